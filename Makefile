@@ -1,0 +1,34 @@
+# Two commands: `make run` and `make test`. Both build .venv first when needed.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: run test lint typecheck pytest bench clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+run: $(STAMP)
+	$(BIN)/patience-race-server $(ARGS)
+
+lint: $(STAMP)
+	$(BIN)/ruff check server client_cli tests bench
+	$(BIN)/ruff format --check server client_cli tests bench
+
+typecheck: $(STAMP)
+	$(BIN)/mypy server/engine
+
+pytest: $(STAMP)
+	$(BIN)/pytest server tests
+
+test: lint typecheck pytest
+
+bench: $(STAMP)
+	$(BIN)/python bench/engine.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -1,0 +1,244 @@
+"""The Gate (seed 000), and its harder form with bars of three.
+
+Two posts of five cards stand either side of two bars. Only a post's lowest card is
+exposed; posts are never built on. Each bar cell is a pile built down in alternate
+colours, and runs shift bodily from bar to bar. A bar vacancy is filled from a post at
+will; a ``deal`` fills every vacancy from the stock (then from the waste heap, top card
+first) or, with the Gate complete, turns one card onto the waste heap. Aces go out by
+themselves, after a deal's whole fill pass.
+
+Notation: ``l`` and ``r`` the posts, ``t1``.. the top bar, ``b1``.. the bottom bar,
+``w`` the waste heap, ``f`` the foundations. ``t1>b2`` moves t1's fitting run onto b2,
+``l>t3`` a post's lowest card to t3, ``w>f`` the waste top home, ``deal``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import ClassVar
+
+from ..cards import CODE, RANK, RANK_NAMES, RED, SUIT, SUIT_NAMES
+from ..core import Game, Move, PileSpec
+
+POST_SIZE = 5
+TO_PILE, TO_FOUNDATION, DEAL = 0, 1, 2
+
+
+def _piles(width: int) -> tuple[PileSpec, ...]:
+    right = width + 1
+    return (
+        PileSpec("l", "post", 0, 1, "down"),
+        PileSpec("r", "post", right, 1, "down"),
+        *(PileSpec(f"t{i + 1}", "bar", i + 1, 1, "down") for i in range(width)),
+        *(PileSpec(f"b{i + 1}", "bar", i + 1, 4, "down") for i in range(width)),
+        PileSpec("w", "waste", right + 2, 1, "none"),
+        PileSpec("s", "stock", right + 1, 1, "none", hidden=True),
+        *(PileSpec("f", "foundation", right + 1 + s, 0, "none", home=True) for s in range(4)),
+    )
+
+
+class Gate(Game):
+    id = "gate"
+    name = "The Gate"
+    summary = "Two posts and two bars of four; build down in alternate colours, aces up by suit."
+    WIDTH: ClassVar[int] = 4
+    ALIASES: ClassVar[dict[str, str]] = {"d": "deal"}
+    NOTATION_HINT = "Moves look like t1>b2, l>t3, w>f or deal."
+
+    # pile indexes, set per class by __init_subclass__
+    LP: ClassVar[int] = 0
+    RP: ClassVar[int] = 1
+    BARS: ClassVar[tuple[int, ...]]
+    WASTE: ClassVar[int]
+    STOCK: ClassVar[int]
+    F0: ClassVar[int]
+    FILL_ORDER: ClassVar[tuple[int, ...]]
+    SOURCES: ClassVar[tuple[int, ...]]
+    TO_F: ClassVar[dict[int, Move]]
+    TO: ClassVar[dict[tuple[int, int], Move]]
+    DEAL_MOVE: ClassVar[Move]
+
+    @classmethod
+    def _declare(cls) -> None:
+        w = cls.WIDTH
+        cls.PILES = _piles(w)
+        cls.BARS = tuple(range(2, 2 + 2 * w))
+        cls.WASTE = 2 + 2 * w
+        cls.STOCK = cls.WASTE + 1
+        cls.F0 = cls.STOCK + 1
+        cls.FILL_ORDER = (cls.LP, *cls.BARS, cls.RP)
+        # the order in which sources are tried when moves are listed
+        cls.SOURCES = (cls.LP, cls.RP, *cls.BARS, cls.WASTE)
+
+    @classmethod
+    def _interned(cls) -> None:
+        cls.TO_F = {i: cls.MOVES[f"{cls.PILES[i].label}>f"] for i in cls.SOURCES}
+        cls.TO = {
+            (i, j): cls.MOVES[f"{cls.PILES[i].label}>{cls.PILES[j].label}"]
+            for i in cls.SOURCES
+            for j in (cls.LP, cls.RP, *cls.BARS, cls.WASTE)
+            if i != j
+        }
+        cls.DEAL_MOVE = cls.MOVES["deal"]
+
+    @classmethod
+    def _all_moves(cls) -> Iterable[Move]:
+        label = [s.label for s in cls.PILES]
+        for i in cls.SOURCES:
+            yield Move(f"{label[i]}>f", TO_FOUNDATION, i, -1)
+            for j in (cls.LP, cls.RP, *cls.BARS, cls.WASTE):
+                if i != j:
+                    yield Move(f"{label[i]}>{label[j]}", TO_PILE, i, j)
+        yield Move("deal", DEAL)
+
+    # -- deal ----------------------------------------------------------------------------
+
+    def _setup(self, deck: list[int]) -> None:
+        """Deck order: left post top to bottom, top bar, bottom bar, right post top to
+        bottom; the rest is the stock, dealt from the front."""
+        p = self.p
+        it = iter(deck)
+        for i in self.FILL_ORDER:
+            size = POST_SIZE if i in (self.LP, self.RP) else 1
+            p[i].extend(next(it) for _ in range(size))
+        p[self.STOCK].extend(reversed(list(it)))
+        self._auto()
+
+    # -- rules ---------------------------------------------------------------------------
+
+    def _vacancies(self) -> bool:
+        p = self.p
+        if len(p[self.LP]) < POST_SIZE or len(p[self.RP]) < POST_SIZE:
+            return True
+        return any(not p[i] for i in self.BARS)
+
+    def _generate(self) -> list[Move]:
+        p = self.p
+        out: list[Move] = []
+        f0 = self.F0
+        to_f = self.TO_F
+        to = self.TO
+        for i in self.SOURCES:
+            pile = p[i]
+            if pile:
+                c = pile[-1]
+                if RANK[c] == len(p[f0 + SUIT[c]]) + 1:
+                    out.append(to_f[i])
+        lp, rp, waste = self.LP, self.RP, self.WASTE
+        singles = [(i, p[i][-1]) for i in (lp, rp, waste) if p[i]]
+        empty = []
+        for j in self.BARS:
+            dest = p[j]
+            if not dest:
+                empty.append(j)
+                continue
+            d = dest[-1]
+            need = RANK[d] - 1
+            red = RED[d]
+            for i, c in singles:
+                if RANK[c] == need and RED[c] != red:
+                    out.append(to[i, j])
+            for i in self.BARS:
+                pile = p[i]
+                if i != j and pile:
+                    # a bar pile is always one run down in alternate colours
+                    k = RANK[pile[0]] - need
+                    if 0 <= k < len(pile) and RED[pile[k]] != red:
+                        out.append(to[i, j])
+        for j in empty:
+            if p[lp]:
+                out.append(to[lp, j])
+            if p[rp]:
+                out.append(to[rp, j])
+        if p[self.STOCK] or (p[waste] and self._vacancies()):
+            out.append(self.DEAL_MOVE)
+        return out
+
+    def _apply(self, move: Move) -> None:
+        kind = move.kind
+        p = self.p
+        if kind == TO_FOUNDATION:
+            c = p[move.a][-1]
+            self._mv(move.a, self.F0 + SUIT[c])
+        elif kind == TO_PILE:
+            src = move.a
+            if src in self.BARS:
+                pile = p[src]
+                dest = p[move.b]
+                n = len(pile) - (RANK[pile[0]] - RANK[dest[-1]] + 1)
+                self._mv(src, move.b, n)
+            else:
+                self._mv(src, move.b)
+        else:
+            self._deal()
+
+    def _deal(self) -> None:
+        p = self.p
+        stock, waste = self.STOCK, self.WASTE
+        if not self._vacancies():
+            self._mv(stock, waste)
+            return
+        for i in self.FILL_ORDER:
+            want = (POST_SIZE if i in (self.LP, self.RP) else 1) - len(p[i])
+            for _ in range(want):
+                if p[stock]:
+                    self._mv(stock, i)
+                elif p[waste]:
+                    self._mv(waste, i)
+                else:
+                    return
+
+    def _auto(self) -> None:
+        """Aces go out whenever exposed (after the whole fill pass, as ``_deal`` ends first)."""
+        p = self.p
+        f0 = self.F0
+        moved = True
+        while moved:
+            moved = False
+            for i in self.SOURCES:
+                pile = p[i]
+                if pile and RANK[pile[-1]] == 1:
+                    self._mv(i, f0 + SUIT[pile[-1]])
+                    moved = True
+
+    def _why(self, move: Move) -> str:
+        p = self.p
+        label = self.PILES
+        if move.kind == DEAL:
+            if not self._vacancies():
+                return "the Gate is complete and the stock is empty"
+            return "the stock and the waste heap are both empty"
+        src = move.a
+        if not p[src]:
+            return f"{label[src].label} is empty"
+        c = p[src][-1]
+        if move.kind == TO_FOUNDATION:
+            need = len(p[self.F0 + SUIT[c]]) + 1
+            return (
+                f"{CODE[c]} cannot go home: the {SUIT_NAMES[SUIT[c]]} foundation "
+                f"wants the {RANK_NAMES[need]} next"
+            )
+        dst = move.b
+        if dst in (self.LP, self.RP):
+            return "posts are never built on"
+        if dst == self.WASTE:
+            return "only a deal lays a card on the waste heap"
+        dest = p[dst]
+        if not dest:
+            if src == self.WASTE:
+                return "the waste heap never fills a bar vacancy; a deal does"
+            return "nothing moves into an empty bar cell except from a post"
+        d = dest[-1]
+        if src in self.BARS:
+            return (
+                f"no run from {label[src].label} fits on {CODE[d]}: "
+                f"it needs a {'black' if RED[d] else 'red'} {RANK_NAMES[RANK[d] - 1]}"
+            )
+        return f"{CODE[c]} cannot go on {CODE[d]}: bars build down in alternate colours"
+
+
+class GateNarrow(Gate):
+    id = "gate-narrow"
+    name = "The Gate (bars of three)"
+    summary = "The harder Gate: the same rules with bars of three cards."
+    WIDTH = 3
