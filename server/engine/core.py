@@ -121,6 +121,7 @@ class Game:
     NOTATION_HINT: ClassVar[str] = ""
 
     MOVES: ClassVar[dict[str, Move]]
+    LABELS: ClassVar[dict[str, int]]
     HIDDEN: ClassVar[frozenset[int]]
     HOME: ClassVar[tuple[int, ...]]
     _TEMPLATES: ClassVar[tuple[dict[str, Any], ...]]
@@ -130,6 +131,10 @@ class Game:
         if "id" not in cls.__dict__:
             return  # a shared base, not a game
         cls._declare()
+        labels = [s.label for s in cls.PILES]
+        if len(set(labels)) != len(labels):
+            raise TypeError(f"{cls.__name__}: pile labels must be unique")
+        cls.LABELS = {label: i for i, label in enumerate(labels)}
         cls.HIDDEN = frozenset(i for i, s in enumerate(cls.PILES) if s.hidden)
         cls.HOME = tuple(i for i, s in enumerate(cls.PILES) if s.home)
         cls._TEMPLATES = tuple(
@@ -207,6 +212,36 @@ class Game:
             return cls(cards, None)
         except DealFailed as exc:
             raise ValueError(f"this deck cannot be dealt: {exc}") from None
+
+    @classmethod
+    def from_layout(
+        cls, piles: dict[str, str], counters: dict[str, int] | None = None
+    ) -> Game:
+        """A position built by hand, for tests and analysis: pile label -> card codes from
+        the bottom of the pile to its top (hidden piles too: the last code is dealt first).
+        Piles not named are empty; nothing checks that every card is present.
+
+        >>> from server.engine.games.doubles import DoublesAndQuits
+        >>> g = DoublesAndQuits.from_layout({"1": "9S", "2": "9D"})
+        >>> [m.text for m in g.legal_moves()]
+        ['1+2']
+        """
+        game = cls.__new__(cls)
+        game.seed = None
+        game.p = [[] for _ in cls.PILES]
+        game.sc = [0] * len(cls.COUNTERS)
+        game.moves = 0
+        game._journal = []
+        game._legal = None
+        game._ops = []
+        game._revealed = False
+        for label, text in piles.items():
+            if label not in cls.LABELS:
+                raise ValueError(f"{cls.id} has no pile {label!r}")
+            game.p[cls.LABELS[label]] = [parse_card(c) for c in text.split()]
+        for name, value in (counters or {}).items():
+            game.sc[cls.COUNTERS.index(name)] = value
+        return game
 
     @classmethod
     def new(cls, seed: int | None = None, deck: Iterable[int | str] | None = None) -> Game:

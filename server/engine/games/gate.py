@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import ClassVar
 
-from ..cards import CODE, RANK, RANK_NAMES, RED, SUIT, SUIT_NAMES
+from ..cards import CODE, RANK, RANK_NAMES, RED, SUIT, SUIT_NAMES, SUITS
 from ..core import Game, Move, PileSpec
 
 POST_SIZE = 5
@@ -33,7 +33,10 @@ def _piles(width: int) -> tuple[PileSpec, ...]:
         *(PileSpec(f"b{i + 1}", "bar", i + 1, 4, "down") for i in range(width)),
         PileSpec("w", "waste", right + 2, 1, "none"),
         PileSpec("s", "stock", right + 1, 1, "none", hidden=True),
-        *(PileSpec("f", "foundation", right + 1 + s, 0, "none", home=True) for s in range(4)),
+        *(
+            PileSpec(f"f{suit.lower()}", "foundation", right + 1 + s, 0, "none", home=True)
+            for s, suit in enumerate(SUITS)
+        ),
     )
 
 

@@ -1,0 +1,243 @@
+"""The Gate, rule by rule, on positions built by hand."""
+
+from __future__ import annotations
+
+import pytest
+
+from server.engine import IllegalMove, InvalidMove, UndoRefused, new_game
+from server.engine.cards import CODE
+from server.engine.deal import sorted_deck
+from server.engine.games.gate import Gate, GateNarrow
+
+
+def pile(game: Gate, label: str) -> str:
+    return " ".join(CODE[c] for c in game.p[game.LABELS[label]])
+
+
+def moves(game: Gate) -> list[str]:
+    return [m.text for m in game.legal_moves()]
+
+
+FULL_GATE = {
+    "l": "KS KH KD KC QS",
+    "r": "QH QD QC JS JH",
+    "t1": "9S",
+    "t2": "9H",
+    "t3": "5C",
+    "t4": "5D",
+    "b1": "2S",
+    "b2": "2H",
+    "b3": "7C",
+    "b4": "7D",
+    "s": "6H 6S",
+}
+
+
+def gate(**piles: str) -> Gate:
+    layout = dict(FULL_GATE)
+    layout.update({label.replace("_", ""): cards for label, cards in piles.items()})
+    game = Gate.from_layout(layout)
+    assert isinstance(game, Gate)
+    return game
+
+
+def test_deal_order_of_an_explicit_deck() -> None:
+    deck = [CODE[c] for c in sorted_deck(1)]
+    # put no ace where it would go out at once: start the deck at the twos
+    deck = deck[1:13] + deck[14:26] + deck[27:39] + deck[40:] + ["AC", "AD", "AH", "AS"]
+    game = new_game("gate", deck=deck)
+    assert pile(game, "l") == " ".join(deck[0:5])
+    assert [pile(game, f"t{i}") for i in range(1, 5)] == deck[5:9]
+    assert [pile(game, f"b{i}") for i in range(1, 5)] == deck[9:13]
+    assert pile(game, "r") == " ".join(deck[13:18])
+    assert len(game.p[game.STOCK]) == 34
+    game.play("deal")  # the Gate is complete: one card to the waste heap
+    assert pile(game, "w") == deck[18]
+
+
+def test_narrow_gate_deals_sixteen() -> None:
+    game = new_game("gate-narrow", seed=3)
+    assert isinstance(game, GateNarrow)
+    assert [s.label for s in game.PILES if s.kind == "bar"] == ["t1", "t2", "t3", "b1", "b2", "b3"]
+    assert len(game.p[game.STOCK]) + game.cards_home() == 36 or game.cards_home() > 0
+    dealt = sum(len(game.p[i]) for i in game.FILL_ORDER) + game.cards_home()
+    assert dealt == 16
+
+
+def test_aces_in_the_first_layout_go_out_at_once() -> None:
+    post = ["9H", "8S", "2D", "AC", "AS"]
+    deck = post + [CODE[c] for c in sorted_deck(1) if CODE[c] not in post]
+    game = new_game("gate", deck=deck)
+    assert pile(game, "fs") == "AS"
+    assert pile(game, "fc") == "AC"  # exposed once the ace of spades left the post
+    assert pile(game, "l") == "9H 8S 2D"
+    assert pile(game, "fd") == "AD"  # the right post's lowest card
+    assert game.moves == 0
+
+
+def test_build_down_in_alternate_colours_from_a_post() -> None:
+    game = gate(l="KS KH KD KC 8D")
+    assert "l>t1" in moves(game)  # 8D on 9S
+    assert "l>t2" not in moves(game)  # 8D on 9H: same colour
+    game.play("l>t1")
+    assert pile(game, "t1") == "9S 8D"
+    assert pile(game, "l") == "KS KH KD KC"
+    with pytest.raises(IllegalMove, match="KC cannot go on 8D: bars build down in alternate"):
+        game.play("l>t1")
+    with pytest.raises(IllegalMove, match="8D cannot go on 9H"):
+        gate(l="KS KH KD KC 8D").play("l>t2")
+
+
+def test_posts_are_never_built_on() -> None:
+    game = gate()
+    with pytest.raises(IllegalMove, match="posts are never built on"):
+        game.play("t1>l")
+
+
+def test_runs_shift_bodily_whole_pile_or_tail() -> None:
+    game = gate(t1="9S 8D 7C", t2="9H", b3="8H")
+    # the tail 7C fits on 8H; the whole pile fits nowhere
+    assert "t1>b3" in moves(game)
+    game.play("t1>b3")
+    assert pile(game, "t1") == "9S 8D"
+    assert pile(game, "b3") == "8H 7C"
+    game.undo()
+    game = gate(t1="8D 7C", t2="9C")
+    game.play("t1>t2")
+    assert pile(game, "t2") == "9C 8D 7C"
+    assert pile(game, "t1") == ""
+
+
+def test_no_fitting_run_says_what_is_needed() -> None:
+    game = gate(t1="9S 8D", t2="9H")
+    with pytest.raises(IllegalMove, match="no run from t1 fits on 9H: it needs a black 8"):
+        game.play("t1>t2")
+
+
+def test_bar_vacancy_filled_only_from_a_post() -> None:
+    game = gate(t3="", w="7H")
+    assert {"l>t3", "r>t3"} <= set(moves(game))
+    with pytest.raises(IllegalMove, match="nothing moves into an empty bar cell except"):
+        game.play("t1>t3")
+    with pytest.raises(IllegalMove, match="the waste heap never fills a bar vacancy"):
+        game.play("w>t3")
+    game.play("r>t3")
+    assert pile(game, "t3") == "JH"
+    assert pile(game, "r") == "QH QD QC JS"
+
+
+def test_waste_top_builds_and_goes_home() -> None:
+    game = gate(w="3D 8D", fs="AS 2S 3S 4S 5S 6S 7S")
+    assert "w>t1" in moves(game)  # 8D on 9S
+    game.play("w>t1")
+    assert pile(game, "w") == "3D"
+    with pytest.raises(IllegalMove, match="3D cannot go home: the diamonds foundation wants"):
+        game.play("w>f")
+
+
+def test_to_foundation_from_post_bar_and_waste() -> None:
+    game = gate(fc="AC 2C 3C 4C", fd="AD 2D 3D 4D", l="KS KH KD KC 5S", w="QS")
+    assert {"t3>f", "t4>f"} <= set(moves(game))  # 5C and 5D
+    game.play("t3>f")
+    assert pile(game, "fc") == "AC 2C 3C 4C 5C"
+    with pytest.raises(IllegalMove, match="5S cannot go home: the spades foundation wants the ace"):
+        game.play("l>f")
+
+
+def test_deal_fills_every_vacancy_in_layout_order() -> None:
+    game = gate(l="KS KH", t2="", b4="", r="QH QD QC JS", s="2H 3H 4H 5H 6H 7H 8H")
+    game.play("deal")
+    # stock top is the last code: 8H, 7H, ... ; left post first, then t2, b4, right post
+    assert pile(game, "l") == "KS KH 8H 7H 6H"
+    assert pile(game, "t2") == "5H"
+    assert pile(game, "b4") == "4H"
+    assert pile(game, "r") == "QH QD QC JS 3H"
+    assert pile(game, "s") == "2H"
+
+
+def test_deal_turns_one_card_when_the_gate_is_complete() -> None:
+    game = gate(s="2H 3H", w="9C")
+    game.play("deal")
+    assert pile(game, "w") == "9C 3H"
+    assert pile(game, "s") == "2H"
+
+
+def test_deal_takes_the_waste_top_first_once_the_stock_is_out() -> None:
+    game = gate(l="KS KH KD", s="", w="8H KS2 9H".replace("KS2", "KC"))
+    game.play("deal")
+    # the waste's top card fills first, the order of the heap unchanged
+    assert pile(game, "l") == "KS KH KD 9H KC"
+    assert pile(game, "w") == "8H"
+
+
+def test_aces_go_out_only_after_the_whole_fill_pass() -> None:
+    game = gate(l="KS KH KD KC", t1="", s="2H AH")
+    game.play("deal")
+    # AH was dealt to the left post and went out after the pass; 2H filled t1
+    assert pile(game, "fh") == "AH"
+    assert pile(game, "l") == "KS KH KD KC"
+    assert pile(game, "t1") == "2H"
+    assert "deal" not in moves(game)  # stock and waste are empty; the vacancy waits
+
+
+def test_deal_refused_when_complete_and_stock_empty() -> None:
+    game = gate(s="", w="3C", l="KS KH KD KC 8D")
+    assert moves(game) == ["l>t1"]
+    with pytest.raises(IllegalMove, match="the Gate is complete and the stock is empty"):
+        game.play("deal")
+
+
+def test_deal_refused_with_nothing_to_fill_from() -> None:
+    game = gate(t1="", l="", s="", w="")
+    assert "deal" not in moves(game)
+    with pytest.raises(IllegalMove, match="the stock and the waste heap are both empty"):
+        game.play("d")
+
+
+def test_lost_when_no_move_remains() -> None:
+    game = gate(s="", w="")
+    assert moves(game) == []
+    assert game.status == "lost"
+    with pytest.raises(IllegalMove, match=r"the game is over \(lost\)"):
+        game.play("t1>t2")
+
+
+def test_won_with_every_card_home() -> None:
+    full = {f"f{s}": " ".join(f"{r}{s.upper()}" for r in "A23456789TJQK") for s in "cdhs"}
+    game = Gate.from_layout(full)
+    assert game.status == "won"
+    assert game.progress == (52, 52)
+
+
+def test_undo_after_a_build_but_not_after_a_deal_from_stock() -> None:
+    game = gate(l="KS KH KD KC 8D", t3="", s="2C 3C")
+    game.play("l>t1")
+    game.undo()
+    assert pile(game, "l") == "KS KH KD KC 8D"
+    game.play("deal")
+    with pytest.raises(UndoRefused, match="it brought hidden cards into view"):
+        game.undo()
+
+
+def test_undo_of_a_fill_from_the_waste_is_allowed() -> None:
+    game = gate(t3="", s="", w="8S 9C")
+    game.play("deal")
+    assert pile(game, "t3") == "9C"
+    game.undo()
+    assert pile(game, "w") == "8S 9C"
+
+
+def test_notation_errors() -> None:
+    game = gate()
+    with pytest.raises(InvalidMove, match="cannot read 'x9>t1' as a move of The Gate"):
+        game.play("x9>t1")
+    with pytest.raises(InvalidMove, match="cannot read 't5>t1'"):
+        game.play("t5>t1")
+    assert game.parse(" T1 > B2 ").text == "t1>b2"
+    assert game.parse("D").text == "deal"
+
+
+def test_narrow_gate_has_no_fourth_cell() -> None:
+    game = new_game("gate-narrow", seed=1)
+    with pytest.raises(InvalidMove):
+        game.parse("t4>f")
