@@ -12,8 +12,10 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
+# Until the network server lands, `make run` opens the local console on a game.
+GAME ?= gate
 run: $(STAMP)
-	$(BIN)/patience-race-server $(ARGS)
+	$(BIN)/patience-race-server play $(GAME)
 
 lint: $(STAMP)
 	$(BIN)/ruff check server client_cli tests bench
@@ -23,7 +25,7 @@ typecheck: $(STAMP)
 	$(BIN)/mypy server/engine
 
 pytest: $(STAMP)
-	$(BIN)/pytest server tests
+	$(BIN)/pytest server tests docs README.md
 
 test: lint typecheck pytest
 

@@ -214,9 +214,7 @@ class Game:
             raise ValueError(f"this deck cannot be dealt: {exc}") from None
 
     @classmethod
-    def from_layout(
-        cls, piles: dict[str, str], counters: dict[str, int] | None = None
-    ) -> Game:
+    def from_layout(cls, piles: dict[str, str], counters: dict[str, int] | None = None) -> Game:
         """A position built by hand, for tests and analysis: pile label -> card codes from
         the bottom of the pile to its top (hidden piles too: the last code is dealt first).
         Piles not named are empty; nothing checks that every card is present.

@@ -1,0 +1,107 @@
+"""``patience-race-server``: the server's command line.
+
+For now it holds the tools that stand on the rules engine alone: list the games, show a
+deal, and play a game at a local console (no network, no accounts: for trying the rules
+and checking a deal by hand).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable, Sequence
+
+from server.engine import GAMES, IllegalMove, UndoRefused, new_game
+from server.engine.deal import MAX_SEED
+
+
+def _seed(text: str) -> int:
+    value = int(text, 0)
+    if not 0 <= value <= MAX_SEED:
+        raise argparse.ArgumentTypeError("a seed is an integer from 0 to 2**64-1")
+    return value
+
+
+def _game_id(text: str) -> str:
+    if text not in GAMES:
+        raise argparse.ArgumentTypeError(f"no such game {text!r}; try: {', '.join(GAMES)}")
+    return text
+
+
+def cmd_games(args: argparse.Namespace) -> int:
+    width = max(map(len, GAMES))
+    for info in GAMES.values():
+        print(
+            f"{info.id:<{width}}  {info.packs} pack{'s' if info.packs > 1 else ' '}  {info.summary}"
+        )
+    return 0
+
+
+def cmd_deal(args: argparse.Namespace) -> int:
+    game = new_game(args.game, seed=args.seed)
+    print(f"{game.name}, seed {game.seed}")
+    print(game.text())
+    print("legal:", " ".join(m.text for m in game.legal_moves()) or "(none)")
+    return 0
+
+
+CONSOLE_HELP = """Type a move in the game's notation, or:
+  ?   list the legal moves      u   undo      q   quit"""
+
+
+def cmd_play(
+    args: argparse.Namespace,
+    read: Callable[[str], str] = input,
+) -> int:
+    game = new_game(args.game, seed=args.seed)
+    print(f"{game.name}, seed {game.seed}. {game.NOTATION_HINT}")
+    print(CONSOLE_HELP)
+    while True:
+        home, total = game.progress
+        print()
+        print(game.text())
+        print(f"[{game.status}] home {home}/{total}, moves {game.moves}")
+        if game.status != "playing":
+            return 0
+        try:
+            line = read("> ").strip()
+        except EOFError:
+            print()
+            return 0
+        if line in ("q", "quit"):
+            return 0
+        if line in ("?", "h", "help"):
+            print("legal:", " ".join(m.text for m in game.legal_moves()))
+            continue
+        try:
+            if line in ("u", "undo"):
+                print("undone:", game.undo())
+            elif line:
+                game.play(line)
+        except (IllegalMove, UndoRefused) as exc:
+            print(exc)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="patience-race-server", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+    sub.add_parser("games", help="list the games").set_defaults(func=cmd_games)
+    deal = sub.add_parser("deal", help="print the deal of a game and seed")
+    deal.add_argument("game", type=_game_id)
+    deal.add_argument("--seed", type=_seed, default=None, help="0..2**64-1 (random if absent)")
+    deal.set_defaults(func=cmd_deal)
+    play = sub.add_parser("play", help="play a game at a local console")
+    play.add_argument("game", type=_game_id, nargs="?", default="gate")
+    play.add_argument("--seed", type=_seed, default=None, help="0..2**64-1 (random if absent)")
+    play.set_defaults(func=cmd_play)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    result: int = args.func(args)
+    return result
+
+
+if __name__ == "__main__":
+    sys.exit(main())
