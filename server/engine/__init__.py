@@ -79,7 +79,12 @@ def _register(*classes: type[Game]) -> dict[str, GameInfo]:
 
 
 #: every game, by id. Ids are a promise: a game whose rules change gets a new id.
-GAMES: Final[dict[str, GameInfo]] = _register(Gate, GateNarrow, Nestor, DoublesAndQuits)
+GAMES: Final[dict[str, GameInfo]] = _register(
+    Gate,
+    GateNarrow,
+    Nestor,
+    DoublesAndQuits,
+)
 
 
 def _game_class(game_id: str) -> type[Game]:
