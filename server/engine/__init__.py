@@ -29,8 +29,12 @@ from .core import (
     read_snapshot_header,
 )
 from .deal import DEAL_VERSION, SplitMix64, shuffled_deck
+from .games.babette import Babette
+from .games.blockade import Blockade, BlockadeTen
 from .games.doubles import DoublesAndQuits
 from .games.gate import Gate, GateNarrow
+from .games.labyrinth import Labyrinth
+from .games.light_and_shade import LightAndShade
 from .games.nestor import Nestor
 
 __all__ = [
@@ -84,6 +88,11 @@ GAMES: Final[dict[str, GameInfo]] = _register(
     GateNarrow,
     Nestor,
     DoublesAndQuits,
+    Babette,
+    Labyrinth,
+    Blockade,
+    BlockadeTen,
+    LightAndShade,
 )
 
 

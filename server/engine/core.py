@@ -168,6 +168,7 @@ class Game:
         self._legal: list[Move] | None = None
         self._ops: list[Op] = []
         self._revealed = False
+        self._low: dict[int, int] = {}
         self._setup(list(deck))
         self._ops = []
 
@@ -205,7 +206,7 @@ class Game:
             missing = [CODE[c] for c in sorted((want - got).elements())]
             extra = [CODE[c] for c in sorted((got - want).elements())]
             raise ValueError(
-                f"a {cls.id} deck holds {len(want)} cards; "
+                f"a {cls.id} deck holds {want.total()} cards; "
                 f"missing {' '.join(missing) or 'none'}, extra {' '.join(extra) or 'none'}"
             )
         try:
@@ -233,6 +234,7 @@ class Game:
         game._legal = None
         game._ops = []
         game._revealed = False
+        game._low = {}
         for label, text in piles.items():
             if label not in cls.LABELS:
                 raise ValueError(f"{cls.id} has no pile {label!r}")
@@ -278,6 +280,8 @@ class Game:
     def _mv(self, src: int, dst: int, n: int = 1) -> None:
         """Move the top ``n`` cards of pile ``src`` onto pile ``dst``, in order, journaled."""
         p = self.p
+        if src in self.HIDDEN or dst in self.HIDDEN:
+            self._watch_hidden(src, dst, n)
         if n == 1:
             p[dst].append(p[src].pop())
         else:
@@ -285,8 +289,20 @@ class Game:
             p[dst].extend(s[-n:])
             del s[-n:]
         self._ops.append((src, dst, n))
+
+    def _watch_hidden(self, src: int, dst: int, n: int) -> None:
+        """Mark the move as revealing when it takes out of a hidden pile a card that was
+        already there when the move began (cards a move itself put there, like a garden
+        gathered up for a redeal, were in view and show nothing new)."""
+        low = self._low
+        for pile in (src, dst):
+            if pile in self.HIDDEN and pile not in low:
+                low[pile] = len(self.p[pile])
         if src in self.HIDDEN and dst not in self.HIDDEN:
-            self._revealed = True
+            remaining = len(self.p[src]) - n
+            if remaining < low[src]:
+                self._revealed = True
+                low[src] = remaining
 
     # -- the public surface --------------------------------------------------------------
 
@@ -329,6 +345,7 @@ class Game:
         ops: list[Op] = []
         self._ops = ops
         self._revealed = False
+        self._low = {}
         counters = tuple(self.sc)
         self._apply(move)
         self._auto()
@@ -410,13 +427,21 @@ class Game:
         """Game-specific public fields of the view."""
         return {}
 
+    def _shown(self) -> Iterable[int]:
+        """The piles a view shows, in order: all by default (grid games leave out the rows
+        not dealt yet)."""
+        return range(len(self.PILES))
+
     def view(self) -> dict[str, Any]:
         """Everything a player may see, as plain msgpack-able data. Hidden piles show only
         how many cards they hold; their cards and order never appear."""
         piles: list[dict[str, Any]] = []
         hidden = self.HIDDEN
-        for i, (template, cards) in enumerate(zip(self._TEMPLATES, self.p, strict=True)):
-            pile = dict(template)
+        templates = self._TEMPLATES
+        p = self.p
+        for i in self._shown():
+            pile = dict(templates[i])
+            cards = p[i]
             if i in hidden:
                 pile["cards"] = []
                 pile["down"] = len(cards)
@@ -439,9 +464,11 @@ class Game:
 
     def text(self) -> str:
         """The position as text, one pile a line: the form golden tests pin."""
-        width = max(len(s.label) for s in self.PILES)
+        shown = list(self._shown())
+        width = max(len(self.PILES[i].label) for i in shown)
         lines = []
-        for spec, cards in zip(self.PILES, self.p, strict=True):
+        for i in shown:
+            spec, cards = self.PILES[i], self.p[i]
             if spec.hidden:
                 body = f"[{len(cards)} face down]"
             else:
@@ -505,6 +532,7 @@ class Game:
         game._legal = None
         game._ops = []
         game._revealed = False
+        game._low = {}
         if not reader.done():
             raise ValueError("snapshot has trailing bytes")
         return game

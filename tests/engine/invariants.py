@@ -30,9 +30,7 @@ def assert_plain(value: Any) -> None:
 
 
 def visible_cards(game: Game) -> Counter[str]:
-    return Counter(
-        CODE[c] for i, pile in enumerate(game.p) if i not in game.HIDDEN for c in pile
-    )
+    return Counter(CODE[c] for i, pile in enumerate(game.p) if i not in game.HIDDEN for c in pile)
 
 
 def assert_view_hides(game: Game) -> None:
@@ -41,10 +39,16 @@ def assert_view_hides(game: Game) -> None:
     assert_plain(view)
     shown = Counter(code for pile in view["piles"] for code in pile["cards"])
     assert shown == visible_cards(game)
-    for spec, pile, cards in zip(game.PILES, view["piles"], game.p, strict=True):
+    shown = list(game._shown())
+    assert len(shown) == len(view["piles"])
+    for i, pile in zip(shown, view["piles"], strict=True):
+        spec, cards = game.PILES[i], game.p[i]
+        assert pile["label"] == spec.label
         if spec.hidden:
             assert pile["cards"] == []
             assert pile["down"] == len(cards)
+    for i in set(range(len(game.PILES))) - set(shown):
+        assert not game.p[i], f"pile {game.PILES[i].label} holds cards but is not shown"
     assert "seed" not in view
     assert "deck" not in view
 

@@ -20,9 +20,7 @@ from .invariants import (
 GAME_IDS = sorted(GAMES)
 seeds = st.integers(min_value=0, max_value=2**64 - 1)
 choices = st.lists(st.integers(min_value=0, max_value=10**6), min_size=10, max_size=150)
-SETTINGS = settings(
-    max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow]
-)
+SETTINGS = settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def playout(game_id: str, seed: int, picks: list[int]):
@@ -100,10 +98,11 @@ def test_undo_refused_exactly_after_a_reveal(game_id: str, seed: int, picks: lis
         legal = game.legal_moves()
         if not legal:
             break
-        hidden_before = [len(game.p[i]) for i in sorted(game.HIDDEN)]
+        before = [list(game.p[i]) for i in sorted(game.HIDDEN)]
         move = game.play(legal[pick % len(legal)])
-        hidden_after = [len(game.p[i]) for i in sorted(game.HIDDEN)]
-        revealed = any(a < b for a, b in zip(hidden_after, hidden_before, strict=True))
+        after = [game.p[i] for i in sorted(game.HIDDEN)]
+        # a card that lay hidden when the move began has left its hidden pile
+        revealed = any(a[: len(b)] != b for a, b in zip(after, before, strict=True))
         key = game.key()
         if revealed:
             with pytest.raises(UndoRefused, match="hidden cards"):

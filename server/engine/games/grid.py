@@ -1,0 +1,319 @@
+"""The garden: cards dealt in rows of a fixed width, where a card is blocked by the card
+directly below it. Babette, The Labyrinth and The Blockade in both its forms are this one
+idea, as the seed books describe it, declared with a few settings:
+
+- ``WIDTH``: cells per row; rows are dealt one at a time, each into its own line, so a
+  gap left in a row stays a gap (grid-literal blocking).
+- ``FREE``: which cards are available. ``BELOW``: a card whose cell directly below is
+  empty or not dealt yet (so the lowest row, and any card over a gap). ``ENDS``: also the
+  top row and any card with an empty cell directly above it (The Labyrinth; the ten-wide
+  Blockade once the whole pack is out, via :meth:`_free_mode`).
+- ``REFILL``: ``NEVER`` (Babette: ``deal`` always lays a new row); ``LOWEST`` (``deal``
+  fills the lowest row's vacancies, left to right, before it lays a new row); ``UPPER``
+  (as ``LOWEST``, and a vacancy in any higher row is filled from the stock at once).
+- ``PILED``: a cell holds a pile, built on by suit (The Blockade), not a single card.
+- ``UP_AND_DOWN``: per suit, the first ace starts an ascending foundation and the first
+  king a descending one, the second copies finishing the opposite piles (``>u``, ``>d``);
+  otherwise eight ascending foundations, two per suit (``>f``).
+
+Cells are labelled by column letter and row number from the top: ``a1`` is the top-left.
+"""
+
+from __future__ import annotations
+
+import string
+from collections.abc import Iterable
+from typing import Any, ClassVar, Final
+
+from ..cards import CODE, RANK, RANK_NAMES, SUIT, SUIT_NAMES, SUITS
+from ..core import Game, Move, PileSpec
+
+BELOW: Final = 0
+ENDS: Final = 1
+NEVER: Final = 0
+LOWEST: Final = 1
+UPPER: Final = 2
+
+HOME, BUILD, DEAL = 0, 1, 2
+#: move kinds above this are a game's own (redeal, grace)
+OWN = 10
+
+UP, DOWN = 0, 1
+
+
+class GridGame(Game):
+    """Shared base of the garden games; not a game itself."""
+
+    packs = 2
+    WIDTH: ClassVar[int]
+    MAX_ROWS: ClassVar[int]
+    FREE: ClassVar[int] = BELOW
+    REFILL: ClassVar[int] = NEVER
+    PILED: ClassVar[bool] = False
+    UP_AND_DOWN: ClassVar[bool] = True
+    COUNTERS: ClassVar[tuple[str, ...]] = ("rows",)
+    NOTATION_HINT = "Moves look like c3>u, c3>d or deal (cells: column letter, row number)."
+
+    CELLS: ClassVar[int]
+    STOCK: ClassVar[int]
+    F0: ClassVar[int]
+    HOME_MOVES: ClassVar[dict[tuple[int, int], Move]]
+    BUILDS: ClassVar[dict[tuple[int, int], Move]]
+    DEAL_MOVE: ClassVar[Move]
+
+    # -- declaration ---------------------------------------------------------------------
+
+    @classmethod
+    def _declare(cls) -> None:
+        cls.CELLS = cls.WIDTH * cls.MAX_ROWS
+        cls.STOCK = cls.CELLS
+        cls.F0 = cls.CELLS + 1
+        cls.PILES = (*cls._cell_piles(), *cls._fixed_piles(), *cls._extra_piles())
+
+    @classmethod
+    def _cell_piles(cls) -> Iterable[PileSpec]:
+        fan = "down" if cls.PILED else "none"
+        for i in range(cls.CELLS):
+            r, c = divmod(i, cls.WIDTH)
+            yield PileSpec(cls.cell_label(i), "cell", c, r + 2, fan)
+
+    @classmethod
+    def _fixed_piles(cls) -> Iterable[PileSpec]:
+        yield PileSpec("s", "stock", cls.WIDTH + 1, 0, "none", hidden=True)
+        if cls.UP_AND_DOWN:
+            for n, (way, kind) in enumerate((("u", "foundation-up"), ("d", "foundation-down"))):
+                for s, suit in enumerate(SUITS):
+                    yield PileSpec(f"{way}{suit.lower()}", kind, s + 4 * n, 0, home=True)
+        else:
+            for s, suit in enumerate(SUITS):
+                for k in range(2):
+                    label = f"f{suit.lower()}{k + 1}"
+                    yield PileSpec(label, "foundation", 2 * s + k, 0, home=True)
+
+    @classmethod
+    def _extra_piles(cls) -> Iterable[PileSpec]:
+        return ()
+
+    @classmethod
+    def cell_label(cls, i: int) -> str:
+        r, c = divmod(i, cls.WIDTH)
+        return f"{string.ascii_lowercase[c]}{r + 1}"
+
+    @classmethod
+    def _home_names(cls) -> tuple[str, ...]:
+        return ("u", "d") if cls.UP_AND_DOWN else ("f",)
+
+    @classmethod
+    def _all_moves(cls) -> Iterable[Move]:
+        for i in range(cls.CELLS):
+            label = cls.cell_label(i)
+            for way, name in enumerate(cls._home_names()):
+                yield Move(f"{label}>{name}", HOME, i, way)
+        if cls.PILED:
+            for i in range(cls.CELLS):
+                for j in range(cls.CELLS):
+                    if i != j:
+                        yield Move(f"{cls.cell_label(i)}>{cls.cell_label(j)}", BUILD, i, j)
+        yield Move("deal", DEAL)
+        yield from cls._own_moves()
+
+    @classmethod
+    def _own_moves(cls) -> Iterable[Move]:
+        return ()
+
+    @classmethod
+    def _interned(cls) -> None:
+        moves = cls.MOVES.values()
+        cls.HOME_MOVES = {(m.a, m.b): m for m in moves if m.kind == HOME}
+        cls.BUILDS = {(m.a, m.b): m for m in moves if m.kind == BUILD}
+        cls.DEAL_MOVE = cls.MOVES["deal"]
+
+    # -- the garden ----------------------------------------------------------------------
+
+    @property
+    def rows(self) -> int:
+        return self.sc[0]
+
+    def _shown(self) -> Iterable[int]:
+        yield from range(self.sc[0] * self.WIDTH)
+        yield from range(self.CELLS, len(self.PILES))
+
+    def _free_mode(self) -> int:
+        return self.FREE
+
+    def _available(self) -> list[int]:
+        """The cells whose top card may be moved now, in reading order."""
+        p = self.p
+        w = self.WIDTH
+        end = self.sc[0] * w
+        last = end - w
+        if self._free_mode() == BELOW:
+            return [i for i in range(end) if p[i] and (i >= last or not p[i + w])]
+        return [
+            i for i in range(end) if p[i] and (i < w or i >= last or not p[i - w] or not p[i + w])
+        ]
+
+    def _homes(self, card: int) -> list[int]:
+        """The foundation piles ``card`` may go on now: up, then down (or the first of the
+        two ascending piles of its suit that takes it)."""
+        p = self.p
+        r, s = RANK[card], SUIT[card]
+        f0 = self.F0
+        out = []
+        if self.UP_AND_DOWN:
+            if len(p[f0 + s]) == r - 1:
+                out.append(f0 + s)
+            if len(p[f0 + 4 + s]) == 13 - r:
+                out.append(f0 + 4 + s)
+        else:
+            for k in (f0 + 2 * s, f0 + 2 * s + 1):
+                if len(p[k]) == r - 1:
+                    out.append(k)
+                    break
+        return out
+
+    def _home_target(self, card: int, way: int) -> int | None:
+        """The pile a ``>u``/``>d``/``>f`` move sends ``card`` to, if it fits."""
+        for pile in self._homes(card):
+            if not self.UP_AND_DOWN or (pile - self.F0) // 4 == way:
+                return pile
+        return None
+
+    def _lowest_vacancies(self) -> list[int]:
+        end = self.sc[0] * self.WIDTH
+        return [i for i in range(end - self.WIDTH, end) if not self.p[i]]
+
+    def _deal_legal(self) -> bool:
+        return bool(self.p[self.STOCK])
+
+    # -- moves ---------------------------------------------------------------------------
+
+    def _generate(self) -> list[Move]:
+        out: list[Move] = []
+        p = self.p
+        f0 = self.F0
+        home_moves = self.HOME_MOVES
+        available = self._available()
+        for i in available:
+            for pile in self._homes(p[i][-1]):
+                way = (pile - f0) // 4 if self.UP_AND_DOWN else 0
+                out.append(home_moves[i, way])
+        if self.PILED:
+            self._generate_builds(available, out)
+        self._generate_own(out)
+        if self._deal_legal():
+            out.append(self.DEAL_MOVE)
+        return out
+
+    def _generate_builds(self, available: list[int], out: list[Move]) -> None:
+        """A card onto an available pile top of its suit one rank higher."""
+        p = self.p
+        tops: dict[int, list[int]] = {}
+        for j in available:
+            tops.setdefault(p[j][-1], []).append(j)
+        builds = self.BUILDS
+        for i in available:
+            card = p[i][-1]
+            if RANK[card] < 13:
+                for j in tops.get(card + 1, ()):
+                    out.append(builds[i, j])
+
+    def _generate_own(self, out: list[Move]) -> None:
+        """A game's own moves (redeal, grace), appended before ``deal``."""
+
+    def _apply(self, move: Move) -> None:
+        kind = move.kind
+        if kind == HOME:
+            target = self._home_target(self.p[move.a][-1], move.b)
+            assert target is not None
+            self._mv(move.a, target)
+        elif kind == BUILD:
+            self._mv(move.a, move.b)
+        elif kind == DEAL:
+            self._deal()
+        else:
+            self._apply_own(move)
+
+    def _apply_own(self, move: Move) -> None:
+        raise AssertionError(f"unknown move {move.text}")
+
+    def _deal(self) -> None:
+        """Fill the lowest row's vacancies left to right, or else lay a new row."""
+        p = self.p
+        stock = self.STOCK
+        if self.REFILL != NEVER and self.sc[0]:
+            vacancies = self._lowest_vacancies()
+            if vacancies:
+                for i in vacancies:
+                    if not p[stock]:
+                        break
+                    self._mv(stock, i)
+                return
+        self._lay_row()
+
+    def _lay_row(self) -> None:
+        p = self.p
+        stock = self.STOCK
+        start = self.sc[0] * self.WIDTH
+        if start >= self.CELLS:
+            raise AssertionError("the garden has no room for another row")
+        for i in range(start, start + self.WIDTH):
+            if not p[stock]:
+                break
+            self._mv(stock, i)
+        self.sc[0] += 1
+
+    # -- explanations --------------------------------------------------------------------
+
+    def _why(self, move: Move) -> str:
+        p = self.p
+        kind = move.kind
+        if kind == DEAL:
+            return "the stock is empty"
+        if kind not in (HOME, BUILD):
+            return self._why_own(move)
+        src = move.a
+        label = self.cell_label(src)
+        if not p[src]:
+            return f"{label} is empty" if src < self.sc[0] * self.WIDTH else f"{label} is not dealt"
+        card = p[src][-1]
+        if src not in self._available():
+            return f"{CODE[card]} at {label} is blocked"
+        if kind == HOME:
+            return self._why_home(card, move.b)
+        dst = move.b
+        dlabel = self.cell_label(dst)
+        if not p[dst]:
+            return f"{dlabel} is empty, and nothing moves into an empty cell"
+        if dst not in self._available():
+            return f"{CODE[p[dst][-1]]} at {dlabel} is blocked"
+        return (
+            f"{CODE[card]} cannot go on {CODE[p[dst][-1]]}: "
+            "build one card down on the next higher of the same suit"
+        )
+
+    def _why_home(self, card: int, way: int) -> str:
+        p = self.p
+        s = SUIT[card]
+        suit = SUIT_NAMES[s]
+        if not self.UP_AND_DOWN:
+            heights = [len(p[self.F0 + 2 * s + k]) for k in range(2)]
+            wants = " or the ".join(
+                RANK_NAMES[h + 1] if h else "ace" for h in sorted(set(heights)) if h < 13
+            )
+            return f"{CODE[card]} cannot go home: the {suit} foundations want the {wants}"
+        if way == UP:
+            n = len(p[self.F0 + s])
+            if n == 13:
+                return f"the ascending {suit} foundation is complete"
+            return f"{CODE[card]} cannot go up: the {suit} ascend from the {RANK_NAMES[n + 1]}"
+        n = len(p[self.F0 + 4 + s])
+        if n == 13:
+            return f"the descending {suit} foundation is complete"
+        return f"{CODE[card]} cannot go down: the {suit} descend from the {RANK_NAMES[13 - n]}"
+
+    def _why_own(self, move: Move) -> str:
+        return "not legal now"
+
+    def _view_extra(self) -> dict[str, Any]:
+        return {"rows": self.sc[0], "width": self.WIDTH}
