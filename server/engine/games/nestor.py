@@ -59,7 +59,7 @@ class Nestor(Game):
         key = super()._normalize(text)
         if "+" in key:
             a, _, b = key.partition("+")
-            order = {s.label: i for i, s in enumerate(self.PILES)}
+            order = self.LABELS
             if a in order and b in order and order[a] > order[b]:
                 key = f"{b}+{a}"
         return key
