@@ -46,11 +46,14 @@ def playouts(game_id: str, seconds: float) -> tuple[float, float, float]:
     return n / elapsed, moves / elapsed, won / n
 
 
-def micro(game_id: str, samples: int) -> tuple[float, float]:
-    """Median µs of a fresh ``legal_moves()`` and of ``play()`` + ``pop()``."""
+def micro(game_id: str, samples: int) -> tuple[float, float, float, float]:
+    """Median µs of a fresh ``legal_moves()``, of ``play()`` + ``pop()``, of ``view()``
+    and of ``snapshot()``."""
     rng = random.Random(2)
     gen: list[int] = []
     play_undo: list[int] = []
+    views: list[int] = []
+    snaps: list[int] = []
     clock = time.perf_counter_ns
     while len(play_undo) < samples:
         game = new_game(game_id, seed=rng.getrandbits(64))
@@ -67,7 +70,13 @@ def micro(game_id: str, samples: int) -> tuple[float, float]:
             game.pop()
             play_undo.append(clock() - t0)
             game.play(move)
-    return statistics.median(gen) / 1000, statistics.median(play_undo) / 1000
+            t0 = clock()
+            game.view()
+            views.append(clock() - t0)
+            t0 = clock()
+            game.snapshot()
+            snaps.append(clock() - t0)
+    return tuple(statistics.median(x) / 1000 for x in (gen, play_undo, views, snaps))
 
 
 def main() -> None:
@@ -80,7 +89,7 @@ def main() -> None:
     rows = []
     for game_id in args.games.split(","):
         per_s, moves_s, won = playouts(game_id, args.seconds)
-        gen_us, play_us = micro(game_id, args.samples)
+        gen_us, play_us, view_us, snap_us = micro(game_id, args.samples)
         rows.append(
             {
                 "game": game_id,
@@ -89,19 +98,31 @@ def main() -> None:
                 "random_wins": round(won, 3),
                 "legal_moves_us": round(gen_us, 2),
                 "play_undo_us": round(play_us, 2),
+                "view_us": round(view_us, 1),
+                "snapshot_us": round(snap_us, 1),
             }
         )
     if args.json:
         print(json.dumps({"python": platform.python_version(), "rows": rows}, indent=2))
         return
     print(f"Python {platform.python_version()} ({platform.python_implementation()})")
-    head = ("game", "playouts/s", "moves/s", "random wins", "legal_moves µs", "play+undo µs")
+    head = (
+        "game",
+        "playouts/s",
+        "moves/s",
+        "random wins",
+        "legal_moves µs",
+        "play+undo µs",
+        "view µs",
+        "snapshot µs",
+    )
     print("| " + " | ".join(head) + " |")
     print("|" + "|".join("---" for _ in head) + "|")
     for r in rows:
         print(
             f"| {r['game']} | {r['playouts_per_s']:.1f} | {r['moves_per_s']:,} | "
-            f"{r['random_wins']:.1%} | {r['legal_moves_us']:.2f} | {r['play_undo_us']:.2f} |"
+            f"{r['random_wins']:.1%} | {r['legal_moves_us']:.2f} | {r['play_undo_us']:.2f} | "
+            f"{r['view_us']:.1f} | {r['snapshot_us']:.1f} |"
         )
 
 

@@ -36,6 +36,7 @@ from .games.gate import Gate, GateNarrow
 from .games.labyrinth import Labyrinth
 from .games.light_and_shade import LightAndShade
 from .games.nestor import Nestor
+from .games.wedge import Wedge
 
 __all__ = [
     "CARD",
@@ -93,6 +94,7 @@ GAMES: Final[dict[str, GameInfo]] = _register(
     Blockade,
     BlockadeTen,
     LightAndShade,
+    Wedge,
 )
 
 
