@@ -52,6 +52,7 @@ class GridGame(Game):
     PILED: ClassVar[bool] = False
     UP_AND_DOWN: ClassVar[bool] = True
     COUNTERS: ClassVar[tuple[str, ...]] = ("rows",)
+    ALIASES: ClassVar[dict[str, str]] = {"d": "deal"}
     NOTATION_HINT = "Moves look like c3>u, c3>d or deal (cells: column letter, row number)."
 
     CELLS: ClassVar[int]
@@ -161,9 +162,12 @@ class GridGame(Game):
         f0 = self.F0
         out = []
         if self.UP_AND_DOWN:
-            if len(p[f0 + s]) == r - 1:
+            up, down = p[f0 + s], p[f0 + 4 + s]
+            # the first ace of a suit starts its ascending pile and the first king its
+            # descending one: neither may finish the other pile while its own is unstarted
+            if len(up) == r - 1 and (down or r != 13):
                 out.append(f0 + s)
-            if len(p[f0 + 4 + s]) == 13 - r:
+            if len(down) == 13 - r and (up or r != 1):
                 out.append(f0 + 4 + s)
         else:
             for k in (f0 + 2 * s, f0 + 2 * s + 1):
@@ -284,6 +288,8 @@ class GridGame(Game):
         dst = move.b
         dlabel = self.cell_label(dst)
         if not p[dst]:
+            if dst >= self.sc[0] * self.WIDTH:
+                return f"{dlabel} is not dealt"
             return f"{dlabel} is empty, and nothing moves into an empty cell"
         if dst not in self._available():
             return f"{CODE[p[dst][-1]]} at {dlabel} is blocked"
@@ -302,15 +308,24 @@ class GridGame(Game):
                 RANK_NAMES[h + 1] if h else "ace" for h in sorted(set(heights)) if h < 13
             )
             return f"{CODE[card]} cannot go home: the {suit} foundations want the {wants}"
+        up, down = len(p[self.F0 + s]), len(p[self.F0 + 4 + s])
         if way == UP:
-            n = len(p[self.F0 + s])
-            if n == 13:
+            if up == 13:
                 return f"the ascending {suit} foundation is complete"
-            return f"{CODE[card]} cannot go up: the {suit} ascend from the {RANK_NAMES[n + 1]}"
-        n = len(p[self.F0 + 4 + s])
-        if n == 13:
+            if up == 12 and not down and RANK[card] == 13:
+                return (
+                    f"{CODE[card]} cannot go up: the first king of {suit} "
+                    "starts the descending foundation"
+                )
+            return f"{CODE[card]} cannot go up: the {suit} ascend from the {RANK_NAMES[up + 1]}"
+        if down == 13:
             return f"the descending {suit} foundation is complete"
-        return f"{CODE[card]} cannot go down: the {suit} descend from the {RANK_NAMES[13 - n]}"
+        if down == 12 and not up and RANK[card] == 1:
+            return (
+                f"{CODE[card]} cannot go down: the first ace of {suit} "
+                "starts the ascending foundation"
+            )
+        return f"{CODE[card]} cannot go down: the {suit} descend from the {RANK_NAMES[13 - down]}"
 
     def _why_own(self, move: Move) -> str:
         return "not legal now"

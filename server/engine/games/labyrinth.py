@@ -114,6 +114,8 @@ class Labyrinth(GridGame):
         p = self.p
         if move.kind == GRACE_HOME:
             if not p[self.GRACE]:
+                if self.sc[1]:
+                    return "the grace card has gone home already"
                 return "no card has been taken as the grace"
             return self._why_home(p[self.GRACE][-1], move.b)
         if self.sc[1]:
@@ -121,7 +123,9 @@ class Labyrinth(GridGame):
         if p[self.STOCK]:
             return "the grace is for when the stock is out and nothing can be played"
         if not p[move.a]:
-            return f"{self.cell_label(move.a)} is empty"
+            label = self.cell_label(move.a)
+            dealt = move.a < self.sc[0] * self.WIDTH
+            return f"{label} is empty" if dealt else f"{label} is not dealt"
         return "the grace is for when nothing can be played"
 
     def _view_extra(self) -> dict[str, Any]:
