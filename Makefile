@@ -22,7 +22,7 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check server client_cli tests bench
 
 typecheck: $(STAMP)
-	$(BIN)/mypy server/engine
+	$(BIN)/mypy server/engine server/protocol
 
 pytest: $(STAMP)
 	$(BIN)/pytest server tests docs README.md

@@ -13,7 +13,8 @@ Neither ever returns to a position it has already been in during that game (it p
 among the other moves, and ends the game as stuck when every move would go back): some
 games allow moves that undo each other (a run shifted between two bar cells and back), so
 without this a random player can go round in circles for ever. With it every playout
-ends, since positions are finite.
+ends, since positions are finite; but where runs can be shuffled among many cells (The
+Wedge) the walk can be very long, so a playout also stops at ``CAP`` moves ("capped").
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from server.engine import GAMES, Game, Move, new_game
 
 STOCK_MOVES = {"deal", "redeal", "reserve"}
+CAP = 2000
 
 
 def choose(game: Game, legal: list[Move], rng: random.Random, seen: set[object]) -> bool:
@@ -47,11 +49,13 @@ def choose(game: Game, legal: list[Move], rng: random.Random, seen: set[object])
 
 
 def playout(game_id: str, seed: int, deal_last: bool) -> tuple[str, int]:
-    """(how it ended: won/lost/cycle, moves played)."""
+    """(how it ended: won/lost/cycle/capped, moves played)."""
     rng = random.Random(seed)
     game = new_game(game_id, seed=seed)
     seen: set[object] = {game.key()}
     while True:
+        if game.moves >= CAP:
+            return "capped", game.moves
         legal = game.legal_moves()
         if not legal:
             return game.status, game.moves
@@ -74,10 +78,10 @@ def main() -> None:
     args = parser.parse_args()
     print(f"Seeds 0..{args.seeds - 1}, per game and player.\n")
     print(
-        "| game | uniform: won | median moves | longest | stuck by repetition "
-        "| deal last: won | median moves | longest | stuck by repetition |"
+        "| game | uniform: won | median moves | longest | stuck by repetition | capped "
+        "| deal last: won | median moves | longest | stuck by repetition | capped |"
     )
-    print("|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
     for game_id in args.games.split(","):
         start = time.perf_counter()
         cells = []
@@ -85,12 +89,14 @@ def main() -> None:
             results = [playout(game_id, seed, deal_last) for seed in range(args.seeds)]
             won = sum(end == "won" for end, _ in results) / len(results)
             cycles = sum(end == "cycle" for end, _ in results) / len(results)
+            capped = sum(end == "capped" for end, _ in results) / len(results)
             lengths = [n for _, n in results]
             cells += [
                 f"{won:.1%}",
                 f"{statistics.median(lengths):.0f}",
                 str(max(lengths)),
                 f"{cycles:.1%}",
+                f"{capped:.1%}",
             ]
         print(f"| `{game_id}` | " + " | ".join(cells) + " |", flush=True)
         print(f"{game_id}: {time.perf_counter() - start:.1f}s", file=sys.stderr)

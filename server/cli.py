@@ -1,8 +1,9 @@
 """``patience-race-server``: the server's command line.
 
-For now it holds the tools that stand on the rules engine alone: list the games, show a
-deal, and play a game at a local console (no network, no accounts: for trying the rules
-and checking a deal by hand).
+``patience-race-server [serve] [--host H] [--port P] [--redis-url URL] ...`` runs the race
+server (every flag has a ``PATIENCE_*`` variable: see docs/server.md). The other commands
+stand on the rules engine alone: ``games`` lists the games, ``deal`` shows a deal, ``play``
+plays a game at a local console (no network, no accounts: for trying the rules).
 """
 
 from __future__ import annotations
@@ -97,7 +98,15 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+TOOLS = ("games", "deal", "play")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if not argv or argv[0] not in (*TOOLS, "-h", "--help"):
+        from server.app.main import main as serve
+
+        return serve(argv[1:] if argv and argv[0] == "serve" else argv)
     args = build_parser().parse_args(argv)
     result: int = args.func(args)
     return result

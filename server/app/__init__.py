@@ -1,0 +1,1 @@
+"""The asyncio shell around the engine: websockets, players, games, rooms, Redis."""

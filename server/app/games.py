@@ -1,0 +1,162 @@
+"""A game in play on the server: the engine's game, who owns it, its server times, and its
+move log in Redis (the truth: a game is rebuilt from its log after a restart)."""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass, field
+from typing import Any
+
+from redis.asyncio import Redis
+
+from server.engine import Game, new_game
+
+from . import store
+
+SOLO = "solo"
+RACE = "race"
+UNDO = "!undo"
+RESIGN = "!resign"
+
+#: how a finished game ended
+WON, LOST, RESIGNED, TIMEOUT = "won", "lost", "resigned", "timeout"
+
+
+def new_game_id() -> str:
+    return secrets.token_hex(8)
+
+
+@dataclass
+class LiveGame:
+    gid: str
+    game: Game
+    owner: str
+    kind: str
+    created_ms: int
+    room: str | None = None
+    race: int = 0
+    #: how it ended (won, lost, resigned, timeout) and when, in server ms
+    result: str | None = None
+    finished_ms: int | None = None
+    #: when the number of cards home last changed, in server ms (ranks unfinished racers)
+    home_at_ms: int = 0
+    log_length: int = 0
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def finished(self) -> bool:
+        return self.result is not None
+
+    def status(self) -> str:
+        """``playing`` or how the game ended."""
+        return self.result or "playing"
+
+    def meta(self) -> dict[str, Any]:
+        return {
+            "game": self.game.id,
+            "seed": self.game.seed if self.game.seed is not None else "",
+            "owner": self.owner,
+            "kind": self.kind,
+            "room": self.room or "",
+            "race": self.race,
+            "created": self.created_ms,
+        }
+
+    def apply_entry(self, entry: str, at_ms: int) -> None:
+        """Apply one log entry (already validated when it was first played)."""
+        if entry == UNDO:
+            self.game.undo()
+        elif entry == RESIGN:
+            self.finish(RESIGNED, at_ms)
+            return
+        else:
+            before = self.game.cards_home()
+            self.game.play(entry)
+            if self.game.cards_home() != before:
+                self.home_at_ms = at_ms
+        status = self.game.status
+        if status != "playing":
+            self.finish(status, at_ms)
+
+    def note_home_change(self, before: int, at_ms: int) -> None:
+        if self.game.cards_home() != before:
+            self.home_at_ms = at_ms
+
+    def finish(self, result: str, at_ms: int) -> None:
+        if self.result is None:
+            self.result = result
+            self.finished_ms = at_ms
+
+    def view(self) -> dict[str, Any]:
+        return self.game.view()
+
+    def legal(self) -> list[str]:
+        return [m.text for m in self.game.legal_moves()]
+
+    def snapshot_message(self) -> dict[str, Any]:
+        """The game as a client needs it on (re)joining: view, legal moves, status."""
+        return {
+            "game": self.gid,
+            "kind": self.kind,
+            "rules": self.game.id,
+            "view": self.view(),
+            "legal": self.legal() if not self.finished else [],
+            "status": self.status(),
+        }
+
+
+async def create(
+    redis: Redis,
+    game_id: str,
+    seed: int | None,
+    owner: str,
+    kind: str,
+    now_ms: int,
+    ttl: int,
+    room: str | None = None,
+    race: int = 0,
+) -> LiveGame:
+    """A new game, its meta written to Redis before it is returned."""
+    live = LiveGame(
+        gid=new_game_id(),
+        game=new_game(game_id, seed=seed),
+        owner=owner,
+        kind=kind,
+        created_ms=now_ms,
+        room=room,
+        race=race,
+        home_at_ms=now_ms,
+    )
+    async with redis.pipeline(transaction=True) as pipe:
+        pipe.hset(store.game_key(live.gid), mapping=live.meta())
+        pipe.expire(store.game_key(live.gid), ttl)
+        await pipe.execute()
+    return live
+
+
+async def load(redis: Redis, gid: str) -> LiveGame | None:
+    """Rebuild a game from its meta and move log; None if it has expired."""
+    async with redis.pipeline(transaction=False) as pipe:
+        pipe.hgetall(store.game_key(gid))
+        pipe.lrange(store.log_key(gid), 0, -1)
+        meta_raw, log = await pipe.execute()
+    if not meta_raw:
+        return None
+    meta = {k.decode(): v.decode() for k, v in meta_raw.items()}
+    seed = int(meta["seed"]) if meta.get("seed") else None
+    created = int(meta.get("created", 0))
+    live = LiveGame(
+        gid=gid,
+        game=new_game(meta["game"], seed=seed),
+        owner=meta["owner"],
+        kind=meta["kind"],
+        created_ms=created,
+        room=meta.get("room") or None,
+        race=int(meta.get("race") or 0),
+        home_at_ms=created,
+    )
+    for raw in log:
+        at, _, entry = raw.decode().partition(" ")
+        live.apply_entry(entry, int(at))
+    live.log_length = len(log)
+    return live

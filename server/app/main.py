@@ -1,0 +1,112 @@
+"""Running the server: Redis (given or embedded), the service, the websocket server, and
+a clean stop on SIGTERM/SIGINT."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import signal
+import sys
+from typing import Any
+
+from redis.asyncio import Redis
+
+from server import __version__
+
+from .embedded_redis import EmbeddedRedis
+from .service import Service
+from .settings import Settings
+from .ws import WebServer
+
+log = logging.getLogger("patience.main")
+
+_STANDARD = set(logging.makeLogRecord({}).__dict__) | {"message", "asctime"}
+
+
+class JsonFormatter(logging.Formatter):
+    """One JSON object a line: time, level, logger, message, and any ``extra`` fields."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        entry: dict[str, Any] = {
+            "t": round(record.created, 3),
+            "level": record.levelname,
+            "logger": record.name,
+            "msg": record.getMessage(),
+        }
+        for key, value in record.__dict__.items():
+            if key not in _STANDARD:
+                entry[key] = value
+        if record.exc_info:
+            entry["exc"] = self.formatException(record.exc_info)
+        return json.dumps(entry, default=str)
+
+
+def setup_logging(level: str) -> None:
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(JsonFormatter())
+    root = logging.getLogger()
+    root.handlers[:] = [handler]
+    root.setLevel(level.upper())
+    # one line per connection opened and closed is noise at INFO
+    logging.getLogger("websockets").setLevel(max(logging.WARNING, root.level))
+
+
+async def run(settings: Settings, started: asyncio.Event | None = None) -> None:
+    """Serve until SIGTERM/SIGINT (or ``stop_event``), then drain and return."""
+    embedded: EmbeddedRedis | None = None
+    url = settings.redis_url
+    if url is None:
+        embedded = EmbeddedRedis(settings.data_dir / "redis")
+        url = embedded.start()
+    redis = Redis.from_url(url)
+    try:
+        await redis.ping()
+        service = Service(settings, redis)
+        rooms = await service.resume_rooms()
+        web = WebServer(settings, service)
+        await web.start()
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            with contextlib.suppress(NotImplementedError, RuntimeError):
+                loop.add_signal_handler(sig, stop.set)
+        log.info(
+            "listening",
+            extra={
+                "url": f"ws://{settings.host}:{web.port}",
+                "version": __version__,
+                "redis": "embedded" if embedded else "external",
+                "rooms_resumed": rooms,
+            },
+        )
+        print(
+            f"patience-race-server {__version__} listening on ws://{settings.host}:{web.port}",
+            file=sys.stderr,
+            flush=True,
+        )
+        if started is not None:
+            started.set()
+        await stop.wait()
+        log.info("stopping: closing connections with 1012")
+        await web.stop()
+        await service.shutdown()
+    finally:
+        await redis.aclose()
+        if embedded is not None:
+            embedded.stop()
+    log.info("stopped")
+
+
+def main(argv: list[str] | None = None) -> int:
+    settings = Settings.load(argv)
+    setup_logging(settings.log_level)
+    try:
+        import uvloop
+
+        uvloop.install()
+    except ImportError:
+        pass
+    asyncio.run(run(settings))
+    return 0

@@ -1,0 +1,807 @@
+"""The race service: players, solo games, rooms and races, independent of the transport.
+
+A :class:`Session` is one client connection as the service sees it: it can be sent
+messages and closed. The websocket layer (``server.app.ws``) makes one per connection and
+hands every decoded request to :meth:`Service.handle`, which returns the reply.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+import secrets
+from collections.abc import Awaitable, Callable
+from typing import Any, Protocol
+
+from redis.asyncio import Redis
+from redis.asyncio.client import Pipeline
+
+from server import __version__
+from server.engine import GAMES, IllegalMove, UndoRefused
+from server.protocol import PROTOCOL_VERSION, ErrorCode, ProtocolError, encode
+from server.protocol import messages as m
+
+from . import games as g
+from . import store
+from .rooms import COUNTDOWN, FINISHED, LOBBY, RACING, Racer, Room, new_code, normalize_code, rank
+from .settings import Settings
+
+log = logging.getLogger("patience.service")
+
+NAME_RE = re.compile(r"^[A-Za-z0-9_-]{2,20}$")
+#: close codes the server uses besides the standard ones
+CLOSE_REPLACED = 4001
+
+
+class Session(Protocol):
+    """A client connection as the service sees it."""
+
+    player: str | None
+    name: str | None
+    hello: bool
+    watching: set[str]
+
+    def send(self, message: dict[str, Any]) -> None: ...
+
+    def send_encoded(self, data: bytes) -> None: ...
+
+    def close(self, code: int, reason: str) -> None: ...
+
+
+def _error(code: ErrorCode, message: str) -> ProtocolError:
+    return ProtocolError(code, message)
+
+
+class Service:
+    def __init__(self, settings: Settings, redis: Redis) -> None:
+        self.settings = settings
+        self.redis = redis
+        self.clock = settings.clock
+        self.commit = store.GroupCommit(redis)
+        self.sessions: dict[str, Session] = {}
+        self.games: dict[str, g.LiveGame] = {}
+        self.rooms: dict[str, Room] = {}
+        self.moves_applied = 0
+        self._handlers: dict[type[m.Request], Callable[[Session, Any], Awaitable[Any]]] = {
+            m.Hello: self.on_hello,
+            m.Register: self.on_register,
+            m.Games: self.on_games,
+            m.Ping: self.on_ping,
+            m.NewGame: self.on_new_game,
+            m.Move: self.on_move,
+            m.Undo: self.on_undo,
+            m.Resign: self.on_resign,
+            m.RoomCreate: self.on_room_create,
+            m.RoomJoin: self.on_room_join,
+            m.RoomWatch: self.on_room_watch,
+            m.RoomLeave: self.on_room_leave,
+            m.Ready: self.on_ready,
+            m.Start: self.on_start,
+            m.Rematch: self.on_rematch,
+        }
+
+    # -- plumbing ------------------------------------------------------------------------
+
+    def now(self) -> int:
+        return self.clock.now_ms()
+
+    async def handle(self, session: Session, request: m.Request) -> dict[str, Any]:
+        """The reply to a request (an ``error`` reply for a :class:`ProtocolError`)."""
+        if not session.hello and not isinstance(request, m.Hello):
+            raise ProtocolError(ErrorCode.HELLO_FIRST, "send hello first", request.id)
+        handler = self._handlers[type(request)]
+        try:
+            reply: dict[str, Any] = await handler(session, request)
+        except ProtocolError as exc:
+            exc.request_id = request.id
+            raise
+        reply["id"] = request.id
+        return reply
+
+    def _need_player(self, session: Session) -> str:
+        if session.player is None:
+            raise _error(ErrorCode.NOT_AUTHENTICATED, "register or sign in with hello first")
+        return session.player
+
+    def _games_list(self) -> list[dict[str, Any]]:
+        return [
+            {"id": info.id, "name": info.name, "packs": info.packs, "summary": info.summary}
+            for info in GAMES.values()
+        ]
+
+    def limits(self) -> dict[str, Any]:
+        s = self.settings
+        return {
+            "max_frame": s.max_frame,
+            "rate": s.rate,
+            "burst": s.burst,
+            "max_players": 16,
+            "countdown": s.countdown,
+        }
+
+    # -- players -------------------------------------------------------------------------
+
+    async def on_hello(self, session: Session, req: m.Hello) -> dict[str, Any]:
+        if req.protocol != PROTOCOL_VERSION:
+            raise _error(
+                ErrorCode.BAD_VERSION,
+                f"this server speaks protocol {PROTOCOL_VERSION}, not {req.protocol}",
+            )
+        reply: dict[str, Any] = {
+            "type": "welcome",
+            "server": __version__,
+            "protocol": PROTOCOL_VERSION,
+            "time": self.now(),
+            "limits": self.limits(),
+            "games": self._games_list(),
+        }
+        if req.token is not None:
+            pid = await self.redis.get(store.token_key(req.token))
+            if pid is None:
+                raise _error(ErrorCode.BAD_TOKEN, "no player has this token")
+            pid_s = pid.decode()
+            name = await self.redis.hget(store.player_key(pid_s), "name")
+            if name is None:
+                raise _error(ErrorCode.BAD_TOKEN, "no player has this token")
+            session.hello = True
+            self._sign_in(session, pid_s, name.decode())
+            reply["player"] = {"id": pid_s, "name": session.name}
+            reply["resume"] = await self._resume(session, pid_s)
+        session.hello = True
+        return reply
+
+    async def on_register(self, session: Session, req: m.Register) -> dict[str, Any]:
+        if session.player is not None:
+            raise _error(ErrorCode.ALREADY_REGISTERED, f"already signed in as {session.name}")
+        if not NAME_RE.match(req.name):
+            raise _error(ErrorCode.BAD_NAME, "a name is 2 to 20 letters, digits, '_' or '-'")
+        pid = secrets.token_hex(8)
+        token = secrets.token_urlsafe(24)  # 192 random bits
+        if not await self.redis.set(store.name_key(req.name), pid, nx=True):
+            raise _error(ErrorCode.NAME_TAKEN, f"the name {req.name!r} is taken")
+        async with self.redis.pipeline(transaction=True) as pipe:
+            pipe.hset(store.player_key(pid), mapping={"name": req.name, "created": self.now()})
+            pipe.set(store.token_key(token), pid)
+            await pipe.execute()
+        self._sign_in(session, pid, req.name)
+        return {"type": "registered", "player": {"id": pid, "name": req.name}, "token": token}
+
+    def _sign_in(self, session: Session, pid: str, name: str) -> None:
+        old = self.sessions.get(pid)
+        if old is not None and old is not session:
+            old.send({"type": "signed_out", "reason": "signed in from another connection"})
+            old.close(CLOSE_REPLACED, "signed in elsewhere")
+            self._forget_session(old)
+        session.player = pid
+        session.name = name
+        self.sessions[pid] = session
+        for room in self.rooms.values():
+            if pid in room.racers and not room.racers[pid].left:
+                self._broadcast_room(room)
+
+    async def _resume(self, session: Session, pid: str) -> dict[str, Any]:
+        """The player's solo game, room and race game, as they were at the last
+        acknowledged move."""
+        resume: dict[str, Any] = {}
+        fields = await self.redis.hmget(store.player_key(pid), ["solo", "room"])
+        solo, code = (f.decode() if f else None for f in fields)
+        if solo:
+            live = await self._get_game(solo)
+            if live is not None:
+                resume["solo"] = live.snapshot_message()
+        if code:
+            room = await self._get_room(code)
+            if room is not None and pid in room.racers and not room.racers[pid].left:
+                resume["room"] = self._room_message(room)
+                racer = room.racers[pid]
+                if room.state in (RACING, FINISHED) and racer.gid:
+                    live = await self._get_game(racer.gid)
+                    if live is not None:
+                        resume["race"] = self._race_message(room, live)
+        return resume
+
+    def disconnected(self, session: Session) -> None:
+        self._forget_session(session)
+
+    def _forget_session(self, session: Session) -> None:
+        for code in list(session.watching):
+            room = self.rooms.get(code)
+            if room is not None:
+                room.watchers.discard(session)
+        session.watching.clear()
+        pid = session.player
+        if pid is not None and self.sessions.get(pid) is session:
+            del self.sessions[pid]
+            for room in self.rooms.values():
+                racer = room.racers.get(pid)
+                if racer is None or racer.left:
+                    continue
+                if room.state == LOBBY and room.host == pid:
+                    others = [r for r in room.members() if r.pid in self.sessions]
+                    if others:
+                        room.host = others[0].pid
+                        self._persist_room_soon(room)
+                self._broadcast_room(room)
+
+    async def on_games(self, session: Session, req: m.Games) -> dict[str, Any]:
+        return {"type": "games", "games": self._games_list()}
+
+    async def on_ping(self, session: Session, req: m.Ping) -> dict[str, Any]:
+        return {"type": "pong", "time": self.now()}
+
+    # -- games ---------------------------------------------------------------------------
+
+    async def _get_game(self, gid: str) -> g.LiveGame | None:
+        live = self.games.get(gid)
+        if live is None:
+            live = await g.load(self.redis, gid)
+            if live is not None:
+                self.games[gid] = live
+        return live
+
+    async def on_new_game(self, session: Session, req: m.NewGame) -> dict[str, Any]:
+        pid = self._need_player(session)
+        if req.game not in GAMES:
+            raise _error(ErrorCode.NO_SUCH_GAME, f"no game {req.game!r}; see the games list")
+        live = await g.create(
+            self.redis, req.game, req.seed, pid, g.SOLO, self.now(), self.settings.idle_ttl
+        )
+        self.games[live.gid] = live
+        await self.redis.hset(store.player_key(pid), "solo", live.gid)
+        return {"type": "game", **live.snapshot_message()}
+
+    async def _game_for(self, session: Session, gid: str | None) -> g.LiveGame:
+        """The game a move names, or the player's race game while racing, else their solo
+        game."""
+        pid = self._need_player(session)
+        if gid is None:
+            gid = self._current_race_game(pid)
+        if gid is None:
+            solo = await self.redis.hget(store.player_key(pid), "solo")
+            gid = solo.decode() if solo else None
+        live = await self._get_game(gid) if gid else None
+        if live is None or live.owner != pid:
+            raise _error(ErrorCode.NO_SUCH_GAME, "no such game of yours: start one with new_game")
+        return live
+
+    def _current_race_game(self, pid: str) -> str | None:
+        for room in self.rooms.values():
+            racer = room.racers.get(pid)
+            if racer and not racer.left and racer.gid and room.state == RACING:
+                live = self.games.get(racer.gid)
+                if live is not None and not live.finished:
+                    return racer.gid
+        return None
+
+    def _check_playable(self, live: g.LiveGame) -> Room | None:
+        if live.finished:
+            raise _error(ErrorCode.GAME_OVER, f"the game is over ({live.result})")
+        if live.kind != g.RACE:
+            return None
+        room = self.rooms.get(live.room or "")
+        if room is None or room.state != RACING or room.race != live.race:
+            raise _error(ErrorCode.GAME_OVER, "the race is over")
+        end = room.end_at_ms
+        if end is not None and self.now() >= end:
+            raise _error(ErrorCode.GAME_OVER, "time is up")
+        return room
+
+    async def _log(self, live: g.LiveGame, entry: str) -> None:
+        """Append a log entry through the group commit: returns once Redis has it."""
+        log_key = store.log_key(live.gid)
+        game_key = store.game_key(live.gid)
+        ttl = self.settings.ended_ttl if live.finished else self.settings.idle_ttl
+        finished = live.finished
+
+        def write(pipe: Pipeline) -> None:
+            pipe.rpush(log_key, entry)
+            if finished or live.log_length % 64 == 0:
+                pipe.expire(log_key, ttl)
+                pipe.expire(game_key, ttl)
+
+        await self.commit.submit(write)
+        live.log_length += 1
+
+    async def on_move(self, session: Session, req: m.Move) -> dict[str, Any]:
+        live = await self._game_for(session, req.game)
+        room = self._check_playable(live)
+        game = live.game
+        now = self.now()
+        home_before = game.cards_home()
+        try:
+            move = game.play(req.move)
+        except IllegalMove as exc:
+            raise _error(ErrorCode.ILLEGAL_MOVE, str(exc)) from None
+        status = game.status
+        if status != "playing":
+            live.finish(status, now)
+        try:
+            await self._log(live, f"{now} {move.text}")
+        except Exception:
+            game.pop()
+            live.result = live.finished_ms = None
+            raise
+        live.note_home_change(home_before, now)
+        self.moves_applied += 1
+        reply = {
+            "type": "moved",
+            "game": live.gid,
+            "move": move.text,
+            "view": game.view(),
+            "legal": [mv.text for mv in game.legal_moves()],
+            "status": live.status(),
+        }
+        if room is not None:
+            self._race_progress(room, live)
+        return reply
+
+    async def on_undo(self, session: Session, req: m.Undo) -> dict[str, Any]:
+        live = await self._game_for(session, req.game)
+        room = self._check_playable(live)
+        game = live.game
+        now = self.now()
+        home_before = game.cards_home()
+        try:
+            move = game.undo()
+        except UndoRefused as exc:
+            raise _error(ErrorCode.UNDO_REFUSED, str(exc)) from None
+        try:
+            await self._log(live, f"{now} {g.UNDO}")
+        except Exception:
+            game.play(move)
+            raise
+        live.note_home_change(home_before, now)
+        reply = {
+            "type": "undone",
+            "game": live.gid,
+            "move": move.text,
+            "view": game.view(),
+            "legal": [mv.text for mv in game.legal_moves()],
+            "status": live.status(),
+        }
+        if room is not None:
+            self._race_progress(room, live)
+        return reply
+
+    async def on_resign(self, session: Session, req: m.Resign) -> dict[str, Any]:
+        live = await self._game_for(session, req.game)
+        room = self._check_playable(live)
+        await self._resign(live, room)
+        return {"type": "resigned", "game": live.gid, "status": live.status()}
+
+    async def _resign(self, live: g.LiveGame, room: Room | None) -> None:
+        now = self.now()
+        live.finish(g.RESIGNED, now)
+        await self._log(live, f"{now} {g.RESIGN}")
+        if room is not None:
+            self._race_progress(room, live)
+
+    # -- rooms ---------------------------------------------------------------------------
+
+    def _room_message(self, room: Room) -> dict[str, Any]:
+        players = []
+        for racer in room.members():
+            entry: dict[str, Any] = {
+                "name": racer.name,
+                "ready": racer.ready,
+                "present": racer.pid in self.sessions,
+                "host": racer.pid == room.host,
+            }
+            live = self.games.get(racer.gid) if racer.gid else None
+            if live is not None and room.state in (RACING, FINISHED):
+                home, total = live.game.progress
+                entry.update(home=home, total=total, moves=live.game.moves, status=live.status())
+            players.append(entry)
+        host = room.racers.get(room.host)
+        return {
+            "type": "room",
+            "code": room.code,
+            "game": room.game_id,
+            "state": room.state,
+            "race": room.race,
+            "host": host.name if host else None,
+            "max_players": room.max_players,
+            "time_limit": room.time_limit,
+            "start_at": room.start_at_ms,
+            "end_at": room.end_at_ms,
+            "now": self.now(),
+            "players": players,
+            "watchers": len(room.watchers),
+            "results": room.results if room.state == FINISHED else None,
+        }
+
+    def _race_message(self, room: Room, live: g.LiveGame) -> dict[str, Any]:
+        return {
+            "type": "race_start",
+            "code": room.code,
+            "race": room.race,
+            "start_at": room.start_at_ms,
+            "end_at": room.end_at_ms,
+            **live.snapshot_message(),
+        }
+
+    def _audience(self, room: Room) -> list[Session]:
+        out = [self.sessions[r.pid] for r in room.members() if r.pid in self.sessions]
+        out.extend(room.watchers)
+        return out
+
+    def _broadcast(self, room: Room, message: dict[str, Any]) -> None:
+        data = encode(message)
+        for session in self._audience(room):
+            session.send_encoded(data)
+
+    def _broadcast_room(self, room: Room) -> None:
+        self._broadcast(room, self._room_message(room))
+
+    async def _persist_room(self, room: Room) -> None:
+        key = store.room_key(room.code)
+        async with self.redis.pipeline(transaction=True) as pipe:
+            pipe.set(key, store.pack(room.to_dict()))
+            ttl = self.settings.ended_ttl if room.state == FINISHED else self.settings.idle_ttl
+            pipe.expire(key, ttl)
+            pipe.sadd(store.LIVE_ROOMS, room.code)
+            await pipe.execute()
+
+    def _persist_room_soon(self, room: Room) -> None:
+        task = asyncio.get_running_loop().create_task(self._persist_room(room))
+        task.add_done_callback(_log_task_error)
+
+    async def _get_room(self, code: str) -> Room | None:
+        room = self.rooms.get(code)
+        if room is None:
+            data = await self.redis.get(store.room_key(code))
+            if data is None:
+                return None
+            room = await self._revive(store.unpack(data))
+        return room
+
+    def _racer_room(self, pid: str) -> Room | None:
+        for room in self.rooms.values():
+            racer = room.racers.get(pid)
+            if racer is not None and not racer.left:
+                return room
+        return None
+
+    async def on_room_create(self, session: Session, req: m.RoomCreate) -> dict[str, Any]:
+        pid = self._need_player(session)
+        if req.game not in GAMES:
+            raise _error(ErrorCode.NO_SUCH_GAME, f"no game {req.game!r}; see the games list")
+        await self._leave_current(pid)
+        for _ in range(20):
+            code = new_code()
+            if code not in self.rooms and await self.redis.set(
+                store.room_key(code), b"", nx=True, ex=60
+            ):
+                break
+        else:
+            raise RuntimeError("no free room code")
+        now = self.now()
+        room = Room(
+            code=code,
+            game_id=req.game,
+            host=pid,
+            max_players=req.max_players,
+            time_limit=req.time_limit,
+            created_ms=now,
+            fixed_seed=req.seed,
+        )
+        room.racers[pid] = Racer(pid, session.name or "", now)
+        self.rooms[code] = room
+        await self._persist_room(room)
+        await self.redis.hset(store.player_key(pid), "room", code)
+        return self._room_message(room)
+
+    async def on_room_join(self, session: Session, req: m.RoomJoin) -> dict[str, Any]:
+        pid = self._need_player(session)
+        code = normalize_code(req.code)
+        room = await self._get_room(code)
+        if room is None:
+            raise _error(ErrorCode.NO_SUCH_ROOM, f"no room {code}")
+        async with room.lock:
+            racer = room.racers.get(pid)
+            if racer is not None and not racer.left:
+                return self._room_message(room)  # already in: joining again is harmless
+            if room.state != LOBBY:
+                raise _error(ErrorCode.RACE_STARTED, "the race has started; watch it instead")
+            if len(room.members()) >= room.max_players:
+                raise _error(ErrorCode.ROOM_FULL, f"room {code} is full")
+            await self._leave_current(pid)
+            room.racers[pid] = Racer(pid, session.name or "", self.now())
+            await self._persist_room(room)
+        await self.redis.hset(store.player_key(pid), "room", code)
+        self._broadcast_room(room)
+        return self._room_message(room)
+
+    async def on_room_watch(self, session: Session, req: m.RoomWatch) -> dict[str, Any]:
+        code = normalize_code(req.code)
+        room = await self._get_room(code)
+        if room is None:
+            raise _error(ErrorCode.NO_SUCH_ROOM, f"no room {code}")
+        room.watchers.add(session)
+        session.watching.add(code)
+        self._broadcast_room(room)
+        return self._room_message(room)
+
+    async def on_room_leave(self, session: Session, req: m.RoomLeave) -> dict[str, Any]:
+        pid = self._need_player(session)
+        for code in list(session.watching):
+            room = self.rooms.get(code)
+            if room is not None:
+                room.watchers.discard(session)
+                self._broadcast_room(room)
+        session.watching.clear()
+        if self._racer_room(pid) is None:
+            return {"type": "left"}
+        await self._leave_current(pid)
+        return {"type": "left"}
+
+    async def _leave_current(self, pid: str) -> None:
+        room = self._racer_room(pid)
+        if room is None:
+            return
+        async with room.lock:
+            racer = room.racers[pid]
+            if room.state == RACING and racer.gid:
+                live = self.games.get(racer.gid)
+                if live is not None and not live.finished:
+                    await self._resign(live, room)
+                racer.left = True
+            elif room.state == FINISHED and racer.gid:
+                racer.left = True
+            else:
+                del room.racers[pid]
+            if room.host == pid:
+                members = room.members()
+                if members:
+                    present = [r for r in members if r.pid in self.sessions]
+                    room.host = (present or members)[0].pid
+            await self.redis.hdel(store.player_key(pid), "room")
+            if not room.members() and room.state != RACING:
+                await self._close_room(room)
+                return
+            await self._persist_room(room)
+        self._broadcast_room(room)
+        if room.state == RACING:
+            await self._maybe_end_race(room)
+
+    async def _close_room(self, room: Room) -> None:
+        if room.timer is not None:
+            room.timer.cancel()
+        self.rooms.pop(room.code, None)
+        async with self.redis.pipeline(transaction=True) as pipe:
+            pipe.delete(store.room_key(room.code))
+            pipe.srem(store.LIVE_ROOMS, room.code)
+            await pipe.execute()
+        self._broadcast(room, {**self._room_message(room), "state": "closed"})
+
+    def _own_room(self, session: Session) -> Room:
+        pid = self._need_player(session)
+        room = self._racer_room(pid)
+        if room is None:
+            raise _error(ErrorCode.NOT_IN_ROOM, "you are not in a room")
+        return room
+
+    async def on_ready(self, session: Session, req: m.Ready) -> dict[str, Any]:
+        room = self._own_room(session)
+        if room.state != LOBBY:
+            raise _error(ErrorCode.RACE_STARTED, "the race has started")
+        room.racers[self._need_player(session)].ready = req.ready
+        await self._persist_room(room)
+        self._broadcast_room(room)
+        return self._room_message(room)
+
+    async def on_start(self, session: Session, req: m.Start) -> dict[str, Any]:
+        room = self._own_room(session)
+        async with room.lock:
+            if room.host != session.player:
+                raise _error(ErrorCode.NOT_HOST, "only the host starts the race")
+            if room.state != LOBBY:
+                raise _error(ErrorCode.RACE_STARTED, "the race has started")
+            waiting = [r.name for r in room.members() if not r.ready and r.pid != room.host]
+            if waiting:
+                raise _error(ErrorCode.NOT_READY, f"not ready yet: {', '.join(waiting)}")
+            await self._begin_countdown(room, room.fixed_seed)
+        return self._room_message(room)
+
+    async def on_rematch(self, session: Session, req: m.Rematch) -> dict[str, Any]:
+        room = self._own_room(session)
+        async with room.lock:
+            if room.host != session.player:
+                raise _error(ErrorCode.NOT_HOST, "only the host calls a rematch")
+            if room.state != FINISHED:
+                raise _error(ErrorCode.RACE_STARTED, "the race is not over yet")
+            room.racers = {r.pid: r for r in room.members()}
+            await self._begin_countdown(room, None)
+        return self._room_message(room)
+
+    async def _begin_countdown(self, room: Room, seed: int | None) -> None:
+        """Deal every racer the same seed (kept secret until the start) and count down."""
+        now = self.now()
+        room.race += 1
+        room.seed = seed if seed is not None else secrets.randbits(64)
+        room.state = COUNTDOWN
+        room.results = None
+        room.start_at_ms = now + int(self.settings.countdown * 1000)
+        for racer in room.members():
+            racer.ready = False
+            live = await g.create(
+                self.redis,
+                room.game_id,
+                room.seed,
+                racer.pid,
+                g.RACE,
+                now,
+                self.settings.idle_ttl,
+                room=room.code,
+                race=room.race,
+            )
+            self.games[live.gid] = live
+            racer.gid = live.gid
+        await self._persist_room(room)
+        self._broadcast_room(room)
+        self._schedule(room)
+
+    def _schedule(self, room: Room) -> None:
+        """Arm the room's timer for its next step: the start, or the time limit."""
+        if room.timer is not None:
+            room.timer.cancel()
+        room.timer = None
+        if room.state == COUNTDOWN and room.start_at_ms is not None:
+            room.timer = asyncio.get_running_loop().create_task(
+                self._at(room.start_at_ms, self._start_race, room)
+            )
+        elif room.state == RACING and room.end_at_ms is not None:
+            room.timer = asyncio.get_running_loop().create_task(
+                self._at(room.end_at_ms, self._time_up, room)
+            )
+
+    async def _at(
+        self, when_ms: int, action: Callable[[Room], Awaitable[None]], room: Room
+    ) -> None:
+        # wake at least every quarter second: the server clock is the truth, not the sleep
+        while (delay := (when_ms - self.now()) / 1000) > 0:
+            await asyncio.sleep(min(delay, 0.25))
+        try:
+            await action(room)
+        except Exception:
+            log.exception("room timer failed", extra={"room": room.code})
+
+    async def _start_race(self, room: Room) -> None:
+        async with room.lock:
+            if room.state != COUNTDOWN:
+                return
+            room.state = RACING
+            await self._persist_room(room)
+        for racer in room.members():
+            session = self.sessions.get(racer.pid)
+            live = self.games.get(racer.gid or "")
+            if session is not None and live is not None:
+                session.send(self._race_message(room, live))
+        self._broadcast_room(room)
+        room.timer = None
+        self._schedule(room)
+
+    def _race_progress(self, room: Room, live: g.LiveGame) -> None:
+        racer = room.racers.get(live.owner)
+        home, total = live.game.progress
+        self._broadcast(
+            room,
+            {
+                "type": "progress",
+                "code": room.code,
+                "player": racer.name if racer else "",
+                "home": home,
+                "total": total,
+                "moves": live.game.moves,
+                "status": live.status(),
+            },
+        )
+        if live.finished:
+            task = asyncio.get_running_loop().create_task(self._maybe_end_race(room))
+            task.add_done_callback(_log_task_error)
+
+    async def _maybe_end_race(self, room: Room) -> None:
+        async with room.lock:
+            if room.state != RACING:
+                return
+            for racer in room.racers.values():
+                live = self.games.get(racer.gid or "")
+                if live is not None and not live.finished:
+                    return
+            await self._end_race(room)
+
+    async def _time_up(self, room: Room) -> None:
+        async with room.lock:
+            if room.state != RACING:
+                return
+            end = room.end_at_ms or self.now()
+            for racer in room.racers.values():
+                live = self.games.get(racer.gid or "")
+                if live is not None and not live.finished:
+                    live.finish(g.TIMEOUT, end)
+            await self._end_race(room)
+
+    async def _end_race(self, room: Room) -> None:
+        """Rank, store the results for good, and tell everyone. Caller holds the lock."""
+        entries = []
+        for racer in room.racers.values():
+            live = self.games.get(racer.gid or "")
+            if live is not None:
+                entries.append((racer, live))
+        assert room.start_at_ms is not None
+        room.results = rank(entries, room.start_at_ms)
+        room.state = FINISHED
+        if room.timer is not None and room.timer is not asyncio.current_task():
+            room.timer.cancel()
+        room.timer = None
+        async with self.redis.pipeline(transaction=True) as pipe:
+            pipe.set(
+                store.results_key(room.code, room.race),
+                store.pack(
+                    {
+                        "code": room.code,
+                        "race": room.race,
+                        "game": room.game_id,
+                        "seed": room.seed,
+                        "start_at": room.start_at_ms,
+                        "results": room.results,
+                    }
+                ),
+            )
+            for _, live in entries:
+                pipe.expire(store.game_key(live.gid), self.settings.ended_ttl)
+                pipe.expire(store.log_key(live.gid), self.settings.ended_ttl)
+            await pipe.execute()
+        await self._persist_room(room)
+        self._broadcast(
+            room,
+            {"type": "results", "code": room.code, "race": room.race, "results": room.results},
+        )
+        self._broadcast_room(room)
+
+    # -- restart -------------------------------------------------------------------------
+
+    async def resume_rooms(self) -> int:
+        """After a restart: bring back every live room, its racers' games and its timers."""
+        codes = await self.redis.smembers(store.LIVE_ROOMS)
+        count = 0
+        for raw in codes:
+            code = raw.decode()
+            data = await self.redis.get(store.room_key(code))
+            if not data:
+                await self.redis.srem(store.LIVE_ROOMS, code)
+                continue
+            await self._revive(store.unpack(data))
+            count += 1
+        return count
+
+    async def _revive(self, data: dict[str, Any]) -> Room:
+        room = Room.from_dict(data)
+        existing = self.rooms.get(room.code)
+        if existing is not None:
+            return existing
+        self.rooms[room.code] = room
+        for racer in room.racers.values():
+            if racer.gid:
+                await self._get_game(racer.gid)
+        if room.state == RACING:
+            end = room.end_at_ms
+            if end is not None and self.now() >= end:
+                await self._time_up(room)
+            else:
+                await self._maybe_end_race(room)
+        if room.state in (COUNTDOWN, RACING):
+            self._schedule(room)
+        return room
+
+    async def shutdown(self) -> None:
+        for room in self.rooms.values():
+            if room.timer is not None:
+                room.timer.cancel()
+        await self.commit.drain()
+
+
+def _log_task_error(task: asyncio.Task[None]) -> None:
+    if not task.cancelled() and task.exception() is not None:
+        log.error("background task failed", exc_info=task.exception())

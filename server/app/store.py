@@ -1,0 +1,137 @@
+"""Everything the server keeps in Redis, behind one small module: key names, TTLs, and
+the group commit that makes "acknowledged" mean "in Redis".
+
+Keys (``{...}`` is a value):
+
+==========================  ======  ===========================================================
+key                         type    what
+==========================  ======  ===========================================================
+``p:{pid}``                 hash    a player: ``name``, ``created``, ``solo`` (game id),
+                                    ``room`` (room code)
+``pname:{lower name}``      string  player id owning a name (names are unique ignoring case)
+``ptoken:{sha256(token)}``  string  player id of a token; the token itself is never stored
+``g:{gid}``                 hash    a game: ``game``, ``seed``, ``owner``, ``kind`` (solo,
+                                    race), ``room``, ``race``, ``created``
+``g:{gid}:log``             list    the game's moves: ``"{server ms} {notation}"``, or
+                                    ``!undo`` / ``!resign`` in place of a notation
+``r:{code}``                string  a room's state (msgpack)
+``r:{code}:results:{n}``    string  race ``n``'s results (msgpack); kept for good
+``rooms:live``              set     codes of rooms a restarted server must resume
+==========================  ======  ===========================================================
+
+TTLs: a finished game and its log, and a room with no race running, expire after
+``Settings.ended_ttl`` (default 24 h); an unfinished solo game after ``Settings.idle_ttl``
+(default 7 days), renewed on every move. Players and results do not expire.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+from collections.abc import Callable
+from typing import Any
+
+import msgpack
+from redis.asyncio import Redis
+from redis.asyncio.client import Pipeline
+
+
+def player_key(pid: str) -> str:
+    return f"p:{pid}"
+
+
+def name_key(name: str) -> str:
+    return f"pname:{name.lower()}"
+
+
+def token_key(token: str) -> str:
+    return "ptoken:" + hashlib.sha256(token.encode()).hexdigest()
+
+
+def game_key(gid: str) -> str:
+    return f"g:{gid}"
+
+
+def log_key(gid: str) -> str:
+    return f"g:{gid}:log"
+
+
+def room_key(code: str) -> str:
+    return f"r:{code}"
+
+
+def results_key(code: str, race: int) -> str:
+    return f"r:{code}:results:{race}"
+
+
+LIVE_ROOMS = "rooms:live"
+
+
+def pack(value: Any) -> bytes:
+    data: bytes = msgpack.packb(value, use_bin_type=True)
+    return data
+
+
+def unpack(data: bytes) -> Any:
+    return msgpack.unpackb(data, raw=False, strict_map_key=False)
+
+
+Write = Callable[[Pipeline], None]
+
+
+class GroupCommit:
+    """Writes from every connection gathered per event-loop wake into one pipeline, each
+    caller's future resolved when that pipeline has been executed by Redis.
+
+    Callers that must not be reordered (one game's moves) await their write before
+    submitting the next; writes of different callers may share a pipeline in any order.
+    """
+
+    def __init__(self, redis: Redis) -> None:
+        self.redis = redis
+        self._pending: list[tuple[Write, asyncio.Future[None]]] = []
+        self._scheduled = False
+        self._inflight: set[asyncio.Task[None]] = set()
+        self.batches = 0
+        self.writes = 0
+
+    def submit(self, write: Write) -> asyncio.Future[None]:
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[None] = loop.create_future()
+        self._pending.append((write, future))
+        if not self._scheduled:
+            self._scheduled = True
+            loop.call_soon(self._flush_soon)
+        return future
+
+    def _flush_soon(self) -> None:
+        self._scheduled = False
+        batch, self._pending = self._pending, []
+        if batch:
+            task = asyncio.get_running_loop().create_task(self._flush(batch))
+            self._inflight.add(task)
+            task.add_done_callback(self._inflight.discard)
+
+    async def _flush(self, batch: list[tuple[Write, asyncio.Future[None]]]) -> None:
+        pipe = self.redis.pipeline(transaction=False)
+        for write, _ in batch:
+            write(pipe)
+        try:
+            await pipe.execute()
+        except Exception as exc:
+            for _, future in batch:
+                if not future.done():
+                    future.set_exception(exc)
+            return
+        self.batches += 1
+        self.writes += len(batch)
+        for _, future in batch:
+            if not future.done():
+                future.set_result(None)
+
+    async def drain(self) -> None:
+        """Wait until every submitted write has been executed."""
+        if self._pending:
+            self._flush_soon()
+        while self._inflight:
+            await asyncio.gather(*self._inflight, return_exceptions=True)

@@ -1,0 +1,187 @@
+"""The websocket shell: one :class:`WsSession` per connection, frames decoded and
+dispatched to the service, replies and events written without waiting on slow readers.
+
+Close codes: 1003 an undecodable frame (text, or not msgpack); 1009 a frame over
+``max_frame`` bytes (websockets enforces it); 1008 a client too slow to read what it is
+sent; 1012 the server is restarting (reconnect); 4001 the player signed in elsewhere.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from http import HTTPStatus
+from typing import Any
+
+from websockets.asyncio.connection import broadcast
+from websockets.asyncio.server import Server, ServerConnection, serve
+from websockets.exceptions import ConnectionClosed
+from websockets.http11 import Request, Response
+from websockets.protocol import State
+
+from server.protocol import ErrorCode, FrameError, ProtocolError, decode, encode, parse_request
+
+from .service import Service
+from .settings import Settings
+
+log = logging.getLogger("patience.ws")
+
+CLOSE_UNDECODABLE = 1003
+CLOSE_TOO_SLOW = 1008
+CLOSE_RESTART = 1012
+
+
+class WsSession:
+    """One websocket connection: the service's :class:`~server.app.service.Session`."""
+
+    __slots__ = (
+        "_closing",
+        "_last",
+        "_limit",
+        "_tokens",
+        "burst",
+        "hello",
+        "name",
+        "player",
+        "rate",
+        "watching",
+        "ws",
+    )
+
+    def __init__(self, ws: ServerConnection, settings: Settings) -> None:
+        self.ws = ws
+        self.player: str | None = None
+        self.name: str | None = None
+        self.hello = False
+        self.watching: set[str] = set()
+        self.rate = settings.rate
+        self.burst = settings.burst
+        self._tokens = float(settings.burst)
+        self._last = time.monotonic()
+        self._limit = settings.max_outgoing
+        self._closing = False
+
+    def allow(self) -> bool:
+        """Token bucket: ``rate`` requests a second on average, ``burst`` at once."""
+        now = time.monotonic()
+        self._tokens = min(self.burst, self._tokens + (now - self._last) * self.rate)
+        self._last = now
+        if self._tokens < 1:
+            return False
+        self._tokens -= 1
+        return True
+
+    def send(self, message: dict[str, Any]) -> None:
+        self.send_encoded(encode(message))
+
+    def send_encoded(self, data: bytes) -> None:
+        """Queue a frame without waiting; a client whose unsent bytes pass the limit is
+        dropped rather than let it hold up anyone."""
+        ws = self.ws
+        if self._closing or ws.state is not State.OPEN:
+            return
+        broadcast([ws], data)
+        transport = ws.transport
+        if transport is not None and transport.get_write_buffer_size() > self._limit:
+            log.warning("dropping a client too slow to read", extra={"player": self.player})
+            self.close(CLOSE_TOO_SLOW, "too slow to read")
+
+    def close(self, code: int, reason: str) -> None:
+        if self._closing:
+            return
+        self._closing = True
+        task = asyncio.get_running_loop().create_task(self.ws.close(code, reason))
+        task.add_done_callback(lambda t: t.exception() if not t.cancelled() else None)
+
+
+def _error(request_id: Any, code: ErrorCode, message: str) -> dict[str, Any]:
+    return {"type": "error", "id": request_id, "code": code.value, "message": message}
+
+
+class WebServer:
+    """The websocket server and its ``GET /healthz``."""
+
+    def __init__(self, settings: Settings, service: Service) -> None:
+        self.settings = settings
+        self.service = service
+        self.server: Server | None = None
+
+    async def handler(self, ws: ServerConnection) -> None:
+        session = WsSession(ws, self.settings)
+        service = self.service
+        try:
+            async for frame in ws:
+                try:
+                    raw = decode(frame)
+                except FrameError as exc:
+                    session.send(_error(None, ErrorCode.BAD_REQUEST, str(exc)))
+                    await ws.close(CLOSE_UNDECODABLE, "undecodable frame")
+                    break
+                request_id = raw.get("id") if isinstance(raw, dict) else None
+                try:
+                    request = parse_request(raw)
+                    if not session.allow():
+                        raise ProtocolError(
+                            ErrorCode.RATE_LIMITED,
+                            f"more than {self.settings.rate:g} requests a second: slow down",
+                            request.id,
+                        )
+                    reply = await service.handle(session, request)
+                except ProtocolError as exc:
+                    reply = _error(exc.request_id, exc.code, exc.message)
+                except Exception:
+                    log.exception("request failed", extra={"player": session.player})
+                    reply = _error(
+                        request_id if isinstance(request_id, int) else None,
+                        ErrorCode.INTERNAL_ERROR,
+                        "the server could not handle this request; nothing was applied",
+                    )
+                session.send(reply)
+        except ConnectionClosed:
+            pass
+        finally:
+            service.disconnected(session)
+
+    async def process_request(
+        self, connection: ServerConnection, request: Request
+    ) -> Response | None:
+        if request.path.split("?")[0] == "/healthz":
+            try:
+                await asyncio.wait_for(self.service.redis.ping(), timeout=2)
+            except Exception:
+                return connection.respond(HTTPStatus.SERVICE_UNAVAILABLE, "redis unavailable\n")
+            return connection.respond(HTTPStatus.OK, "ok\n")
+        if "upgrade" not in request.headers.get("Connection", "").lower():
+            response = connection.respond(
+                HTTPStatus.NOT_FOUND, "Patience Race: connect with a websocket client.\n"
+            )
+            return response
+        return None
+
+    async def start(self) -> Server:
+        self.server = await serve(
+            self.handler,
+            self.settings.host,
+            self.settings.port,
+            max_size=self.settings.max_frame,
+            max_queue=32,
+            compression=None,
+            process_request=self.process_request,
+            ping_interval=20,
+            ping_timeout=20,
+        )
+        return self.server
+
+    @property
+    def port(self) -> int:
+        assert self.server is not None
+        sockets = self.server.sockets
+        return int(sockets[0].getsockname()[1])
+
+    async def stop(self) -> None:
+        """Stop accepting, close every client with 1012 so they reconnect, then wait."""
+        if self.server is None:
+            return
+        self.server.close(close_connections=True, code=CLOSE_RESTART, reason="server restarting")
+        await self.server.wait_closed()

@@ -1,0 +1,62 @@
+"""Error codes: every way a request can fail has one, documented in ``docs/protocol.md``."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Any
+
+
+class ErrorCode(StrEnum):
+    BAD_REQUEST = "bad_request"
+    """The frame is a map but not a valid request: a field missing, of the wrong type or
+    out of range."""
+    UNKNOWN_TYPE = "unknown_type"
+    """The request's ``type`` is not one this server knows."""
+    BAD_VERSION = "bad_version"
+    """``hello`` asked for a protocol version this server does not speak."""
+    HELLO_FIRST = "hello_first"
+    """A request other than ``hello`` before ``hello``."""
+    NOT_AUTHENTICATED = "not_authenticated"
+    """The request needs a signed-in player: ``register`` or ``hello`` with a token first."""
+    BAD_TOKEN = "bad_token"
+    """``hello`` carried a token that belongs to no player."""
+    NAME_TAKEN = "name_taken"
+    """``register``: another player has this name (names are unique ignoring case)."""
+    BAD_NAME = "bad_name"
+    """``register``: a name is 2-20 letters, digits, ``_`` or ``-``."""
+    ALREADY_REGISTERED = "already_registered"
+    """``register`` on a connection already signed in as a player."""
+    ILLEGAL_MOVE = "illegal_move"
+    """``move`` named a move that is not legal now, or no move at all; the message says why."""
+    UNDO_REFUSED = "undo_refused"
+    """``undo`` with nothing to take back, or past a move that showed hidden cards."""
+    NO_SUCH_GAME = "no_such_game"
+    """An unknown game id, or no game in play to apply a move to."""
+    GAME_OVER = "game_over"
+    """The game has ended (won, lost or resigned): no more moves."""
+    NO_SUCH_ROOM = "no_such_room"
+    """No room has this code (or it has expired)."""
+    NOT_IN_ROOM = "not_in_room"
+    """The request needs you to be in a room (``ready``, ``start``, ``room_leave``, ...)."""
+    ROOM_FULL = "room_full"
+    """The room already holds ``max_players`` racers."""
+    RACE_STARTED = "race_started"
+    """The race has started (or is counting down): nobody joins, and the lobby is closed."""
+    NOT_HOST = "not_host"
+    """Only the room's host may do this."""
+    NOT_READY = "not_ready"
+    """``start``: every racer but the host must be ready."""
+    RATE_LIMITED = "rate_limited"
+    """Too many requests: this one was dropped. Slow down (see ``limits`` in ``welcome``)."""
+    INTERNAL_ERROR = "internal_error"
+    """The server failed to handle the request; it is logged. Nothing was applied."""
+
+
+class ProtocolError(Exception):
+    """A request that fails with an error code; the server answers it as an ``error``."""
+
+    def __init__(self, code: ErrorCode, message: str, request_id: Any = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.request_id = request_id

@@ -1,0 +1,238 @@
+"""Requests as typed records, validated on decode.
+
+Every request is a map with ``type`` (text) and ``id`` (an integer the reply echoes).
+:func:`parse_request` turns a decoded frame into one of the records below or raises
+:class:`ProtocolError` with the code to answer.
+
+>>> parse_request({"type": "move", "id": 7, "move": "t1>b2"})
+Move(id=7, move='t1>b2', game=None)
+>>> parse_request({"type": "move", "id": 7})
+Traceback (most recent call last):
+...
+server.protocol.errors.ProtocolError: move: field 'move' is required
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import Any, ClassVar
+
+from .codec import too_deep
+from .errors import ErrorCode, ProtocolError
+
+PROTOCOL_VERSION = 1
+MAX_TEXT = 64
+MAX_ID = 2**53
+
+
+@dataclass(frozen=True)
+class Field:
+    """How one request field is checked: its type, whether required, and its bounds."""
+
+    kind: type
+    required: bool = False
+    low: int | None = None
+    high: int | None = None
+    max_len: int = MAX_TEXT
+
+
+@dataclass(frozen=True, slots=True)
+class Request:
+    """Base of every request record. ``id`` is echoed in the reply."""
+
+    TYPE: ClassVar[str] = ""
+    FIELDS: ClassVar[dict[str, Field]] = {}
+    id: int
+
+
+@dataclass(frozen=True, slots=True)
+class Hello(Request):
+    TYPE = "hello"
+    FIELDS = {
+        "protocol": Field(int, required=True, low=0, high=1000),
+        "token": Field(str, max_len=128),
+        "client": Field(str),
+    }
+    protocol: int = PROTOCOL_VERSION
+    token: str | None = None
+    client: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Register(Request):
+    TYPE = "register"
+    FIELDS = {"name": Field(str, required=True)}
+    name: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Games(Request):
+    TYPE = "games"
+
+
+@dataclass(frozen=True, slots=True)
+class Ping(Request):
+    TYPE = "ping"
+
+
+@dataclass(frozen=True, slots=True)
+class NewGame(Request):
+    TYPE = "new_game"
+    FIELDS = {"game": Field(str, required=True), "seed": Field(int, low=0, high=2**64 - 1)}
+    game: str = ""
+    seed: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Move(Request):
+    TYPE = "move"
+    FIELDS = {"move": Field(str, required=True), "game": Field(str)}
+    move: str = ""
+    game: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Undo(Request):
+    TYPE = "undo"
+    FIELDS = {"game": Field(str)}
+    game: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Resign(Request):
+    TYPE = "resign"
+    FIELDS = {"game": Field(str)}
+    game: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RoomCreate(Request):
+    TYPE = "room_create"
+    FIELDS = {
+        "game": Field(str, required=True),
+        "seed": Field(int, low=0, high=2**64 - 1),
+        "max_players": Field(int, low=2, high=16),
+        "time_limit": Field(int, low=10, high=24 * 3600),
+    }
+    game: str = ""
+    seed: int | None = None
+    max_players: int = 8
+    time_limit: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RoomJoin(Request):
+    TYPE = "room_join"
+    FIELDS = {"code": Field(str, required=True, max_len=16)}
+    code: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class RoomWatch(Request):
+    TYPE = "room_watch"
+    FIELDS = {"code": Field(str, required=True, max_len=16)}
+    code: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class RoomLeave(Request):
+    TYPE = "room_leave"
+
+
+@dataclass(frozen=True, slots=True)
+class Ready(Request):
+    TYPE = "ready"
+    FIELDS = {"ready": Field(bool)}
+    ready: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class Start(Request):
+    TYPE = "start"
+
+
+@dataclass(frozen=True, slots=True)
+class Rematch(Request):
+    TYPE = "rematch"
+
+
+REQUESTS: dict[str, type[Request]] = {
+    cls.TYPE: cls
+    for cls in (
+        Hello,
+        Register,
+        Games,
+        Ping,
+        NewGame,
+        Move,
+        Undo,
+        Resign,
+        RoomCreate,
+        RoomJoin,
+        RoomWatch,
+        RoomLeave,
+        Ready,
+        Start,
+        Rematch,
+    )
+}
+
+
+def _bad(message: str, request_id: Any) -> ProtocolError:
+    return ProtocolError(ErrorCode.BAD_REQUEST, message, request_id)
+
+
+def _check(name: str, spec: Field, value: Any, where: str, request_id: int) -> Any:
+    if spec.kind is int:
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise _bad(f"{where}: field {name!r} must be an integer", request_id)
+        if (spec.low is not None and value < spec.low) or (
+            spec.high is not None and value > spec.high
+        ):
+            raise _bad(
+                f"{where}: field {name!r} must be from {spec.low} to {spec.high}", request_id
+            )
+    elif spec.kind is str:
+        if not isinstance(value, str):
+            raise _bad(f"{where}: field {name!r} must be text", request_id)
+        if len(value) > spec.max_len:
+            raise _bad(f"{where}: field {name!r} is longer than {spec.max_len}", request_id)
+    elif spec.kind is bool and not isinstance(value, bool):
+        raise _bad(f"{where}: field {name!r} must be true or false", request_id)
+    return value
+
+
+def parse_request(raw: Any) -> Request:
+    """A decoded frame to its request record, or :class:`ProtocolError`.
+
+    Unknown fields are ignored (a newer client may send more); a field of the wrong type
+    or out of range is ``bad_request``; an unknown ``type`` is ``unknown_type``.
+    """
+    if not isinstance(raw, dict):
+        raise _bad("a request is a map with 'type' and 'id'", None)
+    request_id = raw.get("id")
+    if (
+        not isinstance(request_id, int)
+        or isinstance(request_id, bool)
+        or not (0 <= request_id <= MAX_ID)
+    ):
+        raise _bad("a request needs an integer 'id' from 0 to 2**53", None)
+    kind = raw.get("type")
+    if not isinstance(kind, str):
+        raise _bad("a request needs a text 'type'", request_id)
+    cls = REQUESTS.get(kind)
+    if cls is None:
+        shown = kind if len(kind) <= 32 else kind[:32] + "..."
+        raise ProtocolError(ErrorCode.UNKNOWN_TYPE, f"unknown request type {shown!r}", request_id)
+    if too_deep(raw):
+        raise _bad("request nested too deeply", request_id)
+    values: dict[str, Any] = {"id": request_id}
+    for name, spec in cls.FIELDS.items():
+        value = raw.get(name)
+        if value is None:
+            if spec.required:
+                raise _bad(f"{kind}: field {name!r} is required", request_id)
+            continue
+        values[name] = _check(name, spec, value, kind, request_id)
+    known = {f.name for f in fields(cls)}
+    return cls(**{k: v for k, v in values.items() if k in known})
