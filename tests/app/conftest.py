@@ -1,0 +1,182 @@
+"""Fixtures for the server tests: a real Redis (started here, once per session) and a real
+server on a loopback port, in this process or as a child process."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import AsyncIterator, Iterator
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+import pytest
+from redis import Redis as SyncRedis
+from redis.asyncio import Redis
+
+from server.app.embedded_redis import EmbeddedRedis
+from server.app.service import Service
+from server.app.settings import Clock, Settings
+from server.app.ws import WebServer
+
+
+class ManualClock(Clock):
+    """Real time plus an offset the test can move forward."""
+
+    def __init__(self) -> None:
+        self.offset_ms = 0
+
+    def now_ms(self) -> int:
+        return super().now_ms() + self.offset_ms
+
+    def advance(self, seconds: float) -> None:
+        self.offset_ms += int(seconds * 1000)
+
+
+@pytest.fixture(scope="session")
+def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[EmbeddedRedis]:
+    server = EmbeddedRedis(tmp_path_factory.mktemp("redis"))
+    server.start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def redis_url(redis_server: EmbeddedRedis) -> str:
+    client = SyncRedis.from_url(redis_server.url)
+    client.flushall()
+    client.close()
+    return redis_server.url
+
+
+@pytest.fixture
+def settings(redis_url: str, tmp_path: Path) -> Settings:
+    return Settings(
+        host="127.0.0.1",
+        port=0,
+        redis_url=redis_url,
+        data_dir=tmp_path,
+        countdown=0.3,
+        rate=1000.0,
+        burst=1000,
+        clock=ManualClock(),
+    )
+
+
+@dataclass
+class Running:
+    settings: Settings
+    service: Service
+    web: WebServer
+    redis: Redis
+
+    @property
+    def url(self) -> str:
+        return f"ws://127.0.0.1:{self.web.port}"
+
+    @property
+    def clock(self) -> ManualClock:
+        assert isinstance(self.settings.clock, ManualClock)
+        return self.settings.clock
+
+
+@contextlib.asynccontextmanager
+async def running(settings: Settings) -> AsyncIterator[Running]:
+    assert settings.redis_url is not None
+    redis = Redis.from_url(settings.redis_url)
+    service = Service(settings, redis)
+    await service.resume_rooms()
+    web = WebServer(settings, service)
+    await web.start()
+    try:
+        yield Running(settings, service, web, redis)
+    finally:
+        await web.stop()
+        await service.shutdown()
+        await redis.aclose()
+
+
+@pytest.fixture
+async def server(settings: Settings) -> AsyncIterator[Running]:
+    async with running(settings) as handle:
+        yield handle
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class ServerProcess:
+    """The real ``patience-race-server`` as a child process, on a fixed port."""
+
+    def __init__(self, redis_url: str, data_dir: Path, **env: str) -> None:
+        self.port = free_port()
+        self.redis_url = redis_url
+        self.data_dir = data_dir
+        self.env = env
+        self.process: subprocess.Popen[bytes] | None = None
+        self.log = data_dir / "server.log"
+
+    @property
+    def url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}"
+
+    def start(self) -> None:
+        env = {
+            **os.environ,
+            "PATIENCE_PORT": str(self.port),
+            "PATIENCE_REDIS_URL": self.redis_url,
+            "PATIENCE_DATA_DIR": str(self.data_dir),
+            "PATIENCE_COUNTDOWN": "0.3",
+            **self.env,
+        }
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "server.cli"],
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=self.log.open("ab"),
+        )
+        deadline = time.monotonic() + 15
+        while time.monotonic() < deadline:
+            with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", self.port)):
+                return
+            if self.process.poll() is not None:
+                raise RuntimeError(f"server exited: {self.log.read_text()}")
+            time.sleep(0.05)
+        raise RuntimeError("server did not start")
+
+    def stop(self, sig: int = signal.SIGTERM) -> int:
+        assert self.process is not None
+        self.process.send_signal(sig)
+        code = self.process.wait(15)
+        self.process = None
+        return code
+
+
+@pytest.fixture
+def server_process(redis_url: str, tmp_path: Path) -> Iterator[ServerProcess]:
+    proc = ServerProcess(redis_url, tmp_path)
+    proc.start()
+    yield proc
+    if proc.process is not None:
+        proc.stop(signal.SIGKILL)
+
+
+def with_settings(settings: Settings, **changes: object) -> Settings:
+    return replace(settings, **changes)  # type: ignore[arg-type]
+
+
+async def until(predicate: object, timeout: float = 5.0) -> None:
+    """Poll ``predicate()`` until true."""
+    deadline = time.monotonic() + timeout
+    while not predicate():  # type: ignore[operator]
+        if time.monotonic() > deadline:
+            raise TimeoutError("condition not met")
+        await asyncio.sleep(0.02)
