@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck pytest bench clean
+.PHONY: run console test lint typecheck pytest bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -12,9 +12,14 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
-# Until the network server lands, `make run` opens the local console on a game.
-GAME ?= gate
+# The race server on ws://127.0.0.1:8765, with an embedded Redis in ./data unless
+# PATIENCE_REDIS_URL is set. Ctrl-C stops it cleanly.
 run: $(STAMP)
+	$(BIN)/patience-race-server $(ARGS)
+
+# A game at the local console, straight on the engine: make console GAME=nestor
+GAME ?= gate
+console: $(STAMP)
 	$(BIN)/patience-race-server play $(GAME)
 
 lint: $(STAMP)
