@@ -64,16 +64,15 @@ class LiveGame:
 
     def apply_entry(self, entry: str, at_ms: int) -> None:
         """Apply one log entry (already validated when it was first played)."""
-        if entry == UNDO:
-            self.game.undo()
-        elif entry == RESIGN:
+        if entry == RESIGN:
             self.finish(RESIGNED, at_ms)
             return
+        before = self.game.cards_home()
+        if entry == UNDO:
+            self.game.undo()  # counts as a change, as when it was played (note_home_change)
         else:
-            before = self.game.cards_home()
             self.game.play(entry)
-            if self.game.cards_home() != before:
-                self.home_at_ms = at_ms
+        self.note_home_change(before, at_ms)
         status = self.game.status
         if status != "playing":
             self.finish(status, at_ms)

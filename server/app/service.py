@@ -29,7 +29,7 @@ from .settings import Settings
 
 log = logging.getLogger("patience.service")
 
-NAME_RE = re.compile(r"^[A-Za-z0-9_-]{2,20}$")
+NAME_RE = re.compile(r"[A-Za-z0-9_-]{2,20}")
 #: close codes the server uses besides the standard ones
 CLOSE_REPLACED = 4001
 
@@ -63,6 +63,8 @@ class Service:
         self.games: dict[str, g.LiveGame] = {}
         self.rooms: dict[str, Room] = {}
         self.moves_applied = 0
+        #: set when the server begins to stop: connections closing then are no one leaving
+        self.stopping = False
         self._handlers: dict[type[m.Request], Callable[[Session, Any], Awaitable[Any]]] = {
             m.Hello: self.on_hello,
             m.Register: self.on_register,
@@ -154,7 +156,7 @@ class Service:
     async def on_register(self, session: Session, req: m.Register) -> dict[str, Any]:
         if session.player is not None:
             raise _error(ErrorCode.ALREADY_REGISTERED, f"already signed in as {session.name}")
-        if not NAME_RE.match(req.name):
+        if not NAME_RE.fullmatch(req.name):  # not match and "$": "ann\n" is no name
             raise _error(ErrorCode.BAD_NAME, "a name is 2 to 20 letters, digits, '_' or '-'")
         pid = secrets.token_hex(8)
         token = secrets.token_urlsafe(24)  # 192 random bits
@@ -169,13 +171,14 @@ class Service:
 
     def _sign_in(self, session: Session, pid: str, name: str) -> None:
         old = self.sessions.get(pid)
+        session.player = pid
+        session.name = name
+        # the new session first: a takeover is no leave (the host stays the host)
+        self.sessions[pid] = session
         if old is not None and old is not session:
             old.send({"type": "signed_out", "reason": "signed in from another connection"})
             old.close(CLOSE_REPLACED, "signed in elsewhere")
             self._forget_session(old)
-        session.player = pid
-        session.name = name
-        self.sessions[pid] = session
         for room in self.rooms.values():
             if pid in room.racers and not room.racers[pid].left:
                 self._broadcast_room(room)
@@ -217,7 +220,7 @@ class Service:
                 racer = room.racers.get(pid)
                 if racer is None or racer.left:
                     continue
-                if room.state == LOBBY and room.host == pid:
+                if room.state == LOBBY and room.host == pid and not self.stopping:
                     others = [r for r in room.members() if r.pid in self.sessions]
                     if others:
                         room.host = others[0].pid
@@ -373,7 +376,11 @@ class Service:
     async def _resign(self, live: g.LiveGame, room: Room | None) -> None:
         now = self.now()
         live.finish(g.RESIGNED, now)
-        await self._log(live, f"{now} {g.RESIGN}")
+        try:
+            await self._log(live, f"{now} {g.RESIGN}")
+        except Exception:
+            live.result = live.finished_ms = None  # not logged: not resigned
+            raise
         if room is not None:
             self._race_progress(room, live)
 

@@ -114,10 +114,14 @@ class GroupCommit:
 
     async def _flush(self, batch: list[tuple[Write, asyncio.Future[None]]]) -> None:
         pipe = self.redis.pipeline(transaction=False)
+        ends: list[int] = []
         for write, _ in batch:
             write(pipe)
+            ends.append(len(pipe))
         try:
-            await pipe.execute()
+            # not a transaction: every command runs even when one fails, so each caller
+            # hears of its own commands' errors only, never of another's
+            results = await pipe.execute(raise_on_error=False)
         except Exception as exc:
             for _, future in batch:
                 if not future.done():
@@ -125,9 +129,16 @@ class GroupCommit:
             return
         self.batches += 1
         self.writes += len(batch)
-        for _, future in batch:
-            if not future.done():
+        start = 0
+        for (_, future), end in zip(batch, ends, strict=True):
+            error = next((r for r in results[start:end] if isinstance(r, Exception)), None)
+            start = end
+            if future.done():
+                continue
+            if error is None:
                 future.set_result(None)
+            else:
+                future.set_exception(error)
 
     async def drain(self) -> None:
         """Wait until every submitted write has been executed."""

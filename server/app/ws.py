@@ -186,6 +186,6 @@ class WebServer:
         """Stop accepting, close every client with 1012 so they reconnect, then wait."""
         if self.server is None:
             return
-        pass  # MUT
+        self.service.stopping = True
         self.server.close(close_connections=True, code=CLOSE_RESTART, reason="server restarting")
         await self.server.wait_closed()

@@ -88,7 +88,7 @@ class Client:
     async def closed(self, timeout: float = 10) -> tuple[int | None, str | None]:
         """Wait for the server to close the connection: (code, reason)."""
         await asyncio.wait_for(self.ws.wait_closed(), timeout)
-        rcvd = self.ws.close_rcvd
+        rcvd = self.ws.protocol.close_rcvd
         return (rcvd.code, rcvd.reason) if rcvd else (None, None)
 
     async def close(self) -> None:

@@ -61,7 +61,8 @@ class DoublesAndQuits(Game):
     def _normalize(self, text: str) -> str:
         key = super()._normalize(text)
         a, plus, b = key.partition("+")
-        if plus and a.isdigit() and b.isdigit() and int(a) > int(b):
+        # isdecimal, not isdigit: int() cannot read digits such as "²"
+        if plus and a.isdecimal() and b.isdecimal() and int(a) > int(b):
             key = f"{b}+{a}"
         return key
 
