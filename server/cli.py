@@ -84,7 +84,7 @@ def cmd_play(
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="patience-race-server", description=__doc__)
+    parser = argparse.ArgumentParser(prog="patience-race-server tools", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("games", help="list the games").set_defaults(func=cmd_games)
     deal = sub.add_parser("deal", help="print the deal of a game and seed")
@@ -103,7 +103,7 @@ TOOLS = ("games", "deal", "play")
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    if not argv or argv[0] not in (*TOOLS, "-h", "--help"):
+    if not argv or argv[0] not in TOOLS:
         from server.app.main import main as serve
 
         return serve(argv[1:] if argv and argv[0] == "serve" else argv)

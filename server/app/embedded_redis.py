@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import fcntl
 import logging
 import os
 import shutil
@@ -51,6 +52,7 @@ class EmbeddedRedis:
         self.socket = self.dir / "redis.sock"
         self.appendonly = appendonly
         self.process: subprocess.Popen[bytes] | None = None
+        self._lock: int | None = None
 
     @property
     def url(self) -> str:
@@ -58,6 +60,14 @@ class EmbeddedRedis:
 
     def start(self, timeout: float = 10.0) -> str:
         self.dir.mkdir(parents=True, exist_ok=True)
+        # one server per data directory: two would share one append-only file
+        self._lock = os.open(self.dir / "lock", os.O_CREAT | os.O_RDWR, 0o600)
+        try:
+            fcntl.flock(self._lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(self._lock)
+            self._lock = None
+            raise RuntimeError(f"another server is using {self.dir}") from None
         with contextlib.suppress(FileNotFoundError):
             self.socket.unlink()
         args = [
@@ -98,6 +108,9 @@ class EmbeddedRedis:
                 self.process.kill()
                 self.process.wait()
         self.process = None
+        if self._lock is not None:
+            os.close(self._lock)  # releases the lock
+            self._lock = None
 
     def __enter__(self) -> EmbeddedRedis:
         self.start()

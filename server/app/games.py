@@ -17,6 +17,7 @@ SOLO = "solo"
 RACE = "race"
 UNDO = "!undo"
 RESIGN = "!resign"
+TIMEOUT_ENTRY = "!timeout"
 
 #: how a finished game ended
 WON, LOST, RESIGNED, TIMEOUT = "won", "lost", "resigned", "timeout"
@@ -66,6 +67,9 @@ class LiveGame:
         """Apply one log entry (already validated when it was first played)."""
         if entry == RESIGN:
             self.finish(RESIGNED, at_ms)
+            return
+        if entry == TIMEOUT_ENTRY:
+            self.finish(TIMEOUT, at_ms)
             return
         before = self.game.cards_home()
         if entry == UNDO:

@@ -64,7 +64,7 @@ async def run(settings: Settings, started: asyncio.Event | None = None) -> None:
     try:
         await redis.ping()
         service = Service(settings, redis)
-        rooms = await service.resume_rooms()
+        rooms = await service.start()
         web = WebServer(settings, service)
         await web.start()
         stop = asyncio.Event()
@@ -83,7 +83,6 @@ async def run(settings: Settings, started: asyncio.Event | None = None) -> None:
         )
         print(
             f"patience-race-server {__version__} listening on ws://{settings.host}:{web.port}",
-            file=sys.stderr,
             flush=True,
         )
         if started is not None:

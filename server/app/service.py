@@ -65,6 +65,12 @@ class Service:
         self.moves_applied = 0
         #: set when the server begins to stop: connections closing then are no one leaving
         self.stopping = False
+        #: player -> code of the room they are in (not left); player -> their solo game
+        self.room_of: dict[str, str] = {}
+        self.solo_of: dict[str, str] = {}
+        #: player -> server ms since when they have had no connection
+        self.absent_since: dict[str, int] = {}
+        self._sweeper: asyncio.Task[None] | None = None
         self._handlers: dict[type[m.Request], Callable[[Session, Any], Awaitable[Any]]] = {
             m.Hello: self.on_hello,
             m.Register: self.on_register,
@@ -143,6 +149,12 @@ class Service:
             if pid is None:
                 raise _error(ErrorCode.BAD_TOKEN, "no player has this token")
             pid_s = pid.decode()
+            if session.player is not None and session.player != pid_s:
+                raise _error(
+                    ErrorCode.ALREADY_REGISTERED,
+                    f"this connection is signed in as {session.name}: "
+                    "open a new connection to sign in as another player",
+                )
             name = await self.redis.hget(store.player_key(pid_s), "name")
             if name is None:
                 raise _error(ErrorCode.BAD_TOKEN, "no player has this token")
@@ -162,10 +174,14 @@ class Service:
         token = secrets.token_urlsafe(24)  # 192 random bits
         if not await self.redis.set(store.name_key(req.name), pid, nx=True):
             raise _error(ErrorCode.NAME_TAKEN, f"the name {req.name!r} is taken")
-        async with self.redis.pipeline(transaction=True) as pipe:
-            pipe.hset(store.player_key(pid), mapping={"name": req.name, "created": self.now()})
-            pipe.set(store.token_key(token), pid)
-            await pipe.execute()
+        try:
+            async with self.redis.pipeline(transaction=True) as pipe:
+                pipe.hset(store.player_key(pid), mapping={"name": req.name, "created": self.now()})
+                pipe.set(store.token_key(token), pid)
+                await pipe.execute()
+        except Exception:
+            await self.redis.delete(store.name_key(req.name))
+            raise
         self._sign_in(session, pid, req.name)
         return {"type": "registered", "player": {"id": pid, "name": req.name}, "token": token}
 
@@ -175,13 +191,14 @@ class Service:
         session.name = name
         # the new session first: a takeover is no leave (the host stays the host)
         self.sessions[pid] = session
+        self.absent_since.pop(pid, None)
         if old is not None and old is not session:
             old.send({"type": "signed_out", "reason": "signed in from another connection"})
             old.close(CLOSE_REPLACED, "signed in elsewhere")
             self._forget_session(old)
-        for room in self.rooms.values():
-            if pid in room.racers and not room.racers[pid].left:
-                self._broadcast_room(room)
+        room = self._racer_room(pid)
+        if room is not None:
+            self._broadcast_room(room)
 
     async def _resume(self, session: Session, pid: str) -> dict[str, Any]:
         """The player's solo game, room and race game, as they were at the last
@@ -190,6 +207,7 @@ class Service:
         fields = await self.redis.hmget(store.player_key(pid), ["solo", "room"])
         solo, code = (f.decode() if f else None for f in fields)
         if solo:
+            self.solo_of[pid] = solo
             live = await self._get_game(solo)
             if live is not None:
                 resume["solo"] = live.snapshot_message()
@@ -212,15 +230,17 @@ class Service:
             room = self.rooms.get(code)
             if room is not None:
                 room.watchers.discard(session)
+                if not self.stopping:
+                    self._broadcast_room(room)
         session.watching.clear()
         pid = session.player
         if pid is not None and self.sessions.get(pid) is session:
             del self.sessions[pid]
-            for room in self.rooms.values():
-                racer = room.racers.get(pid)
-                if racer is None or racer.left:
-                    continue
-                if room.state == LOBBY and room.host == pid and not self.stopping:
+            self.absent_since[pid] = self.now()
+            room = self._racer_room(pid)
+            if room is not None and not self.stopping:
+                # a lobby or a finished race must not wait on an absent host
+                if room.state in (LOBBY, FINISHED) and room.host == pid:
                     others = [r for r in room.members() if r.pid in self.sessions]
                     if others:
                         room.host = others[0].pid
@@ -252,30 +272,28 @@ class Service:
         )
         self.games[live.gid] = live
         await self.redis.hset(store.player_key(pid), "solo", live.gid)
+        self.solo_of[pid] = live.gid
         return {"type": "game", **live.snapshot_message()}
 
     async def _game_for(self, session: Session, gid: str | None) -> g.LiveGame:
-        """The game a move names, or the player's race game while racing, else their solo
-        game."""
+        """The game a move names; with none named, the player's race game while their room
+        counts down or races, else their solo game."""
         pid = self._need_player(session)
         if gid is None:
-            gid = self._current_race_game(pid)
+            room = self._racer_room(pid)
+            if room is not None and room.state in (COUNTDOWN, RACING):
+                gid = room.racers[pid].gid
         if gid is None:
-            solo = await self.redis.hget(store.player_key(pid), "solo")
-            gid = solo.decode() if solo else None
+            gid = self.solo_of.get(pid)
+            if gid is None:
+                solo = await self.redis.hget(store.player_key(pid), "solo")
+                gid = solo.decode() if solo else None
+                if gid is not None:
+                    self.solo_of[pid] = gid
         live = await self._get_game(gid) if gid else None
         if live is None or live.owner != pid:
             raise _error(ErrorCode.NO_SUCH_GAME, "no such game of yours: start one with new_game")
         return live
-
-    def _current_race_game(self, pid: str) -> str | None:
-        for room in self.rooms.values():
-            racer = room.racers.get(pid)
-            if racer and not racer.left and racer.gid and room.state == RACING:
-                live = self.games.get(racer.gid)
-                if live is not None and not live.finished:
-                    return racer.gid
-        return None
 
     def _check_playable(self, live: g.LiveGame) -> Room | None:
         if live.finished:
@@ -283,6 +301,8 @@ class Service:
         if live.kind != g.RACE:
             return None
         room = self.rooms.get(live.room or "")
+        if room is not None and room.state == COUNTDOWN and room.race == live.race:
+            raise _error(ErrorCode.NOT_STARTED, "the race has not started: wait for race_start")
         if room is None or room.state != RACING or room.race != live.race:
             raise _error(ErrorCode.GAME_OVER, "the race is over")
         end = room.end_at_ms
@@ -431,7 +451,7 @@ class Service:
     def _audience(self, room: Room) -> list[Session]:
         out = [self.sessions[r.pid] for r in room.members() if r.pid in self.sessions]
         out.extend(room.watchers)
-        return out
+        return list(dict.fromkeys(out))  # a racer watching their own room hears it once
 
     def _broadcast(self, room: Room, message: dict[str, Any]) -> None:
         data = encode(message)
@@ -464,11 +484,13 @@ class Service:
         return room
 
     def _racer_room(self, pid: str) -> Room | None:
-        for room in self.rooms.values():
-            racer = room.racers.get(pid)
-            if racer is not None and not racer.left:
-                return room
-        return None
+        """The room the player is in (and has not left)."""
+        code = self.room_of.get(pid)
+        room = self.rooms.get(code) if code else None
+        if room is None:
+            return None
+        racer = room.racers.get(pid)
+        return room if racer is not None and not racer.left else None
 
     async def on_room_create(self, session: Session, req: m.RoomCreate) -> dict[str, Any]:
         pid = self._need_player(session)
@@ -477,9 +499,7 @@ class Service:
         await self._leave_current(pid)
         for _ in range(20):
             code = new_code()
-            if code not in self.rooms and await self.redis.set(
-                store.room_key(code), b"", nx=True, ex=60
-            ):
+            if await self.redis.set(store.code_key(code), 1, nx=True):
                 break
         else:
             raise RuntimeError("no free room code")
@@ -495,6 +515,7 @@ class Service:
         )
         room.racers[pid] = Racer(pid, session.name or "", now)
         self.rooms[code] = room
+        self.room_of[pid] = code
         await self._persist_room(room)
         await self.redis.hset(store.player_key(pid), "room", code)
         return self._room_message(room)
@@ -515,6 +536,7 @@ class Service:
                 raise _error(ErrorCode.ROOM_FULL, f"room {code} is full")
             await self._leave_current(pid)
             room.racers[pid] = Racer(pid, session.name or "", self.now())
+            self.room_of[pid] = code
             await self._persist_room(room)
         await self.redis.hset(store.player_key(pid), "room", code)
         self._broadcast_room(room)
@@ -531,16 +553,15 @@ class Service:
         return self._room_message(room)
 
     async def on_room_leave(self, session: Session, req: m.RoomLeave) -> dict[str, Any]:
-        pid = self._need_player(session)
+        """Stop watching, and leave the room you race in (if signed in)."""
         for code in list(session.watching):
             room = self.rooms.get(code)
             if room is not None:
                 room.watchers.discard(session)
                 self._broadcast_room(room)
         session.watching.clear()
-        if self._racer_room(pid) is None:
-            return {"type": "left"}
-        await self._leave_current(pid)
+        if session.player is not None:
+            await self._leave_current(session.player)
         return {"type": "left"}
 
     async def _leave_current(self, pid: str) -> None:
@@ -564,6 +585,7 @@ class Service:
                     present = [r for r in members if r.pid in self.sessions]
                     room.host = (present or members)[0].pid
             await self.redis.hdel(store.player_key(pid), "room")
+            self.room_of.pop(pid, None)
             if not room.members() and room.state != RACING:
                 await self._close_room(room)
                 return
@@ -575,7 +597,7 @@ class Service:
     async def _close_room(self, room: Room) -> None:
         if room.timer is not None:
             room.timer.cancel()
-        self.rooms.pop(room.code, None)
+        self._unload_room(room)
         async with self.redis.pipeline(transaction=True) as pipe:
             pipe.delete(store.room_key(room.code))
             pipe.srem(store.LIVE_ROOMS, room.code)
@@ -591,6 +613,8 @@ class Service:
 
     async def on_ready(self, session: Session, req: m.Ready) -> dict[str, Any]:
         room = self._own_room(session)
+        if room.state == FINISHED:
+            raise _error(ErrorCode.RACE_STARTED, "the race is over: the host may call a rematch")
         if room.state != LOBBY:
             raise _error(ErrorCode.RACE_STARTED, "the race has started")
         room.racers[self._need_player(session)].ready = req.ready
@@ -723,10 +747,16 @@ class Service:
             if room.state != RACING:
                 return
             end = room.end_at_ms or self.now()
+            timed_out = []
             for racer in room.racers.values():
                 live = self.games.get(racer.gid or "")
                 if live is not None and not live.finished:
                     live.finish(g.TIMEOUT, end)
+                    timed_out.append(live)
+            # in the log too, so a restart rebuilds these games as ended
+            await asyncio.gather(
+                *(self._log(live, f"{end} {g.TIMEOUT_ENTRY}") for live in timed_out)
+            )
             await self._end_race(room)
 
     async def _end_race(self, room: Room) -> None:
@@ -790,6 +820,8 @@ class Service:
             return existing
         self.rooms[room.code] = room
         for racer in room.racers.values():
+            if not racer.left:
+                self.room_of[racer.pid] = room.code
             if racer.gid:
                 await self._get_game(racer.gid)
         if room.state == RACING:
@@ -802,7 +834,53 @@ class Service:
             self._schedule(room)
         return room
 
+    def _unload_room(self, room: Room) -> None:
+        """Forget a room in memory (its Redis state is gone or kept for good)."""
+        self.rooms.pop(room.code, None)
+        for pid in room.racers:
+            if self.room_of.get(pid) == room.code:
+                del self.room_of[pid]
+
+    async def start(self) -> int:
+        """Resume the rooms a previous run left, and start the housekeeping."""
+        count = await self.resume_rooms()
+        self._sweeper = asyncio.get_running_loop().create_task(self._sweep_forever())
+        return count
+
+    async def _sweep_forever(self) -> None:
+        while True:
+            await asyncio.sleep(self.settings.sweep_interval)
+            try:
+                await self.sweep()
+            except Exception:
+                log.exception("housekeeping failed")
+
+    async def sweep(self) -> None:
+        """Housekeeping: a racer away longer than ``forfeit_after`` seconds resigns (a race
+        with no time limit must not wait for ever); rooms whose Redis state has expired,
+        and games nobody is playing, leave memory."""
+        now = self.now()
+        limit = self.settings.forfeit_after * 1000
+        for room in list(self.rooms.values()):
+            if room.state == RACING and limit > 0:
+                for racer in room.members():
+                    since = self.absent_since.get(racer.pid)
+                    live = self.games.get(racer.gid or "")
+                    if since is not None and now - since >= limit and live and not live.finished:
+                        log.info("forfeit", extra={"room": room.code, "player": racer.name})
+                        await self._resign(live, room)
+            elif room.state in (LOBBY, FINISHED) and not await self.redis.exists(
+                store.room_key(room.code)
+            ):
+                self._unload_room(room)
+        playing = {r.gid for room in self.rooms.values() for r in room.racers.values()}
+        for gid, live in list(self.games.items()):
+            if gid not in playing and live.owner not in self.sessions:
+                del self.games[gid]
+
     async def shutdown(self) -> None:
+        if self._sweeper is not None:
+            self._sweeper.cancel()
         for room in self.rooms.values():
             if room.timer is not None:
                 room.timer.cancel()

@@ -1,7 +1,7 @@
 """Settings: read once from flags and ``PATIENCE_*`` environment variables, then frozen.
 
-Every variable is listed in ``docs/server.md``; a flag beats its variable, which beats the
-default.
+A flag beats its variable, which beats the default. ``docs/server.md`` lists them all;
+``patience-race-server --help`` prints the same table.
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import os
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
@@ -26,67 +26,138 @@ class Clock:
 class Settings:
     host: str = "127.0.0.1"
     port: int = 8765
-    #: ``redis://`` or ``unix://`` URL of Redis 6.2+ (or Valkey); None starts an embedded one
     redis_url: str | None = None
     data_dir: Path = Path("data")
     log_level: str = "INFO"
-    #: largest incoming frame, in bytes; bigger closes the connection (1009)
     max_frame: int = 4096
-    #: requests per second a connection may send on average, and the burst it may save up
     rate: float = 30.0
     burst: int = 60
-    #: outgoing bytes buffered for one connection before it is dropped as too slow
     max_outgoing: int = 1 << 20
-    #: seconds between the host's start and the deal
     countdown: float = 5.0
-    #: seconds a finished game or room is kept; results are kept for good
     ended_ttl: int = 24 * 3600
-    #: seconds an idle lobby or unfinished solo game is kept
     idle_ttl: int = 7 * 24 * 3600
+    forfeit_after: int = 300
+    sweep_interval: float = 15.0
     clock: Clock = field(default_factory=Clock, compare=False)
+
+    @classmethod
+    def parser(cls) -> argparse.ArgumentParser:
+        parser = argparse.ArgumentParser(
+            prog="patience-race-server",
+            description="Run the Patience Race server. Every flag has a PATIENCE_* variable.",
+            epilog="Tools on the rules engine alone: patience-race-server games | "
+            "deal GAME [--seed N] | play GAME [--seed N]",
+        )
+        for name, (help_text, _check) in OPTIONS.items():
+            default = getattr(cls, name, None)
+            shown = "embedded Redis" if name == "redis_url" else default
+            parser.add_argument(
+                "--" + name.replace("_", "-"),
+                dest=name,
+                default=None,
+                metavar=name.upper(),
+                help=f"{help_text} [{ENV_NAMES[name]}; default {shown}]",
+            )
+        return parser
 
     @classmethod
     def load(
         cls, argv: Sequence[str] | None = None, environ: Mapping[str, str] | None = None
     ) -> Settings:
+        """Settings from flags (``argv``) and the environment; exits with a message on an
+        unknown flag or a bad value."""
         env = os.environ if environ is None else environ
-        parser = argparse.ArgumentParser(add_help=False)
-        for f in fields(cls):
-            if f.name == "clock":
-                continue
-            parser.add_argument("--" + f.name.replace("_", "-"), dest=f.name, default=None)
-        args, _ = parser.parse_known_args(argv or [])
+        parser = cls.parser()
+        args = parser.parse_args(list(argv or []))
         values: dict[str, Any] = {}
-        for f in fields(cls):
-            if f.name == "clock":
-                continue
-            raw = getattr(args, f.name)
+        for name, (_help, check) in OPTIONS.items():
+            raw = getattr(args, name)
+            source = "--" + name.replace("_", "-")
             if raw is None:
-                raw = env.get(ENV_NAMES[f.name])
+                raw = env.get(ENV_NAMES[name])
+                source = ENV_NAMES[name]
             if raw is None or raw == "":
                 continue
-            values[f.name] = _convert(f.name, raw)
+            try:
+                values[name] = check(raw)
+            except ValueError as exc:
+                parser.error(f"{source}: {exc}")
         return cls(**values)
 
 
-def _convert(name: str, raw: str) -> Any:
-    default = getattr(Settings, name, None)
-    try:
-        if name == "data_dir":
-            return Path(raw)
-        if name == "redis_url":
-            return raw
-        if isinstance(default, bool):
-            return raw.lower() in ("1", "true", "yes")
-        if isinstance(default, int):
-            return int(raw)
-        if isinstance(default, float):
-            return float(raw)
-    except ValueError:
-        raise SystemExit(f"setting {name}: cannot read {raw!r}") from None
+def _positive_int(raw: str) -> int:
+    value = int(raw)
+    if value <= 0:
+        raise ValueError(f"must be a positive integer, not {raw!r}")
+    return value
+
+
+def _non_negative_int(raw: str) -> int:
+    value = int(raw)
+    if value < 0:
+        raise ValueError(f"must be 0 or more, not {raw!r}")
+    return value
+
+
+def _positive_float(raw: str) -> float:
+    value = float(raw)
+    if not value > 0:
+        raise ValueError(f"must be a positive number, not {raw!r}")
+    return value
+
+
+def _non_negative_float(raw: str) -> float:
+    value = float(raw)
+    if not value >= 0:
+        raise ValueError(f"must be 0 or more, not {raw!r}")
+    return value
+
+
+def _port(raw: str) -> int:
+    value = int(raw)
+    if not 0 <= value <= 65535:
+        raise ValueError(f"a port is 0 to 65535, not {raw!r}")
+    return value
+
+
+def _frame(raw: str) -> int:
+    value = int(raw)
+    if not 512 <= value <= 1 << 20:
+        raise ValueError(f"must be 512 to 1048576 bytes, not {raw!r}")
+    return value
+
+
+def _level(raw: str) -> str:
+    level = raw.upper()
+    if level not in ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"):
+        raise ValueError(f"a log level is DEBUG, INFO, WARNING, ERROR or CRITICAL, not {raw!r}")
+    return level
+
+
+def _redis_url(raw: str) -> str:
+    if not raw.startswith(("redis://", "rediss://", "unix://")):
+        raise ValueError(f"a Redis URL starts redis://, rediss:// or unix://, not {raw!r}")
     return raw
 
 
-ENV_NAMES: dict[str, str] = {
-    f.name: "PATIENCE_" + f.name.upper() for f in fields(Settings) if f.name != "clock"
+#: every setting: what it means, and how its text is read and checked
+OPTIONS: dict[str, tuple[str, Callable[[str], Any]]] = {
+    "host": ("address to listen on", str),
+    "port": ("port to listen on (0: any free port)", _port),
+    "redis_url": ("Redis 6.2+ or Valkey to use, instead of an embedded one", _redis_url),
+    "data_dir": ("directory of the embedded Redis's files and the server's secret", Path),
+    "log_level": ("DEBUG, INFO, WARNING or ERROR", _level),
+    "max_frame": ("largest request frame in bytes; a bigger one closes with 1009", _frame),
+    "rate": ("requests a second one connection may send, on average", _positive_float),
+    "burst": ("requests a connection may send at once, saved up", _positive_int),
+    "max_outgoing": ("bytes queued to a client before it is dropped as too slow", _positive_int),
+    "countdown": ("seconds from the host's start to the deal", _non_negative_float),
+    "ended_ttl": ("seconds a finished game or room is kept", _positive_int),
+    "idle_ttl": ("seconds an idle lobby or unfinished game is kept", _positive_int),
+    "forfeit_after": ("seconds a racer may be away before resigning; 0 never", _non_negative_int),
+    "sweep_interval": ("seconds between housekeeping passes", _positive_float),
 }
+
+ENV_NAMES: dict[str, str] = {name: "PATIENCE_" + name.upper() for name in OPTIONS}
+
+assert set(OPTIONS) == {f.name for f in fields(Settings)} - {"clock"}

@@ -13,15 +13,18 @@ key                         type    what
 ``g:{gid}``                 hash    a game: ``game``, ``seed``, ``owner``, ``kind`` (solo,
                                     race), ``room``, ``race``, ``created``
 ``g:{gid}:log``             list    the game's moves: ``"{server ms} {notation}"``, or
-                                    ``!undo`` / ``!resign`` in place of a notation
+                                    ``!undo``, ``!resign``, ``!timeout`` in place of a
+                                    notation
 ``r:{code}``                string  a room's state (msgpack)
+``rcode:{code}``            string  a room code ever used; codes are never reused
 ``r:{code}:results:{n}``    string  race ``n``'s results (msgpack); kept for good
 ``rooms:live``              set     codes of rooms a restarted server must resume
 ==========================  ======  ===========================================================
 
-TTLs: a finished game and its log, and a room with no race running, expire after
-``Settings.ended_ttl`` (default 24 h); an unfinished solo game after ``Settings.idle_ttl``
-(default 7 days), renewed on every move. Players and results do not expire.
+TTLs: a finished game and its log, and a finished room, expire ``Settings.ended_ttl``
+(default 24 h) after they end; an unfinished game and a room in its lobby or race after
+``Settings.idle_ttl`` (default 7 days), renewed every 64 moves and at every change of the
+room. Players, room codes and results do not expire.
 """
 
 from __future__ import annotations
@@ -58,6 +61,10 @@ def log_key(gid: str) -> str:
 
 def room_key(code: str) -> str:
     return f"r:{code}"
+
+
+def code_key(code: str) -> str:
+    return f"rcode:{code}"
 
 
 def results_key(code: str, race: int) -> str:

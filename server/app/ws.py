@@ -122,23 +122,26 @@ class WebServer:
                     await ws.close(CLOSE_UNDECODABLE, "undecodable frame")
                     break
                 request_id = raw.get("id") if isinstance(raw, dict) else None
+                if not isinstance(request_id, int) or isinstance(request_id, bool):
+                    request_id = None
                 try:
-                    request = parse_request(raw)
+                    # every frame counts, malformed ones too
                     if not session.allow():
                         raise ProtocolError(
                             ErrorCode.RATE_LIMITED,
                             f"more than {self.settings.rate:g} requests a second: slow down",
-                            request.id,
+                            request_id,
                         )
+                    request = parse_request(raw)
                     reply = await service.handle(session, request)
                 except ProtocolError as exc:
                     reply = _error(exc.request_id, exc.code, exc.message)
                 except Exception:
                     log.exception("request failed", extra={"player": session.player})
                     reply = _error(
-                        request_id if isinstance(request_id, int) else None,
+                        request_id,
                         ErrorCode.INTERNAL_ERROR,
-                        "the server could not handle this request; nothing was applied",
+                        "the server could not handle this request (it is logged)",
                     )
                 session.send(reply)
         except ConnectionClosed:

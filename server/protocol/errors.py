@@ -37,19 +37,22 @@ class ErrorCode(StrEnum):
     NO_SUCH_ROOM = "no_such_room"
     """No room has this code (or it has expired)."""
     NOT_IN_ROOM = "not_in_room"
-    """The request needs you to be in a room (``ready``, ``start``, ``room_leave``, ...)."""
+    """The request needs you to be in a room (``ready``, ``start``, ``rematch``)."""
     ROOM_FULL = "room_full"
     """The room already holds ``max_players`` racers."""
     RACE_STARTED = "race_started"
     """The race has started (or is counting down): nobody joins, and the lobby is closed."""
     NOT_HOST = "not_host"
     """Only the room's host may do this."""
+    NOT_STARTED = "not_started"
+    """A move on a race game during the countdown: wait for ``race_start``."""
     NOT_READY = "not_ready"
     """``start``: every racer but the host must be ready."""
     RATE_LIMITED = "rate_limited"
     """Too many requests: this one was dropped. Slow down (see ``limits`` in ``welcome``)."""
     INTERNAL_ERROR = "internal_error"
-    """The server failed to handle the request; it is logged. Nothing was applied."""
+    """The server failed to handle the request; it is logged. A move, undo or resign that
+    fails this way was not applied."""
 
 
 class ProtocolError(Exception):

@@ -90,7 +90,7 @@ async def running(settings: Settings) -> AsyncIterator[Running]:
     assert settings.redis_url is not None
     redis = Redis.from_url(settings.redis_url)
     service = Service(settings, redis)
-    await service.resume_rooms()
+    await service.start()
     web = WebServer(settings, service)
     await web.start()
     try:

@@ -1,0 +1,119 @@
+"""Room and session rules beyond the happy path."""
+
+from __future__ import annotations
+
+import msgpack
+from redis.asyncio import Redis
+
+from server.app import store
+from server.app.settings import Settings
+
+from .client import Client, player, signed_in
+from .conftest import Running, running, with_settings
+
+
+async def race(server: Running, *names: str, **room: object) -> tuple[list[Client], str]:
+    clients = [await player(server.url, name) for name in names]
+    code = (await clients[0].call("room_create", game="nestor", seed=7, **room))["code"]
+    for client in clients[1:]:
+        await client.call("room_join", code=code)
+        await client.call("ready")
+    return clients, code
+
+
+async def test_a_move_during_the_countdown_is_refused_as_not_started(settings: Settings) -> None:
+    async with running(with_settings(settings, countdown=30.0)) as server:
+        (ann,), _ = await race(server, "ann")
+        await ann.call("start")
+        reply = await ann.request("move", move="1+2")
+        assert reply["code"] == "not_started"
+        assert "wait for race_start" in reply["message"]
+
+
+async def test_an_absent_racer_resigns_after_forfeit_after(server: Running) -> None:
+    (ann, bob), code = await race(server, "ann", "bob")
+    await ann.call("start")
+    await ann.event("race_start")
+    await bob.event("race_start")
+    await bob.close()
+    away = await ann.event("room", lambda e: not e["players"][1]["present"])
+    assert away["players"][1]["status"] == "playing"
+    await server.service.sweep()  # not away long enough yet
+    assert not [e for e in ann.events if e["type"] == "progress"]
+    server.clock.advance(server.settings.forfeit_after + 1)
+    await server.service.sweep()
+    progress = await ann.event("progress", lambda e: e["player"] == "bob")
+    assert progress["status"] == "resigned"
+    await ann.call("resign")
+    results = await ann.event("results")
+    assert {r["player"]: r["status"] for r in results["results"]} == {
+        "ann": "resigned",
+        "bob": "resigned",
+    }
+    _ = code
+
+
+async def test_a_player_watching_their_own_room_hears_each_event_once(server: Running) -> None:
+    (ann, bob), code = await race(server, "ann", "bob")
+    await ann.call("room_watch", code=code)
+    ann.events.clear()
+    await bob.call("ready", ready=False)
+    await ann.event("room")
+    await bob.call("room_leave")
+    await ann.event("room")
+    assert [e["type"] for e in ann.events] == []
+
+
+async def test_room_codes_are_never_reused(server: Running) -> None:
+    ann = await player(server.url, "ann")
+    code = (await ann.call("room_create", game="gate"))["code"]
+    await ann.call("room_leave")
+    assert await server.redis.exists(store.code_key(code))
+    assert not await server.redis.exists(store.room_key(code))
+    reply = await ann.request("room_join", code=code)
+    assert reply["code"] == "no_such_room"
+
+
+async def test_signing_in_as_another_player_on_a_signed_in_connection_is_refused(
+    server: Running,
+) -> None:
+    ann = await player(server.url, "ann")
+    bob = await player(server.url, "bob")
+    assert bob.token is not None
+    reply = await ann.request("hello", protocol=1, token=bob.token)
+    assert reply["code"] == "already_registered"
+    assert "signed in as ann" in reply["message"]
+    # ann is still ann, bob still bob
+    assert (await ann.call("new_game", game="gate"))["type"] == "game"
+    again = await signed_in(server.url, bob.token)
+    assert again.name == "bob"
+
+
+async def test_malformed_frames_count_against_the_rate_limit(settings: Settings) -> None:
+    async with running(with_settings(settings, rate=1.0, burst=3)) as server:
+        client = await Client.connect(server.url)
+        replies = []
+        for n in range(6):
+            await client.send_raw(msgpack.packb({"type": 12, "id": n}))
+        for _ in range(6):
+            replies.append(await client.event("error", timeout=5))
+        codes = [r["code"] for r in replies]
+        assert codes[:3] == ["bad_request"] * 3
+        assert set(codes[3:]) == {"rate_limited"}
+
+
+async def test_the_log_keeps_a_timeout_so_a_rebuilt_game_has_ended(
+    server: Running, redis_url: str
+) -> None:
+    from server.app import games
+
+    (ann,), _ = await race(server, "ann", time_limit=10)
+    await ann.call("start")
+    start = await ann.event("race_start")
+    await ann.call("move", move=start["legal"][0])
+    server.clock.advance(11)
+    await ann.event("results")
+    redis = Redis.from_url(redis_url)
+    rebuilt = await games.load(redis, start["game"])
+    await redis.aclose()
+    assert rebuilt is not None and rebuilt.result == "timeout"

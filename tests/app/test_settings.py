@@ -1,0 +1,53 @@
+"""Settings from flags and PATIENCE_* variables, checked once."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from server.app.embedded_redis import EmbeddedRedis
+from server.app.settings import ENV_NAMES, Settings
+
+
+def test_flags_beat_variables_beat_defaults() -> None:
+    env = {"PATIENCE_PORT": "9001", "PATIENCE_RATE": "5", "PATIENCE_COUNTDOWN": "2.5"}
+    settings = Settings.load(["--port", "9002"], env)
+    assert settings.port == 9002
+    assert settings.rate == 5.0
+    assert settings.countdown == 2.5
+    assert settings.burst == Settings().burst
+
+
+def test_every_setting_has_a_variable() -> None:
+    assert ENV_NAMES["redis_url"] == "PATIENCE_REDIS_URL"
+    assert ENV_NAMES["data_dir"] == "PATIENCE_DATA_DIR"
+    settings = Settings.load([], {"PATIENCE_DATA_DIR": "/tmp/x", "PATIENCE_LOG_LEVEL": "debug"})
+    assert settings.data_dir == Path("/tmp/x")
+    assert settings.log_level == "DEBUG"
+
+
+@pytest.mark.parametrize(
+    ("argv", "env", "message"),
+    [
+        (["--bogus"], {}, "unrecognized arguments"),
+        (["--rate", "0"], {}, "--rate: must be a positive number"),
+        ([], {"PATIENCE_PORT": "70000"}, "PATIENCE_PORT: a port is 0 to 65535"),
+        ([], {"PATIENCE_LOG_LEVEL": "loud"}, "a log level is"),
+        (["--redis-url", "localhost:6379"], {}, "a Redis URL starts"),
+        (["--max-frame", "10"], {}, "must be 512 to 1048576"),
+    ],
+)
+def test_bad_settings_exit_with_a_message(
+    argv: list[str], env: dict[str, str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit):
+        Settings.load(argv, env)
+    assert message in capsys.readouterr().err
+
+
+def test_two_servers_cannot_share_a_data_directory(tmp_path: Path) -> None:
+    with EmbeddedRedis(tmp_path):
+        second = EmbeddedRedis(tmp_path)
+        with pytest.raises(RuntimeError, match="another server is using"):
+            second.start()
