@@ -8,10 +8,12 @@ hands every decoded request to :meth:`Service.handle`, which returns the reply.
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import re
 import secrets
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 from typing import Any, Protocol
 
 from redis.asyncio import Redis
@@ -75,6 +77,7 @@ class Service:
             m.Hello: self.on_hello,
             m.Register: self.on_register,
             m.Games: self.on_games,
+            m.Rules: self.on_rules,
             m.Ping: self.on_ping,
             m.NewGame: self.on_new_game,
             m.Move: self.on_move,
@@ -249,6 +252,12 @@ class Service:
 
     async def on_games(self, session: Session, req: m.Games) -> dict[str, Any]:
         return {"type": "games", "games": self._games_list()}
+
+    async def on_rules(self, session: Session, req: m.Rules) -> dict[str, Any]:
+        info = GAMES.get(req.game)
+        if info is None:
+            raise _error(ErrorCode.NO_SUCH_GAME, f"no game {req.game!r}; see the games list")
+        return {"type": "rules", "game": info.id, "name": info.name, "text": rules_text(info.id)}
 
     async def on_ping(self, session: Session, req: m.Ping) -> dict[str, Any]:
         return {"type": "pong", "time": self.now()}
@@ -885,6 +894,21 @@ class Service:
             if room.timer is not None:
                 room.timer.cancel()
         await self.commit.drain()
+
+
+#: the game pages, the rules a client shows (read from the source tree)
+RULES_DIR = Path(__file__).resolve().parents[2] / "docs" / "games"
+
+
+@functools.cache
+def rules_text(game_id: str) -> str:
+    """A game's page from docs/games/, or its one-line summary where the docs are not
+    installed beside the server."""
+    try:
+        return (RULES_DIR / f"{game_id}.md").read_text(encoding="utf-8")
+    except OSError:
+        info = GAMES[game_id]
+        return f"# {info.name}\n\n{info.summary}\n"
 
 
 def _log_task_error(task: asyncio.Task[None]) -> None:

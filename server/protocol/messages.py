@@ -71,6 +71,13 @@ class Games(Request):
 
 
 @dataclass(frozen=True, slots=True)
+class Rules(Request):
+    TYPE = "rules"
+    FIELDS = {"game": Field(str, required=True)}
+    game: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class Ping(Request):
     TYPE = "ping"
 
@@ -162,6 +169,7 @@ REQUESTS: dict[str, type[Request]] = {
         Hello,
         Register,
         Games,
+        Rules,
         Ping,
         NewGame,
         Move,

@@ -117,3 +117,13 @@ async def test_the_log_keeps_a_timeout_so_a_rebuilt_game_has_ended(
     rebuilt = await games.load(redis, start["game"])
     await redis.aclose()
     assert rebuilt is not None and rebuilt.result == "timeout"
+
+
+async def test_rules_come_from_the_game_pages(server: Running) -> None:
+    client = await Client.connect(server.url)
+    await client.call("hello", protocol=1)
+    reply = await client.call("rules", game="nestor")
+    assert reply["name"] == "Nestor"
+    assert reply["text"].startswith("# Nestor")
+    assert "reserve" in reply["text"]
+    assert (await client.request("rules", game="chess"))["code"] == "no_such_game"
