@@ -3,7 +3,8 @@
 ``patience-race-server [serve] [--host H] [--port P] [--redis-url URL] ...`` runs the race
 server (every flag has a ``PATIENCE_*`` variable: see docs/server.md). The other commands
 stand on the rules engine alone: ``games`` lists the games, ``deal`` shows a deal, ``play``
-plays a game at a local console (no network, no accounts: for trying the rules).
+plays a game at a local console (no network, no accounts: for trying the rules), and
+``verify FILE`` re-plays a replay file and says whether it reproduces its result.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable, Sequence
+from pathlib import Path
 
 from server.engine import GAMES, IllegalMove, UndoRefused, new_game
 from server.engine.deal import MAX_SEED
@@ -83,6 +85,26 @@ def cmd_play(
             print(exc)
 
 
+def cmd_verify(args: argparse.Namespace) -> int:
+    from server.app.replays import Tampered, load_file, verify
+
+    try:
+        replay = load_file(args.file)
+        result = verify(replay)
+    except OSError as exc:
+        print(f"cannot read {args.file}: {exc.strerror}", file=sys.stderr)
+        return 2
+    except Tampered as exc:
+        print(f"does not reproduce: {exc}")
+        return 1
+    print(
+        f"verified: {replay['game']} seed {replay['seed']}: {result['status']} in "
+        f"{result['time_ms'] / 1000:.1f} s, {result['moves']} moves, "
+        f"{result['home']}/{result['total']} home"
+    )
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="patience-race-server tools", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -95,10 +117,13 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("game", type=_game_id, nargs="?", default="gate")
     play.add_argument("--seed", type=_seed, default=None, help="0..2**64-1 (random if absent)")
     play.set_defaults(func=cmd_play)
+    verify = sub.add_parser("verify", help="check that a replay file reproduces its result")
+    verify.add_argument("file", type=Path)
+    verify.set_defaults(func=cmd_verify)
     return parser
 
 
-TOOLS = ("games", "deal", "play")
+TOOLS = ("games", "deal", "play", "verify")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

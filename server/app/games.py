@@ -15,6 +15,8 @@ from . import store
 
 SOLO = "solo"
 RACE = "race"
+DAILY = "daily"
+PRACTICE = "practice"
 UNDO = "!undo"
 RESIGN = "!resign"
 TIMEOUT_ENTRY = "!timeout"
@@ -36,6 +38,8 @@ class LiveGame:
     created_ms: int
     room: str | None = None
     race: int = 0
+    #: the daily challenge's day, for daily and practice games
+    day: str | None = None
     #: how it ended (won, lost, resigned, timeout) and when, in server ms
     result: str | None = None
     finished_ms: int | None = None
@@ -60,6 +64,7 @@ class LiveGame:
             "kind": self.kind,
             "room": self.room or "",
             "race": self.race,
+            "day": self.day or "",
             "created": self.created_ms,
         }
 
@@ -118,6 +123,7 @@ async def create(
     ttl: int,
     room: str | None = None,
     race: int = 0,
+    day: str | None = None,
 ) -> LiveGame:
     """A new game, its meta written to Redis before it is returned."""
     live = LiveGame(
@@ -128,6 +134,7 @@ async def create(
         created_ms=now_ms,
         room=room,
         race=race,
+        day=day,
         home_at_ms=now_ms,
     )
     async with redis.pipeline(transaction=True) as pipe:
@@ -135,6 +142,15 @@ async def create(
         pipe.expire(store.game_key(live.gid), ttl)
         await pipe.execute()
     return live
+
+
+async def read_log(redis: Redis, gid: str) -> list[tuple[int, str]]:
+    """A game's move log: (server ms, entry) pairs."""
+    out = []
+    for raw in await redis.lrange(store.log_key(gid), 0, -1):
+        at, _, entry = raw.decode().partition(" ")
+        out.append((int(at), entry))
+    return out
 
 
 async def load(redis: Redis, gid: str) -> LiveGame | None:
@@ -156,6 +172,7 @@ async def load(redis: Redis, gid: str) -> LiveGame | None:
         created_ms=created,
         room=meta.get("room") or None,
         race=int(meta.get("race") or 0),
+        day=meta.get("day") or None,
         home_at_ms=created,
     )
     for raw in log:

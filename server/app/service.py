@@ -24,8 +24,10 @@ from server.engine import GAMES, IllegalMove, UndoRefused
 from server.protocol import PROTOCOL_VERSION, ErrorCode, ProtocolError, encode
 from server.protocol import messages as m
 
+from . import daily as d
 from . import games as g
-from . import store
+from . import replays, store
+from .boards import Board, Boards, parse_board
 from .rooms import COUNTDOWN, FINISHED, LOBBY, RACING, Racer, Room, new_code, normalize_code, rank
 from .settings import Settings
 
@@ -73,6 +75,10 @@ class Service:
         #: player -> server ms since when they have had no connection
         self.absent_since: dict[str, int] = {}
         self._sweeper: asyncio.Task[None] | None = None
+        self.boards = Boards(redis)
+        self.secret = d.load_secret(settings.secret, settings.data_dir)
+        #: board id -> sessions watching it
+        self.board_watchers: dict[str, set[Session]] = {}
         self._handlers: dict[type[m.Request], Callable[[Session, Any], Awaitable[Any]]] = {
             m.Hello: self.on_hello,
             m.Register: self.on_register,
@@ -90,6 +96,13 @@ class Service:
             m.Ready: self.on_ready,
             m.Start: self.on_start,
             m.Rematch: self.on_rematch,
+            m.Daily: self.on_daily,
+            m.Top: self.on_top,
+            m.BoardWatch: self.on_board_watch,
+            m.BoardUnwatch: self.on_board_unwatch,
+            m.Follow: self.on_follow,
+            m.Unfollow: self.on_unfollow,
+            m.Replay: self.on_replay,
         }
 
     # -- plumbing ------------------------------------------------------------------------
@@ -229,6 +242,8 @@ class Service:
         self._forget_session(session)
 
     def _forget_session(self, session: Session) -> None:
+        for watchers in self.board_watchers.values():
+            watchers.discard(session)
         for code in list(session.watching):
             room = self.rooms.get(code)
             if room is not None:
@@ -356,6 +371,8 @@ class Service:
             raise
         live.note_home_change(home_before, now)
         self.moves_applied += 1
+        if live.finished and live.kind == g.DAILY:
+            await self._daily_finished(live)
         reply = {
             "type": "moved",
             "game": live.gid,
@@ -400,6 +417,8 @@ class Service:
         live = await self._game_for(session, req.game)
         room = self._check_playable(live)
         await self._resign(live, room)
+        if live.kind == g.DAILY:
+            await self._daily_finished(live)
         return {"type": "resigned", "game": live.gid, "status": live.status()}
 
     async def _resign(self, live: g.LiveGame, room: Room | None) -> None:
@@ -800,11 +819,303 @@ class Service:
                 pipe.expire(store.log_key(live.gid), self.settings.ended_ttl)
             await pipe.execute()
         await self._persist_room(room)
+        for racer, live in entries:
+            extra = {"player": racer.name, "room": room.code, "race": room.race}
+            await self._keep_replay(live, {**extra, "start_ms": room.start_at_ms})
+        winner = room.results[0] if room.results else None
+        if winner is not None and winner["status"] == g.WON:
+            pid = next(r.pid for r, _ in entries if r.name == winner["player"])
+            now = self.now()
+            for board_id in ("races/all", f"races/week/{d.iso_week(now)}"):
+                board = parse_board(board_id, d.day_of(now), d.iso_week(now))
+                await self.boards.submit_count(board, pid, {"player": winner["player"]}, now)
+                await self._board_changed(board, pid)
         self._broadcast(
             room,
             {"type": "results", "code": room.code, "race": room.race, "results": room.results},
         )
         self._broadcast_room(room)
+
+    # -- daily challenge -----------------------------------------------------------------
+
+    def _streak_of(self, fields: dict[str, str], prefix: str, today: str) -> dict[str, int]:
+        last = fields.get(f"{prefix}:last")
+        current = int(fields.get(f"{prefix}:cur", 0))
+        if last not in (today, d.previous_day(today)):
+            current = 0  # a day was missed
+        return {"current": current, "best": int(fields.get(f"{prefix}:best", 0))}
+
+    async def _streaks(self, pid: str, game_id: str) -> dict[str, Any]:
+        raw = await self.redis.hgetall(store.streak_key(pid))
+        fields = {k.decode(): v.decode() for k, v in raw.items()}
+        today = d.day_of(self.now())
+        return {
+            "game": self._streak_of(fields, game_id, today),
+            "all": self._streak_of(fields, "all", today),
+        }
+
+    async def on_daily(self, session: Session, req: m.Daily) -> dict[str, Any]:
+        """Start or resume today's challenge: the first attempt is ranked; once it has
+        ended, further attempts that day are practice."""
+        pid = self._need_player(session)
+        if req.game not in GAMES:
+            raise _error(ErrorCode.NO_SUCH_GAME, f"no game {req.game!r}; see the games list")
+        now = self.now()
+        day = d.day_of(now)
+        seed = d.daily_seed(self.secret, day, req.game)
+        ranked_key = store.daily_key(day, req.game, pid)
+        gid = await self.redis.get(ranked_key)
+        live: g.LiveGame | None = None
+        if gid is None:
+            fresh = await g.create(
+                self.redis, req.game, seed, pid, g.DAILY, now, self.settings.idle_ttl, day=day
+            )
+            # two connections may race to start it: exactly one ranked attempt wins
+            if await self.redis.set(ranked_key, fresh.gid, nx=True, ex=31 * 86400):
+                self.games[fresh.gid] = live = fresh
+            else:
+                await self.redis.delete(store.game_key(fresh.gid))
+                gid = await self.redis.get(ranked_key)
+        if live is None:
+            assert gid is not None
+            live = await self._get_game(gid.decode())
+            if live is None:
+                raise _error(ErrorCode.NO_SUCH_GAME, "today's ranked game has expired")
+        ranked = not live.finished
+        if not ranked:
+            practice_key = store.practice_key(day, req.game, pid)
+            pgid = await self.redis.get(practice_key)
+            practice = await self._get_game(pgid.decode()) if pgid else None
+            if practice is None or practice.finished:
+                practice = await g.create(
+                    self.redis,
+                    req.game,
+                    seed,
+                    pid,
+                    g.PRACTICE,
+                    now,
+                    self.settings.idle_ttl,
+                    day=day,
+                )
+                self.games[practice.gid] = practice
+                await self.redis.set(practice_key, practice.gid, ex=31 * 86400)
+            live = practice
+        self.solo_of[pid] = live.gid
+        await self.redis.hset(store.player_key(pid), "solo", live.gid)
+        reset = d.next_reset_ms(now)
+        return {
+            "type": "daily",
+            "day": day,
+            "ranked": ranked,
+            "note": None
+            if ranked
+            else "practice: your ranked attempt today has ended; this one is not ranked",
+            "reset_at": reset,
+            "reset_in_ms": reset - now,
+            "streak": await self._streaks(pid, req.game),
+            **live.snapshot_message(),
+        }
+
+    async def _keep_replay(self, live: g.LiveGame, extra: dict[str, Any]) -> dict[str, Any]:
+        log = await g.read_log(self.redis, live.gid)
+        replay = replays.build(live, log, extra)
+        # the owner's id is kept for the access check and never sent
+        await self.redis.set(
+            store.replay_key(live.gid), store.pack({**replay, "owner": live.owner})
+        )
+        return replay
+
+    async def _daily_finished(self, live: g.LiveGame) -> None:
+        """A ranked daily game has ended: its replay, the boards, the streaks, and the
+        result line for the player."""
+        pid = live.owner
+        name = self.sessions[pid].name if pid in self.sessions else None
+        if name is None:
+            raw = await self.redis.hget(store.player_key(pid), "name")
+            name = raw.decode() if raw else "?"
+        day = live.day or d.day_of(live.created_ms)
+        replay = await self._keep_replay(live, {"player": name, "day": day})
+        result = replay["result"]
+        won = live.result == g.WON
+        details = {
+            "player": name,
+            "won": won,
+            "time_ms": result["time_ms"],
+            "moves": result["moves"],
+            "home": result["home"],
+            "total": result["total"],
+            "replay": live.gid,
+            "day": day,
+        }
+        finished = live.finished_ms or self.now()
+        today, week = d.day_of(self.now()), d.iso_week(self.now())
+        daily_board = parse_board(f"daily/{live.game.id}/{day}", today, week)
+        await self.boards.submit_time(daily_board, pid, details, finished, "first")
+        changed = [daily_board]
+        if won:
+            best = parse_board(f"best/{live.game.id}", today, week)
+            if await self.boards.submit_time(best, pid, details, finished, "best"):
+                changed.append(best)
+            wins = parse_board(f"wins/{live.game.id}", today, week)
+            await self.boards.submit_count(
+                wins, pid, {"player": name, "replay": live.gid}, finished
+            )
+            changed.append(wins)
+            await self.redis.eval(
+                _STREAK, 1, store.streak_key(pid), live.game.id, day, d.previous_day(day)
+            )
+        for board in changed:
+            await self._board_changed(board, pid)
+        session = self.sessions.get(pid)
+        if session is not None:
+            session.send(
+                {
+                    "type": "daily_result",
+                    "day": day,
+                    "game": live.gid,
+                    "rules": live.game.id,
+                    "status": live.result,
+                    "rank": await self.boards.rank_of(daily_board, pid),
+                    "board": daily_board.id,
+                    "streak": await self._streaks(pid, live.game.id),
+                    "line": d.result_line(
+                        live.game.name,
+                        day,
+                        won,
+                        result["time_ms"],
+                        result["moves"],
+                        result["home"],
+                        result["total"],
+                    ),
+                }
+            )
+
+    # -- leaderboards --------------------------------------------------------------------
+
+    def _board(self, text: str) -> Board:
+        now = self.now()
+        try:
+            board = parse_board(text, d.day_of(now), d.iso_week(now))
+        except ValueError as exc:
+            raise _error(ErrorCode.NO_SUCH_BOARD, str(exc)) from None
+        if board.day is not None and board.day > d.day_of(now):
+            raise _error(ErrorCode.NO_SUCH_BOARD, f"{board.day} has not come yet")
+        return board
+
+    async def board_page(
+        self,
+        board: Board,
+        offset: int = 0,
+        limit: int = 20,
+        pid: str | None = None,
+        around: bool = False,
+        friends: bool = False,
+    ) -> dict[str, Any]:
+        if around:
+            assert pid is not None
+            page = await self.boards.around(board, pid)
+        elif friends:
+            assert pid is not None
+            followed = [p.decode() for p in await self.redis.smembers(store.follow_key(pid))]
+            page = await self.boards.among(board, [pid, *followed])
+        else:
+            page = await self.boards.top(board, offset, limit)
+        leader = page["entries"][0] if page["entries"] and page["entries"][0]["rank"] == 1 else None
+        if leader is None and page["size"]:
+            leader = (await self.boards.top(board, 0, 1))["entries"][0]
+        page["leader"] = leader
+        rank = page.get("rank")
+        if around and rank is not None and rank > 1:
+            above = [e for e in page["entries"] if e["rank"] == rank - 1]
+            page["to_beat"] = above[0] if above else None
+        else:
+            page["to_beat"] = leader
+        for entry in page["entries"]:
+            entry.pop("pid", None)
+        for entry in (page["leader"], page["to_beat"]):
+            if entry:
+                entry.pop("pid", None)
+        return {"board": board.id, "title": board.title(), "kind": board.kind, **page}
+
+    async def on_top(self, session: Session, req: m.Top) -> dict[str, Any]:
+        board = self._board(req.board)
+        pid = session.player
+        if (req.around or req.friends) and pid is None:
+            raise _error(ErrorCode.NOT_AUTHENTICATED, "sign in to see yourself or friends")
+        page = await self.board_page(board, req.offset, req.limit, pid, req.around, req.friends)
+        return {"type": "board", **page}
+
+    async def on_board_watch(self, session: Session, req: m.BoardWatch) -> dict[str, Any]:
+        board = self._board(req.board)
+        self.board_watchers.setdefault(board.id, set()).add(session)
+        return {"type": "board", **await self.board_page(board)}
+
+    async def on_board_unwatch(self, session: Session, req: m.BoardUnwatch) -> dict[str, Any]:
+        board = self._board(req.board)
+        self.board_watchers.get(board.id, set()).discard(session)
+        return {"type": "unwatched", "board": board.id}
+
+    async def _board_changed(self, board: Board, pid: str) -> None:
+        watchers = self.board_watchers.get(board.id)
+        if not watchers:
+            return
+        page = await self.boards.around(board, pid, radius=0)
+        entry = page["entries"][0] if page["entries"] else None
+        if entry is not None:
+            entry.pop("pid", None)
+        data = encode(
+            {"type": "board_update", "board": board.id, "entry": entry, "size": page["size"]}
+        )
+        for session in list(watchers):
+            session.send_encoded(data)
+
+    async def _player_named(self, name: str) -> str:
+        pid = await self.redis.get(store.name_key(name))
+        if pid is None:
+            raise _error(ErrorCode.NO_SUCH_PLAYER, f"no player named {name!r}")
+        return str(pid.decode())
+
+    async def _following(self, pid: str) -> list[str]:
+        pids = [p.decode() for p in await self.redis.smembers(store.follow_key(pid))]
+        names = []
+        for other in sorted(pids):
+            raw = await self.redis.hget(store.player_key(other), "name")
+            if raw:
+                names.append(raw.decode())
+        return sorted(names, key=str.lower)
+
+    async def on_follow(self, session: Session, req: m.Follow) -> dict[str, Any]:
+        pid = self._need_player(session)
+        other = await self._player_named(req.name)
+        if other != pid:
+            await self.redis.sadd(store.follow_key(pid), other)
+        return {"type": "following", "names": await self._following(pid)}
+
+    async def on_unfollow(self, session: Session, req: m.Unfollow) -> dict[str, Any]:
+        pid = self._need_player(session)
+        other = await self._player_named(req.name)
+        await self.redis.srem(store.follow_key(pid), other)
+        return {"type": "following", "names": await self._following(pid)}
+
+    async def public_replay(self, replay_id: str, pid: str | None) -> dict[str, Any]:
+        """A replay as its viewer may see it: a daily game's is public only after the
+        day's reset (its player sees it sooner, but not the seed)."""
+        raw = await self.redis.get(store.replay_key(replay_id)) if replay_id.isalnum() else None
+        if raw is None:
+            raise _error(ErrorCode.NO_SUCH_REPLAY, f"no replay {replay_id!r}")
+        replay: dict[str, Any] = store.unpack(raw)
+        owner = replay.pop("owner", None)
+        day = replay.get("day")
+        if replay.get("kind") == g.DAILY and day is not None and day >= d.day_of(self.now()):
+            if pid is None or owner != pid:
+                raise _error(
+                    ErrorCode.NOT_PUBLIC, "a daily game's replay is public after the day's reset"
+                )
+            replay = {**replay, "seed": None}
+        return replay
+
+    async def on_replay(self, session: Session, req: m.Replay) -> dict[str, Any]:
+        return {"type": "replay", "replay": await self.public_replay(req.replay, session.player)}
 
     # -- restart -------------------------------------------------------------------------
 
@@ -895,6 +1206,21 @@ class Service:
                 room.timer.cancel()
         await self.commit.drain()
 
+
+# KEYS[1]: the player's streaks. ARGV: game, the day won, the day before it
+_STREAK = """
+local function bump(prefix)
+  local last = redis.call('HGET', KEYS[1], prefix .. ':last')
+  local cur = tonumber(redis.call('HGET', KEYS[1], prefix .. ':cur') or '0')
+  if last == ARGV[2] then return cur end
+  if last == ARGV[3] then cur = cur + 1 else cur = 1 end
+  redis.call('HSET', KEYS[1], prefix .. ':cur', cur, prefix .. ':last', ARGV[2])
+  local best = tonumber(redis.call('HGET', KEYS[1], prefix .. ':best') or '0')
+  if cur > best then redis.call('HSET', KEYS[1], prefix .. ':best', cur) end
+  return cur
+end
+return {bump(ARGV[1]), bump('all')}
+"""
 
 #: the game pages, the rules a client shows (read from the source tree)
 RULES_DIR = Path(__file__).resolve().parents[2] / "docs" / "games"

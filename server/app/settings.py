@@ -38,6 +38,7 @@ class Settings:
     idle_ttl: int = 7 * 24 * 3600
     forfeit_after: int = 300
     sweep_interval: float = 15.0
+    secret: str | None = None
     clock: Clock = field(default_factory=Clock, compare=False)
 
     @classmethod
@@ -50,7 +51,7 @@ class Settings:
         )
         for name, (help_text, _check) in OPTIONS.items():
             default = getattr(cls, name, None)
-            shown = "embedded Redis" if name == "redis_url" else default
+            shown = {"redis_url": "embedded Redis", "secret": "DATA_DIR/secret"}.get(name, default)
             parser.add_argument(
                 "--" + name.replace("_", "-"),
                 dest=name,
@@ -156,6 +157,7 @@ OPTIONS: dict[str, tuple[str, Callable[[str], Any]]] = {
     "idle_ttl": ("seconds an idle lobby or unfinished game is kept", _positive_int),
     "forfeit_after": ("seconds a racer may be away before resigning; 0 never", _non_negative_int),
     "sweep_interval": ("seconds between housekeeping passes", _positive_float),
+    "secret": ("key of the daily deals' seeds (else one kept in the data directory)", str),
 }
 
 ENV_NAMES: dict[str, str] = {name: "PATIENCE_" + name.upper() for name in OPTIONS}

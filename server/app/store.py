@@ -19,6 +19,14 @@ key                         type    what
 ``rcode:{code}``            string  a room code ever used; codes are never reused
 ``r:{code}:results:{n}``    string  race ``n``'s results (msgpack); kept for good
 ``rooms:live``              set     codes of rooms a restarted server must resume
+``dly:{day}:{game}:{pid}``  string  the player's ranked daily game of that day (31 days)
+``dlyp:{day}:{game}:{pid}`` string  their current practice attempt of that day (31 days)
+``stk:{pid}``               hash    streaks: ``{game}:cur``, ``{game}:best``, ``{game}:last``
+                                    (last day won), and the same for ``all`` games
+``fol:{pid}``               set     ids of the players they follow
+``rp:{gid}``                string  a finished ranked daily or race game's replay (msgpack);
+                                    kept for good
+``lb:{B}`` ``lbd:{B}`` ...  board   a leaderboard: see ``server/app/boards.py``
 ==========================  ======  ===========================================================
 
 TTLs: a finished game and its log, and a finished room, expire ``Settings.ended_ttl``
@@ -61,6 +69,26 @@ def log_key(gid: str) -> str:
 
 def room_key(code: str) -> str:
     return f"r:{code}"
+
+
+def daily_key(day: str, game: str, pid: str) -> str:
+    return f"dly:{day}:{game}:{pid}"
+
+
+def practice_key(day: str, game: str, pid: str) -> str:
+    return f"dlyp:{day}:{game}:{pid}"
+
+
+def streak_key(pid: str) -> str:
+    return f"stk:{pid}"
+
+
+def follow_key(pid: str) -> str:
+    return f"fol:{pid}"
+
+
+def replay_key(gid: str) -> str:
+    return f"rp:{gid}"
 
 
 def code_key(code: str) -> str:

@@ -24,6 +24,7 @@ from websockets.protocol import State
 
 from server.protocol import ErrorCode, FrameError, ProtocolError, decode, encode, parse_request
 
+from . import web
 from .service import Service
 from .settings import Settings
 
@@ -159,9 +160,19 @@ class WebServer:
                 return connection.respond(HTTPStatus.SERVICE_UNAVAILABLE, "redis unavailable\n")
             return connection.respond(HTTPStatus.OK, "ok\n")
         if "upgrade" not in request.headers.get("Connection", "").lower():
-            response = connection.respond(
-                HTTPStatus.NOT_FOUND, "Patience Race: connect with a websocket client.\n"
-            )
+            try:
+                found = await web.respond(self.service, request.path)
+            except Exception:
+                log.exception("page failed", extra={"path": request.path})
+                found = (500, "text/plain; charset=utf-8", "internal error\n")
+            if found is None:
+                return connection.respond(
+                    HTTPStatus.NOT_FOUND, "Patience Race: connect with a websocket client.\n"
+                )
+            status, content_type, body = found
+            response = connection.respond(HTTPStatus(status), body)
+            response.headers["Content-Type"] = content_type
+            response.headers["Cache-Control"] = "no-cache"
             return response
         return None
 

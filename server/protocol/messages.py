@@ -163,6 +163,65 @@ class Rematch(Request):
     TYPE = "rematch"
 
 
+@dataclass(frozen=True, slots=True)
+class Daily(Request):
+    TYPE = "daily"
+    FIELDS = {"game": Field(str, required=True)}
+    game: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Top(Request):
+    TYPE = "top"
+    FIELDS = {
+        "board": Field(str, required=True),
+        "offset": Field(int, low=0, high=1_000_000),
+        "limit": Field(int, low=1, high=100),
+        "around": Field(bool),
+        "friends": Field(bool),
+    }
+    board: str = ""
+    offset: int = 0
+    limit: int = 20
+    around: bool = False
+    friends: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class BoardWatch(Request):
+    TYPE = "board_watch"
+    FIELDS = {"board": Field(str, required=True)}
+    board: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class BoardUnwatch(Request):
+    TYPE = "board_unwatch"
+    FIELDS = {"board": Field(str, required=True)}
+    board: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Follow(Request):
+    TYPE = "follow"
+    FIELDS = {"name": Field(str, required=True)}
+    name: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Unfollow(Request):
+    TYPE = "unfollow"
+    FIELDS = {"name": Field(str, required=True)}
+    name: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Replay(Request):
+    TYPE = "replay"
+    FIELDS = {"replay": Field(str, required=True)}
+    replay: str = ""
+
+
 REQUESTS: dict[str, type[Request]] = {
     cls.TYPE: cls
     for cls in (
@@ -182,6 +241,13 @@ REQUESTS: dict[str, type[Request]] = {
         Ready,
         Start,
         Rematch,
+        Daily,
+        Top,
+        BoardWatch,
+        BoardUnwatch,
+        Follow,
+        Unfollow,
+        Replay,
     )
 }
 

@@ -1,0 +1,101 @@
+"""The daily challenge: one deal per game per UTC day, and what a result looks like.
+
+A day's seed is a keyed hash of the date and the game id under the server's secret, so
+nobody can work out a future deal; it is published with the day's replays once the day
+is over.
+
+>>> daily_seed(b"secret", "2026-11-22", "gate")
+5803003432585633996
+>>> day_of(1795305600000), next_reset_ms(1795305600000 + 1)
+('2026-11-22', 1795392000000)
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import hmac
+import os
+import secrets
+from pathlib import Path
+
+DAY_MS = 86_400_000
+
+
+def daily_seed(secret: bytes, day: str, game_id: str) -> int:
+    """HMAC-SHA256 of ``"{day}/{game_id}"`` under ``secret``; its first 8 bytes, big-endian."""
+    digest = hmac.new(secret, f"{day}/{game_id}".encode(), hashlib.sha256).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+def day_of(ms: int) -> str:
+    """The UTC date of a server time, ``YYYY-MM-DD``."""
+    return dt.datetime.fromtimestamp(ms / 1000, dt.UTC).strftime("%Y-%m-%d")
+
+
+def day_start_ms(day: str) -> int:
+    date = dt.datetime.strptime(day, "%Y-%m-%d").replace(tzinfo=dt.UTC)
+    return int(date.timestamp() * 1000)
+
+
+def next_reset_ms(ms: int) -> int:
+    """The server time of the next UTC midnight after ``ms``."""
+    return (ms // DAY_MS + 1) * DAY_MS
+
+
+def previous_day(day: str) -> str:
+    return day_of(day_start_ms(day) - DAY_MS)
+
+
+def iso_week(ms: int) -> str:
+    """The ISO week of a server time, ``YYYY-Www``."""
+    year, week, _ = dt.datetime.fromtimestamp(ms / 1000, dt.UTC).isocalendar()
+    return f"{year}-W{week:02d}"
+
+
+def valid_day(text: str) -> bool:
+    try:
+        dt.datetime.strptime(text, "%Y-%m-%d")
+    except ValueError:
+        return False
+    return len(text) == 10
+
+
+def load_secret(configured: str | None, data_dir: Path) -> bytes:
+    """``PATIENCE_SECRET`` when set; else the secret kept in the data directory, made
+    once (32 random bytes, readable by the owner only)."""
+    if configured:
+        return configured.encode()
+    path = data_dir / "secret"
+    try:
+        return path.read_bytes().strip()
+    except FileNotFoundError:
+        pass
+    data_dir.mkdir(parents=True, exist_ok=True)
+    value = secrets.token_hex(32).encode()
+    fd = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600)
+    with os.fdopen(fd, "wb") as out:
+        out.write(value)
+    return value
+
+
+def clock_text(ms: int) -> str:
+    """``m:ss`` (or ``h:mm:ss``) of a duration."""
+    seconds = ms // 1000
+    hours, rest = divmod(seconds, 3600)
+    minutes, seconds = divmod(rest, 60)
+    return f"{hours}:{minutes:02d}:{seconds:02d}" if hours else f"{minutes}:{seconds:02d}"
+
+
+def result_line(
+    game_name: str, day: str, won: bool, time_ms: int, moves: int, home: int, total: int
+) -> str:
+    """The spoiler-free line a player pastes into a chat: no card, no move.
+
+    >>> result_line("The Gate", "2026-11-22", True, 205_000, 142, 52, 52)
+    'Patience Race · The Gate · 2026-11-22 · won in 3:25 · 142 moves · 52/52 home'
+    >>> result_line("Nestor", "2026-11-22", False, 61_000, 20, 30, 52)
+    'Patience Race · Nestor · 2026-11-22 · not won · 1:01 · 20 moves · 30/52 home'
+    """
+    outcome = f"won in {clock_text(time_ms)}" if won else f"not won · {clock_text(time_ms)}"
+    return f"Patience Race · {game_name} · {day} · {outcome} · {moves} moves · {home}/{total} home"
