@@ -171,6 +171,7 @@ class WebServer:
                 )
             status, content_type, body = found
             response = connection.respond(HTTPStatus(status), body)
+            del response.headers["Content-Type"]  # a multi-dict: set would add a second
             response.headers["Content-Type"] = content_type
             response.headers["Cache-Control"] = "no-cache"
             return response

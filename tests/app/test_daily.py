@@ -1,0 +1,229 @@
+"""The daily challenge, its boards, streaks and replays, end to end on a real Redis."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import subprocess
+import sys
+from itertools import count
+from pathlib import Path
+from typing import Any
+
+from server.app import store
+from server.app.daily import daily_seed, day_of, next_reset_ms
+from server.app.settings import Settings
+from server.engine import new_game
+
+from .client import Client, player
+from .conftest import ManualClock, Running, running, with_settings
+
+GAME = "doubles-and-quits"
+
+
+def first_move_wins(secret: str, day: str) -> bool:
+    game = new_game(GAME, seed=daily_seed(secret.encode(), day, GAME))
+    while game.legal_moves():
+        game.play(game.legal_moves()[0])
+    return game.status == "won"
+
+
+def secret_winning_on(*days: str) -> str:
+    """A server secret whose daily Doubles and Quits deals, on these days, are won by
+    always playing the first legal move."""
+    for n in count():
+        secret = f"test-secret-{n}"
+        if all(first_move_wins(secret, day) for day in days):
+            return secret
+    raise AssertionError
+
+
+def next_day(clock: ManualClock) -> str:
+    """Move the server clock just past the next UTC midnight; the new day."""
+    now = clock.now_ms()
+    clock.advance((next_reset_ms(now) - now) / 1000 + 1)
+    return day_of(clock.now_ms())
+
+
+async def play_out(client: Client, reply: dict[str, Any]) -> dict[str, Any]:
+    while reply["legal"]:
+        reply = await client.call("move", move=reply["legal"][0])
+    return reply
+
+
+async def test_everyone_gets_the_same_daily_deal_from_the_secret(server: Running) -> None:
+    ann, bob = await player(server.url, "ann"), await player(server.url, "bob")
+    a = await ann.call("daily", game="gate")
+    b = await bob.call("daily", game="gate")
+    assert a["view"] == b["view"] and a["game"] != b["game"]
+    day = day_of(server.clock.now_ms())
+    seed = daily_seed(server.service.secret, day, "gate")
+    assert a["view"] == new_game("gate", seed=seed).view()
+    # another game, another day or another secret: another deal
+    assert daily_seed(server.service.secret, day, "gate-narrow") != seed
+    assert daily_seed(b"other", day, "gate") != seed
+    assert a["day"] == day and a["ranked"] is True
+    assert a["reset_at"] == next_reset_ms(server.clock.now_ms())
+    assert 0 < a["reset_in_ms"] <= 86_400_000
+
+
+async def test_the_first_attempt_is_ranked_and_later_ones_are_practice(server: Running) -> None:
+    ann = await player(server.url, "ann")
+    first = await ann.call("daily", game="nestor")
+    again = await ann.call("daily", game="nestor")
+    assert again["game"] == first["game"] and again["ranked"]  # resumed, still ranked
+    await ann.call("resign")
+    result = await ann.event("daily_result")
+    assert result["status"] == "resigned" and result["rank"] == 1
+    practice = await ann.call("daily", game="nestor")
+    assert not practice["ranked"] and "practice" in practice["note"]
+    assert practice["view"]["piles"] == first["view"]["piles"]
+    await ann.call("resign")
+    board = await ann.call("top", board="daily/nestor")
+    assert board["size"] == 1 and board["entries"][0]["home"] == 0
+    assert not [e for e in ann.events if e["type"] == "daily_result"]  # practice: no result
+
+
+async def test_exactly_one_ranked_attempt_when_two_servers_race(settings: Settings) -> None:
+    async with running(settings) as one, running(settings) as two:
+        ann = await player(one.url, "ann")
+        assert ann.token is not None
+        twin = await Client.connect(two.url)  # the same player on another server
+        await twin.call("hello", protocol=1, token=ann.token)
+        replies = await asyncio.gather(
+            ann.call("daily", game="gate"), twin.call("daily", game="gate")
+        )
+        assert replies[0]["game"] == replies[1]["game"]
+        assert all(r["ranked"] for r in replies)
+        day = day_of(one.clock.now_ms())
+        pid = (await one.redis.get(store.name_key("ann"))).decode()
+        assert (await one.redis.get(store.daily_key(day, "gate", pid))).decode() == replies[0][
+            "game"
+        ]
+        games = [k async for k in one.redis.scan_iter("g:*") if not k.endswith(b":log")]
+        assert len(games) == 1
+
+
+async def test_streak_across_midnight(settings: Settings) -> None:
+    clock = ManualClock()
+    today = day_of(clock.now_ms())
+    tomorrow = day_of(next_reset_ms(clock.now_ms()) + 1000)
+    secret = secret_winning_on(today, tomorrow)
+    async with running(with_settings(settings, clock=clock, secret=secret)) as server:
+        ann = await player(server.url, "ann")
+        won = await play_out(ann, await ann.call("daily", game=GAME))
+        assert won["status"] == "won"
+        first = await ann.event("daily_result")
+        assert first["streak"]["game"] == {"current": 1, "best": 1}
+        assert first["line"].startswith(f"Patience Race · Doubles and Quits · {today} · won in")
+        assert "52/52 home" in first["line"]
+        assert next_day(clock) == tomorrow
+        fresh = await ann.call("daily", game=GAME)
+        assert fresh["ranked"] and fresh["day"] == tomorrow
+        assert fresh["streak"]["game"]["current"] == 1  # still alive: won yesterday
+        await play_out(ann, fresh)
+        second = await ann.event("daily_result")
+        assert second["streak"]["game"] == {"current": 2, "best": 2}
+        assert second["streak"]["all"] == {"current": 2, "best": 2}
+        wins = await ann.call("top", board=f"wins/{GAME}")
+        assert wins["entries"][0]["count"] == 2
+        # a day missed: the streak is broken, the best is kept
+        next_day(clock)
+        next_day(clock)
+        later = await ann.call("daily", game=GAME)
+        assert later["streak"]["game"] == {"current": 0, "best": 2}
+
+
+async def test_replays_are_private_until_the_reset_then_verify(
+    server: Running, tmp_path: Path
+) -> None:
+    ann, bob = await player(server.url, "ann"), await player(server.url, "bob")
+    reply = await ann.call("daily", game="gate")
+    await ann.call("move", move=reply["legal"][0])
+    await ann.call("resign")
+    entry = (await bob.call("top", board="daily/gate"))["entries"][0]
+    assert entry["player"] == "ann" and entry["replay"] == reply["game"]
+    hidden = await bob.request("replay", replay=entry["replay"])
+    assert hidden["code"] == "not_public"
+    own = (await ann.call("replay", replay=entry["replay"]))["replay"]
+    assert own["seed"] is None  # not even its player learns the seed before the reset
+    next_day(server.clock)
+    public = (await bob.call("replay", replay=entry["replay"]))["replay"]
+    assert public["seed"] == daily_seed(server.service.secret, reply["day"], "gate")
+    assert [what for _, what in public["moves"]] == [reply["legal"][0], "!resign"]
+    good = tmp_path / "good.json"
+    good.write_text(json.dumps(public))
+    assert verify(good).returncode == 0
+    tampered = dict(public, result={**public["result"], "moves": 0})
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(tampered))
+    checked = verify(bad)
+    assert checked.returncode == 1 and "does not reproduce" in checked.stdout
+    swapped = dict(public, moves=[[public["moves"][0][0], "deal"], public["moves"][1]])
+    bad.write_text(json.dumps(swapped))
+    assert verify(bad).returncode == 1
+
+
+def verify(path: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "server.cli", "verify", str(path)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
+async def test_a_board_watcher_is_pushed_changes(server: Running) -> None:
+    watcher = await Client.connect(server.url)
+    await watcher.call("hello", protocol=1)
+    page = await watcher.call("board_watch", board="daily/nestor")
+    assert page["size"] == 0
+    ann = await player(server.url, "ann")
+    await ann.call("daily", game="nestor")
+    await ann.call("resign")
+    update = await watcher.event("board_update")
+    assert update["board"] == page["board"]
+    assert update["entry"]["player"] == "ann" and update["size"] == 1
+    await watcher.call("board_unwatch", board="daily/nestor")
+
+
+async def test_follow_filters_a_board(server: Running) -> None:
+    names = ["ann", "bob", "cat"]
+    clients = [await player(server.url, name) for name in names]
+    for client in clients:
+        await client.call("daily", game="nestor")
+        await client.call("resign")
+    ann = clients[0]
+    assert (await ann.call("follow", name="CAT"))["names"] == ["cat"]
+    friends = await ann.call("top", board="daily/nestor", friends=True)
+    assert {e["player"] for e in friends["entries"]} == {"ann", "cat"}
+    assert (await ann.request("follow", name="nobody"))["code"] == "no_such_player"
+    assert (await ann.call("unfollow", name="cat"))["names"] == []
+
+
+async def test_a_race_win_counts_on_the_races_boards(settings: Settings) -> None:
+    clock = ManualClock()
+    async with running(with_settings(settings, clock=clock)) as server:
+        ann, bob = await player(server.url, "ann"), await player(server.url, "bob")
+        code = (await ann.call("room_create", game=GAME, seed=1))["code"]
+        await bob.call("room_join", code=code)
+        await bob.call("ready")
+        await ann.call("start")
+        start = await ann.event("race_start")
+        await bob.event("race_start")
+        await bob.call("resign")
+        assert (await play_out(ann, start))["status"] == "won"
+        await ann.event("results")
+        week = await ann.call("top", board="races/week")
+        assert [(e["player"], e["count"]) for e in week["entries"]] == [("ann", 1)]
+        replay = (await bob.call("replay", replay=start["game"]))["replay"]
+        assert replay["result"]["status"] == "won" and replay["room"] == code
+
+
+async def test_boards_unknown_or_in_the_future_are_refused(server: Running) -> None:
+    client = await Client.connect(server.url)
+    await client.call("hello", protocol=1)
+    assert (await client.request("top", board="daily/chess"))["code"] == "no_such_board"
+    future = day_of(server.clock.now_ms() + 3 * 86_400_000)
+    assert (await client.request("top", board=f"daily/gate/{future}"))["code"] == "no_such_board"
+    assert (await client.request("replay", replay="nope"))["code"] == "no_such_replay"

@@ -1,0 +1,144 @@
+"""The leaderboard pages: JSON, and the HTML page as a real headless Chromium renders it.
+
+With ``CI=true`` the browser test must run: ``.ci/run`` installs Debian's chromium.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import shutil
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from .client import player
+from .conftest import Running
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+def http(server: Running) -> str:
+    return f"http://127.0.0.1:{server.web.port}"
+
+
+async def fetch(url: str) -> tuple[int, str, str]:
+    def get() -> tuple[int, str, str]:
+        try:
+            with urllib.request.urlopen(url, timeout=10) as response:
+                body = response.read().decode()
+                return response.status, response.headers["Content-Type"], body
+        except urllib.error.HTTPError as exc:
+            return exc.code, exc.headers["Content-Type"], exc.read().decode()
+
+    return await asyncio.to_thread(get)
+
+
+async def browse(url: str, profile: Path, *extra: str) -> str:
+    """The DOM of a page after Chromium has loaded it (or what a screenshot run prints)."""
+    if CHROMIUM is None:
+        if os.environ.get("CI") == "true":
+            pytest.fail("chromium is not installed: .ci/run must install it")
+        pytest.skip("chromium is not installed (apt-get install chromium)")
+    proc = await asyncio.create_subprocess_exec(
+        CHROMIUM,
+        *FLAGS,
+        f"--user-data-dir={profile}",
+        *extra,
+        url,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.DEVNULL,
+    )
+    out, _ = await asyncio.wait_for(proc.communicate(), 60)
+    return out.decode()
+
+
+async def two_results(server: Running) -> str:
+    ann, bob = await player(server.url, "ann"), await player(server.url, "bob")
+    for client in (ann, bob):
+        reply = await client.call("daily", game="nestor")
+        await client.call("move", move=reply["legal"][0])
+        await client.call("resign")
+    return reply["day"]
+
+
+async def test_the_board_as_json(server: Running) -> None:
+    day = await two_results(server)
+    status, kind, body = await fetch(f"{http(server)}/leaderboard/daily/nestor.json")
+    assert status == 200 and kind == "application/json"
+    page = json.loads(body)
+    assert page["board"] == f"daily/nestor/{day}"
+    assert {e["player"] for e in page["entries"]} == {"ann", "bob"}
+    assert all(e["replay"] for e in page["entries"])
+    status, _, _ = await fetch(f"{http(server)}/leaderboard/daily/chess.json")
+    assert status == 404
+
+
+async def test_the_board_page_in_a_real_browser(server: Running, tmp_path: Path) -> None:
+    day = await two_results(server)
+    dom = await browse(f"{http(server)}/leaderboard/daily/nestor", tmp_path / "a", "--dump-dom")
+    assert f"<title>Nestor: daily challenge, {day}</title>" in dom
+    assert dom.count("<tr>") == 3  # the head and two entries
+    assert ">ann</a>" in dom and ">bob</a>" in dom
+    assert 'href="/replay/' in dom
+    assert 'name="viewport"' in dom or "name=viewport" in dom
+    # the day picker: a form that names a game and a day
+    assert 'name="game"' in dom and 'type="date"' in dom
+    picked = await browse(
+        f"{http(server)}/leaderboard?game=nestor&day={day}", tmp_path / "b", "--dump-dom"
+    )
+    assert dom.count("<tr>") == picked.count("<tr>")
+    # readable on a phone: it renders at a phone's width
+    shot = tmp_path / "phone.png"
+    await browse(
+        f"{http(server)}/leaderboard/daily/nestor",
+        tmp_path / "c",
+        "--window-size=390,844",
+        f"--screenshot={shot}",
+    )
+    assert shot.exists() and shot.stat().st_size > 1000
+
+
+async def test_index_and_replay_pages(server: Running) -> None:
+    await two_results(server)
+    status, kind, body = await fetch(f"{http(server)}/")
+    assert status == 200 and kind.startswith("text/html")
+    assert "/leaderboard/daily/gate/" in body
+    _, _, page = await fetch(f"{http(server)}/leaderboard/daily/nestor.json")
+    replay = json.loads(page)["entries"][0]["replay"]
+    status, _, _ = await fetch(f"{http(server)}/replay/{replay}")
+    assert status == 403  # a daily replay is public only after the reset
+    server.clock.advance(2 * 86_400)
+    status, _, body = await fetch(f"{http(server)}/replay/{replay}")
+    assert status == 200 and "resigned" in body
+
+
+def test_every_string_on_a_page_is_escaped() -> None:
+    from server.app.boards import parse_board
+    from server.app.web import board_html
+
+    board = parse_board("daily/gate/2026-11-22", "2026-11-22", "2026-W47")
+    entry = {
+        "rank": 1,
+        "player": "<script>x</script>",
+        "won": True,
+        "time_ms": 1000,
+        "moves": 3,
+        "replay": '"><img src=x>',
+    }
+    page = board_html({"entries": [entry], "size": 1}, board, "2026-11-22")
+    assert "<script>" not in page and "<img" not in page
+    assert "&lt;script&gt;" in page
