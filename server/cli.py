@@ -106,7 +106,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="patience-race-server tools", description=__doc__)
+    parser = argparse.ArgumentParser(prog="patience-race-server", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("games", help="list the games").set_defaults(func=cmd_games)
     deal = sub.add_parser("deal", help="print the deal of a game and seed")

@@ -797,6 +797,11 @@ class Service:
         assert room.start_at_ms is not None
         room.results = rank(entries, room.start_at_ms)
         room.state = FINISHED
+        if room.host not in self.sessions:
+            # the rematch must not wait on a host who has gone
+            present = [r for r in room.members() if r.pid in self.sessions]
+            if present:
+                room.host = present[0].pid
         if room.timer is not None and room.timer is not asyncio.current_task():
             room.timer.cancel()
         room.timer = None
@@ -1142,6 +1147,9 @@ class Service:
         for racer in room.racers.values():
             if not racer.left:
                 self.room_of[racer.pid] = room.code
+                if racer.pid not in self.sessions:
+                    # away since the restart, until they come back (see sweep)
+                    self.absent_since.setdefault(racer.pid, self.now())
             if racer.gid:
                 await self._get_game(racer.gid)
         if room.state == RACING:

@@ -147,7 +147,7 @@ OPTIONS: dict[str, tuple[str, Callable[[str], Any]]] = {
     "port": ("port to listen on (0: any free port)", _port),
     "redis_url": ("Redis 6.2+ or Valkey to use, instead of an embedded one", _redis_url),
     "data_dir": ("directory of the embedded Redis's files and the server's secret", Path),
-    "log_level": ("DEBUG, INFO, WARNING or ERROR", _level),
+    "log_level": ("DEBUG, INFO, WARNING, ERROR or CRITICAL", _level),
     "max_frame": ("largest request frame in bytes; a bigger one closes with 1009", _frame),
     "rate": ("requests a second one connection may send, on average", _positive_float),
     "burst": ("requests a connection may send at once, saved up", _positive_int),
