@@ -159,9 +159,15 @@ async def test_replays_are_private_until_the_reset_then_verify(
     bad.write_text(json.dumps(tampered))
     checked = verify(bad)
     assert checked.returncode == 1 and "does not reproduce" in checked.stdout
-    swapped = dict(public, moves=[[public["moves"][0][0], "deal"], public["moves"][1]])
+    # a move that was never legal there (the waste heap is empty at the start)
+    swapped = dict(public, moves=[[public["moves"][0][0], "w>f"], public["moves"][1]])
     bad.write_text(json.dumps(swapped))
-    assert verify(bad).returncode == 1
+    checked = verify(bad)
+    assert checked.returncode == 1 and "move 1 is not legal" in checked.stdout
+    # moves timed backwards
+    backwards = dict(public, moves=[public["moves"][0], [public["start_ms"] - 1, "!resign"]])
+    bad.write_text(json.dumps(backwards))
+    assert "timed before" in verify(bad).stdout
 
 
 def verify(path: Path) -> subprocess.CompletedProcess[str]:
