@@ -410,7 +410,22 @@ REQUIRED = {
     "room_create": {"game": DOUBLES},
     "room_join": {"code": "ABCDEF"},
     "room_watch": {"code": "ABCDEF"},
+    "rules": {"game": DOUBLES},
+    "daily": {"game": DOUBLES},
+    "top": {"board": "races/all"},
+    "board_watch": {"board": "races/all"},
+    "board_unwatch": {"board": "races/all"},
+    "follow": {"name": "someone"},
+    "unfollow": {"name": "someone"},
+    "replay": {"replay": "abc"},
 }
+
+
+def test_every_request_with_a_required_field_has_a_valid_value_here() -> None:
+    needing = {
+        kind for kind, cls in REQUESTS.items() if any(f.required for f in cls.FIELDS.values())
+    }
+    assert needing <= set(REQUIRED), needing - set(REQUIRED)
 
 
 def fill_to(message: dict[str, Any], name: str, size: int, char: str = "x") -> bytes:
