@@ -272,7 +272,8 @@ class Service:
         info = GAMES.get(req.game)
         if info is None:
             raise _error(ErrorCode.NO_SUCH_GAME, f"no game {req.game!r}; see the games list")
-        return {"type": "rules", "game": info.id, "name": info.name, "text": rules_text(info.id)}
+        text = rules_text(self.settings.rules_dir or RULES_DIR, info.id)
+        return {"type": "rules", "game": info.id, "name": info.name, "text": text}
 
     async def on_ping(self, session: Session, req: m.Ping) -> dict[str, Any]:
         return {"type": "pong", "time": self.now()}
@@ -1235,11 +1236,11 @@ RULES_DIR = Path(__file__).resolve().parents[2] / "docs" / "games"
 
 
 @functools.cache
-def rules_text(game_id: str) -> str:
-    """A game's page from docs/games/, or its one-line summary where the docs are not
-    installed beside the server."""
+def rules_text(folder: Path, game_id: str) -> str:
+    """A game's page from ``folder`` (docs/games/), or its one-line summary where the
+    pages are not installed beside the server."""
     try:
-        return (RULES_DIR / f"{game_id}.md").read_text(encoding="utf-8")
+        return (folder / f"{game_id}.md").read_text(encoding="utf-8")
     except OSError:
         info = GAMES[game_id]
         return f"# {info.name}\n\n{info.summary}\n"

@@ -39,6 +39,7 @@ class Settings:
     forfeit_after: int = 300
     sweep_interval: float = 15.0
     secret: str | None = None
+    rules_dir: Path | None = None
     clock: Clock = field(default_factory=Clock, compare=False)
 
     @classmethod
@@ -51,7 +52,11 @@ class Settings:
         )
         for name, (help_text, _check) in OPTIONS.items():
             default = getattr(cls, name, None)
-            shown = {"redis_url": "embedded Redis", "secret": "DATA_DIR/secret"}.get(name, default)
+            shown = {
+                "redis_url": "embedded Redis",
+                "secret": "DATA_DIR/secret",
+                "rules_dir": "docs/games",
+            }.get(name, default)
             parser.add_argument(
                 "--" + name.replace("_", "-"),
                 dest=name,
@@ -158,6 +163,7 @@ OPTIONS: dict[str, tuple[str, Callable[[str], Any]]] = {
     "forfeit_after": ("seconds a racer may be away before resigning; 0 never", _non_negative_int),
     "sweep_interval": ("seconds between housekeeping passes", _positive_float),
     "secret": ("key of the daily deals' seeds (else one kept in the data directory)", str),
+    "rules_dir": ("folder of the game pages served as rules (else the source's docs/games)", Path),
 }
 
 ENV_NAMES: dict[str, str] = {name: "PATIENCE_" + name.upper() for name in OPTIONS}

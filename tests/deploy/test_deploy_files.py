@@ -1,0 +1,100 @@
+"""The deploy files, checked with what works offline: they parse, and the names, ports
+and paths they share agree with each other and with the server."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import yaml
+
+from server.app.settings import ENV_NAMES, Settings
+
+DEPLOY = Path(__file__).resolve().parents[2] / "deploy"
+PORT = Settings().port
+
+
+def load(name: str) -> object:
+    return yaml.safe_load((DEPLOY / name).read_text())
+
+
+def k8s(name: str) -> dict:
+    doc = load(f"k8s/{name}")
+    assert isinstance(doc, dict)
+    return doc
+
+
+def test_the_dockerfile_runs_the_server_unprivileged_with_a_healthcheck() -> None:
+    text = (DEPLOY / "Dockerfile").read_text()
+    assert text.count("FROM ") >= 2  # multi-stage
+    assert re.search(r"^USER (?!root)\w+", text, re.M)
+    assert f"EXPOSE {PORT}" in text
+    assert "HEALTHCHECK" in text and f"127.0.0.1:{PORT}/healthz" in text
+    assert 'CMD ["patience-race-server"]' in text
+    for variable in re.findall(r"(PATIENCE_[A-Z_]+)=", text):
+        assert variable in ENV_NAMES.values(), variable
+
+
+def test_compose_has_redis_with_a_volume_three_servers_and_haproxy() -> None:
+    compose = load("compose.yaml")
+    assert isinstance(compose, dict)
+    services = compose["services"]
+    assert set(services) == {"redis", "server", "haproxy"}
+    redis = services["redis"]
+    assert "--appendonly" in redis["command"] and "yes" in redis["command"]
+    volume = redis["volumes"][0].split(":")[0]
+    assert volume in compose["volumes"]
+    server = services["server"]
+    assert server["deploy"]["replicas"] == 3
+    assert server["environment"]["PATIENCE_REDIS_URL"].startswith("redis://redis:")
+    assert server["environment"]["PATIENCE_PORT"] == str(PORT)
+    for variable in server["environment"]:
+        assert variable in ENV_NAMES.values(), variable
+    assert services["haproxy"]["ports"] == [f"{PORT}:{PORT}"]
+
+
+def test_haproxy_balances_the_compose_servers_with_health_checks() -> None:
+    cfg = (DEPLOY / "haproxy.cfg").read_text()
+    assert f"bind *:{PORT}" in cfg
+    assert "option httpchk GET /healthz" in cfg
+    assert re.search(rf"server-template \w+ 3 server:{PORT} check", cfg)
+    assert "timeout tunnel" in cfg  # websockets stay open
+
+
+def test_kubernetes_deployment_service_and_budget_agree() -> None:
+    deployment, service, budget = k8s("deployment.yaml"), k8s("service.yaml"), k8s("pdb.yaml")
+    assert deployment["kind"] == "Deployment" and deployment["spec"]["replicas"] == 3
+    labels = deployment["spec"]["template"]["metadata"]["labels"]
+    assert deployment["spec"]["selector"]["matchLabels"] == labels
+    assert service["spec"]["selector"] == labels
+    assert budget["spec"]["selector"]["matchLabels"] == labels
+    assert budget["spec"]["minAvailable"] < deployment["spec"]["replicas"]
+    (container,) = deployment["spec"]["template"]["spec"]["containers"]
+    ports = {p["name"]: p["containerPort"] for p in container["ports"]}
+    assert ports == {"ws": PORT}
+    assert service["spec"]["ports"][0]["targetPort"] == "ws"
+    for probe in ("readinessProbe", "livenessProbe"):
+        assert container[probe]["httpGet"] == {"path": "/healthz", "port": "ws"}
+    env = {e["name"]: e for e in container["env"]}
+    assert set(env) <= set(ENV_NAMES.values())
+    secret = k8s("secret.example.yaml")
+    for item in env.values():
+        ref = item.get("valueFrom", {}).get("secretKeyRef")
+        if ref:
+            assert ref["name"] == secret["metadata"]["name"]
+            assert ref["key"] in secret["stringData"]
+    assert deployment["spec"]["template"]["spec"]["securityContext"]["runAsNonRoot"]
+
+
+def test_the_systemd_unit_runs_the_server_with_a_data_directory() -> None:
+    unit = (DEPLOY / "patience-race.service").read_text()
+    assert re.search(r"^ExecStart=\S+/patience-race-server$", unit, re.M)
+    assert "KillSignal=SIGTERM" in unit
+    for variable in re.findall(r"^Environment=(PATIENCE_[A-Z_]+)=", unit, re.M):
+        assert variable in ENV_NAMES.values(), variable
+
+
+def test_the_deploy_readme_lists_every_setting() -> None:
+    readme = (DEPLOY / "README.md").read_text()
+    for variable in ENV_NAMES.values():
+        assert variable in readme, variable
