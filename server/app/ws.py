@@ -16,6 +16,7 @@ import time
 from http import HTTPStatus
 from typing import Any
 
+from redis.exceptions import RedisError
 from websockets.asyncio.connection import broadcast
 from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
@@ -25,6 +26,7 @@ from websockets.protocol import State
 from server.protocol import ErrorCode, FrameError, ProtocolError, decode, encode, parse_request
 
 from . import web
+from .metrics import Metrics
 from .service import Service
 from .settings import Settings
 
@@ -110,12 +112,18 @@ class WebServer:
         self.settings = settings
         self.service = service
         self.server: Server | None = None
+        self.metrics = Metrics()
+        self.connections = 0
 
     async def handler(self, ws: ServerConnection) -> None:
         session = WsSession(ws, self.settings)
         service = self.service
+        metrics = self.metrics
+        clock = time.perf_counter
+        self.connections += 1
         try:
             async for frame in ws:
+                received = clock()
                 try:
                     raw = decode(frame)
                 except FrameError as exc:
@@ -137,7 +145,9 @@ class WebServer:
                     reply = await service.handle(session, request)
                 except ProtocolError as exc:
                     reply = _error(exc.request_id, exc.code, exc.message)
-                except Exception:
+                except Exception as exc:
+                    if isinstance(exc, RedisError):
+                        metrics.redis_errors += 1
                     log.exception("request failed", extra={"player": session.player})
                     reply = _error(
                         request_id,
@@ -145,14 +155,31 @@ class WebServer:
                         "the server could not handle this request (it is logged)",
                     )
                 session.send(reply)
+                metrics.requests += 1
+                kind = reply["type"]
+                if kind == "moved":
+                    metrics.observe_move(clock() - received)
+                elif kind == "error":
+                    metrics.errors += 1
         except ConnectionClosed:
             pass
         finally:
+            self.connections -= 1
             service.disconnected(session)
 
     async def process_request(
         self, connection: ServerConnection, request: Request
     ) -> Response | None:
+        if request.path == "/metrics":
+            rooms: dict[str, int] = {}
+            for room in self.service.rooms.values():
+                rooms[room.state] = rooms.get(room.state, 0) + 1
+            response = connection.respond(
+                HTTPStatus.OK, self.metrics.render(self.connections, rooms)
+            )
+            del response.headers["Content-Type"]
+            response.headers["Content-Type"] = "text/plain; version=0.0.4; charset=utf-8"
+            return response
         if request.path.split("?")[0] == "/healthz":
             try:
                 await asyncio.wait_for(self.service.redis.ping(), timeout=2)

@@ -142,3 +142,22 @@ def test_every_string_on_a_page_is_escaped() -> None:
     page = board_html({"entries": [entry], "size": 1}, board, "2026-11-22")
     assert "<script>" not in page and "<img" not in page
     assert "&lt;script&gt;" in page
+
+
+async def test_metrics_in_the_prometheus_format(server: Running) -> None:
+    ann = await player(server.url, "ann")
+    reply = await ann.call("new_game", game="nestor", seed=5)
+    await ann.call("move", move=reply["legal"][0])
+    await ann.request("move", move="nonsense")
+    await ann.call("room_create", game="gate")
+    status, kind, body = await fetch(f"{http(server)}/metrics")
+    assert status == 200 and kind.startswith("text/plain; version=0.0.4")
+    values = dict(
+        line.rsplit(" ", 1) for line in body.splitlines() if line and not line.startswith("#")
+    )
+    assert values["patience_connections"] == "1"
+    assert values['patience_rooms{state="lobby"}'] == "1"
+    assert values["patience_moves_total"] == "1"
+    assert values["patience_errors_total"] == "1"
+    assert values['patience_move_seconds_bucket{le="+Inf"}'] == "1"
+    assert values["patience_redis_errors_total"] == "0"
