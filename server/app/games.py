@@ -137,7 +137,7 @@ async def create(
         day=day,
         home_at_ms=now_ms,
     )
-    async with redis.pipeline(transaction=True) as pipe:
+    async with redis.pipeline(transaction=False) as pipe:
         pipe.hset(store.game_key(live.gid), mapping=live.meta())
         pipe.expire(store.game_key(live.gid), ttl)
         await pipe.execute()

@@ -191,7 +191,7 @@ class Service:
         if not await self.redis.set(store.name_key(req.name), pid, nx=True):
             raise _error(ErrorCode.NAME_TAKEN, f"the name {req.name!r} is taken")
         try:
-            async with self.redis.pipeline(transaction=True) as pipe:
+            async with self.redis.pipeline(transaction=False) as pipe:
                 pipe.hset(store.player_key(pid), mapping={"name": req.name, "created": self.now()})
                 pipe.set(store.token_key(token), pid)
                 await pipe.execute()
@@ -492,7 +492,7 @@ class Service:
 
     async def _persist_room(self, room: Room) -> None:
         key = store.room_key(room.code)
-        async with self.redis.pipeline(transaction=True) as pipe:
+        async with self.redis.pipeline(transaction=False) as pipe:
             pipe.set(key, store.pack(room.to_dict()))
             ttl = self.settings.ended_ttl if room.state == FINISHED else self.settings.idle_ttl
             pipe.expire(key, ttl)
@@ -627,7 +627,7 @@ class Service:
         if room.timer is not None:
             room.timer.cancel()
         self._unload_room(room)
-        async with self.redis.pipeline(transaction=True) as pipe:
+        async with self.redis.pipeline(transaction=False) as pipe:
             pipe.delete(store.room_key(room.code))
             pipe.srem(store.LIVE_ROOMS, room.code)
             await pipe.execute()
@@ -806,7 +806,7 @@ class Service:
         if room.timer is not None and room.timer is not asyncio.current_task():
             room.timer.cancel()
         room.timer = None
-        async with self.redis.pipeline(transaction=True) as pipe:
+        async with self.redis.pipeline(transaction=False) as pipe:
             pipe.set(
                 store.results_key(room.code, room.race),
                 store.pack(

@@ -1,7 +1,8 @@
 """Everything the server keeps in Redis, behind one small module: key names, TTLs, and
 the group commit that makes "acknowledged" mean "in Redis".
 
-Keys (``{...}`` is a value):
+Keys (``<...>`` is a value; braces are Redis Cluster hash tags, so a game's meta and log,
+or a room's state and results, share one slot):
 
 ==========================  ======  ===========================================================
 key                         type    what
@@ -60,15 +61,15 @@ def token_key(token: str) -> str:
 
 
 def game_key(gid: str) -> str:
-    return f"g:{gid}"
+    return f"g:{{{gid}}}"
 
 
 def log_key(gid: str) -> str:
-    return f"g:{gid}:log"
+    return f"g:{{{gid}}}:log"
 
 
 def room_key(code: str) -> str:
-    return f"r:{code}"
+    return f"r:{{{code}}}"
 
 
 def daily_key(day: str, game: str, pid: str) -> str:
@@ -96,7 +97,7 @@ def code_key(code: str) -> str:
 
 
 def results_key(code: str, race: int) -> str:
-    return f"r:{code}:results:{race}"
+    return f"r:{{{code}}}:results:{race}"
 
 
 LIVE_ROOMS = "rooms:live"

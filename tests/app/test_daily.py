@@ -100,7 +100,7 @@ async def test_exactly_one_ranked_attempt_when_two_servers_race(settings: Settin
         assert (await one.redis.get(store.daily_key(day, "gate", pid))).decode() == replies[0][
             "game"
         ]
-        games = [k async for k in one.redis.scan_iter("g:*") if not k.endswith(b":log")]
+        games = [k async for k in one.redis.scan_iter("g:{*}") if not k.endswith(b":log")]
         assert len(games) == 1
 
 

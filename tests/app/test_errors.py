@@ -20,6 +20,7 @@ import pytest
 from redis.asyncio import Redis
 from websockets.protocol import State
 
+from server.app import store
 from server.app.settings import Settings
 from server.engine import new_game
 from server.protocol import ErrorCode
@@ -243,7 +244,7 @@ async def test_illegal_move(server: Running) -> None:
     moved = await ann.call("move", move=" 5 + 4 ")
     assert moved["move"] == "4+5"
     assert moved["view"] == after(DOUBLES, 1, ["4+5"])
-    assert await server.redis.llen(f"g:{gid}:log") == 1
+    assert await server.redis.llen(store.log_key(gid)) == 1
 
 
 async def test_undo_refused(server: Running) -> None:
@@ -257,7 +258,7 @@ async def test_undo_refused(server: Running) -> None:
     # the deal stands, in the game and in its log
     live = server.service.games[game["game"]]
     assert live.game.moves == 1 and live.game.view() == dealt["view"] == after(GATE, 1, ["deal"])
-    entries = await server.redis.lrange(f"g:{game['game']}:log", 0, -1)
+    entries = await server.redis.lrange(store.log_key(game["game"]), 0, -1)
     assert [e.decode().split(" ", 1)[1] for e in entries] == ["deal"]
     # a move that showed nothing can be undone, once
     move = dealt["legal"][0]
@@ -305,7 +306,7 @@ async def test_game_over(server: Running) -> None:
     await refused(ann, "move", "game_over", r"over", move="6+11", game=game["game"])
     live = server.service.games[game["game"]]
     assert live.game.moves == 1 and live.result == "resigned"
-    entries = await server.redis.lrange(f"g:{game['game']}:log", 0, -1)
+    entries = await server.redis.lrange(store.log_key(game["game"]), 0, -1)
     assert [e.decode().split(" ", 1)[1] for e in entries] == ["4+5", "!resign"]
     # a new game plays
     fresh = await ann.call("new_game", game=DOUBLES, seed=1)
@@ -443,7 +444,7 @@ async def test_internal_error_move_undo_resign(server: Running, redis: Redis) ->
     played, taken back or applied."""
     ann = await player(server.url, "ann")
     game = await ann.call("new_game", game=DOUBLES, seed=1)
-    log = f"g:{game['game']}:log"
+    log = store.log_key(game["game"])
     await redis.set(log, "not a list")
     await refused(ann, "move", "internal_error", "could not handle this request", move="4+5")
     await redis.delete(log)
@@ -477,7 +478,7 @@ async def test_internal_error_is_one_players_only(server: Running, redis: Redis)
     bob = await player(server.url, "bob")
     a = (await ann.call("new_game", game=DOUBLES, seed=1))["game"]
     b = (await bob.call("new_game", game=DOUBLES, seed=1))["game"]
-    await redis.set(f"g:{a}:log", "not a list")
+    await redis.set(store.log_key(a), "not a list")
     # both moves name their game, so neither waits on Redis before its write: they are
     # committed in the same pipeline
     (_, failed), (_, moved) = await asyncio.gather(
@@ -486,7 +487,7 @@ async def test_internal_error_is_one_players_only(server: Running, redis: Redis)
     assert failed["code"] == "internal_error", failed
     assert moved["type"] == "moved", moved
     assert moved["view"] == after(DOUBLES, 1, ["4+5"])
-    entries = await redis.lrange(f"g:{b}:log", 0, -1)
+    entries = await redis.lrange(store.log_key(b), 0, -1)
     assert [e.decode().split(" ", 1)[1] for e in entries] == ["4+5"]
     assert server.service.games[b].game.moves == 1
     assert server.service.games[a].game.moves == 0
