@@ -90,10 +90,21 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
     try:
         replay = load_file(args.file)
-        result = verify(replay)
     except OSError as exc:
         print(f"cannot read {args.file}: {exc.strerror}", file=sys.stderr)
         return 2
+    except Exception:
+        print(f"{args.file} is not a replay file (JSON or msgpack)", file=sys.stderr)
+        return 2
+    if replay.get("seed") is None:
+        print(
+            "this replay has no seed yet: a daily challenge's seed is published after "
+            "the day's reset (00:00 UTC); fetch the replay again then",
+            file=sys.stderr,
+        )
+        return 2
+    try:
+        result = verify(replay)
     except Tampered as exc:
         print(f"does not reproduce: {exc}")
         return 1

@@ -73,7 +73,10 @@ def load_secret(configured: str | None, data_dir: Path) -> bytes:
         pass
     data_dir.mkdir(parents=True, exist_ok=True)
     value = secrets.token_hex(32).encode()
-    fd = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600)
+    try:
+        fd = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600)
+    except FileExistsError:  # another process made it first
+        return path.read_bytes().strip()
     with os.fdopen(fd, "wb") as out:
         out.write(value)
     return value
@@ -98,4 +101,7 @@ def result_line(
     'Patience Race · Nestor · 2026-11-22 · not won · 1:01 · 20 moves · 30/52 home'
     """
     outcome = f"won in {clock_text(time_ms)}" if won else f"not won · {clock_text(time_ms)}"
-    return f"Patience Race · {game_name} · {day} · {outcome} · {moves} moves · {home}/{total} home"
+    plural = "move" if moves == 1 else "moves"
+    return (
+        f"Patience Race · {game_name} · {day} · {outcome} · {moves} {plural} · {home}/{total} home"
+    )

@@ -5,9 +5,11 @@ A replay is a plain map, the same in Redis (``rp:{id}``, msgpack, kept for good)
 ``replay`` reply and in a replay file (JSON or msgpack)::
 
     {"id": "3f2a...", "game": "gate", "seed": 123, "kind": "daily", "player": "ann",
-     "day": "2026-11-22", "room": null, "race": 0, "start_ms": ...,
+     "day": "2026-11-22", "start_ms": ...,
      "moves": [[ms, "t1>b2"], [ms, "!undo"], ...],
      "result": {"status": "won", "time_ms": 205000, "moves": 142, "home": 52, "total": 52}}
+
+A race game's replay has ``room`` and ``race`` instead of ``day``.
 
 ``verify`` plays the moves from the seed through the engine and checks that they are all
 legal, that the times run forwards from the start, and that they reproduce the result.
@@ -58,8 +60,10 @@ def verify(replay: dict[str, Any]) -> dict[str, Any]:
         start = int(replay["start_ms"])
         moves = [(int(at), str(what)) for at, what in replay["moves"]]
         recorded = replay["result"]
-    except (KeyError, TypeError, ValueError) as exc:
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
         raise Tampered(f"not a replay: {exc}") from None
+    if not isinstance(recorded, dict):
+        raise Tampered("not a replay: its result is not a map")
     status = "playing"
     last = start
     finished_at = start

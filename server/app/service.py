@@ -320,8 +320,23 @@ class Service:
             raise _error(ErrorCode.NO_SUCH_GAME, "no such game of yours: start one with new_game")
         return live
 
+    async def _close_past_daily(self, live: g.LiveGame) -> None:
+        """A ranked daily game ends at its day's reset (00:00 UTC): its replays become
+        public then, and nobody may finish yesterday's game knowing them. It ends as it
+        stands, as a time-out."""
+        if live.kind != g.DAILY or live.finished or live.day is None:
+            return
+        reset = d.day_start_ms(live.day) + d.DAY_MS
+        if self.now() < reset:
+            return
+        live.finish(g.TIMEOUT, reset)
+        await self._log(live, f"{reset} {g.TIMEOUT_ENTRY}")
+        await self._daily_finished(live)
+
     def _check_playable(self, live: g.LiveGame) -> Room | None:
         if live.finished:
+            if live.kind == g.DAILY and live.result == g.TIMEOUT:
+                raise _error(ErrorCode.GAME_OVER, "the day is over: a daily ends at 00:00 UTC")
             raise _error(ErrorCode.GAME_OVER, f"the game is over ({live.result})")
         if live.kind != g.RACE:
             return None
@@ -353,6 +368,7 @@ class Service:
 
     async def on_move(self, session: Session, req: m.Move) -> dict[str, Any]:
         live = await self._game_for(session, req.game)
+        await self._close_past_daily(live)
         room = self._check_playable(live)
         game = live.game
         now = self.now()
@@ -388,6 +404,7 @@ class Service:
 
     async def on_undo(self, session: Session, req: m.Undo) -> dict[str, Any]:
         live = await self._game_for(session, req.game)
+        await self._close_past_daily(live)
         room = self._check_playable(live)
         game = live.game
         now = self.now()
@@ -416,6 +433,7 @@ class Service:
 
     async def on_resign(self, session: Session, req: m.Resign) -> dict[str, Any]:
         live = await self._game_for(session, req.game)
+        await self._close_past_daily(live)
         room = self._check_playable(live)
         await self._resign(live, room)
         if live.kind == g.DAILY:
@@ -829,7 +847,9 @@ class Service:
             extra = {"player": racer.name, "room": room.code, "race": room.race}
             await self._keep_replay(live, {**extra, "start_ms": room.start_at_ms})
         winner = room.results[0] if room.results else None
-        if winner is not None and winner["status"] == g.WON:
+        # a race counts on the boards only against someone, on a deal nobody chose
+        counts = len(entries) >= 2 and (room.fixed_seed is None or room.race > 1)
+        if counts and winner is not None and winner["status"] == g.WON:
             pid = next(r.pid for r, _ in entries if r.name == winner["player"])
             now = self.now()
             for board_id in ("races/all", f"races/week/{d.iso_week(now)}"):

@@ -174,6 +174,8 @@ async def respond(service: Service, target: str) -> tuple[int, str, str] | None:
                 return 200, JSON, json.dumps(replay)
             return 200, HTML, replay_html(replay)
     except ProtocolError as exc:
-        status = 403 if exc.code == "not_public" else 404
-        return status, HTML, _page("Not found", f"<h1>{escape(exc.message)}</h1>")
+        status, title = (403, "Not public yet") if exc.code == "not_public" else (404, "Not found")
+        if path.endswith(".json"):
+            return status, JSON, json.dumps({"error": exc.code.value, "message": exc.message})
+        return status, HTML, _page(title, f"<h1>{escape(exc.message)}</h1>")
     return None

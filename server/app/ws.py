@@ -17,11 +17,10 @@ from http import HTTPStatus
 from typing import Any
 
 from redis.exceptions import RedisError
-from websockets.asyncio.connection import broadcast
 from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
-from websockets.protocol import State
+from websockets.protocol import SEND_EOF, State
 
 from server.protocol import ErrorCode, FrameError, ProtocolError, decode, encode, parse_request
 
@@ -36,6 +35,30 @@ CLOSE_UNDECODABLE = 1003
 CLOSE_RESTART = 1012
 
 
+class Outbox:
+    """Frames are written once per pass of the event loop: everything queued for one
+    connection during a pass (its reply, the progress events of its room) goes out in one
+    write, so a move costs a system call per connection that hears of it, not per frame."""
+
+    __slots__ = ("_queued", "_scheduled")
+
+    def __init__(self) -> None:
+        self._queued: list[WsSession] = []
+        self._scheduled = False
+
+    def add(self, session: WsSession) -> None:
+        self._queued.append(session)
+        if not self._scheduled:
+            self._scheduled = True
+            asyncio.get_running_loop().call_soon(self.flush)
+
+    def flush(self) -> None:
+        self._scheduled = False
+        queued, self._queued = self._queued, []
+        for session in queued:
+            session.flush()
+
+
 class WsSession:
     """One websocket connection: the service's :class:`~server.app.service.Session`."""
 
@@ -43,6 +66,8 @@ class WsSession:
         "_closing",
         "_last",
         "_limit",
+        "_outbox",
+        "_queued",
         "_tokens",
         "burst",
         "hello",
@@ -53,8 +78,12 @@ class WsSession:
         "ws",
     )
 
-    def __init__(self, ws: ServerConnection, settings: Settings) -> None:
+    def __init__(
+        self, ws: ServerConnection, settings: Settings, outbox: Outbox | None = None
+    ) -> None:
         self.ws = ws
+        self._outbox = outbox or Outbox()
+        self._queued = False
         self.player: str | None = None
         self.name: str | None = None
         self.hello = False
@@ -80,14 +109,39 @@ class WsSession:
         self.send_encoded(encode(message))
 
     def send_encoded(self, data: bytes) -> None:
-        """Queue a frame without waiting; a client whose unsent bytes pass the limit is
-        dropped rather than let it hold up anyone."""
+        """Queue a frame without waiting; it is written at the end of this pass of the
+        event loop (:class:`Outbox`), in order with everything else sent to this client."""
         ws = self.ws
         if self._closing or ws.state is not State.OPEN:
             return
-        broadcast([ws], data)
+        try:
+            ws.protocol.send_binary(data)
+        except Exception as exc:  # as websockets.broadcast: skip, never raise
+            log.warning("skipped a frame: %s", exc, extra={"player": self.player})
+            return
+        if not self._queued:
+            self._queued = True
+            self._outbox.add(self)
+
+    def flush(self) -> None:
+        """Write the queued frames at once; a client whose unsent bytes pass the limit is
+        dropped rather than let it hold up anyone."""
+        self._queued = False
+        ws = self.ws
+        chunks = ws.protocol.data_to_send()
+        if not chunks:
+            return  # websockets wrote them already (with a pong, or a close)
         transport = ws.transport
-        if transport is not None and transport.get_write_buffer_size() > self._limit:
+        if SEND_EOF in chunks:
+            ws.protocol.writes[:0] = chunks  # an end of stream: websockets' own writer
+            ws.send_data()
+            return
+        try:
+            transport.write(chunks[0] if len(chunks) == 1 else b"".join(chunks))
+        except Exception as exc:  # the connection is gone
+            log.debug("write failed: %s", exc, extra={"player": self.player})
+            return
+        if transport.get_write_buffer_size() > self._limit:
             # no closing handshake: it would queue behind everything unread
             log.warning("dropping a client too slow to read", extra={"player": self.player})
             self._closing = True
@@ -114,9 +168,10 @@ class WebServer:
         self.server: Server | None = None
         self.metrics = Metrics()
         self.connections = 0
+        self.outbox = Outbox()
 
     async def handler(self, ws: ServerConnection) -> None:
-        session = WsSession(ws, self.settings)
+        session = WsSession(ws, self.settings, self.outbox)
         service = self.service
         metrics = self.metrics
         clock = time.perf_counter
@@ -170,7 +225,7 @@ class WebServer:
     async def process_request(
         self, connection: ServerConnection, request: Request
     ) -> Response | None:
-        if request.path == "/metrics":
+        if request.path.split("?")[0] == "/metrics":
             rooms: dict[str, int] = {}
             for room in self.service.rooms.values():
                 rooms[room.state] = rooms.get(room.state, 0) + 1

@@ -207,23 +207,78 @@ async def test_follow_filters_a_board(server: Running) -> None:
     assert (await ann.call("unfollow", name="cat"))["names"] == []
 
 
-async def test_a_race_win_counts_on_the_races_boards(settings: Settings) -> None:
-    clock = ManualClock()
-    async with running(with_settings(settings, clock=clock)) as server:
-        ann, bob = await player(server.url, "ann"), await player(server.url, "bob")
-        code = (await ann.call("room_create", game=GAME, seed=1))["code"]
-        await bob.call("room_join", code=code)
-        await bob.call("ready")
-        await ann.call("start")
+def winning_line(seed: int) -> list[str] | None:
+    """A winning line for a Doubles and Quits deal, by search with the stock known (the
+    test reads the race's seed from Redis, as no player can)."""
+    game = new_game(GAME, seed=seed)
+    seen: set[object] = set()
+
+    def search() -> list[str] | None:
+        if game.status == "won":
+            return []
+        key = game.key()
+        if key in seen:
+            return None
+        seen.add(key)
+        for move in game.legal_moves():
+            game.play(move)
+            rest = search()
+            game.pop()
+            if rest is not None:
+                return [move.text, *rest]
+        return None
+
+    return search()
+
+
+async def test_a_race_win_counts_on_the_races_boards(server: Running) -> None:
+    ann, bob = await player(server.url, "ann"), await player(server.url, "bob")
+    code = (await ann.call("room_create", game=GAME))["code"]
+    await bob.call("room_join", code=code)
+    await bob.call("ready")
+    await ann.call("start")
+    for _ in range(20):  # until a race deals a deal that can be won
         start = await ann.event("race_start")
         await bob.event("race_start")
+        seed = int(await server.redis.hget(store.game_key(start["game"]), "seed"))
+        line = winning_line(seed)
         await bob.call("resign")
-        assert (await play_out(ann, start))["status"] == "won"
+        if line is not None:
+            break
+        await ann.call("resign")
         await ann.event("results")
-        week = await ann.call("top", board="races/week")
-        assert [(e["player"], e["count"]) for e in week["entries"]] == [("ann", 1)]
-        replay = (await bob.call("replay", replay=start["game"]))["replay"]
-        assert replay["result"]["status"] == "won" and replay["room"] == code
+        await ann.call("rematch")
+    assert line is not None
+    for move in line:
+        reply = await ann.call("move", move=move)
+    assert reply["status"] == "won"
+    await ann.event("results", lambda e: e["results"][0]["status"] == "won")
+    week = await ann.call("top", board="races/week")
+    assert [(e["player"], e["count"]) for e in week["entries"]] == [("ann", 1)]
+    assert (await ann.call("top", board="races/all"))["size"] == 1
+    replay = (await bob.call("replay", replay=start["game"]))["replay"]
+    assert replay["result"]["status"] == "won" and replay["room"] == code
+
+
+async def test_a_race_alone_or_on_a_chosen_deal_does_not_count(server: Running) -> None:
+    ann, bob = await player(server.url, "ann"), await player(server.url, "bob")
+    code = (await ann.call("room_create", game=GAME, seed=1))["code"]  # ann may know it
+    await bob.call("room_join", code=code)
+    await bob.call("ready")
+    await ann.call("start")
+    start = await ann.event("race_start")
+    await bob.call("resign")
+    assert (await play_out(ann, start))["status"] == "won"
+    assert (await ann.event("results"))["results"][0]["player"] == "ann"
+    assert (await ann.call("top", board="races/all"))["size"] == 0
+    # alone in a room: no one to beat
+    cat = await player(server.url, "cat")
+    await cat.call("room_create", game=GAME)
+    await cat.call("start")
+    solo = await cat.event("race_start")
+    await play_out(cat, solo)
+    await cat.event("results")
+    assert (await cat.call("top", board="races/all"))["size"] == 0
 
 
 async def test_boards_unknown_or_in_the_future_are_refused(server: Running) -> None:
@@ -233,3 +288,20 @@ async def test_boards_unknown_or_in_the_future_are_refused(server: Running) -> N
     future = day_of(server.clock.now_ms() + 3 * 86_400_000)
     assert (await client.request("top", board=f"daily/gate/{future}"))["code"] == "no_such_board"
     assert (await client.request("replay", replay="nope"))["code"] == "no_such_replay"
+
+
+async def test_a_ranked_daily_ends_at_the_reset(server: Running) -> None:
+    """Yesterday's replays are public after the reset: yesterday's game must be over."""
+    ann = await player(server.url, "ann")
+    reply = await ann.call("daily", game="gate")
+    await ann.call("move", move=reply["legal"][0])
+    next_day(server.clock)
+    late = await ann.request("move", move=reply["legal"][0], game=reply["game"])
+    assert late["code"] == "game_over" and "the day is over" in late["message"]
+    result = await ann.event("daily_result")
+    assert result["status"] == "timeout" and result["day"] == reply["day"]
+    board = await ann.call("top", board=f"daily/gate/{reply['day']}")
+    assert board["entries"][0]["won"] is False and board["entries"][0]["moves"] == 1
+    # today's is a new ranked game
+    today = await ann.call("daily", game="gate")
+    assert today["ranked"] and today["day"] != reply["day"]
