@@ -27,7 +27,7 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check server client_cli tests bench
 
 typecheck: $(STAMP)
-	$(BIN)/mypy server/engine server/protocol
+	$(BIN)/mypy server/engine server/protocol client_cli
 
 pytest: $(STAMP)
 	$(BIN)/pytest server tests docs README.md

@@ -1,0 +1,12 @@
+"""``patience-race``: the terminal client people race with.
+
+A thin client: it knows no rules. It draws the views the server sends (one renderer for
+every game, from the layout data in each view) and sends the moves the player types.
+
+Modules: :mod:`.config` (the token file), :mod:`.connection` (the websocket, requests,
+events, reconnects), :mod:`.render` (a view as board text), :mod:`.screen` (whole screens),
+:mod:`.model` (what the client knows), :mod:`.commands` (what a typed line means),
+:mod:`.app` (the interactive loop), :mod:`.cli` (the ``patience-race`` command).
+"""
+
+__version__ = "0.1.0"

@@ -1,0 +1,140 @@
+"""What a typed line means: a move, a short form of one, or one of the client's keys.
+
+Pure: :func:`interpret` takes the line and what is on the table (the context, the legal
+moves the server sent, the pile labels) and returns an :class:`Action`. It knows the
+notation's shape (a move starts at the pile before ``>`` or ``:``; a pair ``4+8`` involves
+both), never the rules: whether a move is legal is the server's to say.
+
+Keys, in every context: ``h`` help, ``q`` quit. While playing: a move in notation, a pile
+label alone when exactly one legal move starts there, ``u`` undo, ``resign``. Solo, once
+the game is over: ``n`` a new deal (``new GAME`` another game). In a room's lobby: ``r``
+ready (again: not ready), ``s`` start (the host). After a race: ``m`` rematch (the host).
+
+>>> legal = ["t1>b2", "l>t4", "r>t4", "r>f", "deal"]
+>>> labels = {"l", "r", "t1", "b2", "t4", "w", "s", "fc"}
+>>> interpret("T1 > B2", "play", legal, labels)
+Action(kind='move', arg='t1>b2', note='')
+>>> interpret("l", "play", legal, labels)
+Action(kind='move', arg='l>t4', note='')
+>>> interpret("r", "play", legal, labels)
+Action(kind='say', arg=None, note='r: which move? r>t4, r>f')
+>>> interpret("w", "play", legal, labels)
+Action(kind='say', arg=None, note='no legal move starts at w')
+>>> interpret("b2>t1", "play", legal, labels)  # not legal: the server says why
+Action(kind='move', arg='b2>t1', note='')
+>>> interpret("u", "play", legal, labels), interpret("q", "play", legal, labels)
+(Action(kind='undo', arg=None, note=''), Action(kind='quit', arg=None, note=''))
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
+
+from .render import move_piles
+
+
+@dataclass(frozen=True)
+class Action:
+    """``kind`` is one of: move (``arg`` the move), undo, resign, help, quit, new (``arg``
+    a rules id or None), ready, start, rematch, yes, no, say (show ``note``), none."""
+
+    kind: str
+    arg: str | None = None
+    note: str = ""
+
+
+NONE = Action("none")
+
+_WORDS: dict[str, str] = {
+    "h": "help",
+    "help": "help",
+    "?": "help",
+    "q": "quit",
+    "quit": "quit",
+    "exit": "quit",
+}
+
+_IN_CONTEXT: dict[str, dict[str, str]] = {
+    "play": {"u": "undo", "undo": "undo", "resign": "resign"},
+    "over": {"n": "new", "new": "new", "u": "undo", "undo": "undo"},
+    "waiting": {},
+    "spectating": {},
+    "idle": {"n": "new", "new": "new"},
+    "lobby": {"r": "ready", "ready": "ready", "s": "start", "start": "start"},
+    "countdown": {},
+    "finished": {"m": "rematch", "rematch": "rematch"},
+    "closed": {},
+    "watch": {},
+}
+
+#: what each context offers, for the hint line and the help screen
+KEYS: dict[str, str] = {
+    "play": "move in notation · Tab completes · u undo · h help · q quit",
+    "over": "n new deal · new GAME · h help · q quit",
+    "waiting": "your game is over: waiting for the others · q leave",
+    "spectating": "the race is on without you · q leave",
+    "idle": "n new deal · new GAME · q quit",
+    "lobby": "r ready · s start (host) · q leave",
+    "countdown": "get ready · q leave",
+    "finished": "m rematch (host) · q leave",
+    "closed": "the room is closed · q quit",
+    "watch": "watching · q stop",
+    "confirm": "y yes · anything else: no",
+}
+
+
+def normalize(text: str) -> str:
+    """Moves ignore case and spaces, as the server does."""
+    return re.sub(r"\s+", "", text).lower()
+
+
+def candidates(label: str, legal: Sequence[str]) -> list[str]:
+    """The legal moves that start at ``label`` (either side of a pair)."""
+    return [move for move in legal if label in move_piles(move) and move != label]
+
+
+def interpret(
+    text: str, context: str, legal: Sequence[str] = (), labels: Collection[str] = ()
+) -> Action:
+    """The action a typed line asks for in ``context`` (see :meth:`Model.context`)."""
+    stripped = text.strip()
+    if context == "confirm":
+        return Action("yes") if stripped.lower() in ("y", "yes") else Action("no")
+    if not stripped:
+        return NONE
+    word, _, rest = stripped.partition(" ")
+    word = word.lower()
+    if word in _WORDS and not rest:
+        return Action(_WORDS[word])
+    local = _IN_CONTEXT.get(context, {})
+    if word in local:
+        kind = local[word]
+        if kind == "new":
+            return Action("new", rest.strip().lower() or None)
+        if not rest:
+            return Action(kind)
+    if context != "play":
+        return Action("say", note=f"{stripped!r} means nothing here: {KEYS.get(context, '')}")
+    move = normalize(stripped)
+    if move in legal:
+        return Action("move", move)
+    if move in labels:
+        options = candidates(move, legal)
+        if len(options) == 1:
+            return Action("move", options[0])
+        if options:
+            return Action("say", note=f"{move}: which move? {', '.join(options)}")
+        return Action("say", note=f"no legal move starts at {move}")
+    return Action("move", move)  # the server reads it, and says why if it is refused
+
+
+def completions(text: str, context: str, legal: Sequence[str]) -> list[str]:
+    """What Tab offers for the text typed so far: the legal moves it begins (and, playing,
+    the words ``undo`` and ``resign``)."""
+    if context != "play":
+        return []
+    typed = normalize(text)
+    words = [*legal, "undo", "resign"]
+    return [w for w in words if w.startswith(typed)]

@@ -1,0 +1,108 @@
+"""Where the client keeps the player's token, and which server it talks to.
+
+The token is the player's only credential (the server cannot show it again), so it lives
+in one file only its owner can read: ``$XDG_CONFIG_HOME/patience-race/tokens.json``
+(``~/.config/patience-race/tokens.json`` by default), mode 0600 in a 0700 directory,
+written whole and renamed into place. It holds one entry per server URL::
+
+    {"servers": {"ws://127.0.0.1:8765": {"name": "ann", "token": "..."}}}
+
+The server is ``--server URL``, else ``$PATIENCE_SERVER``, else the local one ``make run``
+starts (``ws://127.0.0.1:8765``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import tempfile
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+DEFAULT_SERVER = "ws://127.0.0.1:8765"
+APP_DIR = "patience-race"
+TOKENS_FILE = "tokens.json"
+
+
+def config_dir(environ: Mapping[str, str] | None = None) -> Path:
+    """``$XDG_CONFIG_HOME/patience-race``, or ``~/.config/patience-race``."""
+    env = os.environ if environ is None else environ
+    base = env.get("XDG_CONFIG_HOME", "")
+    root = Path(base) if base and Path(base).is_absolute() else Path.home() / ".config"
+    return root / APP_DIR
+
+
+def normalize_server(url: str) -> str:
+    """A server URL in the form tokens are kept under.
+
+    >>> normalize_server("127.0.0.1:9000"), normalize_server("WS://Example.org/")
+    ('ws://127.0.0.1:9000', 'ws://example.org')
+    """
+    url = url.strip()
+    if "://" not in url:
+        url = "ws://" + url
+    scheme, _, rest = url.partition("://")
+    host, _, path = rest.partition("/")
+    path = path.rstrip("/")
+    return f"{scheme.lower()}://{host.lower()}" + (f"/{path}" if path else "")
+
+
+def pick_server(flag: str | None, environ: Mapping[str, str] | None = None) -> str:
+    env = os.environ if environ is None else environ
+    return normalize_server(flag or env.get("PATIENCE_SERVER") or DEFAULT_SERVER)
+
+
+@dataclass(frozen=True)
+class Account:
+    name: str
+    token: str
+
+
+class TokenStore:
+    """The tokens file: one account per server."""
+
+    def __init__(self, directory: Path) -> None:
+        self.directory = directory
+        self.path = directory / TOKENS_FILE
+
+    def _read(self) -> dict[str, Any]:
+        try:
+            data = json.loads(self.path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return {"servers": {}}
+        if not isinstance(data, dict) or not isinstance(data.get("servers"), dict):
+            return {"servers": {}}
+        return data
+
+    def get(self, server: str) -> Account | None:
+        entry = self._read()["servers"].get(normalize_server(server))
+        if isinstance(entry, dict) and isinstance(entry.get("token"), str):
+            return Account(str(entry.get("name", "")), entry["token"])
+        return None
+
+    def put(self, server: str, account: Account) -> None:
+        data = self._read()
+        data["servers"][normalize_server(server)] = {"name": account.name, "token": account.token}
+        self._write(data)
+
+    def forget(self, server: str) -> None:
+        data = self._read()
+        if data["servers"].pop(normalize_server(server), None) is not None:
+            self._write(data)
+
+    def _write(self, data: dict[str, Any]) -> None:
+        self.directory.mkdir(mode=0o700, parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=self.directory, prefix=".tokens-", suffix=".tmp")
+        try:
+            os.fchmod(fd, 0o600)
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                json.dump(data, f, indent=2, sort_keys=True)
+                f.write("\n")
+            os.replace(tmp, self.path)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+            raise

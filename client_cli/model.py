@@ -1,0 +1,247 @@
+"""What the client knows: the game on the table, the room, the race, the last message.
+
+:class:`Model` is plain data updated from server messages by small methods that do no I/O,
+so the screen can be drawn from it by pure functions and tests can feed it messages.
+Times are milliseconds: ``now`` is the local clock, and ``offset_ms`` turns it into the
+server's (``server = local + offset``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from .sanitize import clean
+
+#: screens
+SOLO, ROOM, WATCH = "solo", "room", "watch"
+#: room states
+LOBBY, COUNTDOWN, RACING, FINISHED, CLOSED = "lobby", "countdown", "racing", "finished", "closed"
+#: message tones
+INFO, ERROR, GOOD = "info", "error", "good"
+
+
+@dataclass
+class Game:
+    """A game snapshot: a ``game`` reply, a ``moved``/``undone`` reply, a ``race_start``."""
+
+    gid: str
+    kind: str
+    rules: str
+    view: dict[str, Any]
+    legal: list[str]
+    status: str
+
+    @classmethod
+    def from_message(cls, msg: Mapping[str, Any]) -> Game:
+        view = msg.get("view")
+        legal = msg.get("legal")
+        return cls(
+            gid=clean(msg.get("game", ""), 32),
+            kind=clean(msg.get("kind", "solo"), 8),
+            rules=clean(msg.get("rules", ""), 32),
+            view=dict(view) if isinstance(view, Mapping) else {},
+            legal=[clean(m, 32) for m in legal] if isinstance(legal, list) else [],
+            status=clean(msg.get("status", "playing"), 16),
+        )
+
+    def update(self, msg: Mapping[str, Any]) -> None:
+        """Apply a ``moved`` or ``undone`` reply."""
+        if isinstance(msg.get("view"), Mapping):
+            self.view = dict(msg["view"])
+        legal = msg.get("legal")
+        if isinstance(legal, list):
+            self.legal = [clean(m, 32) for m in legal]
+        self.status = clean(msg.get("status", self.status), 16)
+
+    @property
+    def over(self) -> bool:
+        return self.status != "playing"
+
+    @property
+    def labels(self) -> frozenset[str]:
+        piles = self.view.get("piles")
+        if not isinstance(piles, list):
+            return frozenset()
+        return frozenset(
+            clean(p.get("label", ""), 8).lower() for p in piles if isinstance(p, Mapping)
+        )
+
+
+@dataclass
+class Model:
+    server: str = ""
+    ascii: bool = False
+    me: str | None = None
+    #: rules id -> the game's name
+    games: dict[str, str] = field(default_factory=dict)
+    screen: str = SOLO
+    game: Game | None = None
+    #: the code of the room on screen, and its last state
+    room_code: str | None = None
+    room: dict[str, Any] | None = None
+    message: str = ""
+    tone: str = INFO
+    #: the state of the connection when it is not simply up ("reconnecting in 2 s")
+    link: str = ""
+    offset_ms: int = 0
+    #: local ms: when the solo clock started, and when it stopped (game over)
+    clock_from: int | None = None
+    clock_to: int | None = None
+    #: a question waiting for y/n (its id: "resign", "leave")
+    confirm: str | None = None
+    help: bool = False
+    #: bumped on every change: the screen is redrawn when it moves
+    version: int = 0
+
+    # -- messages --------------------------------------------------------------------
+
+    def changed(self) -> None:
+        self.version += 1
+
+    def say(self, text: str, tone: str = INFO) -> None:
+        self.message = text
+        self.tone = tone
+        self.changed()
+
+    def set_games(self, games: Any) -> None:
+        if isinstance(games, list):
+            self.games = {
+                clean(g.get("id", ""), 32): clean(g.get("name", ""), 40)
+                for g in games
+                if isinstance(g, Mapping)
+            }
+        self.changed()
+
+    def game_name(self, rules: str | None = None) -> str:
+        rules = rules if rules is not None else (self.game.rules if self.game else "")
+        if not rules and self.room:
+            rules = clean(self.room.get("game", ""), 32)
+        return self.games.get(rules) or rules
+
+    def set_solo(self, msg: Mapping[str, Any], now: int) -> None:
+        """A solo game to play: a ``game`` reply or ``welcome.resume.solo``."""
+        self.game = Game.from_message(msg)
+        self.screen = SOLO
+        self.clock_from = now
+        self.clock_to = now if self.game.over else None
+        self.changed()
+
+    def apply_reply(self, msg: Mapping[str, Any], now: int) -> None:
+        """A ``moved`` or ``undone`` reply to a request of ours."""
+        game = self.game
+        if game is None or clean(msg.get("game", ""), 32) != game.gid:
+            return
+        was_over = game.over
+        game.update(msg)
+        if game.over and not was_over:
+            self.clock_to = now
+        self.changed()
+
+    def apply_resigned(self, msg: Mapping[str, Any], now: int) -> None:
+        game = self.game
+        if game is not None and clean(msg.get("game", ""), 32) == game.gid:
+            game.status = clean(msg.get("status", "resigned"), 16)
+            game.legal = []
+            self.clock_to = now
+            self.changed()
+
+    def enter_room(self, msg: Mapping[str, Any], screen: str = ROOM) -> None:
+        """The room we created, joined or watch (its ``room`` reply): from now on only its
+        messages count."""
+        self.screen = screen
+        self.room = None
+        self.room_code = clean(msg.get("code", ""), 16)
+        self.apply_room(msg)
+
+    def apply_room(self, msg: Mapping[str, Any]) -> None:
+        """A ``room`` message, reply or event: the room's full state. Messages of any other
+        room are ignored (signing in announces the room the player was in, which is not
+        the one a new ``race new`` creates)."""
+        room = dict(msg)
+        if self.room_code is None or room.get("code") != self.room_code:
+            return
+        old = self.room
+        made, shown = room.get("now"), (old or {}).get("now")
+        if isinstance(made, int) and isinstance(shown, int) and made < shown:
+            return  # older than what we show (a resume overtaken by events)
+        self.room = room
+        state = room.get("state")
+        if state in (LOBBY, COUNTDOWN) and self.game is not None and self.game.kind == "race":
+            self.game = None  # a rematch: the old race's board goes away
+        self.changed()
+
+    def apply_race_start(self, msg: Mapping[str, Any]) -> None:
+        if self.room is not None and msg.get("code") != self.room.get("code"):
+            return
+        self.game = Game.from_message(msg)
+        self.game.kind = "race"
+        if self.room is not None:
+            if self.room.get("state") in (LOBBY, COUNTDOWN):  # the room event follows
+                self.room = {**self.room, "state": RACING}
+            else:
+                self.room = dict(self.room)
+            for key in ("start_at", "end_at", "race"):
+                if key in msg:
+                    self.room[key] = msg[key]
+        self.changed()
+
+    def apply_progress(self, msg: Mapping[str, Any]) -> None:
+        room = self.room
+        if room is None or msg.get("code") != room.get("code"):
+            return
+        name = msg.get("player")
+        for player in room.get("players") or []:
+            if isinstance(player, dict) and player.get("name") == name:
+                for key in ("home", "total", "moves", "status"):
+                    if key in msg:
+                        player[key] = msg[key]
+        self.changed()
+
+    def apply_results(self, msg: Mapping[str, Any]) -> None:
+        room = self.room
+        if room is None or msg.get("code") != room.get("code"):
+            return
+        self.room = {**room, "state": FINISHED, "results": msg.get("results")}
+        self.changed()
+
+    # -- what the screen shows ---------------------------------------------------------
+
+    def server_now(self, now: int) -> int:
+        return now + self.offset_ms
+
+    @property
+    def room_state(self) -> str | None:
+        return clean(self.room.get("state", ""), 16) if self.room else None
+
+    @property
+    def is_host(self) -> bool:
+        return bool(self.room and self.me and self.room.get("host") == self.me)
+
+    @property
+    def racing(self) -> bool:
+        """A race game of ours is on the table and the race is running."""
+        return (
+            self.screen == ROOM
+            and self.room_state == RACING
+            and self.game is not None
+            and self.game.kind == "race"
+        )
+
+    def context(self) -> str:
+        """What typed lines mean now: see :func:`client_cli.commands.interpret`."""
+        if self.confirm:
+            return "confirm"
+        if self.screen == WATCH:
+            return "watch"
+        if self.screen == ROOM:
+            state = self.room_state
+            if state == RACING and self.game is not None and self.game.kind == "race":
+                return "waiting" if self.game.over else "play"
+            if state == RACING:
+                return "spectating"  # in the room, not in this race
+            return state or "lobby"
+        if self.game is None:
+            return "idle"
+        return "over" if self.game.over else "play"

@@ -1,0 +1,499 @@
+"""Whole screens, drawn from the model by pure functions.
+
+:func:`render_screen` returns the lines above the input line, at most ``height`` of them,
+none wider than ``width``: a header, then the board (with the racers beside it in a race),
+the lobby, the countdown, the results or the help, then the last message and the keys.
+``now`` is the local clock in ms, passed in so that a screen is a function of its inputs.
+:func:`plain` and :func:`ansi` turn the lines into text for the golden tests and for the
+terminal.
+"""
+
+from __future__ import annotations
+
+import io
+import textwrap
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from rich import box
+from rich.console import Console, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from .commands import KEYS
+from .model import COUNTDOWN, FINISHED, LOBBY, RACING, ROOM, WATCH, Model
+from .render import draw_board
+from .sanitize import clean
+
+#: view fields every game has; the rest are the game's own, shown under the header
+STANDARD_FIELDS = frozenset({"game", "piles", "status", "home", "total", "moves", "can_undo"})
+#: game fields that only describe the layout (the board shows them)
+LAYOUT_FIELDS = frozenset({"rows", "width"})
+#: how a few game fields read; any other field shows as "name value"
+FIELD_NAMES = {"redeals": "redeals left", "stage": "stage", "wedge": "the Wedge at"}
+#: the narrowest race panel beside the board
+PANEL_MIN = 18
+PANEL_MAX = 32
+
+
+class Glyphs:
+    def __init__(self, ascii: bool) -> None:
+        self.sep = " | " if ascii else " · "
+        self.me = ">" if ascii else "▸"
+        self.full = "#" if ascii else "█"
+        self.empty = "." if ascii else "░"
+        self.dash = "-" if ascii else "—"
+        self.won = "won" if ascii else "✓ won"
+        self.box = box.ASCII2 if ascii else box.SIMPLE_HEAD
+
+
+def clock(ms: int) -> str:
+    """``m:ss``, or ``h:mm:ss`` from an hour.
+
+    >>> clock(0), clock(75_400), clock(3_725_000)
+    ('0:00', '1:15', '1:02:05')
+    """
+    seconds = max(ms, 0) // 1000
+    hours, rest = divmod(seconds, 3600)
+    minutes, secs = divmod(rest, 60)
+    return f"{hours}:{minutes:02}:{secs:02}" if hours else f"{minutes}:{secs:02}"
+
+
+def race_time(ms: Any) -> str:
+    """A winner's time, to the tenth of a second.
+
+    >>> race_time(83_456), race_time(None)
+    ('1:23.4', '')
+    """
+    if not isinstance(ms, int) or isinstance(ms, bool):
+        return ""
+    return f"{clock(ms)}.{(ms % 1000) // 100}"
+
+
+def _int(value: Any) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) else 0
+
+
+def _fit(text: Text, width: int) -> Text:
+    text = text.copy()
+    text.truncate(width, overflow="ellipsis")
+    return text
+
+
+def _wrap(text: str, width: int, style: str, most: int) -> list[Text]:
+    lines = textwrap.wrap(text, width=max(width, 10)) or [""]
+    if len(lines) > most:
+        lines = [*lines[: most - 1], textwrap.shorten(" ".join(lines[most - 1 :]), width)]
+    return [_fit(Text(line, style=style), width) for line in lines]
+
+
+def lines_of(renderable: RenderableType, width: int) -> list[Text]:
+    """A rich renderable (a table) as styled lines."""
+    console = Console(
+        width=width,
+        file=io.StringIO(),
+        force_terminal=True,
+        color_system="standard",
+        legacy_windows=False,
+        emoji=False,
+        highlight=False,
+    )
+    out = []
+    for segments in console.render_lines(renderable, console.options, pad=False):
+        line = Text()
+        for seg in segments:
+            if not seg.control:
+                line.append(seg.text, seg.style)
+        line.rstrip()
+        out.append(line)
+    while out and not out[-1].plain:
+        out.pop()
+    return out
+
+
+# -- pieces ----------------------------------------------------------------------------
+
+
+def header(model: Model, width: int, now: int) -> Text:
+    g = Glyphs(model.ascii)
+    left = Text(" ")
+    left.append(model.game_name() or "Patience Race", style="bold")
+    room = model.room
+    if model.screen in (ROOM, WATCH) and room is not None:
+        code = clean(room.get("code", ""), 16)
+        left.append(f"{g.sep}{'watching ' if model.screen == WATCH else ''}room {code}")
+        state = model.room_state
+        if state == RACING:
+            start = _int(room.get("start_at"))
+            left.append(g.sep + clock(model.server_now(now) - start), style="bold")
+            end = room.get("end_at")
+            if isinstance(end, int):
+                left.append(f" ({clock(end - model.server_now(now))} left)")
+        elif state:
+            left.append(g.sep + state)
+    elif model.game is not None:
+        left.append(f"{g.sep}solo")
+        if model.clock_from is not None:
+            elapsed = (model.clock_to or now) - model.clock_from
+            left.append(g.sep + clock(elapsed), style="bold")
+    right = Text()
+    if model.link:
+        right.append(model.link, style="bold red")
+    elif model.me:
+        right.append(model.me)
+    right.append(" ")
+    room_for_left = max(width - right.cell_len - 1, 10)
+    left = _fit(left, room_for_left)
+    line = Text()
+    line.append_text(left)
+    line.append(" " * max(width - left.cell_len - right.cell_len, 1))
+    line.append_text(right)
+    line.stylize("reverse")
+    return _fit(line, width)
+
+
+def game_line(model: Model, width: int) -> Text:
+    """Cards home, moves, the game's own fields, and how it ended."""
+    g = Glyphs(model.ascii)
+    game = model.game
+    assert game is not None
+    view = game.view
+    parts = [
+        f"home {_int(view.get('home'))}/{_int(view.get('total'))}",
+        f"moves {_int(view.get('moves'))}",
+    ]
+    for key, value in view.items():
+        if key in STANDARD_FIELDS or key in LAYOUT_FIELDS:
+            continue
+        name = clean(FIELD_NAMES.get(key, key.replace("_", " ")), 24)
+        if isinstance(value, bool):
+            parts.append(f"{name}: {'yes' if value else 'no'}")
+        elif value is not None:
+            parts.append(f"{name} {clean(value, 16)}")
+    line = Text(" " + g.sep.join(parts))
+    if game.over:
+        status = clean(game.status, 16)
+        line.append(g.sep)
+        line.append(status.upper(), style="bold green" if status == "won" else "bold red")
+    return _fit(line, width)
+
+
+def _bar(home: int, total: int, width: int, g: Glyphs) -> Text:
+    filled = round(width * home / total) if total else 0
+    return Text(g.full * filled, style="green") + Text(g.empty * (width - filled), style="dim")
+
+
+def _status_word(player: Mapping[str, Any], g: Glyphs) -> Text:
+    status = clean(player.get("status", ""), 12)
+    if status == "won":
+        return Text(g.won, style="bold green")
+    if status in ("lost", "resigned", "timeout"):
+        return Text(status, style="red")
+    return Text("")
+
+
+def race_panel(model: Model, width: int, *, wide: bool = False) -> list[Text]:
+    """The racers' progress, one line each, best first: cards home, a bar while they
+    play, how they ended; ``wide`` (watching) adds their moves."""
+    g = Glyphs(model.ascii)
+    room = model.room or {}
+    players = [p for p in room.get("players") or [] if isinstance(p, Mapping)]
+    players.sort(key=lambda p: (-_int(p.get("home")), _int(p.get("moves"))))
+    pad = "  " if wide else ""
+    out = [_fit(Text(f"{pad}Race {_int(room.get('race'))}", style="bold"), width)]
+    longest = max((len(clean(p.get("name", ""))) for p in players), default=4)
+    name_width = max(min(longest, 12, width - len(pad) - 11), 3)  # room for " x"
+    for p in players:
+        name = clean(p.get("name", ""), name_width)
+        me = name == model.me
+        line = Text(pad)
+        line.append(g.me if me else " ", style="bold")
+        line.append(f"{name:<{name_width}} ", style="bold" if me else "")
+        home, total = _int(p.get("home")), _int(p.get("total"))
+        line.append(f"{home:>3}/{total:<3}")
+        word = _status_word(p, g)
+        if wide:
+            line.append(f" {_int(p.get('moves')):>4} moves", style="dim")
+        room_left = width - line.cell_len - 1
+        if word.plain and word.cell_len > room_left:  # no room: a mark for how it ended
+            word = Text(g.won[0] if word.plain.endswith("won") else "x", style=word.style)
+        if word.plain:
+            line.append(" ")
+            line.append_text(word)
+        elif not p.get("present", True):
+            line.append(" away", style="dim")
+        elif room_left >= 4:
+            line.append(" ")
+            line.append_text(_bar(home, total, min(room_left, 24 if wide else 10), g))
+        out.append(_fit(line, width))
+    watchers = _int(room.get("watchers"))
+    if watchers:
+        out.append(Text(f"{pad}{watchers} watching", style="dim"))
+    return out
+
+
+def _side_by_side(left: Sequence[Text], left_width: int, right: Sequence[Text]) -> list[Text]:
+    out = []
+    for n in range(max(len(left), len(right))):
+        line = left[n].copy() if n < len(left) else Text()
+        if n < len(right):
+            line.align("left", left_width)
+            line.append("   ")
+            line.append_text(right[n])
+        out.append(line)
+    return out
+
+
+def roster(model: Model, width: int) -> list[Text]:
+    """The lobby's list: who is in, who is ready, who hosts."""
+    g = Glyphs(model.ascii)
+    room = model.room or {}
+    out = [Text("  Racers", style="bold")]
+    state = model.room_state
+    for p in room.get("players") or []:
+        if not isinstance(p, Mapping):
+            continue
+        name = clean(p.get("name", ""), 20)
+        line = Text(f"   {g.me if name == model.me else ' '} ")
+        line.append(f"{name:<20} ", style="bold" if name == model.me else "")
+        if p.get("host"):
+            line.append("host ", style="cyan")
+        elif state == LOBBY:
+            line.append(
+                "ready" if p.get("ready") else "not ready",
+                style=("green" if p.get("ready") else "yellow"),
+            )
+        if not p.get("present", True):
+            line.append("(away)", style="dim")
+        out.append(_fit(line, width))
+    return out
+
+
+def results_table(model: Model, width: int) -> list[Text]:
+    g = Glyphs(model.ascii)
+    room = model.room or {}
+    results = room.get("results") or []
+    table = Table(box=g.box, show_edge=False, pad_edge=False, expand=False)
+    for name, justify in (
+        ("#", "right"),
+        ("racer", "left"),
+        ("result", "left"),
+        ("time", "right"),
+        ("moves", "right"),
+        ("home", "right"),
+    ):
+        table.add_column(name, justify=justify)  # type: ignore[arg-type]
+    for r in results:
+        if not isinstance(r, Mapping):
+            continue
+        name = clean(r.get("player", ""), 20)
+        status = clean(r.get("status", ""), 12)
+        style = "bold" if name == model.me else ""
+        table.add_row(
+            str(_int(r.get("rank"))),
+            Text(name, style=style),
+            Text(status, style="green" if status == "won" else ""),
+            race_time(r.get("time_ms")) or g.dash,
+            str(_int(r.get("moves"))),
+            f"{_int(r.get('home'))}/{_int(r.get('total'))}",
+        )
+    title = Text(f"  Results of race {_int(room.get('race'))}", style="bold")
+    return [title, *(Text("  ") + line for line in lines_of(table, width - 2))]
+
+
+def help_lines(model: Model, width: int) -> list[Text]:
+    game = model.game
+    rules = game.rules if game else clean((model.room or {}).get("game", ""), 32)
+    text = [
+        ("Keys", "bold"),
+        ("  a move in the game's notation, then Enter (case and spaces do not matter)", ""),
+        ("  a pile's label alone plays the one legal move that starts there", ""),
+        ("  Tab completes a move from the legal ones; Tab again cycles", ""),
+        ("  u undo    resign  give up this game    h help    q quit", ""),
+        ("  solo, game over: n new deal, new GAME another game", ""),
+        ("  lobby: r ready, s start (host)    after a race: m rematch (host)", ""),
+        ("", ""),
+        (f"The rules: patience-race rules {rules or 'GAME'}", ""),
+        ("", ""),
+    ]
+    out = [_fit(Text(t, style=s), width) for t, s in text]
+    if game is not None and game.legal:
+        out.append(Text("Legal moves now", style="bold"))
+        out.extend(_wrap(" ".join(game.legal), width - 2, "", 6))
+    return out
+
+
+# -- screens ---------------------------------------------------------------------------
+
+
+def _message(model: Model, width: int, most: int = 2) -> list[Text]:
+    """The last message (one line, two if it is long), then the legal moves while
+    playing."""
+    out = [Text("")]
+    if model.message:
+        style = {"error": "bold red", "good": "bold green"}.get(model.tone, "")
+        out = _wrap(model.message, width - 1, style, most)
+    game = model.game
+    if model.context() == "play" and game is not None and not model.help:
+        legal = Text("legal: ", style="dim")
+        legal.append(" ".join(game.legal) or "(none)", style="dim")
+        out.append(_fit(legal, width - 1))
+    return out
+
+
+def _keys(model: Model, width: int) -> Text:
+    context = model.context()
+    words = KEYS["confirm" if context == "confirm" else context] if context in KEYS else ""
+    if model.help:
+        words = "Enter or Esc: back to the table"
+    words = words.replace(" · ", Glyphs(model.ascii).sep)
+    return _fit(Text(words, style="bold" if context == "confirm" else "dim"), width)
+
+
+def _table(model: Model, width: int, height: int, now: int) -> list[Text]:
+    """The board, with the race panel beside it (or under it when it cannot fit)."""
+    game = model.game
+    assert game is not None
+    legal = game.legal if not game.over else []
+    in_race = model.screen == ROOM and model.room is not None
+    if not in_race:
+        return draw_board(game.view, width, height, ascii=model.ascii, legal=legal).lines
+    board = draw_board(game.view, width, height, ascii=model.ascii, legal=legal)
+    room_left = width - board.width - 3
+    if room_left >= PANEL_MIN:
+        panel = race_panel(model, min(room_left, PANEL_MAX))
+        return _side_by_side(board.lines, board.width, panel)[:height]
+    # no room beside: a line of the others' progress under the board
+    g = Glyphs(model.ascii)
+    players = [p for p in (model.room or {}).get("players") or [] if isinstance(p, Mapping)]
+    summary = g.sep.join(
+        f"{clean(p.get('name', ''), 12)} {_int(p.get('home'))}/{_int(p.get('total'))}"
+        for p in players
+    )
+    board = draw_board(game.view, width, height - 1, ascii=model.ascii, legal=legal)
+    return [*board.lines, _fit(Text(summary, style="bold"), width)]
+
+
+def render_screen(model: Model, width: int, height: int, now: int) -> list[Text]:
+    """The screen above the input line: at most ``height`` lines of at most ``width``."""
+    width = max(width, 20)
+    top = [header(model, width, now)]
+    bottom = [*_message(model, width), _keys(model, width)]
+    room = height - len(top) - len(bottom)
+    body: list[Text]
+    if model.help:
+        body = help_lines(model, width)
+    elif model.screen == WATCH:
+        body = _room_body(model, width, room, now, watching=True)
+    elif model.screen == ROOM and not model.racing:
+        body = _room_body(model, width, room, now, watching=False)
+    elif model.game is not None:
+        body = [game_line(model, width), *_table(model, width, room - 1, now)]
+    else:
+        body = [Text("")]
+    body = body[: max(room, 0)]
+    lines = [*top, *body, *[Text("")] * max(room - len(body), 0), *bottom]
+    lines = [_fit(line, width) for line in lines[:height]]
+    return [_ascii(line) for line in lines] if model.ascii else lines
+
+
+#: --ascii: every character the screen may hold, one for one (spans stay in place)
+_ONE_FOR_ONE = str.maketrans(
+    {
+        "…": ".",
+        "—": "-",
+        "–": "-",
+        "·": ".",
+        "▸": ">",
+        "█": "#",
+        "░": ".",
+        "✓": "+",
+        "─": "-",
+        "━": "-",
+        "│": "|",
+        "♣": "C",
+        "♦": "D",
+        "♥": "H",
+        "♠": "S",
+    }
+)
+
+
+def _ascii(line: Text) -> Text:
+    """A line with every character ASCII, one for one, so its styles stay in place."""
+    text = line.plain.translate(_ONE_FOR_ONE)
+    if not text.isascii():
+        text = "".join(ch if ch.isascii() else "?" for ch in text)
+    return Text(text, style=line.style, spans=list(line.spans), end="")
+
+
+def _room_body(model: Model, width: int, height: int, now: int, *, watching: bool) -> list[Text]:
+    room = model.room or {}
+    state = model.room_state
+    code = clean(room.get("code", ""), 16)
+    out: list[Text] = [Text("")]
+    if state == LOBBY:
+        limit = room.get("time_limit")
+        limit_text = f"{clock(limit * 1000)} a race" if isinstance(limit, int) else "none"
+        out.append(Text(f"  Room {code}: {model.game_name()}", style="bold"))
+        if not watching:
+            out.append(Text(f"  Friends join with:  patience-race race join {code}"))
+        out.append(
+            Text(
+                f"  Time limit: {limit_text}; up to {_int(room.get('max_players'))} racers; "
+                f"{_int(room.get('watchers'))} watching"
+            )
+        )
+        out.append(Text(""))
+        out.extend(roster(model, width))
+        out.append(Text(""))
+        if not watching:
+            host = clean(room.get("host") or "", 20)
+            if model.is_host:
+                out.append(Text("  You host: start (s) when the others are ready.", style="dim"))
+            else:
+                out.append(Text(f"  {host} hosts and starts the race; say r when ready."))
+    elif state == COUNTDOWN:
+        start = _int(room.get("start_at"))
+        left = max(start - model.server_now(now), 0)
+        out.append(Text(f"  Race {_int(room.get('race'))} of room {code}: {model.game_name()}"))
+        out.append(Text(""))
+        out.append(Text(f"  Starting in {left / 1000:.1f} s", style="bold yellow"))
+        out.append(Text(""))
+        out.extend(roster(model, width))
+    elif state == RACING:
+        out.extend(race_panel(model, width, wide=True))
+    elif state == FINISHED:
+        out.extend(results_table(model, width))
+        out.append(Text(""))
+        if not watching:
+            if model.is_host:
+                out.append(Text("  You host: m calls a rematch (a new deal for everyone)."))
+            else:
+                host = clean(room.get("host") or "", 20)
+                out.append(Text(f"  {host} may call a rematch; q leaves the room."))
+    else:
+        out.append(Text(f"  Room {code} is closed."))
+    return [_fit(line, width) for line in out[:height]]
+
+
+def plain(lines: Sequence[Text]) -> str:
+    """The screen as text, trailing spaces removed: what the golden tests compare."""
+    return "\n".join(line.plain.rstrip() for line in lines)
+
+
+def ansi(lines: Sequence[Text], width: int) -> str:
+    """The screen as ANSI text for the terminal."""
+    console = Console(
+        width=width,
+        file=io.StringIO(),
+        force_terminal=True,
+        color_system="standard",
+        legacy_windows=False,
+        emoji=False,
+        highlight=False,
+    )
+    with console.capture() as capture:
+        for line in lines:
+            console.print(line, end="\n", no_wrap=True, overflow="crop", crop=True)
+    return capture.get().rstrip("\n")

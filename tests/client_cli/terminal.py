@@ -1,0 +1,94 @@
+"""The real ``patience-race`` in a pseudo-terminal, read as a person would see it.
+
+pexpect runs the client on a pty of 80x24; everything it writes goes through pyte, a
+terminal emulator, so a test reads the screen (not a stream of escape codes) and waits for
+text to appear on it. pyte also answers the client's cursor-position queries.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+import time
+from pathlib import Path
+
+import pexpect
+import pyte
+
+CLIENT = str(Path(sys.executable).parent / "patience-race")
+
+
+class Terminal:
+    def __init__(
+        self,
+        args: list[str],
+        *,
+        server: str,
+        config: Path,
+        rows: int = 24,
+        cols: int = 80,
+    ) -> None:
+        self.screen = pyte.Screen(cols, rows)
+        self.stream = pyte.ByteStream(self.screen)
+        env = {
+            **os.environ,
+            "PATIENCE_SERVER": server,
+            "XDG_CONFIG_HOME": str(config),
+            "TERM": "xterm-256color",
+            "LANG": "C.UTF-8",
+            "LC_ALL": "C.UTF-8",
+        }
+        env.pop("NO_COLOR", None)
+        self.child = pexpect.spawn(CLIENT, args, env=env, dimensions=(rows, cols))
+        self.screen.write_process_input = self._answer  # type: ignore[method-assign]
+        self.output = b""
+
+    def _answer(self, data: str) -> None:
+        self.child.send(data)
+
+    def pump(self, timeout: float = 0.05) -> bool:
+        """Read what the client wrote; False once it has exited."""
+        try:
+            data = self.child.read_nonblocking(1 << 16, timeout)
+        except pexpect.TIMEOUT:
+            return True
+        except pexpect.EOF:
+            return False
+        self.output += data
+        self.stream.feed(data)
+        return True
+
+    @property
+    def text(self) -> str:
+        return "\n".join(line.rstrip() for line in self.screen.display)
+
+    def wait_for(self, pattern: str, timeout: float = 10) -> re.Match[str]:
+        """Wait until the screen shows ``pattern`` (a regular expression)."""
+        deadline = time.monotonic() + timeout
+        regex = re.compile(pattern)
+        while True:
+            match = regex.search(self.text)
+            if match:
+                return match
+            alive = self.pump()
+            if time.monotonic() > deadline or not alive:
+                if not alive:  # the last words, on the screen or not
+                    self.pump()
+                raise AssertionError(f"no {pattern!r} on the screen:\n{self.text}")
+
+    def type(self, line: str, enter: bool = True) -> None:
+        self.child.send(line + ("\r" if enter else ""))
+
+    def exit_code(self, timeout: float = 10) -> int:
+        deadline = time.monotonic() + timeout
+        while self.pump():
+            if time.monotonic() > deadline:
+                raise AssertionError(f"the client did not exit:\n{self.text}")
+        self.child.wait()
+        self.child.close()
+        return int(self.child.exitstatus if self.child.exitstatus is not None else -1)
+
+    def close(self) -> None:
+        if self.child.isalive():
+            self.child.terminate(force=True)

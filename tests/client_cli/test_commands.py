@@ -1,0 +1,72 @@
+"""What a typed line means: moves, short forms, keys, by context."""
+
+from __future__ import annotations
+
+from client_cli.commands import Action, completions, interpret
+from server.engine import new_game
+
+from .views import snapshot
+
+
+def _gate() -> tuple[list[str], set[str]]:
+    snap = snapshot(new_game("gate", seed=1234))
+    return snap["legal"], {p["label"] for p in snap["view"]["piles"]}
+
+
+def test_moves_ignore_case_and_spaces() -> None:
+    legal, labels = _gate()
+    assert legal == ["b4>t3", "b1>b2", "l>t4", "r>t4", "deal"]
+    assert interpret(" B4 > T3 ", "play", legal, labels) == Action("move", "b4>t3")
+
+
+def test_a_label_alone_is_the_one_move_from_there() -> None:
+    legal, labels = _gate()
+    assert interpret("l", "play", legal, labels) == Action("move", "l>t4")
+    assert interpret("b1", "play", legal, labels) == Action("move", "b1>b2")
+    assert interpret("t1", "play", legal, labels).note == "no legal move starts at t1"
+
+
+def test_a_label_with_several_moves_asks_which() -> None:
+    legal = ["20>7", "20:1>7", "20>f", "w>7"]
+    action = interpret("20", "play", legal, {"20", "7", "w", "s"})
+    assert action.kind == "say" and action.note == "20: which move? 20>7, 20:1>7, 20>f"
+
+
+def test_a_pair_counts_for_both_its_piles() -> None:
+    labels = {str(n) for n in range(1, 21)}
+    assert interpret("11", "play", ["6+11", "14+19"], labels) == Action("move", "6+11")
+    assert interpret("6", "play", ["6+11", "6+12"], labels).kind == "say"
+
+
+def test_anything_else_goes_to_the_server_which_says_why() -> None:
+    legal, labels = _gate()
+    assert interpret("l>t1", "play", legal, labels) == Action("move", "l>t1")
+    assert interpret("d", "play", legal, labels) == Action("move", "d")  # the server's alias
+
+
+def test_keys_by_context() -> None:
+    assert interpret("u", "play").kind == "undo"
+    assert interpret("h", "lobby").kind == "help"
+    assert interpret("q", "finished").kind == "quit"
+    assert interpret("r", "lobby").kind == "ready"
+    assert interpret("s", "lobby").kind == "start"
+    assert interpret("m", "finished").kind == "rematch"
+    assert interpret("n", "over") == Action("new", None)
+    assert interpret("new Nestor", "over") == Action("new", "nestor")
+    assert interpret("resign", "play").kind == "resign"
+    assert interpret("r", "countdown").kind == "say"
+    assert interpret("", "play").kind == "none"
+
+
+def test_confirmation() -> None:
+    assert interpret("y", "confirm").kind == "yes"
+    assert interpret("YES", "confirm").kind == "yes"
+    assert interpret("q", "confirm").kind == "no"
+
+
+def test_completion_from_the_legal_moves() -> None:
+    legal, _ = _gate()
+    assert completions("", "play", legal) == [*legal, "undo", "resign"]
+    assert completions("B", "play", legal) == ["b4>t3", "b1>b2"]
+    assert completions("r", "play", legal) == ["r>t4", "resign"]
+    assert completions("l", "lobby", legal) == []

@@ -1,0 +1,53 @@
+"""The token file: XDG config directory, 0600, one account per server."""
+
+from __future__ import annotations
+
+import json
+import stat
+from pathlib import Path
+
+from client_cli.config import (
+    DEFAULT_SERVER,
+    Account,
+    TokenStore,
+    config_dir,
+    normalize_server,
+    pick_server,
+)
+
+
+def test_config_dir_follows_xdg(tmp_path: Path) -> None:
+    assert config_dir({"XDG_CONFIG_HOME": str(tmp_path)}) == tmp_path / "patience-race"
+    assert config_dir({}) == Path.home() / ".config" / "patience-race"
+    assert config_dir({"XDG_CONFIG_HOME": "relative"}) == Path.home() / ".config/patience-race"
+
+
+def test_tokens_are_kept_per_server_and_private(tmp_path: Path) -> None:
+    store = TokenStore(tmp_path / "patience-race")
+    assert store.get(DEFAULT_SERVER) is None
+    store.put(DEFAULT_SERVER, Account("ann", "t1"))
+    store.put("ws://race.example:9000/", Account("ann2", "t2"))
+    assert store.get("ws://127.0.0.1:8765/") == Account("ann", "t1")
+    assert store.get("race.example:9000") == Account("ann2", "t2")
+    assert stat.S_IMODE(store.path.stat().st_mode) == 0o600
+    assert stat.S_IMODE(store.directory.stat().st_mode) == 0o700
+    data = json.loads(store.path.read_text())
+    assert set(data["servers"]) == {"ws://127.0.0.1:8765", "ws://race.example:9000"}
+    store.forget(DEFAULT_SERVER)
+    assert store.get(DEFAULT_SERVER) is None and store.get("race.example:9000") is not None
+    assert [p.name for p in store.directory.iterdir()] == ["tokens.json"]  # no temp files
+
+
+def test_a_damaged_file_is_no_account(tmp_path: Path) -> None:
+    store = TokenStore(tmp_path)
+    store.path.write_text("{not json")
+    assert store.get(DEFAULT_SERVER) is None
+    store.put(DEFAULT_SERVER, Account("ann", "t"))
+    assert store.get(DEFAULT_SERVER) == Account("ann", "t")
+
+
+def test_which_server() -> None:
+    assert pick_server(None, {}) == DEFAULT_SERVER
+    assert pick_server(None, {"PATIENCE_SERVER": "ws://h:1"}) == "ws://h:1"
+    assert pick_server("ws://flag:2", {"PATIENCE_SERVER": "ws://h:1"}) == "ws://flag:2"
+    assert normalize_server("wss://Race.Example/ws/") == "wss://race.example/ws"

@@ -1,0 +1,98 @@
+"""The model follows the server's messages; the client package stays off the rules."""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+from client_cli.model import ROOM, Model
+from server.engine import new_game
+
+from .views import snapshot
+
+CLIENT = Path(__file__).resolve().parents[2] / "client_cli"
+
+
+def test_the_client_never_imports_the_rules_or_the_server() -> None:
+    for path in CLIENT.glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            names = []
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                names = [node.module]
+            for name in names:
+                assert not name.startswith(("server.engine", "server.app")), (path.name, name)
+    code = (
+        "import sys, client_cli.cli, client_cli.app;"
+        "bad = [m for m in sys.modules if m.startswith(('server.engine', 'server.app'))];"
+        "print(bad); sys.exit(1 if bad else 0)"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_a_race_as_the_messages_come() -> None:
+    model = Model(me="bob")
+    lobby = {
+        "code": "ABCDEF",
+        "game": "gate",
+        "state": "lobby",
+        "race": 0,
+        "host": "ann",
+        "players": [{"name": "ann", "ready": False, "host": True}, {"name": "bob"}],
+    }
+    model.apply_room(lobby)  # before we are in it: not ours
+    assert model.room is None
+    model.enter_room(lobby)
+    assert model.screen == ROOM and model.context() == "lobby" and not model.is_host
+    model.apply_room({**lobby, "code": "OTHER1", "state": "racing"})  # another room: ignored
+    assert model.room_state == "lobby"
+    model.apply_room({**lobby, "state": "countdown", "race": 1})
+    assert model.context() == "countdown"
+    game = new_game("gate", seed=9)
+    model.apply_race_start({"code": "ABCDEF", "race": 1, **snapshot(game, "g1", "race")})
+    assert model.racing and model.context() == "play"
+    model.apply_progress(
+        {"code": "ABCDEF", "player": "ann", "home": 7, "total": 52, "moves": 4, "status": "playing"}
+    )
+    assert model.room is not None and model.room["players"][0]["home"] == 7
+    model.apply_reply({"game": "g1", "view": game.view(), "legal": [], "status": "won"}, 5)
+    assert model.context() == "waiting"
+    model.apply_results({"code": "ABCDEF", "race": 1, "results": [{"rank": 1, "player": "bob"}]})
+    assert model.context() == "finished" and not model.racing
+    # a rematch: the old board goes, the countdown comes
+    model.apply_room({**lobby, "state": "countdown", "race": 2})
+    assert model.game is None and model.context() == "countdown"
+
+
+def test_replies_for_another_game_are_ignored() -> None:
+    model = Model()
+    model.set_solo(snapshot(new_game("nestor", seed=1), "g1"), 0)
+    before = model.game.view if model.game else None
+    model.apply_reply({"game": "g2", "view": {"piles": []}, "legal": [], "status": "won"}, 1)
+    assert model.game is not None and model.game.view == before and not model.game.over
+
+
+def test_signing_in_announces_an_old_room_that_is_not_ours_now() -> None:
+    """The server tells a player signing in about the room they are in; a client that
+    then creates a new room shows the new one."""
+    model = Model(me="ann")
+    old = {"code": "OLD111", "state": "racing", "race": 2, "players": [], "now": 5}
+    model.apply_room(old)  # the sign-in's event, before the welcome
+    model.enter_room({"code": "NEW222", "state": "lobby", "race": 0, "players": [], "now": 6})
+    model.apply_room({**old, "now": 7})  # the old room's last word, as we left it
+    assert model.room is not None and model.room["code"] == "NEW222"
+    assert model.context() == "lobby"
+
+
+def test_taking_up_a_finished_race_shows_its_results() -> None:
+    model = Model(me="ann")
+    room = {"code": "ABCDEF", "state": "finished", "race": 1, "players": [], "results": []}
+    model.enter_room(room)
+    game = new_game("gate", seed=1)
+    resume = {"code": "ABCDEF", "race": 1, **snapshot(game, "g1", "race"), "status": "resigned"}
+    model.apply_race_start(resume)
+    assert model.context() == "finished" and model.game is not None and model.game.over

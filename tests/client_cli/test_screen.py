@@ -1,0 +1,213 @@
+"""Whole screens against golden text at 80x24, and every view of every game fitting."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from rich.text import Text
+
+from client_cli.model import WATCH, Model
+from client_cli.screen import ansi, plain, render_screen
+from server.engine import new_game
+
+from .conftest import check_golden
+from .views import GAME_IDS, GAME_LIST, played, playouts, snapshot
+
+WIDTH, HEIGHT = 80, 24
+#: the lines above the input line
+ROWS = HEIGHT - 1
+START = 1_795_309_165_000  # a server time, ms
+NOW = START + 83_000
+
+
+def solo(game: Any, *, ascii: bool = False, message: str = "") -> Model:
+    model = Model(server="ws://127.0.0.1:8765", me="ann", ascii=ascii)
+    model.set_games(GAME_LIST)
+    model.set_solo(snapshot(game), NOW - 75_000)
+    if message:
+        model.say(message, "error")
+    return model
+
+
+def room(state: str, **extra: Any) -> dict[str, Any]:
+    racing = state in ("racing", "finished")
+    players = [
+        {"name": "ann", "ready": False, "present": True, "host": True},
+        {"name": "bob", "ready": True, "present": True, "host": False},
+        {"name": "catherine_of_aragon", "ready": False, "present": False, "host": False},
+    ]
+    if racing:
+        for p, (home, moves, status) in zip(
+            players, [(9, 14, "playing"), (21, 30, "playing"), (2, 3, "resigned")], strict=True
+        ):
+            p.update(home=home, total=52, moves=moves, status=status)
+    return {
+        "type": "room",
+        "code": "8GY8VQ",
+        "game": "gate",
+        "state": state,
+        "race": 1,
+        "host": "ann",
+        "max_players": 8,
+        "time_limit": 600 if racing else None,
+        "start_at": START if state != "lobby" else None,
+        "end_at": START + 600_000 if racing else None,
+        "now": START,
+        "players": players,
+        "watchers": 1,
+        "results": None,
+        **extra,
+    }
+
+
+def in_room(state: str, me: str = "ann", **extra: Any) -> Model:
+    model = Model(me=me)
+    model.set_games(GAME_LIST)
+    model.enter_room(room(state, **extra))
+    return model
+
+
+def racing(game_id: str = "gate", moves: int = 12) -> Model:
+    model = in_room("racing")
+    game = played(game_id, seed=3, moves=moves)
+    model.apply_race_start({"code": "8GY8VQ", "race": 1, **snapshot(game, kind="race")})
+    return model
+
+
+def screen(model: Model, width: int = WIDTH, rows: int = ROWS, now: int = NOW) -> str:
+    return plain(render_screen(model, width, rows, now))
+
+
+RESULTS = [
+    {"rank": 1, "player": "bob", "status": "won", "time_ms": 183_456, "moves": 88,
+     "home": 52, "total": 52, "resigned": False},
+    {"rank": 2, "player": "ann", "status": "lost", "time_ms": None, "moves": 61,
+     "home": 30, "total": 52, "resigned": False},
+    {"rank": 3, "player": "catherine_of_aragon", "status": "resigned", "time_ms": None,
+     "moves": 3, "home": 2, "total": 52, "resigned": True},
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_solo_screen_of_every_game(game_id: str) -> None:
+    check_golden(f"screen-solo-{game_id}", screen(solo(played(game_id, seed=5, moves=25))))
+
+
+def test_solo_refused_move_keeps_the_board() -> None:
+    model = solo(
+        new_game("gate", seed=1234),
+        message="illegal move 'l>t1': 8D cannot go on KD: bars build down in alternate colours",
+    )
+    check_golden("screen-solo-refused", screen(model))
+
+
+def test_solo_won() -> None:
+    game = played("doubles-and-quits", seed=1, moves=26, policy="deal")
+    assert game.status == "won"
+    model = solo(game)
+    model.clock_to = NOW - 1_000
+    model.say("You won! All 52 cards home. n deals again.", "good")
+    check_golden("screen-solo-won", screen(model))
+
+
+def test_ascii_screens() -> None:
+    model = solo(played("gate", seed=5, moves=25), ascii=True)
+    text = screen(model)
+    assert text.isascii()
+    check_golden("screen-solo-gate-ascii", text)
+    model = racing()
+    model.ascii = True
+    text = screen(model)
+    assert text.isascii()
+    check_golden("screen-race-ascii", text)
+
+
+def test_race_screen() -> None:
+    check_golden("screen-race-gate", screen(racing()))
+
+
+def test_race_screen_of_the_widest_garden() -> None:
+    check_golden("screen-race-blockade", screen(racing("blockade", 60)))
+
+
+def test_lobby_as_host_and_as_guest() -> None:
+    check_golden("screen-lobby-host", screen(in_room("lobby")))
+    check_golden("screen-lobby-guest", screen(in_room("lobby", me="bob")))
+
+
+def test_countdown() -> None:
+    check_golden("screen-countdown", screen(in_room("countdown"), now=START - 2_400))
+
+
+def test_results() -> None:
+    model = in_room("finished", results=RESULTS)
+    model.say("Race over: you came 2 of 3.", "good")
+    check_golden("screen-results", screen(model))
+
+
+def test_watching_a_race() -> None:
+    model = in_room("racing", me="dan")
+    model.screen = WATCH
+    check_golden("screen-watch", screen(model))
+
+
+def test_help() -> None:
+    model = solo(new_game("wedge", seed=2))
+    model.help = True
+    check_golden("screen-help", screen(model))
+
+
+def test_reconnecting_shows_in_the_header() -> None:
+    model = solo(new_game("nestor", seed=2))
+    model.link = "reconnecting in 2 s"
+    first = screen(model).splitlines()[0]
+    assert first.rstrip().endswith("reconnecting in 2 s")
+
+
+def test_race_clock_runs_on_the_server_clock() -> None:
+    model = racing()
+    model.offset_ms = 5_000  # the server is 5 s ahead of us
+    assert "1:28 (8:32 left)" in screen(model, now=NOW).splitlines()[0]
+
+
+def test_colour_reaches_the_terminal() -> None:
+    text = ansi(render_screen(solo(new_game("gate", seed=1)), WIDTH, ROWS, NOW), WIDTH)
+    assert "\x1b[31m" in text  # red suits
+
+
+def test_names_from_the_server_are_escaped() -> None:
+    model = in_room("lobby")
+    assert model.room is not None
+    model.room["players"][1]["name"] = "[bold]bob\x1b]0;pwned\x07"
+    text = ansi(render_screen(model, WIDTH, ROWS, NOW), WIDTH)
+    assert "[bold]bob]0;pwned" in text and "\x07" not in text and "\x1b]" not in text
+
+
+# -- fitting -----------------------------------------------------------------------------
+
+
+def _fits(model: Model, where: str) -> None:
+    lines = render_screen(model, WIDTH, ROWS, NOW)
+    assert len(lines) <= ROWS, where
+    for line in lines:
+        assert isinstance(line, Text) and line.cell_len <= WIDTH, f"{where}: {line.plain!r}"
+    assert "enlarge the terminal" not in plain(lines), f"{where}: cropped\n{plain(lines)}"
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_every_view_fits_80x24(game_id: str) -> None:
+    """Every position of random, deal-first and build-first playouts fits 80 columns and
+    24 rows, solo and in a race of three: fanned piles are cut to fit where they must."""
+    race = racing(game_id, 0)
+    for policy, seeds in (("random", range(2)), ("deal", range(1)), ("build", range(1))):
+        for n, game in enumerate(playouts(game_id, seeds, policy, limit=300)):
+            if n % 3:
+                continue  # every third position: enough to meet every shape, and quick
+            snap = snapshot(game)
+            model = solo(game)
+            _fits(model, f"{game_id} {policy} solo {game.moves}")
+            assert race.game is not None
+            race.game.view, race.game.legal = snap["view"], snap["legal"]
+            race.changed()
+            _fits(race, f"{game_id} {policy} race {game.moves}")
