@@ -6,7 +6,8 @@ every game, from the layout data in each view) and sends the moves the player ty
 Modules: :mod:`.config` (the token file), :mod:`.connection` (the websocket, requests,
 events, reconnects), :mod:`.render` (a view as board text), :mod:`.screen` (whole screens),
 :mod:`.model` (what the client knows), :mod:`.commands` (what a typed line means),
-:mod:`.app` (the interactive loop), :mod:`.cli` (the ``patience-race`` command).
+:mod:`.boards` (leaderboard tables), :mod:`.replay` (a replay's screen), :mod:`.app` (the
+interactive loops), :mod:`.cli` (the ``patience-race`` command).
 """
 
 __version__ = "0.1.0"

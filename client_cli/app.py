@@ -9,7 +9,7 @@ the keyboard there, the connection reads the socket there.
 
 :func:`run` is the whole session: connect, sign in (registering on the first run), do what
 the command asked (a solo game, a room to create, join or watch), then the screen until
-the player quits.
+the player quits. :func:`run_replay` steps through a replay, with keys of its own.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -47,7 +47,8 @@ from .connection import (
     LinkError,
     ServerError,
 )
-from .model import ERROR, GOOD, INFO, ROOM, SOLO, WATCH, Game, Model
+from .model import DAILY, ERROR, GOOD, INFO, PRACTICE, ROOM, SOLO, WARN, WATCH, Game, Model
+from .replay import Replay, Stepper, render_replay
 from .sanitize import clean
 from .screen import ansi, render_screen
 
@@ -58,9 +59,9 @@ def now_ms() -> int:
 
 @dataclass(frozen=True)
 class Plan:
-    """What the command asked for: ``play`` (``game``, ``seed``), ``race-new`` (``game``,
-    ``seed``, ``max_players``, ``time_limit``), ``race-join`` or ``race-watch``
-    (``code``)."""
+    """What the command asked for: ``play`` (``game``, ``seed``), ``daily`` (``game``),
+    ``race-new`` (``game``, ``seed``, ``max_players``, ``time_limit``), ``race-join`` or
+    ``race-watch`` (``code``)."""
 
     kind: str
     game: str | None = None
@@ -137,6 +138,8 @@ class Client:
         elif kind == "results":
             model.apply_results(event)
             model.say(self._result_note(event), GOOD)
+        elif kind == "daily_result":
+            model.apply_daily_result(event)
         elif kind == "signed_out":
             model.link = "signed out"
             model.say("You signed in from another client: this one has stopped. q quits.", ERROR)
@@ -243,8 +246,15 @@ class Client:
             if model.screen == ROOM:
                 model.confirm = "resign"
                 model.say("Resign this race? Your game ends here; the race goes on.", ERROR)
+            elif model.daily_kind == DAILY:
+                model.confirm = "resign"
+                model.say(
+                    "Resign today's ranked attempt? It goes on the board as it stands.", ERROR
+                )
             else:
                 await self.resign()
+        elif kind == "new" and model.daily_kind is not None:
+            await self.daily(action.arg or (game.rules if game else None))
         elif kind == "new":
             await self.new_game(action.arg or (game.rules if game else None))
         elif kind == "ready":
@@ -284,6 +294,11 @@ class Client:
         if model.screen == ROOM:
             verb = "won" if game.status == "won" else f"ended ({game.status})"
             model.say(f"Your game is {verb}, {home} home: waiting for the others.", GOOD)
+        elif model.daily_kind == PRACTICE:
+            model.say(f"Practice over ({game.status}, {home} home), not ranked. n: again.", WARN)
+        elif model.result_shown:
+            rank = (model.daily_result or {}).get("rank")
+            model.say(f"Today's ranked attempt is over ({game.status}): rank {rank}.", GOOD)
         elif game.status == "won":
             model.say(f"You won! All {view.get('total')} cards home. n deals again.", GOOD)
         else:
@@ -319,6 +334,18 @@ class Client:
         self.model.say("", INFO)
         return True
 
+    async def daily(self, rules: str | None) -> bool:
+        """Today's challenge of a game: the ranked attempt, or practice once it has ended."""
+        if not rules:
+            self.model.say("which game? new GAME (patience-race games lists them)", ERROR)
+            return False
+        reply = await self.call("daily", game=rules)
+        if reply is None:
+            return False
+        self.model.set_daily(reply, now_ms())
+        self.model.say(*daily_greeting(self.model))
+        return True
+
     async def leave(self) -> None:
         """Leave the room (resigning a race game in play) and quit."""
         if self.model.me is not None and self.conn is not None and self.conn.connected:
@@ -338,7 +365,21 @@ class Client:
             raise Quit(0)  # closing the connection ends the watching
         if model.screen == ROOM:
             await self.leave()
-        if model.game is not None and not model.game.over:
+        game = model.game
+        result = model.daily_result
+        if model.daily_kind == DAILY and game is not None and not game.over:
+            self.farewell = (
+                f"Your ranked attempt is kept on the server, and its clock runs on: "
+                f"patience-race daily {game.rules} takes it up."
+            )
+        elif model.daily_kind == PRACTICE and game is not None and not game.over:
+            self.farewell = (
+                f"Your practice game is kept on the server: patience-race daily {game.rules} "
+                "takes it up."
+            )
+        elif result and model.result_shown:
+            self.farewell = f"Your result, to paste into a chat:\n\n{result['line']}\n"
+        elif game is not None and not game.over:
             self.farewell = "Your game is kept on the server: patience-race play takes it up."
         raise Quit(0)
 
@@ -517,6 +558,36 @@ async def connect(
     return welcome
 
 
+def daily_greeting(model: Model) -> tuple[str, str]:
+    """The message a daily game opens with: practice says so; a ranked attempt says it
+    counts, with the streaks."""
+    daily = model.daily or {}
+    if not daily.get("ranked"):
+        note = daily.get("note") or "practice: this game is not ranked"
+        return f"{note[:1].upper()}{note[1:]}.", WARN
+    streak = daily.get("streak") or {}
+    mine, every = streak.get("game") or {}, streak.get("all") or {}
+    return (
+        f"Today's deal, your one ranked attempt: its clock runs on the server until it ends. "
+        f"Streak {mine.get('current', 0)} (best {mine.get('best', 0)}), any game "
+        f"{every.get('current', 0)} (best {every.get('best', 0)}).",
+        INFO,
+    )
+
+
+async def _ask_game(client: Client) -> str | None:
+    """Ask which game, at the plain prompt (Tab completes the ids)."""
+    model, console = client.model, client.console
+    console.print(Text(f"Games: {', '.join(model.games)}"))
+    while True:
+        rules = await ask("which game? ", list(model.games))
+        if not rules:
+            return None
+        if rules in model.games:
+            return rules
+        console.print(Text(f"no game {rules!r}", style="red"))
+
+
 async def start(plan: Plan, client: Client, welcome: dict[str, Any]) -> bool:
     """Do what the command asked, before the screen opens. False: it could not be done
     (the reason printed)."""
@@ -532,22 +603,35 @@ async def start(plan: Plan, client: Client, welcome: dict[str, Any]) -> bool:
                     model.set_solo(solo, now_ms())
                     model.say("Your game, as you left it.", INFO)
                 else:
-                    console.print(Text(f"Games: {', '.join(model.games)}"))
-                    while model.game is None:
-                        rules = await ask("which game? ", list(model.games))
-                        if not rules:
-                            return False
-                        if rules not in model.games:
-                            console.print(Text(f"no game {rules!r}", style="red"))
-                            continue
-                        reply = await client.conn.request("new_game", game=rules)
-                        model.set_solo(reply, now_ms())
+                    rules = await _ask_game(client)
+                    if rules is None:
+                        return False
+                    reply = await client.conn.request("new_game", game=rules)
+                    model.set_solo(reply, now_ms())
             else:
                 reply = await client.conn.request("new_game", game=plan.game, seed=plan.seed)
                 model.set_solo(reply, now_ms())
             if room_resume is not None and room_resume.get("state") in ("racing", "countdown"):
                 code = clean(room_resume.get("code", ""), 16)
                 model.say(f"You are in a race in room {code}: race join {code} goes back.", INFO)
+        elif plan.kind == "daily":
+            rules = plan.game
+            solo = resume.get("solo")
+            taken_up = (
+                isinstance(solo, Mapping)
+                and solo.get("status") == "playing"
+                and solo.get("kind") in (DAILY, PRACTICE)
+            )
+            if rules is None and taken_up:
+                assert isinstance(solo, Mapping)
+                rules = clean(solo.get("rules", ""), 32)  # take the daily up
+            if rules is None:
+                rules = await _ask_game(client)
+                if rules is None:
+                    return False
+            reply = await client.conn.request("daily", game=rules.lower())
+            model.set_daily(reply, now_ms())
+            model.say(*daily_greeting(model))
         elif plan.kind == "race-new":
             reply = await client.conn.request(
                 "room_create",
@@ -612,3 +696,129 @@ async def _close(client: Client) -> None:
         task.cancel()
         with contextlib.suppress(BaseException):
             await task
+
+
+# -- a replay ------------------------------------------------------------------------
+
+
+def page_url(server: str, replay_id: str) -> str:
+    """The replay's page on the server's HTTP side.
+
+    >>> page_url("wss://race.example.org", "ab12")
+    'https://race.example.org/replay/ab12'
+    """
+    scheme, _, rest = server.partition("://")
+    return f"{'https' if scheme == 'wss' else 'http'}://{rest}/replay/{replay_id}"
+
+
+class ReplayTui:
+    """A replay, stepped through with single keys: Enter or space the next entry, b back,
+    p play or pause at ``speed`` entries a second, + and - the speed, g and G the start and
+    the end, q quits."""
+
+    def __init__(self, stepper: Stepper, ascii: bool) -> None:
+        self.stepper = stepper
+        self.ascii = ascii
+        self._player: asyncio.Task[None] | None = None
+        keys = KeyBindings()
+
+        Handler = Callable[[KeyPressEvent], None]
+
+        def on(*names: str) -> Callable[[Handler], Handler]:
+            def add(handler: Handler) -> Handler:
+                for name in names:
+                    keys.add(name)(handler)
+                return handler
+
+            return add
+
+        @on("enter", "space", "right", "down", "n", "j")
+        def _next(event: KeyPressEvent) -> None:
+            self.stepper.playing = False
+            self.stepper.step(1)
+
+        @on("b", "left", "up", "backspace", "k")
+        def _back(event: KeyPressEvent) -> None:
+            self.stepper.playing = False
+            self.stepper.step(-1)
+
+        @on("pageup")
+        def _page_up(event: KeyPressEvent) -> None:
+            self.stepper.step(-10)
+
+        @on("pagedown")
+        def _page_down(event: KeyPressEvent) -> None:
+            self.stepper.step(10)
+
+        @on("g", "home")
+        def _first(event: KeyPressEvent) -> None:
+            self.stepper.playing = False
+            self.stepper.step(-self.stepper.last)
+
+        @on("G", "end")
+        def _end(event: KeyPressEvent) -> None:
+            self.stepper.step(self.stepper.last)
+
+        @on("p")
+        def _play(event: KeyPressEvent) -> None:
+            self.stepper.toggle()
+            if self.stepper.playing and (self._player is None or self._player.done()):
+                self._player = asyncio.get_running_loop().create_task(self._play())
+
+        @on("+", "=")
+        def _faster(event: KeyPressEvent) -> None:
+            self.stepper.faster(2)
+
+        @on("-", "_")
+        def _slower(event: KeyPressEvent) -> None:
+            self.stepper.faster(0.5)
+
+        @on("q", "Q", "escape", "c-c", "c-d")
+        def _quit(event: KeyPressEvent) -> None:
+            event.app.exit(result=0)
+
+        body = Window(FormattedTextControl(self._text, show_cursor=False), wrap_lines=False)
+        self.app: Application[int] = Application(
+            layout=Layout(HSplit([body])),
+            key_bindings=keys,
+            full_screen=True,
+            mouse_support=False,
+        )
+
+    def _text(self) -> ANSI:
+        size = get_app().output.get_size()
+        lines = render_replay(self.stepper, size.columns, size.rows, ascii=self.ascii)
+        return ANSI(ansi(lines, size.columns))
+
+    async def _play(self) -> None:
+        while self.stepper.playing:
+            await asyncio.sleep(1 / self.stepper.speed)
+            if self.stepper.playing:
+                self.stepper.step(1)
+                self.app.invalidate()
+
+    async def run(self) -> int:
+        try:
+            return await self.app.run_async() or 0
+        finally:
+            if self._player is not None:
+                self._player.cancel()
+
+
+async def run_replay(
+    replay: Replay, server: str, *, speed: float = 2.0, ascii: bool = False
+) -> int:
+    """Step through a replay full screen; the exit code."""
+    stepper = Stepper(replay, speed=speed)
+    if replay.seed is None:
+        stepper.message = (
+            "No seed: a daily replay before its day's reset, shown to its own player only. "
+            "The deal stays secret until 00:00 UTC."
+        )
+        stepper.tone = WARN
+    else:
+        stepper.message = (
+            f"The moves as the server kept them (the client knows no rules, so no board). "
+            f"Its page: {page_url(server, replay.rid)}"
+        )
+    return await ReplayTui(stepper, ascii).run()

@@ -73,6 +73,7 @@ _IN_CONTEXT: dict[str, dict[str, str]] = {
 KEYS: dict[str, str] = {
     "play": "move in notation · Tab completes · u undo · h help · q quit",
     "over": "n new deal · new GAME · h help · q quit",
+    "daily-over": "n the same deal again (practice) · new GAME another daily · q quit",
     "waiting": "your game is over: waiting for the others · q leave",
     "spectating": "the race is on without you · q leave",
     "idle": "n new deal · new GAME · q quit",

@@ -19,7 +19,24 @@ SOLO, ROOM, WATCH = "solo", "room", "watch"
 #: room states
 LOBBY, COUNTDOWN, RACING, FINISHED, CLOSED = "lobby", "countdown", "racing", "finished", "closed"
 #: message tones
-INFO, ERROR, GOOD = "info", "error", "good"
+INFO, ERROR, GOOD, WARN = "info", "error", "good", "warn"
+#: the kinds of a daily challenge's games (a game snapshot's ``kind``)
+DAILY, PRACTICE = "daily", "practice"
+
+
+def _int(value: Any) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) else 0
+
+
+def _streaks(value: Any) -> dict[str, dict[str, int]]:
+    """A ``streak`` map, checked: ``game`` and ``all``, each ``current`` and ``best``."""
+    value = value if isinstance(value, Mapping) else {}
+    out = {}
+    for which in ("game", "all"):
+        one = value.get(which)
+        one = one if isinstance(one, Mapping) else {}
+        out[which] = {"current": _int(one.get("current")), "best": _int(one.get("best"))}
+    return out
 
 
 @dataclass
@@ -91,6 +108,10 @@ class Model:
     clock_to: int | None = None
     #: a question waiting for y/n (its id: "resign", "leave")
     confirm: str | None = None
+    #: the daily challenge on the table (its ``daily`` reply without the game), if any
+    daily: dict[str, Any] | None = None
+    #: the ``daily_result`` of the ranked attempt on the table, once it has ended
+    daily_result: dict[str, Any] | None = None
     help: bool = False
     #: bumped on every change: the screen is redrawn when it moves
     version: int = 0
@@ -124,9 +145,60 @@ class Model:
         """A solo game to play: a ``game`` reply or ``welcome.resume.solo``."""
         self.game = Game.from_message(msg)
         self.screen = SOLO
+        self.daily = self.daily_result = None
         self.clock_from = now
         self.clock_to = now if self.game.over else None
         self.changed()
+
+    def set_daily(self, msg: Mapping[str, Any], now: int) -> None:
+        """A ``daily`` reply: the day's game to play (ranked or practice), and the day, the
+        reset and the streaks to show beside it."""
+        self.set_solo(msg, now)
+        streak = msg.get("streak")
+        self.daily = {
+            "day": clean(msg.get("day", ""), 10),
+            "ranked": msg.get("ranked") is True,
+            "note": clean(msg.get("note") or "", 200),
+            "reset_at": _int(msg.get("reset_at")),
+            "streak": _streaks(streak),
+        }
+        self.daily_result = None
+        self.changed()
+
+    def apply_daily_result(self, msg: Mapping[str, Any]) -> None:
+        """The ``daily_result`` event: the ranked attempt on the table has ended (others,
+        say of a game played from another client, are not shown)."""
+        game = self.game
+        if game is None or clean(msg.get("game", ""), 32) != game.gid:
+            return
+        self.daily_result = {
+            "day": clean(msg.get("day", ""), 10),
+            "game": game.gid,
+            "rules": clean(msg.get("rules", ""), 32),
+            "status": clean(msg.get("status", ""), 16),
+            "rank": _int(msg.get("rank")),
+            "board": clean(msg.get("board", ""), 64),
+            "streak": _streaks(msg.get("streak")),
+            "line": clean(msg.get("line", ""), 200),
+        }
+        if self.daily is not None:
+            self.daily["streak"] = self.daily_result["streak"]
+        self.changed()
+
+    @property
+    def daily_kind(self) -> str | None:
+        """``daily`` (the ranked attempt) or ``practice`` when the game on the table is a
+        daily challenge's, else None."""
+        game = self.game
+        if self.screen != SOLO or game is None or game.kind not in (DAILY, PRACTICE):
+            return None
+        return game.kind
+
+    @property
+    def result_shown(self) -> bool:
+        """The ranked daily on the table has ended and its result line has come."""
+        game = self.game
+        return bool(self.daily_result and game is not None and game.over)
 
     def apply_reply(self, msg: Mapping[str, Any], now: int) -> None:
         """A ``moved`` or ``undone`` reply to a request of ours."""

@@ -2,7 +2,8 @@
 
 :func:`render_screen` returns the lines above the input line, at most ``height`` of them,
 none wider than ``width``: a header, then the board (with the racers beside it in a race),
-the lobby, the countdown, the results or the help, then the last message and the keys.
+the lobby, the countdown, the results, a daily challenge's result or the help, then the
+last message and the keys.
 ``now`` is the local clock in ms, passed in so that a screen is a function of its inputs.
 :func:`plain` and :func:`ansi` turn the lines into text for the golden tests and for the
 terminal.
@@ -21,7 +22,7 @@ from rich.table import Table
 from rich.text import Text
 
 from .commands import KEYS
-from .model import COUNTDOWN, FINISHED, LOBBY, RACING, ROOM, WATCH, Model
+from .model import COUNTDOWN, DAILY, FINISHED, LOBBY, PRACTICE, RACING, ROOM, WATCH, Model
 from .render import draw_board
 from .sanitize import clean
 
@@ -132,7 +133,14 @@ def header(model: Model, width: int, now: int) -> Text:
         elif state:
             left.append(g.sep + state)
     elif model.game is not None:
-        left.append(f"{g.sep}solo")
+        kind = model.daily_kind
+        day = clean((model.daily or {}).get("day", ""), 10)
+        if kind == DAILY:
+            left.append(f"{g.sep}daily {day}".rstrip())
+        elif kind == PRACTICE:
+            left.append(f"{g.sep}practice {day}".rstrip(), style="bold yellow")
+        else:
+            left.append(f"{g.sep}solo")
         if model.clock_from is not None:
             elapsed = (model.clock_to or now) - model.clock_from
             left.append(g.sep + clock(elapsed), style="bold")
@@ -152,8 +160,9 @@ def header(model: Model, width: int, now: int) -> Text:
     return _fit(line, width)
 
 
-def game_line(model: Model, width: int) -> Text:
-    """Cards home, moves, the game's own fields, and how it ended."""
+def game_line(model: Model, width: int, now: int = 0) -> Text:
+    """Cards home, moves, the game's own fields, how it ended; for a daily challenge, the
+    streak and the time to the next day's deal."""
     g = Glyphs(model.ascii)
     game = model.game
     assert game is not None
@@ -175,6 +184,12 @@ def game_line(model: Model, width: int) -> Text:
         status = clean(game.status, 16)
         line.append(g.sep)
         line.append(status.upper(), style="bold green" if status == "won" else "bold red")
+    daily = model.daily
+    if model.daily_kind is not None and daily is not None:
+        line.append(f"{g.sep}streak {_int(daily['streak']['game']['current'])}")
+        reset = _int(daily.get("reset_at"))
+        if reset:
+            line.append(f"{g.sep}next deal in {clock(reset - model.server_now(now))}")
     return _fit(line, width)
 
 
@@ -310,7 +325,12 @@ def help_lines(model: Model, width: int) -> list[Text]:
         ("  a pile's label alone plays the one legal move that starts there", ""),
         ("  Tab completes a move from the legal ones; Tab again cycles", ""),
         ("  u undo    resign  give up this game    h help    q quit", ""),
-        ("  solo, game over: n new deal, new GAME another game", ""),
+        (
+            "  daily, once over: n the same deal again (practice), new GAME another daily"
+            if model.daily_kind
+            else "  solo, game over: n new deal, new GAME another game",
+            "",
+        ),
         ("  lobby: r ready, s start (host)    after a race: m rematch (host)", ""),
         ("", ""),
         (f"The rules: patience-race rules {rules or 'GAME'}", ""),
@@ -323,6 +343,73 @@ def help_lines(model: Model, width: int) -> list[Text]:
     return out
 
 
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def split_line(line: str, width: int, sep: str = " · ") -> list[str]:
+    """A result line in lines of at most ``width``, broken after its separators.
+
+    >>> split_line("Patience Race · The Gate · 2026-11-22 · won in 3:25", 30)
+    ['Patience Race · The Gate ·', '2026-11-22 · won in 3:25']
+    """
+    parts = line.split(sep)
+    out: list[str] = []
+    current = ""
+    for n, part in enumerate(parts):
+        piece = part + (sep.rstrip() if n < len(parts) - 1 else "")
+        joined = f"{current} {piece}" if current else piece
+        if current and len(joined) > width:
+            out.append(current)
+            current = piece
+        else:
+            current = joined
+    out.append(current)
+    return [_fit(Text(one), width).plain for one in out]
+
+
+def daily_result_lines(model: Model, width: int, now: int) -> list[Text]:
+    """The ranked daily's result in place of the board: rank, streaks, the next deal,
+    and the line to paste into a chat."""
+    result = model.daily_result or {}
+    game = model.game
+    name = model.game_name()
+    status = clean(result.get("status", ""), 16)
+    streak = result.get("streak") or {}
+    mine = streak.get("game") or {}
+    any_game = streak.get("all") or {}
+    reset = _int((model.daily or {}).get("reset_at"))
+    rules = game.rules if game is not None else ""
+    out = [
+        Text(""),
+        Text(
+            f"  Today's daily challenge is done: {status}, rank {_int(result.get('rank'))} on "
+            f"the day's board.",
+            style="bold",
+        ),
+        Text(
+            f"  Streak: {_plural(_int(mine.get('current')), 'day')} at {name} "
+            f"(best {_int(mine.get('best'))}); {_int(any_game.get('current'))} at any game "
+            f"(best {_int(any_game.get('best'))})."
+        ),
+    ]
+    if reset:
+        out.append(Text(f"  The next deal in {clock(reset - model.server_now(now))}."))
+    out += [Text(""), Text("  Your result, to paste into a chat:"), Text("")]
+    style = "bold green" if status == "won" else "bold"
+    for piece in split_line(clean(result.get("line", ""), 200), width - 4):
+        out.append(Text(f"  {piece}", style=style))
+    out += [
+        Text(""),
+        Text("  (q prints it again as you leave, in one piece to copy)", style="dim"),
+        Text(""),
+        Text(f"  The board:   patience-race top {rules}"),
+        Text(f"  Your replay: patience-race replay {clean(result.get('game', ''), 32)}"),
+        Text("               (yours alone until the day's reset, then anyone's)", style="dim"),
+    ]
+    return [_fit(line, width) for line in out]
+
+
 # -- screens ---------------------------------------------------------------------------
 
 
@@ -331,7 +418,9 @@ def _message(model: Model, width: int, most: int = 2) -> list[Text]:
     playing."""
     out = [Text("")]
     if model.message:
-        style = {"error": "bold red", "good": "bold green"}.get(model.tone, "")
+        style = {"error": "bold red", "good": "bold green", "warn": "bold yellow"}.get(
+            model.tone, ""
+        )
         out = _wrap(model.message, width - 1, style, most)
     game = model.game
     if model.context() == "play" and game is not None and not model.help:
@@ -344,6 +433,8 @@ def _message(model: Model, width: int, most: int = 2) -> list[Text]:
 def _keys(model: Model, width: int) -> Text:
     context = model.context()
     words = KEYS["confirm" if context == "confirm" else context] if context in KEYS else ""
+    if context == "over" and model.daily_kind is not None:
+        words = KEYS["daily-over"]
     if model.help:
         words = "Enter or Esc: back to the table"
     words = words.replace(" · ", Glyphs(model.ascii).sep)
@@ -388,7 +479,12 @@ def render_screen(model: Model, width: int, height: int, now: int) -> list[Text]
     elif model.screen == ROOM and not model.racing:
         body = _room_body(model, width, room, now, watching=False)
     elif model.game is not None:
-        body = [game_line(model, width), *_table(model, width, room - 1, now)]
+        table = (
+            daily_result_lines(model, width, now)
+            if model.result_shown
+            else _table(model, width, room - 1, now)
+        )
+        body = [game_line(model, width, now), *table]
     else:
         body = [Text("")]
     body = body[: max(room, 0)]
@@ -466,6 +562,9 @@ def _room_body(model: Model, width: int, height: int, now: int, *, watching: boo
     elif state == FINISHED:
         out.extend(results_table(model, width))
         out.append(Text(""))
+        game = model.game
+        if not watching and game is not None and game.kind == "race" and game.over:
+            out.append(Text(f"  Your replay:  patience-race replay {game.gid}"))
         if not watching:
             if model.is_host:
                 out.append(Text("  You host: m calls a rematch (a new deal for everyone)."))

@@ -211,3 +211,100 @@ def test_every_view_fits_80x24(game_id: str) -> None:
             race.game.view, race.game.legal = snap["view"], snap["legal"]
             race.changed()
             _fits(race, f"{game_id} {policy} race {game.moves}")
+
+
+# -- the daily challenge -----------------------------------------------------------------
+
+DAY_RESET = NOW + 13 * 3_600_000 + 2 * 60_000 + 11_000
+
+
+def daily(game: Any, *, ranked: bool = True, ascii: bool = False) -> Model:
+    """A daily challenge's game, as the ``daily`` reply opens it."""
+    model = Model(server="ws://127.0.0.1:8765", me="ann", ascii=ascii)
+    model.set_games(GAME_LIST)
+    kind = "daily" if ranked else "practice"
+    model.set_daily(
+        {
+            **snapshot(game, kind=kind),
+            "day": "2026-11-22",
+            "ranked": ranked,
+            "note": None
+            if ranked
+            else "practice: your ranked attempt today has ended; this one is not ranked",
+            "reset_at": DAY_RESET,
+            "reset_in_ms": DAY_RESET - NOW,
+            "streak": {"game": {"current": 2, "best": 5}, "all": {"current": 3, "best": 7}},
+        },
+        NOW - 75_000,
+    )
+    return model
+
+
+def test_daily_ranked() -> None:
+    model = daily(played("gate", seed=5, moves=25))
+    model.say("Today's deal, your one ranked attempt: its clock runs on the server.", "info")
+    shown = screen(model)
+    check_golden("screen-daily-gate", shown)
+    first, second = shown.splitlines()[:2]
+    assert "The Gate · daily 2026-11-22 · 1:15" in first
+    assert second.endswith("streak 2 · next deal in 13:02:11")
+
+
+def test_daily_practice_says_so() -> None:
+    model = daily(new_game("nestor", seed=2), ranked=False)
+    model.say("Practice: your ranked attempt today has ended; this one is not ranked.", "warn")
+    shown = screen(model)
+    check_golden("screen-daily-practice", shown)
+    assert "Nestor · practice 2026-11-22" in shown.splitlines()[0]
+
+
+LINE = "Patience Race · Doubles and Quits · 2026-11-22 · not won · 0:12 · 3 moves · 2/52 home"
+
+
+def daily_over(ascii: bool = False) -> Model:
+    model = daily(played("doubles-and-quits", seed=1, moves=3), ascii=ascii)
+    assert model.game is not None
+    model.apply_daily_result(
+        {
+            "type": "daily_result",
+            "day": "2026-11-22",
+            "game": model.game.gid,
+            "rules": "doubles-and-quits",
+            "status": "resigned",
+            "rank": 2,
+            "board": "daily/doubles-and-quits/2026-11-22",
+            "streak": {"game": {"current": 0, "best": 5}, "all": {"current": 1, "best": 7}},
+            "line": LINE,
+        }
+    )
+    model.apply_resigned({"game": model.game.gid, "status": "resigned"}, NOW - 1_000)
+    model.say("Today's ranked attempt is over (resigned): rank 2.", "good")
+    return model
+
+
+def test_daily_result_line() -> None:
+    shown = screen(daily_over())
+    check_golden("screen-daily-result", shown)
+    # too long for one line of 80: broken after a separator, each piece whole
+    assert "  Patience Race · Doubles and Quits · 2026-11-22 · not won · 0:12 · 3 moves ·\n" in (
+        shown
+    )
+    assert "\n  2/52 home\n" in shown
+    text = screen(daily_over(ascii=True))
+    assert text.isascii() and "Patience Race . Doubles and Quits" in text
+
+
+def test_a_result_for_another_game_is_not_shown() -> None:
+    model = daily(new_game("gate", seed=1))
+    model.apply_daily_result({"type": "daily_result", "game": "ffffffffffffffff", "line": LINE})
+    assert model.daily_result is None
+
+
+def test_race_results_give_the_replay_id() -> None:
+    model = racing()
+    assert model.game is not None
+    model.apply_resigned({"game": model.game.gid, "status": "resigned"}, NOW)
+    model.apply_results({"code": "8GY8VQ", "race": 1, "results": RESULTS})
+    shown = screen(model)
+    check_golden("screen-results-replay", shown)
+    assert f"Your replay:  patience-race replay {model.game.gid}" in shown

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import asyncio
+import re
 import stat
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from tests.app.client import player
 from tests.app.conftest import ServerProcess
 
 from .terminal import Terminal
@@ -147,3 +150,123 @@ def test_the_client_reconnects_by_itself(
     assert ann.text.isascii()
     ann.type("q")
     assert ann.exit_code() == 0
+
+
+# -- the daily challenge, the boards, friends, replays ----------------------------------
+
+
+def daily_resigned(url: str, name: str) -> str:
+    """Another player, registered over the protocol, who played today's gate daily one
+    move and resigned: the game's id (its replay's)."""
+
+    async def play() -> str:
+        client = await player(url, name)
+        reply = await client.call("daily", game="gate")
+        await client.call("move", move="deal", game=reply["game"])
+        await client.call("resign", game=reply["game"])
+        await client.close()
+        return str(reply["game"])
+
+    return asyncio.run(play())
+
+
+def test_the_daily_then_its_board_friends_and_replay(
+    server_process: ServerProcess, tmp_path: Path, terminals: list[Terminal]
+) -> None:
+    config = tmp_path / "ann"
+    ann = start(terminals, server_process, config, "daily", "gate")
+    register(ann, "ann")
+    day = ann.wait_for(r"The Gate · daily (\d{4}-\d\d-\d\d)").group(1)
+    ann.wait_for(r"streak 0 · next deal in \d+:\d\d")
+    ann.wait_for(r"your one ranked attempt")
+    for n in range(1, 4):
+        ann.type("deal")
+        ann.wait_for(rf"moves {n}")
+    ann.type("resign")  # the ranked attempt asks first
+    ann.wait_for(r"Resign today's ranked attempt\?")
+    ann.type("y")
+    ann.wait_for(r"Your result, to paste into a chat")
+    ann.wait_for(rf"Patience Race · The Gate · {day} · not won · \d+:\d\d · 3 moves")
+    ann.wait_for(r"rank 1 on the day's board")
+    mine = ann.wait_for(r"patience-race replay ([0-9a-f]{16})").group(1)
+    ann.type("q")
+    assert ann.exit_code() == 0
+    assert f"Patience Race · The Gate · {day} · not won".encode() in ann.output
+
+    # again the same day: practice, and it says so
+    again = start(terminals, server_process, config, "daily", "gate")
+    again.wait_for(r"The Gate · practice " + day)
+    again.wait_for(r"Practice: your ranked attempt today has ended; this one is not ranked")
+    again.type("q")
+    assert again.exit_code() == 0
+
+    # a board watcher sees bob's result come, then cat's
+    watch = start(terminals, server_process, config, "top", "gate", "--watch")
+    watch.wait_for(r"· 1 player\n")
+    bob = daily_resigned(server_process.url, "bob")
+    watch.wait_for(r"\n\s*\d\s+bob\s+not won\s+\S+\s+1\s+\d+/52")
+    watch.child.sendintr()
+    assert watch.exit_code() == 0
+    daily_resigned(server_process.url, "cat")
+
+    top = start(terminals, server_process, config, "top", "gate")
+    assert top.exit_code() == 0
+    assert f"daily/gate/{day} · 3 players" in top.text
+    assert re.search(r"\n\s*▸\d\s+ann\s+not won\s+\S+\s+3\s+\d+/52", top.text), top.text
+    assert re.search(r"\n\s*\d\s+cat\s+not won", top.text), top.text
+    assert re.search(r"To beat: (bob|cat) \(the leader\)|You lead this board", top.text)
+
+    follow = start(terminals, server_process, config, "follow", "BOB")
+    follow.wait_for(r"You follow bob")
+    assert follow.exit_code() == 0
+    friends = start(terminals, server_process, config, "top", "gate", "--friends")
+    assert friends.exit_code() == 0
+    assert "you and who you follow" in friends.text
+    assert "bob" in friends.text and "ann" in friends.text and "cat" not in friends.text
+
+    # bob's daily is not public before the reset; ann's own is, to her, without its seed
+    other = start(terminals, server_process, config, "replay", bob)
+    other.wait_for(r"public after the day's reset")
+    assert other.exit_code() == 1
+    own = start(terminals, server_process, config, "replay", mine)
+    own.wait_for(rf"daily {day} · resigned at \S+ · 3 moves · \d+/52 home · no seed yet")
+    own.wait_for(r"No seed: a daily replay before its day's reset")
+    own.type("", enter=True)
+    own.wait_for(r"move 1 of 4")
+    own.type("q", enter=False)
+    assert own.exit_code() == 0
+
+
+def test_a_race_replay_stepped_through(
+    server_process: ServerProcess, tmp_path: Path, terminals: list[Terminal]
+) -> None:
+    ann = start(terminals, server_process, tmp_path / "ann", "race", "new", "gate", "--seed=7")
+    register(ann, "ann")
+    code = ann.wait_for(r"race join ([A-Z0-9]{6})").group(1)
+    ann.type("s")  # a race of one
+    ann.wait_for(LEGAL, timeout=15)
+    for n in range(1, 4):
+        ann.type("deal")
+        ann.wait_for(rf"moves {n}")
+    ann.type("resign")
+    ann.wait_for(r"Resign this race\?")
+    ann.type("y")
+    ann.wait_for(r"Results of race 1")
+    gid = ann.wait_for(r"Your replay:  patience-race replay ([0-9a-f]{16})").group(1)
+    ann.type("q")
+    assert ann.exit_code() == 0
+
+    # anyone may watch it (no name needed), as soon as the race is over
+    viewer = start(terminals, server_process, tmp_path / "dan", "replay", gid, "--speed", "20")
+    viewer.wait_for(rf"race 1 of room {code} · resigned at \S+ · 3 moves · 0/52 home · seed 7")
+    viewer.wait_for(r"move 0 of 4")
+    assert "name:" not in viewer.text
+    for key, at in (("\r", 1), (" ", 2), ("\r", 3), ("b", 2)):
+        viewer.type(key, enter=False)
+        viewer.wait_for(rf"move {at} of 4")
+    viewer.wait_for(r"▸\s+2\s+\d:\d\d\.\d\s+deal")
+    viewer.type("p", enter=False)
+    viewer.wait_for(r"the end: resigned at")
+    viewer.wait_for(r"move 4 of 4")
+    viewer.type("q", enter=False)
+    assert viewer.exit_code() == 0

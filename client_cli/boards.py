@@ -1,0 +1,254 @@
+"""Leaderboards as tables: which board a ``top`` command means, and a ``board`` reply
+drawn for a terminal of 80 columns.
+
+Pure: :func:`board_id` reads the command line's BOARD and ``--day``; :func:`board_view`
+turns a ``board`` reply into rich renderables (the title and size, the table, the entry to
+beat), :func:`overview` the first entry of every game's daily board.
+
+>>> board_id("gate", None), board_id("Gate", "2026-11-21"), board_id("races/week", None)
+('daily/gate', 'daily/gate/2026-11-21', 'races/week')
+>>> board_id("daily/nestor", "2026-11-21"), board_id("races/week/2026-w47", None)
+('daily/nestor/2026-11-21', 'races/week/2026-W47')
+>>> board_id("wins/gate", "2026-11-21")
+Traceback (most recent call last):
+ValueError: --day picks a day of a daily board: top GAME --day DATE
+"""
+
+from __future__ import annotations
+
+import datetime
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from .sanitize import clean
+from .screen import Glyphs, clock, race_time
+
+DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
+DAY_MS = 86_400_000
+#: what a counting board counts
+COUNTS = {"wins": "wins", "races": "races won"}
+
+
+def _int(value: Any) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) else 0
+
+
+def day_of(server_ms: int, days_back: int = 0) -> str:
+    """The UTC date of a server time, ``days_back`` days earlier.
+
+    >>> day_of(1795309164784), day_of(1795309164784, 1)
+    ('2026-11-22', '2026-11-21')
+    """
+    when = datetime.datetime.fromtimestamp(server_ms / 1000, datetime.UTC)
+    return (when.date() - datetime.timedelta(days=days_back)).isoformat()
+
+
+def pick_day(text: str, server_ms: int) -> str:
+    """``--day``: ``YYYY-MM-DD``, ``today`` or ``yesterday`` (UTC, on the server's clock).
+
+    >>> pick_day("yesterday", 1795309164784), pick_day("2026-01-02", 0)
+    ('2026-11-21', '2026-01-02')
+    """
+    word = text.strip().lower()
+    if word in ("today", "yesterday"):
+        return day_of(server_ms, 1 if word == "yesterday" else 0)
+    if not DAY.fullmatch(word):
+        raise ValueError(f"--day {text!r}: a day is YYYY-MM-DD (or today, yesterday)")
+    return word
+
+
+def board_id(board: str | None, day: str | None) -> str | None:
+    """The board id that BOARD and ``--day`` name: a game alone is its daily board (of
+    ``day``, else today's); ``None`` with no BOARD (every game's daily board)."""
+    if board is None:
+        return None
+    text = re.sub(r"-w(\d)", r"-W\1", board.strip().lower())
+    if "/" not in text:
+        text = f"daily/{text}"
+    if day is None:
+        return text
+    parts = text.split("/")
+    if parts[0] != "daily":
+        raise ValueError("--day picks a day of a daily board: top GAME --day DATE")
+    if len(parts) == 2:
+        return f"{text}/{day}"
+    if parts[2:] != [day]:
+        raise ValueError(f"{text} names its day already")
+    return text
+
+
+def next_reset(server_ms: int) -> int:
+    """Server ms of the next 00:00 UTC."""
+    return (server_ms // DAY_MS + 1) * DAY_MS
+
+
+def describe(entry: Mapping[str, Any] | None, kind: str) -> str:
+    """An entry's result in words.
+
+    >>> describe({"won": True, "time_ms": 205_300, "moves": 142}, "daily")
+    'won in 3:25.3, 142 moves'
+    >>> describe({"won": False, "home": 30, "total": 52, "moves": 1}, "best")
+    'not won, 30/52 home, 1 move'
+    >>> describe({"count": 1}, "races"), describe({"count": 3}, "wins")
+    ('1 race won', '3 wins')
+    """
+    if entry is None:
+        return ""
+    if kind in COUNTS:
+        count = _int(entry.get("count"))
+        word = COUNTS[kind]
+        if count == 1:
+            word = "race won" if kind == "races" else "win"
+        return f"{count} {word}"
+    count = _int(entry.get("moves"))
+    moves = f"{count} move" if count == 1 else f"{count} moves"
+    if entry.get("won"):
+        return f"won in {race_time(_int(entry.get('time_ms')))}, {moves}"
+    return f"not won, {_int(entry.get('home'))}/{_int(entry.get('total'))} home, {moves}"
+
+
+def _table(page: Mapping[str, Any], me: str | None, g: Glyphs) -> Table:
+    kind = clean(page.get("kind", ""), 16)
+    table = Table(box=g.box, show_edge=False, pad_edge=False)
+    table.add_column("#", justify="right", no_wrap=True)
+    table.add_column("player", no_wrap=True, overflow="ellipsis", max_width=20)
+    if kind in COUNTS:
+        table.add_column(COUNTS[kind], justify="right")
+    elif kind == "best":
+        table.add_column("time", justify="right", no_wrap=True)
+        table.add_column("moves", justify="right")
+        table.add_column("day", no_wrap=True)
+        table.add_column("replay", no_wrap=True)
+    else:
+        table.add_column("result", no_wrap=True)
+        table.add_column("time", justify="right", no_wrap=True)
+        table.add_column("moves", justify="right")
+        table.add_column("home", justify="right", no_wrap=True)
+        table.add_column("replay", no_wrap=True)
+    entries = page.get("entries")
+    for entry in entries if isinstance(entries, list) else []:
+        if not isinstance(entry, Mapping):
+            continue
+        name = clean(entry.get("player", ""), 20)
+        mine = me is not None and name.lower() == me.lower()
+        rank = Text(f"{g.me if mine else ''}{_int(entry.get('rank'))}")
+        player = Text(name, style="bold" if mine else "")
+        replay = clean(entry.get("replay") or "", 32)
+        if kind in COUNTS:
+            table.add_row(rank, player, str(_int(entry.get("count"))))
+        elif kind == "best":
+            table.add_row(
+                rank,
+                player,
+                race_time(_int(entry.get("time_ms"))),
+                str(_int(entry.get("moves"))),
+                clean(entry.get("day") or "", 10),
+                replay,
+            )
+        else:
+            won = bool(entry.get("won"))
+            table.add_row(
+                rank,
+                player,
+                Text("won", style="green") if won else Text("not won"),
+                race_time(_int(entry.get("time_ms"))),
+                str(_int(entry.get("moves"))),
+                f"{_int(entry.get('home'))}/{_int(entry.get('total'))}",
+                replay,
+            )
+    return table
+
+
+def board_view(
+    page: Mapping[str, Any],
+    *,
+    me: str | None = None,
+    around: bool = False,
+    friends: bool = False,
+    server_ms: int | None = None,
+    ascii: bool = False,
+) -> RenderableType:
+    """A ``board`` reply: its title, id and size, the table (``me`` marked), the entry to
+    beat, and where replays come from. ``server_ms`` (the server's clock) says when
+    today's daily replays become public."""
+    g = Glyphs(ascii)
+    kind = clean(page.get("kind", ""), 16)
+    board = clean(page.get("board", ""), 64)
+    size = _int(page.get("size"))
+    head = Text(clean(page.get("title", board), 80), style="bold")
+    players = "1 player" if size == 1 else f"{size} players"
+    about = Text(f"{board}{g.sep}{players}", style="dim")
+    if friends:
+        about.append(f"{g.sep}you and who you follow")
+    parts: list[RenderableType] = [head, about, Text("")]
+    entries = page.get("entries")
+    if isinstance(entries, list) and entries:
+        parts.append(_table(page, me, g))
+    elif friends:
+        parts.append(Text("Neither you nor anyone you follow is on this board."))
+    else:
+        parts.append(Text("Nobody is on this board yet."))
+    parts.append(Text(""))
+    to_beat = page.get("to_beat")
+    to_beat = to_beat if isinstance(to_beat, Mapping) else None
+    rank = page.get("rank")
+    if around and rank is None and size:
+        parts.append(Text("You are not on this board yet."))
+    if to_beat is not None:
+        name = clean(to_beat.get("player", ""), 20)
+        if me is not None and name.lower() == me.lower():
+            parts.append(Text("You lead this board.", style="bold green"))
+        else:
+            where = f"rank {_int(to_beat.get('rank'))}"
+            if around and isinstance(rank, int) and rank > 1:
+                where = f"just above you, rank {_int(to_beat.get('rank'))}"
+            elif _int(to_beat.get("rank")) == 1:
+                where = "the leader"
+            line = Text("To beat: ")
+            line.append(name, style="bold")
+            line.append(f" ({where}): {describe(to_beat, kind)}")
+            parts.append(line)
+    if kind in ("daily", "best") and isinstance(entries, list) and entries:
+        day = board.rsplit("/", 1)[-1] if kind == "daily" else None
+        if server_ms is not None and day == day_of(server_ms):
+            left = clock(next_reset(server_ms) - server_ms)
+            note = f"Today's replays are public after the reset (00:00 UTC, in {left})."
+            parts.append(Text(note, style="dim"))
+        else:
+            parts.append(Text("Watch one: patience-race replay ID", style="dim"))
+    return Group(*parts)
+
+
+def overview(
+    pages: Sequence[tuple[str, Mapping[str, Any]]], *, me: str | None = None, ascii: bool = False
+) -> RenderableType:
+    """Every game's daily board of one day: how many played, and who leads. ``pages``:
+    (the game's name, its ``board`` reply of one entry)."""
+    g = Glyphs(ascii)
+    day = ""
+    table = Table(box=g.box, show_edge=False, pad_edge=False)
+    table.add_column("game", no_wrap=True)
+    table.add_column("players", justify="right")
+    table.add_column("leader", no_wrap=True, overflow="ellipsis", max_width=20)
+    table.add_column("result", no_wrap=True)
+    for name, page in pages:
+        day = day or clean(page.get("board", ""), 64).rsplit("/", 1)[-1]
+        leader = page.get("leader")
+        leader = leader if isinstance(leader, Mapping) else None
+        who = clean(leader.get("player", ""), 20) if leader else g.dash
+        mine = me is not None and leader is not None and who.lower() == me.lower()
+        table.add_row(
+            Text(clean(name, 32)),
+            str(_int(page.get("size"))),
+            Text(who, style="bold" if mine else ""),
+            describe(leader, "daily"),
+        )
+    head = Text(f"Daily challenges, {day}" if day else "Daily challenges", style="bold")
+    hint = Text("A board: patience-race top GAME (--day DATE, --around-me, --friends)")
+    hint.stylize("dim")
+    return Group(head, Text(""), table, Text(""), hint)

@@ -1,0 +1,293 @@
+"""A replay, shown as the server kept it: its header and its moves, stepped through.
+
+The client knows no rules, so it cannot play the moves from the seed to draw the board:
+a replay is shown as what it is, the game, the player, the result, and the log of moves
+with their times from the start, the current one highlighted. Undo entries take back the
+move before them (the protocol's meaning of ``!undo``, no rule of any game), so the moves
+they took back are marked. Pure: :class:`Replay` checks a ``replay`` map,
+:class:`Stepper` is where the viewer is, :func:`render_replay` draws the screen.
+
+>>> r = Replay.from_message({"id": "ab12", "game": "gate", "seed": None, "kind": "daily",
+...     "start_ms": 1000, "moves": [[1400, "b4>t3"], [2100, "deal"], [2500, "!undo"]],
+...     "result": {"status": "resigned", "time_ms": 3000, "moves": 1, "home": 1,
+...     "total": 52}, "player": "ann", "day": "2026-11-22"})
+>>> [(e.number, e.text, e.undone) for e in r.entries]
+[(1, 'b4>t3', False), (2, 'deal', True), (3, 'undo', False)]
+>>> r.entries[2].note
+'takes back 2'
+>>> s = Stepper(r)
+>>> s.step(2), s.at, s.step(5), s.at, s.step(-9), s.at
+(True, 2, True, 3, True, 0)
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from .sanitize import clean
+from .screen import Glyphs, _ascii, _fit, _wrap, race_time
+
+#: how log entries that are not moves read
+ENTRY_WORDS = {"!undo": "undo", "!resign": "resign", "!timeout": "time up"}
+MIN_SPEED, MAX_SPEED = 0.25, 64.0
+KEYS = "Enter/space next · b back · p play/pause · + - speed · g G start/end · q quit"
+
+
+def _int(value: Any) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) else 0
+
+
+@dataclass(frozen=True)
+class Entry:
+    number: int
+    at_ms: int
+    text: str
+    #: a move taken back by a later undo
+    undone: bool = False
+    #: what the entry did, beyond its text ("takes back 12")
+    note: str = ""
+
+
+@dataclass
+class Replay:
+    rid: str
+    rules: str
+    seed: int | None
+    kind: str
+    start_ms: int
+    entries: list[Entry]
+    status: str
+    time_ms: int | None
+    moves: int
+    home: int
+    total: int
+    player: str
+    day: str = ""
+    room: str = ""
+    race: int = 0
+    #: the game's name, from the games list
+    name: str = ""
+
+    @classmethod
+    def from_message(cls, msg: Mapping[str, Any], games: Mapping[str, str] | None = None) -> Replay:
+        """A ``replay`` map, every field checked and cleaned; ``games`` names the rules."""
+        start = _int(msg.get("start_ms"))
+        raw = msg.get("moves")
+        log: list[tuple[int, str]] = []
+        for item in raw if isinstance(raw, list) else []:
+            if isinstance(item, list | tuple) and len(item) == 2:
+                log.append((_int(item[0]), clean(item[1], 32)))
+        entries: list[Entry] = []
+        standing: list[int] = []  # indexes of the moves on the board
+        notes: dict[int, str] = {}
+        undone: set[int] = set()
+        for n, (_at, text) in enumerate(log):
+            if text == "!undo" and standing:
+                taken = standing.pop()
+                undone.add(taken)
+                notes[n] = f"takes back {taken + 1}"
+            elif not text.startswith("!"):
+                standing.append(n)
+        for n, (at, text) in enumerate(log):
+            entries.append(
+                Entry(
+                    number=n + 1,
+                    at_ms=at - start,
+                    text=ENTRY_WORDS.get(text, text),
+                    undone=n in undone,
+                    note=notes.get(n, ""),
+                )
+            )
+        result = msg.get("result")
+        result = result if isinstance(result, Mapping) else {}
+        seed = msg.get("seed")
+        time_ms = result.get("time_ms")
+        return cls(
+            rid=clean(msg.get("id", ""), 32),
+            rules=clean(msg.get("game", ""), 32),
+            seed=seed if isinstance(seed, int) and not isinstance(seed, bool) else None,
+            kind=clean(msg.get("kind", ""), 16),
+            start_ms=start,
+            entries=entries,
+            status=clean(result.get("status", ""), 16),
+            time_ms=time_ms if isinstance(time_ms, int) and not isinstance(time_ms, bool) else None,
+            moves=_int(result.get("moves")),
+            home=_int(result.get("home")),
+            total=_int(result.get("total")),
+            player=clean(msg.get("player", ""), 20),
+            day=clean(msg.get("day") or "", 10),
+            room=clean(msg.get("room") or "", 16),
+            race=_int(msg.get("race")),
+            name=(games or {}).get(clean(msg.get("game", ""), 32), ""),
+        )
+
+    def where(self) -> str:
+        """Which game this was: ``race 1 of room STGJHS``, ``daily 2026-11-22``."""
+        if self.kind == "race":
+            return f"race {self.race} of room {self.room}"
+        if self.kind == "daily":
+            return f"daily {self.day}"
+        return self.kind
+
+    def outcome(self) -> str:
+        """``won in 3:25.0``, ``resigned at 0:12.0``."""
+        took = race_time(self.time_ms)
+        if self.status == "won":
+            return f"won in {took}"
+        return f"{self.status} at {took}" if took else self.status
+
+    def summary(self, sep: str = " · ") -> str:
+        parts = [
+            self.where(),
+            self.outcome(),
+            f"{self.moves} moves",
+            f"{self.home}/{self.total} home",
+            f"seed {self.seed}" if self.seed is not None else "no seed yet",
+        ]
+        return sep.join(parts)
+
+    def started(self) -> str:
+        if not self.start_ms:
+            return ""
+        when = datetime.datetime.fromtimestamp(self.start_ms / 1000, datetime.UTC)
+        return when.strftime("%Y-%m-%d %H:%M:%S UTC")
+
+
+@dataclass
+class Stepper:
+    """Where the viewer is: ``at`` entries shown (0: the deal, before any)."""
+
+    replay: Replay
+    at: int = 0
+    playing: bool = False
+    speed: float = 2.0
+    message: str = ""
+    tone: str = "info"
+    version: int = field(default=0)
+
+    @property
+    def last(self) -> int:
+        return len(self.replay.entries)
+
+    def step(self, by: int) -> bool:
+        """Move ``by`` entries (negative: back); False when already at that end."""
+        target = min(max(self.at + by, 0), self.last)
+        if target == self.at:
+            return False
+        self.at = target
+        if self.at == self.last:
+            self.playing = False
+        self.version += 1
+        return True
+
+    def toggle(self) -> None:
+        if not self.playing and self.at == self.last:
+            self.at = 0  # at the end: play from the deal again
+        self.playing = not self.playing
+        self.version += 1
+
+    def faster(self, factor: float) -> None:
+        self.speed = min(max(self.speed * factor, MIN_SPEED), MAX_SPEED)
+        self.version += 1
+
+
+def speed_text(speed: float) -> str:
+    """Moves a second, as short as it goes.
+
+    >>> speed_text(2.0), speed_text(0.5)
+    ('2', '0.5')
+    """
+    return f"{speed:g}"
+
+
+def _row(entry: Entry | None, current: bool, g: Glyphs, width: int) -> Text:
+    line = Text(f" {g.me if current else ' '}", style="bold")
+    if entry is None:
+        line.append(f" {0:>4}  {race_time(0):>8}   the deal")
+    else:
+        line.append(f" {entry.number:>4}  {race_time(entry.at_ms):>8}   ")
+        style = "dim strike" if entry.undone else ("bold" if entry.text == "resign" else "")
+        line.append(f"{entry.text:<10}", style=style)
+        if entry.undone:
+            line.append("  undone", style="dim")
+        if entry.note:
+            line.append(f"  {entry.note}", style="dim")
+    if current:
+        line.stylize("reverse", 1)
+    return _fit(line, width)
+
+
+def render_replay(stepper: Stepper, width: int, height: int, *, ascii: bool = False) -> list[Text]:
+    """The replay screen: a header, the summary, the moves around the current one (the
+    current one highlighted), the message and the keys. At most ``height`` lines."""
+    g = Glyphs(ascii)
+    replay = stepper.replay
+    width = max(width, 20)
+    left = Text(" Replay", style="bold")
+    left.append(f"{g.sep}{replay.name or replay.rules}{g.sep}{replay.player}")
+    right = Text(f"move {stepper.at} of {stepper.last} ")
+    if stepper.playing:
+        right.append(f"playing {speed_text(stepper.speed)}/s ", style="bold")
+    else:
+        right.append("paused " if 0 < stepper.at < stepper.last else "")
+    left = _fit(left, max(width - right.cell_len - 1, 10))
+    head = Text()
+    head.append_text(left)
+    head.append(" " * max(width - left.cell_len - right.cell_len, 1))
+    head.append_text(right)
+    head.stylize("reverse")
+    top = [
+        _fit(head, width),
+        _fit(Text(" " + replay.summary(g.sep)), width),
+        Text(""),
+        Text("      #      time   move", style="dim"),
+    ]
+    bottom = [Text("")]
+    if stepper.message:
+        style = {"warn": "bold yellow", "error": "bold red", "good": "bold green"}
+        bottom = _wrap(stepper.message, width - 1, style.get(stepper.tone, ""), 2)
+    bottom.append(_fit(Text(KEYS.replace(" · ", g.sep), style="dim"), width))
+    room = max(height - len(top) - len(bottom) - 1, 1)
+    rows = stepper.last + 1  # the deal, then every entry
+    first = min(max(stepper.at - room // 2, 0), max(rows - room, 0))
+    body = []
+    for n in range(first, min(first + room, rows)):
+        entry = replay.entries[n - 1] if n else None
+        body.append(_row(entry, n == stepper.at, g, width))
+    body += [Text("")] * (room - len(body))
+    if stepper.at == stepper.last and stepper.last:
+        body.append(_fit(Text(f"   the end: {replay.outcome()}", style="bold"), width))
+    else:
+        body.append(Text(""))
+    lines = [*top, *body, *bottom][:height]
+    return [_ascii(line) for line in lines] if ascii else lines
+
+
+def replay_table(replay: Replay, ascii: bool = False) -> RenderableType:
+    """The whole replay for a pipe or a file: the header, then every entry."""
+    g = Glyphs(ascii)
+    table = Table(box=g.box, show_edge=False, pad_edge=False)
+    table.add_column("#", justify="right")
+    table.add_column("time", justify="right")
+    table.add_column("move")
+    table.add_column("")
+    for entry in replay.entries:
+        note = " ".join(word for word in ("undone" if entry.undone else "", entry.note) if word)
+        table.add_row(str(entry.number), race_time(entry.at_ms), entry.text, note)
+    name = replay.name or replay.rules
+    head = Text(f"Replay {replay.rid}{g.sep}{name}{g.sep}{replay.player}", style="bold")
+    parts: Sequence[RenderableType] = [
+        head,
+        Text(replay.summary(g.sep)),
+        Text(f"started {replay.started()}") if replay.started() else Text(""),
+        Text(""),
+        table,
+    ]
+    return Group(*parts)

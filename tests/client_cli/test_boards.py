@@ -1,0 +1,137 @@
+"""Leaderboards as tables at 80 columns, against golden text; which board a command
+means."""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+import pytest
+from rich.console import Console, RenderableType
+
+from client_cli.boards import board_id, board_view, overview, pick_day
+
+from .conftest import check_golden
+from .views import GAME_LIST
+
+NOW = 1_795_309_165_000  # 2026-11-22 09:39:25 UTC, on the server's clock
+
+
+def text(renderable: RenderableType, width: int = 80) -> str:
+    console = Console(width=width, file=io.StringIO(), color_system=None, emoji=False)
+    console.print(renderable)
+    out = console.file.getvalue()  # type: ignore[attr-defined]
+    assert all(len(line) <= width for line in out.splitlines())
+    return str(out)
+
+
+def timed(player: str, rank: int, won: bool, time_ms: int, moves: int, home: int) -> dict[str, Any]:
+    return {
+        "player": player,
+        "rank": rank,
+        "won": won,
+        "time_ms": time_ms,
+        "moves": moves,
+        "home": home,
+        "total": 52,
+        "replay": f"{rank:016x}",
+        "day": "2026-11-22",
+    }
+
+
+DAILY = [
+    timed("bob", 1, True, 205_300, 142, 52),
+    timed("ann", 2, True, 312_000, 170, 52),
+    timed("catherine_of_aragon_", 3, False, 61_000, 40, 30),
+    timed("dan", 4, False, 4_400, 1, 1),
+]
+
+
+def page(kind: str, board: str, title: str, entries: list[dict[str, Any]], **extra: Any) -> Any:
+    return {
+        "type": "board",
+        "board": board,
+        "title": title,
+        "kind": kind,
+        "entries": entries,
+        "size": len(entries),
+        "offset": 0,
+        "leader": entries[0] if entries else None,
+        "to_beat": entries[0] if entries else None,
+        **extra,
+    }
+
+
+def test_which_board() -> None:
+    assert board_id(None, None) is None
+    assert board_id("gate", None) == "daily/gate"
+    assert board_id("gate", "2026-11-21") == "daily/gate/2026-11-21"
+    assert board_id("wins/gate", None) == "wins/gate"
+    assert board_id("daily/gate/2026-11-21", "2026-11-21") == "daily/gate/2026-11-21"
+    with pytest.raises(ValueError, match="names its day already"):
+        board_id("daily/gate/2026-11-21", "2026-11-20")
+    with pytest.raises(ValueError, match="--day picks a day of a daily board"):
+        board_id("races/all", "2026-11-20")
+    assert pick_day("today", NOW) == "2026-11-22"
+    assert pick_day("Yesterday", NOW) == "2026-11-21"
+    with pytest.raises(ValueError, match="YYYY-MM-DD"):
+        pick_day("22/11/2026", NOW)
+
+
+def test_a_daily_board() -> None:
+    board = page("daily", "daily/gate/2026-11-22", "The Gate: daily challenge, 2026-11-22", DAILY)
+    check_golden("top-daily", text(board_view(board, me="ann", server_ms=NOW)))
+
+
+def test_a_past_day_around_me() -> None:
+    board = page(
+        "daily",
+        "daily/gate/2026-11-21",
+        "The Gate: daily challenge, 2026-11-21",
+        DAILY,
+        rank=4,
+        to_beat=DAILY[2],
+    )
+    shown = text(board_view(board, me="dan", around=True, server_ms=NOW))
+    check_golden("top-daily-around", shown)
+    assert "To beat: catherine_of_aragon_ (just above you, rank 3)" in shown
+
+
+def test_best_times() -> None:
+    best = [dict(DAILY[0], day="2026-11-20"), dict(DAILY[1], day="2026-11-22")]
+    board = page("best", "best/gate", "The Gate: best daily times, all time", best)
+    check_golden("top-best", text(board_view(board, me="ann", server_ms=NOW)))
+
+
+def test_counting_boards() -> None:
+    races = [
+        {"player": "ann", "rank": 1, "count": 3},
+        {"player": "bob", "rank": 2, "count": 1},
+    ]
+    board = page("races", "races/week/2026-W47", "Races won, week 2026-W47", races)
+    shown = text(board_view(board, me="ann", server_ms=NOW))
+    check_golden("top-races", shown)
+    assert "You lead this board." in shown
+    wins = page("wins", "wins/gate", "The Gate: daily wins, all time", [])
+    assert "Nobody is on this board yet." in text(board_view(wins, server_ms=NOW))
+
+
+def test_friends_nobody() -> None:
+    board = page("daily", "daily/gate/2026-11-22", "The Gate: daily challenge", [])
+    shown = text(board_view(board, me="ann", friends=True))
+    assert "Neither you nor anyone you follow is on this board." in shown
+
+
+def test_ascii() -> None:
+    board = page("daily", "daily/gate/2026-11-22", "The Gate: daily challenge", DAILY)
+    shown = text(board_view(board, me="ann", ascii=True))
+    assert ">2" in shown and "─" not in shown
+
+
+def test_every_game_of_a_day() -> None:
+    pages = []
+    for n, game in enumerate(GAME_LIST):
+        entries = DAILY[: n % 3]
+        board = f"daily/{game['id']}/2026-11-22"
+        pages.append((game["name"], page("daily", board, "", entries[:1], size=len(entries))))
+    check_golden("top-overview", text(overview(pages, me="bob")))
