@@ -34,8 +34,11 @@ pytest: $(STAMP)
 
 test: lint typecheck pytest
 
+# The engine's micro-benchmarks, then the load test of the race server against a bare echo
+# server (bench/load.py; about 2.5 minutes in all). BENCH_ARGS=--quick: a 30-second load test.
 bench: $(STAMP)
 	$(BIN)/python bench/engine.py
+	$(BIN)/python bench/load.py $(BENCH_ARGS)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

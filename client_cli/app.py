@@ -17,7 +17,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Awaitable, Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -381,6 +381,10 @@ class Client:
             self.farewell = f"Your result, to paste into a chat:\n\n{result['line']}\n"
         elif game is not None and not game.over:
             self.farewell = "Your game is kept on the server: patience-race play takes it up."
+        ranked = (model.daily or {}).get("ranked_result") if model.daily_kind == PRACTICE else ""
+        if ranked:
+            more = f"Today's ranked result, to paste into a chat:\n\n{ranked}\n"
+            self.farewell = f"{self.farewell}\n\n{more}" if self.farewell else more
         raise Quit(0)
 
 
@@ -711,23 +715,41 @@ def page_url(server: str, replay_id: str) -> str:
     return f"{'https' if scheme == 'wss' else 'http'}://{rest}/replay/{replay_id}"
 
 
+#: the view of a replay after a number of its entries (a ``replay_view`` request)
+FetchView = Callable[[int], Awaitable[Any]]
+
+NO_BOARD = "No board: the server keeps this deal secret until the day's reset; the moves only."
+
+
 class ReplayTui:
     """A replay, stepped through with single keys: Enter or space the next entry, b back,
     p play or pause at ``speed`` entries a second, + and - the speed, g and G the start and
-    the end, q quits."""
+    the end, q quits.
 
-    def __init__(self, stepper: Stepper, ascii: bool) -> None:
+    With ``fetch`` (and :attr:`Stepper.boards`), a task fetches the view of the current
+    step, then of the next few, one request at a time, while the keys go on moving the
+    viewer: the screen draws the nearest view kept until the current one comes. A refusal
+    turns the board off (the moves only)."""
+
+    def __init__(self, stepper: Stepper, ascii: bool, fetch: FetchView | None = None) -> None:
         self.stepper = stepper
         self.ascii = ascii
+        self.fetch = fetch
         self._player: asyncio.Task[None] | None = None
+        self._fetcher: asyncio.Task[None] | None = None
+        self._wake = asyncio.Event()
         keys = KeyBindings()
 
         Handler = Callable[[KeyPressEvent], None]
 
         def on(*names: str) -> Callable[[Handler], Handler]:
             def add(handler: Handler) -> Handler:
+                def handle(event: KeyPressEvent) -> None:
+                    handler(event)
+                    self._wake.set()  # the viewer may have moved: fetch its board
+
                 for name in names:
-                    keys.add(name)(handler)
+                    keys.add(name)(handle)
                 return handler
 
             return add
@@ -795,30 +817,87 @@ class ReplayTui:
             await asyncio.sleep(1 / self.stepper.speed)
             if self.stepper.playing:
                 self.stepper.step(1)
+                self._wake.set()
                 self.app.invalidate()
 
+    async def _fetch_views(self) -> None:
+        """Fetch the views the viewer wants, one at a time, until the board is off."""
+        stepper, fetch = self.stepper, self.fetch
+        assert fetch is not None
+        while stepper.boards:
+            step = stepper.wanted()
+            if step is None:
+                self._wake.clear()
+                await self._wake.wait()
+                continue
+            try:
+                view = await fetch(step)
+            except ServerError as exc:
+                stepper.boards = False
+                stepper.message = (
+                    NO_BOARD
+                    if exc.code == "not_public"
+                    else (f"No board: {exc.message}; the moves only.")
+                )
+                stepper.tone = WARN
+            except LinkError as exc:  # wait for a key before trying again
+                stepper.message = f"No board for now ({exc}): a key tries again."
+                stepper.tone = WARN
+                self._wake.clear()
+                self.app.invalidate()
+                await self._wake.wait()
+                continue
+            else:
+                if not stepper.keep_view(step, view):
+                    stepper.boards = False
+                    stepper.message = "No board: the server sent no view; the moves only."
+                    stepper.tone = WARN
+            stepper.version += 1
+            self.app.invalidate()
+
     async def run(self) -> int:
+        if self.fetch is not None and self.stepper.boards:
+            self._fetcher = asyncio.get_running_loop().create_task(self._fetch_views())
         try:
             return await self.app.run_async() or 0
         finally:
-            if self._player is not None:
-                self._player.cancel()
+            for task in (self._player, self._fetcher):
+                if task is not None:
+                    task.cancel()
+                    with contextlib.suppress(BaseException):
+                        await task
 
 
 async def run_replay(
-    replay: Replay, server: str, *, speed: float = 2.0, ascii: bool = False
+    replay: Replay,
+    server: str,
+    *,
+    speed: float = 2.0,
+    ascii: bool = False,
+    conn: Connection | None = None,
 ) -> int:
-    """Step through a replay full screen; the exit code."""
+    """Step through a replay full screen, with the board of each step fetched over
+    ``conn`` when its seed is public; the exit code."""
     stepper = Stepper(replay, speed=speed)
+    fetch: FetchView | None = None
     if replay.seed is None:
         stepper.message = (
             "No seed: a daily replay before its day's reset, shown to its own player only. "
             "The deal stays secret until 00:00 UTC."
         )
         stepper.tone = WARN
-    else:
+    elif conn is None:
         stepper.message = (
-            f"The moves as the server kept them (the client knows no rules, so no board). "
-            f"Its page: {page_url(server, replay.rid)}"
+            f"The moves as the server kept them. Its page: {page_url(server, replay.rid)}"
         )
-    return await ReplayTui(stepper, ascii).run()
+    else:
+        stepper.boards = True
+        stepper.message = (
+            f"Each step's board as the server replays it. Its page: {page_url(server, replay.rid)}"
+        )
+
+        async def fetch(step: int) -> Any:
+            reply = await conn.request("replay_view", replay=replay.rid, step=step)
+            return reply.get("view")
+
+    return await ReplayTui(stepper, ascii, fetch).run()

@@ -12,7 +12,7 @@
     patience-race top [BOARD] [--day DATE] [--around-me | --friends] [--watch]
     patience-race follow [NAME]              follow a player (no NAME: who you follow)
     patience-race unfollow NAME
-    patience-race replay ID [--speed N]      step through a finished game's moves
+    patience-race replay ID [--speed N]      step through a finished game: board and moves
 
 Every command takes ``--server URL`` (else ``$PATIENCE_SERVER``, else
 ``ws://127.0.0.1:8765``) and ``--ascii`` (letters for suits, plain ASCII lines). More
@@ -436,10 +436,14 @@ def cmd_unfollow(args: argparse.Namespace) -> int:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    async def fetch() -> tuple[dict[str, Any], dict[str, Any]]:
+    rid = args.id.strip().lower()
+
+    async def fetch() -> tuple[Connection, dict[str, Any], dict[str, Any]]:
+        """The connection (left open: the viewer fetches each step's board over it), the
+        reply and the welcome."""
         conn, welcome = await _anonymous(args.server)
         try:
-            reply = await conn.request("replay", replay=args.id.strip().lower())
+            return conn, await conn.request("replay", replay=rid), welcome
         except ServerError as exc:
             await conn.close()
             if exc.code != "not_public" or TokenStore(config_dir()).get(args.server) is None:
@@ -447,35 +451,44 @@ def cmd_replay(args: argparse.Namespace) -> int:
             # a daily of today: its own player, signed in, may see it (without its seed)
             conn, welcome = await _signed_in(args.server)
             try:
-                reply = await conn.request("replay", replay=args.id.strip().lower())
+                return conn, await conn.request("replay", replay=rid), welcome
             except ServerError:
+                await conn.close()
                 raise exc from None
+        except BaseException:
+            await conn.close()
+            raise
+
+    async def main() -> int:
+        try:
+            conn, reply, welcome = await fetch()
+        except ServerError as exc:
+            message = exc.message
+            if exc.code == "not_public":
+                message += " (00:00 UTC); until then only its player sees it, without its seed"
+            print(f"patience-race: {message}", file=sys.stderr)
+            return 1
+        except Exception as exc:
+            return _fail(args, exc)
+        try:
+            games = {
+                clean(g.get("id", ""), 32): clean(g.get("name", ""), 40)
+                for g in welcome.get("games") or []
+                if isinstance(g, dict)
+            }
+            raw = reply.get("replay")
+            replay = Replay.from_message(raw if isinstance(raw, dict) else {}, games)
+            if not (sys.stdin.isatty() and sys.stdout.isatty()):
+                _print(_console(args), replay_table(replay, args.ascii), args.ascii)
+                return 0
+            return await run_replay(
+                replay, args.server, speed=args.speed, ascii=args.ascii, conn=conn
+            )
         finally:
             await conn.close()
-        return reply, welcome
 
     try:
-        reply, welcome = asyncio.run(fetch())
-    except ServerError as exc:
-        message = exc.message
-        if exc.code == "not_public":
-            message += " (00:00 UTC); until then only its player sees it, without its seed"
-        print(f"patience-race: {message}", file=sys.stderr)
-        return 1
-    except Exception as exc:
-        return _fail(args, exc)
-    games = {
-        clean(g.get("id", ""), 32): clean(g.get("name", ""), 40)
-        for g in welcome.get("games") or []
-        if isinstance(g, dict)
-    }
-    raw = reply.get("replay")
-    replay = Replay.from_message(raw if isinstance(raw, dict) else {}, games)
-    if not (sys.stdin.isatty() and sys.stdout.isatty()):
-        _print(_console(args), replay_table(replay, args.ascii), args.ascii)
-        return 0
-    try:
-        return asyncio.run(run_replay(replay, args.server, speed=args.speed, ascii=args.ascii))
+        return asyncio.run(main())
     except KeyboardInterrupt:
         return 130
 

@@ -142,11 +142,17 @@ class Model:
         return self.games.get(rules) or rules
 
     def set_solo(self, msg: Mapping[str, Any], now: int) -> None:
-        """A solo game to play: a ``game`` reply or ``welcome.resume.solo``."""
+        """A solo game to play: a ``game`` reply or ``welcome.resume.solo``. Its clock
+        counts from the snapshot's ``started_at`` (server ms, turned into ours with
+        ``offset_ms``), else from ``now``."""
         self.game = Game.from_message(msg)
         self.screen = SOLO
         self.daily = self.daily_result = None
-        self.clock_from = now
+        started = msg.get("started_at")
+        if isinstance(started, int) and not isinstance(started, bool) and started > 0:
+            self.clock_from = min(started - self.offset_ms, now)
+        else:
+            self.clock_from = now
         self.clock_to = now if self.game.over else None
         self.changed()
 
@@ -161,6 +167,8 @@ class Model:
             "note": clean(msg.get("note") or "", 200),
             "reset_at": _int(msg.get("reset_at")),
             "streak": _streaks(streak),
+            #: practice: the ranked attempt's result line (for one who missed the event)
+            "ranked_result": clean(msg.get("ranked_result") or "", 200),
         }
         self.daily_result = None
         self.changed()

@@ -1,11 +1,16 @@
-"""A replay, shown as the server kept it: its header and its moves, stepped through.
+"""A replay, shown as the server kept it: its header and its moves, stepped through, and
+the board at each step where the server draws it.
 
-The client knows no rules, so it cannot play the moves from the seed to draw the board:
-a replay is shown as what it is, the game, the player, the result, and the log of moves
-with their times from the start, the current one highlighted. Undo entries take back the
-move before them (the protocol's meaning of ``!undo``, no rule of any game), so the moves
-they took back are marked. Pure: :class:`Replay` checks a ``replay`` map,
-:class:`Stepper` is where the viewer is, :func:`render_replay` draws the screen.
+The client knows no rules, so it cannot play the moves from the seed itself: a replay is
+shown as what it is, the game, the player, the result, and the log of moves with their
+times from the start, the current one highlighted. Undo entries take back the move before
+them (the protocol's meaning of ``!undo``, no rule of any game), so the moves they took
+back are marked. Where the replay's seed is public the server answers ``replay_view`` with
+the view after any number of entries: the viewer keeps the views it has fetched
+(:attr:`Stepper.views`) and draws the board of the current step beside the moves (above
+them when the board is too wide), with the one renderer of the game screens. Pure:
+:class:`Replay` checks a ``replay`` map, :class:`Stepper` is where the viewer is,
+:func:`render_replay` draws the screen.
 
 >>> r = Replay.from_message({"id": "ab12", "game": "gate", "seed": None, "kind": "daily",
 ...     "start_ms": 1000, "moves": [[1400, "b4>t3"], [2100, "deal"], [2500, "!undo"]],
@@ -31,13 +36,28 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from .render import draw_board
 from .sanitize import clean
-from .screen import Glyphs, _ascii, _fit, _wrap, race_time
+from .screen import (
+    FIELD_NAMES,
+    LAYOUT_FIELDS,
+    STANDARD_FIELDS,
+    Glyphs,
+    _ascii,
+    _fit,
+    _side_by_side,
+    _wrap,
+    race_time,
+)
 
 #: how log entries that are not moves read
 ENTRY_WORDS = {"!undo": "undo", "!resign": "resign", "!timeout": "time up"}
 MIN_SPEED, MAX_SPEED = 0.25, 64.0
 KEYS = "Enter/space next · b back · p play/pause · + - speed · g G start/end · q quit"
+#: the narrowest list of moves beside the board; fewer columns: the list goes under it
+SIDE_MIN = 26
+#: the fewest moves listed under a board
+UNDER_MIN = 5
 
 
 def _int(value: Any) -> int:
@@ -171,6 +191,40 @@ class Stepper:
     message: str = ""
     tone: str = "info"
     version: int = field(default=0)
+    #: the board is drawn (the server answers ``replay_view``); False: the moves only
+    boards: bool = False
+    #: the views fetched so far, by step
+    views: dict[int, dict[str, Any]] = field(default_factory=dict)
+
+    def keep_view(self, step: int, view: Any) -> bool:
+        """Keep a ``replay_view`` reply's view of ``step``; False if it is no view."""
+        if not isinstance(view, Mapping) or not isinstance(view.get("piles"), list):
+            return False
+        self.views[step] = dict(view)
+        self.version += 1
+        return True
+
+    def wanted(self) -> int | None:
+        """The step whose view to fetch next: the current one, then the next few (ahead
+        while playing, either side while paused); None when they are all kept."""
+        if not self.boards:
+            return None
+        at = self.at
+        around = [at + 1, at + 2, at + 3, at + 4] if self.playing else [at + 1, at - 1, at + 2]
+        for step in [at, *around]:
+            if 0 <= step <= self.last and step not in self.views:
+                return step
+        return None
+
+    def view(self) -> tuple[dict[str, Any] | None, int | None]:
+        """The view to draw and its step: the current step's, else (while it is fetched)
+        the nearest kept one's; (None, None) when none is kept."""
+        if self.at in self.views:
+            return self.views[self.at], self.at
+        if not self.views:
+            return None, None
+        near = min(self.views, key=lambda step: (abs(step - self.at), step))
+        return self.views[near], near
 
     @property
     def last(self) -> int:
@@ -224,9 +278,78 @@ def _row(entry: Entry | None, current: bool, g: Glyphs, width: int) -> Text:
     return _fit(line, width)
 
 
+def _moves(stepper: Stepper, g: Glyphs, width: int, room: int) -> list[Text]:
+    """The moves around the current one (highlighted), in ``room`` lines, then a line for
+    the end."""
+    replay = stepper.replay
+    room = max(room, 1)
+    rows = stepper.last + 1  # the deal, then every entry
+    first = min(max(stepper.at - room // 2, 0), max(rows - room, 0))
+    body = []
+    for n in range(first, min(first + room, rows)):
+        entry = replay.entries[n - 1] if n else None
+        body.append(_row(entry, n == stepper.at, g, width))
+    body += [Text("")] * (room - len(body))
+    if stepper.at == stepper.last and stepper.last:
+        body.append(_fit(Text(f"   the end: {replay.outcome()}", style="bold"), width))
+    else:
+        body.append(Text(""))
+    return body
+
+
+def view_line(view: Mapping[str, Any], g: Glyphs) -> Text:
+    """Cards home, moves and the game's own counters, from a view."""
+    parts = [f"home {_int(view.get('home'))}/{_int(view.get('total'))}"]
+    parts.append(f"moves {_int(view.get('moves'))}")
+    for key, value in view.items():
+        if key in STANDARD_FIELDS or key in LAYOUT_FIELDS or not isinstance(key, str):
+            continue
+        name = clean(FIELD_NAMES.get(key, key.replace("_", " ")), 24)
+        if isinstance(value, bool):
+            parts.append(f"{name}: {'yes' if value else 'no'}")
+        elif value is not None:
+            parts.append(f"{name} {clean(value, 16)}")
+    status = clean(view.get("status") or "", 16)
+    line = Text(" " + g.sep.join(parts))
+    if status and status != "playing":
+        line.append(g.sep)
+        line.append(status.upper(), style="bold green" if status == "won" else "bold red")
+    return line
+
+
+def _board_body(stepper: Stepper, g: Glyphs, width: int, room: int, ascii: bool) -> list[Text]:
+    """The board of the current step beside the moves, or above them when it is too
+    wide: ``room`` lines."""
+    view, step = stepper.view()
+    heading = Text("      #      time   move", style="dim")
+    if view is None:
+        left = [Text(" fetching the board…", style="dim")]
+        board_lines, board_width = left, 22
+    else:
+        line = view_line(view, g)
+        if step != stepper.at:
+            line = Text(f" (the board of move {step}: fetching {stepper.at}…)", style="dim")
+        board = draw_board(view, width, max(room - 1, 1), ascii=ascii)
+        board_lines, board_width = [line, *board.lines], board.width
+    side = width - board_width - 3
+    if side >= SIDE_MIN:
+        moves = [heading, *_moves(stepper, g, side, room - 2)]
+        left = [_fit(line, board_width) for line in board_lines]
+        return _side_by_side(left, board_width, moves)[:room]
+    # too wide for a list beside it: the board above, the moves under it
+    if view is not None:
+        board = draw_board(view, width, max(room - UNDER_MIN - 3, 1), ascii=ascii)
+        board_lines = [board_lines[0], *board.lines]
+    top = [_fit(line, width) for line in board_lines]
+    under = max(room - len(top) - 2, 1)
+    return [*top, heading, *_moves(stepper, g, width, under)][:room]
+
+
 def render_replay(stepper: Stepper, width: int, height: int, *, ascii: bool = False) -> list[Text]:
-    """The replay screen: a header, the summary, the moves around the current one (the
-    current one highlighted), the message and the keys. At most ``height`` lines."""
+    """The replay screen: a header, the summary, the board of the current step when
+    :attr:`Stepper.boards` (beside the moves, or above them), the moves around the current
+    one (the current one highlighted), the message and the keys. At most ``height``
+    lines."""
     g = Glyphs(ascii)
     replay = stepper.replay
     width = max(width, 20)
@@ -243,29 +366,19 @@ def render_replay(stepper: Stepper, width: int, height: int, *, ascii: bool = Fa
     head.append(" " * max(width - left.cell_len - right.cell_len, 1))
     head.append_text(right)
     head.stylize("reverse")
-    top = [
-        _fit(head, width),
-        _fit(Text(" " + replay.summary(g.sep)), width),
-        Text(""),
-        Text("      #      time   move", style="dim"),
-    ]
+    top = [_fit(head, width), _fit(Text(" " + replay.summary(g.sep)), width)]
     bottom = [Text("")]
     if stepper.message:
         style = {"warn": "bold yellow", "error": "bold red", "good": "bold green"}
         bottom = _wrap(stepper.message, width - 1, style.get(stepper.tone, ""), 2)
     bottom.append(_fit(Text(KEYS.replace(" · ", g.sep), style="dim"), width))
-    room = max(height - len(top) - len(bottom) - 1, 1)
-    rows = stepper.last + 1  # the deal, then every entry
-    first = min(max(stepper.at - room // 2, 0), max(rows - room, 0))
-    body = []
-    for n in range(first, min(first + room, rows)):
-        entry = replay.entries[n - 1] if n else None
-        body.append(_row(entry, n == stepper.at, g, width))
-    body += [Text("")] * (room - len(body))
-    if stepper.at == stepper.last and stepper.last:
-        body.append(_fit(Text(f"   the end: {replay.outcome()}", style="bold"), width))
+    if stepper.boards:
+        room = max(height - len(top) - len(bottom), 3)
+        body = _board_body(stepper, g, width, room, ascii)
+        body += [Text("")] * (room - len(body))
     else:
-        body.append(Text(""))
+        top += [Text(""), Text("      #      time   move", style="dim")]
+        body = _moves(stepper, g, width, height - len(top) - len(bottom) - 1)
     lines = [*top, *body, *bottom][:height]
     return [_ascii(line) for line in lines] if ascii else lines
 

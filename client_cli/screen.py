@@ -193,6 +193,22 @@ def game_line(model: Model, width: int, now: int = 0) -> Text:
     return _fit(line, width)
 
 
+def ranked_line(model: Model, width: int) -> list[Text]:
+    """Practice: the day's ranked attempt's result line (the ``daily`` reply's
+    ``ranked_result``), for a player who missed its ``daily_result``; else nothing."""
+    if model.daily_kind != PRACTICE:
+        return []
+    line = clean((model.daily or {}).get("ranked_result") or "", 200)
+    if not line:
+        return []
+    out = []
+    for n, piece in enumerate(split_line(line, width - 10)[:2]):
+        text = Text(" ranked: " if n == 0 else " " * 9, style="dim")
+        text.append(piece, style="bold")
+        out.append(_fit(text, width))
+    return out
+
+
 def _bar(home: int, total: int, width: int, g: Glyphs) -> Text:
     filled = round(width * home / total) if total else 0
     return Text(g.full * filled, style="green") + Text(g.empty * (width - filled), style="dim")
@@ -296,8 +312,14 @@ def results_table(model: Model, width: int) -> list[Text]:
         ("time", "right"),
         ("moves", "right"),
         ("home", "right"),
+        ("replay", "left"),
     ):
-        table.add_column(name, justify=justify)  # type: ignore[arg-type]
+        table.add_column(  # a replay id is never cut: the racers' names give way
+            name,
+            justify=justify,  # type: ignore[arg-type]
+            no_wrap=name == "replay",
+            min_width=16 if name == "replay" else None,
+        )
     for r in results:
         if not isinstance(r, Mapping):
             continue
@@ -311,6 +333,7 @@ def results_table(model: Model, width: int) -> list[Text]:
             race_time(r.get("time_ms")) or g.dash,
             str(_int(r.get("moves"))),
             f"{_int(r.get('home'))}/{_int(r.get('total'))}",
+            Text(clean(r.get("replay") or "", 32) or g.dash, style="dim"),
         )
     title = Text(f"  Results of race {_int(room.get('race'))}", style="bold")
     return [title, *(Text("  ") + line for line in lines_of(table, width - 2))]
@@ -479,12 +502,13 @@ def render_screen(model: Model, width: int, height: int, now: int) -> list[Text]
     elif model.screen == ROOM and not model.racing:
         body = _room_body(model, width, room, now, watching=False)
     elif model.game is not None:
+        above = [game_line(model, width, now), *ranked_line(model, width)]
         table = (
             daily_result_lines(model, width, now)
             if model.result_shown
-            else _table(model, width, room - 1, now)
+            else _table(model, width, room - len(above), now)
         )
-        body = [game_line(model, width, now), *table]
+        body = [*above, *table]
     else:
         body = [Text("")]
     body = body[: max(room, 0)]
@@ -565,6 +589,8 @@ def _room_body(model: Model, width: int, height: int, now: int, *, watching: boo
         game = model.game
         if not watching and game is not None and game.kind == "race" and game.over:
             out.append(Text(f"  Your replay:  patience-race replay {game.gid}"))
+        if any(isinstance(r, Mapping) and r.get("replay") for r in room.get("results") or []):
+            out.append(Text("  Anyone's:     patience-race replay ID (the replay column)"))
         if not watching:
             if model.is_host:
                 out.append(Text("  You host: m calls a rematch (a new deal for everyone)."))

@@ -10,8 +10,10 @@ from typing import Any
 from redis.asyncio import Redis
 
 from server.engine import Game, new_game
+from server.protocol.codec import Encoded
 
 from . import store
+from .views import ViewEncoder
 
 SOLO = "solo"
 RACE = "race"
@@ -47,6 +49,7 @@ class LiveGame:
     home_at_ms: int = 0
     log_length: int = 0
     extra: dict[str, Any] = field(default_factory=dict)
+    _views: ViewEncoder | None = field(default=None, init=False, repr=False, compare=False)
 
     @property
     def finished(self) -> bool:
@@ -98,6 +101,14 @@ class LiveGame:
     def view(self) -> dict[str, Any]:
         return self.game.view()
 
+    def encoded_view(self) -> Encoded:
+        """:meth:`view` msgpack-encoded, re-encoding only the piles changed since the last
+        call (for the reply to every move)."""
+        views = self._views
+        if views is None or views.game is not self.game:
+            views = self._views = ViewEncoder(self.game)
+        return views.encode()
+
     def legal(self) -> list[str]:
         return [m.text for m in self.game.legal_moves()]
 
@@ -110,6 +121,7 @@ class LiveGame:
             "view": self.view(),
             "legal": self.legal() if not self.finished else [],
             "status": self.status(),
+            "started_at": self.created_ms,
         }
 
 

@@ -102,6 +102,17 @@ def verify(replay: dict[str, Any]) -> dict[str, Any]:
     return found
 
 
+def view_after(replay: dict[str, Any], step: int) -> dict[str, Any]:
+    """The view of a replay's game after its first ``step`` entries (its seed known)."""
+    game = new_game(replay["game"], seed=int(replay["seed"]))
+    for _at, what in replay["moves"][:step]:
+        if what == UNDO:
+            game.undo()
+        elif what not in (RESIGN, TIMEOUT_ENTRY):
+            game.play(what)
+    return game.view()
+
+
 def load_file(path: Path) -> dict[str, Any]:
     """A replay file: JSON, or msgpack."""
     data = path.read_bytes()

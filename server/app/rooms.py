@@ -157,6 +157,7 @@ def rank(entries: list[tuple[Racer, LiveGame]], start_at_ms: int) -> list[dict[s
                 "home": home,
                 "total": total,
                 "resigned": live.result == RESIGNED,
+                "replay": live.gid,
             }
         )
     return results

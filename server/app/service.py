@@ -17,7 +17,6 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from redis.asyncio import Redis
-from redis.asyncio.client import Pipeline
 
 from server import __version__
 from server.engine import GAMES, IllegalMove, UndoRefused
@@ -103,6 +102,7 @@ class Service:
             m.Follow: self.on_follow,
             m.Unfollow: self.on_unfollow,
             m.Replay: self.on_replay,
+            m.ReplayView: self.on_replay_view,
         }
 
     # -- plumbing ------------------------------------------------------------------------
@@ -357,7 +357,7 @@ class Service:
         ttl = self.settings.ended_ttl if live.finished else self.settings.idle_ttl
         finished = live.finished
 
-        def write(pipe: Pipeline) -> None:
+        def write(pipe: store.Commands) -> None:
             pipe.rpush(log_key, entry)
             if finished or live.log_length % 64 == 0:
                 pipe.expire(log_key, ttl)
@@ -394,7 +394,7 @@ class Service:
             "type": "moved",
             "game": live.gid,
             "move": move.text,
-            "view": game.view(),
+            "view": live.encoded_view(),
             "legal": [mv.text for mv in game.legal_moves()],
             "status": live.status(),
         }
@@ -423,7 +423,7 @@ class Service:
             "type": "undone",
             "game": live.gid,
             "move": move.text,
-            "view": game.view(),
+            "view": live.encoded_view(),
             "legal": [mv.text for mv in game.legal_moves()],
             "status": live.status(),
         }
@@ -908,7 +908,9 @@ class Service:
             if live is None:
                 raise _error(ErrorCode.NO_SUCH_GAME, "today's ranked game has expired")
         ranked = not live.finished
+        ranked_result = None
         if not ranked:
+            ranked_result = self._result_line_of(live)
             practice_key = store.practice_key(day, req.game, pid)
             pgid = await self.redis.get(practice_key)
             practice = await self._get_game(pgid.decode()) if pgid else None
@@ -938,9 +940,24 @@ class Service:
             else "practice: your ranked attempt today has ended; this one is not ranked",
             "reset_at": reset,
             "reset_in_ms": reset - now,
+            "ranked_result": ranked_result,
             "streak": await self._streaks(pid, req.game),
             **live.snapshot_message(),
         }
+
+    def _result_line_of(self, live: g.LiveGame) -> str:
+        """The result line of an ended ranked daily (for a player who missed the event)."""
+        home, total = live.game.progress
+        end = live.finished_ms or live.created_ms
+        return d.result_line(
+            live.game.name,
+            live.day or d.day_of(live.created_ms),
+            live.result == g.WON,
+            end - live.created_ms,
+            live.game.moves,
+            home,
+            total,
+        )
 
     async def _keep_replay(self, live: g.LiveGame, extra: dict[str, Any]) -> dict[str, Any]:
         log = await g.read_log(self.redis, live.gid)
@@ -1142,6 +1159,18 @@ class Service:
 
     async def on_replay(self, session: Session, req: m.Replay) -> dict[str, Any]:
         return {"type": "replay", "replay": await self.public_replay(req.replay, session.player)}
+
+    async def on_replay_view(self, session: Session, req: m.ReplayView) -> dict[str, Any]:
+        """The table after the first ``step`` entries of a replay, for a client that knows
+        no rules to draw it; only where the replay's seed is public."""
+        replay = await self.public_replay(req.replay, session.player)
+        if replay.get("seed") is None:
+            raise _error(ErrorCode.NOT_PUBLIC, "the deal is secret until the day's reset")
+        moves = replay["moves"]
+        if req.step > len(moves):
+            raise _error(ErrorCode.BAD_REQUEST, f"this replay has {len(moves)} steps")
+        view = replays.view_after(replay, req.step)
+        return {"type": "replay_view", "replay": req.replay, "step": req.step, "view": view}
 
     # -- restart -------------------------------------------------------------------------
 

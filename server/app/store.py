@@ -45,7 +45,12 @@ from typing import Any
 
 import msgpack
 from redis.asyncio import Redis
-from redis.asyncio.client import Pipeline
+from redis.exceptions import ResponseError
+
+try:  # redis[hiredis]: packing in C
+    from hiredis import pack_command as _pack_command
+except ImportError:  # pragma: no cover
+    _pack_command = None
 
 
 def player_key(pid: str) -> str:
@@ -112,15 +117,43 @@ def unpack(data: bytes) -> Any:
     return msgpack.unpackb(data, raw=False, strict_map_key=False)
 
 
-Write = Callable[[Pipeline], None]
+class Commands:
+    """The commands of one group-commit batch, as a write adds them (the names of a redis-py
+    pipeline's methods, for the few commands the log needs)."""
+
+    __slots__ = ("args",)
+
+    def __init__(self) -> None:
+        self.args: list[tuple[Any, ...]] = []
+
+    def __len__(self) -> int:
+        return len(self.args)
+
+    def execute_command(self, *args: Any) -> None:
+        self.args.append(args)
+
+    def rpush(self, key: str, *values: Any) -> None:
+        self.args.append(("RPUSH", key, *values))
+
+    def expire(self, key: str, seconds: int) -> None:
+        self.args.append(("EXPIRE", key, seconds))
+
+
+Write = Callable[[Commands], None]
 
 
 class GroupCommit:
-    """Writes from every connection gathered per event-loop wake into one pipeline, each
-    caller's future resolved when that pipeline has been executed by Redis.
+    """Writes from every connection gathered per event-loop wake into one batch, sent to
+    Redis pipelined in one write on a connection of its own; each caller's future resolved
+    when Redis has answered that caller's commands.
 
     Callers that must not be reordered (one game's moves) await their write before
-    submitting the next; writes of different callers may share a pipeline in any order.
+    submitting the next; writes of different callers may share a batch in any order.
+    Batches go one after another: while one is with Redis, the next gathers.
+
+    The batch is written and its replies read straight on the connection rather than
+    through a redis-py ``Pipeline``, whose bookkeeping per batch (pool, retries, events,
+    observability) cost several times the commands themselves when batches are small.
     """
 
     def __init__(self, redis: Redis) -> None:
@@ -128,6 +161,9 @@ class GroupCommit:
         self._pending: list[tuple[Write, asyncio.Future[None]]] = []
         self._scheduled = False
         self._inflight: set[asyncio.Task[None]] = set()
+        self._lock = asyncio.Lock()
+        self._conn: Any = None
+        self._timeout: float | None = None
         self.batches = 0
         self.writes = 0
 
@@ -136,28 +172,70 @@ class GroupCommit:
         future: asyncio.Future[None] = loop.create_future()
         self._pending.append((write, future))
         if not self._scheduled:
+            # runs after every task already woken in this pass of the loop has submitted
+            task = loop.create_task(self._flush())
             self._scheduled = True
-            loop.call_soon(self._flush_soon)
-        return future
-
-    def _flush_soon(self) -> None:
-        self._scheduled = False
-        batch, self._pending = self._pending, []
-        if batch:
-            task = asyncio.get_running_loop().create_task(self._flush(batch))
             self._inflight.add(task)
             task.add_done_callback(self._inflight.discard)
+        return future
 
-    async def _flush(self, batch: list[tuple[Write, asyncio.Future[None]]]) -> None:
-        pipe = self.redis.pipeline(transaction=False)
+    async def _execute(self, commands: list[tuple[Any, ...]]) -> list[Any]:
+        """Send the commands pipelined and read every reply; an error reply is returned in
+        its place. Any other failure (the connection) raises, and the connection is dropped
+        (it reconnects on the next batch)."""
+        if self._conn is None:
+            # held for good; the pool closes it with the client
+            conn = await self.redis.connection_pool.get_connection()
+            # one deadline for the whole batch rather than one per command (a task each)
+            self._timeout = conn.socket_timeout
+            conn.socket_timeout = None
+            self._conn = conn
+        conn = self._conn
+        try:
+            async with asyncio.timeout(self._timeout):
+                packed = (
+                    [_pack_command(c) for c in commands]
+                    if _pack_command is not None
+                    else conn.pack_commands(commands)
+                )
+                await conn.send_packed_command(packed, check_health=False)
+                results: list[Any] = []
+                for _ in commands:
+                    try:
+                        results.append(await conn.read_response())
+                    except ResponseError as exc:
+                        results.append(exc)
+            return results
+        except BaseException:
+            await conn.disconnect(nowait=True)
+            raise
+
+    async def _flush(self) -> None:
+        try:
+            await self._lock.acquire()
+        except BaseException:
+            self._scheduled = False
+            raise
+        try:
+            # everything submitted so far: while the batch before was with Redis, this one
+            # gathered
+            self._scheduled = False
+            batch, self._pending = self._pending, []
+            if batch:
+                await self._commit(batch)
+        finally:
+            self._lock.release()
+
+    async def _commit(self, batch: list[tuple[Write, asyncio.Future[None]]]) -> None:
+        commands = Commands()
         ends: list[int] = []
         for write, _ in batch:
-            write(pipe)
-            ends.append(len(pipe))
+            write(commands)
+            ends.append(len(commands))
         try:
-            # not a transaction: every command runs even when one fails, so each caller
-            # hears of its own commands' errors only, never of another's
-            results = await pipe.execute(raise_on_error=False)
+            # every command runs even when one fails, so each caller hears of its own
+            # commands' errors only, never of another's
+            results = await self._execute(commands.args)
         except Exception as exc:
             for _, future in batch:
                 if not future.done():
@@ -178,7 +256,5 @@ class GroupCommit:
 
     async def drain(self) -> None:
         """Wait until every submitted write has been executed."""
-        if self._pending:
-            self._flush_soon()
         while self._inflight:
             await asyncio.gather(*self._inflight, return_exceptions=True)

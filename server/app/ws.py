@@ -56,7 +56,10 @@ class Outbox:
         self._scheduled = False
         queued, self._queued = self._queued, []
         for session in queued:
-            session.flush()
+            try:
+                session.flush()
+            except Exception:  # one connection's trouble must not hold up the others
+                log.exception("flush failed", extra={"player": session.player})
 
 
 class WsSession:

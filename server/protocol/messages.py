@@ -222,6 +222,17 @@ class Replay(Request):
     replay: str = ""
 
 
+@dataclass(frozen=True, slots=True)
+class ReplayView(Request):
+    TYPE = "replay_view"
+    FIELDS = {
+        "replay": Field(str, required=True),
+        "step": Field(int, required=True, low=0, high=100_000),
+    }
+    replay: str = ""
+    step: int = 0
+
+
 REQUESTS: dict[str, type[Request]] = {
     cls.TYPE: cls
     for cls in (
@@ -248,6 +259,7 @@ REQUESTS: dict[str, type[Request]] = {
         Follow,
         Unfollow,
         Replay,
+        ReplayView,
     )
 }
 
@@ -298,8 +310,12 @@ def parse_request(raw: Any) -> Request:
     if cls is None:
         shown = kind if len(kind) <= 32 else kind[:32] + "..."
         raise ProtocolError(ErrorCode.UNKNOWN_TYPE, f"unknown request type {shown!r}", request_id)
-    if too_deep(raw):
-        raise _bad("request nested too deeply", request_id)
+    for value in raw.values():
+        # only a map or list inside can nest: flat requests skip the walk
+        if isinstance(value, dict | list):
+            if too_deep(raw):
+                raise _bad("request nested too deeply", request_id)
+            break
     values: dict[str, Any] = {"id": request_id}
     for name, spec in cls.FIELDS.items():
         value = raw.get(name)
@@ -308,5 +324,15 @@ def parse_request(raw: Any) -> Request:
                 raise _bad(f"{kind}: field {name!r} is required", request_id)
             continue
         values[name] = _check(name, spec, value, kind, request_id)
-    known = {f.name for f in fields(cls)}
+    known = _field_names(cls)
     return cls(**{k: v for k, v in values.items() if k in known})
+
+
+_FIELD_NAMES: dict[type[Request], frozenset[str]] = {}
+
+
+def _field_names(cls: type[Request]) -> frozenset[str]:
+    names = _FIELD_NAMES.get(cls)
+    if names is None:
+        names = _FIELD_NAMES[cls] = frozenset(f.name for f in fields(cls))
+    return names

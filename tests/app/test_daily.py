@@ -305,3 +305,40 @@ async def test_a_ranked_daily_ends_at_the_reset(server: Running) -> None:
     # today's is a new ranked game
     today = await ann.call("daily", game="gate")
     assert today["ranked"] and today["day"] != reply["day"]
+
+
+async def test_replay_views_and_result_lines_for_a_client_that_knows_no_rules(
+    server: Running,
+) -> None:
+    ann, bob = await player(server.url, "ann"), await player(server.url, "bob")
+    code = (await ann.call("room_create", game="gate"))["code"]
+    await bob.call("room_join", code=code)
+    await bob.call("ready")
+    await ann.call("start")
+    start = await ann.event("race_start")
+    await bob.event("race_start")
+    first = await ann.call("move", move=start["legal"][0])
+    await ann.call("resign")
+    await bob.call("resign")
+    results = (await bob.event("results"))["results"]
+    ids = {r["player"]: r["replay"] for r in results}
+    assert ids["ann"] == start["game"]
+    # anyone may step through a race replay's tables
+    watcher = await Client.connect(server.url)
+    await watcher.call("hello", protocol=1)
+    zero = await watcher.call("replay_view", replay=ids["ann"], step=0)
+    assert zero["view"]["piles"] == start["view"]["piles"]
+    one = await watcher.call("replay_view", replay=ids["ann"], step=1)
+    assert one["view"] == {**first["view"], "can_undo": one["view"]["can_undo"]}
+    too_far = await watcher.request("replay_view", replay=ids["ann"], step=99)
+    assert too_far["code"] == "bad_request"
+    # a daily's tables are secret until the reset, even to its player
+    daily = await ann.call("daily", game="nestor")
+    assert daily["started_at"] <= server.clock.now_ms()
+    await ann.call("resign")
+    await ann.event("daily_result")
+    hidden = await ann.request("replay_view", replay=daily["game"], step=0)
+    assert hidden["code"] == "not_public"
+    # the ranked result line again, on the practice attempt's reply
+    practice = await ann.call("daily", game="nestor")
+    assert practice["ranked_result"].startswith("Patience Race · Nestor · ")

@@ -418,6 +418,7 @@ REQUIRED = {
     "follow": {"name": "someone"},
     "unfollow": {"name": "someone"},
     "replay": {"replay": "abc"},
+    "replay_view": {"replay": "abc", "step": 0},
 }
 
 
@@ -595,7 +596,10 @@ async def test_every_field_of_the_wrong_type(scene: Scene) -> None:
             if not REQUESTS[kind].FIELDS[name].required:
                 continue
             rest = {k: v for k, v in required.items() if k != name}
-            for message in ({"type": kind, "id": 1, **rest}, {"type": kind, "id": 2, name: None}):
+            for message in (
+                {"type": kind, "id": 1, **rest},
+                {"type": kind, "id": 2, **rest, name: None},
+            ):
                 await check(fuzzer, pack(message), limit, "bad_request", f"{name!r} is required")
                 cases += 1
     await scene.after_burst()

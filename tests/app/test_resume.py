@@ -193,6 +193,7 @@ async def test_solo_game_resumes_after_reconnect_and_on_another_server(server: R
         "view": last["view"],
         "legal": last["legal"],
         "status": "playing",
+        "started_at": game["started_at"],
     }
     assert solo["view"] == VIEWS[3]
     assert "race" not in resume and "room" not in resume

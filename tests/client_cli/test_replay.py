@@ -1,15 +1,24 @@
 """A replay's screen, stepped through, against golden text at 80x24; a replay's log read
-as the protocol defines it (no rules)."""
+as the protocol defines it (no rules); the board of each step, from views fetched."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import io
+import re
 from typing import Any
 
+from prompt_toolkit.application import create_app_session
+from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.output import DummyOutput
 from rich.console import Console
 
+from client_cli.app import NO_BOARD, ReplayTui
+from client_cli.connection import ServerError
 from client_cli.replay import Replay, Stepper, render_replay, replay_table
 from client_cli.screen import plain
+from server.engine import new_game
 
 from .conftest import check_golden
 from .views import GAME_LIST
@@ -112,3 +121,108 @@ def test_speed_stays_in_bounds() -> None:
     for _ in range(20):
         stepper.faster(0.5)
     assert stepper.speed == 0.25
+
+
+# -- the board, from the server's replay_view ---------------------------------------------
+
+
+def boards_replay(game_id: str, moves: int = 6) -> tuple[Stepper, dict[int, dict[str, Any]]]:
+    """A replay of ``moves`` first legal moves, with the board on, and the view after each
+    step (what ``replay_view`` answers)."""
+    game = new_game(game_id, seed=1234)
+    log: list[list[Any]] = []
+    views = {0: game.view()}
+    for n in range(moves):
+        move = game.legal_moves()[0].text
+        game.play(move)
+        log.append([START + 1_200 * (n + 1), move])
+        views[n + 1] = game.view()
+    raw = {**race_replay(8), "game": game_id, "moves": log}
+    stepper = Stepper(Replay.from_message(raw, GAMES), boards=True)
+    stepper.message = "Each step's board as the server replays it."
+    return stepper, views
+
+
+def test_the_board_beside_the_moves() -> None:
+    stepper, views = boards_replay("gate")
+    assert stepper.wanted() == 0
+    for step, view in views.items():
+        assert stepper.keep_view(step, view)
+    assert stepper.wanted() is None
+    stepper.step(3)
+    shown = screen(stepper)
+    check_golden("replay-board-gate", shown)
+    lines = shown.splitlines()
+    assert "home 2/52 · moves 3" in lines[2] and "#      time   move" in lines[2]
+    assert re.search(r"\[34\] .*▸    3    0:03.6   l>t4", shown), shown
+    stepper.step(-3)
+    assert screen(stepper) != shown  # the board of the deal
+
+
+def test_a_wide_board_goes_above_the_moves() -> None:
+    stepper, views = boards_replay("blockade")
+    for step, view in views.items():
+        stepper.keep_view(step, view)
+    stepper.step(6)
+    shown = screen(stepper, ascii=True)
+    assert shown.isascii()
+    check_golden("replay-board-blockade-ascii", shown)
+    assert "the end: resigned" in shown
+
+
+def test_while_a_view_is_fetched_the_nearest_is_drawn() -> None:
+    stepper, views = boards_replay("gate")
+    assert "fetching the board" in screen(stepper)
+    stepper.keep_view(0, views[0])
+    stepper.keep_view(2, views[2])
+    stepper.step(1)
+    assert stepper.wanted() == 1
+    assert "(the board of move 0: fetching 1…)" in screen(stepper)
+    stepper.playing = True
+    stepper.keep_view(1, views[1])
+    assert stepper.wanted() == 3  # ahead while playing
+    assert not stepper.keep_view(3, {"no": "piles"})
+
+
+def fetching(stepper: Stepper, fetch: Any) -> Stepper:
+    """Run the viewer's fetcher until it has nothing left to fetch (or stops)."""
+
+    async def go() -> None:
+        with create_app_session(input=create_pipe_input().__enter__(), output=DummyOutput()):
+            tui = ReplayTui(stepper, False, fetch)
+            task = asyncio.get_running_loop().create_task(tui._fetch_views())
+            for _ in range(100):
+                await asyncio.sleep(0)
+                if task.done() or stepper.wanted() is None:
+                    break
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+    asyncio.run(go())
+    return stepper
+
+
+def test_the_viewer_fetches_and_keeps_the_views() -> None:
+    stepper, views = boards_replay("gate")
+    asked: list[int] = []
+
+    async def fetch(step: int) -> dict[str, Any]:
+        asked.append(step)
+        return views[step]
+
+    fetching(stepper, fetch)
+    assert asked == [0, 1, 2] and sorted(stepper.views) == [0, 1, 2]
+
+
+def test_a_refused_view_leaves_the_moves_only() -> None:
+    stepper, _ = boards_replay("gate")
+
+    async def fetch(step: int) -> dict[str, Any]:
+        raise ServerError("not_public", "the deal is secret until the day's reset")
+
+    fetching(stepper, fetch)
+    assert not stepper.boards and stepper.message == NO_BOARD
+    shown = screen(stepper)
+    assert "#      time   move" in shown.splitlines()[3]  # the moves-only screen
+    assert "fetching" not in shown

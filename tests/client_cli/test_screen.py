@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -81,11 +82,11 @@ def screen(model: Model, width: int = WIDTH, rows: int = ROWS, now: int = NOW) -
 
 RESULTS = [
     {"rank": 1, "player": "bob", "status": "won", "time_ms": 183_456, "moves": 88,
-     "home": 52, "total": 52, "resigned": False},
+     "home": 52, "total": 52, "resigned": False, "replay": "b0b0b0b0b0b0b0b0"},
     {"rank": 2, "player": "ann", "status": "lost", "time_ms": None, "moves": 61,
-     "home": 30, "total": 52, "resigned": False},
+     "home": 30, "total": 52, "resigned": False, "replay": "0123456789abcdef"},
     {"rank": 3, "player": "catherine_of_aragon", "status": "resigned", "time_ms": None,
-     "moves": 3, "home": 2, "total": 52, "resigned": True},
+     "moves": 3, "home": 2, "total": 52, "resigned": True, "replay": "ca7ca7ca7ca7ca7c"},
 ]  # fmt: skip
 
 
@@ -143,7 +144,17 @@ def test_countdown() -> None:
 def test_results() -> None:
     model = in_room("finished", results=RESULTS)
     model.say("Race over: you came 2 of 3.", "good")
-    check_golden("screen-results", screen(model))
+    shown = screen(model)
+    check_golden("screen-results", shown)
+    # every racer's replay id, whole, beside the longest name
+    assert re.search(r"catherine_of_aragon .* 2/52 +ca7ca7ca7ca7ca7c\n", shown), shown
+    assert "Anyone's:     patience-race replay ID (the replay column)" in shown
+
+
+def test_results_of_an_older_server_have_no_replay_column_ids() -> None:
+    old = [{k: v for k, v in r.items() if k != "replay"} for r in RESULTS]
+    shown = screen(in_room("finished", results=old))
+    assert "Anyone's" not in shown and "b0b0" not in shown
 
 
 def test_watching_a_race() -> None:
@@ -256,6 +267,36 @@ def test_daily_practice_says_so() -> None:
     shown = screen(model)
     check_golden("screen-daily-practice", shown)
     assert "Nestor · practice 2026-11-22" in shown.splitlines()[0]
+
+
+def test_practice_shows_the_ranked_result() -> None:
+    model = daily(new_game("nestor", seed=2), ranked=False)
+    assert model.daily is not None
+    model.set_daily({**snapshot(new_game("nestor", seed=2), kind="practice"),
+                     "day": "2026-11-22", "ranked": False, "reset_at": DAY_RESET,
+                     "ranked_result": LINE}, NOW - 75_000)  # fmt: skip
+    shown = screen(model)
+    check_golden("screen-daily-practice-ranked", shown)
+    lines = shown.splitlines()
+    assert lines[2] == " ranked: Patience Race · Doubles and Quits · 2026-11-22 · not won · 0:12 ·"
+    assert lines[3].strip() == "3 moves · 2/52 home"
+    # a ranked attempt has no such line
+    assert " ranked: " not in screen(daily(new_game("nestor", seed=2)))
+
+
+def test_the_clock_counts_from_the_server_start() -> None:
+    model = Model(server="ws://127.0.0.1:8765", me="ann")
+    model.set_games(GAME_LIST)
+    model.offset_ms = 5_000  # the server is 5 s ahead of us
+    # started 2:05 ago: in server ms, 5 s ahead of ours
+    model.set_solo({**snapshot(new_game("gate", seed=1)), "started_at": NOW + 5_000 - 125_000},
+                   NOW)  # fmt: skip
+    assert model.clock_from == NOW - 125_000
+    assert "The Gate · solo · 2:05" in screen(model).splitlines()[0]
+    model.set_solo({**snapshot(new_game("gate", seed=1)), "started_at": NOW + 60_000}, NOW)
+    assert model.clock_from == NOW  # never in the future
+    model.set_solo(snapshot(new_game("gate", seed=1)), NOW)  # an older server: from now
+    assert model.clock_from == NOW
 
 
 LINE = "Patience Race · Doubles and Quits · 2026-11-22 · not won · 0:12 · 3 moves · 2/52 home"

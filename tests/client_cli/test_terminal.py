@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import re
 import stat
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -197,8 +198,11 @@ def test_the_daily_then_its_board_friends_and_replay(
     again = start(terminals, server_process, config, "daily", "gate")
     again.wait_for(r"The Gate · practice " + day)
     again.wait_for(r"Practice: your ranked attempt today has ended; this one is not ranked")
+    # the ranked attempt's result line, from the daily reply's ranked_result
+    again.wait_for(rf"ranked: Patience Race · The Gate · {day} · not won")
     again.type("q")
     assert again.exit_code() == 0
+    assert b"Today's ranked result, to paste into a chat:" in again.output
 
     # a board watcher sees bob's result come, then cat's
     watch = start(terminals, server_process, config, "top", "gate", "--watch")
@@ -261,10 +265,42 @@ def test_a_race_replay_stepped_through(
     viewer.wait_for(rf"race 1 of room {code} · resigned at \S+ · 3 moves · 0/52 home · seed 7")
     viewer.wait_for(r"move 0 of 4")
     assert "name:" not in viewer.text
+    # the board of each step, fetched from the server (replay_view), beside the moves
+    viewer.wait_for(r"home 0/52 · moves 0 +#\s+time\s+move")
+    viewer.wait_for(r"Each step's board as the server replays it")
+
+    def board() -> str:  # the board's columns, left of the moves
+        return "\n".join(line[:44] for line in viewer.text.splitlines()[2:16])
+
+    def stock() -> int:
+        # the screen may be mid-repaint: wait until the stock's count is drawn
+        deadline = time.monotonic() + 10
+        while not (found := re.findall(r"\[(\d+)\]", board())):
+            assert time.monotonic() < deadline, f"no stock on the board:\n{viewer.text}"
+            viewer.pump()
+        return int(found[0])
+
+    def settled() -> None:
+        # while a step's board is on its way the nearest one is drawn, marked "fetching"
+        deadline = time.monotonic() + 10
+        while "fetching" in viewer.text:
+            assert time.monotonic() < deadline, f"the board never came:\n{viewer.text}"
+            viewer.pump()
+
+    settled()
+    boards = [board()]
+    stocks = [stock()]
     for key, at in (("\r", 1), (" ", 2), ("\r", 3), ("b", 2)):
         viewer.type(key, enter=False)
         viewer.wait_for(rf"move {at} of 4")
+        viewer.wait_for(rf"home 0/52 · moves {at} ")
+        settled()
+        boards.append(board())
+        stocks.append(stock())
     viewer.wait_for(r"▸\s+2\s+\d:\d\d\.\d\s+deal")
+    # each deal takes cards from the stock; back one step, the board of that step again
+    assert stocks[0] > stocks[1] > stocks[2] > stocks[3], stocks
+    assert len(set(boards[:4])) == 4 and boards[4] == boards[2]
     viewer.type("p", enter=False)
     viewer.wait_for(r"the end: resigned at")
     viewer.wait_for(r"move 4 of 4")

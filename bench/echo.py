@@ -1,0 +1,82 @@
+"""The ceiling: a bare echo server on the race server's stack (websockets with the same
+settings, msgpack, uvloop) with no game and no Redis. Every frame is decoded, and a reply
+of the size and shape of a ``moved`` reply (a whole view of The Gate and a legal-move
+list) is encoded afresh and sent.
+
+    .venv/bin/python bench/echo.py [--host 127.0.0.1] [--port 0]
+
+Prints ``echo listening on ws://HOST:PORT`` once it accepts connections; stops on
+SIGTERM or SIGINT. ``bench/load.py`` starts it itself.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import signal
+import sys
+from pathlib import Path
+from typing import Any
+
+import msgpack
+from websockets.asyncio.server import ServerConnection, serve
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from server.engine import new_game
+
+
+def canned_reply() -> dict[str, Any]:
+    """A ``moved`` reply as the race server sends it, from a real position."""
+    game = new_game("gate", seed=1234)
+    return {
+        "type": "moved",
+        "game": "e7a9e24a5d3d245e",
+        "move": "deal",
+        "view": game.view(),
+        "legal": [m.text for m in game.legal_moves()],
+        "status": "playing",
+    }
+
+
+async def main(host: str, port: int) -> None:
+    reply = canned_reply()
+    packb, unpackb = msgpack.packb, msgpack.unpackb
+
+    async def handler(ws: ServerConnection) -> None:
+        with contextlib.suppress(Exception):
+            async for frame in ws:
+                request = unpackb(frame, raw=False)
+                # a fresh encode per reply, as the server does
+                await ws.send(packb({**reply, "move": request.get("move"), "id": request["id"]}))
+
+    # the race server's settings (server/app/ws.py)
+    async with serve(
+        handler,
+        host,
+        port,
+        max_size=4096,
+        max_queue=32,
+        compression=None,
+        ping_interval=20,
+        ping_timeout=20,
+    ) as server:
+        bound = server.sockets[0].getsockname()[1]
+        print(f"echo listening on ws://{host}:{bound}", flush=True)
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            loop.add_signal_handler(sig, stop.set)
+        await stop.wait()
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, default=0)
+    args = parser.parse_args()
+    import uvloop
+
+    uvloop.install()
+    asyncio.run(main(args.host, args.port))
