@@ -3,7 +3,7 @@
     .venv/bin/python bench/load.py [--quick] [--racers 64] [--room 4] [--procs 2]
                                    [--seconds 5] [--scale 10000] [--rate R]
                                    [--json-out FILE] [--profile FILE.svg]
-                                   [--server-tree DIR]
+                                   [--server-tree DIR] [--pin]
 
 It starts its own Redis (``EmbeddedRedis`` in a temporary directory, append-only as in
 production), the race server (``patience-race-server`` with ``PATIENCE_REDIS_URL`` set to
@@ -600,6 +600,14 @@ def run_phase(
     return row
 
 
+def pin(pid: int | None, cpus: list[int] | None) -> None:
+    """Keep a process on these CPUs (``--pin``)."""
+    if pid and cpus:
+        import psutil
+
+        psutil.Process(pid).cpu_affinity(cpus)
+
+
 def start_workers(
     children: Children, cfg: dict[str, Any], procs: int, racers: int
 ) -> tuple[list[Connection], list[dict[str, Any]]]:
@@ -690,6 +698,11 @@ def main() -> int:
         "--server-tree", help="run the server from this source tree (e.g. an older checkout)"
     )
     parser.add_argument(
+        "--pin",
+        action="store_true",
+        help="the server (and the echo server) on the first CPU, load and Redis on the others",
+    )
+    parser.add_argument(
         "--profile",
         metavar="FILE",
         help="py-spy the server in its saturating phase: FILE.svg (flame graph) or FILE.json "
@@ -702,6 +715,11 @@ def main() -> int:
     began = time.perf_counter()
 
     _raise_nofile()
+    cpus = sorted(os.sched_getaffinity(0))
+    server_cpus = load_cpus = None
+    if args.pin and len(cpus) >= 2:
+        # the server (or the echo server) alone on the first CPU; load and Redis on the rest
+        server_cpus, load_cpus = cpus[:1], cpus[1:]
     children = Children()
     children.tmp = tempfile.mkdtemp(prefix="patience-bench-")
     tmp = Path(children.tmp)
@@ -724,6 +742,7 @@ def main() -> int:
             "racers": args.racers,
             "room": args.room,
             "procs": args.procs,
+            "pinned": bool(server_cpus),
             "seconds": seconds,
             "warm": warm,
             "game": GAME,
@@ -740,7 +759,10 @@ def main() -> int:
             redis_url = children.redis.start()
             server, url = start_server(children, redis_url, tmp, args.server_tree)
             server_pid = server.pid
+            pin(server_pid, server_cpus)
+            pin(children.redis.process.pid, load_cpus)
         echo, echo_url = start_echo(children, tmp)
+        pin(echo.pid, server_cpus)
         redis = SyncRedis.from_url(redis_url) if redis_url else None
         cfg = {
             "url": url,
@@ -758,6 +780,8 @@ def main() -> int:
         conns = sum(r["ready"] for r in ready)
         held = connections_of(server_pid)
         worker_pids = [p.pid for p in children.procs]
+        for worker in worker_pids:
+            pin(worker, load_cpus)
         server_probe = Probe(server_pid, redis, worker_pids)
         echo_probe = Probe(echo.pid, None, worker_pids)
 
@@ -830,6 +854,7 @@ def main() -> int:
             time.sleep(1.0)
             import psutil
 
+            pin(server.pid, server_cpus)
             sproc = psutil.Process(server.pid)
             idle_rss = sproc.memory_info().rss
             t0 = time.perf_counter()
@@ -841,6 +866,8 @@ def main() -> int:
                 "one_move": True,
             }
             pipes, ready = start_workers(children, cfg, args.procs, scale)
+            for proc in children.procs:
+                pin(proc.pid, load_cpus)
             setup_s = time.perf_counter() - t0
             time.sleep(2.0)
             rss = sproc.memory_info().rss
