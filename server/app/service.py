@@ -1253,7 +1253,8 @@ class Service:
                 self._unload_room(room)
         playing = {r.gid for room in self.rooms.values() for r in room.racers.values()}
         for gid, live in list(self.games.items()):
-            if gid not in playing and live.owner not in self.sessions:
+            # a game nobody plays, or one that has ended (it reloads from Redis if asked)
+            if gid not in playing and (live.finished or live.owner not in self.sessions):
                 del self.games[gid]
 
     async def shutdown(self) -> None:

@@ -127,3 +127,14 @@ async def test_rules_come_from_the_game_pages(server: Running) -> None:
     assert reply["text"].startswith("# Nestor")
     assert "reserve" in reply["text"]
     assert (await client.request("rules", game="chess"))["code"] == "no_such_game"
+
+
+async def test_housekeeping_forgets_finished_games_but_they_come_back(server: Running) -> None:
+    ann = await player(server.url, "ann")
+    game = await ann.call("new_game", game="nestor", seed=5)
+    await ann.call("resign")
+    assert game["game"] in server.service.games
+    await server.service.sweep()
+    assert game["game"] not in server.service.games  # ann is still connected
+    again = await signed_in(server.url, ann.token or "")
+    assert again.welcome["resume"]["solo"]["status"] == "resigned"  # type: ignore[attr-defined]
