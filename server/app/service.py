@@ -390,17 +390,7 @@ class Service:
         self.moves_applied += 1
         if live.finished and live.kind == g.DAILY:
             await self._daily_finished(live)
-        reply = {
-            "type": "moved",
-            "game": live.gid,
-            "move": move.text,
-            "view": live.encoded_view(),
-            "legal": [mv.text for mv in game.legal_moves()],
-            "status": live.status(),
-        }
-        if room is not None:
-            self._race_progress(room, live)
-        return reply
+        return self._played("moved", live, move.text, room)
 
     async def on_undo(self, session: Session, req: m.Undo) -> dict[str, Any]:
         live = await self._game_for(session, req.game)
@@ -419,12 +409,16 @@ class Service:
             game.play(move)
             raise
         live.note_home_change(home_before, now)
+        return self._played("undone", live, move.text, room)
+
+    def _played(self, kind: str, live: g.LiveGame, move: str, room: Room | None) -> dict[str, Any]:
+        """The reply to an accepted move or undo (and the room's progress event)."""
         reply = {
-            "type": "undone",
+            "type": kind,
             "game": live.gid,
-            "move": move.text,
+            "move": move,
             "view": live.encoded_view(),
-            "legal": [mv.text for mv in game.legal_moves()],
+            "legal": [mv.text for mv in live.game.legal_moves()],
             "status": live.status(),
         }
         if room is not None:
