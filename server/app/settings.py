@@ -48,7 +48,7 @@ class Settings:
             prog="patience-race-server",
             description="Run the Patience Race server. Every flag has a PATIENCE_* variable.",
             epilog="Tools on the rules engine alone: patience-race-server games | "
-            "deal GAME [--seed N] | play GAME [--seed N]",
+            "deal GAME [--seed N] | play GAME [--seed N] | verify REPLAY_FILE",
         )
         for name, (help_text, _check) in OPTIONS.items():
             default = getattr(cls, name, None)
