@@ -88,9 +88,9 @@ def _wrap(text: str, width: int, style: str, most: int) -> list[Text]:
     return [_fit(Text(line, style=style), width) for line in lines]
 
 
-def lines_of(renderable: RenderableType, width: int) -> list[Text]:
-    """A rich renderable (a table) as styled lines."""
-    console = Console(
+def _console(width: int) -> Console:
+    """A console that renders to a string at a fixed width, in standard colours."""
+    return Console(
         width=width,
         file=io.StringIO(),
         force_terminal=True,
@@ -99,6 +99,11 @@ def lines_of(renderable: RenderableType, width: int) -> list[Text]:
         emoji=False,
         highlight=False,
     )
+
+
+def lines_of(renderable: RenderableType, width: int) -> list[Text]:
+    """A rich renderable (a table) as styled lines."""
+    console = _console(width)
     out = []
     for segments in console.render_lines(renderable, console.options, pad=False):
         line = Text()
@@ -609,15 +614,7 @@ def plain(lines: Sequence[Text]) -> str:
 
 def ansi(lines: Sequence[Text], width: int) -> str:
     """The screen as ANSI text for the terminal."""
-    console = Console(
-        width=width,
-        file=io.StringIO(),
-        force_terminal=True,
-        color_system="standard",
-        legacy_windows=False,
-        emoji=False,
-        highlight=False,
-    )
+    console = _console(width)
     with console.capture() as capture:
         for line in lines:
             console.print(line, end="\n", no_wrap=True, overflow="crop", crop=True)
