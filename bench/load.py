@@ -22,8 +22,9 @@ of a room finish together, and no game goes round in circles: The Gate's bar-to-
 shifts can). A racer whose race game has ended (won, lost or resigned) plays solo games
 (``new_game``) until the room's ``results`` come; the host then calls a ``rematch`` and
 everyone switches to the new race game at ``race_start``. So about 95% of the moves are
-race moves, each sending a ``progress`` event to the 4 members of its room (counted), and
-no racer waits idle.
+race moves, each told to the 4 members of its room in ``progress`` events (counted; the
+server throttles them per room, ``PATIENCE_PROGRESS_INTERVAL``, 0.1 s by default), and no
+racer waits idle.
 The echo phases drive the same number of connections, from the same processes, with the
 same loop: a random entry of the reply's ``legal`` list sent as a ``move``.
 
@@ -705,8 +706,8 @@ def main() -> int:
     parser.add_argument(
         "--profile",
         metavar="FILE",
-        help="py-spy the server in its saturating phase: FILE.svg (flame graph) or FILE.json "
-        "(speedscope); needs .venv/bin/pip install py-spy",
+        help="py-spy the server in its saturating phase: FILE.svg (flame graph), FILE.json "
+        "(speedscope) or FILE.txt (collapsed stacks); needs .venv/bin/pip install py-spy",
     )
     args = parser.parse_args()
     seconds = args.seconds or (2.0 if args.quick else 5.0)
@@ -804,7 +805,9 @@ def main() -> int:
                         "200",
                         "--nonblocking",
                         "--format",
-                        "speedscope" if profile.endswith(".json") else "flamegraph",
+                        {".json": "speedscope", ".txt": "raw"}.get(
+                            Path(profile).suffix, "flamegraph"
+                        ),
                         "--output",
                         profile,
                     ],

@@ -755,23 +755,55 @@ class Service:
         self._schedule(room)
 
     def _race_progress(self, room: Room, live: g.LiveGame) -> None:
-        racer = room.racers.get(live.owner)
-        home, total = live.game.progress
-        self._broadcast(
-            room,
-            {
-                "type": "progress",
-                "code": room.code,
-                "player": racer.name if racer else "",
-                "home": home,
-                "total": total,
-                "moves": live.game.moves,
-                "status": live.status(),
-            },
-        )
+        """Tell the room how a racer stands after a move, undo or resignation.
+
+        Progress is throttled per room: a racer's first change goes out at once, and
+        changes within ``progress_interval`` of the room's last events wait for its next
+        tick, which sends each racer's latest standing once (a racer playing ten moves in
+        that time is one event, not ten). A finish goes out at once."""
+        room.progress_due[live.owner] = live
+        interval = self.settings.progress_interval
+        if live.finished or interval <= 0:
+            self._send_progress(room)
+        elif room.progress_timer is None:
+            self._send_progress(room)
+            room.progress_timer = asyncio.get_running_loop().call_later(
+                interval, self._progress_tick, room
+            )
         if live.finished:
             task = asyncio.get_running_loop().create_task(self._maybe_end_race(room))
             task.add_done_callback(_log_task_error)
+
+    def _progress_tick(self, room: Room) -> None:
+        room.progress_timer = None
+        if room.progress_due and self.rooms.get(room.code) is room:
+            self._send_progress(room)
+            room.progress_timer = asyncio.get_running_loop().call_later(
+                self.settings.progress_interval, self._progress_tick, room
+            )
+
+    def _send_progress(self, room: Room) -> None:
+        """The progress events of every racer due one, each encoded once for the room."""
+        due, room.progress_due = room.progress_due, {}
+        if not due:
+            return
+        audience = self._audience(room)
+        for pid, live in due.items():
+            racer = room.racers.get(pid)
+            home, total = live.game.progress
+            data = encode(
+                {
+                    "type": "progress",
+                    "code": room.code,
+                    "player": racer.name if racer else "",
+                    "home": home,
+                    "total": total,
+                    "moves": live.game.moves,
+                    "status": live.status(),
+                }
+            )
+            for session in audience:
+                session.send_encoded(data)
 
     async def _maybe_end_race(self, room: Room) -> None:
         async with room.lock:
@@ -840,6 +872,7 @@ class Service:
         for racer, live in entries:
             extra = {"player": racer.name, "room": room.code, "race": room.race}
             await self._keep_replay(live, {**extra, "start_ms": room.start_at_ms})
+        self._send_progress(room)  # the last standings before the results
         winner = room.results[0] if room.results else None
         # a race counts on the boards only against someone, on a deal nobody chose
         counts = len(entries) >= 2 and (room.fixed_seed is None or room.race > 1)
@@ -1209,6 +1242,9 @@ class Service:
     def _unload_room(self, room: Room) -> None:
         """Forget a room in memory (its Redis state is gone or kept for good)."""
         self.rooms.pop(room.code, None)
+        if room.progress_timer is not None:
+            room.progress_timer.cancel()
+            room.progress_timer = None
         for pid in room.racers:
             if self.room_of.get(pid) == room.code:
                 del self.room_of[pid]
@@ -1257,6 +1293,8 @@ class Service:
         for room in self.rooms.values():
             if room.timer is not None:
                 room.timer.cancel()
+            if room.progress_timer is not None:
+                room.progress_timer.cancel()
         await self.commit.drain()
 
 

@@ -38,6 +38,7 @@ class Settings:
     idle_ttl: int = 7 * 24 * 3600
     forfeit_after: int = 300
     sweep_interval: float = 15.0
+    progress_interval: float = 0.1
     secret: str | None = None
     rules_dir: Path | None = None
     clock: Clock = field(default_factory=Clock, compare=False)
@@ -162,6 +163,10 @@ OPTIONS: dict[str, tuple[str, Callable[[str], Any]]] = {
     "idle_ttl": ("seconds an idle lobby or unfinished game is kept", _positive_int),
     "forfeit_after": ("seconds a racer may be away before resigning; 0 never", _non_negative_int),
     "sweep_interval": ("seconds between housekeeping passes", _positive_float),
+    "progress_interval": (
+        "seconds between a room's progress events for one racer; 0 one per move",
+        _non_negative_float,
+    ),
     "secret": ("key of the daily deals' seeds (else one kept in the data directory)", str),
     "rules_dir": ("folder of the game pages served as rules (else the source's docs/games)", Path),
 }

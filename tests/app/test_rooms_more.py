@@ -138,3 +138,32 @@ async def test_housekeeping_forgets_finished_games_but_they_come_back(server: Ru
     assert game["game"] not in server.service.games  # ann is still connected
     again = await signed_in(server.url, ann.token or "")
     assert again.welcome["resume"]["solo"]["status"] == "resigned"  # type: ignore[attr-defined]
+
+
+async def test_progress_is_throttled_per_room_and_a_finish_goes_out_at_once(
+    settings: Settings,
+) -> None:
+    async with running(with_settings(settings, countdown=0.0, progress_interval=1.0)) as server:
+        ann, bob = await player(server.url, "ann"), await player(server.url, "bob")
+        code = (await ann.call("room_create", game="gate", seed=3))["code"]
+        await bob.call("room_join", code=code)
+        await bob.call("ready")
+        await ann.call("start")
+        legal = (await ann.event("race_start"))["legal"]
+        await bob.event("race_start")
+        for _ in range(5):
+            legal = (await ann.call("move", move=legal[0]))["legal"]
+        # the first move at once; the other four in one event at the next tick
+        assert (await bob.event("progress"))["moves"] == 1
+        late = await bob.event("progress", timeout=3)
+        assert (late["player"], late["moves"], late["status"]) == ("ann", 5, "playing")
+        for _ in range(3):
+            legal = (await ann.call("move", move=legal[0]))["legal"]
+        # inside the interval: the moves wait, but the resignation takes them along at once
+        await ann.call("resign")
+        done = await bob.event("progress", timeout=0.5)
+        assert (done["moves"], done["status"]) == (8, "resigned")
+        await bob.call("resign")
+        await bob.event("results")
+        rest = [(e["player"], e["status"]) for e in bob.events if e["type"] == "progress"]
+        assert rest == [("bob", "resigned")]

@@ -11,7 +11,9 @@ from .conftest import Running, running, until, with_settings
 
 
 async def test_a_spectator_that_stops_reading_is_dropped(settings: Settings) -> None:
-    fast = with_settings(settings, max_outgoing=16 * 1024, rate=1e6, burst=10**6)
+    fast = with_settings(
+        settings, max_outgoing=16 * 1024, rate=1e6, burst=10**6, progress_interval=0
+    )
     async with running(fast) as server:
         await flood_past_a_stalled_reader(server)
 
