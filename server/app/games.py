@@ -48,6 +48,8 @@ class LiveGame:
     #: when the number of cards home last changed, in server ms (ranks unfinished racers)
     home_at_ms: int = 0
     log_length: int = 0
+    #: this process's fencing token for the game (None: loaded to look at, not to play)
+    fence: int | None = None
     extra: dict[str, Any] = field(default_factory=dict)
     _views: ViewEncoder | None = field(default=None, init=False, repr=False, compare=False)
 
@@ -152,7 +154,9 @@ async def create(
     async with redis.pipeline(transaction=False) as pipe:
         pipe.hset(store.game_key(live.gid), mapping=live.meta())
         pipe.expire(store.game_key(live.gid), ttl)
-        await pipe.execute()
+        pipe.incr(store.fence_key(live.gid))
+        pipe.expire(store.fence_key(live.gid), ttl)
+        _, _, live.fence, _ = await pipe.execute()
     return live
 
 
@@ -165,13 +169,26 @@ async def read_log(redis: Redis, gid: str) -> list[tuple[int, str]]:
     return out
 
 
-async def load(redis: Redis, gid: str) -> LiveGame | None:
-    """Rebuild a game from its meta and move log; None if it has expired."""
+async def load(
+    redis: Redis, gid: str, fence: bool = True, ttl: int = 7 * 24 * 3600
+) -> LiveGame | None:
+    """Rebuild a game from its meta and move log; None if it has expired.
+
+    With ``fence`` the game is taken to be played here: its fencing token moves on first
+    (before the log is read), so any process that held it before can no longer append,
+    and every append that landed before is in the log read."""
     async with redis.pipeline(transaction=False) as pipe:
+        if fence:
+            pipe.incr(store.fence_key(gid))
+            pipe.expire(store.fence_key(gid), ttl)
         pipe.hgetall(store.game_key(gid))
         pipe.lrange(store.log_key(gid), 0, -1)
-        meta_raw, log = await pipe.execute()
+        replies = await pipe.execute()
+    token = replies[0] if fence else None
+    meta_raw, log = replies[-2:]
     if not meta_raw:
+        if fence:
+            await redis.delete(store.fence_key(gid))
         return None
     meta = {k.decode(): v.decode() for k, v in meta_raw.items()}
     seed = int(meta["seed"]) if meta.get("seed") else None
@@ -191,4 +208,5 @@ async def load(redis: Redis, gid: str) -> LiveGame | None:
         at, _, entry = raw.decode().partition(" ")
         live.apply_entry(entry, int(at))
     live.log_length = len(log)
+    live.fence = token
     return live

@@ -283,7 +283,7 @@ class Service:
     async def _get_game(self, gid: str) -> g.LiveGame | None:
         live = self.games.get(gid)
         if live is None:
-            live = await g.load(self.redis, gid)
+            live = await g.load(self.redis, gid, ttl=self.settings.idle_ttl)
             if live is not None:
                 self.games[gid] = live
         return live
@@ -352,18 +352,29 @@ class Service:
 
     async def _log(self, live: g.LiveGame, entry: str) -> None:
         """Append a log entry through the group commit: returns once Redis has it."""
-        log_key = store.log_key(live.gid)
-        game_key = store.game_key(live.gid)
+        gid = live.gid
         ttl = self.settings.ended_ttl if live.finished else self.settings.idle_ttl
         finished = live.finished
+        fence = live.fence
+        assert fence is not None, "a game is played only where it was taken"
 
         def write(pipe: store.Commands) -> None:
-            pipe.rpush(log_key, entry)
+            pipe.append_fenced(gid, fence, entry)
             if finished or live.log_length % 64 == 0:
-                pipe.expire(log_key, ttl)
-                pipe.expire(game_key, ttl)
+                pipe.expire(store.log_key(gid), ttl)
+                pipe.expire(store.game_key(gid), ttl)
+                pipe.expire(store.fence_key(gid), ttl)
 
-        await self.commit.submit(write)
+        try:
+            await self.commit.submit(write)
+        except store.Fenced:
+            # another process took the game: this copy is stale, and its player is there
+            if self.games.get(gid) is live:
+                del self.games[gid]
+            raise _error(
+                ErrorCode.GAME_ELSEWHERE,
+                "this game is being played from another connection: sign in again to play it here",
+            ) from None
         live.log_length += 1
 
     async def on_move(self, session: Session, req: m.Move) -> dict[str, Any]:
@@ -867,6 +878,7 @@ class Service:
             for _, live in entries:
                 pipe.expire(store.game_key(live.gid), self.settings.ended_ttl)
                 pipe.expire(store.log_key(live.gid), self.settings.ended_ttl)
+                pipe.expire(store.fence_key(live.gid), self.settings.ended_ttl)
             await pipe.execute()
         await self._persist_room(room)
         for racer, live in entries:

@@ -16,6 +16,8 @@ key                         type    what
 ``g:{gid}:log``             list    the game's moves: ``"{server ms} {notation}"``, or
                                     ``!undo``, ``!resign``, ``!timeout`` in place of a
                                     notation
+``g:{gid}:fence``           string  the game's fencing token: the process that last took it
+                                    (``INCR``) is the only one whose appends land
 ``r:{code}``                string  a room's state (msgpack)
 ``rcode:{code}``            string  a room code ever used; codes are never reused
 ``r:{code}:results:{n}``    string  race ``n``'s results (msgpack); kept for good
@@ -71,6 +73,10 @@ def game_key(gid: str) -> str:
 
 def log_key(gid: str) -> str:
     return f"g:{{{gid}}}:log"
+
+
+def fence_key(gid: str) -> str:
+    return f"g:{{{gid}}}:fence"
 
 
 def room_key(code: str) -> str:
@@ -138,6 +144,29 @@ class Commands:
     def expire(self, key: str, seconds: int) -> None:
         self.args.append(("EXPIRE", key, seconds))
 
+    def append_fenced(self, gid: str, token: int, entry: str) -> None:
+        """Append ``entry`` to the game's log only while ``token`` is still its fence."""
+        self.args.append(
+            ("EVALSHA", FENCED_APPEND_SHA, 2, fence_key(gid), log_key(gid), token, entry)
+        )
+
+
+class Fenced(Exception):
+    """An append refused: another process has taken the game since (its fence moved)."""
+
+
+#: KEYS: the game's fence, its log; ARGV: the writer's token, the entry.
+#: Returns the log's new length, or the error FENCED.
+FENCED_APPEND = """
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then
+  return redis.error_reply('FENCED another process has taken this game')
+end
+return redis.call('RPUSH', KEYS[2], ARGV[2])
+"""
+FENCED_APPEND_SHA = hashlib.sha1(FENCED_APPEND.encode()).hexdigest()
+#: scripts every group-commit connection loads when it connects (EVALSHA needs them)
+SCRIPTS = (FENCED_APPEND,)
+
 
 Write = Callable[[Commands], None]
 
@@ -189,6 +218,9 @@ class GroupCommit:
             # one deadline for the whole batch rather than one per command (a task each)
             self._timeout = conn.socket_timeout
             conn.socket_timeout = None
+            for script in SCRIPTS:
+                await conn.send_command("SCRIPT", "LOAD", script)
+                await conn.read_response()
             self._conn = conn
         conn = self._conn
         try:
@@ -207,6 +239,7 @@ class GroupCommit:
                         results.append(exc)
             return results
         except BaseException:
+            self._conn = None  # a new one next batch, with the scripts loaded again
             await conn.disconnect(nowait=True)
             raise
 
@@ -251,8 +284,19 @@ class GroupCommit:
                 continue
             if error is None:
                 future.set_result(None)
+            elif str(error).startswith("FENCED"):
+                future.set_exception(Fenced(str(error)))
             else:
+                if str(error).startswith("NOSCRIPT"):
+                    self._drop_connection()  # the scripts load again with the next
                 future.set_exception(error)
+
+    def _drop_connection(self) -> None:
+        conn, self._conn = self._conn, None
+        if conn is not None:
+            task = asyncio.get_running_loop().create_task(conn.disconnect(nowait=True))
+            self._inflight.add(task)
+            task.add_done_callback(self._inflight.discard)
 
     async def drain(self) -> None:
         """Wait until every submitted write has been executed."""

@@ -56,6 +56,9 @@ class ErrorCode(StrEnum):
     """A daily replay before that day's reset: only its player may see it until then."""
     NO_SUCH_PLAYER = "no_such_player"
     """``follow``/``unfollow`` named no player."""
+    GAME_ELSEWHERE = "game_elsewhere"
+    """The game is being played through another connection (another server process took
+    it since): this move was not applied. Sign in again to play it here."""
     RATE_LIMITED = "rate_limited"
     """Too many requests: this one was dropped. Slow down (see ``limits`` in ``welcome``)."""
     INTERNAL_ERROR = "internal_error"

@@ -17,6 +17,7 @@ import msgpack
 import pytest
 from redis.asyncio import Redis
 
+from server.app import games as g
 from server.app import store
 from server.app.settings import Settings
 from server.engine import new_game
@@ -527,3 +528,23 @@ async def test_a_restart_keeps_the_lobby_host(settings: Settings) -> None:
         assert room["code"] == code and room["state"] == "lobby"
         assert [p["name"] for p in room["players"]] == ["ann", "bob", "cat"]
         assert room["host"] == "ann"
+
+
+async def test_a_game_taken_by_another_process_refuses_the_old_copy(server: Running) -> None:
+    """The fencing token: once another process loads a game to play it, appends from the
+    copy that had it before are refused, and nothing of theirs lands in the log."""
+    ann = await player(server.url, "ann")
+    game = await ann.call("new_game", game="gate", seed=3)
+    legal = game["legal"]
+    legal = (await ann.call("move", move=legal[0]))["legal"]
+    # another process (here: a load as it does) takes the game
+    other = await g.load(server.redis, game["game"])
+    assert other is not None and other.game.moves == 1
+    reply = await ann.request("move", move=legal[0])
+    assert reply["code"] == "game_elsewhere", reply
+    assert len(await g.read_log(server.redis, game["game"])) == 1
+    # the stale copy is dropped: the next request takes the game back from the log, with
+    # the one move that was acknowledged, and plays on
+    retry = await ann.call("move", move=legal[0])
+    assert retry["view"]["moves"] == 2
+    assert len(await g.read_log(server.redis, game["game"])) == 2
