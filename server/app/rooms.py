@@ -20,6 +20,52 @@ CODE_LENGTH = 6
 LOBBY, COUNTDOWN, RACING, FINISHED = "lobby", "countdown", "racing", "finished"
 
 
+# -- the room's keys beside its state (``r:{code}``, store.room_key): one hash tag, one slot
+
+
+def version_key(code: str) -> str:
+    """The version of the room's state: every change is a compare-and-set on it."""
+    return f"r:{{{code}}}:v"
+
+
+def standings_key(code: str) -> str:
+    """Hash: racer id -> their standing in the current race (msgpack ``[home, total,
+    moves, status]``), written with each progress tick by the racer's process."""
+    return f"r:{{{code}}}:st"
+
+
+def watchers_key(code: str) -> str:
+    """Hash: process id -> ``"<count> <until ms>"``, the room's watchers connected there
+    (renewed by each process's housekeeping; a count past its time is a dead process's)."""
+    return f"r:{{{code}}}:w"
+
+
+def online_key(pid: str) -> str:
+    """The id of the process a player is connected to (expires unless renewed)."""
+    return f"online:{pid}"
+
+
+#: KEYS: the room's state, its version. ARGV: the version the change was made on, the new
+#: state, its TTL in seconds. Returns the new version, or 0 if the room changed meanwhile.
+ROOM_CAS = """
+local current = tonumber(redis.call('GET', KEYS[2]) or '0')
+if current ~= tonumber(ARGV[1]) then return 0 end
+redis.call('SET', KEYS[1], ARGV[2], 'EX', ARGV[3])
+redis.call('SET', KEYS[2], current + 1, 'EX', ARGV[3])
+return current + 1
+"""
+
+#: KEYS: a player's online key. ARGV: this process's id. Deletes it if it is still ours.
+FORGET_ONLINE = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+"""
+
+
+class RoomConflict(Exception):
+    """The room changed in Redis (another process) since this process last read it."""
+
+
 def new_code() -> str:
     return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
 
@@ -77,6 +123,8 @@ class Room:
     start_at_ms: int | None = None
     racers: dict[str, Racer] = field(default_factory=dict)
     results: list[dict[str, Any]] | None = None
+    #: the version in Redis this copy was read at or written as (see ROOM_CAS)
+    version: int = 0
     # not persisted
     watchers: set[Any] = field(default_factory=set, repr=False)
     timer: asyncio.Task[None] | None = field(default=None, repr=False)
@@ -111,7 +159,15 @@ class Room:
             "start_at": self.start_at_ms,
             "racers": [r.to_dict() for r in self.racers.values()],
             "results": self.results,
+            "version": self.version,
         }
+
+    def refresh(self, data: dict[str, Any]) -> None:
+        """Take the persisted fields of ``data`` (a newer state read from Redis), keeping
+        what is this process's own: watchers, timers, the lock, pending progress."""
+        fresh = Room.from_dict(data)
+        for name in PERSISTED:
+            setattr(self, name, getattr(fresh, name))
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Room:
@@ -128,11 +184,29 @@ class Room:
             race=data["race"],
             start_at_ms=data.get("start_at"),
             results=data.get("results"),
+            version=data.get("version", 0),
         )
         for item in data["racers"]:
             racer = Racer.from_dict(item)
             room.racers[racer.pid] = racer
         return room
+
+
+PERSISTED = (
+    "game_id",
+    "host",
+    "max_players",
+    "time_limit",
+    "created_ms",
+    "fixed_seed",
+    "seed",
+    "state",
+    "race",
+    "start_at_ms",
+    "racers",
+    "results",
+    "version",
+)
 
 
 def rank(entries: list[tuple[Racer, LiveGame]], start_at_ms: int) -> list[dict[str, Any]]:

@@ -12,7 +12,7 @@ import functools
 import logging
 import re
 import secrets
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -23,11 +23,28 @@ from server.engine import GAMES, IllegalMove, UndoRefused
 from server.protocol import PROTOCOL_VERSION, ErrorCode, ProtocolError, encode
 from server.protocol import messages as m
 
+from . import bus, replays, store
 from . import daily as d
 from . import games as g
-from . import replays, store
 from .boards import Board, Boards, parse_board
-from .rooms import COUNTDOWN, FINISHED, LOBBY, RACING, Racer, Room, new_code, normalize_code, rank
+from .rooms import (
+    COUNTDOWN,
+    FINISHED,
+    FORGET_ONLINE,
+    LOBBY,
+    RACING,
+    ROOM_CAS,
+    Racer,
+    Room,
+    RoomConflict,
+    new_code,
+    normalize_code,
+    online_key,
+    rank,
+    standings_key,
+    version_key,
+    watchers_key,
+)
 from .settings import Settings
 
 log = logging.getLogger("patience.service")
@@ -78,6 +95,9 @@ class Service:
         self.secret = d.load_secret(settings.secret, settings.data_dir)
         #: board id -> sessions watching it
         self.board_watchers: dict[str, set[Session]] = {}
+        #: this process's id among the processes sharing the Redis, and the bus to them
+        self.proc = secrets.token_hex(6)
+        self.bus = bus.Bus(redis, self.proc, self.on_bus)
         self._handlers: dict[type[m.Request], Callable[[Session, Any], Awaitable[Any]]] = {
             m.Hello: self.on_hello,
             m.Register: self.on_register,
@@ -115,11 +135,18 @@ class Service:
         if not session.hello and not isinstance(request, m.Hello):
             raise ProtocolError(ErrorCode.HELLO_FIRST, "send hello first", request.id)
         handler = self._handlers[type(request)]
-        try:
-            reply: dict[str, Any] = await handler(session, request)
-        except ProtocolError as exc:
-            exc.request_id = request.id
-            raise
+        for attempt in range(4):
+            try:
+                reply: dict[str, Any] = await handler(session, request)
+                break
+            except ProtocolError as exc:
+                exc.request_id = request.id
+                raise
+            except RoomConflict as exc:
+                # another process changed the room meanwhile: read it again, try again
+                if attempt == 3:
+                    raise
+                await self._reload_room(exc.args[0])
         reply["id"] = request.id
         return reply
 
@@ -175,7 +202,7 @@ class Service:
             if name is None:
                 raise _error(ErrorCode.BAD_TOKEN, "no player has this token")
             session.hello = True
-            self._sign_in(session, pid_s, name.decode())
+            await self._sign_in(session, pid_s, name.decode())
             reply["player"] = {"id": pid_s, "name": session.name}
             reply["resume"] = await self._resume(session, pid_s)
         session.hello = True
@@ -198,10 +225,12 @@ class Service:
         except Exception:
             await self.redis.delete(store.name_key(req.name))
             raise
-        self._sign_in(session, pid, req.name)
+        await self._sign_in(session, pid, req.name)
         return {"type": "registered", "player": {"id": pid, "name": req.name}, "token": token}
 
-    def _sign_in(self, session: Session, pid: str, name: str) -> None:
+    async def _sign_in(self, session: Session, pid: str, name: str) -> None:
+        """One connection per player, across processes: a connection signed in before,
+        here or in another process, is signed out (4001)."""
         old = self.sessions.get(pid)
         session.player = pid
         session.name = name
@@ -209,12 +238,25 @@ class Service:
         self.sessions[pid] = session
         self.absent_since.pop(pid, None)
         if old is not None and old is not session:
-            old.send({"type": "signed_out", "reason": "signed in from another connection"})
-            old.close(CLOSE_REPLACED, "signed in elsewhere")
-            self._forget_session(old)
+            self._kick(old)
+        elsewhere = await self.redis.set(
+            online_key(pid), self.proc, ex=self._online_ttl(), get=True
+        )
+        if elsewhere is not None and elsewhere.decode() != self.proc:
+            self.bus.publish_soon(bus.proc_channel(elsewhere.decode()), "kick", pid=pid)
         room = self._racer_room(pid)
         if room is not None:
-            self._broadcast_room(room)
+            await self._broadcast_room(room)
+
+    def _kick(self, session: Session) -> None:
+        session.send({"type": "signed_out", "reason": "signed in from another connection"})
+        session.close(CLOSE_REPLACED, "signed in elsewhere")
+        self._forget_session(session)
+
+    def _online_ttl(self) -> int:
+        """Seconds a player's online mark lasts unless renewed by housekeeping: a process
+        that dies without cleaning up stops counting as theirs after this."""
+        return max(30, int(self.settings.sweep_interval * 3))
 
     async def _resume(self, session: Session, pid: str) -> dict[str, Any]:
         """The player's solo game, room and race game, as they were at the last
@@ -222,18 +264,21 @@ class Service:
         resume: dict[str, Any] = {}
         fields = await self.redis.hmget(store.player_key(pid), ["solo", "room"])
         solo, code = (f.decode() if f else None for f in fields)
+        # the player's games are taken afresh from Redis: they may have been played
+        # through another process since this one last had them
         if solo:
             self.solo_of[pid] = solo
-            live = await self._get_game(solo)
+            live = await self._get_game(solo, fresh=True)
             if live is not None:
                 resume["solo"] = live.snapshot_message()
         if code:
             room = await self._get_room(code)
             if room is not None and pid in room.racers and not room.racers[pid].left:
-                resume["room"] = self._room_message(room)
+                self.room_of[pid] = code
+                resume["room"] = await self._broadcast_room(room)
                 racer = room.racers[pid]
                 if room.state in (RACING, FINISHED) and racer.gid:
-                    live = await self._get_game(racer.gid)
+                    live = await self._get_game(racer.gid, fresh=True)
                     if live is not None:
                         resume["race"] = self._race_message(room, live)
         return resume
@@ -249,21 +294,46 @@ class Service:
             if room is not None:
                 room.watchers.discard(session)
                 if not self.stopping:
-                    self._broadcast_room(room)
+                    self._spawn(self._watchers_changed(room))
         session.watching.clear()
         pid = session.player
         if pid is not None and self.sessions.get(pid) is session:
             del self.sessions[pid]
             self.absent_since[pid] = self.now()
-            room = self._racer_room(pid)
-            if room is not None and not self.stopping:
-                # a lobby or a finished race must not wait on an absent host
-                if room.state in (LOBBY, FINISHED) and room.host == pid:
-                    others = [r for r in room.members() if r.pid in self.sessions]
-                    if others:
-                        room.host = others[0].pid
-                        self._persist_room_soon(room)
-                self._broadcast_room(room)
+            self._spawn(self._went_away(pid))
+
+    async def _went_away(self, pid: str) -> None:
+        await self.redis.eval(FORGET_ONLINE, 1, online_key(pid), self.proc)
+        room = self._racer_room(pid)
+        if room is None or self.stopping:
+            return
+        # a lobby or a finished race must not wait on an absent host
+        if room.state in (LOBBY, FINISHED) and room.host == pid:
+            online = await self._online(room.members())
+            others = [r for r in room.members() if r.pid in online and r.pid != pid]
+            if others:
+                room.host = others[0].pid
+                try:
+                    await self._persist_room(room)
+                except RoomConflict:
+                    await self._reload_room(room.code)
+        await self._broadcast_room(room)
+
+    async def _online(self, racers: list[Racer]) -> set[str]:
+        """Which of these players are connected, to this process or another."""
+        online = {r.pid for r in racers if r.pid in self.sessions}
+        others = [r.pid for r in racers if r.pid not in online]
+        if others:
+            async with self.redis.pipeline(transaction=False) as pipe:
+                for pid in others:
+                    pipe.exists(online_key(pid))
+                found = await pipe.execute()
+            online.update(pid for pid, n in zip(others, found, strict=True) if n)
+        return online
+
+    def _spawn(self, coro: Coroutine[Any, Any, Any]) -> None:
+        task: asyncio.Task[Any] = asyncio.get_running_loop().create_task(coro)
+        task.add_done_callback(_log_task_error)
 
     async def on_games(self, session: Session, req: m.Games) -> dict[str, Any]:
         return {"type": "games", "games": self._games_list()}
@@ -280,8 +350,10 @@ class Service:
 
     # -- games ---------------------------------------------------------------------------
 
-    async def _get_game(self, gid: str) -> g.LiveGame | None:
-        live = self.games.get(gid)
+    async def _get_game(self, gid: str, fresh: bool = False) -> g.LiveGame | None:
+        """A game to play here: this process's copy, or (``fresh``, or none here) one
+        rebuilt from Redis under a new fencing token."""
+        live = None if fresh else self.games.get(gid)
         if live is None:
             live = await g.load(self.redis, gid, ttl=self.settings.idle_ttl)
             if live is not None:
@@ -457,20 +529,46 @@ class Service:
             self._race_progress(room, live)
 
     # -- rooms ---------------------------------------------------------------------------
+    #
+    # A room lives in Redis (``r:{code}``, changed only by compare-and-set on its version,
+    # ROOM_CAS); each process keeps a copy of the rooms its connections are in or watch,
+    # subscribed to the room's channel. A process that changes a room publishes the new
+    # state; the others take it and tell their own connections. Events (progress,
+    # results) travel the same channel as encoded frames. See docs/architecture.md.
 
-    def _room_message(self, room: Room) -> dict[str, Any]:
+    async def _room_message(self, room: Room) -> dict[str, Any]:
+        members = room.members()
+        racing = room.state in (RACING, FINISHED)
+        others = [r.pid for r in members if r.pid not in self.sessions]
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for pid in others:
+                pipe.exists(online_key(pid))
+            pipe.hgetall(watchers_key(room.code))
+            if racing:
+                pipe.hgetall(standings_key(room.code))
+            replies = await pipe.execute()
+        online = {pid for pid, n in zip(others, replies, strict=False) if n}
+        now = self.now()
+        watchers = len(room.watchers)
+        for proc, raw in replies[len(others)].items():
+            count, _, until = raw.decode().partition(" ")
+            if proc.decode() != self.proc and int(until or 0) > now:
+                watchers += int(count)
+        standings = replies[len(others) + 1] if racing else {}
+        results = {r["player"]: r for r in room.results or []} if room.state == FINISHED else {}
         players = []
-        for racer in room.members():
+        for racer in members:
             entry: dict[str, Any] = {
                 "name": racer.name,
                 "ready": racer.ready,
-                "present": racer.pid in self.sessions,
+                "present": racer.pid in self.sessions or racer.pid in online,
                 "host": racer.pid == room.host,
             }
-            live = self.games.get(racer.gid) if racer.gid else None
-            if live is not None and room.state in (RACING, FINISHED):
-                home, total = live.game.progress
-                entry.update(home=home, total=total, moves=live.game.moves, status=live.status())
+            if racing:
+                standing = self._standing(racer, standings, results)
+                if standing is not None:
+                    home, total, moves, status = standing
+                    entry.update(home=home, total=total, moves=moves, status=status)
             players.append(entry)
         host = room.racers.get(room.host)
         return {
@@ -484,11 +582,30 @@ class Service:
             "time_limit": room.time_limit,
             "start_at": room.start_at_ms,
             "end_at": room.end_at_ms,
-            "now": self.now(),
+            "now": now,
             "players": players,
-            "watchers": len(room.watchers),
+            "watchers": watchers,
             "results": room.results if room.state == FINISHED else None,
         }
+
+    def _standing(
+        self, racer: Racer, standings: dict[bytes, bytes], results: dict[str, Any]
+    ) -> tuple[int, int, int, str] | None:
+        """A racer's cards home, total, moves and status: from the results once the race
+        is over, from their game where it is played here, else from the standings their
+        process keeps in Redis."""
+        result = results.get(racer.name)
+        if result is not None:
+            return result["home"], result["total"], result["moves"], result["status"]
+        live = self.games.get(racer.gid) if racer.gid else None
+        if live is not None and racer.pid in self.sessions:
+            home, total = live.game.progress
+            return home, total, live.game.moves, live.status()
+        raw = standings.get(racer.pid.encode())
+        if raw is None:
+            return None
+        home, total, moves, status = store.unpack(raw)
+        return home, total, moves, status
 
     def _race_message(self, room: Room, live: g.LiveGame) -> dict[str, Any]:
         return {
@@ -501,30 +618,54 @@ class Service:
         }
 
     def _audience(self, room: Room) -> list[Session]:
+        """The room's members and watchers connected to this process."""
         out = [self.sessions[r.pid] for r in room.members() if r.pid in self.sessions]
         out.extend(room.watchers)
         return list(dict.fromkeys(out))  # a racer watching their own room hears it once
 
     def _broadcast(self, room: Room, message: dict[str, Any]) -> None:
+        """An event to the room's audience, here and (through the bus) elsewhere."""
         data = encode(message)
         for session in self._audience(room):
             session.send_encoded(data)
+        self.bus.publish_soon(bus.room_channel(room.code), "frames", f=[data])
 
-    def _broadcast_room(self, room: Room) -> None:
-        self._broadcast(room, self._room_message(room))
+    async def _announce(self, room: Room) -> dict[str, Any]:
+        """The room's state to its audience connected here; returned for a reply."""
+        message = await self._room_message(room)
+        data = encode(message)
+        for session in self._audience(room):
+            session.send_encoded(data)
+        return message
 
-    async def _persist_room(self, room: Room) -> None:
-        key = store.room_key(room.code)
-        async with self.redis.pipeline(transaction=False) as pipe:
-            pipe.set(key, store.pack(room.to_dict()))
-            ttl = self.settings.ended_ttl if room.state == FINISHED else self.settings.idle_ttl
-            pipe.expire(key, ttl)
-            pipe.sadd(store.LIVE_ROOMS, room.code)
-            await pipe.execute()
+    async def _broadcast_room(self, room: Room) -> dict[str, Any]:
+        """The room's state to its audience here, and a word to the other processes to
+        tell theirs (for what is not in the room's state: presence, watchers)."""
+        message = await self._announce(room)
+        self.bus.publish_soon(bus.room_channel(room.code), "room")
+        return message
 
-    def _persist_room_soon(self, room: Room) -> None:
-        task = asyncio.get_running_loop().create_task(self._persist_room(room))
-        task.add_done_callback(_log_task_error)
+    async def _persist_room(self, room: Room, notice: str | None = "room") -> bytes:
+        """Write the room's state if nobody changed it since this copy was read
+        (:class:`RoomConflict` if someone did), and (with ``notice``) publish it."""
+        ttl = self.settings.ended_ttl if room.state == FINISHED else self.settings.idle_ttl
+        blob = store.pack({**room.to_dict(), "version": room.version + 1})
+        version = await self.redis.eval(
+            ROOM_CAS,
+            2,
+            store.room_key(room.code),
+            version_key(room.code),
+            room.version,
+            blob,
+            ttl,
+        )
+        if not version:
+            raise RoomConflict(room.code)
+        room.version = int(version)
+        await self.redis.sadd(store.LIVE_ROOMS, room.code)
+        if notice is not None:
+            self.bus.publish_soon(bus.room_channel(room.code), notice, room=blob)
+        return blob
 
     async def _get_room(self, code: str) -> Room | None:
         room = self.rooms.get(code)
@@ -535,6 +676,37 @@ class Service:
             room = await self._revive(store.unpack(data))
         return room
 
+    async def _reload_room(self, code: str) -> Room | None:
+        """This process's copy of the room, read again from Redis."""
+        data = await self.redis.get(store.room_key(code))
+        room = self.rooms.get(code)
+        if data is None:
+            if room is not None:
+                self._unload_room(room)
+            return None
+        if room is None:
+            return await self._revive(store.unpack(data))
+        self._take_state(room, store.unpack(data))
+        return room
+
+    def _take_state(self, room: Room, data: dict[str, Any]) -> None:
+        """Take a newer state of the room (from Redis or the bus) into this copy."""
+        before = (room.state, room.race)
+        room.refresh(data)
+        for pid, racer in room.racers.items():
+            if pid in self.sessions and not racer.left:
+                self.room_of[pid] = room.code
+        if before == (room.state, room.race):
+            return
+        if room.state == FINISHED or room.race != before[1]:
+            # another process ended the race: it may have written to the race games
+            # (time-outs), so copies held here are stale; they reload when asked for
+            room.progress_due.clear()
+            for racer in room.racers.values():
+                if racer.gid is not None:
+                    self.games.pop(racer.gid, None)
+        self._schedule(room)
+
     def _racer_room(self, pid: str) -> Room | None:
         """The room the player is in (and has not left)."""
         code = self.room_of.get(pid)
@@ -543,6 +715,44 @@ class Service:
             return None
         racer = room.racers.get(pid)
         return room if racer is not None and not racer.left else None
+
+    async def on_bus(self, channel: str, data: dict[str, Any]) -> None:
+        """A message from another process (see ``server.app.bus``)."""
+        kind = data.get("k")
+        if kind == "kick":
+            session = self.sessions.get(data.get("pid", ""))
+            if session is not None:
+                self._kick(session)
+            return
+        if kind == "board":
+            for session in list(self.board_watchers.get(data.get("id", ""), ())):
+                session.send_encoded(data["data"])
+            return
+        if not channel.startswith("room:"):
+            return
+        room = self.rooms.get(channel[len("room:") :])
+        if room is None:
+            return
+        if kind == "frames":
+            audience = self._audience(room)
+            for frame in data.get("f", ()):
+                for session in audience:
+                    session.send_encoded(frame)
+        elif kind in ("room", "start"):
+            blob = data.get("room")
+            if blob is not None:
+                state = store.unpack(blob)
+                if state.get("version", 0) > room.version:
+                    self._take_state(room, state)
+            if kind == "start":
+                await self._send_race_starts(room)
+            await self._announce(room)
+        elif kind == "closed":
+            closed = {**await self._room_message(room), "state": "closed"}
+            data_closed = encode(closed)
+            for session in self._audience(room):
+                session.send_encoded(data_closed)
+            self._unload_room(room)
 
     async def on_room_create(self, session: Session, req: m.RoomCreate) -> dict[str, Any]:
         pid = self._need_player(session)
@@ -566,22 +776,27 @@ class Service:
             fixed_seed=req.seed,
         )
         room.racers[pid] = Racer(pid, session.name or "", now)
-        self.rooms[code] = room
+        await self._hold(room)
         self.room_of[pid] = code
-        await self._persist_room(room)
+        await self._persist_room(room, notice=None)
         await self.redis.hset(store.player_key(pid), "room", code)
-        return self._room_message(room)
+        return await self._room_message(room)
+
+    async def _hold(self, room: Room) -> None:
+        """Keep the room in this process, and hear of its changes."""
+        self.rooms[room.code] = room
+        await self.bus.subscribe(bus.room_channel(room.code))
 
     async def on_room_join(self, session: Session, req: m.RoomJoin) -> dict[str, Any]:
         pid = self._need_player(session)
         code = normalize_code(req.code)
-        room = await self._get_room(code)
+        room = await self._reload_room(code)
         if room is None:
             raise _error(ErrorCode.NO_SUCH_ROOM, f"no room {code}")
         async with room.lock:
             racer = room.racers.get(pid)
             if racer is not None and not racer.left:
-                return self._room_message(room)  # already in: joining again is harmless
+                return await self._room_message(room)  # already in: joining again is harmless
             if room.state != LOBBY:
                 raise _error(ErrorCode.RACE_STARTED, "the race has started; watch it instead")
             if len(room.members()) >= room.max_players:
@@ -591,8 +806,7 @@ class Service:
             self.room_of[pid] = code
             await self._persist_room(room)
         await self.redis.hset(store.player_key(pid), "room", code)
-        self._broadcast_room(room)
-        return self._room_message(room)
+        return await self._announce(room)
 
     async def on_room_watch(self, session: Session, req: m.RoomWatch) -> dict[str, Any]:
         code = normalize_code(req.code)
@@ -601,8 +815,21 @@ class Service:
             raise _error(ErrorCode.NO_SUCH_ROOM, f"no room {code}")
         room.watchers.add(session)
         session.watching.add(code)
-        self._broadcast_room(room)
-        return self._room_message(room)
+        return await self._watchers_changed(room)
+
+    async def _watchers_changed(self, room: Room) -> dict[str, Any]:
+        """Publish how many watch the room through this process, and tell everyone."""
+        await self._count_watchers(room)
+        return await self._broadcast_room(room)
+
+    async def _count_watchers(self, room: Room) -> None:
+        key = watchers_key(room.code)
+        if room.watchers:
+            until = self.now() + self._online_ttl() * 1000
+            await self.redis.hset(key, self.proc, f"{len(room.watchers)} {until}")
+            await self.redis.expire(key, self.settings.idle_ttl)
+        else:
+            await self.redis.hdel(key, self.proc)
 
     async def on_room_leave(self, session: Session, req: m.RoomLeave) -> dict[str, Any]:
         """Stop watching, and leave the room you race in (if signed in)."""
@@ -610,7 +837,7 @@ class Service:
             room = self.rooms.get(code)
             if room is not None:
                 room.watchers.discard(session)
-                self._broadcast_room(room)
+                await self._watchers_changed(room)
         session.watching.clear()
         if session.player is not None:
             await self._leave_current(session.player)
@@ -623,7 +850,7 @@ class Service:
         async with room.lock:
             racer = room.racers[pid]
             if room.state == RACING and racer.gid:
-                live = self.games.get(racer.gid)
+                live = await self._get_game(racer.gid)
                 if live is not None and not live.finished:
                     await self._resign(live, room)
                 racer.left = True
@@ -634,48 +861,61 @@ class Service:
             if room.host == pid:
                 members = room.members()
                 if members:
-                    present = [r for r in members if r.pid in self.sessions]
+                    online = await self._online(members)
+                    present = [r for r in members if r.pid in online]
                     room.host = (present or members)[0].pid
-            await self.redis.hdel(store.player_key(pid), "room")
-            self.room_of.pop(pid, None)
             if not room.members() and room.state != RACING:
+                await self.redis.hdel(store.player_key(pid), "room")
+                self.room_of.pop(pid, None)
                 await self._close_room(room)
                 return
             await self._persist_room(room)
-        self._broadcast_room(room)
+            await self.redis.hdel(store.player_key(pid), "room")
+            self.room_of.pop(pid, None)
+        await self._announce(room)
         if room.state == RACING:
             await self._maybe_end_race(room)
 
     async def _close_room(self, room: Room) -> None:
         if room.timer is not None:
             room.timer.cancel()
-        self._unload_room(room)
+        code = room.code
+        closed = {**await self._room_message(room), "state": "closed"}
         async with self.redis.pipeline(transaction=False) as pipe:
-            pipe.delete(store.room_key(room.code))
-            pipe.srem(store.LIVE_ROOMS, room.code)
+            pipe.delete(
+                store.room_key(code), version_key(code), standings_key(code), watchers_key(code)
+            )
+            pipe.srem(store.LIVE_ROOMS, code)
             await pipe.execute()
-        self._broadcast(room, {**self._room_message(room), "state": "closed"})
+        data = encode(closed)
+        for session in self._audience(room):
+            session.send_encoded(data)
+        self.bus.publish_soon(bus.room_channel(code), "closed")
+        self._unload_room(room)
 
-    def _own_room(self, session: Session) -> Room:
+    async def _own_room(self, session: Session) -> Room:
+        """The room the player is in, as Redis has it now (another process may have
+        changed it a moment ago, and its notice may be on its way)."""
         pid = self._need_player(session)
         room = self._racer_room(pid)
-        if room is None:
+        if room is not None:
+            room = await self._reload_room(room.code)
+        if room is None or self._racer_room(pid) is not room:
             raise _error(ErrorCode.NOT_IN_ROOM, "you are not in a room")
         return room
 
     async def on_ready(self, session: Session, req: m.Ready) -> dict[str, Any]:
-        room = self._own_room(session)
+        room = await self._own_room(session)
         if room.state == FINISHED:
             raise _error(ErrorCode.RACE_STARTED, "the race is over: the host may call a rematch")
         if room.state != LOBBY:
             raise _error(ErrorCode.RACE_STARTED, "the race has started")
         room.racers[self._need_player(session)].ready = req.ready
         await self._persist_room(room)
-        self._broadcast_room(room)
-        return self._room_message(room)
+        return await self._announce(room)
 
     async def on_start(self, session: Session, req: m.Start) -> dict[str, Any]:
-        room = self._own_room(session)
+        room = await self._own_room(session)
         async with room.lock:
             if room.host != session.player:
                 raise _error(ErrorCode.NOT_HOST, "only the host starts the race")
@@ -685,10 +925,10 @@ class Service:
             if waiting:
                 raise _error(ErrorCode.NOT_READY, f"not ready yet: {', '.join(waiting)}")
             await self._begin_countdown(room, room.fixed_seed)
-        return self._room_message(room)
+        return await self._room_message(room)
 
     async def on_rematch(self, session: Session, req: m.Rematch) -> dict[str, Any]:
-        room = self._own_room(session)
+        room = await self._own_room(session)
         async with room.lock:
             if room.host != session.player:
                 raise _error(ErrorCode.NOT_HOST, "only the host calls a rematch")
@@ -696,7 +936,7 @@ class Service:
                 raise _error(ErrorCode.RACE_STARTED, "the race is not over yet")
             room.racers = {r.pid: r for r in room.members()}
             await self._begin_countdown(room, None)
-        return self._room_message(room)
+        return await self._room_message(room)
 
     async def _begin_countdown(self, room: Room, seed: int | None) -> None:
         """Deal every racer the same seed (kept secret until the start) and count down."""
@@ -706,6 +946,8 @@ class Service:
         room.state = COUNTDOWN
         room.results = None
         room.start_at_ms = now + int(self.settings.countdown * 1000)
+        room.progress_due.clear()
+        standings: dict[str, bytes] = {}
         for racer in room.members():
             racer.ready = False
             live = await g.create(
@@ -721,13 +963,23 @@ class Service:
             )
             self.games[live.gid] = live
             racer.gid = live.gid
+            home, total = live.game.progress
+            standings[racer.pid] = store.pack([home, total, 0, live.status()])
+        key = standings_key(room.code)
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.delete(key)
+            if standings:
+                pipe.hset(key, mapping=standings)  # type: ignore[arg-type]
+                pipe.expire(key, self.settings.idle_ttl)
+            await pipe.execute()
         await self._persist_room(room)
-        self._broadcast_room(room)
+        await self._announce(room)
         self._schedule(room)
 
     def _schedule(self, room: Room) -> None:
-        """Arm the room's timer for its next step: the start, or the time limit."""
-        if room.timer is not None:
+        """Arm the room's timer for its next step: the start, or the time limit. Every
+        process holding the room arms it; the compare-and-set lets one of them act."""
+        if room.timer is not None and room.timer is not asyncio.current_task():
             room.timer.cancel()
         room.timer = None
         if room.state == COUNTDOWN and room.start_at_ms is not None:
@@ -755,15 +1007,25 @@ class Service:
             if room.state != COUNTDOWN:
                 return
             room.state = RACING
-            await self._persist_room(room)
-        for racer in room.members():
-            session = self.sessions.get(racer.pid)
-            live = self.games.get(racer.gid or "")
-            if session is not None and live is not None:
-                session.send(self._race_message(room, live))
-        self._broadcast_room(room)
+            try:
+                await self._persist_room(room, notice="start")
+            except RoomConflict:  # another process started it: its notice tells us
+                await self._reload_room(room.code)
+                return
+        await self._send_race_starts(room)
+        await self._announce(room)
         room.timer = None
         self._schedule(room)
+
+    async def _send_race_starts(self, room: Room) -> None:
+        """``race_start`` to each racer connected here, with their game (taken here)."""
+        for racer in room.members():
+            session = self.sessions.get(racer.pid)
+            if session is None or racer.gid is None:
+                continue
+            live = await self._get_game(racer.gid, fresh=racer.gid not in self.games)
+            if live is not None:
+                session.send(self._race_message(room, live))
 
     def _race_progress(self, room: Room, live: g.LiveGame) -> None:
         """Tell the room how a racer stands after a move, undo or resignation.
@@ -782,8 +1044,7 @@ class Service:
                 interval, self._progress_tick, room
             )
         if live.finished:
-            task = asyncio.get_running_loop().create_task(self._maybe_end_race(room))
-            task.add_done_callback(_log_task_error)
+            self._spawn(self._maybe_end_race(room))
 
     def _progress_tick(self, room: Room) -> None:
         room.progress_timer = None
@@ -794,14 +1055,18 @@ class Service:
             )
 
     def _send_progress(self, room: Room) -> None:
-        """The progress events of every racer due one, each encoded once for the room."""
+        """The progress events of every racer due one, each encoded once for the room,
+        sent here and through the bus; their standings kept in Redis for room events."""
         due, room.progress_due = room.progress_due, {}
         if not due:
             return
         audience = self._audience(room)
+        frames = []
+        standings = {}
         for pid, live in due.items():
             racer = room.racers.get(pid)
             home, total = live.game.progress
+            moves, status = live.game.moves, live.status()
             data = encode(
                 {
                     "type": "progress",
@@ -809,22 +1074,46 @@ class Service:
                     "player": racer.name if racer else "",
                     "home": home,
                     "total": total,
-                    "moves": live.game.moves,
-                    "status": live.status(),
+                    "moves": moves,
+                    "status": status,
                 }
             )
             for session in audience:
                 session.send_encoded(data)
+            frames.append(data)
+            standings[pid] = store.pack([home, total, moves, status])
+        self.bus.publish_soon(bus.room_channel(room.code), "frames", f=frames)
+        self._spawn(self._keep_standings(room.code, standings))
+
+    async def _keep_standings(self, code: str, standings: dict[str, bytes]) -> None:
+        key = standings_key(code)
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.hset(key, mapping=standings)  # type: ignore[arg-type]
+            pipe.expire(key, self.settings.idle_ttl)
+            await pipe.execute()
+
+    async def _race_entries(self, room: Room) -> list[tuple[Racer, g.LiveGame]]:
+        """Every racer dealt into the race, with their game: this process's copy where it
+        is played here, else as its log in Redis has it (the truth)."""
+        entries = []
+        for racer in room.racers.values():
+            if racer.gid is None:
+                continue
+            live = self.games.get(racer.gid) if racer.pid in self.sessions else None
+            if live is None:
+                live = await g.load(self.redis, racer.gid, fence=False)
+            if live is not None:
+                entries.append((racer, live))
+        return entries
 
     async def _maybe_end_race(self, room: Room) -> None:
         async with room.lock:
             if room.state != RACING:
                 return
-            for racer in room.racers.values():
-                live = self.games.get(racer.gid or "")
-                if live is not None and not live.finished:
-                    return
-            await self._end_race(room)
+            entries = await self._race_entries(room)
+            if any(not live.finished for _, live in entries):
+                return
+            await self._end_race(room, entries)
 
     async def _time_up(self, room: Room) -> None:
         async with room.lock:
@@ -833,7 +1122,11 @@ class Service:
             end = room.end_at_ms or self.now()
             timed_out = []
             for racer in room.racers.values():
-                live = self.games.get(racer.gid or "")
+                if racer.gid is None:
+                    continue
+                # taken here, wherever it was played: the time-out goes into its log
+                local = racer.pid in self.sessions and racer.gid in self.games
+                live = await self._get_game(racer.gid, fresh=not local)
                 if live is not None and not live.finished:
                     live.finish(g.TIMEOUT, end)
                     timed_out.append(live)
@@ -841,26 +1134,29 @@ class Service:
             await asyncio.gather(
                 *(self._log(live, f"{end} {g.TIMEOUT_ENTRY}") for live in timed_out)
             )
-            await self._end_race(room)
+            await self._end_race(room, await self._race_entries(room))
 
-    async def _end_race(self, room: Room) -> None:
-        """Rank, store the results for good, and tell everyone. Caller holds the lock."""
-        entries = []
-        for racer in room.racers.values():
-            live = self.games.get(racer.gid or "")
-            if live is not None:
-                entries.append((racer, live))
+    async def _end_race(self, room: Room, entries: list[tuple[Racer, g.LiveGame]]) -> None:
+        """Rank, store the results for good, and tell everyone. Caller holds the lock.
+        Several processes may find the race over at once: the compare-and-set on the
+        room lets one of them end it."""
         assert room.start_at_ms is not None
         room.results = rank(entries, room.start_at_ms)
         room.state = FINISHED
-        if room.host not in self.sessions:
+        online = await self._online(room.members())
+        if room.host not in online:
             # the rematch must not wait on a host who has gone
-            present = [r for r in room.members() if r.pid in self.sessions]
+            present = [r for r in room.members() if r.pid in online]
             if present:
                 room.host = present[0].pid
         if room.timer is not None and room.timer is not asyncio.current_task():
             room.timer.cancel()
         room.timer = None
+        try:
+            blob = await self._persist_room(room, notice=None)
+        except RoomConflict:  # another process ended it
+            await self._reload_room(room.code)
+            return
         async with self.redis.pipeline(transaction=False) as pipe:
             pipe.set(
                 store.results_key(room.code, room.race),
@@ -876,15 +1172,12 @@ class Service:
                 ),
             )
             for _, live in entries:
-                pipe.expire(store.game_key(live.gid), self.settings.ended_ttl)
-                pipe.expire(store.log_key(live.gid), self.settings.ended_ttl)
-                pipe.expire(store.fence_key(live.gid), self.settings.ended_ttl)
+                for key in (store.game_key, store.log_key, store.fence_key):
+                    pipe.expire(key(live.gid), self.settings.ended_ttl)
             await pipe.execute()
-        await self._persist_room(room)
         for racer, live in entries:
             extra = {"player": racer.name, "room": room.code, "race": room.race}
             await self._keep_replay(live, {**extra, "start_ms": room.start_at_ms})
-        self._send_progress(room)  # the last standings before the results
         winner = room.results[0] if room.results else None
         # a race counts on the boards only against someone, on a deal nobody chose
         counts = len(entries) >= 2 and (room.fixed_seed is None or room.race > 1)
@@ -895,11 +1188,13 @@ class Service:
                 board = parse_board(board_id, d.day_of(now), d.iso_week(now))
                 await self.boards.submit_count(board, pid, {"player": winner["player"]}, now)
                 await self._board_changed(board, pid)
+        self._send_progress(room)  # the last standings before the results
         self._broadcast(
             room,
             {"type": "results", "code": room.code, "race": room.race, "results": room.results},
         )
-        self._broadcast_room(room)
+        self.bus.publish_soon(bus.room_channel(room.code), "room", room=blob)
+        await self._announce(room)
 
     # -- daily challenge -----------------------------------------------------------------
 
@@ -1138,9 +1433,7 @@ class Service:
         return {"type": "unwatched", "board": board.id}
 
     async def _board_changed(self, board: Board, pid: str) -> None:
-        watchers = self.board_watchers.get(board.id)
-        if not watchers:
-            return
+        """``board_update`` to the board's watchers, here and in the other processes."""
         page = await self.boards.around(board, pid, radius=0)
         entry = page["entries"][0] if page["entries"] else None
         if entry is not None:
@@ -1148,8 +1441,9 @@ class Service:
         data = encode(
             {"type": "board_update", "board": board.id, "entry": entry, "size": page["size"]}
         )
-        for session in list(watchers):
+        for session in list(self.board_watchers.get(board.id, ())):
             session.send_encoded(data)
+        self.bus.publish_soon(bus.BOARDS, "board", id=board.id, data=data)
 
     async def _player_named(self, name: str) -> str:
         pid = await self.redis.get(store.name_key(name))
@@ -1211,10 +1505,11 @@ class Service:
         view = replays.view_after(replay, req.step)
         return {"type": "replay_view", "replay": req.replay, "step": req.step, "view": view}
 
-    # -- restart -------------------------------------------------------------------------
+    # -- restart and housekeeping -------------------------------------------------------
 
     async def resume_rooms(self) -> int:
-        """After a restart: bring back every live room, its racers' games and its timers."""
+        """At the start: take up every live room with its timers, and end the races that
+        ended while no process was running."""
         codes = await self.redis.smembers(store.LIVE_ROOMS)
         count = 0
         for raw in codes:
@@ -1223,37 +1518,43 @@ class Service:
             if not data:
                 await self.redis.srem(store.LIVE_ROOMS, code)
                 continue
-            await self._revive(store.unpack(data))
+            room = await self._revive(store.unpack(data))
+            await self._settle(room)
             count += 1
         return count
 
-    async def _revive(self, data: dict[str, Any]) -> Room:
-        room = Room.from_dict(data)
-        existing = self.rooms.get(room.code)
-        if existing is not None:
-            return existing
-        self.rooms[room.code] = room
-        for racer in room.racers.values():
-            if not racer.left:
-                self.room_of[racer.pid] = room.code
-                if racer.pid not in self.sessions:
-                    # away since the restart, until they come back (see sweep)
-                    self.absent_since.setdefault(racer.pid, self.now())
-            if racer.gid:
-                await self._get_game(racer.gid)
+    async def _settle(self, room: Room) -> None:
+        """End a race whose time is up, or whose racers have all finished."""
         if room.state == RACING:
             end = room.end_at_ms
             if end is not None and self.now() >= end:
                 await self._time_up(room)
             else:
                 await self._maybe_end_race(room)
+
+    async def _revive(self, data: dict[str, Any]) -> Room:
+        """Hold a room read from Redis: its racers' games load when they are asked for."""
+        room = Room.from_dict(data)
+        existing = self.rooms.get(room.code)
+        if existing is not None:
+            return existing
+        await self._hold(room)
+        for racer in room.racers.values():
+            if not racer.left:
+                self.room_of[racer.pid] = room.code
         if room.state in (COUNTDOWN, RACING):
             self._schedule(room)
         return room
 
     def _unload_room(self, room: Room) -> None:
-        """Forget a room in memory (its Redis state is gone or kept for good)."""
-        self.rooms.pop(room.code, None)
+        """Forget a room in memory (its Redis state is gone, kept for good, or held by the
+        processes its people are connected to)."""
+        if self.rooms.get(room.code) is room:
+            del self.rooms[room.code]
+            self.bus.watch_soon(bus.room_channel(room.code), False)
+        if room.timer is not None and room.timer is not asyncio.current_task():
+            room.timer.cancel()
+        room.timer = None
         if room.progress_timer is not None:
             room.progress_timer.cancel()
             room.progress_timer = None
@@ -1262,7 +1563,8 @@ class Service:
                 del self.room_of[pid]
 
     async def start(self) -> int:
-        """Resume the rooms a previous run left, and start the housekeeping."""
+        """Join the bus, resume the rooms a previous run left, start the housekeeping."""
+        await self.bus.start()
         count = await self.resume_rooms()
         self._sweeper = asyncio.get_running_loop().create_task(self._sweep_forever())
         return count
@@ -1276,28 +1578,83 @@ class Service:
                 log.exception("housekeeping failed")
 
     async def sweep(self) -> None:
-        """Housekeeping: a racer away longer than ``forfeit_after`` seconds resigns (a race
-        with no time limit must not wait for ever); rooms whose Redis state has expired,
-        and games nobody is playing, leave memory."""
+        """Housekeeping: renew this process's marks in Redis (who is connected here, how
+        many watch each room); a racer away longer than ``forfeit_after`` seconds resigns
+        (a race with no time limit must not wait for ever); take up races nobody holds
+        (their processes died); let go of rooms, and games, nobody here needs."""
         now = self.now()
+        ttl = self._online_ttl()
+        if self.sessions:
+            async with self.redis.pipeline(transaction=False) as pipe:
+                for pid in self.sessions:
+                    pipe.set(online_key(pid), self.proc, ex=ttl, nx=True)
+                    pipe.expire(online_key(pid), ttl)
+                await pipe.execute()
         limit = self.settings.forfeit_after * 1000
         for room in list(self.rooms.values()):
+            if room.watchers:
+                await self._count_watchers(room)
             if room.state == RACING and limit > 0:
-                for racer in room.members():
-                    since = self.absent_since.get(racer.pid)
-                    live = self.games.get(racer.gid or "")
-                    if since is not None and now - since >= limit and live and not live.finished:
+                members = room.members()
+                online = await self._online(members)
+                for racer in members:
+                    if racer.pid in online:
+                        self.absent_since.pop(racer.pid, None)
+                        continue
+                    since = self.absent_since.setdefault(racer.pid, now)
+                    if now - since < limit or racer.gid is None:
+                        continue
+                    live = await self._get_game(racer.gid, fresh=True)
+                    if live is not None and not live.finished:
                         log.info("forfeit", extra={"room": room.code, "player": racer.name})
                         await self._resign(live, room)
-            elif room.state in (LOBBY, FINISHED) and not await self.redis.exists(
+            if room.state in (LOBBY, FINISHED) and not await self.redis.exists(
                 store.room_key(room.code)
             ):
                 self._unload_room(room)
+            elif not self._audience(room) and (
+                room.state in (LOBBY, FINISHED) or await self._online(room.members())
+            ):
+                self._unload_room(room)  # those who need it hold it
+        await self._take_up_orphans(now)
         playing = {r.gid for room in self.rooms.values() for r in room.racers.values()}
         for gid, live in list(self.games.items()):
-            # a game nobody plays, or one that has ended (it reloads from Redis if asked)
-            if gid not in playing and (live.finished or live.owner not in self.sessions):
+            # a game played elsewhere or by nobody, or one that has ended (it reloads
+            # from Redis if asked for)
+            if live.owner not in self.sessions or (live.finished and gid not in playing):
                 del self.games[gid]
+
+    async def _take_up_orphans(self, now: int) -> None:
+        """Hold the rooms no process holds that need one: a countdown or time limit past
+        due, or a race none of whose racers is connected anywhere (they forfeit)."""
+        codes = [c.decode() for c in await self.redis.smembers(store.LIVE_ROOMS)]
+        codes = [c for c in codes if c not in self.rooms]
+        if not codes:
+            return
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for code in codes:
+                pipe.get(store.room_key(code))
+            blobs = await pipe.execute()
+        grace = 2000
+        for code, blob in zip(codes, blobs, strict=True):
+            if blob is None:
+                await self.redis.srem(store.LIVE_ROOMS, code)
+                continue
+            data = store.unpack(blob)
+            room = Room.from_dict(data)
+            end = room.end_at_ms
+            if room.state == COUNTDOWN:
+                orphan = (room.start_at_ms or 0) + grace < now
+            elif room.state == RACING:
+                orphan = (end is not None and end + grace < now) or not await self._online(
+                    room.members()
+                )
+            else:
+                orphan = False
+            if orphan:
+                log.info("taking up a room", extra={"room": code, "state": room.state})
+                held = await self._revive(data)
+                await self._settle(held)
 
     async def shutdown(self) -> None:
         if self._sweeper is not None:
@@ -1308,6 +1665,7 @@ class Service:
             if room.progress_timer is not None:
                 room.progress_timer.cancel()
         await self.commit.drain()
+        await self.bus.stop()
 
 
 # KEYS[1]: the player's streaks. ARGV: game, the day won, the day before it
@@ -1340,6 +1698,6 @@ def rules_text(folder: Path, game_id: str) -> str:
         return f"# {info.name}\n\n{info.summary}\n"
 
 
-def _log_task_error(task: asyncio.Task[None]) -> None:
+def _log_task_error(task: asyncio.Task[Any]) -> None:
     if not task.cancelled() and task.exception() is not None:
         log.error("background task failed", exc_info=task.exception())

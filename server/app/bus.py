@@ -1,0 +1,145 @@
+"""The bus between server processes: Redis pub/sub, one subscribing connection a process.
+
+Channels:
+
+- ``room:<code>``: changes of a room and its events (``room``, ``progress``, ``results``),
+  subscribed by every process with a member or a watcher of the room connected;
+- ``proc:<id>``: messages for one process (a player who signed in elsewhere is kicked);
+- ``boards``: ``board_update`` events, forwarded to each process's board watchers.
+
+A message is a msgpack map with ``o``, the sending process's id (a process skips its own:
+it has told its own connections already), and ``k``, its kind. Pub/sub delivers at most
+once and only to processes connected at the time: nothing kept for good travels on the bus
+(Redis keys are the truth; the bus only says "look again" and carries events).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from redis.asyncio import Redis
+
+from . import store
+
+log = logging.getLogger("patience.bus")
+
+BOARDS = "boards"
+
+
+def room_channel(code: str) -> str:
+    return f"room:{code}"
+
+
+def proc_channel(proc: str) -> str:
+    return f"proc:{proc}"
+
+
+Handler = Callable[[str, dict[str, Any]], Awaitable[None]]
+
+
+class Bus:
+    def __init__(self, redis: Redis, proc: str, handler: Handler) -> None:
+        self.redis = redis
+        self.proc = proc
+        self.handler = handler
+        self.channels: set[str] = set()
+        self._pubsub: Any = None
+        self._reader: asyncio.Task[None] | None = None
+        self._sends: set[asyncio.Task[Any]] = set()
+        #: messages to publish, in order, by one sender task at a time
+        self._outgoing: list[tuple[str, bytes]] = []
+        self._sender: asyncio.Task[None] | None = None
+
+    async def start(self) -> None:
+        self._pubsub = self.redis.pubsub()
+        self.channels |= {proc_channel(self.proc), BOARDS}
+        await self._pubsub.subscribe(*self.channels)
+        self._reader = asyncio.get_running_loop().create_task(self._read())
+
+    async def stop(self) -> None:
+        if self._reader is not None:
+            self._reader.cancel()
+        if self._sender is not None:
+            await asyncio.gather(self._sender, return_exceptions=True)
+        if self._sends:
+            await asyncio.gather(*self._sends, return_exceptions=True)
+        if self._pubsub is not None:
+            try:
+                await self._pubsub.aclose()
+            except Exception:  # the connection may be gone already
+                log.debug("closing pub/sub failed", exc_info=True)
+
+    async def subscribe(self, channel: str) -> None:
+        if channel in self.channels or self._pubsub is None:
+            return
+        self.channels.add(channel)
+        await self._pubsub.subscribe(channel)
+
+    async def unsubscribe(self, channel: str) -> None:
+        if channel not in self.channels or self._pubsub is None:
+            return
+        self.channels.discard(channel)
+        await self._pubsub.unsubscribe(channel)
+
+    def watch_soon(self, channel: str, on: bool) -> None:
+        """Subscribe or unsubscribe without waiting (from code that cannot await)."""
+        self._spawn(self.subscribe(channel) if on else self.unsubscribe(channel))
+
+    def publish_soon(self, channel: str, kind: str, **fields: Any) -> None:
+        """Publish without waiting; messages go out in the order they were given."""
+        self._outgoing.append((channel, store.pack({"o": self.proc, "k": kind, **fields})))
+        if self._sender is None or self._sender.done():
+            self._sender = asyncio.get_running_loop().create_task(self._send())
+
+    async def _send(self) -> None:
+        while self._outgoing:
+            batch, self._outgoing = self._outgoing, []
+            try:
+                if len(batch) == 1:
+                    await self.redis.publish(*batch[0])
+                else:
+                    async with self.redis.pipeline(transaction=False) as pipe:
+                        for channel, data in batch:
+                            pipe.publish(channel, data)
+                        await pipe.execute()
+            except Exception as exc:  # the others miss these events; Redis has the state
+                log.warning("publishing failed: %s", exc)
+
+    def _spawn(self, coro: Awaitable[Any]) -> None:
+        task = asyncio.get_running_loop().create_task(coro)  # type: ignore[arg-type]
+        self._sends.add(task)
+        task.add_done_callback(self._done)
+
+    def _done(self, task: asyncio.Task[Any]) -> None:
+        self._sends.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.warning("bus send failed: %s", task.exception())
+
+    async def _read(self) -> None:
+        while True:
+            try:
+                message = await self._pubsub.get_message(
+                    ignore_subscribe_messages=True, timeout=None
+                )
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                # redis-py reconnects and subscribes again on the next read
+                log.warning("pub/sub read failed; retrying", exc_info=True)
+                await asyncio.sleep(0.5)
+                continue
+            if message is None or message.get("type") != "message":
+                continue
+            try:
+                data = store.unpack(message["data"])
+                if not isinstance(data, dict) or data.get("o") == self.proc:
+                    continue
+                channel = message["channel"]
+                if isinstance(channel, bytes):
+                    channel = channel.decode()
+                await self.handler(channel, data)
+            except Exception:
+                log.exception("bus message failed")

@@ -1,0 +1,151 @@
+"""Several server processes on one Redis: a race whose racers sit on different processes
+works as on one, a sign-in elsewhere signs the first connection out, and a process killed
+mid-race loses no acknowledged move and stops no race."""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+from pathlib import Path
+from typing import Any
+
+from server.app.settings import Settings
+
+from .client import Client, player, signed_in
+from .conftest import ServerProcess, running
+
+
+def seats(room: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    return {p["name"]: p for p in room["players"]}
+
+
+async def test_a_race_across_two_processes(settings: Settings) -> None:
+    async with running(settings) as one, running(settings) as two:
+        ann = await player(one.url, "ann")
+        bob = await player(two.url, "bob")
+        cat = await Client.connect(two.url)  # a spectator, on bob's process
+        await cat.call("hello", protocol=1)
+        lobby = await ann.call("room_create", game="gate", seed=3)
+        code = lobby["code"]
+        # bob joins through the other process: ann hears of it from there
+        await bob.call("room_join", code=code)
+        joined = await ann.event("room", lambda e: "bob" in seats(e))
+        assert seats(joined)["bob"]["present"] and not seats(joined)["bob"]["ready"]
+        watched = await cat.call("room_watch", code=code)
+        assert set(seats(watched)) == {"ann", "bob"}
+        counted = await ann.event("room", lambda e: e["watchers"] == 1)
+        assert counted["code"] == code
+        await bob.call("ready")
+        await ann.event("room", lambda e: seats(e)["bob"]["ready"])
+        await ann.call("start")
+        # the countdown runs in both processes; each racer's start comes from their own
+        ann_start = await ann.event("race_start")
+        bob_start = await bob.event("race_start")
+        assert ann_start["view"] == bob_start["view"]
+        assert ann_start["start_at"] == bob_start["start_at"]
+        assert ann_start["game"] != bob_start["game"]
+        # ann's moves reach bob and the spectator, on the other process
+        first = ann_start["legal"][0]
+        await ann.call("move", move=first)
+        seen = await bob.event("progress", lambda e: e["player"] == "ann")
+        assert seen["moves"] == 1
+        assert (await cat.event("progress", lambda e: e["player"] == "ann"))["moves"] == 1
+        await bob.call("move", move=bob_start["legal"][0])
+        assert (await ann.event("progress", lambda e: e["player"] == "bob"))["moves"] == 1
+        # the race ends when both are done, wherever that is seen
+        await bob.call("resign")
+        await ann.call("resign")
+        results = (await ann.event("results"))["results"]
+        assert (await bob.event("results"))["results"] == results
+        assert (await cat.event("results"))["results"] == results
+        assert {r["player"]: (r["status"], r["moves"]) for r in results} == {
+            "ann": ("resigned", 1),
+            "bob": ("resigned", 1),
+        }
+        finished = await bob.event("room", lambda e: e["state"] == "finished")
+        assert finished["results"] == results
+        # and a rematch called on one process deals on both
+        await ann.call("rematch")
+        again = await bob.event("race_start", lambda e: e["race"] == 2)
+        assert (await ann.event("race_start", lambda e: e["race"] == 2))["view"] == again["view"]
+
+
+async def test_signing_in_through_another_process_signs_out_the_first(settings: Settings) -> None:
+    async with running(settings) as one, running(settings) as two:
+        ann = await player(one.url, "ann")
+        game = await ann.call("new_game", game="gate", seed=3)
+        await ann.call("move", move=game["legal"][0])
+        twin = await signed_in(two.url, ann.token or "")
+        assert (await ann.event("signed_out"))["reason"] == "signed in from another connection"
+        assert (await ann.closed())[0] == 4001
+        # the game goes on through the second process, from the acknowledged move
+        resumed = twin.welcome["resume"]["solo"]  # type: ignore[attr-defined]
+        assert resumed["game"] == game["game"] and resumed["view"]["moves"] == 1
+        await twin.call("move", move=resumed["legal"][0])
+
+
+def three(redis_url: str, tmp_path: Path) -> list[ServerProcess]:
+    out = []
+    for n in range(3):
+        folder = tmp_path / f"p{n}"
+        folder.mkdir()
+        out.append(
+            ServerProcess(
+                redis_url,
+                folder,
+                PATIENCE_COUNTDOWN="1.0",
+                PATIENCE_SWEEP_INTERVAL="0.5",
+                PATIENCE_SECRET="s3cret",
+            )
+        )
+    return out
+
+
+async def test_a_race_survives_killed_processes(redis_url: str, tmp_path: Path) -> None:
+    procs = three(redis_url, tmp_path)
+    try:
+        for proc in procs:
+            await asyncio.to_thread(proc.start)
+        p1, p2, p3 = procs
+        ann = await player(p1.url, "ann")
+        bob = await player(p2.url, "bob")
+        cat = await player(p3.url, "cat")
+        code = (await ann.call("room_create", game="gate", seed=3))["code"]
+        for racer in (bob, cat):
+            await racer.call("room_join", code=code)
+            await racer.call("ready")
+        await ann.call("start")
+        # the host's process dies during the countdown: the race starts all the same
+        await asyncio.to_thread(p1.stop, signal.SIGKILL)
+        bob_start = await bob.event("race_start")
+        cat_start = await cat.event("race_start")
+        assert bob_start["view"] == cat_start["view"]
+        # ann comes back through cat's process, and finds her race
+        ann = await signed_in(p3.url, ann.token or "")
+        race = ann.welcome["resume"]["race"]  # type: ignore[attr-defined]
+        assert race["code"] == code and race["view"] == bob_start["view"]
+        await ann.call("move", move=race["legal"][0])
+        await bob.call("move", move=bob_start["legal"][0])
+        await cat.call("move", move=cat_start["legal"][0])
+        await bob.event("progress", lambda e: e["player"] == "cat")
+        # cat's process (ann's too now) dies mid-race: both come back through bob's
+        await asyncio.to_thread(p3.stop, signal.SIGKILL)
+        ann = await signed_in(p2.url, ann.token or "")
+        cat = await signed_in(p2.url, cat.token or "")
+        for client in (ann, cat):
+            resumed = client.welcome["resume"]  # type: ignore[attr-defined]
+            assert resumed["race"]["view"]["moves"] == 1  # the acknowledged move is there
+            assert resumed["room"]["state"] == "racing"
+        for client in (ann, bob, cat):
+            await client.call("resign")
+        results = (await bob.event("results"))["results"]
+        assert sorted((r["player"], r["moves"], r["status"]) for r in results) == [
+            ("ann", 1, "resigned"),
+            ("bob", 1, "resigned"),
+            ("cat", 1, "resigned"),
+        ]
+        assert (await ann.event("results"))["results"] == results
+    finally:
+        for proc in procs:
+            if proc.process is not None:
+                proc.stop(signal.SIGKILL)
