@@ -1607,7 +1607,10 @@ class Service:
                     live = await self._get_game(racer.gid, fresh=True)
                     if live is not None and not live.finished:
                         log.info("forfeit", extra={"room": room.code, "player": racer.name})
-                        await self._resign(live, room)
+                        try:
+                            await self._resign(live, room)
+                        except ProtocolError:  # another process forfeited them first
+                            continue
             if room.state in (LOBBY, FINISHED) and not await self.redis.exists(
                 store.room_key(room.code)
             ):
