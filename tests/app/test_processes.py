@@ -9,10 +9,11 @@ import signal
 from pathlib import Path
 from typing import Any
 
+from server.app import store
 from server.app.settings import Settings
 
 from .client import Client, player, signed_in
-from .conftest import ServerProcess, running
+from .conftest import ManualClock, ServerProcess, running, with_settings
 
 
 def seats(room: dict[str, Any]) -> dict[str, dict[str, Any]]:
@@ -149,3 +150,30 @@ async def test_a_race_survives_killed_processes(redis_url: str, tmp_path: Path) 
         for proc in procs:
             if proc.process is not None:
                 proc.stop(signal.SIGKILL)
+
+
+async def test_a_race_nobody_holds_is_taken_up_and_timed_out(settings: Settings) -> None:
+    clock = ManualClock()
+    shared = with_settings(settings, clock=clock, countdown=0.0)
+    async with running(shared) as two:
+        async with running(shared) as one:
+            ann, bob = await player(one.url, "ann"), await player(one.url, "bob")
+            code = (await ann.call("room_create", game="gate", seed=3, time_limit=10))["code"]
+            await bob.call("room_join", code=code)
+            await bob.call("ready")
+            await ann.call("start")
+            start = await ann.event("race_start")
+            await bob.event("race_start")
+            await ann.call("move", move=start["legal"][0])
+        # the process holding the room is gone; the other never held it
+        assert code not in two.service.rooms
+        clock.advance(15)  # past the time limit and its grace
+        await two.service.sweep()
+        raw = await two.redis.get(store.results_key(code, 1))
+        assert raw is not None, "the race was not ended"
+        results = store.unpack(raw)["results"]
+        assert {r["player"]: (r["status"], r["moves"]) for r in results} == {
+            "ann": ("timeout", 1),
+            "bob": ("timeout", 0),
+        }
+        assert two.service.rooms[code].state == "finished"
