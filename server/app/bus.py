@@ -52,6 +52,9 @@ class Bus:
         #: messages to publish, in order, by one sender task at a time
         self._outgoing: list[tuple[str, bytes]] = []
         self._sender: asyncio.Task[None] | None = None
+        #: messages published, and received from other processes (for /metrics)
+        self.published = 0
+        self.received = 0
 
     async def start(self) -> None:
         self._pubsub = self.redis.pubsub()
@@ -97,6 +100,7 @@ class Bus:
     async def _send(self) -> None:
         while self._outgoing:
             batch, self._outgoing = self._outgoing, []
+            self.published += len(batch)
             try:
                 if len(batch) == 1:
                     await self.redis.publish(*batch[0])
@@ -137,6 +141,7 @@ class Bus:
                 data = store.unpack(message["data"])
                 if not isinstance(data, dict) or data.get("o") == self.proc:
                     continue
+                self.received += 1
                 channel = message["channel"]
                 if isinstance(channel, bytes):
                     channel = channel.decode()

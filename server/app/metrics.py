@@ -33,7 +33,13 @@ class Metrics:
         self._counts[bisect.bisect_left(BUCKETS, seconds)] += 1
         self._sum += seconds
 
-    def render(self, connections: int, rooms: dict[str, int]) -> str:
+    def render(
+        self,
+        connections: int,
+        rooms: dict[str, int],
+        counters: dict[str, tuple[str, int]] | None = None,
+    ) -> str:
+        """The text; ``counters`` adds ``patience_<name>_total`` counters (help, value)."""
         lines = [
             "# HELP patience_connections Open websocket connections.",
             "# TYPE patience_connections gauge",
@@ -69,4 +75,10 @@ class Metrics:
             "# TYPE patience_uptime_seconds gauge",
             f"patience_uptime_seconds {time.time() - self.started:.0f}",
         ]
+        for name, (help_text, value) in sorted((counters or {}).items()):
+            lines += [
+                f"# HELP patience_{name}_total {help_text}",
+                f"# TYPE patience_{name}_total counter",
+                f"patience_{name}_total {value}",
+            ]
         return "\n".join(lines) + "\n"

@@ -98,6 +98,10 @@ class Service:
         #: this process's id among the processes sharing the Redis, and the bus to them
         self.proc = secrets.token_hex(6)
         self.bus = bus.Bus(redis, self.proc, self.on_bus)
+        #: room changes tried again because another process changed the room first, and
+        #: appends refused because another process had taken the game (for /metrics)
+        self.room_conflicts = 0
+        self.fenced = 0
         self._handlers: dict[type[m.Request], Callable[[Session, Any], Awaitable[Any]]] = {
             m.Hello: self.on_hello,
             m.Register: self.on_register,
@@ -144,11 +148,27 @@ class Service:
                 raise
             except RoomConflict as exc:
                 # another process changed the room meanwhile: read it again, try again
+                self.room_conflicts += 1
                 if attempt == 3:
                     raise
                 await self._reload_room(exc.args[0])
         reply["id"] = request.id
         return reply
+
+    def counters(self) -> dict[str, tuple[str, int]]:
+        """Counters for /metrics beyond the websocket layer's."""
+        return {
+            "bus_published": ("Messages published to the other processes.", self.bus.published),
+            "bus_received": ("Messages received from the other processes.", self.bus.received),
+            "room_conflicts": (
+                "Room changes tried again: another process changed the room first.",
+                self.room_conflicts,
+            ),
+            "fenced": (
+                "Appends refused: another process had taken the game (game_elsewhere).",
+                self.fenced,
+            ),
+        }
 
     def _need_player(self, session: Session) -> str:
         if session.player is None:
@@ -441,6 +461,7 @@ class Service:
             await self.commit.submit(write)
         except store.Fenced:
             # another process took the game: this copy is stale, and its player is there
+            self.fenced += 1
             if self.games.get(gid) is live:
                 del self.games[gid]
             raise _error(

@@ -233,7 +233,8 @@ class WebServer:
             for room in self.service.rooms.values():
                 rooms[room.state] = rooms.get(room.state, 0) + 1
             response = connection.respond(
-                HTTPStatus.OK, self.metrics.render(self.connections, rooms)
+                HTTPStatus.OK,
+                self.metrics.render(self.connections, rooms, self.service.counters()),
             )
             del response.headers["Content-Type"]
             response.headers["Content-Type"] = "text/plain; version=0.0.4; charset=utf-8"

@@ -161,3 +161,6 @@ async def test_metrics_in_the_prometheus_format(server: Running) -> None:
     assert values["patience_errors_total"] == "1"
     assert values['patience_move_seconds_bucket{le="+Inf"}'] == "1"
     assert values["patience_redis_errors_total"] == "0"
+    assert values["patience_fenced_total"] == "0"
+    assert values["patience_room_conflicts_total"] == "0"
+    assert int(values["patience_bus_published_total"]) >= 0

@@ -63,6 +63,7 @@ async def test_a_race_across_two_processes(settings: Settings) -> None:
             "ann": ("resigned", 1),
             "bob": ("resigned", 1),
         }
+        assert one.service.bus.received > 0 and two.service.bus.received > 0
         finished = await bob.event("room", lambda e: e["state"] == "finished")
         assert finished["results"] == results
         # and a rematch called on one process deals on both

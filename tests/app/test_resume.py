@@ -542,6 +542,7 @@ async def test_a_game_taken_by_another_process_refuses_the_old_copy(server: Runn
     assert other is not None and other.game.moves == 1
     reply = await ann.request("move", move=legal[0])
     assert reply["code"] == "game_elsewhere", reply
+    assert server.service.fenced == 1
     assert len(await g.read_log(server.redis, game["game"])) == 1
     # the stale copy is dropped: the next request takes the game back from the log, with
     # the one move that was acknowledged, and plays on
