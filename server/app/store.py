@@ -36,23 +36,42 @@ TTLs: a finished game and its log, and a finished room, expire ``Settings.ended_
 (default 24 h) after they end; an unfinished game and a room in its lobby or race after
 ``Settings.idle_ttl`` (default 7 days), renewed every 64 moves and at every change of the
 room. Players, room codes and results do not expire.
+
+The client is one Redis or a Redis Cluster (:data:`RedisClient`, ``Settings.redis_cluster``).
+Every multi-key script or read touches keys of one hash tag; pipelines are never
+transactions (a cluster client splits them by node); the group commit routes its batches
+itself (:class:`ClusterLinks`).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 from collections.abc import Callable
 from typing import Any
 
 import msgpack
-from redis.asyncio import Redis
-from redis.exceptions import ResponseError
+from redis.asyncio import Redis, RedisCluster
+from redis.asyncio.cluster import ClusterNode
+from redis.asyncio.connection import Connection, ConnectionPool
+from redis.exceptions import (
+    AskError,
+    MovedError,
+    NoScriptError,
+    RedisClusterException,
+    ResponseError,
+    SlotNotCoveredError,
+)
 
 try:  # redis[hiredis]: packing in C
     from hiredis import pack_command as _pack_command
 except ImportError:  # pragma: no cover
     _pack_command = None
+
+
+#: the server's Redis: one server, or a Redis Cluster reached through one of its nodes
+RedisClient = Redis | RedisCluster
 
 
 def player_key(pid: str) -> str:
@@ -171,6 +190,21 @@ SCRIPTS = (FENCED_APPEND,)
 Write = Callable[[Commands], None]
 
 
+def first_key(args: tuple[Any, ...]) -> Any:
+    """The key a Redis Cluster routes a command by: its first (for ``EVAL`` and
+    ``EVALSHA``, the first after the count of keys); None for a command with none.
+
+    >>> first_key(("EVALSHA", "ab12", 2, "g:{x}:fence", "g:{x}:log", 7, "1 t1>b2"))
+    'g:{x}:fence'
+    >>> first_key(("EXPIRE", "g:{x}:log", 60)), first_key(("EVAL", "return 1", 0))
+    ('g:{x}:log', None)
+    """
+    name = str(args[0]).upper()
+    if name in ("EVALSHA", "EVAL"):
+        return args[3] if int(args[2]) > 0 else None
+    return args[1] if len(args) > 1 else None
+
+
 class GroupCommit:
     """Writes from every connection gathered per event-loop wake into one batch, sent to
     Redis pipelined in one write on a connection of its own; each caller's future resolved
@@ -183,10 +217,18 @@ class GroupCommit:
     The batch is written and its replies read straight on the connection rather than
     through a redis-py ``Pipeline``, whose bookkeeping per batch (pool, retries, events,
     observability) cost several times the commands themselves when batches are small.
+
+    On a Redis Cluster there is a connection per node instead, and each batch is split
+    between them by :class:`ClusterLinks`; what a caller hears is the same.
     """
 
-    def __init__(self, redis: Redis) -> None:
+    def __init__(self, redis: RedisClient) -> None:
         self.redis = redis
+        #: a Redis Cluster's connections (None: one Redis, one connection from its pool)
+        self.cluster = ClusterLinks(redis) if isinstance(redis, RedisCluster) else None
+        self._pool: ConnectionPool | None = (
+            redis.connection_pool if isinstance(redis, Redis) else None
+        )
         self._pending: list[tuple[Write, asyncio.Future[None]]] = []
         self._scheduled = False
         self._inflight: set[asyncio.Task[None]] = set()
@@ -214,7 +256,8 @@ class GroupCommit:
         (it reconnects on the next batch)."""
         if self._conn is None:
             # held for good; the pool closes it with the client
-            conn = await self.redis.connection_pool.get_connection()
+            assert self._pool is not None
+            conn = await self._pool.get_connection()
             # one deadline for the whole batch rather than one per command (a task each)
             self._timeout = conn.socket_timeout
             conn.socket_timeout = None
@@ -240,8 +283,18 @@ class GroupCommit:
             return results
         except BaseException:
             self._conn = None  # a new one next batch, with the scripts loaded again
-            await conn.disconnect(nowait=True)
+            await self._release(conn)
             raise
+
+    async def _release(self, conn: Any) -> None:
+        """Give a dropped connection back to the pool, closed and with its own timeout
+        again (kept, it would count against the pool's limit for good)."""
+        conn.socket_timeout = self._timeout
+        await conn.disconnect(nowait=True)
+        if self._pool is not None:
+            # best effort: the connection is closed whatever the pool makes of it
+            with contextlib.suppress(Exception):
+                await self._pool.release(conn)
 
     async def _flush(self) -> None:
         try:
@@ -268,7 +321,11 @@ class GroupCommit:
         try:
             # every command runs even when one fails, so each caller hears of its own
             # commands' errors only, never of another's
-            results = await self._execute(commands.args)
+            cluster = self.cluster
+            if cluster is None:
+                results = await self._execute(commands.args)
+            else:
+                results = await cluster.execute(commands.args)
         except Exception as exc:
             for _, future in batch:
                 if not future.done():
@@ -287,14 +344,15 @@ class GroupCommit:
             elif str(error).startswith("FENCED"):
                 future.set_exception(Fenced(str(error)))
             else:
-                if str(error).startswith("NOSCRIPT"):
-                    self._drop_connection()  # the scripts load again with the next
+                if isinstance(error, NoScriptError):  # redis-py strips the NOSCRIPT
+                    # the scripts load again with the next (ClusterLinks drops its own)
+                    self._drop_connection()
                 future.set_exception(error)
 
     def _drop_connection(self) -> None:
         conn, self._conn = self._conn, None
         if conn is not None:
-            task = asyncio.get_running_loop().create_task(conn.disconnect(nowait=True))
+            task = asyncio.get_running_loop().create_task(self._release(conn))
             self._inflight.add(task)
             task.add_done_callback(self._inflight.discard)
 
@@ -302,3 +360,185 @@ class GroupCommit:
         """Wait until every submitted write has been executed."""
         while self._inflight:
             await asyncio.gather(*self._inflight, return_exceptions=True)
+
+
+#: a link: the node, the group commit's connection to it, and that connection's own timeout
+_Link = tuple[ClusterNode, Connection, "float | None"]
+
+
+class ClusterLinks:
+    """The group commit's connections to a Redis Cluster: one of its own to each primary
+    that a batch has commands for, taken from that node's pool when first needed, with
+    the scripts loaded on it, and held (the client closes it with the others).
+
+    A batch is split by the node owning each command's :func:`first_key` (so one game's
+    commands, sharing a hash tag, go together and in order); every node's part is
+    pipelined on its connection, all parts at once; the replies are put back in the
+    batch's order. A MOVED reply (the slot has a new owner: resharding, failover) patches
+    the client's slot map, an ASK (the slot is being migrated) is followed with
+    ``ASKING``: either way the command did not run, so it is sent again where it was
+    pointed, up to :attr:`REDIRECTS` times, after which the redirect is its error. A
+    connection that fails fails only the commands sent on it, and the slot map is read
+    again before the next batch.
+    """
+
+    #: rounds of redirects one batch follows
+    REDIRECTS = 2
+
+    def __init__(self, redis: RedisCluster) -> None:
+        self.redis = redis
+        #: node name -> its link
+        self.links: dict[str, _Link] = {}
+        self._stale = False
+
+    async def execute(self, commands: list[tuple[Any, ...]]) -> list[Any]:
+        """Each command's reply, or its error reply or failure, in the batch's order."""
+        results: list[Any] = [None] * len(commands)
+        todo = list(range(len(commands)))
+        asking: dict[int, ClusterNode] = {}
+        for _ in range(self.REDIRECTS + 1):
+            await self._refresh()
+            parts: dict[str, tuple[ClusterNode, list[int]]] = {}
+            for i in todo:
+                node = asking.get(i)
+                if node is None:
+                    try:
+                        node = self._node_of(commands[i])
+                    except RedisClusterException as exc:  # a slot nobody serves
+                        results[i] = exc
+                        self._stale = True
+                        continue
+                parts.setdefault(node.name, (node, []))[1].append(i)
+            sends = [
+                self._send(node, [commands[i] for i in part], [i in asking for i in part])
+                for node, part in parts.values()
+            ]
+            replies = await asyncio.gather(*sends) if len(sends) > 1 else [await s for s in sends]
+            todo, asking = [], {}
+            for (_, part), reply in zip(parts.values(), replies, strict=True):
+                if isinstance(reply, Exception):
+                    self._stale = True  # a node gone may be a failover
+                    for i in part:
+                        results[i] = reply
+                    continue
+                for i, result in zip(part, reply, strict=True):
+                    results[i] = result
+                    if isinstance(result, MovedError):
+                        try:
+                            await self.redis.nodes_manager.move_slot(result)
+                        except Exception:  # the whole map is read again instead
+                            self._stale = True
+                            continue
+                        todo.append(i)
+                    elif isinstance(result, AskError):
+                        target = self.redis.get_node(result.host, result.port)
+                        if target is None:
+                            self._stale = True
+                            continue
+                        asking[i] = target
+                        todo.append(i)
+            if not todo:
+                break
+            todo.sort()
+        return results
+
+    async def _refresh(self) -> None:
+        if not self._stale:
+            await self.redis.initialize()  # nothing to do once the client has its map
+            return
+        await self.redis.nodes_manager.initialize()
+        self._stale = False
+        nodes = self.redis.nodes_manager.nodes_cache
+        for name, (node, _, _) in list(self.links.items()):
+            if nodes.get(name) is not node:
+                await self._drop(name)
+
+    def _node_of(self, command: tuple[Any, ...]) -> ClusterNode:
+        key = first_key(command)
+        node: ClusterNode | None
+        if key is None:
+            node = self.redis.get_default_node()
+        else:
+            node = self.redis.get_node_from_key(key)
+        if node is None:
+            raise SlotNotCoveredError(f"no node for {command[0]} {key!r}")
+        return node
+
+    async def _send(
+        self, node: ClusterNode, commands: list[tuple[Any, ...]], asking: list[bool]
+    ) -> list[Any] | Exception:
+        """One node's part of a batch: its replies (an error reply in its place), or the
+        failure of the connection, which is dropped."""
+        try:
+            conn, timeout = await self._connect(node)
+        except Exception as exc:
+            return exc
+        wire = commands
+        if any(asking):
+            wire = []
+            for ask, command in zip(asking, commands, strict=True):
+                if ask:
+                    wire.append(("ASKING",))
+                wire.append(command)
+        reload = False
+        try:
+            async with asyncio.timeout(timeout):
+                packed = (
+                    [_pack_command(c) for c in wire]
+                    if _pack_command is not None
+                    else conn.pack_commands(wire)
+                )
+                await conn.send_packed_command(packed, check_health=False)
+                results: list[Any] = []
+                for ask in asking:
+                    if ask:
+                        with contextlib.suppress(ResponseError):  # its own OK
+                            await conn.read_response()
+                    try:
+                        results.append(await conn.read_response())
+                    except ResponseError as exc:
+                        results.append(exc)
+                        reload = reload or isinstance(exc, NoScriptError)
+        except Exception as exc:
+            await self._drop(node.name)
+            return exc
+        except BaseException:
+            await self._drop(node.name)
+            raise
+        if reload:  # the node has lost its scripts (a restart): they load with the next
+            await self._drop(node.name)
+        return results
+
+    async def _connect(self, node: ClusterNode) -> tuple[Connection, float | None]:
+        link = self.links.get(node.name)
+        if link is not None:
+            if link[0] is node:
+                return link[1], link[2]
+            await self._drop(node.name)  # another node under that name since
+        conn = node.acquire_connection()
+        await node.disconnect_if_needed(conn)
+        timeout = conn.socket_timeout
+        conn.socket_timeout = None  # one deadline for each batch instead
+        try:
+            async with asyncio.timeout(timeout):
+                for script in SCRIPTS:
+                    await conn.send_command("SCRIPT", "LOAD", script)
+                    await conn.read_response()
+        except BaseException:
+            await self._release((node, conn, timeout))
+            raise
+        self.links[node.name] = (node, conn, timeout)
+        return conn, timeout
+
+    async def _drop(self, name: str) -> None:
+        link = self.links.pop(name, None)
+        if link is not None:
+            await self._release(link)
+
+    @staticmethod
+    async def _release(link: _Link) -> None:
+        """Back to the node's pool, closed (kept, it would count against its limit)."""
+        node, conn, timeout = link
+        conn.socket_timeout = timeout
+        await conn.disconnect(nowait=True)
+        node.release(conn)

@@ -20,8 +20,10 @@ from redis import Redis as SyncRedis
 from redis.asyncio import Redis
 
 from server.app.embedded_redis import EmbeddedRedis
+from server.app.main import open_redis
 from server.app.service import Service
 from server.app.settings import Clock, Settings
+from server.app.store import RedisClient
 from server.app.ws import WebServer
 
 
@@ -73,7 +75,7 @@ class Running:
     settings: Settings
     service: Service
     web: WebServer
-    redis: Redis
+    redis: RedisClient
 
     @property
     def url(self) -> str:
@@ -88,7 +90,12 @@ class Running:
 @contextlib.asynccontextmanager
 async def running(settings: Settings) -> AsyncIterator[Running]:
     assert settings.redis_url is not None
-    redis = Redis.from_url(settings.redis_url)
+    redis: RedisClient
+    if settings.redis_cluster:
+        redis = open_redis(settings.redis_url, cluster=True)
+        await redis.initialize()  # the slot map, as main.run's PING reads it
+    else:
+        redis = Redis.from_url(settings.redis_url)
     service = Service(settings, redis)
     await service.start()
     web = WebServer(settings, service)

@@ -36,6 +36,18 @@ def test_every_setting_has_a_variable() -> None:
         ([], {"PATIENCE_LOG_LEVEL": "loud"}, "a log level is"),
         (["--redis-url", "localhost:6379"], {}, "a Redis URL starts"),
         (["--max-frame", "10"], {}, "must be 512 to 1048576"),
+        (["--redis-cluster", "maybe"], {}, "--redis-cluster: must be 1, true or yes, or 0"),
+        ([], {"PATIENCE_REDIS_CLUSTER": "yes"}, "PATIENCE_REDIS_CLUSTER: a Redis Cluster needs"),
+        (
+            ["--redis-cluster", "1", "--redis-url", "unix:///run/redis.sock"],
+            {},
+            "--redis-cluster: a Redis Cluster is reached over TCP",
+        ),
+        (
+            ["--redis-url", "redis://10.0.0.5:7000/3"],
+            {"PATIENCE_REDIS_CLUSTER": "true"},
+            "a Redis Cluster has database 0 only",
+        ),
     ],
 )
 def test_bad_settings_exit_with_a_message(
@@ -44,6 +56,16 @@ def test_bad_settings_exit_with_a_message(
     with pytest.raises(SystemExit):
         Settings.load(argv, env)
     assert message in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("raw", "value"),
+    [("1", True), ("TRUE", True), ("yes", True), ("0", False), ("false", False), ("No", False)],
+)
+def test_redis_cluster_is_yes_or_no(raw: str, value: bool) -> None:
+    env = {"PATIENCE_REDIS_URL": "redis://10.0.0.5:7000", "PATIENCE_REDIS_CLUSTER": raw}
+    assert Settings.load([], env).redis_cluster is value
+    assert Settings.load([], {}).redis_cluster is False
 
 
 def test_two_servers_cannot_share_a_data_directory(tmp_path: Path) -> None:

@@ -1,0 +1,31 @@
+"""The group commit on one Redis, when its connection must go: the scripts load again on
+the next, and the pool gets the old one back."""
+
+from __future__ import annotations
+
+import pytest
+from redis.asyncio import BlockingConnectionPool, Redis
+from redis.exceptions import NoScriptError
+
+from server.app import store
+
+
+async def test_a_connection_that_lost_its_scripts_is_replaced(redis_url: str) -> None:
+    # two connections: the group commit's and one for this test's own commands, so a
+    # dropped connection the pool never got back would leave this test none
+    pool = BlockingConnectionPool.from_url(redis_url, max_connections=2, timeout=2)
+    redis = Redis.from_pool(pool)
+    commit = store.GroupCommit(redis)
+    try:
+        await redis.set(store.fence_key("g1"), 1)
+        await commit.submit(lambda c: c.append_fenced("g1", 1, "1 a"))
+        for n in range(3):
+            await redis.script_flush()  # as a failover to a replica without them would
+            with pytest.raises(NoScriptError):
+                await commit.submit(lambda c: c.append_fenced("g1", 1, "lost"))
+            await commit.submit(lambda c, n=n: c.append_fenced("g1", 1, f"{n + 2} b"))
+        log = await redis.lrange(store.log_key("g1"), 0, -1)
+        assert log == [b"1 a", b"2 b", b"3 b", b"4 b"]
+    finally:
+        await commit.drain()
+        await redis.aclose()
