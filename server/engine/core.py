@@ -166,6 +166,8 @@ class Game:
         self.moves = 0
         self._journal: list[Entry] = []
         self._legal: list[Move] | None = None
+        #: cards home, counted when first asked for after a change (None: not yet)
+        self._home: int | None = None
         self._ops: list[Op] = []
         self._revealed = False
         self._low: dict[int, int] = {}
@@ -232,6 +234,7 @@ class Game:
         game.moves = 0
         game._journal = []
         game._legal = None
+        game._home = None
         game._ops = []
         game._revealed = False
         game._low = {}
@@ -351,6 +354,7 @@ class Game:
         self._auto()
         self._journal.append((move, legal, counters, ops, self._revealed))
         self._legal = None
+        self._home = None
         self.moves += 1
         return move
 
@@ -387,6 +391,7 @@ class Game:
         if counters:
             self.sc[:] = counters
         self._legal = None if legal is _LAZY else legal
+        self._home = None
         self.moves -= 1
         return move
 
@@ -398,8 +403,11 @@ class Game:
         return 52 * self.packs
 
     def cards_home(self) -> int:
-        p = self.p
-        return sum(len(p[i]) for i in self.HOME)
+        home = self._home
+        if home is None:
+            p = self.p
+            home = self._home = sum([len(p[i]) for i in self.HOME])
+        return home
 
     @property
     def progress(self) -> tuple[int, int]:
@@ -530,6 +538,7 @@ class Game:
             # the legal moves before a restored move are recomputed if it is undone
             game._journal.append((move, _LAZY, counters, ops, False))
         game._legal = None
+        game._home = None
         game._ops = []
         game._revealed = False
         game._low = {}

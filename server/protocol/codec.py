@@ -13,6 +13,10 @@ import msgpack
 #: nesting deeper than this in a request is refused (requests are flat maps)
 MAX_DEPTH = 8
 
+#: one packer for every frame: ``msgpack.packb`` builds a packer per call, which costs
+#: more than packing a small message (the server is single-threaded)
+_pack = msgpack.Packer(use_bin_type=True).pack
+
 
 class FrameError(ValueError):
     """A frame that cannot be decoded: a text frame, or bytes that are not one msgpack
@@ -53,16 +57,16 @@ def encode(message: dict[str, Any]) -> bytes:
     for value in message.values():
         if value.__class__ is Encoded:
             return _splice(message)
-    data: bytes = msgpack.packb(message, use_bin_type=True)
+    data: bytes = _pack(message)
     return data
 
 
 def _splice(message: dict[str, Any]) -> bytes:
-    packb = msgpack.packb
+    pack = _pack
     parts = [map_header(len(message))]
     for key, value in message.items():
-        parts.append(packb(key, use_bin_type=True))
-        parts.append(value if value.__class__ is Encoded else packb(value, use_bin_type=True))
+        parts.append(pack(key))
+        parts.append(value if value.__class__ is Encoded else pack(value))
     return b"".join(parts)
 
 

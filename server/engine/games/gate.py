@@ -129,6 +129,9 @@ class Gate(Game):
                     out.append(to_f[i])
         lp, rp, waste = self.LP, self.RP, self.WASTE
         singles = [(i, p[i][-1]) for i in (lp, rp, waste) if p[i]]
+        # a bar pile is always one run down in alternate colours: its card k from the
+        # bottom has rank RANK[bottom] - k, and the bottom's colour when k is even
+        bars = [(i, RANK[p[i][0]], len(p[i]), RED[p[i][0]]) for i in self.BARS if p[i]]
         empty = []
         for j in self.BARS:
             dest = p[j]
@@ -141,13 +144,10 @@ class Gate(Game):
             for i, c in singles:
                 if RANK[c] == need and RED[c] != red:
                     out.append(to[i, j])
-            for i in self.BARS:
-                pile = p[i]
-                if i != j and pile:
-                    # a bar pile is always one run down in alternate colours
-                    k = RANK[pile[0]] - need
-                    if 0 <= k < len(pile) and RED[pile[k]] != red:
-                        out.append(to[i, j])
+            for i, base, n, red0 in bars:
+                k = base - need
+                if 0 <= k < n and i != j and (red0 ^ (k & 1)) != red:
+                    out.append(to[i, j])
         for j in empty:
             if p[lp]:
                 out.append(to[lp, j])
