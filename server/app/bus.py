@@ -20,7 +20,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from redis.asyncio import Redis
+from redis.asyncio import RedisCluster
 
 from . import store
 
@@ -41,7 +41,7 @@ Handler = Callable[[str, dict[str, Any]], Awaitable[None]]
 
 
 class Bus:
-    def __init__(self, redis: Redis, proc: str, handler: Handler) -> None:
+    def __init__(self, redis: store.RedisClient, proc: str, handler: Handler) -> None:
         self.redis = redis
         self.proc = proc
         self.handler = handler
@@ -57,6 +57,8 @@ class Bus:
         self.received = 0
 
     async def start(self) -> None:
+        if isinstance(self.redis, RedisCluster):
+            await self.redis.initialize()  # the slot map, which its pub/sub needs
         self._pubsub = self.redis.pubsub()
         self.channels |= {proc_channel(self.proc), BOARDS}
         await self._pubsub.subscribe(*self.channels)
@@ -107,7 +109,8 @@ class Bus:
                 else:
                     async with self.redis.pipeline(transaction=False) as pipe:
                         for channel, data in batch:
-                            pipe.publish(channel, data)
+                            # not pipe.publish: a cluster's pipeline refuses it by name
+                            pipe.execute_command("PUBLISH", channel, data)
                         await pipe.execute()
             except Exception as exc:  # the others miss these events; Redis has the state
                 log.warning("publishing failed: %s", exc)

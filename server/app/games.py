@@ -7,8 +7,6 @@ import secrets
 from dataclasses import dataclass, field
 from typing import Any
 
-from redis.asyncio import Redis
-
 from server.engine import Game, new_game
 from server.protocol.codec import Encoded
 
@@ -128,7 +126,7 @@ class LiveGame:
 
 
 async def create(
-    redis: Redis,
+    redis: store.RedisClient,
     game_id: str,
     seed: int | None,
     owner: str,
@@ -160,7 +158,7 @@ async def create(
     return live
 
 
-async def read_log(redis: Redis, gid: str) -> list[tuple[int, str]]:
+async def read_log(redis: store.RedisClient, gid: str) -> list[tuple[int, str]]:
     """A game's move log: (server ms, entry) pairs."""
     out = []
     for raw in await redis.lrange(store.log_key(gid), 0, -1):
@@ -170,7 +168,7 @@ async def read_log(redis: Redis, gid: str) -> list[tuple[int, str]]:
 
 
 async def load(
-    redis: Redis, gid: str, fence: bool = True, ttl: int = 7 * 24 * 3600
+    redis: store.RedisClient, gid: str, fence: bool = True, ttl: int = 7 * 24 * 3600
 ) -> LiveGame | None:
     """Rebuild a game from its meta and move log; None if it has expired.
 

@@ -16,8 +16,6 @@ from collections.abc import Awaitable, Callable, Coroutine
 from pathlib import Path
 from typing import Any, Protocol
 
-from redis.asyncio import Redis
-
 from server import __version__
 from server.engine import GAMES, IllegalMove, UndoRefused
 from server.protocol import PROTOCOL_VERSION, ErrorCode, ProtocolError, encode
@@ -74,7 +72,7 @@ def _error(code: ErrorCode, message: str) -> ProtocolError:
 
 
 class Service:
-    def __init__(self, settings: Settings, redis: Redis) -> None:
+    def __init__(self, settings: Settings, redis: store.RedisClient) -> None:
         self.settings = settings
         self.redis = redis
         self.clock = settings.clock

@@ -16,7 +16,8 @@ import time
 from http import HTTPStatus
 from typing import Any
 
-from redis.exceptions import RedisError
+from redis.asyncio import RedisCluster
+from redis.exceptions import RedisClusterException, RedisError
 from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
@@ -204,7 +205,7 @@ class WebServer:
                 except ProtocolError as exc:
                     reply = _error(exc.request_id, exc.code, exc.message)
                 except Exception as exc:
-                    if isinstance(exc, RedisError):
+                    if isinstance(exc, RedisError | RedisClusterException):
                         metrics.redis_errors += 1
                     log.exception("request failed", extra={"player": session.player})
                     reply = _error(
@@ -240,8 +241,13 @@ class WebServer:
             response.headers["Content-Type"] = "text/plain; version=0.0.4; charset=utf-8"
             return response
         if request.path.split("?")[0] == "/healthz":
+            redis = self.service.redis
             try:
-                await asyncio.wait_for(self.service.redis.ping(), timeout=2)
+                if isinstance(redis, RedisCluster):  # every primary, not just one node
+                    ping = redis.ping(target_nodes=RedisCluster.PRIMARIES)
+                else:
+                    ping = redis.ping()
+                await asyncio.wait_for(ping, timeout=2)
             except Exception:
                 return connection.respond(HTTPStatus.SERVICE_UNAVAILABLE, "redis unavailable\n")
             return connection.respond(HTTPStatus.OK, "ok\n")

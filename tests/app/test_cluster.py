@@ -23,6 +23,7 @@ from .client import player
 from .cluster import LocalCluster
 from .conftest import ManualClock, ServerProcess, running
 from .test_pages import fetch
+from .test_processes import race_across_two_processes
 from .test_race import WINNING_SEED, lobby, play_first_moves, start
 
 
@@ -104,6 +105,22 @@ async def test_a_race_on_a_cluster(cluster: LocalCluster, tmp_path: Path) -> Non
         left = cluster.keys()
         assert room not in left and store.results_key(code, 1).encode() in left
         assert code.encode() not in await server.redis.smembers(store.LIVE_ROOMS)
+
+
+async def test_a_race_across_two_processes_on_a_cluster(
+    cluster: LocalCluster, tmp_path: Path
+) -> None:
+    """Room changes and events between processes go through the cluster's pub/sub."""
+    settings = Settings(
+        port=0,
+        redis_url=cluster.url,
+        redis_cluster=True,
+        data_dir=tmp_path,
+        countdown=0.3,
+        rate=1000.0,
+        burst=1000,
+    )
+    await race_across_two_processes(settings)
 
 
 async def test_the_daily_boards_on_a_cluster(cluster: LocalCluster, tmp_path: Path) -> None:

@@ -21,6 +21,12 @@ def seats(room: dict[str, Any]) -> dict[str, dict[str, Any]]:
 
 
 async def test_a_race_across_two_processes(settings: Settings) -> None:
+    await race_across_two_processes(settings)
+
+
+async def race_across_two_processes(settings: Settings) -> None:
+    """Lobby, countdown, progress, a spectator, results and a rematch, with the host on
+    one process and the other racer and the spectator on another."""
     async with running(settings) as one, running(settings) as two:
         ann = await player(one.url, "ann")
         bob = await player(two.url, "bob")
