@@ -49,8 +49,9 @@ class Bus:
         self._pubsub: Any = None
         self._reader: asyncio.Task[None] | None = None
         self._sends: set[asyncio.Task[Any]] = set()
-        #: messages to publish, in order, by one sender task at a time
-        self._outgoing: list[tuple[str, bytes]] = []
+        #: commands to send (messages to publish, and writes that go with them), in
+        #: order, by one sender task at a time
+        self._outgoing: list[tuple[tuple[Any, ...], asyncio.Future[None]]] = []
         self._sender: asyncio.Task[None] | None = None
         #: messages published, and received from other processes (for /metrics)
         self.published = 0
@@ -93,27 +94,42 @@ class Bus:
         """Subscribe or unsubscribe without waiting (from code that cannot await)."""
         self._spawn(self.subscribe(channel) if on else self.unsubscribe(channel))
 
-    def publish_soon(self, channel: str, kind: str, **fields: Any) -> None:
-        """Publish without waiting; messages go out in the order they were given."""
-        self._outgoing.append((channel, store.pack({"o": self.proc, "k": kind, **fields})))
+    def publish_soon(self, channel: str, kind: str, **fields: Any) -> asyncio.Future[None]:
+        """Publish without waiting; messages go out in the order they were given. The
+        future is done once Redis has taken the message (await it to know that)."""
+        self.published += 1
+        return self.command_soon(
+            "PUBLISH", channel, store.pack({"o": self.proc, "k": kind, **fields})
+        )
+
+    def command_soon(self, *args: Any) -> asyncio.Future[None]:
+        """Send a Redis command without waiting for it, with the next messages: what a
+        pass of the event loop queues goes in one pipeline (a write nobody waits on,
+        such as the standings that go with progress events)."""
+        loop = asyncio.get_running_loop()
+        done: asyncio.Future[None] = loop.create_future()
+        self._outgoing.append((args, done))
         if self._sender is None or self._sender.done():
-            self._sender = asyncio.get_running_loop().create_task(self._send())
+            self._sender = loop.create_task(self._send())
+        return done
 
     async def _send(self) -> None:
         while self._outgoing:
             batch, self._outgoing = self._outgoing, []
-            self.published += len(batch)
             try:
                 if len(batch) == 1:
-                    await self.redis.publish(*batch[0])
+                    await self.redis.execute_command(*batch[0][0])
                 else:
                     async with self.redis.pipeline(transaction=False) as pipe:
-                        for channel, data in batch:
-                            # not pipe.publish: a cluster's pipeline refuses it by name
-                            pipe.execute_command("PUBLISH", channel, data)
+                        for args, _ in batch:
+                            # PUBLISH by name: a cluster's pipeline refuses its publish()
+                            pipe.execute_command(*args)
                         await pipe.execute()
             except Exception as exc:  # the others miss these events; Redis has the state
                 log.warning("publishing failed: %s", exc)
+            for _, done in batch:  # sent or not: the state is in Redis either way
+                if not done.done():
+                    done.set_result(None)
 
     def _spawn(self, coro: Awaitable[Any]) -> None:
         task = asyncio.get_running_loop().create_task(coro)  # type: ignore[arg-type]

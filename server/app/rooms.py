@@ -129,10 +129,9 @@ class Room:
     watchers: set[Any] = field(default_factory=set, repr=False)
     timer: asyncio.Task[None] | None = field(default=None, repr=False)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
-    #: racers whose progress changed since the last progress events, and the timer that
-    #: sends them (progress is throttled: see ``Service._race_progress``)
+    #: racers whose progress changed since the last progress events (progress is
+    #: throttled: see ``Service._race_progress``)
     progress_due: dict[str, Any] = field(default_factory=dict, repr=False)
-    progress_timer: asyncio.TimerHandle | None = field(default=None, repr=False)
 
     @property
     def end_at_ms(self) -> int | None:

@@ -100,6 +100,9 @@ class Service:
         #: appends refused because another process had taken the game (for /metrics)
         self.room_conflicts = 0
         self.fenced = 0
+        #: rooms with progress events waiting for the next tick, and the tick's timer
+        self._progress_rooms: dict[str, Room] = {}
+        self._progress_timer: asyncio.TimerHandle | None = None
         self._handlers: dict[type[m.Request], Callable[[Session, Any], Awaitable[Any]]] = {
             m.Hello: self.on_hello,
             m.Register: self.on_register,
@@ -683,7 +686,8 @@ class Service:
         room.version = int(version)
         await self.redis.sadd(store.LIVE_ROOMS, room.code)
         if notice is not None:
-            self.bus.publish_soon(bus.room_channel(room.code), notice, room=blob)
+            # the other processes hear of the change before anyone is told it is made
+            await self.bus.publish_soon(bus.room_channel(room.code), notice, room=blob)
         return blob
 
     async def _get_room(self, code: str) -> Room | None:
@@ -1049,39 +1053,41 @@ class Service:
     def _race_progress(self, room: Room, live: g.LiveGame) -> None:
         """Tell the room how a racer stands after a move, undo or resignation.
 
-        Progress is throttled per room: a racer's first change goes out at once, and
-        changes within ``progress_interval`` of the room's last events wait for its next
-        tick, which sends each racer's latest standing once (a racer playing ten moves in
-        that time is one event, not ten). A finish goes out at once."""
+        Progress is throttled: changes wait for the process's next progress tick, every
+        ``progress_interval`` seconds, which sends each racer who changed in each room one
+        event with their latest standing (a racer playing ten moves in that time is one
+        event, not ten), and tells the other processes in one round trip to Redis for all
+        rooms. A finish goes out at once, with the room's pending events."""
         room.progress_due[live.owner] = live
         interval = self.settings.progress_interval
         if live.finished or interval <= 0:
             self._send_progress(room)
-        elif room.progress_timer is None:
-            self._send_progress(room)
-            room.progress_timer = asyncio.get_running_loop().call_later(
-                interval, self._progress_tick, room
-            )
+        else:
+            self._progress_rooms[room.code] = room
+            if self._progress_timer is None:
+                self._progress_timer = asyncio.get_running_loop().call_later(
+                    interval, self._progress_tick
+                )
         if live.finished:
             self._spawn(self._maybe_end_race(room))
 
-    def _progress_tick(self, room: Room) -> None:
-        room.progress_timer = None
-        if room.progress_due and self.rooms.get(room.code) is room:
-            self._send_progress(room)
-            room.progress_timer = asyncio.get_running_loop().call_later(
-                self.settings.progress_interval, self._progress_tick, room
-            )
+    def _progress_tick(self) -> None:
+        self._progress_timer = None
+        rooms, self._progress_rooms = self._progress_rooms, {}
+        for code, room in rooms.items():
+            if self.rooms.get(code) is room:
+                self._send_progress(room)
 
     def _send_progress(self, room: Room) -> None:
         """The progress events of every racer due one, each encoded once for the room,
-        sent here and through the bus; their standings kept in Redis for room events."""
+        sent here and through the bus; their standings kept in Redis for room events
+        (both queued on the bus, which sends what a pass of the loop queued at once)."""
         due, room.progress_due = room.progress_due, {}
         if not due:
             return
         audience = self._audience(room)
         frames = []
-        standings = {}
+        standings = []
         for pid, live in due.items():
             racer = room.racers.get(pid)
             home, total = live.game.progress
@@ -1100,16 +1106,11 @@ class Service:
             for session in audience:
                 session.send_encoded(data)
             frames.append(data)
-            standings[pid] = store.pack([home, total, moves, status])
+            standings += [pid, store.pack([home, total, moves, status])]
         self.bus.publish_soon(bus.room_channel(room.code), "frames", f=frames)
-        self._spawn(self._keep_standings(room.code, standings))
-
-    async def _keep_standings(self, code: str, standings: dict[str, bytes]) -> None:
-        key = standings_key(code)
-        async with self.redis.pipeline(transaction=False) as pipe:
-            pipe.hset(key, mapping=standings)  # type: ignore[arg-type]
-            pipe.expire(key, self.settings.idle_ttl)
-            await pipe.execute()
+        key = standings_key(room.code)
+        self.bus.command_soon("HSET", key, *standings)
+        self.bus.command_soon("EXPIRE", key, self.settings.idle_ttl)
 
     async def _race_entries(self, room: Room) -> list[tuple[Racer, g.LiveGame]]:
         """Every racer dealt into the race, with their game: this process's copy where it
@@ -1574,9 +1575,7 @@ class Service:
         if room.timer is not None and room.timer is not asyncio.current_task():
             room.timer.cancel()
         room.timer = None
-        if room.progress_timer is not None:
-            room.progress_timer.cancel()
-            room.progress_timer = None
+        self._progress_rooms.pop(room.code, None)
         for pid in room.racers:
             if self.room_of.get(pid) == room.code:
                 del self.room_of[pid]
@@ -1609,6 +1608,7 @@ class Service:
                     pipe.set(online_key(pid), self.proc, ex=ttl, nx=True)
                     pipe.expire(online_key(pid), ttl)
                 await pipe.execute()
+        await self._catch_up_rooms()
         limit = self.settings.forfeit_after * 1000
         for room in list(self.rooms.values()):
             if room.watchers:
@@ -1645,6 +1645,29 @@ class Service:
             # from Redis if asked for)
             if live.owner not in self.sessions or (live.finished and gid not in playing):
                 del self.games[gid]
+
+    async def _catch_up_rooms(self) -> None:
+        """Read again the rooms held here that changed without this process hearing of
+        it (pub/sub delivers at most once: a notice is lost if its sender dies at that
+        moment, or while this process reconnects), and tell their audience here."""
+        held = list(self.rooms.values())
+        if not held:
+            return
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for room in held:
+                pipe.get(version_key(room.code))
+            versions = await pipe.execute()
+        for room, version in zip(held, versions, strict=True):
+            if version is not None and int(version) == room.version:
+                continue
+            before = room.state
+            fresh = await self._reload_room(room.code)
+            if fresh is not room:
+                continue  # gone: its Redis state expired or the room closed
+            log.info("caught up with a room", extra={"room": room.code, "state": room.state})
+            if before in (LOBBY, COUNTDOWN) and room.state == RACING:
+                await self._send_race_starts(room)
+            await self._announce(room)
 
     async def _take_up_orphans(self, now: int) -> None:
         """Hold the rooms no process holds that need one: a countdown or time limit past
@@ -1684,8 +1707,8 @@ class Service:
         for room in self.rooms.values():
             if room.timer is not None:
                 room.timer.cancel()
-            if room.progress_timer is not None:
-                room.progress_timer.cancel()
+        if self._progress_timer is not None:
+            self._progress_timer.cancel()
         await self.commit.drain()
         await self.bus.stop()
 

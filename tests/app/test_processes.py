@@ -184,3 +184,22 @@ async def test_a_race_nobody_holds_is_taken_up_and_timed_out(settings: Settings)
             "bob": ("timeout", 0),
         }
         assert two.service.rooms[code].state == "finished"
+
+
+async def test_housekeeping_catches_up_with_a_change_it_missed(settings: Settings) -> None:
+    """Pub/sub delivers at most once: a process that missed a room's change (its sender
+    died as it made it) reads the room again at its next housekeeping pass."""
+    async with running(settings) as one, running(settings) as two:
+        ann = await player(one.url, "ann")
+        bob = await player(two.url, "bob")
+        code = (await ann.call("room_create", game="gate"))["code"]
+        await bob.call("room_join", code=code)
+        # a change written on one with its notice lost
+        room = one.service.rooms[code]
+        pid = next(p for p, r in room.racers.items() if r.name == "ann")
+        room.racers[pid].ready = True
+        await one.service._persist_room(room, notice=None)
+        await two.service.sweep()
+        caught = await bob.event("room", lambda e: seats(e)["ann"]["ready"])
+        assert caught["code"] == code
+        assert two.service.rooms[code].version == room.version

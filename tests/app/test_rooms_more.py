@@ -140,7 +140,7 @@ async def test_housekeeping_forgets_finished_games_but_they_come_back(server: Ru
     assert again.welcome["resume"]["solo"]["status"] == "resigned"  # type: ignore[attr-defined]
 
 
-async def test_progress_is_throttled_per_room_and_a_finish_goes_out_at_once(
+async def test_progress_is_throttled_and_a_finish_goes_out_at_once(
     settings: Settings,
 ) -> None:
     async with running(with_settings(settings, countdown=0.0, progress_interval=1.0)) as server:
@@ -153,8 +153,7 @@ async def test_progress_is_throttled_per_room_and_a_finish_goes_out_at_once(
         await bob.event("race_start")
         for _ in range(5):
             legal = (await ann.call("move", move=legal[0]))["legal"]
-        # the first move at once; the other four in one event at the next tick
-        assert (await bob.event("progress"))["moves"] == 1
+        # the five moves in one event, at the next tick
         late = await bob.event("progress", timeout=3)
         assert (late["player"], late["moves"], late["status"]) == ("ann", 5, "playing")
         for _ in range(3):
