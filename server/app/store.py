@@ -63,6 +63,14 @@ from redis.exceptions import (
     ResponseError,
     SlotNotCoveredError,
 )
+from redis.exceptions import (
+    ConnectionError as RedisConnectionError,
+)
+
+try:  # redis-py's hiredis parser: its reader, to take a batch's replies straight from it
+    from redis._parsers.hiredis import NOT_ENOUGH_DATA, _AsyncHiredisParser
+except ImportError:  # pragma: no cover
+    _AsyncHiredisParser = None
 
 try:  # redis[hiredis]: packing in C
     from hiredis import pack_command as _pack_command
@@ -205,6 +213,32 @@ def first_key(args: tuple[Any, ...]) -> Any:
     return args[1] if len(args) > 1 else None
 
 
+async def _read_replies(parser: Any, count: int) -> list[Any]:
+    """``count`` replies taken straight from a hiredis reader, reading the socket only
+    when it has no whole reply left: a batch's replies mostly arrive in one read, and
+    redis-py's ``read_response`` costs a coroutine and its checks a reply. An error reply
+    is returned in its place (as ``read_response`` would raise it); a broken connection
+    raises."""
+    reader = parser._reader
+    stream = parser._stream
+    gets = reader.gets
+    results: list[Any] = []
+    while len(results) < count:
+        reply = gets()
+        if reply is NOT_ENOUGH_DATA:
+            data = await stream.read(65536)
+            if not data:
+                raise RedisConnectionError("Redis closed the connection")
+            reader.feed(data)
+            continue
+        if isinstance(reply, RedisConnectionError) or (
+            isinstance(reply, list) and reply and isinstance(reply[0], RedisConnectionError)
+        ):
+            raise reply if isinstance(reply, RedisConnectionError) else reply[0]
+        results.append(reply)
+    return results
+
+
 class GroupCommit:
     """Writes from every connection gathered per event-loop wake into one batch, sent to
     Redis pipelined in one write on a connection of its own; each caller's future resolved
@@ -274,6 +308,9 @@ class GroupCommit:
                     else conn.pack_commands(commands)
                 )
                 await conn.send_packed_command(packed, check_health=False)
+                parser = getattr(conn, "_parser", None)
+                if _AsyncHiredisParser is not None and type(parser) is _AsyncHiredisParser:
+                    return await _read_replies(parser, len(commands))
                 results: list[Any] = []
                 for _ in commands:
                     try:
