@@ -690,6 +690,11 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, help="measured seconds per phase")
     parser.add_argument("--warm", type=float, help="warm-up seconds per phase")
     parser.add_argument("--scale", type=int, help="racers in the scale mode (0: skip)")
+    parser.add_argument(
+        "--profile-paced",
+        metavar="FILE",
+        help="as --profile, in the paced phase (half the ceiling, or --rate)",
+    )
     parser.add_argument("--rate", type=float, help="paced total rate (default: half the ceiling)")
     parser.add_argument("--url", help="a running race server instead of starting one")
     parser.add_argument("--redis-url", help="its Redis, for INFO stats")
@@ -832,7 +837,9 @@ def main() -> int:
         ours_sat = phase("server, saturating", "server", None, args.profile)
         half = args.rate or echo_sat["moves_per_s"] / 2
         echo_half = phase("echo, paced at half the ceiling", "echo", half)
-        ours_half = phase("server, paced at half the ceiling", "server", half)
+        ours_half = phase(
+            "server, paced at half the ceiling", "server", half, args.profile_paced
+        )
         if not args.quick:
             # where the server's p99 stands with headroom
             phase("server, paced at a quarter of the ceiling", "server", half / 2)
