@@ -837,9 +837,7 @@ def main() -> int:
         ours_sat = phase("server, saturating", "server", None, args.profile)
         half = args.rate or echo_sat["moves_per_s"] / 2
         echo_half = phase("echo, paced at half the ceiling", "echo", half)
-        ours_half = phase(
-            "server, paced at half the ceiling", "server", half, args.profile_paced
-        )
+        ours_half = phase("server, paced at half the ceiling", "server", half, args.profile_paced)
         if not args.quick:
             # where the server's p99 stands with headroom
             phase("server, paced at a quarter of the ceiling", "server", half / 2)
