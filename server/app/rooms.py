@@ -40,6 +40,15 @@ def watchers_key(code: str) -> str:
     return f"r:{{{code}}}:w"
 
 
+def ending_key(code: str) -> str:
+    """Held (``SET NX PX``) by the process ending a race at its time limit."""
+    return f"r:{{{code}}}:ending"
+
+
+#: how long a process may take to end a race at its time limit before another may try
+ENDING_CLAIM_MS = 10_000
+
+
 def online_key(pid: str) -> str:
     """The id of the process a player is connected to (expires unless renewed)."""
     return f"online:{pid}"
@@ -55,8 +64,9 @@ redis.call('SET', KEYS[2], current + 1, 'EX', ARGV[3])
 return current + 1
 """
 
-#: KEYS: a player's online key. ARGV: this process's id. Deletes it if it is still ours.
-FORGET_ONLINE = """
+#: KEYS: a key holding a process id (a player's online mark, a claim). ARGV: this
+#: process's id. Deletes the key if it still holds it.
+DELETE_IF_OURS = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0
 """
@@ -132,6 +142,8 @@ class Room:
     #: racers whose progress changed since the last progress events (progress is
     #: throttled: see ``Service._race_progress``)
     progress_due: dict[str, Any] = field(default_factory=dict, repr=False)
+    #: the race whose ``race_start`` this process has sent its racers
+    starts_sent: int = field(default=0, repr=False)
 
     @property
     def end_at_ms(self) -> int | None:

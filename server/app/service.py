@@ -27,14 +27,16 @@ from . import games as g
 from .boards import Board, Boards, parse_board
 from .rooms import (
     COUNTDOWN,
+    DELETE_IF_OURS,
+    ENDING_CLAIM_MS,
     FINISHED,
-    FORGET_ONLINE,
     LOBBY,
     RACING,
     ROOM_CAS,
     Racer,
     Room,
     RoomConflict,
+    ending_key,
     new_code,
     normalize_code,
     online_key,
@@ -324,7 +326,7 @@ class Service:
             self._spawn(self._went_away(pid))
 
     async def _went_away(self, pid: str) -> None:
-        await self.redis.eval(FORGET_ONLINE, 1, online_key(pid), self.proc)
+        await self.redis.eval(DELETE_IF_OURS, 1, online_key(pid), self.proc)
         room = self._racer_room(pid)
         if room is None or self.stopping:
             return
@@ -1032,8 +1034,11 @@ class Service:
             room.state = RACING
             try:
                 await self._persist_room(room, notice="start")
-            except RoomConflict:  # another process started it: its notice tells us
+            except RoomConflict:  # another process started it (its notice says so too)
                 await self._reload_room(room.code)
+                if room.state == RACING:
+                    await self._send_race_starts(room)
+                    await self._announce(room)
                 return
         await self._send_race_starts(room)
         await self._announce(room)
@@ -1041,7 +1046,11 @@ class Service:
         self._schedule(room)
 
     async def _send_race_starts(self, room: Room) -> None:
-        """``race_start`` to each racer connected here, with their game (taken here)."""
+        """``race_start`` to each racer connected here, with their game (taken here),
+        once a race."""
+        if room.starts_sent == room.race:
+            return
+        room.starts_sent = room.race
         for racer in room.members():
             session = self.sessions.get(racer.pid)
             if session is None or racer.gid is None:
@@ -1139,22 +1148,44 @@ class Service:
         async with room.lock:
             if room.state != RACING:
                 return
-            end = room.end_at_ms or self.now()
-            timed_out = []
-            for racer in room.racers.values():
-                if racer.gid is None:
-                    continue
-                # taken here, wherever it was played: the time-out goes into its log
-                local = racer.pid in self.sessions and racer.gid in self.games
-                live = await self._get_game(racer.gid, fresh=not local)
-                if live is not None and not live.finished:
-                    live.finish(g.TIMEOUT, end)
-                    timed_out.append(live)
-            # in the log too, so a restart rebuilds these games as ended
-            await asyncio.gather(
-                *(self._log(live, f"{end} {g.TIMEOUT_ENTRY}") for live in timed_out)
-            )
-            await self._end_race(room, await self._race_entries(room))
+            # every process holding the room gets here: one at a time writes the
+            # time-outs (each takes the games' fencing tokens, and two taking turns
+            # would fence each other out), the others look again once its claim lapses
+            claim = ending_key(room.code)
+            if not await self.redis.set(claim, self.proc, nx=True, px=ENDING_CLAIM_MS):
+                self._again_at(room, self.now() + ENDING_CLAIM_MS + 1000, self._time_up)
+                return
+            try:
+                end = room.end_at_ms or self.now()
+                timed_out = []
+                for racer in room.racers.values():
+                    if racer.gid is None:
+                        continue
+                    # taken here, wherever it was played: the time-out goes into its log
+                    local = racer.pid in self.sessions and racer.gid in self.games
+                    live = await self._get_game(racer.gid, fresh=not local)
+                    if live is not None and not live.finished:
+                        live.finish(g.TIMEOUT, end)
+                        timed_out.append(live)
+                # in the log too, so a restart rebuilds these games as ended
+                await asyncio.gather(
+                    *(self._log(live, f"{end} {g.TIMEOUT_ENTRY}") for live in timed_out)
+                )
+                entries = await self._race_entries(room)
+                if all(live.finished for _, live in entries):
+                    await self._end_race(room, entries)
+                else:  # a game was taken meanwhile (its player came back): again
+                    self._again_at(room, self.now() + 1000, self._time_up)
+            finally:
+                await self.redis.eval(DELETE_IF_OURS, 1, claim, self.proc)
+
+    def _again_at(
+        self, room: Room, when_ms: int, action: Callable[[Room], Awaitable[None]]
+    ) -> None:
+        """Arm the room's timer to try ``action`` again at ``when_ms``."""
+        if room.timer is not None and room.timer is not asyncio.current_task():
+            room.timer.cancel()
+        room.timer = asyncio.get_running_loop().create_task(self._at(when_ms, action, room))
 
     async def _end_race(self, room: Room, entries: list[tuple[Racer, g.LiveGame]]) -> None:
         """Rank, store the results for good, and tell everyone. Caller holds the lock.

@@ -9,6 +9,7 @@ import signal
 from pathlib import Path
 from typing import Any
 
+from server.app import games as g
 from server.app import store
 from server.app.settings import Settings
 
@@ -203,3 +204,28 @@ async def test_housekeeping_catches_up_with_a_change_it_missed(settings: Setting
         caught = await bob.event("room", lambda e: seats(e)["ann"]["ready"])
         assert caught["code"] == code
         assert two.service.rooms[code].version == room.version
+
+
+async def test_a_time_limit_held_by_two_processes_ends_the_race_once(settings: Settings) -> None:
+    clock = ManualClock()
+    shared = with_settings(settings, clock=clock, countdown=0.0)
+    async with running(shared) as one, running(shared) as two:
+        ann, bob = await player(one.url, "ann"), await player(two.url, "bob")
+        code = (await ann.call("room_create", game="gate", seed=3, time_limit=10))["code"]
+        await bob.call("room_join", code=code)
+        await bob.call("ready")
+        await ann.call("start")
+        start = await ann.event("race_start")
+        await bob.event("race_start")
+        await ann.call("move", move=start["legal"][0])
+        clock.advance(11)  # both processes' timers find the time up
+        results = (await ann.event("results"))["results"]
+        assert (await bob.event("results"))["results"] == results
+        assert {r["player"]: (r["status"], r["moves"]) for r in results} == {
+            "ann": ("timeout", 1),
+            "bob": ("timeout", 0),
+        }
+        for entry in results:
+            log = await g.read_log(one.redis, entry["replay"])
+            assert [what for _, what in log].count("!timeout") == 1
+        assert not await one.redis.exists(f"r:{{{code}}}:ending")
