@@ -19,6 +19,11 @@ key                         type    what
 ``g:{gid}:fence``           string  the game's fencing token: the process that last took it
                                     (``INCR``) is the only one whose appends land
 ``r:{code}``                string  a room's state (msgpack)
+``r:{code}:v``              string  the room state's version (compare-and-set, ``rooms.ROOM_CAS``)
+``r:{code}:st``             hash    racer id -> standing in the current race (msgpack)
+``r:{code}:w``              hash    process id -> ``"<count> <until ms>"`` of the room's watchers
+``r:{code}:ending``         string  the process ending a race at its time limit (10 s claim)
+``online:{pid}``            string  the process the player is connected to (expires)
 ``rcode:{code}``            string  a room code ever used; codes are never reused
 ``r:{code}:results:{n}``    string  race ``n``'s results (msgpack); kept for good
 ``rooms:live``              set     codes of rooms a restarted server must resume
