@@ -276,11 +276,31 @@ class GroupCommit:
         self._timeout: float | None = None
         self.batches = 0
         self.writes = 0
+        # one Redis with hiredis: batches written straight to the connection's transport
+        # and their replies read by one task for good (see _send_next); else, or on a
+        # cluster, a task a batch
+        self._direct = (
+            self.cluster is None and _AsyncHiredisParser is not None and _pack_command is not None
+        )
+        #: the batch with Redis: its writes, where each one's commands end, and the
+        #: replies read so far
+        self._busy: tuple[list[tuple[Write, asyncio.Future[None]]], list[int], int] | None = None
+        self._replies: list[Any] = []
+        self._transport: Any = None
+        self._reading: asyncio.Task[None] | None = None
+        self._connecting: asyncio.Task[None] | None = None
+        self._sent_at = 0
 
     def submit(self, write: Write) -> asyncio.Future[None]:
         loop = asyncio.get_running_loop()
         future: asyncio.Future[None] = loop.create_future()
         self._pending.append((write, future))
+        if self._direct:
+            if not self._scheduled and self._busy is None:
+                # after every task already woken in this pass of the loop has submitted
+                self._scheduled = True
+                loop.call_soon(self._send_next)
+            return future
         if not self._scheduled:
             # runs after every task already woken in this pass of the loop has submitted
             task = loop.create_task(self._flush())
@@ -288,6 +308,118 @@ class GroupCommit:
             self._inflight.add(task)
             task.add_done_callback(self._inflight.discard)
         return future
+
+    # -- one Redis: batches written straight, replies read by one task ------------------
+
+    def _send_next(self) -> None:
+        """Write the pending writes as one batch, unless a batch is with Redis (its
+        replies send the next) or the connection is being made (so does its end)."""
+        self._scheduled = False
+        if self._busy is not None or not self._pending:
+            return
+        if self._transport is None:
+            if self._connecting is None:
+                self._connecting = asyncio.get_running_loop().create_task(self._connect())
+            return
+        batch, self._pending = self._pending, []
+        commands = Commands()
+        ends: list[int] = []
+        for write, _ in batch:
+            write(commands)
+            ends.append(len(commands))
+        self._busy = (batch, ends, len(commands.args))
+        self._replies = []
+        self._sent_at += 1
+        if self._timeout is not None:
+            asyncio.get_running_loop().call_later(self._timeout, self._stuck, self._sent_at)
+        try:
+            self._transport.write(b"".join([_pack_command(c) for c in commands.args]))
+        except Exception as exc:
+            self._lost(exc)
+
+    async def _connect(self) -> None:
+        try:
+            assert self._pool is not None
+            conn = await self._pool.get_connection()
+            self._timeout = conn.socket_timeout
+            conn.socket_timeout = None
+            try:
+                for script in SCRIPTS:
+                    await conn.send_command("SCRIPT", "LOAD", script)
+                    await conn.read_response()
+            except BaseException:
+                await self._release(conn)
+                raise
+        except Exception as exc:
+            self._connecting = None
+            batch, self._pending = self._pending, []
+            for _, future in batch:
+                if not future.done():
+                    future.set_exception(exc)
+            return
+        if type(conn._parser) is not _AsyncHiredisParser:  # pragma: no cover
+            self._direct = False  # a parser whose reader this cannot take: a task a batch
+            self._conn = conn
+            self._connecting = None
+            if self._pending:
+                task = asyncio.get_running_loop().create_task(self._flush())
+                self._inflight.add(task)
+                task.add_done_callback(self._inflight.discard)
+            return
+        self._conn = conn
+        self._transport = conn._writer.transport
+        self._reading = asyncio.get_running_loop().create_task(self._read(conn))
+        self._connecting = None
+        self._send_next()
+
+    async def _read(self, conn: Any) -> None:
+        """Read replies for good, and hand each batch its replies once all are in."""
+        parser = conn._parser
+        stream = parser._stream
+        reader = parser._reader
+        gets = reader.gets
+        try:
+            while self._conn is conn:
+                data = await stream.read(65536)
+                if not data:
+                    raise RedisConnectionError("Redis closed the connection")
+                reader.feed(data)
+                while self._busy is not None and self._conn is conn:
+                    reply = gets()
+                    if reply is NOT_ENOUGH_DATA:
+                        break
+                    if isinstance(reply, RedisConnectionError):
+                        raise reply
+                    self._replies.append(reply)
+                    batch, ends, count = self._busy
+                    if len(self._replies) == count:
+                        replies, self._replies, self._busy = self._replies, [], None
+                        self._resolve(batch, ends, replies)
+                        self._send_next()
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:
+            if self._conn is conn:
+                self._lost(exc)
+
+    def _stuck(self, sent: int) -> None:
+        """A batch has waited ``socket_timeout`` for its replies: drop the connection."""
+        if self._busy is not None and self._sent_at == sent:
+            self._lost(RedisConnectionError("Redis did not answer in time"))
+
+    def _lost(self, exc: Exception) -> None:
+        """The connection failed: its batch fails, and the next batch makes a new one."""
+        busy, self._busy, self._replies = self._busy, None, []
+        if busy is not None:
+            for _, future in busy[0]:
+                if not future.done():
+                    future.set_exception(exc)
+        self._drop_connection()
+        if self._pending and not self._scheduled:
+            self._scheduled = True
+            asyncio.get_running_loop().call_soon(self._send_next)
+
+    # -- a task a batch (a cluster) ------------------------------------------------------
 
     async def _execute(self, commands: list[tuple[Any, ...]]) -> list[Any]:
         """Send the commands pipelined and read every reply; an error reply is returned in
@@ -373,6 +505,15 @@ class GroupCommit:
                 if not future.done():
                     future.set_exception(exc)
             return
+        self._resolve(batch, ends, results)
+
+    def _resolve(
+        self,
+        batch: list[tuple[Write, asyncio.Future[None]]],
+        ends: list[int],
+        results: list[Any],
+    ) -> None:
+        """Each writer hears of its own commands: done, or the first error among them."""
         self.batches += 1
         self.writes += len(batch)
         start = 0
@@ -393,13 +534,21 @@ class GroupCommit:
 
     def _drop_connection(self) -> None:
         conn, self._conn = self._conn, None
+        self._transport = None
+        reading, self._reading = self._reading, None
+        if reading is not None and reading is not asyncio.current_task():
+            reading.cancel()
         if conn is not None:
             task = asyncio.get_running_loop().create_task(self._release(conn))
             self._inflight.add(task)
             task.add_done_callback(self._inflight.discard)
 
     async def drain(self) -> None:
-        """Wait until every submitted write has been executed."""
+        """Wait until every submitted write has been executed (or has failed)."""
+        while self._inflight:
+            await asyncio.gather(*self._inflight, return_exceptions=True)
+        while self._direct and (self._busy or self._pending or self._connecting):
+            await asyncio.sleep(0.005)
         while self._inflight:
             await asyncio.gather(*self._inflight, return_exceptions=True)
 

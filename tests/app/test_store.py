@@ -7,7 +7,11 @@ import pytest
 from redis.asyncio import BlockingConnectionPool, Redis
 from redis.exceptions import NoScriptError
 
+from server.app import games as g
 from server.app import store
+
+from .client import player
+from .conftest import Running
 
 
 async def test_a_connection_that_lost_its_scripts_is_replaced(redis_url: str) -> None:
@@ -29,3 +33,27 @@ async def test_a_connection_that_lost_its_scripts_is_replaced(redis_url: str) ->
     finally:
         await commit.drain()
         await redis.aclose()
+
+
+async def test_the_group_commit_makes_a_new_connection_when_redis_drops_it(
+    server: Running,
+) -> None:
+    """Redis closes every client connection (a restart, a failover): a move on the dead
+    connection fails as not applied, or goes through on a new one; the next ones do, and
+    the log holds exactly the moves acknowledged."""
+    ann = await player(server.url, "ann")
+    game = await ann.call("new_game", game="gate", seed=3)
+    reply = await ann.call("move", move=game["legal"][0])
+    acknowledged = [game["legal"][0]]
+    await server.redis.execute_command("CLIENT", "KILL", "TYPE", "normal")
+    for _ in range(3):
+        move = reply["legal"][0]
+        answer = await ann.request("move", move=move)
+        if answer["type"] == "moved":
+            acknowledged.append(move)
+            reply = answer
+        else:
+            assert answer["code"] == "internal_error", answer
+    assert len(acknowledged) >= 3
+    log = await g.read_log(server.redis, game["game"])
+    assert [what for _, what in log] == acknowledged
