@@ -229,3 +229,23 @@ async def test_a_time_limit_held_by_two_processes_ends_the_race_once(settings: S
             log = await g.read_log(one.redis, entry["replay"])
             assert [what for _, what in log].count("!timeout") == 1
         assert not await one.redis.exists(f"r:{{{code}}}:ending")
+
+
+async def test_presence_host_and_boards_across_processes(settings: Settings) -> None:
+    async with running(settings) as one, running(settings) as two:
+        ann = await player(one.url, "ann")
+        bob = await player(two.url, "bob")
+        code = (await ann.call("room_create", game="gate"))["code"]
+        await bob.call("room_join", code=code)
+        # a board watched through one process hears of a result made in the other
+        watcher = await Client.connect(two.url)
+        await watcher.call("hello", protocol=1)
+        await watcher.call("board_watch", board="daily/nestor")
+        await ann.call("daily", game="nestor")
+        await ann.call("resign")
+        update = await watcher.event("board_update")
+        assert update["entry"]["player"] == "ann" and update["size"] == 1
+        # the host leaves the lobby's process: bob, on the other, is host and sees her gone
+        await ann.close()
+        gone = await bob.event("room", lambda e: not seats(e)["ann"]["present"])
+        assert seats(gone)["bob"]["host"]
