@@ -717,6 +717,7 @@ class Service:
     def _take_state(self, room: Room, data: dict[str, Any]) -> None:
         """Take a newer state of the room (from Redis or the bus) into this copy."""
         before = (room.state, room.race)
+        held = [r.gid for r in room.racers.values() if r.gid is not None]
         room.refresh(data)
         for pid, racer in room.racers.items():
             if pid in self.sessions and not racer.left:
@@ -727,9 +728,9 @@ class Service:
             # another process ended the race: it may have written to the race games
             # (time-outs), so copies held here are stale; they reload when asked for
             room.progress_due.clear()
-            for racer in room.racers.values():
-                if racer.gid is not None:
-                    self.games.pop(racer.gid, None)
+            for gid in [*held, *(r.gid for r in room.racers.values())]:
+                if gid is not None:
+                    self.games.pop(gid, None)
         self._schedule(room)
 
     def _racer_room(self, pid: str) -> Room | None:
