@@ -1713,23 +1713,28 @@ class Service:
                 pipe.get(store.room_key(code))
             blobs = await pipe.execute()
         grace = 2000
+        candidates: list[tuple[dict[str, Any], Room]] = []
         for code, blob in zip(codes, blobs, strict=True):
             if blob is None:
                 await self.redis.srem(store.LIVE_ROOMS, code)
                 continue
             data = store.unpack(blob)
             room = Room.from_dict(data)
+            if room.state in (COUNTDOWN, RACING):
+                candidates.append((data, room))
+        # who of the racers of every race here is connected anywhere: one round trip
+        racing = [r for _, room in candidates if room.state == RACING for r in room.members()]
+        online = await self._online(racing) if racing else set()
+        for data, room in candidates:
             end = room.end_at_ms
             if room.state == COUNTDOWN:
                 orphan = (room.start_at_ms or 0) + grace < now
-            elif room.state == RACING:
-                orphan = (end is not None and end + grace < now) or not await self._online(
-                    room.members()
-                )
             else:
-                orphan = False
+                orphan = (end is not None and end + grace < now) or not any(
+                    r.pid in online for r in room.members()
+                )
             if orphan:
-                log.info("taking up a room", extra={"room": code, "state": room.state})
+                log.info("taking up a room", extra={"room": room.code, "state": room.state})
                 held = await self._revive(data)
                 await self._settle(held)
 
