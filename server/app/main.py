@@ -109,6 +109,7 @@ async def run(settings: Settings, started: asyncio.Event | None = None) -> None:
                 "version": __version__,
                 "redis": "embedded" if embedded else redis_kind,
                 "rooms_resumed": rooms,
+                "process": service.proc,
             },
         )
         print(
