@@ -474,8 +474,12 @@ class Service:
         live.log_length += 1
 
     async def on_move(self, session: Session, req: m.Move) -> dict[str, Any]:
-        live = await self._game_for(session, req.game)
-        await self._close_past_daily(live)
+        # the game named and held here (most moves), without a coroutine to find it
+        live = self.games.get(req.game) if req.game is not None else None
+        if live is None or live.owner != session.player:
+            live = await self._game_for(session, req.game)
+        if live.kind == g.DAILY:
+            await self._close_past_daily(live)
         room = self._check_playable(live)
         game = live.game
         now = self.now()

@@ -306,6 +306,15 @@ def parse_request(raw: Any) -> Request:
     kind = raw.get("type")
     if not isinstance(kind, str):
         raise _bad("a request needs a text 'type'", request_id)
+    if kind == "move" and raw.keys() <= _MOVE_KEYS:
+        # the move path's request: checked by hand, every field as _check would
+        move, game = raw.get("move"), raw.get("game")
+        if (
+            move.__class__ is str
+            and len(move) <= _MOVE_LEN
+            and (game is None or (game.__class__ is str and len(game) <= _GAME_LEN))
+        ):
+            return Move(id=request_id, move=move, game=game)
     cls = REQUESTS.get(kind)
     if cls is None:
         shown = kind if len(kind) <= 32 else kind[:32] + "..."
@@ -327,6 +336,11 @@ def parse_request(raw: Any) -> Request:
     known = _field_names(cls)
     return cls(**{k: v for k, v in values.items() if k in known})
 
+
+#: the lengths ``move`` requests are held to (their fields' specs)
+_MOVE_KEYS = frozenset({"type", "id", "move", "game"})
+_MOVE_LEN = Move.FIELDS["move"].max_len
+_GAME_LEN = Move.FIELDS["game"].max_len
 
 _FIELD_NAMES: dict[type[Request], frozenset[str]] = {}
 
