@@ -53,6 +53,7 @@ class Bus:
         #: order, by one sender task at a time
         self._outgoing: list[tuple[tuple[Any, ...], asyncio.Future[None]]] = []
         self._sender: asyncio.Task[None] | None = None
+        self._stopping = False
         #: messages published, and received from other processes (for /metrics)
         self.published = 0
         self.received = 0
@@ -66,8 +67,13 @@ class Bus:
         self._reader = asyncio.get_running_loop().create_task(self._read())
 
     async def stop(self) -> None:
-        if self._reader is not None:
-            self._reader.cancel()
+        self._stopping = True
+        reader = self._reader
+        if reader is not None:
+            # redis-py can turn a cancellation inside a read into a connection error,
+            # which the reader survives: hence the flag too, and the wait
+            reader.cancel()
+            await asyncio.wait([reader], timeout=2)
         if self._sender is not None:
             await asyncio.gather(self._sender, return_exceptions=True)
         if self._sends:
@@ -142,7 +148,7 @@ class Bus:
             log.warning("bus send failed: %s", task.exception())
 
     async def _read(self) -> None:
-        while True:
+        while not self._stopping:
             try:
                 message = await self._pubsub.get_message(
                     ignore_subscribe_messages=True, timeout=None
@@ -150,6 +156,8 @@ class Bus:
             except asyncio.CancelledError:
                 raise
             except Exception:
+                if self._stopping:
+                    return
                 # redis-py reconnects and subscribes again on the next read
                 log.warning("pub/sub read failed; retrying", exc_info=True)
                 await asyncio.sleep(0.5)

@@ -89,6 +89,7 @@ async def run(settings: Settings, started: asyncio.Event | None = None) -> None:
         embedded = EmbeddedRedis(settings.data_dir / "redis")
         url = embedded.start()
     redis = open_redis(url, settings.redis_cluster)
+    service: Service | None = None
     try:
         await redis.ping()
         service = Service(settings, redis)
@@ -109,7 +110,7 @@ async def run(settings: Settings, started: asyncio.Event | None = None) -> None:
                 "version": __version__,
                 "redis": "embedded" if embedded else redis_kind,
                 "rooms_resumed": rooms,
-                "process": service.proc,
+                "proc": service.proc,
             },
         )
         print(
@@ -121,8 +122,9 @@ async def run(settings: Settings, started: asyncio.Event | None = None) -> None:
         await stop.wait()
         log.info("stopping: closing connections with 1012")
         await web.stop()
-        await service.shutdown()
     finally:
+        if service is not None:  # also when starting failed: its tasks must end
+            await service.shutdown()
         await redis.aclose()
         if embedded is not None:
             embedded.stop()

@@ -1743,6 +1743,7 @@ class Service:
                 await self._settle(held)
 
     async def shutdown(self) -> None:
+        """Stop the timers and housekeeping, write what is queued, leave the bus."""
         if self._sweeper is not None:
             self._sweeper.cancel()
         for room in self.rooms.values():

@@ -28,7 +28,8 @@ def strings(value: Any) -> list[str]:
     if isinstance(value, str):
         return [value]
     if isinstance(value, dict):
-        return [s for k, v in value.items() for s in strings(k) + strings(v)]
+        # a token is random text, which can spell a card ("7H_I_UOi..."): not a name
+        return [s for k, v in value.items() if k != "token" for s in strings(k) + strings(v)]
     if isinstance(value, list):
         return [s for v in value for s in strings(v)]
     return []

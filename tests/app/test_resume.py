@@ -9,8 +9,13 @@ consistency only, never for speed.
 from __future__ import annotations
 
 import asyncio
+import os
 import signal
+import socket
+import subprocess
+import sys
 import urllib.request
+from pathlib import Path
 from typing import Any
 
 import msgpack
@@ -549,3 +554,27 @@ async def test_a_game_taken_by_another_process_refuses_the_old_copy(server: Runn
     retry = await ann.call("move", move=legal[0])
     assert retry["view"]["moves"] == 2
     assert len(await g.read_log(server.redis, game["game"])) == 2
+
+
+def test_a_server_that_cannot_listen_exits(redis_url: str, tmp_path: Path) -> None:
+    """Starting fails after the service has started (its bus, its housekeeping): the
+    process stops them and exits with an error instead of hanging."""
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        env = {
+            **os.environ,
+            "PATIENCE_PORT": str(taken.getsockname()[1]),
+            "PATIENCE_REDIS_URL": redis_url,
+            "PATIENCE_DATA_DIR": str(tmp_path),
+        }
+        done = subprocess.run(
+            [sys.executable, "-m", "server.cli"],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=30,
+            check=False,
+        )
+    assert done.returncode != 0
+    assert "address already in use" in done.stderr.lower()
