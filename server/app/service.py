@@ -105,6 +105,8 @@ class Service:
         #: rooms with progress events waiting for the next tick, and the tick's timer
         self._progress_rooms: dict[str, Room] = {}
         self._progress_timer: asyncio.TimerHandle | None = None
+        #: background work (see _spawn), finished before the Redis client is closed
+        self._background: set[asyncio.Task[Any]] = set()
         self._handlers: dict[type[m.Request], Callable[[Session, Any], Awaitable[Any]]] = {
             m.Hello: self.on_hello,
             m.Register: self.on_register,
@@ -355,7 +357,10 @@ class Service:
         return online
 
     def _spawn(self, coro: Coroutine[Any, Any, Any]) -> None:
+        """Run ``coro`` in the background (shutdown waits for it)."""
         task: asyncio.Task[Any] = asyncio.get_running_loop().create_task(coro)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
         task.add_done_callback(_log_task_error)
 
     async def on_games(self, session: Session, req: m.Games) -> dict[str, Any]:
@@ -1751,6 +1756,8 @@ class Service:
                 room.timer.cancel()
         if self._progress_timer is not None:
             self._progress_timer.cancel()
+        if self._background:  # what closing connections started (presence, host)
+            await asyncio.wait(set(self._background), timeout=5)
         await self.commit.drain()
         await self.bus.stop()
 
