@@ -51,8 +51,9 @@ def key_on(redis: RedisCluster, node: ClusterNode, pattern: str) -> str:
     return key
 
 
-async def test_a_race_on_a_cluster(cluster: LocalCluster, tmp_path: Path) -> None:
-    settings = Settings(
+def on_cluster(cluster: LocalCluster, tmp_path: Path) -> Settings:
+    """Settings for a server on the cluster, as the other tests' (conftest ``settings``)."""
+    return Settings(
         port=0,
         redis_url=cluster.url,
         redis_cluster=True,
@@ -62,6 +63,10 @@ async def test_a_race_on_a_cluster(cluster: LocalCluster, tmp_path: Path) -> Non
         burst=1000,
         clock=ManualClock(),
     )
+
+
+async def test_a_race_on_a_cluster(cluster: LocalCluster, tmp_path: Path) -> None:
+    settings = on_cluster(cluster, tmp_path)
     async with running(settings) as server:
         (ann, bob), code = await lobby(
             server, ["ann", "bob"], game="doubles-and-quits", seed=WINNING_SEED
@@ -111,16 +116,7 @@ async def test_a_race_across_two_processes_on_a_cluster(
     cluster: LocalCluster, tmp_path: Path
 ) -> None:
     """Room changes and events between processes go through the cluster's pub/sub."""
-    settings = Settings(
-        port=0,
-        redis_url=cluster.url,
-        redis_cluster=True,
-        data_dir=tmp_path,
-        countdown=0.3,
-        rate=1000.0,
-        burst=1000,
-    )
-    await race_across_two_processes(settings)
+    await race_across_two_processes(on_cluster(cluster, tmp_path))
 
 
 async def test_the_daily_boards_on_a_cluster(cluster: LocalCluster, tmp_path: Path) -> None:

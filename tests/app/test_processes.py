@@ -14,7 +14,7 @@ from server.app import store
 from server.app.settings import Settings
 
 from .client import Client, player, signed_in
-from .conftest import ManualClock, ServerProcess, running, with_settings
+from .conftest import ManualClock, Running, ServerProcess, running, with_settings
 
 
 def seats(room: dict[str, Any]) -> dict[str, dict[str, Any]]:
@@ -160,19 +160,26 @@ async def test_a_race_survives_killed_processes(redis_url: str, tmp_path: Path) 
                 proc.stop(signal.SIGKILL)
 
 
+async def timed_race(host: Running, guest: Running) -> tuple[str, Client, Client]:
+    """ann (through ``host``) and bob (through ``guest``) racing The Gate with a time limit
+    of 10 s, ann one move in."""
+    ann, bob = await player(host.url, "ann"), await player(guest.url, "bob")
+    code = (await ann.call("room_create", game="gate", seed=3, time_limit=10))["code"]
+    await bob.call("room_join", code=code)
+    await bob.call("ready")
+    await ann.call("start")
+    start = await ann.event("race_start")
+    await bob.event("race_start")
+    await ann.call("move", move=start["legal"][0])
+    return code, ann, bob
+
+
 async def test_a_race_nobody_holds_is_taken_up_and_timed_out(settings: Settings) -> None:
     clock = ManualClock()
     shared = with_settings(settings, clock=clock, countdown=0.0)
     async with running(shared) as two:
         async with running(shared) as one:
-            ann, bob = await player(one.url, "ann"), await player(one.url, "bob")
-            code = (await ann.call("room_create", game="gate", seed=3, time_limit=10))["code"]
-            await bob.call("room_join", code=code)
-            await bob.call("ready")
-            await ann.call("start")
-            start = await ann.event("race_start")
-            await bob.event("race_start")
-            await ann.call("move", move=start["legal"][0])
+            code, _, _ = await timed_race(one, one)
         # the process holding the room is gone; the other never held it
         assert code not in two.service.rooms
         clock.advance(15)  # past the time limit and its grace
@@ -210,14 +217,7 @@ async def test_a_time_limit_held_by_two_processes_ends_the_race_once(settings: S
     clock = ManualClock()
     shared = with_settings(settings, clock=clock, countdown=0.0)
     async with running(shared) as one, running(shared) as two:
-        ann, bob = await player(one.url, "ann"), await player(two.url, "bob")
-        code = (await ann.call("room_create", game="gate", seed=3, time_limit=10))["code"]
-        await bob.call("room_join", code=code)
-        await bob.call("ready")
-        await ann.call("start")
-        start = await ann.event("race_start")
-        await bob.event("race_start")
-        await ann.call("move", move=start["legal"][0])
+        code, ann, bob = await timed_race(one, two)
         clock.advance(11)  # both processes' timers find the time up
         results = (await ann.event("results"))["results"]
         assert (await bob.event("results"))["results"] == results
