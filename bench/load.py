@@ -3,7 +3,7 @@
     .venv/bin/python bench/load.py [--quick] [--racers 64] [--room 4] [--procs 2]
                                    [--seconds 5] [--scale 10000] [--rate R]
                                    [--json-out FILE] [--profile FILE.svg]
-                                   [--server-tree DIR] [--pin]
+                                   [--server-tree DIR] [--pin] [--lean-echo]
 
 It starts its own Redis (``EmbeddedRedis`` in a temporary directory, append-only as in
 production), the race server (``patience-race-server`` with ``PATIENCE_REDIS_URL`` set to
@@ -26,7 +26,9 @@ race moves, each told to the 4 members of its room in ``progress`` events (count
 server throttles them per room, ``PATIENCE_PROGRESS_INTERVAL``, 0.1 s by default), and no
 racer waits idle.
 The echo phases drive the same number of connections, from the same processes, with the
-same loop: a random entry of the reply's ``legal`` list sent as a ``move``.
+same loop: a random entry of the reply's ``legal`` list sent as a ``move``. The echo uses
+websockets' asyncio API; ``--lean-echo`` gives it the race server's own framing instead
+(``bench/echo.py --lean``), a ceiling for that.
 
 Phases, each with a warm-up whose samples are dropped:
 
@@ -471,8 +473,8 @@ def start_server(
     return proc, url
 
 
-def start_echo(children: Children, tmp: Path) -> tuple[Any, str]:
-    argv = [sys.executable, str(ROOT / "bench" / "echo.py")]
+def start_echo(children: Children, tmp: Path, lean: bool = False) -> tuple[Any, str]:
+    argv = [sys.executable, str(ROOT / "bench" / "echo.py"), *(["--lean"] if lean else [])]
     return _start_listening(children, argv, dict(os.environ), "listening on ", tmp / "echo.log")
 
 
@@ -704,6 +706,12 @@ def main() -> int:
         "--server-tree", help="run the server from this source tree (e.g. an older checkout)"
     )
     parser.add_argument(
+        "--lean-echo",
+        action="store_true",
+        help="the echo reads and writes frames as the race server does (bench/echo.py --lean) "
+        "instead of through websockets' asyncio API",
+    )
+    parser.add_argument(
         "--pin",
         action="store_true",
         help="the server (and the echo server) on the first CPU, load and Redis on the others",
@@ -753,6 +761,7 @@ def main() -> int:
             "warm": warm,
             "game": GAME,
             "server_env": "PATIENCE_RATE=1000000 PATIENCE_BURST=1000000 PATIENCE_COUNTDOWN=0",
+            "echo": "lean (the server's framing)" if args.lean_echo else "websockets' asyncio API",
         },
     }
     rows: list[dict[str, Any]] = []
@@ -767,7 +776,7 @@ def main() -> int:
             server_pid = server.pid
             pin(server_pid, server_cpus)
             pin(children.redis.process.pid, load_cpus)
-        echo, echo_url = start_echo(children, tmp)
+        echo, echo_url = start_echo(children, tmp, args.lean_echo)
         pin(echo.pid, server_cpus)
         redis = SyncRedis.from_url(redis_url) if redis_url else None
         cfg = {

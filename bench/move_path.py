@@ -3,6 +3,7 @@ the service (request handling, the rules engine, the group commit to a real Redi
 encoded view and the reply), with ``--profile`` a table of where they go.
 
     .venv/bin/python bench/move_path.py [--moves N] [--players P] [--game gate] [--profile]
+        [--via move_now|handle]
 
 P players each play random legal moves of their own solo game, one request at a time, all
 at once on one event loop (so the group commit batches as under load), against an
@@ -75,8 +76,20 @@ async def measure(service: Service, args: argparse.Namespace) -> dict[str, Any]:
     seats = []
     ids = iter(range(1, 10**9))
 
+    loop = asyncio.get_running_loop()
+
     async def call(seat: Seat, kind: str, **fields: Any) -> dict[str, Any]:
         request = parse_request({"type": kind, "id": next(ids), **fields})
+        if kind == "move" and args.via == "move_now":
+            # as the websocket layer does: the move path without a coroutine, the
+            # coroutine only when the service cannot take it so
+            outcome: asyncio.Future[dict[str, Any] | BaseException] = loop.create_future()
+            if service.move_now(seat, request, outcome.set_result):  # type: ignore[arg-type]
+                result = await outcome
+                if isinstance(result, BaseException):
+                    raise result
+                encode(result)
+                return result
         reply = await service.handle(seat, request)
         encode(reply)
         return reply
@@ -113,6 +126,7 @@ async def measure(service: Service, args: argparse.Namespace) -> dict[str, Any]:
     cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
     result = {
         "game": args.game,
+        "via": args.via,
         "players": args.players,
         "moves": moves,
         "cpu_us_per_move": round(cpu / moves * 1e6, 1),
@@ -133,6 +147,13 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=64)
     parser.add_argument("--game", default="gate")
     parser.add_argument("--profile", action="store_true", help="cProfile: the top 25")
+    parser.add_argument(
+        "--via",
+        choices=("move_now", "handle"),
+        default="move_now",
+        help="moves by Service.move_now, as the server takes them (default), or by the "
+        "coroutine path, Service.handle",
+    )
     args = parser.parse_args()
     try:
         import uvloop

@@ -450,63 +450,135 @@ class Service:
             raise _error(ErrorCode.GAME_OVER, "time is up")
         return room
 
-    async def _log(self, live: g.LiveGame, entry: str) -> None:
-        """Append a log entry through the group commit: returns once Redis has it."""
+    def _log_write(self, live: g.LiveGame, entry: str) -> store.Write:
+        """The group commit's write of a log entry: the append, fenced by the token this
+        process took the game with; now and then the keys' time to live."""
         gid = live.gid
         ttl = self.settings.ended_ttl if live.finished else self.settings.idle_ttl
         finished = live.finished
         fence = live.fence
         assert fence is not None, "a game is played only where it was taken"
+        renew = finished or live.log_length % 64 == 0
 
         def write(pipe: store.Commands) -> None:
             pipe.append_fenced(gid, fence, entry)
-            if finished or live.log_length % 64 == 0:
+            if renew:
                 pipe.expire(store.log_key(gid), ttl)
                 pipe.expire(store.game_key(gid), ttl)
                 pipe.expire(store.fence_key(gid), ttl)
 
+        return write
+
+    def _log_failed(self, live: g.LiveGame, exc: BaseException) -> BaseException:
+        """What a failed log write means to its player: ``game_elsewhere`` when another
+        process has taken the game (this copy is stale, and dropped), else the error."""
+        if not isinstance(exc, store.Fenced):
+            return exc
+        self.fenced += 1
+        if self.games.get(live.gid) is live:
+            del self.games[live.gid]
+        return _error(
+            ErrorCode.GAME_ELSEWHERE,
+            "this game is being played from another connection: sign in again to play it here",
+        )
+
+    async def _log(self, live: g.LiveGame, entry: str) -> None:
+        """Append a log entry through the group commit: returns once Redis has it."""
         try:
-            await self.commit.submit(write)
-        except store.Fenced:
-            # another process took the game: this copy is stale, and its player is there
-            self.fenced += 1
-            if self.games.get(gid) is live:
-                del self.games[gid]
-            raise _error(
-                ErrorCode.GAME_ELSEWHERE,
-                "this game is being played from another connection: sign in again to play it here",
-            ) from None
+            await self.commit.submit(self._log_write(live, entry))
+        except store.Fenced as exc:
+            raise self._log_failed(live, exc) from None
         live.log_length += 1
 
-    async def on_move(self, session: Session, req: m.Move) -> dict[str, Any]:
-        # the game named and held here (most moves), without a coroutine to find it
+    def move_now(
+        self, session: Session, req: m.Move, done: Callable[[dict[str, Any] | BaseException], None]
+    ) -> bool:
+        """The move path without a coroutine: a move on a game held here is played at once,
+        and ``done`` is called with the reply (its ``id`` set) or the error once Redis has
+        its log entry. False, with nothing done, when the move needs what only
+        :meth:`handle` does (a game to load, a daily's day to check, hello first).
+        Refusals found at once (an illegal move, a race over) raise :class:`ProtocolError`.
+        """
         live = self.games.get(req.game) if req.game is not None else None
-        if live is None or live.owner != session.player:
-            live = await self._game_for(session, req.game)
-        if live.kind == g.DAILY:
-            await self._close_past_daily(live)
+        if (
+            live is None
+            or not session.hello
+            or live.owner != session.player
+            or live.kind == g.DAILY
+        ):
+            return False
+        request_id = req.id
+
+        def moved(outcome: tuple[str, Room | None] | BaseException) -> None:
+            if isinstance(outcome, BaseException):
+                done(outcome)
+                return
+            try:
+                reply = self._played("moved", live, outcome[0], outcome[1])
+            except Exception as exc:
+                done(exc)
+                return
+            reply["id"] = request_id
+            done(reply)
+
+        self._start_move(live, req.move, moved)
+        return True
+
+    def _start_move(
+        self,
+        live: g.LiveGame,
+        text: str,
+        done: Callable[[tuple[str, Room | None] | BaseException], None],
+    ) -> None:
+        """Play a move on the engine at once and send its log entry; ``done`` hears the
+        move's text and its room once Redis has the entry, or the error (the move taken
+        back). Refusals raise :class:`ProtocolError` here, before anything changes."""
         room = self._check_playable(live)
         game = live.game
         now = self.now()
         home_before = game.cards_home()
         try:
-            move = game.play(req.move)
+            move = game.play(text)
         except IllegalMove as exc:
             raise _error(ErrorCode.ILLEGAL_MOVE, str(exc)) from None
         status = game.status
         if status != "playing":
             live.finish(status, now)
-        try:
-            await self._log(live, f"{now} {move.text}")
-        except Exception:
-            game.pop()
-            live.result = live.finished_ms = None
-            raise
-        live.note_home_change(home_before, now)
-        self.moves_applied += 1
+
+        def logged(error: BaseException | None) -> None:
+            if error is not None:
+                game.pop()
+                live.result = live.finished_ms = None
+                done(self._log_failed(live, error))
+                return
+            live.log_length += 1
+            live.note_home_change(home_before, now)
+            self.moves_applied += 1
+            done((move.text, room))
+
+        self.commit.submit_callback(self._log_write(live, f"{now} {move.text}"), logged)
+
+    async def on_move(self, session: Session, req: m.Move) -> dict[str, Any]:
+        live = self.games.get(req.game) if req.game is not None else None
+        if live is None or live.owner != session.player:
+            live = await self._game_for(session, req.game)
+        if live.kind == g.DAILY:
+            await self._close_past_daily(live)
+        played: asyncio.Future[tuple[str, Room | None]] = asyncio.get_running_loop().create_future()
+
+        def settle(outcome: tuple[str, Room | None] | BaseException) -> None:
+            if played.done():
+                return
+            if isinstance(outcome, BaseException):
+                played.set_exception(outcome)
+            else:
+                played.set_result(outcome)
+
+        self._start_move(live, req.move, settle)
+        text, room = await played
         if live.finished and live.kind == g.DAILY:
             await self._daily_finished(live)
-        return self._played("moved", live, move.text, room)
+        return self._played("moved", live, text, room)
 
     async def on_undo(self, session: Session, req: m.Undo) -> dict[str, Any]:
         live = await self._game_for(session, req.game)

@@ -53,6 +53,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
+import logging
 from collections.abc import Callable
 from typing import Any
 
@@ -82,6 +83,7 @@ try:  # redis[hiredis]: packing in C
 except ImportError:  # pragma: no cover
     _pack_command = None
 
+log = logging.getLogger("patience.store")
 
 #: the server's Redis: one server, or a Redis Cluster reached through one of its nodes
 RedisClient = Redis | RedisCluster
@@ -201,6 +203,25 @@ SCRIPTS = (FENCED_APPEND,)
 
 
 Write = Callable[[Commands], None]
+#: told of a write's outcome once Redis has answered it: None, or the error
+Done = Callable[["BaseException | None"], None]
+
+
+def _settle(waiter: asyncio.Future[None] | Done, error: BaseException | None) -> None:
+    """Tell a writer its outcome; a callback's own failure is logged, never raised into
+    the group commit (it would fail the other writers of the batch)."""
+    if isinstance(waiter, asyncio.Future):
+        if waiter.done():
+            return
+        if error is None:
+            waiter.set_result(None)
+        else:
+            waiter.set_exception(error)
+        return
+    try:
+        waiter(error)
+    except Exception:
+        log.exception("a write's callback failed")
 
 
 def first_key(args: tuple[Any, ...]) -> Any:
@@ -268,7 +289,7 @@ class GroupCommit:
         self._pool: ConnectionPool | None = (
             redis.connection_pool if isinstance(redis, Redis) else None
         )
-        self._pending: list[tuple[Write, asyncio.Future[None]]] = []
+        self._pending: list[tuple[Write, asyncio.Future[None] | Done]] = []
         self._scheduled = False
         self._inflight: set[asyncio.Task[None]] = set()
         self._lock = asyncio.Lock()
@@ -284,7 +305,9 @@ class GroupCommit:
         )
         #: the batch with Redis: its writes, where each one's commands end, and the
         #: replies read so far
-        self._busy: tuple[list[tuple[Write, asyncio.Future[None]]], list[int], int] | None = None
+        self._busy: (
+            tuple[list[tuple[Write, asyncio.Future[None] | Done]], list[int], int] | None
+        ) = None
         self._replies: list[Any] = []
         self._transport: Any = None
         self._reading: asyncio.Task[None] | None = None
@@ -292,22 +315,31 @@ class GroupCommit:
         self._sent_at = 0
 
     def submit(self, write: Write) -> asyncio.Future[None]:
-        loop = asyncio.get_running_loop()
-        future: asyncio.Future[None] = loop.create_future()
-        self._pending.append((write, future))
+        """Queue a write; the future is done when Redis has answered its commands."""
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._queue(write, future)
+        return future
+
+    def submit_callback(self, write: Write, done: Done) -> None:
+        """Queue a write; ``done`` is called with None or the error once Redis has
+        answered its commands (in the group commit's own call, with no task to wake: the
+        move path's way)."""
+        self._queue(write, done)
+
+    def _queue(self, write: Write, waiter: asyncio.Future[None] | Done) -> None:
+        self._pending.append((write, waiter))
         if self._direct:
             if not self._scheduled and self._busy is None:
                 # after every task already woken in this pass of the loop has submitted
                 self._scheduled = True
-                loop.call_soon(self._send_next)
-            return future
+                asyncio.get_running_loop().call_soon(self._send_next)
+            return
         if not self._scheduled:
             # runs after every task already woken in this pass of the loop has submitted
-            task = loop.create_task(self._flush())
+            task = asyncio.get_running_loop().create_task(self._flush())
             self._scheduled = True
             self._inflight.add(task)
             task.add_done_callback(self._inflight.discard)
-        return future
 
     # -- one Redis: batches written straight, replies read by one task ------------------
 
@@ -353,9 +385,8 @@ class GroupCommit:
         except Exception as exc:
             self._connecting = None
             batch, self._pending = self._pending, []
-            for _, future in batch:
-                if not future.done():
-                    future.set_exception(exc)
+            for _, waiter in batch:
+                _settle(waiter, exc)
             return
         if type(conn._parser) is not _AsyncHiredisParser:  # pragma: no cover
             self._direct = False  # a parser whose reader this cannot take: a task a batch
@@ -411,9 +442,8 @@ class GroupCommit:
         """The connection failed: its batch fails, and the next batch makes a new one."""
         busy, self._busy, self._replies = self._busy, None, []
         if busy is not None:
-            for _, future in busy[0]:
-                if not future.done():
-                    future.set_exception(exc)
+            for _, waiter in busy[0]:
+                _settle(waiter, exc)
         self._drop_connection()
         if self._pending and not self._scheduled:
             self._scheduled = True
@@ -486,7 +516,7 @@ class GroupCommit:
         finally:
             self._lock.release()
 
-    async def _commit(self, batch: list[tuple[Write, asyncio.Future[None]]]) -> None:
+    async def _commit(self, batch: list[tuple[Write, asyncio.Future[None] | Done]]) -> None:
         commands = Commands()
         ends: list[int] = []
         for write, _ in batch:
@@ -501,15 +531,14 @@ class GroupCommit:
             else:
                 results = await cluster.execute(commands.args)
         except Exception as exc:
-            for _, future in batch:
-                if not future.done():
-                    future.set_exception(exc)
+            for _, waiter in batch:
+                _settle(waiter, exc)
             return
         self._resolve(batch, ends, results)
 
     def _resolve(
         self,
-        batch: list[tuple[Write, asyncio.Future[None]]],
+        batch: list[tuple[Write, asyncio.Future[None] | Done]],
         ends: list[int],
         results: list[Any],
     ) -> None:
@@ -517,20 +546,20 @@ class GroupCommit:
         self.batches += 1
         self.writes += len(batch)
         start = 0
-        for (_, future), end in zip(batch, ends, strict=True):
-            error = next((r for r in results[start:end] if isinstance(r, Exception)), None)
+        for (_, waiter), end in zip(batch, ends, strict=True):
+            error: BaseException | None = None
+            for reply in results[start:end]:
+                if isinstance(reply, Exception):
+                    error = reply
+                    break
             start = end
-            if future.done():
-                continue
-            if error is None:
-                future.set_result(None)
-            elif str(error).startswith("FENCED"):
-                future.set_exception(Fenced(str(error)))
-            else:
-                if isinstance(error, NoScriptError):  # redis-py strips the NOSCRIPT
+            if error is not None:
+                if str(error).startswith("FENCED"):
+                    error = Fenced(str(error))
+                elif isinstance(error, NoScriptError):  # redis-py strips the NOSCRIPT
                     # the scripts load again with the next (ClusterLinks drops its own)
                     self._drop_connection()
-                future.set_exception(error)
+            _settle(waiter, error)
 
     def _drop_connection(self) -> None:
         conn, self._conn = self._conn, None

@@ -1,6 +1,11 @@
 """The websocket shell: one :class:`WsSession` per connection, frames decoded and
 dispatched to the service, replies and events written without waiting on slow readers.
 
+websockets makes the connection (the handshake, pings, the closing handshake, limits);
+the frames of requests and replies, the bulk of the traffic, are read and written here
+on its Sans-I/O protocol (:class:`RaceConnection`, :meth:`WsSession.send_encoded`), and
+a move on a game held here is answered without a coroutine (:meth:`Service.move_now`).
+
 Close codes: 1003 an undecodable frame (text, or not msgpack); 1009 a frame over
 ``max_frame`` bytes (websockets enforces it); a client too slow to read what it is
 sent is dropped (its connection is cut without a closing handshake, which would queue behind
@@ -13,17 +18,20 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections import deque
+from collections.abc import Callable
 from http import HTTPStatus
-from typing import Any
+from typing import Any, ClassVar
 
 from redis.asyncio import RedisCluster
 from redis.exceptions import RedisClusterException, RedisError
 from websockets.asyncio.server import Server, ServerConnection, serve
-from websockets.exceptions import ConnectionClosed
+from websockets.frames import Frame, Opcode, apply_mask
 from websockets.http11 import Request, Response
 from websockets.protocol import SEND_EOF, State
 
 from server.protocol import ErrorCode, FrameError, ProtocolError, decode, encode, parse_request
+from server.protocol import messages as m
 
 from . import web
 from .metrics import Metrics
@@ -34,6 +42,11 @@ log = logging.getLogger("patience.ws")
 
 CLOSE_UNDECODABLE = 1003
 CLOSE_RESTART = 1012
+
+#: requests read but not yet handled, per connection, past which reading pauses (as
+#: websockets' own queue, ``max_queue``) and under which it resumes
+INBOX_HIGH = 32
+INBOX_LOW = 8
 
 
 class Outbox:
@@ -64,28 +77,51 @@ class Outbox:
 
 
 class WsSession:
-    """One websocket connection: the service's :class:`~server.app.service.Session`."""
+    """One websocket connection: the service's :class:`~server.app.service.Session`.
+
+    Its frames come straight from websockets' Sans-I/O protocol (:class:`RaceConnection`)
+    and are handled one at a time, in order: a move on a game held here is played as its
+    frame is read and answered when Redis has its log entry, with no coroutine woken
+    (:meth:`Service.move_now`); any other request goes to the connection's coroutine
+    (:meth:`WebServer.handler`). Frames that come meanwhile wait in the inbox.
+    """
 
     __slots__ = (
+        "_busy",
         "_closing",
+        "_ended",
+        "_handed",
+        "_id",
+        "_inbox",
         "_last",
         "_limit",
         "_outbox",
+        "_parts",
+        "_paused",
         "_queued",
+        "_received",
+        "_text",
         "_tokens",
+        "_waiter",
         "burst",
         "hello",
         "name",
         "player",
         "rate",
         "watching",
+        "web",
         "ws",
     )
 
     def __init__(
-        self, ws: ServerConnection, settings: Settings, outbox: Outbox | None = None
+        self,
+        ws: ServerConnection,
+        settings: Settings,
+        outbox: Outbox | None = None,
+        web: WebServer | None = None,
     ) -> None:
         self.ws = ws
+        self.web = web
         self._outbox = outbox or Outbox()
         self._queued = False
         self.player: str | None = None
@@ -98,6 +134,173 @@ class WsSession:
         self._last = time.monotonic()
         self._limit = settings.max_outgoing
         self._closing = False
+        # frames read and not yet handled; the message being put together from fragments
+        self._inbox: deque[bytes | bytearray | str] = deque()
+        self._parts: list[bytes] = []
+        self._text = False
+        self._paused = False
+        #: a request is being handled (its reply not yet sent)
+        self._busy = False
+        #: no more frames are handled (an undecodable one came, or the connection is gone)
+        self._ended = False
+        #: what the coroutine is to do next: (received, request) or a close (code, reason)
+        self._handed: tuple[Any, ...] | None = None
+        self._waiter: asyncio.Future[None] | None = None
+        # the request of the move in flight: its id and when it was read
+        self._id: int | None = None
+        self._received = 0.0
+
+    # -- reading -------------------------------------------------------------------------
+
+    def received(self, frame: Frame) -> None:
+        """A data frame parsed by websockets (fragments put together; websockets has
+        checked the size of the whole message against ``max_frame``)."""
+        if self._ended:
+            return
+        if frame.opcode is not Opcode.CONT:
+            self._text = frame.opcode is Opcode.TEXT
+            self._parts = []
+        self._parts.append(frame.data)
+        if not frame.fin:
+            return
+        parts, self._parts = self._parts, []
+        data = parts[0] if len(parts) == 1 else b"".join(parts)
+        self.message(bytes(data).decode("utf-8", "replace") if self._text else data)
+
+    def message(self, data: bytes | bytearray | str) -> None:
+        """A whole message from the client."""
+        if self._ended:
+            return
+        self._inbox.append(data)
+        if not self._busy:
+            self._pump()
+        elif len(self._inbox) >= INBOX_HIGH and not self._paused:
+            self._paused = True
+            self.ws.transport.pause_reading()
+
+    def _pump(self) -> None:
+        """Handle the waiting frames in order until one has to wait (for Redis, or for
+        the coroutine)."""
+        inbox = self._inbox
+        while inbox and not self._busy and not self._ended:
+            self._dispatch(inbox.popleft())
+        if self._paused and len(inbox) <= INBOX_LOW:
+            self._paused = False
+            if not self._ended:
+                self.ws.transport.resume_reading()
+
+    def _dispatch(self, frame: bytes | bytearray | str) -> None:
+        web = self.web
+        assert web is not None
+        received = time.perf_counter()
+        try:
+            raw = decode(frame)
+        except FrameError as exc:
+            self.send(_error(None, ErrorCode.BAD_REQUEST, str(exc)))
+            self._ended = True
+            self._inbox.clear()
+            self._hand(("close", CLOSE_UNDECODABLE, "undecodable frame"))
+            return
+        request_id = raw.get("id") if isinstance(raw, dict) else None
+        if not isinstance(request_id, int) or isinstance(request_id, bool):
+            request_id = None
+        request: m.Request | None = None
+        try:
+            # every frame counts, malformed ones too
+            if not self.allow():
+                raise ProtocolError(
+                    ErrorCode.RATE_LIMITED,
+                    f"more than {self.rate:g} requests a second: slow down",
+                    request_id,
+                )
+            request = parse_request(raw)
+            if request.__class__ is m.Move:
+                self._id, self._received = request.id, received
+                self._busy = True
+                try:
+                    taken = web.service.move_now(self, request, self._moved)
+                except BaseException:
+                    self._busy = False
+                    raise
+                if taken:
+                    return
+                self._busy = False
+            self._busy = True
+            self._hand((received, request))
+            return
+        except ProtocolError as exc:
+            if request is not None:
+                exc.request_id = request.id
+            reply = _error(exc.request_id, exc.code, exc.message)
+        except Exception as exc:
+            reply = web.failed(self, exc, request_id)
+        self.answer(reply, received)
+
+    def _moved(self, outcome: dict[str, Any] | BaseException) -> None:
+        """A move's outcome, once Redis has its log entry (or has failed)."""
+        try:
+            if isinstance(outcome, ProtocolError):
+                reply = _error(self._id, outcome.code, outcome.message)
+            elif isinstance(outcome, BaseException):
+                assert self.web is not None
+                reply = self.web.failed(self, outcome, self._id)
+            else:
+                reply = outcome
+            self.answer(reply, self._received)
+        finally:
+            self.done()
+
+    def answer(self, reply: dict[str, Any], received: float) -> None:
+        """Send a request's reply, and count it."""
+        self.send(reply)
+        web = self.web
+        if web is None:
+            return
+        metrics = web.metrics
+        metrics.requests += 1
+        kind = reply["type"]
+        if kind == "moved":
+            metrics.observe_move(time.perf_counter() - received)
+        elif kind == "error":
+            metrics.errors += 1
+
+    def done(self) -> None:
+        """The request in hand is answered: on to the next."""
+        self._busy = False
+        if self._inbox:
+            self._pump()
+
+    # -- the connection's coroutine ------------------------------------------------------
+
+    def _hand(self, item: tuple[Any, ...]) -> None:
+        self._handed = item
+        waiter = self._waiter
+        if waiter is not None and not waiter.done():
+            waiter.set_result(None)
+
+    async def next_request(self) -> tuple[Any, ...] | None:
+        """What the coroutine handles next: ``(received, request)``, ``("close", code,
+        reason)``, or None once the connection is gone."""
+        while True:
+            item = self._handed
+            if item is not None:
+                self._handed = None
+                return item
+            if self._ended and self.ws.state is State.CLOSED:
+                return None
+            self._waiter = asyncio.get_running_loop().create_future()
+            await self._waiter
+            self._waiter = None
+
+    def lost(self) -> None:
+        """The connection is closed: nothing more is read, and the coroutine ends."""
+        self._ended = True
+        self._inbox.clear()
+        waiter = self._waiter
+        if waiter is not None and not waiter.done():
+            waiter.set_result(None)
+
+    # -- writing -------------------------------------------------------------------------
 
     def allow(self) -> bool:
         """Token bucket: ``rate`` requests a second on average, ``burst`` at once."""
@@ -114,15 +317,18 @@ class WsSession:
 
     def send_encoded(self, data: bytes) -> None:
         """Queue a frame without waiting; it is written at the end of this pass of the
-        event loop (:class:`Outbox`), in order with everything else sent to this client."""
-        ws = self.ws
-        if self._closing or ws.state is not State.OPEN:
+        event loop (:class:`Outbox`), in order with everything else sent to this client.
+
+        The frame goes into the protocol's own queue of bytes to send, so it keeps its
+        place among what websockets itself sends (pongs, the close); its header is made
+        here rather than by websockets' general framing (a server frame is never masked,
+        and this server negotiates no extension)."""
+        protocol = self.ws.protocol
+        if self._closing or protocol.state is not State.OPEN:
             return
-        try:
-            ws.protocol.send_binary(data)
-        except Exception as exc:  # as websockets.broadcast: skip, never raise
-            log.warning("skipped a frame: %s", exc, extra={"player": self.player})
-            return
+        size = len(data)
+        protocol.writes.append(_HEADS[size] if size < 126 else frame_head(size))
+        protocol.writes.append(data)
         if not self._queued:
             self._queued = True
             self._outbox.add(self)
@@ -163,6 +369,94 @@ def _error(request_id: Any, code: ErrorCode, message: str) -> dict[str, Any]:
     return {"type": "error", "id": request_id, "code": code.value, "message": message}
 
 
+def frame_head(size: int) -> bytes:
+    """The header of a whole binary frame from the server (unmasked) of ``size`` bytes."""
+    if size < 126:
+        return bytes((0x82, size))
+    if size < 65536:
+        return b"\x82\x7e" + size.to_bytes(2, "big")
+    return b"\x82\x7f" + size.to_bytes(8, "big")
+
+
+_HEADS = [frame_head(size) for size in range(126)]
+
+
+def read_frames(data: bytes, limit: int | None, message: Callable[[bytes], object]) -> int:
+    """Hand ``message`` the payload of each whole masked binary frame (FIN set, no
+    reserved bits, at most ``limit`` bytes) at the start of ``data``, unmasked; stop at
+    the first that is anything else or is cut short. Returns the bytes taken."""
+    size = len(data)
+    at = 0
+    while at + 6 <= size:
+        if data[at] != 0x82:
+            break
+        length = data[at + 1]
+        if length < 0x80:  # unmasked: websockets refuses it
+            break
+        length &= 0x7F
+        mask_at = at + 2
+        if length == 126:
+            if at + 8 > size:
+                break
+            length = int.from_bytes(data[at + 2 : at + 4], "big")
+            mask_at = at + 4
+        elif length == 127:
+            break
+        if limit is not None and length > limit:
+            break
+        start = mask_at + 4
+        end = start + length
+        if end > size:
+            break
+        at = end
+        message(apply_mask(data[start:end], data[mask_at:start]))
+    return at
+
+
+class RaceConnection(ServerConnection):
+    """websockets' server connection, with its messages handed to the connection's
+    :class:`WsSession` as they are read instead of to websockets' message queue.
+    ``server_app`` is set on a subclass per :class:`WebServer`.
+
+    The frames requests come in, whole masked binary frames, are read here straight from
+    the bytes received while websockets has nothing part-read; anything else (control
+    frames, fragments, a frame split between reads, one over the size limit) goes through
+    websockets' own parser, which hands data frames on through :meth:`process_event`."""
+
+    server_app: ClassVar[WebServer]
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        web = self.server_app
+        self.session = WsSession(self, web.settings, web.outbox, web)
+
+    def data_received(self, data: bytes) -> None:
+        protocol = self.protocol
+        if (
+            protocol.state is not State.OPEN
+            or protocol.reader.buffer
+            or protocol.current_size is not None
+        ):
+            super().data_received(data)
+            return
+        at = read_frames(data, protocol.max_message_size, self.session.message)
+        if at < len(data):
+            super().data_received(data[at:] if at else data)
+
+    def process_event(self, event: Any) -> None:
+        if event.__class__ is Frame and event.opcode in _DATA:
+            self.session.received(event)
+        else:
+            super().process_event(event)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        super().connection_lost(exc)
+        self.session.lost()
+
+
+_DATA = frozenset((Opcode.BINARY, Opcode.TEXT, Opcode.CONT))
+
+
 class WebServer:
     """The websocket server and its ``GET /healthz``."""
 
@@ -174,54 +468,41 @@ class WebServer:
         self.connections = 0
         self.outbox = Outbox()
 
+    def failed(self, session: WsSession, exc: BaseException, request_id: Any) -> dict[str, Any]:
+        """The reply to a request that failed unexpectedly (logged)."""
+        if isinstance(exc, RedisError | RedisClusterException):
+            self.metrics.redis_errors += 1
+        log.error("request failed", exc_info=exc, extra={"player": session.player})
+        return _error(
+            request_id,
+            ErrorCode.INTERNAL_ERROR,
+            "the server could not handle this request (it is logged)",
+        )
+
     async def handler(self, ws: ServerConnection) -> None:
-        session = WsSession(ws, self.settings, self.outbox)
+        """A connection's coroutine: every request but a move on a game held here (see
+        :class:`WsSession`), one at a time."""
+        assert isinstance(ws, RaceConnection)
+        session = ws.session
         service = self.service
-        metrics = self.metrics
-        clock = time.perf_counter
         self.connections += 1
         try:
-            async for frame in ws:
-                received = clock()
-                try:
-                    raw = decode(frame)
-                except FrameError as exc:
-                    session.send(_error(None, ErrorCode.BAD_REQUEST, str(exc)))
-                    await ws.close(CLOSE_UNDECODABLE, "undecodable frame")
+            while True:
+                item = await session.next_request()
+                if item is None:
                     break
-                request_id = raw.get("id") if isinstance(raw, dict) else None
-                if not isinstance(request_id, int) or isinstance(request_id, bool):
-                    request_id = None
+                if item[0] == "close":
+                    await ws.close(item[1], item[2])
+                    break
+                received, request = item
                 try:
-                    # every frame counts, malformed ones too
-                    if not session.allow():
-                        raise ProtocolError(
-                            ErrorCode.RATE_LIMITED,
-                            f"more than {self.settings.rate:g} requests a second: slow down",
-                            request_id,
-                        )
-                    request = parse_request(raw)
                     reply = await service.handle(session, request)
                 except ProtocolError as exc:
                     reply = _error(exc.request_id, exc.code, exc.message)
                 except Exception as exc:
-                    if isinstance(exc, RedisError | RedisClusterException):
-                        metrics.redis_errors += 1
-                    log.exception("request failed", extra={"player": session.player})
-                    reply = _error(
-                        request_id,
-                        ErrorCode.INTERNAL_ERROR,
-                        "the server could not handle this request (it is logged)",
-                    )
-                session.send(reply)
-                metrics.requests += 1
-                kind = reply["type"]
-                if kind == "moved":
-                    metrics.observe_move(clock() - received)
-                elif kind == "error":
-                    metrics.errors += 1
-        except ConnectionClosed:
-            pass
+                    reply = self.failed(session, exc, request.id)
+                session.answer(reply, received)
+                session.done()
         finally:
             self.connections -= 1
             service.disconnected(session)
@@ -270,10 +551,16 @@ class WebServer:
         return None
 
     async def start(self) -> Server:
+        web = self
+
+        class Connection(RaceConnection):
+            server_app = web
+
         self.server = await serve(
             self.handler,
             self.settings.host,
             self.settings.port,
+            create_connection=Connection,
             max_size=self.settings.max_frame,
             max_queue=32,
             compression=None,
