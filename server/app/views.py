@@ -19,6 +19,8 @@ True
 
 from __future__ import annotations
 
+from typing import Any
+
 import msgpack
 
 from server.engine import Game
@@ -27,12 +29,46 @@ from server.protocol.codec import Encoded, array_header, map_header
 
 _packb = msgpack.Packer(use_bin_type=True).pack
 
+#: every card's code, msgpack-encoded
+_CODES = [_packb(code) for code in CODE]
+_DOWN = _packb("down")
+_DOWN_NONE = _DOWN + _packb(0)
+_EMPTY = array_header(0)
+_ARRAYS = [array_header(n) for n in range(16)]
+
+
+class _Layout:
+    """What a game class's encoded views share: each pile's encoding up to its cards
+    (the pile's fixed fields, then the ``cards`` key), and the start of the view."""
+
+    __slots__ = ("heads", "prefix")
+
+    def __init__(self, cls: type[Game]) -> None:
+        self.heads = [
+            map_header(len(template) + 2)
+            + b"".join(_packb(k) + _packb(v) for k, v in template.items())
+            + _packb("cards")
+            for template in cls._TEMPLATES
+        ]
+        for template in cls._TEMPLATES:
+            assert "cards" not in template and "down" not in template
+        self.prefix = _packb("game") + _packb(cls.id) + _packb("piles")
+
+
+_LAYOUTS: dict[type[Game], _Layout] = {}
+
 
 class ViewEncoder:
-    __slots__ = ("_indexes", "_parts", "_position", "_shown", "_snap", "game")
+    __slots__ = ("_heads", "_indexes", "_parts", "_position", "_prefix", "_shown", "_snap", "game")
 
     def __init__(self, game: Game) -> None:
         self.game = game
+        cls = type(game)
+        layout = _LAYOUTS.get(cls)
+        if layout is None:
+            layout = _LAYOUTS[cls] = _Layout(cls)
+        self._heads = layout.heads
+        self._prefix = layout.prefix
         #: per pile: a copy of the cards its encoding shows (None: not encoded yet)
         self._snap: list[list[int] | None] = [None] * len(game.PILES)
         #: the piles shown, in order (None: every pile), their encodings in that order,
@@ -43,11 +79,20 @@ class ViewEncoder:
         self._position: dict[int, int] = {}
 
     def _pile(self, i: int, cards: list[int]) -> bytes:
-        game = self.game
+        """A pile's encoding: as ``msgpack.packb({**template, "cards": [...], "down": n})``."""
         self._snap[i] = cards.copy()
-        if i in game.HIDDEN:
-            return _packb({**game._TEMPLATES[i], "cards": [], "down": len(cards)})
-        return _packb({**game._TEMPLATES[i], "cards": [CODE[c] for c in cards], "down": 0})
+        if i in self.game.HIDDEN:
+            return self._heads[i] + _EMPTY + _DOWN + _packb(len(cards))
+        codes = _CODES
+        n = len(cards)
+        return b"".join(
+            (
+                self._heads[i],
+                _ARRAYS[n] if n < 16 else array_header(n),
+                *[codes[c] for c in cards],
+                _DOWN_NONE,
+            )
+        )
 
     def encode(self) -> Encoded:
         """``game.view()``, msgpack-encoded."""
@@ -75,25 +120,25 @@ class ViewEncoder:
             for i in [i for i in self._indexes if snap[i] != piles[i]]:
                 parts[position[i]] = self._pile(i, piles[i])
         home, total = game.progress
-        tail = {
+        tail: dict[str, Any] = {
             "status": game.status,
             "home": home,
             "total": total,
             "moves": game.moves,
             "can_undo": game.can_undo(),
         }
-        tail.update(game._view_extra())
+        extra = game._view_extra()
+        if extra:
+            tail.update(extra)
         body = _packb(tail)
         return Encoded(
             b"".join(
                 (
                     map_header(2 + len(tail)),
-                    _packb("game"),
-                    _packb(game.id),
-                    _packb("piles"),
+                    self._prefix,
                     array_header(len(parts)),
                     *parts,
-                    body[len(map_header(len(tail))) :],
+                    body[1 if len(tail) < 16 else 3 :],
                 )
             )
         )

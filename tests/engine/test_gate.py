@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from server.engine import IllegalMove, InvalidMove, UndoRefused, new_game
-from server.engine.cards import CODE
+from server.engine.cards import CODE, RANK, RED, SUIT
 from server.engine.deal import sorted_deck
 from server.engine.games.gate import Gate, GateNarrow
 
@@ -241,3 +243,51 @@ def test_narrow_gate_has_no_fourth_cell() -> None:
     game = new_game("gate-narrow", seed=1)
     with pytest.raises(InvalidMove):
         game.parse("t4>f")
+
+
+def _moves_by_search(game: Gate) -> list[str]:
+    """The legal moves found the slow way, in the listing's order: every source tried
+    against every bar, every bar run's fitting card searched for card by card."""
+    p = game.p
+    out = []
+    for i in game.SOURCES:
+        if p[i] and RANK[p[i][-1]] == len(p[game.F0 + SUIT[p[i][-1]]]) + 1:
+            out.append(f"{game.PILES[i].label}>f")
+    empty = []
+    for j in game.BARS:
+        if not p[j]:
+            empty.append(j)
+            continue
+        d = p[j][-1]
+        for i in (game.LP, game.RP, game.WASTE, *game.BARS):
+            if i == j or not p[i]:
+                continue
+            candidates = [p[i][-1]] if i not in game.BARS else p[i]
+            if any(RANK[c] == RANK[d] - 1 and RED[c] != RED[d] for c in candidates):
+                out.append(f"{game.PILES[i].label}>{game.PILES[j].label}")
+    for j in empty:
+        for i in (game.LP, game.RP):
+            if p[i]:
+                out.append(f"{game.PILES[i].label}>{game.PILES[j].label}")
+    if p[game.STOCK] or (p[game.WASTE] and game._vacancies()):
+        out.append("deal")
+    return out
+
+
+@pytest.mark.parametrize("cls", [Gate, GateNarrow])
+def test_the_move_list_is_the_slow_search_s_in_random_play(cls: type[Gate]) -> None:
+    """Moves onto bars are found by a table of where each rank and colour sits: the same
+    list, in the same order, as trying every source against every bar."""
+    rng = random.Random(7)
+    positions = 0
+    for seed in range(60):
+        game = new_game(cls.id, seed=seed)
+        assert isinstance(game, Gate)
+        for _ in range(200):
+            legal = moves(game)
+            assert legal == _moves_by_search(game)
+            positions += 1
+            if not legal:
+                break
+            game.play(rng.choice(legal))
+    assert positions > 5000

@@ -128,26 +128,49 @@ class Gate(Game):
                 if RANK[c] == len(p[f0 + SUIT[c]]) + 1:
                     out.append(to_f[i])
         lp, rp, waste = self.LP, self.RP, self.WASTE
-        singles = [(i, p[i][-1]) for i in (lp, rp, waste) if p[i]]
-        # a bar pile is always one run down in alternate colours: its card k from the
-        # bottom has rank RANK[bottom] - k, and the bottom's colour when k is even
-        bars = [(i, RANK[p[i][0]], len(p[i]), RED[p[i][0]]) for i in self.BARS if p[i]]
+        # where each card that can move onto a bar sits, by rank and colour (rank * 2 +
+        # red): the posts' and the waste's top cards, then every card of every bar (a bar
+        # pile is one run down in alternate colours, so its card k from the bottom has
+        # rank RANK[bottom] - k, in the bottom's colour when k is even); singles first,
+        # then bars in order, as moves are listed
+        where: list[list[int] | None] = [None] * 28
+        for i in (lp, rp, waste):
+            pile = p[i]
+            if pile:
+                c = pile[-1]
+                key = RANK[c] * 2 + RED[c]
+                found = where[key]
+                if found is None:
+                    where[key] = [i]
+                else:
+                    found.append(i)
         empty = []
-        for j in self.BARS:
-            dest = p[j]
-            if not dest:
-                empty.append(j)
+        bars = self.BARS
+        for i in bars:
+            pile = p[i]
+            if not pile:
+                empty.append(i)
                 continue
-            d = dest[-1]
-            need = RANK[d] - 1
-            red = RED[d]
-            for i, c in singles:
-                if RANK[c] == need and RED[c] != red:
-                    out.append(to[i, j])
-            for i, base, n, red0 in bars:
-                k = base - need
-                if 0 <= k < n and i != j and (red0 ^ (k & 1)) != red:
-                    out.append(to[i, j])
+            bottom = pile[0]
+            key = RANK[bottom] * 2 + RED[bottom]
+            for _ in range(len(pile)):
+                found = where[key]
+                if found is None:
+                    where[key] = [i]
+                else:
+                    found.append(i)
+                # one rank down, the other colour: -2 and flip the low bit
+                key = key - 3 if key & 1 else key - 1
+        for j in bars:
+            dest = p[j]
+            if dest:
+                d = dest[-1]
+                # a rank lower, the other colour
+                found = where[RANK[d] * 2 - 2 + (not RED[d])]
+                if found is not None:
+                    for i in found:
+                        if i != j:
+                            out.append(to[i, j])
         for j in empty:
             if p[lp]:
                 out.append(to[lp, j])
