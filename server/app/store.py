@@ -313,6 +313,9 @@ class GroupCommit:
         self._reading: asyncio.Task[None] | None = None
         self._connecting: asyncio.Task[None] | None = None
         self._sent_at = 0
+        #: called once a batch's writers have all heard (the websocket layer writes the
+        #: replies they queued then, rather than a pass of the event loop later)
+        self.after_batch: Callable[[], None] | None = None
 
     def submit(self, write: Write) -> asyncio.Future[None]:
         """Queue a write; the future is done when Redis has answered its commands."""
@@ -427,6 +430,7 @@ class GroupCommit:
                         replies, self._replies, self._busy = self._replies, [], None
                         self._resolve(batch, ends, replies)
                         self._send_next()
+                        self._after_batch()
         except asyncio.CancelledError:
             raise
         except Exception as exc:
@@ -444,6 +448,7 @@ class GroupCommit:
         if busy is not None:
             for _, waiter in busy[0]:
                 _settle(waiter, exc)
+            self._after_batch()
         self._drop_connection()
         if self._pending and not self._scheduled:
             self._scheduled = True
@@ -533,8 +538,10 @@ class GroupCommit:
         except Exception as exc:
             for _, waiter in batch:
                 _settle(waiter, exc)
+            self._after_batch()
             return
         self._resolve(batch, ends, results)
+        self._after_batch()
 
     def _resolve(
         self,
@@ -560,6 +567,14 @@ class GroupCommit:
                     # the scripts load again with the next (ClusterLinks drops its own)
                     self._drop_connection()
             _settle(waiter, error)
+
+    def _after_batch(self) -> None:
+        hook = self.after_batch
+        if hook is not None:
+            try:
+                hook()
+            except Exception:
+                log.exception("after a batch")
 
     def _drop_connection(self) -> None:
         conn, self._conn = self._conn, None

@@ -467,6 +467,8 @@ class WebServer:
         self.metrics = Metrics()
         self.connections = 0
         self.outbox = Outbox()
+        # replies to a batch of moves go out as soon as the batch is logged
+        service.commit.after_batch = self.outbox.flush
 
     def failed(self, session: WsSession, exc: BaseException, request_id: Any) -> dict[str, Any]:
         """The reply to a request that failed unexpectedly (logged)."""
