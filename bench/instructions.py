@@ -1,0 +1,194 @@
+"""Instructions a move costs the race server, counted by valgrind (callgrind): the same
+figure every run, where CPU time on a shared machine varies by a quarter from run to run.
+
+    .venv/bin/python bench/instructions.py [--clients 16] [--moves 60] [--runs 2]
+                                           [--server-tree DIR ...]
+
+It starts a Redis of its own and the race server under ``valgrind --tool=callgrind`` with
+counting off; ``--clients`` players connect, register and each start a solo game of The
+Gate (fixed seeds), play 5 moves to warm up, then counting is switched on
+(``callgrind_control``) for ``--moves`` moves each (a random legal move from the last
+reply, from a fixed seed; a new game after 150 moves or at the end), and off again. The
+count covers everything the server process ran in user space meanwhile: the websocket
+layer, the rules engine, the group commit, the event loop; not the kernel's side of its
+system calls. Each ``--server-tree`` (a checkout: before/after comparisons) is measured
+``--runs`` times, alternating. Needs ``valgrind`` on the PATH.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import itertools
+import os
+import random
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import msgpack
+from websockets.asyncio.client import ClientConnection, connect
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from server.app.embedded_redis import EmbeddedRedis  # noqa: E402
+
+WARM_MOVES = 5
+
+
+class Player:
+    def __init__(self, ws: ClientConnection, seed: int) -> None:
+        self.ws = ws
+        self.ids = itertools.count(1)
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self.gid = ""
+        self.legal: list[str] = []
+        self.in_game = 0
+
+    async def call(self, kind: str, **fields: Any) -> dict[str, Any]:
+        request_id = next(self.ids)
+        await self.ws.send(msgpack.packb({"type": kind, "id": request_id, **fields}))
+        while True:
+            reply: dict[str, Any] = msgpack.unpackb(await self.ws.recv(), raw=False)
+            if reply.get("id") == request_id:
+                if reply["type"] == "error":
+                    raise RuntimeError(f"{kind}: {reply}")
+                return reply
+
+    async def new_game(self) -> None:
+        self.seed += 1
+        reply = await self.call("new_game", game="gate", seed=self.seed)
+        self.gid, self.legal, self.in_game = reply["game"], reply["legal"], 0
+
+    async def play(self, count: int) -> None:
+        done = 0
+        while done < count:
+            if not self.legal or self.in_game >= 150:
+                await self.new_game()
+                continue
+            move = self.legal[self.rng.randrange(len(self.legal))]
+            reply = await self.call("move", move=move, game=self.gid)
+            self.legal = reply["legal"] if reply["status"] == "playing" else []
+            self.in_game += 1
+            done += 1
+
+
+async def drive(url: str, pid: int, clients: int, moves: int) -> None:
+    players = []
+    for n in range(clients):
+        player = Player(await connect(url, open_timeout=120, ping_interval=None), 1000 * n)
+        await player.call("hello", protocol=1)
+        await player.call("register", name=f"i{n}x{os.getpid() % 10000}{int(time.time()) % 1000}")
+        await player.new_game()
+        players.append(player)
+    await asyncio.gather(*(p.play(WARM_MOVES) for p in players))
+    subprocess.run(["callgrind_control", "-i", "on", str(pid)], check=True, capture_output=True)
+    await asyncio.gather(*(p.play(moves) for p in players))
+    subprocess.run(["callgrind_control", "-i", "off", str(pid)], check=True, capture_output=True)
+    subprocess.run(["callgrind_control", "-d", str(pid)], check=True, capture_output=True)
+    for player in players:
+        await player.ws.close()
+
+
+def measure(tree: Path, redis_url: str, tmp: Path, clients: int, moves: int) -> int:
+    """One run: the instructions counted over ``clients * moves`` moves."""
+    out = tmp / f"callgrind.{time.monotonic_ns()}"
+    log = tmp / "server.log"
+    env = dict(
+        os.environ,
+        PYTHONPATH=str(tree),
+        PATIENCE_HOST="127.0.0.1",
+        PATIENCE_PORT="0",
+        PATIENCE_REDIS_URL=redis_url,
+        PATIENCE_DATA_DIR=str(tmp / "server"),
+        PATIENCE_RATE="1000000",
+        PATIENCE_BURST="1000000",
+    )
+    argv = [
+        "valgrind",
+        "--tool=callgrind",
+        "--instr-atstart=no",
+        f"--callgrind-out-file={out}.%p",
+        sys.executable,
+        "-c",
+        "from server.cli import main; main()",
+    ]
+    proc = subprocess.Popen(
+        argv, cwd=tree, env=env, stdout=subprocess.PIPE, stderr=log.open("ab"), text=True
+    )
+    try:
+        assert proc.stdout is not None
+        url = None
+        deadline = time.monotonic() + 600
+        while time.monotonic() < deadline:
+            line = proc.stdout.readline()
+            if not line:
+                raise RuntimeError(f"the server exited: see {log}")
+            if "listening on " in line:
+                url = line.split("listening on ", 1)[1].split()[0].strip('",')
+                break
+        if url is None:
+            raise RuntimeError("the server did not start")
+        asyncio.run(drive(url, proc.pid, clients, moves))
+    finally:
+        proc.terminate()
+        proc.wait(120)
+    counts = []
+    for dump in tmp.glob(f"{out.name}.*"):
+        match = re.search(r"^totals:\s*(\d+)", dump.read_text(errors="replace"), re.M)
+        if match:
+            counts.append(int(match.group(1)))
+    if not counts or max(counts) == 0:
+        raise RuntimeError("no count was dumped")
+    return max(counts)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--clients", type=int, default=16)
+    parser.add_argument("--moves", type=int, default=60, help="moves counted per client")
+    parser.add_argument("--runs", type=int, default=2, help="runs per tree")
+    parser.add_argument(
+        "--server-tree",
+        action="append",
+        default=[],
+        metavar="DIR",
+        help="a checkout whose server to measure (repeat to compare; default: this one)",
+    )
+    args = parser.parse_args()
+    if shutil.which("valgrind") is None or shutil.which("callgrind_control") is None:
+        print("valgrind is not installed: apt-get install valgrind", file=sys.stderr)
+        return 2
+    trees = [Path(t).resolve() for t in args.server_tree] or [ROOT]
+    results: dict[Path, list[int]] = {tree: [] for tree in trees}
+    with tempfile.TemporaryDirectory(prefix="patience-instr-") as name:
+        tmp = Path(name)
+        redis = EmbeddedRedis(tmp / "redis")
+        redis_url = redis.start()
+        try:
+            for _ in range(args.runs):
+                for tree in trees:
+                    results[tree].append(measure(tree, redis_url, tmp, args.clients, args.moves))
+        finally:
+            redis.stop()
+    moves = args.clients * args.moves
+    print(f"{args.clients} players, {moves} moves counted a run (The Gate, solo games)")
+    print("| server tree | runs | instructions a move (each run) | mean |")
+    print("|---|---|---|---|")
+    for tree, counts in results.items():
+        each = ", ".join(f"{c / moves / 1000:.1f}k" for c in counts)
+        print(
+            f"| {tree} | {len(counts)} | {each} | {sum(counts) / len(counts) / moves / 1000:.1f}k |"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
