@@ -136,7 +136,7 @@ def measure(tree: Path, redis_url: str, tmp: Path, clients: int, moves: int) -> 
                 break
         if url is None:
             raise RuntimeError("the server did not start")
-        asyncio.run(drive(url, proc.pid, clients, moves))
+        asyncio.run(asyncio.wait_for(drive(url, proc.pid, clients, moves), 900))
     finally:
         proc.terminate()
         proc.wait(120)

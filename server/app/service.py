@@ -1830,7 +1830,7 @@ class Service:
             self._progress_timer.cancel()
         if self._background:  # what closing connections started (presence, host)
             await asyncio.wait(set(self._background), timeout=5)
-        await self.commit.drain()
+        await self.commit.close()
         await self.bus.stop()
 
 

@@ -310,7 +310,12 @@ class GroupCommit:
         ) = None
         self._replies: list[Any] = []
         self._transport: Any = None
-        self._reading: asyncio.Task[None] | None = None
+        #: the protocol that takes the group commit's connection's replies
+        self._replies_protocol: _Replies | None = None
+        #: when the batch with Redis was sent (loop time), and the timer that drops a
+        #: connection whose batch waited ``socket_timeout``: one, re-armed as it fires
+        self._sent_time = 0.0
+        self._watchdog: asyncio.TimerHandle | None = None
         self._connecting: asyncio.Task[None] | None = None
         self._sent_at = 0
         #: called once a batch's writers have all heard (the websocket layer writes the
@@ -366,7 +371,10 @@ class GroupCommit:
         self._replies = []
         self._sent_at += 1
         if self._timeout is not None:
-            asyncio.get_running_loop().call_later(self._timeout, self._stuck, self._sent_at)
+            loop = asyncio.get_running_loop()
+            self._sent_time = loop.time()
+            if self._watchdog is None:
+                self._watchdog = loop.call_later(self._timeout, self._stuck)
         try:
             self._transport.write(b"".join([_pack_command(c) for c in commands.args]))
         except Exception as exc:
@@ -400,47 +408,64 @@ class GroupCommit:
                 self._inflight.add(task)
                 task.add_done_callback(self._inflight.discard)
             return
+        transport = conn._writer.transport
+        if not hasattr(transport, "set_protocol"):  # pragma: no cover
+            self._direct = False  # a transport that keeps its protocol: a task a batch
+            self._conn = conn
+            self._connecting = None
+            if self._pending:
+                task = asyncio.get_running_loop().create_task(self._flush())
+                self._inflight.add(task)
+                task.add_done_callback(self._inflight.discard)
+            return
         self._conn = conn
-        self._transport = conn._writer.transport
-        self._reading = asyncio.get_running_loop().create_task(self._read(conn))
+        self._transport = transport
+        # the replies are read as they arrive, in the transport's own callback, rather
+        # than by a task woken a pass of the loop later (redis-py's stream reader is left
+        # aside: nothing else reads this connection)
+        self._replies_protocol = _Replies(self, conn)
+        transport.set_protocol(self._replies_protocol)
         self._connecting = None
         self._send_next()
 
-    async def _read(self, conn: Any) -> None:
-        """Read replies for good, and hand each batch its replies once all are in."""
-        parser = conn._parser
-        stream = parser._stream
-        reader = parser._reader
+    def _received(self, conn: Any, data: bytes) -> None:
+        """Replies from Redis: each batch is handed its replies once all are in."""
+        if self._conn is not conn:
+            return
+        reader = conn._parser._reader
+        reader.feed(data)
         gets = reader.gets
-        try:
-            while self._conn is conn:
-                data = await stream.read(65536)
-                if not data:
-                    raise RedisConnectionError("Redis closed the connection")
-                reader.feed(data)
-                while self._busy is not None and self._conn is conn:
-                    reply = gets()
-                    if reply is NOT_ENOUGH_DATA:
-                        break
-                    if isinstance(reply, RedisConnectionError):
-                        raise reply
-                    self._replies.append(reply)
-                    batch, ends, count = self._busy
-                    if len(self._replies) == count:
-                        replies, self._replies, self._busy = self._replies, [], None
-                        self._resolve(batch, ends, replies)
-                        self._send_next()
-                        self._after_batch()
-        except asyncio.CancelledError:
-            raise
-        except Exception as exc:
-            if self._conn is conn:
-                self._lost(exc)
+        while self._busy is not None and self._conn is conn:
+            reply = gets()
+            if reply is NOT_ENOUGH_DATA:
+                break
+            if isinstance(reply, RedisConnectionError):
+                self._lost(reply)
+                return
+            self._replies.append(reply)
+            batch, ends, count = self._busy
+            if len(self._replies) == count:
+                replies, self._replies, self._busy = self._replies, [], None
+                self._resolve(batch, ends, replies)
+                self._send_next()
+                self._after_batch()
 
-    def _stuck(self, sent: int) -> None:
-        """A batch has waited ``socket_timeout`` for its replies: drop the connection."""
-        if self._busy is not None and self._sent_at == sent:
+    def _closed(self, conn: Any, exc: Exception | None) -> None:
+        if self._conn is conn:
+            self._lost(exc or RedisConnectionError("Redis closed the connection"))
+
+    def _stuck(self) -> None:
+        """The watchdog: a batch has waited ``socket_timeout`` for its replies, so the
+        connection is dropped; else it looks again when the batch with Redis would be due."""
+        self._watchdog = None
+        if self._busy is None or self._timeout is None:
+            return
+        loop = asyncio.get_running_loop()
+        due = self._sent_time + self._timeout
+        if loop.time() >= due:
             self._lost(RedisConnectionError("Redis did not answer in time"))
+        else:
+            self._watchdog = loop.call_at(due, self._stuck)
 
     def _lost(self, exc: Exception) -> None:
         """The connection failed: its batch fails, and the next batch makes a new one."""
@@ -579,13 +604,23 @@ class GroupCommit:
     def _drop_connection(self) -> None:
         conn, self._conn = self._conn, None
         self._transport = None
-        reading, self._reading = self._reading, None
-        if reading is not None and reading is not asyncio.current_task():
-            reading.cancel()
+        self._replies_protocol = None
         if conn is not None:
             task = asyncio.get_running_loop().create_task(self._release(conn))
             self._inflight.add(task)
             task.add_done_callback(self._inflight.discard)
+
+    async def close(self) -> None:
+        """Wait for every submitted write, then let the connection go (closed: it is no
+        longer redis-py's to close, since its replies come here)."""
+        await self.drain()
+        if self._watchdog is not None:
+            self._watchdog.cancel()
+            self._watchdog = None
+        if self._direct and self._conn is not None:
+            self._drop_connection()
+            while self._inflight:
+                await asyncio.gather(*self._inflight, return_exceptions=True)
 
     async def drain(self) -> None:
         """Wait until every submitted write has been executed (or has failed)."""
@@ -595,6 +630,24 @@ class GroupCommit:
             await asyncio.sleep(0.005)
         while self._inflight:
             await asyncio.gather(*self._inflight, return_exceptions=True)
+
+
+class _Replies(asyncio.Protocol):
+    """The group commit's connection's protocol once it is taken from redis-py: what
+    arrives goes straight to :meth:`GroupCommit._received`."""
+
+    def __init__(self, commit: GroupCommit, conn: Any) -> None:
+        self.commit = commit
+        self.conn = conn
+
+    def data_received(self, data: bytes) -> None:
+        self.commit._received(self.conn, data)
+
+    def eof_received(self) -> bool:
+        return False  # close the transport: connection_lost follows
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.commit._closed(self.conn, exc)
 
 
 #: a link: the node, the group commit's connection to it, and that connection's own timeout
