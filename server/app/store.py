@@ -399,18 +399,13 @@ class GroupCommit:
             for _, waiter in batch:
                 _settle(waiter, exc)
             return
-        if type(conn._parser) is not _AsyncHiredisParser:  # pragma: no cover
-            self._direct = False  # a parser whose reader this cannot take: a task a batch
-            self._conn = conn
-            self._connecting = None
-            if self._pending:
-                task = asyncio.get_running_loop().create_task(self._flush())
-                self._inflight.add(task)
-                task.add_done_callback(self._inflight.discard)
-            return
         transport = conn._writer.transport
-        if not hasattr(transport, "set_protocol"):  # pragma: no cover
-            self._direct = False  # a transport that keeps its protocol: a task a batch
+        if type(conn._parser) is not _AsyncHiredisParser or not hasattr(
+            transport, "set_protocol"
+        ):  # pragma: no cover
+            # a parser whose reader this cannot take, or a transport that keeps its
+            # protocol: a task a batch
+            self._direct = False
             self._conn = conn
             self._connecting = None
             if self._pending:
