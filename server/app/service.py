@@ -471,8 +471,14 @@ class Service:
 
     def _log_failed(self, live: g.LiveGame, exc: BaseException) -> BaseException:
         """What a failed log write means to its player: ``game_elsewhere`` when another
-        process has taken the game (this copy is stale, and dropped), else the error."""
+        process has taken the game (this copy is stale, and dropped), else the error.
+
+        When the connection failed with the write sent, Redis may have run it: the copy
+        here (the move taken back) may then be behind the log, so it is dropped too, and
+        the game's next request reads it as the log has it."""
         if not isinstance(exc, store.Fenced):
+            if store.outcome_unknown(exc) and self.games.get(live.gid) is live:
+                del self.games[live.gid]
             return exc
         self.fenced += 1
         if self.games.get(live.gid) is live:

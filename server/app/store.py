@@ -72,6 +72,9 @@ from redis.exceptions import (
 from redis.exceptions import (
     ConnectionError as RedisConnectionError,
 )
+from redis.exceptions import (
+    TimeoutError as RedisTimeoutError,
+)
 
 try:  # redis-py's hiredis parser: its reader, to take a batch's replies straight from it
     from redis._parsers.hiredis import NOT_ENOUGH_DATA, _AsyncHiredisParser
@@ -205,6 +208,12 @@ SCRIPTS = (FENCED_APPEND,)
 Write = Callable[[Commands], None]
 #: told of a write's outcome once Redis has answered it: None, or the error
 Done = Callable[["BaseException | None"], None]
+
+
+def outcome_unknown(exc: BaseException) -> bool:
+    """Whether a failed write may have been run by Redis all the same: the connection
+    failed (or timed out) after it was sent, rather than Redis refusing it."""
+    return isinstance(exc, RedisConnectionError | RedisTimeoutError | OSError)
 
 
 def _settle(waiter: asyncio.Future[None] | Done, error: BaseException | None) -> None:

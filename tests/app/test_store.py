@@ -12,9 +12,11 @@ from redis.exceptions import NoScriptError
 
 from server.app import games as g
 from server.app import store
+from server.app.settings import Settings
+from server.engine import new_game
 
 from .client import player
-from .conftest import Running
+from .conftest import Running, running, with_settings
 
 
 async def test_a_connection_that_lost_its_scripts_is_replaced(redis_url: str) -> None:
@@ -93,3 +95,91 @@ async def test_a_batch_redis_does_not_answer_in_time_fails_and_the_next_goes_thr
         await commit.close()
         await redis.aclose()
         await admin.aclose()
+
+
+class _ReplyEater:
+    """A TCP proxy in front of a Redis on a unix socket that, when told to, lets the next
+    ``EVALSHA`` through to Redis but cuts the connection before its reply comes back: a
+    write whose outcome the server cannot know (Redis ran it)."""
+
+    def __init__(self, socket_path: str) -> None:
+        self.socket_path = socket_path
+        self.armed = False
+        self.eaten = 0
+        self.server: asyncio.Server | None = None
+
+    async def start(self) -> str:
+        self.server = await asyncio.start_server(self._serve, "127.0.0.1", 0)
+        port = self.server.sockets[0].getsockname()[1]
+        return f"redis://127.0.0.1:{port}"
+
+    async def stop(self) -> None:
+        if self.server is not None:
+            self.server.close()
+
+    async def _serve(self, client_r: asyncio.StreamReader, client_w: asyncio.StreamWriter) -> None:
+        redis_r, redis_w = await asyncio.open_unix_connection(self.socket_path)
+        doomed = asyncio.Event()
+
+        async def up() -> None:
+            while data := await client_r.read(65536):
+                if self.armed and b"EVALSHA" in data:
+                    self.armed = False
+                    doomed.set()
+                redis_w.write(data)
+                await redis_w.drain()
+
+        async def down() -> None:
+            while data := await redis_r.read(65536):
+                if doomed.is_set():
+                    self.eaten += 1
+                    return  # the reply never reaches the server
+                client_w.write(data)
+                await client_w.drain()
+
+        try:
+            await asyncio.wait(
+                [asyncio.ensure_future(up()), asyncio.ensure_future(down())],
+                return_when=asyncio.FIRST_COMPLETED,
+            )
+        finally:
+            client_w.close()
+            redis_w.close()
+
+
+async def test_a_move_whose_write_may_have_landed_leaves_the_game_as_redis_has_it(
+    settings: Settings, redis_url: str
+) -> None:
+    """Redis runs a move's append but the connection fails before its reply: the player
+    hears ``internal_error``, yet the log has the move. The server must not play on from
+    its own copy without it (the log would then hold moves that do not follow each other,
+    and the game could never be rebuilt): the next request finds the game as the log has
+    it."""
+    eater = _ReplyEater(redis_url.removeprefix("unix://"))
+    proxied = await eater.start()
+    try:
+        async with running(with_settings(settings, redis_url=proxied)) as server:
+            ann = await player(server.url, "ann")
+            game = await ann.call("new_game", game="gate", seed=3)
+            gid = game["game"]
+            first = await ann.call("move", move=game["legal"][0], game=gid)
+            move = next(m for m in first["legal"] if m != "deal")
+            reference = new_game("gate", seed=3)
+            reference.play(game["legal"][0])
+            reference.play(move)
+            assert move not in [m.text for m in reference.legal_moves()]  # not twice
+            eater.armed = True
+            failed = await ann.request("move", move=move, game=gid)
+            assert failed["type"] == "error" and failed["code"] == "internal_error", failed
+            assert eater.eaten == 1
+            # the player, told it failed, tries it again
+            again = await ann.request("move", move=move, game=gid)
+            assert again["type"] == "error" and again["code"] == "illegal_move", again
+            log = await g.read_log(server.redis, gid)
+            assert [what for _, what in log] == [game["legal"][0], move]
+            rebuilt = await g.load(server.redis, gid, fence=False)
+            assert rebuilt is not None
+            assert rebuilt.game.view() == server.service.games[gid].game.view()
+            assert rebuilt.game.view() == reference.view()
+    finally:
+        await eater.stop()
