@@ -61,11 +61,21 @@ def encode(message: dict[str, Any]) -> bytes:
     return data
 
 
+#: field names, encoded (the protocol's names are few; a bound all the same)
+_KEYS: dict[str, bytes] = {}
+
+
 def _splice(message: dict[str, Any]) -> bytes:
     pack = _pack
+    keys = _KEYS
     parts = [map_header(len(message))]
     for key, value in message.items():
-        parts.append(pack(key))
+        packed = keys.get(key)
+        if packed is None:
+            packed = pack(key)
+            if len(keys) < 512:
+                keys[key] = packed
+        parts.append(packed)
         parts.append(value if value.__class__ is Encoded else pack(value))
     return b"".join(parts)
 
