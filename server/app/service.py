@@ -78,7 +78,7 @@ class Service:
         self.settings = settings
         self.redis = redis
         self.clock = settings.clock
-        self.commit = store.GroupCommit(redis)
+        self.commit = store.GroupCommit(redis, settings.write_timeout or None)
         self.sessions: dict[str, Session] = {}
         self.games: dict[str, g.LiveGame] = {}
         self.rooms: dict[str, Room] = {}

@@ -41,6 +41,7 @@ class Settings:
     forfeit_after: int = 300
     sweep_interval: float = 15.0
     progress_interval: float = 0.1
+    write_timeout: float = 5.0
     secret: str | None = None
     rules_dir: Path | None = None
     clock: Clock = field(default_factory=Clock, compare=False)
@@ -202,6 +203,10 @@ OPTIONS: dict[str, tuple[str, Callable[[str], Any]]] = {
     "sweep_interval": ("seconds between housekeeping passes", _positive_float),
     "progress_interval": (
         "seconds between a room's progress events for one racer; 0 one per move",
+        _non_negative_float,
+    ),
+    "write_timeout": (
+        "seconds Redis has to answer a batch of log writes before they fail; 0 no limit",
         _non_negative_float,
     ),
     "secret": ("key of the daily deals' seeds (else one kept in the data directory)", str),

@@ -291,10 +291,13 @@ class GroupCommit:
     between them by :class:`ClusterLinks`; what a caller hears is the same.
     """
 
-    def __init__(self, redis: RedisClient) -> None:
+    def __init__(self, redis: RedisClient, deadline: float | None = None) -> None:
         self.redis = redis
+        #: seconds Redis has to answer a batch before its connection is dropped and its
+        #: writes fail (None: the connection's own ``socket_timeout``, if any)
+        self.deadline = deadline
         #: a Redis Cluster's connections (None: one Redis, one connection from its pool)
-        self.cluster = ClusterLinks(redis) if isinstance(redis, RedisCluster) else None
+        self.cluster = ClusterLinks(redis, deadline) if isinstance(redis, RedisCluster) else None
         self._pool: ConnectionPool | None = (
             redis.connection_pool if isinstance(redis, Redis) else None
         )
@@ -303,7 +306,10 @@ class GroupCommit:
         self._inflight: set[asyncio.Task[None]] = set()
         self._lock = asyncio.Lock()
         self._conn: Any = None
+        #: the batch deadline in force, and the connection's own timeout (given back
+        #: with it)
         self._timeout: float | None = None
+        self._conn_timeout: float | None = None
         self.batches = 0
         self.writes = 0
         # one Redis with hiredis: batches written straight to the connection's transport
@@ -322,7 +328,7 @@ class GroupCommit:
         #: the protocol that takes the group commit's connection's replies
         self._replies_protocol: _Replies | None = None
         #: when the batch with Redis was sent (loop time), and the timer that drops a
-        #: connection whose batch waited ``socket_timeout``: one, re-armed as it fires
+        #: connection whose batch waited its deadline: one, re-armed as it fires
         self._sent_time = 0.0
         self._watchdog: asyncio.TimerHandle | None = None
         self._connecting: asyncio.Task[None] | None = None
@@ -392,16 +398,19 @@ class GroupCommit:
     async def _connect(self) -> None:
         try:
             assert self._pool is not None
-            conn = await self._pool.get_connection()
-            self._timeout = conn.socket_timeout
-            conn.socket_timeout = None
-            try:
-                for script in SCRIPTS:
-                    await conn.send_command("SCRIPT", "LOAD", script)
-                    await conn.read_response()
-            except BaseException:
-                await self._release(conn)
-                raise
+            # the writes waiting for this connection have the batch deadline too
+            async with asyncio.timeout(self.deadline):
+                conn = await self._pool.get_connection()
+                self._conn_timeout = conn.socket_timeout
+                self._timeout = self.deadline if self.deadline is not None else conn.socket_timeout
+                conn.socket_timeout = None
+                try:
+                    for script in SCRIPTS:
+                        await conn.send_command("SCRIPT", "LOAD", script)
+                        await conn.read_response()
+                except BaseException:
+                    await self._release(conn)
+                    raise
         except Exception as exc:
             self._connecting = None
             batch, self._pending = self._pending, []
@@ -459,7 +468,7 @@ class GroupCommit:
             self._lost(exc or RedisConnectionError("Redis closed the connection"))
 
     def _stuck(self) -> None:
-        """The watchdog: a batch has waited ``socket_timeout`` for its replies, so the
+        """The watchdog: a batch has waited its deadline for its replies, so the
         connection is dropped; else it looks again when the batch with Redis would be due."""
         self._watchdog = None
         if self._busy is None or self._timeout is None:
@@ -494,7 +503,8 @@ class GroupCommit:
             assert self._pool is not None
             conn = await self._pool.get_connection()
             # one deadline for the whole batch rather than one per command (a task each)
-            self._timeout = conn.socket_timeout
+            self._conn_timeout = conn.socket_timeout
+            self._timeout = self.deadline if self.deadline is not None else conn.socket_timeout
             conn.socket_timeout = None
             for script in SCRIPTS:
                 await conn.send_command("SCRIPT", "LOAD", script)
@@ -527,7 +537,7 @@ class GroupCommit:
     async def _release(self, conn: Any) -> None:
         """Give a dropped connection back to the pool, closed and with its own timeout
         again (kept, it would count against the pool's limit for good)."""
-        conn.socket_timeout = self._timeout
+        conn.socket_timeout = self._conn_timeout
         await conn.disconnect(nowait=True)
         if self._pool is not None:
             # best effort: the connection is closed whatever the pool makes of it
@@ -677,8 +687,10 @@ class ClusterLinks:
     #: rounds of redirects one batch follows
     REDIRECTS = 2
 
-    def __init__(self, redis: RedisCluster) -> None:
+    def __init__(self, redis: RedisCluster, deadline: float | None = None) -> None:
         self.redis = redis
+        #: seconds a node has to answer its part of a batch (None: the connection's own)
+        self.deadline = deadline
         #: node name -> its link
         self.links: dict[str, _Link] = {}
         self._stale = False
@@ -765,6 +777,8 @@ class ClusterLinks:
             conn, timeout = await self._connect(node)
         except Exception as exc:
             return exc
+        if self.deadline is not None:
+            timeout = self.deadline
         wire = commands
         if any(asking):
             wire = []

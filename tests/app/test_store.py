@@ -15,7 +15,7 @@ from server.app import store
 from server.app.settings import Settings
 from server.engine import new_game
 
-from .client import player
+from .client import Client, player
 from .conftest import Running, running, with_settings
 
 
@@ -183,3 +183,45 @@ async def test_a_move_whose_write_may_have_landed_leaves_the_game_as_redis_has_i
             assert rebuilt.game.view() == reference.view()
     finally:
         await eater.stop()
+
+
+async def test_a_move_redis_sits_on_fails_after_the_write_timeout(
+    settings: Settings, redis_url: str
+) -> None:
+    """Redis stops answering (paused) for longer than ``write_timeout``: the move fails
+    with ``internal_error`` at that deadline rather than hanging, both while the group
+    commit is making its connection and with a batch on the wire; once Redis is back,
+    the game goes on as Redis has it."""
+    admin = Redis.from_url(redis_url)
+    loop = asyncio.get_running_loop()
+
+    async def paused_move(ann: Client, move: str, gid: str) -> None:
+        await admin.execute_command("CLIENT", "PAUSE", 1500, "ALL")
+        started = loop.time()
+        failed = await ann.request("move", move=move, game=gid)
+        waited = loop.time() - started
+        assert failed["type"] == "error" and failed["code"] == "internal_error", failed
+        assert 0.4 < waited < 1.2, waited
+        await asyncio.sleep(1.7 - waited)
+
+    try:
+        async with running(with_settings(settings, write_timeout=0.5)) as server:
+            ann = await player(server.url, "ann")
+            game = await ann.call("new_game", game="gate", seed=3)
+            gid = game["game"]
+            # the group commit's first write: it has no connection yet
+            await paused_move(ann, game["legal"][0], gid)
+            first = await ann.call("move", move=game["legal"][0], game=gid)
+            # now with its connection made: the batch waits on the wire
+            second = first["legal"][0]
+            await paused_move(ann, second, gid)
+            # whether or not Redis ran it once it went on, the game is as its log says
+            await ann.request("move", move=second, game=gid)
+            log = await g.read_log(server.redis, gid)
+            assert [what for _, what in log] == [game["legal"][0], second]
+            rebuilt = await g.load(server.redis, gid, fence=False)
+            assert rebuilt is not None
+            assert rebuilt.game.view() == server.service.games[gid].game.view()
+    finally:
+        await admin.execute_command("CLIENT", "UNPAUSE")
+        await admin.aclose()
