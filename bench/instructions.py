@@ -37,6 +37,7 @@ from websockets.asyncio.client import ClientConnection, connect
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.load import server_env  # noqa: E402
 from server.app.embedded_redis import EmbeddedRedis  # noqa: E402
 
 WARM_MOVES = 5
@@ -101,16 +102,7 @@ def measure(tree: Path, redis_url: str, tmp: Path, clients: int, moves: int) -> 
     """One run: the instructions counted over ``clients * moves`` moves."""
     out = tmp / f"callgrind.{time.monotonic_ns()}"
     log = tmp / "server.log"
-    env = dict(
-        os.environ,
-        PYTHONPATH=str(tree),
-        PATIENCE_HOST="127.0.0.1",
-        PATIENCE_PORT="0",
-        PATIENCE_REDIS_URL=redis_url,
-        PATIENCE_DATA_DIR=str(tmp / "server"),
-        PATIENCE_RATE="1000000",
-        PATIENCE_BURST="1000000",
-    )
+    env = server_env(redis_url, tmp, tree)
     argv = [
         "valgrind",
         "--tool=callgrind",

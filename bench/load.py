@@ -452,12 +452,12 @@ def _start_listening(
     raise RuntimeError(f"{argv[0]} did not start")
 
 
-def start_server(
-    children: Children, redis_url: str, tmp: Path, tree: str | None = None
-) -> tuple[Any, str]:
+def server_env(redis_url: str, tmp: Path, tree: str | Path | None = None) -> dict[str, str]:
+    """A benchmarked server's environment: a free port on loopback, the given Redis, no
+    rate limit, rematches at once; with ``tree``, another checkout's server on this
+    virtualenv (before/after comparisons)."""
     env = dict(os.environ)
     if tree:
-        # another checkout's server (before/after comparisons), on this virtualenv
         env["PYTHONPATH"] = str(Path(tree).resolve())
     env.update(
         PATIENCE_HOST="127.0.0.1",
@@ -468,6 +468,13 @@ def start_server(
         PATIENCE_BURST="1000000",
         PATIENCE_COUNTDOWN="0",
     )
+    return env
+
+
+def start_server(
+    children: Children, redis_url: str, tmp: Path, tree: str | None = None
+) -> tuple[Any, str]:
+    env = server_env(redis_url, tmp, tree)
     binary = Path(sys.executable).parent / "patience-race-server"
     proc, url = _start_listening(children, [str(binary)], env, "listening on ", tmp / "server.log")
     return proc, url
