@@ -492,8 +492,11 @@ class Service:
         """Append a log entry through the group commit: returns once Redis has it."""
         try:
             await self.commit.submit(self._log_write(live, entry))
-        except store.Fenced as exc:
-            raise self._log_failed(live, exc) from None
+        except Exception as exc:
+            failed = self._log_failed(live, exc)
+            if failed is exc:
+                raise
+            raise failed from None
         live.log_length += 1
 
     def move_now(
