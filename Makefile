@@ -3,8 +3,13 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+# the move path's modules compiled with mypyc (server/native.py); used only while every
+# source still matches the build, so an edit falls back to the source until the next make
+NATIVE := server/_native/manifest.json
+NATIVE_SOURCES := server/native.py server/engine/*.py server/engine/games/*.py \
+	server/protocol/codec.py server/protocol/encoded.py server/app/views.py pyproject.toml
 
-.PHONY: run console test lint typecheck pytest bench clean
+.PHONY: run console test lint typecheck pytest bench clean native
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -12,9 +17,16 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
+native: $(NATIVE)
+
+$(NATIVE): $(STAMP) $(NATIVE_SOURCES)
+	@echo "compiling the move path's modules (mypyc, about a minute)"
+	@$(BIN)/patience-race-server native build > $(VENV)/native-build.log 2>&1 \
+		|| (cat $(VENV)/native-build.log; exit 1)
+
 # The race server on ws://127.0.0.1:8765, with an embedded Redis in ./data unless
 # PATIENCE_REDIS_URL is set. Ctrl-C stops it cleanly.
-run: $(STAMP)
+run: $(STAMP) $(NATIVE)
 	$(BIN)/patience-race-server $(ARGS)
 
 # A game at the local console, straight on the engine: make console GAME=nestor
@@ -27,18 +39,22 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check server client_cli tests bench
 
 typecheck: $(STAMP)
-	$(BIN)/mypy server/engine server/protocol client_cli
+	$(BIN)/mypy server/engine server/protocol server/native.py server/app/views.py client_cli
 
-pytest: $(STAMP)
-	$(BIN)/pytest server tests docs README.md
+# The tests run on the compiled modules (PATIENCE_NATIVE=1 refuses to fall back), the
+# doctests and the engine's tests once more on the source, as a machine without a C
+# compiler runs it.
+pytest: $(STAMP) $(NATIVE)
+	PATIENCE_NATIVE=1 $(BIN)/pytest tests
+	PATIENCE_NATIVE=0 $(BIN)/pytest server docs README.md tests/engine tests/app/test_views.py
 
 test: lint typecheck pytest
 
 # The engine's micro-benchmarks, then the load test of the race server against a bare echo
 # server (bench/load.py; about 2.5 minutes in all). BENCH_ARGS=--quick: a 30-second load test.
-bench: $(STAMP)
+bench: $(STAMP) $(NATIVE)
 	$(BIN)/python bench/engine.py
 	$(BIN)/python bench/load.py $(BENCH_ARGS)
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis server/_native

@@ -507,6 +507,7 @@ class Probe:
         out: dict[str, float] = {"t": time.perf_counter(), "busy": busy}
         if self.proc is not None:
             out["cpu"] = self._cpu(self.proc)
+            out["cpu_sys"] = float(self.proc.cpu_times().system)
             out["rss"] = self.proc.memory_info().rss
         out["load_cpu"] = sum(self._cpu(p) for p in self.others)
         if self.redis is not None:
@@ -598,6 +599,8 @@ def run_phase(
         ours += cpu
         row["server_cpu_pct"] = round(100 * cpu / wall)
         row["server_cpu_us_per_move"] = round(1e6 * cpu / max(1, totals["moves"]))
+        # the kernel's share: system calls (reads, writes, epoll) and what they wake
+        row["server_sys_cpu_pct"] = round(100 * (after["cpu_sys"] - before["cpu_sys"]) / wall)
         row["server_rss_mib"] = round(after["rss"] / 2**20, 1)
     if "redis_cmds" in before and target == "server":
         redis_cpu = after["redis_cpu"] - before["redis_cpu"]

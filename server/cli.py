@@ -116,6 +116,18 @@ def cmd_verify(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_native(args: argparse.Namespace) -> int:
+    from server import native
+
+    if args.action == "build":
+        native.build()
+        print(f"compiled {len(native.SOURCES)} modules into {native.DIR}")
+        return 0
+    state = native.status()
+    print(state["mode"] + (f" ({state['why']})" if state.get("why") else ""))
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="patience-race-server", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -131,10 +143,15 @@ def build_parser() -> argparse.ArgumentParser:
     verify = sub.add_parser("verify", help="check that a replay file reproduces its result")
     verify.add_argument("file", type=Path)
     verify.set_defaults(func=cmd_verify)
+    native = sub.add_parser(
+        "native", help="build the compiled modules, or say whether they are in use"
+    )
+    native.add_argument("action", choices=("build", "status"), nargs="?", default="status")
+    native.set_defaults(func=cmd_native)
     return parser
 
 
-TOOLS = ("games", "deal", "play", "verify")
+TOOLS = ("games", "deal", "play", "verify", "native")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -14,7 +14,7 @@ from typing import Any
 
 from redis.asyncio import BlockingConnectionPool, Redis, RedisCluster
 
-from server import __version__
+from server import __version__, native
 
 from .embedded_redis import EmbeddedRedis
 from .service import Service
@@ -103,6 +103,9 @@ async def run(settings: Settings, started: asyncio.Event | None = None) -> None:
             with contextlib.suppress(NotImplementedError, RuntimeError):
                 loop.add_signal_handler(sig, stop.set)
         redis_kind = "cluster" if settings.redis_cluster else "external"
+        compiled = native.status()
+        if compiled["mode"] != "compiled":
+            log.warning("the move path runs from source: %s", compiled["why"])
         log.info(
             "listening",
             extra={
@@ -111,6 +114,7 @@ async def run(settings: Settings, started: asyncio.Event | None = None) -> None:
                 "redis": "embedded" if embedded else redis_kind,
                 "rooms_resumed": rooms,
                 "proc": service.proc,
+                "move_path": compiled["mode"],
             },
         )
         print(

@@ -19,6 +19,7 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import msgpack
@@ -27,7 +28,7 @@ from server.engine import Game
 from server.engine.cards import CODE
 from server.protocol.codec import Encoded, array_header, map_header
 
-_packb = msgpack.Packer(use_bin_type=True).pack
+_packb: Callable[[Any], bytes] = msgpack.Packer(use_bin_type=True).pack
 
 #: every card's code, msgpack-encoded
 _CODES = [_packb(code) for code in CODE]

@@ -14,7 +14,18 @@ ints in its piles; :class:`Card` is the same number with a name, for the public 
 
 from __future__ import annotations
 
-from typing import Final
+from collections.abc import Callable
+from typing import Final, TypeVar
+
+_T = TypeVar("_T")
+
+try:
+    from mypy_extensions import mypyc_attr
+except ImportError:  # pure Python: the decorator only speaks to the compiler
+
+    def mypyc_attr(*attrs: str, **kwattrs: object) -> Callable[[_T], _T]:
+        return lambda cls: cls
+
 
 SUITS: Final = "CDHS"
 RANKS: Final = "A23456789TJQK"
@@ -77,6 +88,7 @@ def card_name(card: int) -> str:
     return f"{RANK_NAMES[RANK[card]]} of {SUIT_NAMES[SUIT[card]]}"
 
 
+@mypyc_attr(native_class=False)  # compiled (server.native): an int subclass stays a Python class
 class Card(int):
     """A card: an ``int`` 0..51 whose text form is its two-character code."""
 

@@ -128,7 +128,7 @@ class Game:
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        if "id" not in cls.__dict__:
+        if "id" not in vars(cls):
             return  # a shared base, not a game
         cls._declare()
         labels = [s.label for s in cls.PILES]
@@ -159,7 +159,9 @@ class Game:
 
     # -- construction -------------------------------------------------------------------
 
-    def __init__(self, deck: Sequence[int], seed: int | None) -> None:
+    def __init__(self, deck: Sequence[int] | None, seed: int | None) -> None:
+        """The deal of ``deck``; with None, an empty table for a caller to fill (a
+        layout or a snapshot)."""
         self.seed = seed
         self.p: list[list[int]] = [[] for _ in self.PILES]
         self.sc: list[int] = [0] * len(self.COUNTERS)
@@ -171,8 +173,9 @@ class Game:
         self._ops: list[Op] = []
         self._revealed = False
         self._low: dict[int, int] = {}
-        self._setup(list(deck))
-        self._ops = []
+        if deck is not None:
+            self._setup(list(deck))
+            self._ops = []
 
     @classmethod
     def deck_cards(cls) -> list[int]:
@@ -227,17 +230,7 @@ class Game:
         >>> [m.text for m in g.legal_moves()]
         ['1+2']
         """
-        game = cls.__new__(cls)
-        game.seed = None
-        game.p = [[] for _ in cls.PILES]
-        game.sc = [0] * len(cls.COUNTERS)
-        game.moves = 0
-        game._journal = []
-        game._legal = None
-        game._home = None
-        game._ops = []
-        game._revealed = False
-        game._low = {}
+        game = cls(None, None)
         for label, text in piles.items():
             if label not in cls.LABELS:
                 raise ValueError(f"{cls.id} has no pile {label!r}")
@@ -519,8 +512,7 @@ class Game:
 
     @classmethod
     def _restore(cls, reader: _Reader, seed: int | None, moves: int) -> Game:
-        game = cls.__new__(cls)
-        game.seed = seed
+        game = cls(None, seed)
         game.moves = moves
         game.sc = reader.ints()
         if len(game.sc) != len(cls.COUNTERS):
@@ -537,11 +529,6 @@ class Game:
             ops = [reader.op() for _ in range(reader.u16())]
             # the legal moves before a restored move are recomputed if it is undone
             game._journal.append((move, _LAZY, counters, ops, False))
-        game._legal = None
-        game._home = None
-        game._ops = []
-        game._revealed = False
-        game._low = {}
         if not reader.done():
             raise ValueError("snapshot has trailing bytes")
         return game

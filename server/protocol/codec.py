@@ -10,6 +10,8 @@ from typing import Any
 
 import msgpack
 
+from .encoded import Encoded as Encoded
+
 #: nesting deeper than this in a request is refused (requests are flat maps)
 MAX_DEPTH = 8
 
@@ -21,18 +23,6 @@ _pack = msgpack.Packer(use_bin_type=True).pack
 class FrameError(ValueError):
     """A frame that cannot be decoded: a text frame, or bytes that are not one msgpack
     value. The server closes the connection (1003)."""
-
-
-class Encoded(bytes):
-    """A value already encoded as msgpack (one whole value). Put in a message's top-level
-    map, :func:`encode` writes it as it is: the server keeps a game's view encoded between
-    moves and re-encodes only the piles a move changed.
-
-    >>> decode(encode({"type": "x", "view": Encoded(msgpack.packb({"a": [1]}))}))
-    {'type': 'x', 'view': {'a': [1]}}
-    """
-
-    __slots__ = ()
 
 
 def map_header(size: int) -> bytes:

@@ -39,8 +39,7 @@ class Babette(GridGame):
         yield Move("redeal", REDEAL)
 
     @classmethod
-    def _interned(cls) -> None:
-        super()._interned()
+    def _interned_more(cls) -> None:
         cls.REDEAL_MOVE = cls.MOVES["redeal"]
 
     def _setup(self, deck: list[int]) -> None:

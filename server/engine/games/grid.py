@@ -70,6 +70,12 @@ class GridGame(Game):
         cls.STOCK = cls.CELLS
         cls.F0 = cls.CELLS + 1
         cls.PILES = (*cls._cell_piles(), *cls._fixed_piles(), *cls._extra_piles())
+        cls._declare_more()
+
+    @classmethod
+    def _declare_more(cls) -> None:
+        """A game's own layout constants, once ``PILES`` is set. (Hooks rather than
+        ``super()`` in class methods, which the compiled build binds wrongly.)"""
 
     @classmethod
     def _cell_piles(cls) -> Iterable[PileSpec]:
@@ -128,6 +134,11 @@ class GridGame(Game):
         cls.HOME_MOVES = {(m.a, m.b): m for m in moves if m.kind == HOME}
         cls.BUILDS = {(m.a, m.b): m for m in moves if m.kind == BUILD}
         cls.DEAL_MOVE = cls.MOVES["deal"]
+        cls._interned_more()
+
+    @classmethod
+    def _interned_more(cls) -> None:
+        """A game's own references to interned moves."""
 
     # -- the garden ----------------------------------------------------------------------
 

@@ -40,8 +40,7 @@ class Labyrinth(GridGame):
     GRACE_HOMES: ClassVar[tuple[Move, Move]]
 
     @classmethod
-    def _declare(cls) -> None:
-        super()._declare()
+    def _declare_more(cls) -> None:
         cls.GRACE = len(cls.PILES) - 1
 
     @classmethod
@@ -56,8 +55,7 @@ class Labyrinth(GridGame):
         yield Move("g>d", GRACE_HOME, cls.GRACE, 1)
 
     @classmethod
-    def _interned(cls) -> None:
-        super()._interned()
+    def _interned_more(cls) -> None:
         cls.TAKES = tuple(cls.MOVES[f"{cls.cell_label(i)}>g"] for i in range(cls.CELLS))
         cls.GRACE_HOMES = (cls.MOVES["g>u"], cls.MOVES["g>d"])
 

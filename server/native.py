@@ -1,0 +1,195 @@
+"""The move path's modules compiled to C with mypyc, used in place of their source.
+
+The rules engine, the encoded views and the frame codec run on every move; compiled, a
+move costs the server about a third fewer instructions (docs/performance.md). They are
+the same source files, type-checked as they are: ``make`` builds them
+(``patience-race-server native build``) into ``server/_native/``, beside a manifest that
+holds each source file's hash.
+
+``import server`` installs a finder that loads the compiled modules only when every
+source file still matches its hash: after an edit, the whole set falls back to the
+source (all or nothing: the compiled modules call each other directly) until the next
+build. ``PATIENCE_NATIVE`` chooses: ``auto`` (the default: compiled when built and
+current), ``0`` (never), ``1`` (always: importing ``server`` fails, saying why, when
+the build is missing or out of date; the tests use this).
+
+>>> status()["mode"] in ("compiled", "source")
+True
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.abc
+import importlib.machinery
+import importlib.util
+import json
+import os
+import sys
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+#: the compiled modules' sources, from the project root
+SOURCES = (
+    "server/engine/cards.py",
+    "server/engine/deal.py",
+    "server/engine/core.py",
+    "server/engine/games/grid.py",
+    "server/engine/games/babette.py",
+    "server/engine/games/blockade.py",
+    "server/engine/games/doubles.py",
+    "server/engine/games/gate.py",
+    "server/engine/games/labyrinth.py",
+    "server/engine/games/light_and_shade.py",
+    "server/engine/games/nestor.py",
+    "server/engine/games/wedge.py",
+    "server/protocol/codec.py",
+    "server/app/views.py",
+)
+
+ROOT = Path(__file__).resolve().parents[1]
+DIR = Path(__file__).resolve().parent / "_native"
+MANIFEST = DIR / "manifest.json"
+ENV = "PATIENCE_NATIVE"
+
+
+def module_name(source: str) -> str:
+    """``server/engine/core.py`` -> ``server.engine.core``."""
+    return source.removesuffix(".py").replace("/", ".")
+
+
+def _digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+class NativeError(ImportError):
+    """``PATIENCE_NATIVE=1`` and the compiled modules cannot be used."""
+
+
+class _Finder(importlib.abc.MetaPathFinder):
+    """Finds the compiled modules (and the library they share) by name."""
+
+    def __init__(self, files: dict[str, Path]) -> None:
+        self.files = files
+
+    def find_spec(
+        self, fullname: str, path: Any = None, target: ModuleType | None = None
+    ) -> importlib.machinery.ModuleSpec | None:
+        file = self.files.get(fullname)
+        if file is None:
+            return None
+        return importlib.util.spec_from_file_location(fullname, file)
+
+
+_state: dict[str, Any] = {"mode": "source", "why": "not installed"}
+
+
+def _usable() -> tuple[dict[str, Path] | None, str]:
+    """The compiled files by module name, or None and why not."""
+    if not MANIFEST.exists():
+        return None, "not built (make builds it: patience-race-server native build)"
+    try:
+        manifest = json.loads(MANIFEST.read_text())
+    except (OSError, ValueError) as exc:
+        return None, f"unreadable manifest ({exc})"
+    suffix = importlib.machinery.EXTENSION_SUFFIXES[0]
+    if manifest.get("suffix") != suffix:
+        return None, f"built for {manifest.get('suffix')}, this Python loads {suffix}"
+    files: dict[str, Path] = {}
+    sources = manifest.get("sources", {})
+    if sorted(sources) != sorted(SOURCES):
+        return None, "built from another list of modules"
+    for source, entry in sources.items():
+        try:
+            if _digest(ROOT / source) != entry["sha256"]:
+                return None, f"{source} changed since the build"
+        except OSError:
+            return None, f"{source} is missing"
+        files[module_name(source)] = DIR / entry["file"]
+    for name, file in manifest.get("shared", {}).items():
+        files[name] = DIR / file
+    missing = [str(f) for f in files.values() if not f.exists()]
+    if missing:
+        return None, f"missing {missing[0]}"
+    return files, ""
+
+
+def install() -> None:
+    """Put the finder in front of the import system when the build is usable (called by
+    ``import server``, before any compiled module's source could be imported)."""
+    want = os.environ.get(ENV, "auto").strip().lower()
+    if want in ("0", "no", "off", "false"):
+        _state.update(mode="source", why=f"{ENV}={want}")
+        return
+    files, why = _usable()
+    if files is None:
+        _state.update(mode="source", why=why)
+        if want in ("1", "yes", "on", "true"):
+            raise NativeError(f"{ENV}={want} but the compiled modules cannot be used: {why}")
+        return
+    early = [name for name in files if name in sys.modules]
+    if early:
+        _state.update(mode="source", why=f"{early[0]} was imported first")
+        return
+    sys.meta_path.insert(0, _Finder(files))
+    _state.update(mode="compiled", why="", modules=sorted(files))
+
+
+def status() -> dict[str, Any]:
+    """Whether the compiled modules are in use (``mode``), and if not, why."""
+    return dict(_state)
+
+
+def build(out: Path = DIR) -> None:
+    """Compile :data:`SOURCES` with mypyc into ``out`` and write its manifest (needs
+    mypy and a C compiler: the ``dev`` extra and gcc)."""
+    import shutil
+    import tempfile
+
+    from mypyc.build import mypycify
+    from setuptools import Distribution  # type: ignore[import-untyped]
+
+    suffix = importlib.machinery.EXTENSION_SUFFIXES[0]
+    digests = {source: _digest(ROOT / source) for source in SOURCES}
+    cwd = os.getcwd()
+    with tempfile.TemporaryDirectory() as tmp:
+        os.chdir(ROOT)
+        try:
+            extensions = mypycify(list(SOURCES), opt_level="3", target_dir=f"{tmp}/c")
+            stage = Path(tmp) / "lib"
+            dist = Distribution(
+                {
+                    "name": "patience-race-native",
+                    "ext_modules": extensions,
+                    "script_name": "native",
+                    "script_args": [
+                        "--quiet",
+                        "build_ext",
+                        "--build-lib",
+                        str(stage),
+                        "--build-temp",
+                        f"{tmp}/obj",
+                    ],
+                }
+            )
+            dist.parse_command_line()
+            dist.run_commands()
+        finally:
+            os.chdir(cwd)
+        built = {str(p.relative_to(stage)): p for p in stage.rglob(f"*{suffix}")}
+        sources: dict[str, dict[str, str]] = {}
+        for source in SOURCES:
+            file = source.removesuffix(".py") + suffix
+            if file not in built:
+                raise RuntimeError(f"mypyc built no {file}")
+            sources[source] = {"file": file, "sha256": digests[source]}
+        shared = {name.removesuffix(suffix): name for name in built if "/" not in name}
+        if out.exists():
+            shutil.rmtree(out)
+        out.mkdir(parents=True)
+        for name, path in built.items():
+            (out / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(path, out / name)
+    manifest = {"suffix": suffix, "sources": sources, "shared": shared}
+    (out / "manifest.json").write_text(json.dumps(manifest, indent=1, sort_keys=True) + "\n")
