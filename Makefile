@@ -26,7 +26,9 @@ $(NATIVE): $(STAMP) $(NATIVE_SOURCES)
 
 # The race server on ws://127.0.0.1:8765, with an embedded Redis in ./data unless
 # PATIENCE_REDIS_URL is set. Ctrl-C stops it cleanly.
-run: $(STAMP) $(NATIVE)
+run: $(STAMP)
+	@$(MAKE) --no-print-directory native || echo "could not compile the move path (see \
+	$(VENV)/native-build.log): the server runs it from source, slower"
 	$(BIN)/patience-race-server $(ARGS)
 
 # A game at the local console, straight on the engine: make console GAME=nestor

@@ -22,6 +22,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from server import native
 from server.engine import GAMES, new_game
 
 CAP = 1000
@@ -103,9 +104,17 @@ def main() -> None:
             }
         )
     if args.json:
-        print(json.dumps({"python": platform.python_version(), "rows": rows}, indent=2))
+        mode = native.status()["mode"]
+        print(
+            json.dumps(
+                {"python": platform.python_version(), "engine": mode, "rows": rows}, indent=2
+            )
+        )
         return
-    print(f"Python {platform.python_version()} ({platform.python_implementation()})")
+    print(
+        f"Python {platform.python_version()} ({platform.python_implementation()}), "
+        f"the engine {native.status()['mode']}"
+    )
     head = (
         "game",
         "playouts/s",

@@ -452,6 +452,20 @@ def _start_listening(
     raise RuntimeError(f"{argv[0]} did not start")
 
 
+def move_path(tree: str | Path | None = None) -> str:
+    """Whether the server of ``tree`` (else this checkout) runs its move path compiled
+    (``server/native.py``): ``compiled``, or ``source (why)``."""
+    env = dict(os.environ)
+    if tree:
+        env["PYTHONPATH"] = str(Path(tree).resolve())
+    code = "from server import native; s = native.status(); print(s['mode'], s['why'])"
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=tree or ROOT
+    )
+    mode, _, why = out.stdout.strip().partition(" ")
+    return f"{mode} ({why})" if why else mode or "unknown"
+
+
 def server_env(redis_url: str, tmp: Path, tree: str | Path | None = None) -> dict[str, str]:
     """A benchmarked server's environment: a free port on loopback, the given Redis, no
     rate limit, rematches at once; with ``tree``, another checkout's server on this
@@ -767,6 +781,7 @@ def main() -> int:
             "room": args.room,
             "procs": args.procs,
             "pinned": bool(server_cpus),
+            "move_path": None if args.url else move_path(args.server_tree),
             "seconds": seconds,
             "warm": warm,
             "game": GAME,
@@ -798,7 +813,12 @@ def main() -> int:
         }
         print(
             f"load: {args.racers} racers in rooms of {args.room} from {args.procs} processes, "
-            f"{seconds:g} s a phase after {warm:g} s of warm-up",
+            f"{seconds:g} s a phase after {warm:g} s of warm-up"
+            + (
+                f"; the server's move path: {report['settings']['move_path']}"
+                if not args.url
+                else ""
+            ),
             flush=True,
         )
         pipes, ready = start_workers(children, cfg, args.procs, args.racers)
