@@ -11,6 +11,19 @@ from pathlib import Path
 ENGINE = Path(__file__).resolve().parents[2] / "server" / "engine"
 
 
+def _python(code: str, **env: str) -> str:
+    """What ``code`` prints, run by a fresh interpreter at the project's root."""
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=ENGINE.parents[1],
+        env={**os.environ, **env},
+    )
+    return out.stdout.strip()
+
+
 def test_importing_the_engine_loads_no_io_machinery() -> None:
     code = (
         "import sys, server.engine\n"
@@ -18,14 +31,7 @@ def test_importing_the_engine_loads_no_io_machinery() -> None:
         " if m in sys.modules)\n"
         "print(','.join(bad))\n"
     )
-    out = subprocess.run(
-        [sys.executable, "-c", code],
-        capture_output=True,
-        text=True,
-        check=True,
-        cwd=ENGINE.parents[1],
-    )
-    assert out.stdout.strip() == ""
+    assert _python(code) == ""
 
 
 def _optional(tree: ast.Module) -> set[int]:
@@ -70,12 +76,4 @@ def test_the_engine_runs_without_the_compilers_package() -> None:
         "g = new_game('gate', seed=7); g.play(g.legal_moves()[0])\n"
         "print(str(Card.parse('TH')), g.moves)\n"
     )
-    out = subprocess.run(
-        [sys.executable, "-c", code],
-        capture_output=True,
-        text=True,
-        check=True,
-        cwd=ENGINE.parents[1],
-        env={**os.environ, "PATIENCE_NATIVE": "0"},
-    )
-    assert out.stdout.split() == ["TH", "1"]
+    assert _python(code, PATIENCE_NATIVE="0").split() == ["TH", "1"]
