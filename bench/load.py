@@ -17,14 +17,15 @@ connections on one asyncio (uvloop) loop. Each process opens its share of ``--ra
 racers: every racer registers (its own name), and they gather in rooms of ``--room``: the
 host creates the room, the others join and say ready, the host starts. Then every racer
 plays its race game with moves taken at random from the ``legal`` list of the last reply,
-sending the game id with each move. A racer resigns a game after 150 moves (so the racers
-of a room finish together, and no game goes round in circles: The Gate's bar-to-bar
-shifts can). A racer whose race game has ended (won, lost or resigned) plays solo games
-(``new_game``) until the room's ``results`` come; the host then calls a ``rematch`` and
-everyone switches to the new race game at ``race_start``. So about 95% of the moves are
-race moves, each told to the 4 members of its room in ``progress`` events (counted; the
-server throttles them per room, ``PATIENCE_PROGRESS_INTERVAL``, 0.1 s by default), and no
-racer waits idle.
+sending the game id with each move. A racer resigns a game after 100 to 200 moves, drawn
+for each race from its room's code and number (so the racers of a room finish together,
+the rooms' races end at different times, and no game goes round in circles: The Gate's
+bar-to-bar shifts can). A racer whose race game has ended (won, lost or resigned) plays
+solo games (``new_game``, resigned after 100 to 200 moves too) until the room's
+``results`` come; the host then calls a ``rematch`` and everyone switches to the new race
+game at ``race_start``. So about 95% of the moves are race moves, each told to the 4
+members of its room in ``progress`` events (counted; the server throttles them per room,
+``PATIENCE_PROGRESS_INTERVAL``, 0.1 s by default), and no racer waits idle.
 The echo phases drive the same number of connections, from the same processes, with the
 same loop: a random entry of the reply's ``legal`` list sent as a ``move``. The echo uses
 websockets' asyncio API; ``--lean-echo`` gives it the race server's own framing instead
@@ -37,7 +38,10 @@ Phases, each with a warm-up whose samples are dropped:
 2. paced, echo then server, at a total rate of half the echo ceiling measured in phase 1
    (each connection at its share of that rate, at a random phase). Gives p99 at half the
    ceiling load. Latency is always from just before the send to just after the reply is
-   decoded; sends later than 5 ms behind their schedule are counted as ``late``.
+   decoded; sends later than 5 ms behind their schedule are counted as ``late``. A
+   connection behind its schedule sends at once to catch up, except after its requests
+   between games (resign, new game, rematch): a racer starts a game on a fresh schedule
+   rather than make up for that time with a burst of moves.
    A full run also paces the server at a quarter of the ceiling.
 3. scale: a fresh server (same Redis, emptied) and ``--scale`` racers in rooms of
    ``--room``, every race started and one move played by every racer, then all connected
@@ -80,9 +84,18 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 GAME = "gate"
-#: moves after which a racer resigns a game: race games of even length (so the room
-#: finishes together and the share of race moves stays high) that never go round in circles
-CAP = 150
+#: moves after which a racer resigns a game, drawn for each race (the same for the room's
+#: racers, who finish together, so the share of race moves stays high) and each solo
+#: game: no game goes round in circles (The Gate's bar-to-bar shifts can), and the rooms'
+#: races end at different times, as real ones do
+CAP = (100, 200)
+
+
+def race_cap(code: str, race: int) -> int:
+    """A race's resignation point, the same for each of its racers."""
+    return random.Random(f"{code}:{race}").randint(*CAP)
+
+
 LATE = 0.005
 
 # ----------------------------------------------------------------------------------------
@@ -144,8 +157,9 @@ class Conn:
             raise RuntimeError(f"{kind} {fields}: {reply}")
         return reply
 
-    async def prepare(self) -> None:
-        """Whatever requests must come before the next move."""
+    async def prepare(self) -> bool:
+        """Whatever requests must come before the next move; whether there were any."""
+        return False
 
     async def move(self, t_send: float) -> None:
         """One timed move."""
@@ -176,14 +190,15 @@ class EchoConn(Conn):
 class Racer(Conn):
     """A racer in a room (or alone, with rooms of 1)."""
 
-    __slots__ = ("host", "in_race", "moves_in_game", "pending_race", "rematch")
+    __slots__ = ("cap", "host", "in_race", "moves_in_game", "pending_race", "rematch")
 
     def __init__(self, ws: Any, rng: random.Random, stats: Stats) -> None:
         super().__init__(ws, rng, stats)
         self.host = False
         self.in_race = False
         self.moves_in_game = 0
-        self.pending_race: tuple[str, list[str]] | None = None
+        self.cap = self.rng.randint(*CAP)
+        self.pending_race: tuple[str, list[str], int] | None = None
         self.rematch = False
 
     def on_event(self, message: dict[str, Any]) -> None:
@@ -192,7 +207,8 @@ class Racer(Conn):
             if self.stats.recording:
                 self.stats.progress += 1
         elif kind == "race_start":
-            self.pending_race = (message["game"], message["legal"])
+            cap = race_cap(message["code"], message["race"])
+            self.pending_race = (message["game"], message["legal"], cap)
         elif kind == "results" and self.host:
             self.rematch = True
 
@@ -204,21 +220,24 @@ class Racer(Conn):
             if "id" not in message:
                 self.on_event(message)
 
-    async def prepare(self) -> None:
+    async def prepare(self) -> bool:
         stats = self.stats
+        between = False
         while True:
             if self.rematch:
                 self.rematch = False
                 await self.call("rematch")  # refused if already called: harmless
                 stats.other += 1
+                between = True
                 continue
             if self.pending_race is not None:
-                self.gid, self.legal = self.pending_race
+                self.gid, self.legal, self.cap = self.pending_race
                 self.pending_race = None
                 self.in_race = True
                 self.moves_in_game = 0
-            if self.legal and self.moves_in_game < CAP:
-                return
+                between = True
+            if self.legal and self.moves_in_game < self.cap:
+                return between
             if self.legal:
                 await self.call("resign", game=self.gid)
                 stats.other += 1
@@ -227,6 +246,8 @@ class Racer(Conn):
             self.gid, self.legal = reply["game"], reply["legal"]
             self.in_race = False
             self.moves_in_game = 0
+            self.cap = self.rng.randint(*CAP)
+            between = True
 
     def after(self, reply: dict[str, Any]) -> None:
         self.moves_in_game += 1
@@ -300,7 +321,10 @@ async def _run_phase(conns: list[Conn], command: dict[str, Any]) -> Stats:
         interval = 1.0 / rate
         due = start + conn.rng.random() * interval
         while True:
-            await conn.prepare()
+            if await conn.prepare():
+                # a racer between games (resigned, dealt a new one, waiting for the
+                # rematch) does not make up for that time with a burst of moves after
+                due = max(due, perf())
             now = perf()
             if due > now:
                 await asyncio.sleep(due - now)

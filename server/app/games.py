@@ -138,7 +138,26 @@ async def create(
     day: str | None = None,
 ) -> LiveGame:
     """A new game, its meta written to Redis before it is returned."""
-    live = LiveGame(
+    live = dealt(game_id, seed, owner, kind, now_ms, room=room, race=race, day=day)
+    async with redis.pipeline(transaction=False) as pipe:
+        queue_create(pipe, live, ttl)
+        created(live, await pipe.execute())
+    return live
+
+
+def dealt(
+    game_id: str,
+    seed: int | None,
+    owner: str,
+    kind: str,
+    now_ms: int,
+    room: str | None = None,
+    race: int = 0,
+    day: str | None = None,
+) -> LiveGame:
+    """A new game, in memory only: :func:`queue_create` writes it (games dealt together,
+    a race's, are written in one round trip)."""
+    return LiveGame(
         gid=new_game_id(),
         game=new_game(game_id, seed=seed),
         owner=owner,
@@ -149,20 +168,37 @@ async def create(
         day=day,
         home_at_ms=now_ms,
     )
-    async with redis.pipeline(transaction=False) as pipe:
-        pipe.hset(store.game_key(live.gid), mapping=live.meta())
-        pipe.expire(store.game_key(live.gid), ttl)
-        pipe.incr(store.fence_key(live.gid))
-        pipe.expire(store.fence_key(live.gid), ttl)
-        _, _, live.fence, _ = await pipe.execute()
+
+
+#: the replies :func:`queue_create` adds to a pipeline's
+CREATE_REPLIES = 4
+
+
+def queue_create(pipe: Any, live: LiveGame, ttl: int) -> None:
+    """Queue a new game's meta and its first fencing token on a pipeline; hand
+    :func:`created` the ``CREATE_REPLIES`` replies they get."""
+    pipe.hset(store.game_key(live.gid), mapping=live.meta())
+    pipe.expire(store.game_key(live.gid), ttl)
+    pipe.incr(store.fence_key(live.gid))
+    pipe.expire(store.fence_key(live.gid), ttl)
+
+
+def created(live: LiveGame, replies: list[Any]) -> LiveGame:
+    """The game written by :func:`queue_create`, holding its fencing token."""
+    live.fence = replies[2]
     return live
 
 
 async def read_log(redis: store.RedisClient, gid: str) -> list[tuple[int, str]]:
     """A game's move log: (server ms, entry) pairs."""
+    return parse_log(await redis.lrange(store.log_key(gid), 0, -1))
+
+
+def parse_log(raw: list[bytes]) -> list[tuple[int, str]]:
+    """A move log as Redis holds it (``LRANGE``) as (server ms, entry) pairs."""
     out = []
-    for raw in await redis.lrange(store.log_key(gid), 0, -1):
-        at, _, entry = raw.decode().partition(" ")
+    for line in raw:
+        at, _, entry = line.decode().partition(" ")
         out.append((int(at), entry))
     return out
 

@@ -12,7 +12,7 @@ import functools
 import logging
 import re
 import secrets
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine, Iterable
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -764,19 +764,23 @@ class Service:
         (:class:`RoomConflict` if someone did), and (with ``notice``) publish it."""
         ttl = self.settings.ended_ttl if room.state == FINISHED else self.settings.idle_ttl
         blob = store.pack({**room.to_dict(), "version": room.version + 1})
-        version = await self.redis.eval(
-            ROOM_CAS,
-            2,
-            store.room_key(room.code),
-            version_key(room.code),
-            room.version,
-            blob,
-            ttl,
-        )
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.eval(
+                ROOM_CAS,
+                2,
+                store.room_key(room.code),
+                version_key(room.code),
+                room.version,
+                blob,
+                ttl,
+            )
+            # (also when the write is refused: the room was changed by whoever got there
+            # first, or closed, and housekeeping drops the codes of rooms that are gone)
+            pipe.sadd(store.LIVE_ROOMS, room.code)
+            version, _ = await pipe.execute()
         if not version:
             raise RoomConflict(room.code)
         room.version = int(version)
-        await self.redis.sadd(store.LIVE_ROOMS, room.code)
         if notice is not None:
             # the other processes hear of the change before anyone is told it is made
             await self.bus.publish_soon(bus.room_channel(room.code), notice, room=blob)
@@ -1040,8 +1044,7 @@ class Service:
             waiting = [r.name for r in room.members() if not r.ready and r.pid != room.host]
             if waiting:
                 raise _error(ErrorCode.NOT_READY, f"not ready yet: {', '.join(waiting)}")
-            await self._begin_countdown(room, room.fixed_seed)
-        return await self._room_message(room)
+            return await self._begin_countdown(room, room.fixed_seed)
 
     async def on_rematch(self, session: Session, req: m.Rematch) -> dict[str, Any]:
         room = await self._own_room(session)
@@ -1051,11 +1054,11 @@ class Service:
             if room.state != FINISHED:
                 raise _error(ErrorCode.RACE_STARTED, "the race is not over yet")
             room.racers = {r.pid: r for r in room.members()}
-            await self._begin_countdown(room, None)
-        return await self._room_message(room)
+            return await self._begin_countdown(room, None)
 
-    async def _begin_countdown(self, room: Room, seed: int | None) -> None:
-        """Deal every racer the same seed (kept secret until the start) and count down."""
+    async def _begin_countdown(self, room: Room, seed: int | None) -> dict[str, Any]:
+        """Deal every racer the same seed (kept secret until the start) and count down;
+        the room's state as told to its audience."""
         now = self.now()
         room.race += 1
         room.seed = seed if seed is not None else secrets.randbits(64)
@@ -1063,34 +1066,36 @@ class Service:
         room.results = None
         room.start_at_ms = now + int(self.settings.countdown * 1000)
         room.progress_due.clear()
-        standings: dict[str, bytes] = {}
+        ttl = self.settings.idle_ttl
+        dealt = []
         for racer in room.members():
             racer.ready = False
-            live = await g.create(
-                self.redis,
-                room.game_id,
-                room.seed,
-                racer.pid,
-                g.RACE,
-                now,
-                self.settings.idle_ttl,
-                room=room.code,
-                race=room.race,
+            live = g.dealt(
+                room.game_id, room.seed, racer.pid, g.RACE, now, room=room.code, race=room.race
             )
-            self.games[live.gid] = live
-            racer.gid = live.gid
-            home, total = live.game.progress
-            standings[racer.pid] = store.pack([home, total, 0, live.status()])
+            dealt.append((racer, live))
+        # every racer's game and the room's standings in one round trip
         key = standings_key(room.code)
         async with self.redis.pipeline(transaction=False) as pipe:
+            for _, live in dealt:
+                g.queue_create(pipe, live, ttl)
             pipe.delete(key)
+            standings: dict[str, bytes] = {}
+            for racer, live in dealt:
+                home, total = live.game.progress
+                standings[racer.pid] = store.pack([home, total, 0, live.status()])
             if standings:
                 pipe.hset(key, mapping=standings)  # type: ignore[arg-type]
-                pipe.expire(key, self.settings.idle_ttl)
-            await pipe.execute()
+                pipe.expire(key, ttl)
+            replies = await pipe.execute()
+        for n, (racer, live) in enumerate(dealt):
+            g.created(live, replies[n * g.CREATE_REPLIES : (n + 1) * g.CREATE_REPLIES])
+            self.games[live.gid] = live
+            racer.gid = live.gid
         await self._persist_room(room)
-        await self._announce(room)
+        message = await self._announce(room)
         self._schedule(room)
+        return message
 
     def _schedule(self, room: Room) -> None:
         """Arm the room's timer for its next step: the start, or the time limit. Every
@@ -1299,37 +1304,54 @@ class Service:
         except RoomConflict:  # another process ended it
             await self._reload_room(room.code)
             return
-        async with self.redis.pipeline(transaction=False) as pipe:
-            pipe.set(
-                store.results_key(room.code, room.race),
-                store.pack(
+        results = {
+            "code": room.code,
+            "race": room.race,
+            "game": room.game_id,
+            "seed": room.seed,
+            "start_at": room.start_at_ms,
+            "results": room.results,
+        }
+        await self._keep_replays(
+            [
+                (
+                    live,
                     {
-                        "code": room.code,
+                        "player": racer.name,
+                        "room": room.code,
                         "race": room.race,
-                        "game": room.game_id,
-                        "seed": room.seed,
-                        "start_at": room.start_at_ms,
-                        "results": room.results,
-                    }
+                        "start_ms": room.start_at_ms,
+                    },
+                )
+                for racer, live in entries
+            ],
+            (
+                ("SET", store.results_key(room.code, room.race), store.pack(results)),
+                *(
+                    ("EXPIRE", key(live.gid), self.settings.ended_ttl)
+                    for _, live in entries
+                    for key in (store.game_key, store.log_key, store.fence_key)
                 ),
-            )
-            for _, live in entries:
-                for key in (store.game_key, store.log_key, store.fence_key):
-                    pipe.expire(key(live.gid), self.settings.ended_ttl)
-            await pipe.execute()
-        for racer, live in entries:
-            extra = {"player": racer.name, "room": room.code, "race": room.race}
-            await self._keep_replay(live, {**extra, "start_ms": room.start_at_ms})
+            ),
+        )
         winner = room.results[0] if room.results else None
         # a race counts on the boards only against someone, on a deal nobody chose
         counts = len(entries) >= 2 and (room.fixed_seed is None or room.race > 1)
         if counts and winner is not None and winner["status"] == g.WON:
-            pid = next(r.pid for r, _ in entries if r.name == winner["player"])
+            name = winner["player"]
+            pid = next(r.pid for r, _ in entries if r.name == name)
             now = self.now()
-            for board_id in ("races/all", f"races/week/{d.iso_week(now)}"):
-                board = parse_board(board_id, d.day_of(now), d.iso_week(now))
-                await self.boards.submit_count(board, pid, {"player": winner["player"]}, now)
+
+            async def count_win(board: Board) -> None:
+                await self.boards.submit_count(board, pid, {"player": name}, now)
                 await self._board_changed(board, pid)
+
+            await asyncio.gather(
+                *(
+                    count_win(parse_board(board_id, d.day_of(now), d.iso_week(now)))
+                    for board_id in ("races/all", f"races/week/{d.iso_week(now)}")
+                )
+            )
         self._send_progress(room)  # the last standings before the results
         self._broadcast(
             room,
@@ -1436,13 +1458,32 @@ class Service:
         )
 
     async def _keep_replay(self, live: g.LiveGame, extra: dict[str, Any]) -> dict[str, Any]:
-        log = await g.read_log(self.redis, live.gid)
-        replay = replays.build(live, log, extra)
-        # the owner's id is kept for the access check and never sent
-        await self.redis.set(
-            store.replay_key(live.gid), store.pack({**replay, "owner": live.owner})
-        )
+        (replay,) = await self._keep_replays([(live, extra)])
         return replay
+
+    async def _keep_replays(
+        self,
+        games: list[tuple[g.LiveGame, dict[str, Any]]],
+        also: Iterable[tuple[Any, ...]] = (),
+    ) -> list[dict[str, Any]]:
+        """The replays of ended games, built from their logs and kept for good: two round
+        trips for them all (a race's), the first carrying the commands ``also``."""
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for command in also:
+                pipe.execute_command(*command)
+            for live, _ in games:
+                pipe.lrange(store.log_key(live.gid), 0, -1)
+            replies = await pipe.execute()
+        logs = replies[len(replies) - len(games) :]
+        out = []
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for (live, extra), raw in zip(games, logs, strict=True):
+                replay = replays.build(live, g.parse_log(raw), extra)
+                # the owner's id is kept for the access check and never sent
+                pipe.set(store.replay_key(live.gid), store.pack({**replay, "owner": live.owner}))
+                out.append(replay)
+            await pipe.execute()
+        return out
 
     async def _daily_finished(self, live: g.LiveGame) -> None:
         """A ranked daily game has ended: its replay, the boards, the streaks, and the

@@ -270,7 +270,7 @@ async def test_a_race_win_counts_on_the_races_boards(server: Running) -> None:
     await ann.call("start")
     for _ in range(20):  # until a race deals a deal that can be won
         start = await ann.event("race_start")
-        await bob.event("race_start")
+        bob_start = await bob.event("race_start")
         seed = int(await server.redis.hget(store.game_key(start["game"]), "seed"))
         line = winning_line(seed)
         await bob.call("resign")
@@ -289,6 +289,12 @@ async def test_a_race_win_counts_on_the_races_boards(server: Running) -> None:
     assert (await ann.call("top", board="races/all"))["size"] == 1
     replay = (await bob.call("replay", replay=start["game"]))["replay"]
     assert replay["result"]["status"] == "won" and replay["room"] == code
+    # every racer's replay is kept, each from its own log
+    assert replay["player"] == "ann" and [m for _, m in replay["moves"]] == line
+    theirs = (await ann.call("replay", replay=bob_start["game"]))["replay"]
+    assert theirs["player"] == "bob" and theirs["result"]["status"] == "resigned"
+    assert [m for _, m in theirs["moves"]] == ["!resign"]
+    assert theirs["race"] == replay["race"] and theirs["start_ms"] == replay["start_ms"]
 
 
 async def test_a_race_alone_or_on_a_chosen_deal_does_not_count(server: Running) -> None:
