@@ -113,3 +113,32 @@ def test_the_compiled_list_names_real_modules() -> None:
     for source in native.SOURCES:
         assert (ROOT / source).is_file(), source
     assert native.module_name("server/engine/core.py") == "server.engine.core"
+
+
+@built  # a build here means the tools to compile are here too
+def test_it_builds_in_an_installed_package(tmp_path: Path) -> None:
+    """``native build`` in a package installed into site-packages (as the Dockerfile and
+    deploy/README.md do it): mypy there must not take the other top-level modules beside
+    the package for the program's own (it refused ``mypy_extensions.py`` as a shadow)."""
+    site = tmp_path / "site-packages"
+    shutil.copytree(
+        ROOT / "server",
+        site / "server",
+        ignore=shutil.ignore_patterns("__pycache__", "_native"),
+    )
+    import mypy_extensions
+
+    assert mypy_extensions.__file__ is not None
+    shutil.copy(mypy_extensions.__file__, site / "mypy_extensions.py")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    out = subprocess.run(
+        [sys.executable, "-m", "server.cli", "native", "build"],
+        capture_output=True,
+        text=True,
+        cwd=elsewhere,
+        env={**os.environ, "PYTHONPATH": str(site), "PATIENCE_NATIVE": "auto"},
+    )
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert (site / "server" / "_native" / "manifest.json").is_file()
+    assert _run(site, SHOW).split() == ["compiled", "False", "False"]

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import yaml
 
+from server import native
 from server.app.settings import ENV_NAMES, Settings
 
 DEPLOY = Path(__file__).resolve().parents[2] / "deploy"
@@ -32,7 +33,20 @@ def test_the_dockerfile_runs_the_server_unprivileged_with_a_healthcheck() -> Non
     assert "HEALTHCHECK" in text and f"127.0.0.1:{PORT}/healthz" in text
     assert 'CMD ["patience-race-server"]' in text
     for variable in re.findall(r"(PATIENCE_[A-Z_]+)=", text):
-        assert variable in ENV_NAMES.values(), variable
+        assert variable in (*ENV_NAMES.values(), native.ENV), variable
+
+
+def test_the_image_compiles_the_move_path_and_runs_only_compiled() -> None:
+    """The build stage compiles into the virtualenv the runtime stage copies, and checks
+    the build is in use; the image refuses to start without it."""
+    text = (DEPLOY / "Dockerfile").read_text()
+    build, runtime = text.split("\nFROM ", 2)[1:]
+    assert "gcc" in build and "patience-race-server native build" in build
+    assert "native status | grep -qx compiled" in build
+    venv = re.search(r"python -m venv (\S+)", build)
+    assert venv is not None
+    assert f"COPY --from=build {venv[1]} {venv[1]}" in runtime
+    assert f"{native.ENV}=1" in runtime and "gcc" not in runtime
 
 
 def test_compose_has_redis_with_a_volume_three_servers_and_haproxy() -> None:
