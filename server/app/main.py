@@ -19,7 +19,7 @@ from server import __version__, native
 from .embedded_redis import EmbeddedRedis
 from .service import Service
 from .settings import Settings
-from .store import RedisClient
+from .store import RedisClient, hiredis_packing
 from .ws import WebServer
 
 log = logging.getLogger("patience.main")
@@ -76,7 +76,8 @@ def open_redis(url: str, cluster: bool = False) -> RedisClient:
         return RedisCluster.from_url(url, max_connections=500)
     # past its connections a request waits for one: redis-py's default pool fails it with
     # "Too many connections" (100), which a burst of sign-ins reaches
-    return Redis.from_pool(BlockingConnectionPool.from_url(url, max_connections=100, timeout=20))
+    pool = BlockingConnectionPool.from_url(url, max_connections=100, timeout=20)
+    return Redis.from_pool(hiredis_packing(pool))
 
 
 async def run(settings: Settings, started: asyncio.Event | None = None) -> None:
