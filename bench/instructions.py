@@ -26,7 +26,6 @@ import re
 import shutil
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -37,8 +36,7 @@ from websockets.asyncio.client import ClientConnection, connect
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.load import server_env  # noqa: E402
-from server.app.embedded_redis import EmbeddedRedis  # noqa: E402
+from bench.load import alternate, server_env, tree_options  # noqa: E402
 
 WARM_MOVES = 5
 
@@ -146,39 +144,26 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--clients", type=int, default=16)
     parser.add_argument("--moves", type=int, default=60, help="moves counted per client")
-    parser.add_argument("--runs", type=int, default=2, help="runs per tree")
-    parser.add_argument(
-        "--server-tree",
-        action="append",
-        default=[],
-        metavar="DIR",
-        help="a checkout whose server to measure (repeat to compare; default: this one)",
-    )
+    tree_options(parser)
     args = parser.parse_args()
     if shutil.which("valgrind") is None or shutil.which("callgrind_control") is None:
         print("valgrind is not installed: apt-get install valgrind", file=sys.stderr)
         return 2
-    trees = [Path(t).resolve() for t in args.server_tree] or [ROOT]
-    results: dict[Path, list[int]] = {tree: [] for tree in trees}
-    with tempfile.TemporaryDirectory(prefix="patience-instr-") as name:
-        tmp = Path(name)
-        redis = EmbeddedRedis(tmp / "redis")
-        redis_url = redis.start()
-        try:
-            for _ in range(args.runs):
-                for tree in trees:
-                    results[tree].append(measure(tree, redis_url, tmp, args.clients, args.moves))
-        finally:
-            redis.stop()
+    results = alternate(
+        args,
+        "patience-instr-",
+        lambda tree, redis_url, tmp: measure(
+            tree or ROOT, redis_url, tmp, args.clients, args.moves
+        ),
+    )
     moves = args.clients * args.moves
     print(f"{args.clients} players, {moves} moves counted a run (The Gate, solo games)")
     print("| server tree | runs | instructions a move (each run) | mean |")
     print("|---|---|---|---|")
     for tree, counts in results.items():
         each = ", ".join(f"{c / moves / 1000:.1f}k" for c in counts)
-        print(
-            f"| {tree} | {len(counts)} | {each} | {sum(counts) / len(counts) / moves / 1000:.1f}k |"
-        )
+        mean = sum(counts) / len(counts) / moves / 1000
+        print(f"| {tree or ROOT} | {len(counts)} | {each} | {mean:.1f}k |")
     return 0
 
 

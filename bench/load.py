@@ -75,10 +75,11 @@ import sys
 import tempfile
 import time
 from array import array
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -97,6 +98,7 @@ def race_cap(code: str, race: int) -> int:
 
 
 LATE = 0.005
+T = TypeVar("T")
 
 # ----------------------------------------------------------------------------------------
 # the load processes
@@ -488,6 +490,41 @@ def move_path(tree: str | Path | None = None) -> str:
     )
     mode, _, why = out.stdout.strip().partition(" ")
     return f"{mode} ({why})" if why else mode or "unknown"
+
+
+def tree_options(parser: argparse.ArgumentParser) -> None:
+    """``--runs`` and ``--server-tree`` (repeatable), for the benchmarks that compare
+    checkouts by alternating them."""
+    parser.add_argument("--runs", type=int, default=2, help="runs per tree")
+    parser.add_argument(
+        "--server-tree",
+        action="append",
+        default=[],
+        metavar="DIR",
+        help="a checkout whose server to measure (repeat to compare; default: this one)",
+    )
+
+
+def alternate(
+    args: argparse.Namespace, prefix: str, measure: Callable[[Path | None, str, Path], T]
+) -> dict[Path | None, list[T]]:
+    """``measure(tree, redis_url, tmp)`` for each ``--server-tree`` (None: this checkout),
+    ``--runs`` times, alternating, against one Redis of its own."""
+    from server.app.embedded_redis import EmbeddedRedis
+
+    trees: list[Path | None] = [Path(t).resolve() for t in args.server_tree] or [None]
+    results: dict[Path | None, list[T]] = {tree: [] for tree in trees}
+    with tempfile.TemporaryDirectory(prefix=prefix) as name:
+        tmp = Path(name)
+        redis = EmbeddedRedis(tmp / "redis")
+        redis_url = redis.start()
+        try:
+            for _ in range(args.runs):
+                for tree in trees:
+                    results[tree].append(measure(tree, redis_url, tmp))
+        finally:
+            redis.stop()
+    return results
 
 
 def server_env(redis_url: str, tmp: Path, tree: str | Path | None = None) -> dict[str, str]:

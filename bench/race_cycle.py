@@ -24,7 +24,6 @@ import asyncio
 import random
 import secrets
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -34,8 +33,16 @@ import psutil
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.load import Children, Racer, Stats, _open_room, move_path, start_server  # noqa: E402
-from server.app.embedded_redis import EmbeddedRedis  # noqa: E402
+from bench.load import (  # noqa: E402
+    Children,
+    Racer,
+    Stats,
+    _open_room,
+    alternate,
+    move_path,
+    start_server,
+    tree_options,
+)
 
 WARM = 5
 
@@ -102,27 +109,13 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rooms", type=int, default=16)
     parser.add_argument("--cycles", type=int, default=30, help="measured cycles a room")
-    parser.add_argument("--runs", type=int, default=2, help="runs per tree")
-    parser.add_argument(
-        "--server-tree",
-        action="append",
-        default=[],
-        metavar="DIR",
-        help="a checkout whose server to measure (repeat to compare; default: this one)",
-    )
+    tree_options(parser)
     args = parser.parse_args()
-    trees: list[Path | None] = [Path(t).resolve() for t in args.server_tree] or [None]
-    results: dict[Path | None, list[float]] = {tree: [] for tree in trees}
-    with tempfile.TemporaryDirectory(prefix="patience-cycle-") as name:
-        tmp = Path(name)
-        redis = EmbeddedRedis(tmp / "redis")
-        redis_url = redis.start()
-        try:
-            for _ in range(args.runs):
-                for tree in trees:
-                    results[tree].append(measure(tree, redis_url, tmp, args.rooms, args.cycles))
-        finally:
-            redis.stop()
+    results = alternate(
+        args,
+        "patience-cycle-",
+        lambda tree, redis_url, tmp: measure(tree, redis_url, tmp, args.rooms, args.cycles),
+    )
     print(f"{args.rooms} rooms of 4, {args.cycles} race cycles each a run (The Gate)")
     print("| server tree | move path | runs | server CPU ms a race cycle (each run) | mean |")
     print("|---|---|---|---|---|")

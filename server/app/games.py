@@ -125,20 +125,8 @@ class LiveGame:
         }
 
 
-async def create(
-    redis: store.RedisClient,
-    game_id: str,
-    seed: int | None,
-    owner: str,
-    kind: str,
-    now_ms: int,
-    ttl: int,
-    room: str | None = None,
-    race: int = 0,
-    day: str | None = None,
-) -> LiveGame:
-    """A new game, its meta written to Redis before it is returned."""
-    live = dealt(game_id, seed, owner, kind, now_ms, room=room, race=race, day=day)
+async def create(redis: store.RedisClient, live: LiveGame, ttl: int) -> LiveGame:
+    """A game just :func:`dealt`, its meta written to Redis before it is returned."""
     async with redis.pipeline(transaction=False) as pipe:
         queue_create(pipe, live, ttl)
         created(live, await pipe.execute())
@@ -155,8 +143,8 @@ def dealt(
     race: int = 0,
     day: str | None = None,
 ) -> LiveGame:
-    """A new game, in memory only: :func:`queue_create` writes it (games dealt together,
-    a race's, are written in one round trip)."""
+    """A new game, in memory only: :func:`create` writes it, or :func:`queue_create` on a
+    pipeline (games dealt together, a race's, are written in one round trip)."""
     return LiveGame(
         gid=new_game_id(),
         game=new_game(game_id, seed=seed),

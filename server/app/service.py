@@ -393,7 +393,7 @@ class Service:
         if req.game not in GAMES:
             raise _error(ErrorCode.NO_SUCH_GAME, f"no game {req.game!r}; see the games list")
         live = await g.create(
-            self.redis, req.game, req.seed, pid, g.SOLO, self.now(), self.settings.idle_ttl
+            self.redis, g.dealt(req.game, req.seed, pid, g.SOLO, self.now()), self.settings.idle_ttl
         )
         self.games[live.gid] = live
         await self.redis.hset(store.player_key(pid), "solo", live.gid)
@@ -1392,7 +1392,9 @@ class Service:
         live: g.LiveGame | None = None
         if gid is None:
             fresh = await g.create(
-                self.redis, req.game, seed, pid, g.DAILY, now, self.settings.idle_ttl, day=day
+                self.redis,
+                g.dealt(req.game, seed, pid, g.DAILY, now, day=day),
+                self.settings.idle_ttl,
             )
             # two connections may race to start it: exactly one ranked attempt wins
             if await self.redis.set(ranked_key, fresh.gid, nx=True, ex=31 * 86400):
@@ -1415,13 +1417,8 @@ class Service:
             if practice is None or practice.finished:
                 practice = await g.create(
                     self.redis,
-                    req.game,
-                    seed,
-                    pid,
-                    g.PRACTICE,
-                    now,
+                    g.dealt(req.game, seed, pid, g.PRACTICE, now, day=day),
                     self.settings.idle_ttl,
-                    day=day,
                 )
                 self.games[practice.gid] = practice
                 await self.redis.set(practice_key, practice.gid, ex=31 * 86400)
