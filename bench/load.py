@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/load.py [--quick] [--racers 64] [--room 4] [--procs 2]
                                    [--seconds 5] [--scale 10000] [--rate R]
-                                   [--json-out FILE] [--profile FILE.svg]
+                                   [--json-out FILE] [--profile FILE.svg] [--trace FILE.csv]
                                    [--server-tree DIR] [--pin] [--lean-echo]
 
 It starts its own Redis (``EmbeddedRedis`` in a temporary directory, append-only as in
@@ -53,7 +53,10 @@ measured window), Redis commands/s from ``INFO stats`` ``total_commands_processe
 Only moves count as accepted moves and are timed; ``new_game``, ``resign`` and
 ``rematch`` are sent too and counted as other requests. ``other CPU %`` is what the
 machine spent on processes that are not the benchmark's: a run where it is high was
-disturbed. ``--profile`` records the server with py-spy during its saturating phase.
+disturbed. ``--profile`` records the server with py-spy during its saturating phase;
+``--trace`` writes every timed move (phase, send time, round trip) to a CSV file, to see
+when in a phase the slow ones come (a move sent just before the window whose reply came
+inside it has a negative send time).
 """
 
 from __future__ import annotations
@@ -111,10 +114,12 @@ def _raise_nofile() -> None:
 
 
 class Stats:
-    __slots__ = ("errors", "lat", "late", "moves", "other", "progress", "recording")
+    __slots__ = ("errors", "lat", "late", "moves", "other", "progress", "recording", "sent")
 
     def __init__(self) -> None:
         self.lat = array("d")
+        #: each timed move's send time (``time.perf_counter``), beside its latency
+        self.sent = array("d")
         self.moves = 0
         self.other = 0
         self.errors = 0
@@ -170,6 +175,7 @@ class Conn:
         reply = await self.call("move", game=self.gid, move=move)
         if stats.recording:
             stats.lat.append(time.perf_counter() - t_send)
+            stats.sent.append(t_send)
         self.after(reply)
 
     def after(self, reply: dict[str, Any]) -> None:
@@ -393,6 +399,7 @@ async def _worker(pipe: Connection, index: int, cfg: dict[str, Any]) -> None:
         pipe.send(
             {
                 "lat": stats.lat.tobytes(),
+                "sent": stats.sent.tobytes() if cfg.get("trace") else b"",
                 "moves": stats.moves,
                 "other": stats.other,
                 "errors": stats.errors,
@@ -617,7 +624,10 @@ def run_phase(
     conns: int,
     warm: float,
     seconds: float,
+    trace: list[tuple[float, float]] | None = None,
 ) -> dict[str, Any]:
+    """One phase; with ``trace``, each timed move's (send time from the measured window's
+    start, latency) added to it, in seconds."""
     start = time.perf_counter() + 0.2
     record_at = start + warm
     end = record_at + seconds
@@ -648,6 +658,10 @@ def run_phase(
         values = array("d")
         values.frombytes(result["lat"])
         lat.extend(values)
+        if trace is not None:
+            sent = array("d")
+            sent.frombytes(result["sent"])
+            trace.extend((t - record_at, latency) for t, latency in zip(sent, values, strict=True))
         for key in totals:
             totals[key] += result[key]
     lat.sort()
@@ -788,6 +802,12 @@ def main() -> int:
     parser.add_argument("--server-pid", type=int, help="its pid, for CPU and RSS")
     parser.add_argument("--json-out", help="also write the JSON figures to this file")
     parser.add_argument(
+        "--trace",
+        metavar="FILE",
+        help="write every timed move of every phase to this CSV: phase, its send time in "
+        "seconds from the start of the measured window, its round trip in ms",
+    )
+    parser.add_argument(
         "--server-tree", help="run the server from this source tree (e.g. an older checkout)"
     )
     parser.add_argument(
@@ -871,7 +891,9 @@ def main() -> int:
             "room": args.room,
             "seed": 1,
             "prefix": secrets.token_hex(2),
+            "trace": bool(args.trace),
         }
+        traces: list[tuple[str, list[tuple[float, float]]]] = []
         print(
             f"load: {args.racers} racers in rooms of {args.room} from {args.procs} processes, "
             f"{seconds:g} s a phase after {warm:g} s of warm-up"
@@ -920,7 +942,10 @@ def main() -> int:
                     stderr=subprocess.DEVNULL,
                 )
                 children.popen.append(spy)
-            row = run_phase(pipes, probe, target, rate, conns, warm, seconds)
+            trace: list[tuple[float, float]] | None = [] if args.trace else None
+            row = run_phase(pipes, probe, target, rate, conns, warm, seconds, trace)
+            if trace is not None:
+                traces.append((name, sorted(trace)))
             if spy is not None:
                 spy.wait(30)
                 children.popen.remove(spy)
@@ -942,6 +967,12 @@ def main() -> int:
             # where the server's p99 stands with headroom
             phase("server, paced at a quarter of the ceiling", "server", half / 2)
         stop_workers(children, pipes)
+        if args.trace:
+            with open(args.trace, "w") as out:
+                out.write("phase,sent_s,round_trip_ms\n")
+                for name, moves in traces:
+                    out.writelines(f'"{name}",{t:.6f},{ms * 1000:.3f}\n' for t, ms in moves)
+            print(f"  every timed move: {args.trace}", flush=True)
 
         report["connections_held_by_server"] = held
         report["rows"] = rows
