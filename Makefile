@@ -7,7 +7,8 @@ STAMP := $(VENV)/.installed
 # source still matches the build, so an edit falls back to the source until the next make
 NATIVE := server/_native/manifest.json
 NATIVE_SOURCES := server/native.py server/engine/*.py server/engine/games/*.py \
-	server/protocol/codec.py server/protocol/encoded.py server/app/views.py pyproject.toml
+	server/protocol/codec.py server/protocol/encoded.py server/app/views.py \
+	server/app/session.py pyproject.toml
 
 .PHONY: run console test lint typecheck pytest bench clean native
 
@@ -41,14 +42,15 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check server client_cli tests bench
 
 typecheck: $(STAMP)
-	$(BIN)/mypy server/engine server/protocol server/native.py server/app/views.py client_cli
+	$(BIN)/mypy server/engine server/protocol server/native.py server/app/views.py server/app/session.py client_cli
 
 # The tests run on the compiled modules (PATIENCE_NATIVE=1 refuses to fall back), the
-# doctests and the engine's tests once more on the source, as a machine without a C
-# compiler runs it.
+# doctests and the tests of each compiled module once more on the source, as a machine
+# without a C compiler runs it (the engine, the views, the sessions' frames and errors).
 pytest: $(STAMP) $(NATIVE)
 	PATIENCE_NATIVE=1 $(BIN)/pytest tests
-	PATIENCE_NATIVE=0 $(BIN)/pytest server docs README.md tests/engine tests/app/test_views.py
+	PATIENCE_NATIVE=0 $(BIN)/pytest server docs README.md tests/engine tests/app/test_views.py \
+		tests/app/test_errors.py tests/app/test_ws_path.py tests/app/test_slow_reader.py
 
 test: lint typecheck pytest
 

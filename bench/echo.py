@@ -7,7 +7,7 @@ list) is encoded afresh and sent.
 
 By default it uses websockets' documented asyncio API (``async for`` over the messages,
 ``await send``). With ``--lean`` it reads and writes frames as the race server does
-(``server/app/ws.py``: whole binary frames taken straight from the bytes read, replies
+(``server/app/session.py``: whole binary frames taken straight from the bytes read, replies
 framed into the protocol's queue, one write per read), a ceiling for the same framing.
 
 Prints ``echo listening on ws://HOST:PORT`` once it accepts connections; stops on
@@ -30,7 +30,7 @@ from websockets.protocol import State
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from server.app.ws import frame_head, read_frames
+from server.app.session import frame_head, read_frames
 from server.engine import new_game
 
 

@@ -46,6 +46,7 @@ SOURCES = (
     "server/engine/games/wedge.py",
     "server/protocol/codec.py",
     "server/app/views.py",
+    "server/app/session.py",
 )
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib.machinery
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -43,12 +44,14 @@ SHOW = (
 
 @pytest.mark.skipif(os.environ.get("PATIENCE_NATIVE") != "1", reason="make test sets it")
 def test_the_tests_run_on_the_compiled_modules() -> None:
+    import server.app.session
     import server.engine.core
     import server.engine.games.gate
     import server.protocol.codec
 
     assert native.status()["mode"] == "compiled"
-    for module in (server.engine.core, server.engine.games.gate, server.protocol.codec):
+    modules = (server.engine.core, server.engine.games.gate, server.protocol.codec)
+    for module in (*modules, server.app.session):
         assert module.__file__ is not None
         assert module.__file__.endswith(SUFFIX)
         assert Path(module.__file__).is_relative_to(native.DIR)
@@ -142,3 +145,15 @@ def test_it_builds_in_an_installed_package(tmp_path: Path) -> None:
     assert out.returncode == 0, out.stdout + out.stderr
     assert (site / "server" / "_native" / "manifest.json").is_file()
     assert _run(site, SHOW).split() == ["compiled", "False", "False"]
+
+
+def test_make_rebuilds_when_any_compiled_source_changes() -> None:
+    """The Makefile's ``NATIVE_SOURCES`` (what ``make native`` depends on) cover every
+    compiled module, so an edit is compiled again by the next ``make``."""
+    text = (ROOT / "Makefile").read_text().replace("\\\n", " ")
+    match = re.search(r"^NATIVE_SOURCES := (.*)$", text, re.M)
+    assert match is not None
+    covered = {
+        str(path.relative_to(ROOT)) for pattern in match[1].split() for path in ROOT.glob(pattern)
+    }
+    assert set(native.SOURCES) <= covered, set(native.SOURCES) - covered

@@ -1,0 +1,393 @@
+"""The websocket shell's half for one connection: frames read and dispatched, replies and
+events queued and written once a pass of the event loop (see :mod:`server.app.ws` for the
+connection itself and the server).
+
+Compiled with the move path (``server/native.py``): every request and every reply goes
+through here, so it is kept to strict types and to objects whose attributes compiled code
+reaches directly: the :class:`WsSession` and the :class:`Outbox` are native classes (no
+``__slots__`` needed, and none of their methods may be replaced at run time).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections import deque
+from collections.abc import Callable
+from typing import Any, Protocol
+
+from websockets.asyncio.server import ServerConnection
+from websockets.frames import Frame, Opcode
+from websockets.protocol import SEND_EOF, State
+
+from server.protocol import ErrorCode, FrameError, ProtocolError, decode, encode, parse_request
+from server.protocol import messages as m
+
+from .metrics import Metrics
+from .settings import Settings
+
+try:  # websockets' own C version, as websockets.frames takes it
+    from websockets.speedups import apply_mask
+except ImportError:  # pragma: no cover
+    from websockets.utils import apply_mask
+
+log = logging.getLogger("patience.ws")
+
+CLOSE_UNDECODABLE = 1003
+
+#: requests read but not yet handled, per connection, past which reading pauses (as
+#: websockets' own queue, ``max_queue``) and under which it resumes
+INBOX_HIGH = 32
+INBOX_LOW = 8
+
+
+class Shell(Protocol):
+    """What a session needs of the websocket server (:class:`server.app.ws.WebServer`)."""
+
+    @property
+    def service(self) -> Any: ...  # the Service: its move path is ``move_now``
+
+    @property
+    def metrics(self) -> Metrics: ...
+
+    def failed(self, session: WsSession, exc: BaseException, request_id: Any) -> dict[str, Any]:
+        """The reply to a request whose handling raised ``exc``."""
+        ...
+
+
+class Outbox:
+    """Frames are written once per pass of the event loop: everything queued for one
+    connection during a pass (its reply, the progress events of its room) goes out in one
+    write, so a move costs a system call per connection that hears of it, not per frame."""
+
+    def __init__(self) -> None:
+        self._queued: list[WsSession] = []
+        self._scheduled = False
+
+    def add(self, session: WsSession) -> None:
+        self._queued.append(session)
+        if not self._scheduled:
+            self._scheduled = True
+            asyncio.get_running_loop().call_soon(self.flush)
+
+    def flush(self) -> None:
+        self._scheduled = False
+        queued, self._queued = self._queued, []
+        for session in queued:
+            try:
+                session.flush()
+            except Exception:  # one connection's trouble must not hold up the others
+                log.exception("flush failed", extra={"player": session.player})
+
+
+class WsSession:
+    """One websocket connection: the service's :class:`~server.app.service.Session`.
+
+    Its frames come straight from websockets' Sans-I/O protocol (:class:`RaceConnection`)
+    and are handled one at a time, in order: a move on a game held here is played as its
+    frame is read and answered when Redis has its log entry, with no coroutine woken
+    (:meth:`Service.move_now`); any other request goes to the connection's coroutine
+    (:meth:`WebServer.handler`). Frames that come meanwhile wait in the inbox.
+    """
+
+    def __init__(
+        self,
+        ws: ServerConnection,
+        settings: Settings,
+        outbox: Outbox | None = None,
+        web: Shell | None = None,
+    ) -> None:
+        self.ws = ws
+        self.web = web
+        self._outbox = outbox or Outbox()
+        self._queued = False
+        self.player: str | None = None
+        self.name: str | None = None
+        self.hello = False
+        self.watching: set[str] = set()
+        self.rate = settings.rate
+        self.burst = settings.burst
+        self._tokens = float(settings.burst)
+        self._last = time.monotonic()
+        self._limit = settings.max_outgoing
+        self._closing = False
+        # frames read and not yet handled; the message being put together from fragments
+        self._inbox: deque[bytes | str] = deque()
+        self._parts: list[bytes] = []
+        self._text = False
+        self._paused = False
+        #: a request is being handled (its reply not yet sent)
+        self._busy = False
+        #: no more frames are handled (an undecodable one came, or the connection is gone)
+        self._ended = False
+        #: what the coroutine is to do next: (received, request) or a close (code, reason)
+        self._handed: tuple[Any, ...] | None = None
+        self._waiter: asyncio.Future[None] | None = None
+        # the request of the move in flight: its id and when it was read
+        self._id: int | None = None
+        self._received = 0.0
+
+    # -- reading -------------------------------------------------------------------------
+
+    def received(self, frame: Frame) -> None:
+        """A data frame parsed by websockets (fragments put together; websockets has
+        checked the size of the whole message against ``max_frame``)."""
+        if self._ended:
+            return
+        if frame.opcode is not Opcode.CONT:
+            self._text = frame.opcode is Opcode.TEXT
+            self._parts = []
+        self._parts.append(bytes(frame.data))
+        if not frame.fin:
+            return
+        parts, self._parts = self._parts, []
+        data = parts[0] if len(parts) == 1 else b"".join(parts)
+        self.message(bytes(data).decode("utf-8", "replace") if self._text else data)
+
+    def message(self, data: bytes | str) -> None:
+        """A whole message from the client."""
+        if self._ended:
+            return
+        self._inbox.append(data)
+        if not self._busy:
+            self._pump()
+        elif len(self._inbox) >= INBOX_HIGH and not self._paused:
+            self._paused = True
+            self.ws.transport.pause_reading()
+
+    def _pump(self) -> None:
+        """Handle the waiting frames in order until one has to wait (for Redis, or for
+        the coroutine)."""
+        inbox = self._inbox
+        while inbox and not self._busy and not self._ended:
+            self._dispatch(inbox.popleft())
+        if self._paused and len(inbox) <= INBOX_LOW:
+            self._paused = False
+            if not self._ended:
+                self.ws.transport.resume_reading()
+
+    def _dispatch(self, frame: bytes | str) -> None:
+        web = self.web
+        assert web is not None
+        received = time.perf_counter()
+        try:
+            raw = decode(frame)
+        except FrameError as undecodable:
+            # (each except clause names its exception differently: compiled, a name
+            # keeps the type of its first use)
+            self.send(_error(None, ErrorCode.BAD_REQUEST, str(undecodable)))
+            self._ended = True
+            self._inbox.clear()
+            self._hand(("close", CLOSE_UNDECODABLE, "undecodable frame"))
+            return
+        request_id = raw.get("id") if isinstance(raw, dict) else None
+        if not isinstance(request_id, int) or isinstance(request_id, bool):
+            request_id = None
+        request: m.Request | None = None
+        try:
+            # every frame counts, malformed ones too
+            if not self.allow():
+                raise ProtocolError(
+                    ErrorCode.RATE_LIMITED,
+                    f"more than {self.rate:g} requests a second: slow down",
+                    request_id,
+                )
+            request = parse_request(raw)
+            if request.__class__ is m.Move:
+                self._id, self._received = request.id, received
+                self._busy = True
+                try:
+                    taken = web.service.move_now(self, request, self._moved)
+                except BaseException:
+                    self._busy = False
+                    raise
+                if taken:
+                    return
+                self._busy = False
+            self._busy = True
+            self._hand((received, request))
+            return
+        except ProtocolError as refused:
+            if request is not None:
+                refused.request_id = request.id
+            reply = _error(refused.request_id, refused.code, refused.message)
+        except Exception as failure:
+            reply = web.failed(self, failure, request_id)
+        self.answer(reply, received)
+
+    def _moved(self, outcome: dict[str, Any] | BaseException) -> None:
+        """A move's outcome, once Redis has its log entry (or has failed)."""
+        try:
+            if isinstance(outcome, ProtocolError):
+                reply = _error(self._id, outcome.code, outcome.message)
+            elif isinstance(outcome, BaseException):
+                assert self.web is not None
+                reply = self.web.failed(self, outcome, self._id)
+            else:
+                reply = outcome
+            self.answer(reply, self._received)
+        finally:
+            self.done()
+
+    def answer(self, reply: dict[str, Any], received: float) -> None:
+        """Send a request's reply, and count it."""
+        self.send(reply)
+        web = self.web
+        if web is None:
+            return
+        metrics = web.metrics
+        metrics.requests += 1
+        kind = reply["type"]
+        if kind == "moved":
+            metrics.observe_move(time.perf_counter() - received)
+        elif kind == "error":
+            metrics.errors += 1
+
+    def done(self) -> None:
+        """The request in hand is answered: on to the next."""
+        self._busy = False
+        if self._inbox:
+            self._pump()
+
+    # -- the connection's coroutine ------------------------------------------------------
+
+    def _hand(self, item: tuple[Any, ...]) -> None:
+        self._handed = item
+        waiter = self._waiter
+        if waiter is not None and not waiter.done():
+            waiter.set_result(None)
+
+    async def next_request(self) -> tuple[Any, ...] | None:
+        """What the coroutine handles next: ``(received, request)``, ``("close", code,
+        reason)``, or None once the connection is gone."""
+        while True:
+            item = self._handed
+            if item is not None:
+                self._handed = None
+                return item
+            if self._ended and self.ws.state is State.CLOSED:
+                return None
+            self._waiter = asyncio.get_running_loop().create_future()
+            await self._waiter
+            self._waiter = None
+
+    def lost(self) -> None:
+        """The connection is closed: nothing more is read, and the coroutine ends."""
+        self._ended = True
+        self._inbox.clear()
+        waiter = self._waiter
+        if waiter is not None and not waiter.done():
+            waiter.set_result(None)
+
+    # -- writing -------------------------------------------------------------------------
+
+    def allow(self) -> bool:
+        """Token bucket: ``rate`` requests a second on average, ``burst`` at once."""
+        now = time.monotonic()
+        self._tokens = min(self.burst, self._tokens + (now - self._last) * self.rate)
+        self._last = now
+        if self._tokens < 1:
+            return False
+        self._tokens -= 1
+        return True
+
+    def send(self, message: dict[str, Any]) -> None:
+        self.send_encoded(encode(message))
+
+    def send_encoded(self, data: bytes) -> None:
+        """Queue a frame without waiting; it is written at the end of this pass of the
+        event loop (:class:`Outbox`), in order with everything else sent to this client.
+
+        The frame goes into the protocol's own queue of bytes to send, so it keeps its
+        place among what websockets itself sends (pongs, the close); its header is made
+        here rather than by websockets' general framing (a server frame is never masked,
+        and this server negotiates no extension)."""
+        protocol = self.ws.protocol
+        if self._closing or protocol.state is not State.OPEN:
+            return
+        size = len(data)
+        protocol.writes.append(_HEADS[size] if size < 126 else frame_head(size))
+        protocol.writes.append(data)
+        if not self._queued:
+            self._queued = True
+            self._outbox.add(self)
+
+    def flush(self) -> None:
+        """Write the queued frames at once; a client whose unsent bytes pass the limit is
+        dropped rather than let it hold up anyone."""
+        self._queued = False
+        ws = self.ws
+        chunks = ws.protocol.data_to_send()
+        if not chunks:
+            return  # websockets wrote them already (with a pong, or a close)
+        transport = ws.transport
+        if SEND_EOF in chunks:
+            ws.protocol.writes[:0] = chunks  # an end of stream: websockets' own writer
+            ws.send_data()
+            return
+        try:
+            transport.write(chunks[0] if len(chunks) == 1 else b"".join(chunks))
+        except Exception as exc:  # the connection is gone
+            log.debug("write failed: %s", exc, extra={"player": self.player})
+            return
+        if transport.get_write_buffer_size() > self._limit:
+            # no closing handshake: it would queue behind everything unread
+            log.warning("dropping a client too slow to read", extra={"player": self.player})
+            self._closing = True
+            transport.abort()
+
+    def close(self, code: int, reason: str) -> None:
+        if self._closing:
+            return
+        self._closing = True
+        task = asyncio.get_running_loop().create_task(self.ws.close(code, reason))
+        task.add_done_callback(lambda t: t.exception() if not t.cancelled() else None)
+
+
+def _error(request_id: Any, code: ErrorCode, message: str) -> dict[str, Any]:
+    return {"type": "error", "id": request_id, "code": code.value, "message": message}
+
+
+def frame_head(size: int) -> bytes:
+    """The header of a whole binary frame from the server (unmasked) of ``size`` bytes."""
+    if size < 126:
+        return bytes((0x82, size))
+    if size < 65536:
+        return b"\x82\x7e" + size.to_bytes(2, "big")
+    return b"\x82\x7f" + size.to_bytes(8, "big")
+
+
+_HEADS = [frame_head(size) for size in range(126)]
+
+
+def read_frames(data: bytes, limit: int | None, message: Callable[[bytes], object]) -> int:
+    """Hand ``message`` the payload of each whole masked binary frame (FIN set, no
+    reserved bits, at most ``limit`` bytes) at the start of ``data``, unmasked; stop at
+    the first that is anything else or is cut short. Returns the bytes taken."""
+    size = len(data)
+    at = 0
+    while at + 6 <= size:
+        if data[at] != 0x82:
+            break
+        length = data[at + 1]
+        if length < 0x80:  # unmasked: websockets refuses it
+            break
+        length &= 0x7F
+        mask_at = at + 2
+        if length == 126:
+            if at + 8 > size:
+                break
+            length = int.from_bytes(data[at + 2 : at + 4], "big")
+            mask_at = at + 4
+        elif length == 127:
+            break
+        if limit is not None and length > limit:
+            break
+        start = mask_at + 4
+        end = start + length
+        if end > size:
+            break
+        at = end
+        message(apply_mask(data[start:end], data[mask_at:start]))
+    return at
