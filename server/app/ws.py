@@ -1,10 +1,12 @@
-"""The websocket shell: one :class:`WsSession` per connection, frames decoded and
-dispatched to the service, replies and events written without waiting on slow readers.
+"""The websocket shell: the server, and one connection with its
+:class:`~server.app.session.WsSession` per client, frames decoded and dispatched to the
+service, replies and events written without waiting on slow readers.
 
 websockets makes the connection (the handshake, pings, the closing handshake, limits);
-the frames of requests and replies, the bulk of the traffic, are read and written here
-on its Sans-I/O protocol (:class:`RaceConnection`, :meth:`WsSession.send_encoded`), and
-a move on a game held here is answered without a coroutine (:meth:`Service.move_now`).
+the frames of requests and replies, the bulk of the traffic, are read and written on its
+Sans-I/O protocol (:class:`RaceConnection` here, the session in
+:mod:`server.app.session`, which is compiled with the move path), and a move on a game
+held here is answered without a coroutine (:meth:`Service.move_now`).
 
 Close codes: 1003 an undecodable frame (text, or not msgpack); 1009 a frame over
 ``max_frame`` bytes (websockets enforces it); a client too slow to read what it is
