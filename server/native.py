@@ -47,6 +47,7 @@ SOURCES = (
     "server/protocol/codec.py",
     "server/app/views.py",
     "server/app/session.py",
+    "server/app/moves.py",
 )
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -50,6 +50,11 @@ class LiveGame:
     fence: int | None = None
     extra: dict[str, Any] = field(default_factory=dict)
     _views: ViewEncoder | None = field(default=None, init=False, repr=False, compare=False)
+    #: the fence its log appends were packed for, and their packed head
+    #: (:func:`server.app.moves.append_head`)
+    append_head: tuple[int, bytes] | None = field(
+        default=None, init=False, repr=False, compare=False
+    )
 
     @property
     def finished(self) -> bool:
@@ -182,7 +187,7 @@ async def read_log(redis: store.RedisClient, gid: str) -> list[tuple[int, str]]:
     return parse_log(await redis.lrange(store.log_key(gid), 0, -1))
 
 
-def parse_log(raw: list[bytes]) -> list[tuple[int, str]]:
+def parse_log(raw: list[Any]) -> list[tuple[int, str]]:
     """A move log as Redis holds it (``LRANGE``) as (server ms, entry) pairs."""
     out = []
     for line in raw:

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from server import __version__
-from server.engine import GAMES, IllegalMove, UndoRefused
+from server.engine import GAMES, UndoRefused
 from server.protocol import PROTOCOL_VERSION, ErrorCode, ProtocolError, encode
 from server.protocol import messages as m
 
@@ -25,6 +25,7 @@ from . import bus, replays, store
 from . import daily as d
 from . import games as g
 from .boards import Board, Boards, parse_board
+from .moves import MovePath
 from .rooms import (
     COUNTDOWN,
     DELETE_IF_OURS,
@@ -82,7 +83,6 @@ class Service:
         self.sessions: dict[str, Session] = {}
         self.games: dict[str, g.LiveGame] = {}
         self.rooms: dict[str, Room] = {}
-        self.moves_applied = 0
         #: set when the server begins to stop: connections closing then are no one leaving
         self.stopping = False
         #: player -> code of the room they are in (not left); player -> their solo game
@@ -107,6 +107,8 @@ class Service:
         self._progress_timer: asyncio.TimerHandle | None = None
         #: background work (see _spawn), finished before the Redis client is closed
         self._background: set[asyncio.Task[Any]] = set()
+        #: the move path (compiled with the engine): moves played without a coroutine
+        self.moves = MovePath(self)
         self._handlers: dict[type[m.Request], Callable[[Session, Any], Awaitable[Any]]] = {
             m.Hello: self.on_hello,
             m.Register: self.on_register,
@@ -434,20 +436,7 @@ class Service:
         await self._daily_finished(live)
 
     def _check_playable(self, live: g.LiveGame) -> Room | None:
-        if live.finished:
-            if live.kind == g.DAILY and live.result == g.TIMEOUT:
-                raise _error(ErrorCode.GAME_OVER, "the day is over: a daily ends at 00:00 UTC")
-            raise _error(ErrorCode.GAME_OVER, f"the game is over ({live.result})")
-        if live.kind != g.RACE:
-            return None
-        room = self.rooms.get(live.room or "")
-        if room is not None and room.state == COUNTDOWN and room.race == live.race:
-            raise _error(ErrorCode.NOT_STARTED, "the race has not started: wait for race_start")
-        if room is None or room.state != RACING or room.race != live.race:
-            raise _error(ErrorCode.GAME_OVER, "the race is over")
-        end = room.end_at_ms
-        if end is not None and self.now() >= end:
-            raise _error(ErrorCode.GAME_OVER, "time is up")
+        room: Room | None = self.moves.check_playable(live)
         return room
 
     def _log_write(self, live: g.LiveGame, entry: str) -> store.Write:
@@ -502,70 +491,11 @@ class Service:
     def move_now(
         self, session: Session, req: m.Move, done: Callable[[dict[str, Any] | BaseException], None]
     ) -> bool:
-        """The move path without a coroutine: a move on a game held here is played at once,
-        and ``done`` is called with the reply (its ``id`` set) or the error once Redis has
-        its log entry. False, with nothing done, when the move needs what only
-        :meth:`handle` does (a game to load, a daily's day to check, hello first).
-        Refusals found at once (an illegal move, a race over) raise :class:`ProtocolError`.
-        """
-        live = self.games.get(req.game) if req.game is not None else None
-        if (
-            live is None
-            or not session.hello
-            or live.owner != session.player
-            or live.kind == g.DAILY
-        ):
-            return False
-        request_id = req.id
-
-        def moved(outcome: tuple[str, Room | None] | BaseException) -> None:
-            if isinstance(outcome, BaseException):
-                done(outcome)
-                return
-            try:
-                reply = self._played("moved", live, outcome[0], outcome[1])
-            except Exception as exc:
-                done(exc)
-                return
-            reply["id"] = request_id
-            done(reply)
-
-        self._start_move(live, req.move, moved)
-        return True
-
-    def _start_move(
-        self,
-        live: g.LiveGame,
-        text: str,
-        done: Callable[[tuple[str, Room | None] | BaseException], None],
-    ) -> None:
-        """Play a move on the engine at once and send its log entry; ``done`` hears the
-        move's text and its room once Redis has the entry, or the error (the move taken
-        back). Refusals raise :class:`ProtocolError` here, before anything changes."""
-        room = self._check_playable(live)
-        game = live.game
-        now = self.now()
-        home_before = game.cards_home()
-        try:
-            move = game.play(text)
-        except IllegalMove as exc:
-            raise _error(ErrorCode.ILLEGAL_MOVE, str(exc)) from None
-        status = game.status
-        if status != "playing":
-            live.finish(status, now)
-
-        def logged(error: BaseException | None) -> None:
-            if error is not None:
-                game.pop()
-                live.result = live.finished_ms = None
-                done(self._log_failed(live, error))
-                return
-            live.log_length += 1
-            live.note_home_change(home_before, now)
-            self.moves_applied += 1
-            done((move.text, room))
-
-        self.commit.submit_callback(self._log_write(live, f"{now} {move.text}"), logged)
+        """The move path without a coroutine (:meth:`MovePath.move_now`): a move on a
+        game held here is played at once, and ``done`` is called with the reply (its
+        ``id`` set) or the error once Redis has its log entry. False, with nothing done,
+        when the move needs what only :meth:`handle` does."""
+        return self.moves.move_now(session, req.id, req.game, req.move, done)
 
     async def on_move(self, session: Session, req: m.Move) -> dict[str, Any]:
         live = self.games.get(req.game) if req.game is not None else None
@@ -583,7 +513,7 @@ class Service:
             else:
                 played.set_result(outcome)
 
-        self._start_move(live, req.move, settle)
+        self.moves.start(live, req.move, settle)
         text, room = await played
         if live.finished and live.kind == g.DAILY:
             await self._daily_finished(live)
@@ -610,17 +540,7 @@ class Service:
 
     def _played(self, kind: str, live: g.LiveGame, move: str, room: Room | None) -> dict[str, Any]:
         """The reply to an accepted move or undo (and the room's progress event)."""
-        reply = {
-            "type": kind,
-            "game": live.gid,
-            "move": move,
-            "view": live.encoded_view(),
-            "legal": [mv.text for mv in live.game.legal_moves()],
-            "status": live.status(),
-        }
-        if room is not None:
-            self._race_progress(room, live)
-        return reply
+        return self.moves.played(kind, live, move, room)
 
     async def on_resign(self, session: Session, req: m.Resign) -> dict[str, Any]:
         live = await self._game_for(session, req.game)

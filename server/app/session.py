@@ -25,6 +25,7 @@ from server.protocol import ErrorCode, FrameError, ProtocolError, decode, encode
 from server.protocol import messages as m
 
 from .metrics import Metrics
+from .moves import MovePath
 from .settings import Settings
 
 try:  # websockets' own C version, as websockets.frames takes it
@@ -127,6 +128,8 @@ class WsSession:
         # the request of the move in flight: its id and when it was read
         self._id: int | None = None
         self._received = 0.0
+        #: the service's move path (``Service.moves``), once a move has come
+        self._moves: MovePath | None = None
 
     # -- reading -------------------------------------------------------------------------
 
@@ -185,6 +188,7 @@ class WsSession:
         if not isinstance(request_id, int) or isinstance(request_id, bool):
             request_id = None
         request: m.Request | None = None
+        fields: tuple[int, str, str | None] | None = None
         try:
             # every frame counts, malformed ones too
             if not self.allow():
@@ -193,24 +197,31 @@ class WsSession:
                     f"more than {self.rate:g} requests a second: slow down",
                     request_id,
                 )
-            request = parse_request(raw)
-            if request.__class__ is m.Move:
-                self._id, self._received = request.id, received
+            fields = m.move_fields(raw) if isinstance(raw, dict) else None
+            if fields is not None:
+                # a move: played here, with no request record, when its game is held here
+                self._id, self._received = fields[0], received
+                moves = self._moves
+                if moves is None:
+                    moves = self._moves = web.service.moves
                 self._busy = True
                 try:
-                    taken = web.service.move_now(self, request, self._moved)
+                    taken = moves.move_now(self, fields[0], fields[2], fields[1], self._moved)
                 except BaseException:
                     self._busy = False
                     raise
                 if taken:
                     return
                 self._busy = False
+            request = parse_request(raw)
             self._busy = True
             self._hand((received, request))
             return
         except ProtocolError as refused:
             if request is not None:
                 refused.request_id = request.id
+            elif fields is not None:
+                refused.request_id = fields[0]
             reply = _error(refused.request_id, refused.code, refused.message)
         except Exception as failure:
             reply = web.failed(self, failure, request_id)

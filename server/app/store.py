@@ -79,12 +79,12 @@ from redis.exceptions import (
 try:  # redis-py's hiredis parser: its reader, to take a batch's replies straight from it
     from redis._parsers.hiredis import NOT_ENOUGH_DATA, _AsyncHiredisParser
 except ImportError:  # pragma: no cover
-    _AsyncHiredisParser = None
+    _AsyncHiredisParser = None  # type: ignore[assignment,misc]
 
 try:  # redis[hiredis]: packing in C
     from hiredis import pack_command as _pack_command
 except ImportError:  # pragma: no cover
-    _pack_command = None
+    _pack_command = None  # type: ignore[assignment]
 
 log = logging.getLogger("patience.store")
 
@@ -207,7 +207,8 @@ class Commands:
     __slots__ = ("args",)
 
     def __init__(self) -> None:
-        self.args: list[tuple[Any, ...]] = []
+        #: each command's arguments, or a command already packed (``submit_packed``)
+        self.args: list[tuple[Any, ...] | bytes] = []
 
     def __len__(self) -> int:
         return len(self.args)
@@ -341,7 +342,7 @@ class GroupCommit:
         self._pool: ConnectionPool | None = (
             redis.connection_pool if isinstance(redis, Redis) else None
         )
-        self._pending: list[tuple[Write, asyncio.Future[None] | Done]] = []
+        self._pending: list[tuple[Write | bytes, asyncio.Future[None] | Done]] = []
         self._scheduled = False
         self._inflight: set[asyncio.Task[None]] = set()
         self._lock = asyncio.Lock()
@@ -361,7 +362,7 @@ class GroupCommit:
         #: the batch with Redis: its writes, where each one's commands end, and the
         #: replies read so far
         self._busy: (
-            tuple[list[tuple[Write, asyncio.Future[None] | Done]], list[int], int] | None
+            tuple[list[tuple[Write | bytes, asyncio.Future[None] | Done]], list[int], int] | None
         ) = None
         self._replies: list[Any] = []
         self._transport: Any = None
@@ -389,7 +390,19 @@ class GroupCommit:
         move path's way)."""
         self._queue(write, done)
 
-    def _queue(self, write: Write, waiter: asyncio.Future[None] | Done) -> None:
+    @property
+    def packs(self) -> bool:
+        """Whether :meth:`submit_packed` may be used: one Redis, commands packed by
+        hiredis (a cluster routes each command by its key, so it takes them unpacked)."""
+        return self._direct
+
+    def submit_packed(self, command: bytes, done: Done) -> None:
+        """As :meth:`submit_callback`, for a write of one command already packed (RESP),
+        as ``hiredis.pack_command`` would pack it: the move path packs its log appends
+        from a head kept per game (``server.app.moves``). Only while :attr:`packs`."""
+        self._queue(command, done)
+
+    def _queue(self, write: Write | bytes, waiter: asyncio.Future[None] | Done) -> None:
         self._pending.append((write, waiter))
         if self._direct:
             if not self._scheduled and self._busy is None:
@@ -420,7 +433,10 @@ class GroupCommit:
         commands = Commands()
         ends: list[int] = []
         for write, _ in batch:
-            write(commands)
+            if write.__class__ is bytes:
+                commands.args.append(write)
+            else:
+                write(commands)  # type: ignore[operator]
             ends.append(len(commands))
         self._busy = (batch, ends, len(commands.args))
         self._replies = []
@@ -431,7 +447,9 @@ class GroupCommit:
             if self._watchdog is None:
                 self._watchdog = loop.call_later(self._timeout, self._stuck)
         try:
-            self._transport.write(b"".join([_pack_command(c) for c in commands.args]))
+            self._transport.write(
+                b"".join([c if isinstance(c, bytes) else _pack_command(c) for c in commands.args])
+            )
         except Exception as exc:
             self._lost(exc)
 
@@ -440,7 +458,7 @@ class GroupCommit:
             assert self._pool is not None
             # the writes waiting for this connection have the batch deadline too
             async with asyncio.timeout(self.deadline):
-                conn = await self._pool.get_connection()
+                conn = await self._pool.get_connection()  # type: ignore[no-untyped-call]
                 self._conn_timeout = conn.socket_timeout
                 self._timeout = self.deadline if self.deadline is not None else conn.socket_timeout
                 conn.socket_timeout = None
@@ -534,14 +552,14 @@ class GroupCommit:
 
     # -- a task a batch (a cluster) ------------------------------------------------------
 
-    async def _execute(self, commands: list[tuple[Any, ...]]) -> list[Any]:
+    async def _execute(self, commands: list[tuple[Any, ...] | bytes]) -> list[Any]:
         """Send the commands pipelined and read every reply; an error reply is returned in
         its place. Any other failure (the connection) raises, and the connection is dropped
         (it reconnects on the next batch)."""
         if self._conn is None:
             # held for good; the pool closes it with the client
             assert self._pool is not None
-            conn = await self._pool.get_connection()
+            conn = await self._pool.get_connection()  # type: ignore[no-untyped-call]
             # one deadline for the whole batch rather than one per command (a task each)
             self._conn_timeout = conn.socket_timeout
             self._timeout = self.deadline if self.deadline is not None else conn.socket_timeout
@@ -554,7 +572,7 @@ class GroupCommit:
         try:
             async with asyncio.timeout(self._timeout):
                 packed = (
-                    [_pack_command(c) for c in commands]
+                    [c if isinstance(c, bytes) else _pack_command(c) for c in commands]
                     if _pack_command is not None
                     else conn.pack_commands(commands)
                 )
@@ -600,11 +618,14 @@ class GroupCommit:
         finally:
             self._lock.release()
 
-    async def _commit(self, batch: list[tuple[Write, asyncio.Future[None] | Done]]) -> None:
+    async def _commit(self, batch: list[tuple[Write | bytes, asyncio.Future[None] | Done]]) -> None:
         commands = Commands()
         ends: list[int] = []
         for write, _ in batch:
-            write(commands)
+            if isinstance(write, bytes):
+                commands.args.append(write)
+            else:
+                write(commands)
             ends.append(len(commands))
         try:
             # every command runs even when one fails, so each caller hears of its own
@@ -613,7 +634,8 @@ class GroupCommit:
             if cluster is None:
                 results = await self._execute(commands.args)
             else:
-                results = await cluster.execute(commands.args)
+                # (never a packed command: packs is False on a cluster)
+                results = await cluster.execute(commands.args)  # type: ignore[arg-type]
         except Exception as exc:
             for _, waiter in batch:
                 _settle(waiter, exc)
@@ -624,7 +646,7 @@ class GroupCommit:
 
     def _resolve(
         self,
-        batch: list[tuple[Write, asyncio.Future[None] | Done]],
+        batch: list[tuple[Write | bytes, asyncio.Future[None] | Done]],
         ends: list[int],
         results: list[Any],
     ) -> None:

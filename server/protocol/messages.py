@@ -306,15 +306,10 @@ def parse_request(raw: Any) -> Request:
     kind = raw.get("type")
     if not isinstance(kind, str):
         raise _bad("a request needs a text 'type'", request_id)
-    if kind == "move" and raw.keys() <= _MOVE_KEYS:
-        # the move path's request: checked by hand, every field as _check would
-        move, game = raw.get("move"), raw.get("game")
-        if (
-            move.__class__ is str
-            and len(move) <= _MOVE_LEN
-            and (game is None or (game.__class__ is str and len(game) <= _GAME_LEN))
-        ):
-            return Move(id=request_id, move=move, game=game)
+    if kind == "move":
+        fields = move_fields(raw)
+        if fields is not None:
+            return Move(id=request_id, move=fields[1], game=fields[2])
     cls = REQUESTS.get(kind)
     if cls is None:
         shown = kind if len(kind) <= 32 else kind[:32] + "..."
@@ -335,6 +330,31 @@ def parse_request(raw: Any) -> Request:
         values[name] = _check(name, spec, value, kind, request_id)
     known = _field_names(cls)
     return cls(**{k: v for k, v in values.items() if k in known})
+
+
+def move_fields(raw: dict[str, Any]) -> tuple[int, str, str | None] | None:
+    """A ``move`` request's id, move and game, checked by hand as :func:`parse_request`
+    checks every field; None when it is anything else or not that simple (then
+    :func:`parse_request` says what is wrong). The move path's way past the
+    :class:`Move` record.
+
+    >>> move_fields({"type": "move", "id": 3, "move": "deal", "game": "ab12"})
+    (3, 'deal', 'ab12')
+    >>> move_fields({"type": "move", "id": 3, "move": 7}) is None
+    True
+    """
+    if raw.get("type") != "move" or not raw.keys() <= _MOVE_KEYS:
+        return None
+    request_id, move, game = raw.get("id"), raw.get("move"), raw.get("game")
+    if (
+        request_id.__class__ is int
+        and 0 <= request_id <= MAX_ID
+        and move.__class__ is str
+        and len(move) <= _MOVE_LEN
+        and (game is None or (game.__class__ is str and len(game) <= _GAME_LEN))
+    ):
+        return request_id, move, game
+    return None
 
 
 #: the lengths ``move`` requests are held to (their fields' specs)

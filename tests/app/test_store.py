@@ -11,7 +11,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import NoScriptError
 
 from server.app import games as g
-from server.app import store
+from server.app import moves, store
 from server.app.settings import Settings
 from server.engine import new_game
 
@@ -225,3 +225,56 @@ async def test_a_move_redis_sits_on_fails_after_the_write_timeout(
     finally:
         await admin.execute_command("CLIENT", "UNPAUSE")
         await admin.aclose()
+
+
+@pytest.mark.parametrize(
+    ("gid", "token", "entry"),
+    [("ab12", 7, "1700000000000 deal"), ("e7a9e24a5d3d245e", 2**40, "1 b3>b4"), ("x", 0, "1 é")],
+)
+def test_the_move_paths_packed_append_is_the_command_hiredis_packs(
+    gid: str, token: int, entry: str
+) -> None:
+    hiredis = pytest.importorskip("hiredis")
+    args = ("EVALSHA", store.FENCED_APPEND_SHA, 2, store.fence_key(gid), store.log_key(gid))
+    packed = moves.packed_append(moves.append_head(gid, token), entry)
+    assert packed == hiredis.pack_command((*args, token, entry))
+
+
+async def test_packed_appends_share_batches_with_other_writes_and_are_fenced(
+    redis_url: str,
+) -> None:
+    """Packed appends (the move path's) and general writes in the same batches: each lands
+    in order, each writer hears of its own outcome, and a stale token is refused."""
+    redis = Redis.from_url(redis_url)
+    commit = store.GroupCommit(redis)
+    try:
+        await redis.set(store.fence_key("p1"), 5)
+        await redis.set(store.fence_key("p2"), 6)
+        await commit.submit(lambda c: c.append_fenced("p1", 5, "0 first"))  # connects
+        assert commit.packs
+        heard: list[tuple[str, BaseException | None]] = []
+        finished = asyncio.get_running_loop().create_future()
+
+        def told(name: str) -> store.Done:
+            def done(error: BaseException | None) -> None:
+                heard.append((name, error))
+                if len(heard) == 4 and not finished.done():
+                    finished.set_result(None)
+
+            return done
+
+        # one pass of the loop: all four go in one batch
+        commit.submit_packed(moves.packed_append(moves.append_head("p1", 5), "1 a"), told("a"))
+        commit.submit_callback(lambda c: c.append_fenced("p2", 6, "1 x"), told("x"))
+        commit.submit_packed(moves.packed_append(moves.append_head("p2", 5), "2 y"), told("y"))
+        commit.submit_packed(moves.packed_append(moves.append_head("p1", 5), "2 b"), told("b"))
+        await asyncio.wait_for(finished, 5)
+        assert [name for name, _ in heard] == ["a", "x", "y", "b"]
+        outcome = dict(heard)
+        assert outcome["a"] is None and outcome["x"] is None and outcome["b"] is None
+        assert isinstance(outcome["y"], store.Fenced)  # p2's fence is 6, not 5
+        assert await redis.lrange(store.log_key("p1"), 0, -1) == [b"0 first", b"1 a", b"2 b"]
+        assert await redis.lrange(store.log_key("p2"), 0, -1) == [b"1 x"]
+    finally:
+        await commit.close()
+        await redis.aclose()

@@ -1,0 +1,198 @@
+"""The move path: a ``move`` on a game held here is checked, played on the engine, sent
+to the group commit as its log entry, and answered once Redis has it, with no coroutine.
+
+:class:`MovePath` is the service's half of it (``Service.moves``): the service's other
+requests (``undo``, ``resign``, a move on a game to load first) use the same checks and
+the same reply. Compiled with the rules engine (``server/native.py``), so it keeps to
+strict types; the service, its rooms and its group commit stay Python objects, reached
+through the attributes named here.
+
+A log entry goes to Redis as ``EVALSHA`` of the fenced append
+(:data:`~server.app.store.FENCED_APPEND`). Its command is packed here, from a head kept
+per game (the script, the game's keys and this process's fencing token do not change
+between moves), rather than by the group commit's general packer:
+
+>>> command = packed_append(append_head("ab12", 7), "1700000000000 deal")
+>>> command[:17]
+b'*7\\r\\n$7\\r\\nEVALSHA\\r\\n'
+>>> command[-51:]
+b'$12\\r\\ng:{ab12}:log\\r\\n$1\\r\\n7\\r\\n$18\\r\\n1700000000000 deal\\r\\n'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from server.engine import IllegalMove
+from server.protocol import ErrorCode, ProtocolError
+
+from . import games as g
+from . import store
+from .rooms import COUNTDOWN, RACING
+
+#: what a move's caller hears: the reply (its ``id`` set) or the error
+Answer = Callable[["dict[str, Any] | BaseException"], None]
+#: what :meth:`MovePath.start` tells once Redis has the entry: the move's text and the
+#: room it was raced in, or the error (the move taken back)
+Started = Callable[["tuple[str, Any] | BaseException"], None]
+
+_SHA = store.FENCED_APPEND_SHA.encode()
+
+
+def _bulk(data: bytes) -> bytes:
+    return b"".join((b"$", str(len(data)).encode(), b"\r\n", data, b"\r\n"))
+
+
+def append_head(gid: str, token: int) -> bytes:
+    """The fenced append's command for one game and token, packed (RESP) up to its last
+    argument, the entry: as ``hiredis.pack_command`` packs ``store.Commands.append_fenced``."""
+    args = (
+        b"EVALSHA",
+        _SHA,
+        b"2",
+        store.fence_key(gid).encode(),
+        store.log_key(gid).encode(),
+        str(token).encode(),
+    )
+    return b"".join([b"*7\r\n", *[_bulk(arg) for arg in args]])
+
+
+def packed_append(head: bytes, entry: str) -> bytes:
+    """The whole command: ``head`` and the entry."""
+    return head + _bulk(entry.encode())
+
+
+def _refused(code: ErrorCode, message: str) -> ProtocolError:
+    return ProtocolError(code, message)
+
+
+class MovePath:
+    """The service's move path (``Service.moves``)."""
+
+    def __init__(self, service: Any) -> None:
+        #: the :class:`~server.app.service.Service` (its race progress and log failures)
+        self.service = service
+        self.games: dict[str, g.LiveGame] = service.games
+        self.rooms: dict[str, Any] = service.rooms
+        self.settings: Any = service.settings
+        self.clock: Any = service.clock
+        #: the group commit (``store.GroupCommit``)
+        self.commit: Any = service.commit
+
+    def move_now(
+        self, session: Any, request_id: int, gid: str | None, text: str, done: Answer
+    ) -> bool:
+        """A move on a game held here, played at once: ``done`` is called with the reply
+        (its ``id`` set) or the error once Redis has its log entry. False, with nothing
+        done, when the move needs what only the service's coroutine does (a game to load,
+        a daily's day to check, ``hello`` first). Refusals found at once (an illegal move,
+        a race over) raise :class:`ProtocolError`."""
+        live = self.games.get(gid) if gid is not None else None
+        if (
+            live is None
+            or not session.hello
+            or live.owner != session.player
+            or live.kind == g.DAILY
+        ):
+            return False
+
+        def moved(outcome: tuple[str, Any] | BaseException) -> None:
+            if isinstance(outcome, BaseException):
+                done(outcome)
+                return
+            try:
+                reply = self.played("moved", live, outcome[0], outcome[1])
+            except Exception as failure:
+                done(failure)
+                return
+            reply["id"] = request_id
+            done(reply)
+
+        self.start(live, text, moved)
+        return True
+
+    def check_playable(self, live: g.LiveGame) -> Any:
+        """The room a move on ``live`` is raced in (None: not a race), or
+        :class:`ProtocolError` when the game cannot take a move now."""
+        if live.result is not None:
+            if live.kind == g.DAILY and live.result == g.TIMEOUT:
+                raise _refused(ErrorCode.GAME_OVER, "the day is over: a daily ends at 00:00 UTC")
+            raise _refused(ErrorCode.GAME_OVER, f"the game is over ({live.result})")
+        if live.kind != g.RACE:
+            return None
+        room = self.rooms.get(live.room or "")
+        if room is not None and room.state == COUNTDOWN and room.race == live.race:
+            raise _refused(ErrorCode.NOT_STARTED, "the race has not started: wait for race_start")
+        if room is None or room.state != RACING or room.race != live.race:
+            raise _refused(ErrorCode.GAME_OVER, "the race is over")
+        end = room.end_at_ms
+        if end is not None and self.clock.now_ms() >= end:
+            raise _refused(ErrorCode.GAME_OVER, "time is up")
+        return room
+
+    def start(self, live: g.LiveGame, text: str, done: Started) -> None:
+        """Play a move on the engine at once and send its log entry; ``done`` hears the
+        move's text and its room once Redis has the entry, or the error (the move taken
+        back). Refusals raise :class:`ProtocolError` here, before anything changes."""
+        room = self.check_playable(live)
+        game = live.game
+        now: int = self.clock.now_ms()
+        home_before = game.cards_home()
+        try:
+            move = game.play(text)
+        except IllegalMove as illegal:
+            raise _refused(ErrorCode.ILLEGAL_MOVE, str(illegal)) from None
+        status = game.status
+        if status != "playing":
+            live.finish(status, now)
+        service = self.service
+
+        def logged(error: BaseException | None) -> None:
+            if error is not None:
+                game.pop()
+                live.result = live.finished_ms = None
+                done(service._log_failed(live, error))
+                return
+            live.log_length += 1
+            if game.cards_home() != home_before:
+                live.home_at_ms = now
+            done((move.text, room))
+
+        self.log(live, f"{now} {move.text}", logged)
+
+    def log(
+        self, live: g.LiveGame, entry: str, done: Callable[[BaseException | None], None]
+    ) -> None:
+        """Send a log entry to the group commit; ``done`` hears None or the error once
+        Redis has answered. Every 64th entry, and a finished game's, renews the keys' time
+        to live too (the service's general write)."""
+        fence = live.fence
+        commit = self.commit
+        if (
+            live.result is not None
+            or live.log_length % 64 == 0
+            or fence is None
+            or not commit.packs
+        ):
+            commit.submit_callback(self.service._log_write(live, entry), done)
+            return
+        head = live.append_head
+        if head is None or head[0] != fence:
+            head = live.append_head = (fence, append_head(live.gid, fence))
+        commit.submit_packed(packed_append(head[1], entry), done)
+
+    def played(self, kind: str, live: g.LiveGame, move: str, room: Any) -> dict[str, Any]:
+        """The reply to an accepted move or undo (and the room's progress event)."""
+        game = live.game
+        reply: dict[str, Any] = {
+            "type": kind,
+            "game": live.gid,
+            "move": move,
+            "view": live.encoded_view(),
+            "legal": [mv.text for mv in game.legal_moves()],
+            "status": live.result or "playing",
+        }
+        if room is not None:
+            self.service._race_progress(room, live)
+        return reply
