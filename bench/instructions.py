@@ -36,7 +36,14 @@ from websockets.asyncio.client import ClientConnection, connect
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.load import alternate, server_env, tree_options  # noqa: E402
+from bench.load import (  # noqa: E402
+    Conn,
+    Stats,
+    _open_room,
+    alternate,
+    server_env,
+    tree_options,
+)
 
 WARM_MOVES = 5
 
@@ -79,7 +86,37 @@ class Player:
             done += 1
 
 
-async def drive(url: str, pid: int, clients: int, moves: int) -> None:
+async def drive_rooms(url: str, pid: int, clients: int, moves: int, room: int) -> None:
+    """As :func:`drive`, with the players racing in rooms of ``room`` as the load test's
+    racers do (``bench/load.py``: race moves, progress events, resignations, rematches)."""
+    stats = Stats()
+    rng = random.Random(1)
+    sem = asyncio.Semaphore(16)
+    tag = f"{os.getpid() % 10000}{int(time.time()) % 1000}"
+    names = [f"r{n}x{tag}" for n in range(clients)]
+    groups = await asyncio.gather(
+        *(_open_room(url, names[at : at + room], rng, stats, sem) for at in range(0, clients, room))
+    )
+    racers = [racer for group in groups for racer in group]
+
+    async def play(racer: Conn, count: int) -> None:
+        for _ in range(count):
+            await racer.prepare()
+            await racer.move(time.perf_counter())
+
+    await asyncio.gather(*(play(r, WARM_MOVES) for r in racers))
+    subprocess.run(["callgrind_control", "-i", "on", str(pid)], check=True, capture_output=True)
+    await asyncio.gather(*(play(r, moves) for r in racers))
+    subprocess.run(["callgrind_control", "-i", "off", str(pid)], check=True, capture_output=True)
+    subprocess.run(["callgrind_control", "-d", str(pid)], check=True, capture_output=True)
+    for racer in racers:
+        await racer.ws.close()
+
+
+async def drive(url: str, pid: int, clients: int, moves: int, room: int = 1) -> None:
+    if room > 1:
+        await drive_rooms(url, pid, clients, moves, room)
+        return
     players = []
     for n in range(clients):
         player = Player(await connect(url, open_timeout=120, ping_interval=None), 1000 * n)
@@ -96,7 +133,7 @@ async def drive(url: str, pid: int, clients: int, moves: int) -> None:
         await player.ws.close()
 
 
-def measure(tree: Path, redis_url: str, tmp: Path, clients: int, moves: int) -> int:
+def measure(tree: Path, redis_url: str, tmp: Path, clients: int, moves: int, room: int = 1) -> int:
     """One run: the instructions counted over ``clients * moves`` moves."""
     out = tmp / f"callgrind.{time.monotonic_ns()}"
     log = tmp / "server.log"
@@ -126,7 +163,7 @@ def measure(tree: Path, redis_url: str, tmp: Path, clients: int, moves: int) -> 
                 break
         if url is None:
             raise RuntimeError("the server did not start")
-        asyncio.run(asyncio.wait_for(drive(url, proc.pid, clients, moves), 900))
+        asyncio.run(asyncio.wait_for(drive(url, proc.pid, clients, moves, room), 900))
     finally:
         proc.terminate()
         proc.wait(120)
@@ -144,6 +181,12 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--clients", type=int, default=16)
     parser.add_argument("--moves", type=int, default=60, help="moves counted per client")
+    parser.add_argument(
+        "--room",
+        type=int,
+        default=1,
+        help="players race in rooms of this many, as in the load test (default: solo games)",
+    )
     tree_options(parser)
     args = parser.parse_args()
     if shutil.which("valgrind") is None or shutil.which("callgrind_control") is None:
@@ -153,11 +196,12 @@ def main() -> int:
         args,
         "patience-instr-",
         lambda tree, redis_url, tmp: measure(
-            tree or ROOT, redis_url, tmp, args.clients, args.moves
+            tree or ROOT, redis_url, tmp, args.clients, args.moves, args.room
         ),
     )
     moves = args.clients * args.moves
-    print(f"{args.clients} players, {moves} moves counted a run (The Gate, solo games)")
+    how = "solo games" if args.room <= 1 else f"races in rooms of {args.room}"
+    print(f"{args.clients} players, {moves} moves counted a run (The Gate, {how})")
     print("| server tree | runs | instructions a move (each run) | mean |")
     print("|---|---|---|---|")
     for tree, counts in results.items():

@@ -8,8 +8,9 @@ encoded view and the reply), with ``--profile`` a table of where they go.
 P players each play random legal moves of their own solo game, one request at a time, all
 at once on one event loop (so the group commit batches as under load), against an
 embedded Redis of its own. CPU time is this process's (Redis runs apart), over the moves
-accepted; the reply is msgpack-encoded as the websocket layer would. Sessions are
-stand-ins that keep what they are sent: no sockets are involved.
+accepted; a move's reply comes encoded (the stand-in decodes it), any other is encoded as
+the websocket layer would. Sessions are stand-ins that keep what they are sent: no sockets
+are involved.
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ from redis.asyncio import Redis
 from server.app.embedded_redis import EmbeddedRedis
 from server.app.service import Service
 from server.app.settings import Settings
-from server.protocol import encode, parse_request
+from server.protocol import decode, encode, parse_request
 
 
 class Seat:
@@ -83,13 +84,14 @@ async def measure(service: Service, args: argparse.Namespace) -> dict[str, Any]:
         if kind == "move" and args.via == "move_now":
             # as the websocket layer does: the move path without a coroutine, the
             # coroutine only when the service cannot take it so
-            outcome: asyncio.Future[dict[str, Any] | BaseException] = loop.create_future()
+            outcome: asyncio.Future[bytes | BaseException] = loop.create_future()
             if service.move_now(seat, request, outcome.set_result):  # type: ignore[arg-type]
                 result = await outcome
                 if isinstance(result, BaseException):
                     raise result
-                encode(result)
-                return result
+                # the reply comes encoded: this decode is the stand-in player's work
+                moved: dict[str, Any] = decode(result)
+                return moved
         reply = await service.handle(seat, request)
         encode(reply)
         return reply

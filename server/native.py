@@ -48,6 +48,7 @@ SOURCES = (
     "server/app/views.py",
     "server/app/session.py",
     "server/app/moves.py",
+    "server/app/metrics.py",
 )
 
 ROOT = Path(__file__).resolve().parents[1]

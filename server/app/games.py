@@ -109,10 +109,14 @@ class LiveGame:
     def encoded_view(self) -> Encoded:
         """:meth:`view` msgpack-encoded, re-encoding only the piles changed since the last
         call (for the reply to every move)."""
+        return self.view_encoder().encode()
+
+    def view_encoder(self) -> ViewEncoder:
+        """The game's :class:`ViewEncoder` (a new one for a new game object)."""
         views = self._views
         if views is None or views.game is not self.game:
             views = self._views = ViewEncoder(self.game)
-        return views.encode()
+        return views
 
     def legal(self) -> list[str]:
         return [m.text for m in self.game.legal_moves()]

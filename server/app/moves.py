@@ -26,13 +26,15 @@ from typing import Any
 
 from server.engine import IllegalMove
 from server.protocol import ErrorCode, ProtocolError
+from server.protocol.codec import array_header, map_header, pack_str, pack_uint
 
 from . import games as g
 from . import store
 from .rooms import COUNTDOWN, RACING
 
-#: what a move's caller hears: the reply (its ``id`` set) or the error
-Answer = Callable[["dict[str, Any] | BaseException"], None]
+#: what a move's caller hears: the reply's frame (``moved``, its ``id`` set, encoded)
+#: or the error
+Answer = Callable[["bytes | BaseException"], None]
 #: what :meth:`MovePath.start` tells once Redis has the entry: the move's text and the
 #: room it was raced in, or the error (the move taken back)
 Started = Callable[["tuple[str, Any] | BaseException"], None]
@@ -63,6 +65,23 @@ def packed_append(head: bytes, entry: str) -> bytes:
     return head + _bulk(entry.encode())
 
 
+#: the ``moved`` reply's fields up to the game id, and the names of the others, encoded
+_MOVED = map_header(7) + pack_str("type") + pack_str("moved") + pack_str("game")
+_MOVE, _VIEW, _LEGAL = pack_str("move"), pack_str("view"), pack_str("legal")
+_STATUS, _ID = pack_str("status"), pack_str("id")
+#: moves' texts, encoded (a game's moves are a few hundred texts at most)
+_TEXTS: dict[str, bytes] = {}
+
+
+def _text(text: str) -> bytes:
+    packed = _TEXTS.get(text)
+    if packed is None:
+        packed = pack_str(text)
+        if len(_TEXTS) < 8192:
+            _TEXTS[text] = packed
+    return packed
+
+
 def _refused(code: ErrorCode, message: str) -> ProtocolError:
     return ProtocolError(code, message)
 
@@ -84,7 +103,7 @@ class MovePath:
         self, session: Any, request_id: int, gid: str | None, text: str, done: Answer
     ) -> bool:
         """A move on a game held here, played at once: ``done`` is called with the reply
-        (its ``id`` set) or the error once Redis has its log entry. False, with nothing
+        (:meth:`moved_frame`) or the error once Redis has its log entry. False, with nothing
         done, when the move needs what only the service's coroutine does (a game to load,
         a daily's day to check, ``hello`` first). Refusals found at once (an illegal move,
         a race over) raise :class:`ProtocolError`."""
@@ -102,12 +121,11 @@ class MovePath:
                 done(outcome)
                 return
             try:
-                reply = self.played("moved", live, outcome[0], outcome[1])
+                frame = self.moved_frame(live, outcome[0], outcome[1], request_id)
             except Exception as failure:
                 done(failure)
                 return
-            reply["id"] = request_id
-            done(reply)
+            done(frame)
 
         self.start(live, text, moved)
         return True
@@ -196,3 +214,29 @@ class MovePath:
         if room is not None:
             self.service._race_progress(room, live)
         return reply
+
+    def moved_frame(self, live: g.LiveGame, move: str, room: Any, request_id: int) -> bytes:
+        """The ``moved`` reply as :meth:`played` makes it, with its ``id``, encoded (what
+        ``codec.encode`` makes of it), and the room's progress event."""
+        view = live.view_encoder().encode_bytes()
+        legal = live.game.legal_moves()
+        frame = b"".join(
+            [
+                _MOVED,
+                pack_str(live.gid),
+                _MOVE,
+                _text(move),
+                _VIEW,
+                view,
+                _LEGAL,
+                array_header(len(legal)),
+                *[_text(mv.text) for mv in legal],
+                _STATUS,
+                pack_str(live.result or "playing"),
+                _ID,
+                pack_uint(request_id),
+            ]
+        )
+        if room is not None:
+            self.service._race_progress(room, live)
+        return frame

@@ -489,12 +489,12 @@ class Service:
         live.log_length += 1
 
     def move_now(
-        self, session: Session, req: m.Move, done: Callable[[dict[str, Any] | BaseException], None]
+        self, session: Session, req: m.Move, done: Callable[[bytes | BaseException], None]
     ) -> bool:
         """The move path without a coroutine (:meth:`MovePath.move_now`): a move on a
-        game held here is played at once, and ``done`` is called with the reply (its
-        ``id`` set) or the error once Redis has its log entry. False, with nothing done,
-        when the move needs what only :meth:`handle` does."""
+        game held here is played at once, and ``done`` is called with the ``moved``
+        reply, encoded, or the error once Redis has its log entry. False, with nothing
+        done, when the move needs what only :meth:`handle` does."""
         return self.moves.move_now(session, req.id, req.game, req.move, done)
 
     async def on_move(self, session: Session, req: m.Move) -> dict[str, Any]:

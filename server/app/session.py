@@ -227,29 +227,32 @@ class WsSession:
             reply = web.failed(self, failure, request_id)
         self.answer(reply, received)
 
-    def _moved(self, outcome: dict[str, Any] | BaseException) -> None:
-        """A move's outcome, once Redis has its log entry (or has failed)."""
+    def _moved(self, outcome: bytes | BaseException) -> None:
+        """A move's outcome, once Redis has its log entry (or has failed): the ``moved``
+        reply, encoded, or the error."""
         try:
-            if isinstance(outcome, ProtocolError):
-                reply = _error(self._id, outcome.code, outcome.message)
-            elif isinstance(outcome, BaseException):
-                assert self.web is not None
-                reply = self.web.failed(self, outcome, self._id)
+            if isinstance(outcome, bytes):
+                self.send_encoded(outcome)
+                self._count("moved", self._received)
+            elif isinstance(outcome, ProtocolError):
+                self.answer(_error(self._id, outcome.code, outcome.message), self._received)
             else:
-                reply = outcome
-            self.answer(reply, self._received)
+                assert self.web is not None
+                self.answer(self.web.failed(self, outcome, self._id), self._received)
         finally:
             self.done()
 
     def answer(self, reply: dict[str, Any], received: float) -> None:
         """Send a request's reply, and count it."""
         self.send(reply)
+        self._count(reply["type"], received)
+
+    def _count(self, kind: str, received: float) -> None:
         web = self.web
         if web is None:
             return
         metrics = web.metrics
         metrics.requests += 1
-        kind = reply["type"]
         if kind == "moved":
             metrics.observe_move(time.perf_counter() - received)
         elif kind == "error":

@@ -26,7 +26,7 @@ import msgpack
 
 from server.engine import Game
 from server.engine.cards import CODE
-from server.protocol.codec import Encoded, array_header, map_header
+from server.protocol.codec import Encoded, array_header, map_header, pack_str, pack_uint
 
 _packb: Callable[[Any], bytes] = msgpack.Packer(use_bin_type=True).pack
 
@@ -36,6 +36,10 @@ _DOWN = _packb("down")
 _DOWN_NONE = _DOWN + _packb(0)
 _EMPTY = array_header(0)
 _ARRAYS = [array_header(n) for n in range(16)]
+#: the view's fields after its piles, as keys encoded
+_TAIL = ("status", "home", "total", "moves", "can_undo")
+_STATUS, _HOME, _TOTAL, _MOVES, _CAN_UNDO = (_packb(key) for key in _TAIL)
+_TRUE, _FALSE = _packb(True), _packb(False)
 
 
 class _Layout:
@@ -97,10 +101,14 @@ class ViewEncoder:
 
     def encode(self) -> Encoded:
         """``game.view()``, msgpack-encoded."""
+        return Encoded(self.encode_bytes())
+
+    def encode_bytes(self) -> bytes:
+        """:meth:`encode` as plain bytes (the move path packs its reply around it)."""
         game = self.game
         cls = type(game)
         if cls.view is not Game.view:
-            return Encoded(_packb(game.view()))
+            return _packb(game.view())
         piles = game.p
         shown = None if cls._shown is Game._shown else tuple(game._shown())
         parts = self._parts
@@ -121,25 +129,29 @@ class ViewEncoder:
             for i in [i for i in self._indexes if snap[i] != piles[i]]:
                 parts[position[i]] = self._pile(i, piles[i])
         home, total = game.progress
-        tail: dict[str, Any] = {
-            "status": game.status,
-            "home": home,
-            "total": total,
-            "moves": game.moves,
-            "can_undo": game.can_undo(),
-        }
         extra = game._view_extra()
-        if extra:
-            tail.update(extra)
-        body = _packb(tail)
-        return Encoded(
-            b"".join(
-                (
-                    map_header(2 + len(tail)),
-                    self._prefix,
-                    array_header(len(parts)),
-                    *parts,
-                    body[1 if len(tail) < 16 else 3 :],
-                )
-            )
+        tail = [
+            _STATUS,
+            pack_str(game.status),
+            _HOME,
+            pack_uint(home),
+            _TOTAL,
+            pack_uint(total),
+            _MOVES,
+            pack_uint(game.moves),
+            _CAN_UNDO,
+            _TRUE if game.can_undo() else _FALSE,
+        ]
+        for key, value in extra.items():
+            assert key not in _TAIL, f"{cls.__name__}._view_extra() names {key!r}"
+            tail.append(_packb(key))
+            tail.append(_packb(value))
+        return b"".join(
+            [
+                map_header(2 + len(_TAIL) + len(extra)),
+                self._prefix,
+                array_header(len(parts)),
+                *parts,
+                *tail,
+            ]
         )

@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from server.protocol import ErrorCode, ProtocolError, parse_request
+from server.protocol.messages import Move, move_fields
 
 MOVES: list[dict[str, Any]] = [
     {"type": "move", "id": 1, "move": "t1>b2"},
@@ -44,3 +45,12 @@ def test_a_move_with_a_deeply_nested_unknown_field_is_refused() -> None:
         nested = [nested]
     code = read({"type": "move", "id": 1, "move": "deal", "extra": nested})
     assert isinstance(code, tuple) and code[0] == ErrorCode.BAD_REQUEST
+
+
+@pytest.mark.parametrize("raw", MOVES, ids=lambda raw: str(raw.get("id")))
+def test_the_move_paths_fields_are_the_requests(raw: dict[str, Any]) -> None:
+    fields = move_fields(raw)
+    if fields is not None:
+        assert parse_request(raw) == Move(id=fields[0], move=fields[1], game=fields[2])
+    else:  # refused, by the general path
+        assert isinstance(read(raw), tuple)

@@ -7,8 +7,11 @@ from __future__ import annotations
 import random
 
 import pytest
+from redis.asyncio import Redis
 
 from server.app.games import LiveGame
+from server.app.service import Service
+from server.app.settings import Settings
 from server.engine import GAMES, new_game
 from server.protocol import decode, encode
 from server.protocol.codec import Encoded
@@ -42,3 +45,45 @@ def test_a_new_game_object_gets_a_new_encoder() -> None:
     live.encoded_view()
     live.game = new_game("gate", seed=2)
     assert decode(live.encoded_view()) == live.game.view()
+
+
+@pytest.mark.parametrize("game_id", sorted(GAMES))
+async def test_a_moves_reply_is_packed_as_the_codec_packs_it(
+    game_id: str, settings: Settings
+) -> None:
+    """The move path packs its ``moved`` replies by hand: the same bytes as the reply
+    ``played`` makes, encoded, in every game, to the end (status and all)."""
+    redis = Redis.from_url(settings.redis_url)
+    path = Service(settings, redis).moves
+    rng = random.Random(game_id)
+    checked = 0
+    try:
+        for seed in range(3):
+            game = new_game(game_id, seed=seed)
+            live = LiveGame(gid=f"g{seed}" * 8, game=game, owner="p", kind="solo", created_ms=0)
+            for n in range(400):
+                legal = game.legal_moves()
+                if not legal:
+                    break
+                move = game.play(legal[rng.randrange(len(legal))])
+                status = game.status
+                if status != "playing":
+                    live.finish(status, n)
+                request_id = rng.choice([n, 200 + n, 70_000 + n, 2**40 + n])
+                frame = path.moved_frame(live, move.text, None, request_id)
+                assert frame == encode(
+                    {**path.played("moved", live, move.text, None), "id": request_id}
+                )
+                assert decode(frame) == {
+                    "type": "moved",
+                    "game": live.gid,
+                    "move": move.text,
+                    "view": game.view(),
+                    "legal": [m.text for m in game.legal_moves()],
+                    "status": live.status(),
+                    "id": request_id,
+                }
+                checked += 1
+        assert checked >= 20
+    finally:
+        await redis.aclose()
