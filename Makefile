@@ -8,7 +8,8 @@ STAMP := $(VENV)/.installed
 NATIVE := server/_native/manifest.json
 NATIVE_SOURCES := server/native.py server/engine/*.py server/engine/games/*.py \
 	server/protocol/codec.py server/protocol/encoded.py server/app/views.py \
-	server/app/session.py server/app/moves.py server/app/metrics.py pyproject.toml
+	server/app/session.py server/app/moves.py server/app/metrics.py \
+	server/app/games.py pyproject.toml
 
 .PHONY: run console test lint typecheck pytest bench clean native
 
@@ -42,7 +43,9 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check server client_cli tests bench
 
 typecheck: $(STAMP)
-	$(BIN)/mypy server/engine server/protocol server/native.py server/app/views.py server/app/session.py server/app/moves.py server/app/metrics.py client_cli
+	$(BIN)/mypy server/engine server/protocol server/native.py server/app/views.py \
+		server/app/session.py server/app/moves.py server/app/metrics.py server/app/games.py \
+		client_cli
 
 # The tests run on the compiled modules (PATIENCE_NATIVE=1 refuses to fall back), the
 # doctests and the tests of each compiled module once more on the source, as a machine

@@ -55,6 +55,8 @@ def median(values: list[Any]) -> Any:
     if not present:
         return None
     middle = statistics.median(present)
+    if all(isinstance(v, int) for v in present):
+        return round(middle)  # counts stay whole (the median of an even number of runs)
     return round(middle, 3) if isinstance(middle, float) else middle
 
 

@@ -49,6 +49,7 @@ SOURCES = (
     "server/app/session.py",
     "server/app/moves.py",
     "server/app/metrics.py",
+    "server/app/games.py",
 )
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -49,12 +49,11 @@ class LiveGame:
     #: this process's fencing token for the game (None: loaded to look at, not to play)
     fence: int | None = None
     extra: dict[str, Any] = field(default_factory=dict)
-    _views: ViewEncoder | None = field(default=None, init=False, repr=False, compare=False)
+    # (caches, never passed: compiled, a dataclass field with init=False is left unset)
+    _views: ViewEncoder | None = field(default=None, repr=False, compare=False)
     #: the fence its log appends were packed for, and their packed head
     #: (:func:`server.app.moves.append_head`)
-    append_head: tuple[int, bytes] | None = field(
-        default=None, init=False, repr=False, compare=False
-    )
+    append_head: tuple[int, bytes] | None = field(default=None, repr=False, compare=False)
 
     @property
     def finished(self) -> bool:
