@@ -318,7 +318,8 @@ class WsSession:
         here rather than by websockets' general framing (a server frame is never masked,
         and this server negotiates no extension)."""
         protocol = self.ws.protocol
-        if self._closing or protocol.state is not State.OPEN:
+        # (``_state``: the ``state`` property's own field, without a Python call a frame)
+        if self._closing or protocol._state is not State.OPEN:
             return
         size = len(data)
         protocol.writes.append(_HEADS[size] if size < 126 else frame_head(size))
