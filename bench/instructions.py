@@ -1,8 +1,8 @@
 """Instructions a move costs the race server, counted by valgrind (callgrind): the same
 figure every run, where CPU time on a shared machine varies by a quarter from run to run.
 
-    .venv/bin/python bench/instructions.py [--clients 16] [--moves 60] [--runs 2]
-                                           [--server-tree DIR ...]
+    .venv/bin/python bench/instructions.py [--clients 16] [--moves 60] [--room 1]
+                                           [--runs 2] [--server-tree DIR ...]
 
 It starts a Redis of its own and the race server under ``valgrind --tool=callgrind`` with
 counting off; ``--clients`` players connect, register and each start a solo game of The
@@ -11,8 +11,11 @@ Gate (fixed seeds), play 5 moves to warm up, then counting is switched on
 reply, from a fixed seed; a new game after 150 moves or at the end), and off again. The
 count covers everything the server process ran in user space meanwhile: the websocket
 layer, the rules engine, the group commit, the event loop; not the kernel's side of its
-system calls. Each ``--server-tree`` (a checkout: before/after comparisons) is measured
-``--runs`` times, alternating. Needs ``valgrind`` on the PATH.
+system calls. With ``--room K`` the players race in rooms of K instead, as the load
+test's racers do (``bench/load.py``: race moves, progress events, resignations and
+rematches; the progress ticks come every 0.1 s of wall time, many more moves' worth
+under valgrind). Each ``--server-tree`` (a checkout: before/after comparisons) is
+measured ``--runs`` times, alternating. Needs ``valgrind`` on the PATH.
 """
 
 from __future__ import annotations
