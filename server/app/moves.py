@@ -173,8 +173,7 @@ class MovePath:
                 done(service._log_failed(live, error))
                 return
             live.log_length += 1
-            if game.cards_home() != home_before:
-                live.home_at_ms = now
+            live.note_home_change(home_before, now)
             done((move.text, room))
 
         self.log(live, f"{now} {move.text}", logged)
@@ -209,7 +208,7 @@ class MovePath:
             "move": move,
             "view": live.encoded_view(),
             "legal": [mv.text for mv in game.legal_moves()],
-            "status": live.result or "playing",
+            "status": live.status(),
         }
         if room is not None:
             self.service._race_progress(room, live)
@@ -232,7 +231,7 @@ class MovePath:
                 array_header(len(legal)),
                 *[_text(mv.text) for mv in legal],
                 _STATUS,
-                pack_str(live.result or "playing"),
+                pack_str(live.status()),
                 _ID,
                 pack_uint(request_id),
             ]
