@@ -84,8 +84,38 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any, TypeVar
 
+import msgpack
+
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+
+from bench.wsclient import LeanWebSocket, connect  # noqa: E402
+
+_pack = msgpack.Packer().pack
+_unpack = msgpack.unpackb
+_skimmer = msgpack.Unpacker(raw=False)
+#: the fields of a reply or event that the load reads; the rest (the view above all, most
+#: of a ``moved`` reply's bytes) is skipped, not decoded
+_KEEP = frozenset({"type", "id", "legal", "game", "code", "race"})
+
+
+def _skim(payload: bytes) -> dict[str, Any]:
+    """A message's top-level fields that the load reads (``view`` only as present: True):
+    what decoding a whole view a move cost the load processes was about a third of
+    their CPU, and the server's view is what they would throw away."""
+    skimmer = _skimmer
+    skimmer.feed(payload)
+    fields: dict[str, Any] = {}
+    for _ in range(skimmer.read_map_header()):
+        key = skimmer.unpack()
+        if key in _KEEP:
+            fields[key] = skimmer.unpack()
+        else:
+            skimmer.skip()
+            if key == "view":
+                fields["view"] = True
+    return fields
+
 
 GAME = "gate"
 #: moves after which a racer resigns a game, drawn for each race (the same for the room's
@@ -129,29 +159,52 @@ class Stats:
 
 
 class Conn:
-    """One connection: requests one at a time; events read in between are handled."""
+    """One connection: requests one at a time; events read in between are handled.
 
-    __slots__ = ("gid", "legal", "next_id", "rng", "stats", "ws")
+    Requests between games go through :meth:`call`, a coroutine. A phase's moves go
+    through :meth:`moves` instead: each reply is handled in the connection's own
+    callback, which sends the next move at once or arms a timer for it, with no task
+    woken and no coroutine resumed a move, so that the load processes take as little of
+    the machine as they can (see ``bench/wsclient.py``).
+    """
 
-    def __init__(self, ws: Any, rng: random.Random, stats: Stats) -> None:
+    __slots__ = (
+        "done",
+        "due",
+        "end",
+        "gid",
+        "interval",
+        "legal",
+        "next_id",
+        "rng",
+        "stats",
+        "t_send",
+        "ws",
+    )
+
+    def __init__(self, ws: LeanWebSocket, rng: random.Random, stats: Stats) -> None:
         self.ws = ws
         self.next_id = 0
         self.rng = rng
         self.stats = stats
         self.gid: str | None = None
         self.legal: list[str] = []
+        #: while :meth:`moves` runs: its future, its schedule and the last move's send time
+        self.done: asyncio.Future[tuple[float, bool]] | None = None
+        self.interval: float | None = None
+        self.due = 0.0
+        self.end = 0.0
+        self.t_send = 0.0
 
     def on_event(self, message: dict[str, Any]) -> None:
         pass
 
     async def call(self, kind: str, **fields: Any) -> dict[str, Any]:
-        import msgpack
-
         self.next_id += 1
         rid = self.next_id
-        await self.ws.send(msgpack.packb({"type": kind, "id": rid, **fields}))
+        self.ws.send(_pack({"type": kind, "id": rid, **fields}))
         while True:
-            message = msgpack.unpackb(await self.ws.recv(), raw=False)
+            message = _unpack(await self.ws.recv(), raw=False)
             if "id" in message:
                 if message["id"] != rid:
                     raise RuntimeError(f"reply out of order: {message}")
@@ -168,6 +221,10 @@ class Conn:
         """Whatever requests must come before the next move; whether there were any."""
         return False
 
+    def ready(self) -> bool:
+        """Whether the next move may go with no request before it (see :meth:`prepare`)."""
+        return True
+
     async def move(self, t_send: float) -> None:
         """One timed move."""
         stats = self.stats
@@ -178,8 +235,81 @@ class Conn:
             stats.sent.append(t_send)
         self.after(reply)
 
+    def moves(
+        self, interval: float | None, due: float, end: float
+    ) -> asyncio.Future[tuple[float, bool]]:
+        """Timed moves, one at a time: each as soon as the last is answered
+        (``interval`` None), or each ``interval`` s after the last was due, from ``due``
+        (at once when behind: counted as late). Until ``end``, or until the next move
+        needs a request first (:meth:`ready`). The future gives the schedule's next due
+        time and whether the phase is over for this connection."""
+        self.done = asyncio.get_running_loop().create_future()
+        self.interval, self.due, self.end = interval, due, end
+        ws = self.ws
+        while ws.messages:  # events that came while no request was waiting
+            self.on_event(_unpack(ws.messages.popleft(), raw=False))
+        ws.on_message, ws.on_failure = self._reply, self._failed
+        self._next()
+        return self.done
+
+    def _next(self) -> None:
+        now = time.perf_counter()
+        if now >= self.end:
+            self._stop(True)
+        elif not self.ready():
+            self._stop(False)
+        elif self.interval is None:
+            self._send()
+        elif self.due >= self.end:
+            self._stop(True)
+        elif self.due > now:
+            asyncio.get_running_loop().call_later(self.due - now, self._send)
+        else:
+            self._send()
+
+    def _send(self) -> None:
+        now = time.perf_counter()
+        if now >= self.end:  # a connection behind its schedule stops at the end all the same
+            self._stop(True)
+            return
+        if self.interval is not None and now - self.due > LATE and self.stats.recording:
+            self.stats.late += 1
+        self.t_send = now
+        self.next_id += 1
+        move = self.legal[self.rng.randrange(len(self.legal))]
+        self.ws.send(_pack({"type": "move", "id": self.next_id, "game": self.gid, "move": move}))
+
+    def _reply(self, payload: bytes) -> None:
+        try:
+            message = _skim(payload)
+            if "id" not in message:
+                self.on_event(message)
+                return
+            if message["id"] != self.next_id:
+                raise RuntimeError(f"reply out of order: {message}")
+            stats = self.stats
+            if stats.recording:
+                stats.lat.append(time.perf_counter() - self.t_send)
+                stats.sent.append(self.t_send)
+            self.after(message)
+            if self.interval is not None:
+                self.due += self.interval
+            self._next()
+        except Exception as exc:
+            self._failed(exc)
+
+    def _stop(self, over: bool) -> None:
+        self.ws.on_message = self.ws.on_failure = None
+        if self.done is not None and not self.done.done():
+            self.done.set_result((self.due, over))
+
+    def _failed(self, exc: Exception) -> None:
+        self.ws.on_message = self.ws.on_failure = None
+        if self.done is not None and not self.done.done():
+            self.done.set_exception(exc)
+
     def after(self, reply: dict[str, Any]) -> None:
-        if reply["type"] == "moved":
+        if reply["type"] == "moved" and "view" in reply:
             self.legal = reply["legal"]
             if self.stats.recording:
                 self.stats.moves += 1
@@ -200,7 +330,7 @@ class Racer(Conn):
 
     __slots__ = ("cap", "host", "in_race", "moves_in_game", "pending_race", "rematch")
 
-    def __init__(self, ws: Any, rng: random.Random, stats: Stats) -> None:
+    def __init__(self, ws: LeanWebSocket, rng: random.Random, stats: Stats) -> None:
         super().__init__(ws, rng, stats)
         self.host = False
         self.in_race = False
@@ -221,10 +351,8 @@ class Racer(Conn):
             self.rematch = True
 
     async def wait_race(self) -> None:
-        import msgpack
-
         while self.pending_race is None:
-            message = msgpack.unpackb(await self.ws.recv(), raw=False)
+            message = _unpack(await self.ws.recv(), raw=False)
             if "id" not in message:
                 self.on_event(message)
 
@@ -257,9 +385,17 @@ class Racer(Conn):
             self.cap = self.rng.randint(*CAP)
             between = True
 
+    def ready(self) -> bool:
+        return (
+            not self.rematch
+            and self.pending_race is None
+            and bool(self.legal)
+            and self.moves_in_game < self.cap
+        )
+
     def after(self, reply: dict[str, Any]) -> None:
         self.moves_in_game += 1
-        if reply["type"] == "moved":
+        if reply["type"] == "moved" and "view" in reply:
             self.legal = reply["legal"]
             if self.stats.recording:
                 self.stats.moves += 1
@@ -270,10 +406,8 @@ class Racer(Conn):
                 self.stats.errors += 1
 
 
-async def _connect(url: str) -> Any:
-    from websockets.asyncio.client import connect
-
-    return await connect(url, compression=None, max_queue=None, ping_interval=None, open_timeout=60)
+async def _connect(url: str) -> LeanWebSocket:
+    return await connect(url, timeout=60)
 
 
 async def _open_room(
@@ -321,28 +455,16 @@ async def _run_phase(conns: list[Conn], command: dict[str, Any]) -> Stats:
 
     async def run(conn: Conn) -> None:
         await asyncio.sleep(max(0.0, start - perf()))
-        if rate is None:
-            while perf() < end:
-                await conn.prepare()
-                await conn.move(perf())
-            return
-        interval = 1.0 / rate
-        due = start + conn.rng.random() * interval
+        interval = None if rate is None else 1.0 / rate
+        due = start if interval is None else start + conn.rng.random() * interval
         while True:
-            if await conn.prepare():
+            if await conn.prepare() and interval is not None:
                 # a racer between games (resigned, dealt a new one, waiting for the
                 # rematch) does not make up for that time with a burst of moves after
                 due = max(due, perf())
-            now = perf()
-            if due > now:
-                await asyncio.sleep(due - now)
-                now = perf()
-            if due >= end or now >= end:
-                return  # a connection behind its schedule stops at the end all the same
-            if now - due > LATE and stats.recording:
-                stats.late += 1
-            await conn.move(now)
-            due += interval
+            due, over = await conn.moves(interval, due, end)
+            if over:
+                return
 
     rec = asyncio.get_running_loop().create_task(recorder())
     try:
