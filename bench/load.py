@@ -13,7 +13,12 @@ rate-limited, and ``PATIENCE_COUNTDOWN=0`` so rematches start at once) and the e
 with ``--redis-url`` (for ``INFO``) and ``--server-pid`` (for CPU and RSS).
 
 Load comes from ``--procs`` separate OS processes, each running many websocket
-connections on one asyncio (uvloop) loop. Each process opens its share of ``--racers``
+connections on one asyncio (uvloop) loop, with a client of its own that costs the machine
+as little as it can (``bench/wsclient.py``: frames by hand on an asyncio protocol; each
+reply handled in the connection's callback, which sends the next move or arms its timer;
+of a reply only the fields the load reads are decoded, the view skipped). The load
+processes share the machine with what they measure, and websockets' own client decoding
+every view took more CPU a move than the server. Each process opens its share of ``--racers``
 racers: every racer registers (its own name), and they gather in rooms of ``--room``: the
 host creates the room, the others join and say ready, the host starts. Then every racer
 plays its race game with moves taken at random from the ``legal`` list of the last reply,
