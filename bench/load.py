@@ -136,6 +136,9 @@ def race_cap(code: str, race: int) -> int:
 
 
 LATE = 0.005
+#: seconds a request waits for its reply, and a racer for its race's start, before the run
+#: fails saying so (rather than waiting for ever on a server that never answers)
+WAIT = 120.0
 T = TypeVar("T")
 
 # ----------------------------------------------------------------------------------------
@@ -209,7 +212,11 @@ class Conn:
         rid = self.next_id
         self.ws.send(_pack({"type": kind, "id": rid, **fields}))
         while True:
-            message = _unpack(await self.ws.recv(), raw=False)
+            try:
+                payload = await self.ws.recv(WAIT)
+            except TimeoutError:
+                raise RuntimeError(f"no reply to {kind} {fields} in {WAIT:g} s") from None
+            message = _unpack(payload, raw=False)
             if "id" in message:
                 if message["id"] != rid:
                     raise RuntimeError(f"reply out of order: {message}")
@@ -357,7 +364,11 @@ class Racer(Conn):
 
     async def wait_race(self) -> None:
         while self.pending_race is None:
-            message = _unpack(await self.ws.recv(), raw=False)
+            try:
+                payload = await self.ws.recv(WAIT)
+            except TimeoutError:
+                raise RuntimeError(f"no race_start in {WAIT:g} s (host: {self.host})") from None
+            message = _unpack(payload, raw=False)
             if "id" not in message:
                 self.on_event(message)
 

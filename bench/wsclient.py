@@ -210,15 +210,23 @@ class LeanWebSocket(asyncio.Protocol):
             raise self.error
         self._write(0x2, payload)
 
-    async def recv(self) -> bytes:
-        """The next message's payload."""
+    async def recv(self, timeout: float | None = None) -> bytes:
+        """The next message's payload (:class:`TimeoutError` if none comes in ``timeout``
+        seconds)."""
         if self.messages:
             return self.messages.popleft()
         if self.error is not None:
             raise self.error
-        waiter = asyncio.get_running_loop().create_future()
+        loop = asyncio.get_running_loop()
+        waiter: asyncio.Future[bytes] = loop.create_future()
         self.waiter = waiter
-        return await waiter
+        if timeout is None:
+            return await waiter
+        timer = loop.call_later(timeout, _expire, waiter, timeout)
+        try:
+            return await waiter
+        finally:
+            timer.cancel()
 
     async def close(self) -> None:
         """Start the closing handshake (1000) and wait for the connection to end."""
@@ -232,6 +240,11 @@ class LeanWebSocket(asyncio.Protocol):
                 await self.recv()
             except ConnectionError:
                 break
+
+
+def _expire(waiter: asyncio.Future[bytes], timeout: float) -> None:
+    if not waiter.done():
+        waiter.set_exception(TimeoutError(f"no message in {timeout:g} s"))
 
 
 async def connect(url: str, timeout: float = 60) -> LeanWebSocket:

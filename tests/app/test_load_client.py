@@ -11,6 +11,8 @@ import random
 import subprocess
 import sys
 import time
+from collections.abc import AsyncIterator
+from dataclasses import replace
 from pathlib import Path
 
 import msgpack
@@ -21,8 +23,9 @@ from websockets.http11 import Request, Response
 
 from bench.load import Racer, Stats
 from bench.wsclient import Closed, LeanWebSocket, connect
+from server.app.settings import Settings
 
-from .conftest import Running
+from .conftest import Running, running
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -85,6 +88,8 @@ async def test_framing_against_websockets_own_server() -> None:
         assert await ws.recv() == b"fragmented"
         assert await ws.recv() == b"after the ping"
         assert seen["pong"] is not None
+        with pytest.raises(TimeoutError):  # nothing more is sent
+            await ws.recv(0.2)
         await ws.close()
         for _ in range(50):
             if "close" in seen:
@@ -125,8 +130,15 @@ async def racer(server: Running, name: str) -> Racer:
     return one
 
 
-async def test_the_move_loop_saturating_and_paced(server: Running) -> None:
-    one = await racer(server, "loop")
+@pytest.fixture
+async def fast(settings: Settings) -> AsyncIterator[Running]:
+    """The server with no rate limit to speak of, as the load test runs it."""
+    async with running(replace(settings, rate=1e6, burst=10**6)) as handle:
+        yield handle
+
+
+async def test_the_move_loop_saturating_and_paced(fast: Running) -> None:
+    one = await racer(fast, "loop")
     one.cap = 10**6
     stats = one.stats
     stats.recording = True
@@ -165,8 +177,8 @@ async def test_the_move_loop_saturating_and_paced(server: Running) -> None:
     await one.ws.close()
 
 
-async def test_the_move_loop_fails_when_the_connection_does(server: Running) -> None:
-    one = await racer(server, "dropped")
+async def test_the_move_loop_fails_when_the_connection_does(fast: Running) -> None:
+    one = await racer(fast, "dropped")
     one.cap = 10**6
     start = time.perf_counter()
     loop = one.moves(0.05, start + 0.2, start + 30)
