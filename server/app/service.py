@@ -339,11 +339,13 @@ class Service:
             online = await self._online(room.members())
             others = [r for r in room.members() if r.pid in online and r.pid != pid]
             if others:
-                room.host = others[0].pid
-                try:
-                    await self._persist_room(room)
-                except RoomConflict:
-                    await self._reload_room(room.code)
+                async with room.lock:
+                    if room.host == pid:
+                        room.host = others[0].pid
+                        try:
+                            await self._persist_room(room)
+                        except RoomConflict:
+                            await self._reload_room(room.code)
         await self._broadcast_room(room)
 
     async def _online(self, racers: list[Racer]) -> set[str]:
@@ -716,7 +718,13 @@ class Service:
         return room
 
     async def _reload_room(self, code: str) -> Room | None:
-        """This process's copy of the room, read again from Redis."""
+        """This process's copy of the room, read again from Redis.
+
+        Only a state newer than the copy's is taken (:meth:`_take_newer`): this process
+        may be writing a change to the room right now (the copy changed, its
+        compare-and-set on its way), and Redis then still holds the state from before it.
+        Taking that would undo the change here while it lands in Redis, and leave the
+        copy behind Redis under the same version, where nothing would notice."""
         data = await self.redis.get(store.room_key(code))
         room = self.rooms.get(code)
         if data is None:
@@ -725,8 +733,17 @@ class Service:
             return None
         if room is None:
             return await self._revive(store.unpack(data))
-        self._take_state(room, store.unpack(data))
+        self._take_newer(room, store.unpack(data))
         return room
+
+    def _take_newer(self, room: Room, state: dict[str, Any]) -> bool:
+        """Take a state of the room read from Redis if it is newer than this copy's
+        (versions only grow; a read answered after this process's own write has landed
+        here may be older); whether it was taken."""
+        if state.get("version", 0) <= room.version:
+            return False
+        self._take_state(room, state)
+        return True
 
     def _take_state(self, room: Room, data: dict[str, Any]) -> None:
         """Take a newer state of the room (from Redis or the bus) into this copy."""
@@ -781,9 +798,7 @@ class Service:
         elif kind in ("room", "start"):
             blob = data.get("room")
             if blob is not None:
-                state = store.unpack(blob)
-                if state.get("version", 0) > room.version:
-                    self._take_state(room, state)
+                self._take_newer(room, store.unpack(blob))
             if kind == "start":
                 await self._send_race_starts(room)
             await self._announce(room)
@@ -946,12 +961,15 @@ class Service:
 
     async def on_ready(self, session: Session, req: m.Ready) -> dict[str, Any]:
         room = await self._own_room(session)
-        if room.state == FINISHED:
-            raise _error(ErrorCode.RACE_STARTED, "the race is over: the host may call a rematch")
-        if room.state != LOBBY:
-            raise _error(ErrorCode.RACE_STARTED, "the race has started")
-        room.racers[self._need_player(session)].ready = req.ready
-        await self._persist_room(room)
+        async with room.lock:
+            if room.state == FINISHED:
+                raise _error(
+                    ErrorCode.RACE_STARTED, "the race is over: the host may call a rematch"
+                )
+            if room.state != LOBBY:
+                raise _error(ErrorCode.RACE_STARTED, "the race has started")
+            room.racers[self._need_player(session)].ready = req.ready
+            await self._persist_room(room)
         return await self._announce(room)
 
     async def on_start(self, session: Session, req: m.Start) -> dict[str, Any]:
@@ -1741,9 +1759,14 @@ class Service:
             if version is not None and int(version) == room.version:
                 continue
             before = room.state
-            fresh = await self._reload_room(room.code)
-            if fresh is not room:
-                continue  # gone: its Redis state expired or the room closed
+            data = await self.redis.get(store.room_key(room.code))
+            if self.rooms.get(room.code) is not room:
+                continue
+            if data is None:  # gone: its Redis state expired or the room closed
+                self._unload_room(room)
+                continue
+            if not self._take_newer(room, store.unpack(data)):
+                continue  # what was read was this process's own change, being written
             log.info("caught up with a room", extra={"room": room.code, "state": room.state})
             if before in (LOBBY, COUNTDOWN) and room.state == RACING:
                 await self._send_race_starts(room)

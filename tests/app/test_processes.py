@@ -213,6 +213,34 @@ async def test_housekeeping_catches_up_with_a_change_it_missed(settings: Setting
         assert two.service.rooms[code].version == room.version
 
 
+async def test_reading_a_room_again_never_undoes_a_change_being_written(server: Running) -> None:
+    """While this process writes a change to a room (its copy changed, the compare-and-set
+    on its way), Redis still has the state before it, under the copy's own version. A
+    request's read of the room (``_own_room``, ``room_join``) or housekeeping's in that
+    moment must leave the copy alone, and so must a read answered late, older than a
+    write that has landed since; a newer state is taken."""
+    ann = await player(server.url, "ann")
+    bob = await player(server.url, "bob")
+    code = (await ann.call("room_create", game="gate"))["code"]
+    await bob.call("room_join", code=code)
+    service = server.service
+    room = service.rooms[code]
+    version = room.version
+    bob_pid = next(p for p, r in room.racers.items() if r.name == "bob")
+    before = store.unpack(await server.redis.get(store.room_key(code)))
+    room.racers[bob_pid].ready = True  # the change, not written yet
+    assert await service._reload_room(code) is room
+    await service.sweep()
+    assert room.racers[bob_pid].ready and room.version == version
+    await service._persist_room(room)  # it lands
+    assert not service._take_newer(room, before)  # the read from before, answered late
+    assert room.racers[bob_pid].ready and room.version == version + 1
+    # another process's change (Redis newer than the copy) is taken
+    other = {**before, "version": version + 2, "host": bob_pid}
+    assert service._take_newer(room, other)
+    assert room.host == bob_pid and not room.racers[bob_pid].ready
+
+
 async def test_a_time_limit_held_by_two_processes_ends_the_race_once(settings: Settings) -> None:
     clock = ManualClock()
     shared = with_settings(settings, clock=clock, countdown=0.0)
