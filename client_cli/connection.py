@@ -193,7 +193,10 @@ class Connection:
         message.update((k, v) for k, v in fields.items() if v is not None)
         try:
             await ws.send(msgpack.packb(message, use_bin_type=True))
-            reply = await asyncio.wait_for(future, timeout)
+            # not asyncio.wait_for: on Python 3.11 it returns the reply when the task is
+            # cancelled (Ctrl-C) in the same pass of the loop as the reply comes
+            async with asyncio.timeout(timeout):
+                reply = await future
         except ConnectionClosed:
             raise ConnectionLost("the connection dropped") from None
         finally:

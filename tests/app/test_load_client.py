@@ -159,7 +159,6 @@ async def test_the_move_loop_saturating_and_paced(fast: Running) -> None:
         await one.prepare()
     paced = stats.moves - before
     assert 1 <= paced <= 20, paced
-    assert due >= start + 0.39
     # none went before its time (libuv's timers count whole milliseconds)
     sent = stats.sent[before:]
     assert all(t >= start + i * 0.02 - 0.002 for i, t in enumerate(sent)), list(sent)

@@ -75,6 +75,25 @@ async def test_requests_replies_and_refusals(server: Running) -> None:
         await conn.request("ping")
 
 
+async def test_a_cancel_as_the_reply_comes_is_not_lost(server: Running) -> None:
+    """Ctrl-C cancels the client's task; if that lands in the same pass of the loop as a
+    request's reply, the request must still end cancelled (Python 3.11's
+    ``asyncio.wait_for`` returned the reply instead, and ``top --watch`` went on
+    watching after Ctrl-C)."""
+    conn = Recorder().connection(server.url)
+    await conn.open()
+    task = asyncio.get_running_loop().create_task(conn.request("ping"))
+    while not conn._pending:  # sent, its reply awaited
+        await asyncio.sleep(0)
+    ((request_id, reply),) = conn._pending.items()
+    reply.set_result({"type": "pong", "id": request_id})
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    assert (await conn.request("ping"))["type"] == "pong"  # and the connection carries on
+    await conn.close()
+
+
 async def test_room_events_arrive(server: Running) -> None:
     rec_a, rec_b = Recorder(), Recorder()
     ann, _ = await register(rec_a, server.url, "ann")
