@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import re
+import signal
 import sys
 import time
 from pathlib import Path
@@ -17,6 +18,13 @@ import pexpect
 import pyte
 
 CLIENT = str(Path(sys.executable).parent / "patience-race")
+
+
+def _as_in_a_shell() -> None:
+    """Ctrl-C interrupts, as in a person's terminal, even when the tests themselves were
+    started where it is ignored (a shell's background job): Python leaves an ignored
+    SIGINT ignored, and the client would never hear it."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 class Terminal:
@@ -40,7 +48,9 @@ class Terminal:
             "LC_ALL": "C.UTF-8",
         }
         env.pop("NO_COLOR", None)
-        self.child = pexpect.spawn(CLIENT, args, env=env, dimensions=(rows, cols))
+        self.child = pexpect.spawn(
+            CLIENT, args, env=env, dimensions=(rows, cols), preexec_fn=_as_in_a_shell
+        )
         self.screen.write_process_input = self._answer  # type: ignore[method-assign]
         self.output = b""
 
