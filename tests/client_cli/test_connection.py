@@ -78,8 +78,8 @@ async def test_requests_replies_and_refusals(server: Running) -> None:
 async def test_a_cancel_as_the_reply_comes_is_not_lost(server: Running) -> None:
     """Ctrl-C cancels the client's task; if that lands in the same pass of the loop as a
     request's reply, the request must still end cancelled (Python 3.11's
-    ``asyncio.wait_for`` returned the reply instead, and ``top --watch`` went on
-    watching after Ctrl-C)."""
+    ``asyncio.wait_for`` returned the reply instead: the Ctrl-C was lost, and a loop
+    such as ``top --watch`` would have gone on)."""
     conn = Recorder().connection(server.url)
     await conn.open()
     task = asyncio.get_running_loop().create_task(conn.request("ping"))
