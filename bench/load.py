@@ -53,6 +53,9 @@ Phases, each with a warm-up whose samples are dropped:
    and idle. RSS per racer is the growth of the server's RSS over its idle RSS, divided
    by the racers.
 
+A request that gets no reply, or a racer whose race start does not come, for ``WAIT``
+(120) seconds fails the run saying which, rather than leaving it waiting.
+
 Server CPU and RSS come from /proc via psutil (CPU as a share of one core over the
 measured window), Redis commands/s from ``INFO stats`` ``total_commands_processed``.
 Only moves count as accepted moves and are timed; ``new_game``, ``resign`` and
