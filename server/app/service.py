@@ -725,16 +725,19 @@ class Service:
         compare-and-set on its way), and Redis then still holds the state from before it.
         Taking that would undo the change here while it lands in Redis, and leave the
         copy behind Redis under the same version, where nothing would notice."""
+        return (await self._read_room(code))[0]
+
+    async def _read_room(self, code: str) -> tuple[Room | None, bool]:
+        """As :meth:`_reload_room`, and whether a state was taken from Redis."""
         data = await self.redis.get(store.room_key(code))
         room = self.rooms.get(code)
         if data is None:
             if room is not None:
                 self._unload_room(room)
-            return None
+            return None, False
         if room is None:
-            return await self._revive(store.unpack(data))
-        self._take_newer(room, store.unpack(data))
-        return room
+            return await self._revive(store.unpack(data)), True
+        return room, self._take_newer(room, store.unpack(data))
 
     def _take_newer(self, room: Room, state: dict[str, Any]) -> bool:
         """Take a state of the room read from Redis if it is newer than this copy's
@@ -1759,13 +1762,10 @@ class Service:
             if version is not None and int(version) == room.version:
                 continue
             before = room.state
-            data = await self.redis.get(store.room_key(room.code))
-            if self.rooms.get(room.code) is not room:
-                continue
-            if data is None:  # gone: its Redis state expired or the room closed
-                self._unload_room(room)
-                continue
-            if not self._take_newer(room, store.unpack(data)):
+            fresh, taken = await self._read_room(room.code)
+            if fresh is not room:
+                continue  # gone: its Redis state expired or the room closed
+            if not taken:
                 continue  # what was read was this process's own change, being written
             log.info("caught up with a room", extra={"room": room.code, "state": room.state})
             if before in (LOBBY, COUNTDOWN) and room.state == RACING:
