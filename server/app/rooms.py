@@ -142,8 +142,12 @@ class Room:
     #: racers whose progress changed since the last progress events (progress is
     #: throttled: see ``Service._race_progress``)
     progress_due: dict[str, Any] = field(default_factory=dict, repr=False)
-    #: the race whose ``race_start`` this process has sent its racers
-    starts_sent: int = field(default=0, repr=False)
+    #: the race whose ``race_start`` this process has sent, and to which of its racers
+    starts_sent: tuple[int, frozenset[str]] = field(default=(0, frozenset()), repr=False)
+    #: the state this copy last had in common with Redis (read from it, or written to it):
+    #: a change whose write fails is taken back to it, so that the copy never runs ahead
+    #: of Redis (see ``Service._persist_room``)
+    persisted: dict[str, Any] | None = field(default=None, repr=False)
 
     @property
     def end_at_ms(self) -> int | None:
@@ -179,6 +183,12 @@ class Room:
         fresh = Room.from_dict(data)
         for name in PERSISTED:
             setattr(self, name, getattr(fresh, name))
+        self.persisted = data
+
+    def roll_back(self) -> None:
+        """Take back the changes made since the state last in common with Redis."""
+        if self.persisted is not None:
+            self.refresh(self.persisted)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Room:
@@ -197,6 +207,7 @@ class Room:
             results=data.get("results"),
             version=data.get("version", 0),
         )
+        room.persisted = data
         for item in data["racers"]:
             racer = Racer.from_dict(item)
             room.racers[racer.pid] = racer

@@ -8,11 +8,12 @@ hands every decoded request to :meth:`Service.handle`, which returns the reply.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import logging
 import re
 import secrets
-from collections.abc import Awaitable, Callable, Coroutine, Iterable
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Iterable
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -25,6 +26,7 @@ from . import bus, replays, store
 from . import daily as d
 from . import games as g
 from .boards import Board, Boards, parse_board
+from .failures import FailureLog
 from .moves import MovePath
 from .rooms import (
     COUNTDOWN,
@@ -51,6 +53,12 @@ from .settings import Settings
 log = logging.getLogger("patience.service")
 
 NAME_RE = re.compile(r"[A-Za-z0-9_-]{2,20}")
+#: seconds between tries of a room's step (its start, its end) that failed on Redis, at
+#: first and at most: it is tried until it goes through
+RETRY_FIRST, RETRY_MAX = 0.25, 2.0
+#: a race whose start is written this late (Redis was away at its start) starts when it
+#: is written instead, so that its racers have all of its time
+LATE_START_MS = 1000
 #: close codes the server uses besides the standard ones
 CLOSE_REPLACED = 4001
 
@@ -109,6 +117,8 @@ class Service:
         self._background: set[asyncio.Task[Any]] = set()
         #: the move path (compiled with the engine): moves played without a coroutine
         self.moves = MovePath(self)
+        #: failures while Redis is away: a line a kind every few seconds, not one each
+        self.failures = FailureLog(log)
         self._handlers: dict[type[m.Request], Callable[[Session, Any], Awaitable[Any]]] = {
             m.Hello: self.on_hello,
             m.Register: self.on_register,
@@ -339,7 +349,7 @@ class Service:
             online = await self._online(room.members())
             others = [r for r in room.members() if r.pid in online and r.pid != pid]
             if others:
-                async with room.lock:
+                async with self._locked(room):
                     if room.host == pid:
                         room.host = others[0].pid
                         try:
@@ -681,28 +691,56 @@ class Service:
         self.bus.publish_soon(bus.room_channel(room.code), "room")
         return message
 
+    @contextlib.asynccontextmanager
+    async def _locked(self, room: Room) -> AsyncIterator[None]:
+        """Hold the room's lock, waiting at most ``lock_wait`` seconds for it
+        (``room_busy`` past that): no request waits for ever on a change stuck on Redis.
+        One room's lock is never held while another's is taken."""
+        try:
+            async with asyncio.timeout(self.settings.lock_wait):
+                await room.lock.acquire()
+        except TimeoutError:
+            raise _error(
+                ErrorCode.ROOM_BUSY, f"room {room.code} is busy: try again in a moment"
+            ) from None
+        try:
+            yield
+        finally:
+            room.lock.release()
+
     async def _persist_room(self, room: Room, notice: str | None = "room") -> bytes:
         """Write the room's state if nobody changed it since this copy was read
-        (:class:`RoomConflict` if someone did), and (with ``notice``) publish it."""
+        (:class:`RoomConflict` if someone did), and (with ``notice``) publish it.
+
+        A write that fails, refused or on Redis, takes the copy back to the state it last
+        had in common with Redis (:meth:`Room.roll_back`): the copy never runs ahead of
+        Redis. (Where Redis may have run a write whose answer was lost, the copy's
+        version is then behind, and its next write is refused and reads the room again.)"""
         ttl = self.settings.ended_ttl if room.state == FINISHED else self.settings.idle_ttl
-        blob = store.pack({**room.to_dict(), "version": room.version + 1})
-        async with self.redis.pipeline(transaction=False) as pipe:
-            pipe.eval(
-                ROOM_CAS,
-                2,
-                store.room_key(room.code),
-                version_key(room.code),
-                room.version,
-                blob,
-                ttl,
-            )
-            # (also when the write is refused: the room was changed by whoever got there
-            # first, or closed, and housekeeping drops the codes of rooms that are gone)
-            pipe.sadd(store.LIVE_ROOMS, room.code)
-            version, _ = await pipe.execute()
-        if not version:
-            raise RoomConflict(room.code)
+        state = {**room.to_dict(), "version": room.version + 1}
+        blob = store.pack(state)
+        try:
+            async with self.redis.pipeline(transaction=False) as pipe:
+                pipe.eval(
+                    ROOM_CAS,
+                    2,
+                    store.room_key(room.code),
+                    version_key(room.code),
+                    room.version,
+                    blob,
+                    ttl,
+                )
+                # (also when the write is refused: the room was changed by whoever got
+                # there first, or closed, and housekeeping drops the codes of rooms gone)
+                pipe.sadd(store.LIVE_ROOMS, room.code)
+                version, _ = await pipe.execute()
+            if not version:
+                raise RoomConflict(room.code)
+        except BaseException:
+            room.roll_back()
+            raise
         room.version = int(version)
+        room.persisted = state
         if notice is not None:
             # the other processes hear of the change before anyone is told it is made
             await self.bus.publish_soon(bus.room_channel(room.code), notice, room=blob)
@@ -836,7 +874,11 @@ class Service:
         room.racers[pid] = Racer(pid, session.name or "", now)
         await self._hold(room)
         self.room_of[pid] = code
-        await self._persist_room(room, notice=None)
+        try:
+            await self._persist_room(room, notice=None)
+        except BaseException:
+            self._unload_room(room)  # never written: nothing to hold
+            raise
         await self.redis.hset(store.player_key(pid), "room", code)
         return await self._room_message(room)
 
@@ -851,20 +893,31 @@ class Service:
         room = await self._reload_room(code)
         if room is None:
             raise _error(ErrorCode.NO_SUCH_ROOM, f"no room {code}")
-        async with room.lock:
+        if self._racer_room(pid) is room:
+            return await self._room_message(room)  # already in: joining again is harmless
+        self._check_joinable(room)
+        # the room the player is in is left first, under its own lock only: holding this
+        # room's lock while taking that one's would deadlock against a player joining the
+        # other way round (then this room is checked again: it may have filled meanwhile)
+        await self._leave_current(pid)
+        async with self._locked(room):
+            if self.rooms.get(code) is not room:
+                raise _error(ErrorCode.NO_SUCH_ROOM, f"no room {code}")
             racer = room.racers.get(pid)
             if racer is not None and not racer.left:
-                return await self._room_message(room)  # already in: joining again is harmless
-            if room.state != LOBBY:
-                raise _error(ErrorCode.RACE_STARTED, "the race has started; watch it instead")
-            if len(room.members()) >= room.max_players:
-                raise _error(ErrorCode.ROOM_FULL, f"room {code} is full")
-            await self._leave_current(pid)
+                return await self._room_message(room)
+            self._check_joinable(room)
             room.racers[pid] = Racer(pid, session.name or "", self.now())
             self.room_of[pid] = code
             await self._persist_room(room)
         await self.redis.hset(store.player_key(pid), "room", code)
         return await self._announce(room)
+
+    def _check_joinable(self, room: Room) -> None:
+        if room.state != LOBBY:
+            raise _error(ErrorCode.RACE_STARTED, "the race has started; watch it instead")
+        if len(room.members()) >= room.max_players:
+            raise _error(ErrorCode.ROOM_FULL, f"room {room.code} is full")
 
     async def on_room_watch(self, session: Session, req: m.RoomWatch) -> dict[str, Any]:
         code = normalize_code(req.code)
@@ -905,7 +958,7 @@ class Service:
         room = self._racer_room(pid)
         if room is None:
             return
-        async with room.lock:
+        async with self._locked(room):
             racer = room.racers[pid]
             if room.state == RACING and racer.gid:
                 live = await self._get_game(racer.gid)
@@ -964,7 +1017,7 @@ class Service:
 
     async def on_ready(self, session: Session, req: m.Ready) -> dict[str, Any]:
         room = await self._own_room(session)
-        async with room.lock:
+        async with self._locked(room):
             if room.state == FINISHED:
                 raise _error(
                     ErrorCode.RACE_STARTED, "the race is over: the host may call a rematch"
@@ -977,7 +1030,7 @@ class Service:
 
     async def on_start(self, session: Session, req: m.Start) -> dict[str, Any]:
         room = await self._own_room(session)
-        async with room.lock:
+        async with self._locked(room):
             if room.host != session.player:
                 raise _error(ErrorCode.NOT_HOST, "only the host starts the race")
             if room.state != LOBBY:
@@ -989,7 +1042,7 @@ class Service:
 
     async def on_rematch(self, session: Session, req: m.Rematch) -> dict[str, Any]:
         room = await self._own_room(session)
-        async with room.lock:
+        async with self._locked(room):
             if room.host != session.player:
                 raise _error(ErrorCode.NOT_HOST, "only the host calls a rematch")
             if room.state != FINISHED:
@@ -1065,7 +1118,7 @@ class Service:
             log.exception("room timer failed", extra={"room": room.code})
 
     async def _start_race(self, room: Room) -> None:
-        async with room.lock:
+        async with self._locked(room):
             if room.state != COUNTDOWN:
                 return
             room.state = RACING
@@ -1173,7 +1226,7 @@ class Service:
         return entries
 
     async def _maybe_end_race(self, room: Room) -> None:
-        async with room.lock:
+        async with self._locked(room):
             if room.state != RACING:
                 return
             entries = await self._race_entries(room)
@@ -1182,7 +1235,7 @@ class Service:
             await self._end_race(room, entries)
 
     async def _time_up(self, room: Room) -> None:
-        async with room.lock:
+        async with self._locked(room):
             if room.state != RACING:
                 return
             # every process holding the room gets here: one at a time writes the

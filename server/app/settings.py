@@ -42,6 +42,7 @@ class Settings:
     sweep_interval: float = 15.0
     progress_interval: float = 0.1
     write_timeout: float = 5.0
+    lock_wait: float = 10.0
     secret: str | None = None
     rules_dir: Path | None = None
     clock: Clock = field(default_factory=Clock, compare=False)
@@ -208,6 +209,10 @@ OPTIONS: dict[str, tuple[str, Callable[[str], Any]]] = {
     "write_timeout": (
         "seconds Redis has to answer a batch of log writes before they fail; 0 no limit",
         _non_negative_float,
+    ),
+    "lock_wait": (
+        "seconds a request waits for a room another change holds (else room_busy)",
+        _positive_float,
     ),
     "secret": ("key of the daily deals' seeds (else one kept in the data directory)", str),
     "rules_dir": ("folder of the game pages served as rules (else the source's docs/games)", Path),

@@ -59,6 +59,9 @@ class ErrorCode(StrEnum):
     GAME_ELSEWHERE = "game_elsewhere"
     """The game is being played through another connection (another server process took
     it since): this move was not applied. Sign in again to play it here."""
+    ROOM_BUSY = "room_busy"
+    """Another change to the room took longer than ``lock_wait`` (Redis slow or away):
+    this request was not carried out. Try again in a moment."""
     RATE_LIMITED = "rate_limited"
     """Too many requests: this one was dropped. Slow down (see ``limits`` in ``welcome``)."""
     INTERNAL_ERROR = "internal_error"

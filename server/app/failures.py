@@ -1,0 +1,76 @@
+"""Logging failures without flooding the log while Redis is away.
+
+While Redis is down or restarting, every request, timer and housekeeping pass that needs
+it fails the same way, many times a second. A :class:`FailureLog` writes one line a kind
+of failure every few seconds for those (with how many it left out since its last line),
+and a line with the traceback, every time, for anything else (a fault in the server).
+
+>>> import logging
+>>> seen = []
+>>> class Keep(logging.Handler):
+...     def emit(self, record): seen.append(record.getMessage())
+>>> logger = logging.getLogger("doctest.failures")
+>>> logger.addHandler(Keep()); logger.propagate = False
+>>> clock = iter([0.0, 1.0, 2.0, 6.0]).__next__
+>>> failures = FailureLog(logger, every=5.0, clock=clock)
+>>> for _ in range(4):
+...     failures.failed("room timer", ConnectionError("Connection refused"))
+>>> seen
+['room timer failed: redis unavailable (ConnectionError: Connection refused)', \
+'room timer failed: redis unavailable (ConnectionError: Connection refused); 2 more since']
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable
+from typing import Any
+
+from redis.exceptions import RedisClusterException, RedisError
+
+#: what an unreachable, restarting or loading Redis raises: redis-py's own errors, the
+#: socket's, and a wait for an answer that ran out
+UNAVAILABLE = (RedisError, RedisClusterException, OSError, TimeoutError)
+
+
+def unavailable(exc: BaseException) -> bool:
+    """Whether ``exc`` is Redis being away, as opposed to a fault of the server."""
+    return isinstance(exc, UNAVAILABLE)
+
+
+class FailureLog:
+    """One line a kind of failure every ``every`` seconds while Redis is unavailable."""
+
+    def __init__(
+        self,
+        logger: logging.Logger,
+        every: float = 5.0,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.log = logger
+        self.every = every
+        self.clock = clock
+        #: kind -> (when its last line was written, failures left out since)
+        self._kinds: dict[str, tuple[float, int]] = {}
+
+    def failed(self, kind: str, exc: BaseException, **extra: Any) -> None:
+        """Log that ``kind`` (``"request"``, ``"room timer"``...) failed with ``exc``."""
+        if not unavailable(exc):
+            self.log.error("%s failed", kind, exc_info=exc, extra=extra)
+            return
+        now = self.clock()
+        last = self._kinds.get(kind)
+        if last is not None and now - last[0] < self.every:
+            self._kinds[kind] = (last[0], last[1] + 1)
+            return
+        more = f"; {last[1]} more since" if last is not None and last[1] else ""
+        self._kinds[kind] = (now, 0)
+        self.log.warning(
+            "%s failed: redis unavailable (%s: %s)%s",
+            kind,
+            type(exc).__name__,
+            str(exc).splitlines()[0] if str(exc) else "",
+            more,
+            extra=extra,
+        )
