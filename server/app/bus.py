@@ -23,6 +23,7 @@ from typing import Any
 from redis.asyncio import RedisCluster
 
 from . import store
+from .failures import FailureLog
 
 log = logging.getLogger("patience.bus")
 
@@ -57,6 +58,7 @@ class Bus:
         #: messages published, and received from other processes (for /metrics)
         self.published = 0
         self.received = 0
+        self.failures = FailureLog(log)
 
     async def start(self) -> None:
         if isinstance(self.redis, RedisCluster):
@@ -132,7 +134,7 @@ class Bus:
                             pipe.execute_command(*args)
                         await pipe.execute()
             except Exception as exc:  # the others miss these events; Redis has the state
-                log.warning("publishing failed: %s", exc)
+                self.failures.failed("publishing", exc)
             for _, done in batch:  # sent or not: the state is in Redis either way
                 if not done.done():
                     done.set_result(None)
@@ -144,8 +146,8 @@ class Bus:
 
     def _done(self, task: asyncio.Task[Any]) -> None:
         self._sends.discard(task)
-        if not task.cancelled() and task.exception() is not None:
-            log.warning("bus send failed: %s", task.exception())
+        if not task.cancelled() and (exc := task.exception()) is not None:
+            self.failures.failed("subscribing", exc)
 
     async def _read(self) -> None:
         while not self._stopping:
@@ -155,11 +157,11 @@ class Bus:
                 )
             except asyncio.CancelledError:
                 raise
-            except Exception:
+            except Exception as exc:
                 if self._stopping:
                     return
                 # redis-py reconnects and subscribes again on the next read
-                log.warning("pub/sub read failed; retrying", exc_info=True)
+                self.failures.failed("reading the bus", exc)
                 await asyncio.sleep(0.5)
                 continue
             if message is None or message.get("type") != "message":
@@ -173,5 +175,5 @@ class Bus:
                 if isinstance(channel, bytes):
                     channel = channel.decode()
                 await self.handler(channel, data)
-            except Exception:
-                log.exception("bus message failed")
+            except Exception as exc:
+                self.failures.failed("a bus message", exc)

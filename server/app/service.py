@@ -340,11 +340,22 @@ class Service:
             self._spawn(self._went_away(pid))
 
     async def _went_away(self, pid: str) -> None:
-        await self.redis.eval(DELETE_IF_OURS, 1, online_key(pid), self.proc)
+        try:
+            await self.redis.eval(DELETE_IF_OURS, 1, online_key(pid), self.proc)
+        except Exception as exc:  # the mark lapses by itself (its time to live)
+            self.failures.failed("a player going away", exc)
         room = self._racer_room(pid)
         if room is None or self.stopping:
             return
-        # a lobby or a finished race must not wait on an absent host
+
+        async def hand_over(room: Room) -> None:
+            if pid not in self.sessions:  # (back meanwhile: nobody went away)
+                await self._hand_over(room, pid)
+
+        await self._until_done("a host going away", room, hand_over)
+
+    async def _hand_over(self, room: Room, pid: str) -> None:
+        """A lobby or a finished race must not wait on an absent host."""
         if room.state in (LOBBY, FINISHED) and room.host == pid:
             online = await self._online(room.members())
             others = [r for r in room.members() if r.pid in online and r.pid != pid]
@@ -375,7 +386,11 @@ class Service:
         task: asyncio.Task[Any] = asyncio.get_running_loop().create_task(coro)
         self._background.add(task)
         task.add_done_callback(self._background.discard)
-        task.add_done_callback(_log_task_error)
+        task.add_done_callback(self._log_task_error)
+
+    def _log_task_error(self, task: asyncio.Task[Any]) -> None:
+        if not task.cancelled() and (exc := task.exception()) is not None:
+            self.failures.failed("background task", exc)
 
     async def on_games(self, session: Session, req: m.Games) -> dict[str, Any]:
         return {"type": "games", "games": self._games_list()}
@@ -1086,7 +1101,12 @@ class Service:
             g.created(live, replies[n * g.CREATE_REPLIES : (n + 1) * g.CREATE_REPLIES])
             self.games[live.gid] = live
             racer.gid = live.gid
-        await self._persist_room(room)
+        try:
+            await self._persist_room(room)
+        except BaseException:  # no race: its games, never named by the room, lapse
+            for _, live in dealt:
+                self.games.pop(live.gid, None)
+            raise
         message = await self._announce(room)
         self._schedule(room)
         return message
@@ -1112,42 +1132,70 @@ class Service:
         # wake at least every quarter second: the server clock is the truth, not the sleep
         while (delay := (when_ms - self.now()) / 1000) > 0:
             await asyncio.sleep(min(delay, 0.25))
-        try:
-            await action(room)
-        except Exception:
-            log.exception("room timer failed", extra={"room": room.code})
+        await self._until_done("room timer", room, action)
+
+    async def _until_done(
+        self, kind: str, room: Room, action: Callable[[Room], Awaitable[None]]
+    ) -> None:
+        """Carry out a step of the room (its start, its end...) and, while it fails (Redis
+        away, the room busy), try it again, more slowly each time, until it goes through
+        or this process lets go of the room. Each step looks at the room's state under its
+        lock first, so trying again never does a thing twice."""
+        pause = RETRY_FIRST
+        while True:
+            try:
+                await action(room)
+                return
+            except Exception as exc:
+                self.failures.failed(kind, exc, room=room.code)
+            if self.stopping or self.rooms.get(room.code) is not room:
+                return
+            await asyncio.sleep(pause)
+            pause = min(pause * 2, RETRY_MAX)
 
     async def _start_race(self, room: Room) -> None:
         async with self._locked(room):
             if room.state != COUNTDOWN:
                 return
             room.state = RACING
+            now = self.now()
+            if room.start_at_ms is not None and now - room.start_at_ms > LATE_START_MS:
+                # Redis was away at the start: nobody could play meanwhile (the room was
+                # counting down here, and moves are refused), so the race starts now
+                room.start_at_ms = now
             try:
                 await self._persist_room(room, notice="start")
             except RoomConflict:  # another process started it (its notice says so too)
-                await self._reload_room(room.code)
-                if room.state == RACING:
-                    await self._send_race_starts(room)
-                    await self._announce(room)
-                return
+                await self._reload_room(room.code)  # (which arms the time limit's timer)
+                if room.state != RACING:
+                    return
+            else:
+                if room.timer is asyncio.current_task():
+                    room.timer = None
+                self._schedule(room)
+        # the start is written: telling the racers here is tried until it goes through
+        await self._until_done("race start", room, self._tell_started)
+
+    async def _tell_started(self, room: Room) -> None:
         await self._send_race_starts(room)
         await self._announce(room)
-        room.timer = None
-        self._schedule(room)
 
     async def _send_race_starts(self, room: Room) -> None:
         """``race_start`` to each racer connected here, with their game (taken here),
-        once a race."""
-        if room.starts_sent == room.race:
-            return
-        room.starts_sent = room.race
+        once a race each (a racer whose game could not be read is sent theirs when this
+        is called again)."""
+        race, sent = room.starts_sent
+        if race != room.race:
+            race, sent = room.race, frozenset()
         for racer in room.members():
             session = self.sessions.get(racer.pid)
-            if session is None or racer.gid is None:
+            if session is None or racer.gid is None or racer.pid in sent:
                 continue
             live = await self._get_game(racer.gid, fresh=racer.gid not in self.games)
-            if live is not None:
+            if live is not None and room.race == race:
                 session.send(self._race_message(room, live))
+                sent = sent | {racer.pid}
+                room.starts_sent = (race, sent)
 
     def _race_progress(self, room: Room, live: g.LiveGame) -> None:
         """Tell the room how a racer stands after a move, undo or resignation.
@@ -1168,7 +1216,7 @@ class Service:
                     interval, self._progress_tick
                 )
         if live.finished:
-            self._spawn(self._maybe_end_race(room))
+            self._spawn(self._until_done("ending a race", room, self._maybe_end_race))
 
     def _progress_tick(self) -> None:
         self._progress_timer = None
@@ -1243,8 +1291,12 @@ class Service:
             # would fence each other out), the others look again once its claim lapses
             claim = ending_key(room.code)
             if not await self.redis.set(claim, self.proc, nx=True, px=ENDING_CLAIM_MS):
-                self._again_at(room, self.now() + ENDING_CLAIM_MS + 1000, self._time_up)
-                return
+                holder = await self.redis.get(claim)
+                if holder is None or holder.decode() != self.proc:
+                    # (a claim of this process's own is one a failed try left behind)
+                    wait = 1000 if holder is None else ENDING_CLAIM_MS + 1000
+                    self._again_at(room, self.now() + wait, self._time_up)
+                    return
             try:
                 end = room.end_at_ms or self.now()
                 timed_out = []
@@ -1257,10 +1309,18 @@ class Service:
                     if live is not None and not live.finished:
                         live.finish(g.TIMEOUT, end)
                         timed_out.append(live)
-                # in the log too, so a restart rebuilds these games as ended
-                await asyncio.gather(
-                    *(self._log(live, f"{end} {g.TIMEOUT_ENTRY}") for live in timed_out)
+                # in the log too, so a restart rebuilds these games as ended; a time-out
+                # not logged is taken back, to be logged when this is tried again
+                logged = await asyncio.gather(
+                    *(self._log(live, f"{end} {g.TIMEOUT_ENTRY}") for live in timed_out),
+                    return_exceptions=True,
                 )
+                failed = [e for e in logged if isinstance(e, BaseException)]
+                for live, outcome in zip(timed_out, logged, strict=True):
+                    if isinstance(outcome, BaseException):
+                        live.result = live.finished_ms = None
+                if failed:
+                    raise failed[0]
                 entries = await self._race_entries(room)
                 if all(live.finished for _, live in entries):
                     await self._end_race(room, entries)
@@ -1282,29 +1342,18 @@ class Service:
         Several processes may find the race over at once: the compare-and-set on the
         room lets one of them end it."""
         assert room.start_at_ms is not None
-        room.results = rank(entries, room.start_at_ms)
-        room.state = FINISHED
-        online = await self._online(room.members())
-        if room.host not in online:
-            # the rematch must not wait on a host who has gone
-            present = [r for r in room.members() if r.pid in online]
-            if present:
-                room.host = present[0].pid
-        if room.timer is not None and room.timer is not asyncio.current_task():
-            room.timer.cancel()
-        room.timer = None
-        try:
-            blob = await self._persist_room(room, notice=None)
-        except RoomConflict:  # another process ended it
-            await self._reload_room(room.code)
-            return
+        ranked = rank(entries, room.start_at_ms)
+        # kept for good first, the results and the replays (written again the same if
+        # this is tried again, or by another process ending the race too), then the
+        # room's change that says the race is over: once that is written, nothing is left
+        # undone for a retry to find
         results = {
             "code": room.code,
             "race": room.race,
             "game": room.game_id,
             "seed": room.seed,
             "start_at": room.start_at_ms,
-            "results": room.results,
+            "results": ranked,
         }
         await self._keep_replays(
             [
@@ -1328,24 +1377,26 @@ class Service:
                 ),
             ),
         )
-        winner = room.results[0] if room.results else None
-        # a race counts on the boards only against someone, on a deal nobody chose
-        counts = len(entries) >= 2 and (room.fixed_seed is None or room.race > 1)
-        if counts and winner is not None and winner["status"] == g.WON:
-            name = winner["player"]
-            pid = next(r.pid for r, _ in entries if r.name == name)
-            now = self.now()
-
-            async def count_win(board: Board) -> None:
-                await self.boards.submit_count(board, pid, {"player": name}, now)
-                await self._board_changed(board, pid)
-
-            await asyncio.gather(
-                *(
-                    count_win(parse_board(board_id, d.day_of(now), d.iso_week(now)))
-                    for board_id in ("races/all", f"races/week/{d.iso_week(now)}")
-                )
-            )
+        online = await self._online(room.members())
+        room.results = ranked
+        room.state = FINISHED
+        if room.host not in online:
+            # the rematch must not wait on a host who has gone
+            present = [r for r in room.members() if r.pid in online]
+            if present:
+                room.host = present[0].pid
+        try:
+            blob = await self._persist_room(room, notice=None)
+        except RoomConflict:  # another process ended it
+            await self._reload_room(room.code)
+            return
+        if room.timer is not None and room.timer is not asyncio.current_task():
+            room.timer.cancel()
+        room.timer = None
+        try:
+            await self._count_race_win(room, entries)
+        except Exception as exc:  # the race is over all the same: its racers are told
+            self.failures.failed("counting a race's win", exc, room=room.code)
         self._send_progress(room)  # the last standings before the results
         self._broadcast(
             room,
@@ -1353,6 +1404,27 @@ class Service:
         )
         self.bus.publish_soon(bus.room_channel(room.code), "room", room=blob)
         await self._announce(room)
+
+    async def _count_race_win(self, room: Room, entries: list[tuple[Racer, g.LiveGame]]) -> None:
+        """A race won counts on the race boards, against someone, on a deal nobody chose."""
+        winner = room.results[0] if room.results else None
+        counts = len(entries) >= 2 and (room.fixed_seed is None or room.race > 1)
+        if not counts or winner is None or winner["status"] != g.WON:
+            return
+        name = winner["player"]
+        pid = next(r.pid for r, _ in entries if r.name == name)
+        now = self.now()
+
+        async def count_win(board: Board) -> None:
+            await self.boards.submit_count(board, pid, {"player": name}, now)
+            await self._board_changed(board, pid)
+
+        await asyncio.gather(
+            *(
+                count_win(parse_board(board_id, d.day_of(now), d.iso_week(now)))
+                for board_id in ("races/all", f"races/week/{d.iso_week(now)}")
+            )
+        )
 
     # -- daily challenge -----------------------------------------------------------------
 
@@ -1744,10 +1816,14 @@ class Service:
     async def _sweep_forever(self) -> None:
         while True:
             await asyncio.sleep(self.settings.sweep_interval)
-            try:
-                await self.sweep()
-            except Exception:
-                log.exception("housekeeping failed")
+            await self.housekeeping()
+
+    async def housekeeping(self) -> None:
+        """A pass of :meth:`sweep`; a failure is logged (the next pass tries again)."""
+        try:
+            await self.sweep()
+        except Exception as exc:
+            self.failures.failed("housekeeping", exc)
 
     async def sweep(self) -> None:
         """Housekeeping: renew this process's marks in Redis (who is connected here, how
@@ -1905,8 +1981,3 @@ def rules_text(folder: Path, game_id: str) -> str:
     except OSError:
         info = GAMES[game_id]
         return f"# {info.name}\n\n{info.summary}\n"
-
-
-def _log_task_error(task: asyncio.Task[Any]) -> None:
-    if not task.cancelled() and task.exception() is not None:
-        log.error("background task failed", exc_info=task.exception())

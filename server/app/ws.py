@@ -32,6 +32,7 @@ from websockets.protocol import State
 from server.protocol import ErrorCode, ProtocolError
 
 from . import web
+from .failures import FailureLog
 from .metrics import Metrics
 from .service import Service
 from .session import Outbox, WsSession, _error, read_frames
@@ -96,6 +97,8 @@ class WebServer:
         self.metrics = Metrics()
         self.connections = 0
         self.outbox = Outbox()
+        #: requests failing while Redis is away: a line every few seconds, not one each
+        self.failures = FailureLog(log)
         # replies to a batch of moves go out as soon as the batch is logged
         service.commit.after_batch = self.outbox.flush
 
@@ -103,7 +106,7 @@ class WebServer:
         """The reply to a request that failed unexpectedly (logged)."""
         if isinstance(exc, RedisError | RedisClusterException):
             self.metrics.redis_errors += 1
-        log.error("request failed", exc_info=exc, extra={"player": session.player})
+        self.failures.failed("request", exc, player=session.player)
         return _error(
             request_id,
             ErrorCode.INTERNAL_ERROR,

@@ -166,3 +166,22 @@ async def test_progress_is_throttled_and_a_finish_goes_out_at_once(
         await bob.event("results")
         rest = [(e["player"], e["status"]) for e in bob.events if e["type"] == "progress"]
         assert rest == [("bob", "resigned")]
+
+
+async def test_a_host_away_at_the_finish_hands_over_then_not_before(server: Running) -> None:
+    (ann, bob, cat), code = await race(server, "ann", "bob", "cat", time_limit=60)
+    await ann.call("start")
+    for client in (ann, bob, cat):
+        await client.event("race_start")
+    await ann.close()  # the host goes away mid-race
+    away = await bob.event("room", lambda e: not e["players"][0]["present"])
+    assert away["host"] == "ann" and away["state"] == "racing"  # still host while it runs
+    await bob.call("resign")
+    await cat.call("resign")
+    server.clock.advance(61)  # ann's game times out: the race is over
+    await bob.event("results")
+    finished = await bob.event("room", lambda e: e["state"] == "finished")
+    assert finished["host"] == "bob"  # the longest-present connected member
+    again = await bob.call("rematch")
+    assert again["state"] == "countdown" and again["host"] == "bob"
+    _ = code

@@ -1,0 +1,145 @@
+"""A Redis outage strands no race: a countdown or a time limit that falls due while Redis is
+away is carried out once it is back, the room's copy never runs ahead of Redis, and the log
+says so in a line every few seconds, not a traceback a request.
+
+Each test has a Redis of its own (killed with SIGKILL and started again on the same
+append-only file), not the one the other tests share."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import signal
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import pytest
+
+from server.app import games as g
+from server.app import store
+from server.app.embedded_redis import EmbeddedRedis
+from server.app.settings import Settings
+
+from .client import Client
+from .conftest import Running, running, with_settings
+from .test_resume import lobby, stored
+
+
+class Outage:
+    """A real Redis of the test's own that can be killed and started again."""
+
+    def __init__(self, folder: Path) -> None:
+        self.redis = EmbeddedRedis(folder)
+
+    def kill(self) -> None:
+        process = self.redis.process
+        assert process is not None
+        process.send_signal(signal.SIGKILL)
+        process.wait()
+        self.redis.stop()  # (lets go of the data directory's lock)
+
+    def restart(self) -> None:
+        self.redis.start()
+
+
+@pytest.fixture
+def outage(tmp_path: Path) -> Iterator[Outage]:
+    own = Outage(tmp_path / "own-redis")
+    own.redis.start()
+    yield own
+    own.redis.stop()
+
+
+@pytest.fixture
+async def server_on_own_redis(outage: Outage, settings: Settings) -> AsyncIterator[Running]:
+    own = with_settings(settings, redis_url=outage.redis.url, countdown=1.0, lock_wait=2.0)
+    async with running(own) as handle:
+        yield handle
+
+
+def tracebacks(caplog: pytest.LogCaptureFixture) -> list[str]:
+    return [r.getMessage() for r in caplog.records if r.exc_info]
+
+
+async def test_a_countdown_ending_while_redis_is_away_starts_the_race_once_it_is_back(
+    server_on_own_redis: Running, outage: Outage, caplog: pytest.LogCaptureFixture
+) -> None:
+    server = server_on_own_redis
+    (ann, bob), code = await lobby(server.url, ["ann", "bob"], game="nestor")
+    counting = await ann.call("start")
+    outage.kill()
+    server.clock.advance(5)  # the start falls due, and passes, with Redis away
+    await asyncio.sleep(1.5)  # the room's timer tries, and fails, meanwhile
+    room = server.service.rooms[code]
+    assert room.state == "countdown"  # the copy is not ahead of Redis
+    assert not [e for e in ann.events + bob.events if e["type"] == "race_start"]
+    away = await ann.request("ready")  # a request while Redis is away: answered
+    assert away["type"] == "error"
+
+    outage.restart()
+    starts = [await c.event("race_start", timeout=15) for c in (ann, bob)]
+    assert starts[0]["race"] == starts[1]["race"] == 1
+    # the race starts when its start could be written: its racers lose no time
+    assert starts[0]["start_at"] == starts[1]["start_at"] > counting["start_at"] + 4000
+    racing = await stored(server.redis, store.room_key(code))
+    assert racing["state"] == "racing" and racing["start_at"] == starts[0]["start_at"]
+    moved = await ann.call("move", move=starts[0]["legal"][0])
+    assert moved["type"] == "moved"
+    assert tracebacks(caplog) == []
+
+
+async def test_a_time_limit_passing_while_redis_is_away_ends_the_race_once_it_is_back(
+    server_on_own_redis: Running, outage: Outage, caplog: pytest.LogCaptureFixture
+) -> None:
+    server = server_on_own_redis
+    clients, code = await lobby(server.url, ["ann", "bob"], game="nestor", time_limit=10)
+    ann, bob = clients
+    await ann.call("start")
+    starts = [await c.event("race_start") for c in clients]
+    await ann.call("move", move=starts[0]["legal"][0])
+    server.clock.advance(8)
+    outage.kill()
+    server.clock.advance(5)  # the limit passes with Redis away
+    await asyncio.sleep(1.5)
+    assert server.service.rooms[code].state == "racing"
+    assert not [e for e in ann.events + bob.events if e["type"] == "results"]
+
+    outage.restart()
+    results = [await c.event("results", timeout=15) for c in clients]
+    assert results[0] == results[1]
+    assert [r["status"] for r in results[0]["results"]] == ["timeout", "timeout"]
+    moves = {r["player"]: r["moves"] for r in results[0]["results"]}
+    assert moves == {"ann": 1, "bob": 0}
+    ended = await stored(server.redis, store.room_key(code))
+    assert ended["state"] == "finished"
+    for start in starts:  # the time-outs are in the logs: a restart rebuilds them ended
+        log = await server.redis.lrange(store.log_key(start["game"]), 0, -1)
+        assert log[-1].decode().endswith(" " + g.TIMEOUT_ENTRY)
+    again = await ann.call("rematch")
+    assert again["state"] == "countdown"
+    assert tracebacks(caplog) == []
+
+
+async def test_an_outage_is_logged_a_line_a_kind_every_few_seconds(
+    server_on_own_redis: Running, outage: Outage, caplog: pytest.LogCaptureFixture
+) -> None:
+    server = server_on_own_redis
+    clients = [await Client.connect(server.url) for _ in range(3)]
+    for n, client in enumerate(clients):
+        await client.call("hello", protocol=1)
+        await client.call("register", name=f"p{n}")
+    caplog.set_level(logging.INFO)
+    outage.kill()
+    replies = await asyncio.gather(
+        *(c.request("new_game", game="gate") for c in clients for _ in range(10))
+    )
+    assert {r["code"] for r in replies} == {"internal_error"}
+    await server.service.housekeeping()  # which meets the outage too
+    outage.restart()
+    failing = [r for r in caplog.records if "redis unavailable" in r.getMessage()]
+    assert failing, [r.getMessage() for r in caplog.records]
+    kinds = [r.getMessage().partition(" failed")[0] for r in failing]
+    assert len(kinds) == len(set(kinds)), kinds  # one line a kind in these few seconds
+    assert tracebacks(caplog) == []
+    back = await clients[0].call("new_game", game="gate")
+    assert back["type"] == "game"
