@@ -12,9 +12,12 @@ import logging
 import os
 import shutil
 import signal
+import socket
 import subprocess
 import time
 from pathlib import Path
+
+from .redis_ready import POLL, LoadWait
 
 log = logging.getLogger("patience.redis")
 
@@ -58,7 +61,10 @@ class EmbeddedRedis:
     def url(self) -> str:
         return f"unix://{self.socket}"
 
-    def start(self, timeout: float = 10.0) -> str:
+    def start(self, timeout: float = 10.0, load_timeout: float = 60.0) -> str:
+        """Start Redis; return its URL once it answers ``PING``: its socket within
+        ``timeout`` seconds, and its data loaded within ``load_timeout`` more (else
+        :class:`~server.app.redis_ready.RedisNotReady`)."""
         self.dir.mkdir(parents=True, exist_ok=True)
         # one server per data directory: two would share one append-only file
         self._lock = os.open(self.dir / "lock", os.O_CREAT | os.O_RDWR, 0o600)
@@ -97,7 +103,34 @@ class EmbeddedRedis:
                 raise RuntimeError("redis-server did not start in time")
             time.sleep(0.02)
         log.info("embedded redis started", extra={"socket": str(self.socket)})
+        # the socket is there before the append-only file is read: until then every data
+        # command is answered LOADING
+        wait = LoadWait(load_timeout, "embedded")
+        try:
+            while not (reply := self._ping()).startswith(b"+PONG"):
+                if not reply.startswith(b"-LOADING"):
+                    raise RuntimeError(f"redis-server answered {reply[:80]!r}")
+                wait.still_loading()
+                time.sleep(POLL)
+        except BaseException:
+            self.stop()
+            raise
+        wait.loaded()
         return self.url
+
+    def _ping(self) -> bytes:
+        """Redis's answer to an inline ``PING``: ``+PONG``, or ``-LOADING ...``."""
+        assert self.process is not None
+        with socket.socket(socket.AF_UNIX) as conn:
+            conn.settimeout(5)
+            try:
+                conn.connect(str(self.socket))
+                conn.sendall(b"PING\r\n")
+                return conn.recv(256)
+            except OSError as exc:
+                if self.process.poll() is None:
+                    raise
+                raise RuntimeError(f"redis-server exited; see {self.dir / 'redis.log'}") from exc
 
     def stop(self) -> None:
         if self.process and self.process.poll() is None:
