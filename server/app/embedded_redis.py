@@ -17,6 +17,7 @@ import subprocess
 import time
 from pathlib import Path
 
+from .datadir import private_tree
 from .redis_ready import POLL, LoadWait
 
 log = logging.getLogger("patience.redis")
@@ -47,6 +48,13 @@ def die_with_parent() -> None:
         libc.prctl(pr_set_pdeathsig, signal.SIGTERM)
 
 
+def redis_child() -> None:
+    """In the child, before redis-server runs: the files it makes (its append-only file,
+    its log) readable by the server's user only, and SIGTERM when the parent dies."""
+    os.umask(0o077)
+    die_with_parent()
+
+
 class EmbeddedRedis:
     """``with EmbeddedRedis(dir) as r: r.url`` runs a Redis on a unix socket in ``dir``."""
 
@@ -65,7 +73,9 @@ class EmbeddedRedis:
         """Start Redis; return its URL once it answers ``PING``: its socket within
         ``timeout`` seconds, and its data loaded within ``load_timeout`` more (else
         :class:`~server.app.redis_ready.RedisNotReady`)."""
-        self.dir.mkdir(parents=True, exist_ok=True)
+        # the append-only file holds every game's seed: the directory and all in it are
+        # the server's user's alone (Redis makes its files with the umask redis_child sets)
+        private_tree(self.dir)
         # one server per data directory: two would share one append-only file
         self._lock = os.open(self.dir / "lock", os.O_CREAT | os.O_RDWR, 0o600)
         try:
@@ -92,7 +102,7 @@ class EmbeddedRedis:
             args,
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
-            preexec_fn=die_with_parent if os.name == "posix" else None,
+            preexec_fn=redis_child if os.name == "posix" else None,
         )
         deadline = time.monotonic() + timeout
         while not self.socket.exists():

@@ -16,6 +16,7 @@ from redis.asyncio import BlockingConnectionPool, Redis, RedisCluster
 
 from server import __version__, native
 
+from .datadir import private_dir
 from .embedded_redis import EmbeddedRedis
 from .redis_ready import RedisNotReady, loading_retry, wait_until_loaded
 from .service import Service
@@ -95,6 +96,7 @@ async def run(settings: Settings, started: asyncio.Event | None = None) -> None:
     if url is None:
         if settings.redis_cluster:
             raise ValueError("a Redis Cluster needs a Redis URL, one of its nodes")
+        private_dir(settings.data_dir)
         embedded = EmbeddedRedis(settings.data_dir / "redis")
         url = embedded.start(load_timeout=settings.redis_load_timeout)
     redis = open_redis(url, settings.redis_cluster)
