@@ -19,6 +19,8 @@ import os
 import secrets
 from pathlib import Path
 
+from .datadir import private_dir, tighten
+
 DAY_MS = 86_400_000
 
 
@@ -63,15 +65,20 @@ def valid_day(text: str) -> bool:
 
 def load_secret(configured: str | None, data_dir: Path) -> bytes:
     """``PATIENCE_SECRET`` when set; else the secret kept in the data directory, made
-    once (32 random bytes, readable by the owner only)."""
+    once (32 random bytes, readable by the owner only; the directory and the file are
+    made private if they were not)."""
     if configured:
         return configured.encode()
     path = data_dir / "secret"
     try:
-        return path.read_bytes().strip()
+        value = path.read_bytes().strip()
     except FileNotFoundError:
         pass
-    data_dir.mkdir(parents=True, exist_ok=True)
+    else:
+        private_dir(data_dir)
+        tighten(path)  # whoever reads it knows every day's deal
+        return value
+    private_dir(data_dir)
     value = secrets.token_hex(32).encode()
     try:
         fd = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600)

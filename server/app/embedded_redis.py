@@ -12,9 +12,13 @@ import logging
 import os
 import shutil
 import signal
+import socket
 import subprocess
 import time
 from pathlib import Path
+
+from .datadir import private_tree
+from .redis_ready import POLL, LoadWait
 
 log = logging.getLogger("patience.redis")
 
@@ -44,6 +48,13 @@ def die_with_parent() -> None:
         libc.prctl(pr_set_pdeathsig, signal.SIGTERM)
 
 
+def redis_child() -> None:
+    """In the child, before redis-server runs: the files it makes (its append-only file,
+    its log) readable by the server's user only, and SIGTERM when the parent dies."""
+    os.umask(0o077)
+    die_with_parent()
+
+
 class EmbeddedRedis:
     """``with EmbeddedRedis(dir) as r: r.url`` runs a Redis on a unix socket in ``dir``."""
 
@@ -58,8 +69,13 @@ class EmbeddedRedis:
     def url(self) -> str:
         return f"unix://{self.socket}"
 
-    def start(self, timeout: float = 10.0) -> str:
-        self.dir.mkdir(parents=True, exist_ok=True)
+    def start(self, timeout: float = 10.0, load_timeout: float = 60.0) -> str:
+        """Start Redis; return its URL once it answers ``PING``: its socket within
+        ``timeout`` seconds, and its data loaded within ``load_timeout`` more (else
+        :class:`~server.app.redis_ready.RedisNotReady`)."""
+        # the append-only file holds every game's seed: the directory and all in it are
+        # the server's user's alone (Redis makes its files with the umask redis_child sets)
+        private_tree(self.dir)
         # one server per data directory: two would share one append-only file
         self._lock = os.open(self.dir / "lock", os.O_CREAT | os.O_RDWR, 0o600)
         try:
@@ -86,7 +102,7 @@ class EmbeddedRedis:
             args,
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
-            preexec_fn=die_with_parent if os.name == "posix" else None,
+            preexec_fn=redis_child if os.name == "posix" else None,
         )
         deadline = time.monotonic() + timeout
         while not self.socket.exists():
@@ -97,7 +113,34 @@ class EmbeddedRedis:
                 raise RuntimeError("redis-server did not start in time")
             time.sleep(0.02)
         log.info("embedded redis started", extra={"socket": str(self.socket)})
+        # the socket is there before the append-only file is read: until then every data
+        # command is answered LOADING
+        wait = LoadWait(load_timeout, "embedded")
+        try:
+            while not (reply := self._ping()).startswith(b"+PONG"):
+                if not reply.startswith(b"-LOADING"):
+                    raise RuntimeError(f"redis-server answered {reply[:80]!r}")
+                wait.still_loading()
+                time.sleep(POLL)
+        except BaseException:
+            self.stop()
+            raise
+        wait.loaded()
         return self.url
+
+    def _ping(self) -> bytes:
+        """Redis's answer to an inline ``PING``: ``+PONG``, or ``-LOADING ...``."""
+        assert self.process is not None
+        with socket.socket(socket.AF_UNIX) as conn:
+            conn.settimeout(5)
+            try:
+                conn.connect(str(self.socket))
+                conn.sendall(b"PING\r\n")
+                return conn.recv(256)
+            except OSError as exc:
+                if self.process.poll() is None:
+                    raise
+                raise RuntimeError(f"redis-server exited; see {self.dir / 'redis.log'}") from exc
 
     def stop(self) -> None:
         if self.process and self.process.poll() is None:

@@ -16,7 +16,9 @@ from redis.asyncio import BlockingConnectionPool, Redis, RedisCluster
 
 from server import __version__, native
 
+from .datadir import private_dir
 from .embedded_redis import EmbeddedRedis
+from .redis_ready import RedisNotReady, loading_retry, wait_until_loaded
 from .service import Service
 from .settings import Settings
 from .store import RedisClient, hiredis_packing
@@ -69,14 +71,21 @@ def tune_gc() -> None:
 
 def open_redis(url: str, cluster: bool = False) -> RedisClient:
     """The client of the Redis at ``url``; with ``cluster``, of the Redis Cluster that
-    ``url`` is a node of (the others are found from it)."""
+    ``url`` is a node of (the others are found from it).
+
+    A command Redis answers ``LOADING`` (it has restarted and is reading its data) is
+    sent again for a few seconds (:func:`~server.app.redis_ready.loading_retry`): it had
+    not run. One whose connection failed is not, as it may have run. The cluster
+    client keeps its own policy (``MOVED``, ``ASK``, a node lost)."""
     if cluster:
         # a pool per node; past its connections a command fails at once (the cluster
         # client has no blocking pool), so a node gets more than the one Redis below
         return RedisCluster.from_url(url, max_connections=500)
     # past its connections a request waits for one: redis-py's default pool fails it with
     # "Too many connections" (100), which a burst of sign-ins reaches
-    pool = BlockingConnectionPool.from_url(url, max_connections=100, timeout=20)
+    pool = BlockingConnectionPool.from_url(
+        url, max_connections=100, timeout=20, retry=loading_retry()
+    )
     return Redis.from_pool(hiredis_packing(pool))
 
 
@@ -87,12 +96,14 @@ async def run(settings: Settings, started: asyncio.Event | None = None) -> None:
     if url is None:
         if settings.redis_cluster:
             raise ValueError("a Redis Cluster needs a Redis URL, one of its nodes")
+        private_dir(settings.data_dir)
         embedded = EmbeddedRedis(settings.data_dir / "redis")
-        url = embedded.start()
+        url = embedded.start(load_timeout=settings.redis_load_timeout)
     redis = open_redis(url, settings.redis_cluster)
     service: Service | None = None
     try:
-        await redis.ping()
+        what = "embedded" if embedded else "cluster" if settings.redis_cluster else "external"
+        await wait_until_loaded(redis, settings.redis_load_timeout, what)
         service = Service(settings, redis)
         rooms = await service.start()
         web = WebServer(settings, service)
@@ -103,7 +114,6 @@ async def run(settings: Settings, started: asyncio.Event | None = None) -> None:
         for sig in (signal.SIGTERM, signal.SIGINT):
             with contextlib.suppress(NotImplementedError, RuntimeError):
                 loop.add_signal_handler(sig, stop.set)
-        redis_kind = "cluster" if settings.redis_cluster else "external"
         compiled = native.status()
         if compiled["mode"] != "compiled":
             log.warning("the move path runs from source: %s", compiled["why"])
@@ -112,7 +122,7 @@ async def run(settings: Settings, started: asyncio.Event | None = None) -> None:
             extra={
                 "url": f"ws://{settings.host}:{web.port}",
                 "version": __version__,
-                "redis": "embedded" if embedded else redis_kind,
+                "redis": what,
                 "rooms_resumed": rooms,
                 "proc": service.proc,
                 "move_path": compiled["mode"],
@@ -145,5 +155,9 @@ def main(argv: list[str] | None = None) -> int:
         uvloop.install()
     except ImportError:
         pass
-    asyncio.run(run(settings))
+    try:
+        asyncio.run(run(settings))
+    except RedisNotReady as exc:
+        print(f"patience-race-server: error: {exc}", file=sys.stderr, flush=True)
+        return 1
     return 0

@@ -29,6 +29,7 @@ class Settings:
     port: int = 8765
     redis_url: str | None = None
     redis_cluster: bool = False
+    redis_load_timeout: float = 60.0
     data_dir: Path = Path("data")
     log_level: str = "INFO"
     max_frame: int = 4096
@@ -191,6 +192,10 @@ OPTIONS: dict[str, tuple[str, Callable[[str], Any]]] = {
     "port": ("port to listen on (0: any free port)", _port),
     "redis_url": ("Redis 6.2+ or Valkey to use, instead of an embedded one", _redis_url),
     "redis_cluster": ("yes: the Redis URL names one node of a Redis Cluster", _yes_no),
+    "redis_load_timeout": (
+        "seconds to wait at startup for Redis to load its data before giving up",
+        _positive_float,
+    ),
     "data_dir": ("directory of the embedded Redis's files and the server's secret", Path),
     "log_level": ("DEBUG, INFO, WARNING, ERROR or CRITICAL", _level),
     "max_frame": ("largest request frame in bytes; a bigger one closes with 1009", _frame),

@@ -76,6 +76,8 @@ from redis.exceptions import (
     TimeoutError as RedisTimeoutError,
 )
 
+from .redis_ready import loading_retry
+
 try:  # redis-py's hiredis parser: its reader, to take a batch's replies straight from it
     from redis._parsers.hiredis import NOT_ENOUGH_DATA, _AsyncHiredisParser
 except ImportError:  # pragma: no cover
@@ -244,6 +246,24 @@ return redis.call('RPUSH', KEYS[2], ARGV[2])
 FENCED_APPEND_SHA = hashlib.sha1(FENCED_APPEND.encode()).hexdigest()
 #: scripts every group-commit connection loads when it connects (EVALSHA needs them)
 SCRIPTS = (FENCED_APPEND,)
+
+
+async def load_scripts(conn: Any) -> None:
+    """Load :data:`SCRIPTS` on a group-commit connection. A Redis that has just restarted
+    answers ``LOADING`` until it has read its data: the scripts are loaded again then,
+    as redis-py's clients here send a command again (``redis_ready.loading_retry``), so
+    that the writes waiting for the connection wait too (within their deadline) rather
+    than fail."""
+
+    async def load() -> None:
+        for script in SCRIPTS:
+            await conn.send_command("SCRIPT", "LOAD", script)
+            await conn.read_response()
+
+    async def failed(error: Exception) -> None:
+        log.debug("loading the scripts: %s; trying again", error)
+
+    await loading_retry().call_with_retry(load, failed)
 
 
 Write = Callable[[Commands], None]
@@ -463,9 +483,7 @@ class GroupCommit:
                 self._timeout = self.deadline if self.deadline is not None else conn.socket_timeout
                 conn.socket_timeout = None
                 try:
-                    for script in SCRIPTS:
-                        await conn.send_command("SCRIPT", "LOAD", script)
-                        await conn.read_response()
+                    await load_scripts(conn)
                 except BaseException:
                     await self._release(conn)
                     raise
@@ -564,9 +582,7 @@ class GroupCommit:
             self._conn_timeout = conn.socket_timeout
             self._timeout = self.deadline if self.deadline is not None else conn.socket_timeout
             conn.socket_timeout = None
-            for script in SCRIPTS:
-                await conn.send_command("SCRIPT", "LOAD", script)
-                await conn.read_response()
+            await load_scripts(conn)
             self._conn = conn
         conn = self._conn
         try:
@@ -889,9 +905,7 @@ class ClusterLinks:
         conn.socket_timeout = None  # one deadline for each batch instead
         try:
             async with asyncio.timeout(timeout):
-                for script in SCRIPTS:
-                    await conn.send_command("SCRIPT", "LOAD", script)
-                    await conn.read_response()
+                await load_scripts(conn)
         except BaseException:
             await self._release((node, conn, timeout))
             raise

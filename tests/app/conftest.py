@@ -17,7 +17,6 @@ from pathlib import Path
 
 import pytest
 from redis import Redis as SyncRedis
-from redis.asyncio import Redis
 
 from server.app.embedded_redis import EmbeddedRedis
 from server.app.main import open_redis
@@ -90,12 +89,10 @@ class Running:
 @contextlib.asynccontextmanager
 async def running(settings: Settings) -> AsyncIterator[Running]:
     assert settings.redis_url is not None
-    redis: RedisClient
+    # the client main.run makes, with its pool and its retries on LOADING
+    redis: RedisClient = open_redis(settings.redis_url, cluster=settings.redis_cluster)
     if settings.redis_cluster:
-        redis = open_redis(settings.redis_url, cluster=True)
         await redis.initialize()  # the slot map, as main.run's PING reads it
-    else:
-        redis = Redis.from_url(settings.redis_url)
     service = Service(settings, redis)
     await service.start()
     web = WebServer(settings, service)

@@ -36,6 +36,11 @@ def test_every_setting_has_a_variable() -> None:
         ([], {"PATIENCE_LOG_LEVEL": "loud"}, "a log level is"),
         (["--redis-url", "localhost:6379"], {}, "a Redis URL starts"),
         (["--max-frame", "10"], {}, "must be 512 to 1048576"),
+        (
+            [],
+            {"PATIENCE_REDIS_LOAD_TIMEOUT": "0"},
+            "PATIENCE_REDIS_LOAD_TIMEOUT: must be a positive",
+        ),
         (["--redis-cluster", "maybe"], {}, "--redis-cluster: must be 1, true or yes, or 0"),
         ([], {"PATIENCE_REDIS_CLUSTER": "yes"}, "PATIENCE_REDIS_CLUSTER: a Redis Cluster needs"),
         (

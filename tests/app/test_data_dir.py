@@ -1,0 +1,68 @@
+"""The data directory holds every game's seed (the embedded Redis's append-only file) and
+the secret of the daily seeds: nobody but the server's user may read anything in it,
+whether the server makes it or finds it open."""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+from .client import player
+from .conftest import ServerProcess
+
+
+def open_to_others(root: Path) -> list[str]:
+    """Every path at or under ``root`` that others than its owner may use, with its mode."""
+    found = []
+    for path in [root, *root.rglob("*")]:
+        mode = stat.S_IMODE(path.lstat().st_mode)
+        if mode & 0o077:
+            found.append(f"{path.relative_to(root.parent)} {oct(mode)}")
+    return found
+
+
+async def run_server_on(data: Path, log_dir: Path) -> str:
+    """Start the server process with its embedded Redis on ``data``, register a player
+    (so Redis writes to its file), stop it; its log."""
+    proc = ServerProcess("", log_dir, PATIENCE_DATA_DIR=str(data))
+    proc.start()
+    try:
+        client = await player(proc.url, "ann")
+        await client.call("new_game", game="gate", seed=1)
+        await client.close()
+    finally:
+        assert proc.stop() == 0
+    return proc.log.read_text()
+
+
+async def test_a_new_data_directory_is_the_server_users_alone(tmp_path: Path) -> None:
+    old = os.umask(0o022)  # as most systems start a service
+    try:
+        data = tmp_path / "srv" / "data"
+        await run_server_on(data, tmp_path)
+    finally:
+        os.umask(old)
+    assert (data / "secret").exists() and (data / "redis" / "redis.log").exists()
+    aof = data / "redis" / "appendonly.aof"
+    assert aof.exists() or (data / "redis" / "appendonlydir").is_dir()
+    assert open_to_others(data) == []
+
+
+async def test_an_open_data_directory_is_tightened_and_logged(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    (data / "redis").mkdir(parents=True)
+    (data / "secret").write_text("s3cret\n")
+    (data / "redis" / "redis.log").write_text("an old log\n")
+    for path, mode in [
+        (data, 0o755),
+        (data / "redis", 0o755),
+        (data / "secret", 0o644),
+        (data / "redis" / "redis.log", 0o644),
+    ]:
+        path.chmod(mode)
+    log = await run_server_on(data, tmp_path)
+    assert open_to_others(data) == []
+    assert (data / "secret").read_text() == "s3cret\n"  # kept, not made again
+    for name in (data, data / "redis", data / "secret", data / "redis" / "redis.log"):
+        assert f'"path": "{name}", "was": "0o' in log, (name, log)
