@@ -30,11 +30,13 @@ SECONDS = 1 << 32
 #: how long a day's board is kept
 DAILY_TTL = 31 * 86400
 
+# matched with fullmatch, never match and "$" ("$" also matches before a last "\n");
+# digits are [0-9], not \d, which takes any script's digits ("٢")
 _BOARD = re.compile(
-    r"^(?:daily/(?P<dgame>[a-z-]+)/(?P<day>\d{4}-\d{2}-\d{2})"
+    r"daily/(?P<dgame>[a-z-]+)/(?P<day>[0-9]{4}-[0-9]{2}-[0-9]{2})"
     r"|(?P<kind>wins|best)/(?P<game>[a-z-]+)"
-    r"|races/week/(?P<week>\d{4}-W\d{2})"
-    r"|races/all)$"
+    r"|races/week/(?P<week>[0-9]{4}-W[0-9]{2})"
+    r"|races/all"
 )
 
 
@@ -79,7 +81,7 @@ def parse_board(text: str, today: str, week: str) -> Board:
         text = f"{text}/{today}"
     elif text == "races/week":
         text = f"races/week/{week}"
-    found = _BOARD.match(text)
+    found = _BOARD.fullmatch(text)
     if found is None:
         raise ValueError(f"no board {text!r}")
     game = found["dgame"] or found["game"]

@@ -1,0 +1,88 @@
+"""Board ids as the server reads them, over the websocket (``top``) and over HTTP: an id
+is the whole text, never a prefix of it, and names a day or a week that exists and has
+come."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from server.app.daily import DAY_MS, day_of, iso_week
+
+from . import rawhttp
+from .client import Client
+from .conftest import Running
+
+
+async def anonymous(server: Running) -> Client:
+    client = await Client.connect(server.url)
+    await client.call("hello", protocol=1)
+    return client
+
+
+async def top(client: Client, board: str) -> dict[str, Any]:
+    return await client.request("top", board=board)
+
+
+def today(server: Running) -> str:
+    return day_of(server.clock.now_ms())
+
+
+def week(server: Running) -> str:
+    return iso_week(server.clock.now_ms())
+
+
+ARABIC_INDIC = str.maketrans("0123456789", "٠١٢٣٤٥٦٧٨٩")
+
+
+async def test_an_id_with_a_trailing_newline_names_no_board(server: Running) -> None:
+    client = await anonymous(server)
+    day, this_week = today(server), week(server)
+    for board in (
+        f"daily/gate/{day}",
+        "daily/gate",
+        "best/gate",
+        "wins/gate",
+        "races/all",
+        "races/week",
+        f"races/week/{this_week}",
+    ):
+        assert (await top(client, board))["type"] == "board", board
+        reply = await top(client, f"{board}\n")
+        assert reply["type"] == "error" and reply["code"] == "no_such_board", (board, reply)
+        assert reply["message"] == f"no board {board + chr(10)!r}"
+
+
+async def test_digits_of_an_id_are_ascii(server: Running) -> None:
+    """``\\d`` matches any decimal digit, such as ``٢``: a month ago written with one would
+    be a second board of that day."""
+    client = await anonymous(server)
+    past = day_of(server.clock.now_ms() - 30 * DAY_MS)
+    assert (await top(client, f"daily/gate/{past}"))["type"] == "board"
+    for board in (
+        f"daily/gate/{past[:-1]}{past[-1].translate(ARABIC_INDIC)}",
+        f"races/week/{week(server)[:-1]}{week(server)[-1].translate(ARABIC_INDIC)}",
+    ):
+        reply = await top(client, board)
+        assert reply["type"] == "error" and reply["code"] == "no_such_board", (board, reply)
+
+
+async def test_the_day_pickers_query_with_a_newline_names_no_board(server: Running) -> None:
+    port = server.web.port
+    day = today(server)
+    ok = await rawhttp.get(port, f"/leaderboard?game=gate&day={day}")
+    assert ok.status == 200 and f"daily challenge, {day}" in ok.text
+    for query in (f"game=gate&day={day}%0A", f"game=gate%0A&day={day}"):
+        answer = await rawhttp.get(port, f"/leaderboard?{query}")
+        assert answer.status == 404, query
+        assert answer.content_type == "text/html; charset=utf-8"
+        assert "no board" in answer.text
+
+
+def test_parse_board_takes_the_whole_text() -> None:
+    from server.app.boards import parse_board
+
+    for bad in ("daily/gate/2026-11-22\n", "best/gate\n", "races/all\n", "races/week/2026-W47\n"):
+        with pytest.raises(ValueError):
+            parse_board(bad, "2026-11-22", "2026-W47")
