@@ -21,7 +21,7 @@ from typing import Any
 from server.engine import GAMES
 
 from . import store
-from .daily import valid_day
+from .daily import valid_day, valid_week
 
 MOVES_CAP = 4095
 NOT_WON = 1 << 45
@@ -76,7 +76,9 @@ class Board:
 
 def parse_board(text: str, today: str, week: str) -> Board:
     """A board id to a :class:`Board` (``daily/GAME`` means today's, ``races/week`` this
-    week's); ValueError if it names none."""
+    week's); ValueError if it names none: not a board id, an unknown game, an impossible
+    day or week, or a week after ``week``. (A day after ``today`` is refused by
+    ``Service._board``.)"""
     if re.fullmatch(r"daily/[a-z-]+", text):
         text = f"{text}/{today}"
     elif text == "races/week":
@@ -93,6 +95,11 @@ def parse_board(text: str, today: str, week: str) -> Board:
         return Board(text, "daily", game, found["day"])
     if found["kind"]:
         return Board(text, found["kind"], game)
+    if found["week"] is not None:
+        if not valid_week(found["week"]):
+            raise ValueError(f"no week {found['week']!r}")
+        if found["week"] > week:  # YYYY-Www: later weeks sort later
+            raise ValueError(f"{found['week']} has not come yet")
     return Board(text, "races")
 
 

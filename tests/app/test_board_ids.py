@@ -86,3 +86,45 @@ def test_parse_board_takes_the_whole_text() -> None:
     for bad in ("daily/gate/2026-11-22\n", "best/gate\n", "races/all\n", "races/week/2026-W47\n"):
         with pytest.raises(ValueError):
             parse_board(bad, "2026-11-22", "2026-W47")
+
+
+def week_after(server: Running, days: int) -> str:
+    return iso_week(server.clock.now_ms() + days * DAY_MS)
+
+
+async def test_a_week_that_does_not_exist_or_has_not_come_is_refused(server: Running) -> None:
+    """ISO weeks run W01 to W52, or W53 in a year whose 28 December falls in week 53
+    (2020 and 2026 have one; 2021 and 2025 do not). This week and past weeks are boards."""
+    client = await anonymous(server)
+    for good in (f"races/week/{week(server)}", "races/week/2020-W53", "races/week/2025-W01"):
+        reply = await top(client, good)
+        assert reply["type"] == "board" and reply["board"] == good, reply
+    refused = {
+        "races/week/2026-W99": "no week '2026-W99'",
+        "races/week/2026-W00": "no week '2026-W00'",
+        "races/week/2025-W53": "no week '2025-W53'",
+        "races/week/2021-W53": "no week '2021-W53'",
+        "races/week/0000-W01": "no week '0000-W01'",
+    }
+    for later in (week_after(server, 7), week_after(server, 400), "9999-W52"):
+        refused[f"races/week/{later}"] = f"{later} has not come yet"
+    for board, message in refused.items():
+        reply = await top(client, board)
+        assert reply["type"] == "error", (board, reply)
+        assert (reply["code"], reply["message"]) == ("no_such_board", message), board
+    # a future week, as a future day is
+    later = day_of(server.clock.now_ms() + 3 * DAY_MS)
+    reply = await top(client, f"daily/gate/{later}")
+    assert reply["message"] == f"{later} has not come yet"
+
+
+async def test_a_week_that_does_not_exist_or_has_not_come_is_no_page(server: Running) -> None:
+    port = server.web.port
+    this = await rawhttp.get(port, f"/leaderboard/races/week/{week(server)}.json")
+    assert this.status == 200 and this.json()["board"] == f"races/week/{week(server)}"
+    for bad in ("2026-W99", "2026-W00", "2025-W53", week_after(server, 7)):
+        answer = await rawhttp.get(port, f"/leaderboard/races/week/{bad}.json")
+        assert answer.status == 404, bad
+        assert answer.json()["error"] == "no_such_board"
+        page = await rawhttp.get(port, f"/leaderboard/races/week/{bad}")
+        assert page.status == 404 and page.content_type.startswith("text/html"), bad
