@@ -1,159 +1,121 @@
-"""The read-only HTTP side, on the websocket port: leaderboards as JSON and as small pages
-readable on a phone, replays, and an index.
+"""The HTTP side of the server's port: every request that is not a websocket handshake
+(:meth:`WebServer.process_request` hands each request here first).
 
-``GET /`` the index; ``GET /leaderboard/<board>.json`` and ``GET /leaderboard/<board>``
-(``<board>`` as in the protocol: ``daily/gate/2026-11-22``, ``daily/gate`` for today,
-``wins/gate``, ``best/gate``, ``races/week``, ``races/all``); ``GET /leaderboard?game=
-gate&day=2026-11-21`` (the day picker's form); ``GET /replay/<id>.json`` and
-``GET /replay/<id>``. Every string from a player is escaped.
+``GET /healthz`` and ``GET /metrics`` (whatever the request's headers); the read-only
+pages: ``GET /`` the index; ``GET /leaderboard/<board>.json`` and ``GET
+/leaderboard/<board>`` (``<board>`` as in the protocol: ``daily/gate/2026-11-22``,
+``daily/gate`` for today, ``wins/gate``, ``best/gate``, ``races/week``, ``races/all``);
+``GET /leaderboard?game=gate&day=2026-11-21`` (the day picker's form); ``GET
+/replay/<id>.json`` and ``GET /replay/<id>``. Their HTML is :mod:`server.app.pages`.
 """
 
 from __future__ import annotations
 
+import asyncio
+import email.utils
 import json
+import logging
+from dataclasses import dataclass
 from html import escape
-from typing import TYPE_CHECKING, Any
+from http import HTTPStatus
+from typing import TYPE_CHECKING
 from urllib.parse import parse_qs, urlsplit
 
-from server.engine import GAMES
+from redis.asyncio import RedisCluster
+from websockets.datastructures import Headers
+from websockets.http11 import Request, Response
+
 from server.protocol import ProtocolError
 
 from . import daily as d
-from .boards import Board
+from . import pages
 
 if TYPE_CHECKING:
     from .service import Service
+    from .ws import WebServer
 
+# the HTTP side logs as a part of the websocket server
+log = logging.getLogger("patience.ws")
+
+PLAIN = "text/plain; charset=utf-8"
 HTML = "text/html; charset=utf-8"
 JSON = "application/json"
-
-STYLE = """
-body{font-family:system-ui,sans-serif;margin:0 auto;max-width:40rem;padding:1rem;
-color:#222;background:#fafaf7}
-h1{font-size:1.3rem}table{border-collapse:collapse;width:100%}
-th,td{padding:.35rem .4rem;text-align:left;border-bottom:1px solid #ddd}
-td.n{text-align:right;font-variant-numeric:tabular-nums}
-form{margin:1rem 0;display:flex;gap:.5rem;flex-wrap:wrap}
-nav a{margin-right:.8rem}a{color:#06c}.muted{color:#777}
-"""
+METRICS = "text/plain; version=0.0.4; charset=utf-8"
+UNKNOWN = "Patience Race: connect with a websocket client.\n"
 
 
-def _page(title: str, body: str) -> str:
-    return (
-        "<!doctype html><html lang=en><head><meta charset=utf-8>"
-        '<meta name=viewport content="width=device-width,initial-scale=1">'
-        f"<title>{escape(title)}</title><style>{STYLE}</style></head><body>"
-        f"{body}</body></html>"
+@dataclass(frozen=True)
+class Answer:
+    status: int
+    content_type: str
+    body: str
+    no_cache: bool = True
+
+
+def response(found: Answer) -> Response:
+    body = found.body.encode()
+    status = HTTPStatus(found.status)
+    headers = Headers(
+        [
+            ("Date", email.utils.formatdate(usegmt=True)),
+            ("Connection", "close"),
+            ("Content-Length", str(len(body))),
+            ("Content-Type", found.content_type),
+        ]
     )
+    if found.no_cache:
+        headers["Cache-Control"] = "no-cache"
+    return Response(status.value, status.phrase, headers, body)
 
 
-def _duration(entry: dict[str, Any]) -> str:
-    time_ms = entry.get("time_ms")
-    return d.clock_text(time_ms) if isinstance(time_ms, int) else ""
+async def answer(server: WebServer, request: Request) -> Response | None:
+    """The response to a plain HTTP request; None for a websocket handshake, which
+    websockets then carries on with."""
+    path = request.path.split("?")[0]
+    if path == "/metrics":
+        return response(metrics(server))
+    if path == "/healthz":
+        return response(await healthz(server.service))
+    if "upgrade" in request.headers.get("Connection", "").lower():
+        return None
+    try:
+        found = await page(server.service, request.path)
+    except Exception:
+        log.exception("page failed", extra={"path": request.path})
+        found = Answer(500, PLAIN, "internal error\n")
+    return response(found or Answer(404, PLAIN, UNKNOWN))
 
 
-def board_html(page: dict[str, Any], board: Board, today: str) -> str:
-    rows = []
-    counting = board.counting
-    for entry in page["entries"]:
-        player = escape(str(entry.get("player", "?")))
-        replay = entry.get("replay")
-        if replay and not counting:
-            player_cell = f'<a href="/replay/{escape(str(replay))}">{player}</a>'
+def metrics(server: WebServer) -> Answer:
+    rooms: dict[str, int] = {}
+    for room in server.service.rooms.values():
+        rooms[room.state] = rooms.get(room.state, 0) + 1
+    text = server.metrics.render(server.connections, rooms, server.service.counters())
+    return Answer(200, METRICS, text, no_cache=False)
+
+
+async def healthz(service: Service) -> Answer:
+    redis = service.redis
+    try:
+        if isinstance(redis, RedisCluster):  # every primary, not just one node
+            ping = redis.ping(target_nodes=RedisCluster.PRIMARIES)
         else:
-            player_cell = player
-        if counting:
-            cells = f"<td class=n>{int(entry.get('count', 0))}</td>"
-        else:
-            result = "won" if entry.get("won") else f"{entry.get('home')}/{entry.get('total')}"
-            cells = (
-                f"<td>{escape(result)}</td><td class=n>{_duration(entry)}</td>"
-                f"<td class=n>{int(entry.get('moves', 0))}</td>"
-            )
-        rows.append(f"<tr><td class=n>{int(entry['rank'])}</td><td>{player_cell}</td>{cells}</tr>")
-    head = (
-        "<tr><th>#</th><th>player</th><th>count</th></tr>"
-        if counting
-        else "<tr><th>#</th><th>player</th><th>result</th><th>time</th><th>moves</th></tr>"
-    )
-    picker = ""
-    if board.kind == "daily":
-        options = "".join(
-            f'<option value="{gid}"{" selected" if gid == board.game else ""}>'
-            f"{escape(info.name)}</option>"
-            for gid, info in GAMES.items()
-        )
-        previous = d.previous_day(board.day or today)
-        following = d.day_of(d.day_start_ms(board.day or today) + d.DAY_MS)
-        later = (
-            f' <a href="/leaderboard/daily/{board.game}/{following}">{following} &rarr;</a>'
-            if following <= today
-            else ""
-        )
-        picker = (
-            f'<form action="/leaderboard" method=get><select name=game>{options}</select>'
-            f'<input type=date name=day value="{escape(board.day or today)}" max="{today}">'
-            "<button>Show</button></form>"
-            f'<nav><a href="/leaderboard/daily/{board.game}/{previous}">&larr; {previous}</a>'
-            f"{later}</nav>"
-        )
-    empty = "" if rows else "<p class=muted>No results yet.</p>"
-    body = (
-        f'<p><a href="/">Patience Race</a></p><h1>{escape(board.title())}</h1>{picker}'
-        f"<table><thead>{head}</thead><tbody>{''.join(rows)}</tbody></table>{empty}"
-        f"<p class=muted>{int(page['size'])} on this board · "
-        f'<a href="/leaderboard/{escape(board.id)}.json">JSON</a></p>'
-    )
-    return _page(board.title(), body)
+            ping = redis.ping()
+        await asyncio.wait_for(ping, timeout=2)
+    except Exception:
+        return Answer(503, PLAIN, "redis unavailable\n", no_cache=False)
+    return Answer(200, PLAIN, "ok\n", no_cache=False)
 
 
-def index_html(today: str) -> str:
-    items = "".join(
-        f'<li><a href="/leaderboard/daily/{gid}/{today}">{escape(info.name)}</a> · '
-        f'<a href="/leaderboard/best/{gid}">best times</a> · '
-        f'<a href="/leaderboard/wins/{gid}">most wins</a></li>'
-        for gid, info in GAMES.items()
-    )
-    body = (
-        f"<h1>Patience Race</h1><p>Today's daily challenges, {today}:</p><ul>{items}</ul>"
-        '<p><a href="/leaderboard/races/week">Races won this week</a> · '
-        '<a href="/leaderboard/races/all">all time</a></p>'
-    )
-    return _page("Patience Race", body)
-
-
-def replay_html(replay: dict[str, Any]) -> str:
-    result = replay.get("result", {})
-    name = GAMES[replay["game"]].name if replay.get("game") in GAMES else replay.get("game")
-    moves = "".join(
-        f"<tr><td class=n>{n}</td><td class=n>{d.clock_text(int(at) - int(replay['start_ms']))}"
-        f"</td><td>{escape(str(what))}</td></tr>"
-        for n, (at, what) in enumerate(replay.get("moves", []), start=1)
-    )
-    seed = replay.get("seed")
-    body = (
-        f'<p><a href="/">Patience Race</a></p><h1>{escape(str(name))}: '
-        f"{escape(str(replay.get('player', '')))}</h1>"
-        f"<p>{escape(str(result.get('status')))} · {d.clock_text(int(result.get('time_ms', 0)))}"
-        f" · {int(result.get('moves', 0))} moves · {int(result.get('home', 0))}/"
-        f"{int(result.get('total', 0))} home · seed {escape(str(seed))}</p>"
-        f"<table><thead><tr><th>#</th><th>time</th><th>move</th></tr></thead>"
-        f"<tbody>{moves}</tbody></table>"
-        f'<p class=muted><a href="/replay/{escape(str(replay["id"]))}.json">JSON</a> '
-        "(check it: <code>patience-race-server verify FILE</code>)</p>"
-    )
-    return _page(f"Replay {replay['id']}", body)
-
-
-async def respond(service: Service, target: str) -> tuple[int, str, str] | None:
-    """(status, content type, body) for a GET of ``target``; None if not ours."""
+async def page(service: Service, target: str) -> Answer | None:
+    """A page (or its JSON) for a GET of ``target``; None if there is none."""
     parts = urlsplit(target)
     path = parts.path
     now = service.now()
     today = d.day_of(now)
     try:
         if path in ("/", "/index.html"):
-            return 200, HTML, index_html(today)
+            return Answer(200, HTML, pages.index_html(today))
         if path == "/leaderboard":
             query = parse_qs(parts.query)
             game = query.get("game", ["gate"])[0]
@@ -163,19 +125,21 @@ async def respond(service: Service, target: str) -> tuple[int, str, str] | None:
             name = path.removeprefix("/leaderboard/")
             as_json = name.endswith(".json")
             board = service._board(name.removesuffix(".json"))
-            page = await service.board_page(board, 0, 100)
+            found = await service.board_page(board, 0, 100)
             if as_json:
-                return 200, JSON, json.dumps(page)
-            return 200, HTML, board_html(page, board, today)
+                return Answer(200, JSON, json.dumps(found))
+            return Answer(200, HTML, pages.board_html(found, board, today))
         if path.startswith("/replay/"):
             name = path.removeprefix("/replay/")
             replay = await service.public_replay(name.removesuffix(".json"), None)
             if name.endswith(".json"):
-                return 200, JSON, json.dumps(replay)
-            return 200, HTML, replay_html(replay)
+                return Answer(200, JSON, json.dumps(replay))
+            return Answer(200, HTML, pages.replay_html(replay))
     except ProtocolError as exc:
         status, title = (403, "Not public yet") if exc.code == "not_public" else (404, "Not found")
         if path.endswith(".json"):
-            return status, JSON, json.dumps({"error": exc.code.value, "message": exc.message})
-        return status, HTML, _page(title, f"<h1>{escape(exc.message)}</h1>")
+            return Answer(
+                status, JSON, json.dumps({"error": exc.code.value, "message": exc.message})
+            )
+        return Answer(status, HTML, pages.html_page(title, f"<h1>{escape(exc.message)}</h1>"))
     return None
