@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from html import escape
 from http import HTTPStatus
 from typing import TYPE_CHECKING
-from urllib.parse import parse_qs, urlsplit
+from urllib.parse import parse_qsl, unquote, urlsplit
 
 from redis.asyncio import RedisCluster
 from websockets.datastructures import Headers
@@ -68,22 +68,75 @@ def response(found: Answer) -> Response:
     return Response(status.value, status.phrase, headers, body)
 
 
+@dataclass(frozen=True)
+class Route:
+    """What a request target names: ``kind`` (``healthz``, ``metrics``, ``index``,
+    ``board``, ``replay``), the content type of its answers, and the board or replay id."""
+
+    kind: str
+    form: str
+    name: str = ""
+
+
+def route(target: str) -> Route | None:
+    """The route of a request target, or None: a path no route has, or a query string
+    where its route takes none. Paths match exactly, once their percent escapes are
+    decoded; only ``/leaderboard`` (the day picker's form) takes a query string."""
+    parts = urlsplit(target)
+    try:
+        path = unquote(parts.path, errors="strict")
+    except UnicodeDecodeError:
+        return None
+    if path == "/leaderboard":
+        name = picked_board(parts.query)
+        return None if name is None else Route("board", HTML, name)
+    if parts.query:
+        return None
+    if path == "/healthz":
+        return Route("healthz", PLAIN)
+    if path == "/metrics":
+        return Route("metrics", METRICS)
+    if path in ("/", "/index.html"):
+        return Route("index", HTML)
+    for prefix, kind in (("/leaderboard/", "board"), ("/replay/", "replay")):
+        if path.startswith(prefix):
+            name = path.removeprefix(prefix)
+            if name.endswith(".json"):
+                return Route(kind, JSON, name.removesuffix(".json"))
+            return Route(kind, HTML, name)
+    return None
+
+
+def picked_board(query: str) -> str | None:
+    """The board the day picker's query names: ``game`` (empty or absent: ``gate``) and
+    ``day`` (empty or absent: today), each at most once, and nothing else."""
+    pairs = parse_qsl(query, keep_blank_values=True)
+    fields = dict(pairs)
+    if len(fields) != len(pairs) or not fields.keys() <= {"game", "day"}:
+        return None
+    game = fields.get("game") or "gate"
+    day = fields.get("day")
+    return f"daily/{game}/{day}" if day else f"daily/{game}"
+
+
 async def answer(server: WebServer, request: Request) -> Response | None:
     """The response to a plain HTTP request; None for a websocket handshake, which
-    websockets then carries on with."""
-    path = request.path.split("?")[0]
-    if path == "/metrics":
+    websockets then carries on with (on any path but ``/healthz`` and ``/metrics``)."""
+    found = route(request.path)
+    kind = found.kind if found else None
+    if kind == "metrics":
         return response(metrics(server))
-    if path == "/healthz":
+    if kind == "healthz":
         return response(await healthz(server.service))
     if "upgrade" in request.headers.get("Connection", "").lower():
         return None
+    if found is None:
+        return response(Answer(404, PLAIN, UNKNOWN))
     try:
-        found = await page(server.service, request.path)
+        return response(await page(server.service, found))
     except Exception:
         log.exception("page failed", extra={"path": request.path})
-        found = Answer(500, PLAIN, "internal error\n")
-    return response(found or Answer(404, PLAIN, UNKNOWN))
+        return response(Answer(500, PLAIN, "internal error\n"))
 
 
 def metrics(server: WebServer) -> Answer:
@@ -107,39 +160,26 @@ async def healthz(service: Service) -> Answer:
     return Answer(200, PLAIN, "ok\n", no_cache=False)
 
 
-async def page(service: Service, target: str) -> Answer | None:
-    """A page (or its JSON) for a GET of ``target``; None if there is none."""
-    parts = urlsplit(target)
-    path = parts.path
-    now = service.now()
-    today = d.day_of(now)
+async def page(service: Service, found: Route) -> Answer:
+    """A page, or its JSON."""
+    today = d.day_of(service.now())
     try:
-        if path in ("/", "/index.html"):
+        if found.kind == "index":
             return Answer(200, HTML, pages.index_html(today))
-        if path == "/leaderboard":
-            query = parse_qs(parts.query)
-            game = query.get("game", ["gate"])[0]
-            day = query.get("day", [today])[0]
-            path = f"/leaderboard/daily/{game}/{day}"
-        if path.startswith("/leaderboard/"):
-            name = path.removeprefix("/leaderboard/")
-            as_json = name.endswith(".json")
-            board = service._board(name.removesuffix(".json"))
-            found = await service.board_page(board, 0, 100)
-            if as_json:
-                return Answer(200, JSON, json.dumps(found))
-            return Answer(200, HTML, pages.board_html(found, board, today))
-        if path.startswith("/replay/"):
-            name = path.removeprefix("/replay/")
-            replay = await service.public_replay(name.removesuffix(".json"), None)
-            if name.endswith(".json"):
-                return Answer(200, JSON, json.dumps(replay))
-            return Answer(200, HTML, pages.replay_html(replay))
+        if found.kind == "board":
+            board = service._board(found.name)
+            shown = await service.board_page(board, 0, 100)
+            if found.form == JSON:
+                return Answer(200, JSON, json.dumps(shown))
+            return Answer(200, HTML, pages.board_html(shown, board, today))
+        assert found.kind == "replay"
+        replay = await service.public_replay(found.name, None)
+        if found.form == JSON:
+            return Answer(200, JSON, json.dumps(replay))
+        return Answer(200, HTML, pages.replay_html(replay))
     except ProtocolError as exc:
         status, title = (403, "Not public yet") if exc.code == "not_public" else (404, "Not found")
-        if path.endswith(".json"):
-            return Answer(
-                status, JSON, json.dumps({"error": exc.code.value, "message": exc.message})
-            )
+        if found.form == JSON:
+            error = {"error": exc.code.value, "message": exc.message}
+            return Answer(status, JSON, json.dumps(error))
         return Answer(status, HTML, pages.html_page(title, f"<h1>{escape(exc.message)}</h1>"))
-    return None

@@ -128,3 +128,21 @@ async def test_a_week_that_does_not_exist_or_has_not_come_is_no_page(server: Run
         assert answer.json()["error"] == "no_such_board"
         page = await rawhttp.get(port, f"/leaderboard/races/week/{bad}")
         assert page.status == 404 and page.content_type.startswith("text/html"), bad
+
+
+async def test_a_page_path_is_read_with_its_percent_escapes_decoded(server: Running) -> None:
+    """``%2D`` is ``-`` (RFC 3986), so an id reaches the boards as it reaches ``top``, and a
+    newline written ``%0A`` is refused as it is there."""
+    port = server.web.port
+    day = today(server)
+    escaped = day.replace("-", "%2D")
+    answer = await rawhttp.get(port, f"/leaderboard/daily/gate/{escaped}.json")
+    assert answer.status == 200 and answer.json()["board"] == f"daily/gate/{day}"
+    for board in (f"daily/gate/{day}", "races/all", f"races/week/{week(server)}"):
+        answer = await rawhttp.get(port, f"/leaderboard/{board}%0A.json")
+        assert answer.status == 404, board
+        assert answer.json() == {
+            "error": "no_such_board",
+            "message": f"no board {board + chr(10)!r}",
+        }
+        assert (await rawhttp.get(port, f"/leaderboard/{board}%0A")).status == 404
