@@ -15,7 +15,7 @@ import asyncio
 import email.utils
 import json
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from html import escape
 from http import HTTPStatus
 from typing import TYPE_CHECKING
@@ -44,15 +44,22 @@ METRICS = "text/plain; version=0.0.4; charset=utf-8"
 UNKNOWN = "Patience Race: connect with a websocket client.\n"
 
 
+#: the methods every route answers; any other gets 405
+ALLOW = "GET, HEAD"
+
+
 @dataclass(frozen=True)
 class Answer:
     status: int
     content_type: str
     body: str
     no_cache: bool = True
+    headers: tuple[tuple[str, str], ...] = ()
 
 
-def response(found: Answer) -> Response:
+def response(found: Answer, head: bool = False) -> Response:
+    """The response carrying an answer; to a HEAD, its headers alone (Content-Length
+    still the length of the body a GET gets, as RFC 9110 allows)."""
     body = found.body.encode()
     status = HTTPStatus(found.status)
     headers = Headers(
@@ -61,11 +68,23 @@ def response(found: Answer) -> Response:
             ("Connection", "close"),
             ("Content-Length", str(len(body))),
             ("Content-Type", found.content_type),
+            *found.headers,
         ]
     )
     if found.no_cache:
         headers["Cache-Control"] = "no-cache"
-    return Response(status.value, status.phrase, headers, body)
+    return Response(status.value, status.phrase, headers, b"" if head else body)
+
+
+def error(form: str, status: int, code: str, message: str) -> Answer:
+    """An error in a route's form: ``{"error": code, "message": message}`` for a JSON
+    route, a small page for a page, plain text for the rest."""
+    if form == JSON:
+        return Answer(status, JSON, json.dumps({"error": code, "message": message}))
+    if form == HTML:
+        title = HTTPStatus(status).phrase
+        return Answer(status, HTML, pages.html_page(title, f"<h1>{escape(message)}</h1>"))
+    return Answer(status, PLAIN, f"{message}\n")
 
 
 @dataclass(frozen=True)
@@ -120,23 +139,30 @@ def picked_board(query: str) -> str | None:
 
 
 async def answer(server: WebServer, request: Request) -> Response | None:
-    """The response to a plain HTTP request; None for a websocket handshake, which
-    websockets then carries on with (on any path but ``/healthz`` and ``/metrics``)."""
+    """The response to a plain HTTP request; None for a websocket handshake (a GET asking
+    for an upgrade, on any path but ``/healthz`` and ``/metrics``), which websockets
+    then carries on with."""
+    method = request.method
     found = route(request.path)
     kind = found.kind if found else None
-    if kind == "metrics":
-        return response(metrics(server))
-    if kind == "healthz":
-        return response(await healthz(server.service))
-    if "upgrade" in request.headers.get("Connection", "").lower():
+    upgrade = "upgrade" in request.headers.get("Connection", "").lower()
+    if method == "GET" and upgrade and kind not in ("healthz", "metrics"):
         return None
+    head = method == "HEAD"
     if found is None:
-        return response(Answer(404, PLAIN, UNKNOWN))
+        return response(Answer(404, PLAIN, UNKNOWN), head)
+    if method not in ("GET", "HEAD"):
+        refused = error(found.form, 405, "method_not_allowed", f"{method}: only {ALLOW} here")
+        return response(replace(refused, headers=(("Allow", ALLOW),)))
+    if kind == "metrics":
+        return response(metrics(server), head)
+    if kind == "healthz":
+        return response(await healthz(server.service), head)
     try:
-        return response(await page(server.service, found))
+        return response(await page(server.service, found), head)
     except Exception:
         log.exception("page failed", extra={"path": request.path})
-        return response(Answer(500, PLAIN, "internal error\n"))
+        return response(Answer(500, PLAIN, "internal error\n"), head)
 
 
 def metrics(server: WebServer) -> Answer:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from . import rawhttp
 from .conftest import Running
+from .test_pages import two_results
 
 UNKNOWN = "Patience Race: connect with a websocket client.\n"
 PLAIN = "text/plain; charset=utf-8"
@@ -19,6 +20,93 @@ def same_headers(a: rawhttp.Answer, b: rawhttp.Answer) -> bool:
         return [(k, v) for k, v in answer.headers if k != "Date"]
 
     return kept(a) == kept(b)
+
+
+# -- methods -----------------------------------------------------------------------------
+
+
+async def test_head_is_the_get_without_its_body(server: Running) -> None:
+    """RFC 9110: HEAD gets the GET's status and headers, Content-Length the length of
+    the GET's body, and no body."""
+    await two_results(server)
+    port = server.web.port
+    for target in (
+        "/",
+        "/index.html",
+        "/leaderboard/daily/nestor",
+        "/leaderboard/daily/nestor.json",
+        "/leaderboard?game=nestor",
+        "/leaderboard/daily/chess",  # 404 HTML
+        "/leaderboard/daily/chess.json",  # 404 JSON
+        "/replay/nope.json",
+        "/nowhere",
+        "/healthz",
+    ):
+        got = await rawhttp.request(port, "GET", target)
+        head = await rawhttp.request(port, "HEAD", target)
+        assert got.body and head.body == b"", target
+        assert head.status == got.status, target
+        assert same_headers(head, got), (target, head.headers, got.headers)
+        assert head.header("Content-Length") == str(len(got.body)), target
+    metrics = await rawhttp.request(port, "HEAD", "/metrics")
+    assert metrics.status == 200 and metrics.body == b""
+    assert metrics.content_type.startswith("text/plain; version=0.0.4")
+    assert int(metrics.header("Content-Length") or 0) > 0
+
+
+async def test_a_head_with_upgrade_headers_is_answered_as_a_page(server: Running) -> None:
+    """A websocket handshake is a GET; a HEAD asking for one still gets no body."""
+    answer = await rawhttp.request(
+        server.web.port,
+        "HEAD",
+        "/",
+        "Connection: Upgrade",
+        "Upgrade: websocket",
+        "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==",
+        "Sec-WebSocket-Version: 13",
+    )
+    assert answer.status == 200 and answer.body == b""
+    assert answer.content_type == HTML
+
+
+async def test_other_methods_are_not_allowed(server: Running) -> None:
+    port = server.web.port
+    targets = {
+        "/": HTML,
+        "/index.html": HTML,
+        "/leaderboard/races/all": HTML,
+        "/leaderboard?game=gate": HTML,
+        "/replay/nope": HTML,
+        "/leaderboard/races/all.json": JSON,
+        "/replay/nope.json": JSON,
+        "/healthz": PLAIN,
+        "/metrics": PLAIN,
+    }
+    for method in ("POST", "PUT", "DELETE", "PATCH", "OPTIONS"):
+        for target, kind in targets.items():
+            answer = await rawhttp.request(port, method, target, "Content-Length: 0")
+            assert (answer.status, answer.reason) == (405, "Method Not Allowed"), (method, target)
+            assert answer.header("Allow") == "GET, HEAD", (method, target)
+            assert answer.content_type == kind, (method, target)
+            assert int(answer.header("Content-Length") or -1) == len(answer.body)
+            if kind == JSON:
+                assert answer.json()["error"] == "method_not_allowed"
+    # nothing is at an unknown path, whatever the method
+    answer = await rawhttp.request(port, "DELETE", "/nowhere")
+    assert answer.status == 404 and answer.text == UNKNOWN
+    # a websocket handshake must be a GET
+    answer = await rawhttp.request(
+        port,
+        "POST",
+        "/",
+        "Connection: Upgrade",
+        "Upgrade: websocket",
+        "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==",
+        "Sec-WebSocket-Version: 13",
+    )
+    assert answer.status == 405 and answer.header("Allow") == "GET, HEAD"
+    # the server changed nothing: the boards are still there and empty
+    assert (await rawhttp.get(port, "/leaderboard/races/all.json")).json()["size"] == 0
 
 
 # -- routes and query strings ------------------------------------------------------------
