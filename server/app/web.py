@@ -25,7 +25,7 @@ from redis.asyncio import RedisCluster
 from websockets.datastructures import Headers
 from websockets.http11 import Request, Response
 
-from server.protocol import ProtocolError
+from server.protocol import ErrorCode, ProtocolError
 
 from . import daily as d
 from . import pages
@@ -53,7 +53,6 @@ class Answer:
     status: int
     content_type: str
     body: str
-    no_cache: bool = True
     headers: tuple[tuple[str, str], ...] = ()
 
 
@@ -68,11 +67,10 @@ def response(found: Answer, head: bool = False) -> Response:
             ("Connection", "close"),
             ("Content-Length", str(len(body))),
             ("Content-Type", found.content_type),
+            ("Cache-Control", "no-cache"),
             *found.headers,
         ]
     )
-    if found.no_cache:
-        headers["Cache-Control"] = "no-cache"
     return Response(status.value, status.phrase, headers, b"" if head else body)
 
 
@@ -162,7 +160,8 @@ async def answer(server: WebServer, request: Request) -> Response | None:
         return response(await page(server.service, found), head)
     except Exception:
         log.exception("page failed", extra={"path": request.path})
-        return response(Answer(500, PLAIN, "internal error\n"), head)
+        failed = error(found.form, 500, "internal_error", "internal error (it is logged)")
+        return response(failed, head)
 
 
 def metrics(server: WebServer) -> Answer:
@@ -170,7 +169,7 @@ def metrics(server: WebServer) -> Answer:
     for room in server.service.rooms.values():
         rooms[room.state] = rooms.get(room.state, 0) + 1
     text = server.metrics.render(server.connections, rooms, server.service.counters())
-    return Answer(200, METRICS, text, no_cache=False)
+    return Answer(200, METRICS, text)
 
 
 async def healthz(service: Service) -> Answer:
@@ -182,8 +181,8 @@ async def healthz(service: Service) -> Answer:
             ping = redis.ping()
         await asyncio.wait_for(ping, timeout=2)
     except Exception:
-        return Answer(503, PLAIN, "redis unavailable\n", no_cache=False)
-    return Answer(200, PLAIN, "ok\n", no_cache=False)
+        return Answer(503, PLAIN, "redis unavailable\n")
+    return Answer(200, PLAIN, "ok\n")
 
 
 async def page(service: Service, found: Route) -> Answer:
@@ -203,9 +202,6 @@ async def page(service: Service, found: Route) -> Answer:
         if found.form == JSON:
             return Answer(200, JSON, json.dumps(replay))
         return Answer(200, HTML, pages.replay_html(replay))
-    except ProtocolError as exc:
-        status, title = (403, "Not public yet") if exc.code == "not_public" else (404, "Not found")
-        if found.form == JSON:
-            error = {"error": exc.code.value, "message": exc.message}
-            return Answer(status, JSON, json.dumps(error))
-        return Answer(status, HTML, pages.html_page(title, f"<h1>{escape(exc.message)}</h1>"))
+    except ProtocolError as exc:  # no_such_board, no_such_replay, not_public
+        status = 403 if exc.code == ErrorCode.NOT_PUBLIC else 404
+        return error(found.form, status, exc.code.value, exc.message)

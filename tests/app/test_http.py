@@ -5,6 +5,10 @@ included (a JSON route answers in JSON, a page in HTML, the rest in plain text).
 
 from __future__ import annotations
 
+import json
+
+from server.app import store
+
 from . import rawhttp
 from .conftest import Running
 from .test_pages import two_results
@@ -137,3 +141,42 @@ async def test_a_query_string_only_where_a_route_takes_one(server: Running) -> N
     for query in ("", "?game=nestor", "?game=&day=", "?day=&game=gate"):
         answer = await rawhttp.get(port, f"/leaderboard{query}")
         assert answer.status == 200 and "daily challenge" in answer.text, query
+
+
+# -- the form of errors ------------------------------------------------------------------
+
+
+async def test_a_json_route_answers_its_errors_in_json(server: Running) -> None:
+    day = await two_results(server)
+    port = server.web.port
+    board = (await rawhttp.get(port, "/leaderboard/daily/nestor.json")).json()
+    replay = board["entries"][0]["replay"]
+    await server.redis.set(store.replay_key("0badc0de0badc0de"), b"\xc1")  # not msgpack
+    cases = {
+        "/leaderboard/daily/chess.json": (404, "no_such_board"),
+        f"/leaderboard/daily/gate/{day[:4]}-02-30.json": (404, "no_such_board"),
+        "/replay/nope.json": (404, "no_such_replay"),
+        f"/replay/{replay}.json": (403, "not_public"),
+        "/replay/0badc0de0badc0de.json": (500, "internal_error"),
+    }
+    for target, (status, code) in cases.items():
+        answer = await rawhttp.get(port, target)
+        assert answer.status == status, target
+        body = answer.json()
+        assert body["error"] == code and isinstance(body["message"], str), target
+        assert answer.header("Cache-Control") == "no-cache"
+        page = await rawhttp.get(port, target.removesuffix(".json"))
+        assert page.status == status and page.content_type == HTML, target
+        assert page.text.startswith("<!doctype html>"), target
+        assert page.header("Cache-Control") == "no-cache"
+
+
+async def test_every_answer_has_one_content_type_and_no_cache(server: Running) -> None:
+    port = server.web.port
+    for target in ("/", "/healthz", "/metrics", "/nowhere", "/leaderboard/races/all.json"):
+        answer = await rawhttp.get(port, target)
+        assert answer.content_type, target  # exactly one (Answer.header checks)
+        assert answer.header("Cache-Control") == "no-cache", target
+        assert answer.header("Content-Length") == str(len(answer.body)), target
+    body = json.loads((await rawhttp.get(port, "/leaderboard/races/all.json")).body)
+    assert body["board"] == "races/all"
