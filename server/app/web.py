@@ -1,12 +1,19 @@
 """The HTTP side of the server's port: every request that is not a websocket handshake
 (:meth:`WebServer.process_request` hands each request here first).
 
-``GET /healthz`` and ``GET /metrics`` (whatever the request's headers); the read-only
-pages: ``GET /`` the index; ``GET /leaderboard/<board>.json`` and ``GET
-/leaderboard/<board>`` (``<board>`` as in the protocol: ``daily/gate/2026-11-22``,
+Routes: ``/healthz`` and ``/metrics`` (whatever the request's headers); the read-only
+pages: ``/`` (or ``/index.html``) the index; ``/leaderboard/<board>`` and
+``/leaderboard/<board>.json`` (``<board>`` as in the protocol: ``daily/gate/2026-11-22``,
 ``daily/gate`` for today, ``wins/gate``, ``best/gate``, ``races/week``, ``races/all``);
-``GET /leaderboard?game=gate&day=2026-11-21`` (the day picker's form); ``GET
-/replay/<id>.json`` and ``GET /replay/<id>``. Their HTML is :mod:`server.app.pages`.
+``/leaderboard?game=gate&day=2026-11-21`` (the day picker's form); ``/replay/<id>`` and
+``/replay/<id>.json``. Their HTML is :mod:`server.app.pages`.
+
+The rules (``docs/server.md``, "HTTP pages"): a path matches whole, once its percent
+escapes are decoded, and only ``/leaderboard`` takes a query string; anything else is an
+unknown page, 404 in plain text. Every route answers GET and HEAD (the GET's headers, no
+body); other methods get 405 with ``Allow``. Errors come in the route's form: JSON
+(``{"error": code, "message": text}``, the protocol's error codes) on a ``.json``
+route, a small page on a page, plain text on ``/healthz`` and ``/metrics``.
 """
 
 from __future__ import annotations
@@ -150,7 +157,8 @@ async def answer(server: WebServer, request: Request) -> Response | None:
     if found is None:
         return response(Answer(404, PLAIN, UNKNOWN), head)
     if method not in ("GET", "HEAD"):
-        refused = error(found.form, 405, "method_not_allowed", f"{method}: only {ALLOW} here")
+        message = f"{method} is not allowed here: use GET or HEAD"
+        refused = error(found.form, 405, "method_not_allowed", message)
         return response(replace(refused, headers=(("Allow", ALLOW),)))
     if kind == "metrics":
         return response(metrics(server), head)
