@@ -21,7 +21,7 @@ from typing import Any
 from server.engine import GAMES
 
 from . import store
-from .daily import valid_day
+from .daily import valid_day, valid_week
 
 MOVES_CAP = 4095
 NOT_WON = 1 << 45
@@ -30,11 +30,13 @@ SECONDS = 1 << 32
 #: how long a day's board is kept
 DAILY_TTL = 31 * 86400
 
+# matched with fullmatch, never match and "$" ("$" also matches before a last "\n");
+# digits are [0-9], not \d, which takes any script's digits ("٢")
 _BOARD = re.compile(
-    r"^(?:daily/(?P<dgame>[a-z-]+)/(?P<day>\d{4}-\d{2}-\d{2})"
+    r"daily/(?P<dgame>[a-z-]+)/(?P<day>[0-9]{4}-[0-9]{2}-[0-9]{2})"
     r"|(?P<kind>wins|best)/(?P<game>[a-z-]+)"
-    r"|races/week/(?P<week>\d{4}-W\d{2})"
-    r"|races/all)$"
+    r"|races/week/(?P<week>[0-9]{4}-W[0-9]{2})"
+    r"|races/all"
 )
 
 
@@ -74,12 +76,14 @@ class Board:
 
 def parse_board(text: str, today: str, week: str) -> Board:
     """A board id to a :class:`Board` (``daily/GAME`` means today's, ``races/week`` this
-    week's); ValueError if it names none."""
+    week's); ValueError if it names none: not a board id, an unknown game, an impossible
+    day or week, or a week after ``week``. (A day after ``today`` is refused by
+    ``Service._board``.)"""
     if re.fullmatch(r"daily/[a-z-]+", text):
         text = f"{text}/{today}"
     elif text == "races/week":
         text = f"races/week/{week}"
-    found = _BOARD.match(text)
+    found = _BOARD.fullmatch(text)
     if found is None:
         raise ValueError(f"no board {text!r}")
     game = found["dgame"] or found["game"]
@@ -91,6 +95,11 @@ def parse_board(text: str, today: str, week: str) -> Board:
         return Board(text, "daily", game, found["day"])
     if found["kind"]:
         return Board(text, found["kind"], game)
+    if found["week"] is not None:
+        if not valid_week(found["week"]):
+            raise ValueError(f"no week {found['week']!r}")
+        if found["week"] > week:  # YYYY-Www: later weeks sort later
+            raise ValueError(f"{found['week']} has not come yet")
     return Board(text, "races")
 
 

@@ -55,6 +55,25 @@ def iso_week(ms: int) -> str:
     return f"{year}-W{week:02d}"
 
 
+def valid_week(text: str) -> bool:
+    """Whether ``YYYY-Www`` is an ISO week: W01 to W52, or W53 in a year that has one (a
+    year whose 28 December falls in week 53).
+
+    >>> valid_week("2026-W53"), valid_week("2025-W53"), valid_week("2026-W00")
+    (True, False, False)
+    """
+    year, dash_w, week = text[:4], text[4:6], text[6:]
+    if dash_w != "-W" or not (year + week).isascii() or not (year + week).isdecimal():
+        return False
+    if len(year) != 4 or len(week) != 2:
+        return False
+    try:
+        dt.date.fromisocalendar(int(year), int(week), 1)
+    except ValueError:  # week 0, 54 and up, 53 in a 52-week year; year 0
+        return False
+    return True
+
+
 def valid_day(text: str) -> bool:
     try:
         dt.datetime.strptime(text, "%Y-%m-%d")

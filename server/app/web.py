@@ -1,181 +1,215 @@
-"""The read-only HTTP side, on the websocket port: leaderboards as JSON and as small pages
-readable on a phone, replays, and an index.
+"""The HTTP side of the server's port: every request that is not a websocket handshake
+(:meth:`WebServer.process_request` hands each request here first).
 
-``GET /`` the index; ``GET /leaderboard/<board>.json`` and ``GET /leaderboard/<board>``
-(``<board>`` as in the protocol: ``daily/gate/2026-11-22``, ``daily/gate`` for today,
-``wins/gate``, ``best/gate``, ``races/week``, ``races/all``); ``GET /leaderboard?game=
-gate&day=2026-11-21`` (the day picker's form); ``GET /replay/<id>.json`` and
-``GET /replay/<id>``. Every string from a player is escaped.
+Routes: ``/healthz`` and ``/metrics`` (whatever the request's headers); the read-only
+pages: ``/`` (or ``/index.html``) the index; ``/leaderboard/<board>`` and
+``/leaderboard/<board>.json`` (``<board>`` as in the protocol: ``daily/gate/2026-11-22``,
+``daily/gate`` for today, ``wins/gate``, ``best/gate``, ``races/week``, ``races/all``);
+``/leaderboard?game=gate&day=2026-11-21`` (the day picker's form); ``/replay/<id>`` and
+``/replay/<id>.json``. Their HTML is :mod:`server.app.pages`.
+
+The rules (``docs/server.md``, "HTTP pages"): a path matches whole, once its percent
+escapes are decoded, and only ``/leaderboard`` takes a query string; anything else is an
+unknown page, 404 in plain text. Every route answers GET and HEAD (the GET's headers, no
+body); other methods get 405 with ``Allow``. Errors come in the route's form: JSON
+(``{"error": code, "message": text}``, the protocol's error codes) on a ``.json``
+route, a small page on a page, plain text on ``/healthz`` and ``/metrics``.
 """
 
 from __future__ import annotations
 
+import asyncio
+import email.utils
 import json
+import logging
+from dataclasses import dataclass, replace
 from html import escape
-from typing import TYPE_CHECKING, Any
-from urllib.parse import parse_qs, urlsplit
+from http import HTTPStatus
+from typing import TYPE_CHECKING
+from urllib.parse import parse_qsl, unquote, urlsplit
 
-from server.engine import GAMES
-from server.protocol import ProtocolError
+from redis.asyncio import RedisCluster
+from websockets.datastructures import Headers
+from websockets.http11 import Request, Response
+
+from server.protocol import ErrorCode, ProtocolError
 
 from . import daily as d
-from .boards import Board
+from . import pages
 
 if TYPE_CHECKING:
     from .service import Service
+    from .ws import WebServer
 
+# the HTTP side logs as a part of the websocket server
+log = logging.getLogger("patience.ws")
+
+PLAIN = "text/plain; charset=utf-8"
 HTML = "text/html; charset=utf-8"
 JSON = "application/json"
-
-STYLE = """
-body{font-family:system-ui,sans-serif;margin:0 auto;max-width:40rem;padding:1rem;
-color:#222;background:#fafaf7}
-h1{font-size:1.3rem}table{border-collapse:collapse;width:100%}
-th,td{padding:.35rem .4rem;text-align:left;border-bottom:1px solid #ddd}
-td.n{text-align:right;font-variant-numeric:tabular-nums}
-form{margin:1rem 0;display:flex;gap:.5rem;flex-wrap:wrap}
-nav a{margin-right:.8rem}a{color:#06c}.muted{color:#777}
-"""
+METRICS = "text/plain; version=0.0.4; charset=utf-8"
+UNKNOWN = "Patience Race: connect with a websocket client.\n"
 
 
-def _page(title: str, body: str) -> str:
-    return (
-        "<!doctype html><html lang=en><head><meta charset=utf-8>"
-        '<meta name=viewport content="width=device-width,initial-scale=1">'
-        f"<title>{escape(title)}</title><style>{STYLE}</style></head><body>"
-        f"{body}</body></html>"
+#: the methods every route answers; any other gets 405
+ALLOW = "GET, HEAD"
+
+
+@dataclass(frozen=True)
+class Answer:
+    status: int
+    content_type: str
+    body: str
+    headers: tuple[tuple[str, str], ...] = ()
+
+
+def response(found: Answer, head: bool = False) -> Response:
+    """The response carrying an answer; to a HEAD, its headers alone (Content-Length
+    still the length of the body a GET gets, as RFC 9110 allows)."""
+    body = found.body.encode()
+    status = HTTPStatus(found.status)
+    headers = Headers(
+        [
+            ("Date", email.utils.formatdate(usegmt=True)),
+            ("Connection", "close"),
+            ("Content-Length", str(len(body))),
+            ("Content-Type", found.content_type),
+            ("Cache-Control", "no-cache"),
+            *found.headers,
+        ]
     )
+    return Response(status.value, status.phrase, headers, b"" if head else body)
 
 
-def _duration(entry: dict[str, Any]) -> str:
-    time_ms = entry.get("time_ms")
-    return d.clock_text(time_ms) if isinstance(time_ms, int) else ""
+def error(form: str, status: int, code: str, message: str) -> Answer:
+    """An error in a route's form: ``{"error": code, "message": message}`` for a JSON
+    route, a small page for a page, plain text for the rest."""
+    if form == JSON:
+        return Answer(status, JSON, json.dumps({"error": code, "message": message}))
+    if form == HTML:
+        title = HTTPStatus(status).phrase
+        return Answer(status, HTML, pages.html_page(title, f"<h1>{escape(message)}</h1>"))
+    return Answer(status, PLAIN, f"{message}\n")
 
 
-def board_html(page: dict[str, Any], board: Board, today: str) -> str:
-    rows = []
-    counting = board.counting
-    for entry in page["entries"]:
-        player = escape(str(entry.get("player", "?")))
-        replay = entry.get("replay")
-        if replay and not counting:
-            player_cell = f'<a href="/replay/{escape(str(replay))}">{player}</a>'
-        else:
-            player_cell = player
-        if counting:
-            cells = f"<td class=n>{int(entry.get('count', 0))}</td>"
-        else:
-            result = "won" if entry.get("won") else f"{entry.get('home')}/{entry.get('total')}"
-            cells = (
-                f"<td>{escape(result)}</td><td class=n>{_duration(entry)}</td>"
-                f"<td class=n>{int(entry.get('moves', 0))}</td>"
-            )
-        rows.append(f"<tr><td class=n>{int(entry['rank'])}</td><td>{player_cell}</td>{cells}</tr>")
-    head = (
-        "<tr><th>#</th><th>player</th><th>count</th></tr>"
-        if counting
-        else "<tr><th>#</th><th>player</th><th>result</th><th>time</th><th>moves</th></tr>"
-    )
-    picker = ""
-    if board.kind == "daily":
-        options = "".join(
-            f'<option value="{gid}"{" selected" if gid == board.game else ""}>'
-            f"{escape(info.name)}</option>"
-            for gid, info in GAMES.items()
-        )
-        previous = d.previous_day(board.day or today)
-        following = d.day_of(d.day_start_ms(board.day or today) + d.DAY_MS)
-        later = (
-            f' <a href="/leaderboard/daily/{board.game}/{following}">{following} &rarr;</a>'
-            if following <= today
-            else ""
-        )
-        picker = (
-            f'<form action="/leaderboard" method=get><select name=game>{options}</select>'
-            f'<input type=date name=day value="{escape(board.day or today)}" max="{today}">'
-            "<button>Show</button></form>"
-            f'<nav><a href="/leaderboard/daily/{board.game}/{previous}">&larr; {previous}</a>'
-            f"{later}</nav>"
-        )
-    empty = "" if rows else "<p class=muted>No results yet.</p>"
-    body = (
-        f'<p><a href="/">Patience Race</a></p><h1>{escape(board.title())}</h1>{picker}'
-        f"<table><thead>{head}</thead><tbody>{''.join(rows)}</tbody></table>{empty}"
-        f"<p class=muted>{int(page['size'])} on this board · "
-        f'<a href="/leaderboard/{escape(board.id)}.json">JSON</a></p>'
-    )
-    return _page(board.title(), body)
+@dataclass(frozen=True)
+class Route:
+    """What a request target names: ``kind`` (``healthz``, ``metrics``, ``index``,
+    ``board``, ``replay``), the content type of its answers, and the board or replay id."""
+
+    kind: str
+    form: str
+    name: str = ""
 
 
-def index_html(today: str) -> str:
-    items = "".join(
-        f'<li><a href="/leaderboard/daily/{gid}/{today}">{escape(info.name)}</a> · '
-        f'<a href="/leaderboard/best/{gid}">best times</a> · '
-        f'<a href="/leaderboard/wins/{gid}">most wins</a></li>'
-        for gid, info in GAMES.items()
-    )
-    body = (
-        f"<h1>Patience Race</h1><p>Today's daily challenges, {today}:</p><ul>{items}</ul>"
-        '<p><a href="/leaderboard/races/week">Races won this week</a> · '
-        '<a href="/leaderboard/races/all">all time</a></p>'
-    )
-    return _page("Patience Race", body)
-
-
-def replay_html(replay: dict[str, Any]) -> str:
-    result = replay.get("result", {})
-    name = GAMES[replay["game"]].name if replay.get("game") in GAMES else replay.get("game")
-    moves = "".join(
-        f"<tr><td class=n>{n}</td><td class=n>{d.clock_text(int(at) - int(replay['start_ms']))}"
-        f"</td><td>{escape(str(what))}</td></tr>"
-        for n, (at, what) in enumerate(replay.get("moves", []), start=1)
-    )
-    seed = replay.get("seed")
-    body = (
-        f'<p><a href="/">Patience Race</a></p><h1>{escape(str(name))}: '
-        f"{escape(str(replay.get('player', '')))}</h1>"
-        f"<p>{escape(str(result.get('status')))} · {d.clock_text(int(result.get('time_ms', 0)))}"
-        f" · {int(result.get('moves', 0))} moves · {int(result.get('home', 0))}/"
-        f"{int(result.get('total', 0))} home · seed {escape(str(seed))}</p>"
-        f"<table><thead><tr><th>#</th><th>time</th><th>move</th></tr></thead>"
-        f"<tbody>{moves}</tbody></table>"
-        f'<p class=muted><a href="/replay/{escape(str(replay["id"]))}.json">JSON</a> '
-        "(check it: <code>patience-race-server verify FILE</code>)</p>"
-    )
-    return _page(f"Replay {replay['id']}", body)
-
-
-async def respond(service: Service, target: str) -> tuple[int, str, str] | None:
-    """(status, content type, body) for a GET of ``target``; None if not ours."""
+def route(target: str) -> Route | None:
+    """The route of a request target, or None: a path no route has, or a query string
+    where its route takes none. Paths match exactly, once their percent escapes are
+    decoded; only ``/leaderboard`` (the day picker's form) takes a query string."""
     parts = urlsplit(target)
-    path = parts.path
-    now = service.now()
-    today = d.day_of(now)
     try:
-        if path in ("/", "/index.html"):
-            return 200, HTML, index_html(today)
-        if path == "/leaderboard":
-            query = parse_qs(parts.query)
-            game = query.get("game", ["gate"])[0]
-            day = query.get("day", [today])[0]
-            path = f"/leaderboard/daily/{game}/{day}"
-        if path.startswith("/leaderboard/"):
-            name = path.removeprefix("/leaderboard/")
-            as_json = name.endswith(".json")
-            board = service._board(name.removesuffix(".json"))
-            page = await service.board_page(board, 0, 100)
-            if as_json:
-                return 200, JSON, json.dumps(page)
-            return 200, HTML, board_html(page, board, today)
-        if path.startswith("/replay/"):
-            name = path.removeprefix("/replay/")
-            replay = await service.public_replay(name.removesuffix(".json"), None)
+        path = unquote(parts.path, errors="strict")
+    except UnicodeDecodeError:
+        return None
+    if path == "/leaderboard":
+        name = picked_board(parts.query)
+        return None if name is None else Route("board", HTML, name)
+    if parts.query:
+        return None
+    if path == "/healthz":
+        return Route("healthz", PLAIN)
+    if path == "/metrics":
+        return Route("metrics", METRICS)
+    if path in ("/", "/index.html"):
+        return Route("index", HTML)
+    for prefix, kind in (("/leaderboard/", "board"), ("/replay/", "replay")):
+        if path.startswith(prefix):
+            name = path.removeprefix(prefix)
             if name.endswith(".json"):
-                return 200, JSON, json.dumps(replay)
-            return 200, HTML, replay_html(replay)
-    except ProtocolError as exc:
-        status, title = (403, "Not public yet") if exc.code == "not_public" else (404, "Not found")
-        if path.endswith(".json"):
-            return status, JSON, json.dumps({"error": exc.code.value, "message": exc.message})
-        return status, HTML, _page(title, f"<h1>{escape(exc.message)}</h1>")
+                return Route(kind, JSON, name.removesuffix(".json"))
+            return Route(kind, HTML, name)
     return None
+
+
+def picked_board(query: str) -> str | None:
+    """The board the day picker's query names: ``game`` (empty or absent: ``gate``) and
+    ``day`` (empty or absent: today), each at most once, and nothing else."""
+    pairs = parse_qsl(query, keep_blank_values=True)
+    fields = dict(pairs)
+    if len(fields) != len(pairs) or not fields.keys() <= {"game", "day"}:
+        return None
+    game = fields.get("game") or "gate"
+    day = fields.get("day")
+    return f"daily/{game}/{day}" if day else f"daily/{game}"
+
+
+async def answer(server: WebServer, request: Request) -> Response | None:
+    """The response to a plain HTTP request; None for a websocket handshake (a GET asking
+    for an upgrade, on any path but ``/healthz`` and ``/metrics``), which websockets
+    then carries on with."""
+    method = request.method
+    found = route(request.path)
+    kind = found.kind if found else None
+    upgrade = "upgrade" in request.headers.get("Connection", "").lower()
+    if method == "GET" and upgrade and kind not in ("healthz", "metrics"):
+        return None
+    head = method == "HEAD"
+    if found is None:
+        return response(Answer(404, PLAIN, UNKNOWN), head)
+    if method not in ("GET", "HEAD"):
+        message = f"{method} is not allowed here: use GET or HEAD"
+        refused = error(found.form, 405, "method_not_allowed", message)
+        return response(replace(refused, headers=(("Allow", ALLOW),)))
+    if kind == "metrics":
+        return response(metrics(server), head)
+    if kind == "healthz":
+        return response(await healthz(server.service), head)
+    try:
+        return response(await page(server.service, found), head)
+    except Exception:
+        log.exception("page failed", extra={"path": request.path})
+        failed = error(found.form, 500, "internal_error", "internal error (it is logged)")
+        return response(failed, head)
+
+
+def metrics(server: WebServer) -> Answer:
+    rooms: dict[str, int] = {}
+    for room in server.service.rooms.values():
+        rooms[room.state] = rooms.get(room.state, 0) + 1
+    text = server.metrics.render(server.connections, rooms, server.service.counters())
+    return Answer(200, METRICS, text)
+
+
+async def healthz(service: Service) -> Answer:
+    redis = service.redis
+    try:
+        if isinstance(redis, RedisCluster):  # every primary, not just one node
+            ping = redis.ping(target_nodes=RedisCluster.PRIMARIES)
+        else:
+            ping = redis.ping()
+        await asyncio.wait_for(ping, timeout=2)
+    except Exception:
+        return Answer(503, PLAIN, "redis unavailable\n")
+    return Answer(200, PLAIN, "ok\n")
+
+
+async def page(service: Service, found: Route) -> Answer:
+    """A page, or its JSON."""
+    today = d.day_of(service.now())
+    try:
+        if found.kind == "index":
+            return Answer(200, HTML, pages.index_html(today))
+        if found.kind == "board":
+            board = service._board(found.name)
+            shown = await service.board_page(board, 0, 100)
+            if found.form == JSON:
+                return Answer(200, JSON, json.dumps(shown))
+            return Answer(200, HTML, pages.board_html(shown, board, today))
+        assert found.kind == "replay"
+        replay = await service.public_replay(found.name, None)
+        if found.form == JSON:
+            return Answer(200, JSON, json.dumps(replay))
+        return Answer(200, HTML, pages.replay_html(replay))
+    except ProtocolError as exc:  # no_such_board, no_such_replay, not_public
+        status = 403 if exc.code == ErrorCode.NOT_PUBLIC else 404
+        return error(found.form, status, exc.code.value, exc.message)

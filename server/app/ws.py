@@ -17,12 +17,9 @@ the player signed in elsewhere.
 
 from __future__ import annotations
 
-import asyncio
 import logging
-from http import HTTPStatus
 from typing import Any, ClassVar
 
-from redis.asyncio import RedisCluster
 from redis.exceptions import RedisClusterException, RedisError
 from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.frames import Frame, Opcode
@@ -88,7 +85,7 @@ _DATA = frozenset((Opcode.BINARY, Opcode.TEXT, Opcode.CONT))
 
 
 class WebServer:
-    """The websocket server and its ``GET /healthz``."""
+    """The websocket server, and the HTTP side of its port (:mod:`server.app.web`)."""
 
     def __init__(self, settings: Settings, service: Service) -> None:
         self.settings = settings
@@ -144,45 +141,9 @@ class WebServer:
     async def process_request(
         self, connection: ServerConnection, request: Request
     ) -> Response | None:
-        if request.path.split("?")[0] == "/metrics":
-            rooms: dict[str, int] = {}
-            for room in self.service.rooms.values():
-                rooms[room.state] = rooms.get(room.state, 0) + 1
-            response = connection.respond(
-                HTTPStatus.OK,
-                self.metrics.render(self.connections, rooms, self.service.counters()),
-            )
-            del response.headers["Content-Type"]
-            response.headers["Content-Type"] = "text/plain; version=0.0.4; charset=utf-8"
-            return response
-        if request.path.split("?")[0] == "/healthz":
-            redis = self.service.redis
-            try:
-                if isinstance(redis, RedisCluster):  # every primary, not just one node
-                    ping = redis.ping(target_nodes=RedisCluster.PRIMARIES)
-                else:
-                    ping = redis.ping()
-                await asyncio.wait_for(ping, timeout=2)
-            except Exception:
-                return connection.respond(HTTPStatus.SERVICE_UNAVAILABLE, "redis unavailable\n")
-            return connection.respond(HTTPStatus.OK, "ok\n")
-        if "upgrade" not in request.headers.get("Connection", "").lower():
-            try:
-                found = await web.respond(self.service, request.path)
-            except Exception:
-                log.exception("page failed", extra={"path": request.path})
-                found = (500, "text/plain; charset=utf-8", "internal error\n")
-            if found is None:
-                return connection.respond(
-                    HTTPStatus.NOT_FOUND, "Patience Race: connect with a websocket client.\n"
-                )
-            status, content_type, body = found
-            response = connection.respond(HTTPStatus(status), body)
-            del response.headers["Content-Type"]  # a multi-dict: set would add a second
-            response.headers["Content-Type"] = content_type
-            response.headers["Cache-Control"] = "no-cache"
-            return response
-        return None
+        """websockets asks this of every request before its handshake: the HTTP side
+        (:mod:`server.app.web`) answers it, or None lets the handshake go on."""
+        return await web.answer(self, request)
 
     async def start(self) -> Server:
         web = self

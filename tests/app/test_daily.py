@@ -318,6 +318,44 @@ async def test_a_race_alone_or_on_a_chosen_deal_does_not_count(server: Running) 
     assert (await cat.call("top", board="races/all"))["size"] == 0
 
 
+async def test_a_seeded_rooms_first_race_does_not_count_but_its_rematches_do(
+    server: Running,
+) -> None:
+    """The rule of ``Service._end_race``: a race counts against someone, on a deal nobody
+    chose; a room's seed deals only its first race, so its rematches count."""
+    ann, bob = await player(server.url, "ann"), await player(server.url, "bob")
+    code = (await ann.call("room_create", game=GAME, seed=1))["code"]
+    await bob.call("room_join", code=code)
+    await bob.call("ready")
+    await ann.call("start")
+    start = await ann.event("race_start")
+    await bob.call("resign")
+    assert (await play_out(ann, start))["status"] == "won"
+    first = (await ann.event("results"))["results"][0]
+    assert (first["player"], first["status"]) == ("ann", "won")
+    for board in ("races/all", "races/week"):
+        assert (await ann.call("top", board=board))["size"] == 0, board
+    line = None
+    for _ in range(20):  # rematches until one deals a deal that can be won
+        await ann.call("rematch")
+        start = await ann.event("race_start")
+        seed = int(await server.redis.hget(store.game_key(start["game"]), "seed"))
+        line = winning_line(seed)
+        await bob.call("resign")
+        if line is not None:
+            break
+        await ann.call("resign")
+        await ann.event("results")
+    assert line is not None
+    for move in line:
+        reply = await ann.call("move", move=move)
+    assert reply["status"] == "won"
+    await ann.event("results", lambda e: e["results"][0]["status"] == "won")
+    for board in ("races/all", "races/week"):
+        page = await ann.call("top", board=board)
+        assert [(e["player"], e["count"]) for e in page["entries"]] == [("ann", 1)], board
+
+
 async def test_boards_unknown_or_in_the_future_are_refused(server: Running) -> None:
     client = await Client.connect(server.url)
     await client.call("hello", protocol=1)

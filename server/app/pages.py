@@ -1,0 +1,131 @@
+"""The HTML of the read-only pages (:mod:`server.app.web` routes the requests): the
+index, a leaderboard readable on a phone, a replay, and the small page of an error.
+Every string from a player is escaped.
+"""
+
+from __future__ import annotations
+
+from html import escape
+from typing import Any
+
+from server.engine import GAMES
+
+from . import daily as d
+from .boards import Board
+
+STYLE = """
+body{font-family:system-ui,sans-serif;margin:0 auto;max-width:40rem;padding:1rem;
+color:#222;background:#fafaf7}
+h1{font-size:1.3rem}table{border-collapse:collapse;width:100%}
+th,td{padding:.35rem .4rem;text-align:left;border-bottom:1px solid #ddd}
+td.n{text-align:right;font-variant-numeric:tabular-nums}
+form{margin:1rem 0;display:flex;gap:.5rem;flex-wrap:wrap}
+nav a{margin-right:.8rem}a{color:#06c}.muted{color:#777}
+"""
+
+
+def html_page(title: str, body: str) -> str:
+    return (
+        "<!doctype html><html lang=en><head><meta charset=utf-8>"
+        '<meta name=viewport content="width=device-width,initial-scale=1">'
+        f"<title>{escape(title)}</title><style>{STYLE}</style></head><body>"
+        f"{body}</body></html>"
+    )
+
+
+def _duration(entry: dict[str, Any]) -> str:
+    time_ms = entry.get("time_ms")
+    return d.clock_text(time_ms) if isinstance(time_ms, int) else ""
+
+
+def board_html(page: dict[str, Any], board: Board, today: str) -> str:
+    rows = []
+    counting = board.counting
+    for entry in page["entries"]:
+        player = escape(str(entry.get("player", "?")))
+        replay = entry.get("replay")
+        if replay and not counting:
+            player_cell = f'<a href="/replay/{escape(str(replay))}">{player}</a>'
+        else:
+            player_cell = player
+        if counting:
+            cells = f"<td class=n>{int(entry.get('count', 0))}</td>"
+        else:
+            result = "won" if entry.get("won") else f"{entry.get('home')}/{entry.get('total')}"
+            cells = (
+                f"<td>{escape(result)}</td><td class=n>{_duration(entry)}</td>"
+                f"<td class=n>{int(entry.get('moves', 0))}</td>"
+            )
+        rows.append(f"<tr><td class=n>{int(entry['rank'])}</td><td>{player_cell}</td>{cells}</tr>")
+    head = (
+        "<tr><th>#</th><th>player</th><th>count</th></tr>"
+        if counting
+        else "<tr><th>#</th><th>player</th><th>result</th><th>time</th><th>moves</th></tr>"
+    )
+    picker = ""
+    if board.kind == "daily":
+        options = "".join(
+            f'<option value="{gid}"{" selected" if gid == board.game else ""}>'
+            f"{escape(info.name)}</option>"
+            for gid, info in GAMES.items()
+        )
+        previous = d.previous_day(board.day or today)
+        following = d.day_of(d.day_start_ms(board.day or today) + d.DAY_MS)
+        later = (
+            f' <a href="/leaderboard/daily/{board.game}/{following}">{following} &rarr;</a>'
+            if following <= today
+            else ""
+        )
+        picker = (
+            f'<form action="/leaderboard" method=get><select name=game>{options}</select>'
+            f'<input type=date name=day value="{escape(board.day or today)}" max="{today}">'
+            "<button>Show</button></form>"
+            f'<nav><a href="/leaderboard/daily/{board.game}/{previous}">&larr; {previous}</a>'
+            f"{later}</nav>"
+        )
+    empty = "" if rows else "<p class=muted>No results yet.</p>"
+    body = (
+        f'<p><a href="/">Patience Race</a></p><h1>{escape(board.title())}</h1>{picker}'
+        f"<table><thead>{head}</thead><tbody>{''.join(rows)}</tbody></table>{empty}"
+        f"<p class=muted>{int(page['size'])} on this board · "
+        f'<a href="/leaderboard/{escape(board.id)}.json">JSON</a></p>'
+    )
+    return html_page(board.title(), body)
+
+
+def index_html(today: str) -> str:
+    items = "".join(
+        f'<li><a href="/leaderboard/daily/{gid}/{today}">{escape(info.name)}</a> · '
+        f'<a href="/leaderboard/best/{gid}">best times</a> · '
+        f'<a href="/leaderboard/wins/{gid}">most wins</a></li>'
+        for gid, info in GAMES.items()
+    )
+    body = (
+        f"<h1>Patience Race</h1><p>Today's daily challenges, {today}:</p><ul>{items}</ul>"
+        '<p><a href="/leaderboard/races/week">Races won this week</a> · '
+        '<a href="/leaderboard/races/all">all time</a></p>'
+    )
+    return html_page("Patience Race", body)
+
+
+def replay_html(replay: dict[str, Any]) -> str:
+    result = replay.get("result", {})
+    name = GAMES[replay["game"]].name if replay.get("game") in GAMES else replay.get("game")
+    moves = "".join(
+        f"<tr><td class=n>{n}</td><td class=n>{d.clock_text(int(at) - int(replay['start_ms']))}"
+        f"</td><td>{escape(str(what))}</td></tr>"
+        for n, (at, what) in enumerate(replay.get("moves", []), start=1)
+    )
+    seed = replay.get("seed")
+    body = (
+        f'<p><a href="/">Patience Race</a></p><h1>{escape(str(name))}: '
+        f"{escape(str(replay.get('player', '')))}</h1>"
+        f"<p>{escape(str(result.get('status')))} · {d.clock_text(int(result.get('time_ms', 0)))}"
+        f" · {int(result.get('moves', 0))} moves · {int(result.get('home', 0))}/"
+        f"{int(result.get('total', 0))} home · seed {escape(str(seed))}</p>"
+        f"<table><thead><tr><th>#</th><th>time</th><th>move</th></tr></thead>"
+        f"<tbody>{moves}</tbody></table>"
+        f'<p class=muted><a href="/replay/{escape(str(replay["id"]))}.json">JSON</a> '
+        "(check it: <code>patience-race-server verify FILE</code>)</p>"
+    )
+    return html_page(f"Replay {replay['id']}", body)
