@@ -9,8 +9,10 @@ pages: ``/`` (or ``/index.html``) the index; ``/leaderboard/<board>`` and
 ``/replay/<id>.json``. Their HTML is :mod:`server.app.pages`.
 
 The rules (``docs/server.md``, "HTTP pages"): a path matches whole, once its percent
-escapes are decoded, and only ``/leaderboard`` takes a query string; anything else is an
-unknown page, 404 in plain text. Every route answers GET and HEAD (the GET's headers, no
+escapes are decoded; ``/healthz``, ``/metrics`` and the ``.json`` routes take no query
+string, and the pages (HTML, for people: their links get shared with parameters added)
+read the ones they know and pass over the rest; anything else is an unknown page, 404 in
+plain text. Every route answers GET and HEAD (the GET's headers, no
 body); other methods get 405 with ``Allow``. Errors come in the route's form: JSON
 (``{"error": code, "message": text}``, the protocol's error codes) on a ``.json``
 route, a small page on a page, plain text on ``/healthz`` and ``/metrics``.
@@ -105,7 +107,8 @@ class Route:
 def route(target: str) -> Route | None:
     """The route of a request target, or None: a path no route has, or a query string
     where its route takes none. Paths match exactly, once their percent escapes are
-    decoded; only ``/leaderboard`` (the day picker's form) takes a query string."""
+    decoded; a query string is for the pages only (the day picker's ``/leaderboard``
+    reads its own; the others pass over it)."""
     parts = urlsplit(target)
     try:
         path = unquote(parts.path, errors="strict")
@@ -114,8 +117,13 @@ def route(target: str) -> Route | None:
     if path == "/leaderboard":
         name = picked_board(parts.query)
         return None if name is None else Route("board", HTML, name)
-    if parts.query:
-        return None
+    found = path_route(path)
+    if found is not None and parts.query and found.form != HTML:
+        return None  # (an API or a probe: what it asks is all in its path)
+    return found
+
+
+def path_route(path: str) -> Route | None:
     if path == "/healthz":
         return Route("healthz", PLAIN)
     if path == "/metrics":
@@ -131,12 +139,16 @@ def route(target: str) -> Route | None:
     return None
 
 
+#: the fields of the day picker's form
+PICKED = ("game", "day")
+
+
 def picked_board(query: str) -> str | None:
     """The board the day picker's query names: ``game`` (empty or absent: ``gate``) and
-    ``day`` (empty or absent: today), each at most once, and nothing else."""
-    pairs = parse_qsl(query, keep_blank_values=True)
+    ``day`` (empty or absent: today), each at most once; other fields are passed over."""
+    pairs = [(k, v) for k, v in parse_qsl(query, keep_blank_values=True) if k in PICKED]
     fields = dict(pairs)
-    if len(fields) != len(pairs) or not fields.keys() <= {"game", "day"}:
+    if len(fields) != len(pairs):
         return None
     game = fields.get("game") or "gate"
     day = fields.get("day")
@@ -166,8 +178,8 @@ async def answer(server: WebServer, request: Request) -> Response | None:
         return response(await healthz(server.service), head)
     try:
         return response(await page(server.service, found), head)
-    except Exception:
-        log.exception("page failed", extra={"path": request.path})
+    except Exception as exc:
+        server.failures.failed("page", exc, path=request.path)
         failed = error(found.form, 500, "internal_error", "internal error (it is logged)")
         return response(failed, head)
 
