@@ -11,7 +11,7 @@ NATIVE_SOURCES := server/native.py server/engine/*.py server/engine/games/*.py \
 	server/app/session.py server/app/moves.py server/app/metrics.py \
 	server/app/games.py pyproject.toml
 
-.PHONY: run console test lint typecheck pytest bench clean native
+.PHONY: run console test lint typecheck pytest bench soak clean native
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -63,6 +63,12 @@ test: lint typecheck pytest
 bench: $(STAMP) $(NATIVE)
 	$(BIN)/python bench/engine.py
 	$(BIN)/python bench/load.py $(BENCH_ARGS)
+
+# The soak (bench/soak.py): fuzzing and racing against the server, then the server and
+# Redis killed mid-race; fails if a request goes unanswered, an acknowledged move is lost,
+# a race is stranded or the server logs a traceback. SOAK_ARGS="--frames 1000000".
+soak: $(STAMP) $(NATIVE)
+	$(BIN)/python bench/soak.py $(SOAK_ARGS)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis server/_native

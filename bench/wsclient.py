@@ -69,6 +69,9 @@ class LeanWebSocket(asyncio.Protocol):
         self.waiter: asyncio.Future[bytes] | None = None
         self.error: Exception | None = None
         self.closing = False
+        #: the code of the server's close frame (1005 when it had none), None until one
+        #: comes: a connection that ends without one was dropped (1006)
+        self.close_code: int | None = None
         #: when set, each message goes to ``on_message`` as it comes instead of to
         #: :meth:`recv`, and a failure to ``on_failure``
         self.on_message: Callable[[bytes], None] | None = None
@@ -165,6 +168,7 @@ class LeanWebSocket(asyncio.Protocol):
         elif opcode == 0x9:  # ping
             self._write(0xA, payload)
         elif opcode == 0x8:  # close: answer it (unless it answers ours) and hang up
+            self.close_code = int.from_bytes(payload[:2], "big") if len(payload) >= 2 else 1005
             if not self.closing:
                 self._write(0x8, payload[:2])
             self._fail(Closed(f"closed by the server: {payload[2:].decode(errors='replace')}"))
@@ -209,6 +213,17 @@ class LeanWebSocket(asyncio.Protocol):
         if self.error is not None:
             raise self.error
         self._write(0x2, payload)
+
+    def send_text(self, text: str) -> None:
+        """Send ``text`` as one text message (the race server refuses them: for fuzzing)."""
+        if self.error is not None:
+            raise self.error
+        self._write(0x1, text.encode())
+
+    def abort(self) -> None:
+        """Drop the connection at once, with no closing handshake."""
+        if self.transport is not None:
+            self.transport.abort()
 
     async def recv(self, timeout: float | None = None) -> bytes:
         """The next message's payload (:class:`TimeoutError` if none comes in ``timeout``

@@ -34,29 +34,30 @@ import pytest
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
-from server.engine import GAMES, new_game
-from server.protocol import ErrorCode
-from server.protocol.messages import MAX_ID, REQUESTS, Field
+from bench.fuzzing import (
+    DOCUMENTED,
+    DOUBLES,
+    EVENTS,
+    REPLIES,
+    REQUIRED,
+    Frame,
+    expected_close,
+    fill_to,
+    mutate,
+    nest,
+    pack,
+    ping_with,
+    random_map,
+    random_request,
+    random_value,
+    usable_id,
+    wrong_values,
+)
+from server.engine import new_game
+from server.protocol.messages import MAX_ID, REQUESTS
 
 from .client import Client, player
 from .conftest import Running
-
-#: every code a fuzzed frame may be answered with: a handler failing is not one of them
-DOCUMENTED = {code.value for code in ErrorCode} - {ErrorCode.INTERNAL_ERROR.value}
-#: the replies a frame that happens to be a valid request may get
-REPLIES = {"pong", "welcome", "registered", "games", "game", "moved", "undone", "resigned"}
-REPLIES |= {"room", "left"}
-#: what the server may send unasked: a mutated ``room_create`` can put the fuzzer in a room
-EVENTS = {"room", "race_start", "progress", "results"}
-DOUBLES = "doubles-and-quits"
-
-Frame = bytes | str
-
-
-def pack(value: Any) -> bytes:
-    data: bytes = msgpack.packb(value, use_bin_type=True)
-    return data
-
 
 # -- the fuzzing connection ------------------------------------------------------------------
 
@@ -130,31 +131,6 @@ class Fuzzer:
     async def close(self) -> None:
         if self.ws is not None:
             await self.ws.close()
-
-
-def expected_close(frame: Frame, limit: int) -> int | None:
-    """How the server must close on this frame, worked out on this side: 1009 over the
-    limit, 1003 for text or anything that is not exactly one msgpack value."""
-    size = len(frame.encode()) if isinstance(frame, str) else len(frame)
-    if size > limit:
-        return 1009
-    if isinstance(frame, str):
-        return 1003
-    try:
-        msgpack.unpackb(frame, raw=False, strict_map_key=False)
-    except Exception:
-        return 1003
-    return None
-
-
-def usable_id(frame: bytes) -> int | None:
-    """The id a reply to this (decodable) frame must echo, or None."""
-    value = msgpack.unpackb(frame, raw=False, strict_map_key=False)
-    if isinstance(value, dict):
-        rid = value.get("id")
-        if type(rid) is int and 0 <= rid <= MAX_ID:
-            return rid
-    return None
 
 
 async def check(
@@ -267,159 +243,7 @@ async def scene(server: Running, caplog: pytest.LogCaptureFixture) -> AsyncItera
     await bob.close()
 
 
-# -- generators ------------------------------------------------------------------------------
-
-
-def random_text(rnd: random.Random, size: int) -> str:
-    """Text of any code points but surrogates (msgpack text is UTF-8)."""
-    out = []
-    for _ in range(size):
-        pick = rnd.random()
-        if pick < 0.5:
-            out.append(chr(rnd.randrange(32, 127)))
-        elif pick < 0.6:
-            out.append(rnd.choice("²³¹⁴½①٤٥\u0130ß\n\t\x00 +>"))
-        else:
-            cp = rnd.randrange(0x80, 0x110000)
-            out.append(chr(cp if not 0xD800 <= cp <= 0xDFFF else 0xFFFD))
-    return "".join(out)
-
-
-#: every move notation of every game: near misses of these reach the engine's parser
-NOTATIONS = sorted({text for gid in GAMES for text in new_game(gid, seed=1).MOVES})
-#: the fuzzer mostly plays Doubles and Quits: its notations, to reach its parser often
-DOUBLES_NOTATIONS = sorted(new_game(DOUBLES, seed=1).MOVES)
-
-
-#: characters that look like digits, or are digits of other scripts, and other look-alikes
-LOOKALIKES = "²³¹⁴½①٤٥０９߀𝟙ⅻ＋﹢>＞ \t"
-
-
-def near_move(rnd: random.Random) -> str:
-    """A real move's notation with a character or two changed, added or taken out."""
-    text = list(rnd.choice(DOUBLES_NOTATIONS if rnd.random() < 0.5 else NOTATIONS))
-    for _ in range(rnd.randrange(1, 3)):
-        at = rnd.randrange(len(text) + 1)
-        edit = rnd.randrange(3)
-        char = rnd.choice(LOOKALIKES) if rnd.random() < 0.7 else random_text(rnd, 1)
-        if edit == 0 and at < len(text):
-            text[at] = char
-        elif edit == 1:
-            text.insert(at, char)
-        elif at < len(text):
-            del text[at]
-    return "".join(text)
-
-
-def random_value(rnd: random.Random, depth: int = 0) -> Any:
-    pick = rnd.randrange(12 if depth < 4 else 9)
-    if pick == 0:
-        return None
-    if pick == 1:
-        return rnd.random() < 0.5
-    if pick == 2:
-        return rnd.randrange(-(2**63), 2**64)
-    if pick == 3:
-        return rnd.choice([0, 1, -1, 7, 2**31, 2**53, 2**53 + 1, -(2**63), 2**64 - 1])
-    if pick == 4:
-        return rnd.choice([0.0, -0.0, 1.5, 1e308, float("inf"), float("nan")])
-    if pick in (5, 6):
-        return random_text(rnd, rnd.randrange(0, 12))
-    if pick == 7:
-        return rnd.randbytes(rnd.randrange(0, 12))
-    if pick == 8:
-        return msgpack.ExtType(rnd.randrange(0, 128), rnd.randbytes(rnd.randrange(0, 6)))
-    if pick == 9:
-        return [random_value(rnd, depth + 1) for _ in range(rnd.randrange(0, 4))]
-    return random_map(rnd, depth + 1)
-
-
-def random_key(rnd: random.Random) -> Any:
-    return rnd.choice(
-        [
-            "type",
-            "id",
-            "move",
-            "game",
-            "name",
-            "code",
-            "token",
-            "protocol",
-            "seed",
-            "ready",
-            random_text(rnd, 3),
-            rnd.randrange(-5, 5),
-            None,
-            1.5,
-            b"id",
-            b"type",
-        ]
-    )
-
-
-def random_map(rnd: random.Random, depth: int = 0) -> dict[Any, Any]:
-    out: dict[Any, Any] = {}
-    if rnd.random() < 0.7:
-        out["type"] = rnd.choice([*REQUESTS, "x", ""]) if rnd.random() < 0.8 else None
-    if rnd.random() < 0.7:
-        out["id"] = rnd.randrange(0, 1000) if rnd.random() < 0.7 else random_value(rnd, 4)
-    for _ in range(rnd.randrange(0, 4)):
-        out[random_key(rnd)] = random_value(rnd, depth + 1)
-    return out
-
-
-def wrong_values(spec: Field) -> list[Any]:
-    """Values of every wrong kind for a field, and out of its range."""
-    ext = msgpack.ExtType(1, b"x")
-    if spec.kind is int:
-        values: list[Any] = ["1", "", 1.5, 1.0, True, False, [1], {"a": 1}, {1: 2}, b"1", ext]
-        for bound in (spec.low - 1 if spec.low is not None else None, (spec.high or 0) + 1):
-            if bound is not None and -(2**63) <= bound < 2**64:
-                values.append(bound)
-        if spec.high is not None and spec.high < 2**64 - 1:
-            values.append(2**64 - 1)
-        if spec.low is not None and spec.low > -(2**63):
-            values.append(-(2**63))
-        return values
-    if spec.kind is str:
-        return [
-            1,
-            -1,
-            0,
-            2**64 - 1,
-            1.5,
-            True,
-            [],
-            ["x"],
-            {"k": "v"},
-            {"nested": {"deeper": ["x"]}},
-            b"x",
-            ext,
-            "x" * (spec.max_len + 1),
-            "é" * (spec.max_len + 1),
-        ]
-    return [1, 0, "true", "", 1.5, [], {}, b"\x01", ext]
-
-
-#: a valid value for every required field, so the wrong field is the only fault
-REQUIRED = {
-    "hello": {"protocol": 1},
-    "register": {"name": "someone"},
-    "new_game": {"game": DOUBLES},
-    "move": {"move": "4+5"},
-    "room_create": {"game": DOUBLES},
-    "room_join": {"code": "ABCDEF"},
-    "room_watch": {"code": "ABCDEF"},
-    "rules": {"game": DOUBLES},
-    "daily": {"game": DOUBLES},
-    "top": {"board": "races/all"},
-    "board_watch": {"board": "races/all"},
-    "board_unwatch": {"board": "races/all"},
-    "follow": {"name": "someone"},
-    "unfollow": {"name": "someone"},
-    "replay": {"replay": "abc"},
-    "replay_view": {"replay": "abc", "step": 0},
-}
+# -- the generators (bench/fuzzing.py) ------------------------------------------------------
 
 
 def test_every_request_with_a_required_field_has_a_valid_value_here() -> None:
@@ -427,38 +251,6 @@ def test_every_request_with_a_required_field_has_a_valid_value_here() -> None:
         kind for kind, cls in REQUESTS.items() if any(f.required for f in cls.FIELDS.values())
     }
     assert needing <= set(REQUIRED), needing - set(REQUIRED)
-
-
-def fill_to(message: dict[str, Any], name: str, size: int, char: str = "x") -> bytes:
-    """``message`` with text field ``name`` grown until the frame is exactly ``size`` bytes."""
-    message = {**message, name: ""}
-    base = len(pack(message))
-    # a text of 256 bytes or more has a 3-byte header instead of the empty text's 1
-    room = size - base - 2
-    text = char * (room // len(char.encode()))
-    text += "x" * (room - len(text.encode()))
-    frame = pack({**message, name: text})
-    assert len(frame) == size, (len(frame), size)
-    return frame
-
-
-def nest(kind: str, depth: int) -> bytes:
-    """A msgpack array or map nested ``depth`` levels, without building it in Python."""
-    head = b"\x91" if kind == "array" else b"\x81\xa1k"
-    return head * depth + b"\x00"
-
-
-def ping_with(raw_value: bytes, request_id: int) -> bytes:
-    """A ``ping`` request whose field ``x`` is the given msgpack bytes."""
-    return (
-        b"\x83"
-        + pack("type")
-        + pack("ping")
-        + pack("id")
-        + pack(request_id)
-        + pack("x")
-        + (raw_value)
-    )
 
 
 # -- the bursts ------------------------------------------------------------------------------
@@ -492,18 +284,8 @@ async def test_mutated_requests(scene: Scene) -> None:
     outcomes = {"reply": 0, "close": 0}
     for _ in range(4):
         for _ in range(60):
-            frame = bytearray(rnd.choice(seeds))
-            how = rnd.randrange(4)
-            if how == 0:
-                frame[rnd.randrange(len(frame))] = rnd.randrange(256)
-            elif how == 1:
-                del frame[rnd.randrange(len(frame)) :]
-            elif how == 2:
-                frame += rnd.randbytes(rnd.randrange(1, 6))
-            else:
-                for _ in range(3):
-                    frame[rnd.randrange(len(frame))] ^= 1 << rnd.randrange(8)
-            outcome = await check(scene.fuzzer, bytes(frame), scene.limit)
+            frame = mutate(rnd.choice(seeds), rnd)
+            outcome = await check(scene.fuzzer, frame, scene.limit)
             outcomes["close" if outcome.close else "reply"] += 1
         await scene.after_burst()
     # both kinds of outcome were exercised
@@ -652,34 +434,9 @@ async def test_random_requests(scene: Scene) -> None:
     unknown games, rooms and tokens. None of them may fail inside the server."""
     rnd = random.Random(99)
     fuzzer, limit = scene.fuzzer, scene.limit
-    # resigning is rare: it ends the game, and moves in a game over get no further
-    kinds = ["move"] * 12 + ["undo", "new_game", "room_join", "room_watch"]
-    kinds += ["ready", "start", "rematch", "room_leave", "register", "hello", "games"]
-    kinds += ["resign", "new_game"]
-    games = [*GAMES, "chess", ""]
     for _ in range(3):
         for n in range(150):
-            kind = rnd.choice(kinds)
-            message: dict[str, Any] = {"type": kind, "id": n}
-            if kind == "move":
-                if rnd.random() < 0.5:
-                    message["move"] = near_move(rnd)
-                else:
-                    message["move"] = random_text(rnd, rnd.randrange(0, 10))
-                if rnd.random() < 0.2:
-                    message["game"] = random_text(rnd, 16)
-            elif kind == "new_game":
-                message["game"] = DOUBLES if rnd.random() < 0.5 else rnd.choice(games)
-                message["seed"] = rnd.randrange(0, 2**64)
-            elif kind in ("room_join", "room_watch"):
-                message["code"] = random_text(rnd, rnd.randrange(0, 16))
-            elif kind == "register":
-                message["name"] = random_text(rnd, rnd.randrange(0, 22))
-            elif kind == "hello":
-                message["protocol"] = rnd.choice([0, 1, 2, 1000])
-                message["token"] = random_text(rnd, rnd.randrange(0, 40))
-            elif kind == "ready":
-                message["ready"] = rnd.random() < 0.5
+            message = random_request(rnd, n)
             await check(fuzzer, pack(message), limit)
         await scene.after_burst()
     # the handlers were reached, with refusals of several kinds

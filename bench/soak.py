@@ -1,0 +1,451 @@
+"""A bounded soak of the race server: fuzzing, racing, and kills, with the figures that
+must stay at zero.
+
+    .venv/bin/python bench/soak.py [--frames 200000] [--racers 8] [--fuzzers 6]
+                                   [--seed 1] [--seconds 900] [--stall 30]
+                                   [--server-tree DIR] [--no-kills] [--quick]
+                                   [--json-out FILE] [--keep]
+
+It starts a Redis of its own (append-only, fsync every second, on a unix socket in a
+temporary directory) and the race server (``python -m server.cli``) on it, then:
+
+1. **Fuzz**: ``--fuzzers`` players throw ``--frames`` frames (``bench/soak_fuzz.py``),
+   two more go through rooms and cross their joins, while ``--racers`` racers race in
+   rooms of 2 or 3 (some with a time limit), rematching at each end
+   (``bench/soak_racers.py``). The server's RSS is read before and after.
+2. **Server kill**: with races under way, the server is killed (SIGKILL) and started
+   again on the same Redis; every racer reconnects and goes on from ``resume``; every
+   acknowledged move is looked for in its game's log in Redis.
+3. **Redis kill**: with races under way, Redis is killed (SIGKILL) and started again on
+   its files a few seconds later. Two rooms are timed so that the outage spans the end of
+   one's countdown and the other's time limit (``end_at``): once Redis is back the server
+   must start the one and end the other on its own, ``race_start`` and ``results``
+   reaching their racers. Acknowledged moves are looked for again.
+4. The racers stop, every request still on its way is awaited, and the server's log is
+   read for tracebacks.
+
+Every phase has a deadline and the whole run ``--seconds``; whatever it started is
+killed at the end, also on Ctrl-C. It prints a table (``bench/soak_report.py``) and
+exits with status 1 if a must-be-zero figure is not zero (tracebacks outside Redis
+outages, requests never answered, acknowledged moves lost, races stranded, protocol
+violations) or a phase did not complete, saying which.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import random
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bench.soak_conn import Ledger  # noqa: E402
+from bench.soak_fuzz import Budget, Dancers, Fuzzer, World  # noqa: E402
+from bench.soak_procs import RedisProc, ServerProc, tracebacks  # noqa: E402
+from bench.soak_racers import (  # noqa: E402
+    Acks,
+    Plan,
+    Racer,
+    Target,
+    Weather,
+    lost_moves,
+    open_room,
+)
+from bench.soak_report import Figures, table  # noqa: E402
+
+COUNTDOWN = 1.5
+#: seconds after Redis is back in which its outage's tracebacks count as the outage's
+GRACE = 5.0
+
+
+class PhaseFailed(Exception):
+    pass
+
+
+@dataclass
+class Soak:
+    args: argparse.Namespace
+    redis: RedisProc
+    server: ServerProc
+    figures: Figures
+    ledger: Ledger
+    rng: random.Random
+    deadline: float
+    target: Target = field(default_factory=Target)
+    weather: Weather = field(default_factory=Weather)
+    acks: Acks = field(default_factory=Acks)
+    world: World = field(default_factory=World)
+    plans: list[Plan] = field(default_factory=list)
+    racers: list[Racer] = field(default_factory=list)
+    fuzzers: list[Fuzzer] = field(default_factory=list)
+    dancers: list[Dancers] = field(default_factory=list)
+    outages: list[tuple[float, float]] = field(default_factory=list)
+    stop_racers: asyncio.Event = field(default_factory=asyncio.Event)
+    stop_fuzz: asyncio.Event = field(default_factory=asyncio.Event)
+    budget: Budget = field(default_factory=lambda: Budget(0))
+    _xy: tuple[Plan, Plan] | None = None
+
+    def left(self) -> float:
+        return self.deadline - time.monotonic()
+
+    async def phase(self, name: str, seconds: float, coro: object) -> bool:
+        """Run one phase within its deadline (and the run's); False if it did not finish."""
+        budget = min(seconds, self.left())
+        try:
+            async with asyncio.timeout(max(budget, 0.1)):
+                await coro  # type: ignore[misc]
+            return True
+        except TimeoutError:
+            self.figures.incomplete.append(f"{name}: past its deadline of {budget:.0f} s")
+        except PhaseFailed as exc:
+            self.figures.incomplete.append(f"{name}: {exc}")
+        return False
+
+    # -- setting up
+
+    def racer(self, plan: Plan, name: str) -> Racer:
+        racer = Racer(
+            name, plan, random.Random(self.rng.random()), self.ledger, self.target,
+            self.weather, self.acks,
+        )  # fmt: skip
+        plan.racers.append(racer)
+        self.racers.append(racer)
+        return racer
+
+    def plan_rooms(self) -> tuple[Plan, Plan]:
+        """Rooms of 2 and 3 for ``--racers``, every other one with a time limit; and the
+        two rooms whose starts the Redis kill is timed by."""
+        rng = self.rng
+        left, n = self.args.racers, 0
+        while left > 0:
+            size = 3 if left in (3, 5) or (left > 3 and rng.random() < 0.5) else min(2, left)
+            limit = rng.randrange(15, 40) if n % 2 else None
+            plan = Plan(f"room{n}", rng.choice(["gate", "doubles-and-quits", "nestor"]), limit)
+            for k in range(size):
+                self.racer(plan, f"r{n}x{k}")
+            self.plans.append(plan)
+            left -= size
+            n += 1
+        # X: its countdown ends in the outage; Y: its time limit does
+        x = Plan("countdown", "gate", 10, hold=True)
+        y = Plan("time-limit", "gate", 10, hold=True, max_moves=5, pace=0.3)
+        for plan in (x, y):
+            for k in range(2):
+                self.racer(plan, f"{plan.name[0]}{k}")
+        return x, y
+
+    async def setup(self) -> tuple[Plan, Plan]:
+        x, y = self.plan_rooms()
+        await asyncio.gather(*(open_room(p, start=True) for p in self.plans))
+        await asyncio.gather(*(open_room(p, start=False) for p in (x, y)))
+        limit = 4096
+        self.world.names = [r.name for r in self.racers]
+        for n in range(self.args.fuzzers):
+            fuzzer = Fuzzer(
+                f"fz{n}", random.Random(self.rng.random()), self.ledger, self.target,
+                self.world, self.budget, limit,
+            )  # fmt: skip
+            fuzzer.conn = await fuzzer.sign_in(register=True)
+            self.fuzzers.append(fuzzer)
+        pair = Dancers(
+            ("da", "db"), random.Random(self.rng.random()), self.ledger, self.target, self.world
+        )
+        for name in pair.names:
+            player = Fuzzer(
+                name, random.Random(), self.ledger, self.target, self.world, Budget(0), limit
+            )
+            player.conn = await player.sign_in(register=True)
+            pair.players.append(player)
+        self.dancers.append(pair)
+        self.world.names += [f.name for f in self.fuzzers] + ["nobody"]
+        return x, y
+
+    # -- the phases
+
+    async def fuzz(self) -> None:
+        tasks = [asyncio.create_task(f.run(self.stop_fuzz)) for f in self.fuzzers]
+        try:
+            await asyncio.gather(*tasks)
+        finally:
+            self.stop_fuzz.set()
+            await asyncio.gather(*tasks, return_exceptions=True)
+
+    async def mid_race(self, plans: list[Plan]) -> Plan:
+        """A room whose race is under way with a move acknowledged in the last second."""
+        while True:
+            for plan in plans:
+                if plan.state == "racing" and not plan.stranded and plan.results < plan.race:
+                    before = self.acks.count()
+                    await asyncio.sleep(0.3)
+                    if self.acks.count() > before:
+                        return plan
+            await asyncio.sleep(0.1)
+
+    async def check_lost(self, after: str) -> None:
+        found, sent, samples = await lost_moves(self.redis.url, self.acks)
+        self.figures.checks.append({"after": after, "found": found, "sent": sent})
+        self.figures.lost = max(self.figures.lost, sent - found)
+        for text in samples:
+            self.ledger.note("lost", f"after {after}: {text}")
+
+    async def kill_server(self, y: Plan) -> None:
+        """Kill the server mid-race (Y's race, which the Redis kill needs, runs across
+        it), start it again, and look for every acknowledged move."""
+        reply = await y.go()
+        if reply["type"] != "room":
+            raise PhaseFailed(f"starting the time-limited room: {reply}")
+        plan = await self.mid_race(self.plans)
+        self.weather.outage()
+        self.target.up.clear()
+        self.server.kill()
+        self.ledger.generation += 1
+        took = self.server.start(deadline=min(30.0, self.left()))
+        self.target.url = self.server.url
+        self.target.up.set()
+        self.weather.recovered()
+        self.figures.restarts.append(
+            f"server: killed in room {plan.code}'s race {plan.race}; up again in {took:.2f} s"
+        )
+        await self.check_lost("the server's restart")
+        # every racer back, and moves acknowledged again
+        before = self.acks.count()
+        while self.acks.count() < before + 20:
+            await asyncio.sleep(0.1)
+
+    async def kill_redis(self, x: Plan, y: Plan) -> None:
+        """Kill Redis so that its outage spans X's countdown's end and Y's time limit."""
+        while True:
+            if y.state == "finished" and y.results >= y.race:
+                reply = await y.go()  # too late for this race's end: the next one
+                if reply["type"] != "room":
+                    raise PhaseFailed(f"rematch in the time-limited room: {reply}")
+            ahead = (y.end_at or 0) / 1000 - time.time()
+            if y.state == "racing" and y.end_at is not None and ahead > COUNTDOWN + 0.2:
+                break
+            await asyncio.sleep(0.05)
+        # X's countdown (1.5 s) ends half a second after Y's time limit
+        assert y.end_at is not None
+        await asyncio.sleep(max(0.0, y.end_at / 1000 - time.time() - COUNTDOWN + 0.5))
+        reply = await x.go()
+        if reply["type"] != "room" or reply.get("state") != "countdown":
+            raise PhaseFailed(f"starting the countdown room: {reply}")
+        busy = [p.code for p in self.plans if p.state == "racing"]
+        self.weather.outage()
+        down_at = time.time()
+        self.redis.kill()
+        x_race, y_race = x.race, y.race
+        back_after = max(x.start_at or 0, y.end_at or 0) / 1000 + 2.0
+        await asyncio.sleep(max(2.0, back_after - time.time()))
+        took = self.redis.start(deadline=min(30.0, self.left()))
+        up_at = time.time()
+        self.outages.append((down_at, up_at + GRACE))
+        self.weather.recovered()
+        self.figures.restarts.append(
+            f"redis: down {up_at - down_at:.1f} s across room {x.code}'s start and room "
+            f"{y.code}'s end_at, rooms racing at the kill: {len(busy)}; loaded in {took:.2f} s"
+        )
+        await self.check_lost("Redis's restart")
+        recovered = time.monotonic()
+        stall = self.ledger.stall
+        while True:
+            started = all(r.race >= x_race for r in x.racers)
+            ended = y.results >= y_race
+            if started and ended:
+                break
+            if time.monotonic() - recovered > stall:
+                for what, done, plan, race in (
+                    ("race_start", started, x, x_race),
+                    ("results", ended, y, y_race),
+                ):
+                    if not done:
+                        plan.stranded = True
+                        self.ledger.note(
+                            "stranded",
+                            f"room {plan.code} ({plan.name}): no {what} of race {race} "
+                            f"{stall:.0f} s after Redis came back (state {plan.state})",
+                        )
+                break
+            await asyncio.sleep(0.1)
+        for plan in (x, y):
+            plan.hold, plan.max_moves, plan.pace = False, None, 0.04
+
+    async def drain(self) -> None:
+        """Stop the racers and await what is still on its way (unanswered after ``stall``)."""
+        self.stop_racers.set()
+        while any(c.inflight for c in self.ledger.open_conns):
+            await asyncio.sleep(0.1)
+
+    # -- the whole run
+
+    async def run(self) -> None:
+        args, f = self.args, self.figures
+        ledger = self.ledger
+
+        async def sweep() -> None:
+            while True:
+                await asyncio.sleep(1)
+                ledger.sweep()
+
+        sweeper = asyncio.create_task(sweep())
+        tasks: list[asyncio.Task[None]] = []
+        try:
+            self.target.url = self.server.url
+            self.target.up.set()
+            x, y = None, None
+            if await self.phase("setting up", 60, self._setup_into()):
+                assert self._xy is not None
+                x, y = self._xy
+                tasks = [asyncio.create_task(r.run(self.stop_racers)) for r in self.racers]
+                # the dancers go on through the kills, with the racers
+                tasks += [asyncio.create_task(d.run(self.stop_racers)) for d in self.dancers]
+                await asyncio.sleep(1)
+                f.rss_before_kib = self.server.rss_kib()
+                reserve = 10 if args.no_kills else ledger.stall + 30
+                await self.phase("fuzzing", self.left() - reserve, self.fuzz())
+                f.rss_after_kib = self.server.rss_kib()
+                if not args.no_kills:
+                    if await self.phase("killing the server", 40, self.kill_server(y)):
+                        await self.phase("killing Redis", 60, self.kill_redis(x, y))
+                    await asyncio.sleep(2)
+            await self.phase("draining", ledger.stall + 10, self.drain())
+            for racer in self.racers:
+                if racer.conn is not None:
+                    await racer.conn.close()
+            await asyncio.gather(*tasks, return_exceptions=True)
+            if not args.no_kills and self.redis.alive:
+                await self.check_lost("the run")
+            f.rss_end_kib = self.server.rss_kib()
+        finally:
+            sweeper.cancel()
+            for task in tasks:
+                task.cancel()
+            self.stop_fuzz.set()
+
+    async def _setup_into(self) -> None:
+        self._xy = await self.setup()
+
+
+def figures_of(soak: Soak, started: float) -> None:
+    f, ledger = soak.figures, soak.ledger
+    f.seconds = time.monotonic() - started
+    f.fuzz_frames = f.frames_asked - soak.budget.left
+    f.frames = dict(ledger.frames)
+    f.replies = dict(ledger.replies)
+    f.closes = dict(ledger.closes)
+    f.dropped = dict(ledger.dropped)
+    f.connections = ledger.connections
+    f.kicks = sum(z.kicks for z in soak.fuzzers)
+    f.crossed_joins = sum(d.crossed for d in soak.dancers)
+    f.room_sequences = sum(d.sequences for d in soak.dancers)
+    f.races_finished = sum(p.results for p in soak.plans)
+    f.racer_moves = soak.acks.count()
+    f.server_kills, f.redis_kills = soak.server.kills, soak.redis.kills
+    f.unanswered = ledger.unanswered
+    f.violations = ledger.violations
+    f.stranded = sum(p.stranded for p in {id(r.plan): r.plan for r in soak.racers}.values())
+    found = tracebacks(soak.server.log)
+    kinds: Counter[str] = Counter()
+    for tb in found:
+        inside = tb.during(soak.outages)
+        kinds[f"{tb.msg} ({'outage' if inside else 'OUTSIDE'})"] += 1
+        if inside:
+            f.tracebacks_in_outages += 1
+        else:
+            f.tracebacks += 1
+            ledger.note("tracebacks", f"{tb.level} {tb.msg}: {tb.first}")
+    f.traceback_kinds = dict(kinds)
+    f.samples = {k: v for k, v in ledger.samples.items() if v}
+
+
+def commit_of(tree: Path) -> str:
+    out = subprocess.run(
+        ["git", "-C", str(tree), "describe", "--always", "--dirty"],
+        capture_output=True, text=True,
+    )  # fmt: skip
+    return out.stdout.strip()
+
+
+def parse(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--frames", type=int, default=200_000, help="fuzz frames to send")
+    parser.add_argument("--racers", type=int, default=8, help="racers beside the fuzz")
+    parser.add_argument("--fuzzers", type=int, default=6, help="fuzzing connections")
+    parser.add_argument("--seed", type=int, default=1, help="the run's random seed")
+    parser.add_argument("--seconds", type=float, default=900, help="the whole run's cap")
+    parser.add_argument("--stall", type=float, default=30, help="seconds before a request "
+                        "with no reply counts as unanswered, or a race as stranded")  # fmt: skip
+    parser.add_argument("--server-tree", type=Path, help="a checkout whose server to run")
+    parser.add_argument("--no-kills", action="store_true", help="fuzz and race only")
+    parser.add_argument(
+        "--quick", action="store_true", help="a short run: 3,000 frames, --stall 10, --seconds 60"
+    )
+    parser.add_argument("--json-out", type=Path, help="write the figures as JSON here")
+    parser.add_argument("--keep", action="store_true", help="keep the temporary directory")
+    args = parser.parse_args(argv)
+    if args.quick:
+        args.frames, args.racers, args.fuzzers = min(args.frames, 3000), 5, 4
+        args.stall, args.seconds = min(args.stall, 10), min(args.seconds, 60)
+    return args
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse(argv)
+    started = time.monotonic()
+    tmp = Path(tempfile.mkdtemp(prefix="patience-soak-"))
+    tree = args.server_tree.resolve() if args.server_tree else None
+    redis = RedisProc(tmp / "redis")
+    env = {
+        "PATIENCE_RATE": "1000",
+        "PATIENCE_BURST": "2000",
+        "PATIENCE_COUNTDOWN": str(COUNTDOWN),
+        "PATIENCE_SWEEP_INTERVAL": "2",
+        "PATIENCE_LOG_LEVEL": "INFO",
+    }
+    server = ServerProc(redis.url, tmp, env, tree)
+    figures = Figures(frames_asked=args.frames, commit=commit_of(tree or ROOT))
+    signal.signal(signal.SIGTERM, signal.default_int_handler)  # stop as on Ctrl-C
+    soak: Soak | None = None
+    try:
+        redis.start()
+        server.start()
+        soak = Soak(
+            args, redis, server, figures, Ledger(stall=args.stall), random.Random(args.seed),
+            time.monotonic() + args.seconds - (time.monotonic() - started),
+        )  # fmt: skip
+        soak.budget = Budget(args.frames)
+        asyncio.run(soak.run())
+    except KeyboardInterrupt:
+        figures.incomplete.append("interrupted")
+    except Exception as exc:
+        figures.incomplete.append(f"{type(exc).__name__}: {exc}")
+    finally:
+        with contextlib.suppress(Exception):
+            server.stop()
+        with contextlib.suppress(Exception):
+            redis.stop()
+    if soak is not None:
+        figures_of(soak, started)
+    print(table(figures))
+    if args.json_out:
+        args.json_out.write_text(json.dumps(figures.json(), indent=1))
+    if args.keep:
+        print(f"kept {tmp}")
+    else:
+        shutil.rmtree(tmp, ignore_errors=True)
+    return 1 if figures.failures() else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
