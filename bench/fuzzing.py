@@ -9,6 +9,7 @@ time.
 
 from __future__ import annotations
 
+import itertools
 import random
 from typing import Any
 
@@ -35,16 +36,23 @@ def pack(value: Any) -> bytes:
     return data
 
 
+#: the bounds a frame is decoded within (protocol.md, "What closes a connection")
+MAX_ITEMS, MAX_BYTES = 32, 512
+BOUNDS = {"max_array_len": MAX_ITEMS, "max_map_len": MAX_ITEMS, "max_str_len": MAX_BYTES}
+BOUNDS |= {"max_bin_len": MAX_BYTES, "max_ext_len": MAX_BYTES}
+
+
 def expected_close(frame: Frame, limit: int) -> int | None:
     """How the server must close on this frame, worked out on this side: 1009 over the
-    limit, 1003 for text or anything that is not exactly one msgpack value."""
+    limit, 1003 for text or anything that is not exactly one msgpack value within the
+    bounds."""
     size = len(frame.encode()) if isinstance(frame, str) else len(frame)
     if size > limit:
         return 1009
     if isinstance(frame, str):
         return 1003
     try:
-        msgpack.unpackb(frame, raw=False, strict_map_key=False)
+        msgpack.unpackb(frame, raw=False, strict_map_key=False, **BOUNDS)
     except Exception:
         return 1003
     return None
@@ -223,16 +231,28 @@ REQUIRED = {
 
 
 def fill_to(message: dict[str, Any], name: str, size: int, char: str = "x") -> bytes:
-    """``message`` with text field ``name`` grown until the frame is exactly ``size`` bytes."""
-    message = {**message, name: ""}
-    base = len(pack(message))
-    # a text of 256 bytes or more has a 3-byte header instead of the empty text's 1
-    room = size - base - 2
-    text = char * (room // len(char.encode()))
-    text += "x" * (room - len(text.encode()))
-    frame = pack({**message, name: text})
-    assert len(frame) == size, (len(frame), size)
-    return frame
+    """``message`` with text field ``name`` as long as a text may be (``MAX_BYTES``), then
+    fields the server does not know, of texts within the bounds too, until the frame is
+    exactly ``size`` bytes."""
+
+    def text(size: int) -> str:  # exactly ``size`` bytes, of ``char`` as far as it goes
+        made = char * (size // len(char.encode()))
+        return made + "x" * (size - len(made.encode()))
+
+    for longest in range(MAX_BYTES, MAX_BYTES - 8, -1):
+        filled = {**message, name: text(longest)}
+        pads = itertools.count()
+        while len(pack(filled)) + MAX_BYTES + 100 < size:
+            filled[f"pad{next(pads)}"] = text(MAX_BYTES)
+        room = size - len(pack(filled))
+        key = f"pad{next(pads)}"
+        # the length of a text's header steps at 32 and 256 bytes: some sizes it cannot
+        # make, which a name one byte shorter can
+        for length in range(min(room, MAX_BYTES), -1, -1):
+            frame = pack({**filled, key: text(length)})
+            if len(frame) == size:
+                return frame
+    raise AssertionError(f"cannot make a frame of {size} bytes")
 
 
 def nest(kind: str, depth: int) -> bytes:

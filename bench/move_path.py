@@ -29,12 +29,13 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+import msgpack
 from redis.asyncio import Redis
 
 from server.app.embedded_redis import EmbeddedRedis
 from server.app.service import Service
 from server.app.settings import Settings
-from server.protocol import decode, encode, parse_request
+from server.protocol import encode, parse_request
 
 
 class Seat:
@@ -90,7 +91,7 @@ async def measure(service: Service, args: argparse.Namespace) -> dict[str, Any]:
                 if isinstance(result, BaseException):
                     raise result
                 # the reply comes encoded: this decode is the stand-in player's work
-                moved: dict[str, Any] = decode(result)
+                moved: dict[str, Any] = msgpack.unpackb(result)
                 return moved
         reply = await service.handle(seat, request)
         encode(reply)

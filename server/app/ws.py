@@ -8,7 +8,8 @@ Sans-I/O protocol (:class:`RaceConnection` here, the session in
 :mod:`server.app.session`, which is compiled with the move path), and a move on a game
 held here is answered without a coroutine (:meth:`Service.move_now`).
 
-Close codes: 1003 an undecodable frame (text, or not msgpack); 1009 a frame over
+Close codes: 1003 an undecodable frame (text, not msgpack, or past the decoding bounds of
+:func:`~server.protocol.codec.decode`); 1009 a frame over
 ``max_frame`` bytes (websockets enforces it); a client too slow to read what it is
 sent is dropped (its connection is cut without a closing handshake, which would queue behind
 everything unread: the client sees 1006); 1012 the server is restarting (reconnect); 4001

@@ -15,14 +15,24 @@ from .encoded import Encoded as Encoded
 #: nesting deeper than this in a request is refused (requests are flat maps)
 MAX_DEPTH = 8
 
+#: the most items an array or a map in a frame may claim: the largest request has 7
+#: fields, and none has a list; room for fields a newer client adds. msgpack sets aside
+#: room for the items a header claims before it reads them, so without a bound a 3 KB
+#: frame of nested headers each claiming thousands of items makes it allocate 24 MB
+MAX_ITEMS = 32
+#: the most bytes a text (or a binary or extension value) in a frame may have: the longest
+#: text field, ``token``, is 128 characters, 512 bytes of UTF-8 at most
+MAX_BYTES = 512
+
 #: one packer for every frame: ``msgpack.packb`` builds a packer per call, which costs
 #: more than packing a small message (the server is single-threaded)
 _pack = msgpack.Packer(use_bin_type=True).pack
 
 
 class FrameError(ValueError):
-    """A frame that cannot be decoded: a text frame, or bytes that are not one msgpack
-    value. The server closes the connection (1003)."""
+    """A frame that cannot be decoded: a text frame, bytes that are not one msgpack value,
+    or a value past the bounds (``MAX_ITEMS``, ``MAX_BYTES``). The server closes the
+    connection (1003)."""
 
 
 def map_header(size: int) -> bytes:
@@ -126,11 +136,22 @@ def too_deep(value: Any) -> bool:
 
 def decode(frame: bytes | str) -> Any:
     """A frame to its value. Raises :class:`FrameError` for a text frame, bytes that are not
-    msgpack, or trailing bytes. Whether the value is a valid request is for
+    msgpack, trailing bytes, or an array or map of more than ``MAX_ITEMS`` items or a
+    text, binary or extension value of more than ``MAX_BYTES`` bytes anywhere in it.
+    Whether the value is a valid request is for
     :func:`~server.protocol.messages.parse_request` to say."""
     if not isinstance(frame, bytes | bytearray):
         raise FrameError("frames are binary msgpack, not text")
     try:
-        return msgpack.unpackb(frame, raw=False, strict_map_key=False, use_list=True)
+        return msgpack.unpackb(
+            frame,
+            raw=False,
+            strict_map_key=False,
+            max_array_len=MAX_ITEMS,
+            max_map_len=MAX_ITEMS,
+            max_str_len=MAX_BYTES,
+            max_bin_len=MAX_BYTES,
+            max_ext_len=MAX_BYTES,
+        )
     except Exception as exc:  # msgpack raises several unrelated types
         raise FrameError(f"not a msgpack frame ({type(exc).__name__})") from None

@@ -7,8 +7,8 @@ the close. The outcome must be one of
 - one reply, echoing the frame's id when it has a usable one: an ``error`` with a
   documented code (never ``internal_error``: that is a handler that failed), or, for a
   frame that happens to be a valid request, its ordinary reply;
-- for a frame that is not one msgpack value (or is text): a ``bad_request`` error with a
-  nil id, then close 1003;
+- for a frame that is not one msgpack value within the decoding bounds (or is text): a
+  ``bad_request`` error with a nil id, then close 1003;
 - for a frame over the size limit: close 1009.
 
 Meanwhile a second player is in the middle of a game on the same server: after every burst
@@ -305,8 +305,11 @@ async def test_text_and_oversized_frames(scene: Scene) -> None:
     for size in (limit + 1, limit * 4, 1 << 20):
         await check(fuzzer, b"\x00" * size, limit)
     await check(fuzzer, "x" * (limit + 1), limit)
+    # within the size limit, but past the decoding bounds: a text, a list
+    assert (await check(fuzzer, pack({"type": "move", "id": 13, "move": "x" * 513}), limit)).close
+    assert (await check(fuzzer, pack({"type": "ping", "id": 14, "x": [0] * 33}), limit)).close
     await scene.after_burst()
-    assert fuzzer.closes == {1003: 6, 1009: 5}
+    assert fuzzer.closes == {1003: 8, 1009: 5}
 
 
 async def test_wrong_shapes(scene: Scene) -> None:
@@ -365,7 +368,8 @@ async def test_every_field_of_the_wrong_type(scene: Scene) -> None:
                 assert len(frame) <= limit, (kind, name, len(frame))
                 await check(fuzzer, frame, limit, "bad_request", f"{kind}: field {name!r}")
                 cases += 1
-            # and texts as long as the frame allows, of one- and two-byte characters
+            # and texts as long as the bounds allow, in frames as long as the limit allows,
+            # of one- and two-byte characters
             if spec.kind is str:
                 for size, char in ((limit, "x"), (limit - 1, "é")):
                     frame = fill_to({**base, "id": next(request_ids)}, name, size, char)

@@ -1,14 +1,16 @@
 """Requests as the server reads them: the ``move`` request's fast path reads exactly what
-the general one does."""
+the general one does; frames are decoded within bounds every request fits in."""
 
 from __future__ import annotations
 
+import tracemalloc
 from typing import Any
 
+import msgpack
 import pytest
 
-from server.protocol import ErrorCode, ProtocolError, parse_request
-from server.protocol.messages import Move, move_fields
+from server.protocol import ErrorCode, FrameError, ProtocolError, decode, parse_request
+from server.protocol.messages import MAX_ID, REQUESTS, Move, Request, move_fields
 
 MOVES: list[dict[str, Any]] = [
     {"type": "move", "id": 1, "move": "t1>b2"},
@@ -54,3 +56,40 @@ def test_the_move_paths_fields_are_the_requests(raw: dict[str, Any]) -> None:
         assert parse_request(raw) == Move(id=fields[0], move=fields[1], game=fields[2])
     else:  # refused, by the general path
         assert isinstance(read(raw), tuple)
+
+
+#: 3 KB of nested array headers, each claiming 3,000 items: msgpack sets aside room for
+#: what a header claims before reading the items, 24 MB for these
+CLAIMING = b"\xdc\x0b\xb8" * 1000
+
+
+def test_a_frame_claiming_huge_arrays_is_refused_before_room_is_made_for_them() -> None:
+    tracemalloc.start()
+    try:
+        with pytest.raises(FrameError):
+            decode(CLAIMING)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 1 << 20, peak
+
+
+def _longest(cls: type[Request]) -> dict[str, Any]:
+    """``cls``'s request with every field at its largest: texts of four-byte characters."""
+    raw: dict[str, Any] = {"type": cls.TYPE, "id": MAX_ID}
+    for name, spec in cls.FIELDS.items():
+        if spec.kind is str:
+            raw[name] = "\U0001d11e" * spec.max_len
+        elif spec.kind is int:
+            raw[name] = spec.high
+        else:
+            raw[name] = True
+    return raw
+
+
+@pytest.mark.parametrize("cls", REQUESTS.values(), ids=lambda cls: cls.TYPE)
+def test_every_request_at_its_largest_decodes(cls: type[Request]) -> None:
+    raw = _longest(cls)
+    frame = msgpack.packb(raw)
+    assert decode(frame) == raw
+    parse_request(raw)  # and is a valid request

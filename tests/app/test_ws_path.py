@@ -217,3 +217,14 @@ async def test_frames_split_anyhow_between_reads(server: Running) -> None:
     assert all(r["type"] == "moved" for r in replies), replies
     assert replies[-1]["view"] == reference.view()
     assert (await ann.request("ping"))["type"] == "pong"
+
+
+async def test_a_frame_past_the_decoding_bounds_closes_1003(server: Running) -> None:
+    """A frame whose list is longer than any request has (here a field the server does not
+    know, which it would otherwise ignore) is not decoded: ``bad_request``, then 1003."""
+    ann = await player(server.url, "ann")
+    await ann.send_raw(_frame("ping", next(IDS), padding=[0] * 100))
+    code, reason = await ann.closed()
+    assert (code, reason) == (1003, "undecodable frame")
+    error = ann.frames[-1]
+    assert error["code"] == "bad_request" and error["id"] is None, error
