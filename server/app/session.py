@@ -135,8 +135,9 @@ class WsSession:
 
     def received(self, frame: Frame) -> None:
         """A data frame parsed by websockets (fragments put together; websockets has
-        checked the size of the whole message against ``max_frame``)."""
-        if self._ended:
+        checked the size of the whole message against ``max_frame``). Once a close frame
+        has gone either way nothing more is handled."""
+        if self._ended or self._closing or self.ws.protocol.state is not State.OPEN:
             return
         if frame.opcode is not Opcode.CONT:
             self._text = frame.opcode is Opcode.TEXT
@@ -149,8 +150,10 @@ class WsSession:
         self.message(bytes(data).decode("utf-8", "replace") if self._text else data)
 
     def message(self, data: bytes | str) -> None:
-        """A whole message from the client."""
-        if self._ended:
+        """A whole message from the client; dropped once the connection is closing (the
+        player signed in elsewhere, say: while the client withholds its answer to the
+        close, what it sends is not carried out)."""
+        if self._ended or self._closing:
             return
         self._inbox.append(data)
         if not self._busy:
@@ -279,6 +282,8 @@ class WsSession:
             item = self._handed
             if item is not None:
                 self._handed = None
+                if self._closing and item[0] != "close":
+                    continue  # a request handed on just before the close: not carried out
                 return item
             if self._ended and self.ws.state is State.CLOSED:
                 return None
@@ -353,9 +358,15 @@ class WsSession:
             transport.abort()
 
     def close(self, code: int, reason: str) -> None:
+        """Close the connection (the closing handshake, in a task); from now on nothing it
+        sends is handled, and nothing more is sent to it."""
         if self._closing:
             return
         self._closing = True
+        self._inbox.clear()
+        if self._paused:  # read on: the client's answer to the close must get through
+            self._paused = False
+            self.ws.transport.resume_reading()
         task = asyncio.get_running_loop().create_task(self.ws.close(code, reason))
         task.add_done_callback(lambda t: t.exception() if not t.cancelled() else None)
 

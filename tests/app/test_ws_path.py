@@ -16,8 +16,9 @@ from server.app import games as g
 from server.app.session import frame_head
 from server.engine import IllegalMove, UndoRefused, new_game
 
-from .client import Client, player
+from .client import Client, player, signed_in
 from .conftest import Running
+from .raw import RawClient, close_frame, masked
 
 IDS = itertools.count(9_000_000)
 
@@ -228,3 +229,35 @@ async def test_a_frame_past_the_decoding_bounds_closes_1003(server: Running) -> 
     assert (code, reason) == (1003, "undecodable frame")
     error = ann.frames[-1]
     assert error["code"] == "bad_request" and error["id"] is None, error
+
+
+async def test_a_signed_out_connection_plays_no_more(server: Running) -> None:
+    """A connection signed out by a second sign-in is sent ``signed_out`` and a 4001 close.
+    Moves it sends while it withholds its answer to the close are not played: the game is
+    as the new connection finds it."""
+    ann = await player(server.url, "ann")
+    assert ann.token is not None
+    gid = (await ann.call("new_game", game="gate", seed=3))["game"]
+    await ann.close()
+    reference = new_game("gate", seed=3)
+    moves = []
+    for _ in range(50):
+        moves.append(reference.legal_moves()[0].text)
+        reference.play(moves[-1])
+    old = await RawClient.connect(server.web.port)
+    old.send({"type": "hello", "id": 1, "protocol": 1, "token": ann.token})
+    assert (await old.message())["type"] == "welcome"
+    new = await signed_in(server.url, ann.token)
+    assert (await old.message())["type"] == "signed_out"
+    opcode, payload = await old.frame()
+    assert opcode is Opcode.CLOSE and close_frame(payload) == (4001, "signed in elsewhere")
+    # 50 moves, then (only then) the answer to the close, which lets the server hang up
+    old.send(
+        *({"type": "move", "id": 10 + n, "move": move, "game": gid} for n, move in enumerate(moves))
+    )
+    old.write(masked(payload[:2], Opcode.CLOSE))
+    assert await old.hung_up() == b""  # and not one reply came
+    assert server.service.games[gid].game.moves == 0
+    moved = await new.call("move", move=moves[0], game=gid)
+    assert moved["view"]["moves"] == 1
+    assert len(await g.read_log(server.redis, gid)) == 1
