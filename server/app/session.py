@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 import time
 from collections import deque
 from collections.abc import Callable
@@ -36,6 +37,7 @@ except ImportError:  # pragma: no cover
 log = logging.getLogger("patience.ws")
 
 CLOSE_UNDECODABLE = 1003
+CLOSE_POLICY = 1008
 
 #: requests read but not yet handled, per connection, past which reading pauses (as
 #: websockets' own queue, ``max_queue``) and under which it resumes
@@ -110,7 +112,9 @@ class WsSession:
         self.rate = settings.rate
         self.burst = settings.burst
         self._tokens = float(settings.burst)
-        self._last = time.monotonic()
+        self._last = time.perf_counter()
+        #: when the last ``rate_limited`` was sent: at most one a second
+        self._refused_at = -math.inf
         self._limit = settings.max_outgoing
         self._closing = False
         # frames read and not yet handled; the message being put together from fragments
@@ -118,6 +122,9 @@ class WsSession:
         self._parts: list[bytes] = []
         self._text = False
         self._paused = False
+        #: frames of an earlier read wait their turn (:class:`~server.app.ws.RaceConnection`
+        #: handles a share of them a pass of the event loop): the socket is not read
+        self.deferred = False
         #: a request is being handled (its reply not yet sent)
         self._busy = False
         #: no more frames are handled (an undecodable one came, or the connection is gone)
@@ -171,12 +178,21 @@ class WsSession:
         if self._paused and len(inbox) <= INBOX_LOW:
             self._paused = False
             if not self._ended:
-                self.ws.transport.resume_reading()
+                self.resume()
+
+    def resume(self) -> None:
+        """Read the socket again, unless the inbox is full or frames of an earlier read
+        still wait their turn."""
+        if not self._paused and not self.deferred:
+            self.ws.transport.resume_reading()
 
     def _dispatch(self, frame: bytes | str) -> None:
         web = self.web
         assert web is not None
         received = time.perf_counter()
+        if not self.allow(received):
+            self._refuse(frame, received)
+            return
         try:
             raw = decode(frame)
         except FrameError as undecodable:
@@ -193,13 +209,6 @@ class WsSession:
         request: m.Request | None = None
         fields: tuple[int, str, str | None] | None = None
         try:
-            # every frame counts, malformed ones too
-            if not self.allow():
-                raise ProtocolError(
-                    ErrorCode.RATE_LIMITED,
-                    f"more than {self.rate:g} requests a second: slow down",
-                    request_id,
-                )
             fields = m.move_fields(raw) if isinstance(raw, dict) else None
             if fields is not None:
                 # a move: played here, with no request record, when its game is held here
@@ -229,6 +238,43 @@ class WsSession:
         except Exception as failure:
             reply = web.failed(self, failure, request_id)
         self.answer(reply, received)
+
+    def _refuse(self, frame: bytes | str, received: float) -> None:
+        """A frame past the rate limit: not carried out. The first in a second is answered
+        ``rate_limited`` (decoded only for its id); the others are dropped unread. Once the
+        bucket is more than ``burst`` requests short, the connection is closed (1008)."""
+        if self._tokens < -self.burst:
+            self._end_for_policy("rate limit exceeded")
+            return
+        if received - self._refused_at < 1.0:
+            return
+        self._refused_at = received
+        try:
+            raw = decode(frame)
+        except FrameError:
+            raw = None
+        request_id = raw.get("id") if isinstance(raw, dict) else None
+        if not isinstance(request_id, int) or isinstance(request_id, bool):
+            request_id = None
+        message = f"more than {self.rate:g} requests a second: slow down"
+        self.answer(_error(request_id, ErrorCode.RATE_LIMITED, message), received)
+
+    def _end_for_policy(self, reason: str) -> None:
+        """Close with 1008 at once: websockets sends the close frame after what is queued
+        and hangs up without waiting for the client's answer, and drops whatever the
+        client sends meanwhile, unread. The coroutine waits for the hang-up (websockets'
+        closing timeout) and ends."""
+        self._ended = True
+        self._closing = True
+        self._inbox.clear()
+        ws = self.ws
+        if ws.protocol.state is State.OPEN:
+            ws.protocol.fail(CLOSE_POLICY, reason)
+            ws.send_data()
+        if self._paused:  # read on, to the client's end of the connection
+            self._paused = False
+            self.resume()
+        self._hand(("close", CLOSE_POLICY, reason))
 
     def _moved(self, outcome: bytes | BaseException) -> None:
         """A move's outcome, once Redis has its log entry (or has failed): the ``moved``
@@ -301,15 +347,14 @@ class WsSession:
 
     # -- writing -------------------------------------------------------------------------
 
-    def allow(self) -> bool:
-        """Token bucket: ``rate`` requests a second on average, ``burst`` at once."""
-        now = time.monotonic()
-        self._tokens = min(self.burst, self._tokens + (now - self._last) * self.rate)
+    def allow(self, now: float) -> bool:
+        """Token bucket: ``rate`` requests a second on average, ``burst`` at once; ``now``
+        is ``time.perf_counter()``. A frame refused takes its token all the same: the
+        bucket goes short, and a client that keeps sending stays refused."""
+        tokens = min(self.burst, self._tokens + (now - self._last) * self.rate) - 1.0
         self._last = now
-        if self._tokens < 1:
-            return False
-        self._tokens -= 1
-        return True
+        self._tokens = tokens
+        return tokens >= 0
 
     def send(self, message: dict[str, Any]) -> None:
         self.send_encoded(encode(message))
@@ -366,7 +411,7 @@ class WsSession:
         self._inbox.clear()
         if self._paused:  # read on: the client's answer to the close must get through
             self._paused = False
-            self.ws.transport.resume_reading()
+            self.resume()
         task = asyncio.get_running_loop().create_task(self.ws.close(code, reason))
         task.add_done_callback(lambda t: t.exception() if not t.cancelled() else None)
 
@@ -387,13 +432,16 @@ def frame_head(size: int) -> bytes:
 _HEADS = [frame_head(size) for size in range(126)]
 
 
-def read_frames(data: bytes, limit: int | None, message: Callable[[bytes], object]) -> int:
+def read_frames(
+    data: bytes, limit: int | None, message: Callable[[bytes], object], most: int
+) -> int:
     """Hand ``message`` the payload of each whole masked binary frame (FIN set, no
-    reserved bits, at most ``limit`` bytes) at the start of ``data``, unmasked; stop at
-    the first that is anything else or is cut short. Returns the bytes taken."""
+    reserved bits, at most ``limit`` bytes) at the start of ``data``, unmasked, ``most``
+    of them at most; stop at the first that is anything else or is cut short. Returns the
+    bytes taken."""
     size = len(data)
     at = 0
-    while at + 6 <= size:
+    while at + 6 <= size and most > 0:
         if data[at] != 0x82:
             break
         length = data[at + 1]
@@ -415,5 +463,49 @@ def read_frames(data: bytes, limit: int | None, message: Callable[[bytes], objec
         if end > size:
             break
         at = end
+        most -= 1
         message(apply_mask(data[start:end], data[mask_at:start]))
+    return at
+
+
+def frame_size(data: bytes, at: int, limit: int | None) -> int:
+    """The size of the client frame starting at ``data[at]`` (header, mask and payload),
+    as far as its header tells: while the header is cut short, the least the frame can be
+    (more than there is); 0 for a frame over ``limit`` bytes, which websockets refuses on
+    its header alone (1009)."""
+    left = len(data) - at
+    if left < 2:
+        return 2
+    second = data[at + 1]
+    length = second & 0x7F
+    head = 6 if second & 0x80 else 2
+    if length == 126:
+        if left < 4:
+            return 4
+        length = int.from_bytes(data[at + 2 : at + 4], "big")
+        head += 2
+    elif length == 127:
+        if left < 10:
+            return 10
+        length = int.from_bytes(data[at + 2 : at + 10], "big")
+        head += 8
+    if limit is not None and length > limit:
+        return 0
+    return head + length
+
+
+def frames_end(data: bytes, most: int, limit: int | None) -> int:
+    """Where the first ``most`` whole frames of ``data`` end: at most there, and before a
+    frame cut short; the end of ``data`` once a frame over ``limit`` comes (websockets
+    refuses it, and then reads nothing more)."""
+    size = len(data)
+    at = 0
+    while at < size and most > 0:
+        frame = frame_size(data, at, limit)
+        if frame == 0:
+            return size
+        if at + frame > size:
+            break
+        at += frame
+        most -= 1
     return at

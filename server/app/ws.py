@@ -6,10 +6,13 @@ websockets makes the connection (the handshake, pings, the closing handshake, li
 the frames of requests and replies, the bulk of the traffic, are read and written on its
 Sans-I/O protocol (:class:`RaceConnection` here, the session in
 :mod:`server.app.session`, which is compiled with the move path), and a move on a game
-held here is answered without a coroutine (:meth:`Service.move_now`).
+held here is answered without a coroutine (:meth:`Service.move_now`). One pass of the
+event loop handles at most ``FRAMES_PER_PASS`` frames of a connection, however many one
+read brings: the rest wait for the next pass, its socket not read meanwhile.
 
 Close codes: 1003 an undecodable frame (text, not msgpack, or past the decoding bounds of
-:func:`~server.protocol.codec.decode`); 1009 a frame over
+:func:`~server.protocol.codec.decode`); 1008 a client that kept sending past its rate
+limit (its bucket ``burst`` requests short: :class:`WsSession`); 1009 a frame over
 ``max_frame`` bytes (websockets enforces it); a client too slow to read what it is
 sent is dropped (its connection is cut without a closing handshake, which would queue behind
 everything unread: the client sees 1006); 1012 the server is restarting (reconnect); 4001
@@ -33,12 +36,17 @@ from . import web
 from .failures import FailureLog
 from .metrics import Metrics
 from .service import Service
-from .session import Outbox, WsSession, _error, read_frames
+from .session import Outbox, WsSession, _error, frame_size, frames_end, read_frames
 from .settings import Settings
 
 log = logging.getLogger("patience.ws")
 
 CLOSE_RESTART = 1012
+
+#: the most frames of one connection handled in one pass of the event loop: the rest of
+#: what it sent waits for the next pass, its socket not read meanwhile, so that a client
+#: writing thousands of frames at once holds up nobody else for long
+FRAMES_PER_PASS = 64
 
 
 class RaceConnection(ServerConnection):
@@ -57,19 +65,104 @@ class RaceConnection(ServerConnection):
         super().__init__(*args, **kwargs)
         web = self.server_app
         self.session = WsSession(self, web.settings, web.outbox, web)
+        #: bytes read and not handled yet: the start of a frame not all read, or frames
+        #: past this pass's share (``session.deferred``, the socket not read meanwhile)
+        self._held = bytearray()
+        #: the bytes ``_held`` must have to hold a whole frame (when it holds only a start)
+        self._need = 0
+        #: the end of what has come of the opening handshake (to find the request's end),
+        #: or None once the request is all there
+        self._tail: bytes | None = b""
+        self._gone = False
 
     def data_received(self, data: bytes) -> None:
+        held = self._held
+        if held:
+            held += data
+            if len(held) < self._need or self.session.deferred:
+                return
+            data = bytes(held)
+            held.clear()
         protocol = self.protocol
-        if (
-            protocol.state is not State.OPEN
-            or protocol.reader.buffer
-            or protocol.current_size is not None
-        ):
+        state = protocol.state
+        if state is State.OPEN and not protocol.reader.buffer and protocol.current_size is None:
+            at = read_frames(data, protocol.max_message_size, self.session.message, FRAMES_PER_PASS)
+            if at == len(data):
+                return
+        elif state is State.CONNECTING:
+            self._handshake(data)
+            return
+        elif state is State.CLOSED or protocol.eof_sent or protocol.reader.buffer:
+            # websockets discards what comes (or holds part of a frame: it reads the rest)
             super().data_received(data)
             return
-        at = read_frames(data, protocol.max_message_size, self.session.message)
-        if at < len(data):
-            super().data_received(data[at:] if at else data)
+        else:
+            at = 0
+        self._in_turn(data, at)
+
+    def _in_turn(self, data: bytes, at: int) -> None:
+        """After the frames taken straight from ``data`` (up to ``at``), the rest of this
+        pass's share goes through websockets' own parser (frames not on the fast path,
+        websockets' parser at a frame's start), and the remainder waits: for the rest of a
+        frame, or for the next pass, the socket not read meanwhile."""
+        limit = self.protocol.max_message_size
+        end = frames_end(data, FRAMES_PER_PASS, limit)
+        if end > at:
+            super().data_received(data[at:end])
+        if end == len(data):
+            return
+        rest = data[end:]
+        if self.protocol.eof_sent:  # websockets ended the connection: it discards the rest
+            super().data_received(rest)
+            return
+        self._held += rest
+        need = frame_size(rest, 0, limit)
+        if need > len(rest):
+            self._need = need
+            return
+        self._need = 0
+        self._later()
+
+    def _later(self) -> None:
+        self.session.deferred = True
+        self.transport.pause_reading()
+        self.loop.call_soon(self._next_pass)
+
+    def _next_pass(self) -> None:
+        self.session.deferred = False
+        if self._gone:
+            return
+        data = bytes(self._held)
+        self._held.clear()
+        self.data_received(data)
+        if not self.session.deferred:
+            self.session.resume()
+
+    def _handshake(self, data: bytes) -> None:
+        """websockets reads the opening handshake's request; frames sent right behind it
+        wait until the connection is open (:meth:`opened`), so they are handled as any
+        others are, a share a pass."""
+        if self._tail is None:  # the request is in: anything more waits
+            self._held += data
+            self.session.deferred = True
+            self.transport.pause_reading()
+            return
+        seen = self._tail + data
+        found = seen.find(b"\r\n\r\n")
+        if found < 0:
+            self._tail = seen[-3:]
+            super().data_received(data)
+            return
+        cut = found + 4 - len(self._tail)
+        self._tail = None
+        super().data_received(data[:cut])
+        if cut < len(data):
+            self._handshake(data[cut:])
+
+    def opened(self) -> None:
+        """The handshake is done: frames that came with it are handled from the next pass."""
+        if self.session.deferred and not self._gone:
+            self.loop.call_soon(self._next_pass)
 
     def process_event(self, event: Any) -> None:
         if event.__class__ is Frame and event.opcode in _DATA:
@@ -78,6 +171,8 @@ class RaceConnection(ServerConnection):
             super().process_event(event)
 
     def connection_lost(self, exc: Exception | None) -> None:
+        self._gone = True
+        self._held.clear()
         super().connection_lost(exc)
         self.session.lost()
 
@@ -117,6 +212,7 @@ class WebServer:
         assert isinstance(ws, RaceConnection)
         session = ws.session
         service = self.service
+        ws.opened()
         self.connections += 1
         try:
             while True:

@@ -10,6 +10,7 @@ the game plays on from where it was, the room still holds who it held, the name 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import re
 from collections.abc import AsyncIterator
@@ -383,32 +384,44 @@ async def test_host_ready_and_started(server: Running) -> None:
 
 
 async def test_rate_limited(settings: Settings) -> None:
-    async with running(with_settings(settings, rate=1.0, burst=2)) as slow:
+    async with running(with_settings(settings, rate=2.0, burst=2)) as slow:
         client = await Client.connect(slow.url)
         await client.call("hello", protocol=1)  # the first of the two in the burst
-        # the rest of the burst and beyond, sent without waiting for replies
-        replies = await asyncio.gather(
-            *(ask(client, "register", name=f"name{n}") for n in range(6))
-        )
-        codes = [r["type"] if r["type"] != "error" else r["code"] for _, r in replies]
-        # the one token left goes to the first; the rest are dropped, bar any the bucket
-        # refilled for meanwhile, which find the connection signed in
-        assert codes[0] == "registered", replies
-        assert "rate_limited" in codes, codes
-        assert set(codes[1:]) <= {"rate_limited", "already_registered"}, codes
-        for request_id, reply in replies:
-            assert reply["id"] == request_id
-            if reply["type"] == "error" and reply["code"] == "rate_limited":
-                assert set(reply) == {"type", "id", "code", "message"}
-                assert reply["message"] == "more than 1 requests a second: slow down"
-        # the dropped registers did nothing: their names are free
-        assert await slow.redis.get("pname:name0")
-        for n in range(1, 6):
-            assert await slow.redis.get(f"pname:name{n}") is None
-        # the connection carries on once the bucket has refilled (one token a second)
-        await asyncio.sleep(1.1)
-        await alive(client)
+        # three more at once: the token left goes to the first, the second is refused with
+        # rate_limited, and the third is dropped unanswered (one rate_limited a second)
+        loop = asyncio.get_running_loop()
+        sent = []
+        for _ in range(3):
+            request_id = next(IDS)
+            future: asyncio.Future[dict[str, Any]] = loop.create_future()
+            client._pending[request_id] = future
+            sent.append((request_id, future))
+        for n, (request_id, _) in enumerate(sent):
+            frame = msgpack.packb({"type": "register", "id": request_id, "name": f"name{n}"})
+            client.ws.protocol.send_binary(frame)
+        client.ws.send_data()  # in one write
+        assert (await asyncio.wait_for(sent[0][1], 10))["type"] == "registered"
+        assert await asyncio.wait_for(sent[1][1], 10) == {
+            "type": "error",
+            "id": sent[1][0],
+            "code": "rate_limited",
+            "message": "more than 2 requests a second: slow down",
+        }
+        # the connection carries on once the bucket has refilled (a ping a second, slower
+        # than it refills); replies come in order, so by then the third would have had its
+        while True:
+            await asyncio.sleep(1.0)
+            with contextlib.suppress(TimeoutError):
+                reply = await client.request("ping", timeout=1.0)
+                if reply["type"] == "pong":
+                    break
+                assert reply["code"] == "rate_limited", reply
+        assert not sent[2][1].done()
         assert client.ws.state is State.OPEN
+        # the refused registers did nothing: their names are free
+        assert await slow.redis.get("pname:name0")
+        for n in (1, 2):
+            assert await slow.redis.get(f"pname:name{n}") is None
 
 
 # -- internal errors -------------------------------------------------------------------------
