@@ -8,7 +8,9 @@
 It starts its own Redis (``EmbeddedRedis`` in a temporary directory, append-only as in
 production), the race server (``patience-race-server`` with ``PATIENCE_REDIS_URL`` set to
 that Redis, ``PATIENCE_RATE``/``PATIENCE_BURST`` raised to 10^6 so no connection is
-rate-limited, and ``PATIENCE_COUNTDOWN=0`` so rematches start at once) and the echo server
+rate-limited, ``PATIENCE_MAX_CONNECTIONS``/``PATIENCE_MAX_CONNECTIONS_PER_IP`` at 0 (no
+cap: every racer connects from 127.0.0.1, 10,000 of them in the scale mode), and
+``PATIENCE_COUNTDOWN=0`` so rematches start at once) and the echo server
 (``bench/echo.py``), all on 127.0.0.1. Or it targets a running server: ``--url ws://...``
 with ``--redis-url`` (for ``INFO``) and ``--server-pid`` (for CPU and RSS).
 
@@ -689,6 +691,8 @@ def server_env(redis_url: str, tmp: Path, tree: str | Path | None = None) -> dic
         PATIENCE_DATA_DIR=str(tmp / "server"),
         PATIENCE_RATE="1000000",
         PATIENCE_BURST="1000000",
+        PATIENCE_MAX_CONNECTIONS="0",
+        PATIENCE_MAX_CONNECTIONS_PER_IP="0",
         PATIENCE_COUNTDOWN="0",
     )
     return env
@@ -1007,7 +1011,8 @@ def main() -> int:
             "seconds": seconds,
             "warm": warm,
             "game": GAME,
-            "server_env": "PATIENCE_RATE=1000000 PATIENCE_BURST=1000000 PATIENCE_COUNTDOWN=0",
+            "server_env": "PATIENCE_RATE=1000000 PATIENCE_BURST=1000000 "
+            "PATIENCE_MAX_CONNECTIONS=0 PATIENCE_MAX_CONNECTIONS_PER_IP=0 PATIENCE_COUNTDOWN=0",
             "echo": "lean (the server's framing)" if args.lean_echo else "websockets' asyncio API",
         },
     }

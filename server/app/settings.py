@@ -36,6 +36,8 @@ class Settings:
     rate: float = 30.0
     burst: int = 60
     max_outgoing: int = 1 << 20
+    max_connections: int = 10_000
+    max_connections_per_ip: int = 64
     countdown: float = 5.0
     ended_ttl: int = 24 * 3600
     idle_ttl: int = 7 * 24 * 3600
@@ -202,6 +204,14 @@ OPTIONS: dict[str, tuple[str, Callable[[str], Any]]] = {
     "rate": ("requests a second one connection may send, on average", _positive_float),
     "burst": ("requests a connection may send at once, saved up", _positive_int),
     "max_outgoing": ("bytes queued to a client before it is dropped as too slow", _positive_int),
+    "max_connections": (
+        "open websocket connections; one more is closed with 1013; 0 no cap",
+        _non_negative_int,
+    ),
+    "max_connections_per_ip": (
+        "open websocket connections from one address (behind a proxy: the proxy's); 0 no cap",
+        _non_negative_int,
+    ),
     "countdown": ("seconds from the host's start to the deal", _non_negative_float),
     "ended_ttl": ("seconds a finished game or room is kept", _positive_int),
     "idle_ttl": ("seconds an idle lobby or unfinished game is kept", _positive_int),

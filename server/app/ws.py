@@ -15,8 +15,9 @@ Close codes: 1003 an undecodable frame (text, not msgpack, or past the decoding 
 limit (its bucket ``burst`` requests short: :class:`WsSession`); 1009 a frame over
 ``max_frame`` bytes (websockets enforces it); a client too slow to read what it is
 sent is dropped (its connection is cut without a closing handshake, which would queue behind
-everything unread: the client sees 1006); 1012 the server is restarting (reconnect); 4001
-the player signed in elsewhere.
+everything unread: the client sees 1006); 1012 the server is restarting (reconnect); 1013
+a connection past ``max_connections`` or ``max_connections_per_ip`` (closed as soon as its
+handshake is done); 4001 the player signed in elsewhere.
 """
 
 from __future__ import annotations
@@ -42,6 +43,7 @@ from .settings import Settings
 log = logging.getLogger("patience.ws")
 
 CLOSE_RESTART = 1012
+CLOSE_TRY_AGAIN = 1013
 
 #: the most frames of one connection handled in one pass of the event loop: the rest of
 #: what it sent waits for the next pass, its socket not read meanwhile, so that a client
@@ -164,6 +166,13 @@ class RaceConnection(ServerConnection):
         if self.session.deferred and not self._gone:
             self.loop.call_soon(self._next_pass)
 
+    def refuse(self, reason: str) -> None:
+        """Close at once with 1013 (try again later), nothing it sent handled."""
+        self._held.clear()
+        self.session.deferred = False
+        self.session.close(CLOSE_TRY_AGAIN, reason)
+        self.session.resume()  # to read the client's answer to the close
+
     def process_event(self, event: Any) -> None:
         if event.__class__ is Frame and event.opcode in _DATA:
             self.session.received(event)
@@ -180,6 +189,12 @@ class RaceConnection(ServerConnection):
 _DATA = frozenset((Opcode.BINARY, Opcode.TEXT, Opcode.CONT))
 
 
+def _address(ws: ServerConnection) -> str:
+    """The client's address as the socket has it: behind a proxy, the proxy's."""
+    peer = ws.remote_address
+    return str(peer[0]) if isinstance(peer, tuple) and peer else str(peer)
+
+
 class WebServer:
     """The websocket server, and the HTTP side of its port (:mod:`server.app.web`)."""
 
@@ -188,7 +203,9 @@ class WebServer:
         self.service = service
         self.server: Server | None = None
         self.metrics = Metrics()
+        #: open websocket connections let in, overall and per client address
         self.connections = 0
+        self.per_address: dict[str, int] = {}
         self.outbox = Outbox()
         #: requests failing while Redis is away: a line every few seconds, not one each
         self.failures = FailureLog(log)
@@ -212,8 +229,15 @@ class WebServer:
         assert isinstance(ws, RaceConnection)
         session = ws.session
         service = self.service
+        address = _address(ws)
+        refusal = self._over_cap(address)
+        if refusal is not None:
+            ws.refuse(refusal)
+            await ws.wait_closed()
+            return
         ws.opened()
         self.connections += 1
+        self.per_address[address] = self.per_address.get(address, 0) + 1
         try:
             while True:
                 item = await session.next_request()
@@ -233,7 +257,22 @@ class WebServer:
                 session.done()
         finally:
             self.connections -= 1
+            left = self.per_address.pop(address) - 1
+            if left:
+                self.per_address[address] = left
             service.disconnected(session)
+
+    def _over_cap(self, address: str) -> str | None:
+        """Why a new connection from ``address`` is not let in, or None: it would pass
+        ``max_connections`` or ``max_connections_per_ip`` (0: no cap)."""
+        settings = self.settings
+        most = settings.max_connections
+        if most and self.connections >= most:
+            return f"server full (max_connections {most})"
+        most = settings.max_connections_per_ip
+        if most and self.per_address.get(address, 0) >= most:
+            return f"too many connections from your address (max_connections_per_ip {most})"
+        return None
 
     async def process_request(
         self, connection: ServerConnection, request: Request
