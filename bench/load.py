@@ -693,6 +693,7 @@ def server_env(redis_url: str, tmp: Path, tree: str | Path | None = None) -> dic
         PATIENCE_BURST="1000000",
         PATIENCE_MAX_CONNECTIONS="0",
         PATIENCE_MAX_CONNECTIONS_PER_IP="0",
+        PATIENCE_REGISTER_RATE="0",
         PATIENCE_COUNTDOWN="0",
     )
     return env
@@ -1012,7 +1013,8 @@ def main() -> int:
             "warm": warm,
             "game": GAME,
             "server_env": "PATIENCE_RATE=1000000 PATIENCE_BURST=1000000 "
-            "PATIENCE_MAX_CONNECTIONS=0 PATIENCE_MAX_CONNECTIONS_PER_IP=0 PATIENCE_COUNTDOWN=0",
+            "PATIENCE_MAX_CONNECTIONS=0 PATIENCE_MAX_CONNECTIONS_PER_IP=0 "
+            "PATIENCE_REGISTER_RATE=0 PATIENCE_COUNTDOWN=0",
             "echo": "lean (the server's framing)" if args.lean_echo else "websockets' asyncio API",
         },
     }

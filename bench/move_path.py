@@ -62,7 +62,9 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         redis_server = EmbeddedRedis(Path(tmp) / "redis")
         url = redis_server.start()
         redis = Redis.from_url(url)
-        settings = Settings(redis_url=url, data_dir=Path(tmp), rate=1e9, burst=10**9)
+        settings = Settings(
+            redis_url=url, data_dir=Path(tmp), rate=1e9, burst=10**9, register_rate=0
+        )
         service = Service(settings, redis)
         await service.start()
         try:

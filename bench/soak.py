@@ -407,6 +407,7 @@ def main(argv: list[str] | None = None) -> int:
     env = {
         "PATIENCE_RATE": "1000",
         "PATIENCE_BURST": "2000",
+        "PATIENCE_REGISTER_RATE": "0",  # (every fuzzing connection comes from one address)
         "PATIENCE_COUNTDOWN": str(COUNTDOWN),
         "PATIENCE_SWEEP_INTERVAL": "2",
         "PATIENCE_LOG_LEVEL": "INFO",

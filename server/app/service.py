@@ -70,6 +70,8 @@ class Session(Protocol):
     name: str | None
     hello: bool
     watching: set[str]
+    #: the client's address (the peer's, or as the proxy in front says), for limits
+    address: str | None
 
     def send(self, message: dict[str, Any]) -> None: ...
 
@@ -250,6 +252,7 @@ class Service:
             raise _error(ErrorCode.ALREADY_REGISTERED, f"already signed in as {session.name}")
         if not NAME_RE.fullmatch(req.name):  # not match and "$": "ann\n" is no name
             raise _error(ErrorCode.BAD_NAME, "a name is 2 to 20 letters, digits, '_' or '-'")
+        counted = await self._registrations(session.address)
         pid = secrets.token_hex(8)
         token = secrets.token_urlsafe(24)  # 192 random bits
         if not await self.redis.set(store.name_key(req.name), pid, nx=True):
@@ -262,8 +265,30 @@ class Service:
         except Exception:
             await self.redis.delete(store.name_key(req.name))
             raise
+        if counted is not None:
+            async with self.redis.pipeline(transaction=False) as pipe:
+                pipe.incr(counted)
+                pipe.expire(counted, 3600)
+                await pipe.execute()
         await self._sign_in(session, pid, req.name)
         return {"type": "registered", "player": {"id": pid, "name": req.name}, "token": token}
+
+    async def _registrations(self, address: str | None) -> str | None:
+        """The key counting this hour's players registered from ``address`` (None: not
+        counted); refused with ``rate_limited`` once it has ``register_rate`` of them.
+        A second account to scout a shared deal is what this makes costly."""
+        limit = self.settings.register_rate
+        if not address or limit <= 0:
+            return None
+        key = store.registered_key(address, self.now() // 3_600_000)
+        count = await self.redis.get(key)
+        if count is not None and int(count) >= limit:
+            raise _error(
+                ErrorCode.RATE_LIMITED,
+                f"no more than {limit} new players an hour from one address: "
+                "try again later, or sign in with your token",
+            )
+        return key
 
     async def _sign_in(self, session: Session, pid: str, name: str) -> None:
         """One connection per player, across processes: a connection signed in before,

@@ -107,6 +107,8 @@ class WsSession:
         self._queued = False
         self.player: str | None = None
         self.name: str | None = None
+        #: the client's address, for limits (set as the connection is let in)
+        self.address: str | None = None
         self.hello = False
         self.watching: set[str] = set()
         self.rate = settings.rate

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
@@ -38,6 +39,7 @@ class Settings:
     max_outgoing: int = 1 << 20
     max_connections: int = 10_000
     max_connections_per_ip: int = 64
+    client_ip_header: str | None = None
     countdown: float = 5.0
     ended_ttl: int = 24 * 3600
     idle_ttl: int = 7 * 24 * 3600
@@ -46,6 +48,7 @@ class Settings:
     progress_interval: float = 0.1
     write_timeout: float = 5.0
     lock_wait: float = 10.0
+    register_rate: int = 5
     secret: str | None = None
     rules_dir: Path | None = None
     clock: Clock = field(default_factory=Clock, compare=False)
@@ -155,6 +158,12 @@ def _level(raw: str) -> str:
     return level
 
 
+def _header_name(raw: str) -> str:
+    if not re.fullmatch(r"[A-Za-z0-9-]+", raw):
+        raise ValueError(f"a header name is letters, digits and '-', not {raw!r}")
+    return raw
+
+
 def _redis_url(raw: str) -> str:
     if not raw.startswith(("redis://", "rediss://", "unix://")):
         raise ValueError(f"a Redis URL starts redis://, rediss:// or unix://, not {raw!r}")
@@ -212,6 +221,11 @@ OPTIONS: dict[str, tuple[str, Callable[[str], Any]]] = {
         "open websocket connections from one address (behind a proxy: the proxy's); 0 no cap",
         _non_negative_int,
     ),
+    "client_ip_header": (
+        "header a proxy in front puts the client's address in (the last one is taken), "
+        "e.g. X-Forwarded-For; only when the port is reachable only through the proxy",
+        _header_name,
+    ),
     "countdown": ("seconds from the host's start to the deal", _non_negative_float),
     "ended_ttl": ("seconds a finished game or room is kept", _positive_int),
     "idle_ttl": ("seconds an idle lobby or unfinished game is kept", _positive_int),
@@ -228,6 +242,10 @@ OPTIONS: dict[str, tuple[str, Callable[[str], Any]]] = {
     "lock_wait": (
         "seconds a request waits for a room another change holds (else room_busy)",
         _positive_float,
+    ),
+    "register_rate": (
+        "players registered an hour from one client address; 0 no limit",
+        _non_negative_int,
     ),
     "secret": ("key of the daily deals' seeds (else one kept in the data directory)", str),
     "rules_dir": ("folder of the game pages served as rules (else the source's docs/games)", Path),

@@ -146,6 +146,12 @@ def token_key(token: str) -> str:
     return "ptoken:" + hashlib.sha256(token.encode()).hexdigest()
 
 
+def registered_key(address: str, hour: int) -> str:
+    """How many players were registered from a client address in an hour (Unix time // 3600):
+    the count ``register_rate`` bounds. Expires after the hour."""
+    return f"preg:{address}:{hour}"
+
+
 def game_key(gid: str) -> str:
     return f"g:{{{gid}}}"
 

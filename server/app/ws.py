@@ -189,8 +189,14 @@ class RaceConnection(ServerConnection):
 _DATA = frozenset((Opcode.BINARY, Opcode.TEXT, Opcode.CONT))
 
 
-def _address(ws: ServerConnection) -> str:
-    """The client's address as the socket has it: behind a proxy, the proxy's."""
+def _address(ws: ServerConnection, header: str | None) -> str:
+    """The client's address as the socket has it (behind a proxy, the proxy's), or as
+    the proxy says in ``header`` (``client_ip_header``): the last address it lists, the
+    one the proxy itself added (those before it are the client's to make up)."""
+    if header is not None and ws.request is not None:
+        said = ws.request.headers.get(header, "").rsplit(",", 1)[-1].strip()
+        if said:
+            return said
     peer = ws.remote_address
     return str(peer[0]) if isinstance(peer, tuple) and peer else str(peer)
 
@@ -229,7 +235,7 @@ class WebServer:
         assert isinstance(ws, RaceConnection)
         session = ws.session
         service = self.service
-        address = _address(ws)
+        address = session.address = _address(ws, self.settings.client_ip_header)
         refusal = self._over_cap(address)
         if refusal is not None:
             ws.refuse(refusal)

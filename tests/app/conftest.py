@@ -65,6 +65,7 @@ def settings(redis_url: str, tmp_path: Path) -> Settings:
         countdown=0.3,
         rate=1000.0,
         burst=1000,
+        register_rate=0,  # every test's players come from one address
         clock=ManualClock(),
     )
 
@@ -139,6 +140,7 @@ class ServerProcess:
             "PATIENCE_REDIS_URL": self.redis_url,
             "PATIENCE_DATA_DIR": str(self.data_dir),
             "PATIENCE_COUNTDOWN": "0.3",
+            "PATIENCE_REGISTER_RATE": "0",
             **self.env,
         }
         self.process = subprocess.Popen(

@@ -57,3 +57,43 @@ async def test_past_the_cap_overall_a_connection_is_closed_1013(settings: Settin
         fourth = await _open(server, "127.0.0.3")
         await _admitted(fourth)
         await _admitted(first)
+
+
+async def _via_proxy(server: Running, forwarded: str) -> Client:
+    """A connection through a proxy that says the client is ``forwarded`` (the header a
+    client sends itself comes first: the proxy appends the address it saw)."""
+    header = {"X-Forwarded-For": f"6.6.6.6, {forwarded}"}
+    return await Client.connect(server.url, additional_headers=header)
+
+
+async def test_behind_a_proxy_the_address_is_the_one_it_says(settings: Settings) -> None:
+    proxied = with_settings(settings, max_connections_per_ip=1, client_ip_header="X-Forwarded-For")
+    async with running(proxied) as server:
+        ann = await _via_proxy(server, "10.0.0.1")
+        bob = await _via_proxy(server, "10.0.0.2")  # the same socket address, not counted
+        for client in (ann, bob):
+            await _admitted(client)
+        again = await _via_proxy(server, "10.0.0.1")
+        reason = "too many connections from your address (max_connections_per_ip 1)"
+        assert await again.closed() == (1013, reason)
+
+
+async def test_registering_is_limited_per_address_an_hour(settings: Settings) -> None:
+    limited = with_settings(settings, register_rate=2, client_ip_header="X-Forwarded-For")
+    async with running(limited) as server:
+        for name in ("ann", "bob"):
+            client = await _via_proxy(server, "10.0.0.1")
+            await client.call("hello", protocol=1)
+            await client.call("register", name=name)
+        third = await _via_proxy(server, "10.0.0.1")
+        await third.call("hello", protocol=1)
+        refused = await third.request("register", name="cat")
+        assert refused["code"] == "rate_limited"
+        assert "no more than 2 new players an hour" in refused["message"]
+        taken = await third.request("register", name="x")  # a bad name is no registration
+        assert taken["code"] == "bad_name"
+        elsewhere = await _via_proxy(server, "10.0.0.2")
+        await elsewhere.call("hello", protocol=1)
+        assert (await elsewhere.call("register", name="cat"))["type"] == "registered"
+        server.clock.advance(3600)  # the next hour counts afresh
+        assert (await third.call("register", name="dan"))["type"] == "registered"

@@ -61,6 +61,7 @@ def on_cluster(cluster: LocalCluster, tmp_path: Path) -> Settings:
         countdown=0.3,
         rate=1000.0,
         burst=1000,
+        register_rate=0,
         clock=ManualClock(),
     )
 
