@@ -42,7 +42,7 @@ from . import __version__
 from .app import Plan, run, run_replay
 from .boards import board_id, board_view, overview, pick_day
 from .config import DEFAULT_SERVER, TokenStore, config_dir, pick_server
-from .connection import Connection, LinkError, ServerError
+from .connection import Connection, ConnectionLost, LinkError, ServerError
 from .replay import Replay, replay_table
 from .sanitize import clean, clean_block
 
@@ -175,6 +175,10 @@ async def _anonymous(server: str) -> tuple[Connection, dict[str, Any]]:
 
 
 def _unreachable(server: str, exc: BaseException) -> int:
+    if isinstance(exc, ConnectionLost) and str(exc) != "the connection dropped":
+        # reached, and turned away with a reason (server full, too many connections)
+        print(f"patience-race: {server}: {clean(exc, 200)}; try again later", file=sys.stderr)
+        return 1
     print(
         f"patience-race: cannot reach the race server at {server} ({clean(exc, 120)}). "
         "Is it running? (make run starts a local one; --server URL picks another)",

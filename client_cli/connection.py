@@ -73,6 +73,13 @@ class ServerError(Exception):
 Event = dict[str, Any]
 
 
+def lost_why(ws: ClientConnection) -> str:
+    """What to tell of a connection that ended: the server's reason, when it gave one
+    (``server full``, ``rate limit exceeded``)."""
+    reason = clean(ws.close_reason or "", 200)
+    return f"the server closed the connection: {reason}" if reason else "the connection dropped"
+
+
 def backoff(first: float = FIRST_DELAY, most: float = MAX_DELAY) -> Iterator[float]:
     """Delays between reconnection attempts (an endless iterator).
 
@@ -198,7 +205,7 @@ class Connection:
             async with asyncio.timeout(timeout):
                 reply = await future
         except ConnectionClosed:
-            raise ConnectionLost("the connection dropped") from None
+            raise ConnectionLost(lost_why(ws)) from None
         finally:
             self._pending.pop(request_id, None)
         if reply.get("type") == "error":
@@ -235,7 +242,7 @@ class Connection:
                 self._ws = None
             for future in self._pending.values():
                 if not future.done():
-                    future.set_exception(ConnectionLost("the connection dropped"))
+                    future.set_exception(ConnectionLost(lost_why(ws)))
         if code == CLOSE_SIGNED_OUT:
             self._signed_out = True
         if self._closing:

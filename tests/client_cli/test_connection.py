@@ -14,10 +14,12 @@ from client_cli.connection import (
     SIGNED_OUT,
     UP,
     Connection,
+    ConnectionLost,
     NotConnected,
     ServerError,
 )
-from tests.app.conftest import Running, ServerProcess
+from server.app.settings import Settings
+from tests.app.conftest import Running, ServerProcess, running, with_settings
 
 
 class Recorder:
@@ -140,3 +142,13 @@ async def test_signed_in_elsewhere_is_final(server: Running) -> None:
     await asyncio.sleep(0.3)
     assert RETRYING not in rec.links and not first.connected
     await second.close()
+
+
+async def test_a_connection_the_server_turns_away_says_why(settings: Settings) -> None:
+    async with running(with_settings(settings, max_connections=1)) as server:
+        first = Recorder().connection(server.url)
+        await first.open()
+        second = Recorder().connection(server.url)
+        with pytest.raises(ConnectionLost, match="server full"):
+            await second.open()
+        await first.close()
