@@ -377,22 +377,30 @@ class Service:
             if pid not in self.sessions:  # (back meanwhile: nobody went away)
                 await self._hand_over(room, pid)
 
-        await self._until_done("a host going away", room, hand_over)
+        if room.state in (LOBBY, FINISHED) and room.host == pid:
+            # a lobby or a finished race must not wait on an absent host: tried until
+            # it goes through
+            await self._until_done("a host going away", room, hand_over)
+        try:
+            await self._broadcast_room(room)  # (who is present: told again when Redis is)
+        except Exception as exc:
+            self.failures.failed("a player going away", exc)
 
     async def _hand_over(self, room: Room, pid: str) -> None:
-        """A lobby or a finished race must not wait on an absent host."""
-        if room.state in (LOBBY, FINISHED) and room.host == pid:
-            online = await self._online(room.members())
-            others = [r for r in room.members() if r.pid in online and r.pid != pid]
-            if others:
-                async with self._locked(room):
-                    if room.host == pid:
-                        room.host = others[0].pid
-                        try:
-                            await self._persist_room(room)
-                        except RoomConflict:
-                            await self._reload_room(room.code)
-        await self._broadcast_room(room)
+        """The host's part passes from ``pid`` to the longest-present member connected."""
+        if room.state not in (LOBBY, FINISHED) or room.host != pid:
+            return
+        online = await self._online(room.members())
+        others = [r for r in room.members() if r.pid in online and r.pid != pid]
+        if not others:
+            return
+        async with self._locked(room):
+            if room.host == pid:
+                room.host = others[0].pid
+                try:
+                    await self._persist_room(room)
+                except RoomConflict:
+                    await self._reload_room(room.code)
 
     async def _online(self, racers: list[Racer]) -> set[str]:
         """Which of these players are connected, to this process or another."""

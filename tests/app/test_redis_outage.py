@@ -143,3 +143,21 @@ async def test_an_outage_is_logged_a_line_a_kind_every_few_seconds(
     assert tracebacks(caplog) == []
     back = await clients[0].call("new_game", game="gate")
     assert back["type"] == "game"
+
+
+async def test_a_host_leaving_while_redis_is_away_hands_over_once_it_is_back(
+    server_on_own_redis: Running, outage: Outage, caplog: pytest.LogCaptureFixture
+) -> None:
+    server = server_on_own_redis
+    (ann, bob), code = await lobby(server.url, ["ann", "bob"], game="nestor")
+    outage.kill()
+    await ann.close()  # the lobby's host goes, with Redis away
+    await asyncio.sleep(1)
+    held = server.service.rooms[code]
+    assert held.racers[held.host].name == "ann"  # not handed over in the copy alone
+    outage.restart()
+    handed = await bob.event("room", lambda e: e["host"] == "bob", timeout=15)
+    assert handed["state"] == "lobby"
+    written = await stored(server.redis, store.room_key(code))
+    assert {r["pid"]: r["name"] for r in written["racers"]}[written["host"]] == "bob"
+    assert tracebacks(caplog) == []
