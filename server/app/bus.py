@@ -40,14 +40,20 @@ def proc_channel(proc: str) -> str:
 
 Handler = Callable[[str, dict[str, Any]], Awaitable[None]]
 
+#: seconds the reader waits for a message before it looks at the subscriptions again
+POLL = 0.05
+
 
 class Bus:
     def __init__(self, redis: store.RedisClient, proc: str, handler: Handler) -> None:
         self.redis = redis
         self.proc = proc
         self.handler = handler
+        #: the channels this process wants; the reader subscribes to them (see _read)
         self.channels: set[str] = set()
         self._pubsub: Any = None
+        #: callers of subscribe/unsubscribe waiting for the reader to have sent them
+        self._waiting: list[asyncio.Future[None]] = []
         self._reader: asyncio.Task[None] | None = None
         self._sends: set[asyncio.Task[Any]] = set()
         #: commands to send (messages to publish, and writes that go with them), in
@@ -87,16 +93,49 @@ class Bus:
                 log.debug("closing pub/sub failed", exc_info=True)
 
     async def subscribe(self, channel: str) -> None:
+        """Hear ``channel`` from now on: returns once the reader has sent the
+        subscription (or failed to, Redis away: it sends it once Redis is back)."""
         if channel in self.channels or self._pubsub is None:
             return
         self.channels.add(channel)
-        await self._pubsub.subscribe(channel)
+        await self._synced()
 
     async def unsubscribe(self, channel: str) -> None:
         if channel not in self.channels or self._pubsub is None:
             return
         self.channels.discard(channel)
-        await self._pubsub.unsubscribe(channel)
+        await self._synced()
+
+    async def _synced(self) -> None:
+        reader = self._reader
+        if reader is None or reader.done():
+            return
+        waiter = asyncio.get_running_loop().create_future()
+        self._waiting.append(waiter)
+        await waiter
+
+    async def _sync(self) -> None:
+        """Bring the pub/sub connection's subscriptions in line with :attr:`channels`.
+
+        Only the reader touches the pub/sub connection: redis-py's pub/sub is no more
+        than one coroutine's at a time (a subscribe from a request while the reader
+        reconnects had two coroutines read one socket, "read() called while another
+        coroutine is already waiting"), and a subscription that failed while Redis was
+        away is not one redis-py knows to send again when it reconnects."""
+        pubsub = self._pubsub
+        have = {_text(c) for c in pubsub.channels}
+        have -= {_text(c) for c in pubsub.pending_unsubscribe_channels}
+        more, fewer = self.channels - have, have - self.channels
+        if more:
+            await pubsub.subscribe(*more)
+        if fewer:
+            await pubsub.unsubscribe(*fewer)
+
+    def _release(self) -> None:
+        waiting, self._waiting = self._waiting, []
+        for waiter in waiting:
+            if not waiter.done():
+                waiter.set_result(None)
 
     def watch_soon(self, channel: str, on: bool) -> None:
         """Subscribe or unsubscribe without waiting (from code that cannot await)."""
@@ -150,14 +189,24 @@ class Bus:
             self.failures.failed("subscribing", exc)
 
     async def _read(self) -> None:
+        try:
+            await self._read_forever()
+        finally:
+            self._release()
+
+    async def _read_forever(self) -> None:
         while not self._stopping:
             try:
+                if self._waiting or len(self.channels) != len(self._pubsub.channels):
+                    await self._sync()
+                    self._release()
                 message = await self._pubsub.get_message(
-                    ignore_subscribe_messages=True, timeout=None
+                    ignore_subscribe_messages=True, timeout=POLL
                 )
             except asyncio.CancelledError:
                 raise
             except Exception as exc:
+                self._release()  # (tried: the next pass tries again)
                 if self._stopping:
                     return
                 # redis-py reconnects and subscribes again on the next read
@@ -177,3 +226,7 @@ class Bus:
                 await self.handler(channel, data)
             except Exception as exc:
                 self.failures.failed("a bus message", exc)
+
+
+def _text(channel: str | bytes) -> str:
+    return channel.decode() if isinstance(channel, bytes) else channel

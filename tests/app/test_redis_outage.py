@@ -12,16 +12,19 @@ import logging
 import signal
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from server.app import games as g
 from server.app import store
+from server.app.bus import Bus, room_channel
 from server.app.embedded_redis import EmbeddedRedis
+from server.app.main import open_redis
 from server.app.settings import Settings
 
 from .client import Client
-from .conftest import Running, running, with_settings
+from .conftest import Running, running, until, with_settings
 from .test_resume import lobby, stored
 
 
@@ -160,4 +163,37 @@ async def test_a_host_leaving_while_redis_is_away_hands_over_once_it_is_back(
     assert handed["state"] == "lobby"
     written = await stored(server.redis, store.room_key(code))
     assert {r["pid"]: r["name"] for r in written["racers"]}[written["host"]] == "bob"
+    assert tracebacks(caplog) == []
+
+
+async def test_a_channel_subscribed_while_redis_is_away_is_heard_once_it_is_back(
+    outage: Outage, caplog: pytest.LogCaptureFixture
+) -> None:
+    redis = open_redis(outage.redis.url)
+    heard: list[tuple[str, dict[str, Any]]] = []
+
+    async def handler(channel: str, data: dict[str, Any]) -> None:
+        heard.append((channel, data))
+
+    bus = Bus(redis, "here", handler)
+    await bus.start()
+    try:
+        outage.kill()
+        # a room held while Redis is away: its subscription cannot be sent now
+        await asyncio.wait_for(bus.subscribe(room_channel("ABCDEF")), 5)
+        outage.restart()
+        other = open_redis(outage.redis.url)
+        try:
+            message = store.pack({"o": "elsewhere", "k": "room"})
+            for _ in range(100):  # until the reader has subscribed again
+                if await other.publish(room_channel("ABCDEF"), message):
+                    break
+                await asyncio.sleep(0.05)
+            await until(lambda: heard, timeout=5)
+        finally:
+            await other.aclose()
+        assert heard == [("room:ABCDEF", {"o": "elsewhere", "k": "room"})]
+    finally:
+        await bus.stop()
+        await redis.aclose()
     assert tracebacks(caplog) == []
