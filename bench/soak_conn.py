@@ -126,6 +126,10 @@ class Conn:
         ws.on_failure = self._failure
         ledger.open_conns.add(self)
         ledger.connections += 1
+        if ws.error is not None:
+            # it ended before it was handed over: a close frame that came with the
+            # handshake's answer (1013, a connection past a cap)
+            self._failure(ws.error)
 
     @classmethod
     async def open(
