@@ -64,9 +64,10 @@ bench: $(STAMP) $(NATIVE)
 	$(BIN)/python bench/engine.py
 	$(BIN)/python bench/load.py $(BENCH_ARGS)
 
-# The soak (bench/soak.py): fuzzing and racing against the server, then the server and
-# Redis killed mid-race; fails if a request goes unanswered, an acknowledged move is lost,
-# a race is stranded or the server logs a traceback. SOAK_ARGS="--frames 1000000".
+# The soak (bench/soak.py): fuzzing, flooding and racing against the server, then the
+# server and Redis killed mid-race; fails if a request goes unanswered, an acknowledged
+# move is lost, a race is stranded, the server logs a traceback, or a flooder or the cap
+# per address is not handled as documented. SOAK_ARGS="--frames 1000000".
 soak: $(STAMP) $(NATIVE)
 	$(BIN)/python bench/soak.py $(SOAK_ARGS)
 

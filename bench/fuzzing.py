@@ -1,5 +1,6 @@
 """Frames for fuzzing the race server: random values and maps shaped like requests, near
-misses of move notations, wrong field types, mutated and oversized frames, and what the
+misses of move notations, wrong field types, mutated and oversized frames, allocation
+bombs (small frames whose headers claim thousands of items or gigabytes), and what the
 server must do with each (close 1003, close 1009, or one reply echoing a usable id).
 
 Shared by the fuzz tests (``tests/app/test_fuzz.py``) and the soak (``bench/soak.py``).
@@ -45,7 +46,9 @@ BOUNDS |= {"max_bin_len": MAX_BYTES, "max_ext_len": MAX_BYTES}
 def expected_close(frame: Frame, limit: int) -> int | None:
     """How the server must close on this frame, worked out on this side: 1009 over the
     limit, 1003 for text or anything that is not exactly one msgpack value within the
-    bounds."""
+    bounds. The frame is decoded within the bounds here too, so that an allocation bomb
+    (:func:`bomb`) is refused at its first header past them, as the server refuses it,
+    rather than costing this side what it would have cost the server."""
     size = len(frame.encode()) if isinstance(frame, str) else len(frame)
     if size > limit:
         return 1009
@@ -272,6 +275,48 @@ def ping_with(raw_value: bytes, request_id: int) -> bytes:
         + pack("x")
         + (raw_value)
     )
+
+
+def _claims(rnd: random.Random, room: int) -> bytes:
+    """A msgpack value of at most ``room`` bytes (16 or more) whose headers claim far more
+    than it holds."""
+    pick = rnd.randrange(5)
+    if pick == 0:
+        # arrays in arrays, each claiming 3,000 items (msgpack would set aside 24 KB for
+        # each, before reading any), under a few arrays of one
+        ones = rnd.randrange(0, 9)
+        return b"\x91" * ones + b"\xdc\x0b\xb8" * rnd.randrange(1, (room - ones) // 3 + 1)
+    if pick == 1:
+        # maps claiming 65,535 entries, each the value of the last one's first key
+        return b"\xde\xff\xff\xa1k" * rnd.randrange(1, (room - 1) // 5 + 1) + b"\x00"
+    if pick == 2:
+        # an array or a map claiming 2**32 - 1 items
+        head = rnd.choice([b"\xdd", b"\xdf"]) + b"\xff\xff\xff\xff"
+        return head + bytes(rnd.randrange(0, room - 4))
+    if pick == 3:
+        # a text, binary or extension value claiming up to 4 GiB
+        size = rnd.choice([MAX_BYTES + 1, 1 << 20, 2**32 - 1, rnd.randrange(MAX_BYTES, 2**32)])
+        head = rnd.choice([b"\xdb", b"\xc6", b"\xc9"]) + size.to_bytes(4, "big")
+        if head[0] == 0xC9:
+            head += b"\x01"  # the extension's type
+        return head + rnd.randbytes(rnd.randrange(0, room - len(head) + 1))
+    # 16-bit headers claiming the most they can: arrays of 65,535 arrays of 65,535
+    return b"\xdc\xff\xff" * rnd.randrange(1, room // 3 + 1)
+
+
+def bomb(rnd: random.Random, limit: int) -> bytes:
+    """An allocation bomb: a frame within ``limit`` bytes whose array, map, text, binary or
+    extension headers claim thousands of items or gigabytes, as the whole frame, as a field
+    of a ``ping``, or as its ``id``. Past the decoding bounds: ``bad_request`` (id null),
+    then close 1003."""
+    room = rnd.choice([16, 64, 600, limit - 40])
+    value = _claims(rnd, room)
+    pick = rnd.randrange(3)
+    if pick == 0:
+        return value
+    if pick == 1:
+        return ping_with(value, rnd.randrange(1000))
+    return b"\x82" + pack("type") + pack("ping") + pack("id") + value
 
 
 def mutate(frame: bytes, rnd: random.Random) -> bytes:

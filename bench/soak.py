@@ -1,34 +1,49 @@
-"""A bounded soak of the race server: fuzzing, racing, and kills, with the figures that
-must stay at zero.
+"""A bounded soak of the race server: fuzzing, flooding, racing, and kills, with the
+figures that must stay at zero and the checks that must hold.
 
     .venv/bin/python bench/soak.py [--frames 200000] [--racers 8] [--fuzzers 6]
                                    [--seed 1] [--seconds 900] [--stall 30]
-                                   [--server-tree DIR] [--no-kills] [--quick]
-                                   [--json-out FILE] [--keep]
+                                   [--ballast 60] [--server-tree DIR] [--no-kills]
+                                   [--quick] [--json-out FILE] [--keep]
 
 It starts a Redis of its own (append-only, fsync every second, on a unix socket in a
-temporary directory) and the race server (``python -m server.cli``) on it, then:
+temporary directory), fills it with ``--ballast`` MB of junk keys (written to its
+append-only file, so that each restart spends about a second loading them; 0: none),
+and starts the race server (``python -m server.cli``) on it, then:
 
 1. **Fuzz**: ``--fuzzers`` players throw ``--frames`` frames (``bench/soak_fuzz.py``),
-   two more go through rooms and cross their joins, while ``--racers`` racers race in
-   rooms of 2 or 3 (some with a time limit), rematching at each end
-   (``bench/soak_racers.py``). The server's RSS is read before and after.
-2. **Server kill**: with races under way, the server is killed (SIGKILL) and started
+   allocation bombs among them (small frames whose headers claim thousands of items or
+   gigabytes: ``bad_request``, close 1003); two more go through rooms and cross their
+   joins, while ``--racers`` racers race in rooms of 2 or 3 (some with a time limit),
+   rematching at each end (``bench/soak_racers.py``). The server's RSS is read before
+   and after.
+2. **Limits**, beside the fuzz (``bench/soak_limits.py``): a flooder not signed in writes
+   20,000 pings at once and must be closed 1008 while a probe's pings (and everyone
+   else's requests) are answered; 70 connections from 127.0.0.9, the 6 past
+   ``max_connections_per_ip`` (64) must be closed 1013 with the documented reason, and
+   once all are closed one more must be let in; then a flooder signed in.
+3. **Server kill**: with races under way, the server is killed (SIGKILL) and started
    again on the same Redis; every racer reconnects and goes on from ``resume``; every
    acknowledged move is looked for in its game's log in Redis.
-3. **Redis kill**: with races under way, Redis is killed (SIGKILL) and started again on
-   its files a few seconds later. Two rooms are timed so that the outage spans the end of
-   one's countdown and the other's time limit (``end_at``): once Redis is back the server
+4. **Redis kill**: with races under way, Redis is killed (SIGKILL) and started again on
+   its files a few seconds later; while it loads its data (the ballast) a watcher's
+   requests and the racers' are answered once it has (the server sends again what is
+   answered LOADING). Two rooms are timed so that the outage spans the end of one's
+   countdown and the other's time limit (``end_at``): once Redis is back the server
    must start the one and end the other on its own, ``race_start`` and ``results``
    reaching their racers. Acknowledged moves are looked for again.
-4. The racers stop, every request still on its way is awaited, and the server's log is
+5. **Both restarted** (when ``--seconds`` leaves time for it): the server and Redis
+   killed mid-race, Redis started and the server at once, while Redis loads: the server
+   must wait for it and come up, the racers resume, no acknowledged move be lost.
+6. The racers stop, every request still on its way is awaited, and the server's log is
    read for tracebacks.
 
 Every phase has a deadline and the whole run ``--seconds``; whatever it started is
 killed at the end, also on Ctrl-C. It prints a table (``bench/soak_report.py``) and
 exits with status 1 if a must-be-zero figure is not zero (tracebacks in the server's
 log, Redis outages included; requests never answered; acknowledged moves lost; races
-stranded; protocol violations) or a phase did not complete, saying which.
+stranded; protocol violations), a must-hold check failed (a flooder not closed 1008;
+the cap per address not as documented) or a phase did not complete, saying which.
 """
 
 from __future__ import annotations
@@ -47,12 +62,14 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.soak_conn import Ledger  # noqa: E402
+from bench.soak_conn import Conn, Ledger  # noqa: E402
 from bench.soak_fuzz import Budget, Dancers, Fuzzer, World  # noqa: E402
+from bench.soak_limits import cap_per_address, flood  # noqa: E402
 from bench.soak_procs import RedisProc, ServerProc, tracebacks  # noqa: E402
 from bench.soak_racers import (  # noqa: E402
     Acks,
@@ -95,6 +112,8 @@ class Soak:
     stop_racers: asyncio.Event = field(default_factory=asyncio.Event)
     stop_fuzz: asyncio.Event = field(default_factory=asyncio.Event)
     budget: Budget = field(default_factory=lambda: Budget(0))
+    #: the token of the player the signed-in flooder signs in as
+    flooder_token: str = ""
     _xy: tuple[Plan, Plan] | None = None
 
     def left(self) -> float:
@@ -170,6 +189,13 @@ class Soak:
             pair.players.append(player)
         self.dancers.append(pair)
         self.world.names += [f.name for f in self.fuzzers] + ["nobody"]
+        conn = await Conn.open(self.target.url, "flooder", self.ledger, "flood")
+        await conn.call("hello", timeout=self.ledger.stall, protocol=1)
+        reply = await conn.call("register", timeout=self.ledger.stall, name="flooder")
+        if reply["type"] != "registered":
+            raise RuntimeError(f"register flooder: {reply}")
+        self.flooder_token = reply["token"]
+        await conn.close()
         return x, y
 
     # -- the phases
@@ -181,6 +207,23 @@ class Soak:
         finally:
             self.stop_fuzz.set()
             await asyncio.gather(*tasks, return_exceptions=True)
+
+    async def limits(self) -> None:
+        """Beside the fuzz: a flooder not signed in, the cap per address, a flooder signed
+        in (``bench/soak_limits.py``), each a phase of its own."""
+        f = self.figures
+
+        async def flooding(token: str | None) -> None:
+            name = "flooder" if token else "flood-guest"
+            f.floods.append(await flood(self.target, self.ledger, name, token))
+
+        async def capping() -> None:
+            f.caps = await cap_per_address(self.target, self.ledger)
+
+        await asyncio.sleep(0.5)
+        await self.phase("flooding, not signed in", 30, flooding(None))
+        await self.phase("the cap per address", 40, capping())
+        await self.phase("flooding, signed in", 30, flooding(self.flooder_token))
 
     async def mid_race(self, plans: list[Plan]) -> Plan:
         """A room whose race is under way with a move acknowledged in the last second."""
@@ -248,10 +291,17 @@ class Soak:
         x_race, y_race = x.race, y.race
         back_after = max(x.start_at or 0, y.end_at or 0) / 1000 + 2.0
         await asyncio.sleep(max(2.0, back_after - time.time()))
-        took = self.redis.start(deadline=min(30.0, self.left()))
+        # started on a thread of its own: the racers and a watcher go on while it loads
+        # (with ballast, a second or more), the server sending again what it is answered
+        # LOADING
+        watcher = await self.loading_watcher()
+        starting = asyncio.wrap_future(self.redis.start_soon(deadline=min(30.0, self.left())))
+        load = await self.watch_loading(starting, watcher)
+        took = load["seconds"]
         up_at = time.time()
         self.outages.append((down_at, up_at + GRACE))
         self.weather.recovered()
+        self.figures.redis_loads.append({"after": "the Redis kill", **load})
         self.figures.restarts.append(
             f"redis: down {up_at - down_at:.1f} s across room {x.code}'s start and room "
             f"{y.code}'s end_at, rooms racing at the kill: {len(busy)}; loaded in {took:.2f} s"
@@ -280,6 +330,108 @@ class Soak:
             await asyncio.sleep(0.1)
         for plan in (x, y):
             plan.hold, plan.max_moves, plan.pace = False, None, 0.04
+
+    async def loading_watcher(self) -> Conn | None:
+        """A guest connection whose requests read Redis while it loads its data."""
+        try:
+            conn = await Conn.open(self.target.url, "loading-watch", self.ledger, "watch")
+            await conn.call("hello", timeout=self.ledger.stall, protocol=1)
+        except (OSError, ConnectionError, TimeoutError):
+            return None
+        return conn
+
+    async def watch_loading(
+        self, starting: asyncio.Future[float], watcher: Conn | None
+    ) -> dict[str, Any]:
+        """Until Redis has loaded its data: once its socket is there (it answers LOADING),
+        the watcher asks the server for a replay (read from Redis) every 0.1 s; the
+        replies say whether the server rode through LOADING (``no_such_replay``) or gave
+        up (``internal_error``)."""
+        asked: list[asyncio.Future[dict[str, Any]]] = []
+        loading_for = None
+        while not starting.done():
+            if self.redis.socket_ready and watcher is not None and not watcher.closed:
+                if loading_for is None:
+                    loading_for = time.monotonic()
+                asked.append(watcher.request("replay", replay="soak-nope"))
+            await asyncio.sleep(0.1)
+        took = await starting
+        listened = None if loading_for is None else time.monotonic() - loading_for
+        replies: Counter[str] = Counter()
+        for future in asked:
+            try:
+                reply = await asyncio.wait_for(asyncio.shield(future), self.ledger.stall)
+            except (ConnectionError, TimeoutError):
+                replies["no reply"] += 1
+                continue
+            code = reply.get("code")
+            replies[f"error:{code}" if reply["type"] == "error" else reply["type"]] += 1
+        if watcher is not None:
+            await watcher.close()
+        return {
+            "seconds": round(took, 3),
+            "logged": self.redis.logged_load(),
+            "loading_seen": None if listened is None else round(listened, 3),
+            "asked_while_loading": len(asked),
+            "replies": dict(replies),
+        }
+
+    async def restart_both(self) -> None:
+        """Kill the server and Redis mid-race; start Redis, and the server as soon as
+        Redis takes connections, while it is still loading its data: the server waits
+        for it (``waiting for redis to load its data`` in its log when the load outlasts
+        the server's own start), the racers resume, no acknowledged move is lost."""
+        plan = await self.mid_race(self.plans)
+        self.weather.outage()
+        self.target.up.clear()
+        self.server.kill()
+        self.ledger.generation += 1
+        down_at = time.time()
+        self.redis.kill()
+        since = self.server.log_size()
+        deadline = min(30.0, self.left())
+        t0 = time.monotonic()
+        starting = asyncio.wrap_future(self.redis.start_soon(deadline=deadline))
+        while not self.redis.socket_ready:
+            if starting.done():
+                await starting  # its failure
+                raise PhaseFailed("redis came up and went")
+            await asyncio.sleep(0.005)
+        listening = time.monotonic() - t0
+        up = await asyncio.to_thread(self.server.start, deadline)
+        redis_took = await starting
+        self.target.url = self.server.url
+        self.target.up.set()
+        self.outages.append((down_at, time.time() + GRACE))
+        self.weather.recovered()
+        entries = self.server.log_entries(since)
+        waited = [e for e in entries if e.get("msg") == "waiting for redis to load its data"]
+        loaded = [e.get("waited") for e in entries if e.get("msg") == "redis loaded its data"]
+        self.figures.redis_loads.append(
+            {
+                "after": "the restart of both",
+                "seconds": round(redis_took, 3),
+                "logged": self.redis.logged_load(),
+            }
+        )
+        self.figures.both = {
+            "room": plan.code,
+            "redis_socket_after": round(listening, 3),
+            "redis_loaded_after": round(redis_took, 3),
+            "server_up_after": round(up + listening, 3),
+            "server_waited": bool(waited),
+            "server_logged_wait": loaded[-1] if loaded else None,
+        }
+        self.figures.restarts.append(
+            f"both: killed in room {plan.code}'s race {plan.race}; redis took connections "
+            f"after {listening:.2f} s, loaded in {redis_took:.2f} s; the server, started "
+            f"then, up {up:.2f} s later"
+            + (f", having waited {loaded[-1]} s for Redis" if loaded else "")
+        )
+        await self.check_lost("the restart of both")
+        before = self.acks.count()
+        while self.acks.count() < before + 20:
+            await asyncio.sleep(0.1)
 
     async def drain(self) -> None:
         """Stop the racers and await what is still on its way (unanswered after ``stall``)."""
@@ -313,11 +465,12 @@ class Soak:
                 await asyncio.sleep(1)
                 f.rss_before_kib = self.server.rss_kib()
                 reserve = 10 if args.no_kills else ledger.stall + 30
-                await self.phase("fuzzing", self.left() - reserve, self.fuzz())
+                await asyncio.gather(
+                    self.phase("fuzzing", self.left() - reserve, self.fuzz()), self.limits()
+                )
                 f.rss_after_kib = self.server.rss_kib()
                 if not args.no_kills:
-                    if await self.phase("killing the server", 40, self.kill_server(y)):
-                        await self.phase("killing Redis", 60, self.kill_redis(x, y))
+                    await self.kills(x, y)
                     await asyncio.sleep(2)
             await self.phase("draining", ledger.stall + 10, self.drain())
             for racer in self.racers:
@@ -333,6 +486,17 @@ class Soak:
                 task.cancel()
             self.stop_fuzz.set()
 
+    async def kills(self, x: Plan, y: Plan) -> None:
+        """The server killed, then Redis, then both (if there is time left for it)."""
+        if not await self.phase("killing the server", 40, self.kill_server(y)):
+            return
+        if not await self.phase("killing Redis", 60, self.kill_redis(x, y)):
+            return
+        if self.left() > self.ledger.stall + 25:
+            await self.phase("restarting both", 60, self.restart_both())
+        else:
+            self.figures.notes.append("no time left for the restart of both")
+
     async def _setup_into(self) -> None:
         self._xy = await self.setup()
 
@@ -347,6 +511,8 @@ def figures_of(soak: Soak, started: float) -> None:
     f.dropped = dict(ledger.dropped)
     f.connections = ledger.connections
     f.kicks = sum(z.kicks for z in soak.fuzzers)
+    f.bombs_sent = sum(z.bombs for z in soak.fuzzers)
+    f.bombs_closed = sum(z.bombs_closed for z in soak.fuzzers)
     f.crossed_joins = sum(d.crossed for d in soak.dancers)
     f.room_sequences = sum(d.sequences for d in soak.dancers)
     f.races_finished = sum(p.results for p in soak.plans)
@@ -387,14 +553,21 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--server-tree", type=Path, help="a checkout whose server to run")
     parser.add_argument("--no-kills", action="store_true", help="fuzz and race only")
     parser.add_argument(
-        "--quick", action="store_true", help="a short run: 3,000 frames, --stall 10, --seconds 60"
-    )
+        "--ballast", type=float, default=60, metavar="MB",
+        help="junk keys for Redis to load at each restart, in MB of its append-only file "
+        "(60: about a second; 0: none)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--quick", action="store_true",
+        help="a short run: 3,000 frames, --stall 10, --ballast 20 at most, --seconds 90",
+    )  # fmt: skip
     parser.add_argument("--json-out", type=Path, help="write the figures as JSON here")
     parser.add_argument("--keep", action="store_true", help="keep the temporary directory")
     args = parser.parse_args(argv)
     if args.quick:
         args.frames, args.racers, args.fuzzers = min(args.frames, 3000), 5, 4
-        args.stall, args.seconds = min(args.stall, 10), min(args.seconds, 60)
+        args.stall, args.seconds = min(args.stall, 10), min(args.seconds, 90)
+        args.ballast = min(args.ballast, 20)
     return args
 
 
@@ -418,6 +591,8 @@ def main(argv: list[str] | None = None) -> int:
     soak: Soak | None = None
     try:
         redis.start()
+        if args.ballast > 0:
+            figures.ballast = redis.ballast(args.ballast)
         server.start()
         soak = Soak(
             args, redis, server, figures, Ledger(stall=args.stall), random.Random(args.seed),

@@ -31,8 +31,7 @@ import msgpack
 from bench.wsclient import LeanWebSocket, connect
 from server.protocol import ErrorCode
 
-#: close codes a connection may end with (protocol.md, what closes a connection), and the
-#: two the fixes under way add: a flooder closed (1008), a connection cap (1013)
+#: close codes a connection may end with (protocol.md, what closes a connection)
 DOCUMENTED_CLOSES = {1003, 1008, 1009, 1011, 1012, 1013, 4001}
 #: every reply type (protocol.md, requests, replies and events)
 REPLY_TYPES = {"welcome", "registered", "games", "rules", "pong", "game", "moved", "undone"}
@@ -127,6 +126,10 @@ class Conn:
         ws.on_failure = self._failure
         ledger.open_conns.add(self)
         ledger.connections += 1
+        if ws.error is not None:
+            # it ended before it was handed over: a close frame that came with the
+            # handshake's answer (1013, a connection past a cap)
+            self._failure(ws.error)
 
     @classmethod
     async def open(
@@ -136,8 +139,10 @@ class Conn:
         ledger: Ledger,
         who: str,
         on_event: Callable[[Conn, dict[str, Any]], None] | None = None,
+        local_addr: tuple[str, int] | None = None,
     ) -> Conn:
-        return cls(name, await connect(url, timeout=10), ledger, who, on_event)
+        ws = await connect(url, timeout=10, local_addr=local_addr)
+        return cls(name, ws, ledger, who, on_event)
 
     @property
     def closed(self) -> bool:

@@ -5,7 +5,8 @@ each batch followed by a ``ping`` whose ``pong`` says the batch was read: reques
 from the player's live state (a legal move of its game, its rooms' codes, its replays),
 those requests mutated byte by byte, random maps and values (non-maps too), requests with
 a field of a wrong type, random requests (near misses of move notation, random text),
-random bytes, text frames, frames nested too deeply and frames over the size limit (see
+random bytes, text frames, frames nested too deeply, allocation bombs (small frames whose
+headers claim thousands of items or gigabytes) and frames over the size limit (see
 ``bench/fuzzing.py``). Every reply is checked against the frame it answers
 (``bench/soak_conn.py``); a frame that must close the connection (1003, 1009) ends its
 batch, and the fuzzer reconnects. Now and then it also drops its own connection,
@@ -81,6 +82,9 @@ class Fuzzer:
     kicks: int = 0
     reconnects: int = 0
     batches: int = 0
+    #: allocation bombs sent, and the connections they closed with 1003
+    bombs: int = 0
+    bombs_closed: int = 0
 
     async def sign_in(self, register: bool = False) -> Conn | None:
         await self.target.up.wait()
@@ -183,8 +187,10 @@ class Fuzzer:
                 fuzzing.pack(fuzzing.random_request(rnd, rnd.randrange(1000))),
                 None,
             )
-        if pick < 0.955:
+        if pick < 0.94:
             return "wrong_field", fuzzing.pack(fuzzing.wrong_field(rnd, rnd.randrange(1000))), None
+        if pick < 0.955:
+            return "bomb", fuzzing.bomb(rnd, self.limit), None
         if pick < 0.97:
             kind = rnd.choice(["array", "map"])
             depth = rnd.choice([8, 9, 10, 50, 500, 1023, 1100])
@@ -231,6 +237,8 @@ class Fuzzer:
                 if request is not None:
                     sent.future = asyncio.get_running_loop().create_future()
                     live.append((request, sent.future))
+            if what == "bomb" and not conn.closed:
+                self.bombs += 1
             conn.send_frame(frame, sent)
             if closing is not None:
                 break
@@ -242,12 +250,20 @@ class Fuzzer:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(asyncio.shield(conn.ended), self.ledger.stall + 5)
             code = conn.close_code
-            if conn.closed and code != closing and code not in (1008, 1013, 4001):
+            if not conn.closed:
+                self.ledger.violation(
+                    f"{self.name}: a frame ({what}, {len(frame)} bytes) that must close "
+                    f"{closing} left its connection open"
+                )
+                conn.drop()
+            elif code != closing and code not in (1008, 1013, 4001):
                 self.ledger.violation(
                     f"{self.name}: a frame ({what}, {len(frame)} bytes) that must close "
                     f"{closing} ended its connection with {conn.ended.result()} "
                     f"({conn.ws.error})"
                 )
+            elif what == "bomb" and code == 1003:
+                self.bombs_closed += 1
         for request, future in live:
             if future.done() and not future.cancelled() and future.exception() is None:
                 self.took(request, future.result())

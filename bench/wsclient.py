@@ -70,8 +70,9 @@ class LeanWebSocket(asyncio.Protocol):
         self.error: Exception | None = None
         self.closing = False
         #: the code of the server's close frame (1005 when it had none), None until one
-        #: comes: a connection that ends without one was dropped (1006)
+        #: comes: a connection that ends without one was dropped (1006); and its reason
         self.close_code: int | None = None
+        self.close_reason = ""
         #: when set, each message goes to ``on_message`` as it comes instead of to
         #: :meth:`recv`, and a failure to ``on_failure``
         self.on_message: Callable[[bytes], None] | None = None
@@ -169,6 +170,7 @@ class LeanWebSocket(asyncio.Protocol):
             self._write(0xA, payload)
         elif opcode == 0x8:  # close: answer it (unless it answers ours) and hang up
             self.close_code = int.from_bytes(payload[:2], "big") if len(payload) >= 2 else 1005
+            self.close_reason = payload[2:].decode(errors="replace")
             if not self.closing:
                 self._write(0x8, payload[:2])
             self._fail(Closed(f"closed by the server: {payload[2:].decode(errors='replace')}"))
@@ -213,6 +215,19 @@ class LeanWebSocket(asyncio.Protocol):
         if self.error is not None:
             raise self.error
         self._write(0x2, payload)
+
+    def send_many(self, payloads: list[bytes]) -> None:
+        """Send each payload as a binary message, all of them in one write."""
+        if self.error is not None:
+            raise self.error
+        transport = self.transport
+        if transport is None or transport.is_closing():
+            return
+        frames = []
+        for payload in payloads:
+            mask = _keys.getrandbits(32).to_bytes(4, "little")
+            frames.append(_head(0x2, len(payload)) + mask + apply_mask(payload, mask))
+        transport.write(b"".join(frames))
 
     def send_text(self, text: str) -> None:
         """Send ``text`` as one text message (the race server refuses them: for fuzzing)."""
@@ -262,8 +277,11 @@ def _expire(waiter: asyncio.Future[bytes], timeout: float) -> None:
         waiter.set_exception(TimeoutError(f"no message in {timeout:g} s"))
 
 
-async def connect(url: str, timeout: float = 60) -> LeanWebSocket:
-    """Open a websocket connection to a ``ws://`` URL."""
+async def connect(
+    url: str, timeout: float = 60, local_addr: tuple[str, int] | None = None
+) -> LeanWebSocket:
+    """Open a websocket connection to a ``ws://`` URL (from ``local_addr`` when given: any
+    address of 127.0.0.0/8 reaches a server on the loopback)."""
     parts = urlsplit(url)
     if parts.scheme != "ws" or not parts.hostname:
         raise ValueError(f"not a ws:// URL: {url}")
@@ -272,7 +290,10 @@ async def connect(url: str, timeout: float = 60) -> LeanWebSocket:
     path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
     loop = asyncio.get_running_loop()
     _, ws = await asyncio.wait_for(
-        loop.create_connection(lambda: LeanWebSocket(host, path), parts.hostname, port), timeout
+        loop.create_connection(
+            lambda: LeanWebSocket(host, path), parts.hostname, port, local_addr=local_addr
+        ),
+        timeout,
     )
     await asyncio.wait_for(asyncio.shield(ws.opened), timeout)
     return ws

@@ -7,8 +7,8 @@ the close. The outcome must be one of
 - one reply, echoing the frame's id when it has a usable one: an ``error`` with a
   documented code (never ``internal_error``: that is a handler that failed), or, for a
   frame that happens to be a valid request, its ordinary reply;
-- for a frame that is not one msgpack value within the decoding bounds (or is text): a
-  ``bad_request`` error with a nil id, then close 1003;
+- for a frame that is not one msgpack value within the decoding bounds (or is text), an
+  allocation bomb among them: a ``bad_request`` error with a nil id, then close 1003;
 - for a frame over the size limit: close 1009.
 
 Meanwhile a second player is in the middle of a game on the same server: after every burst
@@ -41,6 +41,7 @@ from bench.fuzzing import (
     REPLIES,
     REQUIRED,
     Frame,
+    bomb,
     expected_close,
     fill_to,
     mutate,
@@ -415,6 +416,33 @@ async def test_deep_nesting(scene: Scene) -> None:
     # past msgpack's own stack limit (1024 levels), the frame cannot be read at all
     assert fuzzer.closes.get(1003, 0) >= 6
     assert set(fuzzer.closes) == {1003}
+
+
+async def test_allocation_bombs(scene: Scene) -> None:
+    """Small frames whose headers claim thousands of items or gigabytes, nested, as the
+    whole frame, a field or the id: each is refused at its first header past the bounds,
+    ``bad_request`` and close 1003."""
+    fuzzer, limit = scene.fuzzer, scene.limit
+    fixed = [
+        b"\x91" * 5 + b"\xdc\x0b\xb8" * 1000,  # arrays of 3,000 in arrays of 3,000
+        b"\xde\xff\xff" + b"\xa1k\x00",  # a map claiming 65,535 entries
+        ping_with(b"\xdd\xff\xff\xff\xff", 41),  # an array claiming 2**32 - 1 items
+        ping_with(b"\xdb\xff\xff\xff\xff" + b"x" * 10, 42),  # a text claiming 4 GiB
+        ping_with(b"\xc6\x7f\xff\xff\xff", 43),  # binary
+        ping_with(b"\xc9\x00\x10\x00\x00\x01", 44),  # an extension value of 1 MiB
+    ]
+    for frame in fixed:
+        assert expected_close(frame, limit) == 1003
+        await check(fuzzer, frame, limit)
+    await scene.after_burst()
+    rnd = random.Random(3000)
+    for _ in range(2):
+        for _ in range(40):
+            frame = bomb(rnd, limit)
+            assert len(frame) <= limit and expected_close(frame, limit) == 1003
+            await check(fuzzer, frame, limit)
+        await scene.after_burst()
+    assert fuzzer.closes == {1003: len(fixed) + 80}
 
 
 async def test_random_structures(scene: Scene) -> None:

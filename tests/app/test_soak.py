@@ -1,5 +1,6 @@
 """The soak (``bench/soak.py``): its check for lost moves against a real Redis, and one
-short run (``--quick``) against a real server and Redis, killed and started again."""
+short run (``--quick``) against a real server and Redis, flooded, capped, killed and
+started again."""
 
 from __future__ import annotations
 
@@ -31,30 +32,56 @@ async def test_a_move_missing_from_its_log_counts_as_lost(redis_url: str) -> Non
 
 
 def test_a_short_soak(tmp_path: Path) -> None:
-    """Fuzzing, racing, the server and Redis killed mid-race: every must-be-zero figure is
-    zero, and the kills and restarts happened."""
+    """Fuzzing (allocation bombs among the frames), two flooders, the cap per address,
+    racing, the server and Redis killed mid-race and then both: every must-be-zero
+    figure is zero, every must-hold check held, and each of them happened."""
     out = tmp_path / "soak.json"
     run = subprocess.run(
         [sys.executable, "bench/soak.py", "--quick", "--json-out", str(out)],
         cwd=ROOT,
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=150,
     )
-    report = run.stdout[-6000:] + run.stderr[-3000:]
+    report = run.stdout[-8000:] + run.stderr[-3000:]
     figures = json.loads(out.read_text())
     assert figures["incomplete"] == [], report
     assert figures["fuzz_frames"] == figures["frames_asked"] > 0, report
-    assert figures["server_kills"] == 1 and figures["redis_kills"] == 1, report
+    assert figures["server_kills"] == 2 and figures["redis_kills"] == 2, report
     assert [c["after"] for c in figures["checks"]] == [
         "the server's restart",
         "Redis's restart",
+        "the restart of both",
         "the run",
     ], report
     assert all(c["sent"] > 0 for c in figures["checks"]), report
     assert figures["replies"].get("moved", 0) > 0 and figures["races_finished"] > 0, report
     assert figures["kicks"] > 0 and figures["crossed_joins"] > 0, report
     assert figures["closes"].get("1003", 0) > 0 and figures["closes"].get("4001", 0) > 0, report
+    # allocation bombs: sent, each closing its connection with 1003
+    assert figures["bombs_sent"] > 0, report
+    assert figures["bombs_closed"] == figures["bombs_sent"], report
+    # a flooder not signed in and one signed in, each closed 1008
+    floods = figures["floods"]
+    assert [f["signed_in"] for f in floods] == [False, True], report
+    for flood in floods:
+        assert flood["ok"] and flood["close"] == [1008, "rate limit exceeded"], report
+        assert flood["replies"].get("error:rate_limited", 0) >= 1, report
+        assert flood["probe_during"]["n"] > 0, report
+    assert figures["closes"].get("1008", 0) >= 2, report
+    # the cap per address: the 6 past 64 closed 1013, and a new one let in afterwards
+    caps = figures["caps"]
+    assert caps["ok"] and (caps["admitted"], caps["refused_1013"]) == (64, 6), report
+    assert caps["again"], report
+    assert figures["closes"].get("1013", 0) >= 6, report
+    # Redis's loads timed, after its kill and after both were restarted
+    loads = figures["redis_loads"]
+    assert [load["after"] for load in loads] == ["the Redis kill", "the restart of both"], report
+    assert all(load["seconds"] > 0 for load in loads), report
+    assert figures["both"] is not None and figures["both"]["server_up_after"] > 0, report
+    # the ballast (--quick: 20 MB) loaded at each restart, as Redis's log says too
+    assert figures["ballast"]["keys"] > 0 and figures["ballast"]["aof_bytes"] > 0, report
+    assert all(load["logged"] is not None for load in loads), report
     assert figures["tracebacks"] == 0, report
     assert figures["unanswered"] == 0, report
     assert figures["lost"] == 0, report
