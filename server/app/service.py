@@ -459,8 +459,17 @@ class Service:
         )
         self.games[live.gid] = live
         await self.redis.hset(store.player_key(pid), "solo", live.gid)
-        self.solo_of[pid] = live.gid
+        self._take_solo(pid, live.gid)
         return {"type": "game", **live.snapshot_message()}
+
+    def _take_solo(self, pid: str, gid: str) -> None:
+        """The player's solo game is now ``gid``: the one it replaces is let go from
+        memory (it stays in Redis, and is rebuilt from its log if a move names it), so a
+        player dealing game after game holds one here, not every one of them."""
+        old = self.solo_of.get(pid)
+        self.solo_of[pid] = gid
+        if old is not None and old != gid:
+            self.games.pop(old, None)
 
     async def _game_for(self, session: Session, gid: str | None) -> g.LiveGame:
         """The game a move names; with none named, the player's race game while their room
@@ -1522,7 +1531,7 @@ class Service:
                 self.games[practice.gid] = practice
                 await self.redis.set(practice_key, practice.gid, ex=31 * 86400)
             live = practice
-        self.solo_of[pid] = live.gid
+        self._take_solo(pid, live.gid)
         await self.redis.hset(store.player_key(pid), "solo", live.gid)
         reset = d.next_reset_ms(now)
         return {

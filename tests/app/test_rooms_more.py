@@ -185,3 +185,15 @@ async def test_a_host_away_at_the_finish_hands_over_then_not_before(server: Runn
     again = await bob.call("rematch")
     assert again["state"] == "countdown" and again["host"] == "bob"
     _ = code
+
+
+async def test_a_player_dealing_game_after_game_holds_one_in_memory(server: Running) -> None:
+    ann = await player(server.url, "ann")
+    first = await ann.call("new_game", game="gate", seed=1)
+    for seed in range(2, 40):
+        await ann.call("new_game", game="gate", seed=seed)
+    held = list(server.service.games.values())
+    assert len(held) == 1, len(held)
+    # an earlier game named by a move is rebuilt from its log, and played
+    moved = await ann.call("move", game=first["game"], move=first["legal"][0])
+    assert moved["game"] == first["game"]
