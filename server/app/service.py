@@ -349,8 +349,8 @@ class Service:
         self._forget_session(session)
 
     def _forget_session(self, session: Session) -> None:
-        for watchers in self.board_watchers.values():
-            watchers.discard(session)
+        for board_id in list(self.board_watchers):
+            self._unwatch_board(board_id, session)
         for code in list(session.watching):
             room = self.rooms.get(code)
             if room is not None:
@@ -1717,8 +1717,17 @@ class Service:
 
     async def on_board_unwatch(self, session: Session, req: m.BoardUnwatch) -> dict[str, Any]:
         board = self._board(req.board)
-        self.board_watchers.get(board.id, set()).discard(session)
+        self._unwatch_board(board.id, session)
         return {"type": "unwatched", "board": board.id}
+
+    def _unwatch_board(self, board_id: str, session: Session) -> None:
+        """(A board nobody here watches any more is forgotten: the boards watched over
+        time, a new one each day, are not kept for ever.)"""
+        watchers = self.board_watchers.get(board_id)
+        if watchers is not None:
+            watchers.discard(session)
+            if not watchers:
+                del self.board_watchers[board_id]
 
     async def _board_changed(self, board: Board, pid: str) -> None:
         """``board_update`` to the board's watchers, here and in the other processes."""

@@ -17,7 +17,7 @@ from server.engine import new_game
 from server.protocol import parse_request
 
 from .client import Client, player
-from .conftest import ManualClock, Running, running, with_settings
+from .conftest import ManualClock, Running, running, until, with_settings
 
 GAME = "doubles-and-quits"
 
@@ -417,3 +417,14 @@ async def test_replay_views_and_result_lines_for_a_client_that_knows_no_rules(
     # the ranked result line again, on the practice attempt's reply
     practice = await ann.call("daily", game="nestor")
     assert practice["ranked_result"].startswith("Patience Race · Nestor · ")
+
+
+async def test_boards_nobody_watches_any_more_are_forgotten(server: Running) -> None:
+    ann = await player(server.url, "ann")
+    days = ["2026-11-20", "2026-11-21", "2026-11-22"]
+    for day in days:
+        await ann.call("board_watch", board=f"daily/gate/{day}")
+    await ann.call("board_unwatch", board=f"daily/gate/{days[0]}")
+    assert len(server.service.board_watchers) == 2
+    await ann.close()
+    await until(lambda: not server.service.board_watchers)
