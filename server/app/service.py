@@ -929,13 +929,11 @@ class Service:
             fixed_seed=req.seed,
         )
         room.racers[pid] = Racer(pid, session.name or "", now)
+        # written before it is held: a room held here that Redis has not got is one
+        # housekeeping lets go of as expired (nobody else knows its code before the reply)
+        await self._persist_room(room, notice=None)
         await self._hold(room)
         self.room_of[pid] = code
-        try:
-            await self._persist_room(room, notice=None)
-        except BaseException:
-            self._unload_room(room)  # never written: nothing to hold
-            raise
         await self.redis.hset(store.player_key(pid), "room", code)
         return await self._room_message(room)
 
