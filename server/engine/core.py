@@ -113,6 +113,9 @@ class Game:
     name: ClassVar[str]
     packs: ClassVar[int] = 1
     summary: ClassVar[str]
+    #: the version of this game's rules: it goes up whenever what is legal changes, and a
+    #: game, its log and its replay carry the version they were played under
+    rules_version: ClassVar[int] = 1
     PILES: ClassVar[tuple[PileSpec, ...]]
     #: names of the integer counters kept in ``self.sc`` (redeals left, ...)
     COUNTERS: ClassVar[tuple[str, ...]] = ()

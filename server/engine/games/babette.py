@@ -24,6 +24,7 @@ REDEALS = 2
 
 class Babette(GridGame):
     id = "babette"
+    rules_version = 2  # corrected 2026-11-24
     name = "Babette"
     summary = "Two packs in a garden eight wide; aces up and kings down by suit; two redeals."
     WIDTH = 8

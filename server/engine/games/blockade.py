@@ -23,6 +23,7 @@ from .grid import BELOW, ENDS, LOWEST, UPPER, GridGame
 
 class Blockade(GridGame):
     id = "blockade"
+    rules_version = 2  # corrected 2026-11-24
     name = "The Blockade"
     summary = "Two packs in rows of twelve; build down by suit; aces out; upper gaps refill."
     WIDTH = 12
@@ -65,6 +66,7 @@ class Blockade(GridGame):
 
 class BlockadeTen(GridGame):
     id = "blockade-ten"
+    rules_version = 2  # corrected 2026-11-24
     name = "The Blockade (rows of ten)"
     summary = "Two packs in rows of ten; aces up and kings down by suit; no building."
     WIDTH = 10

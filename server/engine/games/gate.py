@@ -42,6 +42,7 @@ def _piles(width: int) -> tuple[PileSpec, ...]:
 
 class Gate(Game):
     id = "gate"
+    rules_version = 2  # corrected 2026-11-24
     name = "The Gate"
     summary = "Two posts and two bars of four; build down in alternate colours, aces up by suit."
     WIDTH: ClassVar[int] = 4

@@ -87,6 +87,7 @@ def _cell(i: int) -> str:
 
 class Wedge(Game):
     id = "wedge"
+    rules_version = 2  # corrected 2026-11-24
     name = "The Wedge"
     summary = (
         "Drive the Wedge down its path to the bottom row; build down in alternate colours, "
