@@ -86,7 +86,7 @@ def cmd_play(
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
-    from server.app.replays import Tampered, load_file, verify
+    from server.app.replays import OtherRules, Tampered, load_file, verify
 
     try:
         replay = load_file(args.file)
@@ -108,8 +108,12 @@ def cmd_verify(args: argparse.Namespace) -> int:
     except Tampered as exc:
         print(f"does not reproduce: {exc}")
         return 1
+    except OtherRules as exc:
+        print(f"cannot check this replay: {exc}", file=sys.stderr)
+        return 2
     print(
-        f"verified: {replay['game']} seed {replay['seed']}: {result['status']} in "
+        f"verified: {replay['game']} (rules version {replay.get('rules_version', 1)}) "
+        f"seed {replay['seed']}: {result['status']} in "
         f"{result['time_ms'] / 1000:.1f} s, {result['moves']} moves, "
         f"{result['home']}/{result['total']} home"
     )

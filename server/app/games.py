@@ -1,13 +1,17 @@
 """A game in play on the server: the engine's game, who owns it, its server times, and its
-move log in Redis (the truth: a game is rebuilt from its log after a restart)."""
+move log in Redis (the truth: a game is rebuilt from its log after a restart).
+
+A game's meta holds the version of the rules it is played under (``rules``); a game whose
+version is not the engine's is never rebuilt under other rules (:func:`load`)."""
 
 from __future__ import annotations
 
+import logging
 import secrets
 from dataclasses import dataclass, field
 from typing import Any
 
-from server.engine import Game, new_game
+from server.engine import GAMES, Game, new_game
 from server.protocol.codec import Encoded
 
 from . import store
@@ -23,6 +27,8 @@ TIMEOUT_ENTRY = "!timeout"
 
 #: how a finished game ended
 WON, LOST, RESIGNED, TIMEOUT = "won", "lost", "resigned", "timeout"
+
+logger = logging.getLogger("patience.games")
 
 
 def new_game_id() -> str:
@@ -73,6 +79,7 @@ class LiveGame:
             "race": self.race,
             "day": self.day or "",
             "created": self.created_ms,
+            "rules": self.game.rules_version,
         }
 
     def apply_entry(self, entry: str, at_ms: int) -> None:
@@ -126,6 +133,7 @@ class LiveGame:
             "game": self.gid,
             "kind": self.kind,
             "rules": self.game.id,
+            "rules_version": self.game.rules_version,
             "view": self.view(),
             "legal": self.legal() if not self.finished else [],
             "status": self.status(),
@@ -202,7 +210,10 @@ def parse_log(raw: list[Any]) -> list[tuple[int, str]]:
 async def load(
     redis: store.RedisClient, gid: str, fence: bool = True, ttl: int = 7 * 24 * 3600
 ) -> LiveGame | None:
-    """Rebuild a game from its meta and move log; None if it has expired.
+    """Rebuild a game from its meta and move log; None if it has expired, or was played
+    under another version of its game's rules than this engine's (its moves are not
+    replayed under rules they were not played under: nothing converts a game in play from
+    one version to the next, see ``docs/games/README.md``).
 
     With ``fence`` the game is taken to be played here: its fencing token moves on first
     (before the log is read), so any process that held it before can no longer append,
@@ -221,6 +232,17 @@ async def load(
             await redis.delete(store.fence_key(gid))
         return None
     meta = {k.decode(): v.decode() for k, v in meta_raw.items()}
+    info = GAMES.get(meta.get("game", ""))
+    # a game written before its meta carried a version was played under version 1
+    version = int(meta.get("rules") or 1)
+    if info is None or version != info.rules_version:
+        logger.warning(
+            "game %s (%s) was played under rules version %d, not this engine's: not resumed",
+            gid,
+            meta.get("game"),
+            version,
+        )
+        return None
     seed = int(meta["seed"]) if meta.get("seed") else None
     created = int(meta.get("created", 0))
     live = LiveGame(

@@ -11,6 +11,7 @@ from typing import Any
 from server.engine import GAMES
 
 from . import daily as d
+from . import replays
 from .boards import Board
 
 STYLE = """
@@ -117,12 +118,19 @@ def replay_html(replay: dict[str, Any]) -> str:
         for n, (at, what) in enumerate(replay.get("moves", []), start=1)
     )
     seed = replay.get("seed")
+    try:
+        other = replays.other_rules(replay)
+        version = replays.rules_version(replay)
+    except replays.Tampered:
+        other, version = "its rules version is not a number", 0
+    rules_note = f"<p class=muted>Not checkable here: {escape(other)}.</p>" if other else ""
     body = (
         f'<p><a href="/">Patience Race</a></p><h1>{escape(str(name))}: '
         f"{escape(str(replay.get('player', '')))}</h1>"
         f"<p>{escape(str(result.get('status')))} · {d.clock_text(int(result.get('time_ms', 0)))}"
         f" · {int(result.get('moves', 0))} moves · {int(result.get('home', 0))}/"
-        f"{int(result.get('total', 0))} home · seed {escape(str(seed))}</p>"
+        f"{int(result.get('total', 0))} home · seed {escape(str(seed))}"
+        f" · rules version {version}</p>{rules_note}"
         f"<table><thead><tr><th>#</th><th>time</th><th>move</th></tr></thead>"
         f"<tbody>{moves}</tbody></table>"
         f'<p class=muted><a href="/replay/{escape(str(replay["id"]))}.json">JSON</a> '

@@ -4,8 +4,8 @@ time, the result), and their verification.
 A replay is a plain map, the same in Redis (``rp:{id}``, msgpack, kept for good), in the
 ``replay`` reply and in a replay file (JSON or msgpack)::
 
-    {"id": "3f2a...", "game": "gate", "seed": 123, "kind": "daily", "player": "ann",
-     "day": "2026-11-22", "start_ms": ...,
+    {"id": "3f2a...", "game": "gate", "rules_version": 2, "seed": 123, "kind": "daily",
+     "player": "ann", "day": "2026-11-22", "start_ms": ...,
      "moves": [[ms, "t1>b2"], [ms, "!undo"], ...],
      "result": {"status": "won", "time_ms": 205000, "moves": 142, "home": 52, "total": 52}}
 
@@ -13,6 +13,10 @@ A race game's replay has ``room`` and ``race`` instead of ``day``.
 
 ``verify`` plays the moves from the seed through the engine and checks that they are all
 legal, that the times run forwards from the start, and that they reproduce the result.
+A replay is checked only against the rules it was played under: one played under another
+version of its game's rules than this engine's (``rules_version``; a replay without one
+was played under version 1) is refused with :class:`OtherRules`, neither verified nor
+called tampered.
 """
 
 from __future__ import annotations
@@ -21,7 +25,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from server.engine import IllegalMove, UndoRefused, new_game
+from server.engine import GAMES, IllegalMove, UndoRefused, new_game
 
 from .games import RESIGN, RESIGNED, TIMEOUT, TIMEOUT_ENTRY, UNDO, LiveGame
 
@@ -33,6 +37,7 @@ def build(live: LiveGame, log: list[tuple[int, str]], extra: dict[str, Any]) -> 
     return {
         "id": live.gid,
         "game": live.game.id,
+        "rules_version": live.game.rules_version,
         "seed": live.game.seed,
         "kind": live.kind,
         "start_ms": extra.get("start_ms", live.created_ms),
@@ -52,9 +57,41 @@ class Tampered(ValueError):
     """A replay that does not reproduce its recorded result."""
 
 
+class OtherRules(ValueError):
+    """A replay played under another version of its game's rules than this engine's: it
+    cannot be checked here (nor drawn step by step)."""
+
+
+def rules_version(replay: dict[str, Any]) -> int:
+    """The version of the rules a replay was played under (1 when it names none: replays
+    were first written without one)."""
+    try:
+        return int(replay.get("rules_version") or 1)
+    except (TypeError, ValueError):
+        raise Tampered("not a replay: its rules version is not a number") from None
+
+
+def other_rules(replay: dict[str, Any]) -> str | None:
+    """Why this engine cannot replay ``replay`` under the rules it was played under, or
+    None when it can (or the replay names no game this engine has: verify says so)."""
+    info = GAMES.get(replay.get("game")) if isinstance(replay.get("game"), str) else None
+    if info is None:
+        return None
+    version = rules_version(replay)
+    if version == info.rules_version:
+        return None
+    return (
+        f"played under version {version} of {info.name}'s rules; this server plays "
+        f"version {info.rules_version}, so it cannot replay it"
+    )
+
+
 def verify(replay: dict[str, Any]) -> dict[str, Any]:
     """Re-play a replay; its result as the engine finds it. Raises :class:`Tampered`
-    saying what does not hold."""
+    saying what does not hold, or :class:`OtherRules`."""
+    problem = other_rules(replay)
+    if problem is not None:
+        raise OtherRules(problem)
     try:
         game = new_game(replay["game"], seed=int(replay["seed"]))
         start = int(replay["start_ms"])
@@ -103,7 +140,11 @@ def verify(replay: dict[str, Any]) -> dict[str, Any]:
 
 
 def view_after(replay: dict[str, Any], step: int) -> dict[str, Any]:
-    """The view of a replay's game after its first ``step`` entries (its seed known)."""
+    """The view of a replay's game after its first ``step`` entries (its seed known).
+    Raises :class:`OtherRules` for a replay played under other rules than this engine's."""
+    problem = other_rules(replay)
+    if problem is not None:
+        raise OtherRules(problem)
     game = new_game(replay["game"], seed=int(replay["seed"]))
     for _at, what in replay["moves"][:step]:
         if what == UNDO:

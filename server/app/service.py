@@ -196,7 +196,13 @@ class Service:
 
     def _games_list(self) -> list[dict[str, Any]]:
         return [
-            {"id": info.id, "name": info.name, "packs": info.packs, "summary": info.summary}
+            {
+                "id": info.id,
+                "name": info.name,
+                "packs": info.packs,
+                "summary": info.summary,
+                "rules_version": info.rules_version,
+            }
             for info in GAMES.values()
         ]
 
@@ -1797,7 +1803,10 @@ class Service:
         moves = replay["moves"]
         if req.step > len(moves):
             raise _error(ErrorCode.BAD_REQUEST, f"this replay has {len(moves)} steps")
-        view = replays.view_after(replay, req.step)
+        try:
+            view = replays.view_after(replay, req.step)
+        except replays.OtherRules as exc:
+            raise _error(ErrorCode.OTHER_RULES, str(exc)) from None
         return {"type": "replay_view", "replay": req.replay, "step": req.step, "view": view}
 
     # -- restart and housekeeping -------------------------------------------------------

@@ -72,6 +72,8 @@ class GameInfo:
     packs: int
     summary: str
     cls: type[Game]
+    #: the version of its rules (:attr:`Game.rules_version`)
+    rules_version: int
 
 
 def _register(*classes: type[Game]) -> dict[str, GameInfo]:
@@ -79,11 +81,12 @@ def _register(*classes: type[Game]) -> dict[str, GameInfo]:
     for cls in classes:
         if cls.id in games:
             raise ValueError(f"two games with id {cls.id!r}")
-        games[cls.id] = GameInfo(cls.id, cls.name, cls.packs, cls.summary, cls)
+        games[cls.id] = GameInfo(cls.id, cls.name, cls.packs, cls.summary, cls, cls.rules_version)
     return games
 
 
-#: every game, by id. Ids are a promise: a game whose rules change gets a new id.
+#: every game, by id. Ids are a promise; a game whose rules are corrected keeps its id and
+#: its deals, and its ``rules_version`` goes up (``docs/games/README.md``, rules versions).
 GAMES: Final[dict[str, GameInfo]] = _register(
     Gate,
     GateNarrow,
@@ -123,5 +126,11 @@ def replay(game_id: str, seed: int, moves: Iterable[str]) -> Game:
 
 def restore(data: bytes) -> Game:
     """The game a :meth:`Game.snapshot` was taken of."""
-    game_id, reader, seed, moves = read_snapshot_header(data)
-    return _game_class(game_id)._restore(reader, seed, moves)
+    game_id, rules, reader, seed, moves = read_snapshot_header(data)
+    cls = _game_class(game_id)
+    if rules != cls.rules_version:
+        raise ValueError(
+            f"this snapshot was taken under version {rules} of {cls.name}'s rules; "
+            f"the engine plays version {cls.rules_version}"
+        )
+    return cls._restore(reader, seed, moves)

@@ -28,7 +28,7 @@ from .cards import CODE, parse_card
 from .deal import MAX_SEED, Shuffler, sorted_deck
 
 SNAPSHOT_MAGIC: Final = b"PRS"
-SNAPSHOT_VERSION: Final = 1
+SNAPSHOT_VERSION: Final = 2
 
 PLAYING: Final = "playing"
 WON: Final = "won"
@@ -492,6 +492,7 @@ class Game:
         gid = self.id.encode()
         out = bytearray(SNAPSHOT_MAGIC)
         out += struct.pack("<BB", SNAPSHOT_VERSION, len(gid)) + gid
+        out += struct.pack("<H", self.rules_version)
         out += struct.pack("<?QI", self.seed is not None, self.seed or 0, self.moves)
         out += _pack_ints(self.sc)
         out += struct.pack("<B", len(self.p))
@@ -581,8 +582,9 @@ class _Reader:
         return self.pos == len(self.data)
 
 
-def read_snapshot_header(data: bytes) -> tuple[str, _Reader, int | None, int]:
-    """The game id of a snapshot, and a reader positioned after its header."""
+def read_snapshot_header(data: bytes) -> tuple[str, int, _Reader, int | None, int]:
+    """The game id and rules version of a snapshot, and a reader positioned after its
+    header (with the seed and the move count the header holds)."""
     if not isinstance(data, bytes | bytearray) or data[:3] != SNAPSHOT_MAGIC:
         raise ValueError("not a game snapshot")
     reader = _Reader(bytes(data))
@@ -591,5 +593,6 @@ def read_snapshot_header(data: bytes) -> tuple[str, _Reader, int | None, int]:
     if version != SNAPSHOT_VERSION:
         raise ValueError(f"snapshot version {version} is not supported")
     game_id = reader.take(reader.u8()).decode()
+    rules = reader.u16()
     has_seed, seed, moves = reader.unpack("<?QI")
-    return game_id, reader, (seed if has_seed else None), moves
+    return game_id, rules, reader, (seed if has_seed else None), moves

@@ -54,6 +54,9 @@ class ErrorCode(StrEnum):
     """``replay`` named no replay."""
     NOT_PUBLIC = "not_public"
     """A daily replay before that day's reset: only its player may see it until then."""
+    OTHER_RULES = "other_rules"
+    """``replay_view``: the replay was played under another version of its game's rules
+    than this server plays, so the server cannot draw its steps (its moves still show)."""
     NO_SUCH_PLAYER = "no_such_player"
     """``follow``/``unfollow`` named no player."""
     GAME_ELSEWHERE = "game_elsewhere"

@@ -207,7 +207,7 @@ def test_a_short_last_row() -> None:
     assert row(game, 2) == ["3C", "4C", "5C", "", "", "", "", ""]
     assert game.rows == 2
     # d1 has no card below it: the short row leaves it free, while a1..c1 are blocked
-    assert moves(game) == ["d1>u", "redeal"]
+    assert moves(game) == ["d1>u"]
     with pytest.raises(IllegalMove, match="illegal move 'deal': the stock is empty"):
         game.play("deal")
 
@@ -278,9 +278,23 @@ def test_redeal_at_most_twice() -> None:
         game.play("redeal")
 
 
-def test_redeal_is_the_players_choice_even_with_plays_left() -> None:
+def test_redeal_waits_until_no_available_card_can_go_home() -> None:
+    # corrected 2026-11-24: the garden is taken up "when ... all available cards have been
+    # played"; the old ruling offered the redeal here beside the play home
     game = garden(1, a1="AC", b1="9D")
-    assert moves(game) == ["a1>u", "redeal"]
+    assert moves(game) == ["a1>u"]
+    with pytest.raises(
+        IllegalMove, match="the garden is taken up only when no available card can go home"
+    ):
+        game.play("redeal")
+    game.play("a1>u")
+    assert moves(game) == ["redeal"]
+
+
+def test_a_blocked_card_that_would_fit_does_not_hold_up_the_redeal() -> None:
+    # a2 covers a1's ace: only available cards count
+    game = garden(2, a1="AC", a2="9D")
+    assert moves(game) == ["redeal"]
 
 
 def test_redeal_shows_nothing_hidden_and_can_be_undone() -> None:

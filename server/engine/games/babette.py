@@ -2,8 +2,8 @@
 
 Rows of eight are dealt one below the other; each row blocks the one above it, and a gap
 left by a card played home is never refilled. Per suit, the first ace starts an
-ascending foundation and the first king a descending one. When the stock is out, the
-garden may be taken up and dealt again, twice.
+ascending foundation and the first king a descending one. When the stock is out and no
+available card can go home, the garden may be taken up and dealt again, twice.
 
 Notation: cells ``a1``..``h13`` (column, row from the top). ``c3>u`` plays c3's card on
 its suit's ascending foundation, ``c3>d`` on the descending one; ``deal`` lays the next
@@ -54,7 +54,9 @@ class Babette(GridGame):
         return not any(p[i] for i in range(self.sc[0] * self.WIDTH))
 
     def _generate_own(self, out: list[Move]) -> None:
-        if not self.p[self.STOCK] and self.sc[1] and not self._garden_empty():
+        # ``out`` holds the plays home so far (they are listed first): the garden is taken
+        # up only "when ... all available cards have been played"
+        if not out and not self.p[self.STOCK] and self.sc[1] and not self._garden_empty():
             out.append(self.REDEAL_MOVE)
 
     def _apply_own(self, move: Move) -> None:
@@ -75,7 +77,9 @@ class Babette(GridGame):
     def _why_own(self, move: Move) -> str:
         if self.p[self.STOCK]:
             return "the garden is taken up only when the stock is out"
-        return "the garden has been taken up twice already"
+        if not self.sc[1]:
+            return "the garden has been taken up twice already"
+        return "the garden is taken up only when no available card can go home"
 
     def _view_extra(self) -> dict[str, Any]:
         return {**super()._view_extra(), "redeals": self.sc[1]}
