@@ -94,6 +94,8 @@ class Replay:
     race: int = 0
     #: the game's name, from the games list
     name: str = ""
+    #: the version of the game's rules it was played under (1 when the replay names none)
+    rules_version: int = 1
 
     @classmethod
     def from_message(cls, msg: Mapping[str, Any], games: Mapping[str, str] | None = None) -> Replay:
@@ -146,7 +148,12 @@ class Replay:
             room=clean(msg.get("room") or "", 16),
             race=_int(msg.get("race")),
             name=(games or {}).get(clean(msg.get("game", ""), 32), ""),
+            rules_version=max(1, _int(msg.get("rules_version"))),
         )
+
+    def title(self) -> str:
+        """The game and the version of its rules: ``The Gate, rules v2``."""
+        return f"{self.name or self.rules}, rules v{self.rules_version}"
 
     def where(self) -> str:
         """Which game this was: ``race 1 of room STGJHS``, ``daily 2026-11-22``."""
@@ -354,7 +361,7 @@ def render_replay(stepper: Stepper, width: int, height: int, *, ascii: bool = Fa
     replay = stepper.replay
     width = max(width, 20)
     left = Text(" Replay", style="bold")
-    left.append(f"{g.sep}{replay.name or replay.rules}{g.sep}{replay.player}")
+    left.append(f"{g.sep}{replay.title()}{g.sep}{replay.player}")
     right = Text(f"move {stepper.at} of {stepper.last} ")
     if stepper.playing:
         right.append(f"playing {speed_text(stepper.speed)}/s ", style="bold")
@@ -394,8 +401,7 @@ def replay_table(replay: Replay, ascii: bool = False) -> RenderableType:
     for entry in replay.entries:
         note = " ".join(word for word in ("undone" if entry.undone else "", entry.note) if word)
         table.add_row(str(entry.number), race_time(entry.at_ms), entry.text, note)
-    name = replay.name or replay.rules
-    head = Text(f"Replay {replay.rid}{g.sep}{name}{g.sep}{replay.player}", style="bold")
+    head = Text(f"Replay {replay.rid}{g.sep}{replay.title()}{g.sep}{replay.player}", style="bold")
     parts: Sequence[RenderableType] = [
         head,
         Text(replay.summary(g.sep)),

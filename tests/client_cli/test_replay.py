@@ -37,6 +37,7 @@ def race_replay(moves: int = 30) -> dict[str, Any]:
     return {
         "id": "40b016155f3a3795",
         "game": "gate",
+        "rules_version": 2,
         "seed": 1234,
         "kind": "race",
         "start_ms": START,
@@ -66,7 +67,7 @@ def test_at_the_deal() -> None:
     stepper.message = "The moves as the server kept them (the client knows no rules, so no board)."
     shown = screen(stepper)
     check_golden("replay-start", shown)
-    assert shown.splitlines()[0].startswith(" Replay · The Gate · ann")
+    assert shown.splitlines()[0].startswith(" Replay · The Gate, rules v2 · ann")
     assert "race 2 of room STGJHS · resigned at 0:37.2 · 26 moves · 9/52 home · seed 1234" in (
         shown
     )
