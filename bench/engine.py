@@ -4,9 +4,9 @@
     .venv/bin/python bench/engine.py [--seconds S] [--games gate,nestor] [--json]
 
 A random playout plays uniformly random legal moves from a seeded deal until the game
-ends or 1,000 moves have been played (the bar-to-bar shifts of The Gate can go round in
-circles for ever). ``pop`` is ``undo`` without the check that refuses to go back past a
-deal; a solver uses it, and it costs the same.
+ends or 1,000 moves have been played (a pile moved back and forth between two of The
+Wedge's vacancies can go round in circles for ever). ``pop`` is ``undo`` without the check
+that refuses to go back past a deal; a solver uses it, and it costs the same.
 """
 
 from __future__ import annotations

@@ -26,11 +26,10 @@ host creates the room, the others join and say ready, the host starts. Then ever
 plays its race game with moves taken at random from the ``legal`` list of the last reply,
 sending the game id with each move. A racer resigns a game after 100 to 200 moves, drawn
 for each race from its room's code and number (so the racers of a room finish together,
-the rooms' races end at different times, and no game goes round in circles: The Gate's
-bar-to-bar shifts can). A racer whose race game has ended (won, lost or resigned) plays
-solo games (``new_game``, resigned after 100 to 200 moves too) until the room's
-``results`` come; the host then calls a ``rematch`` and everyone switches to the new race
-game at ``race_start``. So about 95% of the moves are race moves, each told to the 4
+and the rooms' races end at different times). A racer whose race game has ended (won, lost
+or resigned) plays solo games (``new_game``, resigned after 100 to 200 moves too) until
+the room's ``results`` come; the host then calls a ``rematch`` and everyone switches to the
+new race game at ``race_start``. So about 95% of the moves are race moves, each told to the 4
 members of its room in ``progress`` events (counted; the server throttles them per room,
 ``PATIENCE_PROGRESS_INTERVAL``, 0.1 s by default), and no racer waits idle.
 The echo phases drive the same number of connections, from the same processes, with the
@@ -130,8 +129,7 @@ def _skim(payload: bytes) -> dict[str, Any]:
 GAME = "gate"
 #: moves after which a racer resigns a game, drawn for each race (the same for the room's
 #: racers, who finish together, so the share of race moves stays high) and each solo
-#: game: no game goes round in circles (The Gate's bar-to-bar shifts can), and the rooms'
-#: races end at different times, as real ones do
+#: game, so that the rooms' races end at different times, as real ones do
 CAP = (100, 200)
 
 

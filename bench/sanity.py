@@ -11,7 +11,7 @@ Two random players, on seeds 0..N-1 (player randomness seeded by the deal seed):
 
 Neither ever returns to a position it has already been in during that game (it picks
 among the other moves, and ends the game as stuck when every move would go back): some
-games allow moves that undo each other (a run shifted between two bar cells and back), so
+games allow moves that undo each other (a pile moved into a vacancy and back), so
 without this a random player can go round in circles for ever. With it every playout
 ends, since positions are finite; but where runs can be shuffled among many cells (The
 Wedge) the walk can be very long, so a playout also stops at ``CAP`` moves ("capped").

@@ -96,24 +96,65 @@ def test_posts_are_never_built_on() -> None:
         game.play("t1>l")
 
 
-def test_runs_shift_bodily_whole_pile_or_tail() -> None:
-    game = gate(t1="9S 8D 7C", t2="9H", b3="8H")
-    # the tail 7C fits on 8H; the whole pile fits nowhere
-    assert "t1>b3" in moves(game)
-    game.play("t1>b3")
-    assert pile(game, "t1") == "9S 8D"
-    assert pile(game, "b3") == "8H 7C"
-    game.undo()
+def test_a_bar_s_whole_pile_shifts_bodily() -> None:
     game = gate(t1="8D 7C", t2="9C")
+    assert "t1>t2" in moves(game)
     game.play("t1>t2")
     assert pile(game, "t2") == "9C 8D 7C"
-    assert pile(game, "t1") == ""
+    assert pile(game, "t1") == ""  # the vacancy waits for a post or a deal
+    game.undo()
+    assert pile(game, "t1") == "8D 7C"
+    # a single card is the whole of its cell
+    game = gate(t3="8D")
+    game.play("t3>t1")
+    assert pile(game, "t1") == "9S 8D"
 
 
-def test_no_fitting_run_says_what_is_needed() -> None:
-    game = gate(t1="9S 8D", t2="9H")
-    with pytest.raises(IllegalMove, match="no run from t1 fits on 9H: it needs a black 8"):
+def test_a_tail_of_a_run_never_shifts() -> None:
+    # the first ruling moved the tail 7C onto 8H; the whole pile fits nowhere
+    game = gate(t1="9S 8D 7C", b3="8H")
+    assert not [m for m in moves(game) if m.startswith("t1>")]
+    with pytest.raises(
+        IllegalMove,
+        match="only the whole of t1 shifts: its bottom card 9S does not fit on 8H, "
+        "which takes a black 7",
+    ):
+        game.play("t1>b3")
+    assert pile(game, "t1") == "9S 8D 7C"
+    assert pile(game, "b3") == "8H"
+
+
+def test_a_top_card_with_cards_under_it_never_shifts_alone() -> None:
+    # 8D would fit on 9C, but 9S lies under it in t1
+    game = gate(t1="9S 8D", b3="9C")
+    assert "t1>b3" not in moves(game)
+    with pytest.raises(
+        IllegalMove, match="only the whole of t1 shifts: its bottom card 9S does not fit on 9C"
+    ):
+        game.play("t1>b3")
+    # posts' lowest cards and the waste top still move singly
+    game = gate(l="KS KH KD KC 8D", w="3C 8H", b3="9C")
+    assert {"l>b3", "w>t1"} <= set(moves(game))
+
+
+def test_a_single_bar_card_that_does_not_fit() -> None:
+    game = gate()
+    with pytest.raises(IllegalMove, match="9S cannot go on 9H: bars build down in alternate"):
         game.play("t1>t2")
+
+
+def test_narrow_gate_shifts_whole_piles_only() -> None:
+    layout = {label: cards for label, cards in FULL_GATE.items() if label not in ("t4", "b4")}
+    layout.update(t1="9S 8D 7C", t2="8H", t3="8D 7C", b3="9C")
+    game = GateNarrow.from_layout(layout)
+    assert isinstance(game, GateNarrow)
+    legal = moves(game)
+    assert "t3>b3" in legal  # the whole of t3 onto 9C
+    assert "t1>t2" not in legal  # the tail 7C of t1 onto 8H
+    with pytest.raises(IllegalMove, match="only the whole of t1 shifts"):
+        game.play("t1>t2")
+    game.play("t3>b3")
+    assert pile(game, "b3") == "9C 8D 7C"
 
 
 def test_bar_vacancy_filled_only_from_a_post() -> None:
@@ -247,7 +288,7 @@ def test_narrow_gate_has_no_fourth_cell() -> None:
 
 def _moves_by_search(game: Gate) -> list[str]:
     """The legal moves found the slow way, in the listing's order: every source tried
-    against every bar, every bar run's fitting card searched for card by card."""
+    against every bar, a bar by its bottom card (its whole pile moves)."""
     p = game.p
     out = []
     for i in game.SOURCES:
@@ -262,8 +303,8 @@ def _moves_by_search(game: Gate) -> list[str]:
         for i in (game.LP, game.RP, game.WASTE, *game.BARS):
             if i == j or not p[i]:
                 continue
-            candidates = [p[i][-1]] if i not in game.BARS else p[i]
-            if any(RANK[c] == RANK[d] - 1 and RED[c] != RED[d] for c in candidates):
+            c = p[i][0] if i in game.BARS else p[i][-1]
+            if RANK[c] == RANK[d] - 1 and RED[c] != RED[d]:
                 out.append(f"{game.PILES[i].label}>{game.PILES[j].label}")
     for j in empty:
         for i in (game.LP, game.RP):
@@ -280,7 +321,7 @@ def test_the_move_list_is_the_slow_search_s_in_random_play(cls: type[Gate]) -> N
     list, in the same order, as trying every source against every bar."""
     rng = random.Random(7)
     positions = 0
-    for seed in range(60):
+    for seed in range(100):  # whole-pile shifts end games sooner: more deals
         game = new_game(cls.id, seed=seed)
         assert isinstance(game, Gate)
         for _ in range(200):

@@ -189,6 +189,9 @@ def test_the_worked_game_plays_through_to_a_win() -> None:
     # "Put the 6 of clubs and 7 of hearts upon the 8 of spades, exposed in the upper
     # segment. Fill their place with the 4 of spades from the wasteheap, and on the 4 build
     # the 3 of diamonds."
+    # (the sequence moves bodily: the 6C alone would fit on the 7D in cell 5, but it does
+    # not leave the 7H under it)
+    assert "20>5" not in moves(game)
     play(game, "20>9", "w>20", "22>20")
     assert pile(game, "9") == "8S 7H 6C"
     assert pile(game, "20") == "4S 3D"

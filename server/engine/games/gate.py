@@ -2,13 +2,16 @@
 
 Two posts of five cards stand either side of two bars. Only a post's lowest card is
 exposed; posts are never built on. Each bar cell is a pile built down in alternate
-colours, and runs shift bodily from bar to bar. A bar vacancy is filled from a post at
-will; a ``deal`` fills every vacancy from the stock (then from the waste heap, top card
-first) or, with the Gate complete, turns one card onto the waste heap. Aces go out by
-themselves, after a deal's whole fill pass.
+colours. Sequences are "shifted bodily": a bar cell's whole pile moves onto another bar
+pile where its bottom card fits, and a card with cards under it in its cell never moves to
+another bar alone (the ruling as corrected 2026-11-24, rules version 2; the first version
+let any tail of a run move). A bar vacancy is filled from a post at will; a ``deal`` fills
+every vacancy from the stock (then from the waste heap, top card first) or, with the Gate
+complete, turns one card onto the waste heap. Aces go out by themselves, after a deal's
+whole fill pass.
 
 Notation: ``l`` and ``r`` the posts, ``t1``.. the top bar, ``b1``.. the bottom bar,
-``w`` the waste heap, ``f`` the foundations. ``t1>b2`` moves t1's fitting run onto b2,
+``w`` the waste heap, ``f`` the foundations. ``t1>b2`` moves the whole of t1 onto b2,
 ``l>t3`` a post's lowest card to t3, ``w>f`` the waste top home, ``deal``.
 """
 
@@ -130,10 +133,9 @@ class Gate(Game):
                     out.append(to_f[i])
         lp, rp, waste = self.LP, self.RP, self.WASTE
         # where each card that can move onto a bar sits, by rank and colour (rank * 2 +
-        # red): the posts' and the waste's top cards, then every card of every bar (a bar
-        # pile is one run down in alternate colours, so its card k from the bottom has
-        # rank RANK[bottom] - k, in the bottom's colour when k is even); singles first,
-        # then bars in order, as moves are listed
+        # red): the posts' and the waste's top cards, then each bar's bottom card (a bar
+        # pile moves only whole, so its bottom card is the one that must fit); singles
+        # first, then bars in order, as moves are listed
         where: list[list[int] | None] = [None] * 28
         for i in (lp, rp, waste):
             pile = p[i]
@@ -154,14 +156,11 @@ class Gate(Game):
                 continue
             bottom = pile[0]
             key = RANK[bottom] * 2 + RED[bottom]
-            for _ in range(len(pile)):
-                found = where[key]
-                if found is None:
-                    where[key] = [i]
-                else:
-                    found.append(i)
-                # one rank down, the other colour: -2 and flip the low bit
-                key = key - 3 if key & 1 else key - 1
+            found = where[key]
+            if found is None:
+                where[key] = [i]
+            else:
+                found.append(i)
         for j in bars:
             dest = p[j]
             if dest:
@@ -189,13 +188,8 @@ class Gate(Game):
             self._mv(move.a, self.F0 + SUIT[c])
         elif kind == TO_PILE:
             src = move.a
-            if src in self.BARS:
-                pile = p[src]
-                dest = p[move.b]
-                n = len(pile) - (RANK[pile[0]] - RANK[dest[-1]] + 1)
-                self._mv(src, move.b, n)
-            else:
-                self._mv(src, move.b)
+            # a bar's pile shifts bodily, all of it; a post or the waste gives one card
+            self._mv(src, move.b, len(p[src]) if src in self.BARS else 1)
         else:
             self._deal()
 
@@ -256,10 +250,12 @@ class Gate(Game):
                 return "the waste heap never fills a bar vacancy; a deal does"
             return "nothing moves into an empty bar cell except from a post"
         d = dest[-1]
-        if src in self.BARS:
+        pile = p[src]
+        if src in self.BARS and len(pile) > 1:
             return (
-                f"no run from {label[src].label} fits on {CODE[d]}: "
-                f"it needs a {'black' if RED[d] else 'red'} {RANK_NAMES[RANK[d] - 1]}"
+                f"only the whole of {label[src].label} shifts: its bottom card "
+                f"{CODE[pile[0]]} does not fit on {CODE[d]}, which takes a "
+                f"{'black' if RED[d] else 'red'} {RANK_NAMES[RANK[d] - 1]}"
             )
         return f"{CODE[c]} cannot go on {CODE[d]}: bars build down in alternate colours"
 

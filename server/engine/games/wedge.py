@@ -10,16 +10,18 @@ in reading order::
     row 5  21 22 23 24
 
 A card is *exposed* when the cell directly below it is empty or does not exist. Exposed pile
-tops build down in alternate colours and move, with the run on them, to a foundation, onto
-another pile or into a vacancy. The cells 15, 14, .., 10, 16, 21 are the Wedge's path: while
-the Wedge is on it, the path's cards in cells 10 to 16 are neither moved nor built on, and
-whenever cell 21 empties every path card steps once toward it. When the Wedge reaches 21 it
-is an ordinary card and the conveyor stops; once the middle row is empty (stage two) only a
-king, with its run, may come from the board into rows 1 and 4. Aces go out by themselves.
+tops build down in alternate colours. "Sequences can be moved bodily": a cell's whole pile
+moves as a unit, onto a pile where its bottom card fits or into a vacancy; a card with cards
+under it in its cell never moves alone, except to a foundation (the ruling as corrected
+2026-11-24, rules version 2; the first version let any tail of a run move). The cells 15,
+14, .., 10, 16, 21 are the Wedge's path: while the Wedge is on it, the path's cards in cells
+10 to 16 are neither moved nor built on, and whenever cell 21 empties every path card steps
+once toward it. When the Wedge reaches 21 it is an ordinary card and the conveyor stops;
+once the middle row is empty (stage two) only a king, with its run, may come from the board
+into rows 1 and 4. Aces go out by themselves.
 
 Notation: cells ``1``..``24``, ``w`` the waste heap, ``f`` the foundations. ``20>7`` moves
-the run from cell 20 that fits on cell 7's top (or, cell 7 empty, the whole of cell 20);
-``20:2>7`` moves the top two cards of cell 20 into the empty cell 7; ``w>7`` the waste top;
+the whole of cell 20 onto cell 7's top or into the empty cell 7; ``w>7`` the waste top;
 ``20>f``, ``w>f`` play home; ``deal`` turns a stock card onto the waste heap.
 """
 
@@ -33,8 +35,6 @@ from ..core import Game, Move, PileSpec
 
 ROW_LENGTHS: Final = (4, 5, 6, 5, 4)
 CELLS: Final = sum(ROW_LENGTHS)
-#: the longest pile a cell can hold: a run from a king down to a two (aces go out)
-MAX_RUN: Final = 12
 
 #: (row 1..5, column 0..5) of each cell, by index (cell number - 1)
 _PLACES: Final[tuple[tuple[int, int], ...]] = tuple(
@@ -68,8 +68,6 @@ F0: Final = CELLS + 2
 CONVEYOR: Final = 0  # counter: 1 while the Wedge drives the conveyor, 0 once it reached 21
 
 HOME, TO_CELL, DEAL, TO_WASTE = 0, 1, 2, 3
-#: a move of the top n cards into a vacancy has kind TAIL + n
-TAIL: Final = 16
 
 PATH_RULE: Final = "it is neither moved nor built on until the Wedge reaches 21"
 
@@ -104,13 +102,11 @@ class Wedge(Game):
     )
     COUNTERS = ("conveyor",)
     ALIASES: ClassVar[dict[str, str]] = {"d": "deal"}
-    NOTATION_HINT = "Moves look like 20>7, 20:2>7, w>7, 20>f, w>f or deal."
+    NOTATION_HINT = "Moves look like 20>7, w>7, 20>f, w>f or deal."
 
     TO_F: ClassVar[tuple[Move, ...]]
     #: TO[i][j]: the move ``i>j`` (i a cell or the waste heap, j a cell)
     TO: ClassVar[tuple[tuple[Move, ...], ...]]
-    #: TAILS[i][j][n]: the move ``i:n>j`` (index 0 unused)
-    TAILS: ClassVar[tuple[tuple[tuple[Move, ...], ...], ...]]
     DEAL_MOVE: ClassVar[Move]
 
     @classmethod
@@ -122,8 +118,6 @@ class Wedge(Game):
             for j in range(CELLS):
                 if j != i:
                     yield Move(f"{a}>{j + 1}", TO_CELL, i, j)
-                    for n in range(1, MAX_RUN + 1):
-                        yield Move(f"{a}:{n}>{j + 1}", TAIL + n, i, j)
         yield Move("w>f", HOME, WASTE)
         for j in range(CELLS):
             yield Move(f"w>{j + 1}", TO_CELL, WASTE, j)
@@ -136,16 +130,6 @@ class Wedge(Game):
         cls.TO = tuple(
             tuple(moves.get(f"{_label(i)}>{j + 1}", _NOWHERE) for j in range(CELLS))
             for i in range(CELLS + 1)
-        )
-        cls.TAILS = tuple(
-            tuple(
-                (
-                    _NOWHERE,
-                    *(moves.get(f"{i + 1}:{n}>{j + 1}", _NOWHERE) for n in range(1, MAX_RUN + 1)),
-                )
-                for j in range(CELLS)
-            )
-            for i in range(CELLS)
         )
         cls.DEAL_MOVE = moves["deal"]
 
@@ -205,7 +189,8 @@ class Wedge(Game):
         if waste and RANK[w] == len(p[F0 + SUIT[w]]) + 1:
             out.append(to_f[WASTE])
         to = self.TO
-        # building: onto exposed tops, and (cards lifted) from a whole cell onto the one above
+        # building, a whole pile at a time, its bottom card on the top it fits: onto exposed
+        # tops, and (cards lifted) from a cell onto the one directly above it
         for j in cells:
             dest = p[j]
             if not dest:
@@ -217,9 +202,8 @@ class Wedge(Game):
             if b == NO_CELL or not p[b]:
                 for i in exposed:
                     if i != j:
-                        pile = p[i]
-                        k = RANK[pile[0]] - need
-                        if 0 <= k < len(pile) and RED[pile[k]] != red:
+                        bottom = p[i][0]
+                        if RANK[bottom] == need and RED[bottom] != red:
                             out.append(to[i][j])
                 if waste and RANK[w] == need and RED[w] != red:
                     out.append(to[WASTE][j])
@@ -229,21 +213,13 @@ class Wedge(Game):
                     out.append(to[b][j])
         if empty:
             king_rows = KING_ROWS if self.stage() == 2 else _NO_ROWS
-            tails = self.TAILS
             for j in empty:
                 if waste:
                     out.append(to[WASTE][j])
                 kings_only = j in king_rows
                 for i in exposed:
-                    pile = p[i]
-                    if kings_only:
-                        if RANK[pile[0]] == 13:
-                            out.append(to[i][j])
-                        continue
-                    out.append(to[i][j])
-                    row = tails[i][j]
-                    for n in range(1, len(pile)):
-                        out.append(row[n])
+                    if not kings_only or RANK[p[i][0]] == 13:
+                        out.append(to[i][j])
         if p[STOCK]:
             out.append(self.DEAL_MOVE)
         return out
@@ -253,23 +229,12 @@ class Wedge(Game):
         p = self.p
         src = move.a
         if kind == TO_CELL:
-            dst = move.b
-            if src == WASTE:
-                self._mv(WASTE, dst)
-                return
-            pile = p[src]
-            dest = p[dst]
-            if dest:
-                # the tail whose first card is one rank below the destination's top
-                self._mv(src, dst, len(pile) - RANK[pile[0]] + RANK[dest[-1]] - 1)
-            else:
-                self._mv(src, dst, len(pile))
+            # the waste gives its top card; a cell's pile moves bodily, all of it
+            self._mv(src, move.b, 1 if src == WASTE else len(p[src]))
         elif kind == HOME:
             self._mv(src, F0 + SUIT[p[src][-1]])
-        elif kind == DEAL:
-            self._mv(STOCK, WASTE)
         else:
-            self._mv(src, move.b, kind - TAIL)
+            self._mv(STOCK, WASTE)
 
     def _auto(self) -> None:
         """Aces out from exposed tops and the waste top; the conveyor's step whenever cell 21
@@ -326,8 +291,6 @@ class Wedge(Game):
         if dst in ROW3:
             return f"{_cell(dst)} is out of play: the middle row is never refilled"
         dest = p[dst]
-        if kind != TO_CELL:
-            return self._why_tail(src, dst, kind - TAIL)
         if dest:
             return self._why_build(src, dst)
         if self.stage() == 2 and dst in KING_ROWS and src != WASTE:
@@ -352,41 +315,19 @@ class Wedge(Game):
         d = p[dst][-1]
         need = RANK[d] - 1
         pile = p[src]
-        single = src == WASTE or len(pile) == 1
-        k = RANK[pile[0]] - need
-        fits = src != WASTE and 0 <= k < len(pile) and RED[pile[k]] != RED[d]
-        if single:
-            c = pile[-1]
-            if not (RANK[c] == need and RED[c] != RED[d]):
+        # the card that must fit: the waste's top, or the bottom of the pile that moves
+        c = pile[-1] if src == WASTE else pile[0]
+        if not (RANK[c] == need and RED[c] != RED[d]):
+            if src == WASTE or len(pile) == 1:
                 return f"{CODE[c]} cannot go on {CODE[d]}: build down in alternate colours"
-        elif not fits:
             return (
-                f"no run from {_cell(src)} fits on {CODE[d]}: "
-                f"it needs a {'black' if RED[d] else 'red'} {RANK_NAMES[need]}"
+                f"only the whole of {_cell(src)} moves: its bottom card {CODE[c]} does not "
+                f"fit on {CODE[d]}, which takes a {'black' if RED[d] else 'red'} "
+                f"{RANK_NAMES[need]}"
             )
-        if not self._exposed(dst):
-            if BELOW[dst] == src:
-                return (
-                    f"{_cell(dst)} is not exposed: only the whole of {_cell(src)} "
-                    "may be built onto it"
-                )
+        if not self._exposed(dst) and BELOW[dst] != src:
+            # (the whole of the cell directly below may be built on it: cards lifted)
             return f"{_cell(dst)} is not exposed: {_cell(BELOW[dst])} below it is not empty"
-        return "not legal now"
-
-    def _why_tail(self, src: int, dst: int, n: int) -> str:
-        p = self.p
-        if src == WASTE:
-            return "a count is written only for cards from a cell"
-        if p[dst]:
-            return f"a count is written only for a move into a vacancy: write {src + 1}>{dst + 1}"
-        size = len(p[src])
-        if n == size:
-            return f"that is the whole of {_cell(src)}: write {src + 1}>{dst + 1}"
-        if n > size:
-            return f"{_cell(src)} holds only {size} card{'s' if size > 1 else ''}"
-        if self.stage() == 2 and dst in KING_ROWS:
-            row = 1 if dst < ROW_LENGTHS[0] else 4
-            return f"in stage two only a king may come from the board into row {row}"
         return "not legal now"
 
     def _view_extra(self) -> dict[str, Any]:
