@@ -1,0 +1,64 @@
+"""What the search may know of one game: how to key a position compactly, and which moves
+to try in which order (and which to skip because another is always as good).
+
+A game's own knowledge lives in its module in :mod:`server.solver.games`, named after the
+game (``gate-narrow`` -> ``gate_narrow``), which sets ``HOOKS``; a game without one is
+searched with the plain :class:`Hooks`: every legal move, in the engine's order.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import ClassVar
+
+from server.engine import GAMES, Game, Move
+
+#: separates the piles in a key (no card number or pile height reaches it)
+_SEP = b"\xff"
+
+
+class Hooks:
+    """The plain search: every legal move, in the engine's order, and the default key.
+
+    A subclass changes :meth:`expand` to order moves or to make a *dominance*: a move
+    that is always at least as good as any other there, played without trying the rest.
+    Every dominance must be safe (it never turns a winnable position into a lost one):
+    say why in its docstring, and test it against the plain search on small cases, since
+    an unsafe one turns the solver's ``lost`` from a proof into a guess.
+    """
+
+    #: a dominance, named in results, so a verdict says what it assumed
+    NAME: ClassVar[str] = "plain"
+
+    def key(self, game: Game) -> bytes:
+        """The position as bytes: every pile but the foundations card by card (the stock
+        too: a redeal can reorder it), each foundation by its height (its cards follow
+        from it), and the counters. Moves made and the undo journal are not part of it."""
+        p = game.p
+        home = game.HOME
+        parts = [bytes((len(p[i]),)) if i in home else bytes(p[i]) for i in range(len(p))]
+        parts.append(bytes(v & 0xFF for v in game.sc))
+        return _SEP.join(parts)
+
+    def expand(self, game: Game) -> list[Move]:
+        """The moves to try from here, the most promising first."""
+        return game.legal_moves()
+
+
+def _module_name(game_id: str) -> str:
+    return game_id.replace("-", "_")
+
+
+def hooks_for(game_id: str) -> Hooks:
+    """The hooks of ``game_id``: its module's ``HOOKS``, or the plain search."""
+    if game_id not in GAMES:
+        raise ValueError(f"no such game: {game_id!r} (games: {', '.join(GAMES)})")
+    try:
+        module = importlib.import_module(f"server.solver.games.{_module_name(game_id)}")
+    except ModuleNotFoundError as exc:
+        if exc.name != f"server.solver.games.{_module_name(game_id)}":
+            raise
+        return Hooks()
+    hooks = module.HOOKS
+    assert isinstance(hooks, Hooks)
+    return hooks
