@@ -8,10 +8,10 @@ the run's bottom card. A gap in a row above the lowest is filled from the stock 
 gaps in the lowest row wait for ``deal``, which fills them before it lays a new row. Once
 the stock is out, a free card or run may move into any empty cell of the rows dealt.
 
-``blockade-ten``: rows of ten, single cards, no building; the first ace of each suit
-starts an ascending foundation and the first king a descending one. While the pack lasts
-only the lowest row and cards over a gap are free; once it is all out, the top and bottom
-rows are free too, and any card with a gap above or below it.
+``blockade-ten``: rows of ten, single cards, no building; every ace starts an ascending
+foundation and every king a descending one, sixteen piles, and they go out by themselves.
+While the pack lasts only the lowest row and cards over a gap are free; once it is all
+out, the top and bottom rows are free too, and any card with a gap above or below it.
 
 Notation: cells ``a1``.. (column, row from the top). ``blockade``: ``c3>f`` plays home,
 ``c3>e2`` moves onto e2 the part of c3's top run that fits it, or into an empty e2 the
@@ -25,7 +25,7 @@ from typing import ClassVar, Final
 
 from ..cards import CODE, RANK, card_name
 from ..core import Move
-from .grid import BELOW, ENDS, LOWEST, OWN, TWO_UP, UPPER, GridGame
+from .grid import BELOW, DOWN, ENDS, LOWEST, OWN, TWO_EACH_WAY, TWO_UP, UP, UPPER, GridGame
 
 #: the kind of a counted move, ``c3:n>e2``, is ``PART + n``
 PART: Final = OWN
@@ -212,10 +212,11 @@ class BlockadeTen(GridGame):
     id = "blockade-ten"
     rules_version = 2  # corrected 2026-11-24
     name = "The Blockade (rows of ten)"
-    summary = "Two packs in rows of ten; aces up and kings down by suit; no building."
+    summary = "Two packs in rows of ten; every ace up and every king down by suit; no building."
     WIDTH = 10
     MAX_ROWS = 11
     REFILL = LOWEST
+    FOUNDATIONS = TWO_EACH_WAY
     NOTATION_HINT = "Moves look like c3>u, c3>d or deal (cells: column a-j, row 1-11)."
 
     def _free_mode(self) -> int:
@@ -226,3 +227,43 @@ class BlockadeTen(GridGame):
         lowest row's gaps left to right, or a new row left to right."""
         self.p[self.STOCK].extend(reversed(deck))
         self._lay_row()
+        self._auto()
+
+    def _auto(self) -> None:
+        """Put out every free ace and king, and those that frees in turn.
+
+        Only a card the move dealt, or one beside a cell it emptied, can have become free
+        (taking cards away never blocks one), so only those cells are looked at. Every
+        cell is looked at on a game's first move (and the deal's first row), and after
+        the move that deals the last card (it frees the top row and every card beside a
+        gap). Whatever the order, the same cards go out, and two piles an ace (or a king)
+        could start end up alike. In play every card is dealt into the lowest row, where
+        it is free, so an ace or king goes out as it is dealt; the rest is for positions
+        built by hand."""
+        p = self.p
+        stock = self.STOCK
+        ops = self._ops
+        if not self.moves or (not p[stock] and any(op[0] == stock for op in ops)):
+            while self._put_out():
+                pass
+            return
+        w = self.WIDTH
+        todo: list[int] = []
+        for src, dst, _ in ops:
+            if src == stock:
+                todo.append(dst)
+            else:
+                todo.append(src - w)
+                todo.append(src + w)
+        end = self.sc[0] * w
+        while todo:
+            i = todo.pop()
+            if 0 <= i < end and p[i] and self._free(i):
+                card = p[i][-1]
+                r = RANK[card]
+                if r == 1 or r == 13:
+                    target = self._home_target(card, UP if r == 1 else DOWN)
+                    assert target is not None
+                    self._mv(i, target)
+                    todo.append(i - w)
+                    todo.append(i + w)

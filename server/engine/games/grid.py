@@ -17,7 +17,10 @@ idea, as the seed books describe it, declared with a few settings:
 - ``FOUNDATIONS``: ``UP_AND_DOWN`` (Babette, The Labyrinth): per suit, the first ace
   starts an ascending pile and the first king a descending one, the second copies
   finishing the opposite piles (``>u``, ``>d``). ``TWO_UP`` (The Blockade): eight
-  ascending piles, two per suit, each started by an ace (``>f``).
+  ascending piles, two per suit, each started by an ace (``>f``). ``TWO_EACH_WAY`` (The
+  Blockade in rows of ten): every ace starts an ascending pile and every king a
+  descending one, two of each per suit (``>u``, ``>d``); a card goes on any pile of its
+  suit that it fits.
 
 Cells are labelled by column letter and row number from the top: ``a1`` is the top-left.
 """
@@ -47,6 +50,8 @@ UP, DOWN = 0, 1
 UP_AND_DOWN: Final = 0
 #: two ascending piles per suit
 TWO_UP: Final = 1
+#: two ascending and two descending piles per suit
+TWO_EACH_WAY: Final = 2
 
 
 class GridGame(Game):
@@ -68,6 +73,8 @@ class GridGame(Game):
     F0: ClassVar[int]
     #: foundation piles per way (up, down): ``(pile - F0) // SPAN`` is a pile's way
     SPAN: ClassVar[int]
+    #: the table row of the garden's first row, below the foundations
+    TOP: ClassVar[int]
     HOME_MOVES: ClassVar[dict[tuple[int, int], Move]]
     BUILDS: ClassVar[dict[tuple[int, int], Move]]
     DEAL_MOVE: ClassVar[Move]
@@ -80,6 +87,7 @@ class GridGame(Game):
         cls.STOCK = cls.CELLS
         cls.F0 = cls.CELLS + 1
         cls.SPAN = 4 if cls.FOUNDATIONS == UP_AND_DOWN else 8
+        cls.TOP = 3 if cls.FOUNDATIONS == TWO_EACH_WAY else 2
         cls.PILES = (*cls._cell_piles(), *cls._fixed_piles(), *cls._extra_piles())
         cls._declare_more()
 
@@ -93,20 +101,28 @@ class GridGame(Game):
         fan = "down" if cls.PILED else "none"
         for i in range(cls.CELLS):
             r, c = divmod(i, cls.WIDTH)
-            yield PileSpec(cls.cell_label(i), "cell", c, r + 2, fan)
+            yield PileSpec(cls.cell_label(i), "cell", c, r + cls.TOP, fan)
 
     @classmethod
     def _fixed_piles(cls) -> Iterable[PileSpec]:
         yield PileSpec("s", "stock", cls.WIDTH + 1, 0, "none", hidden=True)
+        ways = (("u", "foundation-up"), ("d", "foundation-down"))
         if cls.FOUNDATIONS == UP_AND_DOWN:
-            for n, (way, kind) in enumerate((("u", "foundation-up"), ("d", "foundation-down"))):
+            for n, (way, kind) in enumerate(ways):
                 for s, suit in enumerate(SUITS):
                     yield PileSpec(f"{way}{suit.lower()}", kind, s + 4 * n, 0, home=True)
-        else:
+        elif cls.FOUNDATIONS == TWO_UP:
             for s, suit in enumerate(SUITS):
                 for k in range(2):
                     label = f"f{suit.lower()}{k + 1}"
                     yield PileSpec(label, "foundation", 2 * s + k, 0, home=True)
+        else:
+            # sixteen piles: the ascending ones in a row, the descending ones under them
+            for n, (way, kind) in enumerate(ways):
+                for s, suit in enumerate(SUITS):
+                    for k in range(2):
+                        label = f"{way}{suit.lower()}{k + 1}"
+                        yield PileSpec(label, kind, 2 * s + k, n, home=True)
 
     @classmethod
     def _extra_piles(cls) -> Iterable[PileSpec]:
@@ -176,15 +192,23 @@ class GridGame(Game):
             i for i in range(end) if p[i] and (i < w or i >= last or not p[i - w] or not p[i + w])
         ]
 
+    def _free(self, i: int) -> bool:
+        """Whether the card in dealt cell ``i`` is available (as :meth:`_available`)."""
+        p = self.p
+        w = self.WIDTH
+        if i >= (self.sc[0] - 1) * w or not p[i + w]:
+            return True
+        return self._free_mode() == ENDS and (i < w or not p[i - w])
+
     def _homes(self, card: int) -> list[int]:
-        """The foundation piles ``card`` may go on now: up, then down (or the first of the
-        two ascending piles of its suit that takes it: when both do, they are the same
-        height, so interchangeable)."""
+        """The foundation piles ``card`` may go on now: up, then down. Of two piles of the
+        same way that take it (the same height, so interchangeable), only the first."""
         p = self.p
         r, s = RANK[card], SUIT[card]
         f0 = self.F0
         out = []
-        if self.FOUNDATIONS == UP_AND_DOWN:
+        mode = self.FOUNDATIONS
+        if mode == UP_AND_DOWN:
             up, down = p[f0 + s], p[f0 + 4 + s]
             # the first ace of a suit starts its ascending pile and the first king its
             # descending one: neither may finish the other pile while its own is unstarted
@@ -193,11 +217,21 @@ class GridGame(Game):
             if len(down) == 13 - r and (up or r != 1):
                 out.append(f0 + 4 + s)
             return out
+        # with two piles each way, every ace starts an ascending pile and every king a
+        # descending one, so a king never ends an ascending pile nor an ace a descending one
+        each_way = mode == TWO_EACH_WAY
         k = f0 + 2 * s
-        if len(p[k]) == r - 1:
-            out.append(k)
-        elif len(p[k + 1]) == r - 1:
-            out.append(k + 1)
+        if r != 13 or not each_way:
+            if len(p[k]) == r - 1:
+                out.append(k)
+            elif len(p[k + 1]) == r - 1:
+                out.append(k + 1)
+        if r != 1 and each_way:
+            k += 8
+            if len(p[k]) == 13 - r:
+                out.append(k)
+            elif len(p[k + 1]) == 13 - r:
+                out.append(k + 1)
         return out
 
     def _home_target(self, card: int, way: int) -> int | None:
@@ -208,13 +242,16 @@ class GridGame(Game):
         return None
 
     def _put_out(self) -> bool:
-        """Put every available ace on a foundation (``TWO_UP``). Whether any went."""
+        """Put every available card that starts a foundation on it: the aces (``TWO_UP``),
+        and the kings too (``TWO_EACH_WAY``). Whether any went."""
         p = self.p
+        kings = self.FOUNDATIONS == TWO_EACH_WAY
         moved = False
         for i in self._available():
             card = p[i][-1]
-            if RANK[card] == 1:
-                target = self._home_target(card, UP)
+            r = RANK[card]
+            if r == 1 or (r == 13 and kings):
+                target = self._home_target(card, UP if r == 1 else DOWN)
                 assert target is not None
                 self._mv(i, target)
                 moved = True
@@ -338,6 +375,8 @@ class GridGame(Game):
                 RANK_NAMES[h + 1] if h else "ace" for h in sorted(set(heights)) if h < 13
             )
             return f"{CODE[card]} cannot go home: the {suit} foundations want the {wants}"
+        if self.FOUNDATIONS == TWO_EACH_WAY:
+            return self._why_two_each_way(card, way)
         up, down = len(p[self.F0 + s]), len(p[self.F0 + 4 + s])
         if way == UP:
             if up == 13:
@@ -356,6 +395,29 @@ class GridGame(Game):
                 "starts the ascending foundation"
             )
         return f"{CODE[card]} cannot go down: the {suit} descend from the {RANK_NAMES[13 - down]}"
+
+    def _why_two_each_way(self, card: int, way: int) -> str:
+        """Why ``card`` fits no pile of its suit going ``way``, two piles each way: what
+        the piles want next (a pile at twelve cards takes no more: its last card would
+        have to be an ace or king, and those start piles)."""
+        p = self.p
+        s = SUIT[card]
+        suit = SUIT_NAMES[s]
+        first = self.F0 + 2 * s + (8 if way == DOWN else 0)
+        heights = sorted({len(p[first]), len(p[first + 1])}, reverse=way == DOWN)
+        if way == UP:
+            if RANK[card] == 13:
+                return f"{CODE[card]} cannot go up: every king starts a descending pile"
+            wants = [RANK_NAMES[h + 1] for h in heights if h < 12]
+            name = f"{CODE[card]} cannot go up: the ascending {suit}"
+        else:
+            if RANK[card] == 1:
+                return f"{CODE[card]} cannot go down: every ace starts an ascending pile"
+            wants = [RANK_NAMES[13 - h] for h in heights if h < 12]
+            name = f"{CODE[card]} cannot go down: the descending {suit}"
+        if not wants:
+            return f"{name} take no more cards"
+        return f"{name} want the {' or the '.join(wants)}"
 
     def _why_own(self, move: Move) -> str:
         return "not legal now"
