@@ -46,7 +46,7 @@ COUNT_STYLE = "bright_black"
 HIDDEN_STYLE = "blue"
 
 _AXIS_LABEL = re.compile(r"([a-z])(\d{1,2})")
-_MOVE_SPLIT = re.compile(r"[>+]")
+_MOVE_SPLIT = re.compile(r"[>+:]")
 
 
 @dataclass(frozen=True)
@@ -94,12 +94,13 @@ def piles_of(view: Mapping[str, Any]) -> list[Pile]:
 
 
 def move_piles(move: str) -> tuple[str, ...]:
-    """The piles a move starts from, read off its notation: the part before ``>``
-    (``t1>b2`` and ``20>7`` start at ``t1`` and ``20``), or both sides of a pair
-    (``4+8``). A word (``deal``) comes back whole: it names no pile.
+    """The piles a move starts from, read off its notation: the part before ``>`` or
+    ``:`` (``t1>b2`` and The Blockade's counted ``c3:2>e2`` start at ``t1`` and ``c3``),
+    or both sides of a pair (``4+8``). A word (``deal``) comes back whole: it names no
+    pile.
 
-    >>> move_piles("t1>b2"), move_piles("20>7"), move_piles("4+8"), move_piles("deal")
-    (('t1',), ('20',), ('4', '8'), ('deal',))
+    >>> move_piles("t1>b2"), move_piles("c3:2>e2"), move_piles("4+8"), move_piles("deal")
+    (('t1',), ('c3',), ('4', '8'), ('deal',))
     """
     parts = _MOVE_SPLIT.split(move)
     if "+" in move:

@@ -54,8 +54,9 @@ class DealFailed(Exception):
 class Move:
     """A move, named by its notation text.
 
-    Moves are interned: each game class builds every move its notation can name once, and
-    ``parse`` and ``legal_moves`` hand out those same objects, so moves compare by identity.
+    Moves are interned: each game class builds every move its notation can name once (or,
+    where they are too many, on first use: :meth:`Game._lazy_move`), and ``parse`` and
+    ``legal_moves`` hand out those same objects, so moves compare by identity.
     ``kind``, ``a`` and ``b`` are the game's own decoding of the text (pile indexes).
     """
 
@@ -106,7 +107,7 @@ class Game:
     - ``_apply(move)``: carry out a legal move with :meth:`_mv` and the counters.
     - ``_auto()``: the automatic steps the rules take after every move (optional).
     - ``_why(move)``: why an illegal move is illegal, naming no face-down card.
-    - ``_all_moves()``: every move the notation can name, legal or not.
+    - ``_all_moves()``: every move the notation can name, legal or not (or ``_lazy_move``).
     """
 
     id: ClassVar[str]
@@ -159,6 +160,12 @@ class Game:
     @classmethod
     def _interned(cls) -> None:
         """Keep direct references to interned moves, once ``MOVES`` is built."""
+
+    @classmethod
+    def _lazy_move(cls, key: str) -> Move | None:
+        """The move a key not in ``MOVES`` names, or None: for moves too many to intern up
+        front, built and kept on first use (``_generate`` must hand out the same object)."""
+        return None
 
     # -- construction -------------------------------------------------------------------
 
@@ -315,13 +322,14 @@ class Game:
     def parse(self, text: str | Move) -> Move:
         """The move a notation text names (legal or not). Raises :class:`InvalidMove`."""
         if isinstance(text, Move):
-            found = self.MOVES.get(text.text)
+            found = self.MOVES.get(text.text) or self._lazy_move(text.text)
             if found is None:
                 raise InvalidMove(f"{text.text!r} is not a move of {self.name}")
             return found
         if not isinstance(text, str):
             raise InvalidMove(f"a move is text, not {type(text).__name__}")
-        move = self.MOVES.get(self._normalize(text))
+        key = self._normalize(text)
+        move = self.MOVES.get(key) or self._lazy_move(key)
         if move is None:
             shown = text if len(text) <= 40 else text[:40] + "..."
             raise InvalidMove(
@@ -528,7 +536,9 @@ class Game:
         game._journal = []
         for _ in range(reader.u16()):
             text = reader.take(reader.u8()).decode()
-            move = cls.MOVES[text]
+            move = cls.MOVES.get(text) or cls._lazy_move(text)
+            if move is None:
+                raise ValueError(f"snapshot names no move of {cls.id}: {text!r}")
             counters = tuple(reader.ints())
             ops = [reader.op() for _ in range(reader.u16())]
             # the legal moves before a restored move are recomputed if it is undone

@@ -32,6 +32,13 @@ def test_a_label_with_several_moves_asks_which() -> None:
     assert action.kind == "say" and action.note == "20: which move? 20>7, 20>9, 20>f"
 
 
+def test_a_counted_move_starts_at_its_cell() -> None:
+    # The Blockade once the stock is out: c3's run whole, or its top card alone
+    legal = ["c3>e2", "c3:1>e2", "a1>f"]
+    action = interpret("c3", "play", legal, {"c3", "e2", "a1"})
+    assert action.kind == "say" and action.note == "c3: which move? c3>e2, c3:1>e2"
+
+
 def test_a_pair_counts_for_both_its_piles() -> None:
     labels = {str(n) for n in range(1, 21)}
     assert interpret("11", "play", ["6+11", "14+19"], labels) == Action("move", "6+11")

@@ -1,9 +1,14 @@
-"""Deals are a promise: these (game, seed) layouts must never change.
+"""Deals are a promise: these (game, seed) layouts change only with a game's rules.
 
-A failure here means the shuffle, a game's deal order or its notation changed. That is
-never a fix to make silently: old replays and daily results name deals by seed. Change
-the game id (and ``DEAL_VERSION``) instead. Regenerate the file only when adding a game:
-``python -m tests.engine.test_golden_deals > tests/engine/golden_deals.txt``.
+A failure here means the shuffle, a game's deal order, its rules or its notation changed.
+The shuffle and the order in which a game deals the shuffled cards are never changed:
+old replays and daily results name deals by seed (a new deal algorithm is a new
+``DEAL_VERSION``). A rules change may change what a deal looks like (an ace put out at
+once, a foundation named anew): it bumps the game class's ``rules_version`` and updates
+that game's blocks of the golden file in the same change, and nothing else's. To
+regenerate the file when adding a game:
+``python -m tests.engine.test_golden_deals > tests/engine/golden_deals.txt``; for one
+game, replace its four blocks with :func:`render` of each seed.
 """
 
 from __future__ import annotations

@@ -11,10 +11,16 @@ idea, as the seed books describe it, declared with a few settings:
 - ``REFILL``: ``NEVER`` (Babette: ``deal`` always lays a new row); ``LOWEST`` (``deal``
   fills the lowest row's vacancies, left to right, before it lays a new row); ``UPPER``
   (as ``LOWEST``, and a vacancy in any higher row is filled from the stock at once).
-- ``PILED``: a cell holds a pile, built on by suit (The Blockade), not a single card.
-- ``UP_AND_DOWN``: per suit, the first ace starts an ascending foundation and the first
-  king a descending one, the second copies finishing the opposite piles (``>u``, ``>d``);
-  otherwise eight ascending foundations, two per suit (``>f``).
+- ``PILED``: a cell holds a pile (The Blockade), not a single card, and a pile moves
+  onto another cell (``c3>e2``) by the game's own rules (:meth:`_generate_builds`,
+  :meth:`_build`, :meth:`_why_build`).
+- ``FOUNDATIONS``: ``UP_AND_DOWN`` (Babette, The Labyrinth): per suit, the first ace
+  starts an ascending pile and the first king a descending one, the second copies
+  finishing the opposite piles (``>u``, ``>d``). ``TWO_UP`` (The Blockade): eight
+  ascending piles, two per suit, each started by an ace (``>f``). ``TWO_EACH_WAY`` (The
+  Blockade in rows of ten): every ace starts an ascending pile and every king a
+  descending one, two of each per suit (``>u``, ``>d``); a card goes on any pile of its
+  suit that it fits.
 
 Cells are labelled by column letter and row number from the top: ``a1`` is the top-left.
 """
@@ -40,6 +46,13 @@ OWN = 10
 
 UP, DOWN = 0, 1
 
+#: ``FOUNDATIONS``: one ascending and one descending pile per suit
+UP_AND_DOWN: Final = 0
+#: two ascending piles per suit
+TWO_UP: Final = 1
+#: two ascending and two descending piles per suit
+TWO_EACH_WAY: Final = 2
+
 
 class GridGame(Game):
     """Shared base of the garden games; not a game itself."""
@@ -50,7 +63,7 @@ class GridGame(Game):
     FREE: ClassVar[int] = BELOW
     REFILL: ClassVar[int] = NEVER
     PILED: ClassVar[bool] = False
-    UP_AND_DOWN: ClassVar[bool] = True
+    FOUNDATIONS: ClassVar[int] = UP_AND_DOWN
     COUNTERS: ClassVar[tuple[str, ...]] = ("rows",)
     ALIASES: ClassVar[dict[str, str]] = {"d": "deal"}
     NOTATION_HINT = "Moves look like c3>u, c3>d or deal (cells: column letter, row number)."
@@ -58,6 +71,10 @@ class GridGame(Game):
     CELLS: ClassVar[int]
     STOCK: ClassVar[int]
     F0: ClassVar[int]
+    #: foundation piles per way (up, down): ``(pile - F0) // SPAN`` is a pile's way
+    SPAN: ClassVar[int]
+    #: the table row of the garden's first row, below the foundations
+    TOP: ClassVar[int]
     HOME_MOVES: ClassVar[dict[tuple[int, int], Move]]
     BUILDS: ClassVar[dict[tuple[int, int], Move]]
     DEAL_MOVE: ClassVar[Move]
@@ -69,6 +86,8 @@ class GridGame(Game):
         cls.CELLS = cls.WIDTH * cls.MAX_ROWS
         cls.STOCK = cls.CELLS
         cls.F0 = cls.CELLS + 1
+        cls.SPAN = 4 if cls.FOUNDATIONS == UP_AND_DOWN else 8
+        cls.TOP = 3 if cls.FOUNDATIONS == TWO_EACH_WAY else 2
         cls.PILES = (*cls._cell_piles(), *cls._fixed_piles(), *cls._extra_piles())
         cls._declare_more()
 
@@ -82,20 +101,28 @@ class GridGame(Game):
         fan = "down" if cls.PILED else "none"
         for i in range(cls.CELLS):
             r, c = divmod(i, cls.WIDTH)
-            yield PileSpec(cls.cell_label(i), "cell", c, r + 2, fan)
+            yield PileSpec(cls.cell_label(i), "cell", c, r + cls.TOP, fan)
 
     @classmethod
     def _fixed_piles(cls) -> Iterable[PileSpec]:
         yield PileSpec("s", "stock", cls.WIDTH + 1, 0, "none", hidden=True)
-        if cls.UP_AND_DOWN:
-            for n, (way, kind) in enumerate((("u", "foundation-up"), ("d", "foundation-down"))):
+        ways = (("u", "foundation-up"), ("d", "foundation-down"))
+        if cls.FOUNDATIONS == UP_AND_DOWN:
+            for n, (way, kind) in enumerate(ways):
                 for s, suit in enumerate(SUITS):
                     yield PileSpec(f"{way}{suit.lower()}", kind, s + 4 * n, 0, home=True)
-        else:
+        elif cls.FOUNDATIONS == TWO_UP:
             for s, suit in enumerate(SUITS):
                 for k in range(2):
                     label = f"f{suit.lower()}{k + 1}"
                     yield PileSpec(label, "foundation", 2 * s + k, 0, home=True)
+        else:
+            # sixteen piles: the ascending ones in a row, the descending ones under them
+            for n, (way, kind) in enumerate(ways):
+                for s, suit in enumerate(SUITS):
+                    for k in range(2):
+                        label = f"{way}{suit.lower()}{k + 1}"
+                        yield PileSpec(label, kind, 2 * s + k, n, home=True)
 
     @classmethod
     def _extra_piles(cls) -> Iterable[PileSpec]:
@@ -108,7 +135,7 @@ class GridGame(Game):
 
     @classmethod
     def _home_names(cls) -> tuple[str, ...]:
-        return ("u", "d") if cls.UP_AND_DOWN else ("f",)
+        return ("f",) if cls.FOUNDATIONS == TWO_UP else ("u", "d")
 
     @classmethod
     def _all_moves(cls) -> Iterable[Move]:
@@ -165,14 +192,23 @@ class GridGame(Game):
             i for i in range(end) if p[i] and (i < w or i >= last or not p[i - w] or not p[i + w])
         ]
 
+    def _free(self, i: int) -> bool:
+        """Whether the card in dealt cell ``i`` is available (as :meth:`_available`)."""
+        p = self.p
+        w = self.WIDTH
+        if i >= (self.sc[0] - 1) * w or not p[i + w]:
+            return True
+        return self._free_mode() == ENDS and (i < w or not p[i - w])
+
     def _homes(self, card: int) -> list[int]:
-        """The foundation piles ``card`` may go on now: up, then down (or the first of the
-        two ascending piles of its suit that takes it)."""
+        """The foundation piles ``card`` may go on now: up, then down. Of two piles of the
+        same way that take it (the same height, so interchangeable), only the first."""
         p = self.p
         r, s = RANK[card], SUIT[card]
         f0 = self.F0
         out = []
-        if self.UP_AND_DOWN:
+        mode = self.FOUNDATIONS
+        if mode == UP_AND_DOWN:
             up, down = p[f0 + s], p[f0 + 4 + s]
             # the first ace of a suit starts its ascending pile and the first king its
             # descending one: neither may finish the other pile while its own is unstarted
@@ -180,19 +216,46 @@ class GridGame(Game):
                 out.append(f0 + s)
             if len(down) == 13 - r and (up or r != 1):
                 out.append(f0 + 4 + s)
-        else:
-            for k in (f0 + 2 * s, f0 + 2 * s + 1):
-                if len(p[k]) == r - 1:
-                    out.append(k)
-                    break
+            return out
+        # with two piles each way, every ace starts an ascending pile and every king a
+        # descending one, so a king never ends an ascending pile nor an ace a descending one
+        each_way = mode == TWO_EACH_WAY
+        k = f0 + 2 * s
+        if r != 13 or not each_way:
+            if len(p[k]) == r - 1:
+                out.append(k)
+            elif len(p[k + 1]) == r - 1:
+                out.append(k + 1)
+        if r != 1 and each_way:
+            k += 8
+            if len(p[k]) == 13 - r:
+                out.append(k)
+            elif len(p[k + 1]) == 13 - r:
+                out.append(k + 1)
         return out
 
     def _home_target(self, card: int, way: int) -> int | None:
         """The pile a ``>u``/``>d``/``>f`` move sends ``card`` to, if it fits."""
         for pile in self._homes(card):
-            if not self.UP_AND_DOWN or (pile - self.F0) // 4 == way:
+            if (pile - self.F0) // self.SPAN == way:
                 return pile
         return None
+
+    def _put_out(self) -> bool:
+        """Put every available card that starts a foundation on it: the aces (``TWO_UP``),
+        and the kings too (``TWO_EACH_WAY``). Whether any went."""
+        p = self.p
+        kings = self.FOUNDATIONS == TWO_EACH_WAY
+        moved = False
+        for i in self._available():
+            card = p[i][-1]
+            r = RANK[card]
+            if r == 1 or (r == 13 and kings):
+                target = self._home_target(card, UP if r == 1 else DOWN)
+                assert target is not None
+                self._mv(i, target)
+                moved = True
+        return moved
 
     def _lowest_vacancies(self) -> list[int]:
         end = self.sc[0] * self.WIDTH
@@ -207,12 +270,12 @@ class GridGame(Game):
         out: list[Move] = []
         p = self.p
         f0 = self.F0
+        span = self.SPAN
         home_moves = self.HOME_MOVES
         available = self._available()
         for i in available:
             for pile in self._homes(p[i][-1]):
-                way = (pile - f0) // 4 if self.UP_AND_DOWN else 0
-                out.append(home_moves[i, way])
+                out.append(home_moves[i, (pile - f0) // span])
         if self.PILED:
             self._generate_builds(available, out)
         self._generate_own(out)
@@ -221,17 +284,8 @@ class GridGame(Game):
         return out
 
     def _generate_builds(self, available: list[int], out: list[Move]) -> None:
-        """A card onto an available pile top of its suit one rank higher."""
-        p = self.p
-        tops: dict[int, list[int]] = {}
-        for j in available:
-            tops.setdefault(p[j][-1], []).append(j)
-        builds = self.BUILDS
-        for i in available:
-            card = p[i][-1]
-            if RANK[card] < 13:
-                for j in tops.get(card + 1, ()):
-                    out.append(builds[i, j])
+        """``PILED`` games: the legal moves from cell to cell (``available``: the cells
+        whose top card may move)."""
 
     def _generate_own(self, out: list[Move]) -> None:
         """A game's own moves (redeal, grace), appended before ``deal``."""
@@ -243,11 +297,15 @@ class GridGame(Game):
             assert target is not None
             self._mv(move.a, target)
         elif kind == BUILD:
-            self._mv(move.a, move.b)
+            self._build(move)
         elif kind == DEAL:
             self._deal()
         else:
             self._apply_own(move)
+
+    def _build(self, move: Move) -> None:
+        """``PILED`` games: carry out a legal move from cell to cell."""
+        raise AssertionError(f"unknown move {move.text}")
 
     def _apply_own(self, move: Move) -> None:
         raise AssertionError(f"unknown move {move.text}")
@@ -281,44 +339,44 @@ class GridGame(Game):
     # -- explanations --------------------------------------------------------------------
 
     def _why(self, move: Move) -> str:
-        p = self.p
         kind = move.kind
         if kind == DEAL:
             return "the stock is empty"
         if kind not in (HOME, BUILD):
             return self._why_own(move)
-        src = move.a
+        why = self._why_source(move.a)
+        if why:
+            return why
+        if kind == HOME:
+            return self._why_home(self.p[move.a][-1], move.b)
+        return self._why_build(move)
+
+    def _why_source(self, src: int) -> str:
+        """Why nothing may move from cell ``src`` now, or "" when its top card may."""
+        p = self.p
         label = self.cell_label(src)
         if not p[src]:
             return f"{label} is empty" if src < self.sc[0] * self.WIDTH else f"{label} is not dealt"
-        card = p[src][-1]
         if src not in self._available():
-            return f"{CODE[card]} at {label} is blocked"
-        if kind == HOME:
-            return self._why_home(card, move.b)
-        dst = move.b
-        dlabel = self.cell_label(dst)
-        if not p[dst]:
-            if dst >= self.sc[0] * self.WIDTH:
-                return f"{dlabel} is not dealt"
-            return f"{dlabel} is empty, and nothing moves into an empty cell"
-        if dst not in self._available():
-            return f"{CODE[p[dst][-1]]} at {dlabel} is blocked"
-        return (
-            f"{CODE[card]} cannot go on {CODE[p[dst][-1]]}: "
-            "build one card down on the next higher of the same suit"
-        )
+            return f"{CODE[p[src][-1]]} at {label} is blocked"
+        return ""
+
+    def _why_build(self, move: Move) -> str:
+        """``PILED`` games: why a move from an available cell to another is not legal."""
+        return "not legal now"
 
     def _why_home(self, card: int, way: int) -> str:
         p = self.p
         s = SUIT[card]
         suit = SUIT_NAMES[s]
-        if not self.UP_AND_DOWN:
+        if self.FOUNDATIONS == TWO_UP:
             heights = [len(p[self.F0 + 2 * s + k]) for k in range(2)]
             wants = " or the ".join(
                 RANK_NAMES[h + 1] if h else "ace" for h in sorted(set(heights)) if h < 13
             )
             return f"{CODE[card]} cannot go home: the {suit} foundations want the {wants}"
+        if self.FOUNDATIONS == TWO_EACH_WAY:
+            return self._why_two_each_way(card, way)
         up, down = len(p[self.F0 + s]), len(p[self.F0 + 4 + s])
         if way == UP:
             if up == 13:
@@ -337,6 +395,29 @@ class GridGame(Game):
                 "starts the ascending foundation"
             )
         return f"{CODE[card]} cannot go down: the {suit} descend from the {RANK_NAMES[13 - down]}"
+
+    def _why_two_each_way(self, card: int, way: int) -> str:
+        """Why ``card`` fits no pile of its suit going ``way``, two piles each way: what
+        the piles want next (a pile at twelve cards takes no more: its last card would
+        have to be an ace or king, and those start piles)."""
+        p = self.p
+        s = SUIT[card]
+        suit = SUIT_NAMES[s]
+        first = self.F0 + 2 * s + (8 if way == DOWN else 0)
+        heights = sorted({len(p[first]), len(p[first + 1])}, reverse=way == DOWN)
+        if way == UP:
+            if RANK[card] == 13:
+                return f"{CODE[card]} cannot go up: every king starts a descending pile"
+            wants = [RANK_NAMES[h + 1] for h in heights if h < 12]
+            name = f"{CODE[card]} cannot go up: the ascending {suit}"
+        else:
+            if RANK[card] == 1:
+                return f"{CODE[card]} cannot go down: every ace starts an ascending pile"
+            wants = [RANK_NAMES[13 - h] for h in heights if h < 12]
+            name = f"{CODE[card]} cannot go down: the descending {suit}"
+        if not wants:
+            return f"{name} take no more cards"
+        return f"{name} want the {' or the '.join(wants)}"
 
     def _why_own(self, move: Move) -> str:
         return "not legal now"
