@@ -196,6 +196,7 @@ async def test_solo_game_resumes_after_reconnect_and_on_another_server(server: R
         "game": game["game"],
         "kind": "solo",
         "rules": GAME,
+        "rules_version": 1,
         "view": last["view"],
         "legal": last["legal"],
         "status": "playing",
