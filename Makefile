@@ -43,7 +43,7 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check server client_cli tests bench
 
 typecheck: $(STAMP)
-	$(BIN)/mypy server/engine server/solver server/protocol server/native.py server/app/views.py \
+	$(BIN)/mypy server/engine server/solver server/solving.py server/protocol server/native.py server/app/views.py \
 		server/app/session.py server/app/moves.py server/app/metrics.py server/app/games.py \
 		client_cli
 

@@ -3,8 +3,10 @@
 ``patience-race-server [serve] [--host H] [--port P] [--redis-url URL] ...`` runs the race
 server (every flag has a ``PATIENCE_*`` variable: see docs/server.md). The other commands
 stand on the rules engine alone: ``games`` lists the games, ``deal`` shows a deal, ``play``
-plays a game at a local console (no network, no accounts: for trying the rules), and
-``verify FILE`` re-plays a replay file and says whether it reproduces its result.
+plays a game at a local console (no network, no accounts: for trying the rules),
+``verify FILE`` re-plays a replay file and says whether it reproduces its result, and
+``solve`` and ``winnability`` ask the solver whether deals can be won
+(:mod:`server.solving`).
 """
 
 from __future__ import annotations
@@ -15,14 +17,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from server.engine import GAMES, IllegalMove, UndoRefused, new_game
-from server.engine.deal import MAX_SEED
-
-
-def _seed(text: str) -> int:
-    value = int(text, 0)
-    if not 0 <= value <= MAX_SEED:
-        raise argparse.ArgumentTypeError("a seed is an integer from 0 to 2**64-1")
-    return value
+from server.solving import add_commands, seed_arg
 
 
 def _game_id(text: str) -> str:
@@ -138,11 +133,11 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_parser("games", help="list the games").set_defaults(func=cmd_games)
     deal = sub.add_parser("deal", help="print the deal of a game and seed")
     deal.add_argument("game", type=_game_id)
-    deal.add_argument("--seed", type=_seed, default=None, help="0..2**64-1 (random if absent)")
+    deal.add_argument("--seed", type=seed_arg, default=None, help="0..2**64-1 (random if absent)")
     deal.set_defaults(func=cmd_deal)
     play = sub.add_parser("play", help="play a game at a local console")
     play.add_argument("game", type=_game_id, nargs="?", default="gate")
-    play.add_argument("--seed", type=_seed, default=None, help="0..2**64-1 (random if absent)")
+    play.add_argument("--seed", type=seed_arg, default=None, help="0..2**64-1 (random if absent)")
     play.set_defaults(func=cmd_play)
     verify = sub.add_parser("verify", help="check that a replay file reproduces its result")
     verify.add_argument("file", type=Path)
@@ -152,10 +147,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     native.add_argument("action", choices=("build", "status"), nargs="?", default="status")
     native.set_defaults(func=cmd_native)
+    add_commands(sub)
     return parser
 
 
-TOOLS = ("games", "deal", "play", "verify", "native")
+TOOLS = ("games", "deal", "play", "verify", "native", "solve", "winnability")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
