@@ -35,6 +35,7 @@ SOURCES = (
     "server/engine/cards.py",
     "server/engine/deal.py",
     "server/engine/core.py",
+    "server/engine/keys.py",
     "server/engine/games/grid.py",
     "server/engine/games/babette.py",
     "server/engine/games/blockade.py",

@@ -12,9 +12,7 @@ import importlib
 from typing import ClassVar
 
 from server.engine import GAMES, Game, Move
-
-#: separates the piles in a key (no card number or pile height reaches it)
-_SEP = b"\xff"
+from server.engine.keys import packed_key
 
 
 class Hooks:
@@ -31,14 +29,11 @@ class Hooks:
     NAME: ClassVar[str] = "plain"
 
     def key(self, game: Game) -> bytes:
-        """The position as bytes: every pile but the foundations card by card (the stock
-        too: a redeal can reorder it), each foundation by its height (its cards follow
-        from it), and the counters. Moves made and the undo journal are not part of it."""
-        p = game.p
-        home = game.HOME
-        parts = [bytes((len(p[i]),)) if i in home else bytes(p[i]) for i in range(len(p))]
-        parts.append(bytes(v & 0xFF for v in game.sc))
-        return _SEP.join(parts)
+        """The position as bytes (:func:`server.engine.keys.packed_key`): every pile but
+        the foundations card by card (the stock too: a redeal can reorder it), each
+        foundation by its height (its cards follow from it), and the counters. Moves made
+        and the undo journal are not part of it."""
+        return packed_key(game)
 
     def expand(self, game: Game) -> list[Move]:
         """The moves to try from here, the most promising first."""
