@@ -158,10 +158,15 @@ def cmd_winnability(args: argparse.Namespace) -> int:
     if decided:
         p95 = decided[min(len(decided) - 1, int(0.95 * len(decided)))]
         print(
-            f"time to a verdict: median {statistics.median(decided):.3f} s, p95 {p95:.3f} s; "
+            f"time to a verdict: median {_ms(statistics.median(decided))}, p95 {_ms(p95)}; "
             f"results in {path}"
         )
     return 0
+
+
+def _ms(seconds: float) -> str:
+    """``0.4 ms``, ``12.5 ms``, ``3.20 s``."""
+    return f"{seconds * 1000:.1f} ms" if seconds < 1 else f"{seconds:.2f} s"
 
 
 def add_commands(sub: Any) -> None:
