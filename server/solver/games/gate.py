@@ -19,26 +19,12 @@ from __future__ import annotations
 from typing import ClassVar
 
 from server.engine import Game, Move
-from server.engine.cards import RANK, RED
 from server.engine.games.gate import DEAL, TO_FOUNDATION, Gate
 
 from ..hooks import Hooks
+from ._colours import never_a_target
 
 _SEP = b"\xff"
-#: the suits of the other colour, by a card's redness
-_OTHER_SUITS = ((1, 2), (0, 3))
-
-
-def never_a_target(game: Game, card: int) -> bool:
-    """True when no card can ever be built on ``card``: it is a two (aces go out the
-    moment they are exposed, so an ace is never built anywhere), or both cards of the
-    other colour one rank lower are on their foundations, which they never leave."""
-    rank = RANK[card]
-    if rank <= 2:
-        return True
-    p = game.p
-    f0 = game.HOME[0]
-    return all(len(p[f0 + s]) >= rank - 1 for s in _OTHER_SUITS[RED[card]])
 
 
 class GateHooks(Hooks):
