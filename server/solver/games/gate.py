@@ -8,10 +8,11 @@ Three things, each argued where it is made:
   ever be built on goes home at once, nothing else tried;
 - an **order**: cards no one needs home first, then builds from the posts and the waste
   (they dig out buried cards), shifts between bars (they merge piles and make vacancies),
-  the other home moves, fills from the posts, ``deal`` last; of a post's fills of the
-  empty cells only the first is tried (the rest are the same position under the key's
-  symmetry). Measured on the first 40 deals of ``gate-narrow``: this order enters a
-  third as many positions as the engine's own.
+  the other home moves, ``deal``, and last the fills from the posts; of a post's fills
+  of the empty cells only the first is tried (the rest are the same position under the
+  key's symmetry). Dealing before filling from a post matters most: on the first 150
+  deals of ``gate-narrow`` the search enters 0.9 million positions in all against over
+  2 million with ``deal`` last (two deals unfinished after 3 s).
 """
 
 from __future__ import annotations
@@ -101,7 +102,7 @@ class GateHooks(Hooks):
                 # position as into any other
                 filled_from.add(src)
                 fills.append(move)
-        return home + builds + shifts + risky + fills + deal
+        return home + builds + shifts + risky + deal + fills
 
 
 HOOKS = GateHooks()
