@@ -23,10 +23,18 @@ line could make before ``X`` goes home would be different for ``X`` having gone)
   class, so it may as well go now; or
 - (B) every taker wants ``r`` now, there are as many takers as copies of ``r`` still out
   (a pile takes a rank at most once, so each taker gets one), and every copy still out is
-  available and commutes: all of them can go now, ``X`` first.
+  available and commutes: all of them can go now, ``X`` first; or
+- (C) ``X`` is the last copy of ``r`` out, and every taker, once it had ``r``, would want
+  a rank none of whose copies is out (or none at all): whichever pile takes ``X`` can
+  take nothing after it, and a taker left without ``r`` can take nothing more either
+  (two piles each way: The Blockade in rows of ten; with one pile each way the last copy
+  is always case A).
 
 Proof: take a winning line ``L`` from here, and in it the move that puts ``X`` (case A),
-or each copy of ``r`` (case B), home. Play those first and then ``L`` without them. Until
+or each copy of ``r`` (case B), home. Play those first and then ``L`` without them (in
+case C, ``L`` may have put ``X`` on another taker; that pile then took nothing more in
+``L``, and ``P``, left waiting for ``r``, took nothing either, so no move of ``L`` needs
+them, and no other card of ``L`` is of rank ``r`` or of the rank after it). Until
 ``L`` would have played them, no other card goes on those piles (each wants ``r`` until it
 gets it), every play home of ``L`` stays legal (a card gone earlier frees, never blocks),
 and ``commutes`` makes every deal, redeal and grace of ``L`` legal with the same effect.
