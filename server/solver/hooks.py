@@ -27,6 +27,12 @@ class Hooks:
 
     #: a dominance, named in results, so a verdict says what it assumed
     NAME: ClassVar[str] = "plain"
+    #: how many move orders :meth:`expand` offers (``order`` picks one): with more than
+    #: one, the search restarts with the next order and a doubled cap
+    #: (:func:`server.solver.search.search_orders`)
+    ORDERS: ClassVar[int] = 1
+    #: the move order in use now, 0 to ``ORDERS - 1``
+    order: int = 0
 
     def key(self, game: Game) -> bytes:
         """The position as bytes (:func:`server.engine.keys.packed_key`): every pile but

@@ -102,3 +102,53 @@ def search(
     else:
         verdict = LOST
     return Outcome(verdict, line, nodes, time.perf_counter() - started, why)
+
+
+#: the positions the first pass of :func:`search_orders` may enter; each pass doubles it
+FIRST_PASS = 20_000
+
+
+def search_orders(
+    game: Game,
+    hooks: Hooks,
+    budget_s: float | None = None,
+    max_nodes: int | None = None,
+    first_pass: int = FIRST_PASS,
+) -> Outcome:
+    """:func:`search` with restarts, for hooks that offer several move orders
+    (``hooks.ORDERS``): pass k searches with order k (round the orders) and at most
+    ``first_pass * 2**k`` positions, until a pass wins, proves the deal lost (a pass that
+    ends without reaching its cap searched everything), or the budget runs out.
+
+    Why: a depth-first search commits early (when to deal, say) and must exhaust the
+    subtree below a wrong choice; which order is wrong differs from deal to deal. Doubling
+    caps bound the positions spent on passes that fail to about as many again as the last
+    pass enters. With one order this is :func:`search` itself.
+    """
+    if hooks.ORDERS <= 1:
+        hooks.order = 0
+        return search(game, hooks, budget_s=budget_s, max_nodes=max_nodes)
+    started = time.perf_counter()
+    nodes = 0
+    cap = first_pass
+    k = 0
+    try:
+        while True:
+            left_s = None if budget_s is None else budget_s - (time.perf_counter() - started)
+            if left_s is not None and left_s <= 0:
+                return Outcome(UNKNOWN, [], nodes, time.perf_counter() - started, "time")
+            left_nodes = None if max_nodes is None else max_nodes - nodes
+            if left_nodes is not None and left_nodes <= 0:
+                return Outcome(UNKNOWN, [], nodes, time.perf_counter() - started, "nodes")
+            this_cap = cap if left_nodes is None else min(cap, left_nodes)
+            hooks.order = k % hooks.ORDERS
+            found = search(game, hooks, budget_s=left_s, max_nodes=this_cap)
+            nodes += found.nodes
+            if found.verdict != UNKNOWN or found.why == "time":
+                found.nodes = nodes
+                found.seconds = time.perf_counter() - started
+                return found
+            cap *= 2
+            k += 1
+    finally:
+        hooks.order = 0

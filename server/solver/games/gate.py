@@ -32,6 +32,7 @@ class GateHooks(Hooks):
     """Search knowledge shared by The Gate's two widths (pile indexes come from the game)."""
 
     NAME: ClassVar[str] = "gate: bars unordered, safe bar tops home"
+    ORDERS: ClassVar[int] = 2
 
     def key(self, game: Game) -> bytes:
         """The posts, the bar piles sorted, the waste, the stock's height, the foundations'
@@ -102,6 +103,11 @@ class GateHooks(Hooks):
                 # position as into any other
                 filled_from.add(src)
                 fills.append(move)
+        if self.order == 1:
+            # the second order deals last: slower on most deals, but it wins quickly
+            # some that the first, committed to dealing early, takes millions of
+            # positions over
+            return home + builds + shifts + risky + fills + deal
         return home + builds + shifts + risky + deal + fills
 
 
