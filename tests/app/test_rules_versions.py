@@ -4,8 +4,6 @@ its game's rules, and nothing is replayed under rules it was not played under.""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +12,7 @@ from server.engine import GAMES
 
 from .client import Client, player, signed_in
 from .conftest import Running
+from .test_daily import verify
 from .test_pages import fetch, http
 from .test_resume import resume_of
 
@@ -32,15 +31,6 @@ async def raced_replay(server: Running, game: str) -> tuple[Client, dict[str, An
     results = (await bob.event("results"))["results"]
     rid = {r["player"]: r["replay"] for r in results}["ann"]
     return bob, (await bob.call("replay", replay=rid))["replay"]
-
-
-def verify(path: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "server.cli", "verify", str(path)],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
 
 
 async def test_games_and_replays_name_their_rules_version(server: Running) -> None:

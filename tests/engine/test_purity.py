@@ -46,24 +46,28 @@ def _optional(tree: ast.Module) -> set[int]:
     return lines
 
 
+def imports_of(path: Path) -> list[str]:
+    """The absolute imports of a module, less those it can do without (:func:`_optional`)."""
+    tree = ast.parse(path.read_text())
+    optional = _optional(tree)
+    names: list[str] = []
+    for node in ast.walk(tree):
+        if getattr(node, "lineno", None) in optional:
+            continue
+        if isinstance(node, ast.Import):
+            names.extend(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0:
+            names.append(node.module or "")
+    return names
+
+
 def test_engine_imports_only_the_standard_library() -> None:
     allowed = set(sys.stdlib_module_names) | {"__future__"}
     files = sorted(ENGINE.rglob("*.py"))
     assert len(files) > 5
     for path in files:
-        tree = ast.parse(path.read_text())
-        optional = _optional(tree)
-        for node in ast.walk(tree):
-            if getattr(node, "lineno", None) in optional:
-                continue
-            if isinstance(node, ast.Import):
-                names = [alias.name for alias in node.names]
-            elif isinstance(node, ast.ImportFrom) and node.level == 0:
-                names = [node.module or ""]
-            else:
-                continue
-            for name in names:
-                assert name.split(".")[0] in allowed, f"{path.name} imports {name}"
+        for name in imports_of(path):
+            assert name.split(".")[0] in allowed, f"{path.name} imports {name}"
 
 
 def test_the_engine_runs_without_the_compilers_package() -> None:

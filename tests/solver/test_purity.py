@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-import ast
 import sys
 from pathlib import Path
+
+from tests.engine.test_purity import imports_of
 
 SOLVER = Path(__file__).resolve().parents[2] / "server" / "solver"
 
@@ -14,13 +15,6 @@ def test_the_solver_imports_only_the_standard_library_and_the_engine() -> None:
     files = sorted(SOLVER.rglob("*.py"))
     assert len(files) >= 3
     for path in files:
-        for node in ast.walk(ast.parse(path.read_text())):
-            if isinstance(node, ast.Import):
-                names = [alias.name for alias in node.names]
-            elif isinstance(node, ast.ImportFrom) and node.level == 0:
-                names = [node.module or ""]
-            else:
-                continue
-            for name in names:
-                ok = name.split(".")[0] in allowed or name.startswith("server.engine")
-                assert ok, f"{path.name} imports {name}"
+        for name in imports_of(path):
+            ok = name.split(".")[0] in allowed or name.startswith("server.engine")
+            assert ok, f"{path.name} imports {name}"
