@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from server.engine import GAMES, Game, Move
+from server.engine import GAMES, Game, Move, new_game
 from server.solver import CertificateError, Hooks, check_line, solve
 from server.solver.hooks import hooks_for
 
@@ -73,3 +73,25 @@ def test_the_search_leaves_no_trace_on_the_hooks_game() -> None:
 def test_bad_input_is_refused_clearly(kwargs: dict[str, object], message: str) -> None:
     with pytest.raises(ValueError, match=message):
         solve(**kwargs)  # type: ignore[arg-type]
+
+
+def test_a_deck_lost_by_hand_is_proved_lost() -> None:
+    """Nestor dealt so that no two of the columns' lowest cards pair (ranks 2 to 9) and the
+    four reserve cards are a ten, a knave, a queen and a king: nothing ever pairs, so the
+    deal is lost whatever is played. Rank of row r, column c: (c + 8r) mod 13 + 1 (six
+    different ranks a column, so the deal keeps the order)."""
+    ranks = "A23456789TJQK"
+    used: dict[str, int] = {}
+
+    def card(rank: str) -> str:
+        n = used.get(rank, 0)
+        used[rank] = n + 1
+        return rank + "CDHS"[n]
+
+    deck = [card(ranks[(c + 8 * r) % 13]) for r in range(6) for c in range(8)]
+    deck += [card(rank) for rank in "TJQK"]
+    game = new_game("nestor", deck=deck)
+    assert [game.p[c][-1] % 13 + 1 for c in range(8)] == list(range(2, 10))
+    result = solve("nestor", deck=deck, budget_s=None)
+    assert result.verdict == "lost" and not result.line
+    assert result.nodes == 5  # the deal and four turns of the reserve, nothing else
