@@ -3,10 +3,24 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from server.engine import GAMES, Game, Move, new_game
 from server.solver import CertificateError, Hooks, check_line, solve
 from server.solver.hooks import hooks_for
+
+
+@pytest.mark.parametrize("game_id", sorted(GAMES))
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(min_value=0, max_value=2**64 - 1))
+def test_a_won_line_from_any_seed_replays_to_a_win(game_id: str, seed: int) -> None:
+    result = solve(game_id, seed=seed, budget_s=None, max_nodes=2_000)
+    if result.verdict == "won":
+        assert result.checked
+        check_line(game_id, result.line, seed=seed)
+    else:
+        assert not result.line
 
 
 @pytest.mark.parametrize("game_id", sorted(GAMES))
