@@ -36,6 +36,7 @@ SOURCES = (
     "server/engine/deal.py",
     "server/engine/core.py",
     "server/engine/keys.py",
+    "server/engine/snapshots.py",
     "server/engine/games/grid.py",
     "server/engine/games/babette.py",
     "server/engine/games/blockade.py",

@@ -26,7 +26,6 @@ from .core import (
     Move,
     PileSpec,
     UndoRefused,
-    read_snapshot_header,
 )
 from .deal import DEAL_VERSION, SplitMix64, shuffled_deck
 from .games.babette import Babette
@@ -37,6 +36,7 @@ from .games.labyrinth import Labyrinth
 from .games.light_and_shade import LightAndShade
 from .games.nestor import Nestor
 from .games.wedge import Wedge
+from .snapshots import read_snapshot_header
 
 __all__ = [
     "CARD",

@@ -26,9 +26,7 @@ from typing import Any, ClassVar, Final
 
 from .cards import CODE, parse_card
 from .deal import MAX_SEED, Shuffler, sorted_deck
-
-SNAPSHOT_MAGIC: Final = b"PRS"
-SNAPSHOT_VERSION: Final = 2
+from .snapshots import SNAPSHOT_MAGIC, SNAPSHOT_VERSION, Reader, pack_ints
 
 PLAYING: Final = "playing"
 WON: Final = "won"
@@ -502,7 +500,7 @@ class Game:
         out += struct.pack("<BB", SNAPSHOT_VERSION, len(gid)) + gid
         out += struct.pack("<H", self.rules_version)
         out += struct.pack("<?QI", self.seed is not None, self.seed or 0, self.moves)
-        out += _pack_ints(self.sc)
+        out += pack_ints(self.sc)
         out += struct.pack("<B", len(self.p))
         for pile in self.p:
             out += struct.pack("<B", len(pile)) + bytes(pile)
@@ -516,14 +514,14 @@ class Game:
         for move, _legal, counters, ops, _revealed in keep:
             text = move.text.encode()
             out += struct.pack("<B", len(text)) + text
-            out += _pack_ints(counters)
+            out += pack_ints(counters)
             out += struct.pack("<H", len(ops))
             for op in ops:
                 out += struct.pack("<BBB", *op)
         return bytes(out)
 
     @classmethod
-    def _restore(cls, reader: _Reader, seed: int | None, moves: int) -> Game:
+    def _restore(cls, reader: Reader, seed: int | None, moves: int) -> Game:
         game = cls(None, seed)
         game.moves = moves
         game.sc = reader.ints()
@@ -550,59 +548,3 @@ class Game:
 
 #: marks a journal entry whose legal-move list must be recomputed after an undo
 _LAZY: Final[list[Move]] = []
-
-
-def _pack_ints(values: Sequence[int]) -> bytes:
-    return struct.pack(f"<B{len(values)}i", len(values), *values)
-
-
-class _Reader:
-    __slots__ = ("data", "pos")
-
-    def __init__(self, data: bytes) -> None:
-        self.data = data
-        self.pos = 0
-
-    def take(self, n: int) -> bytes:
-        end = self.pos + n
-        if end > len(self.data):
-            raise ValueError("snapshot is truncated")
-        chunk = self.data[self.pos : end]
-        self.pos = end
-        return chunk
-
-    def unpack(self, fmt: str) -> tuple[Any, ...]:
-        return struct.unpack(fmt, self.take(struct.calcsize(fmt)))
-
-    def u8(self) -> int:
-        return int(self.unpack("<B")[0])
-
-    def u16(self) -> int:
-        return int(self.unpack("<H")[0])
-
-    def ints(self) -> list[int]:
-        n = self.u8()
-        return list(self.unpack(f"<{n}i"))
-
-    def op(self) -> Op:
-        a, b, c = self.unpack("<BBB")
-        return (a, b, c)
-
-    def done(self) -> bool:
-        return self.pos == len(self.data)
-
-
-def read_snapshot_header(data: bytes) -> tuple[str, int, _Reader, int | None, int]:
-    """The game id and rules version of a snapshot, and a reader positioned after its
-    header (with the seed and the move count the header holds)."""
-    if not isinstance(data, bytes | bytearray) or data[:3] != SNAPSHOT_MAGIC:
-        raise ValueError("not a game snapshot")
-    reader = _Reader(bytes(data))
-    reader.take(3)
-    version = reader.u8()
-    if version != SNAPSHOT_VERSION:
-        raise ValueError(f"snapshot version {version} is not supported")
-    game_id = reader.take(reader.u8()).decode()
-    rules = reader.u16()
-    has_seed, seed, moves = reader.unpack("<?QI")
-    return game_id, rules, reader, (seed if has_seed else None), moves
