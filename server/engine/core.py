@@ -397,6 +397,15 @@ class Game:
         self.moves -= 1
         return move
 
+    def copy(self) -> Game:
+        """The position alone, for solvers that keep many: the piles and counters copied,
+        no undo journal (the copy cannot go back past where it was made)."""
+        game = type(self)(None, self.seed)
+        game.p = [list(pile) for pile in self.p]
+        game.sc = list(self.sc)
+        game.moves = self.moves
+        return game
+
     def can_undo(self) -> bool:
         return bool(self._journal) and not self._journal[-1][4]
 

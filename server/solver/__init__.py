@@ -24,9 +24,20 @@ from typing import Any
 from server.engine import GAMES, IllegalMove, new_game
 
 from .hooks import Hooks, hooks_for
-from .search import LOST, UNKNOWN, WON, Outcome, search_orders
+from .portfolio import run
+from .search import LOST, UNKNOWN, WON, Outcome
 
-__all__ = ["LOST", "UNKNOWN", "WON", "CertificateError", "Hooks", "Result", "check_line", "solve"]
+__all__ = [
+    "LOST",
+    "UNKNOWN",
+    "WON",
+    "CertificateError",
+    "Hooks",
+    "Result",
+    "check_line",
+    "hooks_for",
+    "solve",
+]
 
 #: the budget when none is given, in seconds
 DEFAULT_BUDGET_S = 10.0
@@ -93,7 +104,7 @@ def solve(
     started = time.perf_counter()
     game = new_game(game_id, seed=seed, deck=cards)  # ValueError for a bad seed or deck
     used = hooks if hooks is not None else hooks_for(game_id)
-    found: Outcome = search_orders(game, used, budget_s=budget_s, max_nodes=max_nodes)
+    found: Outcome = run(game, used, budget_s=budget_s, max_nodes=max_nodes)
     result = Result(
         game=game_id,
         seed=seed,

@@ -29,10 +29,13 @@ class Hooks:
     NAME: ClassVar[str] = "plain"
     #: how many move orders :meth:`expand` offers (``order`` picks one): with more than
     #: one, the search restarts with the next order and a doubled cap
-    #: (:func:`server.solver.search.search_orders`)
+    #: (:func:`server.solver.portfolio.run`)
     ORDERS: ClassVar[int] = 1
     #: the move order in use now, 0 to ``ORDERS - 1``
     order: int = 0
+    #: the searches :func:`server.solver.solve` runs (:func:`server.solver.portfolio.run`):
+    #: ``"both"`` depth first and the beam in turn, ``"depth"`` or ``"beam"`` alone
+    SEARCH: ClassVar[str] = "both"
 
     def key(self, game: Game) -> bytes:
         """The position as bytes (:func:`server.engine.keys.packed_key`): every pile but
@@ -44,6 +47,19 @@ class Hooks:
     def expand(self, game: Game) -> list[Move]:
         """The moves to try from here, the most promising first."""
         return game.legal_moves()
+
+    def is_stage(self, move: Move) -> bool:
+        """Whether ``move`` ends a stage of the beam (:mod:`server.solver.beam`): a move
+        that cannot be taken back, after which the game goes on from new cards."""
+        return move.text in _STAGE_MOVES
+
+    def score(self, game: Game) -> float:
+        """How promising the position is, higher better, for the beam to keep the best:
+        here, the cards home."""
+        return float(game.cards_home())
+
+
+_STAGE_MOVES = frozenset(("deal", "redeal"))
 
 
 def _module_name(game_id: str) -> str:

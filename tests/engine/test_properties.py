@@ -155,3 +155,24 @@ def test_long_random_playouts_end_or_keep_their_invariants(game_id: str) -> None
             game.play(rng.choice(legal))
             assert_conserved(game)
         check_all(game)
+
+
+@pytest.mark.parametrize("game_id", sorted(GAMES))
+def test_a_copy_is_the_position_alone_and_its_own(game_id: str) -> None:
+    game = new_game(game_id, seed=5)
+    for move in game.legal_moves()[:1]:
+        game.play(move)
+    copy = game.copy()
+    assert (copy.key(), copy.moves, copy.status) == (
+        game.key(),
+        game.moves,
+        game.status,
+    )
+    assert [m.text for m in copy.legal_moves()] == [m.text for m in game.legal_moves()]
+    assert not copy.can_undo()
+    before = game.key()
+    for move in copy.legal_moves()[:3]:
+        copy.play(move)
+        copy.pop()
+    copy.play(copy.legal_moves()[0])
+    assert game.key() == before  # the original did not move with it

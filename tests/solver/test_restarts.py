@@ -8,7 +8,8 @@ from typing import ClassVar
 from server.engine import Game, Move, new_game
 from server.solver import Hooks, check_line
 from server.solver.games.gate import GateHooks
-from server.solver.search import search, search_orders
+from server.solver.portfolio import run
+from server.solver.search import search
 
 
 class Reversed(Hooks):
@@ -33,7 +34,7 @@ def test_restarts_give_the_verdicts_of_one_pass() -> None:
         game = new_game("doubles-and-quits", seed=seed)
         once = search(game, Hooks())
         # a first pass of 5 positions forces several restarts on most deals
-        again = search_orders(game, hooks, first_pass=5)
+        again = run(game, hooks, first_pass=5)
         assert again.verdict == once.verdict, seed
         if again.line:
             check_line("doubles-and-quits", again.line, seed=seed)
@@ -45,7 +46,7 @@ def test_restarts_give_the_verdicts_of_one_pass() -> None:
 
 def test_a_restarted_search_stops_at_its_budget() -> None:
     game = new_game("light-and-shade", seed=3)
-    found = search_orders(game, Reversed(), max_nodes=3_000, first_pass=100)
+    found = run(game, Reversed(), max_nodes=3_000, first_pass=100)
     assert (found.verdict, found.why) == ("unknown", "nodes")
     assert 3_000 <= found.nodes <= 3_000 + 10
 
@@ -54,6 +55,6 @@ def test_the_gate_with_bars_of_three_restarts_into_a_quick_win() -> None:
     # seed 3 takes the first order about 1.75 million positions; the second, a few
     game = new_game("gate-narrow", seed=3)
     assert search(game, GateHooks(), max_nodes=50_000).verdict == "unknown"
-    found = search_orders(game, GateHooks())
+    found = run(game, GateHooks())
     assert found.verdict == "won" and found.nodes < 200_000
     check_line("gate-narrow", found.line, seed=3)

@@ -1,0 +1,82 @@
+"""The searches a solve runs, in turn: depth first with restarts, and the beam.
+
+Depth first (:mod:`server.solver.search`) proves losses: it finishes a lost deal's space
+when that space is small enough. The beam (:mod:`server.solver.beam`) finds wins deep in
+a long game that depth first, committed to its first choices, does not reach in time.
+Neither is the better on every deal, so :func:`run` takes passes of each in turn, every
+pass with twice the positions of the one before, until one decides or the budget runs
+out. A pass that is cut short starts again next time from the deal (nothing carries
+over): doubling bounds what the passes that failed cost to about what the last one
+takes.
+"""
+
+from __future__ import annotations
+
+import time
+
+from server.engine import Game
+
+from .beam import FIRST_WIDTH, beam
+from .hooks import Hooks
+from .search import UNKNOWN, Outcome, search
+
+#: the positions the first pass may enter; each pass after it doubles that
+FIRST_PASS = 20_000
+#: the passes of one round, by ``Hooks.SEARCH``
+_PASSES = {"depth": ("depth",), "both": ("depth", "beam"), "beam": ("beam",)}
+
+
+def run(
+    game: Game,
+    hooks: Hooks,
+    budget_s: float | None = None,
+    max_nodes: int | None = None,
+    first_pass: int = FIRST_PASS,
+    first_width: int = FIRST_WIDTH,
+) -> Outcome:
+    """Search ``game`` (left where it was found) as ``hooks.SEARCH`` says:
+
+    - ``"depth"``: depth first, pass k with order k (round ``hooks.ORDERS``) and at
+      most ``first_pass * 2**k`` positions; a pass that ends below its cap searched
+      everything, so its ``lost`` is a proof;
+    - ``"both"``: after each depth-first pass, a beam of ``first_width * 2**k`` positions
+      a stage, with the same order and cap;
+    - ``"beam"``: the beam alone, pass k with order k and its width doubling from
+      ``first_width`` (an order may change the beam's :meth:`Hooks.score`).
+
+    It stops at a win, a proof of ``lost``, or the budget (seconds, or positions).
+    """
+    started = time.perf_counter()
+    deadline = None if budget_s is None else started + budget_s
+    nodes = 0
+    cap = first_pass
+    width = first_width
+    k = 0
+
+    def done(found: Outcome) -> Outcome:
+        found.nodes = nodes
+        found.seconds = time.perf_counter() - started
+        return found
+
+    try:
+        while True:
+            hooks.order = k % hooks.ORDERS
+            for kind in _PASSES[hooks.SEARCH]:
+                if deadline is not None and time.perf_counter() >= deadline:
+                    return done(Outcome(UNKNOWN, why="time"))
+                this_cap = cap if max_nodes is None else min(cap, max_nodes - nodes)
+                if this_cap <= 0:
+                    return done(Outcome(UNKNOWN, why="nodes"))
+                if kind == "depth":
+                    left_s = None if deadline is None else deadline - time.perf_counter()
+                    found = search(game, hooks, budget_s=left_s, max_nodes=this_cap)
+                else:
+                    found = beam(game, hooks, width, deadline=deadline, max_nodes=this_cap)
+                nodes += found.nodes
+                if found.verdict != UNKNOWN or found.why == "time":
+                    return done(found)
+            cap *= 2
+            width *= 2
+            k += 1
+    finally:
+        hooks.order = 0
