@@ -45,7 +45,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
     try:
         game = _game(args.game)
         budget = _budget(args.budget)
-        result = solve(game, seed=args.seed, budget_s=budget)
+        result = solve(game, seed=args.seed, budget_s=budget, shortest=args.shortest)
     except (UsageError, ValueError) as exc:
         print(f"solve: {exc}", file=sys.stderr)
         return 2
@@ -57,7 +57,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
         print(f" (the budget ran out: {result.why})", end="")
     print(f" · {result.nodes:,} positions in {result.seconds:.2f} s")
     if result.line:
-        print(f"a winning line of {len(result.line)} moves (checked through the engine):")
+        what = "the shortest line" if result.shortest else "a winning line"
+        print(f"{what}, {len(result.line)} moves (checked through the engine):")
         print(" ".join(result.line))
     return 0
 
@@ -178,6 +179,11 @@ def add_commands(sub: Any) -> None:
         "--budget", type=float, default=DEFAULT_BUDGET_S, help="seconds (default 10)"
     )
     solve_p.add_argument("--json", action="store_true", help="the result as one JSON line")
+    solve_p.add_argument(
+        "--shortest",
+        action="store_true",
+        help="after a win, look for a shorter line (A*) with the budget left",
+    )
     solve_p.set_defaults(func=cmd_solve)
     win = sub.add_parser("winnability", help="solve many deals: the share that can be won")
     win.add_argument("game", metavar="GAME")

@@ -26,6 +26,7 @@ from server.engine import GAMES, IllegalMove, new_game
 from .hooks import Hooks, hooks_for
 from .portfolio import run
 from .search import LOST, UNKNOWN, WON, Outcome
+from .shortest import best_first
 
 __all__ = [
     "LOST",
@@ -62,6 +63,8 @@ class Result:
     hooks: str = "plain"
     #: the line was replayed through a fresh engine and won
     checked: bool = False
+    #: with ``shortest``: the line's length is proved the shortest (A* finished)
+    shortest: bool = False
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -89,9 +92,14 @@ def solve(
     budget_s: float | None = DEFAULT_BUDGET_S,
     max_nodes: int | None = None,
     hooks: Hooks | None = None,
+    shortest: bool = False,
 ) -> Result:
     """Search the deal of ``seed`` (or of an explicit ``deck``) of ``game_id`` for a win,
-    for at most ``budget_s`` seconds and ``max_nodes`` positions (None: no bound)."""
+    for at most ``budget_s`` seconds and ``max_nodes`` positions (None: no bound).
+
+    With ``shortest``, a win is followed by A* (:mod:`server.solver.shortest`) for what
+    is left of the budget: ``line`` is then the shortest line found, and ``shortest``
+    says whether it is proved the shortest."""
     if game_id not in GAMES:
         raise ValueError(f"no such game: {game_id!r} (games: {', '.join(GAMES)})")
     if seed is None and deck is None:
@@ -115,8 +123,13 @@ def solve(
         why=found.why,
         hooks=used.NAME,
     )
+    if found.verdict == WON and shortest:
+        deadline = None if budget_s is None else started + budget_s
+        short = best_first(game, used, known=found.line, deadline=deadline)
+        result.line, result.shortest = short.line, short.proved
+        result.nodes += short.nodes
     if found.verdict == WON:
-        check_line(game_id, found.line, seed=seed, deck=cards)
+        check_line(game_id, result.line, seed=seed, deck=cards)
         result.checked = True
     result.seconds = time.perf_counter() - started
     return result

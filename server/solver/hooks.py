@@ -12,6 +12,7 @@ import importlib
 from typing import ClassVar
 
 from server.engine import GAMES, Game, Move
+from server.engine.cards import RANK
 from server.engine.keys import packed_key
 
 
@@ -33,6 +34,10 @@ class Hooks:
     ORDERS: ClassVar[int] = 1
     #: the move order in use now, 0 to ``ORDERS - 1``
     order: int = 0
+    #: the most cards one move (and the automatic steps after it) sends home, leaving
+    #: out ranks the rules send home by themselves (``AUTO_HOME``); 0 when not known
+    HOME_PER_MOVE: ClassVar[int] = 0
+    AUTO_HOME: ClassVar[frozenset[int]] = frozenset()
     #: the searches :func:`server.solver.solve` runs (:func:`server.solver.portfolio.run`):
     #: ``"both"`` depth first and the beam in turn, ``"depth"`` or ``"beam"`` alone
     SEARCH: ClassVar[str] = "both"
@@ -52,6 +57,24 @@ class Hooks:
         """Whether ``move`` ends a stage of the beam (:mod:`server.solver.beam`): a move
         that cannot be taken back, after which the game goes on from new cards."""
         return move.text in _STAGE_MOVES
+
+    def lower_bound(self, game: Game) -> int:
+        """At least how many moves are still needed to win from here (never more than the
+        truth: :func:`server.solver.shortest.best_first` relies on it). With
+        ``HOME_PER_MOVE`` set, the cards not home that the rules do not send home by
+        themselves (ranks in ``AUTO_HOME``), that many to a move; else 0."""
+        per = self.HOME_PER_MOVE
+        if not per:
+            return 0
+        home = game.HOME
+        auto = self.AUTO_HOME
+        left = 0
+        for i, pile in enumerate(game.p):
+            if i not in home:
+                for card in pile:
+                    if RANK[card % 52] not in auto:
+                        left += 1
+        return -(-left // per)
 
     def score(self, game: Game) -> float:
         """How promising the position is, higher better, for the beam to keep the best:

@@ -23,11 +23,14 @@ def test_solve_prints_the_verdict_and_a_checked_line() -> None:
     assert done.returncode == 0, done.stderr
     head, note, line = done.stdout.splitlines()
     assert head.startswith("Nestor, seed 4: won · ")
-    assert note.startswith("a winning line of 30 moves")
+    assert note.startswith("a winning line, 30 moves")
     check_line("nestor", line.split(), seed=4)
     as_json = json.loads(run("solve", "nestor", "--seed", "0x4", "--json").stdout)
     assert as_json["verdict"] == "won" and as_json["line"] == line.split()
     assert as_json["checked"] is True and as_json["seed"] == 4
+    # Nestor's deal 4: 26 pairs and the reserve's four turns, proved the shortest
+    done = run("solve", "nestor", "--seed", "4", "--shortest")
+    assert done.stdout.splitlines()[1].startswith("the shortest line, 30 moves")
 
 
 @pytest.mark.parametrize(

@@ -41,6 +41,9 @@ class BlockadeHooks(Hooks):
     useful order."""
 
     NAME: ClassVar[str] = "blockade: columns, safe home"
+    #: one card home a move; the aces go out by themselves
+    HOME_PER_MOVE: ClassVar[int] = 1
+    AUTO_HOME: ClassVar[frozenset[int]] = frozenset((1,))
 
     def key(self, game: Game) -> bytes:
         """The rows dealt, the stock's length and every cell of the rows dealt. Two

@@ -15,6 +15,7 @@ from .garden import GardenHooks, stock_free_key
 
 class BlockadeTenHooks(GardenHooks):
     NAME = "blockade-ten"
+    AUTO_HOME = frozenset((1, 13))
 
     def commutes(self, game: GridGame, cell: int) -> bool:
         """True with the stock out (no deal is left), or for a card above the lowest

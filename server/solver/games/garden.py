@@ -63,6 +63,8 @@ class GardenHooks(Hooks):
     card, then the game's own moves, ``deal`` last."""
 
     NAME = "garden"
+    #: one card home a move (the Blockade in rows of ten sends aces and kings itself)
+    HOME_PER_MOVE = 1
 
     # -- what each game says -------------------------------------------------------------
 

@@ -32,6 +32,9 @@ class GateHooks(Hooks):
     """Search knowledge shared by The Gate's two widths (pile indexes come from the game)."""
 
     NAME: ClassVar[str] = "gate: bars unordered, safe bar tops home"
+    #: one card home a move; the aces go out by themselves
+    HOME_PER_MOVE: ClassVar[int] = 1
+    AUTO_HOME: ClassVar[frozenset[int]] = frozenset((1,))
     ORDERS: ClassVar[int] = 2
 
     def key(self, game: Game) -> bytes:

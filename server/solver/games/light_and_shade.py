@@ -130,6 +130,16 @@ class LightAndShadeHooks(Hooks):
             return float(game.cards_home())
         return 3.0 * game.cards_home() - len(game.p[TALON])
 
+    def lower_bound(self, game: Game) -> int:
+        """The moves every card still needs, each its own: a card in the stock a deal, a
+        move off the talon and one home; on the talon the last two; a Rival's a move
+        onto an Auxiliary and one home; an Auxiliary's one home. No move serves two
+        cards, so the sum is never more than the moves a win still takes."""
+        p = game.p
+        stock = len(p[STOCK])
+        rivals = sum(1 for i in RIVALS if p[i])
+        return 3 * stock + 2 * len(p[TALON]) + 2 * rivals + sum(len(p[j]) for j in AUX)
+
     @staticmethod
     def safe_home(game: Game, card: int) -> bool:
         """Whether ``card``, an Auxiliary's top that can go home, may be played home

@@ -55,6 +55,9 @@ class WedgeHooks(Hooks):
     """Search knowledge for The Wedge."""
 
     NAME: ClassVar[str] = "wedge: pairs unordered, safe cards home"
+    #: one card home a move; the aces go out by themselves
+    HOME_PER_MOVE: ClassVar[int] = 1
+    AUTO_HOME: ClassVar[frozenset[int]] = frozenset((1,))
 
     def key(self, game: Game) -> bytes:
         """Every cell card by card, except the pairs in play, which are sorted; the
