@@ -54,7 +54,7 @@ pytest: $(STAMP) $(NATIVE)
 	PATIENCE_NATIVE=1 $(BIN)/pytest tests
 	PATIENCE_NATIVE=0 $(BIN)/pytest server docs README.md tests/engine tests/app/test_views.py \
 		tests/app/test_errors.py tests/app/test_ws_path.py tests/app/test_slow_reader.py \
-		tests/app/test_parse.py tests/app/test_flood.py
+		tests/app/test_parse.py tests/app/test_flood.py tests/app/test_golden_transcript.py
 
 test: lint typecheck pytest
 
