@@ -4,10 +4,11 @@ Depth first (:mod:`server.solver.search`) proves losses: it finishes a lost deal
 when that space is small enough. The beam (:mod:`server.solver.beam`) finds wins deep in
 a long game that depth first, committed to its first choices, does not reach in time.
 Neither is the better on every deal, so :func:`run` takes passes of each in turn, every
-pass with twice the positions of the one before, until one decides or the budget runs
-out. A pass that is cut short starts again next time from the deal (nothing carries
-over): doubling bounds what the passes that failed cost to about what the last one
-takes.
+pass twice the size of the one before (a depth-first pass's cap on positions, a beam's
+width), until one decides or the budget runs out. A pass that fails starts again next
+time from the deal (nothing carries over): doubling bounds what the passes that failed
+cost to about what the last one takes. A beam is not capped: its width bounds it, and a
+beam cut short would be wasted.
 """
 
 from __future__ import annotations
@@ -40,7 +41,7 @@ def run(
       most ``first_pass * 2**k`` positions; a pass that ends below its cap searched
       everything, so its ``lost`` is a proof;
     - ``"both"``: after each depth-first pass, a beam of ``first_width * 2**k`` positions
-      a stage, with the same order and cap;
+      a stage, with the same order (its width bounds it: it runs to its end);
     - ``"beam"``: the beam alone, pass k with order k and its width doubling from
       ``first_width`` (an order may change the beam's :meth:`Hooks.score`).
 
@@ -64,14 +65,16 @@ def run(
             for kind in _PASSES[hooks.SEARCH]:
                 if deadline is not None and time.perf_counter() >= deadline:
                     return done(Outcome(UNKNOWN, why="time"))
-                this_cap = cap if max_nodes is None else min(cap, max_nodes - nodes)
-                if this_cap <= 0:
+                left = None if max_nodes is None else max_nodes - nodes
+                if left is not None and left <= 0:
                     return done(Outcome(UNKNOWN, why="nodes"))
                 if kind == "depth":
                     left_s = None if deadline is None else deadline - time.perf_counter()
+                    this_cap = cap if left is None else min(cap, left)
                     found = search(game, hooks, budget_s=left_s, max_nodes=this_cap)
                 else:
-                    found = beam(game, hooks, width, deadline=deadline, max_nodes=this_cap)
+                    # a beam's width bounds it: cut short, it would be wasted
+                    found = beam(game, hooks, width, deadline=deadline, max_nodes=left)
                 nodes += found.nodes
                 if found.verdict != UNKNOWN or found.why == "time":
                     return done(found)

@@ -17,6 +17,7 @@ class Reversed(Hooks):
 
     ORDERS: ClassVar[int] = 2
     NAME: ClassVar[str] = "reversed"
+    SEARCH: ClassVar[str] = "depth"  # restarts of depth first alone
 
     def __init__(self) -> None:
         self.orders_used: set[int] = set()
