@@ -120,40 +120,11 @@ def pid_of(member: str) -> str:
     return member.rsplit(":", 1)[-1]
 
 
-# KEYS: zset, details, members. ARGV: pid, member, score, details, mode (first|best), ttl
-_SUBMIT_TIME = """
-local old = redis.call('HGET', KEYS[3], ARGV[1])
-if old then
-  if ARGV[5] == 'first' then return 0 end
-  local old_score = redis.call('ZSCORE', KEYS[1], old)
-  if old_score and tonumber(old_score) <= tonumber(ARGV[3]) then return 0 end
-  redis.call('ZREM', KEYS[1], old)
-end
-redis.call('ZADD', KEYS[1], ARGV[3], ARGV[2])
-redis.call('HSET', KEYS[3], ARGV[1], ARGV[2])
-redis.call('HSET', KEYS[2], ARGV[1], ARGV[4])
-if tonumber(ARGV[6]) > 0 then
-  for i = 1, 3 do redis.call('EXPIRE', KEYS[i], ARGV[6]) end
-end
-return 1
-"""
-
-# KEYS: zset, details, members, counts. ARGV: pid, details, now in seconds
-_SUBMIT_COUNT = """
-local n = redis.call('HINCRBY', KEYS[4], ARGV[1], 1)
-local score = (1048576 - n) * 4294967296 + tonumber(ARGV[3])
-redis.call('ZADD', KEYS[1], string.format('%.0f', score), ARGV[1])
-redis.call('HSET', KEYS[3], ARGV[1], ARGV[1])
-redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
-return n
-"""
-
-
 class Boards:
     def __init__(self, redis: store.RedisClient) -> None:
         self.redis = redis
-        self._time = redis.register_script(_SUBMIT_TIME)
-        self._count = redis.register_script(_SUBMIT_COUNT)
+        self._time = redis.register_script(store.SUBMIT_TIME)
+        self._count = redis.register_script(store.SUBMIT_COUNT)
 
     async def submit_time(
         self,

@@ -30,14 +30,6 @@ log = logging.getLogger("patience.bus")
 BOARDS = "boards"
 
 
-def room_channel(code: str) -> str:
-    return f"room:{code}"
-
-
-def proc_channel(proc: str) -> str:
-    return f"proc:{proc}"
-
-
 Handler = Callable[[str, dict[str, Any]], Awaitable[None]]
 
 #: seconds the reader waits for a message before it looks at the subscriptions again
@@ -70,7 +62,7 @@ class Bus:
         if isinstance(self.redis, RedisCluster):
             await self.redis.initialize()  # the slot map, which its pub/sub needs
         self._pubsub = self.redis.pubsub()
-        self.channels |= {proc_channel(self.proc), BOARDS}
+        self.channels |= {store.proc_channel(self.proc), BOARDS}
         await self._pubsub.subscribe(*self.channels)
         self._reader = asyncio.get_running_loop().create_task(self._read())
 

@@ -20,58 +20,6 @@ CODE_LENGTH = 6
 LOBBY, COUNTDOWN, RACING, FINISHED = "lobby", "countdown", "racing", "finished"
 
 
-# -- the room's keys beside its state (``r:{code}``, store.room_key): one hash tag, one slot
-
-
-def version_key(code: str) -> str:
-    """The version of the room's state: every change is a compare-and-set on it."""
-    return f"r:{{{code}}}:v"
-
-
-def standings_key(code: str) -> str:
-    """Hash: racer id -> their standing in the current race (msgpack ``[home, total,
-    moves, status]``), written with each progress tick by the racer's process."""
-    return f"r:{{{code}}}:st"
-
-
-def watchers_key(code: str) -> str:
-    """Hash: process id -> ``"<count> <until ms>"``, the room's watchers connected there
-    (renewed by each process's housekeeping; a count past its time is a dead process's)."""
-    return f"r:{{{code}}}:w"
-
-
-def ending_key(code: str) -> str:
-    """Held (``SET NX PX``) by the process ending a race at its time limit."""
-    return f"r:{{{code}}}:ending"
-
-
-#: how long a process may take to end a race at its time limit before another may try
-ENDING_CLAIM_MS = 10_000
-
-
-def online_key(pid: str) -> str:
-    """The id of the process a player is connected to (expires unless renewed)."""
-    return f"online:{pid}"
-
-
-#: KEYS: the room's state, its version. ARGV: the version the change was made on, the new
-#: state, its TTL in seconds. Returns the new version, or 0 if the room changed meanwhile.
-ROOM_CAS = """
-local current = tonumber(redis.call('GET', KEYS[2]) or '0')
-if current ~= tonumber(ARGV[1]) then return 0 end
-redis.call('SET', KEYS[1], ARGV[2], 'EX', ARGV[3])
-redis.call('SET', KEYS[2], current + 1, 'EX', ARGV[3])
-return current + 1
-"""
-
-#: KEYS: a key holding a process id (a player's online mark, a claim). ARGV: this
-#: process's id. Deletes the key if it still holds it.
-DELETE_IF_OURS = """
-if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
-return 0
-"""
-
-
 class RoomConflict(Exception):
     """The room changed in Redis (another process) since this process last read it."""
 

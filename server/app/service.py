@@ -30,25 +30,28 @@ from .failures import FailureLog
 from .moves import MovePath
 from .rooms import (
     COUNTDOWN,
-    DELETE_IF_OURS,
-    ENDING_CLAIM_MS,
     FINISHED,
     LOBBY,
     RACING,
-    ROOM_CAS,
     Racer,
     Room,
     RoomConflict,
-    ending_key,
     new_code,
     normalize_code,
-    online_key,
     rank,
+)
+from .settings import Settings
+from .store import (
+    DELETE_IF_OURS,
+    ENDING_CLAIM_MS,
+    ROOM_CAS,
+    STREAK,
+    ending_key,
+    online_key,
     standings_key,
     version_key,
     watchers_key,
 )
-from .settings import Settings
 
 log = logging.getLogger("patience.service")
 
@@ -311,7 +314,7 @@ class Service:
             online_key(pid), self.proc, ex=self._online_ttl(), get=True
         )
         if elsewhere is not None and elsewhere.decode() != self.proc:
-            self.bus.publish_soon(bus.proc_channel(elsewhere.decode()), "kick", pid=pid)
+            self.bus.publish_soon(store.proc_channel(elsewhere.decode()), "kick", pid=pid)
         room = self._racer_room(pid)
         if room is not None:
             await self._broadcast_room(room)
@@ -737,7 +740,7 @@ class Service:
         data = encode(message)
         for session in self._audience(room):
             session.send_encoded(data)
-        self.bus.publish_soon(bus.room_channel(room.code), "frames", f=[data])
+        self.bus.publish_soon(store.room_channel(room.code), "frames", f=[data])
 
     async def _announce(self, room: Room) -> dict[str, Any]:
         """The room's state to its audience connected here; returned for a reply."""
@@ -751,7 +754,7 @@ class Service:
         """The room's state to its audience here, and a word to the other processes to
         tell theirs (for what is not in the room's state: presence, watchers)."""
         message = await self._announce(room)
-        self.bus.publish_soon(bus.room_channel(room.code), "room")
+        self.bus.publish_soon(store.room_channel(room.code), "room")
         return message
 
     @contextlib.asynccontextmanager
@@ -806,7 +809,7 @@ class Service:
         room.persisted = state
         if notice is not None:
             # the other processes hear of the change before anyone is told it is made
-            await self.bus.publish_soon(bus.room_channel(room.code), notice, room=blob)
+            await self.bus.publish_soon(store.room_channel(room.code), notice, room=blob)
         return blob
 
     async def _get_room(self, code: str) -> Room | None:
@@ -946,7 +949,7 @@ class Service:
     async def _hold(self, room: Room) -> None:
         """Keep the room in this process, and hear of its changes."""
         self.rooms[room.code] = room
-        await self.bus.subscribe(bus.room_channel(room.code))
+        await self.bus.subscribe(store.room_channel(room.code))
 
     async def on_room_join(self, session: Session, req: m.RoomJoin) -> dict[str, Any]:
         pid = self._need_player(session)
@@ -1062,7 +1065,7 @@ class Service:
         data = encode(closed)
         for session in self._audience(room):
             session.send_encoded(data)
-        self.bus.publish_soon(bus.room_channel(code), "closed")
+        self.bus.publish_soon(store.room_channel(code), "closed")
         self._unload_room(room)
 
     async def _own_room(self, session: Session) -> Room:
@@ -1300,7 +1303,7 @@ class Service:
                 session.send_encoded(data)
             frames.append(data)
             standings += [pid, store.pack([home, total, moves, status])]
-        self.bus.publish_soon(bus.room_channel(room.code), "frames", f=frames)
+        self.bus.publish_soon(store.room_channel(room.code), "frames", f=frames)
         key = standings_key(room.code)
         self.bus.command_soon("HSET", key, *standings)
         self.bus.command_soon("EXPIRE", key, self.settings.idle_ttl)
@@ -1448,7 +1451,7 @@ class Service:
             room,
             {"type": "results", "code": room.code, "race": room.race, "results": room.results},
         )
-        self.bus.publish_soon(bus.room_channel(room.code), "room", room=blob)
+        self.bus.publish_soon(store.room_channel(room.code), "room", room=blob)
         await self._announce(room)
 
     async def _count_race_win(self, room: Room, entries: list[tuple[Racer, g.LiveGame]]) -> None:
@@ -1631,7 +1634,7 @@ class Service:
             )
             changed.append(wins)
             await self.redis.eval(
-                _STREAK, 1, store.streak_key(pid), live.game.id, day, d.previous_day(day)
+                STREAK, 1, store.streak_key(pid), live.game.id, day, d.previous_day(day)
             )
         for board in changed:
             await self._board_changed(board, pid)
@@ -1855,7 +1858,7 @@ class Service:
         processes its people are connected to)."""
         if self.rooms.get(room.code) is room:
             del self.rooms[room.code]
-            self.bus.watch_soon(bus.room_channel(room.code), False)
+            self.bus.watch_soon(store.room_channel(room.code), False)
         if room.timer is not None and room.timer is not asyncio.current_task():
             room.timer.cancel()
         room.timer = None
@@ -2010,21 +2013,6 @@ class Service:
         await self.commit.close()
         await self.bus.stop()
 
-
-# KEYS[1]: the player's streaks. ARGV: game, the day won, the day before it
-_STREAK = """
-local function bump(prefix)
-  local last = redis.call('HGET', KEYS[1], prefix .. ':last')
-  local cur = tonumber(redis.call('HGET', KEYS[1], prefix .. ':cur') or '0')
-  if last == ARGV[2] then return cur end
-  if last == ARGV[3] then cur = cur + 1 else cur = 1 end
-  redis.call('HSET', KEYS[1], prefix .. ':cur', cur, prefix .. ':last', ARGV[2])
-  local best = tonumber(redis.call('HGET', KEYS[1], prefix .. ':best') or '0')
-  if cur > best then redis.call('HSET', KEYS[1], prefix .. ':best', cur) end
-  return cur
-end
-return {bump(ARGV[1]), bump('all')}
-"""
 
 #: the game pages, the rules a client shows (read from the source tree)
 RULES_DIR = Path(__file__).resolve().parents[2] / "docs" / "games"

@@ -18,10 +18,11 @@ import pytest
 
 from server.app import games as g
 from server.app import store
-from server.app.bus import Bus, room_channel
+from server.app.bus import Bus
 from server.app.embedded_redis import EmbeddedRedis
 from server.app.main import open_redis
 from server.app.settings import Settings
+from server.app.store import room_channel
 
 from .client import Client
 from .conftest import Running, running, until, with_settings

@@ -1,82 +1,30 @@
-"""Everything the server keeps in Redis, behind one small module: key names, TTLs, and
-the group commit that makes "acknowledged" mean "in Redis".
-
-Keys (``<...>`` is a value; braces are Redis Cluster hash tags, so a game's meta and log,
-or a room's state and results, share one slot):
-
-==========================  ======  ===========================================================
-key                         type    what
-==========================  ======  ===========================================================
-``p:{pid}``                 hash    a player: ``name``, ``created``, ``solo`` (game id),
-                                    ``room`` (room code)
-``pname:{lower name}``      string  player id owning a name (names are unique ignoring case)
-``ptoken:{sha256(token)}``  string  player id of a token; the token itself is never stored
-``g:{gid}``                 hash    a game: ``game``, ``seed``, ``owner``, ``kind`` (solo,
-                                    race), ``room``, ``race``, ``created``
-``g:{gid}:log``             list    the game's moves: ``"{server ms} {notation}"``, or
-                                    ``!undo``, ``!resign``, ``!timeout`` in place of a
-                                    notation
-``g:{gid}:fence``           string  the game's fencing token: the process that last took it
-                                    (``INCR``) is the only one whose appends land
-``r:{code}``                string  a room's state (msgpack)
-``r:{code}:v``              string  the room state's version (compare-and-set, ``rooms.ROOM_CAS``)
-``r:{code}:st``             hash    racer id -> standing in the current race (msgpack)
-``r:{code}:w``              hash    process id -> ``"<count> <until ms>"`` of the room's watchers
-``r:{code}:ending``         string  the process ending a race at its time limit (10 s claim)
-``online:{pid}``            string  the process the player is connected to (expires)
-``rcode:{code}``            string  a room code ever used; codes are never reused
-``r:{code}:results:{n}``    string  race ``n``'s results (msgpack); kept for good
-``rooms:live``              set     codes of rooms a restarted server must resume
-``dly:{day}:{game}:{pid}``  string  the player's ranked daily game of that day (31 days)
-``dlyp:{day}:{game}:{pid}`` string  their current practice attempt of that day (31 days)
-``stk:{pid}``               hash    streaks: ``{game}:cur``, ``{game}:best``, ``{game}:last``
-                                    (last day won), and the same for ``all`` games
-``fol:{pid}``               set     ids of the players they follow
-``rp:{gid}``                string  a finished ranked daily or race game's replay (msgpack);
-                                    kept for good
-``lb:{B}`` ``lbd:{B}`` ...  board   a leaderboard: see ``server/app/boards.py``
-==========================  ======  ===========================================================
-
-TTLs: a finished game and its log, and a finished room, expire ``Settings.ended_ttl``
-(default 24 h) after they end; an unfinished game and a room in its lobby or race after
-``Settings.idle_ttl`` (default 7 days), renewed every 64 moves and at every change of the
-room. Players, room codes and results do not expire.
-
-The client is one Redis or a Redis Cluster (:data:`RedisClient`, ``Settings.redis_cluster``).
-Every multi-key script or read touches keys of one hash tag; pipelines are never
-transactions (a cluster client splits them by node); the group commit routes its batches
-itself (:class:`ClusterLinks`).
-"""
+"""The group commit: writes from many players batched into one round trip, so that
+"acknowledged" means "in Redis" at a cost per move the server can afford."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
 import logging
 from collections.abc import Callable
 from typing import Any
 
-import msgpack
 from redis.asyncio import Redis, RedisCluster
-from redis.asyncio.cluster import ClusterNode
-from redis.asyncio.connection import Connection, ConnectionPool
-from redis.exceptions import (
-    AskError,
-    MovedError,
-    NoScriptError,
-    RedisClusterException,
-    ResponseError,
-    SlotNotCoveredError,
-)
+from redis.asyncio.connection import ConnectionPool
 from redis.exceptions import (
     ConnectionError as RedisConnectionError,
+)
+from redis.exceptions import (
+    NoScriptError,
+    ResponseError,
 )
 from redis.exceptions import (
     TimeoutError as RedisTimeoutError,
 )
 
-from .redis_ready import loading_retry
+from .cluster import ClusterLinks
+from .keys import fence_key, log_key
+from .scripts import FENCED_APPEND_SHA, load_scripts
 
 try:  # redis-py's hiredis parser: its reader, to take a batch's replies straight from it
     from redis._parsers.hiredis import NOT_ENOUGH_DATA, _AsyncHiredisParser
@@ -134,80 +82,6 @@ def hiredis_packing(pool: ConnectionPool) -> ConnectionPool:
 RedisClient = Redis | RedisCluster
 
 
-def player_key(pid: str) -> str:
-    return f"p:{pid}"
-
-
-def name_key(name: str) -> str:
-    return f"pname:{name.lower()}"
-
-
-def token_key(token: str) -> str:
-    return "ptoken:" + hashlib.sha256(token.encode()).hexdigest()
-
-
-def registered_key(address: str, hour: int) -> str:
-    """How many players were registered from a client address in an hour (Unix time // 3600):
-    the count ``register_rate`` bounds. Expires after the hour."""
-    return f"preg:{address}:{hour}"
-
-
-def game_key(gid: str) -> str:
-    return f"g:{{{gid}}}"
-
-
-def log_key(gid: str) -> str:
-    return f"g:{{{gid}}}:log"
-
-
-def fence_key(gid: str) -> str:
-    return f"g:{{{gid}}}:fence"
-
-
-def room_key(code: str) -> str:
-    return f"r:{{{code}}}"
-
-
-def daily_key(day: str, game: str, pid: str) -> str:
-    return f"dly:{day}:{game}:{pid}"
-
-
-def practice_key(day: str, game: str, pid: str) -> str:
-    return f"dlyp:{day}:{game}:{pid}"
-
-
-def streak_key(pid: str) -> str:
-    return f"stk:{pid}"
-
-
-def follow_key(pid: str) -> str:
-    return f"fol:{pid}"
-
-
-def replay_key(gid: str) -> str:
-    return f"rp:{gid}"
-
-
-def code_key(code: str) -> str:
-    return f"rcode:{code}"
-
-
-def results_key(code: str, race: int) -> str:
-    return f"r:{{{code}}}:results:{race}"
-
-
-LIVE_ROOMS = "rooms:live"
-
-
-def pack(value: Any) -> bytes:
-    data: bytes = msgpack.packb(value, use_bin_type=True)
-    return data
-
-
-def unpack(data: bytes) -> Any:
-    return msgpack.unpackb(data, raw=False, strict_map_key=False)
-
-
 class Commands:
     """The commands of one group-commit batch, as a write adds them (the names of a redis-py
     pipeline's methods, for the few commands the log needs)."""
@@ -241,37 +115,6 @@ class Fenced(Exception):
     """An append refused: another process has taken the game since (its fence moved)."""
 
 
-#: KEYS: the game's fence, its log; ARGV: the writer's token, the entry.
-#: Returns the log's new length, or the error FENCED.
-FENCED_APPEND = """
-if redis.call('GET', KEYS[1]) ~= ARGV[1] then
-  return redis.error_reply('FENCED another process has taken this game')
-end
-return redis.call('RPUSH', KEYS[2], ARGV[2])
-"""
-FENCED_APPEND_SHA = hashlib.sha1(FENCED_APPEND.encode()).hexdigest()
-#: scripts every group-commit connection loads when it connects (EVALSHA needs them)
-SCRIPTS = (FENCED_APPEND,)
-
-
-async def load_scripts(conn: Any) -> None:
-    """Load :data:`SCRIPTS` on a group-commit connection. A Redis that has just restarted
-    answers ``LOADING`` until it has read its data: the scripts are loaded again then,
-    as redis-py's clients here send a command again (``redis_ready.loading_retry``), so
-    that the writes waiting for the connection wait too (within their deadline) rather
-    than fail."""
-
-    async def load() -> None:
-        for script in SCRIPTS:
-            await conn.send_command("SCRIPT", "LOAD", script)
-            await conn.read_response()
-
-    async def failed(error: Exception) -> None:
-        log.debug("loading the scripts: %s; trying again", error)
-
-    await loading_retry().call_with_retry(load, failed)
-
-
 Write = Callable[[Commands], None]
 #: told of a write's outcome once Redis has answered it: None, or the error
 Done = Callable[["BaseException | None"], None]
@@ -298,21 +141,6 @@ def _settle(waiter: asyncio.Future[None] | Done, error: BaseException | None) ->
         waiter(error)
     except Exception:
         log.exception("a write's callback failed")
-
-
-def first_key(args: tuple[Any, ...]) -> Any:
-    """The key a Redis Cluster routes a command by: its first (for ``EVAL`` and
-    ``EVALSHA``, the first after the count of keys); None for a command with none.
-
-    >>> first_key(("EVALSHA", "ab12", 2, "g:{x}:fence", "g:{x}:log", 7, "1 t1>b2"))
-    'g:{x}:fence'
-    >>> first_key(("EXPIRE", "g:{x}:log", 60)), first_key(("EVAL", "return 1", 0))
-    ('g:{x}:log', None)
-    """
-    name = str(args[0]).upper()
-    if name in ("EVALSHA", "EVAL"):
-        return args[3] if int(args[2]) > 0 else None
-    return args[1] if len(args) > 1 else None
 
 
 async def _read_replies(parser: Any, count: int) -> list[Any]:
@@ -746,187 +574,3 @@ class _Replies(asyncio.Protocol):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.commit._closed(self.conn, exc)
-
-
-#: a link: the node, the group commit's connection to it, and that connection's own timeout
-_Link = tuple[ClusterNode, Connection, "float | None"]
-
-
-class ClusterLinks:
-    """The group commit's connections to a Redis Cluster: one of its own to each primary
-    that a batch has commands for, taken from that node's pool when first needed, with
-    the scripts loaded on it, and held (the client closes it with the others).
-
-    A batch is split by the node owning each command's :func:`first_key` (so one game's
-    commands, sharing a hash tag, go together and in order); every node's part is
-    pipelined on its connection, all parts at once; the replies are put back in the
-    batch's order. A MOVED reply (the slot has a new owner: resharding, failover) patches
-    the client's slot map, an ASK (the slot is being migrated) is followed with
-    ``ASKING``: either way the command did not run, so it is sent again where it was
-    pointed, up to :attr:`REDIRECTS` times, after which the redirect is its error. A
-    connection that fails fails only the commands sent on it, and the slot map is read
-    again before the next batch.
-    """
-
-    #: rounds of redirects one batch follows
-    REDIRECTS = 2
-
-    def __init__(self, redis: RedisCluster, deadline: float | None = None) -> None:
-        self.redis = redis
-        #: seconds a node has to answer its part of a batch (None: the connection's own)
-        self.deadline = deadline
-        #: node name -> its link
-        self.links: dict[str, _Link] = {}
-        self._stale = False
-
-    async def execute(self, commands: list[tuple[Any, ...]]) -> list[Any]:
-        """Each command's reply, or its error reply or failure, in the batch's order."""
-        results: list[Any] = [None] * len(commands)
-        todo = list(range(len(commands)))
-        asking: dict[int, ClusterNode] = {}
-        for _ in range(self.REDIRECTS + 1):
-            await self._refresh()
-            parts: dict[str, tuple[ClusterNode, list[int]]] = {}
-            for i in todo:
-                node = asking.get(i)
-                if node is None:
-                    try:
-                        node = self._node_of(commands[i])
-                    except RedisClusterException as exc:  # a slot nobody serves
-                        results[i] = exc
-                        self._stale = True
-                        continue
-                parts.setdefault(node.name, (node, []))[1].append(i)
-            sends = [
-                self._send(node, [commands[i] for i in part], [i in asking for i in part])
-                for node, part in parts.values()
-            ]
-            replies = await asyncio.gather(*sends) if len(sends) > 1 else [await s for s in sends]
-            todo, asking = [], {}
-            for (_, part), reply in zip(parts.values(), replies, strict=True):
-                if isinstance(reply, Exception):
-                    self._stale = True  # a node gone may be a failover
-                    for i in part:
-                        results[i] = reply
-                    continue
-                for i, result in zip(part, reply, strict=True):
-                    results[i] = result
-                    if isinstance(result, MovedError):
-                        try:
-                            await self.redis.nodes_manager.move_slot(result)
-                        except Exception:  # the whole map is read again instead
-                            self._stale = True
-                            continue
-                        todo.append(i)
-                    elif isinstance(result, AskError):
-                        target = self.redis.get_node(result.host, result.port)
-                        if target is None:
-                            self._stale = True
-                            continue
-                        asking[i] = target
-                        todo.append(i)
-            if not todo:
-                break
-            todo.sort()
-        return results
-
-    async def _refresh(self) -> None:
-        if not self._stale:
-            await self.redis.initialize()  # nothing to do once the client has its map
-            return
-        await self.redis.nodes_manager.initialize()
-        self._stale = False
-        nodes = self.redis.nodes_manager.nodes_cache
-        for name, (node, _, _) in list(self.links.items()):
-            if nodes.get(name) is not node:
-                await self._drop(name)
-
-    def _node_of(self, command: tuple[Any, ...]) -> ClusterNode:
-        key = first_key(command)
-        node: ClusterNode | None
-        if key is None:
-            node = self.redis.get_default_node()
-        else:
-            node = self.redis.get_node_from_key(key)
-        if node is None:
-            raise SlotNotCoveredError(f"no node for {command[0]} {key!r}")
-        return node
-
-    async def _send(
-        self, node: ClusterNode, commands: list[tuple[Any, ...]], asking: list[bool]
-    ) -> list[Any] | Exception:
-        """One node's part of a batch: its replies (an error reply in its place), or the
-        failure of the connection, which is dropped."""
-        try:
-            conn, timeout = await self._connect(node)
-        except Exception as exc:
-            return exc
-        if self.deadline is not None:
-            timeout = self.deadline
-        wire = commands
-        if any(asking):
-            wire = []
-            for ask, command in zip(asking, commands, strict=True):
-                if ask:
-                    wire.append(("ASKING",))
-                wire.append(command)
-        reload = False
-        try:
-            async with asyncio.timeout(timeout):
-                packed = (
-                    [_pack_command(c) for c in wire]
-                    if _pack_command is not None
-                    else conn.pack_commands(wire)
-                )
-                await conn.send_packed_command(packed, check_health=False)
-                results: list[Any] = []
-                for ask in asking:
-                    if ask:
-                        with contextlib.suppress(ResponseError):  # its own OK
-                            await conn.read_response()
-                    try:
-                        results.append(await conn.read_response())
-                    except ResponseError as exc:
-                        results.append(exc)
-                        reload = reload or isinstance(exc, NoScriptError)
-        except Exception as exc:
-            await self._drop(node.name)
-            return exc
-        except BaseException:
-            await self._drop(node.name)
-            raise
-        if reload:  # the node has lost its scripts (a restart): they load with the next
-            await self._drop(node.name)
-        return results
-
-    async def _connect(self, node: ClusterNode) -> tuple[Connection, float | None]:
-        link = self.links.get(node.name)
-        if link is not None:
-            if link[0] is node:
-                return link[1], link[2]
-            await self._drop(node.name)  # another node under that name since
-        conn = node.acquire_connection()
-        await node.disconnect_if_needed(conn)
-        timeout = conn.socket_timeout
-        conn.socket_timeout = None  # one deadline for each batch instead
-        try:
-            async with asyncio.timeout(timeout):
-                await load_scripts(conn)
-        except BaseException:
-            await self._release((node, conn, timeout))
-            raise
-        self.links[node.name] = (node, conn, timeout)
-        return conn, timeout
-
-    async def _drop(self, name: str) -> None:
-        link = self.links.pop(name, None)
-        if link is not None:
-            await self._release(link)
-
-    @staticmethod
-    async def _release(link: _Link) -> None:
-        """Back to the node's pool, closed (kept, it would count against its limit)."""
-        node, conn, timeout = link
-        conn.socket_timeout = timeout
-        await conn.disconnect(nowait=True)
-        node.release(conn)

@@ -1,0 +1,111 @@
+"""Everything the server keeps in Redis, in one package: key names and TTLs
+(:mod:`.keys`), the Lua scripts (:mod:`.scripts`), values as Redis holds them
+(:mod:`.codec`), and the group commit that makes "acknowledged" mean "in Redis"
+(:mod:`.commit`, and :mod:`.cluster` for a Redis Cluster).
+
+The client is one Redis or a Redis Cluster (:data:`RedisClient`, ``Settings.redis_cluster``).
+Every multi-key script or read touches keys of one hash tag; pipelines are never
+transactions (a cluster client splits them by node); the group commit routes its batches
+itself (:class:`ClusterLinks`).
+"""
+
+from __future__ import annotations
+
+from .cluster import ClusterLinks
+from .codec import pack, unpack
+from .commit import (
+    Commands,
+    Done,
+    Fenced,
+    GroupCommit,
+    RedisClient,
+    Write,
+    hiredis_packing,
+    outcome_unknown,
+)
+from .keys import (
+    ENDING_CLAIM_MS,
+    LIVE_ROOMS,
+    code_key,
+    daily_key,
+    ending_key,
+    fence_key,
+    first_key,
+    follow_key,
+    game_key,
+    log_key,
+    name_key,
+    online_key,
+    player_key,
+    practice_key,
+    proc_channel,
+    registered_key,
+    replay_key,
+    results_key,
+    room_channel,
+    room_key,
+    standings_key,
+    streak_key,
+    token_key,
+    version_key,
+    watchers_key,
+)
+from .scripts import (
+    DELETE_IF_OURS,
+    FENCED_APPEND,
+    FENCED_APPEND_SHA,
+    ROOM_CAS,
+    SCRIPTS,
+    STREAK,
+    SUBMIT_COUNT,
+    SUBMIT_TIME,
+    load_scripts,
+)
+
+__all__ = [
+    "DELETE_IF_OURS",
+    "ENDING_CLAIM_MS",
+    "FENCED_APPEND",
+    "FENCED_APPEND_SHA",
+    "LIVE_ROOMS",
+    "ROOM_CAS",
+    "SCRIPTS",
+    "STREAK",
+    "SUBMIT_COUNT",
+    "SUBMIT_TIME",
+    "ClusterLinks",
+    "Commands",
+    "Done",
+    "Fenced",
+    "GroupCommit",
+    "RedisClient",
+    "Write",
+    "code_key",
+    "daily_key",
+    "ending_key",
+    "fence_key",
+    "first_key",
+    "follow_key",
+    "game_key",
+    "hiredis_packing",
+    "load_scripts",
+    "log_key",
+    "name_key",
+    "online_key",
+    "outcome_unknown",
+    "pack",
+    "player_key",
+    "practice_key",
+    "proc_channel",
+    "registered_key",
+    "replay_key",
+    "results_key",
+    "room_channel",
+    "room_key",
+    "standings_key",
+    "streak_key",
+    "token_key",
+    "unpack",
+    "version_key",
+    "watchers_key",
+]

@@ -1,0 +1,176 @@
+"""Every key the server keeps in Redis, and its TTL: the one place that names them.
+
+Keys (``<...>`` is a value; braces are Redis Cluster hash tags, so a game's meta and log,
+or a room's state and results, share one slot):
+
+==========================  ======  ===========================================================
+key                         type    what
+==========================  ======  ===========================================================
+``p:{pid}``                 hash    a player: ``name``, ``created``, ``solo`` (game id),
+                                    ``room`` (room code)
+``pname:{lower name}``      string  player id owning a name (names are unique ignoring case)
+``ptoken:{sha256(token)}``  string  player id of a token; the token itself is never stored
+``g:{gid}``                 hash    a game: ``game``, ``seed``, ``owner``, ``kind`` (solo,
+                                    race), ``room``, ``race``, ``created``
+``g:{gid}:log``             list    the game's moves: ``"{server ms} {notation}"``, or
+                                    ``!undo``, ``!resign``, ``!timeout`` in place of a
+                                    notation
+``g:{gid}:fence``           string  the game's fencing token: the process that last took it
+                                    (``INCR``) is the only one whose appends land
+``r:{code}``                string  a room's state (msgpack)
+``r:{code}:v``              string  the room state's version (compare-and-set, ``scripts.ROOM_CAS``)
+``r:{code}:st``             hash    racer id -> standing in the current race (msgpack)
+``r:{code}:w``              hash    process id -> ``"<count> <until ms>"`` of the room's watchers
+``r:{code}:ending``         string  the process ending a race at its time limit (10 s claim)
+``online:{pid}``            string  the process the player is connected to (expires)
+``rcode:{code}``            string  a room code ever used; codes are never reused
+``r:{code}:results:{n}``    string  race ``n``'s results (msgpack); kept for good
+``rooms:live``              set     codes of rooms a restarted server must resume
+``dly:{day}:{game}:{pid}``  string  the player's ranked daily game of that day (31 days)
+``dlyp:{day}:{game}:{pid}`` string  their current practice attempt of that day (31 days)
+``stk:{pid}``               hash    streaks: ``{game}:cur``, ``{game}:best``, ``{game}:last``
+                                    (last day won), and the same for ``all`` games
+``fol:{pid}``               set     ids of the players they follow
+``rp:{gid}``                string  a finished ranked daily or race game's replay (msgpack);
+                                    kept for good
+``lb:{B}`` ``lbd:{B}`` ...  board   a leaderboard: see ``server/app/boards.py``
+==========================  ======  ===========================================================
+
+TTLs: a finished game and its log, and a finished room, expire ``Settings.ended_ttl``
+(default 24 h) after they end; an unfinished game and a room in its lobby or race after
+``Settings.idle_ttl`` (default 7 days), renewed every 64 moves and at every change of the
+room. A process's claim to end a race at its time limit lasts :data:`ENDING_CLAIM_MS`.
+Players, room codes and results do not expire.
+
+The bus's channels (pub/sub, not keys) are named here too: :func:`room_channel`,
+:func:`proc_channel`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+
+def player_key(pid: str) -> str:
+    return f"p:{pid}"
+
+
+def name_key(name: str) -> str:
+    return f"pname:{name.lower()}"
+
+
+def token_key(token: str) -> str:
+    return "ptoken:" + hashlib.sha256(token.encode()).hexdigest()
+
+
+def registered_key(address: str, hour: int) -> str:
+    """How many players were registered from a client address in an hour (Unix time // 3600):
+    the count ``register_rate`` bounds. Expires after the hour."""
+    return f"preg:{address}:{hour}"
+
+
+def game_key(gid: str) -> str:
+    return f"g:{{{gid}}}"
+
+
+def log_key(gid: str) -> str:
+    return f"g:{{{gid}}}:log"
+
+
+def fence_key(gid: str) -> str:
+    return f"g:{{{gid}}}:fence"
+
+
+def room_key(code: str) -> str:
+    return f"r:{{{code}}}"
+
+
+def daily_key(day: str, game: str, pid: str) -> str:
+    return f"dly:{day}:{game}:{pid}"
+
+
+def practice_key(day: str, game: str, pid: str) -> str:
+    return f"dlyp:{day}:{game}:{pid}"
+
+
+def streak_key(pid: str) -> str:
+    return f"stk:{pid}"
+
+
+def follow_key(pid: str) -> str:
+    return f"fol:{pid}"
+
+
+def replay_key(gid: str) -> str:
+    return f"rp:{gid}"
+
+
+def code_key(code: str) -> str:
+    return f"rcode:{code}"
+
+
+def results_key(code: str, race: int) -> str:
+    return f"r:{{{code}}}:results:{race}"
+
+
+LIVE_ROOMS = "rooms:live"
+
+
+# the room's keys beside its state (``r:{code}``, room_key): one hash tag, one slot
+
+
+def version_key(code: str) -> str:
+    """The version of the room's state: every change is a compare-and-set on it."""
+    return f"r:{{{code}}}:v"
+
+
+def standings_key(code: str) -> str:
+    """Hash: racer id -> their standing in the current race (msgpack ``[home, total,
+    moves, status]``), written with each progress tick by the racer's process."""
+    return f"r:{{{code}}}:st"
+
+
+def watchers_key(code: str) -> str:
+    """Hash: process id -> ``"<count> <until ms>"``, the room's watchers connected there
+    (renewed by each process's housekeeping; a count past its time is a dead process's)."""
+    return f"r:{{{code}}}:w"
+
+
+def ending_key(code: str) -> str:
+    """Held (``SET NX PX``) by the process ending a race at its time limit."""
+    return f"r:{{{code}}}:ending"
+
+
+#: how long a process may take to end a race at its time limit before another may try
+ENDING_CLAIM_MS = 10_000
+
+
+def online_key(pid: str) -> str:
+    """The id of the process a player is connected to (expires unless renewed)."""
+    return f"online:{pid}"
+
+
+def room_channel(code: str) -> str:
+    """The bus channel of a room's changes (pub/sub: not a key)."""
+    return f"room:{code}"
+
+
+def proc_channel(proc: str) -> str:
+    """The bus channel of messages to one server process (pub/sub: not a key)."""
+    return f"proc:{proc}"
+
+
+def first_key(args: tuple[Any, ...]) -> Any:
+    """The key a Redis Cluster routes a command by: its first (for ``EVAL`` and
+    ``EVALSHA``, the first after the count of keys); None for a command with none.
+
+    >>> first_key(("EVALSHA", "ab12", 2, "g:{x}:fence", "g:{x}:log", 7, "1 t1>b2"))
+    'g:{x}:fence'
+    >>> first_key(("EXPIRE", "g:{x}:log", 60)), first_key(("EVAL", "return 1", 0))
+    ('g:{x}:log', None)
+    """
+    name = str(args[0]).upper()
+    if name in ("EVALSHA", "EVAL"):
+        return args[3] if int(args[2]) > 0 else None
+    return args[1] if len(args) > 1 else None
