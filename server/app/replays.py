@@ -74,7 +74,8 @@ def rules_version(replay: dict[str, Any]) -> int:
 def other_rules(replay: dict[str, Any]) -> str | None:
     """Why this engine cannot replay ``replay`` under the rules it was played under, or
     None when it can (or the replay names no game this engine has: verify says so)."""
-    info = GAMES.get(replay.get("game")) if isinstance(replay.get("game"), str) else None
+    game = replay.get("game")
+    info = GAMES.get(game) if isinstance(game, str) else None
     if info is None:
         return None
     version = rules_version(replay)

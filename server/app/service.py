@@ -239,7 +239,7 @@ class Service:
             pid = await self.redis.get(store.token_key(req.token))
             if pid is None:
                 raise _error(ErrorCode.BAD_TOKEN, "no player has this token")
-            pid_s = pid.decode()
+            pid_s = store.text(pid)
             if session.player is not None and session.player != pid_s:
                 raise _error(
                     ErrorCode.ALREADY_REGISTERED,
@@ -250,7 +250,7 @@ class Service:
             if name is None:
                 raise _error(ErrorCode.BAD_TOKEN, "no player has this token")
             session.hello = True
-            await self._sign_in(session, pid_s, name.decode())
+            await self._sign_in(session, pid_s, store.text(name))
             reply["player"] = {"id": pid_s, "name": session.name}
             reply["resume"] = await self._resume(session, pid_s)
         session.hello = True
@@ -313,8 +313,8 @@ class Service:
         elsewhere = await self.redis.set(
             online_key(pid), self.proc, ex=self._online_ttl(), get=True
         )
-        if elsewhere is not None and elsewhere.decode() != self.proc:
-            self.bus.publish_soon(store.proc_channel(elsewhere.decode()), "kick", pid=pid)
+        if elsewhere is not None and store.text(elsewhere) != self.proc:
+            self.bus.publish_soon(store.proc_channel(store.text(elsewhere)), "kick", pid=pid)
         room = self._racer_room(pid)
         if room is not None:
             await self._broadcast_room(room)
@@ -334,7 +334,7 @@ class Service:
         acknowledged move."""
         resume: dict[str, Any] = {}
         fields = await self.redis.hmget(store.player_key(pid), ["solo", "room"])
-        solo, code = (f.decode() if f else None for f in fields)
+        solo, code = (store.text(f) if f else None for f in fields)
         # the player's games are taken afresh from Redis: they may have been played
         # through another process since this one last had them
         if solo:
@@ -492,7 +492,7 @@ class Service:
             gid = self.solo_of.get(pid)
             if gid is None:
                 solo = await self.redis.hget(store.player_key(pid), "solo")
-                gid = solo.decode() if solo else None
+                gid = store.text(solo) if solo else None
                 if gid is not None:
                     self.solo_of[pid] = gid
         live = await self._get_game(gid) if gid else None
@@ -1341,7 +1341,7 @@ class Service:
             claim = ending_key(room.code)
             if not await self.redis.set(claim, self.proc, nx=True, px=ENDING_CLAIM_MS):
                 holder = await self.redis.get(claim)
-                if holder is None or holder.decode() != self.proc:
+                if holder is None or store.text(holder) != self.proc:
                     # (a claim of this process's own is one a failed try left behind)
                     wait = 1000 if holder is None else ENDING_CLAIM_MS + 1000
                     self._again_at(room, self.now() + wait, self._time_up)
@@ -1486,7 +1486,7 @@ class Service:
 
     async def _streaks(self, pid: str, game_id: str) -> dict[str, Any]:
         raw = await self.redis.hgetall(store.streak_key(pid))
-        fields = {k.decode(): v.decode() for k, v in raw.items()}
+        fields = {store.text(k): store.text(v) for k, v in raw.items()}
         today = d.day_of(self.now())
         return {
             "game": self._streak_of(fields, game_id, today),
@@ -1519,7 +1519,7 @@ class Service:
                 gid = await self.redis.get(ranked_key)
         if live is None:
             assert gid is not None
-            live = await self._get_game(gid.decode())
+            live = await self._get_game(store.text(gid))
             if live is None:
                 raise _error(ErrorCode.NO_SUCH_GAME, "today's ranked game has expired")
         ranked = not live.finished
@@ -1528,7 +1528,7 @@ class Service:
             ranked_result = self._result_line_of(live)
             practice_key = store.practice_key(day, req.game, pid)
             pgid = await self.redis.get(practice_key)
-            practice = await self._get_game(pgid.decode()) if pgid else None
+            practice = await self._get_game(store.text(pgid)) if pgid else None
             if practice is None or practice.finished:
                 practice = await g.create(
                     self.redis,
@@ -1604,7 +1604,7 @@ class Service:
         name = self.sessions[pid].name if pid in self.sessions else None
         if name is None:
             raw = await self.redis.hget(store.player_key(pid), "name")
-            name = raw.decode() if raw else "?"
+            name = store.text(raw) if raw else "?"
         day = live.day or d.day_of(live.created_ms)
         replay = await self._keep_replay(live, {"player": name, "day": day})
         result = replay["result"]
@@ -1688,7 +1688,7 @@ class Service:
             page = await self.boards.around(board, pid)
         elif friends:
             assert pid is not None
-            followed = [p.decode() for p in await self.redis.smembers(store.follow_key(pid))]
+            followed = [store.text(p) for p in await self.redis.smembers(store.follow_key(pid))]
             page = await self.boards.among(board, [pid, *followed])
         else:
             page = await self.boards.top(board, offset, limit)
@@ -1753,15 +1753,15 @@ class Service:
         pid = await self.redis.get(store.name_key(name))
         if pid is None:
             raise _error(ErrorCode.NO_SUCH_PLAYER, f"no player named {name!r}")
-        return str(pid.decode())
+        return store.text(pid)
 
     async def _following(self, pid: str) -> list[str]:
-        pids = [p.decode() for p in await self.redis.smembers(store.follow_key(pid))]
+        pids = [store.text(p) for p in await self.redis.smembers(store.follow_key(pid))]
         names = []
         for other in sorted(pids):
             raw = await self.redis.hget(store.player_key(other), "name")
             if raw:
-                names.append(raw.decode())
+                names.append(store.text(raw))
         return sorted(names, key=str.lower)
 
     async def on_follow(self, session: Session, req: m.Follow) -> dict[str, Any]:
@@ -1820,7 +1820,7 @@ class Service:
         codes = await self.redis.smembers(store.LIVE_ROOMS)
         count = 0
         for raw in codes:
-            code = raw.decode()
+            code = store.text(raw)
             data = await self.redis.get(store.room_key(code))
             if not data:
                 await self.redis.srem(store.LIVE_ROOMS, code)
@@ -1965,7 +1965,7 @@ class Service:
     async def _take_up_orphans(self, now: int) -> None:
         """Hold the rooms no process holds that need one: a countdown or time limit past
         due, or a race none of whose racers is connected anywhere (they forfeit)."""
-        codes = [c.decode() for c in await self.redis.smembers(store.LIVE_ROOMS)]
+        codes = [store.text(c) for c in await self.redis.smembers(store.LIVE_ROOMS)]
         codes = [c for c in codes if c not in self.rooms]
         if not codes:
             return

@@ -12,7 +12,7 @@ itself (:class:`ClusterLinks`).
 from __future__ import annotations
 
 from .cluster import ClusterLinks
-from .codec import pack, unpack
+from .codec import pack, text, unpack
 from .commit import (
     Commands,
     Done,
@@ -104,6 +104,7 @@ __all__ = [
     "room_key",
     "standings_key",
     "streak_key",
+    "text",
     "token_key",
     "unpack",
     "version_key",
