@@ -3,13 +3,12 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
-# the move path's modules compiled with mypyc (server/native.py); used only while every
-# source still matches the build, so an edit falls back to the source until the next make
+# the move path's modules compiled with mypyc; used only while every source still matches
+# the build, so an edit falls back to the source until the next make. Which modules: the
+# SOURCES of server/native.py, their one list, read from there
 NATIVE := server/_native/manifest.json
-NATIVE_SOURCES := server/native.py server/engine/*.py server/engine/games/*.py \
-	server/protocol/codec.py server/protocol/encoded.py server/app/views.py \
-	server/app/session.py server/app/moves.py server/app/metrics.py \
-	server/app/games.py pyproject.toml
+NATIVE_SOURCES := server/native.py pyproject.toml \
+	$(shell sed -n 's/^    "\(server\/[a-z_/]*\.py\)",$$/\1/p' server/native.py)
 
 .PHONY: run console test lint typecheck pytest bench soak clean native
 
