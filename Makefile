@@ -56,10 +56,10 @@ pytest: $(STAMP) $(NATIVE)
 test: lint typecheck pytest
 
 # The engine's micro-benchmarks, then the load test of the race server against a bare echo
-# server (bench/load.py; about 2.5 minutes in all). BENCH_ARGS=--quick: a 30-second load test.
+# server (bench/load/; about 2.5 minutes in all). BENCH_ARGS=--quick: a 30-second load test.
 bench: $(STAMP) $(NATIVE)
 	$(BIN)/python bench/engine.py
-	$(BIN)/python bench/load.py $(BENCH_ARGS)
+	$(BIN)/python -m bench.load $(BENCH_ARGS)
 
 # The soak (bench/soak.py): fuzzing, flooding and racing against the server, then the
 # server and Redis killed mid-race; fails if a request goes unanswered, an acknowledged

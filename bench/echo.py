@@ -11,7 +11,7 @@ By default it uses websockets' documented asyncio API (``async for`` over the me
 framed into the protocol's queue, one write per read), a ceiling for the same framing.
 
 Prints ``echo listening on ws://HOST:PORT`` once it accepts connections; stops on
-SIGTERM or SIGINT. ``bench/load.py`` starts it itself.
+SIGTERM or SIGINT. ``bench/load/`` starts it itself.
 """
 
 from __future__ import annotations

@@ -12,7 +12,7 @@ reply, from a fixed seed; a new game after 150 moves or at the end), and off aga
 count covers everything the server process ran in user space meanwhile: the websocket
 layer, the rules engine, the group commit, the event loop; not the kernel's side of its
 system calls. With ``--room K`` the players race in rooms of K instead, as the load
-test's racers do (``bench/load.py``: race moves, progress events, resignations and
+test's racers do (``bench/load/``: race moves, progress events, resignations and
 rematches; the progress ticks come every 0.1 s of wall time, many more moves' worth
 under valgrind). Each ``--server-tree`` (a checkout: before/after comparisons) is
 measured ``--runs`` times, alternating. Needs ``valgrind`` on the PATH.
@@ -39,14 +39,9 @@ from websockets.asyncio.client import ClientConnection, connect
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.load import (  # noqa: E402
-    Conn,
-    Stats,
-    _open_room,
-    alternate,
-    server_env,
-    tree_options,
-)
+from bench.load.client import Conn, Stats  # noqa: E402
+from bench.load.racers import open_room  # noqa: E402
+from bench.load.servers import alternate, server_env, tree_options  # noqa: E402
 
 WARM_MOVES = 5
 
@@ -91,14 +86,14 @@ class Player:
 
 async def drive_rooms(url: str, pid: int, clients: int, moves: int, room: int) -> None:
     """As :func:`drive`, with the players racing in rooms of ``room`` as the load test's
-    racers do (``bench/load.py``: race moves, progress events, resignations, rematches)."""
+    racers do (``bench/load/``: race moves, progress events, resignations, rematches)."""
     stats = Stats()
     rng = random.Random(1)
     sem = asyncio.Semaphore(16)
     tag = f"{os.getpid() % 10000}{int(time.time()) % 1000}"
     names = [f"r{n}x{tag}" for n in range(clients)]
     groups = await asyncio.gather(
-        *(_open_room(url, names[at : at + room], rng, stats, sem) for at in range(0, clients, room))
+        *(open_room(url, names[at : at + room], rng, stats, sem) for at in range(0, clients, room))
     )
     racers = [racer for group in groups for racer in group]
 

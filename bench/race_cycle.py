@@ -3,7 +3,7 @@
     .venv/bin/python bench/race_cycle.py [--rooms 16] [--cycles 30] [--runs 2]
                                          [--server-tree DIR ...]
 
-It starts a Redis of its own and the race server (``bench/load.py``'s server: no rate
+It starts a Redis of its own and the race server (``bench/load/``'s server: no rate
 limit, rematches at once), gathers ``--rooms`` rooms of 4 racers (The Gate), then every
 room runs ``--cycles`` race cycles, all rooms at once: each racer resigns its race game
 (no moves: what is measured is the race around them), the room's ``results`` come, the
@@ -33,11 +33,10 @@ import psutil
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.load import (  # noqa: E402
+from bench.load.client import Stats  # noqa: E402
+from bench.load.racers import Racer, open_room  # noqa: E402
+from bench.load.servers import (  # noqa: E402
     Children,
-    Racer,
-    Stats,
-    _open_room,
     alternate,
     move_path,
     start_server,
@@ -88,7 +87,7 @@ def measure(tree: Path | None, redis_url: str, tmp: Path, rooms: int, cycles: in
             prefix = f"rc{secrets.token_hex(3)}"  # one Redis for every run: new names
             groups = await asyncio.gather(
                 *(
-                    _open_room(url, [f"{prefix}r{r}x{i}" for i in range(4)], rng, stats, sem)
+                    open_room(url, [f"{prefix}r{r}x{i}" for i in range(4)], rng, stats, sem)
                     for r in range(rooms)
                 )
             )

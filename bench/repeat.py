@@ -3,13 +3,13 @@ enough on a shared 2-CPU machine (the echo's ceiling alone moves by half from ru
 
     .venv/bin/python bench/repeat.py [--runs 3] [--server-tree DIR ...] [-- LOAD ARGS]
 
-Each run is ``bench/load.py --scale 0 --json-out FILE`` plus the arguments after ``--``
-(``--seconds 5`` by default), for each ``--server-tree`` in turn (default: this
-checkout). It prints one row a run and the medians of each tree: the echo's ceiling, the
-server's saturating throughput and CPU a move, the ratio, p50 and p99 paced at half the
-ceiling with the server's CPU there, p99 paced at a quarter (absent with ``--quick``), and
-the most CPU anything else on the machine took in any phase (a run where it is over 10%
-was disturbed).
+Each run is ``python -m bench.load --scale 0 --json-out FILE`` plus the arguments after
+``--`` (``--seconds 5`` by default), run from the repository's root, for each
+``--server-tree`` in turn (default: this checkout). It prints one row a run and the
+medians of each tree: the echo's ceiling, the server's saturating throughput and CPU a
+move, the ratio, p50 and p99 paced at half the ceiling with the server's CPU there, p99
+paced at a quarter (absent with ``--quick``), and the most CPU anything else on the
+machine took in any phase (a run where it is over 10% was disturbed).
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.load import tree_options  # noqa: E402
+from bench.load.servers import tree_options  # noqa: E402
 
 COLUMNS = (
     ("echo/s", lambda r, d: r["echo, saturating"]["moves_per_s"]),
@@ -79,11 +79,11 @@ def main() -> int:
         for run in range(1, args.runs + 1):
             for tree in trees:
                 out = Path(tmp) / f"run{run}.json"
-                command = [sys.executable, str(ROOT / "bench" / "load.py"), "--scale", "0"]
+                command = [sys.executable, "-m", "bench.load", "--scale", "0"]
                 command += ["--json-out", str(out), *load_args]
-                if tree:
-                    command += ["--server-tree", tree]
-                done = subprocess.run(command, capture_output=True, text=True)
+                if tree:  # resolved here: the load test runs from the repository's root
+                    command += ["--server-tree", str(Path(tree).resolve())]
+                done = subprocess.run(command, capture_output=True, text=True, cwd=ROOT)
                 if done.returncode != 0:
                     print(done.stdout[-2000:] + done.stderr[-2000:], file=sys.stderr)
                     return done.returncode

@@ -6,8 +6,11 @@ every game, from the layout data in each view) and sends the moves the player ty
 Modules: :mod:`.config` (the token file), :mod:`.connection` (the websocket, requests,
 events, reconnects), :mod:`.render` (a view as board text), :mod:`.screen` (whole screens),
 :mod:`.model` (what the client knows), :mod:`.commands` (what a typed line means),
-:mod:`.boards` (leaderboard tables), :mod:`.replay` (a replay's screen), :mod:`.app` (the
-interactive loops), :mod:`.cli` (the ``patience-race`` command).
+:mod:`.boards` (leaderboard tables), :mod:`.replay` (a replay's screen), :mod:`.controller`
+(what a typed line or a server event does), :mod:`.tui` (a game's full-screen loop),
+:mod:`.session` (start-up and sign-in, then the screen), :mod:`.replay_tui` (the replay
+viewer's loop), :mod:`.queries` (the commands that ask the server and print the answer),
+:mod:`.cli` (the ``patience-race`` command line).
 """
 
 __version__ = "0.1.0"

@@ -1,6 +1,6 @@
-"""The load test's own client (``bench/wsclient.py``, ``bench/load.py``): its websocket
-framing against the real server and against websockets' own server, its move loop, and
-one whole small run of ``bench/load.py``."""
+"""The load test's own client (``bench/wsclient.py``, ``bench/load/client.py``): its
+websocket framing against the real server and against websockets' own server, its move
+loop, and one whole small run of the load test (``python -m bench.load``)."""
 
 from __future__ import annotations
 
@@ -21,11 +21,11 @@ from websockets.asyncio.server import ServerConnection, serve
 from websockets.datastructures import Headers
 from websockets.http11 import Request, Response
 
-from bench.load import Racer, Stats
+from bench.load.client import Stats
+from bench.load.racers import Racer
 from bench.wsclient import Closed, LeanWebSocket, connect
 from server.app.settings import Settings
-
-from .conftest import Running, running
+from tests.app.conftest import Running, running
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -188,12 +188,12 @@ async def test_the_move_loop_fails_when_the_connection_does(fast: Running) -> No
 
 
 def test_a_small_run_of_the_load_test(tmp_path: Path) -> None:
-    """Every phase of ``bench/load.py`` plays real moves with no error, and the scale mode
+    """Every phase of the load test plays real moves with no error, and the scale mode
     holds its racers (figures only printed: no timing is checked)."""
     out = tmp_path / "figures.json"
     small = ["--seconds", "0.5", "--warm", "0.2", "--racers", "8", "--procs", "1", "--scale", "24"]
     subprocess.run(
-        [sys.executable, "bench/load.py", *small, "--json-out", str(out)],
+        [sys.executable, "-m", "bench.load", *small, "--json-out", str(out)],
         cwd=ROOT,
         check=True,
         timeout=240,

@@ -1,0 +1,378 @@
+"""What happens on a typed line and on a server event: the model, the connection and the
+handling of both.
+
+Typed lines are read by :func:`client_cli.commands.interpret` and handled one at a time,
+in order (:meth:`Client.handle`); server events update the model as they come
+(:meth:`Client.on_event`, :meth:`Client.on_link`, :meth:`Client.on_welcome`). A request
+the server refuses shows as the message. :class:`Quit` leaves the session; the terminal
+UI (:mod:`.tui`) redraws after each change.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from rich.console import Console
+
+from .commands import interpret
+from .connection import (
+    DOWN,
+    RETRYING,
+    SIGNED_OUT,
+    UP,
+    Connection,
+    LinkError,
+    ServerError,
+)
+from .model import DAILY, ERROR, GOOD, INFO, PRACTICE, ROOM, SOLO, WARN, WATCH, Game, Model
+from .sanitize import clean
+
+if TYPE_CHECKING:
+    from .tui import Tui
+
+
+def now_ms() -> int:
+    return int(time.time() * 1000)
+
+
+class Quit(Exception):
+    """Leave the session with this exit code."""
+
+    def __init__(self, code: int = 0) -> None:
+        self.code = code
+
+
+class Client:
+    """The model, the connection and the handling of typed lines and server events."""
+
+    def __init__(self, model: Model, console: Console) -> None:
+        self.model = model
+        self.console = console
+        self.conn: Connection | None = None
+        self.tui: Tui | None = None
+        self.farewell = ""
+        self._lock = asyncio.Lock()
+        self._tasks: set[asyncio.Task[Any]] = set()
+
+    # -- plumbing --------------------------------------------------------------------
+
+    def redraw(self) -> None:
+        if self.tui is not None:
+            self.tui.app.invalidate()
+
+    def spawn(self, coro: Any) -> None:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def call(self, kind: str, **fields: Any) -> dict[str, Any] | None:
+        """A request whose refusal is shown as the message: the reply, or None."""
+        assert self.conn is not None
+        try:
+            return await self.conn.request(kind, **fields)
+        except ServerError as exc:
+            self.model.say(exc.message, ERROR)
+        except LinkError as exc:
+            self.model.say(f"{exc}: nothing was sent; wait for the reconnection", ERROR)
+        return None
+
+    async def close(self) -> None:
+        """Close the connection and end the tasks still running."""
+        if self.conn is not None:
+            await self.conn.close()
+        for task in list(self._tasks):
+            task.cancel()
+            with contextlib.suppress(BaseException):
+                await task
+
+    # -- server events ---------------------------------------------------------------
+
+    def on_event(self, event: dict[str, Any]) -> None:
+        model = self.model
+        kind = event.get("type")
+        if kind == "room":
+            before = model.room_state
+            model.apply_room(event)
+            after = model.room_state
+            if after != before and after == "countdown" and model.screen == ROOM:
+                model.say(f"Race {event.get('race')} is dealt: it starts in a moment", INFO)
+            elif after == "closed":
+                model.say("The room is closed.", INFO)
+        elif kind == "race_start":
+            model.apply_race_start(event)
+            if model.screen == ROOM:
+                model.say("Go!", GOOD)
+        elif kind == "progress":
+            model.apply_progress(event)
+        elif kind == "results":
+            model.apply_results(event)
+            model.say(self._result_note(event), GOOD)
+        elif kind == "daily_result":
+            model.apply_daily_result(event)
+        elif kind == "signed_out":
+            model.link = "signed out"
+            model.say("You signed in from another client: this one has stopped. q quits.", ERROR)
+        elif kind == "link_error":
+            model.say(f"cannot sign in again: {clean(event.get('message', ''), 200)}", ERROR)
+        self.redraw()
+
+    def _result_note(self, event: Mapping[str, Any]) -> str:
+        results = event.get("results") or []
+        for r in results:
+            if isinstance(r, Mapping) and r.get("player") == self.model.me:
+                return f"Race over: you came {r.get('rank')} of {len(results)}."
+        return "Race over."
+
+    def on_link(self, state: str, delay: float | None) -> None:
+        model = self.model
+        if state == RETRYING:
+            model.link = f"reconnecting in {delay:g} s"
+            model.changed()
+        elif state == UP:
+            model.link = ""
+            if self.conn is not None:
+                model.offset_ms = self.conn.offset_ms
+            model.say("Reconnected.", GOOD)
+        elif state == SIGNED_OUT:
+            model.link = "signed out"
+            model.changed()
+        elif state == DOWN:
+            model.link = "disconnected"
+            model.changed()
+        self.redraw()
+
+    def on_welcome(self, welcome: dict[str, Any]) -> None:
+        """Signed in again after a reconnection: take up what the server kept."""
+        model = self.model
+        resume = welcome.get("resume")
+        resume = resume if isinstance(resume, Mapping) else {}
+        solo = resume.get("solo")
+        game = model.game
+        same_game = isinstance(solo, Mapping) and game is not None and solo.get("game") == game.gid
+        if model.screen == SOLO and same_game:
+            model.game = Game.from_message(solo)  # type: ignore[arg-type]
+        room = resume.get("room")
+        if model.screen == ROOM and isinstance(room, Mapping):
+            model.apply_room(room)
+        race = resume.get("race")
+        if model.screen == ROOM and isinstance(race, Mapping):
+            model.apply_race_start(race)
+        if model.screen == WATCH and model.room is not None:
+            self.spawn(self._watch_again(clean(model.room.get("code", ""), 16)))
+        model.changed()
+        self.redraw()
+
+    async def _watch_again(self, code: str) -> None:
+        reply = await self.call("room_watch", code=code)
+        if reply is not None:
+            self.model.apply_room(reply)
+            self.redraw()
+
+    # -- typed lines -----------------------------------------------------------------
+
+    async def handle(self, text: str) -> None:
+        async with self._lock:
+            try:
+                await self._handle(text)
+            finally:
+                self.redraw()
+
+    async def _handle(self, text: str) -> None:
+        model = self.model
+        if model.help:
+            model.help = False
+            model.changed()
+            if not text.strip():
+                return
+        game = model.game
+        legal = game.legal if game is not None else []
+        labels = game.labels if game is not None else frozenset()
+        context = model.context()
+        action = interpret(text, context, legal, labels)
+        if context == "confirm":
+            question, model.confirm = model.confirm, None
+            model.say("", INFO)
+            if action.kind == "yes" and question == "leave":
+                await self.leave()
+            elif action.kind == "yes" and question == "resign":
+                await self.resign()
+            return
+        kind = action.kind
+        if kind == "none":
+            return
+        if kind == "say":
+            model.say(action.note, ERROR)
+        elif kind == "help":
+            model.help = True
+            model.changed()
+        elif kind == "quit":
+            await self.quit()
+        elif kind == "move" and action.arg:
+            await self.move(action.arg)
+        elif kind == "undo":
+            await self.undo()
+        elif kind == "resign":
+            if model.screen == ROOM:
+                model.confirm = "resign"
+                model.say("Resign this race? Your game ends here; the race goes on.", ERROR)
+            elif model.daily_kind == DAILY:
+                model.confirm = "resign"
+                model.say(
+                    "Resign today's ranked attempt? It goes on the board as it stands.", ERROR
+                )
+            else:
+                await self.resign()
+        elif kind == "new" and model.daily_kind is not None:
+            await self.daily(action.arg or (game.rules if game else None))
+        elif kind == "new":
+            await self.new_game(action.arg or (game.rules if game else None))
+        elif kind == "ready":
+            players = (model.room or {}).get("players") or []
+            me: dict[str, Any] = next((p for p in players if p.get("name") == model.me), {})
+            reply = await self.call("ready", ready=not me.get("ready", False))
+            if reply is not None:
+                model.apply_room(reply)
+                model.say("You are ready." if not me.get("ready") else "Not ready.", INFO)
+        elif kind == "start":
+            reply = await self.call("start")
+            if reply is not None:
+                model.apply_room(reply)
+        elif kind == "rematch":
+            reply = await self.call("rematch")
+            if reply is not None:
+                model.apply_room(reply)
+
+    async def move(self, move: str) -> None:
+        model = self.model
+        game = model.game
+        assert game is not None
+        reply = await self.call("move", move=move, game=game.gid)
+        if reply is None:
+            return
+        model.apply_reply(reply, now_ms())
+        model.say("", INFO)
+        self._note_end()
+
+    def _note_end(self) -> None:
+        model = self.model
+        game = model.game
+        if game is None or not game.over:
+            return
+        view = game.view
+        home = f"{view.get('home')}/{view.get('total')}"
+        if model.screen == ROOM:
+            verb = "won" if game.status == "won" else f"ended ({game.status})"
+            model.say(f"Your game is {verb}, {home} home: waiting for the others.", GOOD)
+        elif model.daily_kind == PRACTICE:
+            model.say(f"Practice over ({game.status}, {home} home), not ranked. n: again.", WARN)
+        elif model.result_shown:
+            rank = (model.daily_result or {}).get("rank")
+            model.say(f"Today's ranked attempt is over ({game.status}): rank {rank}.", GOOD)
+        elif game.status == "won":
+            model.say(f"You won! All {view.get('total')} cards home. n deals again.", GOOD)
+        else:
+            model.say(f"The game is {game.status}, {home} home. n deals again.", INFO)
+
+    async def undo(self) -> None:
+        model = self.model
+        game = model.game
+        assert game is not None
+        reply = await self.call("undo", game=game.gid)
+        if reply is not None:
+            model.apply_reply(reply, now_ms())
+            model.say(f"took back {clean(reply.get('move', ''), 32)}", INFO)
+
+    async def resign(self) -> None:
+        model = self.model
+        game = model.game
+        if game is None:
+            return
+        reply = await self.call("resign", game=game.gid)
+        if reply is not None:
+            model.apply_resigned(reply, now_ms())
+            self._note_end()
+
+    async def new_game(self, rules: str | None, seed: int | None = None) -> bool:
+        if not rules:
+            self.model.say("which game? new GAME (patience-race games lists them)", ERROR)
+            return False
+        reply = await self.call("new_game", game=rules, seed=seed)
+        if reply is None:
+            return False
+        self.model.set_solo(reply, now_ms())
+        self.model.say("", INFO)
+        return True
+
+    async def daily(self, rules: str | None) -> bool:
+        """Today's challenge of a game: the ranked attempt, or practice once it has ended."""
+        if not rules:
+            self.model.say("which game? new GAME (patience-race games lists them)", ERROR)
+            return False
+        reply = await self.call("daily", game=rules)
+        if reply is None:
+            return False
+        self.model.set_daily(reply, now_ms())
+        self.model.say(*daily_greeting(self.model))
+        return True
+
+    async def leave(self) -> None:
+        """Leave the room (resigning a race game in play) and quit."""
+        if self.model.me is not None and self.conn is not None and self.conn.connected:
+            await self.call("room_leave")
+        raise Quit(0)
+
+    async def quit(self) -> None:
+        model = self.model
+        context = model.context()
+        if model.link == "signed out":
+            raise Quit(0)
+        if model.screen == ROOM and context == "play":
+            model.confirm = "leave"
+            model.say("Leave the race? Your game will be resigned.", ERROR)
+            return
+        if model.screen == WATCH:
+            raise Quit(0)  # closing the connection ends the watching
+        if model.screen == ROOM:
+            await self.leave()
+        game = model.game
+        result = model.daily_result
+        if model.daily_kind == DAILY and game is not None and not game.over:
+            self.farewell = (
+                f"Your ranked attempt is kept on the server, and its clock runs on: "
+                f"patience-race daily {game.rules} takes it up."
+            )
+        elif model.daily_kind == PRACTICE and game is not None and not game.over:
+            self.farewell = (
+                f"Your practice game is kept on the server: patience-race daily {game.rules} "
+                "takes it up."
+            )
+        elif result and model.result_shown:
+            self.farewell = f"Your result, to paste into a chat:\n\n{result['line']}\n"
+        elif game is not None and not game.over:
+            self.farewell = "Your game is kept on the server: patience-race play takes it up."
+        ranked = (model.daily or {}).get("ranked_result") if model.daily_kind == PRACTICE else ""
+        if ranked:
+            more = f"Today's ranked result, to paste into a chat:\n\n{ranked}\n"
+            self.farewell = f"{self.farewell}\n\n{more}" if self.farewell else more
+        raise Quit(0)
+
+
+def daily_greeting(model: Model) -> tuple[str, str]:
+    """The message a daily game opens with: practice says so; a ranked attempt says it
+    counts, with the streaks."""
+    daily = model.daily or {}
+    if not daily.get("ranked"):
+        note = daily.get("note") or "practice: this game is not ranked"
+        return f"{note[:1].upper()}{note[1:]}.", WARN
+    streak = daily.get("streak") or {}
+    mine, every = streak.get("game") or {}, streak.get("all") or {}
+    return (
+        f"Today's deal, your one ranked attempt: its clock runs on the server until it ends. "
+        f"Streak {mine.get('current', 0)} (best {mine.get('best', 0)}), any game "
+        f"{every.get('current', 0)} (best {every.get('best', 0)}).",
+        INFO,
+    )

@@ -1,0 +1,426 @@
+"""The commands that ask the server and show the answer: ``games``, ``rules``, ``top``
+(``--watch`` redraws the board as it changes), ``follow``, ``unfollow`` and ``replay``
+(stepped through full screen at a terminal, else printed as a table).
+
+Each is a function from the parsed arguments to an exit code, registered in
+:data:`client_cli.cli.COMMANDS`. They connect anonymously, or signed in with the saved
+token where they need the player; what they print goes through ASCII with ``--ascii``
+(:func:`asciify`). A server that cannot be reached, a refusal or a missing account is said
+on stderr, with exit code 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import io
+import sys
+import time
+import unicodedata
+from typing import Any
+
+from rich import box
+from rich.console import Console, Group
+from rich.live import Live
+from rich.markdown import Markdown
+from rich.table import Table
+from rich.text import Text
+
+from .boards import board_id, board_view, overview, pick_day
+from .config import TokenStore, config_dir
+from .connection import Connection, ConnectionLost, LinkError, ServerError
+from .replay import Replay, replay_table
+from .replay_tui import run_replay
+from .sanitize import clean, clean_block
+
+#: characters --ascii replaces that NFKD cannot take apart
+_ASCII = str.maketrans(
+    {
+        "•": "*",
+        "→": "->",
+        "←": "<-",
+        "–": "-",
+        "—": "--",
+        "‘": "'",
+        "’": "'",
+        "“": '"',
+        "”": '"',
+        "…": "...",
+        "·": "-",
+        "×": "x",
+        "−": "-",
+        "♣": "C",
+        "♦": "D",
+        "♥": "H",
+        "♠": "S",
+        "▌": "|",
+        "━": "=",
+        "─": "-",
+        "│": "|",
+        "┃": "|",
+        "┏": "+",
+        "┓": "+",
+        "┗": "+",
+        "┛": "+",
+        "┌": "+",
+        "┐": "+",
+        "└": "+",
+        "┘": "+",
+        "├": "+",
+        "┤": "+",
+        "┬": "+",
+        "┴": "+",
+        "┼": "+",
+    }
+)
+
+
+def asciify(text: str) -> str:
+    """Text for a terminal without Unicode symbols.
+
+    >>> asciify("Aces → up • 10♥ – “done”")
+    'Aces -> up * 10H - "done"'
+    """
+    text = text.translate(_ASCII)
+    if text.isascii():
+        return text
+    out = []
+    for ch in text:
+        if ch.isascii():
+            out.append(ch)
+            continue
+        base = unicodedata.normalize("NFKD", ch).encode("ascii", "ignore").decode()
+        out.append(base or "?")
+    return "".join(out)
+
+
+def _console(args: argparse.Namespace) -> Console:
+    return Console(highlight=False, emoji=False)
+
+
+def _print(console: Console, renderable: Any, ascii: bool) -> None:
+    """Print, through ASCII when asked."""
+    if not ascii:
+        console.print(renderable)
+        return
+    buffer = io.StringIO()
+    Console(
+        file=buffer,
+        width=console.width,
+        force_terminal=console.is_terminal,
+        color_system=console.color_system,  # type: ignore[arg-type]
+        highlight=False,
+        emoji=False,
+    ).print(renderable)
+    sys.stdout.write(asciify(buffer.getvalue()))
+    sys.stdout.flush()
+
+
+async def _anonymous(server: str) -> tuple[Connection, dict[str, Any]]:
+    conn = Connection(server)
+    welcome = await conn.open()
+    return conn, welcome
+
+
+def _unreachable(server: str, exc: BaseException) -> int:
+    if isinstance(exc, ConnectionLost) and str(exc) != "the connection dropped":
+        # reached, and turned away with a reason (server full, too many connections)
+        print(f"patience-race: {server}: {clean(exc, 200)}; try again later", file=sys.stderr)
+        return 1
+    print(
+        f"patience-race: cannot reach the race server at {server} ({clean(exc, 120)}). "
+        "Is it running? (make run starts a local one; --server URL picks another)",
+        file=sys.stderr,
+    )
+    return 1
+
+
+# -- commands ----------------------------------------------------------------------------
+
+
+def cmd_games(args: argparse.Namespace) -> int:
+    async def fetch() -> list[Any]:
+        conn, welcome = await _anonymous(args.server)
+        await conn.close()
+        games = welcome.get("games")
+        return games if isinstance(games, list) else []
+
+    try:
+        games = asyncio.run(fetch())
+    except Exception as exc:
+        return _unreachable(args.server, exc)
+    table = Table(box=box.ASCII2 if args.ascii else box.SIMPLE_HEAD, pad_edge=False)
+    table.add_column("game", no_wrap=True)
+    table.add_column("packs", justify="right")
+    table.add_column("")
+    for g in games:
+        if isinstance(g, dict):
+            about = Text(clean(g.get("name", ""), 40), style="bold")
+            about.append(f"  {clean(g.get('summary', ''), 200)}")
+            table.add_row(clean(g.get("id", ""), 32), clean(g.get("packs", ""), 2), about)
+    console = _console(args)
+    _print(console, table, args.ascii)
+    _print(
+        console,
+        Text("Play one: patience-race play GAME; its rules: patience-race rules GAME"),
+        args.ascii,
+    )
+    return 0
+
+
+def cmd_rules(args: argparse.Namespace) -> int:
+    async def fetch() -> dict[str, Any]:
+        conn, _ = await _anonymous(args.server)
+        try:
+            return await conn.request("rules", game=args.game)
+        finally:
+            await conn.close()
+
+    try:
+        reply = asyncio.run(fetch())
+    except ServerError as exc:
+        print(f"patience-race: {exc.message}", file=sys.stderr)
+        return 1
+    except Exception as exc:
+        return _unreachable(args.server, exc)
+    text = clean_block(reply.get("text", ""))
+    _print(_console(args), Markdown(text, hyperlinks=False), args.ascii)
+    return 0
+
+
+class NoAccount(Exception):
+    """The command needs the player, and no token is saved for this server."""
+
+
+async def _signed_in(server: str) -> tuple[Connection, dict[str, Any]]:
+    """A connection signed in with the saved token (a client of the same player playing
+    elsewhere is signed out, as the server allows one connection a player)."""
+    account = TokenStore(config_dir()).get(server)
+    if account is None:
+        raise NoAccount
+    conn = Connection(server, token=account.token)
+    welcome = await conn.open()
+    return conn, welcome
+
+
+def _fail(args: argparse.Namespace, exc: BaseException) -> int:
+    """Say why a command could not be done; its exit code."""
+    if isinstance(exc, NoAccount):
+        print(
+            f"patience-race: this needs your name on {args.server}, and no token is saved "
+            "for it: play once to register (patience-race play, or daily)",
+            file=sys.stderr,
+        )
+        return 1
+    if isinstance(exc, ServerError):
+        message = exc.message
+        if exc.code == "bad_token":
+            message = f"{args.server} does not know the saved token (was its data reset?)"
+        print(f"patience-race: {message}", file=sys.stderr)
+        return 1
+    return _unreachable(args.server, exc)
+
+
+def _me(server: str, welcome: dict[str, Any]) -> str | None:
+    """The player's name: signed in, the server's; else the saved account's, if any."""
+    player = welcome.get("player")
+    if isinstance(player, dict):
+        return clean(player.get("name", ""), 20)
+    account = TokenStore(config_dir()).get(server)
+    return clean(account.name, 20) if account else None
+
+
+def _render(renderable: Any, ascii: bool, width: int) -> Text:
+    """A renderable as ANSI text (through ASCII when asked), for a live display."""
+    buffer = io.StringIO()
+    Console(file=buffer, width=width, force_terminal=True, highlight=False, emoji=False).print(
+        renderable
+    )
+    text = buffer.getvalue()
+    return Text.from_ansi(asciify(text) if ascii else text)
+
+
+def cmd_top(args: argparse.Namespace) -> int:
+    signed = bool(args.around_me or args.friends)
+    console = _console(args)
+
+    async def fetch() -> int:
+        conn, welcome = await (_signed_in(args.server) if signed else _anonymous(args.server))
+        try:
+            now = welcome.get("time")
+            server_ms = now if isinstance(now, int) else None
+            opened = time.monotonic()
+            day = pick_day(args.day, server_ms or 0) if args.day else None
+            board = board_id(args.board, day)
+            me = _me(args.server, welcome)
+            if board is None:
+                if signed:
+                    raise ValueError("--around-me and --friends need a BOARD (top GAME ...)")
+                return await show_overview(conn, welcome, day, me)
+            fields = {"board": board, "limit": args.limit}
+            if args.around_me:
+                fields["around"] = True
+            elif args.friends:
+                fields["friends"] = True
+            page = await conn.request("top", **fields)
+
+            def view(page: dict[str, Any]) -> Any:
+                return board_view(
+                    page,
+                    me=me,
+                    around=args.around_me,
+                    friends=args.friends,
+                    server_ms=server_ms + int((time.monotonic() - opened) * 1000)
+                    if server_ms is not None
+                    else None,
+                    ascii=args.ascii,
+                )
+
+            if not args.watch:
+                _print(console, view(page), args.ascii)
+                return 0
+            return await watch_board(conn, page, fields, view)
+        finally:
+            await conn.close()
+
+    async def show_overview(
+        conn: Connection, welcome: dict[str, Any], day: str | None, me: str | None
+    ) -> int:
+        games = [g for g in welcome.get("games") or [] if isinstance(g, dict)]
+        pages = []
+        for game in games:
+            rules = clean(game.get("id", ""), 32)
+            board = f"daily/{rules}" + (f"/{day}" if day else "")
+            page = await conn.request("top", board=board, limit=1)
+            pages.append((clean(game.get("name", rules), 40), page))
+        _print(console, overview(pages, me=me, ascii=args.ascii), args.ascii)
+        return 0
+
+    async def watch_board(
+        conn: Connection, page: dict[str, Any], fields: dict[str, Any], view: Any
+    ) -> int:
+        changes: asyncio.Queue[str] = asyncio.Queue()
+        board = clean(page.get("board", ""), 64)
+
+        def on_event(event: dict[str, Any]) -> None:
+            if event.get("type") == "board_update" and event.get("board") == board:
+                changes.put_nowait("update")
+
+        conn.on_event = on_event
+        conn.on_welcome = lambda welcome: changes.put_nowait("again")
+        await conn.request("board_watch", board=board)
+        hint = Text("watching: the board is redrawn as it changes · Ctrl-C stops", style="dim")
+        width = console.width
+
+        def shown(page: dict[str, Any]) -> Any:
+            return _render(Group(view(page), hint), args.ascii, width)
+
+        with Live(shown(page), console=console, auto_refresh=False) as live:
+            while True:
+                what = await changes.get()
+                try:
+                    if what == "again":  # reconnected: watching is not brought back
+                        await conn.request("board_watch", board=board)
+                    page = await conn.request("top", **{**fields, "board": board})
+                except (LinkError, ServerError):
+                    continue
+                live.update(shown(page), refresh=True)
+
+    try:
+        return asyncio.run(fetch())
+    except KeyboardInterrupt:
+        return 0
+    except ValueError as exc:
+        print(f"patience-race: {exc}", file=sys.stderr)
+        return 2
+    except Exception as exc:
+        return _fail(args, exc)
+
+
+def cmd_follow(args: argparse.Namespace, *, unfollow: bool = False) -> int:
+    async def fetch() -> list[str]:
+        conn, welcome = await _signed_in(args.server)
+        try:
+            me = _me(args.server, welcome) or ""
+            # following yourself changes nothing, and answers with whom you follow
+            kind = "unfollow" if unfollow else "follow"
+            reply = await conn.request(kind, name=args.name or me)
+        finally:
+            await conn.close()
+        names = reply.get("names")
+        if args.name and args.name.lower() == me.lower():
+            print("patience-race: that is you", file=sys.stderr)
+        return [clean(n, 20) for n in names] if isinstance(names, list) else []
+
+    try:
+        names = asyncio.run(fetch())
+    except Exception as exc:
+        return _fail(args, exc)
+    if names:
+        line = f"You follow {', '.join(names)}: patience-race top GAME --friends compares you."
+    else:
+        line = "You follow nobody: patience-race follow NAME"
+    _print(_console(args), Text(line), args.ascii)
+    return 0
+
+
+def cmd_unfollow(args: argparse.Namespace) -> int:
+    return cmd_follow(args, unfollow=True)
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    rid = args.id.strip().lower()
+
+    async def fetch() -> tuple[Connection, dict[str, Any], dict[str, Any]]:
+        """The connection (left open: the viewer fetches each step's board over it), the
+        reply and the welcome."""
+        conn, welcome = await _anonymous(args.server)
+        try:
+            return conn, await conn.request("replay", replay=rid), welcome
+        except ServerError as exc:
+            await conn.close()
+            if exc.code != "not_public" or TokenStore(config_dir()).get(args.server) is None:
+                raise
+            # a daily of today: its own player, signed in, may see it (without its seed)
+            conn, welcome = await _signed_in(args.server)
+            try:
+                return conn, await conn.request("replay", replay=rid), welcome
+            except ServerError:
+                await conn.close()
+                raise exc from None
+        except BaseException:
+            await conn.close()
+            raise
+
+    async def main() -> int:
+        try:
+            conn, reply, welcome = await fetch()
+        except ServerError as exc:
+            message = exc.message
+            if exc.code == "not_public":
+                message += " (00:00 UTC); until then only its player sees it, without its seed"
+            print(f"patience-race: {message}", file=sys.stderr)
+            return 1
+        except Exception as exc:
+            return _fail(args, exc)
+        try:
+            games = {
+                clean(g.get("id", ""), 32): clean(g.get("name", ""), 40)
+                for g in welcome.get("games") or []
+                if isinstance(g, dict)
+            }
+            raw = reply.get("replay")
+            replay = Replay.from_message(raw if isinstance(raw, dict) else {}, games)
+            if not (sys.stdin.isatty() and sys.stdout.isatty()):
+                _print(_console(args), replay_table(replay, args.ascii), args.ascii)
+                return 0
+            return await run_replay(
+                replay, args.server, speed=args.speed, ascii=args.ascii, conn=conn
+            )
+        finally:
+            await conn.close()
+
+    try:
+        return asyncio.run(main())
+    except KeyboardInterrupt:
+        return 130

@@ -1,0 +1,249 @@
+"""Start-up and sign-in: the whole interactive session around the game screen.
+
+:func:`run` connects, signs in with the saved token (registering on the first run, at the
+plain prompt, and keeping the new token), does what the command asked (:class:`Plan`: a
+solo game, a daily, a room to create, join or watch, taking up what the server kept), then
+runs the screen (:mod:`.tui`) until the player quits, and prints the farewell.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from prompt_toolkit import PromptSession
+from prompt_toolkit.completion import WordCompleter
+from rich.console import Console
+from rich.text import Text
+
+from .config import Account, TokenStore
+from .connection import Connection, LinkError, ServerError
+from .controller import Client, daily_greeting, now_ms
+from .model import DAILY, INFO, PRACTICE, WATCH, Model
+from .sanitize import clean
+from .tui import Tui
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What the command asked for: ``play`` (``game``, ``seed``), ``daily`` (``game``),
+    ``race-new`` (``game``, ``seed``, ``max_players``, ``time_limit``), ``race-join`` or
+    ``race-watch`` (``code``)."""
+
+    kind: str
+    game: str | None = None
+    seed: int | None = None
+    code: str | None = None
+    max_players: int | None = None
+    time_limit: int | None = None
+
+    @property
+    def needs_player(self) -> bool:
+        return self.kind != "race-watch"
+
+
+async def ask(question: str, words: list[str] | None = None) -> str:
+    """A question at the plain prompt, before the full screen (EOF: an empty answer)."""
+    session: PromptSession[str] = PromptSession()
+    completer = WordCompleter(words) if words else None
+    try:
+        return (await session.prompt_async(question, completer=completer)).strip()
+    except (EOFError, KeyboardInterrupt):
+        return ""
+
+
+async def register(conn: Connection, console: Console, store: TokenStore) -> str | None:
+    """The first run on a server: choose a name, register, keep the token."""
+    console.print(
+        Text(
+            f"Welcome to Patience Race on {conn.url}. Choose a name to race under: "
+            "2 to 20 letters, digits, _ or -."
+        )
+    )
+    while True:
+        name = await ask("name: ")
+        if not name:
+            return None
+        try:
+            reply = await conn.request("register", name=name)
+        except ServerError as exc:
+            console.print(Text(exc.message, style="red"))
+            continue
+        player = reply.get("player") or {}
+        token = reply.get("token")
+        if not isinstance(token, str):
+            console.print(Text("the server sent no token", style="red"))
+            return None
+        registered = clean(player.get("name", name), 20)
+        store.put(conn.url, Account(registered, token))
+        conn.token = token
+        console.print(Text(f"Registered as {registered}; the token is kept in {store.path}."))
+        return registered
+
+
+async def connect(
+    server: str, store: TokenStore, console: Console, client: Client, *, need_player: bool
+) -> dict[str, Any] | None:
+    """Connect and sign in (registering if needed): the welcome, or None."""
+    # a watcher needs no name, and must not sign the player's racing client out
+    account = store.get(server) if need_player else None
+    conn = Connection(
+        server,
+        token=account.token if account else None,
+        on_event=client.on_event,
+        on_link=client.on_link,
+        on_welcome=client.on_welcome,
+    )
+    client.conn = conn
+    try:
+        welcome = await conn.open()
+    except ServerError as exc:
+        if exc.code != "bad_token":
+            console.print(Text(f"the server refused us: {exc.message}", style="red"))
+            return None
+        console.print(
+            Text(
+                f"{server} does not know the saved token for {account.name if account else '?'} "
+                "(was its data reset?): register again.",
+                style="yellow",
+            )
+        )
+        store.forget(server)
+        conn.token = None
+        welcome = await conn.open()
+    except (OSError, TimeoutError, Exception) as exc:  # refused, unreachable, not websocket
+        console.print(
+            Text(
+                f"Cannot reach the race server at {server} ({clean(exc, 120)}). "
+                "Is it running? (make run starts a local one; --server URL picks another)",
+                style="red",
+            )
+        )
+        return None
+    client.model.set_games(welcome.get("games"))
+    client.model.offset_ms = conn.offset_ms
+    player = welcome.get("player")
+    if isinstance(player, Mapping):
+        client.model.me = clean(player.get("name", ""), 20)
+    elif need_player:
+        name = await register(conn, console, store)
+        if name is None:
+            return None
+        client.model.me = name
+        welcome = {**welcome, "resume": {}}
+    return welcome
+
+
+async def _ask_game(client: Client) -> str | None:
+    """Ask which game, at the plain prompt (Tab completes the ids)."""
+    model, console = client.model, client.console
+    console.print(Text(f"Games: {', '.join(model.games)}"))
+    while True:
+        rules = await ask("which game? ", list(model.games))
+        if not rules:
+            return None
+        if rules in model.games:
+            return rules
+        console.print(Text(f"no game {rules!r}", style="red"))
+
+
+async def start(plan: Plan, client: Client, welcome: dict[str, Any]) -> bool:
+    """Do what the command asked, before the screen opens. False: it could not be done
+    (the reason printed)."""
+    model, console = client.model, client.console
+    assert client.conn is not None
+    resume = welcome.get("resume") or {}
+    room_resume = resume.get("room") if isinstance(resume.get("room"), Mapping) else None
+    try:
+        if plan.kind == "play":
+            if plan.game is None:
+                solo = resume.get("solo")
+                if isinstance(solo, Mapping) and solo.get("status") == "playing":
+                    model.set_solo(solo, now_ms())
+                    model.say("Your game, as you left it.", INFO)
+                else:
+                    rules = await _ask_game(client)
+                    if rules is None:
+                        return False
+                    reply = await client.conn.request("new_game", game=rules)
+                    model.set_solo(reply, now_ms())
+            else:
+                reply = await client.conn.request("new_game", game=plan.game, seed=plan.seed)
+                model.set_solo(reply, now_ms())
+            if room_resume is not None and room_resume.get("state") in ("racing", "countdown"):
+                code = clean(room_resume.get("code", ""), 16)
+                model.say(f"You are in a race in room {code}: race join {code} goes back.", INFO)
+        elif plan.kind == "daily":
+            rules = plan.game
+            solo = resume.get("solo")
+            taken_up = (
+                isinstance(solo, Mapping)
+                and solo.get("status") == "playing"
+                and solo.get("kind") in (DAILY, PRACTICE)
+            )
+            if rules is None and taken_up:
+                assert isinstance(solo, Mapping)
+                rules = clean(solo.get("rules", ""), 32)  # take the daily up
+            if rules is None:
+                rules = await _ask_game(client)
+                if rules is None:
+                    return False
+            reply = await client.conn.request("daily", game=rules.lower())
+            model.set_daily(reply, now_ms())
+            model.say(*daily_greeting(model))
+        elif plan.kind == "race-new":
+            reply = await client.conn.request(
+                "room_create",
+                game=plan.game,
+                seed=plan.seed,
+                max_players=plan.max_players,
+                time_limit=plan.time_limit,
+            )
+            model.enter_room(reply)
+            model.say(f"Room {clean(reply.get('code', ''), 16)} is open: tell your friends.")
+        elif plan.kind == "race-join":
+            code = (plan.code or "").strip().upper()
+            if room_resume is not None and room_resume.get("code") == code:
+                model.enter_room(room_resume)
+                race = resume.get("race")
+                if isinstance(race, Mapping):
+                    model.apply_race_start(race)
+                model.say(f"Back in room {code}.", INFO)
+            else:
+                model.enter_room(await client.conn.request("room_join", code=code))
+        elif plan.kind == "race-watch":
+            code = (plan.code or "").strip().upper()
+            model.enter_room(await client.conn.request("room_watch", code=code), WATCH)
+    except ServerError as exc:
+        console.print(Text(exc.message, style="red"))
+        if exc.code == "race_started" and plan.code:
+            console.print(Text(f"Watch it instead: patience-race race watch {plan.code}"))
+        return False
+    except LinkError as exc:
+        console.print(Text(f"the connection dropped: {exc}", style="red"))
+        return False
+    return True
+
+
+async def run(plan: Plan, server: str, store: TokenStore, *, ascii: bool = False) -> int:
+    """The whole interactive session; the exit code."""
+    console = Console(highlight=False, emoji=False)
+    model = Model(server=server, ascii=ascii)
+    client = Client(model, console)
+    welcome = await connect(server, store, console, client, need_player=plan.needs_player)
+    if welcome is None:
+        await client.close()
+        return 1
+    if not await start(plan, client, welcome):
+        await client.close()
+        return 1
+    tui = Tui(client)
+    client.tui = tui
+    try:
+        code = await tui.app.run_async()
+    finally:
+        await client.close()
+    if client.farewell:
+        console.print(Text(client.farewell))
+    return code or 0
