@@ -57,7 +57,12 @@ def cmd_solve(args: argparse.Namespace) -> int:
         print(f" (the budget ran out: {result.why})", end="")
     print(f" · {result.nodes:,} positions in {result.seconds:.2f} s")
     if result.line:
-        what = "the shortest line" if result.shortest else "a winning line"
+        if result.shortest:
+            what = "the shortest line"
+        elif args.shortest:
+            what = "the shortest line found (not proved the shortest)"
+        else:
+            what = "a winning line"
         print(f"{what}, {len(result.line)} moves (checked through the engine):")
         print(" ".join(result.line))
     return 0
