@@ -52,6 +52,7 @@ from .store import (
     version_key,
     watchers_key,
 )
+from .store.players import Players
 
 log = logging.getLogger("patience.service")
 
@@ -105,6 +106,7 @@ class Service:
         self.absent_since: dict[str, int] = {}
         self._sweeper: asyncio.Task[None] | None = None
         self.boards = Boards(redis)
+        self.players = Players(redis)
         self.secret = d.load_secret(settings.secret, settings.data_dir)
         #: board id -> sessions watching it
         self.board_watchers: dict[str, set[Session]] = {}
@@ -236,21 +238,20 @@ class Service:
             "games": self._games_list(),
         }
         if req.token is not None:
-            pid = await self.redis.get(store.token_key(req.token))
-            if pid is None:
+            pid_s = await self.players.by_token(req.token)
+            if pid_s is None:
                 raise _error(ErrorCode.BAD_TOKEN, "no player has this token")
-            pid_s = store.text(pid)
             if session.player is not None and session.player != pid_s:
                 raise _error(
                     ErrorCode.ALREADY_REGISTERED,
                     f"this connection is signed in as {session.name}: "
                     "open a new connection to sign in as another player",
                 )
-            name = await self.redis.hget(store.player_key(pid_s), "name")
+            name = await self.players.name_of(pid_s)
             if name is None:
                 raise _error(ErrorCode.BAD_TOKEN, "no player has this token")
             session.hello = True
-            await self._sign_in(session, pid_s, store.text(name))
+            await self._sign_in(session, pid_s, name)
             reply["player"] = {"id": pid_s, "name": session.name}
             reply["resume"] = await self._resume(session, pid_s)
         session.hello = True
@@ -264,40 +265,28 @@ class Service:
         counted = await self._registrations(session.address)
         pid = secrets.token_hex(8)
         token = secrets.token_urlsafe(24)  # 192 random bits
-        if not await self.redis.set(store.name_key(req.name), pid, nx=True):
+        if not await self.players.create(pid, req.name, token, self.now()):
             raise _error(ErrorCode.NAME_TAKEN, f"the name {req.name!r} is taken")
-        try:
-            async with self.redis.pipeline(transaction=False) as pipe:
-                pipe.hset(store.player_key(pid), mapping={"name": req.name, "created": self.now()})
-                pipe.set(store.token_key(token), pid)
-                await pipe.execute()
-        except Exception:
-            await self.redis.delete(store.name_key(req.name))
-            raise
         if counted is not None:
-            async with self.redis.pipeline(transaction=False) as pipe:
-                pipe.incr(counted)
-                pipe.expire(counted, 3600)
-                await pipe.execute()
+            await self.players.count_registration(*counted)
         await self._sign_in(session, pid, req.name)
         return {"type": "registered", "player": {"id": pid, "name": req.name}, "token": token}
 
-    async def _registrations(self, address: str | None) -> str | None:
-        """The key counting this hour's players registered from ``address`` (None: not
-        counted); refused with ``rate_limited`` once it has ``register_rate`` of them.
-        A second account to scout a shared deal is what this makes costly."""
+    async def _registrations(self, address: str | None) -> tuple[str, int] | None:
+        """The address and hour that count this registration (None: not counted);
+        refused with ``rate_limited`` once it has ``register_rate`` of them. A second
+        account to scout a shared deal is what this makes costly."""
         limit = self.settings.register_rate
         if not address or limit <= 0:
             return None
-        key = store.registered_key(address, self.now() // 3_600_000)
-        count = await self.redis.get(key)
-        if count is not None and int(count) >= limit:
+        hour = self.now() // 3_600_000
+        if await self.players.registered(address, hour) >= limit:
             raise _error(
                 ErrorCode.RATE_LIMITED,
                 f"no more than {limit} new players an hour from one address: "
                 "try again later, or sign in with your token",
             )
-        return key
+        return address, hour
 
     async def _sign_in(self, session: Session, pid: str, name: str) -> None:
         """One connection per player, across processes: a connection signed in before,
@@ -333,8 +322,7 @@ class Service:
         """The player's solo game, room and race game, as they were at the last
         acknowledged move."""
         resume: dict[str, Any] = {}
-        fields = await self.redis.hmget(store.player_key(pid), ["solo", "room"])
-        solo, code = (store.text(f) if f else None for f in fields)
+        solo, code = await self.players.places(pid)
         # the player's games are taken afresh from Redis: they may have been played
         # through another process since this one last had them
         if solo:
@@ -467,7 +455,7 @@ class Service:
             self.redis, g.dealt(req.game, req.seed, pid, g.SOLO, self.now()), self.settings.idle_ttl
         )
         self.games[live.gid] = live
-        await self.redis.hset(store.player_key(pid), "solo", live.gid)
+        await self.players.set_solo(pid, live.gid)
         self._take_solo(pid, live.gid)
         return {"type": "game", **live.snapshot_message()}
 
@@ -491,8 +479,7 @@ class Service:
         if gid is None:
             gid = self.solo_of.get(pid)
             if gid is None:
-                solo = await self.redis.hget(store.player_key(pid), "solo")
-                gid = store.text(solo) if solo else None
+                gid = await self.players.solo(pid)
                 if gid is not None:
                     self.solo_of[pid] = gid
         live = await self._get_game(gid) if gid else None
@@ -943,7 +930,7 @@ class Service:
         await self._persist_room(room, notice=None)
         await self._hold(room)
         self.room_of[pid] = code
-        await self.redis.hset(store.player_key(pid), "room", code)
+        await self.players.set_room(pid, code)
         return await self._room_message(room)
 
     async def _hold(self, room: Room) -> None:
@@ -974,7 +961,7 @@ class Service:
             room.racers[pid] = Racer(pid, session.name or "", self.now())
             self.room_of[pid] = code
             await self._persist_room(room)
-        await self.redis.hset(store.player_key(pid), "room", code)
+        await self.players.set_room(pid, code)
         return await self._announce(room)
 
     def _check_joinable(self, room: Room) -> None:
@@ -1040,12 +1027,12 @@ class Service:
                     present = [r for r in members if r.pid in online]
                     room.host = (present or members)[0].pid
             if not room.members() and room.state != RACING:
-                await self.redis.hdel(store.player_key(pid), "room")
+                await self.players.clear_room(pid)
                 self.room_of.pop(pid, None)
                 await self._close_room(room)
                 return
             await self._persist_room(room)
-            await self.redis.hdel(store.player_key(pid), "room")
+            await self.players.clear_room(pid)
             self.room_of.pop(pid, None)
         await self._announce(room)
         if room.state == RACING:
@@ -1539,7 +1526,7 @@ class Service:
                 await self.redis.set(practice_key, practice.gid, ex=31 * 86400)
             live = practice
         self._take_solo(pid, live.gid)
-        await self.redis.hset(store.player_key(pid), "solo", live.gid)
+        await self.players.set_solo(pid, live.gid)
         reset = d.next_reset_ms(now)
         return {
             "type": "daily",
@@ -1603,8 +1590,7 @@ class Service:
         pid = live.owner
         name = self.sessions[pid].name if pid in self.sessions else None
         if name is None:
-            raw = await self.redis.hget(store.player_key(pid), "name")
-            name = store.text(raw) if raw else "?"
+            name = await self.players.name_of(pid) or "?"
         day = live.day or d.day_of(live.created_ms)
         replay = await self._keep_replay(live, {"player": name, "day": day})
         result = replay["result"]
@@ -1688,7 +1674,7 @@ class Service:
             page = await self.boards.around(board, pid)
         elif friends:
             assert pid is not None
-            followed = [store.text(p) for p in await self.redis.smembers(store.follow_key(pid))]
+            followed = await self.players.followed(pid)
             page = await self.boards.among(board, [pid, *followed])
         else:
             page = await self.boards.top(board, offset, limit)
@@ -1750,31 +1736,30 @@ class Service:
         self.bus.publish_soon(bus.BOARDS, "board", id=board.id, data=data)
 
     async def _player_named(self, name: str) -> str:
-        pid = await self.redis.get(store.name_key(name))
+        pid = await self.players.by_name(name)
         if pid is None:
             raise _error(ErrorCode.NO_SUCH_PLAYER, f"no player named {name!r}")
-        return store.text(pid)
+        return pid
 
     async def _following(self, pid: str) -> list[str]:
-        pids = [store.text(p) for p in await self.redis.smembers(store.follow_key(pid))]
         names = []
-        for other in sorted(pids):
-            raw = await self.redis.hget(store.player_key(other), "name")
-            if raw:
-                names.append(store.text(raw))
+        for other in sorted(await self.players.followed(pid)):
+            name = await self.players.name_of(other)
+            if name:
+                names.append(name)
         return sorted(names, key=str.lower)
 
     async def on_follow(self, session: Session, req: m.Follow) -> dict[str, Any]:
         pid = self._need_player(session)
         other = await self._player_named(req.name)
         if other != pid:
-            await self.redis.sadd(store.follow_key(pid), other)
+            await self.players.follow(pid, other)
         return {"type": "following", "names": await self._following(pid)}
 
     async def on_unfollow(self, session: Session, req: m.Unfollow) -> dict[str, Any]:
         pid = self._need_player(session)
         other = await self._player_named(req.name)
-        await self.redis.srem(store.follow_key(pid), other)
+        await self.players.unfollow(pid, other)
         return {"type": "following", "names": await self._following(pid)}
 
     async def public_replay(self, replay_id: str, pid: str | None) -> dict[str, Any]:

@@ -1,7 +1,10 @@
 """Everything the server keeps in Redis, in one package: key names and TTLs
 (:mod:`.keys`), the Lua scripts (:mod:`.scripts`), values as Redis holds them
-(:mod:`.codec`), and the group commit that makes "acknowledged" mean "in Redis"
-(:mod:`.commit`, and :mod:`.cluster` for a Redis Cluster).
+(:mod:`.codec`), the group commit that makes "acknowledged" mean "in Redis"
+(:mod:`.commit`, and :mod:`.cluster` for a Redis Cluster), and the repositories that
+read and write one capability's keys as ``str``, ``int`` and dataclasses
+(:mod:`.players`; the others are still in ``server/app/service.py``, ``boards.py`` and
+``replays.py``).
 
 The client is one Redis or a Redis Cluster (:data:`RedisClient`, ``Settings.redis_cluster``).
 Every multi-key script or read touches keys of one hash tag; pipelines are never

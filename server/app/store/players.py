@@ -1,0 +1,85 @@
+"""The players as Redis keeps them (``p:``, ``pname:``, ``ptoken:``, ``preg:``,
+``fol:``: see :mod:`.keys`), read and written as ``str`` and ``int``, never bytes."""
+
+from __future__ import annotations
+
+from .codec import text
+from .commit import RedisClient
+from .keys import follow_key, name_key, player_key, registered_key, token_key
+
+
+class Players:
+    """A player's name, token, current solo game and room, the players they follow, and
+    how many players one address registered this hour."""
+
+    def __init__(self, redis: RedisClient) -> None:
+        self.redis = redis
+
+    async def by_token(self, token: str) -> str | None:
+        """The id of the player whose token this is, or None."""
+        pid = await self.redis.get(token_key(token))
+        return None if pid is None else text(pid)
+
+    async def by_name(self, name: str) -> str | None:
+        """The id of the player of this name (any case), or None."""
+        pid = await self.redis.get(name_key(name))
+        return None if pid is None else text(pid)
+
+    async def name_of(self, pid: str) -> str | None:
+        raw = await self.redis.hget(player_key(pid), "name")
+        return None if raw is None else text(raw)
+
+    async def create(self, pid: str, name: str, token: str, created_ms: int) -> bool:
+        """A new player, if ``name`` is free (False, and nothing written, if taken). The
+        name is claimed first; if the player's own keys then fail, it is given back."""
+        if not await self.redis.set(name_key(name), pid, nx=True):
+            return False
+        try:
+            async with self.redis.pipeline(transaction=False) as pipe:
+                pipe.hset(player_key(pid), mapping={"name": name, "created": created_ms})
+                pipe.set(token_key(token), pid)
+                await pipe.execute()
+        except Exception:
+            await self.redis.delete(name_key(name))
+            raise
+        return True
+
+    async def registered(self, address: str, hour: int) -> int:
+        """How many players ``address`` registered in ``hour`` (hours since the epoch)."""
+        count = await self.redis.get(registered_key(address, hour))
+        return 0 if count is None else int(count)
+
+    async def count_registration(self, address: str, hour: int) -> None:
+        key = registered_key(address, hour)
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.incr(key)
+            pipe.expire(key, 3600)
+            await pipe.execute()
+
+    async def places(self, pid: str) -> tuple[str | None, str | None]:
+        """The player's solo game and room, as last written (None: none)."""
+        solo, room = await self.redis.hmget(player_key(pid), ["solo", "room"])
+        return (text(solo) if solo else None, text(room) if room else None)
+
+    async def solo(self, pid: str) -> str | None:
+        raw = await self.redis.hget(player_key(pid), "solo")
+        return text(raw) if raw else None
+
+    async def set_solo(self, pid: str, gid: str) -> None:
+        await self.redis.hset(player_key(pid), "solo", gid)
+
+    async def set_room(self, pid: str, code: str) -> None:
+        await self.redis.hset(player_key(pid), "room", code)
+
+    async def clear_room(self, pid: str) -> None:
+        await self.redis.hdel(player_key(pid), "room")
+
+    async def followed(self, pid: str) -> list[str]:
+        """The ids of the players ``pid`` follows, in no order."""
+        return [text(p) for p in await self.redis.smembers(follow_key(pid))]
+
+    async def follow(self, pid: str, other: str) -> None:
+        await self.redis.sadd(follow_key(pid), other)
+
+    async def unfollow(self, pid: str, other: str) -> None:
+        await self.redis.srem(follow_key(pid), other)
