@@ -45,13 +45,13 @@ from .store import (
     DELETE_IF_OURS,
     ENDING_CLAIM_MS,
     ROOM_CAS,
-    STREAK,
     ending_key,
     online_key,
     standings_key,
     version_key,
     watchers_key,
 )
+from .store.daily import Dailies
 from .store.players import Players
 
 log = logging.getLogger("patience.service")
@@ -107,6 +107,7 @@ class Service:
         self._sweeper: asyncio.Task[None] | None = None
         self.boards = Boards(redis)
         self.players = Players(redis)
+        self.dailies = Dailies(redis)
         self.secret = d.load_secret(settings.secret, settings.data_dir)
         #: board id -> sessions watching it
         self.board_watchers: dict[str, set[Session]] = {}
@@ -1472,8 +1473,7 @@ class Service:
         return {"current": current, "best": int(fields.get(f"{prefix}:best", 0))}
 
     async def _streaks(self, pid: str, game_id: str) -> dict[str, Any]:
-        raw = await self.redis.hgetall(store.streak_key(pid))
-        fields = {store.text(k): store.text(v) for k, v in raw.items()}
+        fields = await self.dailies.streak_fields(pid)
         today = d.day_of(self.now())
         return {
             "game": self._streak_of(fields, game_id, today),
@@ -1489,8 +1489,7 @@ class Service:
         now = self.now()
         day = d.day_of(now)
         seed = d.daily_seed(self.secret, day, req.game)
-        ranked_key = store.daily_key(day, req.game, pid)
-        gid = await self.redis.get(ranked_key)
+        gid = await self.dailies.ranked(day, req.game, pid)
         live: g.LiveGame | None = None
         if gid is None:
             fresh = await g.create(
@@ -1499,23 +1498,22 @@ class Service:
                 self.settings.idle_ttl,
             )
             # two connections may race to start it: exactly one ranked attempt wins
-            if await self.redis.set(ranked_key, fresh.gid, nx=True, ex=31 * 86400):
+            if await self.dailies.claim_ranked(day, req.game, pid, fresh.gid):
                 self.games[fresh.gid] = live = fresh
             else:
                 await self.redis.delete(store.game_key(fresh.gid))
-                gid = await self.redis.get(ranked_key)
+                gid = await self.dailies.ranked(day, req.game, pid)
         if live is None:
             assert gid is not None
-            live = await self._get_game(store.text(gid))
+            live = await self._get_game(gid)
             if live is None:
                 raise _error(ErrorCode.NO_SUCH_GAME, "today's ranked game has expired")
         ranked = not live.finished
         ranked_result = None
         if not ranked:
             ranked_result = self._result_line_of(live)
-            practice_key = store.practice_key(day, req.game, pid)
-            pgid = await self.redis.get(practice_key)
-            practice = await self._get_game(store.text(pgid)) if pgid else None
+            pgid = await self.dailies.practice(day, req.game, pid)
+            practice = await self._get_game(pgid) if pgid else None
             if practice is None or practice.finished:
                 practice = await g.create(
                     self.redis,
@@ -1523,7 +1521,7 @@ class Service:
                     self.settings.idle_ttl,
                 )
                 self.games[practice.gid] = practice
-                await self.redis.set(practice_key, practice.gid, ex=31 * 86400)
+                await self.dailies.set_practice(day, req.game, pid, practice.gid)
             live = practice
         self._take_solo(pid, live.gid)
         await self.players.set_solo(pid, live.gid)
@@ -1619,9 +1617,7 @@ class Service:
                 wins, pid, {"player": name, "replay": live.gid}, finished
             )
             changed.append(wins)
-            await self.redis.eval(
-                STREAK, 1, store.streak_key(pid), live.game.id, day, d.previous_day(day)
-            )
+            await self.dailies.count_win(pid, live.game.id, day, d.previous_day(day))
         for board in changed:
             await self._board_changed(board, pid)
         session = self.sessions.get(pid)

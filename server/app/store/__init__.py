@@ -3,8 +3,8 @@
 (:mod:`.codec`), the group commit that makes "acknowledged" mean "in Redis"
 (:mod:`.commit`, and :mod:`.cluster` for a Redis Cluster), and the repositories that
 read and write one capability's keys as ``str``, ``int`` and dataclasses
-(:mod:`.players`; the others are still in ``server/app/service.py``, ``boards.py`` and
-``replays.py``).
+(:mod:`.players`, :mod:`.daily`; the others are still in ``server/app/service.py``,
+``games.py``, ``boards.py`` and ``replays.py``).
 
 The client is one Redis or a Redis Cluster (:data:`RedisClient`, ``Settings.redis_cluster``).
 Every multi-key script or read touches keys of one hash tag; pipelines are never
@@ -27,6 +27,7 @@ from .commit import (
     outcome_unknown,
 )
 from .keys import (
+    DAILY_TTL,
     ENDING_CLAIM_MS,
     LIVE_ROOMS,
     code_key,
@@ -66,6 +67,7 @@ from .scripts import (
 )
 
 __all__ = [
+    "DAILY_TTL",
     "DELETE_IF_OURS",
     "ENDING_CLAIM_MS",
     "FENCED_APPEND",

@@ -86,6 +86,10 @@ def room_key(code: str) -> str:
     return f"r:{{{code}}}"
 
 
+#: how long a player's daily games of a day are remembered, seconds (31 days)
+DAILY_TTL = 31 * 86400
+
+
 def daily_key(day: str, game: str, pid: str) -> str:
     return f"dly:{day}:{game}:{pid}"
 
