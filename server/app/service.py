@@ -53,6 +53,7 @@ from .store import (
 )
 from .store.daily import Dailies
 from .store.players import Players
+from .store.presence import Presence
 
 log = logging.getLogger("patience.service")
 
@@ -113,6 +114,7 @@ class Service:
         self.board_watchers: dict[str, set[Session]] = {}
         #: this process's id among the processes sharing the Redis, and the bus to them
         self.proc = secrets.token_hex(6)
+        self.presence = Presence(redis, self.proc)
         self.bus = bus.Bus(redis, self.proc, self.on_bus)
         #: room changes tried again because another process changed the room first, and
         #: appends refused because another process had taken the game (for /metrics)
@@ -300,11 +302,9 @@ class Service:
         self.absent_since.pop(pid, None)
         if old is not None and old is not session:
             self._kick(old)
-        elsewhere = await self.redis.set(
-            online_key(pid), self.proc, ex=self._online_ttl(), get=True
-        )
-        if elsewhere is not None and store.text(elsewhere) != self.proc:
-            self.bus.publish_soon(store.proc_channel(store.text(elsewhere)), "kick", pid=pid)
+        elsewhere = await self.presence.mark(pid, self._online_ttl())
+        if elsewhere is not None:
+            self.bus.publish_soon(store.proc_channel(elsewhere), "kick", pid=pid)
         room = self._racer_room(pid)
         if room is not None:
             await self._broadcast_room(room)
@@ -364,7 +364,7 @@ class Service:
 
     async def _went_away(self, pid: str) -> None:
         try:
-            await self.redis.eval(DELETE_IF_OURS, 1, online_key(pid), self.proc)
+            await self.presence.unmark(pid)
         except Exception as exc:  # the mark lapses by itself (its time to live)
             self.failures.failed("a player going away", exc)
         room = self._racer_room(pid)
@@ -403,13 +403,7 @@ class Service:
     async def _online(self, racers: list[Racer]) -> set[str]:
         """Which of these players are connected, to this process or another."""
         online = {r.pid for r in racers if r.pid in self.sessions}
-        others = [r.pid for r in racers if r.pid not in online]
-        if others:
-            async with self.redis.pipeline(transaction=False) as pipe:
-                for pid in others:
-                    pipe.exists(online_key(pid))
-                found = await pipe.execute()
-            online.update(pid for pid, n in zip(others, found, strict=True) if n)
+        online |= await self.presence.online([r.pid for r in racers if r.pid not in online])
         return online
 
     def _spawn(self, coro: Coroutine[Any, Any, Any]) -> None:
@@ -1875,11 +1869,7 @@ class Service:
         now = self.now()
         ttl = self._online_ttl()
         if self.sessions:
-            async with self.redis.pipeline(transaction=False) as pipe:
-                for pid in self.sessions:
-                    pipe.set(online_key(pid), self.proc, ex=ttl, nx=True)
-                    pipe.expire(online_key(pid), ttl)
-                await pipe.execute()
+            await self.presence.renew(self.sessions, ttl)
         await self._catch_up_rooms()
         limit = self.settings.forfeit_after * 1000
         for room in list(self.rooms.values()):
