@@ -54,6 +54,7 @@ from .store import (
 from .store.daily import Dailies
 from .store.players import Players
 from .store.presence import Presence
+from .store.replays import Replays
 
 log = logging.getLogger("patience.service")
 
@@ -115,6 +116,7 @@ class Service:
         #: this process's id among the processes sharing the Redis, and the bus to them
         self.proc = secrets.token_hex(6)
         self.presence = Presence(redis, self.proc)
+        self.replays = Replays(redis)
         self.bus = bus.Bus(redis, self.proc, self.on_bus)
         #: room changes tried again because another process changed the room first, and
         #: appends refused because another process had taken the game (for /metrics)
@@ -1566,14 +1568,13 @@ class Service:
                 pipe.lrange(store.log_key(live.gid), 0, -1)
             replies = await pipe.execute()
         logs = replies[len(replies) - len(games) :]
-        out = []
-        async with self.redis.pipeline(transaction=False) as pipe:
-            for (live, extra), raw in zip(games, logs, strict=True):
-                replay = replays.build(live, g.parse_log(raw), extra)
-                # the owner's id is kept for the access check and never sent
-                pipe.set(store.replay_key(live.gid), store.pack({**replay, "owner": live.owner}))
-                out.append(replay)
-            await pipe.execute()
+        out = [
+            replays.build(live, g.parse_log(raw), extra)
+            for (live, extra), raw in zip(games, logs, strict=True)
+        ]
+        await self.replays.keep(
+            [(live.gid, replay, live.owner) for (live, _), replay in zip(games, out, strict=True)]
+        )
         return out
 
     async def _daily_finished(self, live: g.LiveGame) -> None:
@@ -1755,11 +1756,10 @@ class Service:
     async def public_replay(self, replay_id: str, pid: str | None) -> dict[str, Any]:
         """A replay as its viewer may see it: a daily game's is public only after the
         day's reset (its player sees it sooner, but not the seed)."""
-        raw = await self.redis.get(store.replay_key(replay_id)) if replay_id.isalnum() else None
-        if raw is None:
+        found = await self.replays.get(replay_id)
+        if found is None:
             raise _error(ErrorCode.NO_SUCH_REPLAY, f"no replay {replay_id!r}")
-        replay: dict[str, Any] = store.unpack(raw)
-        owner = replay.pop("owner", None)
+        replay, owner = found
         day = replay.get("day")
         if replay.get("kind") == g.DAILY and day is not None and day >= d.day_of(self.now()):
             if pid is None or owner != pid:

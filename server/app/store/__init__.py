@@ -3,8 +3,9 @@
 (:mod:`.codec`), the group commit that makes "acknowledged" mean "in Redis"
 (:mod:`.commit`, and :mod:`.cluster` for a Redis Cluster), and the repositories that
 read and write one capability's keys as ``str``, ``int`` and dataclasses
-(:mod:`.players`, :mod:`.daily`, :mod:`.presence`; the others are still in
-``server/app/service.py``, ``games.py``, ``boards.py`` and ``replays.py``).
+(:mod:`.players`, :mod:`.daily`, :mod:`.presence`, :mod:`.replays`; the rooms' and the
+games' are still in ``server/app/service.py`` and ``games.py``, the boards' in
+``boards.py``).
 
 The client is one Redis or a Redis Cluster (:data:`RedisClient`, ``Settings.redis_cluster``).
 Every multi-key script or read touches keys of one hash tag; pipelines are never

@@ -1,0 +1,33 @@
+"""Replays as Redis keeps them (``rp:``, kept for good): a finished ranked daily or race
+game's replay, with its owner's id beside it for the access check (never sent)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .codec import pack, unpack
+from .commit import RedisClient
+from .keys import replay_key
+
+
+class Replays:
+    def __init__(self, redis: RedisClient) -> None:
+        self.redis = redis
+
+    async def keep(self, replays: list[tuple[str, dict[str, Any], str]]) -> None:
+        """Keep each ``(game id, replay, owner id)``, in one round trip."""
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for gid, replay, owner in replays:
+                pipe.set(replay_key(gid), pack({**replay, "owner": owner}))
+            await pipe.execute()
+
+    async def get(self, replay_id: str) -> tuple[dict[str, Any], str | None] | None:
+        """A replay and its owner's id, or None (an id that is not one: None too)."""
+        if not replay_id.isalnum():
+            return None
+        raw = await self.redis.get(replay_key(replay_id))
+        if raw is None:
+            return None
+        replay: dict[str, Any] = unpack(raw)
+        owner = replay.pop("owner", None)
+        return replay, owner
