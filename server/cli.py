@@ -81,7 +81,7 @@ def cmd_play(
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
-    from server.app.replays import OtherRules, Tampered, load_file, verify
+    from server.app.domain.replays import OtherRules, Tampered, load_file, verify
 
     try:
         replay = load_file(args.file)

@@ -47,11 +47,11 @@ SOURCES = (
     "server/engine/games/nestor.py",
     "server/engine/games/wedge.py",
     "server/protocol/codec.py",
-    "server/app/views.py",
+    "server/app/domain/views.py",
     "server/app/session.py",
     "server/app/moves.py",
     "server/app/metrics.py",
-    "server/app/games.py",
+    "server/app/domain/games.py",
 )
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -35,7 +35,7 @@ def _run(cwd: Path, code: str, **env: str) -> str:
 
 
 SHOW = (
-    "import server, server.engine.core as c, server.app.views as v\n"
+    "import server, server.engine.core as c, server.app.domain.views as v\n"
     "from server import native\n"
     "s = native.status()\n"
     "print(s['mode'], c.__file__.endswith('.py'), v.__file__.endswith('.py'), s['why'])\n"

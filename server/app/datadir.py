@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 import os
+import secrets
 import stat
 from pathlib import Path
 
@@ -46,3 +47,29 @@ def private_tree(path: Path) -> None:
     for root, dirs, files in os.walk(path):
         for name in (*dirs, *files):
             tighten(Path(root) / name)
+
+
+def load_secret(configured: str | None, data_dir: Path) -> bytes:
+    """``PATIENCE_SECRET`` when set; else the secret kept in the data directory, made
+    once (32 random bytes, readable by the owner only; the directory and the file are
+    made private if they were not)."""
+    if configured:
+        return configured.encode()
+    path = data_dir / "secret"
+    try:
+        value = path.read_bytes().strip()
+    except FileNotFoundError:
+        pass
+    else:
+        private_dir(data_dir)
+        tighten(path)  # whoever reads it knows every day's deal
+        return value
+    private_dir(data_dir)
+    value = secrets.token_hex(32).encode()
+    try:
+        fd = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600)
+    except FileExistsError:  # another process made it first
+        return path.read_bytes().strip()
+    with os.fdopen(fd, "wb") as out:
+        out.write(value)
+    return value

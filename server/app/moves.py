@@ -28,9 +28,9 @@ from server.engine import IllegalMove
 from server.protocol import ErrorCode, ProtocolError
 from server.protocol.codec import array_header, map_header, pack_str, pack_uint
 
-from . import games as g
 from . import store
-from .rooms import COUNTDOWN, RACING
+from .domain import games as g
+from .domain.room import COUNTDOWN, RACING
 
 #: what a move's caller hears: the reply's frame (``moved``, its ``id`` set, encoded)
 #: or the error
@@ -90,7 +90,7 @@ class MovePath:
     """The service's move path (``Service.moves``)."""
 
     def __init__(self, service: Any) -> None:
-        #: the :class:`~server.app.service.Service` (its race progress and log failures)
+        #: the :class:`~server.app.service.Service` (its race progress and log writes)
         self.service = service
         self.games: dict[str, g.LiveGame] = service.games
         self.rooms: dict[str, Any] = service.rooms
@@ -170,7 +170,7 @@ class MovePath:
             if error is not None:
                 game.pop()
                 live.result = live.finished_ms = None
-                done(service._log_failed(live, error))
+                done(service.play.log_failed(live, error))
                 return
             live.log_length += 1
             live.note_home_change(home_before, now)
@@ -192,7 +192,7 @@ class MovePath:
             or fence is None
             or not commit.packs
         ):
-            commit.submit_callback(self.service._log_write(live, entry), done)
+            commit.submit_callback(self.service.play.log_write(live, entry), done)
             return
         head = live.append_head
         if head is None or head[0] != fence:
@@ -211,7 +211,7 @@ class MovePath:
             "status": live.status(),
         }
         if room is not None:
-            self.service._race_progress(room, live)
+            self.service.races.progress(room, live)
         return reply
 
     def moved_frame(self, live: g.LiveGame, move: str, room: Any, request_id: int) -> bytes:
@@ -237,5 +237,5 @@ class MovePath:
             ]
         )
         if room is not None:
-            self.service._race_progress(room, live)
+            self.service.races.progress(room, live)
         return frame

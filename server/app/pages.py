@@ -10,9 +10,9 @@ from typing import Any
 
 from server.engine import GAMES
 
-from . import daily as d
-from . import replays
-from .boards import Board
+from .domain import daily as d
+from .domain import replays
+from .domain.boards import Board
 
 STYLE = """
 body{font-family:system-ui,sans-serif;margin:0 auto;max-width:40rem;padding:1rem;

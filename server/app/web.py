@@ -36,8 +36,8 @@ from websockets.http11 import Request, Response
 
 from server.protocol import ErrorCode, ProtocolError
 
-from . import daily as d
 from . import pages
+from .domain import daily as d
 
 if TYPE_CHECKING:
     from .service import Service
@@ -212,13 +212,13 @@ async def page(service: Service, found: Route) -> Answer:
         if found.kind == "index":
             return Answer(200, HTML, pages.index_html(today))
         if found.kind == "board":
-            board = service._board(found.name)
-            shown = await service.board_page(board, 0, 100)
+            board = service.leaderboards.board(found.name)
+            shown = await service.leaderboards.board_page(board, 0, 100)
             if found.form == JSON:
                 return Answer(200, JSON, json.dumps(shown))
             return Answer(200, HTML, pages.board_html(shown, board, today))
         assert found.kind == "replay"
-        replay = await service.public_replay(found.name, None)
+        replay = await service.replaying.public_replay(found.name, None)
         if found.form == JSON:
             return Answer(200, JSON, json.dumps(replay))
         return Answer(200, HTML, pages.replay_html(replay))

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from server.app.daily import DAY_MS, day_of, iso_week
+from server.app.domain.daily import DAY_MS, day_of, iso_week
 
 from . import rawhttp
 from .client import Client
@@ -81,7 +81,7 @@ async def test_the_day_pickers_query_with_a_newline_names_no_board(server: Runni
 
 
 def test_parse_board_takes_the_whole_text() -> None:
-    from server.app.boards import parse_board
+    from server.app.domain.boards import parse_board
 
     for bad in ("daily/gate/2026-11-22\n", "best/gate\n", "races/all\n", "races/week/2026-W47\n"):
         with pytest.raises(ValueError):

@@ -8,7 +8,8 @@ from collections.abc import AsyncIterator
 import pytest
 from redis.asyncio import Redis
 
-from server.app.boards import Board, Boards, parse_board, time_score
+from server.app.domain.boards import Board, parse_board, time_score
+from server.app.store.boards import Boards
 
 TODAY, WEEK = "2026-11-22", "2026-W47"
 

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from server.app import store
-from server.app.daily import daily_seed, day_of, next_reset_ms
+from server.app.domain.daily import daily_seed, day_of, next_reset_ms
 from server.app.settings import Settings
 from server.engine import new_game
 from server.protocol import parse_request
@@ -58,10 +58,10 @@ async def test_everyone_gets_the_same_daily_deal_from_the_secret(server: Running
     b = await bob.call("daily", game="gate")
     assert a["view"] == b["view"] and a["game"] != b["game"]
     day = day_of(server.clock.now_ms())
-    seed = daily_seed(server.service.secret, day, "gate")
+    seed = daily_seed(server.service.daily.secret, day, "gate")
     assert a["view"] == new_game("gate", seed=seed).view()
     # another game, another day or another secret: another deal
-    assert daily_seed(server.service.secret, day, "gate-narrow") != seed
+    assert daily_seed(server.service.daily.secret, day, "gate-narrow") != seed
     assert daily_seed(b"other", day, "gate") != seed
     assert a["day"] == day and a["ranked"] is True
     assert a["reset_at"] == next_reset_ms(server.clock.now_ms())
@@ -175,7 +175,7 @@ async def test_replays_are_private_until_the_reset_then_verify(
     assert own["seed"] is None  # not even its player learns the seed before the reset
     next_day(server.clock)
     public = (await bob.call("replay", replay=entry["replay"]))["replay"]
-    assert public["seed"] == daily_seed(server.service.secret, reply["day"], "gate")
+    assert public["seed"] == daily_seed(server.service.daily.secret, reply["day"], "gate")
     assert [what for _, what in public["moves"]] == [reply["legal"][0], "!resign"]
     good = tmp_path / "good.json"
     good.write_text(json.dumps(public))
@@ -425,6 +425,6 @@ async def test_boards_nobody_watches_any_more_are_forgotten(server: Running) -> 
     for day in days:
         await ann.call("board_watch", board=f"daily/gate/{day}")
     await ann.call("board_unwatch", board=f"daily/gate/{days[0]}")
-    assert len(server.service.board_watchers) == 2
+    assert len(server.service.leaderboards.board_watchers) == 2
     await ann.close()
-    await until(lambda: not server.service.board_watchers)
+    await until(lambda: not server.service.leaderboards.board_watchers)

@@ -9,9 +9,9 @@ import signal
 from pathlib import Path
 from typing import Any
 
-from server.app import games as g
 from server.app import store
 from server.app.settings import Settings
+from server.app.store.games import Games
 
 from .client import Client, player, signed_in
 from .conftest import ManualClock, Running, ServerProcess, running, with_settings
@@ -183,7 +183,7 @@ async def test_a_race_nobody_holds_is_taken_up_and_timed_out(settings: Settings)
         # the process holding the room is gone; the other never held it
         assert code not in two.service.rooms
         clock.advance(15)  # past the time limit and its grace
-        await two.service.sweep()
+        await two.service.housekeeping.sweep()
         raw = await two.redis.get(store.results_key(code, 1))
         assert raw is not None, "the race was not ended"
         results = store.unpack(raw)["results"]
@@ -206,8 +206,8 @@ async def test_housekeeping_catches_up_with_a_change_it_missed(settings: Setting
         room = one.service.rooms[code]
         pid = next(p for p, r in room.racers.items() if r.name == "ann")
         room.racers[pid].ready = True
-        await one.service._persist_room(room, notice=None)
-        await two.service.sweep()
+        await one.service.host.persist(room, notice=None)
+        await two.service.housekeeping.sweep()
         caught = await bob.event("room", lambda e: seats(e)["ann"]["ready"])
         assert caught["code"] == code
         assert two.service.rooms[code].version == room.version
@@ -229,15 +229,15 @@ async def test_reading_a_room_again_never_undoes_a_change_being_written(server: 
     bob_pid = next(p for p, r in room.racers.items() if r.name == "bob")
     before = store.unpack(await server.redis.get(store.room_key(code)))
     room.racers[bob_pid].ready = True  # the change, not written yet
-    assert await service._reload_room(code) is room
-    await service.sweep()
+    assert await service.host.reload(code) is room
+    await service.housekeeping.sweep()
     assert room.racers[bob_pid].ready and room.version == version
-    await service._persist_room(room)  # it lands
-    assert not service._take_newer(room, before)  # the read from before, answered late
+    await service.host.persist(room)  # it lands
+    assert not service.host.take_newer(room, before)  # the read from before, answered late
     assert room.racers[bob_pid].ready and room.version == version + 1
     # another process's change (Redis newer than the copy) is taken
     other = {**before, "version": version + 2, "host": bob_pid}
-    assert service._take_newer(room, other)
+    assert service.host.take_newer(room, other)
     assert room.host == bob_pid and not room.racers[bob_pid].ready
 
 
@@ -254,7 +254,7 @@ async def test_a_time_limit_held_by_two_processes_ends_the_race_once(settings: S
             "bob": ("timeout", 0),
         }
         for entry in results:
-            log = await g.read_log(one.redis, entry["replay"])
+            log = await Games(one.redis).read_log(entry["replay"])
             assert [what for _, what in log].count("!timeout") == 1
         assert not await one.redis.exists(f"r:{{{code}}}:ending")
 

@@ -16,9 +16,9 @@ from typing import Any
 
 import pytest
 
-from server.app import games as g
 from server.app import store
 from server.app.bus import Bus
+from server.app.domain import games as g
 from server.app.embedded_redis import EmbeddedRedis
 from server.app.main import open_redis
 from server.app.settings import Settings
@@ -138,7 +138,7 @@ async def test_an_outage_is_logged_a_line_a_kind_every_few_seconds(
         *(c.request("new_game", game="gate") for c in clients for _ in range(10))
     )
     assert {r["code"] for r in replies} == {"internal_error"}
-    await server.service.housekeeping()  # which meets the outage too
+    await server.service.housekeeping.run_once()  # which meets the outage too
     outage.restart()
     failing = [r for r in caplog.records if "redis unavailable" in r.getMessage()]
     assert failing, [r.getMessage() for r in caplog.records]

@@ -22,9 +22,9 @@ import msgpack
 import pytest
 from redis.asyncio import Redis
 
-from server.app import games as g
 from server.app import store
 from server.app.settings import Settings
+from server.app.store.games import Games
 from server.engine import new_game
 
 from .client import Client, player, signed_in
@@ -544,17 +544,17 @@ async def test_a_game_taken_by_another_process_refuses_the_old_copy(server: Runn
     legal = game["legal"]
     legal = (await ann.call("move", move=legal[0]))["legal"]
     # another process (here: a load as it does) takes the game
-    other = await g.load(server.redis, game["game"])
+    other = await Games(server.redis).load(game["game"])
     assert other is not None and other.game.moves == 1
     reply = await ann.request("move", move=legal[0])
     assert reply["code"] == "game_elsewhere", reply
     assert server.service.fenced == 1
-    assert len(await g.read_log(server.redis, game["game"])) == 1
+    assert len(await Games(server.redis).read_log(game["game"])) == 1
     # the stale copy is dropped: the next request takes the game back from the log, with
     # the one move that was acknowledged, and plays on
     retry = await ann.call("move", move=legal[0])
     assert retry["view"]["moves"] == 2
-    assert len(await g.read_log(server.redis, game["game"])) == 2
+    assert len(await Games(server.redis).read_log(game["game"])) == 2
 
 
 def test_a_server_that_cannot_listen_exits(redis_url: str, tmp_path: Path) -> None:

@@ -38,10 +38,10 @@ async def test_an_absent_racer_resigns_after_forfeit_after(server: Running) -> N
     await bob.close()
     away = await ann.event("room", lambda e: not e["players"][1]["present"])
     assert away["players"][1]["status"] == "playing"
-    await server.service.sweep()  # not away long enough yet
+    await server.service.housekeeping.sweep()  # not away long enough yet
     assert not [e for e in ann.events if e["type"] == "progress"]
     server.clock.advance(server.settings.forfeit_after + 1)
-    await server.service.sweep()
+    await server.service.housekeeping.sweep()
     progress = await ann.event("progress", lambda e: e["player"] == "bob")
     assert progress["status"] == "resigned"
     await ann.call("resign")
@@ -105,7 +105,7 @@ async def test_malformed_frames_count_against_the_rate_limit(settings: Settings)
 async def test_the_log_keeps_a_timeout_so_a_rebuilt_game_has_ended(
     server: Running, redis_url: str
 ) -> None:
-    from server.app import games
+    from server.app.store.games import Games
 
     (ann,), _ = await race(server, "ann", time_limit=10)
     await ann.call("start")
@@ -114,7 +114,7 @@ async def test_the_log_keeps_a_timeout_so_a_rebuilt_game_has_ended(
     server.clock.advance(11)
     await ann.event("results")
     redis = Redis.from_url(redis_url)
-    rebuilt = await games.load(redis, start["game"])
+    rebuilt = await Games(redis).load(start["game"])
     await redis.aclose()
     assert rebuilt is not None and rebuilt.result == "timeout"
 
@@ -134,7 +134,7 @@ async def test_housekeeping_forgets_finished_games_but_they_come_back(server: Ru
     game = await ann.call("new_game", game="nestor", seed=5)
     await ann.call("resign")
     assert game["game"] in server.service.games
-    await server.service.sweep()
+    await server.service.housekeeping.sweep()
     assert game["game"] not in server.service.games  # ann is still connected
     again = await signed_in(server.url, ann.token or "")
     assert again.welcome["resume"]["solo"]["status"] == "resigned"  # type: ignore[attr-defined]

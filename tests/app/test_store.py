@@ -10,9 +10,9 @@ from redis.asyncio import BlockingConnectionPool, Redis
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import NoScriptError
 
-from server.app import games as g
 from server.app import moves, store
 from server.app.settings import Settings
+from server.app.store.games import Games
 from server.engine import new_game
 
 from .client import Client, player
@@ -60,7 +60,7 @@ async def test_the_group_commit_makes_a_new_connection_when_redis_drops_it(
         else:
             assert answer["code"] == "internal_error", answer
     assert len(acknowledged) >= 3
-    log = await g.read_log(server.redis, game["game"])
+    log = await Games(server.redis).read_log(game["game"])
     assert [what for _, what in log] == acknowledged
 
 
@@ -175,9 +175,9 @@ async def test_a_move_whose_write_may_have_landed_leaves_the_game_as_redis_has_i
             # the player, told it failed, tries it again
             again = await ann.request("move", move=move, game=gid)
             assert again["type"] == "error" and again["code"] == "illegal_move", again
-            log = await g.read_log(server.redis, gid)
+            log = await Games(server.redis).read_log(gid)
             assert [what for _, what in log] == [game["legal"][0], move]
-            rebuilt = await g.load(server.redis, gid, fence=False)
+            rebuilt = await Games(server.redis).load(gid, fence=False)
             assert rebuilt is not None
             assert rebuilt.game.view() == server.service.games[gid].game.view()
             assert rebuilt.game.view() == reference.view()
@@ -217,9 +217,9 @@ async def test_a_move_redis_sits_on_fails_after_the_write_timeout(
             await paused_move(ann, second, gid)
             # whether or not Redis ran it once it went on, the game is as its log says
             await ann.request("move", move=second, game=gid)
-            log = await g.read_log(server.redis, gid)
+            log = await Games(server.redis).read_log(gid)
             assert [what for _, what in log] == [game["legal"][0], second]
-            rebuilt = await g.load(server.redis, gid, fence=False)
+            rebuilt = await Games(server.redis).load(gid, fence=False)
             assert rebuilt is not None
             assert rebuilt.game.view() == server.service.games[gid].game.view()
     finally:

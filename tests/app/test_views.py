@@ -11,7 +11,7 @@ import msgpack
 import pytest
 from redis.asyncio import Redis
 
-from server.app.games import LiveGame
+from server.app.domain.games import LiveGame
 from server.app.service import Service
 from server.app.settings import Settings
 from server.engine import GAMES, new_game

@@ -12,8 +12,9 @@ import msgpack
 from websockets.frames import Frame, Opcode
 from websockets.protocol import State
 
-from server.app import games as g
+from server.app.domain import games as g
 from server.app.session import frame_head
+from server.app.store.games import Games
 from server.engine import IllegalMove, UndoRefused, new_game
 
 from .client import Client, player, signed_in
@@ -99,7 +100,7 @@ async def test_pipelined_requests_are_answered_in_order_as_if_one_by_one(
         elif kind == "error":
             assert reply["code"] == detail, reply
     # the log holds the game as the engine has it
-    log = await g.read_log(server.redis, gid)
+    log = await Games(server.redis).read_log(gid)
     assert sum(1 for _, what in log if what == g.UNDO) == sum(
         1 for kind, _ in expected if kind == "undone"
     )
@@ -260,4 +261,4 @@ async def test_a_signed_out_connection_plays_no_more(server: Running) -> None:
     assert server.service.games[gid].game.moves == 0
     moved = await new.call("move", move=moves[0], game=gid)
     assert moved["view"]["moves"] == 1
-    assert len(await g.read_log(server.redis, gid)) == 1
+    assert len(await Games(server.redis).read_log(gid)) == 1

@@ -33,7 +33,7 @@ key                         type    what
 ``fol:{pid}``               set     ids of the players they follow
 ``rp:{gid}``                string  a finished ranked daily or race game's replay (msgpack);
                                     kept for good
-``lb:{B}`` ``lbd:{B}`` ...  board   a leaderboard: see ``server/app/boards.py``
+``lb:{B}`` ``lbd:{B}`` ...  board   a leaderboard: see ``server/app/domain/boards.py``
 ==========================  ======  ===========================================================
 
 TTLs: a finished game and its log, and a finished room, expire ``Settings.ended_ttl``

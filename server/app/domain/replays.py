@@ -25,6 +25,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+import msgpack
+
 from server.engine import GAMES, IllegalMove, UndoRefused, new_game
 
 from .games import RESIGN, RESIGNED, TIMEOUT, TIMEOUT_ENTRY, UNDO, LiveGame
@@ -161,9 +163,7 @@ def load_file(path: Path) -> dict[str, Any]:
     try:
         value = json.loads(data)
     except (UnicodeDecodeError, json.JSONDecodeError):
-        from . import store
-
-        value = store.unpack(data)
+        value = msgpack.unpackb(data, raw=False, strict_map_key=False)
     if not isinstance(value, dict):
         raise Tampered("a replay file holds one map")
     return value

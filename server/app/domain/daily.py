@@ -15,11 +15,6 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import hmac
-import os
-import secrets
-from pathlib import Path
-
-from .datadir import private_dir, tighten
 
 DAY_MS = 86_400_000
 
@@ -80,32 +75,6 @@ def valid_day(text: str) -> bool:
     except ValueError:
         return False
     return len(text) == 10
-
-
-def load_secret(configured: str | None, data_dir: Path) -> bytes:
-    """``PATIENCE_SECRET`` when set; else the secret kept in the data directory, made
-    once (32 random bytes, readable by the owner only; the directory and the file are
-    made private if they were not)."""
-    if configured:
-        return configured.encode()
-    path = data_dir / "secret"
-    try:
-        value = path.read_bytes().strip()
-    except FileNotFoundError:
-        pass
-    else:
-        private_dir(data_dir)
-        tighten(path)  # whoever reads it knows every day's deal
-        return value
-    private_dir(data_dir)
-    value = secrets.token_hex(32).encode()
-    try:
-        fd = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600)
-    except FileExistsError:  # another process made it first
-        return path.read_bytes().strip()
-    with os.fdopen(fd, "wb") as out:
-        out.write(value)
-    return value
 
 
 def clock_text(ms: int) -> str:

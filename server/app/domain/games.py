@@ -1,20 +1,20 @@
-"""A game in play on the server: the engine's game, who owns it, its server times, and its
-move log in Redis (the truth: a game is rebuilt from its log after a restart).
+"""A game in play on the server: the engine's game, who owns it, its server times, and
+the entries of its move log (the truth: a game is rebuilt from its log after a restart;
+the log and the game's meta live in Redis through ``server.app.store.games``).
 
 A game's meta holds the version of the rules it is played under (``rules``); a game whose
-version is not the engine's is never rebuilt under other rules (:func:`load`)."""
+version is not the engine's is never rebuilt under other rules
+(``server.app.store.games.Games.load``)."""
 
 from __future__ import annotations
 
-import logging
 import secrets
 from dataclasses import dataclass, field
 from typing import Any
 
-from server.engine import GAMES, Game, new_game
+from server.engine import Game, new_game
 from server.protocol.codec import Encoded
 
-from . import store
 from .views import ViewEncoder
 
 SOLO = "solo"
@@ -27,8 +27,6 @@ TIMEOUT_ENTRY = "!timeout"
 
 #: how a finished game ended
 WON, LOST, RESIGNED, TIMEOUT = "won", "lost", "resigned", "timeout"
-
-logger = logging.getLogger("patience.games")
 
 
 def new_game_id() -> str:
@@ -141,14 +139,6 @@ class LiveGame:
         }
 
 
-async def create(redis: store.RedisClient, live: LiveGame, ttl: int) -> LiveGame:
-    """A game just :func:`dealt`, its meta written to Redis before it is returned."""
-    async with redis.pipeline(transaction=False) as pipe:
-        queue_create(pipe, live, ttl)
-        created(live, await pipe.execute())
-    return live
-
-
 def dealt(
     game_id: str,
     seed: int | None,
@@ -159,7 +149,7 @@ def dealt(
     race: int = 0,
     day: str | None = None,
 ) -> LiveGame:
-    """A new game, in memory only: :func:`create` writes it, or :func:`queue_create` on a
+    """A new game, in memory only: ``Games.create`` writes it, or ``queue_create`` on a
     pipeline (games dealt together, a race's, are written in one round trip)."""
     return LiveGame(
         gid=new_game_id(),
@@ -174,30 +164,6 @@ def dealt(
     )
 
 
-#: the replies :func:`queue_create` adds to a pipeline's
-CREATE_REPLIES = 4
-
-
-def queue_create(pipe: Any, live: LiveGame, ttl: int) -> None:
-    """Queue a new game's meta and its first fencing token on a pipeline; hand
-    :func:`created` the ``CREATE_REPLIES`` replies they get."""
-    pipe.hset(store.game_key(live.gid), mapping=live.meta())
-    pipe.expire(store.game_key(live.gid), ttl)
-    pipe.incr(store.fence_key(live.gid))
-    pipe.expire(store.fence_key(live.gid), ttl)
-
-
-def created(live: LiveGame, replies: list[Any]) -> LiveGame:
-    """The game written by :func:`queue_create`, holding its fencing token."""
-    live.fence = replies[2]
-    return live
-
-
-async def read_log(redis: store.RedisClient, gid: str) -> list[tuple[int, str]]:
-    """A game's move log: (server ms, entry) pairs."""
-    return parse_log(await redis.lrange(store.log_key(gid), 0, -1))
-
-
 def parse_log(raw: list[Any]) -> list[tuple[int, str]]:
     """A move log as Redis holds it (``LRANGE``) as (server ms, entry) pairs."""
     out = []
@@ -205,60 +171,3 @@ def parse_log(raw: list[Any]) -> list[tuple[int, str]]:
         at, _, entry = line.decode().partition(" ")
         out.append((int(at), entry))
     return out
-
-
-async def load(
-    redis: store.RedisClient, gid: str, fence: bool = True, ttl: int = 7 * 24 * 3600
-) -> LiveGame | None:
-    """Rebuild a game from its meta and move log; None if it has expired, or was played
-    under another version of its game's rules than this engine's (its moves are not
-    replayed under rules they were not played under: nothing converts a game in play from
-    one version to the next, see ``docs/games/README.md``).
-
-    With ``fence`` the game is taken to be played here: its fencing token moves on first
-    (before the log is read), so any process that held it before can no longer append,
-    and every append that landed before is in the log read."""
-    async with redis.pipeline(transaction=False) as pipe:
-        if fence:
-            pipe.incr(store.fence_key(gid))
-            pipe.expire(store.fence_key(gid), ttl)
-        pipe.hgetall(store.game_key(gid))
-        pipe.lrange(store.log_key(gid), 0, -1)
-        replies = await pipe.execute()
-    token = replies[0] if fence else None
-    meta_raw, log = replies[-2:]
-    if not meta_raw:
-        if fence:
-            await redis.delete(store.fence_key(gid))
-        return None
-    meta = {k.decode(): v.decode() for k, v in meta_raw.items()}
-    info = GAMES.get(meta.get("game", ""))
-    # a game written before its meta carried a version was played under version 1
-    version = int(meta.get("rules") or 1)
-    if info is None or version != info.rules_version:
-        logger.warning(
-            "game %s (%s) was played under rules version %d, not this engine's: not resumed",
-            gid,
-            meta.get("game"),
-            version,
-        )
-        return None
-    seed = int(meta["seed"]) if meta.get("seed") else None
-    created = int(meta.get("created", 0))
-    live = LiveGame(
-        gid=gid,
-        game=new_game(meta["game"], seed=seed),
-        owner=meta["owner"],
-        kind=meta["kind"],
-        created_ms=created,
-        room=meta.get("room") or None,
-        race=int(meta.get("race") or 0),
-        day=meta.get("day") or None,
-        home_at_ms=created,
-    )
-    for raw in log:
-        at, _, entry = raw.decode().partition(" ")
-        live.apply_entry(entry, int(at))
-    live.log_length = len(log)
-    live.fence = token
-    return live

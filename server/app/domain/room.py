@@ -1,0 +1,420 @@
+"""Race rooms: who is in, the lobby, the countdown, the race, the results.
+
+This module holds the room's data and the pure rules about it (codes, ranking, and the
+race room's state machine); the room host (``server.app.handlers.host``) holds a room in
+a process, carries out what a step of the machine says, and does the I/O.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass, field
+from typing import Any, Self
+
+from server.protocol import ErrorCode, ProtocolError
+
+from .games import RESIGNED, TIMEOUT, WON, LiveGame
+
+#: room codes: six characters without look-alikes (no 0/O, 1/I/L)
+CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+CODE_LENGTH = 6
+
+LOBBY, COUNTDOWN, RACING, FINISHED = "lobby", "countdown", "racing", "finished"
+#: a race whose start is written this late (Redis was away at its start) starts when it
+#: is written instead, so that its racers have all of its time
+LATE_START_MS = 1000
+
+
+class RoomConflict(Exception):
+    """The room changed in Redis (another process) since this process last read it."""
+
+
+def new_code() -> str:
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+def normalize_code(text: str) -> str:
+    return text.strip().upper()
+
+
+@dataclass
+class Racer:
+    pid: str
+    name: str
+    joined_ms: int
+    ready: bool = False
+    #: the racer's game in the current race (None in the lobby)
+    gid: str | None = None
+    #: left the room during a race: resigned, and not in the next one
+    left: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "pid": self.pid,
+            "name": self.name,
+            "joined": self.joined_ms,
+            "ready": self.ready,
+            "gid": self.gid,
+            "left": self.left,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Racer:
+        return cls(
+            pid=data["pid"],
+            name=data["name"],
+            joined_ms=data["joined"],
+            ready=data["ready"],
+            gid=data.get("gid"),
+            left=data.get("left", False),
+        )
+
+
+@dataclass
+class Room:
+    code: str
+    game_id: str
+    host: str
+    max_players: int
+    time_limit: int | None
+    created_ms: int
+    #: the seed asked for at creation; every race without one deals a random seed
+    fixed_seed: int | None = None
+    seed: int | None = None
+    state: str = LOBBY
+    race: int = 0
+    start_at_ms: int | None = None
+    racers: dict[str, Racer] = field(default_factory=dict)
+    results: list[dict[str, Any]] | None = None
+    #: the version in Redis this copy was read at or written as (see ROOM_CAS)
+    version: int = 0
+    #: the state this copy last had in common with Redis (read from it, or written to it):
+    #: a change whose write fails is taken back to it, so that the copy never runs ahead
+    #: of Redis (see ``RoomHost.persist``)
+    persisted: dict[str, Any] | None = field(default=None, repr=False)
+
+    @property
+    def end_at_ms(self) -> int | None:
+        if self.start_at_ms is None or self.time_limit is None:
+            return None
+        return self.start_at_ms + self.time_limit * 1000
+
+    def members(self) -> list[Racer]:
+        """Racers still in the room, longest present first."""
+        return sorted((r for r in self.racers.values() if not r.left), key=lambda r: r.joined_ms)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "code": self.code,
+            "game": self.game_id,
+            "host": self.host,
+            "max_players": self.max_players,
+            "time_limit": self.time_limit,
+            "created": self.created_ms,
+            "fixed_seed": self.fixed_seed,
+            "seed": self.seed,
+            "state": self.state,
+            "race": self.race,
+            "start_at": self.start_at_ms,
+            "racers": [r.to_dict() for r in self.racers.values()],
+            "results": self.results,
+            "version": self.version,
+        }
+
+    def refresh(self, data: dict[str, Any]) -> None:
+        """Take the persisted fields of ``data`` (a newer state read from Redis), keeping
+        what is this process's own (a held room's watchers, timer, lock...)."""
+        fresh = Room.from_dict(data)
+        for name in PERSISTED:
+            setattr(self, name, getattr(fresh, name))
+        self.persisted = data
+
+    def roll_back(self) -> None:
+        """Take back the changes made since the state last in common with Redis."""
+        if self.persisted is not None:
+            self.refresh(self.persisted)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Self:
+        room = cls(
+            code=data["code"],
+            game_id=data["game"],
+            host=data["host"],
+            max_players=data["max_players"],
+            time_limit=data["time_limit"],
+            created_ms=data["created"],
+            fixed_seed=data.get("fixed_seed"),
+            seed=data.get("seed"),
+            state=data["state"],
+            race=data["race"],
+            start_at_ms=data.get("start_at"),
+            results=data.get("results"),
+            version=data.get("version", 0),
+        )
+        room.persisted = data
+        for item in data["racers"]:
+            racer = Racer.from_dict(item)
+            room.racers[racer.pid] = racer
+        return room
+
+
+PERSISTED = (
+    "game_id",
+    "host",
+    "max_players",
+    "time_limit",
+    "created_ms",
+    "fixed_seed",
+    "seed",
+    "state",
+    "race",
+    "start_at_ms",
+    "racers",
+    "results",
+    "version",
+)
+
+
+def rank(entries: list[tuple[Racer, LiveGame]], start_at_ms: int) -> list[dict[str, Any]]:
+    """Results: winners by server time from the start to the winning move, then fewer
+    moves; then everyone else by cards home, then by who reached that count first; ties
+    after that by who joined first."""
+
+    def key(item: tuple[Racer, LiveGame]) -> tuple[Any, ...]:
+        racer, live = item
+        if live.result == WON:
+            assert live.finished_ms is not None
+            return (0, live.finished_ms - start_at_ms, live.game.moves, 0, racer.joined_ms)
+        return (1, -live.game.cards_home(), live.home_at_ms, live.game.moves, racer.joined_ms)
+
+    results = []
+    for n, (racer, live) in enumerate(sorted(entries, key=key), start=1):
+        home, total = live.game.progress
+        won = live.result == WON
+        results.append(
+            {
+                "rank": n,
+                "player": racer.name,
+                "status": live.result or TIMEOUT,
+                "time_ms": (live.finished_ms or 0) - start_at_ms if won else None,
+                "moves": live.game.moves,
+                "home": home,
+                "total": total,
+                "resigned": live.result == RESIGNED,
+                "replay": live.gid,
+            }
+        )
+    return results
+
+
+# -- the race room's state machine ---------------------------------------------------------
+#
+# Each step below either raises the protocol error the request gets (the room unchanged)
+# or changes the room and returns the effects the room host carries out, in order, under
+# the room's lock (``server.app.handlers.host.RoomHost.carry_out``). A step that fails
+# there takes the room back to the state it last had in common with Redis
+# (:meth:`Room.roll_back`): the copy never runs ahead of Redis.
+
+
+@dataclass(frozen=True)
+class Resign:
+    """Resign the racer's game, if it has not ended (before anything is written)."""
+
+    pid: str
+    gid: str
+
+
+@dataclass(frozen=True)
+class Deal:
+    """Deal every racer named the same game of ``seed`` for race ``race`` (the games
+    written, each racer's ``gid`` set), before the room is written."""
+
+    race: int
+    seed: int
+    pids: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Persist:
+    """Write the room (compare-and-set on its version); with ``notice``, publish it to
+    the other processes under that kind."""
+
+    notice: str | None = "room"
+
+
+@dataclass(frozen=True)
+class Close:
+    """The room is empty: delete it, and tell its audience it has closed."""
+
+
+@dataclass(frozen=True)
+class Arm:
+    """Arm the room's timer for its next step: the race's start in a countdown, its
+    time limit in a race (nothing otherwise)."""
+
+
+@dataclass(frozen=True)
+class Announce:
+    """Tell the room's audience its state (after the lock is let go)."""
+
+
+@dataclass(frozen=True)
+class TellStarted:
+    """``race_start`` to each racer, and the room's state to its audience."""
+
+
+@dataclass(frozen=True)
+class CheckEnd:
+    """See whether every racer has finished, and end the race if so."""
+
+
+Effect = Resign | Deal | Persist | Close | Arm | Announce | TellStarted | CheckEnd
+
+
+def refuse(code: ErrorCode, message: str) -> ProtocolError:
+    return ProtocolError(code, message)
+
+
+def successor(room: Room, online: set[str], leaving: str | None = None) -> str | None:
+    """The rule of the host's part, written once: it passes to the longest-present member
+    who is connected (``online``), other than one ``leaving``; None when nobody is."""
+    for racer in room.members():
+        if racer.pid in online and racer.pid != leaving:
+            return racer.pid
+    return None
+
+
+def check_joinable(room: Room) -> None:
+    if room.state != LOBBY:
+        raise refuse(ErrorCode.RACE_STARTED, "the race has started; watch it instead")
+    if len(room.members()) >= room.max_players:
+        raise refuse(ErrorCode.ROOM_FULL, f"room {room.code} is full")
+
+
+def join(room: Room, pid: str, name: str, now_ms: int) -> list[Effect]:
+    """A player joins; joining again is harmless (nothing to do)."""
+    racer = room.racers.get(pid)
+    if racer is not None and not racer.left:
+        return []
+    check_joinable(room)
+    room.racers[pid] = Racer(pid, name, now_ms)
+    return [Persist(), Announce()]
+
+
+def leave(room: Room, pid: str, online: set[str]) -> list[Effect]:
+    """A racer leaves. In a race they resign and stay in its results (``left``), as they
+    do once it is over; in the lobby they are gone. A host leaving hands the part on (to
+    the longest-present member when none is connected); the last one out closes the room,
+    unless a race is on."""
+    racer = room.racers[pid]
+    effects: list[Effect] = []
+    if room.state == RACING and racer.gid:
+        effects.append(Resign(pid, racer.gid))
+        racer.left = True
+    elif room.state == FINISHED and racer.gid:
+        racer.left = True
+    else:
+        del room.racers[pid]
+    members = room.members()
+    if room.host == pid and members:
+        room.host = successor(room, online) or members[0].pid
+    if not members and room.state != RACING:
+        return [*effects, Close()]
+    effects += [Persist(), Announce()]
+    if room.state == RACING:
+        effects.append(CheckEnd())
+    return effects
+
+
+def host_away(room: Room, pid: str, online: set[str]) -> list[Effect]:
+    """The host has gone away (no connection): a lobby or a finished race must not wait
+    on them, so the part passes on, if anyone else is connected."""
+    if room.state not in (LOBBY, FINISHED) or room.host != pid:
+        return []
+    host = successor(room, online, leaving=pid)
+    if host is None:
+        return []
+    room.host = host
+    return [Persist()]
+
+
+def ready(room: Room, pid: str, value: bool) -> list[Effect]:
+    if room.state == FINISHED:
+        raise refuse(ErrorCode.RACE_STARTED, "the race is over: the host may call a rematch")
+    if room.state != LOBBY:
+        raise refuse(ErrorCode.RACE_STARTED, "the race has started")
+    room.racers[pid].ready = value
+    return [Persist(), Announce()]
+
+
+def start(room: Room, pid: str, now_ms: int, countdown_ms: int, seed: int) -> list[Effect]:
+    """The host starts the race once everyone else is ready: a countdown on the room's
+    seed, or on ``seed`` (random) where the room was made without one."""
+    if room.host != pid:
+        raise refuse(ErrorCode.NOT_HOST, "only the host starts the race")
+    if room.state != LOBBY:
+        raise refuse(ErrorCode.RACE_STARTED, "the race has started")
+    waiting = [r.name for r in room.members() if not r.ready and r.pid != room.host]
+    if waiting:
+        raise refuse(ErrorCode.NOT_READY, f"not ready yet: {', '.join(waiting)}")
+    fixed = room.fixed_seed
+    return count_down(room, now_ms, countdown_ms, fixed if fixed is not None else seed)
+
+
+def rematch(room: Room, pid: str, now_ms: int, countdown_ms: int, seed: int) -> list[Effect]:
+    """The host calls a rematch once a race is over: those still in the room race again,
+    on a new deal (``seed``, random)."""
+    if room.host != pid:
+        raise refuse(ErrorCode.NOT_HOST, "only the host calls a rematch")
+    if room.state != FINISHED:
+        raise refuse(ErrorCode.RACE_STARTED, "the race is not over yet")
+    room.racers = {r.pid: r for r in room.members()}
+    return count_down(room, now_ms, countdown_ms, seed)
+
+
+def count_down(room: Room, now_ms: int, countdown_ms: int, seed: int) -> list[Effect]:
+    """Deal every racer the same seed (kept secret until the start) and count down."""
+    room.race += 1
+    room.seed = seed
+    room.state = COUNTDOWN
+    room.results = None
+    room.start_at_ms = now_ms + countdown_ms
+    members = room.members()
+    for racer in members:
+        racer.ready = False
+    return [Deal(room.race, seed, tuple(r.pid for r in members)), Persist(), Announce(), Arm()]
+
+
+def countdown_due(room: Room, now_ms: int) -> list[Effect]:
+    """The countdown's timer has fallen due: the race starts (now, where its start was
+    written too late for its racers to have had all of their time)."""
+    if room.state != COUNTDOWN:
+        return []
+    room.state = RACING
+    if room.start_at_ms is not None and now_ms - room.start_at_ms > LATE_START_MS:
+        room.start_at_ms = now_ms
+    return [Persist("start"), Arm(), TellStarted()]
+
+
+def racer_finished(room: Room) -> list[Effect]:
+    """A racer's game has ended (won, lost, resigned): the race may be over."""
+    return [CheckEnd()] if room.state == RACING else []
+
+
+def time_up(room: Room) -> list[str]:
+    """The time limit has fallen due: the games of the race's racers, to end as they
+    stand (those not ended yet time out); none once the race is over."""
+    if room.state != RACING:
+        return []
+    return [r.gid for r in room.racers.values() if r.gid is not None]
+
+
+def end(room: Room, results: list[dict[str, Any]], online: set[str]) -> list[Effect]:
+    """Every racer has finished, or the time is up: the results stand, and a host who has
+    gone hands the part to a racer who is here, so that the rematch does not wait on
+    them. (Written without a notice: the results go out first, then the state.)"""
+    room.results = results
+    room.state = FINISHED
+    if room.host not in online:
+        room.host = successor(room, online) or room.host
+    return [Persist(notice=None)]

@@ -1,0 +1,123 @@
+"""Leaderboards: their pages, watching them, and telling watchers of a change."""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any
+
+from server.protocol import ErrorCode, encode
+from server.protocol import messages as m
+
+from .. import bus
+from ..domain import daily as d
+from ..domain.boards import Board, parse_board
+from .base import Handler, Part, Session, refuse
+
+if TYPE_CHECKING:
+    from ..service import Service
+
+log = logging.getLogger("patience.service")
+
+
+class Leaderboards(Part):
+    def __init__(self, app: Service) -> None:
+        super().__init__(app)
+        #: board id -> sessions watching it
+        self.board_watchers: dict[str, set[Session]] = {}
+
+    def requests(self) -> dict[type[m.Request], Handler]:
+        return {
+            m.Top: self.on_top,
+            m.BoardWatch: self.on_board_watch,
+            m.BoardUnwatch: self.on_board_unwatch,
+        }
+
+    def board(self, text: str) -> Board:
+        now = self.now()
+        try:
+            board = parse_board(text, d.day_of(now), d.iso_week(now))
+        except ValueError as exc:
+            raise refuse(ErrorCode.NO_SUCH_BOARD, str(exc)) from None
+        if board.day is not None and board.day > d.day_of(now):
+            raise refuse(ErrorCode.NO_SUCH_BOARD, f"{board.day} has not come yet")
+        return board
+
+    async def board_page(
+        self,
+        board: Board,
+        offset: int = 0,
+        limit: int = 20,
+        pid: str | None = None,
+        around: bool = False,
+        friends: bool = False,
+    ) -> dict[str, Any]:
+        if around:
+            assert pid is not None
+            page = await self.boards.around(board, pid)
+        elif friends:
+            assert pid is not None
+            followed = await self.players.followed(pid)
+            page = await self.boards.among(board, [pid, *followed])
+        else:
+            page = await self.boards.top(board, offset, limit)
+        leader = page["entries"][0] if page["entries"] and page["entries"][0]["rank"] == 1 else None
+        if leader is None and page["size"]:
+            leader = (await self.boards.top(board, 0, 1))["entries"][0]
+        page["leader"] = leader
+        rank = page.get("rank")
+        if around and rank is not None and rank > 1:
+            above = [e for e in page["entries"] if e["rank"] == rank - 1]
+            page["to_beat"] = above[0] if above else None
+        else:
+            page["to_beat"] = leader
+        for entry in page["entries"]:
+            entry.pop("pid", None)
+        for entry in (page["leader"], page["to_beat"]):
+            if entry:
+                entry.pop("pid", None)
+        return {"board": board.id, "title": board.title(), "kind": board.kind, **page}
+
+    def relay(self, board_id: str, data: bytes) -> None:
+        """A ``board_update`` from another process, to the board's watchers here."""
+        for session in list(self.board_watchers.get(board_id, ())):
+            session.send_encoded(data)
+
+    async def on_top(self, session: Session, req: m.Top) -> dict[str, Any]:
+        board = self.board(req.board)
+        pid = session.player
+        if (req.around or req.friends) and pid is None:
+            raise refuse(ErrorCode.NOT_AUTHENTICATED, "sign in to see yourself or friends")
+        page = await self.board_page(board, req.offset, req.limit, pid, req.around, req.friends)
+        return {"type": "board", **page}
+
+    async def on_board_watch(self, session: Session, req: m.BoardWatch) -> dict[str, Any]:
+        board = self.board(req.board)
+        self.board_watchers.setdefault(board.id, set()).add(session)
+        return {"type": "board", **await self.board_page(board)}
+
+    async def on_board_unwatch(self, session: Session, req: m.BoardUnwatch) -> dict[str, Any]:
+        board = self.board(req.board)
+        self.unwatch(board.id, session)
+        return {"type": "unwatched", "board": board.id}
+
+    def unwatch(self, board_id: str, session: Session) -> None:
+        """(A board nobody here watches any more is forgotten: the boards watched over
+        time, a new one each day, are not kept for ever.)"""
+        watchers = self.board_watchers.get(board_id)
+        if watchers is not None:
+            watchers.discard(session)
+            if not watchers:
+                del self.board_watchers[board_id]
+
+    async def changed(self, board: Board, pid: str) -> None:
+        """``board_update`` to the board's watchers, here and in the other processes."""
+        page = await self.boards.around(board, pid, radius=0)
+        entry = page["entries"][0] if page["entries"] else None
+        if entry is not None:
+            entry.pop("pid", None)
+        data = encode(
+            {"type": "board_update", "board": board.id, "entry": entry, "size": page["size"]}
+        )
+        for session in list(self.board_watchers.get(board.id, ())):
+            session.send_encoded(data)
+        self.bus.publish_soon(bus.BOARDS, "board", id=board.id, data=data)

@@ -1,0 +1,197 @@
+"""The daily challenge: today's deal (ranked first, practice after), streaks, and a
+ranked game's end (its replay, the boards, the result line)."""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any
+
+from server.engine import GAMES
+from server.protocol import ErrorCode
+from server.protocol import messages as m
+
+from .. import store
+from ..datadir import load_secret
+from ..domain import daily as d
+from ..domain import games as g
+from ..domain.boards import parse_board
+from .base import Handler, Part, Session, refuse
+
+if TYPE_CHECKING:
+    from ..service import Service
+
+log = logging.getLogger("patience.service")
+
+
+class DailyChallenge(Part):
+    def __init__(self, app: Service) -> None:
+        super().__init__(app)
+        #: what the daily seeds are made from (``d.daily_seed``)
+        self.secret = load_secret(app.settings.secret, app.settings.data_dir)
+
+    def requests(self) -> dict[type[m.Request], Handler]:
+        return {
+            m.Daily: self.on_daily,
+        }
+
+    async def close_past_daily(self, live: g.LiveGame) -> None:
+        """A ranked daily game ends at its day's reset (00:00 UTC): its replays become
+        public then, and nobody may finish yesterday's game knowing them. It ends as it
+        stands, as a time-out."""
+        if live.kind != g.DAILY or live.finished or live.day is None:
+            return
+        reset = d.day_start_ms(live.day) + d.DAY_MS
+        if self.now() < reset:
+            return
+        live.finish(g.TIMEOUT, reset)
+        await self.play.log(live, f"{reset} {g.TIMEOUT_ENTRY}")
+        await self.finished(live)
+
+    def _streak_of(self, fields: dict[str, str], prefix: str, today: str) -> dict[str, int]:
+        last = fields.get(f"{prefix}:last")
+        current = int(fields.get(f"{prefix}:cur", 0))
+        if last not in (today, d.previous_day(today)):
+            current = 0  # a day was missed
+        return {"current": current, "best": int(fields.get(f"{prefix}:best", 0))}
+
+    async def _streaks(self, pid: str, game_id: str) -> dict[str, Any]:
+        fields = await self.dailies.streak_fields(pid)
+        today = d.day_of(self.now())
+        return {
+            "game": self._streak_of(fields, game_id, today),
+            "all": self._streak_of(fields, "all", today),
+        }
+
+    async def on_daily(self, session: Session, req: m.Daily) -> dict[str, Any]:
+        """Start or resume today's challenge: the first attempt is ranked; once it has
+        ended, further attempts that day are practice."""
+        pid = self.need_player(session)
+        if req.game not in GAMES:
+            raise refuse(ErrorCode.NO_SUCH_GAME, f"no game {req.game!r}; see the games list")
+        now = self.now()
+        day = d.day_of(now)
+        seed = d.daily_seed(self.secret, day, req.game)
+        gid = await self.dailies.ranked(day, req.game, pid)
+        live: g.LiveGame | None = None
+        if gid is None:
+            fresh = await self.stored.create(
+                g.dealt(req.game, seed, pid, g.DAILY, now, day=day),
+                self.settings.idle_ttl,
+            )
+            # two connections may race to start it: exactly one ranked attempt wins
+            if await self.dailies.claim_ranked(day, req.game, pid, fresh.gid):
+                self.games[fresh.gid] = live = fresh
+            else:
+                await self.redis.delete(store.game_key(fresh.gid))
+                gid = await self.dailies.ranked(day, req.game, pid)
+        if live is None:
+            assert gid is not None
+            live = await self.play.get_game(gid)
+            if live is None:
+                raise refuse(ErrorCode.NO_SUCH_GAME, "today's ranked game has expired")
+        ranked = not live.finished
+        ranked_result = None
+        if not ranked:
+            ranked_result = self._result_line_of(live)
+            pgid = await self.dailies.practice(day, req.game, pid)
+            practice = await self.play.get_game(pgid) if pgid else None
+            if practice is None or practice.finished:
+                practice = await self.stored.create(
+                    g.dealt(req.game, seed, pid, g.PRACTICE, now, day=day),
+                    self.settings.idle_ttl,
+                )
+                self.games[practice.gid] = practice
+                await self.dailies.set_practice(day, req.game, pid, practice.gid)
+            live = practice
+        self.play.take_solo(pid, live.gid)
+        await self.players.set_solo(pid, live.gid)
+        reset = d.next_reset_ms(now)
+        return {
+            "type": "daily",
+            "day": day,
+            "ranked": ranked,
+            "note": None
+            if ranked
+            else "practice: your ranked attempt today has ended; this one is not ranked",
+            "reset_at": reset,
+            "reset_in_ms": reset - now,
+            "ranked_result": ranked_result,
+            "streak": await self._streaks(pid, req.game),
+            **live.snapshot_message(),
+        }
+
+    def _result_line_of(self, live: g.LiveGame) -> str:
+        """The result line of an ended ranked daily (for a player who missed the event)."""
+        home, total = live.game.progress
+        end = live.finished_ms or live.created_ms
+        return d.result_line(
+            live.game.name,
+            live.day or d.day_of(live.created_ms),
+            live.result == g.WON,
+            end - live.created_ms,
+            live.game.moves,
+            home,
+            total,
+        )
+
+    async def finished(self, live: g.LiveGame) -> None:
+        """A ranked daily game has ended: its replay, the boards, the streaks, and the
+        result line for the player."""
+        pid = live.owner
+        name = self.sessions[pid].name if pid in self.sessions else None
+        if name is None:
+            name = await self.players.name_of(pid) or "?"
+        day = live.day or d.day_of(live.created_ms)
+        replay = await self.replaying.keep(live, {"player": name, "day": day})
+        result = replay["result"]
+        won = live.result == g.WON
+        details = {
+            "player": name,
+            "won": won,
+            "time_ms": result["time_ms"],
+            "moves": result["moves"],
+            "home": result["home"],
+            "total": result["total"],
+            "replay": live.gid,
+            "day": day,
+        }
+        finished = live.finished_ms or self.now()
+        today, week = d.day_of(self.now()), d.iso_week(self.now())
+        daily_board = parse_board(f"daily/{live.game.id}/{day}", today, week)
+        await self.boards.submit_time(daily_board, pid, details, finished, "first")
+        changed = [daily_board]
+        if won:
+            best = parse_board(f"best/{live.game.id}", today, week)
+            if await self.boards.submit_time(best, pid, details, finished, "best"):
+                changed.append(best)
+            wins = parse_board(f"wins/{live.game.id}", today, week)
+            await self.boards.submit_count(
+                wins, pid, {"player": name, "replay": live.gid}, finished
+            )
+            changed.append(wins)
+            await self.dailies.count_win(pid, live.game.id, day, d.previous_day(day))
+        for board in changed:
+            await self.leaderboards.changed(board, pid)
+        session = self.sessions.get(pid)
+        if session is not None:
+            session.send(
+                {
+                    "type": "daily_result",
+                    "day": day,
+                    "game": live.gid,
+                    "rules": live.game.id,
+                    "status": live.result,
+                    "rank": await self.boards.rank_of(daily_board, pid),
+                    "board": daily_board.id,
+                    "streak": await self._streaks(pid, live.game.id),
+                    "line": d.result_line(
+                        live.game.name,
+                        day,
+                        won,
+                        result["time_ms"],
+                        result["moves"],
+                        result["home"],
+                        result["total"],
+                    ),
+                }
+            )

@@ -1,0 +1,427 @@
+"""The room host: the race rooms this process holds.
+
+A room lives in Redis (``r:{code}``, changed only by compare-and-set on its version,
+``ROOM_CAS``); each process keeps a copy (:class:`HeldRoom`) of the rooms its connections
+are in or watch, subscribed to the room's channel. A process that changes a room
+publishes the new state; the others take it and tell their own connections. Events
+(progress, results) travel the same channel as encoded frames. The host holds the copies:
+their lock, their writes and reads, who hears of them, and their timers.
+See docs/architecture.md."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from server.protocol import ErrorCode, encode
+
+from .. import store
+from ..domain.room import (
+    COUNTDOWN,
+    FINISHED,
+    RACING,
+    Racer,
+    Room,
+    RoomConflict,
+)
+from ..store import (
+    ROOM_CAS,
+    online_key,
+    standings_key,
+    version_key,
+    watchers_key,
+)
+from .base import Part, Session, refuse
+
+log = logging.getLogger("patience.service")
+
+#: seconds between tries of a room's step (its start, its end) that failed on Redis, at
+#: first and at most: it is tried until it goes through
+RETRY_FIRST, RETRY_MAX = 0.25, 2.0
+
+
+@dataclass
+class HeldRoom(Room):
+    """A room held in this process: its persisted state (:class:`Room`) and what is this
+    process's own, never persisted: who watches it from here, its timer, its lock."""
+
+    watchers: set[Any] = field(default_factory=set, repr=False)
+    timer: asyncio.Task[None] | None = field(default=None, repr=False)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
+    #: racers whose progress changed since the last progress events (progress is
+    #: throttled: see ``Races.progress``)
+    progress_due: dict[str, Any] = field(default_factory=dict, repr=False)
+    #: the race whose ``race_start`` this process has sent, and to which of its racers
+    starts_sent: tuple[int, frozenset[str]] = field(default=(0, frozenset()), repr=False)
+
+
+class RoomHost(Part):
+    async def room_message(self, room: HeldRoom) -> dict[str, Any]:
+        members = room.members()
+        racing = room.state in (RACING, FINISHED)
+        others = [r.pid for r in members if r.pid not in self.sessions]
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for pid in others:
+                pipe.exists(online_key(pid))
+            pipe.hgetall(watchers_key(room.code))
+            if racing:
+                pipe.hgetall(standings_key(room.code))
+            replies = await pipe.execute()
+        online = {pid for pid, n in zip(others, replies, strict=False) if n}
+        now = self.now()
+        watchers = len(room.watchers)
+        for proc, raw in replies[len(others)].items():
+            count, _, until = raw.decode().partition(" ")
+            if proc.decode() != self.proc and int(until or 0) > now:
+                watchers += int(count)
+        standings = replies[len(others) + 1] if racing else {}
+        results = {r["player"]: r for r in room.results or []} if room.state == FINISHED else {}
+        players = []
+        for racer in members:
+            entry: dict[str, Any] = {
+                "name": racer.name,
+                "ready": racer.ready,
+                "present": racer.pid in self.sessions or racer.pid in online,
+                "host": racer.pid == room.host,
+            }
+            if racing:
+                standing = self._standing(racer, standings, results)
+                if standing is not None:
+                    home, total, moves, status = standing
+                    entry.update(home=home, total=total, moves=moves, status=status)
+            players.append(entry)
+        host = room.racers.get(room.host)
+        return {
+            "type": "room",
+            "code": room.code,
+            "game": room.game_id,
+            "state": room.state,
+            "race": room.race,
+            "host": host.name if host else None,
+            "max_players": room.max_players,
+            "time_limit": room.time_limit,
+            "start_at": room.start_at_ms,
+            "end_at": room.end_at_ms,
+            "now": now,
+            "players": players,
+            "watchers": watchers,
+            "results": room.results if room.state == FINISHED else None,
+        }
+
+    def _standing(
+        self, racer: Racer, standings: dict[bytes, bytes], results: dict[str, Any]
+    ) -> tuple[int, int, int, str] | None:
+        """A racer's cards home, total, moves and status: from the results once the race
+        is over, from their game where it is played here, else from the standings their
+        process keeps in Redis."""
+        result = results.get(racer.name)
+        if result is not None:
+            return result["home"], result["total"], result["moves"], result["status"]
+        live = self.games.get(racer.gid) if racer.gid else None
+        if live is not None and racer.pid in self.sessions:
+            home, total = live.game.progress
+            return home, total, live.game.moves, live.status()
+        raw = standings.get(racer.pid.encode())
+        if raw is None:
+            return None
+        home, total, moves, status = store.unpack(raw)
+        return home, total, moves, status
+
+    def audience(self, room: HeldRoom) -> list[Session]:
+        """The room's members and watchers connected to this process."""
+        out = [self.sessions[r.pid] for r in room.members() if r.pid in self.sessions]
+        out.extend(room.watchers)
+        return list(dict.fromkeys(out))  # a racer watching their own room hears it once
+
+    def broadcast(self, room: HeldRoom, message: dict[str, Any]) -> None:
+        """An event to the room's audience, here and (through the bus) elsewhere."""
+        data = encode(message)
+        for session in self.audience(room):
+            session.send_encoded(data)
+        self.bus.publish_soon(store.room_channel(room.code), "frames", f=[data])
+
+    async def announce(self, room: HeldRoom) -> dict[str, Any]:
+        """The room's state to its audience connected here; returned for a reply."""
+        message = await self.room_message(room)
+        data = encode(message)
+        for session in self.audience(room):
+            session.send_encoded(data)
+        return message
+
+    async def broadcast_room(self, room: HeldRoom) -> dict[str, Any]:
+        """The room's state to its audience here, and a word to the other processes to
+        tell theirs (for what is not in the room's state: presence, watchers)."""
+        message = await self.announce(room)
+        self.bus.publish_soon(store.room_channel(room.code), "room")
+        return message
+
+    @contextlib.asynccontextmanager
+    async def locked(self, room: HeldRoom) -> AsyncIterator[None]:
+        """Hold the room's lock, waiting at most ``lock_wait`` seconds for it
+        (``room_busy`` past that): no request waits for ever on a change stuck on Redis.
+        One room's lock is never held while another's is taken."""
+        try:
+            async with asyncio.timeout(self.settings.lock_wait):
+                await room.lock.acquire()
+        except TimeoutError:
+            raise refuse(
+                ErrorCode.ROOM_BUSY, f"room {room.code} is busy: try again in a moment"
+            ) from None
+        try:
+            yield
+        finally:
+            room.lock.release()
+
+    async def persist(self, room: HeldRoom, notice: str | None = "room") -> bytes:
+        """Write the room's state if nobody changed it since this copy was read
+        (:class:`RoomConflict` if someone did), and (with ``notice``) publish it.
+
+        A write that fails, refused or on Redis, takes the copy back to the state it last
+        had in common with Redis (:meth:`HeldRoom.roll_back`): the copy never runs ahead of
+        Redis. (Where Redis may have run a write whose answer was lost, the copy's
+        version is then behind, and its next write is refused and reads the room again.)"""
+        ttl = self.settings.ended_ttl if room.state == FINISHED else self.settings.idle_ttl
+        state = {**room.to_dict(), "version": room.version + 1}
+        blob = store.pack(state)
+        try:
+            async with self.redis.pipeline(transaction=False) as pipe:
+                pipe.eval(
+                    ROOM_CAS,
+                    2,
+                    store.room_key(room.code),
+                    version_key(room.code),
+                    room.version,
+                    blob,
+                    ttl,
+                )
+                # (also when the write is refused: the room was changed by whoever got
+                # there first, or closed, and housekeeping drops the codes of rooms gone)
+                pipe.sadd(store.LIVE_ROOMS, room.code)
+                version, _ = await pipe.execute()
+            if not version:
+                raise RoomConflict(room.code)
+        except BaseException:
+            room.roll_back()
+            raise
+        room.version = int(version)
+        room.persisted = state
+        if notice is not None:
+            # the other processes hear of the change before anyone is told it is made
+            await self.bus.publish_soon(store.room_channel(room.code), notice, room=blob)
+        return blob
+
+    async def get(self, code: str) -> HeldRoom | None:
+        room = self.rooms.get(code)
+        if room is None:
+            data = await self.redis.get(store.room_key(code))
+            if data is None:
+                return None
+            room = await self.revive(store.unpack(data))
+        return room
+
+    async def reload(self, code: str) -> HeldRoom | None:
+        """This process's copy of the room, read again from Redis.
+
+        Only a state newer than the copy's is taken (:meth:`_take_newer`): this process
+        may be writing a change to the room right now (the copy changed, its
+        compare-and-set on its way), and Redis then still holds the state from before it.
+        Taking that would undo the change here while it lands in Redis, and leave the
+        copy behind Redis under the same version, where nothing would notice."""
+        return (await self.read(code))[0]
+
+    async def read(self, code: str) -> tuple[HeldRoom | None, bool]:
+        """As :meth:`_reload_room`, and whether a state was taken from Redis."""
+        data = await self.redis.get(store.room_key(code))
+        room = self.rooms.get(code)
+        if data is None:
+            if room is not None:
+                self.unload(room)
+            return None, False
+        if room is None:
+            return await self.revive(store.unpack(data)), True
+        return room, self.take_newer(room, store.unpack(data))
+
+    def take_newer(self, room: HeldRoom, state: dict[str, Any]) -> bool:
+        """Take a state of the room read from Redis if it is newer than this copy's
+        (versions only grow; a read answered after this process's own write has landed
+        here may be older); whether it was taken."""
+        if state.get("version", 0) <= room.version:
+            return False
+        self.take_state(room, state)
+        return True
+
+    def take_state(self, room: HeldRoom, data: dict[str, Any]) -> None:
+        """Take a newer state of the room (from Redis or the bus) into this copy."""
+        before = (room.state, room.race)
+        held = [r.gid for r in room.racers.values() if r.gid is not None]
+        room.refresh(data)
+        for pid, racer in room.racers.items():
+            if pid in self.sessions and not racer.left:
+                self.room_of[pid] = room.code
+        if before == (room.state, room.race):
+            return
+        if room.state == FINISHED or room.race != before[1]:
+            # another process ended the race: it may have written to the race games
+            # (time-outs), so copies held here are stale; they reload when asked for
+            room.progress_due.clear()
+            for gid in [*held, *(r.gid for r in room.racers.values())]:
+                if gid is not None:
+                    self.games.pop(gid, None)
+        self.schedule(room)
+
+    def racer_room(self, pid: str) -> HeldRoom | None:
+        """The room the player is in (and has not left)."""
+        code = self.room_of.get(pid)
+        room = self.rooms.get(code) if code else None
+        if room is None:
+            return None
+        racer = room.racers.get(pid)
+        return room if racer is not None and not racer.left else None
+
+    async def on_bus(self, code: str, kind: Any, data: dict[str, Any]) -> None:
+        """A message from another process on a room's channel."""
+        room = self.rooms.get(code)
+        if room is None:
+            return
+        if kind == "frames":
+            audience = self.audience(room)
+            for frame in data.get("f", ()):
+                for session in audience:
+                    session.send_encoded(frame)
+        elif kind in ("room", "start"):
+            blob = data.get("room")
+            if blob is not None:
+                self.take_newer(room, store.unpack(blob))
+            if kind == "start":
+                await self.races.send_race_starts(room)
+            await self.announce(room)
+        elif kind == "closed":
+            closed = {**await self.room_message(room), "state": "closed"}
+            data_closed = encode(closed)
+            for session in self.audience(room):
+                session.send_encoded(data_closed)
+            self.unload(room)
+
+    def stop(self) -> None:
+        """Stop every room's timer (the server is stopping)."""
+        for room in self.rooms.values():
+            if room.timer is not None:
+                room.timer.cancel()
+
+    async def hold(self, room: HeldRoom) -> None:
+        """Keep the room in this process, and hear of its changes."""
+        self.rooms[room.code] = room
+        await self.bus.subscribe(store.room_channel(room.code))
+
+    async def watchers_changed(self, room: HeldRoom) -> dict[str, Any]:
+        """Publish how many watch the room through this process, and tell everyone."""
+        await self.count_watchers(room)
+        return await self.broadcast_room(room)
+
+    async def count_watchers(self, room: HeldRoom) -> None:
+        key = watchers_key(room.code)
+        if room.watchers:
+            until = self.now() + self.accounts.online_ttl() * 1000
+            await self.redis.hset(key, self.proc, f"{len(room.watchers)} {until}")
+            await self.redis.expire(key, self.settings.idle_ttl)
+        else:
+            await self.redis.hdel(key, self.proc)
+
+    async def close(self, room: HeldRoom) -> None:
+        if room.timer is not None:
+            room.timer.cancel()
+        code = room.code
+        closed = {**await self.room_message(room), "state": "closed"}
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.delete(
+                store.room_key(code), version_key(code), standings_key(code), watchers_key(code)
+            )
+            pipe.srem(store.LIVE_ROOMS, code)
+            await pipe.execute()
+        data = encode(closed)
+        for session in self.audience(room):
+            session.send_encoded(data)
+        self.bus.publish_soon(store.room_channel(code), "closed")
+        self.unload(room)
+
+    def schedule(self, room: HeldRoom) -> None:
+        """Arm the room's timer for its next step: the start, or the time limit. Every
+        process holding the room arms it; the compare-and-set lets one of them act."""
+        if room.timer is not None and room.timer is not asyncio.current_task():
+            room.timer.cancel()
+        room.timer = None
+        if room.state == COUNTDOWN and room.start_at_ms is not None:
+            room.timer = asyncio.get_running_loop().create_task(
+                self._at(room.start_at_ms, self.races.start_race, room)
+            )
+        elif room.state == RACING and room.end_at_ms is not None:
+            room.timer = asyncio.get_running_loop().create_task(
+                self._at(room.end_at_ms, self.races.time_up, room)
+            )
+
+    async def _at(
+        self, when_ms: int, action: Callable[[HeldRoom], Awaitable[None]], room: HeldRoom
+    ) -> None:
+        # wake at least every quarter second: the server clock is the truth, not the sleep
+        while (delay := (when_ms - self.now()) / 1000) > 0:
+            await asyncio.sleep(min(delay, 0.25))
+        await self.until_done("room timer", room, action)
+
+    async def until_done(
+        self, kind: str, room: HeldRoom, action: Callable[[HeldRoom], Awaitable[None]]
+    ) -> None:
+        """Carry out a step of the room (its start, its end...) and, while it fails (Redis
+        away, the room busy), try it again, more slowly each time, until it goes through
+        or this process lets go of the room. Each step looks at the room's state under its
+        lock first, so trying again never does a thing twice."""
+        pause = RETRY_FIRST
+        while True:
+            try:
+                await action(room)
+                return
+            except Exception as exc:
+                self.failures.failed(kind, exc, room=room.code)
+            if self.app.stopping or self.rooms.get(room.code) is not room:
+                return
+            await asyncio.sleep(pause)
+            pause = min(pause * 2, RETRY_MAX)
+
+    def again_at(
+        self, room: HeldRoom, when_ms: int, action: Callable[[HeldRoom], Awaitable[None]]
+    ) -> None:
+        """Arm the room's timer to try ``action`` again at ``when_ms``."""
+        if room.timer is not None and room.timer is not asyncio.current_task():
+            room.timer.cancel()
+        room.timer = asyncio.get_running_loop().create_task(self._at(when_ms, action, room))
+
+    async def revive(self, data: dict[str, Any]) -> HeldRoom:
+        """Hold a room read from Redis: its racers' games load when they are asked for."""
+        room = HeldRoom.from_dict(data)
+        existing = self.rooms.get(room.code)
+        if existing is not None:
+            return existing
+        await self.hold(room)
+        for racer in room.racers.values():
+            if not racer.left:
+                self.room_of[racer.pid] = room.code
+        if room.state in (COUNTDOWN, RACING):
+            self.schedule(room)
+        return room
+
+    def unload(self, room: HeldRoom) -> None:
+        """Forget a room in memory (its Redis state is gone, kept for good, or held by the
+        processes its people are connected to)."""
+        if self.rooms.get(room.code) is room:
+            del self.rooms[room.code]
+            self.bus.watch_soon(store.room_channel(room.code), False)
+        if room.timer is not None and room.timer is not asyncio.current_task():
+            room.timer.cancel()
+        room.timer = None
+        self.app.races._progress_rooms.pop(room.code, None)
+        for pid in room.racers:
+            if self.room_of.get(pid) == room.code:
+                del self.room_of[pid]

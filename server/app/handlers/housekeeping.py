@@ -1,0 +1,182 @@
+"""Housekeeping: rooms taken up at the start and from processes that died, marks
+renewed, absent racers forfeited, and what nobody here needs let go of."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import TYPE_CHECKING, Any
+
+from server.protocol import ProtocolError
+
+from .. import store
+from ..domain.room import (
+    COUNTDOWN,
+    FINISHED,
+    LOBBY,
+    RACING,
+)
+from ..store import (
+    version_key,
+)
+from .base import Part
+from .host import HeldRoom
+
+if TYPE_CHECKING:
+    from ..service import Service
+
+log = logging.getLogger("patience.service")
+
+
+class Housekeeping(Part):
+    def __init__(self, app: Service) -> None:
+        super().__init__(app)
+        self._sweeper: asyncio.Task[None] | None = None
+
+    async def start(self) -> int:
+        """Resume the rooms a previous run left, and start the housekeeping; how many
+        rooms were resumed."""
+        count = await self.resume_rooms()
+        self._sweeper = asyncio.get_running_loop().create_task(self._sweep_forever())
+        return count
+
+    def stop(self) -> None:
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+
+    async def resume_rooms(self) -> int:
+        """At the start: take up every live room with its timers, and end the races that
+        ended while no process was running."""
+        codes = await self.redis.smembers(store.LIVE_ROOMS)
+        count = 0
+        for raw in codes:
+            code = store.text(raw)
+            data = await self.redis.get(store.room_key(code))
+            if not data:
+                await self.redis.srem(store.LIVE_ROOMS, code)
+                continue
+            room = await self.host.revive(store.unpack(data))
+            await self.races.settle(room)
+            count += 1
+        return count
+
+    async def _sweep_forever(self) -> None:
+        while True:
+            await asyncio.sleep(self.settings.sweep_interval)
+            await self.run_once()
+
+    async def run_once(self) -> None:
+        """A pass of :meth:`sweep`; a failure is logged (the next pass tries again)."""
+        try:
+            await self.sweep()
+        except Exception as exc:
+            self.failures.failed("housekeeping", exc)
+
+    async def sweep(self) -> None:
+        """Housekeeping: renew this process's marks in Redis (who is connected here, how
+        many watch each room); a racer away longer than ``forfeit_after`` seconds resigns
+        (a race with no time limit must not wait for ever); take up races nobody holds
+        (their processes died); let go of rooms, and games, nobody here needs."""
+        now = self.now()
+        ttl = self.accounts.online_ttl()
+        if self.sessions:
+            await self.presence.renew(self.sessions, ttl)
+        await self._catch_up_rooms()
+        limit = self.settings.forfeit_after * 1000
+        for room in list(self.rooms.values()):
+            if room.watchers:
+                await self.host.count_watchers(room)
+            if room.state == RACING and limit > 0:
+                members = room.members()
+                online = await self.accounts.online(members)
+                for racer in members:
+                    if racer.pid in online:
+                        self.absent_since.pop(racer.pid, None)
+                        continue
+                    since = self.absent_since.setdefault(racer.pid, now)
+                    if now - since < limit or racer.gid is None:
+                        continue
+                    live = await self.play.get_game(racer.gid, fresh=True)
+                    if live is not None and not live.finished:
+                        log.info("forfeit", extra={"room": room.code, "player": racer.name})
+                        try:
+                            await self.play.resign(live, room)
+                        except ProtocolError:  # another process forfeited them first
+                            continue
+            if room.state in (LOBBY, FINISHED) and not await self.redis.exists(
+                store.room_key(room.code)
+            ):
+                self.host.unload(room)
+            elif not self.host.audience(room) and (
+                room.state in (LOBBY, FINISHED) or await self.accounts.online(room.members())
+            ):
+                self.host.unload(room)  # those who need it hold it
+        await self._take_up_orphans(now)
+        playing = {r.gid for room in self.rooms.values() for r in room.racers.values()}
+        for gid, live in list(self.games.items()):
+            # a game played elsewhere or by nobody, or one that has ended (it reloads
+            # from Redis if asked for)
+            if live.owner not in self.sessions or (live.finished and gid not in playing):
+                del self.games[gid]
+
+    async def _catch_up_rooms(self) -> None:
+        """Read again the rooms held here that changed without this process hearing of
+        it (pub/sub delivers at most once: a notice is lost if its sender dies at that
+        moment, or while this process reconnects), and tell their audience here."""
+        held = list(self.rooms.values())
+        if not held:
+            return
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for room in held:
+                pipe.get(version_key(room.code))
+            versions = await pipe.execute()
+        for room, version in zip(held, versions, strict=True):
+            if version is not None and int(version) == room.version:
+                continue
+            before = room.state
+            fresh, taken = await self.host.read(room.code)
+            if fresh is not room:
+                continue  # gone: its Redis state expired or the room closed
+            if not taken:
+                continue  # what was read was this process's own change, being written
+            log.info("caught up with a room", extra={"room": room.code, "state": room.state})
+            if before in (LOBBY, COUNTDOWN) and room.state == RACING:
+                await self.races.send_race_starts(room)
+            await self.host.announce(room)
+
+    async def _take_up_orphans(self, now: int) -> None:
+        """Hold the rooms no process holds that need one: a countdown or time limit past
+        due, or a race none of whose racers is connected anywhere (they forfeit)."""
+        codes = [store.text(c) for c in await self.redis.smembers(store.LIVE_ROOMS)]
+        codes = [c for c in codes if c not in self.rooms]
+        if not codes:
+            return
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for code in codes:
+                pipe.get(store.room_key(code))
+            blobs = await pipe.execute()
+        grace = 2000
+        candidates: list[tuple[dict[str, Any], HeldRoom]] = []
+        for code, blob in zip(codes, blobs, strict=True):
+            if blob is None:
+                await self.redis.srem(store.LIVE_ROOMS, code)
+                continue
+            data = store.unpack(blob)
+            room = HeldRoom.from_dict(data)
+            if room.state in (COUNTDOWN, RACING):
+                candidates.append((data, room))
+        # who of the racers of every race here is connected anywhere: one round trip
+        racing = [r for _, room in candidates if room.state == RACING for r in room.members()]
+        online = await self.accounts.online(racing) if racing else set()
+        for data, room in candidates:
+            end = room.end_at_ms
+            if room.state == COUNTDOWN:
+                orphan = (room.start_at_ms or 0) + grace < now
+            else:
+                orphan = (end is not None and end + grace < now) or not any(
+                    r.pid in online for r in room.members()
+                )
+            if orphan:
+                log.info("taking up a room", extra={"room": room.code, "state": room.state})
+                held = await self.host.revive(data)
+                await self.races.settle(held)

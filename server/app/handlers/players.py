@@ -1,0 +1,227 @@
+"""Players: registering, signing in (one connection a player, across processes), what a
+player comes back to, who is connected, going away, and following others."""
+
+from __future__ import annotations
+
+import logging
+import re
+import secrets
+from typing import Any
+
+from server import __version__
+from server.protocol import PROTOCOL_VERSION, ErrorCode
+from server.protocol import messages as m
+
+from .. import store
+from ..domain.room import (
+    FINISHED,
+    LOBBY,
+    RACING,
+    Racer,
+)
+from .base import Handler, Part, Session, refuse
+from .host import HeldRoom
+
+log = logging.getLogger("patience.service")
+
+NAME_RE = re.compile(r"[A-Za-z0-9_-]{2,20}")
+#: close codes the server uses besides the standard ones
+CLOSE_REPLACED = 4001
+
+
+class Accounts(Part):
+    def requests(self) -> dict[type[m.Request], Handler]:
+        return {
+            m.Hello: self.on_hello,
+            m.Register: self.on_register,
+            m.Follow: self.on_follow,
+            m.Unfollow: self.on_unfollow,
+        }
+
+    async def on_hello(self, session: Session, req: m.Hello) -> dict[str, Any]:
+        if req.protocol != PROTOCOL_VERSION:
+            raise refuse(
+                ErrorCode.BAD_VERSION,
+                f"this server speaks protocol {PROTOCOL_VERSION}, not {req.protocol}",
+            )
+        reply: dict[str, Any] = {
+            "type": "welcome",
+            "server": __version__,
+            "protocol": PROTOCOL_VERSION,
+            "time": self.now(),
+            "limits": self.app.limits(),
+            "games": self.play.games_list(),
+        }
+        if req.token is not None:
+            pid_s = await self.players.by_token(req.token)
+            if pid_s is None:
+                raise refuse(ErrorCode.BAD_TOKEN, "no player has this token")
+            if session.player is not None and session.player != pid_s:
+                raise refuse(
+                    ErrorCode.ALREADY_REGISTERED,
+                    f"this connection is signed in as {session.name}: "
+                    "open a new connection to sign in as another player",
+                )
+            name = await self.players.name_of(pid_s)
+            if name is None:
+                raise refuse(ErrorCode.BAD_TOKEN, "no player has this token")
+            session.hello = True
+            await self._sign_in(session, pid_s, name)
+            reply["player"] = {"id": pid_s, "name": session.name}
+            reply["resume"] = await self._resume(session, pid_s)
+        session.hello = True
+        return reply
+
+    async def on_register(self, session: Session, req: m.Register) -> dict[str, Any]:
+        if session.player is not None:
+            raise refuse(ErrorCode.ALREADY_REGISTERED, f"already signed in as {session.name}")
+        if not NAME_RE.fullmatch(req.name):  # not match and "$": "ann\n" is no name
+            raise refuse(ErrorCode.BAD_NAME, "a name is 2 to 20 letters, digits, '_' or '-'")
+        counted = await self._registrations(session.address)
+        pid = secrets.token_hex(8)
+        token = secrets.token_urlsafe(24)  # 192 random bits
+        if not await self.players.create(pid, req.name, token, self.now()):
+            raise refuse(ErrorCode.NAME_TAKEN, f"the name {req.name!r} is taken")
+        if counted is not None:
+            await self.players.count_registration(*counted)
+        await self._sign_in(session, pid, req.name)
+        return {"type": "registered", "player": {"id": pid, "name": req.name}, "token": token}
+
+    async def _registrations(self, address: str | None) -> tuple[str, int] | None:
+        """The address and hour that count this registration (None: not counted);
+        refused with ``rate_limited`` once it has ``register_rate`` of them. A second
+        account to scout a shared deal is what this makes costly."""
+        limit = self.settings.register_rate
+        if not address or limit <= 0:
+            return None
+        hour = self.now() // 3_600_000
+        if await self.players.registered(address, hour) >= limit:
+            raise refuse(
+                ErrorCode.RATE_LIMITED,
+                f"no more than {limit} new players an hour from one address: "
+                "try again later, or sign in with your token",
+            )
+        return address, hour
+
+    async def _sign_in(self, session: Session, pid: str, name: str) -> None:
+        """One connection per player, across processes: a connection signed in before,
+        here or in another process, is signed out (4001)."""
+        old = self.sessions.get(pid)
+        session.player = pid
+        session.name = name
+        # the new session first: a takeover is no leave (the host stays the host)
+        self.sessions[pid] = session
+        self.absent_since.pop(pid, None)
+        if old is not None and old is not session:
+            self.kick(old)
+        elsewhere = await self.presence.mark(pid, self.online_ttl())
+        if elsewhere is not None:
+            self.bus.publish_soon(store.proc_channel(elsewhere), "kick", pid=pid)
+        room = self.host.racer_room(pid)
+        if room is not None:
+            await self.host.broadcast_room(room)
+
+    def kick(self, session: Session) -> None:
+        session.send({"type": "signed_out", "reason": "signed in from another connection"})
+        session.close(CLOSE_REPLACED, "signed in elsewhere")
+        self.forget_session(session)
+
+    def online_ttl(self) -> int:
+        """Seconds a player's online mark lasts unless renewed by housekeeping: a process
+        that dies without cleaning up stops counting as theirs after this."""
+        return max(30, int(self.settings.sweep_interval * 3))
+
+    async def _resume(self, session: Session, pid: str) -> dict[str, Any]:
+        """The player's solo game, room and race game, as they were at the last
+        acknowledged move."""
+        resume: dict[str, Any] = {}
+        solo, code = await self.players.places(pid)
+        # the player's games are taken afresh from Redis: they may have been played
+        # through another process since this one last had them
+        if solo:
+            self.solo_of[pid] = solo
+            live = await self.play.get_game(solo, fresh=True)
+            if live is not None:
+                resume["solo"] = live.snapshot_message()
+        if code:
+            room = await self.host.get(code)
+            if room is not None and pid in room.racers and not room.racers[pid].left:
+                self.room_of[pid] = code
+                resume["room"] = await self.host.broadcast_room(room)
+                racer = room.racers[pid]
+                if room.state in (RACING, FINISHED) and racer.gid:
+                    live = await self.play.get_game(racer.gid, fresh=True)
+                    if live is not None:
+                        resume["race"] = self.races.race_message(room, live)
+        return resume
+
+    def forget_session(self, session: Session) -> None:
+        for board_id in list(self.app.leaderboards.board_watchers):
+            self.leaderboards.unwatch(board_id, session)
+        for code in list(session.watching):
+            room = self.rooms.get(code)
+            if room is not None:
+                room.watchers.discard(session)
+                if not self.app.stopping:
+                    self.spawn(self.host.watchers_changed(room))
+        session.watching.clear()
+        pid = session.player
+        if pid is not None and self.sessions.get(pid) is session:
+            del self.sessions[pid]
+            self.absent_since[pid] = self.now()
+            self.spawn(self._went_away(pid))
+
+    async def _went_away(self, pid: str) -> None:
+        try:
+            await self.presence.unmark(pid)
+        except Exception as exc:  # the mark lapses by itself (its time to live)
+            self.failures.failed("a player going away", exc)
+        room = self.host.racer_room(pid)
+        if room is None or self.app.stopping:
+            return
+
+        async def hand_over(room: HeldRoom) -> None:
+            if pid not in self.sessions:  # (back meanwhile: nobody went away)
+                await self.lobby.hand_over(room, pid)
+
+        if room.state in (LOBBY, FINISHED) and room.host == pid:
+            # a lobby or a finished race must not wait on an absent host: tried until
+            # it goes through
+            await self.host.until_done("a host going away", room, hand_over)
+        try:
+            await self.host.broadcast_room(room)  # (who is present: told again when Redis is)
+        except Exception as exc:
+            self.failures.failed("a player going away", exc)
+
+    async def online(self, racers: list[Racer]) -> set[str]:
+        """Which of these players are connected, to this process or another."""
+        online = {r.pid for r in racers if r.pid in self.sessions}
+        online |= await self.presence.online([r.pid for r in racers if r.pid not in online])
+        return online
+
+    async def on_follow(self, session: Session, req: m.Follow) -> dict[str, Any]:
+        pid = self.need_player(session)
+        other = await self._player_named(req.name)
+        if other != pid:
+            await self.players.follow(pid, other)
+        return {"type": "following", "names": await self._following(pid)}
+
+    async def on_unfollow(self, session: Session, req: m.Unfollow) -> dict[str, Any]:
+        pid = self.need_player(session)
+        other = await self._player_named(req.name)
+        await self.players.unfollow(pid, other)
+        return {"type": "following", "names": await self._following(pid)}
+
+    async def _player_named(self, name: str) -> str:
+        pid = await self.players.by_name(name)
+        if pid is None:
+            raise refuse(ErrorCode.NO_SUCH_PLAYER, f"no player named {name!r}")
+        return pid
+
+    async def _following(self, pid: str) -> list[str]:
+        names = []
+        for other in sorted(await self.players.followed(pid)):
+            name = await self.players.name_of(other)
+            if name:
+                names.append(name)
+        return sorted(names, key=str.lower)

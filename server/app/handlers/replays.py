@@ -1,0 +1,87 @@
+"""Replays: kept when a game ends, shown as their viewer may see them."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable
+from typing import Any
+
+from server.protocol import ErrorCode
+from server.protocol import messages as m
+
+from .. import store
+from ..domain import daily as d
+from ..domain import games as g
+from ..domain import replays
+from .base import Handler, Part, Session, refuse
+
+log = logging.getLogger("patience.service")
+
+
+class Replaying(Part):
+    def requests(self) -> dict[type[m.Request], Handler]:
+        return {
+            m.Replay: self.on_replay,
+            m.ReplayView: self.on_replay_view,
+        }
+
+    async def keep(self, live: g.LiveGame, extra: dict[str, Any]) -> dict[str, Any]:
+        (replay,) = await self.keep_all([(live, extra)])
+        return replay
+
+    async def keep_all(
+        self,
+        games: list[tuple[g.LiveGame, dict[str, Any]]],
+        also: Iterable[tuple[Any, ...]] = (),
+    ) -> list[dict[str, Any]]:
+        """The replays of ended games, built from their logs and kept for good: two round
+        trips for them all (a race's), the first carrying the commands ``also``."""
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for command in also:
+                pipe.execute_command(*command)
+            for live, _ in games:
+                pipe.lrange(store.log_key(live.gid), 0, -1)
+            replies = await pipe.execute()
+        logs = replies[len(replies) - len(games) :]
+        out = [
+            replays.build(live, g.parse_log(raw), extra)
+            for (live, extra), raw in zip(games, logs, strict=True)
+        ]
+        await self.replays.keep(
+            [(live.gid, replay, live.owner) for (live, _), replay in zip(games, out, strict=True)]
+        )
+        return out
+
+    async def public_replay(self, replay_id: str, pid: str | None) -> dict[str, Any]:
+        """A replay as its viewer may see it: a daily game's is public only after the
+        day's reset (its player sees it sooner, but not the seed)."""
+        found = await self.replays.get(replay_id)
+        if found is None:
+            raise refuse(ErrorCode.NO_SUCH_REPLAY, f"no replay {replay_id!r}")
+        replay, owner = found
+        day = replay.get("day")
+        if replay.get("kind") == g.DAILY and day is not None and day >= d.day_of(self.now()):
+            if pid is None or owner != pid:
+                raise refuse(
+                    ErrorCode.NOT_PUBLIC, "a daily game's replay is public after the day's reset"
+                )
+            replay = {**replay, "seed": None}
+        return replay
+
+    async def on_replay(self, session: Session, req: m.Replay) -> dict[str, Any]:
+        return {"type": "replay", "replay": await self.public_replay(req.replay, session.player)}
+
+    async def on_replay_view(self, session: Session, req: m.ReplayView) -> dict[str, Any]:
+        """The table after the first ``step`` entries of a replay, for a client that knows
+        no rules to draw it; only where the replay's seed is public."""
+        replay = await self.public_replay(req.replay, session.player)
+        if replay.get("seed") is None:
+            raise refuse(ErrorCode.NOT_PUBLIC, "the deal is secret until the day's reset")
+        moves = replay["moves"]
+        if req.step > len(moves):
+            raise refuse(ErrorCode.BAD_REQUEST, f"this replay has {len(moves)} steps")
+        try:
+            view = replays.view_after(replay, req.step)
+        except replays.OtherRules as exc:
+            raise refuse(ErrorCode.OTHER_RULES, str(exc)) from None
+        return {"type": "replay_view", "replay": req.replay, "step": req.step, "view": view}

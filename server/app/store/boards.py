@@ -1,0 +1,125 @@
+"""The leaderboards' repository: board entries in Redis sorted sets, written by the Lua
+scripts ``SUBMIT_TIME`` and ``SUBMIT_COUNT`` (``scripts.py``); what a board is, and its
+scores, is ``server.app.domain.boards`` (and ``docs/leaderboards.md``)."""
+
+from __future__ import annotations
+
+from typing import Any, cast
+
+from ..domain.boards import DAILY_TTL, Board, pid_of, time_member, time_score
+from .codec import pack, unpack
+from .commit import RedisClient
+from .scripts import SUBMIT_COUNT, SUBMIT_TIME
+
+
+class Boards:
+    def __init__(self, redis: RedisClient) -> None:
+        self.redis = redis
+        self._time = redis.register_script(SUBMIT_TIME)
+        self._count = redis.register_script(SUBMIT_COUNT)
+
+    async def submit_time(
+        self,
+        board: Board,
+        pid: str,
+        details: dict[str, Any],
+        finished_ms: int,
+        keep: str,
+    ) -> bool:
+        """Write a timed result: ``keep='first'`` keeps only the first result a player
+        sends (the ranked daily), ``'best'`` only their best. True if it was written."""
+        score = time_score(details["won"], details["time_ms"], details["moves"], details["home"])
+        ttl = DAILY_TTL if board.kind == "daily" else 0
+        written = await self._time(
+            keys=board.keys[:3],
+            args=[pid, time_member(finished_ms, pid), score, pack(details), keep, ttl],
+        )
+        return bool(written)
+
+    async def submit_count(
+        self, board: Board, pid: str, details: dict[str, Any], now_ms: int
+    ) -> int:
+        """Count one more (a daily win, a race won) for a player; their new count."""
+        count = await self._count(keys=board.keys, args=[pid, pack(details), now_ms // 1000])
+        return int(count)
+
+    async def _entries(
+        self, board: Board, members: list[tuple[bytes, float]], first_rank: int
+    ) -> list[dict[str, Any]]:
+        if not members:
+            return []
+        pids = [pid_of(m.decode()) for m, _ in members]
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.hmget(board.key("lbd"), pids)
+            if board.counting:
+                pipe.hmget(board.key("lbc"), pids)
+            results = await pipe.execute()
+        details = results[0]
+        counts = results[1] if board.counting else [None] * len(pids)
+        out = []
+        for n, (pid, raw, count) in enumerate(zip(pids, details, counts, strict=True)):
+            entry: dict[str, Any] = unpack(raw) if raw else {"player": "?"}
+            entry["rank"] = first_rank + n
+            entry["pid"] = pid
+            if count is not None:
+                entry["count"] = int(count)
+            out.append(entry)
+        return out
+
+    async def top(self, board: Board, offset: int = 0, limit: int = 20) -> dict[str, Any]:
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.zrange(board.key("lb"), offset, offset + limit - 1, withscores=True)
+            pipe.zcard(board.key("lb"))
+            members, size = await pipe.execute()
+        return {
+            "entries": await self._entries(board, members, offset + 1),
+            "size": int(size),
+            "offset": offset,
+        }
+
+    async def rank_of(self, board: Board, pid: str) -> int | None:
+        """A player's rank (1 is first), or None when they are not on the board."""
+        member = await self.redis.hget(board.key("lbm"), pid)
+        if member is None:
+            return None
+        rank = cast("int | None", await self.redis.zrank(board.key("lb"), member))
+        return None if rank is None else rank + 1
+
+    async def around(self, board: Board, pid: str, radius: int = 5) -> dict[str, Any]:
+        """The entries around a player: ``radius`` above and below (fewer at the ends)."""
+        rank = await self.rank_of(board, pid)
+        size = int(await self.redis.zcard(board.key("lb")))
+        if rank is None:
+            return {"entries": [], "size": size, "rank": None, "offset": 0}
+        start = max(0, rank - 1 - radius)
+        members = cast(
+            "list[tuple[bytes, float]]",
+            await self.redis.zrange(board.key("lb"), start, rank - 1 + radius, withscores=True),
+        )
+        entries = await self._entries(board, members, start + 1)
+        return {"entries": entries, "size": size, "rank": rank, "offset": start}
+
+    async def among(self, board: Board, pids: list[str]) -> dict[str, Any]:
+        """The board filtered to some players (someone and those they follow), with their
+        ranks on the whole board."""
+        if not pids:
+            return {"entries": [], "size": 0, "offset": 0}
+        members = await self.redis.hmget(board.key("lbm"), pids)
+        present = [cast(bytes, m) for m in members if m is not None]
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for member in present:
+                pipe.zscore(board.key("lb"), member)
+                pipe.zrank(board.key("lb"), member)
+            pipe.zcard(board.key("lb"))
+            found = await pipe.execute()
+        size = found.pop()
+        ranked = []
+        for n, member in enumerate(present):
+            score, rank = found[2 * n], found[2 * n + 1]
+            if score is not None and rank is not None:
+                ranked.append((int(rank), member, score))
+        ranked.sort()
+        entries = []
+        for rank, member, score in ranked:
+            entries.extend(await self._entries(board, [(member, score)], rank + 1))
+        return {"entries": entries, "size": int(size), "offset": 0}

@@ -1,0 +1,108 @@
+"""The games' repository: a game's meta (hash ``g:{id}``), its move log (list
+``log:{id}``) and its fencing token (``fence:{id}``); what a game is, and how a log entry
+replays, is ``server.app.domain.games``.
+
+A game's meta holds the version of the rules it is played under (``rules``); a game whose
+version is not the engine's is never rebuilt under other rules (:meth:`Games.load`)."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from server.engine import GAMES, new_game
+
+from ..domain.games import LiveGame, parse_log
+from .commit import RedisClient
+from .keys import fence_key, game_key, log_key
+
+logger = logging.getLogger("patience.games")
+
+#: the replies :func:`queue_create` adds to a pipeline's
+CREATE_REPLIES = 4
+
+
+def queue_create(pipe: Any, live: LiveGame, ttl: int) -> None:
+    """Queue a new game's meta and its first fencing token on a pipeline; hand
+    :func:`created` the ``CREATE_REPLIES`` replies they get."""
+    pipe.hset(game_key(live.gid), mapping=live.meta())
+    pipe.expire(game_key(live.gid), ttl)
+    pipe.incr(fence_key(live.gid))
+    pipe.expire(fence_key(live.gid), ttl)
+
+
+def created(live: LiveGame, replies: list[Any]) -> LiveGame:
+    """The game written by :func:`queue_create`, holding its fencing token."""
+    live.fence = replies[2]
+    return live
+
+
+class Games:
+    def __init__(self, redis: RedisClient) -> None:
+        self.redis = redis
+
+    async def create(self, live: LiveGame, ttl: int) -> LiveGame:
+        """A game just dealt (``domain.games.dealt``), its meta written to Redis before
+        it is returned."""
+        async with self.redis.pipeline(transaction=False) as pipe:
+            queue_create(pipe, live, ttl)
+            created(live, await pipe.execute())
+        return live
+
+    async def read_log(self, gid: str) -> list[tuple[int, str]]:
+        """A game's move log: (server ms, entry) pairs."""
+        return parse_log(await self.redis.lrange(log_key(gid), 0, -1))
+
+    async def load(self, gid: str, fence: bool = True, ttl: int = 7 * 24 * 3600) -> LiveGame | None:
+        """Rebuild a game from its meta and move log; None if it has expired, or was played
+        under another version of its game's rules than this engine's (its moves are not
+        replayed under rules they were not played under: nothing converts a game in play from
+        one version to the next, see ``docs/games/README.md``).
+
+        With ``fence`` the game is taken to be played here: its fencing token moves on first
+        (before the log is read), so any process that held it before can no longer append,
+        and every append that landed before is in the log read."""
+        async with self.redis.pipeline(transaction=False) as pipe:
+            if fence:
+                pipe.incr(fence_key(gid))
+                pipe.expire(fence_key(gid), ttl)
+            pipe.hgetall(game_key(gid))
+            pipe.lrange(log_key(gid), 0, -1)
+            replies = await pipe.execute()
+        token = replies[0] if fence else None
+        meta_raw, log = replies[-2:]
+        if not meta_raw:
+            if fence:
+                await self.redis.delete(fence_key(gid))
+            return None
+        meta = {k.decode(): v.decode() for k, v in meta_raw.items()}
+        info = GAMES.get(meta.get("game", ""))
+        # a game written before its meta carried a version was played under version 1
+        version = int(meta.get("rules") or 1)
+        if info is None or version != info.rules_version:
+            logger.warning(
+                "game %s (%s) was played under rules version %d, not this engine's: not resumed",
+                gid,
+                meta.get("game"),
+                version,
+            )
+            return None
+        seed = int(meta["seed"]) if meta.get("seed") else None
+        created = int(meta.get("created", 0))
+        live = LiveGame(
+            gid=gid,
+            game=new_game(meta["game"], seed=seed),
+            owner=meta["owner"],
+            kind=meta["kind"],
+            created_ms=created,
+            room=meta.get("room") or None,
+            race=int(meta.get("race") or 0),
+            day=meta.get("day") or None,
+            home_at_ms=created,
+        )
+        for raw in log:
+            at, _, entry = raw.decode().partition(" ")
+            live.apply_entry(entry, int(at))
+        live.log_length = len(log)
+        live.fence = token
+        return live
