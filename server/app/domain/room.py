@@ -232,6 +232,8 @@ class Deal:
     race: int
     seed: int
     pids: tuple[str, ...]
+    #: server ms, the games' creation
+    at_ms: int
 
 
 @dataclass(frozen=True)
@@ -382,7 +384,8 @@ def count_down(room: Room, now_ms: int, countdown_ms: int, seed: int) -> list[Ef
     members = room.members()
     for racer in members:
         racer.ready = False
-    return [Deal(room.race, seed, tuple(r.pid for r in members)), Persist(), Announce(), Arm()]
+    pids = tuple(r.pid for r in members)
+    return [Deal(room.race, seed, pids, now_ms), Persist(), Announce(), Arm()]
 
 
 def countdown_due(room: Room, now_ms: int) -> list[Effect]:

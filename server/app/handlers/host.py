@@ -20,6 +20,8 @@ from typing import Any
 from server.protocol import ErrorCode, encode
 
 from .. import store
+from ..domain import games as g
+from ..domain import room as rm
 from ..domain.room import (
     COUNTDOWN,
     FINISHED,
@@ -305,6 +307,68 @@ class RoomHost(Part):
             for session in self.audience(room):
                 session.send_encoded(data_closed)
             self.unload(room)
+
+    async def carry_out(self, room: HeldRoom, effects: list[rm.Effect]) -> dict[str, Any]:
+        """Carry out, in order, what a step of the room's state machine
+        (``server.app.domain.room``) says; the caller holds the room's lock. Returns the
+        room's state as told to its audience (``Announce``; as it stands, without one).
+
+        Whatever fails takes the copy back to its state in Redis (:meth:`Room.roll_back`),
+        and the games dealt for a race never written are let go. What comes after the lock
+        (``TellStarted``, ``CheckEnd``) is :meth:`after`'s."""
+        message: dict[str, Any] | None = None
+        dealt: list[g.LiveGame] = []
+        written = False
+        try:
+            for effect in effects:
+                if isinstance(effect, rm.Resign):
+                    live = await self.play.get_game(effect.gid)
+                    if live is not None and not live.finished:
+                        await self.play.resign(live, room)
+                elif isinstance(effect, rm.Deal):
+                    dealt = await self.deal(room, effect)
+                elif isinstance(effect, rm.Persist):
+                    await self.persist(room, notice=effect.notice)
+                    written = True
+                elif isinstance(effect, rm.Close):
+                    await self.close(room)
+                elif isinstance(effect, rm.Arm):
+                    self.schedule(room)
+                elif isinstance(effect, rm.Announce):
+                    message = await self.announce(room)
+        except BaseException:
+            room.roll_back()
+            if not written:  # no race: its games, never named by the room, lapse
+                for live in dealt:
+                    self.games.pop(live.gid, None)
+            raise
+        return message if message is not None else await self.room_message(room)
+
+    async def after(self, room: HeldRoom, effects: list[rm.Effect]) -> None:
+        """What a step says to do once the room's lock is let go."""
+        for effect in effects:
+            if isinstance(effect, rm.TellStarted):
+                # the start is written: telling the racers is tried until it goes through
+                await self.until_done("race start", room, self.races.tell_started)
+            elif isinstance(effect, rm.CheckEnd):
+                await self.races.maybe_end_race(room)
+
+    async def deal(self, room: HeldRoom, deal: rm.Deal) -> list[g.LiveGame]:
+        """Every racer's game of the race, and the room's standings, written in one round
+        trip; each racer's ``gid`` set."""
+        room.progress_due.clear()
+        ttl = self.settings.idle_ttl
+        dealt = [
+            g.dealt(
+                room.game_id, deal.seed, pid, g.RACE, deal.at_ms, room=room.code, race=deal.race
+            )
+            for pid in deal.pids
+        ]
+        await self.stored.create_race(room.code, dealt, ttl)
+        for live in dealt:
+            self.games[live.gid] = live
+            room.racers[live.owner].gid = live.gid
+        return dealt
 
     def stop(self) -> None:
         """Stop every room's timer (the server is stopping)."""

@@ -12,10 +12,9 @@ from server.protocol import encode
 from .. import store
 from ..domain import daily as d
 from ..domain import games as g
+from ..domain import room as rm
 from ..domain.boards import Board, parse_board
 from ..domain.room import (
-    COUNTDOWN,
-    FINISHED,
     RACING,
     Racer,
     RoomConflict,
@@ -34,10 +33,6 @@ if TYPE_CHECKING:
     from ..service import Service
 
 log = logging.getLogger("patience.service")
-
-#: a race whose start is written this late (Redis was away at its start) starts when it
-#: is written instead, so that its racers have all of its time
-LATE_START_MS = 1000
 
 
 class Races(Part):
@@ -63,29 +58,21 @@ class Races(Part):
         }
 
     async def start_race(self, room: HeldRoom) -> None:
+        """The countdown is over (``domain.room.countdown_due``: late, where Redis was
+        away at the start, it starts now: nobody could play meanwhile)."""
         async with self.host.locked(room):
-            if room.state != COUNTDOWN:
+            effects = rm.countdown_due(room, self.now())
+            if not effects:
                 return
-            room.state = RACING
-            now = self.now()
-            if room.start_at_ms is not None and now - room.start_at_ms > LATE_START_MS:
-                # Redis was away at the start: nobody could play meanwhile (the room was
-                # counting down here, and moves are refused), so the race starts now
-                room.start_at_ms = now
             try:
-                await self.host.persist(room, notice="start")
+                await self.host.carry_out(room, effects)
             except RoomConflict:  # another process started it (its notice says so too)
                 await self.host.reload(room.code)  # (which arms the time limit's timer)
                 if room.state != RACING:
                     return
-            else:
-                if room.timer is asyncio.current_task():
-                    room.timer = None
-                self.host.schedule(room)
-        # the start is written: telling the racers here is tried until it goes through
-        await self.host.until_done("race start", room, self._tell_started)
+        await self.host.after(room, effects)
 
-    async def _tell_started(self, room: HeldRoom) -> None:
+    async def tell_started(self, room: HeldRoom) -> None:
         await self.send_race_starts(room)
         await self.host.announce(room)
 
@@ -124,7 +111,7 @@ class Races(Part):
                 self._progress_timer = asyncio.get_running_loop().call_later(
                     interval, self._progress_tick
                 )
-        if live.finished:
+        if live.finished and rm.racer_finished(room):  # (CheckEnd, tried until it goes through)
             self.spawn(self.host.until_done("ending a race", room, self.maybe_end_race))
 
     def _progress_tick(self) -> None:
@@ -279,13 +266,7 @@ class Races(Part):
             ),
         )
         online = await self.accounts.online(room.members())
-        room.results = ranked
-        room.state = FINISHED
-        if room.host not in online:
-            # the rematch must not wait on a host who has gone
-            present = [r for r in room.members() if r.pid in online]
-            if present:
-                room.host = present[0].pid
+        rm.end(room, ranked, online)  # (says to write it, without a notice: done here)
         try:
             blob = await self.host.persist(room, notice=None)
         except RoomConflict:  # another process ended it

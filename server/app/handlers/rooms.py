@@ -12,21 +12,15 @@ from server.protocol import ErrorCode
 from server.protocol import messages as m
 
 from .. import store
-from ..domain import games as g
+from ..domain import room as rm
 from ..domain.room import (
-    COUNTDOWN,
     FINISHED,
     LOBBY,
-    RACING,
     Racer,
     RoomConflict,
     new_code,
     normalize_code,
 )
-from ..store import (
-    standings_key,
-)
-from ..store.games import CREATE_REPLIES, created, queue_create
 from .base import Handler, Part, Session, refuse
 from .host import HeldRoom
 
@@ -83,7 +77,7 @@ class Lobby(Part):
             raise refuse(ErrorCode.NO_SUCH_ROOM, f"no room {code}")
         if self.host.racer_room(pid) is room:
             return await self.host.room_message(room)  # already in: joining again is harmless
-        self._check_joinable(room)
+        rm.check_joinable(room)
         # the room the player is in is left first, under its own lock only: holding this
         # room's lock while taking that one's would deadlock against a player joining the
         # other way round (then this room is checked again: it may have filled meanwhile)
@@ -91,21 +85,13 @@ class Lobby(Part):
         async with self.host.locked(room):
             if self.rooms.get(code) is not room:
                 raise refuse(ErrorCode.NO_SUCH_ROOM, f"no room {code}")
-            racer = room.racers.get(pid)
-            if racer is not None and not racer.left:
+            effects = rm.join(room, pid, session.name or "", self.now())
+            if not effects:
                 return await self.host.room_message(room)
-            self._check_joinable(room)
-            room.racers[pid] = Racer(pid, session.name or "", self.now())
             self.room_of[pid] = code
-            await self.host.persist(room)
+            message = await self.host.carry_out(room, effects)
         await self.players.set_room(pid, code)
-        return await self.host.announce(room)
-
-    def _check_joinable(self, room: HeldRoom) -> None:
-        if room.state != LOBBY:
-            raise refuse(ErrorCode.RACE_STARTED, "the race has started; watch it instead")
-        if len(room.members()) >= room.max_players:
-            raise refuse(ErrorCode.ROOM_FULL, f"room {room.code} is full")
+        return message
 
     async def on_room_watch(self, session: Session, req: m.RoomWatch) -> dict[str, Any]:
         code = normalize_code(req.code)
@@ -133,33 +119,15 @@ class Lobby(Part):
         if room is None:
             return
         async with self.host.locked(room):
-            racer = room.racers[pid]
-            if room.state == RACING and racer.gid:
-                live = await self.play.get_game(racer.gid)
-                if live is not None and not live.finished:
-                    await self.play.resign(live, room)
-                racer.left = True
-            elif room.state == FINISHED and racer.gid:
-                racer.left = True
-            else:
-                del room.racers[pid]
-            if room.host == pid:
-                members = room.members()
-                if members:
-                    online = await self.accounts.online(members)
-                    present = [r for r in members if r.pid in online]
-                    room.host = (present or members)[0].pid
-            if not room.members() and room.state != RACING:
-                await self.players.clear_room(pid)
-                self.room_of.pop(pid, None)
-                await self.host.close(room)
-                return
-            await self.host.persist(room)
+            online: set[str] = set()
+            others = [r for r in room.members() if r.pid != pid]
+            if room.host == pid and others:  # (who is here: asked only when it matters)
+                online = await self.accounts.online(others)
+            effects = rm.leave(room, pid, online)
+            await self.host.carry_out(room, effects)
             await self.players.clear_room(pid)
             self.room_of.pop(pid, None)
-        await self.host.announce(room)
-        if room.state == RACING:
-            await self.races.maybe_end_race(room)
+        await self.host.after(room, effects)
 
     async def _own_room(self, session: Session) -> HeldRoom:
         """The room the player is in, as Redis has it now (another process may have
@@ -175,96 +143,33 @@ class Lobby(Part):
     async def on_ready(self, session: Session, req: m.Ready) -> dict[str, Any]:
         room = await self._own_room(session)
         async with self.host.locked(room):
-            if room.state == FINISHED:
-                raise refuse(
-                    ErrorCode.RACE_STARTED, "the race is over: the host may call a rematch"
-                )
-            if room.state != LOBBY:
-                raise refuse(ErrorCode.RACE_STARTED, "the race has started")
-            room.racers[self.need_player(session)].ready = req.ready
-            await self.host.persist(room)
-        return await self.host.announce(room)
+            effects = rm.ready(room, self.need_player(session), req.ready)
+            return await self.host.carry_out(room, effects)
 
     async def on_start(self, session: Session, req: m.Start) -> dict[str, Any]:
         room = await self._own_room(session)
         async with self.host.locked(room):
-            if room.host != session.player:
-                raise refuse(ErrorCode.NOT_HOST, "only the host starts the race")
-            if room.state != LOBBY:
-                raise refuse(ErrorCode.RACE_STARTED, "the race has started")
-            waiting = [r.name for r in room.members() if not r.ready and r.pid != room.host]
-            if waiting:
-                raise refuse(ErrorCode.NOT_READY, f"not ready yet: {', '.join(waiting)}")
-            return await self.begin_countdown(room, room.fixed_seed)
+            pid = self.need_player(session)
+            effects = rm.start(room, pid, self.now(), self._countdown_ms(), secrets.randbits(64))
+            return await self.host.carry_out(room, effects)
 
     async def on_rematch(self, session: Session, req: m.Rematch) -> dict[str, Any]:
         room = await self._own_room(session)
         async with self.host.locked(room):
-            if room.host != session.player:
-                raise refuse(ErrorCode.NOT_HOST, "only the host calls a rematch")
-            if room.state != FINISHED:
-                raise refuse(ErrorCode.RACE_STARTED, "the race is not over yet")
-            room.racers = {r.pid: r for r in room.members()}
-            return await self.begin_countdown(room, None)
+            pid = self.need_player(session)
+            effects = rm.rematch(room, pid, self.now(), self._countdown_ms(), secrets.randbits(64))
+            return await self.host.carry_out(room, effects)
 
-    async def begin_countdown(self, room: HeldRoom, seed: int | None) -> dict[str, Any]:
-        """Deal every racer the same seed (kept secret until the start) and count down;
-        the room's state as told to its audience."""
-        now = self.now()
-        room.race += 1
-        room.seed = seed if seed is not None else secrets.randbits(64)
-        room.state = COUNTDOWN
-        room.results = None
-        room.start_at_ms = now + int(self.settings.countdown * 1000)
-        room.progress_due.clear()
-        ttl = self.settings.idle_ttl
-        dealt = []
-        for racer in room.members():
-            racer.ready = False
-            live = g.dealt(
-                room.game_id, room.seed, racer.pid, g.RACE, now, room=room.code, race=room.race
-            )
-            dealt.append((racer, live))
-        # every racer's game and the room's standings in one round trip
-        key = standings_key(room.code)
-        async with self.redis.pipeline(transaction=False) as pipe:
-            for _, live in dealt:
-                queue_create(pipe, live, ttl)
-            pipe.delete(key)
-            standings: dict[str, bytes] = {}
-            for racer, live in dealt:
-                home, total = live.game.progress
-                standings[racer.pid] = store.pack([home, total, 0, live.status()])
-            if standings:
-                pipe.hset(key, mapping=standings)  # type: ignore[arg-type]
-                pipe.expire(key, ttl)
-            replies = await pipe.execute()
-        for n, (racer, live) in enumerate(dealt):
-            created(live, replies[n * CREATE_REPLIES : (n + 1) * CREATE_REPLIES])
-            self.games[live.gid] = live
-            racer.gid = live.gid
-        try:
-            await self.host.persist(room)
-        except BaseException:  # no race: its games, never named by the room, lapse
-            for _, live in dealt:
-                self.games.pop(live.gid, None)
-            raise
-        message = await self.host.announce(room)
-        self.host.schedule(room)
-        return message
+    def _countdown_ms(self) -> int:
+        return int(self.settings.countdown * 1000)
 
     async def hand_over(self, room: HeldRoom, pid: str) -> None:
-        """The host's part passes from ``pid`` to the longest-present member connected."""
+        """The host has gone away: their part passes on (``domain.room.host_away``)."""
         if room.state not in (LOBBY, FINISHED) or room.host != pid:
             return
         online = await self.accounts.online(room.members())
-        others = [r for r in room.members() if r.pid in online and r.pid != pid]
-        if not others:
-            return
         async with self.host.locked(room):
-            if room.host == pid:
-                room.host = others[0].pid
-                try:
-                    await self.host.persist(room)
-                except RoomConflict:
-                    await self.host.reload(room.code)
+            try:
+                await self.host.carry_out(room, rm.host_away(room, pid, online))
+            except RoomConflict:
+                await self.host.reload(room.code)

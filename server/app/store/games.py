@@ -13,8 +13,9 @@ from typing import Any
 from server.engine import GAMES, new_game
 
 from ..domain.games import LiveGame, parse_log
+from .codec import pack
 from .commit import RedisClient
-from .keys import fence_key, game_key, log_key
+from .keys import fence_key, game_key, log_key, standings_key
 
 logger = logging.getLogger("patience.games")
 
@@ -48,6 +49,25 @@ class Games:
             queue_create(pipe, live, ttl)
             created(live, await pipe.execute())
         return live
+
+    async def create_race(self, code: str, dealt: list[LiveGame], ttl: int) -> None:
+        """A race's games, just dealt, and the room's standings (each racer at the deal),
+        written in one round trip; each game holding its fencing token after."""
+        key = standings_key(code)
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for live in dealt:
+                queue_create(pipe, live, ttl)
+            pipe.delete(key)
+            standings: dict[str, bytes] = {}
+            for live in dealt:
+                home, total = live.game.progress
+                standings[live.owner] = pack([home, total, 0, live.status()])
+            if standings:
+                pipe.hset(key, mapping=standings)  # type: ignore[arg-type]
+                pipe.expire(key, ttl)
+            replies = await pipe.execute()
+        for n, live in enumerate(dealt):
+            created(live, replies[n * CREATE_REPLIES : (n + 1) * CREATE_REPLIES])
 
     async def read_log(self, gid: str) -> list[tuple[int, str]]:
         """A game's move log: (server ms, entry) pairs."""
