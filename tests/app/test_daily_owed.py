@@ -9,15 +9,18 @@ and started again on the same append-only file."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from redis import Redis as SyncRedis
 from redis.asyncio import Redis
 
 from server.app import store
 from server.app.domain import games as g
+from server.app.domain.boards import parse_board
 from server.app.domain.daily import daily_seed, day_of
 from server.app.settings import Settings
 from server.app.store.games import Games
@@ -193,3 +196,121 @@ async def test_a_daily_ended_by_the_reset_as_redis_goes_away_is_finished_later(
     assert board["size"] == 1 and board["entries"][0]["moves"] == 1
     await server.service.housekeeping.sweep()
     assert results(ann) == []
+
+
+async def test_the_final_entrys_write_owes_the_finish_of_a_ranked_daily_only(
+    daily_server: Running, admin: Redis
+) -> None:
+    """The group commit's batch that logs a ranked daily's final entry marks its finish
+    owed (a crash right after it loses nothing); the finish, once written, takes the mark
+    off. A practice daily and a solo game have no finish to owe."""
+    server = daily_server
+    owed_then: list[set[bytes]] = []
+    watcher = SyncRedis.from_url(server.settings.redis_url or "")
+
+    def look_after_the_next_batch() -> None:
+        commit = server.service.commit
+        flush = commit.after_batch
+
+        def looked() -> None:
+            commit.after_batch = flush
+            owed_then.append(watcher.smembers(store.DAILIES_OWED))
+            if flush is not None:
+                flush()
+
+        commit.after_batch = looked
+
+    try:
+        ann = await player(server.url, "ann")
+        ranked = await ann.call("daily", game=GAME)
+        look_after_the_next_batch()
+        await ann.call("resign", game=ranked["game"])
+        practice = await ann.call("daily", game=GAME)
+        assert not practice["ranked"]
+        look_after_the_next_batch()
+        await ann.call("resign", game=practice["game"])
+        solo = await ann.call("new_game", game=GAME)
+        look_after_the_next_batch()
+        await ann.call("resign", game=solo["game"])
+    finally:
+        watcher.close()
+    assert owed_then == [{ranked["game"].encode()}, set(), set()]
+    assert await admin.smembers(store.DAILIES_OWED) == set()
+    assert [e["game"] for e in results(ann)] == [ranked["game"]]
+
+
+async def test_a_finish_written_again_counts_nothing_twice(
+    settings: Settings, redis_url: str
+) -> None:
+    """A finish whose writes all landed but that was not taken off the owed set (its
+    process died then, or Redis went away before the removal) is written again by
+    housekeeping: the wins count, the streak and the boards stay as they were. It is
+    written by the process its player is connected to (which tells them), or by any
+    process when they are connected nowhere."""
+    day = day_of(settings.clock.now_ms())
+    two_servers = with_settings(settings, secret=secret_winning_on(day), sweep_interval=3600.0)
+    async with running(two_servers) as one, running(two_servers) as two:
+        ann = await player(one.url, "ann")
+        gid = (await ann.call("daily", game=GAME))["game"]
+        for move in winning_line(one, day):
+            await ann.call("move", move=move, game=gid)
+        assert (await ann.event("daily_result"))["status"] == "won"
+        written = await standing(one.redis, ann, day)
+        assert written["wins"] == b"1" and written["daily"] == written["best"] == 1
+
+        await one.redis.sadd(store.DAILIES_OWED, gid)  # as if never taken off
+        await two.service.housekeeping.sweep()  # ann is connected to one: left to it
+        assert await one.redis.smembers(store.DAILIES_OWED) == {gid.encode()}
+        await one.service.housekeeping.sweep()
+        again = await ann.event("daily_result")
+        assert again["rank"] == 1 and again["streak"]["game"] == {"current": 1, "best": 1}
+        assert await one.redis.smembers(store.DAILIES_OWED) == set()
+        assert await standing(one.redis, ann, day) == written
+
+        await ann.close()
+        await until_offline(one, "ann")
+        await one.redis.sadd(store.DAILIES_OWED, gid)
+        await two.service.housekeeping.sweep()  # connected nowhere: any process writes it
+        assert await one.redis.smembers(store.DAILIES_OWED) == set()
+        assert await standing(one.redis, ann, day) == written
+        wins = await one.service.boards.top(parse_board(f"wins/{GAME}", day, "2026-W01"))
+        assert [(e["player"], e["count"]) for e in wins["entries"]] == [("ann", 1)]
+
+
+async def until_offline(server: Running, name: str) -> None:
+    pid = (await server.redis.get(store.name_key(name))).decode()
+    for _ in range(250):
+        if not await server.redis.exists(store.online_key(pid)):
+            return
+        await asyncio.sleep(0.02)
+    raise TimeoutError(f"{name} still marked online")
+
+
+async def test_a_game_counts_once_on_a_counting_board_and_a_late_day_changes_no_streak(
+    server: Running,
+) -> None:
+    boards, dailies = server.service.boards, server.service.dailies
+    wins = parse_board(f"wins/{GAME}", "2026-11-22", "2026-W47")
+    counted = [
+        await boards.submit_count(wins, "p1", {"player": "ann"}, 1_000, game="g1"),
+        await boards.submit_count(wins, "p1", {"player": "ann"}, 2_000, game="g1"),
+        await boards.submit_count(wins, "p1", {"player": "ann"}, 3_000, game="g2"),
+        await boards.submit_count(wins, "p1", {"player": "ann"}, 4_000),  # a race: uncounted
+    ]
+    assert counted == [1, 1, 2, 3]
+    assert await server.redis.ttl(store.counted_key(wins.id, "g1")) > 30 * 86400
+
+    await dailies.count_win("p1", GAME, "2026-11-22", "2026-11-21")
+    await dailies.count_win("p1", GAME, "2026-11-23", "2026-11-22")
+    after = await dailies.streak_fields("p1")
+    assert after[f"{GAME}:cur"] == after["all:cur"] == "2"
+    # the same day again, or an earlier day's win written late: nothing changes
+    await dailies.count_win("p1", GAME, "2026-11-23", "2026-11-22")
+    await dailies.count_win("p1", GAME, "2026-11-22", "2026-11-21")
+    await dailies.count_win("p1", "gate", "2026-11-20", "2026-11-19")
+    assert (await dailies.streak_fields("p1")) == {
+        **after,
+        "gate:cur": "1",
+        "gate:last": "2026-11-20",
+        "gate:best": "1",
+    }

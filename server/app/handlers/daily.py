@@ -45,7 +45,7 @@ class DailyChallenge(Part):
             return
         live.finish(g.TIMEOUT, reset)
         await self.play.log(live, f"{reset} {g.TIMEOUT_ENTRY}")
-        await self.finished(live)
+        await self.finish(live)
 
     def _streak_of(self, fields: dict[str, str], prefix: str, today: str) -> dict[str, int]:
         last = fields.get(f"{prefix}:last")
@@ -136,7 +136,10 @@ class DailyChallenge(Part):
 
     async def finished(self, live: g.LiveGame) -> None:
         """A ranked daily game has ended: its replay, the boards, the streaks, and the
-        result line for the player."""
+        result line for the player. Every write may be done again (a finish that failed
+        part way is tried again whole): the replay is the same, the day's board keeps the
+        first entry, ``best/`` the best, ``wins/`` counts the game once, the streak a day
+        once. The finish is then owed no more, and whoever takes it off tells the player."""
         pid = live.owner
         name = self.sessions[pid].name if pid in self.sessions else None
         if name is None:
@@ -166,12 +169,14 @@ class DailyChallenge(Part):
                 changed.append(best)
             wins = parse_board(f"wins/{live.game.id}", today, week)
             await self.boards.submit_count(
-                wins, pid, {"player": name, "replay": live.gid}, finished
+                wins, pid, {"player": name, "replay": live.gid}, finished, game=live.gid
             )
             changed.append(wins)
             await self.dailies.count_win(pid, live.game.id, day, d.previous_day(day))
         for board in changed:
             await self.leaderboards.changed(board, pid)
+        if not await self.dailies.settle(live.gid):
+            return  # another finisher of the same game took it off, and tells the player
         session = self.sessions.get(pid)
         if session is not None:
             session.send(
@@ -195,3 +200,35 @@ class DailyChallenge(Part):
                     ),
                 }
             )
+
+    async def finish(self, live: g.LiveGame) -> None:
+        """Finish a ranked daily that has just ended (:meth:`finished`). Its final entry
+        is logged, so the request that ended it was applied, and is answered as such even
+        when the finish fails (Redis away): the write of that entry marked the finish owed
+        (``Play.log_write``), and housekeeping finishes it (:meth:`finish_owed`)."""
+        try:
+            await self.finished(live)
+        except Exception as exc:
+            self.failures.failed("finishing a daily", exc, player=live.owner)
+
+    async def finish_owed(self) -> None:
+        """Housekeeping: finish each ranked daily whose finish is owed, as its log has it,
+        here when its player is connected here or nowhere (the process they are connected
+        to finishes the others, and tells them). A game whose log has not ended (its
+        final append was refused: another process took the game) stays owed until its
+        day is over; a game gone from Redis is owed no more."""
+        for gid in await self.dailies.owed():
+            try:
+                live = await self.stored.load(gid, fence=False)
+                if live is None or live.kind != g.DAILY:
+                    await self.dailies.settle(gid)
+                elif not live.finished:
+                    day = live.day or d.day_of(live.created_ms)
+                    if self.now() >= d.day_start_ms(day) + d.DAY_MS:
+                        await self.dailies.settle(gid)
+                else:
+                    owner = live.owner
+                    if owner in self.sessions or not await self.presence.online([owner]):
+                        await self.finished(live)
+            except Exception as exc:
+                self.failures.failed("finishing a daily", exc)

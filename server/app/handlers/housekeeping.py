@@ -76,7 +76,8 @@ class Housekeeping(Part):
         """Housekeeping: renew this process's marks in Redis (who is connected here, how
         many watch each room); a racer away longer than ``forfeit_after`` seconds resigns
         (a race with no time limit must not wait for ever); take up races nobody holds
-        (their processes died); let go of rooms, and games, nobody here needs."""
+        (their processes died); finish the ranked dailies whose finish is owed; let go of
+        rooms, and games, nobody here needs."""
         now = self.now()
         ttl = self.accounts.online_ttl()
         if self.sessions:
@@ -112,6 +113,7 @@ class Housekeeping(Part):
             ):
                 self.host.unload(room)  # those who need it hold it
         await self._take_up_orphans(now)
+        await self.daily.finish_owed()
         playing = {r.gid for room in self.rooms.values() for r in room.racers.values()}
         for gid, live in list(self.games.items()):
             # a game played elsewhere or by nobody, or one that has ended (it reloads

@@ -19,6 +19,7 @@ from ..domain.room import (
     COUNTDOWN,
     RACING,
 )
+from ..store.daily import owe_finish
 from .base import Handler, Part, Session, refuse
 from .host import HeldRoom
 
@@ -118,15 +119,19 @@ class Play(Part):
 
     def log_write(self, live: g.LiveGame, entry: str) -> store.Write:
         """The group commit's write of a log entry: the append, fenced by the token this
-        process took the game with; now and then the keys' time to live."""
+        process took the game with; now and then the keys' time to live; with a ranked
+        daily's final entry, that its finish is owed (``DailyChallenge.finish``)."""
         gid = live.gid
         ttl = self.settings.ended_ttl if live.finished else self.settings.idle_ttl
         finished = live.finished
         fence = live.fence
         assert fence is not None, "a game is played only where it was taken"
         renew = finished or live.log_length % 64 == 0
+        owed = finished and live.kind == g.DAILY  # a ranked daily's final entry
 
         def write(pipe: store.Commands) -> None:
+            if owed:
+                owe_finish(pipe, gid)
             pipe.append_fenced(gid, fence, entry)
             if renew:
                 pipe.expire(store.log_key(gid), ttl)
@@ -186,7 +191,7 @@ class Play(Part):
         self.app.moves.start(live, req.move, settle)
         text, room = await played
         if live.finished and live.kind == g.DAILY:
-            await self.daily.finished(live)
+            await self.daily.finish(live)
         return self._played("moved", live, text, room)
 
     async def on_undo(self, session: Session, req: m.Undo) -> dict[str, Any]:
@@ -220,7 +225,7 @@ class Play(Part):
         room = self.check_playable(live)
         await self.resign(live, room)
         if live.kind == g.DAILY:
-            await self.daily.finished(live)
+            await self.daily.finish(live)
         return {"type": "resigned", "game": live.gid, "status": live.status()}
 
     async def resign(self, live: g.LiveGame, room: HeldRoom | None) -> None:

@@ -28,10 +28,13 @@ from .commit import (
     outcome_unknown,
 )
 from .keys import (
+    COUNTED_TTL,
+    DAILIES_OWED,
     DAILY_TTL,
     ENDING_CLAIM_MS,
     LIVE_ROOMS,
     code_key,
+    counted_key,
     daily_key,
     ending_key,
     fence_key,
@@ -68,6 +71,8 @@ from .scripts import (
 )
 
 __all__ = [
+    "COUNTED_TTL",
+    "DAILIES_OWED",
     "DAILY_TTL",
     "DELETE_IF_OURS",
     "ENDING_CLAIM_MS",
@@ -87,6 +92,7 @@ __all__ = [
     "RedisClient",
     "Write",
     "code_key",
+    "counted_key",
     "daily_key",
     "ending_key",
     "fence_key",

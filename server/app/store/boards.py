@@ -9,6 +9,7 @@ from typing import Any, cast
 from ..domain.boards import DAILY_TTL, Board, pid_of, time_member, time_score
 from .codec import pack, unpack
 from .commit import RedisClient
+from .keys import COUNTED_TTL, counted_key
 from .scripts import SUBMIT_COUNT, SUBMIT_TIME
 
 
@@ -37,10 +38,22 @@ class Boards:
         return bool(written)
 
     async def submit_count(
-        self, board: Board, pid: str, details: dict[str, Any], now_ms: int
+        self,
+        board: Board,
+        pid: str,
+        details: dict[str, Any],
+        now_ms: int,
+        game: str | None = None,
     ) -> int:
-        """Count one more (a daily win, a race won) for a player; their new count."""
-        count = await self._count(keys=board.keys, args=[pid, pack(details), now_ms // 1000])
+        """Count one more (a daily win, a race won) for a player; their new count. With
+        ``game`` (the id of the game won), that game counts once however often this is
+        tried (:func:`~server.app.store.keys.counted_key`)."""
+        keys = board.keys
+        args: list[str | bytes | int] = [pid, pack(details), now_ms // 1000]
+        if game is not None:
+            keys = [*keys, counted_key(board.id, game)]
+            args.append(COUNTED_TTL)
+        count = await self._count(keys=keys, args=args)
         return int(count)
 
     async def _entries(

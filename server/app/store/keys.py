@@ -30,10 +30,15 @@ key                         type    what
 ``dlyp:{day}:{game}:{pid}`` string  their current practice attempt of that day (31 days)
 ``stk:{pid}``               hash    streaks: ``{game}:cur``, ``{game}:best``, ``{game}:last``
                                     (last day won), and the same for ``all`` games
+``dailies:owed``            set     ids of ranked daily games ended whose finish (replay,
+                                    boards, streak) is not written yet; added in the write
+                                    that logs the final entry, removed once it is written
 ``fol:{pid}``               set     ids of the players they follow
 ``rp:{gid}``                string  a finished ranked daily or race game's replay (msgpack);
                                     kept for good
 ``lb:{B}`` ``lbd:{B}`` ...  board   a leaderboard: see ``server/app/domain/boards.py``
+``lbg:{B}:{gid}``           string  a game's win counted on counting board B (31 days), so
+                                    a retried count counts once
 ==========================  ======  ===========================================================
 
 TTLs: a finished game and its log, and a finished room, expire ``Settings.ended_ttl``
@@ -100,6 +105,24 @@ def practice_key(day: str, game: str, pid: str) -> str:
 
 def streak_key(pid: str) -> str:
     return f"stk:{pid}"
+
+
+#: ranked daily games whose finish is owed (``DailyChallenge.finish``); no TTL, each id
+#: is removed once its finish is written, or its game is gone
+DAILIES_OWED = "dailies:owed"
+
+
+def counted_key(board_id: str, gid: str) -> str:
+    """Set (``NX``) when a game's win is counted on a counting board: a count tried
+    again (a finish written again after a failure) finds it and counts nothing. Shares
+    the board's hash tag, so the count's script touches one slot. Kept
+    :data:`COUNTED_TTL`."""
+    return f"lbg:{{{board_id}}}:{gid}"
+
+
+#: how long a counted game's mark is kept, seconds (31 days: far longer than a finish
+#: can stay owed, since its game expires ``ended_ttl`` after it ends)
+COUNTED_TTL = DAILY_TTL
 
 
 def follow_key(pid: str) -> str:

@@ -60,8 +60,13 @@ end
 return 1
 """
 
-# KEYS: zset, details, members, counts. ARGV: pid, details, now in seconds
+# KEYS: zset, details, members, counts[, the counted game's mark]. ARGV: pid, details,
+# now in seconds[, the mark's TTL]. With the mark, a game is counted once: a count tried
+# again (its first try landed, its answer did not) returns the count as it stands
 SUBMIT_COUNT = """
+if KEYS[5] and not redis.call('SET', KEYS[5], 1, 'NX', 'EX', ARGV[4]) then
+  return tonumber(redis.call('HGET', KEYS[4], ARGV[1]) or '0')
+end
 local n = redis.call('HINCRBY', KEYS[4], ARGV[1], 1)
 local score = (1048576 - n) * 4294967296 + tonumber(ARGV[3])
 redis.call('ZADD', KEYS[1], string.format('%.0f', score), ARGV[1])
@@ -70,12 +75,14 @@ redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
 return n
 """
 
-# KEYS[1]: the player's streaks. ARGV: game, the day won, the day before it
+# KEYS[1]: the player's streaks. ARGV: game, the day won, the day before it. A day
+# counted already, or one before the last day won (a win written late, its finish owed
+# meanwhile), changes nothing (days are YYYY-MM-DD: they sort as strings)
 STREAK = """
 local function bump(prefix)
   local last = redis.call('HGET', KEYS[1], prefix .. ':last')
   local cur = tonumber(redis.call('HGET', KEYS[1], prefix .. ':cur') or '0')
-  if last == ARGV[2] then return cur end
+  if last and last >= ARGV[2] then return cur end
   if last == ARGV[3] then cur = cur + 1 else cur = 1 end
   redis.call('HSET', KEYS[1], prefix .. ':cur', cur, prefix .. ':last', ARGV[2])
   local best = tonumber(redis.call('HGET', KEYS[1], prefix .. ':best') or '0')
