@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 
 from .datadir import private_tree
-from .redis_ready import POLL, LoadWait
+from .store.ready import POLL, LoadWait
 
 log = logging.getLogger("patience.redis")
 
@@ -72,7 +72,7 @@ class EmbeddedRedis:
     def start(self, timeout: float = 10.0, load_timeout: float = 60.0) -> str:
         """Start Redis; return its URL once it answers ``PING``: its socket within
         ``timeout`` seconds, and its data loaded within ``load_timeout`` more (else
-        :class:`~server.app.redis_ready.RedisNotReady`)."""
+        :class:`~server.app.store.ready.RedisNotReady`)."""
         # the append-only file holds every game's seed: the directory and all in it are
         # the server's user's alone (Redis makes its files with the umask redis_child sets)
         private_tree(self.dir)

@@ -12,16 +12,14 @@ import signal
 import sys
 from typing import Any
 
-from redis.asyncio import BlockingConnectionPool, Redis, RedisCluster
-
 from server import __version__, native
 
 from .datadir import private_dir
 from .embedded_redis import EmbeddedRedis
-from .redis_ready import RedisNotReady, loading_retry, wait_until_loaded
 from .service import Service
 from .settings import Settings
-from .store import RedisClient, hiredis_packing
+from .store.connect import open_redis
+from .store.ready import RedisNotReady, wait_until_loaded
 from .ws import WebServer
 
 log = logging.getLogger("patience.main")
@@ -67,26 +65,6 @@ def tune_gc() -> None:
     gc.freeze()
     young, middle, _ = gc.get_threshold()
     gc.set_threshold(young, middle, 1000)
-
-
-def open_redis(url: str, cluster: bool = False) -> RedisClient:
-    """The client of the Redis at ``url``; with ``cluster``, of the Redis Cluster that
-    ``url`` is a node of (the others are found from it).
-
-    A command Redis answers ``LOADING`` (it has restarted and is reading its data) is
-    sent again for a few seconds (:func:`~server.app.redis_ready.loading_retry`): it had
-    not run. One whose connection failed is not, as it may have run. The cluster
-    client keeps its own policy (``MOVED``, ``ASK``, a node lost)."""
-    if cluster:
-        # a pool per node; past its connections a command fails at once (the cluster
-        # client has no blocking pool), so a node gets more than the one Redis below
-        return RedisCluster.from_url(url, max_connections=500)
-    # past its connections a request waits for one: redis-py's default pool fails it with
-    # "Too many connections" (100), which a burst of sign-ins reaches
-    pool = BlockingConnectionPool.from_url(
-        url, max_connections=100, timeout=20, retry=loading_retry()
-    )
-    return Redis.from_pool(hiredis_packing(pool))
 
 
 async def run(settings: Settings, started: asyncio.Event | None = None) -> None:

@@ -24,10 +24,9 @@ from typing import Any
 from server.protocol import ErrorCode, ProtocolError
 from server.protocol import messages as m
 
-from . import bus, store
+from . import store
 from .domain import games as g
 from .domain.room import RoomConflict
-from .failures import FailureLog
 from .handlers.base import Handler, Part, Session
 from .handlers.boards import Leaderboards
 from .handlers.daily import DailyChallenge
@@ -40,12 +39,15 @@ from .handlers.replays import Replaying
 from .handlers.rooms import Lobby
 from .moves import MovePath
 from .settings import Settings
+from .store import bus
 from .store.boards import Boards
 from .store.daily import Dailies
+from .store.failures import FailureLog
 from .store.games import Games
 from .store.players import Players
 from .store.presence import Presence
 from .store.replays import Replays
+from .store.rooms import Rooms
 
 __all__ = ["Service", "Session", "rules_text"]
 
@@ -93,6 +95,7 @@ class Service:
         self.replays = Replays(redis)
         self.stored = Games(redis)
         self.boards = Boards(redis)
+        self.stored_rooms = Rooms(redis, self.proc)
         #: room changes tried again because another process changed the room first, and
         #: appends refused because another process had taken the game (for /metrics)
         self.room_conflicts = 0
@@ -199,7 +202,7 @@ class Service:
             self.failures.failed("background task", exc)
 
     async def on_bus(self, channel: str, data: dict[str, Any]) -> None:
-        """A message from another process (see ``server.app.bus``)."""
+        """A message from another process (see ``server.app.store.bus``)."""
         kind = data.get("k")
         if kind == "kick":
             session = self.sessions.get(data.get("pid", ""))

@@ -34,11 +34,11 @@ from websockets.protocol import State
 from server.protocol import ErrorCode, ProtocolError
 
 from . import web
-from .failures import FailureLog
 from .metrics import Metrics
 from .service import Service
 from .session import Outbox, WsSession, _error, frame_size, frames_end, read_frames
 from .settings import Settings
+from .store.failures import FailureLog
 
 log = logging.getLogger("patience.ws")
 

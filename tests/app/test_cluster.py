@@ -16,8 +16,8 @@ from redis.asyncio.cluster import ClusterNode, RedisCluster
 from redis.exceptions import NoScriptError
 
 from server.app import store
-from server.app.main import open_redis
 from server.app.settings import Settings
+from server.app.store.connect import open_redis
 
 from .client import player
 from .cluster import LocalCluster

@@ -17,12 +17,12 @@ from typing import Any
 import pytest
 
 from server.app import store
-from server.app.bus import Bus
 from server.app.domain import games as g
 from server.app.embedded_redis import EmbeddedRedis
-from server.app.main import open_redis
 from server.app.settings import Settings
 from server.app.store import room_channel
+from server.app.store.bus import Bus
+from server.app.store.connect import open_redis
 
 from .client import Client
 from .conftest import Running, running, until, with_settings

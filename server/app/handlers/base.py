@@ -57,7 +57,6 @@ class Part:
         self.app = app
         # what the app shares, under the same names (containers: never replaced)
         self.settings = app.settings
-        self.redis = app.redis
         self.clock = app.clock
         self.commit = app.commit
         self.sessions = app.sessions
@@ -75,6 +74,7 @@ class Part:
         self.replays = app.replays
         self.stored = app.stored
         self.boards = app.boards
+        self.stored_rooms = app.stored_rooms
 
     def requests(self) -> dict[type[m.Request], Handler]:
         """The requests this part answers, and with what (none by default)."""

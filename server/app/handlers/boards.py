@@ -8,9 +8,9 @@ from typing import TYPE_CHECKING, Any
 from server.protocol import ErrorCode, encode
 from server.protocol import messages as m
 
-from .. import bus
 from ..domain import daily as d
 from ..domain.boards import Board, parse_board
+from ..store import bus
 from .base import Handler, Part, Session, refuse
 
 if TYPE_CHECKING:

@@ -10,7 +10,6 @@ from server.engine import GAMES
 from server.protocol import ErrorCode
 from server.protocol import messages as m
 
-from .. import store
 from ..datadir import load_secret
 from ..domain import daily as d
 from ..domain import games as g
@@ -82,7 +81,7 @@ class DailyChallenge(Part):
             if await self.dailies.claim_ranked(day, req.game, pid, fresh.gid):
                 self.games[fresh.gid] = live = fresh
             else:
-                await self.redis.delete(store.game_key(fresh.gid))
+                await self.stored.delete(fresh.gid)
                 gid = await self.dailies.ranked(day, req.game, pid)
         if live is None:
             assert gid is not None

@@ -30,13 +30,7 @@ from ..domain.room import (
     Room,
     RoomConflict,
 )
-from ..store import (
-    ROOM_CAS,
-    online_key,
-    standings_key,
-    version_key,
-    watchers_key,
-)
+from ..store.rooms import Standing
 from .base import Part, Session, refuse
 
 log = logging.getLogger("patience.service")
@@ -66,21 +60,12 @@ class RoomHost(Part):
         members = room.members()
         racing = room.state in (RACING, FINISHED)
         others = [r.pid for r in members if r.pid not in self.sessions]
-        async with self.redis.pipeline(transaction=False) as pipe:
-            for pid in others:
-                pipe.exists(online_key(pid))
-            pipe.hgetall(watchers_key(room.code))
-            if racing:
-                pipe.hgetall(standings_key(room.code))
-            replies = await pipe.execute()
-        online = {pid for pid, n in zip(others, replies, strict=False) if n}
         now = self.now()
-        watchers = len(room.watchers)
-        for proc, raw in replies[len(others)].items():
-            count, _, until = raw.decode().partition(" ")
-            if proc.decode() != self.proc and int(until or 0) > now:
-                watchers += int(count)
-        standings = replies[len(others) + 1] if racing else {}
+        # who is connected elsewhere, who watches elsewhere, the standings: one round trip
+        found = await self.stored_rooms.around(room.code, others, racing, now)
+        online = found.online
+        watchers = len(room.watchers) + found.watchers
+        standings = found.standings
         results = {r["player"]: r for r in room.results or []} if room.state == FINISHED else {}
         players = []
         for racer in members:
@@ -115,8 +100,8 @@ class RoomHost(Part):
         }
 
     def _standing(
-        self, racer: Racer, standings: dict[bytes, bytes], results: dict[str, Any]
-    ) -> tuple[int, int, int, str] | None:
+        self, racer: Racer, standings: dict[str, Standing], results: dict[str, Any]
+    ) -> Standing | None:
         """A racer's cards home, total, moves and status: from the results once the race
         is over, from their game where it is played here, else from the standings their
         process keeps in Redis."""
@@ -127,11 +112,7 @@ class RoomHost(Part):
         if live is not None and racer.pid in self.sessions:
             home, total = live.game.progress
             return home, total, live.game.moves, live.status()
-        raw = standings.get(racer.pid.encode())
-        if raw is None:
-            return None
-        home, total, moves, status = store.unpack(raw)
-        return home, total, moves, status
+        return standings.get(racer.pid)
 
     def audience(self, room: HeldRoom) -> list[Session]:
         """The room's members and watchers connected to this process."""
@@ -190,26 +171,13 @@ class RoomHost(Part):
         state = {**room.to_dict(), "version": room.version + 1}
         blob = store.pack(state)
         try:
-            async with self.redis.pipeline(transaction=False) as pipe:
-                pipe.eval(
-                    ROOM_CAS,
-                    2,
-                    store.room_key(room.code),
-                    version_key(room.code),
-                    room.version,
-                    blob,
-                    ttl,
-                )
-                # (also when the write is refused: the room was changed by whoever got
-                # there first, or closed, and housekeeping drops the codes of rooms gone)
-                pipe.sadd(store.LIVE_ROOMS, room.code)
-                version, _ = await pipe.execute()
+            version = await self.stored_rooms.write(room.code, room.version, state, ttl)
             if not version:
                 raise RoomConflict(room.code)
         except BaseException:
             room.roll_back()
             raise
-        room.version = int(version)
+        room.version = version
         room.persisted = state
         if notice is not None:
             # the other processes hear of the change before anyone is told it is made
@@ -219,10 +187,10 @@ class RoomHost(Part):
     async def get(self, code: str) -> HeldRoom | None:
         room = self.rooms.get(code)
         if room is None:
-            data = await self.redis.get(store.room_key(code))
+            data = await self.stored_rooms.read(code)
             if data is None:
                 return None
-            room = await self.revive(store.unpack(data))
+            room = await self.revive(data)
         return room
 
     async def reload(self, code: str) -> HeldRoom | None:
@@ -237,15 +205,15 @@ class RoomHost(Part):
 
     async def read(self, code: str) -> tuple[HeldRoom | None, bool]:
         """As :meth:`_reload_room`, and whether a state was taken from Redis."""
-        data = await self.redis.get(store.room_key(code))
+        data = await self.stored_rooms.read(code)
         room = self.rooms.get(code)
         if data is None:
             if room is not None:
                 self.unload(room)
             return None, False
         if room is None:
-            return await self.revive(store.unpack(data)), True
-        return room, self.take_newer(room, store.unpack(data))
+            return await self.revive(data), True
+        return room, self.take_newer(room, data)
 
     def take_newer(self, room: HeldRoom, state: dict[str, Any]) -> bool:
         """Take a state of the room read from Redis if it is newer than this copy's
@@ -387,25 +355,17 @@ class RoomHost(Part):
         return await self.broadcast_room(room)
 
     async def count_watchers(self, room: HeldRoom) -> None:
-        key = watchers_key(room.code)
-        if room.watchers:
-            until = self.now() + self.accounts.online_ttl() * 1000
-            await self.redis.hset(key, self.proc, f"{len(room.watchers)} {until}")
-            await self.redis.expire(key, self.settings.idle_ttl)
-        else:
-            await self.redis.hdel(key, self.proc)
+        until = self.now() + self.accounts.online_ttl() * 1000
+        await self.stored_rooms.count_watchers(
+            room.code, len(room.watchers), until, self.settings.idle_ttl
+        )
 
     async def close(self, room: HeldRoom) -> None:
         if room.timer is not None:
             room.timer.cancel()
         code = room.code
         closed = {**await self.room_message(room), "state": "closed"}
-        async with self.redis.pipeline(transaction=False) as pipe:
-            pipe.delete(
-                store.room_key(code), version_key(code), standings_key(code), watchers_key(code)
-            )
-            pipe.srem(store.LIVE_ROOMS, code)
-            await pipe.execute()
+        await self.stored_rooms.delete(code)
         data = encode(closed)
         for session in self.audience(room):
             session.send_encoded(data)

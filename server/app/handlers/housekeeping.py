@@ -9,15 +9,11 @@ from typing import TYPE_CHECKING, Any
 
 from server.protocol import ProtocolError
 
-from .. import store
 from ..domain.room import (
     COUNTDOWN,
     FINISHED,
     LOBBY,
     RACING,
-)
-from ..store import (
-    version_key,
 )
 from .base import Part
 from .host import HeldRoom
@@ -47,15 +43,13 @@ class Housekeeping(Part):
     async def resume_rooms(self) -> int:
         """At the start: take up every live room with its timers, and end the races that
         ended while no process was running."""
-        codes = await self.redis.smembers(store.LIVE_ROOMS)
         count = 0
-        for raw in codes:
-            code = store.text(raw)
-            data = await self.redis.get(store.room_key(code))
+        for code in await self.stored_rooms.live_codes():
+            data = await self.stored_rooms.read(code)
             if not data:
-                await self.redis.srem(store.LIVE_ROOMS, code)
+                await self.stored_rooms.forget(code)
                 continue
-            room = await self.host.revive(store.unpack(data))
+            room = await self.host.revive(data)
             await self.races.settle(room)
             count += 1
         return count
@@ -104,9 +98,7 @@ class Housekeeping(Part):
                             await self.play.resign(live, room)
                         except ProtocolError:  # another process forfeited them first
                             continue
-            if room.state in (LOBBY, FINISHED) and not await self.redis.exists(
-                store.room_key(room.code)
-            ):
+            if room.state in (LOBBY, FINISHED) and not await self.stored_rooms.exists(room.code):
                 self.host.unload(room)
             elif not self.host.audience(room) and (
                 room.state in (LOBBY, FINISHED) or await self.accounts.online(room.members())
@@ -128,12 +120,9 @@ class Housekeeping(Part):
         held = list(self.rooms.values())
         if not held:
             return
-        async with self.redis.pipeline(transaction=False) as pipe:
-            for room in held:
-                pipe.get(version_key(room.code))
-            versions = await pipe.execute()
+        versions = await self.stored_rooms.versions([room.code for room in held])
         for room, version in zip(held, versions, strict=True):
-            if version is not None and int(version) == room.version:
+            if version == room.version:
                 continue
             before = room.state
             fresh, taken = await self.host.read(room.code)
@@ -149,21 +138,16 @@ class Housekeeping(Part):
     async def _take_up_orphans(self, now: int) -> None:
         """Hold the rooms no process holds that need one: a countdown or time limit past
         due, or a race none of whose racers is connected anywhere (they forfeit)."""
-        codes = [store.text(c) for c in await self.redis.smembers(store.LIVE_ROOMS)]
-        codes = [c for c in codes if c not in self.rooms]
+        codes = [c for c in await self.stored_rooms.live_codes() if c not in self.rooms]
         if not codes:
             return
-        async with self.redis.pipeline(transaction=False) as pipe:
-            for code in codes:
-                pipe.get(store.room_key(code))
-            blobs = await pipe.execute()
+        states = await self.stored_rooms.read_many(codes)
         grace = 2000
         candidates: list[tuple[dict[str, Any], HeldRoom]] = []
-        for code, blob in zip(codes, blobs, strict=True):
-            if blob is None:
-                await self.redis.srem(store.LIVE_ROOMS, code)
+        for code, data in zip(codes, states, strict=True):
+            if data is None:
+                await self.stored_rooms.forget(code)
                 continue
-            data = store.unpack(blob)
             room = HeldRoom.from_dict(data)
             if room.state in (COUNTDOWN, RACING):
                 candidates.append((data, room))

@@ -19,7 +19,7 @@ from ..domain.room import (
     COUNTDOWN,
     RACING,
 )
-from ..store.daily import owe_finish
+from ..store.games import log_write
 from .base import Handler, Part, Session, refuse
 from .host import HeldRoom
 
@@ -118,27 +118,16 @@ class Play(Part):
         return room
 
     def log_write(self, live: g.LiveGame, entry: str) -> store.Write:
-        """The group commit's write of a log entry: the append, fenced by the token this
-        process took the game with; now and then the keys' time to live; with a ranked
-        daily's final entry, that its finish is owed (``DailyChallenge.finish``)."""
-        gid = live.gid
+        """The group commit's write of a log entry (``store.games.log_write``): fenced by
+        the token this process took the game with; now and then, and at the end, the
+        keys' time to live renewed; with a ranked daily's final entry, that its finish is
+        owed (``DailyChallenge.finish``)."""
         ttl = self.settings.ended_ttl if live.finished else self.settings.idle_ttl
-        finished = live.finished
         fence = live.fence
         assert fence is not None, "a game is played only where it was taken"
-        renew = finished or live.log_length % 64 == 0
-        owed = finished and live.kind == g.DAILY  # a ranked daily's final entry
-
-        def write(pipe: store.Commands) -> None:
-            if owed:
-                owe_finish(pipe, gid)
-            pipe.append_fenced(gid, fence, entry)
-            if renew:
-                pipe.expire(store.log_key(gid), ttl)
-                pipe.expire(store.game_key(gid), ttl)
-                pipe.expire(store.fence_key(gid), ttl)
-
-        return write
+        renew = live.finished or live.log_length % 64 == 0
+        owed = live.finished and live.kind == g.DAILY  # a ranked daily's final entry
+        return log_write(live.gid, fence, entry, ttl, renew, owed)
 
     def log_failed(self, live: g.LiveGame, exc: BaseException) -> BaseException:
         """What a failed log write means to its player: ``game_elsewhere`` when another

@@ -21,11 +21,9 @@ from ..domain.room import (
     rank,
 )
 from ..store import (
-    DELETE_IF_OURS,
     ENDING_CLAIM_MS,
-    ending_key,
-    standings_key,
 )
+from ..store.rooms import Standing
 from .base import Part
 from .host import HeldRoom
 
@@ -130,7 +128,7 @@ class Races(Part):
             return
         audience = self.host.audience(room)
         frames = []
-        standings = []
+        standings: dict[str, Standing] = {}
         for pid, live in due.items():
             racer = room.racers.get(pid)
             home, total = live.game.progress
@@ -149,11 +147,11 @@ class Races(Part):
             for session in audience:
                 session.send_encoded(data)
             frames.append(data)
-            standings += [pid, store.pack([home, total, moves, status])]
+            standings[pid] = (home, total, moves, status)
         self.bus.publish_soon(store.room_channel(room.code), "frames", f=frames)
-        key = standings_key(room.code)
-        self.bus.command_soon("HSET", key, *standings)
-        self.bus.command_soon("EXPIRE", key, self.settings.idle_ttl)
+        ttl = self.settings.idle_ttl
+        for command in self.stored_rooms.standings_commands(room.code, standings, ttl):
+            self.bus.command_soon(*command)
 
     async def _race_entries(self, room: HeldRoom) -> list[tuple[Racer, g.LiveGame]]:
         """Every racer dealt into the race, with their game: this process's copy where it
@@ -185,14 +183,11 @@ class Races(Part):
             # every process holding the room gets here: one at a time writes the
             # time-outs (each takes the games' fencing tokens, and two taking turns
             # would fence each other out), the others look again once its claim lapses
-            claim = ending_key(room.code)
-            if not await self.redis.set(claim, self.proc, nx=True, px=ENDING_CLAIM_MS):
-                holder = await self.redis.get(claim)
-                if holder is None or store.text(holder) != self.proc:
-                    # (a claim of this process's own is one a failed try left behind)
-                    wait = 1000 if holder is None else ENDING_CLAIM_MS + 1000
-                    self.host.again_at(room, self.now() + wait, self.time_up)
-                    return
+            claim = await self.stored_rooms.claim_ending(room.code)
+            if claim != "ours":
+                wait = 1000 if claim == "lapsed" else ENDING_CLAIM_MS + 1000
+                self.host.again_at(room, self.now() + wait, self.time_up)
+                return
             try:
                 end = room.end_at_ms or self.now()
                 timed_out = []
@@ -223,7 +218,7 @@ class Races(Part):
                 else:  # a game was taken meanwhile (its player came back): again
                     self.host.again_at(room, self.now() + 1000, self.time_up)
             finally:
-                await self.redis.eval(DELETE_IF_OURS, 1, claim, self.proc)
+                await self.stored_rooms.release_ending(room.code)
 
     async def _end_race(self, room: HeldRoom, entries: list[tuple[Racer, g.LiveGame]]) -> None:
         """Rank, store the results for good, and tell everyone. Caller holds the lock.
@@ -256,13 +251,12 @@ class Races(Part):
                 )
                 for racer, live in entries
             ],
-            (
-                ("SET", store.results_key(room.code, room.race), store.pack(results)),
-                *(
-                    ("EXPIRE", key(live.gid), self.settings.ended_ttl)
-                    for _, live in entries
-                    for key in (store.game_key, store.log_key, store.fence_key)
-                ),
+            self.stored_rooms.results_commands(
+                room.code,
+                room.race,
+                results,
+                [live.gid for _, live in entries],
+                self.settings.ended_ttl,
             ),
         )
         online = await self.accounts.online(room.members())

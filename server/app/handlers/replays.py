@@ -9,7 +9,6 @@ from typing import Any
 from server.protocol import ErrorCode
 from server.protocol import messages as m
 
-from .. import store
 from ..domain import daily as d
 from ..domain import games as g
 from ..domain import replays
@@ -36,16 +35,10 @@ class Replaying(Part):
     ) -> list[dict[str, Any]]:
         """The replays of ended games, built from their logs and kept for good: two round
         trips for them all (a race's), the first carrying the commands ``also``."""
-        async with self.redis.pipeline(transaction=False) as pipe:
-            for command in also:
-                pipe.execute_command(*command)
-            for live, _ in games:
-                pipe.lrange(store.log_key(live.gid), 0, -1)
-            replies = await pipe.execute()
-        logs = replies[len(replies) - len(games) :]
+        logs = await self.stored.read_logs([live.gid for live, _ in games], also)
         out = [
-            replays.build(live, g.parse_log(raw), extra)
-            for (live, extra), raw in zip(games, logs, strict=True)
+            replays.build(live, entries, extra)
+            for (live, extra), entries in zip(games, logs, strict=True)
         ]
         await self.replays.keep(
             [(live.gid, replay, live.owner) for (live, _), replay in zip(games, out, strict=True)]

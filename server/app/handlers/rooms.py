@@ -11,7 +11,6 @@ from server.engine import GAMES
 from server.protocol import ErrorCode
 from server.protocol import messages as m
 
-from .. import store
 from ..domain import room as rm
 from ..domain.room import (
     FINISHED,
@@ -46,7 +45,7 @@ class Lobby(Part):
         await self.leave_current(pid)
         for _ in range(20):
             code = new_code()
-            if await self.redis.set(store.code_key(code), 1, nx=True):
+            if await self.stored_rooms.claim_code(code):
                 break
         else:
             raise RuntimeError("no free room code")

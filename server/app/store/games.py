@@ -8,13 +8,15 @@ version is not the engine's is never rebuilt under other rules (:meth:`Games.loa
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterable
 from typing import Any
 
 from server.engine import GAMES, new_game
 
 from ..domain.games import LiveGame, parse_log
 from .codec import pack
-from .commit import RedisClient
+from .commit import Commands, RedisClient, Write
+from .daily import owe_finish
 from .keys import fence_key, game_key, log_key, standings_key
 
 logger = logging.getLogger("patience.games")
@@ -30,6 +32,24 @@ def queue_create(pipe: Any, live: LiveGame, ttl: int) -> None:
     pipe.expire(game_key(live.gid), ttl)
     pipe.incr(fence_key(live.gid))
     pipe.expire(fence_key(live.gid), ttl)
+
+
+def log_write(gid: str, fence: int, entry: str, ttl: int, renew: bool, owed: bool) -> Write:
+    """The group commit's write of a log entry: the append, fenced by the token this
+    process took the game with; with ``renew``, the game's keys' time to live; with
+    ``owed`` (a ranked daily's final entry), that its finish is owed, ahead of the entry
+    (:func:`~.daily.owe_finish`)."""
+
+    def write(pipe: Commands) -> None:
+        if owed:
+            owe_finish(pipe, gid)
+        pipe.append_fenced(gid, fence, entry)
+        if renew:
+            pipe.expire(log_key(gid), ttl)
+            pipe.expire(game_key(gid), ttl)
+            pipe.expire(fence_key(gid), ttl)
+
+    return write
 
 
 def created(live: LiveGame, replies: list[Any]) -> LiveGame:
@@ -68,6 +88,23 @@ class Games:
             replies = await pipe.execute()
         for n, live in enumerate(dealt):
             created(live, replies[n * CREATE_REPLIES : (n + 1) * CREATE_REPLIES])
+
+    async def delete(self, gid: str) -> None:
+        """A game written but never played (a daily start that lost its race to another)."""
+        await self.redis.delete(game_key(gid))
+
+    async def read_logs(
+        self, gids: list[str], also: Iterable[tuple[Any, ...]] = ()
+    ) -> list[list[tuple[int, str]]]:
+        """Several games' logs in one round trip, which carries the commands ``also``
+        first (a race's results, kept as its replays are built)."""
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for command in also:
+                pipe.execute_command(*command)
+            for gid in gids:
+                pipe.lrange(log_key(gid), 0, -1)
+            replies = await pipe.execute()
+        return [parse_log(raw) for raw in replies[len(replies) - len(gids) :]]
 
     async def read_log(self, gid: str) -> list[tuple[int, str]]:
         """A game's move log: (server ms, entry) pairs."""

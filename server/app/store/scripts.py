@@ -9,7 +9,7 @@ import hashlib
 import logging
 from typing import Any
 
-from ..redis_ready import loading_retry
+from .ready import loading_retry
 
 log = logging.getLogger("patience.store")
 
@@ -96,7 +96,7 @@ return {bump(ARGV[1]), bump('all')}
 async def load_scripts(conn: Any) -> None:
     """Load :data:`SCRIPTS` on a group-commit connection. A Redis that has just restarted
     answers ``LOADING`` until it has read its data: the scripts are loaded again then,
-    as redis-py's clients here send a command again (``redis_ready.loading_retry``), so
+    as redis-py's clients here send a command again (``ready.loading_retry``), so
     that the writes waiting for the connection wait too (within their deadline) rather
     than fail."""
 

@@ -22,8 +22,10 @@ from typing import Any
 
 from redis.asyncio import RedisCluster
 
-from . import store
+from .codec import pack, unpack
+from .commit import RedisClient
 from .failures import FailureLog
+from .keys import proc_channel
 
 log = logging.getLogger("patience.bus")
 
@@ -37,7 +39,7 @@ POLL = 0.05
 
 
 class Bus:
-    def __init__(self, redis: store.RedisClient, proc: str, handler: Handler) -> None:
+    def __init__(self, redis: RedisClient, proc: str, handler: Handler) -> None:
         self.redis = redis
         self.proc = proc
         self.handler = handler
@@ -62,7 +64,7 @@ class Bus:
         if isinstance(self.redis, RedisCluster):
             await self.redis.initialize()  # the slot map, which its pub/sub needs
         self._pubsub = self.redis.pubsub()
-        self.channels |= {store.proc_channel(self.proc), BOARDS}
+        self.channels |= {proc_channel(self.proc), BOARDS}
         await self._pubsub.subscribe(*self.channels)
         self._reader = asyncio.get_running_loop().create_task(self._read())
 
@@ -137,9 +139,7 @@ class Bus:
         """Publish without waiting; messages go out in the order they were given. The
         future is done once Redis has taken the message (await it to know that)."""
         self.published += 1
-        return self.command_soon(
-            "PUBLISH", channel, store.pack({"o": self.proc, "k": kind, **fields})
-        )
+        return self.command_soon("PUBLISH", channel, pack({"o": self.proc, "k": kind, **fields}))
 
     def command_soon(self, *args: Any) -> asyncio.Future[None]:
         """Send a Redis command without waiting for it, with the next messages: what a
@@ -208,7 +208,7 @@ class Bus:
             if message is None or message.get("type") != "message":
                 continue
             try:
-                data = store.unpack(message["data"])
+                data = unpack(message["data"])
                 if not isinstance(data, dict) or data.get("o") == self.proc:
                     continue
                 self.received += 1
