@@ -22,7 +22,7 @@ from .redis_ready import RedisNotReady, loading_retry, wait_until_loaded
 from .service import Service
 from .settings import Settings
 from .store import RedisClient, hiredis_packing
-from .ws import WebServer
+from .transport.ws import WebServer
 
 log = logging.getLogger("patience.main")
 

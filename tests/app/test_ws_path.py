@@ -13,7 +13,7 @@ from websockets.frames import Frame, Opcode
 from websockets.protocol import State
 
 from server.app import games as g
-from server.app.session import frame_head
+from server.app.transport.session import frame_head
 from server.engine import IllegalMove, UndoRefused, new_game
 
 from .client import Client, player, signed_in

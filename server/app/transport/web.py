@@ -6,7 +6,7 @@ pages: ``/`` (or ``/index.html``) the index; ``/leaderboard/<board>`` and
 ``/leaderboard/<board>.json`` (``<board>`` as in the protocol: ``daily/gate/2026-11-22``,
 ``daily/gate`` for today, ``wins/gate``, ``best/gate``, ``races/week``, ``races/all``);
 ``/leaderboard?game=gate&day=2026-11-21`` (the day picker's form); ``/replay/<id>`` and
-``/replay/<id>.json``. Their HTML is :mod:`server.app.pages`.
+``/replay/<id>.json``. Their HTML is :mod:`server.app.transport.pages`.
 
 The rules (``docs/server.md``, "HTTP pages"): a path matches whole, once its percent
 escapes are decoded; ``/healthz``, ``/metrics`` and the ``.json`` routes take no query
@@ -36,11 +36,11 @@ from websockets.http11 import Request, Response
 
 from server.protocol import ErrorCode, ProtocolError
 
-from . import daily as d
+from .. import daily as d
 from . import pages
 
 if TYPE_CHECKING:
-    from .service import Service
+    from ..service import Service
     from .ws import WebServer
 
 # the HTTP side logs as a part of the websocket server
