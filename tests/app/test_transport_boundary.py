@@ -1,0 +1,46 @@
+"""The transport is the server's edge: ``server/app/transport/`` is the only package that
+imports websockets (docs/architecture.md)."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+SERVER = ROOT / "server"
+TRANSPORT = SERVER / "app" / "transport"
+
+
+def websockets_imports(path: Path) -> list[int]:
+    """The lines where a module imports websockets or any of its submodules, every import
+    counted (in a function, under ``TYPE_CHECKING``, in a ``try``)."""
+    lines: list[int] = []
+    for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.level == 0:
+            names = [node.module or ""]
+        else:
+            continue
+        if any(name.split(".")[0] == "websockets" for name in names):
+            lines.append(node.lineno)
+    return lines
+
+
+def test_only_the_transport_imports_websockets() -> None:
+    files = sorted(SERVER.rglob("*.py"))
+    assert len(files) > 30
+    outside = [
+        f"{path.relative_to(ROOT)}:{line}"
+        for path in files
+        if not path.is_relative_to(TRANSPORT)
+        for line in websockets_imports(path)
+    ]
+    assert outside == [], f"websockets imported outside server/app/transport/: {outside}"
+
+
+def test_the_check_sees_the_transports_own_imports() -> None:
+    """The walk finds what it looks for: each form of import, in the transport's modules."""
+    assert websockets_imports(TRANSPORT / "ws.py")
+    assert websockets_imports(TRANSPORT / "session.py")
+    assert websockets_imports(TRANSPORT / "web.py")
