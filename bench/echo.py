@@ -7,8 +7,9 @@ list) is encoded afresh and sent.
 
 By default it uses websockets' documented asyncio API (``async for`` over the messages,
 ``await send``). With ``--lean`` it reads and writes frames as the race server does
-(``server/app/session.py``: whole binary frames taken straight from the bytes read, replies
-framed into the protocol's queue, one write per read), a ceiling for the same framing.
+(``server/app/transport/session.py``: whole binary frames taken straight from the bytes
+read, replies framed into the protocol's queue, one write per read), a ceiling for the
+same framing.
 
 Prints ``echo listening on ws://HOST:PORT`` once it accepts connections; stops on
 SIGTERM or SIGINT. ``bench/load/`` starts it itself.
@@ -30,7 +31,7 @@ from websockets.protocol import State
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from server.app.session import frame_head, read_frames
+from server.app.transport.session import frame_head, read_frames
 from server.engine import new_game
 
 
@@ -82,7 +83,7 @@ async def main(host: str, port: int, lean: bool = False) -> None:
                 # a fresh encode per reply, as the server does
                 await ws.send(packb({**reply, "move": request.get("move"), "id": request["id"]}))
 
-    # the race server's settings (server/app/ws.py)
+    # the race server's settings (server/app/transport/ws.py)
     async with serve(
         handler,
         host,

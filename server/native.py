@@ -48,7 +48,7 @@ SOURCES = (
     "server/engine/games/wedge.py",
     "server/protocol/codec.py",
     "server/app/domain/views.py",
-    "server/app/session.py",
+    "server/app/transport/session.py",
     "server/app/moves.py",
     "server/app/metrics.py",
     "server/app/domain/games.py",

@@ -44,14 +44,14 @@ SHOW = (
 
 @pytest.mark.skipif(os.environ.get("PATIENCE_NATIVE") != "1", reason="make test sets it")
 def test_the_tests_run_on_the_compiled_modules() -> None:
-    import server.app.session
+    import server.app.transport.session
     import server.engine.core
     import server.engine.games.gate
     import server.protocol.codec
 
     assert native.status()["mode"] == "compiled"
     modules = (server.engine.core, server.engine.games.gate, server.protocol.codec)
-    for module in (*modules, server.app.session):
+    for module in (*modules, server.app.transport.session):
         assert module.__file__ is not None
         assert module.__file__.endswith(SUFFIX)
         assert Path(module.__file__).is_relative_to(native.DIR)

@@ -20,7 +20,7 @@ from .service import Service
 from .settings import Settings
 from .store.connect import open_redis
 from .store.ready import RedisNotReady, wait_until_loaded
-from .ws import WebServer
+from .transport.ws import WebServer
 
 log = logging.getLogger("patience.main")
 

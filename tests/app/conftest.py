@@ -23,7 +23,7 @@ from server.app.main import open_redis
 from server.app.service import Service
 from server.app.settings import Clock, Settings
 from server.app.store import RedisClient
-from server.app.ws import WebServer
+from server.app.transport.ws import WebServer
 
 
 class ManualClock(Clock):

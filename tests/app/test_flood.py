@@ -13,7 +13,7 @@ from typing import Any
 from websockets.frames import Opcode
 
 from server.app.settings import Settings
-from server.app.ws import FRAMES_PER_PASS
+from server.app.transport.ws import FRAMES_PER_PASS
 
 from .client import Client
 from .conftest import running, with_settings

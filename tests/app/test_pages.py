@@ -128,7 +128,7 @@ async def test_index_and_replay_pages(server: Running) -> None:
 
 def test_every_string_on_a_page_is_escaped() -> None:
     from server.app.domain.boards import parse_board
-    from server.app.pages import board_html
+    from server.app.transport.pages import board_html
 
     board = parse_board("daily/gate/2026-11-22", "2026-11-22", "2026-W47")
     entry = {

@@ -13,8 +13,8 @@ from websockets.frames import Frame, Opcode
 from websockets.protocol import State
 
 from server.app.domain import games as g
-from server.app.session import frame_head
 from server.app.store.games import Games
+from server.app.transport.session import frame_head
 from server.engine import IllegalMove, UndoRefused, new_game
 
 from .client import Client, player, signed_in

@@ -3,6 +3,8 @@ a Redis Cluster."""
 
 from __future__ import annotations
 
+import asyncio
+
 from redis.asyncio import BlockingConnectionPool, Redis, RedisCluster
 
 from .commit import RedisClient, hiredis_packing
@@ -27,3 +29,17 @@ def open_redis(url: str, cluster: bool = False) -> RedisClient:
         url, max_connections=100, timeout=20, retry=loading_retry()
     )
     return Redis.from_pool(hiredis_packing(pool))
+
+
+async def answers(redis: RedisClient, timeout: float) -> bool:
+    """Whether Redis answers a ping within ``timeout`` seconds (every primary of a
+    cluster, not just one node)."""
+    try:
+        if isinstance(redis, RedisCluster):
+            ping = redis.ping(target_nodes=RedisCluster.PRIMARIES)
+        else:
+            ping = redis.ping()
+        await asyncio.wait_for(ping, timeout=timeout)
+    except Exception:
+        return False
+    return True

@@ -34,6 +34,11 @@ from redis.exceptions import RedisClusterException, RedisError
 UNAVAILABLE = (RedisError, RedisClusterException, OSError, TimeoutError)
 
 
+def redis_error(exc: BaseException) -> bool:
+    """Whether ``exc`` is one of redis-py's own errors (the client's, not the OS's)."""
+    return isinstance(exc, RedisError | RedisClusterException)
+
+
 def unavailable(exc: BaseException) -> bool:
     """Whether ``exc`` is Redis being away, as opposed to a fault of the server."""
     return isinstance(exc, UNAVAILABLE)

@@ -1,12 +1,12 @@
 """The websocket shell: the server, and one connection with its
-:class:`~server.app.session.WsSession` per client, frames decoded and dispatched to the
-service, replies and events written without waiting on slow readers.
+:class:`~server.app.transport.session.WsSession` per client, frames decoded and
+dispatched to the service, replies and events written without waiting on slow readers.
 
 websockets makes the connection (the handshake, pings, the closing handshake, limits);
 the frames of requests and replies, the bulk of the traffic, are read and written on its
 Sans-I/O protocol (:class:`RaceConnection` here, the session in
-:mod:`server.app.session`, which is compiled with the move path), and a move on a game
-held here is answered without a coroutine (:meth:`Service.move_now`). One pass of the
+:mod:`server.app.transport.session`, which is compiled with the move path), and a move on
+a game held here is answered without a coroutine (:meth:`Service.move_now`). One pass of the
 event loop handles at most ``FRAMES_PER_PASS`` frames of a connection, however many one
 read brings: the rest wait for the next pass, its socket not read meanwhile.
 
@@ -25,7 +25,6 @@ from __future__ import annotations
 import logging
 from typing import Any, ClassVar
 
-from redis.exceptions import RedisClusterException, RedisError
 from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.frames import Frame, Opcode
 from websockets.http11 import Request, Response
@@ -33,12 +32,12 @@ from websockets.protocol import State
 
 from server.protocol import ErrorCode, ProtocolError
 
+from ..metrics import Metrics
+from ..service import Service
+from ..settings import Settings
+from ..store.failures import FailureLog, redis_error
 from . import web
-from .metrics import Metrics
-from .service import Service
 from .session import Outbox, WsSession, _error, frame_size, frames_end, read_frames
-from .settings import Settings
-from .store.failures import FailureLog
 
 log = logging.getLogger("patience.ws")
 
@@ -202,7 +201,7 @@ def _address(ws: ServerConnection, header: str | None) -> str:
 
 
 class WebServer:
-    """The websocket server, and the HTTP side of its port (:mod:`server.app.web`)."""
+    """The websocket server, and the HTTP side of its port (:mod:`server.app.transport.web`)."""
 
     def __init__(self, settings: Settings, service: Service) -> None:
         self.settings = settings
@@ -220,7 +219,7 @@ class WebServer:
 
     def failed(self, session: WsSession, exc: BaseException, request_id: Any) -> dict[str, Any]:
         """The reply to a request that failed unexpectedly (logged)."""
-        if isinstance(exc, RedisError | RedisClusterException):
+        if redis_error(exc):
             self.metrics.redis_errors += 1
         self.failures.failed("request", exc, player=session.player)
         return _error(
@@ -284,7 +283,7 @@ class WebServer:
         self, connection: ServerConnection, request: Request
     ) -> Response | None:
         """websockets asks this of every request before its handshake: the HTTP side
-        (:mod:`server.app.web`) answers it, or None lets the handshake go on."""
+        (:mod:`server.app.transport.web`) answers it, or None lets the handshake go on."""
         return await web.answer(self, request)
 
     async def start(self) -> Server:

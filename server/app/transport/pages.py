@@ -1,5 +1,5 @@
-"""The HTML of the read-only pages (:mod:`server.app.web` routes the requests): the
-index, a leaderboard readable on a phone, a replay, and the small page of an error.
+"""The HTML of the read-only pages (:mod:`server.app.transport.web` routes the
+requests): the index, a leaderboard readable on a phone, a replay, and the small page of an error.
 Every string from a player is escaped.
 """
 
@@ -10,9 +10,9 @@ from typing import Any
 
 from server.engine import GAMES
 
-from .domain import daily as d
-from .domain import replays
-from .domain.boards import Board
+from ..domain import daily as d
+from ..domain import replays
+from ..domain.boards import Board
 
 STYLE = """
 body{font-family:system-ui,sans-serif;margin:0 auto;max-width:40rem;padding:1rem;

@@ -1,6 +1,6 @@
 """The websocket shell's half for one connection: frames read and dispatched, replies and
-events queued and written once a pass of the event loop (see :mod:`server.app.ws` for the
-connection itself and the server).
+events queued and written once a pass of the event loop (see
+:mod:`server.app.transport.ws` for the connection itself and the server).
 
 Compiled with the move path (``server/native.py``): every request and every reply goes
 through here, so it is kept to strict types and to objects whose attributes compiled code
@@ -25,9 +25,9 @@ from websockets.protocol import SEND_EOF, State
 from server.protocol import ErrorCode, FrameError, ProtocolError, decode, encode, parse_request
 from server.protocol import messages as m
 
-from .metrics import Metrics
-from .moves import MovePath
-from .settings import Settings
+from ..metrics import Metrics
+from ..moves import MovePath
+from ..settings import Settings
 
 try:  # websockets' own C version, as websockets.frames takes it
     from websockets.speedups import apply_mask
@@ -46,7 +46,7 @@ INBOX_LOW = 8
 
 
 class Shell(Protocol):
-    """What a session needs of the websocket server (:class:`server.app.ws.WebServer`)."""
+    """What a session needs of the websocket server (:class:`server.app.transport.ws.WebServer`)."""
 
     @property
     def service(self) -> Any: ...  # the Service: its move path is ``move_now``
@@ -124,8 +124,9 @@ class WsSession:
         self._parts: list[bytes] = []
         self._text = False
         self._paused = False
-        #: frames of an earlier read wait their turn (:class:`~server.app.ws.RaceConnection`
-        #: handles a share of them a pass of the event loop): the socket is not read
+        #: frames of an earlier read wait their turn
+        #: (:class:`~server.app.transport.ws.RaceConnection` handles a share of them a
+        #: pass of the event loop): the socket is not read
         self.deferred = False
         #: a request is being handled (its reply not yet sent)
         self._busy = False

@@ -1,0 +1,263 @@
+"""The HTTP side of the server's port: every request that is not a websocket handshake
+(:meth:`WebServer.process_request` hands each request here first).
+
+Routes, every one of them in one table (:data:`ROUTES`, which :func:`route` walks):
+``/healthz`` and ``/metrics`` (probes, whatever the request's headers); the read-only
+pages: ``/`` (or ``/index.html``) the index; ``/leaderboard/<board>`` and
+``/leaderboard/<board>.json`` (``<board>`` as in the protocol: ``daily/gate/2026-11-22``,
+``daily/gate`` for today, ``wins/gate``, ``best/gate``, ``races/week``, ``races/all``);
+``/leaderboard?game=gate&day=2026-11-21`` (the day picker's form); ``/replay/<id>`` and
+``/replay/<id>.json``. Their HTML is :mod:`server.app.transport.pages`.
+
+The rules (``docs/server.md``, "HTTP pages"): a path matches whole, once its percent
+escapes are decoded; ``/healthz``, ``/metrics`` and the ``.json`` routes take no query
+string, and the pages (HTML, for people: their links get shared with parameters added)
+read the ones they know and pass over the rest; anything else is an unknown page, 404 in
+plain text. Every route answers GET and HEAD (the GET's headers, no
+body); other methods get 405 with ``Allow``. Errors come in the route's form: JSON
+(``{"error": code, "message": text}``, the protocol's error codes) on a ``.json``
+route, a small page on a page, plain text on ``/healthz`` and ``/metrics``.
+"""
+
+from __future__ import annotations
+
+import email.utils
+import json
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, replace
+from html import escape
+from http import HTTPStatus
+from typing import TYPE_CHECKING, TypeAlias
+from urllib.parse import parse_qsl, unquote, urlsplit
+
+from websockets.datastructures import Headers
+from websockets.http11 import Request, Response
+
+from server.protocol import ErrorCode, ProtocolError
+
+from ..domain import daily as d
+from ..store.connect import answers
+from . import pages
+
+if TYPE_CHECKING:
+    from .ws import WebServer
+
+# the HTTP side logs as a part of the websocket server
+log = logging.getLogger("patience.ws")
+
+PLAIN = "text/plain; charset=utf-8"
+HTML = "text/html; charset=utf-8"
+JSON = "application/json"
+METRICS = "text/plain; version=0.0.4; charset=utf-8"
+UNKNOWN = "Patience Race: connect with a websocket client.\n"
+
+
+#: the methods every route answers; any other gets 405
+ALLOW = "GET, HEAD"
+
+
+@dataclass(frozen=True)
+class Answer:
+    status: int
+    content_type: str
+    body: str
+    headers: tuple[tuple[str, str], ...] = ()
+
+
+def response(found: Answer, head: bool = False) -> Response:
+    """The response carrying an answer; to a HEAD, its headers alone (Content-Length
+    still the length of the body a GET gets, as RFC 9110 allows)."""
+    body = found.body.encode()
+    status = HTTPStatus(found.status)
+    headers = Headers(
+        [
+            ("Date", email.utils.formatdate(usegmt=True)),
+            ("Connection", "close"),
+            ("Content-Length", str(len(body))),
+            ("Content-Type", found.content_type),
+            ("Cache-Control", "no-cache"),
+            *found.headers,
+        ]
+    )
+    return Response(status.value, status.phrase, headers, b"" if head else body)
+
+
+def error(form: str, status: int, code: str, message: str) -> Answer:
+    """An error in a route's form: ``{"error": code, "message": message}`` for a JSON
+    route, a small page for a page, plain text for the rest."""
+    if form == JSON:
+        return Answer(status, JSON, json.dumps({"error": code, "message": message}))
+    if form == HTML:
+        title = HTTPStatus(status).phrase
+        return Answer(status, HTML, pages.html_page(title, f"<h1>{escape(message)}</h1>"))
+    return Answer(status, PLAIN, f"{message}\n")
+
+
+async def healthz(server: WebServer, found: Found) -> Answer:
+    """``/healthz``: 200 while Redis answers a ping (every primary of a cluster), else 503."""
+    if not await answers(server.service.redis, timeout=2):
+        return Answer(503, PLAIN, "redis unavailable\n")
+    return Answer(200, PLAIN, "ok\n")
+
+
+async def metrics(server: WebServer, found: Found) -> Answer:
+    """``/metrics``: the Prometheus text of :class:`~server.app.metrics.Metrics`."""
+    rooms: dict[str, int] = {}
+    for room in server.service.rooms.values():
+        rooms[room.state] = rooms.get(room.state, 0) + 1
+    text = server.metrics.render(server.connections, rooms, server.service.counters())
+    return Answer(200, METRICS, text)
+
+
+async def index_page(server: WebServer, found: Found) -> Answer:
+    """The index page."""
+    service = server.service
+    today = d.day_of(service.now())
+    return Answer(200, HTML, pages.index_html(today))
+
+
+async def board_page(server: WebServer, found: Found) -> Answer:
+    """A leaderboard's page, or its JSON: its first 100 entries."""
+    service = server.service
+    today = d.day_of(service.now())
+    board = service.leaderboards.board(found.name)
+    shown = await service.leaderboards.board_page(board, 0, 100)
+    if found.route.form == JSON:
+        return Answer(200, JSON, json.dumps(shown))
+    return Answer(200, HTML, pages.board_html(shown, board, today))
+
+
+async def replay_page(server: WebServer, found: Found) -> Answer:
+    """A public replay's page, or its JSON."""
+    service = server.service
+    replay = await service.replaying.public_replay(found.name, None)
+    if found.route.form == JSON:
+        return Answer(200, JSON, json.dumps(replay))
+    return Answer(200, HTML, pages.replay_html(replay))
+
+
+#: the fields of the day picker's form
+PICKED = ("game", "day")
+
+
+def picked_board(query: str) -> str | None:
+    """The board the day picker's query names: ``game`` (empty or absent: ``gate``) and
+    ``day`` (empty or absent: today), each at most once; other fields are passed over."""
+    pairs = [(k, v) for k, v in parse_qsl(query, keep_blank_values=True) if k in PICKED]
+    fields = dict(pairs)
+    if len(fields) != len(pairs):
+        return None
+    game = fields.get("game") or "gate"
+    day = fields.get("day")
+    return f"daily/{game}/{day}" if day else f"daily/{game}"
+
+
+Handler: TypeAlias = "Callable[[WebServer, Found], Awaitable[Answer]]"
+
+#: the name a route takes from the rest of its path
+NAME = "<name>"
+
+
+@dataclass(frozen=True)
+class Route:
+    """One route: ``path`` matched whole, or around :data:`NAME` (the rest of the path,
+    slashes and all, maybe empty); ``form``, the content type of its answers (and of its
+    errors); ``handler``, what answers it. A ``probe`` is answered whatever the request's
+    headers (a websocket handshake is not taken on it), and its failure is not a page's
+    (no 500 of the route's own). ``picked`` reads the route's name from the query string
+    (None: the query does not name one, the request is not this route's)."""
+
+    path: str
+    form: str
+    handler: Handler
+    probe: bool = False
+    picked: Callable[[str], str | None] | None = None
+
+    def name(self, path: str) -> str | None:
+        """The name ``path`` gives this route ("" for an exact path), or None: not this
+        route's path."""
+        head, hole, tail = self.path.partition(NAME)
+        if not hole:
+            return "" if path == self.path else None
+        if len(path) < len(head) + len(tail):
+            return None
+        if not (path.startswith(head) and path.endswith(tail)):
+            return None
+        return path[len(head) : len(path) - len(tail)]
+
+
+#: every route, walked in order (the first whose path matches takes the request)
+ROUTES: tuple[Route, ...] = (
+    Route("/healthz", PLAIN, healthz, probe=True),
+    Route("/metrics", METRICS, metrics, probe=True),
+    Route("/", HTML, index_page),
+    Route("/index.html", HTML, index_page),
+    Route("/leaderboard", HTML, board_page, picked=picked_board),  # the day picker's form
+    Route(f"/leaderboard/{NAME}.json", JSON, board_page),
+    Route(f"/leaderboard/{NAME}", HTML, board_page),
+    Route(f"/replay/{NAME}.json", JSON, replay_page),
+    Route(f"/replay/{NAME}", HTML, replay_page),
+)
+
+
+@dataclass(frozen=True)
+class Found:
+    """A request target's route, and the board or replay id it names."""
+
+    route: Route
+    name: str = ""
+
+
+def route(target: str) -> Found | None:
+    """The route of a request target, or None: a path no route has, or a query string
+    where its route takes none. Paths match exactly, once their percent escapes are
+    decoded; a query string is for the pages only (the day picker's ``/leaderboard``
+    reads its own; the others pass over it)."""
+    parts = urlsplit(target)
+    try:
+        path = unquote(parts.path, errors="strict")
+    except UnicodeDecodeError:
+        return None
+    for entry in ROUTES:
+        name = entry.name(path)
+        if name is None:
+            continue
+        if entry.picked is not None:
+            name = entry.picked(parts.query)
+            return None if name is None else Found(entry, name)
+        if parts.query and entry.form != HTML:
+            return None  # (an API or a probe: what it asks is all in its path)
+        return Found(entry, name)
+    return None
+
+
+async def answer(server: WebServer, request: Request) -> Response | None:
+    """The response to a plain HTTP request; None for a websocket handshake (a GET asking
+    for an upgrade, on any path but a probe's: ``/healthz`` and ``/metrics``), which
+    websockets then carries on with."""
+    method = request.method
+    found = route(request.path)
+    probe = found is not None and found.route.probe
+    upgrade = "upgrade" in request.headers.get("Connection", "").lower()
+    if method == "GET" and upgrade and not probe:
+        return None
+    head = method == "HEAD"
+    if found is None:
+        return response(Answer(404, PLAIN, UNKNOWN), head)
+    form = found.route.form
+    if method not in ("GET", "HEAD"):
+        message = f"{method} is not allowed here: use GET or HEAD"
+        refused = error(form, 405, "method_not_allowed", message)
+        return response(replace(refused, headers=(("Allow", ALLOW),)))
+    if probe:
+        return response(await found.route.handler(server, found), head)
+    try:
+        return response(await found.route.handler(server, found), head)
+    except ProtocolError as exc:  # no_such_board, no_such_replay, not_public
+        status = 403 if exc.code == ErrorCode.NOT_PUBLIC else 404
+        return response(error(form, status, exc.code.value, exc.message), head)
+    except Exception as exc:
+        server.failures.failed("page", exc, path=request.path)
+        failed = error(form, 500, "internal_error", "internal error (it is logged)")
+        return response(failed, head)
