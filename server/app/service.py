@@ -48,6 +48,7 @@ from .store.players import Players
 from .store.presence import Presence
 from .store.replays import Replays
 from .store.rooms import Rooms
+from .workers import Workers
 
 __all__ = ["Service", "Session", "rules_text"]
 
@@ -104,6 +105,8 @@ class Service:
         self._background: set[asyncio.Task[Any]] = set()
         #: failures while Redis is away: a line a kind every few seconds, not one each
         self.failures = FailureLog(logging.getLogger("patience.service"))
+        #: worker processes for what takes CPU longer than a request may hold the loop
+        self.workers = Workers()
         #: the parts, one a capability
         self.accounts = Accounts(self)
         self.play = Play(self)
@@ -225,5 +228,6 @@ class Service:
         self.races.stop()
         if self._background:  # what closing connections started (presence, host)
             await asyncio.wait(set(self._background), timeout=5)
+        self.workers.close()
         await self.commit.close()
         await self.bus.stop()

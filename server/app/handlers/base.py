@@ -75,6 +75,7 @@ class Part:
         self.stored = app.stored
         self.boards = app.boards
         self.stored_rooms = app.stored_rooms
+        self.workers = app.workers
 
     def requests(self) -> dict[type[m.Request], Handler]:
         """The requests this part answers, and with what (none by default)."""

@@ -1,0 +1,58 @@
+"""Work that takes CPU for longer than a request may hold the event loop (a hint's
+search, a deal's certification, a stuck position's check): run in worker processes, each
+kind in a pool of its own so that a long kind never queues a short one.
+
+A pool's processes come from a fork server started before the first task: a clean
+process, not a fork of the server with its event loop and connections. Tasks are plain
+module-level functions with picklable arguments; a task that runs past its time is
+abandoned (:class:`TimeoutError`; its process finishes it and is used again).
+
+>>> import asyncio, operator
+>>> async def demo() -> int:
+...     workers = Workers()
+...     try:
+...         return await workers.run("demo", operator.add, 2, 3, timeout=30)
+...     finally:
+...         workers.close()
+>>> asyncio.run(demo())
+5
+"""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+
+
+class Workers:
+    def __init__(self, sizes: dict[str, int] | None = None) -> None:
+        #: processes a kind of work gets (1 when not named)
+        self.sizes = sizes or {}
+        self._pools: dict[str, ProcessPoolExecutor] = {}
+
+    def pool(self, kind: str) -> ProcessPoolExecutor:
+        pool = self._pools.get(kind)
+        if pool is None:
+            context = multiprocessing.get_context("forkserver")
+            pool = ProcessPoolExecutor(self.sizes.get(kind, 1), mp_context=context)
+            self._pools[kind] = pool
+        return pool
+
+    async def run(
+        self, kind: str, task: Callable[..., T], *args: Any, timeout: float | None = None
+    ) -> T:
+        """``task(*args)`` in a worker process of ``kind``'s pool, awaited without
+        holding the event loop; :class:`TimeoutError` past ``timeout`` seconds."""
+        future = asyncio.get_running_loop().run_in_executor(self.pool(kind), task, *args)
+        return await asyncio.wait_for(future, timeout)
+
+    def close(self) -> None:
+        """Stop every pool (what runs is abandoned; the server is stopping)."""
+        for pool in self._pools.values():
+            pool.shutdown(wait=False, cancel_futures=True)
+        self._pools.clear()
