@@ -63,7 +63,12 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         url = redis_server.start()
         redis = Redis.from_url(url)
         settings = Settings(
-            redis_url=url, data_dir=Path(tmp), rate=1e9, burst=10**9, register_rate=0
+            redis_url=url,
+            data_dir=Path(tmp),
+            rate=1e9,
+            burst=10**9,
+            register_rate=0,
+            certify_ahead=0,
         )
         service = Service(settings, redis)
         await service.start()

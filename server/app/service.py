@@ -29,6 +29,7 @@ from .domain import games as g
 from .domain.room import RoomConflict
 from .handlers.base import Handler, Part, Session
 from .handlers.boards import Leaderboards
+from .handlers.certify import Certifier
 from .handlers.daily import DailyChallenge
 from .handlers.host import HeldRoom, RoomHost
 from .handlers.housekeeping import Housekeeping
@@ -114,6 +115,7 @@ class Service:
         self.lobby = Lobby(self)
         self.races = Races(self)
         self.daily = DailyChallenge(self)
+        self.certifier = Certifier(self)
         self.replaying = Replaying(self)
         self.leaderboards = Leaderboards(self)
         self.housekeeping = Housekeeping(self)
@@ -124,6 +126,7 @@ class Service:
             self.lobby,
             self.races,
             self.daily,
+            self.certifier,
             self.replaying,
             self.leaderboards,
             self.housekeeping,
@@ -219,11 +222,14 @@ class Service:
     async def start(self) -> int:
         """Join the bus, resume the rooms a previous run left, start the housekeeping."""
         await self.bus.start()
-        return await self.housekeeping.start()
+        count = await self.housekeeping.start()
+        self.certifier.start()
+        return count
 
     async def shutdown(self) -> None:
         """Stop the timers and housekeeping, write what is queued, leave the bus."""
         self.housekeeping.stop()
+        self.certifier.stop()
         self.host.stop()
         self.races.stop()
         if self._background:  # what closing connections started (presence, host)

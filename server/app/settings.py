@@ -50,6 +50,9 @@ class Settings:
     lock_wait: float = 10.0
     register_rate: int = 5
     secret: str | None = None
+    certify_ahead: int = 1
+    certify_budget: float = 10.0
+    certify_candidates: int = 20
     rules_dir: Path | None = None
     clock: Clock = field(default_factory=Clock, compare=False)
 
@@ -248,6 +251,16 @@ OPTIONS: dict[str, tuple[str, Callable[[str], Any]]] = {
         _non_negative_int,
     ),
     "secret": ("key of the daily deals' seeds (else one kept in the data directory)", str),
+    "certify_ahead": (
+        "days ahead whose daily deals are certified winnable in the background (1: "
+        "today's and tomorrow's); 0 none (every day's deal is its first candidate)",
+        _non_negative_int,
+    ),
+    "certify_budget": ("seconds of search a daily deal's candidate gets", _positive_float),
+    "certify_candidates": (
+        "candidates tried for a day's deal before it is used uncertified",
+        _positive_int,
+    ),
     "rules_dir": ("folder of the game pages served as rules (else the source's docs/games)", Path),
 }
 

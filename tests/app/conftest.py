@@ -66,6 +66,7 @@ def settings(redis_url: str, tmp_path: Path) -> Settings:
         rate=1000.0,
         burst=1000,
         register_rate=0,  # every test's players come from one address
+        certify_ahead=0,  # no solving in the background (tests/app/test_certified.py's own)
         clock=ManualClock(),
     )
 
@@ -141,6 +142,7 @@ class ServerProcess:
             "PATIENCE_DATA_DIR": str(self.data_dir),
             "PATIENCE_COUNTDOWN": "0.3",
             "PATIENCE_REGISTER_RATE": "0",
+            "PATIENCE_CERTIFY_AHEAD": "0",
             **self.env,
         }
         self.process = subprocess.Popen(

@@ -73,3 +73,21 @@ def test_winnability_writes_a_line_a_deal_and_resumes(tmp_path: Path) -> None:
     ]
     assert sorted(seeds) == list(range(40))
     assert "Nestor, seeds 0 to 39" in again.stdout
+
+
+def test_the_measured_winnability_is_the_table_of_the_games_page() -> None:
+    """What ``games`` and the rules pages say is what docs/games/README.md measured."""
+    from pathlib import Path
+
+    from server.solver.winnability import MEASURED
+
+    table = Path(__file__).resolve().parents[2] / "docs" / "games" / "README.md"
+    rows = {}
+    for line in table.read_text().splitlines():
+        cells = [c.strip() for c in line.strip("|").split("|")]
+        if len(cells) == 10 and cells[0].startswith("`"):
+            rows[cells[0].strip("`")] = (int(cells[1]), int(cells[2]), int(cells[3]))
+    assert rows == {g: (w.deals, w.won, w.lost) for g, w in MEASURED.items()}
+    for game_id, w in MEASURED.items():
+        page = " ".join((table.parent / f"{game_id}.md").read_text().split())
+        assert f"**Winnability:** {w.text()}" in page, game_id

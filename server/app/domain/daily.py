@@ -25,6 +25,32 @@ def daily_seed(secret: bytes, day: str, game_id: str) -> int:
     return int.from_bytes(digest[:8], "big")
 
 
+def candidate_seed(secret: bytes, day: str, game_id: str, n: int) -> int:
+    """The ``n``-th candidate for a day's deal of a game: the first (``n`` = 0) is
+    :func:`daily_seed`, the next ones HMAC-SHA256 of ``"{day}/{game_id}/{n}"``. The day's
+    deal is the first the solver proves winnable (``docs/daily.md``).
+
+    >>> candidate_seed(b"k", "2026-11-24", "gate", 0) == daily_seed(b"k", "2026-11-24", "gate")
+    True
+    >>> seeds = {candidate_seed(b"k", "2026-11-24", "gate", n) for n in range(3)}
+    >>> len(seeds)
+    3
+    """
+    if n == 0:
+        return daily_seed(secret, day, game_id)
+    digest = hmac.new(secret, f"{day}/{game_id}/{n}".encode(), hashlib.sha256).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+def book_id(day: str, game_id: str) -> str:
+    """The id of a day's book line (the certificate, as a replay): letters and digits.
+
+    >>> book_id("2026-11-24", "gate-narrow")
+    'book20261124gatenarrow'
+    """
+    return "book" + day.replace("-", "") + game_id.replace("-", "")
+
+
 def day_of(ms: int) -> str:
     """The UTC date of a server time, ``YYYY-MM-DD``."""
     return dt.datetime.fromtimestamp(ms / 1000, dt.UTC).strftime("%Y-%m-%d")
@@ -42,6 +68,15 @@ def next_reset_ms(ms: int) -> int:
 
 def previous_day(day: str) -> str:
     return day_of(day_start_ms(day) - DAY_MS)
+
+
+def next_day(day: str) -> str:
+    """The day after ``day``.
+
+    >>> next_day("2026-12-31")
+    '2027-01-01'
+    """
+    return day_of(day_start_ms(day) + DAY_MS)
 
 
 def iso_week(ms: int) -> str:
@@ -86,17 +121,26 @@ def clock_text(ms: int) -> str:
 
 
 def result_line(
-    game_name: str, day: str, won: bool, time_ms: int, moves: int, home: int, total: int
+    game_name: str,
+    day: str,
+    won: bool,
+    time_ms: int,
+    moves: int,
+    home: int,
+    total: int,
+    par: int | None = None,
 ) -> str:
-    """The spoiler-free line a player pastes into a chat: no card, no move.
+    """The spoiler-free line a player pastes into a chat: no card, no move; with the
+    day's par (the book line's length) where the deal is certified.
 
     >>> result_line("The Gate", "2026-11-22", True, 205_000, 142, 52, 52)
     'Patience Race · The Gate · 2026-11-22 · won in 3:25 · 142 moves · 52/52 home'
-    >>> result_line("Nestor", "2026-11-22", False, 61_000, 20, 30, 52)
-    'Patience Race · Nestor · 2026-11-22 · not won · 1:01 · 20 moves · 30/52 home'
+    >>> result_line("Nestor", "2026-11-22", False, 61_000, 20, 30, 52, par=31)
+    'Patience Race · Nestor · 2026-11-22 · not won · 1:01 · 20 moves · 30/52 home · par 31'
     """
     outcome = f"won in {clock_text(time_ms)}" if won else f"not won · {clock_text(time_ms)}"
     plural = "move" if moves == 1 else "moves"
-    return (
+    line = (
         f"Patience Race · {game_name} · {day} · {outcome} · {moves} {plural} · {home}/{total} home"
     )
+    return line if par is None else f"{line} · par {par}"

@@ -29,7 +29,11 @@ import msgpack
 
 from server.engine import GAMES, IllegalMove, UndoRefused, new_game
 
-from .games import RESIGN, RESIGNED, TIMEOUT, TIMEOUT_ENTRY, UNDO, LiveGame
+from .daily import book_id
+from .games import RESIGN, RESIGNED, TIMEOUT, TIMEOUT_ENTRY, UNDO, WON, LiveGame
+
+#: a replay's kind for a certified daily deal's book line
+BOOK = "book"
 
 
 def build(live: LiveGame, log: list[tuple[int, str]], extra: dict[str, Any]) -> dict[str, Any]:
@@ -52,6 +56,34 @@ def build(live: LiveGame, log: list[tuple[int, str]], extra: dict[str, Any]) -> 
             "total": total,
         },
         **{k: v for k, v in extra.items() if k != "start_ms"},
+    }
+
+
+def book(day: str, start_ms: int, game_id: str, seed: int, line: list[str]) -> dict[str, Any]:
+    """A certified daily deal's book line as a replay (what ``replay``, the pages and
+    ``verify`` take): its moves all at the day's start, played through the engine here to
+    fill in its result (:class:`Tampered` if the line does not win)."""
+    game = new_game(game_id, seed=seed)
+    try:
+        for move in line:
+            game.play(move)
+    except IllegalMove as exc:
+        raise Tampered(f"the book line is not legal: {exc}") from None
+    if game.status != WON:
+        raise Tampered(f"the book line does not win: it ends {game.status}")
+    home, total = game.progress
+    return {
+        "id": book_id(day, game_id),
+        "game": game_id,
+        "rules_version": game.rules_version,
+        "seed": seed,
+        "kind": BOOK,
+        "start_ms": start_ms,
+        "moves": [[start_ms, move] for move in line],
+        "result": {"status": WON, "time_ms": 0, "moves": game.moves, "home": home, "total": total},
+        "player": "the book",
+        "day": day,
+        "par": len(line),
     }
 
 

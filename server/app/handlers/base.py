@@ -12,6 +12,7 @@ from server.protocol import messages as m
 if TYPE_CHECKING:
     from ..service import Service
     from .boards import Leaderboards
+    from .certify import Certifier
     from .daily import DailyChallenge
     from .host import RoomHost
     from .housekeeping import Housekeeping
@@ -116,6 +117,10 @@ class Part:
     @property
     def daily(self) -> DailyChallenge:
         return self.app.daily
+
+    @property
+    def certifier(self) -> Certifier:
+        return self.app.certifier
 
     @property
     def replaying(self) -> Replaying:

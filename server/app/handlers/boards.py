@@ -75,7 +75,25 @@ class Leaderboards(Part):
         for entry in (page["leader"], page["to_beat"]):
             if entry:
                 entry.pop("pid", None)
+        if board.kind == "daily":
+            page["book"] = await self._book(board)
         return {"board": board.id, "title": board.title(), "kind": board.kind, **page}
+
+    async def _book(self, board: Board) -> dict[str, Any] | None:
+        """A past day's board's par and book line, where its deal was certified (never
+        before the day's reset)."""
+        if board.kind != "daily" or board.day is None or board.game is None:
+            return None
+        if board.day >= d.day_of(self.now()):
+            return None
+        deal = await self.dailies.deal(board.day, board.game)
+        if deal is None or not deal.get("certified"):
+            return None
+        return {
+            "replay": d.book_id(board.day, board.game),
+            "par": int(deal["par"]),
+            "shortest": bool(deal.get("shortest")),
+        }
 
     def relay(self, board_id: str, data: bytes) -> None:
         """A ``board_update`` from another process, to the board's watchers here."""

@@ -69,7 +69,8 @@ class DailyChallenge(Part):
             raise refuse(ErrorCode.NO_SUCH_GAME, f"no game {req.game!r}; see the games list")
         now = self.now()
         day = d.day_of(now)
-        seed = d.daily_seed(self.secret, day, req.game)
+        deal = await self.certifier.deal(day, req.game)
+        seed = int(deal["seed"])
         gid = await self.dailies.ranked(day, req.game, pid)
         live: g.LiveGame | None = None
         if gid is None:
@@ -90,8 +91,11 @@ class DailyChallenge(Part):
                 raise refuse(ErrorCode.NO_SUCH_GAME, "today's ranked game has expired")
         ranked = not live.finished
         ranked_result = None
+        par = None
         if not ranked:
-            ranked_result = self._result_line_of(live)
+            if deal.get("certified"):
+                par = int(deal["par"])  # (once the ranked attempt is over, not before)
+            ranked_result = self._result_line_of(live, par)
             pgid = await self.dailies.practice(day, req.game, pid)
             practice = await self.play.get_game(pgid) if pgid else None
             if practice is None or practice.finished:
@@ -115,11 +119,13 @@ class DailyChallenge(Part):
             "reset_at": reset,
             "reset_in_ms": reset - now,
             "ranked_result": ranked_result,
+            "certified": bool(deal.get("certified")),
+            "par": par,
             "streak": await self._streaks(pid, req.game),
             **live.snapshot_message(),
         }
 
-    def _result_line_of(self, live: g.LiveGame) -> str:
+    def _result_line_of(self, live: g.LiveGame, par: int | None) -> str:
         """The result line of an ended ranked daily (for a player who missed the event)."""
         home, total = live.game.progress
         end = live.finished_ms or live.created_ms
@@ -131,6 +137,7 @@ class DailyChallenge(Part):
             live.game.moves,
             home,
             total,
+            par,
         )
 
     async def finished(self, live: g.LiveGame) -> None:
@@ -178,6 +185,7 @@ class DailyChallenge(Part):
             return  # another finisher of the same game took it off, and tells the player
         session = self.sessions.get(pid)
         if session is not None:
+            par = await self.certifier.par(day, live.game.id)
             session.send(
                 {
                     "type": "daily_result",
@@ -188,6 +196,7 @@ class DailyChallenge(Part):
                     "rank": await self.boards.rank_of(daily_board, pid),
                     "board": daily_board.id,
                     "streak": await self._streaks(pid, live.game.id),
+                    "par": par,
                     "line": d.result_line(
                         live.game.name,
                         day,
@@ -196,6 +205,7 @@ class DailyChallenge(Part):
                         result["moves"],
                         result["home"],
                         result["total"],
+                        par,
                     ),
                 }
             )

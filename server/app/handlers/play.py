@@ -12,6 +12,7 @@ from typing import Any
 from server.engine import GAMES, UndoRefused
 from server.protocol import ErrorCode
 from server.protocol import messages as m
+from server.solver.winnability import MEASURED
 
 from .. import store
 from ..domain import games as g
@@ -59,6 +60,7 @@ class Play(Part):
                 "packs": info.packs,
                 "summary": info.summary,
                 "rules_version": info.rules_version,
+                "winnability": MEASURED[info.id].to_json(),
             }
             for info in GAMES.values()
         ]

@@ -46,18 +46,20 @@ class Replaying(Part):
         return out
 
     async def public_replay(self, replay_id: str, pid: str | None) -> dict[str, Any]:
-        """A replay as its viewer may see it: a daily game's is public only after the
-        day's reset (its player sees it sooner, but not the seed)."""
+        """A replay as its viewer may see it: a daily game's, and a day's book line, are
+        public only after the day's reset (a game's player sees it sooner, but not the
+        seed)."""
         found = await self.replays.get(replay_id)
         if found is None:
             raise refuse(ErrorCode.NO_SUCH_REPLAY, f"no replay {replay_id!r}")
         replay, owner = found
         day = replay.get("day")
-        if replay.get("kind") == g.DAILY and day is not None and day >= d.day_of(self.now()):
+        secret_until_reset = replay.get("kind") in (g.DAILY, replays.BOOK)
+        if secret_until_reset and day is not None and day >= d.day_of(self.now()):
             if pid is None or owner != pid:
-                raise refuse(
-                    ErrorCode.NOT_PUBLIC, "a daily game's replay is public after the day's reset"
-                )
+                book = replay.get("kind") == replays.BOOK
+                what = "the book line" if book else "a daily game's replay"
+                raise refuse(ErrorCode.NOT_PUBLIC, f"{what} is public after the day's reset")
             replay = {**replay, "seed": None}
         return replay
 

@@ -1,12 +1,23 @@
 """The daily challenge as Redis keeps it: each player's ranked and practice game of a day
-(``dly:``, ``dlyp:``, kept :data:`~.keys.DAILY_TTL`), their streaks (``stk:``), and the
-ranked games whose finish is owed (``dailies:owed``)."""
+(``dly:``, ``dlyp:``, kept :data:`~.keys.DAILY_TTL`), their streaks (``stk:``), the
+ranked games whose finish is owed (``dailies:owed``), and each day's deal of each game
+(``deal:``), fixed once, with its certificate."""
 
 from __future__ import annotations
 
-from .codec import text
+from typing import Any
+
+from .codec import pack, text, unpack
 from .commit import Commands, RedisClient
-from .keys import DAILIES_OWED, DAILY_TTL, daily_key, practice_key, streak_key
+from .keys import (
+    DAILIES_OWED,
+    DAILY_TTL,
+    daily_key,
+    deal_claim_key,
+    deal_key,
+    practice_key,
+    streak_key,
+)
 from .scripts import STREAK
 
 
@@ -59,3 +70,24 @@ class Dailies:
         """The game's finish is written (or there is none to write): it is owed no more.
         True if this took it off (false: another finisher did, or it was not owed)."""
         return bool(await self.redis.srem(DAILIES_OWED, gid))
+
+    async def deal(self, day: str, game: str) -> dict[str, Any] | None:
+        """The day's deal of a game as fixed (:meth:`fix_deal`), or None: not yet."""
+        raw = await self.redis.get(deal_key(day, game))
+        return None if raw is None else dict(unpack(raw))
+
+    async def fix_deal(self, day: str, game: str, deal: dict[str, Any]) -> dict[str, Any]:
+        """Fix the day's deal of a game, unless it is fixed already: the deal as fixed,
+        whoever fixed it (a certificate found ahead, or the first candidate, uncertified,
+        when the day came first). Once anyone may have been dealt it, it never changes."""
+        key = deal_key(day, game)
+        if await self.redis.set(key, pack(deal), nx=True, ex=DAILY_TTL):
+            return deal
+        raw = await self.redis.get(key)
+        return deal if raw is None else dict(unpack(raw))
+
+    async def claim_certifying(self, day: str, game: str, proc: str, ms: int) -> bool:
+        """Claim the certifying of a day's deal for ``ms`` milliseconds: one process of
+        those sharing the Redis solves it (another takes over once the claim lapses)."""
+        claim = deal_claim_key(day, game)
+        return bool(await self.redis.set(claim, proc, nx=True, px=ms))

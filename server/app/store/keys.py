@@ -30,6 +30,10 @@ key                         type    what
 ``dlyp:{day}:{game}:{pid}`` string  their current practice attempt of that day (31 days)
 ``stk:{pid}``               hash    streaks: ``{game}:cur``, ``{game}:best``, ``{game}:last``
                                     (last day won), and the same for ``all`` games
+``deal:{day}:{game}``       string  the day's deal of a game, fixed once (msgpack): its
+                                    candidate and seed, certified or not, the book line
+                                    and par; never sent before the day's reset (31 days)
+``deal:{day}:{game}:claim`` string  the process certifying that deal (expires)
 ``dailies:owed``            set     ids of ranked daily games ended whose finish (replay,
                                     boards, streak) is not written yet; added in the write
                                     that logs the final entry, removed once it is written
@@ -101,6 +105,14 @@ def daily_key(day: str, game: str, pid: str) -> str:
 
 def practice_key(day: str, game: str, pid: str) -> str:
     return f"dlyp:{day}:{game}:{pid}"
+
+
+def deal_key(day: str, game: str) -> str:
+    return f"deal:{day}:{game}"
+
+
+def deal_claim_key(day: str, game: str) -> str:
+    return f"deal:{day}:{game}:claim"
 
 
 def streak_key(pid: str) -> str:

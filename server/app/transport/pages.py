@@ -85,6 +85,13 @@ def board_html(page: dict[str, Any], board: Board, today: str) -> str:
             f"{later}</nav>"
         )
     empty = "" if rows else "<p class=muted>No results yet.</p>"
+    book = page.get("book")
+    if book:  # a certified deal's par and book line: only once the day is over
+        proved = " (proved the shortest)" if book.get("shortest") else ""
+        picker += (
+            f"<p>Par {int(book['par'])}{proved}: "
+            f'<a href="/replay/{escape(str(book["replay"]))}">the book line</a></p>'
+        )
     body = (
         f'<p><a href="/">Patience Race</a></p><h1>{escape(board.title())}</h1>{picker}'
         f"<table><thead>{head}</thead><tbody>{''.join(rows)}</tbody></table>{empty}"
