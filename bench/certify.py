@@ -56,30 +56,27 @@ def main() -> None:
     days = ["2026-11-24"]
     while len(days) < args.days:
         days.append(next_day(days[-1]))
-    with ProcessPoolExecutor(args.jobs) as pool:
-        futures = [
-            pool.submit(one, game, day, args.budget, args.candidates)
-            for game in games
-            for day in days
-        ]
-        rows = [f.result() for f in futures]
     print(
         f"{args.days} days a game, {args.budget:g} s a candidate, up to {args.candidates}"
-        f" candidates, {args.jobs} processes"
+        f" candidates, {args.jobs} processes",
+        flush=True,
     )
     print("| game | certified | median s | worst s | candidates: median | most | median par |")
-    print("|---|---|---|---|---|---|---|")
-    for game in games:
-        mine = [r for r in rows if r["game"] == game]
-        seconds = [r["seconds"] for r in mine]
-        tried = [r["tried"] for r in mine]
-        pars = [r["par"] for r in mine if r["par"] is not None]
-        print(
-            f"| `{game}` | {sum(r['certified'] for r in mine)}/{len(mine)} "
-            f"| {statistics.median(seconds):.2f} | {max(seconds):.2f} "
-            f"| {statistics.median(tried):g} | {max(tried)} "
-            f"| {statistics.median(pars) if pars else '-'} |"
-        )
+    print("|---|---|---|---|---|---|---|", flush=True)
+    with ProcessPoolExecutor(args.jobs) as pool:
+        for game in games:  # a row a game, as soon as its days are done
+            futures = [pool.submit(one, game, day, args.budget, args.candidates) for day in days]
+            mine = [f.result() for f in futures]
+            seconds = [r["seconds"] for r in mine]
+            tried = [r["tried"] for r in mine]
+            pars = [r["par"] for r in mine if r["par"] is not None]
+            print(
+                f"| `{game}` | {sum(r['certified'] for r in mine)}/{len(mine)} "
+                f"| {statistics.median(seconds):.2f} | {max(seconds):.2f} "
+                f"| {statistics.median(tried):g} | {max(tried)} "
+                f"| {statistics.median(pars) if pars else '-'} |",
+                flush=True,
+            )
 
 
 if __name__ == "__main__":
