@@ -57,20 +57,20 @@ HOME: dict[str, Position] = {
     "wedge": Position(37, "21>20 deal deal"),
 }
 
-#: stuck positions (the games where one can come about while the game is on)
+#: stuck positions (in the games where one can come about while the game is on), each
+#: with a legal move to another stuck position: the player can move, round and round
 STUCK: dict[str, Position] = {
     "gate": Position(
-        76,
-        "r>b1 deal deal t1>b2 l>t1 r>f deal r>t4 r>b2 r>b2 r>t4 deal l>f r>t2 deal deal l>t4 "
-        "deal l>t1 t3>t4 deal w>t3 deal deal deal w>t3 deal deal t3>t2 l>t3 deal deal w>b3 "
-        "deal deal deal deal w>b2 deal deal deal deal deal deal",
+        1299,
+        "t2>b2 r>t2 b1>t4 r>b1 r>b4 deal deal deal deal deal deal deal deal deal deal deal "
+        "deal deal deal deal deal deal deal deal deal deal deal deal w>b2 deal deal deal deal "
+        "deal deal deal deal deal",
     ),
     "gate-narrow": Position(
-        103,
-        "r>b1 deal r>b2 deal r>b2 deal deal t3>b3 deal deal deal deal deal deal deal w>b2 "
-        "l>b2 deal deal deal deal deal deal deal deal deal deal w>b3 deal deal w>t1 deal deal "
-        "w>t3 deal deal deal w>b1 t3>b1 w>t1 r>t3 deal deal deal deal deal t3>f r>t3 deal r>f "
-        "b1>t3 r>b1 deal b3>b1 l>f deal l>f deal",
+        1295,
+        "l>t2 deal deal deal w>t2 deal deal deal deal deal deal deal deal deal deal deal deal "
+        "deal deal deal deal deal deal deal deal deal deal deal deal deal deal deal deal deal "
+        "deal deal deal deal",
     ),
     "blockade": Position(
         36,
@@ -85,19 +85,18 @@ STUCK: dict[str, Position] = {
         "a5:1>d5 b5>k5 k5>b5 d5>a5 e5:1>d5 b5>k5 d5>e5 d4:1>d5",
     ),
     "light-and-shade": Position(
-        116,
-        "deal r1>a2 t>r1 deal deal deal t>a4 deal deal deal deal deal deal deal deal deal "
-        "deal deal deal deal deal deal deal deal t>a2 deal deal deal deal deal deal deal deal "
-        "deal deal deal deal deal deal deal deal deal deal deal deal t>a2 r3>a2 deal t>r3 "
-        "deal deal t>a3 r2>a3 deal t>r2 deal deal deal t>a4 deal deal t>a2 deal deal deal "
-        "deal deal deal deal deal deal deal deal deal deal t>a1 deal deal deal deal deal deal "
-        "deal deal deal deal deal deal deal deal deal deal t>a3 r3>a3 t>r3 deal deal deal "
-        "deal deal deal deal deal deal",
+        1099,
+        "deal deal deal t>a3 deal deal deal deal deal deal deal deal deal deal deal deal deal "
+        "deal deal deal deal deal deal deal deal deal deal deal deal deal deal deal deal deal "
+        "deal deal deal deal deal deal deal deal deal deal deal deal deal deal deal deal t>a1 "
+        "deal deal deal deal deal deal deal deal deal deal deal deal deal deal deal deal deal "
+        "deal deal deal deal deal deal deal deal deal deal deal deal deal deal deal deal deal "
+        "deal deal deal deal deal",
     ),
     "wedge": Position(
-        114,
-        "21>20 deal deal deal deal deal deal deal deal deal deal deal deal deal deal deal "
-        "deal deal deal deal deal w>24 deal deal deal deal deal deal deal w>24 w>22 deal",
+        2960,
+        "deal deal deal deal deal deal deal deal deal deal deal deal deal deal deal deal deal "
+        "deal deal deal deal deal deal deal deal deal deal deal",
     ),
 }
 
@@ -184,6 +183,17 @@ LONG_SEARCH = (
         "deal w>24 24>19 deal 19>24 24>19 19>24 deal 20>19 deal deal w>20 w>20 20>21 24>20 "
         "deal 19>24 24>19 20>24 w>20 deal deal deal deal w>23 deal deal deal deal deal deal "
         "deal w>22 deal deal deal deal deal deal deal deal deal w>22 deal deal",
+    ),
+)
+
+
+#: a position from which ``home`` plays a card home and leaves the game stuck
+HOME_THEN_STUCK = (
+    "wedge",
+    Position(
+        870,
+        "deal deal deal deal deal deal deal deal deal deal deal deal deal deal deal deal deal "
+        "deal deal deal deal deal deal deal deal w>21 deal deal deal",
     ),
 )
 

@@ -94,7 +94,8 @@ def test_the_bounds_never_give_a_false_stuck() -> None:
     game = STUCK_POSITIONS["gate"].game("gate")
     full = check(game.view())
     assert full.stuck and full.positions >= 2
-    assert check(game.view(), max_positions=full.positions - 1) == Verdict(False, BOUND, 1)
+    bounded = full.positions - 1
+    assert check(game.view(), max_positions=bounded) == Verdict(False, BOUND, bounded)
     # a search that runs out of time (it looks at the clock every 64 positions)
     game_id, position = LONG_SEARCH
     long = position.game(game_id)

@@ -13,6 +13,7 @@ if TYPE_CHECKING:
     from ..service import Service
     from .boards import Leaderboards
     from .daily import DailyChallenge
+    from .home import Homing
     from .host import RoomHost
     from .housekeeping import Housekeeping
     from .play import Play
@@ -20,6 +21,7 @@ if TYPE_CHECKING:
     from .races import Races
     from .replays import Replaying
     from .rooms import Lobby
+    from .stuck import StuckWatch
 
 
 class Session(Protocol):
@@ -128,3 +130,11 @@ class Part:
     @property
     def housekeeping(self) -> Housekeeping:
         return self.app.housekeeping
+
+    @property
+    def homing(self) -> Homing:
+        return self.app.homing
+
+    @property
+    def stuck(self) -> StuckWatch:
+        return self.app.stuck
