@@ -237,6 +237,7 @@ class Service:
         self.housekeeping.stop()
         self.host.stop()
         self.races.stop()
+        self.stuck.stop()
         if self._background:  # what closing connections started (presence, host)
             await asyncio.wait(set(self._background), timeout=5)
         self.workers.close()

@@ -5,12 +5,15 @@ the player when nothing they can do will (the clients then offer to resign).
 
 The move path asks :meth:`Game.plain_progress` after every reply (cheap: the legal
 moves, listed for the reply anyway) and calls :meth:`StuckWatch.check_later` only when it
-is False: most moves cost nothing more. The check runs after the reply is sent, never
-delaying it; its event comes only if the game still stands where it was checked.
+is False: most moves cost nothing more. The check waits until the game has stood still
+for :data:`SETTLE` seconds (a player still moving needs no notice yet, and one moving
+fast costs no check a move), runs after the reply is sent, never delaying it, and its
+event comes only if the game still stands where it was checked.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections import OrderedDict
 from typing import TYPE_CHECKING, Any, Final
@@ -26,6 +29,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("patience.service")
 
+#: how long, in seconds, a game stands where a move left it before it is checked
+SETTLE: Final = 1.0
 #: how long a check may take, its worker's start and its queue included; past it the
 #: game counts as not stuck (the search's own bound is 2 s: server.solver.stuck)
 CHECK_TIMEOUT: Final = 10.0
@@ -43,18 +48,37 @@ class StuckWatch(Part):
         #: once the check in hand ends: one check a game at a time)
         self._checking: set[str] = set()
         self._again: set[str] = set()
+        #: the games waiting to settle, and their timers
+        self._timers: dict[str, asyncio.TimerHandle] = {}
         #: checks run in a worker, and the stuck events sent (for tests and /metrics)
         self.searched = 0
         self.told = 0
 
     def check_later(self, live: g.LiveGame) -> None:
-        """Check ``live``'s position in the background (its reply is already queued)."""
+        """Check ``live``'s position once the game has stood there for :data:`SETTLE`
+        seconds (its reply is already queued)."""
+        timer = self._timers.pop(live.gid, None)
+        if timer is not None:
+            timer.cancel()
+        loop = asyncio.get_running_loop()
+        self._timers[live.gid] = loop.call_later(SETTLE, self._settled, live, live.log_length)
+
+    def _settled(self, live: g.LiveGame, at: int) -> None:
         gid = live.gid
+        self._timers.pop(gid, None)
+        if live.log_length != at:
+            return  # moved on (a move that wants a check set a timer of its own)
         if gid in self._checking:
             self._again.add(gid)
             return
         self._checking.add(gid)
         self.spawn(self._watch(live))
+
+    def stop(self) -> None:
+        """The server is stopping: no more checks."""
+        for timer in self._timers.values():
+            timer.cancel()
+        self._timers.clear()
 
     async def _watch(self, live: g.LiveGame) -> None:
         gid = live.gid
