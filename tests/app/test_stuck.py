@@ -84,9 +84,9 @@ async def test_no_way_forward_there_ends_the_game_lost(server: Running, game_id:
 
 
 async def test_a_position_left_before_its_check_answers_is_not_told(server: Running) -> None:
-    """The player moves on from a stuck position before its check has answered (the
-    server's first check starts its worker process: it takes a while): no event for a
-    position the game has left; the position it stands in is checked next, and told."""
+    """The player moves on from a stuck position at once (before the game settles
+    there, or before its check answers): no event for a position the game has left; the
+    position it stands in is checked, and told."""
     ann = await player(server.url, "ann")
     position = STUCK["gate"]
     game = position.game("gate")
