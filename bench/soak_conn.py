@@ -36,9 +36,9 @@ DOCUMENTED_CLOSES = {1003, 1008, 1009, 1011, 1012, 1013, 4001}
 #: every reply type (protocol.md, requests, replies and events)
 REPLY_TYPES = {"welcome", "registered", "games", "rules", "pong", "game", "moved", "undone"}
 REPLY_TYPES |= {"resigned", "room", "left", "daily", "board", "unwatched", "following"}
-REPLY_TYPES |= {"replay", "replay_view", "error"}
+REPLY_TYPES |= {"replay", "replay_view", "homed", "error"}
 EVENT_TYPES = {"room", "race_start", "progress", "results", "signed_out", "daily_result"}
-EVENT_TYPES |= {"board_update"}
+EVENT_TYPES |= {"board_update", "stuck"}
 ERROR_CODES = {code.value for code in ErrorCode}
 SAMPLES = 12
 
@@ -248,7 +248,7 @@ class Conn:
             ledger.violation(f"{self.name}: undocumented error code: {str(message)[:120]}")
         elif sent.code is not None and code != sent.code and code != "rate_limited":
             ledger.violation(f"{self.name}: {sent.kind} must get {sent.code}: {str(message)[:120]}")
-        if self.signed_out and kind in ("moved", "undone", "resigned"):
+        if self.signed_out and kind in ("moved", "undone", "resigned", "homed"):
             ledger.violation(f"{self.name}: {kind} after signed_out: {str(message)[:120]}")
         if sent.future is not None and not sent.future.done():
             sent.future.set_result(message)

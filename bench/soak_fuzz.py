@@ -209,7 +209,7 @@ class Fuzzer:
         """What a live request's reply says of this player's state."""
         self.world.saw(reply)
         kind = reply.get("type")
-        if kind in ("game", "moved", "undone", "daily"):
+        if kind in ("game", "moved", "undone", "homed", "daily"):
             self.gid = reply.get("game")
             self.legal = list(reply.get("legal") or [])
         elif (kind == "resigned" or (kind == "error" and request["type"] in ("move", "undo"))) and (

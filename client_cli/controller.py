@@ -28,7 +28,20 @@ from .connection import (
     LinkError,
     ServerError,
 )
-from .model import DAILY, ERROR, GOOD, INFO, PRACTICE, ROOM, SOLO, WARN, WATCH, Game, Model
+from .model import (
+    DAILY,
+    ERROR,
+    GOOD,
+    INFO,
+    PRACTICE,
+    ROOM,
+    SOLO,
+    WARN,
+    WATCH,
+    Game,
+    Model,
+    stuck_note,
+)
 from .sanitize import clean
 
 if TYPE_CHECKING:
@@ -113,6 +126,9 @@ class Client:
             model.say(self._result_note(event), GOOD)
         elif kind == "daily_result":
             model.apply_daily_result(event)
+        elif kind == "stuck":
+            if model.apply_stuck(event) and model.game is not None:
+                model.say(stuck_note(model.game), WARN)
         elif kind == "signed_out":
             model.link = "signed out"
             model.say("You signed in from another client: this one has stopped. q quits.", ERROR)
@@ -215,6 +231,8 @@ class Client:
             await self.move(action.arg)
         elif kind == "undo":
             await self.undo()
+        elif kind == "home":
+            await self.home()
         elif kind == "resign":
             if model.screen == ROOM:
                 model.confirm = "resign"
@@ -276,6 +294,27 @@ class Client:
             model.say(f"You won! All {view.get('total')} cards home. n deals again.", GOOD)
         else:
             model.say(f"The game is {game.status}, {home} home. n deals again.", INFO)
+
+    async def home(self) -> None:
+        """Every card that can go home, and again, until none can."""
+        model = self.model
+        game = model.game
+        assert game is not None
+        reply = await self.call("home", game=game.gid)
+        if reply is None:
+            return
+        model.apply_reply(reply, now_ms())
+        moves = reply.get("moves")
+        moves = [clean(m, 32) for m in moves] if isinstance(moves, list) else []
+        if moves:
+            model.say(f"home: {' '.join(moves)}", INFO)
+        else:
+            model.say("no card can go home now", INFO)
+        stopped = reply.get("error")
+        if isinstance(stopped, Mapping):
+            note = clean(stopped.get("message", ""), 200)
+            model.say(f"home stopped after {len(moves)}: {note}", ERROR)
+        self._note_end()
 
     async def undo(self) -> None:
         model = self.model

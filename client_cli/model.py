@@ -49,6 +49,9 @@ class Game:
     view: dict[str, Any]
     legal: list[str]
     status: str
+    #: the server said no sequence of moves from here gets on (a ``stuck`` event),
+    #: until the next reply changes the position
+    stuck: bool = False
 
     @classmethod
     def from_message(cls, msg: Mapping[str, Any]) -> Game:
@@ -64,7 +67,8 @@ class Game:
         )
 
     def update(self, msg: Mapping[str, Any]) -> None:
-        """Apply a ``moved`` or ``undone`` reply."""
+        """Apply a ``moved``, ``undone`` or ``homed`` reply."""
+        self.stuck = False
         if isinstance(msg.get("view"), Mapping):
             self.view = dict(msg["view"])
         legal = msg.get("legal")
@@ -84,6 +88,17 @@ class Game:
         return frozenset(
             clean(p.get("label", ""), 8).lower() for p in piles if isinstance(p, Mapping)
         )
+
+
+def stuck_note(game: Game) -> str:
+    """What the screen says of a game with no way forward (a ``stuck`` event).
+
+    >>> game = Game("ab12", "solo", "gate", {"can_undo": True}, ["w>b1"], "playing")
+    >>> stuck_note(game)
+    'No way forward from here: type resign to give up, or u to undo.'
+    """
+    undo = ", or u to undo" if game.view.get("can_undo") is True else ""
+    return f"No way forward from here: type resign to give up{undo}."
 
 
 @dataclass
@@ -209,7 +224,7 @@ class Model:
         return bool(self.daily_result and game is not None and game.over)
 
     def apply_reply(self, msg: Mapping[str, Any], now: int) -> None:
-        """A ``moved`` or ``undone`` reply to a request of ours."""
+        """A ``moved``, ``undone`` or ``homed`` reply to a request of ours."""
         game = self.game
         if game is None or clean(msg.get("game", ""), 32) != game.gid:
             return
@@ -218,6 +233,19 @@ class Model:
         if game.over and not was_over:
             self.clock_to = now
         self.changed()
+
+    def apply_stuck(self, msg: Mapping[str, Any]) -> bool:
+        """The ``stuck`` event: the game on the table, as it stands (its ``moves``), has
+        no way forward. Whether it was taken (an event about another game, or a
+        position since left, is not)."""
+        game = self.game
+        if game is None or game.over or clean(msg.get("game", ""), 32) != game.gid:
+            return False
+        if msg.get("moves") != game.view.get("moves"):
+            return False
+        game.stuck = True
+        self.changed()
+        return True
 
     def apply_resigned(self, msg: Mapping[str, Any], now: int) -> None:
         game = self.game

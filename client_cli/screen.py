@@ -22,7 +22,18 @@ from rich.table import Table
 from rich.text import Text
 
 from .commands import KEYS
-from .model import COUNTDOWN, DAILY, FINISHED, LOBBY, PRACTICE, RACING, ROOM, WATCH, Model
+from .model import (
+    COUNTDOWN,
+    DAILY,
+    FINISHED,
+    LOBBY,
+    PRACTICE,
+    RACING,
+    ROOM,
+    WATCH,
+    Model,
+    stuck_note,
+)
 from .render import draw_board
 from .sanitize import clean
 
@@ -352,7 +363,8 @@ def help_lines(model: Model, width: int) -> list[Text]:
         ("  a move in the game's notation, then Enter (case and spaces do not matter)", ""),
         ("  a pile's label alone plays the one legal move that starts there", ""),
         ("  Tab completes a move from the legal ones; Tab again cycles", ""),
-        ("  u undo    resign  give up this game    h help    q quit", ""),
+        ("  home  every card that can go home, and again    u undo", ""),
+        ("  resign  give up this game    h help    q quit", ""),
         (
             "  daily, once over: n the same deal again (practice), new GAME another daily"
             if model.daily_kind
@@ -452,6 +464,9 @@ def _message(model: Model, width: int, most: int = 2) -> list[Text]:
         out = _wrap(model.message, width - 1, style, most)
     game = model.game
     if model.context() == "play" and game is not None and not model.help:
+        note = stuck_note(game)
+        if game.stuck and model.message != note:  # it stays until the position changes
+            out.append(_fit(Text(note, style="bold yellow"), width - 1))
         legal = Text("legal: ", style="dim")
         legal.append(" ".join(game.legal) or "(none)", style="dim")
         out.append(_fit(legal, width - 1))

@@ -212,7 +212,16 @@ class MovePath:
         }
         if room is not None:
             self.service.races.progress(room, live)
+        self.after(live)
         return reply
+
+    def after(self, live: g.LiveGame) -> None:
+        """A move, undo or ``home`` on ``live`` is answered (its reply queued or about
+        to be): when no legal move now plainly gets the game on
+        (:meth:`~server.engine.Game.plain_progress`), the service's stuck check looks
+        further, off the event loop (``StuckWatch``). Cheap for every other position."""
+        if live.result is None and not live.game.plain_progress():
+            self.service.stuck.check_later(live)
 
     def moved_frame(self, live: g.LiveGame, move: str, room: Any, request_id: int) -> bytes:
         """The ``moved`` reply as :meth:`played` makes it, with its ``id``, encoded (what
@@ -238,4 +247,5 @@ class MovePath:
         )
         if room is not None:
             self.service.races.progress(room, live)
+        self.after(live)
         return frame

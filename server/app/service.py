@@ -31,6 +31,7 @@ from .handlers.base import Handler, Part, Session
 from .handlers.boards import Leaderboards
 from .handlers.certify import Certifier
 from .handlers.daily import DailyChallenge
+from .handlers.home import Homing
 from .handlers.host import HeldRoom, RoomHost
 from .handlers.housekeeping import Housekeeping
 from .handlers.play import Play, rules_text
@@ -38,6 +39,7 @@ from .handlers.players import Accounts
 from .handlers.races import Races
 from .handlers.replays import Replaying
 from .handlers.rooms import Lobby
+from .handlers.stuck import StuckWatch
 from .moves import MovePath
 from .settings import Settings
 from .store import bus
@@ -119,6 +121,8 @@ class Service:
         self.replaying = Replaying(self)
         self.leaderboards = Leaderboards(self)
         self.housekeeping = Housekeeping(self)
+        self.homing = Homing(self)
+        self.stuck = StuckWatch(self)
         self.parts: tuple[Part, ...] = (
             self.accounts,
             self.play,
@@ -130,6 +134,8 @@ class Service:
             self.replaying,
             self.leaderboards,
             self.housekeeping,
+            self.homing,
+            self.stuck,
         )
         self._handlers = request_table(self.parts)
         #: the move path (compiled with the engine): moves played without a coroutine
@@ -184,6 +190,11 @@ class Service:
                 "Appends refused: another process had taken the game (game_elsewhere).",
                 self.fenced,
             ),
+            "stuck_searched": (
+                "Positions the stuck check searched in a worker process.",
+                self.stuck.searched,
+            ),
+            "stuck_told": ("Stuck events sent to players.", self.stuck.told),
         }
 
     def limits(self) -> dict[str, Any]:
@@ -232,6 +243,7 @@ class Service:
         self.certifier.stop()
         self.host.stop()
         self.races.stop()
+        self.stuck.stop()
         if self._background:  # what closing connections started (presence, host)
             await asyncio.wait(set(self._background), timeout=5)
         self.workers.close()

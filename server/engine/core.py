@@ -20,7 +20,7 @@ from __future__ import annotations
 import secrets
 import struct
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Final
 
@@ -31,6 +31,10 @@ from .snapshots import SNAPSHOT_MAGIC, SNAPSHOT_VERSION, Reader, pack_ints
 PLAYING: Final = "playing"
 WON: Final = "won"
 LOST: Final = "lost"
+
+#: the card every face-down card stands in as in :meth:`Game.from_view`: a seven, which no
+#: game moves by itself (aces and kings go out by themselves in some)
+STAND_IN: Final = parse_card("7S")
 
 
 class IllegalMove(ValueError):
@@ -121,11 +125,18 @@ class Game:
     #: other spellings accepted by ``parse`` (``"d"`` for ``"deal"``)
     ALIASES: ClassVar[dict[str, str]] = {}
     NOTATION_HINT: ClassVar[str] = ""
+    #: the kinds of move that play a card home: onto a foundation, or (the pairing games)
+    #: a pair onto the discard (:meth:`goes_home`)
+    HOME_KINDS: ClassVar[frozenset[int]] = frozenset()
+    #: the kinds of move that deal or turn cards from the stock or a reserve
+    DEAL_KINDS: ClassVar[frozenset[int]] = frozenset()
 
     MOVES: ClassVar[dict[str, Move]]
     LABELS: ClassVar[dict[str, int]]
     HIDDEN: ClassVar[frozenset[int]]
     HOME: ClassVar[tuple[int, ...]]
+    #: HOME_KINDS and DEAL_KINDS together (:meth:`plain_progress`)
+    PROGRESS_KINDS: ClassVar[frozenset[int]]
     _TEMPLATES: ClassVar[tuple[dict[str, Any], ...]]
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
@@ -139,6 +150,7 @@ class Game:
         cls.LABELS = {label: i for i, label in enumerate(labels)}
         cls.HIDDEN = frozenset(i for i, s in enumerate(cls.PILES) if s.hidden)
         cls.HOME = tuple(i for i, s in enumerate(cls.PILES) if s.home)
+        cls.PROGRESS_KINDS = cls.HOME_KINDS | cls.DEAL_KINDS
         cls._TEMPLATES = tuple(
             {"label": s.label, "kind": s.kind, "x": s.x, "y": s.y, "fan": s.fan} for s in cls.PILES
         )
@@ -248,6 +260,42 @@ class Game:
         return game
 
     @classmethod
+    def from_view(cls, view: Mapping[str, Any]) -> Game:
+        """The position a player's view shows (:meth:`view`), for analysis that may use
+        nothing but what the player sees: the piles as shown, each face-down pile holding
+        as many stand-ins (:data:`STAND_IN`) as it counts, and the counters the view
+        tells. What the stand-ins are means nothing: a move that takes one out shows the
+        player a card they have not seen. Raises :class:`ValueError` for a view of
+        another game or one it cannot read.
+
+        >>> from server.engine.games.gate import Gate
+        >>> game = Gate.from_seed(1)
+        >>> seen = Gate.from_view(game.view())
+        >>> seen.text() == game.text(), [m.text for m in seen.legal_moves()] == [
+        ...     m.text for m in game.legal_moves()]
+        (True, True)
+        """
+        if view.get("game") != cls.id:
+            raise ValueError(f"a view of {view.get('game')!r}, not of {cls.id}")
+        game = cls(None, None)
+        try:
+            for pile in view["piles"]:
+                cards = [STAND_IN] * int(pile["down"])
+                cards.extend(parse_card(code) for code in pile["cards"])
+                game.p[cls.LABELS[pile["label"]]] = cards
+            game.sc = cls._counters_from_view(view)
+            game.moves = int(view["moves"])
+        except (KeyError, TypeError) as exc:
+            raise ValueError(f"not a view of {cls.id}: {exc!r}") from None
+        return game
+
+    @classmethod
+    def _counters_from_view(cls, view: Mapping[str, Any]) -> list[int]:
+        """The counters a view tells (:meth:`from_view`): each, by default, under its
+        own name (``rows``, ``redeals``); a game whose view says it otherwise reads it."""
+        return [int(view[name]) for name in cls.COUNTERS]
+
+    @classmethod
     def new(cls, seed: int | None = None, deck: Iterable[int | str] | None = None) -> Game:
         if deck is not None:
             return cls.from_deck(deck)
@@ -316,6 +364,27 @@ class Game:
         if legal is None:
             legal = self._legal = self._generate()
         return list(legal)
+
+    def goes_home(self, move: Move) -> bool:
+        """Whether ``move`` (a legal one) plays a card home: onto a foundation, or in the
+        pairing games a pair onto the discard."""
+        return move.kind in self.HOME_KINDS
+
+    def home_moves(self) -> list[Move]:
+        """The legal moves now that play a card home, in the order of :meth:`legal_moves`."""
+        home = self.HOME_KINDS
+        return [move for move in self.legal_moves() if move.kind in home]
+
+    def plain_progress(self) -> bool:
+        """Whether a legal move now plainly gets the game on: one plays a card home or
+        deals or turns a card (:attr:`HOME_KINDS`, :attr:`DEAL_KINDS`). Cheap (the legal
+        moves, as every move's reply lists them anyway): the server asks it after every
+        move, and looks further (``server.solver.stuck``) only when it is False."""
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._generate()
+        kinds = self.PROGRESS_KINDS
+        return any(move.kind in kinds for move in legal)
 
     def parse(self, text: str | Move) -> Move:
         """The move a notation text names (legal or not). Raises :class:`InvalidMove`."""

@@ -113,6 +113,15 @@ class Resign(Request):
 
 
 @dataclass(frozen=True, slots=True)
+class Home(Request):
+    """Play every card that can go home, one move at a time, until none can."""
+
+    TYPE = "home"
+    FIELDS = {"game": Field(str)}
+    game: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class RoomCreate(Request):
     TYPE = "room_create"
     FIELDS = {
@@ -245,6 +254,7 @@ REQUESTS: dict[str, type[Request]] = {
         Move,
         Undo,
         Resign,
+        Home,
         RoomCreate,
         RoomJoin,
         RoomWatch,

@@ -96,3 +96,25 @@ def test_taking_up_a_finished_race_shows_its_results() -> None:
     resume = {"code": "ABCDEF", "race": 1, **snapshot(game, "g1", "race"), "status": "resigned"}
     model.apply_race_start(resume)
     assert model.context() == "finished" and model.game is not None and model.game.over
+
+
+def test_a_stuck_event_marks_the_game_until_the_position_changes() -> None:
+    from tests.solver.positions import STUCK
+
+    game = STUCK["wedge"].game("wedge")
+    model = Model()
+    model.set_solo(snapshot(game, "g1"), 0)
+    moves = game.moves
+    # another game's, or a position already left: not taken
+    assert not model.apply_stuck({"type": "stuck", "game": "g2", "moves": moves})
+    assert not model.apply_stuck({"type": "stuck", "game": "g1", "moves": moves - 1})
+    assert model.game is not None and not model.game.stuck
+    assert model.apply_stuck({"type": "stuck", "game": "g1", "moves": moves})
+    assert model.game.stuck
+    move = game.legal_moves()[0]
+    game.play(move)
+    reply = {"game": "g1", "move": move.text, "view": game.view(), "legal": [], "status": "x"}
+    model.apply_reply(
+        {**reply, "legal": [m.text for m in game.legal_moves()], "status": "playing"}, 1
+    )
+    assert not model.game.stuck

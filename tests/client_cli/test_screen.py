@@ -103,6 +103,19 @@ def test_solo_refused_move_keeps_the_board() -> None:
     check_golden("screen-solo-refused", screen(model))
 
 
+def test_solo_stuck_offers_to_resign() -> None:
+    """A ``stuck`` event: the line stays on the screen while the position stands, under
+    whatever the last message is."""
+    from tests.solver.positions import STUCK
+
+    game = STUCK["wedge"].game("wedge")
+    model = solo(game)
+    assert model.game is not None
+    assert model.apply_stuck({"type": "stuck", "game": model.game.gid, "moves": game.moves})
+    model.say("illegal move 'w>1': 9C cannot go on 4D: build down in alternate colours", "error")
+    check_golden("screen-solo-stuck", screen(model))
+
+
 def test_solo_won() -> None:
     game = played("doubles-and-quits", seed=1, moves=26, policy="deal")
     assert game.status == "won"

@@ -11,8 +11,10 @@ from pathlib import Path
 
 import pytest
 
+from server.engine import new_game
 from tests.app.client import player
 from tests.app.conftest import ServerProcess
+from tests.solver.positions import HOME, STUCK, homed
 
 from .terminal import Terminal
 
@@ -81,6 +83,37 @@ def test_first_run_registers_then_a_solo_game(
     assert "moves 1" in again.text and "name:" not in again.text
     again.type("q")
     assert again.exit_code() == 0
+
+
+def test_home_then_a_stuck_game_offered_to_resign(
+    server_process: ServerProcess, tmp_path: Path, terminals: list[Terminal]
+) -> None:
+    home = HOME["gate"]
+    ann = start(terminals, server_process, tmp_path, "play", "gate", "--seed", str(home.seed))
+    register(ann, "ann")
+    ann.wait_for(LEGAL)
+    dealt = new_game("gate", seed=home.seed).cards_home()
+    ann.type("home")
+    ann.wait_for(r"home: " + " ".join(homed(new_game("gate", seed=home.seed))))
+    ann.wait_for(rf"home {dealt + 2}/52")
+    ann.type("home")
+    ann.wait_for(r"no card can go home now")
+    ann.type("q")
+    assert ann.exit_code() == 0
+
+    # a Wedge whose stock runs out into a position with no way forward
+    stuck = STUCK["wedge"]
+    ann = start(terminals, server_process, tmp_path, "play", "wedge", "--seed", str(stuck.seed))
+    ann.wait_for(LEGAL)
+    for n, move in enumerate(stuck.line, start=1):
+        ann.type(move)
+        ann.wait_for(rf"moves {n} ")
+    ann.wait_for(r"No way forward from here: type resign to give up\.", timeout=30)
+    ann.type("resign")
+    ann.wait_for(r"RESIGNED")
+    assert "No way forward" not in ann.text
+    ann.type("q")
+    assert ann.exit_code() == 0
 
 
 def test_two_players_race_to_the_results(

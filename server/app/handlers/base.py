@@ -14,6 +14,7 @@ if TYPE_CHECKING:
     from .boards import Leaderboards
     from .certify import Certifier
     from .daily import DailyChallenge
+    from .home import Homing
     from .host import RoomHost
     from .housekeeping import Housekeeping
     from .play import Play
@@ -21,6 +22,7 @@ if TYPE_CHECKING:
     from .races import Races
     from .replays import Replaying
     from .rooms import Lobby
+    from .stuck import StuckWatch
 
 
 class Session(Protocol):
@@ -133,3 +135,11 @@ class Part:
     @property
     def housekeeping(self) -> Housekeeping:
         return self.app.housekeeping
+
+    @property
+    def homing(self) -> Homing:
+        return self.app.homing
+
+    @property
+    def stuck(self) -> StuckWatch:
+        return self.app.stuck

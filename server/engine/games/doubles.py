@@ -44,6 +44,8 @@ class DoublesAndQuits(Game):
         PileSpec("x", "discard", COLS + 1, 2, "none", home=True),
     )
     NOTATION_HINT = "Moves look like 4+8 (two positions from 1 to 20)."
+    #: (the stock is dealt by the close-up that follows a pair, never by a move)
+    HOME_KINDS = frozenset({PAIR})
     PAIRS: ClassVar[dict[tuple[int, int], Move]]
     CHECKS: ClassVar[tuple[tuple[int, int, Move], ...]]
 

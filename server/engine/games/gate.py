@@ -51,6 +51,8 @@ class Gate(Game):
     WIDTH: ClassVar[int] = 4
     ALIASES: ClassVar[dict[str, str]] = {"d": "deal"}
     NOTATION_HINT = "Moves look like t1>b2, l>t3, w>f or deal."
+    HOME_KINDS = frozenset({TO_FOUNDATION})
+    DEAL_KINDS = frozenset({DEAL})
 
     # pile indexes, set per class by __init_subclass__
     LP: ClassVar[int] = 0

@@ -67,6 +67,8 @@ class GridGame(Game):
     COUNTERS: ClassVar[tuple[str, ...]] = ("rows",)
     ALIASES: ClassVar[dict[str, str]] = {"d": "deal"}
     NOTATION_HINT = "Moves look like c3>u, c3>d or deal (cells: column letter, row number)."
+    HOME_KINDS: ClassVar[frozenset[int]] = frozenset({HOME})
+    DEAL_KINDS: ClassVar[frozenset[int]] = frozenset({DEAL})
 
     CELLS: ClassVar[int]
     STOCK: ClassVar[int]

@@ -13,13 +13,13 @@ c3's card as the grace, ``g>u`` / ``g>d`` plays it home.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any, ClassVar
 
 from ..cards import RANK, card_of
 from ..core import Move, PileSpec
 from ..deal import sorted_deck
-from .grid import ENDS, LOWEST, OWN, GridGame
+from .grid import ENDS, HOME, LOWEST, OWN, GridGame
 
 TAKE_GRACE = OWN
 GRACE_HOME = OWN + 1
@@ -35,6 +35,7 @@ class Labyrinth(GridGame):
     REFILL = LOWEST
     COUNTERS = ("rows", "grace")
     NOTATION_HINT = "Moves look like c3>u, c3>d, deal, c3>g or g>u (cells: column a-j, row 1-10)."
+    HOME_KINDS = frozenset({HOME, GRACE_HOME})
     GRACE: ClassVar[int]
     TAKES: ClassVar[tuple[Move, ...]]
     GRACE_HOMES: ClassVar[tuple[Move, Move]]
@@ -125,6 +126,10 @@ class Labyrinth(GridGame):
             dealt = move.a < self.sc[0] * self.WIDTH
             return f"{label} is empty" if dealt else f"{label} is not dealt"
         return "the grace is for when nothing can be played"
+
+    @classmethod
+    def _counters_from_view(cls, view: Mapping[str, Any]) -> list[int]:
+        return [int(view["rows"]), 1 if view["grace_used"] else 0]
 
     def _view_extra(self) -> dict[str, Any]:
         return {**super()._view_extra(), "grace_used": bool(self.sc[1])}

@@ -59,6 +59,8 @@ class LightAndShade(Game):
     )
     ALIASES: ClassVar[dict[str, str]] = {"d": "deal"}
     NOTATION_HINT = "Moves look like r2>a1, t>a3, t>r2, a1>f or deal."
+    HOME_KINDS = frozenset({TO_FOUNDATION})
+    DEAL_KINDS = frozenset({DEAL})
 
     TO_F: ClassVar[tuple[Move, ...]]
     #: ONTO[j][i - RIVALS[0]]: the move from Rival or talon ``i`` onto Auxiliary ``j``

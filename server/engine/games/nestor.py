@@ -40,6 +40,8 @@ class Nestor(Game):
     )
     ALIASES: ClassVar[dict[str, str]] = {"r": "reserve", "t": "reserve", "turn": "reserve"}
     NOTATION_HINT = "Moves look like 3+7, 2+r1 or reserve."
+    HOME_KINDS = frozenset({PAIR})
+    DEAL_KINDS = frozenset({TURN})
     PAIRS: ClassVar[dict[tuple[int, int], Move]]
     TURN_MOVE: ClassVar[Move]
 

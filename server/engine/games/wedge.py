@@ -27,7 +27,7 @@ the whole of cell 20 onto cell 7's top or into the empty cell 7; ``w>7`` the was
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any, ClassVar, Final
 
 from ..cards import CODE, RANK, RANK_NAMES, RED, SUIT, SUIT_NAMES, SUITS
@@ -103,6 +103,8 @@ class Wedge(Game):
     COUNTERS = ("conveyor",)
     ALIASES: ClassVar[dict[str, str]] = {"d": "deal"}
     NOTATION_HINT = "Moves look like 20>7, w>7, 20>f, w>f or deal."
+    HOME_KINDS = frozenset({HOME})
+    DEAL_KINDS = frozenset({DEAL})
 
     TO_F: ClassVar[tuple[Move, ...]]
     #: TO[i][j]: the move ``i>j`` (i a cell or the waste heap, j a cell)
@@ -329,6 +331,11 @@ class Wedge(Game):
             # (the whole of the cell directly below may be built on it: cards lifted)
             return f"{_cell(dst)} is not exposed: {_cell(BELOW[dst])} below it is not empty"
         return "not legal now"
+
+    @classmethod
+    def _counters_from_view(cls, view: Mapping[str, Any]) -> list[int]:
+        # the view names the Wedge's cell while it drives the conveyor, and None after
+        return [0 if view["wedge"] is None else 1]
 
     def _view_extra(self) -> dict[str, Any]:
         wedge = self.wedge_cell()

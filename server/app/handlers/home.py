@@ -1,0 +1,96 @@
+"""``home``: play every card that can go home now, and again, until none can.
+
+Each card goes as an ordinary move would (``MovePath.start``): the same checks (the
+game is the player's and not over, a race started and not over, a past daily closed),
+logged before the next is played, a race's progress told, a ranked daily that ends this
+way finished. Only the player asks for it: the server never plays a card home by itself
+(the rules' automatic steps aside), since holding one back can be the better play.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+from server.protocol import ErrorCode, ProtocolError
+from server.protocol import messages as m
+
+from ..domain import games as g
+from .base import Handler, Part, Session
+from .host import HeldRoom
+
+log = logging.getLogger("patience.service")
+
+
+class Homing(Part):
+    def requests(self) -> dict[type[m.Request], Handler]:
+        return {m.Home: self.on_home}
+
+    async def on_home(self, session: Session, req: m.Home) -> dict[str, Any]:
+        live = self.games.get(req.game) if req.game is not None else None
+        if live is None or live.owner != session.player:
+            live = await self.play.game_for(session, req.game)
+        if live.kind == g.DAILY:
+            await self.daily.close_past_daily(live)
+        room = self.play.check_playable(live)
+        played: list[str] = []
+        stopped: dict[str, str] | None = None
+        # each move sends at least one card home: there are no more moves than cards
+        for _ in range(live.game.total):
+            found = live.game.home_moves() if live.result is None else []
+            if not found:
+                break
+            try:
+                text, room = await self._play(live, found[0].text)
+            except Exception as exc:
+                if not played:
+                    raise
+                stopped = self._stopped(session, exc)
+                break
+            played.append(text)
+            if room is not None:
+                self.races.progress(room, live)
+        if live.finished and live.kind == g.DAILY and played:
+            await self.daily.finish(live)
+        reply: dict[str, Any] = {
+            "type": "homed",
+            "game": live.gid,
+            "moves": played,
+            "view": live.encoded_view(),
+            "legal": [mv.text for mv in live.game.legal_moves()],
+            "status": live.status(),
+        }
+        if stopped is not None:
+            reply["error"] = stopped
+        if played:
+            self.app.moves.after(live)
+        return reply
+
+    async def _play(self, live: g.LiveGame, text: str) -> tuple[str, HeldRoom | None]:
+        """One move, as ``Play.on_move`` plays it: once Redis has it, its text and room."""
+        played: asyncio.Future[tuple[str, HeldRoom | None]] = (
+            asyncio.get_running_loop().create_future()
+        )
+
+        def settle(outcome: tuple[str, HeldRoom | None] | BaseException) -> None:
+            if played.done():
+                return
+            if isinstance(outcome, BaseException):
+                played.set_exception(outcome)
+            else:
+                played.set_result(outcome)
+
+        self.app.moves.start(live, text, settle)
+        return await played
+
+    def _stopped(self, session: Session, exc: Exception) -> dict[str, str]:
+        """Why ``home`` stopped part way (the moves before stand): as the error a move
+        would have been refused with."""
+        if isinstance(exc, ProtocolError):
+            return {"code": exc.code.value, "message": exc.message}
+        self.failures.failed("home", exc, player=session.player)
+        return {
+            "code": ErrorCode.INTERNAL_ERROR.value,
+            "message": "the server could not handle this request (it is logged)",
+        }
