@@ -20,7 +20,7 @@ from __future__ import annotations
 import secrets
 import struct
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Final
 
@@ -246,6 +246,74 @@ class Game:
         for name, value in (counters or {}).items():
             game.sc[cls.COUNTERS.index(name)] = value
         return game
+
+    @classmethod
+    def unseen_cards(cls, view: Mapping[str, Any]) -> list[int]:
+        """The cards a player's :meth:`view` does not show, in card order: those of the
+        game's packs on no shown pile, which are the face-down ones (a hidden pile shows
+        only how many it holds). ValueError for a view of another game, or one whose
+        face-down count does not match the cards missing from it.
+
+        >>> from server.engine.games.nestor import Nestor
+        >>> len(Nestor.unseen_cards(Nestor.from_seed(1).view()))
+        4
+        """
+        if view.get("game") != cls.id:
+            raise ValueError(f"not a view of {cls.id}: {view.get('game')!r}")
+        shown: list[int] = []
+        down = 0
+        for pile in view["piles"]:
+            shown.extend(parse_card(code) for code in pile["cards"])
+            down += int(pile["down"])
+        unseen = Counter(sorted_deck(cls.packs))
+        unseen.subtract(shown)
+        if any(n < 0 for n in unseen.values()):
+            raise ValueError(f"the view shows cards that are not in {cls.packs} pack(s)")
+        cards = sorted(unseen.elements())
+        if len(cards) != down:
+            raise ValueError(f"the view holds {down} face-down cards, but {len(cards)} are unseen")
+        return cards
+
+    @classmethod
+    def from_view(cls, view: Mapping[str, Any], hidden: Sequence[int]) -> Game:
+        """A position a player's :meth:`view` shows, its face-down cards given: the shown
+        piles as the view has them, the hidden piles (in pile order) filled from
+        ``hidden`` (each pile's cards from its bottom to its top, the top dealt first),
+        the counters read from the view's public fields (:meth:`_counters_from_view`).
+
+        Every order of :meth:`unseen_cards` makes a position with the same view: what a
+        player cannot tell apart. (For hints: ``server.solver.hints`` searches such
+        positions, never the game itself.) No undo journal: it cannot go back.
+        """
+        cards = [int(c) for c in hidden]
+        if sorted(cards) != cls.unseen_cards(view):
+            raise ValueError("the hidden cards are not the ones the view does not show")
+        game = cls(None, None)
+        taken = 0
+        for pile in view["piles"]:
+            label = pile["label"]
+            if label not in cls.LABELS:
+                raise ValueError(f"{cls.id} has no pile {label!r}")
+            i = cls.LABELS[label]
+            down = int(pile["down"])
+            if i in cls.HIDDEN:
+                game.p[i] = cards[taken : taken + down]
+                taken += down
+            elif down:
+                raise ValueError(f"pile {label!r} of {cls.id} is never face down")
+            else:
+                game.p[i] = [parse_card(code) for code in pile["cards"]]
+        game.sc = game._counters_from_view(view)
+        game.moves = int(view.get("moves", 0))
+        return game
+
+    def _counters_from_view(self, view: Mapping[str, Any]) -> list[int]:
+        """The counters, as the view shows them: by default each under its own name
+        (``rows``, ``redeals``); a game that shows one otherwise reads it here."""
+        try:
+            return [int(view[name]) for name in self.COUNTERS]
+        except KeyError as exc:
+            raise ValueError(f"the view lacks the counter {exc.args[0]!r}") from None
 
     @classmethod
     def new(cls, seed: int | None = None, deck: Iterable[int | str] | None = None) -> Game:

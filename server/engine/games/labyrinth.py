@@ -13,7 +13,7 @@ c3's card as the grace, ``g>u`` / ``g>d`` plays it home.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any, ClassVar
 
 from ..cards import RANK, card_of
@@ -128,3 +128,6 @@ class Labyrinth(GridGame):
 
     def _view_extra(self) -> dict[str, Any]:
         return {**super()._view_extra(), "grace_used": bool(self.sc[1])}
+
+    def _counters_from_view(self, view: Mapping[str, Any]) -> list[int]:
+        return [int(view["rows"]), int(bool(view["grace_used"]))]

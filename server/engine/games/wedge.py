@@ -27,7 +27,7 @@ the whole of cell 20 onto cell 7's top or into the empty cell 7; ``w>7`` the was
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any, ClassVar, Final
 
 from ..cards import CODE, RANK, RANK_NAMES, RED, SUIT, SUIT_NAMES, SUITS
@@ -333,3 +333,7 @@ class Wedge(Game):
     def _view_extra(self) -> dict[str, Any]:
         wedge = self.wedge_cell()
         return {"stage": self.stage(), "wedge": None if wedge is None else str(wedge + 1)}
+
+    def _counters_from_view(self, view: Mapping[str, Any]) -> list[int]:
+        """The conveyor runs while the view names the Wedge's cell."""
+        return [int(view["wedge"] is not None)]
