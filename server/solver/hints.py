@@ -18,9 +18,13 @@ How a move is chosen (*determinized* search, as card-game programs do it):
    and the positions after it are searched depth first, with the hooks' move order and a
    table of positions seen, for a small share of the budget. What it reaches is scored:
    a win, or else the best :meth:`Hooks.score` (cards home, unless the game says better).
-3. The moves are ranked by the samples they win in, then by their mean best score, then
-   by what the move does at once (a card home first, ``deal`` last), then by the hooks'
-   order. A move good in only one order of the stock is outvoted by one good in many.
+3. The moves are ranked by the samples they win in (then by how soon), else by their
+   mean best score, then by what the move does at once (a card home first, ``deal``
+   last), then by how soon the score was reached and the hooks' order. A move good in
+   only one order of the stock is outvoted by one good in many. The search never
+   counts a line back to where the player is, and of two moves that undo each other
+   (a run moved to a space and back) only one is ever hinted before the moves that
+   make progress (:func:`_uphill`), so that hints followed never go round in a circle.
 
 The same view and seed always give the same hint (the samples come only from them),
 unless the CPU budget cuts the search short first: it is counted in positions
@@ -54,8 +58,10 @@ MAX_NODES: Final = 12_000
 SAMPLES: Final = 6
 #: how many positions pass between looks at the clock
 _CLOCK_EVERY = 64
-#: a win outranks every score
+#: the score of a win
 _WIN = float("inf")
+#: how many of the moves the search liked best are weighed on what they do at once
+_FINALISTS = 24
 
 
 @dataclass(frozen=True)
@@ -114,8 +120,7 @@ def hint(
     orders = 1 if len(set(unseen)) <= 1 else samples
     rng = random.Random(seed)
     per_sample = max(1, max_nodes // orders)
-    tally: dict[str, list[float]] = {}  # move -> [wins, score total, samples]
-    order_of: dict[str, int] = {}
+    tally: dict[str, _Tally] = {}
     nodes = 0
     searched = 0
     try:
@@ -125,20 +130,14 @@ def hint(
             sample = cls.from_view(view, cards)
             moves = hooks.expand(sample)
             share = max(1, per_sample // len(moves))
-            found: list[tuple[str, float]] = []
+            results = []
             for move in moves:
-                best, used = _reach(sample, hooks, move, share, deadline)
-                nodes += used
-                found.append((move.text, best))
+                reached = _reach(sample, hooks, move, share, deadline)
+                nodes += reached.nodes
+                results.append((move.text, reached))
             searched += 1
-            for n, (text, best) in enumerate(found):
-                entry = tally.setdefault(text, [0.0, 0.0, 0.0])
-                if best == _WIN:
-                    entry[0] += 1
-                else:
-                    entry[1] += best
-                entry[2] += 1
-                order_of.setdefault(text, n)
+            for n, (text, reached) in enumerate(results):
+                tally.setdefault(text, _Tally(order=n)).add(reached)
     except _OutOfTime:
         pass
     if not tally:
@@ -146,13 +145,25 @@ def hint(
         chosen = min(legal, key=lambda m: (_at_once(view, here, m), legal.index(m)))
         return Hint(chosen.text, reason(view, here, chosen), nodes=nodes)
 
-    def rank(text: str) -> tuple[float, float, int, int]:
-        wins, total, count = tally[text]
-        mean = total / max(1.0, count - wins)
-        return (-wins, -mean, _at_once(view, here, here.parse(text)), order_of[text])
+    def value(text: str) -> tuple[float, ...]:
+        """What the search found of a move: the samples it won, then its mean score."""
+        t = tally[text]
+        return (-t.wins, 0.0) if t.wins else (0, -t.best / t.count)
 
-    text = min(tally, key=rank)
-    wins = int(tally[text][0])
+    def rank(text: str) -> tuple[float, ...]:
+        t = tally[text]
+        move = here.parse(text)
+        back = float(_uphill(here, hooks, move))
+        if t.wins:
+            return (-t.wins, back, t.win_depth / t.wins)
+        mean = t.best / t.count
+        depth = t.best_depth / t.count
+        return (0, back, -mean, _at_once(view, here, move), depth, t.order)
+
+    # what a move does at once is looked at for the moves the search liked best
+    best = sorted(tally, key=lambda text: (value(text), tally[text].order))[:_FINALISTS]
+    text = min(best, key=rank)
+    wins = tally[text].wins
     move = here.parse(text)
     why = reason(view, here, move)
     if wins and not unseen:
@@ -162,23 +173,85 @@ def hint(
     return Hint(text, why, samples=searched, wins=wins, nodes=nodes)
 
 
-def _reach(
-    game: Game, hooks: Hooks, first: Move, cap: int, deadline: float | None
-) -> tuple[float, int]:
+@dataclass
+class _Reached:
+    """What the search after one move reached in one sample: a win (and how many moves
+    it took) or the best score (and how many moves in it was first reached)."""
+
+    won: bool
+    value: float
+    depth: int
+    nodes: int
+
+
+@dataclass
+class _Tally:
+    """One move's results over the samples."""
+
+    order: int
+    wins: int = 0
+    win_depth: int = 0
+    best: float = 0.0
+    best_depth: int = 0
+    count: int = 0
+
+    def add(self, reached: _Reached) -> None:
+        if reached.won:
+            self.wins += 1
+            self.win_depth += reached.depth
+        else:
+            self.best += reached.value
+            self.best_depth += reached.depth
+            self.count += 1
+
+
+def _uphill(game: Game, hooks: Hooks, move: Move) -> bool:
+    """Whether ``move`` can be taken straight back by another (a run moved to a space
+    and back) and leads *up* (to a position whose key sorts after this one's).
+
+    Such a pair of moves makes no progress of itself, and a search that likes the
+    position after one likes the position after the other about as well: hinted both
+    ways, hints would go round in a circle. So of every such pair, the move that leads
+    up is hinted only when it wins more often than any other: the hints never come
+    back to a position by moves like these."""
+    if move.text in _NAMED:
+        return False
+    here = hooks.key(game)
+    home = game.cards_home()
+    game.play(move)
+    try:
+        if game.cards_home() != home or hooks.key(game) <= here:
+            return False
+        # a move back takes from where this one put (``Move.a``, ``Move.b``: piles)
+        for back in game.legal_moves():
+            if move.b >= 0 and back.a != move.b:
+                continue
+            game.play(back)
+            again = hooks.key(game) == here
+            game.pop()
+            if again:
+                return True
+        return False
+    finally:
+        game.pop()
+
+
+def _reach(game: Game, hooks: Hooks, first: Move, cap: int, deadline: float | None) -> _Reached:
     """Play ``first`` and search on from there, depth first, for at most ``cap``
-    positions: the best score reached (:data:`_WIN` for a win) and the positions entered.
+    positions, never back to where ``game`` is now: a win, or the best score reached.
     ``game`` is left as it was. :class:`_OutOfTime` past ``deadline`` (CPU seconds)."""
     key = hooks.key
     expand = hooks.expand
     score = hooks.score
     total = game.total
-    seen: set[bytes] = set()
+    seen: set[bytes] = {key(game)}
     # the moves played from ``game`` as it was given, and per position on that path the
     # moves still to try there (the next is the last)
     path: list[Move] = [game.play(first)]
     stack: list[list[Move]] = []
     nodes = 0
     best = -_WIN
+    best_depth = 0
     try:
         while True:
             nodes += 1
@@ -188,21 +261,21 @@ def _reach(
             else:
                 seen.add(k)
                 if game.cards_home() == total:
-                    return _WIN, nodes
+                    return _Reached(True, _WIN, len(path), nodes)
                 value = score(game)
                 if value > best:
-                    best = value
+                    best, best_depth = value, len(path)
                 todo = expand(game)
                 todo.reverse()
                 stack.append(todo)
             while not stack[-1]:
                 stack.pop()
                 if not stack:
-                    return best, nodes
+                    return _Reached(False, best, best_depth, nodes)
                 game.pop()
                 path.pop()
             if nodes >= cap:
-                return best, nodes
+                return _Reached(False, best, best_depth, nodes)
             if (
                 deadline is not None
                 and nodes % _CLOCK_EVERY == 0
