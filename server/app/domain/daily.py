@@ -86,17 +86,28 @@ def clock_text(ms: int) -> str:
 
 
 def result_line(
-    game_name: str, day: str, won: bool, time_ms: int, moves: int, home: int, total: int
+    game_name: str,
+    day: str,
+    won: bool,
+    time_ms: int,
+    moves: int,
+    home: int,
+    total: int,
+    hints: int = 0,
 ) -> str:
-    """The spoiler-free line a player pastes into a chat: no card, no move.
+    """The spoiler-free line a player pastes into a chat: no card, no move; the hints
+    taken, when there were any.
 
     >>> result_line("The Gate", "2026-11-22", True, 205_000, 142, 52, 52)
     'Patience Race · The Gate · 2026-11-22 · won in 3:25 · 142 moves · 52/52 home'
-    >>> result_line("Nestor", "2026-11-22", False, 61_000, 20, 30, 52)
-    'Patience Race · Nestor · 2026-11-22 · not won · 1:01 · 20 moves · 30/52 home'
+    >>> result_line("Nestor", "2026-11-22", False, 61_000, 20, 30, 52, hints=2)
+    'Patience Race · Nestor · 2026-11-22 · not won · 1:01 · 20 moves · 30/52 home · 2 hints'
     """
     outcome = f"won in {clock_text(time_ms)}" if won else f"not won · {clock_text(time_ms)}"
     plural = "move" if moves == 1 else "moves"
-    return (
+    line = (
         f"Patience Race · {game_name} · {day} · {outcome} · {moves} {plural} · {home}/{total} home"
     )
+    if hints:
+        line += f" · {hints} hint" if hints == 1 else f" · {hints} hints"
+    return line

@@ -13,6 +13,7 @@ if TYPE_CHECKING:
     from ..service import Service
     from .boards import Leaderboards
     from .daily import DailyChallenge
+    from .hints import Hints
     from .host import RoomHost
     from .housekeeping import Housekeeping
     from .play import Play
@@ -100,6 +101,10 @@ class Part:
     @property
     def play(self) -> Play:
         return self.app.play
+
+    @property
+    def hints(self) -> Hints:
+        return self.app.hints
 
     @property
     def host(self) -> RoomHost:

@@ -131,6 +131,7 @@ class DailyChallenge(Part):
             live.game.moves,
             home,
             total,
+            live.hints,
         )
 
     async def finished(self, live: g.LiveGame) -> None:
@@ -154,6 +155,7 @@ class DailyChallenge(Part):
             "moves": result["moves"],
             "home": result["home"],
             "total": result["total"],
+            "hints": live.hints,
             "replay": live.gid,
             "day": day,
         }
@@ -196,6 +198,7 @@ class DailyChallenge(Part):
                         result["moves"],
                         result["home"],
                         result["total"],
+                        live.hints,
                     ),
                 }
             )
