@@ -6,7 +6,8 @@ notation's shape (a move starts at the pile before ``>`` or ``:``; a pair ``4+8`
 both), never the rules: whether a move is legal is the server's to say.
 
 Keys, in every context: ``h`` help, ``q`` quit. While playing: a move in notation, a pile
-label alone when exactly one legal move starts there, ``u`` undo, ``resign``. Solo, once
+label alone when exactly one legal move starts there, ``u`` undo, ``hint`` a suggested
+move (the server's, counted in the game's result), ``resign``. Solo, once
 the game is over: ``n`` a new deal (``new GAME`` another game). In a room's lobby: ``r``
 ready (again: not ready), ``s`` start (the host). After a race: ``m`` rematch (the host).
 
@@ -24,6 +25,8 @@ Action(kind='say', arg=None, note='no legal move starts at w')
 Action(kind='move', arg='b2>t1', note='')
 >>> interpret("u", "play", legal, labels), interpret("q", "play", legal, labels)
 (Action(kind='undo', arg=None, note=''), Action(kind='quit', arg=None, note=''))
+>>> interpret("hint", "play", legal, labels)
+Action(kind='hint', arg=None, note='')
 """
 
 from __future__ import annotations
@@ -37,7 +40,7 @@ from .render import move_piles
 
 @dataclass(frozen=True)
 class Action:
-    """``kind`` is one of: move (``arg`` the move), undo, resign, help, quit, new (``arg``
+    """``kind`` is one of: move (``arg`` the move), undo, hint, resign, help, quit, new (``arg``
     a rules id or None), ready, start, rematch, yes, no, say (show ``note``), none."""
 
     kind: str
@@ -57,7 +60,7 @@ _WORDS: dict[str, str] = {
 }
 
 _IN_CONTEXT: dict[str, dict[str, str]] = {
-    "play": {"u": "undo", "undo": "undo", "resign": "resign"},
+    "play": {"u": "undo", "undo": "undo", "hint": "hint", "resign": "resign"},
     "over": {"n": "new", "new": "new", "u": "undo", "undo": "undo"},
     "waiting": {},
     "spectating": {},
@@ -133,9 +136,9 @@ def interpret(
 
 def completions(text: str, context: str, legal: Sequence[str]) -> list[str]:
     """What Tab offers for the text typed so far: the legal moves it begins (and, playing,
-    the words ``undo`` and ``resign``)."""
+    the words ``undo``, ``hint`` and ``resign``)."""
     if context != "play":
         return []
     typed = normalize(text)
-    words = [*legal, "undo", "resign"]
+    words = [*legal, "undo", "hint", "resign"]
     return [w for w in words if w.startswith(typed)]

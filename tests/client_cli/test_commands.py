@@ -73,7 +73,8 @@ def test_confirmation() -> None:
 
 def test_completion_from_the_legal_moves() -> None:
     legal, _ = _gate()
-    assert completions("", "play", legal) == [*legal, "undo", "resign"]
+    assert completions("", "play", legal) == [*legal, "undo", "hint", "resign"]
+    assert completions("hi", "play", legal) == ["hint"]
     assert completions("B", "play", legal) == ["b4>t3", "b1>b2"]
     assert completions("r", "play", legal) == ["r>t4", "resign"]
     assert completions("l", "lobby", legal) == []
