@@ -169,7 +169,7 @@ def test_the_worker_task_takes_and_gives_plain_data_only() -> None:
         "game_id": str,
         "seed": int,
         "budget_s": float | None,
-        "max_nodes": int,
+        "max_nodes": int | None,
         "return": tuple[str, str] | None,
     }
     assert list(inspect.signature(suggest).parameters) == [
