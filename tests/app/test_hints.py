@@ -9,8 +9,10 @@ from pathlib import Path
 import pytest
 
 from server.app import store
+from server.app.domain import games as g
 from server.app.domain import replays
 from server.app.domain.daily import daily_seed
+from server.app.domain.room import Room
 from server.app.handlers.hints import PER_MINUTE, hint_seed
 from server.app.settings import Settings
 from server.engine import GAMES
@@ -232,3 +234,35 @@ async def test_a_hint_waits_for_no_one_else(server: Running) -> None:
     moved = await bob.call("move", move=bobs["legal"][0])
     assert moved["type"] == "moved"
     assert (await asking)["type"] == "hint"
+
+
+def test_a_room_kept_before_hints_existed_has_them_off() -> None:
+    room = Room(
+        code="ABCDEF",
+        game_id="gate",
+        host="p1",
+        max_players=2,
+        time_limit=None,
+        created_ms=0,
+        hints=True,
+    )
+    data = room.to_dict()
+    assert Room.from_dict(data).hints is True
+    del data["hints"]
+    assert Room.from_dict(data).hints is False
+
+
+def test_a_hint_entry_is_counted_and_changes_nothing() -> None:
+    live = g.dealt("gate", 1, "p1", g.SOLO, 0)
+    before = live.game.view()
+    live.apply_entry(g.HINT, 5)
+    live.apply_entry(g.HINT, 6)
+    assert live.hints == 2 and live.game.view() == before and not live.finished
+    replay = {
+        "game": "gate",
+        "seed": 1,
+        "rules_version": 2,
+        "start_ms": 0,
+        "moves": [[5, g.HINT], [6, "deal"]],
+    }
+    assert replays.view_after(replay, 1) == before
