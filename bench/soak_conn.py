@@ -36,7 +36,7 @@ DOCUMENTED_CLOSES = {1003, 1008, 1009, 1011, 1012, 1013, 4001}
 #: every reply type (protocol.md, requests, replies and events)
 REPLY_TYPES = {"welcome", "registered", "games", "rules", "pong", "game", "moved", "undone"}
 REPLY_TYPES |= {"resigned", "room", "left", "daily", "board", "unwatched", "following"}
-REPLY_TYPES |= {"replay", "replay_view", "homed", "error"}
+REPLY_TYPES |= {"replay", "replay_view", "homed", "hint", "error"}
 EVENT_TYPES = {"room", "race_start", "progress", "results", "signed_out", "daily_result"}
 EVENT_TYPES |= {"board_update", "stuck"}
 ERROR_CODES = {code.value for code in ErrorCode}

@@ -7,7 +7,8 @@ both), never the rules: whether a move is legal is the server's to say.
 
 Keys, in every context: ``h`` help, ``q`` quit. While playing: a move in notation, a pile
 label alone when exactly one legal move starts there, ``home`` (every card that can go
-home, and again), ``u`` undo, ``resign``. Solo, once
+home, and again), ``u`` undo, ``hint`` a suggested move (the server's, counted in the
+game's result), ``resign``. Solo, once
 the game is over: ``n`` a new deal (``new GAME`` another game). In a room's lobby: ``r``
 ready (again: not ready), ``s`` start (the host). After a race: ``m`` rematch (the host).
 
@@ -27,6 +28,8 @@ Action(kind='move', arg='b2>t1', note='')
 (Action(kind='undo', arg=None, note=''), Action(kind='quit', arg=None, note=''))
 >>> interpret("Home", "play", legal, labels)
 Action(kind='home', arg=None, note='')
+>>> interpret("hint", "play", legal, labels)
+Action(kind='hint', arg=None, note='')
 """
 
 from __future__ import annotations
@@ -40,8 +43,8 @@ from .render import move_piles
 
 @dataclass(frozen=True)
 class Action:
-    """``kind`` is one of: move (``arg`` the move), home, undo, resign, help, quit, new (``arg``
-    a rules id or None), ready, start, rematch, yes, no, say (show ``note``), none."""
+    """``kind`` is one of: move (``arg`` the move), home, undo, hint, resign, help, quit,
+    new (``arg`` a rules id or None), ready, start, rematch, yes, no, say (show ``note``), none."""
 
     kind: str
     arg: str | None = None
@@ -60,7 +63,7 @@ _WORDS: dict[str, str] = {
 }
 
 _IN_CONTEXT: dict[str, dict[str, str]] = {
-    "play": {"u": "undo", "undo": "undo", "resign": "resign", "home": "home"},
+    "play": {"u": "undo", "undo": "undo", "hint": "hint", "resign": "resign", "home": "home"},
     "over": {"n": "new", "new": "new", "u": "undo", "undo": "undo"},
     "waiting": {},
     "spectating": {},
@@ -136,9 +139,9 @@ def interpret(
 
 def completions(text: str, context: str, legal: Sequence[str]) -> list[str]:
     """What Tab offers for the text typed so far: the legal moves it begins (and, playing,
-    the words ``home``, ``undo`` and ``resign``)."""
+    the words ``home``, ``undo``, ``hint`` and ``resign``)."""
     if context != "play":
         return []
     typed = normalize(text)
-    words = [*legal, "home", "undo", "resign"]
+    words = [*legal, "home", "undo", "hint", "resign"]
     return [w for w in words if w.startswith(typed)]

@@ -233,6 +233,8 @@ class Client:
             await self.undo()
         elif kind == "home":
             await self.home()
+        elif kind == "hint":
+            await self.hint()
         elif kind == "resign":
             if model.screen == ROOM:
                 model.confirm = "resign"
@@ -324,6 +326,23 @@ class Client:
         if reply is not None:
             model.apply_reply(reply, now_ms())
             model.say(f"took back {clean(reply.get('move', ''), 32)}", INFO)
+
+    async def hint(self) -> None:
+        """Ask the server for a hint and show it (the server counts it in the game)."""
+        model = self.model
+        game = model.game
+        assert game is not None
+        reply = await self.call("hint", game=game.gid)
+        if reply is None:
+            return
+        move = clean(reply.get("move") or "", 32)
+        if not move:
+            model.say("no hint: no move is legal", INFO)
+            return
+        reason = clean(reply.get("reason") or "", 160)
+        count = reply.get("hints")
+        used = f" · hints this game: {count}" if isinstance(count, int) else ""
+        model.say(f"hint: {move}{f' ({reason})' if reason else ''}{used}", INFO)
 
     async def resign(self) -> None:
         model = self.model

@@ -51,7 +51,7 @@ from .screen import (
 )
 
 #: how log entries that are not moves read
-ENTRY_WORDS = {"!undo": "undo", "!resign": "resign", "!timeout": "time up"}
+ENTRY_WORDS = {"!undo": "undo", "!resign": "resign", "!timeout": "time up", "!hint": "hint"}
 MIN_SPEED, MAX_SPEED = 0.25, 64.0
 KEYS = "Enter/space next · b back · p play/pause · + - speed · g G start/end · q quit"
 #: the narrowest list of moves beside the board; fewer columns: the list goes under it

@@ -364,6 +364,7 @@ def help_lines(model: Model, width: int) -> list[Text]:
         ("  a pile's label alone plays the one legal move that starts there", ""),
         ("  Tab completes a move from the legal ones; Tab again cycles", ""),
         ("  home  every card that can go home, and again    u undo", ""),
+        ("  hint  a move the server suggests (counted: results show the hints taken)", ""),
         ("  resign  give up this game    h help    q quit", ""),
         (
             "  daily, once over: n the same deal again (practice), new GAME another daily"

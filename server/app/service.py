@@ -1,8 +1,8 @@
 """The race service: the app's parts put together, independent of the transport.
 
 Each capability is a part of its own in ``server.app.handlers`` (players and sign-in,
-play, rooms, races, the daily challenge, leaderboards, replays, housekeeping, and the room
-host that holds the rooms); each declares the requests it answers, and :class:`Service`
+play, hints, rooms, races, the daily challenge, leaderboards, replays, housekeeping, and
+the room host that holds the rooms); each declares the requests it answers, and :class:`Service`
 merges them, refusing a request two parts answer. The service holds what the parts
 share: the connections, the games and rooms held in this process, the repositories
 (``server.app.store``), the bus to the other processes.
@@ -31,6 +31,7 @@ from .handlers.base import Handler, Part, Session
 from .handlers.boards import Leaderboards
 from .handlers.certify import Certifier
 from .handlers.daily import DailyChallenge
+from .handlers.hints import Hints
 from .handlers.home import Homing
 from .handlers.host import HeldRoom, RoomHost
 from .handlers.housekeeping import Housekeeping
@@ -113,6 +114,7 @@ class Service:
         #: the parts, one a capability
         self.accounts = Accounts(self)
         self.play = Play(self)
+        self.hints = Hints(self)
         self.host = RoomHost(self)
         self.lobby = Lobby(self)
         self.races = Races(self)
@@ -126,6 +128,7 @@ class Service:
         self.parts: tuple[Part, ...] = (
             self.accounts,
             self.play,
+            self.hints,
             self.host,
             self.lobby,
             self.races,

@@ -24,6 +24,7 @@ import asyncio
 import multiprocessing
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
 T = TypeVar("T")
@@ -47,9 +48,20 @@ class Workers:
         self, kind: str, task: Callable[..., T], *args: Any, timeout: float | None = None
     ) -> T:
         """``task(*args)`` in a worker process of ``kind``'s pool, awaited without
-        holding the event loop; :class:`TimeoutError` past ``timeout`` seconds."""
-        future = asyncio.get_running_loop().run_in_executor(self.pool(kind), task, *args)
-        return await asyncio.wait_for(future, timeout)
+        holding the event loop; :class:`TimeoutError` past ``timeout`` seconds;
+        :class:`BrokenProcessPool` when a process of the pool died (the next task of the
+        kind gets a new pool)."""
+        pool = self.pool(kind)
+        try:
+            future = asyncio.get_running_loop().run_in_executor(pool, task, *args)
+            return await asyncio.wait_for(future, timeout)
+        except BrokenProcessPool:
+            # a process of the pool died (killed, out of memory): the pool takes no more
+            # work, so the next task of this kind starts a new one
+            if self._pools.get(kind) is pool:
+                del self._pools[kind]
+                pool.shutdown(wait=False, cancel_futures=True)
+            raise
 
     def close(self) -> None:
         """Stop every pool (what runs is abandoned; the server is stopping)."""

@@ -260,13 +260,44 @@ class Game:
         return game
 
     @classmethod
-    def from_view(cls, view: Mapping[str, Any]) -> Game:
+    def unseen_cards(cls, view: Mapping[str, Any]) -> list[int]:
+        """The cards a player's :meth:`view` does not show, in card order: those of the
+        game's packs on no shown pile, which are the face-down ones (a hidden pile shows
+        only how many it holds). ValueError for a view of another game, or one whose
+        face-down count does not match the cards missing from it.
+
+        >>> from server.engine.games.nestor import Nestor
+        >>> len(Nestor.unseen_cards(Nestor.from_seed(1).view()))
+        4
+        """
+        if view.get("game") != cls.id:
+            raise ValueError(f"not a view of {cls.id}: {view.get('game')!r}")
+        shown: list[int] = []
+        down = 0
+        for pile in view["piles"]:
+            shown.extend(parse_card(code) for code in pile["cards"])
+            down += int(pile["down"])
+        unseen = Counter(sorted_deck(cls.packs))
+        unseen.subtract(shown)
+        if any(n < 0 for n in unseen.values()):
+            raise ValueError(f"the view shows cards that are not in {cls.packs} pack(s)")
+        cards = sorted(unseen.elements())
+        if len(cards) != down:
+            raise ValueError(f"the view holds {down} face-down cards, but {len(cards)} are unseen")
+        return cards
+
+    @classmethod
+    def from_view(cls, view: Mapping[str, Any], hidden: Sequence[int] | None = None) -> Game:
         """The position a player's view shows (:meth:`view`), for analysis that may use
-        nothing but what the player sees: the piles as shown, each face-down pile holding
-        as many stand-ins (:data:`STAND_IN`) as it counts, and the counters the view
-        tells. What the stand-ins are means nothing: a move that takes one out shows the
-        player a card they have not seen. Raises :class:`ValueError` for a view of
-        another game or one it cannot read.
+        nothing but what the player sees: the piles as shown, and the counters the view
+        tells (:meth:`_counters_from_view`). Its face-down cards are ``hidden``, an order
+        of :meth:`unseen_cards` (in pile order, each pile's from its bottom to its top,
+        the top dealt first): every order makes a position with the same view, what a
+        player cannot tell apart (hints search such positions, never the game itself).
+        Without ``hidden`` they are stand-ins (:data:`STAND_IN`), which mean nothing: a
+        move that takes one out shows the player a card they have not seen (the stuck
+        check stops there). No undo journal: it cannot go back. Raises
+        :class:`ValueError` for a view of another game or one it cannot read.
 
         >>> from server.engine.games.gate import Gate
         >>> game = Gate.from_seed(1)
@@ -277,14 +308,30 @@ class Game:
         """
         if view.get("game") != cls.id:
             raise ValueError(f"a view of {view.get('game')!r}, not of {cls.id}")
+        cards: list[int] = []
+        if hidden is not None:
+            cards = [int(c) for c in hidden]
+            if sorted(cards) != cls.unseen_cards(view):
+                raise ValueError("the hidden cards are not the ones the view does not show")
         game = cls(None, None)
+        taken = 0
         try:
             for pile in view["piles"]:
-                cards = [STAND_IN] * int(pile["down"])
-                cards.extend(parse_card(code) for code in pile["cards"])
-                game.p[cls.LABELS[pile["label"]]] = cards
+                label = pile["label"]
+                if label not in cls.LABELS:
+                    raise ValueError(f"not a view of {cls.id}: {cls.id} has no pile {label!r}")
+                down = int(pile["down"])
+                if down and cls.LABELS[label] not in cls.HIDDEN:
+                    raise ValueError(f"pile {label!r} of {cls.id} is never face down")
+                if hidden is None:
+                    under = [STAND_IN] * down
+                else:
+                    under = cards[taken : taken + down]
+                    taken += down
+                under.extend(parse_card(code) for code in pile["cards"])
+                game.p[cls.LABELS[label]] = under
             game.sc = cls._counters_from_view(view)
-            game.moves = int(view["moves"])
+            game.moves = int(view.get("moves", 0))
         except (KeyError, TypeError) as exc:
             raise ValueError(f"not a view of {cls.id}: {exc!r}") from None
         return game

@@ -66,7 +66,12 @@ class ErrorCode(StrEnum):
     """Another change to the room took longer than ``lock_wait`` (Redis slow or away):
     this request was not carried out. Try again in a moment."""
     RATE_LIMITED = "rate_limited"
-    """Too many requests: this one was dropped. Slow down (see ``limits`` in ``welcome``)."""
+    """Too many requests: this one was dropped. Slow down (see ``limits`` in ``welcome``).
+    Also ``hint`` asked while one is being worked out, more than the hints a minute
+    allows, or while the server's hint workers are all busy."""
+    HINTS_OFF = "hints_off"
+    """``hint`` on a race game in a room made without hints (``room_create``'s
+    ``hints``)."""
     INTERNAL_ERROR = "internal_error"
     """The server failed to handle the request; it is logged. A move, undo or resign that
     fails this way was not applied."""

@@ -122,6 +122,13 @@ class Home(Request):
 
 
 @dataclass(frozen=True, slots=True)
+class Hint(Request):
+    TYPE = "hint"
+    FIELDS = {"game": Field(str)}
+    game: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class RoomCreate(Request):
     TYPE = "room_create"
     FIELDS = {
@@ -129,11 +136,14 @@ class RoomCreate(Request):
         "seed": Field(int, low=0, high=2**64 - 1),
         "max_players": Field(int, low=2, high=16),
         "time_limit": Field(int, low=10, high=24 * 3600),
+        "hints": Field(bool),
     }
     game: str = ""
     seed: int | None = None
     max_players: int = 8
     time_limit: int | None = None
+    #: whether the room's racers may ask for hints
+    hints: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -255,6 +265,7 @@ REQUESTS: dict[str, type[Request]] = {
         Undo,
         Resign,
         Home,
+        Hint,
         RoomCreate,
         RoomJoin,
         RoomWatch,

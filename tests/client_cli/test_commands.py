@@ -73,8 +73,9 @@ def test_confirmation() -> None:
 
 def test_completion_from_the_legal_moves() -> None:
     legal, _ = _gate()
-    assert completions("", "play", legal) == [*legal, "home", "undo", "resign"]
+    assert completions("", "play", legal) == [*legal, "home", "undo", "hint", "resign"]
     assert completions("ho", "play", legal) == ["home"]
+    assert completions("hi", "play", legal) == ["hint"]
     assert completions("B", "play", legal) == ["b4>t3", "b1>b2"]
     assert completions("r", "play", legal) == ["r>t4", "resign"]
     assert completions("l", "lobby", legal) == []

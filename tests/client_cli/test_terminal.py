@@ -116,6 +116,22 @@ def test_home_then_a_stuck_game_offered_to_resign(
     assert ann.exit_code() == 0
 
 
+def test_a_hint_at_the_table(
+    server_process: ServerProcess, tmp_path: Path, terminals: list[Terminal]
+) -> None:
+    ann = start(terminals, server_process, tmp_path / "config", "play", "gate", "--seed", "1234")
+    register(ann, "ann")
+    ann.wait_for(r"legal: b4>t3 b1>b2 l>t4 r>t4 deal")
+    ann.type("hint")
+    found = ann.wait_for(r"hint: (\S+) \(([^)]+)\) · hints this game: 1")
+    move = found.group(1)
+    assert move in ("b4>t3", "b1>b2", "l>t4", "r>t4", "deal")
+    ann.type(move)  # the hint plays
+    ann.wait_for(r"moves 1")
+    ann.type("q")
+    assert ann.exit_code() == 0
+
+
 def test_two_players_race_to_the_results(
     server_process: ServerProcess, tmp_path: Path, terminals: list[Terminal]
 ) -> None:

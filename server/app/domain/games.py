@@ -24,6 +24,8 @@ PRACTICE = "practice"
 UNDO = "!undo"
 RESIGN = "!resign"
 TIMEOUT_ENTRY = "!timeout"
+#: a hint given (``server.app.handlers.hints``): counted, the position unchanged
+HINT = "!hint"
 
 #: how a finished game ended
 WON, LOST, RESIGNED, TIMEOUT = "won", "lost", "resigned", "timeout"
@@ -50,6 +52,8 @@ class LiveGame:
     #: when the number of cards home last changed, in server ms (ranks unfinished racers)
     home_at_ms: int = 0
     log_length: int = 0
+    #: the hints given in this game (its log's ``!hint`` entries)
+    hints: int = 0
     #: this process's fencing token for the game (None: loaded to look at, not to play)
     fence: int | None = None
     extra: dict[str, Any] = field(default_factory=dict)
@@ -87,6 +91,9 @@ class LiveGame:
             return
         if entry == TIMEOUT_ENTRY:
             self.finish(TIMEOUT, at_ms)
+            return
+        if entry == HINT:
+            self.hints += 1
             return
         before = self.game.cards_home()
         if entry == UNDO:

@@ -6,13 +6,15 @@ A replay is a plain map, the same in Redis (``rp:{id}``, msgpack, kept for good)
 
     {"id": "3f2a...", "game": "gate", "rules_version": 2, "seed": 123, "kind": "daily",
      "player": "ann", "day": "2026-11-22", "start_ms": ...,
-     "moves": [[ms, "t1>b2"], [ms, "!undo"], ...],
-     "result": {"status": "won", "time_ms": 205000, "moves": 142, "home": 52, "total": 52}}
+     "moves": [[ms, "t1>b2"], [ms, "!undo"], [ms, "!hint"], ...],
+     "result": {"status": "won", "time_ms": 205000, "moves": 142, "home": 52, "total": 52,
+                "hints": 1}}
 
 A race game's replay has ``room`` and ``race`` instead of ``day``.
 
 ``verify`` plays the moves from the seed through the engine and checks that they are all
-legal, that the times run forwards from the start, and that they reproduce the result.
+legal, that the times run forwards from the start, and that they reproduce the result
+(the hints given too: a ``!hint`` entry is counted, and changes nothing on the board).
 A replay is checked only against the rules it was played under: one played under another
 version of its game's rules than this engine's (``rules_version``; a replay without one
 was played under version 1) is refused with :class:`OtherRules`, neither verified nor
@@ -30,7 +32,7 @@ import msgpack
 from server.engine import GAMES, IllegalMove, UndoRefused, new_game
 
 from .daily import book_id
-from .games import RESIGN, RESIGNED, TIMEOUT, TIMEOUT_ENTRY, UNDO, WON, LiveGame
+from .games import HINT, RESIGN, RESIGNED, TIMEOUT, TIMEOUT_ENTRY, UNDO, WON, LiveGame
 
 #: a replay's kind for a certified daily deal's book line
 BOOK = "book"
@@ -54,6 +56,7 @@ def build(live: LiveGame, log: list[tuple[int, str]], extra: dict[str, Any]) -> 
             "moves": live.game.moves,
             "home": home,
             "total": total,
+            "hints": live.hints,
         },
         **{k: v for k, v in extra.items() if k != "start_ms"},
     }
@@ -137,6 +140,7 @@ def verify(replay: dict[str, Any]) -> dict[str, Any]:
     if not isinstance(recorded, dict):
         raise Tampered("not a replay: its result is not a map")
     status = "playing"
+    hints = 0
     last = start
     finished_at = start
     for n, (at, what) in enumerate(moves, start=1):
@@ -152,6 +156,8 @@ def verify(replay: dict[str, Any]) -> dict[str, Any]:
                 status = RESIGNED
             elif what == TIMEOUT_ENTRY:
                 status = TIMEOUT
+            elif what == HINT:
+                hints += 1
             else:
                 game.play(what)
                 if game.status != "playing":
@@ -168,6 +174,8 @@ def verify(replay: dict[str, Any]) -> dict[str, Any]:
         "home": home,
         "total": total,
     }
+    if hints or "hints" in recorded:  # replays were first written without it
+        found["hints"] = hints
     for key, value in found.items():
         if recorded.get(key) != value:
             raise Tampered(f"recorded {key} {recorded.get(key)!r}, but the moves give {value!r}")
@@ -184,7 +192,7 @@ def view_after(replay: dict[str, Any], step: int) -> dict[str, Any]:
     for _at, what in replay["moves"][:step]:
         if what == UNDO:
             game.undo()
-        elif what not in (RESIGN, TIMEOUT_ENTRY):
+        elif what not in (RESIGN, TIMEOUT_ENTRY, HINT):
             game.play(what)
     return game.view()
 

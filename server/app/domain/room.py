@@ -81,6 +81,8 @@ class Room:
     #: the seed asked for at creation; every race without one deals a random seed
     fixed_seed: int | None = None
     seed: int | None = None
+    #: whether its racers may ask for hints (chosen at creation; off by default)
+    hints: bool = False
     state: str = LOBBY
     race: int = 0
     start_at_ms: int | None = None
@@ -113,6 +115,7 @@ class Room:
             "created": self.created_ms,
             "fixed_seed": self.fixed_seed,
             "seed": self.seed,
+            "hints": self.hints,
             "state": self.state,
             "race": self.race,
             "start_at": self.start_at_ms,
@@ -145,6 +148,7 @@ class Room:
             created_ms=data["created"],
             fixed_seed=data.get("fixed_seed"),
             seed=data.get("seed"),
+            hints=bool(data.get("hints", False)),  # rooms were first written without it
             state=data["state"],
             race=data["race"],
             start_at_ms=data.get("start_at"),
@@ -166,6 +170,7 @@ PERSISTED = (
     "created_ms",
     "fixed_seed",
     "seed",
+    "hints",
     "state",
     "race",
     "start_at_ms",
@@ -201,6 +206,7 @@ def rank(entries: list[tuple[Racer, LiveGame]], start_at_ms: int) -> list[dict[s
                 "home": home,
                 "total": total,
                 "resigned": live.result == RESIGNED,
+                "hints": live.hints,
                 "replay": live.gid,
             }
         )

@@ -14,6 +14,7 @@ if TYPE_CHECKING:
     from .boards import Leaderboards
     from .certify import Certifier
     from .daily import DailyChallenge
+    from .hints import Hints
     from .home import Homing
     from .host import RoomHost
     from .housekeeping import Housekeeping
@@ -103,6 +104,10 @@ class Part:
     @property
     def play(self) -> Play:
         return self.app.play
+
+    @property
+    def hints(self) -> Hints:
+        return self.app.hints
 
     @property
     def host(self) -> RoomHost:

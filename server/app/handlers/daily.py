@@ -138,6 +138,7 @@ class DailyChallenge(Part):
             home,
             total,
             par,
+            hints=live.hints,
         )
 
     async def finished(self, live: g.LiveGame) -> None:
@@ -161,6 +162,7 @@ class DailyChallenge(Part):
             "moves": result["moves"],
             "home": result["home"],
             "total": result["total"],
+            "hints": live.hints,
             "replay": live.gid,
             "day": day,
         }
@@ -206,6 +208,7 @@ class DailyChallenge(Part):
                         result["home"],
                         result["total"],
                         par,
+                        hints=live.hints,
                     ),
                 }
             )

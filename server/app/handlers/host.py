@@ -91,6 +91,7 @@ class RoomHost(Part):
             "host": host.name if host else None,
             "max_players": room.max_players,
             "time_limit": room.time_limit,
+            "hints": room.hints,
             "start_at": room.start_at_ms,
             "end_at": room.end_at_ms,
             "now": now,

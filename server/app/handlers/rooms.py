@@ -58,6 +58,7 @@ class Lobby(Part):
             time_limit=req.time_limit,
             created_ms=now,
             fixed_seed=req.seed,
+            hints=req.hints,
         )
         room.racers[pid] = Racer(pid, session.name or "", now)
         # written before it is held: a room held here that Redis has not got is one

@@ -53,6 +53,9 @@ def board_html(page: dict[str, Any], board: Board, today: str) -> str:
             cells = f"<td class=n>{int(entry.get('count', 0))}</td>"
         else:
             result = "won" if entry.get("won") else f"{entry.get('home')}/{entry.get('total')}"
+            hints = entry.get("hints")
+            if isinstance(hints, int) and hints > 0:
+                result += " · 1 hint" if hints == 1 else f" · {hints} hints"
             cells = (
                 f"<td>{escape(result)}</td><td class=n>{_duration(entry)}</td>"
                 f"<td class=n>{int(entry.get('moves', 0))}</td>"

@@ -1,0 +1,203 @@
+"""Hints (``server.solver.hints``): worked out from the player's view alone."""
+
+from __future__ import annotations
+
+import inspect
+import random
+import typing
+from typing import Any
+
+import pytest
+
+from server.engine import GAMES, Game, new_game
+from server.solver import hints
+from server.solver.hints import hint, reason, suggest
+
+GAME_IDS = sorted(GAMES)
+
+
+def midgame(game_id: str, seed: int, steps: int) -> Game:
+    """The deal of ``seed`` after ``steps`` random legal moves (fewer if it ends)."""
+    game = new_game(game_id, seed=seed)
+    pick = random.Random(seed)
+    for _ in range(steps):
+        legal = game.legal_moves()
+        if not legal or game.status != "playing":
+            break
+        game.play(pick.choice(legal))
+    return game
+
+
+def two_games_one_view(game: Game, salt: int) -> tuple[Game, Game]:
+    """Two positions a player cannot tell apart: the view of ``game`` with two different
+    orders of its face-down cards."""
+    cls = type(game)
+    view = game.view()
+    first = cls.unseen_cards(view)
+    second = list(first)
+    random.Random(salt).shuffle(first)
+    shuffler = random.Random(salt + 1)
+    while second == first:
+        shuffler.shuffle(second)
+    return cls.from_view(view, first), cls.from_view(view, second)
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_the_same_view_gets_the_same_hint_whatever_the_hidden_order(game_id: str) -> None:
+    for seed in (1, 2):
+        # the latest position of a few with two face-down cards or more to tell apart
+        game = next(
+            g
+            for g in (midgame(game_id, seed, steps) for steps in (8 * seed, 3, 0))
+            if g.status == "playing" and len(set(type(g).unseen_cards(g.view()))) > 1
+        )
+        a, b = two_games_one_view(game, seed)
+        assert a.view() == b.view()
+        assert a.p != b.p, "the two hidden orders differ"
+        # a node budget alone (no clock): the answer is a function of view and seed
+        first = hint(a.view(), game_id, seed=5, budget_s=None, max_nodes=3000)
+        second = hint(b.view(), game_id, seed=5, budget_s=None, max_nodes=3000)
+        assert first is not None
+        assert first == second
+        assert first.move in [m.text for m in a.legal_moves()]
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_a_hint_is_a_legal_move_with_a_reason(game_id: str) -> None:
+    for steps in (0, 15, 40):
+        game = midgame(game_id, 3, steps)
+        if game.status != "playing":
+            continue
+        found = suggest(game.view(), game_id, seed=1)
+        assert found is not None
+        move, why = found
+        assert move in [m.text for m in game.legal_moves()]
+        assert why and isinstance(why, str)
+        # the smallest budget still gives a legal move
+        tiny = hint(game.view(), game_id, seed=1, max_nodes=1)
+        assert tiny is not None and tiny.move in [m.text for m in game.legal_moves()]
+
+
+def test_no_legal_move_no_hint() -> None:
+    stuck = GAMES["doubles-and-quits"].cls.from_layout({"1": "9S", "2": "8D", "x": ""})
+    view = stuck.view()
+    # the other 50 cards face down would not be a position of the game: make them home
+    view["piles"][-1]["cards"] = [c for c in _codes(1) if c not in ("9S", "8D")]
+    assert stuck.legal_moves() == []
+    assert hint(view, "doubles-and-quits", seed=1) is None
+    assert suggest(view, "doubles-and-quits", seed=1) is None
+
+
+def _codes(packs: int) -> list[str]:
+    from server.engine.cards import CODE
+    from server.engine.deal import sorted_deck
+
+    return [CODE[c] for c in sorted_deck(packs)]
+
+
+def test_one_legal_move_is_the_hint() -> None:
+    game = new_game("doubles-and-quits", seed=0)
+    assert [m.text for m in game.legal_moves()] == ["4+5"]
+    found = hint(game.view(), "doubles-and-quits", seed=1)
+    assert found is not None and found.move == "4+5" and found.nodes == 0
+
+
+def test_a_win_in_view_is_found_and_said() -> None:
+    # the last cards of a Gate: nothing face down, so the search knows everything
+    cls = GAMES["gate"].cls
+    game = cls.from_layout(
+        {
+            "t1": "KS",
+            "t2": "KH",
+            "fc": " ".join(f"{r}C" for r in "A23456789TJQK"),
+            "fd": " ".join(f"{r}D" for r in "A23456789TJQK"),
+            "fh": " ".join(f"{r}H" for r in "A23456789TJQ"),
+            "fs": " ".join(f"{r}S" for r in "A23456789TJQ"),
+        }
+    )
+    found = hint(game.view(), "gate", seed=1)
+    assert found is not None
+    assert found.move in ("t1>f", "t2>f")
+    assert found.reason.endswith("it leads to a win")
+
+
+def test_reasons_say_what_the_player_will_see() -> None:
+    def why(game: Game, text: str) -> str:
+        return reason(game.view(), game, game.parse(text))
+
+    gate = new_game("gate", seed=1)
+    assert why(gate, "t1>t3") == "frees a space"
+    assert why(gate, "l>t4") == "uncovers a card"
+    assert why(gate, "deal") == "deals from the stock"
+    doubles = new_game("doubles-and-quits", seed=0)
+    assert why(doubles, "4+5") == "pairs off two 2s"
+    nestor = GAMES["nestor"].cls.from_layout({"1": "9S", "reserve": "8D"})
+    assert why(nestor, "reserve") == "turns up the next reserve card"
+    wedge = new_game("wedge", seed=1)
+    homes = [m.text for m in wedge.legal_moves() if m.text.endswith(">f")]
+    for text in homes:
+        assert why(wedge, text).startswith("moves a card home")
+
+
+def test_hints_do_not_go_round_in_a_circle() -> None:
+    """Followed for a while, hints never come back to a position (a run moved to a space
+    and back is as good as a deal to a search that wins either way: a hint must still
+    make progress)."""
+    for seed, hints_given in ((3, 40), (2, 60)):  # they went round from hints 26 and 53
+        follow(new_game("blockade", seed=seed), hints_given)
+
+
+def follow(game: Game, hints_given: int) -> None:
+    seen = set()
+    for n in range(hints_given):
+        if game.status != "playing":
+            break
+        key = (tuple(map(tuple, game.p)), tuple(game.sc))
+        assert key not in seen, f"back at a position after {n} hints"
+        seen.add(key)
+        found = hint(game.view(), "blockade", seed=n, budget_s=None, max_nodes=2000)
+        assert found is not None
+        game.play(found.move)
+
+
+def test_the_worker_task_takes_and_gives_plain_data_only() -> None:
+    """What a server hands the worker is a view and plain values: no parameter can take
+    a game."""
+    hinted = typing.get_type_hints(suggest)
+    assert hinted == {
+        "view": dict[str, Any],
+        "game_id": str,
+        "seed": int,
+        "budget_s": float | None,
+        "max_nodes": int | None,
+        "return": tuple[str, str] | None,
+    }
+    assert list(inspect.signature(suggest).parameters) == [
+        "view",
+        "game_id",
+        "seed",
+        "budget_s",
+        "max_nodes",
+    ]
+
+
+def test_a_game_is_not_a_view() -> None:
+    game = new_game("gate", seed=1)
+    with pytest.raises((TypeError, AttributeError, KeyError)):
+        suggest(game, "gate", seed=1)  # type: ignore[arg-type]
+
+
+def test_a_view_of_another_game_is_refused() -> None:
+    with pytest.raises(ValueError, match="not a view of nestor"):
+        suggest(new_game("gate", seed=1).view(), "nestor", seed=1)
+    with pytest.raises(ValueError, match="no such game"):
+        suggest(new_game("gate", seed=1).view(), "snap", seed=1)
+
+
+def test_the_budget_is_the_documented_one() -> None:
+    assert hints.BUDGET_S == 0.2
+    game = midgame("blockade", 2, 30)
+    started = __import__("time").process_time()
+    hint(game.view(), "blockade", seed=1, max_nodes=10**9)
+    # the CPU cap stops a search with no node bound (with room for building the answer)
+    assert __import__("time").process_time() - started < hints.BUDGET_S + 0.5
