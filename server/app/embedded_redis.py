@@ -118,9 +118,13 @@ class EmbeddedRedis:
         wait = LoadWait(load_timeout, "embedded")
         try:
             while not (reply := self._ping()).startswith(b"+PONG"):
-                if not reply.startswith(b"-LOADING"):
+                if not reply:  # its socket is there, but not listening yet
+                    if time.monotonic() > deadline:
+                        raise RuntimeError("redis-server did not start in time")
+                elif reply.startswith(b"-LOADING"):
+                    wait.still_loading()
+                else:
                     raise RuntimeError(f"redis-server answered {reply[:80]!r}")
-                wait.still_loading()
                 time.sleep(POLL)
         except BaseException:
             self.stop()
@@ -129,7 +133,9 @@ class EmbeddedRedis:
         return self.url
 
     def _ping(self) -> bytes:
-        """Redis's answer to an inline ``PING``: ``+PONG``, or ``-LOADING ...``."""
+        """Redis's answer to an inline ``PING``: ``+PONG``, or ``-LOADING ...``; empty
+        while its socket file is there but it does not listen on it yet (a moment between
+        the two, in which a connection is refused)."""
         assert self.process is not None
         with socket.socket(socket.AF_UNIX) as conn:
             conn.settimeout(5)
@@ -139,6 +145,8 @@ class EmbeddedRedis:
                 return conn.recv(256)
             except OSError as exc:
                 if self.process.poll() is None:
+                    if isinstance(exc, ConnectionRefusedError):
+                        return b""
                     raise
                 raise RuntimeError(f"redis-server exited; see {self.dir / 'redis.log'}") from exc
 

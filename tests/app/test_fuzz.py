@@ -54,11 +54,12 @@ from bench.fuzzing import (
     usable_id,
     wrong_values,
 )
+from server.app.settings import Settings
 from server.engine import new_game
 from server.protocol.messages import MAX_ID, REQUESTS
 
 from .client import Client, player
-from .conftest import Running
+from .conftest import Running, with_settings
 
 # -- the fuzzing connection ------------------------------------------------------------------
 
@@ -225,6 +226,13 @@ class Scene:
     def bob_pid(self) -> str:
         pid = self.server.service.games[self.bob.game].owner
         return pid
+
+
+@pytest.fixture
+def settings(settings: Settings) -> Settings:
+    """Room for every burst under the rate limit: a burst of every field of every request
+    is more than a thousand frames (the limit itself is tested in test_flood.py)."""
+    return with_settings(settings, rate=10_000.0, burst=10_000)
 
 
 @pytest.fixture
