@@ -9,7 +9,6 @@ way finished. Only the player asks for it: the server never plays a card home by
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from typing import Any
 
@@ -18,7 +17,6 @@ from server.protocol import messages as m
 
 from ..domain import games as g
 from .base import Handler, Part, Session
-from .host import HeldRoom
 
 log = logging.getLogger("patience.service")
 
@@ -42,7 +40,7 @@ class Homing(Part):
             if not found:
                 break
             try:
-                text, room = await self._play(live, found[0].text)
+                text, room = await self.play.play_move(live, found[0].text)
             except Exception as exc:
                 if not played:
                     raise
@@ -66,23 +64,6 @@ class Homing(Part):
         if played:
             self.app.moves.after(live)
         return reply
-
-    async def _play(self, live: g.LiveGame, text: str) -> tuple[str, HeldRoom | None]:
-        """One move, as ``Play.on_move`` plays it: once Redis has it, its text and room."""
-        played: asyncio.Future[tuple[str, HeldRoom | None]] = (
-            asyncio.get_running_loop().create_future()
-        )
-
-        def settle(outcome: tuple[str, HeldRoom | None] | BaseException) -> None:
-            if played.done():
-                return
-            if isinstance(outcome, BaseException):
-                played.set_exception(outcome)
-            else:
-                played.set_result(outcome)
-
-        self.app.moves.start(live, text, settle)
-        return await played
 
     def _stopped(self, session: Session, exc: Exception) -> dict[str, str]:
         """Why ``home`` stopped part way (the moves before stand): as the error a move

@@ -161,12 +161,10 @@ class Play(Part):
             raise failed from None
         live.log_length += 1
 
-    async def on_move(self, session: Session, req: m.Move) -> dict[str, Any]:
-        live = self.games.get(req.game) if req.game is not None else None
-        if live is None or live.owner != session.player:
-            live = await self.game_for(session, req.game)
-        if live.kind == g.DAILY:
-            await self.daily.close_past_daily(live)
+    async def play_move(self, live: g.LiveGame, text: str) -> tuple[str, HeldRoom | None]:
+        """Play one move through the move path (``MovePath.start``): once Redis has its
+        log entry, the move's text and the room it was raced in (the error, the move
+        taken back, otherwise)."""
         played: asyncio.Future[tuple[str, HeldRoom | None]] = (
             asyncio.get_running_loop().create_future()
         )
@@ -179,8 +177,16 @@ class Play(Part):
             else:
                 played.set_result(outcome)
 
-        self.app.moves.start(live, req.move, settle)
-        text, room = await played
+        self.app.moves.start(live, text, settle)
+        return await played
+
+    async def on_move(self, session: Session, req: m.Move) -> dict[str, Any]:
+        live = self.games.get(req.game) if req.game is not None else None
+        if live is None or live.owner != session.player:
+            live = await self.game_for(session, req.game)
+        if live.kind == g.DAILY:
+            await self.daily.close_past_daily(live)
+        text, room = await self.play_move(live, req.move)
         if live.finished and live.kind == g.DAILY:
             await self.daily.finish(live)
         return self._played("moved", live, text, room)
