@@ -25,8 +25,8 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from .lines import Glyphs, clock, race_time
 from .sanitize import clean
-from .screen import Glyphs, clock, race_time
 
 DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
 DAY_MS = 86_400_000

@@ -36,19 +36,10 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from .lines import Glyphs, fit, race_time, side_by_side, to_ascii, wrap
 from .render import draw_board
 from .sanitize import clean
-from .screen import (
-    FIELD_NAMES,
-    LAYOUT_FIELDS,
-    STANDARD_FIELDS,
-    Glyphs,
-    _ascii,
-    _fit,
-    _side_by_side,
-    _wrap,
-    race_time,
-)
+from .screen import FIELD_NAMES, LAYOUT_FIELDS, STANDARD_FIELDS
 
 #: how log entries that are not moves read
 ENTRY_WORDS = {"!undo": "undo", "!resign": "resign", "!timeout": "time up", "!hint": "hint"}
@@ -282,7 +273,7 @@ def _row(entry: Entry | None, current: bool, g: Glyphs, width: int) -> Text:
             line.append(f"  {entry.note}", style="dim")
     if current:
         line.stylize("reverse", 1)
-    return _fit(line, width)
+    return fit(line, width)
 
 
 def _moves(stepper: Stepper, g: Glyphs, width: int, room: int) -> list[Text]:
@@ -298,7 +289,7 @@ def _moves(stepper: Stepper, g: Glyphs, width: int, room: int) -> list[Text]:
         body.append(_row(entry, n == stepper.at, g, width))
     body += [Text("")] * (room - len(body))
     if stepper.at == stepper.last and stepper.last:
-        body.append(_fit(Text(f"   the end: {replay.outcome()}", style="bold"), width))
+        body.append(fit(Text(f"   the end: {replay.outcome()}", style="bold"), width))
     else:
         body.append(Text(""))
     return body
@@ -341,13 +332,13 @@ def _board_body(stepper: Stepper, g: Glyphs, width: int, room: int, ascii: bool)
     side = width - board_width - 3
     if side >= SIDE_MIN:
         moves = [heading, *_moves(stepper, g, side, room - 2)]
-        left = [_fit(line, board_width) for line in board_lines]
-        return _side_by_side(left, board_width, moves)[:room]
+        left = [fit(line, board_width) for line in board_lines]
+        return side_by_side(left, board_width, moves)[:room]
     # too wide for a list beside it: the board above, the moves under it
     if view is not None:
         board = draw_board(view, width, max(room - UNDER_MIN - 3, 1), ascii=ascii)
         board_lines = [board_lines[0], *board.lines]
-    top = [_fit(line, width) for line in board_lines]
+    top = [fit(line, width) for line in board_lines]
     under = max(room - len(top) - 2, 1)
     return [*top, heading, *_moves(stepper, g, width, under)][:room]
 
@@ -367,18 +358,18 @@ def render_replay(stepper: Stepper, width: int, height: int, *, ascii: bool = Fa
         right.append(f"playing {speed_text(stepper.speed)}/s ", style="bold")
     else:
         right.append("paused " if 0 < stepper.at < stepper.last else "")
-    left = _fit(left, max(width - right.cell_len - 1, 10))
+    left = fit(left, max(width - right.cell_len - 1, 10))
     head = Text()
     head.append_text(left)
     head.append(" " * max(width - left.cell_len - right.cell_len, 1))
     head.append_text(right)
     head.stylize("reverse")
-    top = [_fit(head, width), _fit(Text(" " + replay.summary(g.sep)), width)]
+    top = [fit(head, width), fit(Text(" " + replay.summary(g.sep)), width)]
     bottom = [Text("")]
     if stepper.message:
         style = {"warn": "bold yellow", "error": "bold red", "good": "bold green"}
-        bottom = _wrap(stepper.message, width - 1, style.get(stepper.tone, ""), 2)
-    bottom.append(_fit(Text(KEYS.replace(" · ", g.sep), style="dim"), width))
+        bottom = wrap(stepper.message, width - 1, style.get(stepper.tone, ""), 2)
+    bottom.append(fit(Text(KEYS.replace(" · ", g.sep), style="dim"), width))
     if stepper.boards:
         room = max(height - len(top) - len(bottom), 3)
         body = _board_body(stepper, g, width, room, ascii)
@@ -387,7 +378,7 @@ def render_replay(stepper: Stepper, width: int, height: int, *, ascii: bool = Fa
         top += [Text(""), Text("      #      time   move", style="dim")]
         body = _moves(stepper, g, width, height - len(top) - len(bottom) - 1)
     lines = [*top, *body, *bottom][:height]
-    return [_ascii(line) for line in lines] if ascii else lines
+    return [to_ascii(line) for line in lines] if ascii else lines
 
 
 def replay_table(replay: Replay, ascii: bool = False) -> RenderableType:

@@ -20,9 +20,9 @@ from prompt_toolkit.layout import HSplit, Layout, Window
 from prompt_toolkit.layout.controls import FormattedTextControl
 
 from .connection import Connection, LinkError, ServerError
+from .lines import ansi
 from .model import WARN
 from .replay import Replay, Stepper, render_replay
-from .screen import ansi
 
 
 def page_url(server: str, replay_id: str) -> str:

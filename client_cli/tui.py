@@ -27,8 +27,9 @@ from prompt_toolkit.layout.processors import BeforeInput
 
 from .commands import completions
 from .controller import Client, Quit, now_ms
+from .lines import ansi
 from .model import INFO, Model
-from .screen import ansi, render_screen
+from .screen import render_screen
 
 
 class MoveCompleter(Completer):

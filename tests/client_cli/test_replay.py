@@ -15,9 +15,9 @@ from prompt_toolkit.output import DummyOutput
 from rich.console import Console
 
 from client_cli.connection import ServerError
+from client_cli.lines import plain
 from client_cli.replay import Replay, Stepper, render_replay, replay_table
 from client_cli.replay_tui import NO_BOARD, ReplayTui
-from client_cli.screen import plain
 from server.engine import new_game
 
 from .conftest import check_golden

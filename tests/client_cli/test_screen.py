@@ -8,8 +8,9 @@ from typing import Any
 import pytest
 from rich.text import Text
 
+from client_cli.lines import ansi, plain
 from client_cli.model import WATCH, Model
-from client_cli.screen import ansi, plain, render_screen
+from client_cli.screen import render_screen
 from server.engine import new_game
 
 from .conftest import check_golden

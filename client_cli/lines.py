@@ -1,0 +1,179 @@
+"""Styled lines: the pieces every screen is made of, and their plain and ANSI forms.
+
+The screens (:mod:`.screen`, :mod:`.room_screen`, the boards and replays) are lists of
+rich :class:`~rich.text.Text` lines, each cut to the screen's width; :func:`plain` is what the
+golden tests compare and :func:`ansi` what the terminal gets. ``--ascii`` screens go through
+:func:`to_ascii`, one character for one so styles stay in place.
+"""
+
+from __future__ import annotations
+
+import io
+import textwrap
+from collections.abc import Sequence
+from typing import Any
+
+from rich import box
+from rich.console import Console, RenderableType
+from rich.text import Text
+
+
+class Glyphs:
+    def __init__(self, ascii: bool) -> None:
+        self.sep = " | " if ascii else " · "
+        self.me = ">" if ascii else "▸"
+        self.full = "#" if ascii else "█"
+        self.empty = "." if ascii else "░"
+        self.dash = "-" if ascii else "—"
+        self.won = "won" if ascii else "✓ won"
+        self.box = box.ASCII2 if ascii else box.SIMPLE_HEAD
+
+
+def clock(ms: int) -> str:
+    """``m:ss``, or ``h:mm:ss`` from an hour.
+
+    >>> clock(0), clock(75_400), clock(3_725_000)
+    ('0:00', '1:15', '1:02:05')
+    """
+    seconds = max(ms, 0) // 1000
+    hours, rest = divmod(seconds, 3600)
+    minutes, secs = divmod(rest, 60)
+    return f"{hours}:{minutes:02}:{secs:02}" if hours else f"{minutes}:{secs:02}"
+
+
+def race_time(ms: Any) -> str:
+    """A winner's time, to the tenth of a second.
+
+    >>> race_time(83_456), race_time(None)
+    ('1:23.4', '')
+    """
+    if not isinstance(ms, int) or isinstance(ms, bool):
+        return ""
+    return f"{clock(ms)}.{(ms % 1000) // 100}"
+
+
+def as_int(value: Any) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) else 0
+
+
+def fit(text: Text, width: int) -> Text:
+    text = text.copy()
+    text.truncate(width, overflow="ellipsis")
+    return text
+
+
+def wrap(text: str, width: int, style: str, most: int) -> list[Text]:
+    lines = textwrap.wrap(text, width=max(width, 10)) or [""]
+    if len(lines) > most:
+        lines = [*lines[: most - 1], textwrap.shorten(" ".join(lines[most - 1 :]), width)]
+    return [fit(Text(line, style=style), width) for line in lines]
+
+
+def fixed_console(width: int) -> Console:
+    """A console that renders to a string at a fixed width, in standard colours."""
+    return Console(
+        width=width,
+        file=io.StringIO(),
+        force_terminal=True,
+        color_system="standard",
+        legacy_windows=False,
+        emoji=False,
+        highlight=False,
+    )
+
+
+def lines_of(renderable: RenderableType, width: int) -> list[Text]:
+    """A rich renderable (a table) as styled lines."""
+    console = fixed_console(width)
+    out = []
+    for segments in console.render_lines(renderable, console.options, pad=False):
+        line = Text()
+        for seg in segments:
+            if not seg.control:
+                line.append(seg.text, seg.style)
+        line.rstrip()
+        out.append(line)
+    while out and not out[-1].plain:
+        out.pop()
+    return out
+
+
+def side_by_side(left: Sequence[Text], left_width: int, right: Sequence[Text]) -> list[Text]:
+    out = []
+    for n in range(max(len(left), len(right))):
+        line = left[n].copy() if n < len(left) else Text()
+        if n < len(right):
+            line.align("left", left_width)
+            line.append("   ")
+            line.append_text(right[n])
+        out.append(line)
+    return out
+
+
+def plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def split_line(line: str, width: int, sep: str = " · ") -> list[str]:
+    """A result line in lines of at most ``width``, broken after its separators.
+
+    >>> split_line("Patience Race · The Gate · 2026-11-22 · won in 3:25", 30)
+    ['Patience Race · The Gate ·', '2026-11-22 · won in 3:25']
+    """
+    parts = line.split(sep)
+    out: list[str] = []
+    current = ""
+    for n, part in enumerate(parts):
+        piece = part + (sep.rstrip() if n < len(parts) - 1 else "")
+        joined = f"{current} {piece}" if current else piece
+        if current and len(joined) > width:
+            out.append(current)
+            current = piece
+        else:
+            current = joined
+    out.append(current)
+    return [fit(Text(one), width).plain for one in out]
+
+
+#: --ascii: every character the screen may hold, one for one (spans stay in place)
+ONE_FOR_ONE = str.maketrans(
+    {
+        "…": ".",
+        "—": "-",
+        "–": "-",
+        "·": ".",
+        "▸": ">",
+        "█": "#",
+        "░": ".",
+        "✓": "+",
+        "─": "-",
+        "━": "-",
+        "│": "|",
+        "♣": "C",
+        "♦": "D",
+        "♥": "H",
+        "♠": "S",
+    }
+)
+
+
+def to_ascii(line: Text) -> Text:
+    """A line with every character ASCII, one for one, so its styles stay in place."""
+    text = line.plain.translate(ONE_FOR_ONE)
+    if not text.isascii():
+        text = "".join(ch if ch.isascii() else "?" for ch in text)
+    return Text(text, style=line.style, spans=list(line.spans), end="")
+
+
+def plain(lines: Sequence[Text]) -> str:
+    """The screen as text, trailing spaces removed: what the golden tests compare."""
+    return "\n".join(line.plain.rstrip() for line in lines)
+
+
+def ansi(lines: Sequence[Text], width: int) -> str:
+    """The screen as ANSI text for the terminal."""
+    console = fixed_console(width)
+    with console.capture() as capture:
+        for line in lines:
+            console.print(line, end="\n", no_wrap=True, overflow="crop", crop=True)
+    return capture.get().rstrip("\n")
