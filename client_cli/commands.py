@@ -5,12 +5,14 @@ moves the server sent, the pile labels) and returns an :class:`Action`. It knows
 notation's shape (a move starts at the pile before ``>`` or ``:``; a pair ``4+8`` involves
 both), never the rules: whether a move is legal is the server's to say.
 
-Keys, in every context: ``h`` help, ``q`` quit. While playing: a move in notation, a pile
-label alone when exactly one legal move starts there, ``home`` (every card that can go
-home, and again), ``u`` undo, ``hint`` a suggested move (the server's, counted in the
-game's result), ``resign``. Solo, once
-the game is over: ``n`` a new deal (``new GAME`` another game). In a room's lobby: ``r``
-ready (again: not ready), ``s`` start (the host). After a race: ``m`` rematch (the host).
+Keys, in every context: ``h`` help, ``rules`` the game's rules page, ``q`` quit. While
+playing: a move in notation, a pile label alone when exactly one legal move starts there, a
+move's number on the legal line (``3``, or ``#3``: games whose piles are numbered take only
+``#3``), ``home`` (every card that can go home, and again), ``u`` undo, ``hint`` a suggested
+move (the server's, counted in the game's result), ``resign``. Solo, once the game is over:
+``n`` a new deal (``new GAME`` another game). In a room's lobby: ``r`` ready (again: not
+ready), ``s`` start (the host). After a race: ``m`` rematch (the host). The full-screen UI
+(:mod:`.tui`) also binds single keys: see :data:`KEYS`.
 
 >>> legal = ["t1>b2", "l>t4", "r>t4", "r>f", "deal"]
 >>> labels = {"l", "r", "t1", "b2", "t4", "w", "s", "fc"}
@@ -30,6 +32,10 @@ Action(kind='move', arg='b2>t1', note='')
 Action(kind='home', arg=None, note='')
 >>> interpret("hint", "play", legal, labels)
 Action(kind='hint', arg=None, note='')
+>>> interpret("3", "play", legal, labels), interpret("#5", "play", legal, labels)
+(Action(kind='move', arg='r>t4', note=''), Action(kind='move', arg='deal', note=''))
+>>> interpret("9", "play", legal, labels)
+Action(kind='say', arg=None, note='no move numbered 9: the legal line has 1 to 5')
 """
 
 from __future__ import annotations
@@ -43,8 +49,9 @@ from .render import move_piles
 
 @dataclass(frozen=True)
 class Action:
-    """``kind`` is one of: move (``arg`` the move), home, undo, hint, resign, help, quit,
-    new (``arg`` a rules id or None), ready, start, rematch, yes, no, say (show ``note``), none."""
+    """``kind`` is one of: move (``arg`` the move), home, undo, hint, resign, help, rules,
+    quit, new (``arg`` a rules id or None), ready, start, rematch, yes, no, say (show
+    ``note``), none."""
 
     kind: str
     arg: str | None = None
@@ -60,6 +67,7 @@ _WORDS: dict[str, str] = {
     "q": "quit",
     "quit": "quit",
     "exit": "quit",
+    "rules": "rules",
 }
 
 _IN_CONTEXT: dict[str, dict[str, str]] = {
@@ -75,26 +83,43 @@ _IN_CONTEXT: dict[str, dict[str, str]] = {
     "watch": {},
 }
 
-#: what each context offers, for the hint line and the help screen
+#: what each context offers, for the keys line at the foot of the screen (``+`` and ``?``
+#: act at once on an empty line; F1 to F4 anywhere: help, home, hint, rules)
 KEYS: dict[str, str] = {
-    "play": "move in notation · Tab completes · home · u undo · h help · q quit",
-    "over": "n new deal · new GAME · h help · q quit",
+    "play": "move or its # · Tab · + home · ? hint · u undo · F4 rules · h help · q quit",
+    "over": "n new deal · new GAME · F4 rules · h help · q quit",
     "daily-over": "n the same deal again (practice) · new GAME another daily · q quit",
     "waiting": "your game is over: waiting for the others · q leave",
     "spectating": "the race is on without you · q leave",
     "idle": "n new deal · new GAME · q quit",
-    "lobby": "r ready · s start (host) · q leave",
+    "lobby": "r ready · s start (host) · F4 rules · q leave",
+    "lobby-guest": "r ready (the host starts) · F4 rules · q leave",
     "countdown": "get ready · q leave",
-    "finished": "m rematch (host) · q leave",
+    "finished": "m rematch · q leave",
+    "finished-guest": "the host may call a rematch · q leave",
     "closed": "the room is closed · q quit",
     "watch": "watching · q stop",
     "confirm": "y yes · anything else: no",
+    "stuck": "y resign · u undo · anything else: play on",
 }
+
+#: a move picked by its number on the legal line: ``3`` or ``#3``
+_NUMBER = re.compile(r"#?(\d{1,3})")
 
 
 def normalize(text: str) -> str:
     """Moves ignore case and spaces, as the server does."""
     return re.sub(r"\s+", "", text).lower()
+
+
+def numbered_piles(labels: Collection[str]) -> bool:
+    """Whether some pile's label is a number (The Wedge, Nestor, Doubles and Quits): there a
+    move's number is written ``#3``, since ``3`` is a pile.
+
+    >>> numbered_piles({"l", "t1", "w"}), numbered_piles({"1", "2", "s"})
+    (False, True)
+    """
+    return any(label.isdigit() for label in labels)
 
 
 def candidates(label: str, legal: Sequence[str]) -> list[str]:
@@ -127,6 +152,14 @@ def interpret(
     move = normalize(stripped)
     if move in legal:
         return Action("move", move)
+    picked = _NUMBER.fullmatch(move)
+    if picked and (move.startswith("#") or not numbered_piles(labels)):
+        n = int(picked.group(1))
+        if 1 <= n <= len(legal):
+            return Action("move", legal[n - 1])
+        if not legal:
+            return Action("say", note="no move is legal now")
+        return Action("say", note=f"no move numbered {n}: the legal line has 1 to {len(legal)}")
     if move in labels:
         options = candidates(move, legal)
         if len(options) == 1:
@@ -145,3 +178,18 @@ def completions(text: str, context: str, legal: Sequence[str]) -> list[str]:
     typed = normalize(text)
     words = [*legal, "home", "undo", "hint", "resign"]
     return [w for w in words if w.startswith(typed)]
+
+
+def common_start(words: Sequence[str]) -> str:
+    """What all ``words`` begin with: Tab puts it in the line when several match.
+
+    >>> common_start(["b1>b2", "b1>t4"]), common_start(["home", "hint"]), common_start([])
+    ('b1>', 'h', '')
+    """
+    if not words:
+        return ""
+    first, last = min(words), max(words)
+    n = 0
+    while n < min(len(first), len(last)) and first[n] == last[n]:
+        n += 1
+    return first[:n]

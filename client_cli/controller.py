@@ -42,6 +42,7 @@ from .model import (
     Model,
     stuck_note,
 )
+from .rules import UnknownGame, page
 from .sanitize import clean
 
 if TYPE_CHECKING:
@@ -128,7 +129,9 @@ class Client:
             model.apply_daily_result(event)
         elif kind == "stuck":
             if model.apply_stuck(event) and model.game is not None:
-                model.say(stuck_note(model.game), WARN)
+                if model.confirm is None and not model.help:
+                    model.confirm = "stuck"  # offer to resign: y, or play on
+                model.say(stuck_note(model.game, offer=model.confirm == "stuck"), WARN)
         elif kind == "signed_out":
             model.link = "signed out"
             model.say("You signed in from another client: this one has stopped. q quits.", ERROR)
@@ -214,8 +217,10 @@ class Client:
             model.say("", INFO)
             if action.kind == "yes" and question == "leave":
                 await self.leave()
-            elif action.kind == "yes" and question == "resign":
+            elif action.kind == "yes" and question in ("resign", "stuck"):
                 await self.resign()
+            elif question == "stuck" and text.strip():  # not a no: the line is played
+                await self._handle(text)
             return
         kind = action.kind
         if kind == "none":
@@ -225,6 +230,8 @@ class Client:
         elif kind == "help":
             model.help = True
             model.changed()
+        elif kind == "rules":
+            self.rules_page()
         elif kind == "quit":
             await self.quit()
         elif kind == "move" and action.arg:
@@ -265,6 +272,20 @@ class Client:
             reply = await self.call("rematch")
             if reply is not None:
                 model.apply_room(reply)
+
+    def rules_page(self) -> None:
+        """The rules page of the game on the table (or the room's), over the table; the
+        pages ship with the client, so this needs no server."""
+        model = self.model
+        rules = model.game.rules if model.game is not None else ""
+        if not rules and model.room is not None:
+            rules = clean(model.room.get("game", ""), 32)
+        try:
+            text = page(rules)
+        except UnknownGame:
+            model.say(f"no rules page for {rules or 'this screen'}", ERROR)
+            return
+        model.open_page(f"The rules of {model.game_name(rules)}", text)
 
     async def move(self, move: str) -> None:
         model = self.model

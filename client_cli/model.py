@@ -90,14 +90,21 @@ class Game:
         )
 
 
-def stuck_note(game: Game) -> str:
-    """What the screen says of a game with no way forward (a ``stuck`` event).
+def stuck_note(game: Game, *, offer: bool = False) -> str:
+    """What the screen says of a game with no way forward (a ``stuck`` event): ``offer``,
+    the question that comes with the event (y resigns); after it, a reminder.
 
     >>> game = Game("ab12", "solo", "gate", {"can_undo": True}, ["w>b1"], "playing")
+    >>> stuck_note(game, offer=True)
+    'No way forward from here. Resign? y resigns; u undoes; anything else plays on.'
     >>> stuck_note(game)
     'No way forward from here: type resign to give up, or u to undo.'
     """
-    undo = ", or u to undo" if game.view.get("can_undo") is True else ""
+    can_undo = game.view.get("can_undo") is True
+    if offer:
+        undo = " u undoes;" if can_undo else ""
+        return f"No way forward from here. Resign? y resigns;{undo} anything else plays on."
+    undo = ", or u to undo" if can_undo else ""
     return f"No way forward from here: type resign to give up{undo}."
 
 
@@ -128,6 +135,12 @@ class Model:
     #: the ``daily_result`` of the ranked attempt on the table, once it has ended
     daily_result: dict[str, Any] | None = None
     help: bool = False
+    #: a page over the table (a game's rules), its lines, and the first line shown
+    page: list[str] | None = None
+    page_title: str = ""
+    page_top: int = 0
+    #: what Tab offers for the typed text when several moves match (shown under the board)
+    choices: list[str] = field(default_factory=list)
     #: bumped on every change: the screen is redrawn when it moves
     version: int = 0
 
@@ -336,6 +349,28 @@ class Model:
             and self.game is not None
             and self.game.kind == "race"
         )
+
+    def open_page(self, title: str, text: str) -> None:
+        """Show a page (a game's rules) over the table, from its top."""
+        self.page = text.rstrip("\n").split("\n")
+        self.page_title = title
+        self.page_top = 0
+        self.help = False
+        self.changed()
+
+    def scroll_page(self, lines: int, height: int) -> None:
+        """Move the page by ``lines`` (negative: back), within its length for a screen of
+        ``height`` lines of page."""
+        if self.page is None:
+            return
+        last = max(len(self.page) - height, 0)
+        self.page_top = min(max(self.page_top + lines, 0), last)
+        self.changed()
+
+    def close_page(self) -> None:
+        self.page = None
+        self.page_top = 0
+        self.changed()
 
     def context(self) -> str:
         """What typed lines mean now: see :func:`client_cli.commands.interpret`."""

@@ -15,7 +15,7 @@ from collections.abc import Mapping
 
 from rich.text import Text
 
-from .commands import KEYS
+from .commands import KEYS, numbered_piles
 from .lines import Glyphs, as_int, clock, fit, plural, side_by_side, split_line, to_ascii, wrap
 from .model import DAILY, PRACTICE, RACING, ROOM, WATCH, Model, stuck_note
 from .render import draw_board
@@ -136,11 +136,13 @@ def help_lines(model: Model, width: int) -> list[Text]:
     text = [
         ("Keys", "bold"),
         ("  a move in the game's notation, then Enter (case and spaces do not matter)", ""),
+        ("  a move's number on the legal line, then Enter (#3 where piles are numbered)", ""),
         ("  a pile's label alone plays the one legal move that starts there", ""),
-        ("  Tab completes a move from the legal ones; Tab again cycles", ""),
-        ("  home  every card that can go home, and again    u undo", ""),
-        ("  hint  a move the server suggests (counted: results show the hints taken)", ""),
-        ("  resign  give up this game    h help    q quit", ""),
+        ("  Tab completes a move from the legal ones; Tab again shows the next", ""),
+        ("  + or F2  every card that can go home, and again (or type home)", ""),
+        ("  ? or F3  a hint from the server (counted: results show the hints taken)", ""),
+        ("  u undo    resign  give up this game    F4 or rules: the rules page", ""),
+        ("  h or F1 help    q quit", ""),
         (
             "  daily, once over: n the same deal again (practice), new GAME another daily"
             if model.daily_kind
@@ -149,13 +151,42 @@ def help_lines(model: Model, width: int) -> list[Text]:
         ),
         ("  lobby: r ready, s start (host)    after a race: m rematch (host)", ""),
         ("", ""),
-        (f"The rules: patience-race rules {rules or 'GAME'}", ""),
+        (f"The rules, away from the table: patience-race rules {rules or 'GAME'}", ""),
         ("", ""),
     ]
     out = [fit(Text(t, style=s), width) for t, s in text]
     if game is not None and game.legal:
         out.append(Text("Legal moves now", style="bold"))
         out.extend(wrap(" ".join(game.legal), width - 2, "", 6))
+    return out
+
+
+def legal_line(model: Model, width: int) -> Text:
+    """The legal moves, numbered for picking (``#3`` in games whose piles are numbered);
+    while Tab offers several, those instead."""
+    game = model.game
+    assert game is not None
+    if model.choices:
+        line = Text("Tab: ", style="bold")
+        line.append(" ".join(model.choices), style="bold")
+        line.append("  (Tab again: the next)", style="dim")
+        return fit(line, width)
+    line = Text("legal: ", style="dim")
+    mark = "#" if numbered_piles(game.labels) else ""
+    for n, move in enumerate(game.legal, start=1):
+        line.append(f"{mark}{n}", style="cyan")
+        line.append(f" {move}  " if n < len(game.legal) else f" {move}")
+    if not game.legal:
+        line.append("(none)", style="dim")
+    return fit(line, width)
+
+
+def page_lines(model: Model, width: int, height: int) -> list[Text]:
+    """A page over the table (a game's rules) from its ``page_top``."""
+    page = model.page or []
+    out = [fit(Text(f"  {model.page_title}", style="bold"), width)]
+    for line in page[model.page_top : model.page_top + height - 1]:
+        out.append(fit(Text(line), width))
     return out
 
 
@@ -214,23 +245,32 @@ def _message(model: Model, width: int, most: int = 2) -> list[Text]:
         )
         out = wrap(model.message, width - 1, style, most)
     game = model.game
-    if model.context() == "play" and game is not None and not model.help:
+    playing = model.context() == "play" or model.confirm == "stuck"
+    if playing and game is not None and not model.help and model.page is None:
         note = stuck_note(game)
-        if game.stuck and model.message != note:  # it stays until the position changes
+        if game.stuck and model.confirm != "stuck" and model.message != note:  # until it moves
             out.append(fit(Text(note, style="bold yellow"), width - 1))
-        legal = Text("legal: ", style="dim")
-        legal.append(" ".join(game.legal) or "(none)", style="dim")
-        out.append(fit(legal, width - 1))
+        out.append(legal_line(model, width - 1))
     return out
 
 
-def _keys(model: Model, width: int) -> Text:
+def _keys(model: Model, width: int, height: int = 0) -> Text:
     context = model.context()
-    words = KEYS["confirm" if context == "confirm" else context] if context in KEYS else ""
+    words = KEYS.get(context, "")
+    if context == "confirm" and model.confirm in KEYS:
+        words = KEYS[model.confirm]
     if context == "over" and model.daily_kind is not None:
         words = KEYS["daily-over"]
+    if context in ("lobby", "finished") and not model.is_host:
+        words = KEYS[f"{context}-guest"]
     if model.help:
         words = "Enter or Esc: back to the table"
+    if model.page is not None:
+        last = min(model.page_top + height, len(model.page))
+        words = (
+            f"lines {model.page_top + 1}-{last} of {len(model.page)} · space or PgDn more · "
+            "b or PgUp back · q or Esc: the table"
+        )
     words = words.replace(" · ", Glyphs(model.ascii).sep)
     return fit(Text(words, style="bold" if context == "confirm" else "dim"), width)
 
@@ -259,14 +299,23 @@ def _table(model: Model, width: int, height: int, now: int) -> list[Text]:
     return [*board.lines, fit(Text(summary, style="bold"), width)]
 
 
+def page_height(height: int) -> int:
+    """How many lines of a page a screen of ``height`` lines shows (the page's title, the
+    header, the message and the keys take the rest)."""
+    return max(height - 4, 1)
+
+
 def render_screen(model: Model, width: int, height: int, now: int) -> list[Text]:
     """The screen above the input line: at most ``height`` lines of at most ``width``."""
     width = max(width, 20)
     top = [header(model, width, now)]
-    bottom = [*_message(model, width), _keys(model, width)]
-    room = height - len(top) - len(bottom)
+    message = _message(model, width)
+    room = height - len(top) - len(message) - 1
+    bottom = [*message, _keys(model, width, page_height(height))]
     body: list[Text]
-    if model.help:
+    if model.page is not None:
+        body = page_lines(model, width, room)
+    elif model.help:
         body = help_lines(model, width)
     elif model.screen == WATCH:
         body = room_body(model, width, room, now, watching=True)

@@ -3,64 +3,63 @@ screens.
 
 The screen above the input line is :func:`client_cli.screen.render_screen` of the model,
 redrawn when the model changes and twice a second for the clock; the input line completes
-moves from the server's legal ones with Tab. Each typed line goes to the controller
-(:meth:`client_cli.controller.Client.handle`). Everything runs on one asyncio loop:
-prompt_toolkit reads the keyboard there, the connection reads the socket there.
+moves from the server's legal ones with Tab (:meth:`Tui.complete`), and single keys act at
+once: F1 help, F2 or ``+`` (on an empty line) home, F3 or ``?`` a hint, F4 the rules page,
+which then pages with space, ``b``, the arrows and Page Up/Down, and closes with ``q`` or Esc.
+Each typed line goes to the controller (:meth:`client_cli.controller.Client.handle`).
+Everything runs on one asyncio loop: prompt_toolkit reads the keyboard there, the connection
+reads the socket there.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 from prompt_toolkit.application import Application, get_app
 from prompt_toolkit.buffer import Buffer
-from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.document import Document
+from prompt_toolkit.filters import Condition
 from prompt_toolkit.formatted_text import ANSI
 from prompt_toolkit.history import InMemoryHistory
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
-from prompt_toolkit.layout import Float, FloatContainer, HSplit, Layout, Window
+from prompt_toolkit.keys import Keys
+from prompt_toolkit.layout import HSplit, Layout, Window
 from prompt_toolkit.layout.controls import BufferControl, FormattedTextControl
-from prompt_toolkit.layout.menus import CompletionsMenu
 from prompt_toolkit.layout.processors import BeforeInput
 
-from .commands import completions
+from .commands import common_start, completions, normalize
 from .controller import Client, Quit, now_ms
 from .lines import ansi
-from .model import INFO, Model
-from .screen import render_screen
-
-
-class MoveCompleter(Completer):
-    """Tab completes from the legal moves the server sent."""
-
-    def __init__(self, model: Model) -> None:
-        self.model = model
-
-    def get_completions(self, document: Document, event: CompleteEvent) -> Iterator[Completion]:
-        game = self.model.game
-        legal = game.legal if game is not None else []
-        text = document.text_before_cursor
-        for word in completions(text, self.model.context(), legal):
-            yield Completion(word, start_position=-len(text))
+from .model import INFO
+from .screen import page_height, render_screen
 
 
 class Tui:
-    """The full-screen application: the screen, the input line, the completion menu."""
+    """The full-screen application: the screen and the input line, with single keys for
+    what a player does most (home, hint, help, the rules page, paging through it) and Tab
+    completing moves from the legal ones."""
 
     def __init__(self, client: Client) -> None:
         self.client = client
         model = client.model
         self._cache: tuple[Any, ANSI] | None = None
+        #: Tab's choices and the one in the input line, while Tab cycles through them
+        self._cycle: list[str] = []
+        self._at = 0
+        self._tabbing = False
         self.buffer = Buffer(
             multiline=False,
-            completer=MoveCompleter(model),
-            complete_while_typing=False,
             history=InMemoryHistory(),
             accept_handler=self._accept,
+            on_text_changed=self._typed,
         )
         keys = KeyBindings()
+        paging = Condition(lambda: model.page is not None)
+        empty_line = Condition(lambda: not self.buffer.text)
+        playing = Condition(lambda: model.context() == "play" or model.confirm == "stuck")
+
+        def send(line: str) -> None:
+            client.spawn(self._run(client.handle(line)))
 
         @keys.add("c-c")
         @keys.add("c-d")
@@ -69,25 +68,130 @@ class Tui:
 
         @keys.add("escape", eager=True)
         def _escape(event: KeyPressEvent) -> None:
+            if model.page is not None:
+                model.close_page()
             if model.help or model.confirm:
                 model.help = False
                 model.confirm = None
                 model.say("", INFO)
             self.buffer.reset()
 
+        @keys.add("f1")
+        def _help(event: KeyPressEvent) -> None:
+            model.close_page()
+            send("h")
+
+        @keys.add("f2")
+        @keys.add("+", filter=empty_line & playing & ~paging, eager=True)
+        def _home(event: KeyPressEvent) -> None:
+            send("home")
+
+        @keys.add("f3")
+        @keys.add("?", filter=empty_line & playing & ~paging, eager=True)
+        def _hint(event: KeyPressEvent) -> None:
+            send("hint")
+
+        @keys.add("f4")
+        def _rules(event: KeyPressEvent) -> None:
+            if model.page is not None:
+                model.close_page()
+            else:
+                client.rules_page()
+
+        def page_step(event: KeyPressEvent) -> int:
+            return page_height(event.app.output.get_size().rows - 1)
+
+        @keys.add("space", filter=paging, eager=True)
+        @keys.add("pagedown", filter=paging, eager=True)
+        @keys.add("enter", filter=paging, eager=True)
+        def _more(event: KeyPressEvent) -> None:
+            height = page_step(event)
+            model.scroll_page(height - 1, height)
+
+        @keys.add("b", filter=paging, eager=True)
+        @keys.add("pageup", filter=paging, eager=True)
+        def _back(event: KeyPressEvent) -> None:
+            height = page_step(event)
+            model.scroll_page(1 - height, height)
+
+        @keys.add("down", filter=paging, eager=True)
+        @keys.add("j", filter=paging, eager=True)
+        def _down(event: KeyPressEvent) -> None:
+            model.scroll_page(1, page_step(event))
+
+        @keys.add("up", filter=paging, eager=True)
+        @keys.add("k", filter=paging, eager=True)
+        def _up(event: KeyPressEvent) -> None:
+            model.scroll_page(-1, page_step(event))
+
+        @keys.add("q", filter=paging, eager=True)
+        def _close(event: KeyPressEvent) -> None:
+            model.close_page()
+
+        @keys.add(Keys.Any, filter=paging, eager=True)
+        def _swallow(event: KeyPressEvent) -> None:
+            """While a page is shown, keys page it; nothing else is typed."""
+
+        @keys.add("tab", filter=~paging)
+        def _tab(event: KeyPressEvent) -> None:
+            self.complete()
+
         body = Window(FormattedTextControl(self._text, show_cursor=False), wrap_lines=False)
         line = Window(BufferControl(self.buffer, input_processors=[BeforeInput("> ")]), height=1)
-        root = FloatContainer(
-            HSplit([body, line]),
-            floats=[Float(xcursor=True, ycursor=True, content=CompletionsMenu(max_height=8))],
-        )
         self.app: Application[int] = Application(
-            layout=Layout(root, focused_element=line),
+            layout=Layout(HSplit([body, line]), focused_element=line),
             key_bindings=keys,
             full_screen=True,
             refresh_interval=0.5,
             mouse_support=False,
         )
+
+    def complete(self) -> None:
+        """Tab: a unique completion goes into the line at once; several put their common
+        beginning there and show under the board, and each Tab after that puts the next
+        one in the line."""
+        model = self.client.model
+        text = self.buffer.text
+        if self._cycle and text == self._cycle[self._at]:
+            self._at = (self._at + 1) % len(self._cycle)
+            self._put(self._cycle[self._at])
+            return
+        game = model.game
+        legal = game.legal if game is not None else []
+        context = "play" if model.confirm == "stuck" else model.context()
+        options = completions(text, context, legal)
+        self._cycle, self._at = [], 0
+        if not options:
+            model.choices = []
+            model.say(f"nothing legal begins {text.strip()!r}" if text.strip() else "", INFO)
+            return
+        if len(options) == 1:
+            model.choices = []
+            self._put(options[0])
+            model.changed()
+            return
+        prefix = common_start(options)
+        model.choices = options
+        model.changed()
+        if len(prefix) > len(normalize(text)):
+            self._put(prefix)
+        else:
+            self._cycle = options
+            self._put(options[0])
+
+    def _put(self, text: str) -> None:
+        self._tabbing = True
+        try:
+            self.buffer.document = Document(text, len(text))
+        finally:
+            self._tabbing = False
+
+    def _typed(self, buffer: Buffer) -> None:
+        """Typing (not Tab) ends Tab's choices."""
+        if not self._tabbing and (self._cycle or self.client.model.choices):
+            self._cycle = []
+            self.client.model.choices = []
+            self.client.model.changed()
 
     def _text(self) -> ANSI:
         size = get_app().output.get_size()
@@ -100,6 +204,8 @@ class Tui:
         return self._cache[1]
 
     def _accept(self, buffer: Buffer) -> bool:
+        self._cycle = []
+        self.client.model.choices = []
         self.client.spawn(self._run(self.client.handle(buffer.text)))
         return False
 

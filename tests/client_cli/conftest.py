@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import difflib
 import os
+from collections.abc import Iterator
 from pathlib import Path
+
+import pytest
 
 # the server tests' fixtures: a real Redis, a real server
 from tests.app.conftest import (  # noqa: F401
@@ -16,6 +19,8 @@ from tests.app.conftest import (  # noqa: F401
     server_process,
     settings,
 )
+
+from .terminal import Terminal
 
 GOLDEN = Path(__file__).parent / "golden"
 #: PATIENCE_GOLDEN=update rewrites the golden files from what the code draws now
@@ -38,3 +43,12 @@ def check_golden(name: str, text: str) -> None:
             )
         )
         raise AssertionError(f"{path.name} differs (PATIENCE_GOLDEN=update rewrites):\n{diff}")
+
+
+@pytest.fixture
+def terminals() -> Iterator[list[Terminal]]:
+    """The clients a test starts in pseudo-terminals, closed at its end."""
+    opened: list[Terminal] = []
+    yield opened
+    for terminal in opened:
+        terminal.close()

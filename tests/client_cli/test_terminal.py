@@ -6,10 +6,7 @@ import asyncio
 import re
 import stat
 import time
-from collections.abc import Iterator
 from pathlib import Path
-
-import pytest
 
 from server.engine import new_game
 from tests.app.client import player
@@ -19,15 +16,11 @@ from tests.solver.positions import HOME, STUCK, homed
 from .terminal import Terminal
 
 #: the first legal move, once the line under it (the keys) is drawn too
-LEGAL = r"legal: (\S+).*\n.*q (?:quit|leave)"
-
-
-@pytest.fixture
-def terminals() -> Iterator[list[Terminal]]:
-    opened: list[Terminal] = []
-    yield opened
-    for terminal in opened:
-        terminal.close()
+LEGAL = r"legal: #?1 (\S+).*\n.*q (?:quit|leave)"
+#: The Gate's deal 1234, as its legal line numbers the moves
+GATE_1234 = r"legal: 1 b4>t3  2 b1>b2  3 l>t4  4 r>t4  5 deal"
+#: function keys, as an xterm sends them
+F1, F2, F3, F4 = "\x1bOP", "\x1bOQ", "\x1bOR", "\x1bOS"
 
 
 def start(terminals: list[Terminal], server: ServerProcess, config: Path, *args: str) -> Terminal:
@@ -55,7 +48,7 @@ def test_first_run_registers_then_a_solo_game(
     assert stat.S_IMODE(tokens.stat().st_mode) == 0o600
     assert '"name": "ann"' in tokens.read_text()
     ann.wait_for(r"\nl   t1  t2  t3  t4  r   s     w\n")
-    ann.wait_for(r"legal: b4>t3 b1>b2 l>t4 r>t4 deal")
+    ann.wait_for(GATE_1234)
 
     # a refused move: the server's reason, and the board stays
     ann.type("l>t1")
@@ -108,8 +101,8 @@ def test_home_then_a_stuck_game_offered_to_resign(
     for n, move in enumerate(stuck.line, start=1):
         ann.type(move)
         ann.wait_for(rf"moves {n} ")
-    ann.wait_for(r"No way forward from here: type resign to give up\.", timeout=30)
-    ann.type("resign")
+    ann.wait_for(r"No way forward from here\. Resign\? y resigns;", timeout=30)
+    ann.type("y")  # the offer is the question: no second one
     ann.wait_for(r"RESIGNED")
     assert "No way forward" not in ann.text
     ann.type("q")
@@ -121,7 +114,7 @@ def test_a_hint_at_the_table(
 ) -> None:
     ann = start(terminals, server_process, tmp_path / "config", "play", "gate", "--seed", "1234")
     register(ann, "ann")
-    ann.wait_for(r"legal: b4>t3 b1>b2 l>t4 r>t4 deal")
+    ann.wait_for(GATE_1234)
     ann.type("hint")
     found = ann.wait_for(r"hint: (\S+) \(([^)]+)\) · hints this game: 1")
     move = found.group(1)

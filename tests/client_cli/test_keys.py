@@ -1,0 +1,110 @@
+"""Single keys and picking moves, end to end: the real client in a pseudo-terminal against a
+real server and Redis. Each of these was typing only before: home, a hint, the rules page,
+a move's number, Tab putting its one match in the line."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from server.engine import new_game
+from tests.app.conftest import ServerProcess
+from tests.solver.positions import HOME, homed
+
+from .terminal import Terminal
+from .test_terminal import F2, F4, GATE_1234, LEGAL, register, start
+
+
+def test_plus_plays_home_and_question_mark_asks_a_hint(
+    server_process: ServerProcess, tmp_path: Path, terminals: list[Terminal]
+) -> None:
+    home = HOME["gate"]
+    ann = start(terminals, server_process, tmp_path, "play", "gate", "--seed", str(home.seed))
+    register(ann, "ann")
+    ann.wait_for(LEGAL)
+    dealt = new_game("gate", seed=home.seed).cards_home()
+    ann.type("+", enter=False)  # on an empty line: at once, no Enter
+    ann.wait_for(r"home: " + " ".join(homed(new_game("gate", seed=home.seed))))
+    ann.wait_for(rf"home {dealt + 2}/52")
+    assert "> +" not in ann.text  # nothing was typed into the line
+    ann.type("?", enter=False)
+    ann.wait_for(r"hint: \S+ [^·]*· hints this game: 1")
+    ann.child.send(F2)  # F2 is home too
+    ann.wait_for(r"no card can go home now")
+    # in the middle of a line, + is only a character (a pair's sign in other games)
+    ann.type("b1+", enter=False)
+    ann.wait_for(r"> b1\+")
+    ann.child.send("\x15")  # Ctrl-U empties the line
+    ann.type("q")
+    assert ann.exit_code() == 0
+
+
+def test_a_move_by_its_number_and_tab_completion(
+    server_process: ServerProcess, tmp_path: Path, terminals: list[Terminal]
+) -> None:
+    ann = start(terminals, server_process, tmp_path, "play", "gate", "--seed", "1234")
+    register(ann, "ann")
+    ann.wait_for(GATE_1234)
+    ann.type("3")  # l>t4
+    ann.wait_for(r"moves 1\b")
+    ann.type("u")
+    ann.wait_for(r"took back l>t4")
+    ann.type("9")
+    ann.wait_for(r"no move numbered 9: the legal line has 1 to 5")
+
+    # one match: Tab puts it in the line at once
+    ann.type("l", enter=False)
+    ann.child.send("\t")
+    ann.wait_for(r"> l>t4")
+    ann.child.send("\x15")  # Ctrl-U empties the line
+    # several: they show where the legal line was, the board and the keys stay
+    ann.type("b", enter=False)
+    ann.child.send("\t")
+    ann.wait_for(r"Tab: b4>t3 b1>b2  \(Tab again: the next\)\n.*q quit")
+    assert "legal:" not in ann.text
+    ann.wait_for(r"> b4>t3")  # nothing more in common: the first one, then the next
+    ann.child.send("\t")
+    ann.wait_for(r"> b1>b2")
+    ann.type("")
+    ann.wait_for(r"moves 1\b")
+    ann.wait_for(r"legal: 1 ")  # the choices went with the line
+    ann.type("q")
+    assert ann.exit_code() == 0
+
+
+def test_numbered_piles_take_a_hash(
+    server_process: ServerProcess, tmp_path: Path, terminals: list[Terminal]
+) -> None:
+    """In The Wedge the piles are numbers: ``3`` is pile 3, ``#1`` the first legal move."""
+    game = new_game("wedge", seed=7)
+    first = str(game.legal_moves()[0])
+    ann = start(terminals, server_process, tmp_path, "play", "wedge", "--seed", "7")
+    register(ann, "ann")
+    ann.wait_for(rf"legal: #1 {first}")
+    ann.type("#1")
+    ann.wait_for(r"moves 1\b")
+    ann.type("q")
+    assert ann.exit_code() == 0
+
+
+def test_the_rules_page_from_the_table(
+    server_process: ServerProcess, tmp_path: Path, terminals: list[Terminal]
+) -> None:
+    ann = start(terminals, server_process, tmp_path, "play", "gate", "--seed", "1234")
+    register(ann, "ann")
+    ann.wait_for(GATE_1234)
+    ann.child.send(F4)
+    ann.wait_for(r"The rules of The Gate\nTHE GATE  \(gate\)")
+    ann.wait_for(r"lines 1-19 of \d+ · space or PgDn more")
+    assert "legal:" not in ann.text
+    ann.type(" ", enter=False)  # space pages on
+    ann.wait_for(r"lines 19-37 of")
+    ann.type("b", enter=False)  # and back
+    ann.wait_for(r"lines 1-19 of")
+    ann.type("q", enter=False)  # q closes the page, not the client
+    ann.wait_for(GATE_1234)
+    ann.type("rules")  # the word does the same
+    ann.wait_for(r"The rules of The Gate")
+    ann.child.send("\x1b")
+    ann.wait_for(GATE_1234)
+    ann.type("q")
+    assert ann.exit_code() == 0
