@@ -31,6 +31,7 @@ from .connection import (
 from .model import (
     DAILY,
     ERROR,
+    FINISHED,
     GOOD,
     INFO,
     PRACTICE,
@@ -42,6 +43,7 @@ from .model import (
     Model,
     stuck_note,
 )
+from .notices import progress_notice, room_notices
 from .rules import UnknownGame, page
 from .sanitize import clean
 
@@ -109,19 +111,27 @@ class Client:
         model = self.model
         kind = event.get("type")
         if kind == "room":
-            before = model.room_state
+            before, shown = model.room_state, model.room
             model.apply_room(event)
             after = model.room_state
+            news = []
+            if model.room is not None and model.room is not shown:
+                news = room_notices(shown, model.room, model.me)
             if after != before and after == "countdown" and model.screen == ROOM:
                 model.say(f"Race {event.get('race')} is dealt: it starts in a moment", INFO)
             elif after == "closed":
                 model.say("The room is closed.", INFO)
+            elif news:
+                model.say("; ".join(news), INFO)
         elif kind == "race_start":
             model.apply_race_start(event)
             if model.screen == ROOM:
                 model.say("Go!", GOOD)
         elif kind == "progress":
+            notice = progress_notice(model.room, event)
             model.apply_progress(event)
+            if notice and event.get("player") != model.me:
+                model.say(notice, INFO)
         elif kind == "results":
             model.apply_results(event)
             model.say(self._result_note(event), GOOD)
@@ -305,6 +315,8 @@ class Client:
             return
         view = game.view
         home = f"{view.get('home')}/{view.get('total')}"
+        if model.screen == ROOM and model.room_state == FINISHED:
+            return  # the race ended with this game: the results are on the screen
         if model.screen == ROOM:
             verb = "won" if game.status == "won" else f"ended ({game.status})"
             model.say(f"Your game is {verb}, {home} home: waiting for the others.", GOOD)

@@ -20,6 +20,7 @@ from rich.text import Text
 
 class Glyphs:
     def __init__(self, ascii: bool) -> None:
+        self.ascii = ascii
         self.sep = " | " if ascii else " · "
         self.me = ">" if ascii else "▸"
         self.full = "#" if ascii else "█"

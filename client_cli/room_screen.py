@@ -10,14 +10,89 @@ from typing import Any
 from rich.table import Table
 from rich.text import Text
 
+from .config import DEFAULT_SERVER
 from .lines import Glyphs, as_int, clock, fit, lines_of, race_time
 from .model import COUNTDOWN, FINISHED, LOBBY, RACING, Model
 from .sanitize import clean
 
+#: a bar's partial cell, by eighths
+EIGHTHS = "▏▎▍▌▋▊▉"
 
-def _bar(home: int, total: int, width: int, g: Glyphs) -> Text:
-    filled = round(width * home / total) if total else 0
-    return Text(g.full * filled, style="green") + Text(g.empty * (width - filled), style="dim")
+#: digits five lines tall, for the countdown (``#`` is a filled cell)
+BIG_DIGITS = {
+    "0": ["###", "# #", "# #", "# #", "###"],
+    "1": [" # ", "## ", " # ", " # ", "###"],
+    "2": ["###", "  #", "###", "#  ", "###"],
+    "3": ["###", "  #", " ##", "  #", "###"],
+    "4": ["# #", "# #", "###", "  #", "  #"],
+    "5": ["###", "#  ", "###", "  #", "###"],
+    "6": ["###", "#  ", "###", "# #", "###"],
+    "7": ["###", "  #", "  #", "  #", "  #"],
+    "8": ["###", "# #", "###", "# #", "###"],
+    "9": ["###", "# #", "###", "  #", "###"],
+}
+
+
+def bar(home: int, total: int, width: int, g: Glyphs) -> Text:
+    """A progress bar of ``width`` cells, to an eighth of a cell (whole cells in ASCII).
+
+    >>> bar(13, 52, 10, Glyphs(False)).plain
+    '██▌░░░░░░░'
+    >>> bar(13, 52, 10, Glyphs(True)).plain
+    '##........'
+    """
+    eighths = (width * 8 * home // total) if total > 0 else 0
+    eighths = min(max(eighths, 0), width * 8)
+    full, part = divmod(eighths, 8)
+    text = Text(g.full * full, style="green")
+    if part and not g.ascii:
+        text.append(EIGHTHS[part - 1], style="green")
+        full += 1
+    text.append(g.empty * (width - full), style="dim")
+    return text
+
+
+def big_number(n: int, g: Glyphs) -> list[str]:
+    """``n`` in digits five lines tall.
+
+    >>> print("\\n".join(big_number(3, Glyphs(True))))
+    ######
+        ##
+      ####
+        ##
+    ######
+    """
+    rows = ["", "", "", "", ""]
+    for digit in str(max(n, 0)):
+        for row, cells in enumerate(BIG_DIGITS[digit]):
+            rows[row] += ("  " if rows[row] else "") + cells.replace("#", g.full * 2).replace(
+                " ", "  "
+            )
+    return [row.rstrip() for row in rows]
+
+
+def countdown_second(model: Model, now: int) -> int | None:
+    """The whole seconds left before the race starts (3, 2, 1; 0 at the start), while the
+    room counts down; else None. The terminal rings as it changes."""
+    room = model.room
+    if room is None or model.room_state != COUNTDOWN:
+        return None
+    left = as_int(room.get("start_at")) - model.server_now(now)
+    return max(-(-left // 1000), 0)
+
+
+def rings(last: int | None, second: int | None) -> bool:
+    """Whether the terminal rings as the countdown goes from ``last`` to ``second`` (see
+    :func:`countdown_second`): at each of 3, 2, 1, and once at the start.
+
+    >>> [rings(a, b) for a, b in [(None, 3), (3, 3), (3, 2), (1, 0), (0, None), (1, None)]]
+    [True, False, True, True, False, True]
+    >>> rings(None, None), rings(None, 0)
+    (False, False)
+    """
+    counting = second is not None and second > 0 and second != last
+    going = last is not None and last > 0 and not second  # 0, or the race has begun
+    return counting or going
 
 
 def _status_word(player: Mapping[str, Any], g: Glyphs) -> Text:
@@ -30,16 +105,20 @@ def _status_word(player: Mapping[str, Any], g: Glyphs) -> Text:
 
 
 def race_panel(model: Model, width: int, *, wide: bool = False) -> list[Text]:
-    """The racers' progress, one line each, best first: cards home, a bar while they
-    play, how they ended; ``wide`` (watching) adds their moves."""
+    """The racers' progress, one line each, best first: cards home and moves, a bar while
+    they play (to an eighth of a cell), how they ended. ``wide`` (watching) has room for a
+    longer bar."""
     g = Glyphs(model.ascii)
     room = model.room or {}
     players = [p for p in room.get("players") or [] if isinstance(p, Mapping)]
     players.sort(key=lambda p: (-as_int(p.get("home")), as_int(p.get("moves"))))
     pad = "  " if wide else ""
-    out = [fit(Text(f"{pad}Race {as_int(room.get('race'))}", style="bold"), width)]
     longest = max((len(clean(p.get("name", ""))) for p in players), default=4)
-    name_width = max(min(longest, 12, width - len(pad) - 11), 3)  # room for " x"
+    name_width = max(min(longest, 12, width - len(pad) - 16), 3)  # room for " x"
+    title = Text(f"{pad}Race {as_int(room.get('race'))}", style="bold")
+    title.align("left", len(pad) + 1 + name_width + 1)
+    title.append(" home moves", style="dim")
+    out = [fit(title, width)]
     for p in players:
         name = clean(p.get("name", ""), name_width)
         me = name == model.me
@@ -47,10 +126,9 @@ def race_panel(model: Model, width: int, *, wide: bool = False) -> list[Text]:
         line.append(g.me if me else " ", style="bold")
         line.append(f"{name:<{name_width}} ", style="bold" if me else "")
         home, total = as_int(p.get("home")), as_int(p.get("total"))
-        line.append(f"{home:>3}/{total:<3}")
+        line.append(f"{home:>2}/{total:<2}")
+        line.append(f" {as_int(p.get('moves')):>5}", style="dim")
         word = _status_word(p, g)
-        if wide:
-            line.append(f" {as_int(p.get('moves')):>4} moves", style="dim")
         room_left = width - line.cell_len - 1
         if word.plain and word.cell_len > room_left:  # no room: a mark for how it ended
             word = Text(g.won[0] if word.plain.endswith("won") else "x", style=word.style)
@@ -61,7 +139,7 @@ def race_panel(model: Model, width: int, *, wide: bool = False) -> list[Text]:
             line.append(" away", style="dim")
         elif room_left >= 4:
             line.append(" ")
-            line.append_text(_bar(home, total, min(room_left, 24 if wide else 10), g))
+            line.append_text(bar(home, total, min(room_left, 24 if wide else 12), g))
         out.append(fit(line, width))
     watchers = as_int(room.get("watchers"))
     if watchers:
@@ -133,7 +211,22 @@ def results_table(model: Model, width: int) -> list[Text]:
     return [title, *(Text("  ") + line for line in lines_of(table, width - 2))]
 
 
+def join_command(server: str, code: str) -> str:
+    """The command a friend types to join: ``--server`` too when this is not the default
+    server, so that it works as pasted.
+
+    >>> join_command("ws://127.0.0.1:8765", "8GY8VQ")
+    'patience-race race join 8GY8VQ'
+    >>> join_command("wss://race.example.org", "8GY8VQ")
+    'patience-race race join 8GY8VQ --server wss://race.example.org'
+    """
+    if not server or server == DEFAULT_SERVER:
+        return f"patience-race race join {code}"
+    return f"patience-race race join {code} --server {server}"
+
+
 def room_body(model: Model, width: int, height: int, now: int, *, watching: bool) -> list[Text]:
+    g = Glyphs(model.ascii)
     room = model.room or {}
     state = model.room_state
     code = clean(room.get("code", ""), 16)
@@ -143,7 +236,8 @@ def room_body(model: Model, width: int, height: int, now: int, *, watching: bool
         limit_text = f"{clock(limit * 1000)} a race" if isinstance(limit, int) else "none"
         out.append(Text(f"  Room {code}: {model.game_name()}", style="bold"))
         if not watching:
-            out.append(Text(f"  Friends join with:  patience-race race join {code}"))
+            out.append(Text("  Friends join with:"))
+            out.append(Text(f"    {join_command(model.server, code)}", style="bold"))
         out.append(
             Text(
                 f"  Time limit: {limit_text}; up to {as_int(room.get('max_players'))} racers; "
@@ -164,6 +258,10 @@ def room_body(model: Model, width: int, height: int, now: int, *, watching: bool
         left = max(start - model.server_now(now), 0)
         out.append(Text(f"  Race {as_int(room.get('race'))} of room {code}: {model.game_name()}"))
         out.append(Text(""))
+        second = countdown_second(model, now) or 0
+        if height >= 16:
+            out.extend(Text(f"    {row}", style="bold yellow") for row in big_number(second, g))
+            out.append(Text(""))
         out.append(Text(f"  Starting in {left / 1000:.1f} s", style="bold yellow"))
         out.append(Text(""))
         out.extend(roster(model, width))

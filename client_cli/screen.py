@@ -30,7 +30,7 @@ LAYOUT_FIELDS = frozenset({"rows", "width"})
 FIELD_NAMES = {"redeals": "redeals left", "stage": "stage", "wedge": "the Wedge at"}
 #: the narrowest race panel beside the board
 PANEL_MIN = 18
-PANEL_MAX = 32
+PANEL_MAX = 37
 
 
 # -- pieces ----------------------------------------------------------------------------

@@ -31,6 +31,7 @@ from .commands import common_start, completions, normalize
 from .controller import Client, Quit, now_ms
 from .lines import ansi
 from .model import INFO
+from .room_screen import countdown_second, rings
 from .screen import page_height, render_screen
 
 
@@ -47,6 +48,8 @@ class Tui:
         self._cycle: list[str] = []
         self._at = 0
         self._tabbing = False
+        #: the countdown's last whole second drawn: the terminal rings as it changes
+        self._second: int | None = None
         self.buffer = Buffer(
             multiline=False,
             history=InMemoryHistory(),
@@ -142,8 +145,9 @@ class Tui:
             layout=Layout(HSplit([body, line]), focused_element=line),
             key_bindings=keys,
             full_screen=True,
-            refresh_interval=0.5,
+            refresh_interval=0.25,
             mouse_support=False,
+            before_render=self._ring,
         )
 
     def complete(self) -> None:
@@ -192,6 +196,13 @@ class Tui:
             self._cycle = []
             self.client.model.choices = []
             self.client.model.changed()
+
+    def _ring(self, app: Application[int]) -> None:
+        """The bell at each second of the countdown (3, 2, 1) and at the start."""
+        second = countdown_second(self.client.model, now_ms())
+        if rings(self._second, second):
+            app.output.bell()
+        self._second = second
 
     def _text(self) -> ANSI:
         size = get_app().output.get_size()

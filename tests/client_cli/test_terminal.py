@@ -140,23 +140,29 @@ def test_two_players_race_to_the_results(
     watcher = start(terminals, server_process, tmp_path / "dan", "race", "watch", code)
     watcher.wait_for(r"watching room " + code)  # no name needed to watch
 
+    ann.wait_for(r"bob joined")  # a notice
     ann.type("s")  # bob is not ready yet
     ann.wait_for(r"not ready yet: bob")
+    bob.wait_for(r"r ready \(the host starts\)")  # bob does not host
     bob.type("r")
     ann.wait_for(r"bob\s+ready")
+    ann.wait_for(r"bob is ready; everyone is ready: s to start")
     ann.type("s")
+    bob.wait_for(r"██████\n", timeout=15)  # the countdown, in digits five lines tall
     ann.wait_for(r"Race 1", timeout=15)
     bob.wait_for(r"Go!")
     first = ann.wait_for(LEGAL).group(1)
     ann.type(first)
-    bob.wait_for(r"ann\s+2/52")  # her progress, live beside his board
-    watcher.wait_for(r"ann\s+2/52\s+1 moves")
+    bob.wait_for(r"ann\s+2/52\s+1 ")  # her progress, cards home and moves, beside his board
+    watcher.wait_for(r"ann\s+2/52\s+1 ")
+    assert "1 moves" not in watcher.text
 
     bob.type("resign")
     bob.wait_for(r"Resign this race\?")
     bob.type("y")
     bob.wait_for(r"waiting for the others")
-    ann.wait_for(r"bob\s+0/52\s+resigned")
+    ann.wait_for(r"bob\s+0/52\s+0 resigned")
+    ann.wait_for(r"bob resigned")
     ann.type("q")  # quitting a race asks first
     ann.wait_for(r"Leave the race\?")
     ann.type("n")
@@ -169,9 +175,19 @@ def test_two_players_race_to_the_results(
         terminal.wait_for(r"1\s+ann\s+resigned\s+\S+\s+1\s+2/52")
         terminal.wait_for(r"2\s+bob\s+resigned\s+\S+\s+0\s+0/52")
     ann.wait_for(r"m calls a rematch")
+    ann.wait_for(r"Race over: you came 1 of 2")  # not "waiting for the others": it is over
+    bob.wait_for(r"the host may call a rematch · q leave")
+    # the tests' countdown is 0.3 s: a ring at 1 and at the start (3, 2, 1 and go in 5 s)
+    assert bell(bob.output) >= 1
     for terminal in (ann, bob, watcher):
+        assert "waiting for the others" not in terminal.text
         terminal.type("q")
         assert terminal.exit_code() == 0
+
+
+def bell(output: bytes) -> int:
+    """How many times the terminal rang: BEL bytes, not those ending an escape sequence."""
+    return re.sub(rb"\x1b\][^\x07\x1b]*\x07", b"", output).count(b"\x07")
 
 
 def test_the_client_reconnects_by_itself(

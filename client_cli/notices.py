@@ -1,0 +1,111 @@
+"""What changed in a room, said in a few words: "bob joined", "bob is ready", "everyone is
+ready: s to start", "bob finished 1st", "bob left".
+
+Pure: :func:`room_notices` compares the room message shown with the one that replaces it;
+:func:`progress_notice` reads a racer's ``progress`` event against the room as it stood.
+The controller shows the newest notice as the message, so a racer hears of the others
+without reading the roster.
+
+>>> before = {"state": "lobby", "host": "ann", "players": [{"name": "ann", "ready": False}]}
+>>> after = {**before, "players": [{"name": "ann", "ready": False}, {"name": "bob"}]}
+>>> room_notices(before, after, me="ann")
+['bob joined']
+>>> ready = {**after, "players": [{"name": "ann"}, {"name": "bob", "ready": True}]}
+>>> room_notices(after, ready, me="ann")
+['bob is ready', 'everyone is ready: s to start']
+>>> room_notices(after, ready, me="bob")  # one's own doing is no news
+[]
+>>> room_notices(ready, before, me="ann")
+['bob left']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from .sanitize import clean
+
+
+def _players(room: Mapping[str, Any] | None) -> dict[str, Mapping[str, Any]]:
+    players = (room or {}).get("players") or []
+    return {
+        clean(p.get("name", ""), 20): p
+        for p in players
+        if isinstance(p, Mapping) and isinstance(p.get("name"), str)
+    }
+
+
+def ordinal(n: int) -> str:
+    """1st, 2nd, 3rd, 4th, ... 11th, 12th, 13th, 21st.
+
+    >>> [ordinal(n) for n in (1, 2, 3, 4, 11, 12, 13, 21, 22, 101)]
+    ['1st', '2nd', '3rd', '4th', '11th', '12th', '13th', '21st', '22nd', '101st']
+    """
+    if 10 <= n % 100 <= 20:
+        return f"{n}th"
+    return f"{n}{({1: 'st', 2: 'nd', 3: 'rd'}).get(n % 10, 'th')}"
+
+
+def room_notices(
+    before: Mapping[str, Any] | None, after: Mapping[str, Any], me: str | None
+) -> list[str]:
+    """What a ``room`` message changed, for ``me`` to read: who joined, left, went away or
+    came back, who is ready, and (to the host, in the lobby) that everyone is ready."""
+    if before is None or before.get("code") != after.get("code"):
+        return []
+    old, new = _players(before), _players(after)
+    out: list[str] = []
+    for name in new:
+        if name not in old and name != me:
+            out.append(f"{name} joined")
+    for name in old:
+        if name not in new and name != me:
+            out.append(f"{name} left")
+    lobby = after.get("state") == "lobby"
+    for name, p in new.items():
+        was = old.get(name)
+        if was is None or name == me:
+            continue
+        if was.get("present", True) and not p.get("present", True):
+            out.append(f"{name} went away (their seat is kept)")
+        elif not was.get("present", True) and p.get("present", True):
+            out.append(f"{name} is back")
+        if lobby and p.get("ready") and not was.get("ready"):
+            out.append(f"{name} is ready")
+    host = after.get("host")
+    others = [p for name, p in new.items() if name != host]
+    everyone = lobby and others and all(p.get("ready") for p in others)
+    was_everyone = before.get("state") == "lobby" and all(
+        p.get("ready") for name, p in old.items() if name != before.get("host")
+    )
+    if everyone and host == me and (not was_everyone or set(old) != set(new)):
+        out.append("everyone is ready: s to start")
+    return out
+
+
+def progress_notice(room: Mapping[str, Any] | None, event: Mapping[str, Any]) -> str:
+    """A racer's ``progress`` event that ends their game, as a notice ("bob finished 1st",
+    "bob resigned"); "" for any other (read before the event is applied to the room).
+
+    >>> room = {"players": [{"name": "ann", "status": "won"}, {"name": "bob",
+    ...                     "status": "playing"}]}
+    >>> progress_notice(room, {"player": "bob", "status": "won"})
+    'bob finished 2nd'
+    >>> progress_notice(room, {"player": "bob", "status": "resigned"})
+    'bob resigned'
+    >>> progress_notice(room, {"player": "bob", "status": "playing"})
+    ''
+    """
+    name = clean(event.get("player", ""), 20)
+    status = event.get("status")
+    players: Sequence[Any] = (room or {}).get("players") or []
+    was = next((p for p in players if isinstance(p, Mapping) and p.get("name") == name), None)
+    if was is None or was.get("status") == status or status in (None, "playing"):
+        return ""
+    if status == "won":
+        done = sum(1 for p in players if isinstance(p, Mapping) and p.get("status") == "won")
+        return f"{name} finished {ordinal(done + 1)}"
+    if status == "timeout":
+        return f"{name} ran out of time"
+    return f"{name} {clean(status, 12)}"
