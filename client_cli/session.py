@@ -14,6 +14,7 @@ from typing import Any
 
 from prompt_toolkit import PromptSession
 from prompt_toolkit.completion import WordCompleter
+from prompt_toolkit.shortcuts import CompleteStyle
 from rich.console import Console
 from rich.text import Text
 
@@ -44,13 +45,18 @@ class Plan:
 
 
 async def ask(question: str, words: list[str] | None = None) -> str:
-    """A question at the plain prompt, before the full screen (EOF: an empty answer)."""
+    """A question at the plain prompt, before the full screen (EOF: an empty answer). Tab
+    completes from ``words`` as a shell does: a single match goes into the line at once,
+    several are listed under it."""
     session: PromptSession[str] = PromptSession()
     completer = WordCompleter(words) if words else None
     try:
-        return (await session.prompt_async(question, completer=completer)).strip()
+        answer = await session.prompt_async(
+            question, completer=completer, complete_style=CompleteStyle.READLINE_LIKE
+        )
     except (EOFError, KeyboardInterrupt):
         return ""
+    return answer.strip()
 
 
 async def register(conn: Connection, console: Console, store: TokenStore) -> str | None:
@@ -135,17 +141,44 @@ async def connect(
     return welcome
 
 
-async def _ask_game(client: Client) -> str | None:
-    """Ask which game, at the plain prompt (Tab completes the ids)."""
-    model, console = client.model, client.console
-    console.print(Text(f"Games: {', '.join(model.games)}"))
-    while True:
-        rules = await ask("which game? ", list(model.games))
-        if not rules:
-            return None
-        if rules in model.games:
+def pick_game(answer: str, games: Mapping[str, str]) -> str | None:
+    """The game an answer names: its id, its number in the list, or its name, in any case.
+
+    >>> games = {"gate": "The Gate", "wedge": "The Wedge"}
+    >>> pick_game("Gate", games), pick_game("2", games), pick_game("the wedge", games)
+    ('gate', 'wedge', 'wedge')
+    >>> pick_game("klondike", games) is None
+    True
+    """
+    wanted = " ".join(answer.split()).lower()
+    ids = list(games)
+    if wanted.isdigit() and 1 <= int(wanted) <= len(ids):
+        return ids[int(wanted) - 1]
+    for rules, name in games.items():
+        if wanted in (rules, name.lower()):
             return rules
-        console.print(Text(f"no game {rules!r}", style="red"))
+    return None
+
+
+class Left(Exception):
+    """The player chose to leave before the table (``q`` at a question): no error."""
+
+
+async def _ask_game(client: Client) -> str:
+    """Ask which game, at the plain prompt (Tab completes the ids; q or an empty answer
+    raises :class:`Left`)."""
+    model, console = client.model, client.console
+    console.print(Text("Games:"))
+    for n, (known, name) in enumerate(model.games.items(), start=1):
+        console.print(Text(f"  {n:>2}  {known:<18} {name}"))
+    while True:
+        answer = await ask("which game? (its id or number; q to leave) ", list(model.games))
+        if not answer or answer.lower() in ("q", "quit"):
+            raise Left
+        rules = pick_game(answer, model.games)
+        if rules is not None:
+            return rules
+        console.print(Text(f"no game {answer!r}: one of the ids or numbers above", style="red"))
 
 
 async def start(plan: Plan, client: Client, welcome: dict[str, Any]) -> bool:
@@ -163,10 +196,8 @@ async def start(plan: Plan, client: Client, welcome: dict[str, Any]) -> bool:
                     model.set_solo(solo, now_ms())
                     model.say("Your game, as you left it.", INFO)
                 else:
-                    rules = await _ask_game(client)
-                    if rules is None:
-                        return False
-                    reply = await client.conn.request("new_game", game=rules)
+                    picked = await _ask_game(client)
+                    reply = await client.conn.request("new_game", game=picked)
                     model.set_solo(reply, now_ms())
             else:
                 reply = await client.conn.request("new_game", game=plan.game, seed=plan.seed)
@@ -187,8 +218,6 @@ async def start(plan: Plan, client: Client, welcome: dict[str, Any]) -> bool:
                 rules = clean(solo.get("rules", ""), 32)  # take the daily up
             if rules is None:
                 rules = await _ask_game(client)
-                if rules is None:
-                    return False
             reply = await client.conn.request("daily", game=rules.lower())
             model.set_daily(reply, now_ms())
             model.say(*daily_greeting(model))
@@ -235,7 +264,12 @@ async def run(plan: Plan, server: str, store: TokenStore, *, ascii: bool = False
     if welcome is None:
         await client.close()
         return 1
-    if not await start(plan, client, welcome):
+    try:
+        started = await start(plan, client, welcome)
+    except Left:
+        await client.close()
+        return 0
+    if not started:
         await client.close()
         return 1
     tui = Tui(client)

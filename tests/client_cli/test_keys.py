@@ -108,3 +108,29 @@ def test_the_rules_page_from_the_table(
     ann.wait_for(GATE_1234)
     ann.type("q")
     assert ann.exit_code() == 0
+
+
+def test_which_game_tab_and_q(
+    server_process: ServerProcess, tmp_path: Path, terminals: list[Terminal]
+) -> None:
+    """The plain prompt before the table: Tab puts a unique match in the line at once, a
+    game's number or name is taken as well as its id, and q leaves."""
+    ann = start(terminals, server_process, tmp_path, "play")
+    register(ann, "ann")
+    ann.wait_for(r"which game\?")
+    ann.type("wed", enter=False)
+    ann.child.send("\t")
+    ann.wait_for(r"which game\? \(its id or number; q to leave\) wedge\n\n")  # no menu
+    assert "no game" not in ann.text
+    ann.child.send("\x15")  # Ctrl-U
+    ann.type("q")
+    assert ann.exit_code() == 0
+    assert b"no game 'q'" not in ann.output
+
+    bob = start(terminals, server_process, tmp_path / "bob", "play")
+    register(bob, "bob")
+    bob.wait_for(r"which game\?")
+    bob.type("The Gate")  # its name, in any case
+    bob.wait_for(r"The Gate · solo")
+    bob.type("q")
+    assert bob.exit_code() == 0
