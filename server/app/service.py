@@ -249,6 +249,7 @@ class Service:
         self.stuck.stop()
         if self._background:  # what closing connections started (presence, host)
             await asyncio.wait(set(self._background), timeout=5)
+        await self.host.uncount_watchers()
         self.workers.close()
         await self.commit.close()
         await self.bus.stop()

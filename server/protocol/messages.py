@@ -184,9 +184,13 @@ class Rematch(Request):
 
 @dataclass(frozen=True, slots=True)
 class Daily(Request):
+    """Start or resume today's challenge of a game; with ``start`` false, only say what
+    starting it would do (nothing dealt, no clock started)."""
+
     TYPE = "daily"
-    FIELDS = {"game": Field(str, required=True)}
+    FIELDS = {"game": Field(str, required=True), "start": Field(bool)}
     game: str = ""
+    start: bool = True
 
 
 @dataclass(frozen=True, slots=True)

@@ -407,13 +407,16 @@ async def test_replay_views_and_result_lines_for_a_client_that_knows_no_rules(
     assert one["view"] == {**first["view"], "can_undo": one["view"]["can_undo"]}
     too_far = await watcher.request("replay_view", replay=ids["ann"], step=99)
     assert too_far["code"] == "bad_request"
-    # a daily's tables are secret until the reset, even to its player
+    # a daily's tables are secret until the reset, but to its player (tests/app/
+    # test_own_replay.py)
     daily = await ann.call("daily", game="nestor")
     assert daily["started_at"] <= server.clock.now_ms()
     await ann.call("resign")
     await ann.event("daily_result")
-    hidden = await ann.request("replay_view", replay=daily["game"], step=0)
+    hidden = await bob.request("replay_view", replay=daily["game"], step=0)
     assert hidden["code"] == "not_public"
+    own = await ann.call("replay_view", replay=daily["game"], step=0)
+    assert own["view"]["piles"] == daily["view"]["piles"]
     # the ranked result line again, on the practice attempt's reply
     practice = await ann.call("daily", game="nestor")
     assert practice["ranked_result"].startswith("Patience Race · Nestor · ")

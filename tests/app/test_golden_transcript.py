@@ -604,7 +604,8 @@ async def replays(
     await dan.refused("bad_request", "replay_view", replay=race_game, step=99)
     await bob.refused("not_public", "replay", replay=daily_game)
     await ann.call("replay", replay=daily_game)
-    await ann.refused("not_public", "replay_view", replay=daily_game, step=0)
+    await ann.call("replay_view", replay=daily_game, step=0)
+    await bob.refused("not_public", "replay_view", replay=daily_game, step=0)
     await t.http(f"/replay/{race_game}")
     await t.http(f"/replay/{daily_game}.json")
 

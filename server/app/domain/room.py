@@ -182,15 +182,23 @@ PERSISTED = (
 
 def rank(entries: list[tuple[Racer, LiveGame]], start_at_ms: int) -> list[dict[str, Any]]:
     """Results: winners by server time from the start to the winning move, then fewer
-    moves; then everyone else by cards home, then by who reached that count first; ties
-    after that by who joined first."""
+    moves; then everyone else by cards home, a racer who stayed above one who left the
+    room (``Racer.left``) with as many, then by who reached that count first; ties after
+    that by who joined first."""
 
     def key(item: tuple[Racer, LiveGame]) -> tuple[Any, ...]:
         racer, live = item
         if live.result == WON:
             assert live.finished_ms is not None
             return (0, live.finished_ms - start_at_ms, live.game.moves, 0, racer.joined_ms)
-        return (1, -live.game.cards_home(), live.home_at_ms, live.game.moves, racer.joined_ms)
+        return (
+            1,
+            -live.game.cards_home(),
+            racer.left,
+            live.home_at_ms,
+            live.game.moves,
+            racer.joined_ms,
+        )
 
     results = []
     for n, (racer, live) in enumerate(sorted(entries, key=key), start=1):

@@ -67,6 +67,8 @@ class DailyChallenge(Part):
         pid = self.need_player(session)
         if req.game not in GAMES:
             raise refuse(ErrorCode.NO_SUCH_GAME, f"no game {req.game!r}; see the games list")
+        if not req.start:
+            return await self.status(pid, req.game)
         now = self.now()
         day = d.day_of(now)
         deal = await self.certifier.deal(day, req.game)
@@ -123,6 +125,37 @@ class DailyChallenge(Part):
             "par": par,
             "streak": await self._streaks(pid, req.game),
             **live.snapshot_message(),
+        }
+
+    async def status(self, pid: str, game_id: str) -> dict[str, Any]:
+        """What a ``daily`` of ``game_id`` would do now, without doing it: the player's
+        ranked attempt today is ``pending`` (a ``daily`` deals it and starts its clock),
+        ``playing`` (a ``daily`` resumes it; its clock has run since ``started_at``) or
+        ``ended`` (a ``daily`` deals practice). Nothing is dealt, nothing taken: a client
+        asks this before it lets the player start the clock."""
+        now = self.now()
+        day = d.day_of(now)
+        gid = await self.dailies.ranked(day, game_id, pid)
+        live = None
+        if gid is not None:
+            # looked at, not taken: where it is played (here or elsewhere) it plays on
+            live = self.games.get(gid) or await self.stored.load(gid, fence=False)
+        state, result = "pending", None
+        if gid is not None:
+            state = "ended" if live is None or live.finished else "playing"
+        if live is not None and live.finished:
+            result = self._result_line_of(live, await self.certifier.par(day, game_id))
+        reset = d.next_reset_ms(now)
+        return {
+            "type": "daily_status",
+            "day": day,
+            "rules": game_id,
+            "ranked_attempt": state,
+            "game": gid,
+            "started_at": live.created_ms if live is not None else None,
+            "reset_at": reset,
+            "reset_in_ms": reset - now,
+            "ranked_result": result,
         }
 
     def _result_line_of(self, live: g.LiveGame, par: int | None) -> str:

@@ -345,6 +345,16 @@ class RoomHost(Part):
             if room.timer is not None:
                 room.timer.cancel()
 
+    async def uncount_watchers(self) -> None:
+        """The server is stopping and its connections are closed: take its watchers' marks
+        out of Redis, so that no room counts them as watching while they lapse (they would
+        be counted twice once they watch again through a restarted server). If Redis is
+        away, the marks lapse by themselves (``count_watchers``'s ``until``)."""
+        try:
+            await self.stored_rooms.uncount_watchers()
+        except Exception as exc:
+            self.failures.failed("taking back the watchers' marks", exc)
+
     async def hold(self, room: HeldRoom) -> None:
         """Keep the room in this process, and hear of its changes."""
         self.rooms[room.code] = room

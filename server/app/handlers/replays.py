@@ -49,6 +49,13 @@ class Replaying(Part):
         """A replay as its viewer may see it: a daily game's, and a day's book line, are
         public only after the day's reset (a game's player sees it sooner, but not the
         seed)."""
+        replay, secret = await self._shown(replay_id, pid)
+        return {**replay, "seed": None} if secret else replay
+
+    async def _shown(self, replay_id: str, pid: str | None) -> tuple[dict[str, Any], bool]:
+        """The replay as kept, if its viewer may see it at all, and whether its seed is
+        kept from them: a daily's own player before the day's reset (the seed would tell
+        the cards they never turned, and the deal before anyone else has played it)."""
         found = await self.replays.get(replay_id)
         if found is None:
             raise refuse(ErrorCode.NO_SUCH_REPLAY, f"no replay {replay_id!r}")
@@ -60,16 +67,19 @@ class Replaying(Part):
                 book = replay.get("kind") == replays.BOOK
                 what = "the book line" if book else "a daily game's replay"
                 raise refuse(ErrorCode.NOT_PUBLIC, f"{what} is public after the day's reset")
-            replay = {**replay, "seed": None}
-        return replay
+            return replay, True
+        return replay, False
 
     async def on_replay(self, session: Session, req: m.Replay) -> dict[str, Any]:
         return {"type": "replay", "replay": await self.public_replay(req.replay, session.player)}
 
     async def on_replay_view(self, session: Session, req: m.ReplayView) -> dict[str, Any]:
         """The table after the first ``step`` entries of a replay, for a client that knows
-        no rules to draw it; only where the replay's seed is public."""
-        replay = await self.public_replay(req.replay, session.player)
+        no rules to draw it: to anyone where the replay is public, and to a daily's own
+        player before the reset too. A view shows what the player saw at that step (no
+        card face down), so its own player, who saw them all, may have them; the seed
+        stays with the server."""
+        replay, _ = await self._shown(req.replay, session.player)
         if replay.get("seed") is None:
             raise refuse(ErrorCode.NOT_PUBLIC, "the deal is secret until the day's reset")
         moves = replay["moves"]

@@ -52,6 +52,8 @@ class Rooms:
         self.redis = redis
         #: this process's id (its watchers count, its claim on ending a race)
         self.proc = proc
+        #: the rooms whose watchers this process has counted in Redis (and not taken back)
+        self.counted: set[str] = set()
 
     async def claim_code(self, code: str) -> bool:
         """Take a room code for a new room; False if it is taken."""
@@ -104,16 +106,32 @@ class Rooms:
             pipe.delete(room_key(code), version_key(code), standings_key(code), watchers_key(code))
             pipe.srem(LIVE_ROOMS, code)
             await pipe.execute()
+        self.counted.discard(code)
 
     async def count_watchers(self, code: str, count: int, until_ms: int, ttl: int) -> None:
         """How many watch the room through this process (0: none), a count that stands
         until ``until_ms`` unless renewed (a process that dies stops counting)."""
         key = watchers_key(code)
         if count:
+            self.counted.add(code)
             await self.redis.hset(key, self.proc, f"{count} {until_ms}")
             await self.redis.expire(key, ttl)
         else:
             await self.redis.hdel(key, self.proc)
+            self.counted.discard(code)
+
+    async def uncount_watchers(self) -> None:
+        """Take this process's watcher counts out of every room it counted them in (the
+        process is stopping: its watchers are gone, and whoever they watch through next,
+        a restarted server among them, must not count them until the marks lapse)."""
+        codes = sorted(self.counted)
+        if not codes:
+            return
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for code in codes:
+                pipe.hdel(watchers_key(code), self.proc)
+            await pipe.execute()
+        self.counted.difference_update(codes)
 
     async def around(self, code: str, players: list[str], racing: bool, now_ms: int) -> Around:
         """Which of ``players`` are connected, the watchers of the other processes, and

@@ -1,0 +1,70 @@
+"""``patience-race replay ID`` of the player's own ranked daily before the day's reset:
+the real client in a pseudo-terminal, against a real server and Redis, draws each step's
+board (the positions the player saw), and still says the seed is kept."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import time
+from pathlib import Path
+
+from client_cli.config import Account, TokenStore
+from tests.app.client import player
+from tests.app.conftest import ServerProcess
+
+from .terminal import Terminal
+
+
+def own_daily(url: str, config: Path) -> str:
+    """ann, registered over the protocol with her token saved where the client looks,
+    dealt three times in today's gate daily and resigned: the game's id."""
+
+    async def play() -> str:
+        ann = await player(url, "ann")
+        reply = await ann.call("daily", game="gate")
+        for _ in range(3):
+            await ann.call("move", move="deal", game=reply["game"])
+        await ann.call("resign", game=reply["game"])
+        await ann.close()
+        assert ann.token is not None
+        TokenStore(config / "patience-race").put(url, Account("ann", ann.token))
+        return str(reply["game"])
+
+    return asyncio.run(play())
+
+
+def settled(viewer: Terminal) -> None:
+    """Wait until no board is on its way (the nearest one is drawn, marked "fetching")."""
+    deadline = time.monotonic() + 10
+    while "fetching" in viewer.text:
+        assert time.monotonic() < deadline, f"the board never came:\n{viewer.text}"
+        viewer.pump()
+
+
+def test_the_own_daily_replay_has_its_boards_before_the_reset(
+    server_process: ServerProcess, tmp_path: Path
+) -> None:
+    config = tmp_path / "config"
+    gid = own_daily(server_process.url, config)
+    viewer = Terminal(["replay", gid], server=server_process.url, config=config)
+    try:
+        viewer.wait_for(r"resigned at \S+ · 3 moves · \d+/52 home · no seed yet")
+        viewer.wait_for(r"No seed: a daily replay before its day's reset")
+        viewer.wait_for(r"home \d+/52 · moves 0 +#\s+time\s+move")
+        stocks = []
+        for at in range(4):
+            if at:
+                viewer.type("", enter=True)
+                viewer.wait_for(rf"move {at} of 4")
+            viewer.wait_for(rf"home \d+/52 · moves {at} ")
+            settled(viewer)
+            found = viewer.wait_for(r"\[(\d+)\]")  # the stock's count, on the board
+            stocks.append(int(found.group(1)))
+        assert stocks[0] > stocks[1] > stocks[2] > stocks[3], stocks
+        assert "No board" not in viewer.text
+        assert re.search(r"seed \d", viewer.text) is None
+        viewer.type("q", enter=False)
+        assert viewer.exit_code() == 0
+    finally:
+        viewer.close()
