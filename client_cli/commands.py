@@ -101,6 +101,7 @@ KEYS: dict[str, str] = {
     "watch": "watching · q stop",
     "confirm": "y yes · anything else: no",
     "stuck": "y resign · u undo · anything else: play on",
+    "daily": "Enter or y: start the ranked attempt · anything else: not now",
 }
 
 #: a move picked by its number on the legal line: ``3`` or ``#3``

@@ -55,6 +55,20 @@ def now_ms() -> int:
     return int(time.time() * 1000)
 
 
+class Left(Exception):
+    """The player chose to leave before the table (``q`` at a question): no error."""
+
+
+def ranked_explained(name: str) -> str:
+    """What a ranked daily attempt is, said before its clock starts."""
+    return (
+        f"{name}, today's deal: the same for everyone. Your ranked attempt is the one that "
+        "counts: its clock starts when the cards are dealt, runs on the server until the "
+        "game ends (won, or you resign), even if you quit, and the result goes on the "
+        "day's board. After it, the same deal is yours to practise, unranked."
+    )
+
+
 class Quit(Exception):
     """Leave the session with this exit code."""
 
@@ -71,6 +85,8 @@ class Client:
         self.conn: Connection | None = None
         self.tui: Tui | None = None
         self.farewell = ""
+        #: the daily asked about (a ``daily`` confirmation)
+        self._daily_rules: str | None = None
         self._lock = asyncio.Lock()
         self._tasks: set[asyncio.Task[Any]] = set()
 
@@ -229,6 +245,8 @@ class Client:
                 await self.leave()
             elif action.kind == "yes" and question in ("resign", "stuck"):
                 await self.resign()
+            elif question == "daily" and text.strip().lower() in ("", "y", "yes"):
+                await self.daily(self._daily_rules, ask=False)
             elif question == "stuck" and text.strip():  # not a no: the line is played
                 await self._handle(text)
             return
@@ -398,11 +416,28 @@ class Client:
         self.model.say("", INFO)
         return True
 
-    async def daily(self, rules: str | None) -> bool:
-        """Today's challenge of a game: the ranked attempt, or practice once it has ended."""
+    async def daily(self, rules: str | None, *, ask: bool = True) -> bool:
+        """Today's challenge of a game: the ranked attempt, or practice once it has ended.
+        A ranked attempt not yet dealt is asked for first (``ask``): its clock starts with
+        the deal."""
+        model = self.model
         if not rules:
-            self.model.say("which game? new GAME (patience-race games lists them)", ERROR)
+            model.say("which game? new GAME (patience-race games lists them)", ERROR)
             return False
+        if ask:
+            status = await self.call("daily", game=rules, start=False)
+            if status is None:
+                return False
+            if status.get("ranked_attempt") == "pending":
+                self._daily_rules = rules
+                model.confirm = "daily"
+                model.say(
+                    f"Start today's ranked {model.game_name(rules)}? One attempt: its clock "
+                    "starts at the deal and runs on the server until the game ends, and it "
+                    "goes on the day's board.",
+                    WARN,
+                )
+                return False
         reply = await self.call("daily", game=rules)
         if reply is None:
             return False

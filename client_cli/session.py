@@ -20,7 +20,7 @@ from rich.text import Text
 
 from .config import Account, TokenStore
 from .connection import Connection, LinkError, ServerError
-from .controller import Client, daily_greeting, now_ms
+from .controller import Client, Left, daily_greeting, now_ms, ranked_explained
 from .model import DAILY, INFO, PRACTICE, WATCH, Model
 from .sanitize import clean
 from .tui import Tui
@@ -45,7 +45,8 @@ class Plan:
 
 
 async def ask(question: str, words: list[str] | None = None) -> str:
-    """A question at the plain prompt, before the full screen (EOF: an empty answer). Tab
+    """A question at the plain prompt, before the full screen (Ctrl-D or Ctrl-C: raises
+    :class:`Left`). Tab
     completes from ``words`` as a shell does: a single match goes into the line at once,
     several are listed under it."""
     session: PromptSession[str] = PromptSession()
@@ -55,7 +56,7 @@ async def ask(question: str, words: list[str] | None = None) -> str:
             question, completer=completer, complete_style=CompleteStyle.READLINE_LIKE
         )
     except (EOFError, KeyboardInterrupt):
-        return ""
+        raise Left from None
     return answer.strip()
 
 
@@ -160,10 +161,6 @@ def pick_game(answer: str, games: Mapping[str, str]) -> str | None:
     return None
 
 
-class Left(Exception):
-    """The player chose to leave before the table (``q`` at a question): no error."""
-
-
 async def _ask_game(client: Client) -> str:
     """Ask which game, at the plain prompt (Tab completes the ids; q or an empty answer
     raises :class:`Left`)."""
@@ -218,7 +215,14 @@ async def start(plan: Plan, client: Client, welcome: dict[str, Any]) -> bool:
                 rules = clean(solo.get("rules", ""), 32)  # take the daily up
             if rules is None:
                 rules = await _ask_game(client)
-            reply = await client.conn.request("daily", game=rules.lower())
+            rules = rules.lower()
+            status = await client.conn.request("daily", game=rules, start=False)
+            if status.get("ranked_attempt") == "pending":
+                console.print(Text(ranked_explained(model.game_name(rules))))
+                answer = await ask("Press Enter to start your ranked attempt (q to leave) ")
+                if answer.lower() in ("q", "quit"):
+                    raise Left
+            reply = await client.conn.request("daily", game=rules)
             model.set_daily(reply, now_ms())
             model.say(*daily_greeting(model))
         elif plan.kind == "race-new":

@@ -235,7 +235,12 @@ def test_the_daily_then_its_board_friends_and_replay(
     config = tmp_path / "ann"
     ann = start(terminals, server_process, config, "daily", "gate")
     register(ann, "ann")
-    day = ann.wait_for(r"The Gate · daily (\d{4}-\d\d-\d\d)").group(1)
+    # nothing is dealt, no clock runs, before the player says so
+    ann.wait_for(r"Your ranked attempt is the\s+one\s+that\s+counts")
+    ann.wait_for(r"Press Enter to start your ranked attempt \(q to leave\)")
+    time.sleep(2.2)
+    ann.type("")
+    day = ann.wait_for(r"The Gate · daily (\d{4}-\d\d-\d\d) · 0:0[01]").group(1)
     ann.wait_for(r"streak 0 · next deal in \d+:\d\d")
     ann.wait_for(r"your one ranked attempt")
     for n in range(1, 4):
@@ -248,6 +253,12 @@ def test_the_daily_then_its_board_friends_and_replay(
     ann.wait_for(rf"Patience Race · The Gate · {day} · not won · \d+:\d\d · 3 moves")
     ann.wait_for(r"rank 1 on the day's board")
     mine = ann.wait_for(r"patience-race replay ([0-9a-f]{16})").group(1)
+    ann.type("new wedge")  # another game's daily: asked first, here too
+    ann.wait_for(r"Start today's ranked The Wedge\? One attempt")
+    ann.wait_for(r"Enter or y: start the ranked attempt · anything else: not now")
+    ann.type("n")
+    ann.wait_for(r"n the same deal again \(practice\)")
+    assert "The Wedge" not in ann.text
     ann.type("q")
     assert ann.exit_code() == 0
     assert f"Patience Race · The Gate · {day} · not won".encode() in ann.output
