@@ -116,7 +116,7 @@ def race_panel(model: Model, width: int, *, wide: bool = False) -> list[Text]:
     longest = max((len(clean(p.get("name", ""))) for p in players), default=4)
     name_width = max(min(longest, 12, width - len(pad) - 16), 3)  # room for " x"
     title = Text(f"{pad}Race {as_int(room.get('race'))}", style="bold")
-    title.align("left", len(pad) + 1 + name_width + 1)
+    title.align("left", max(len(pad) + 1 + name_width + 1, title.cell_len + 1))
     title.append(" home moves", style="dim")
     out = [fit(title, width)]
     for p in players:
