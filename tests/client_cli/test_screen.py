@@ -363,3 +363,13 @@ def test_race_results_give_the_replay_id() -> None:
     shown = screen(model)
     check_golden("screen-results-replay", shown)
     assert f"Your replay:  patience-race replay {model.game.gid}" in shown
+
+
+def test_the_race_panel_title_is_whole_beside_short_names() -> None:
+    """Two racers of two letters: the panel's title still reads "Race 1"."""
+    model = racing()
+    assert model.room is not None
+    for player, name in zip(model.room["players"], ["al", "bo", "cy"], strict=True):
+        player["name"] = name
+    model.me = "al"
+    assert re.search(r"Race 1 +home moves", screen(model)), screen(model)
