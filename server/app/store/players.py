@@ -65,8 +65,16 @@ class Players:
         raw = await self.redis.hget(player_key(pid), "solo")
         return text(raw) if raw else None
 
-    async def set_solo(self, pid: str, gid: str) -> None:
-        await self.redis.hset(player_key(pid), "solo", gid)
+    async def set_solo(self, pid: str, gid: str, daily: str | None = None) -> None:
+        """The player's current solo game; with ``daily``, it is a daily's (ranked or
+        practice), whose board (``daily/GAME/DAY``) is kept with it, in the same write."""
+        fields = {"solo": gid} if daily is None else {"solo": gid, "daily": daily}
+        await self.redis.hset(player_key(pid), mapping=fields)
+
+    async def last_daily(self, pid: str) -> str | None:
+        """The board of the last daily the player played (None: none since this was kept)."""
+        raw = await self.redis.hget(player_key(pid), "daily")
+        return text(raw) if raw else None
 
     async def set_room(self, pid: str, code: str) -> None:
         await self.redis.hset(player_key(pid), "room", code)
