@@ -68,8 +68,10 @@ class Players:
     async def set_solo(self, pid: str, gid: str, daily: str | None = None) -> None:
         """The player's current solo game; with ``daily``, it is a daily's (ranked or
         practice), whose board (``daily/GAME/DAY``) is kept with it, in the same write."""
-        fields = {"solo": gid} if daily is None else {"solo": gid, "daily": daily}
-        await self.redis.hset(player_key(pid), mapping=fields)
+        if daily is None:
+            await self.redis.hset(player_key(pid), "solo", gid)
+        else:
+            await self.redis.hset(player_key(pid), mapping={"solo": gid, "daily": daily})
 
     async def last_daily(self, pid: str) -> str | None:
         """The board of the last daily the player played (None: none since this was kept)."""
