@@ -10,6 +10,8 @@
     patience-race race watch CODE            watch a room's races
     patience-race daily [GAME]               today's challenge of a game
     patience-race top [BOARD] [--day DATE] [--around-me | --friends] [--watch]
+                                             (no BOARD: today's daily boards; with
+                                             --around-me or --friends, your last daily's)
     patience-race follow [NAME]              follow a player (no NAME: who you follow)
     patience-race unfollow NAME
     patience-race replay ID [--speed N]      step through a finished game: board and moves
@@ -172,9 +174,11 @@ def parser() -> argparse.ArgumentParser:
     board = sub.add_parser(
         "top",
         parents=[common],
-        help="a leaderboard (no BOARD: today's daily boards)",
+        help="a leaderboard (no BOARD: today's daily boards, or your last daily's)",
         description="BOARD: a game (its daily board), daily/GAME[/DATE], best/GAME, "
-        "wins/GAME, races/week[/YYYY-Www] or races/all.",
+        "wins/GAME, races/week[/YYYY-Www] or races/all. No BOARD: every game's daily "
+        "board; with --around-me or --friends, the board of the last daily you played "
+        "on this server.",
     )
     board.add_argument("board", nargs="?", metavar="BOARD", help="a game, or a board id")
     board.add_argument("--day", metavar="DATE", help="a daily board's day: YYYY-MM-DD, yesterday")

@@ -253,16 +253,19 @@ def cmd_top(args: argparse.Namespace) -> int:
             day = pick_day(args.day, server_ms or 0) if args.day else None
             board = board_id(args.board, day)
             me = _me(args.server, welcome)
-            if board is None:
-                if signed:
-                    raise ValueError("--around-me and --friends need a BOARD (top GAME ...)")
+            if board is None and not signed:
                 return await show_overview(conn, welcome, day, me)
-            fields = {"board": board, "limit": args.limit}
+            fields: dict[str, Any] = {"limit": args.limit}
             if args.around_me:
                 fields["around"] = True
             elif args.friends:
                 fields["friends"] = True
-            page = await conn.request("top", **fields)
+            if board is None:
+                # no BOARD: the server's pick, the board of the player's last daily
+                page, board = await last_daily(conn, fields, day)
+            else:
+                page = await conn.request("top", board=board, **fields)
+            fields["board"] = board
 
             def view(page: dict[str, Any]) -> Any:
                 return board_view(
@@ -274,6 +277,7 @@ def cmd_top(args: argparse.Namespace) -> int:
                     if server_ms is not None
                     else None,
                     ascii=args.ascii,
+                    picked=args.board is None,
                 )
 
             if not args.watch:
@@ -282,6 +286,24 @@ def cmd_top(args: argparse.Namespace) -> int:
             return await watch_board(conn, page, fields, view)
         finally:
             await conn.close()
+
+    async def last_daily(
+        conn: Connection, fields: dict[str, Any], day: str | None
+    ) -> tuple[dict[str, Any], str]:
+        """The page of the player's last daily's board (of ``day``, if given: that game's
+        board of that day) and its id."""
+        try:
+            page = await conn.request("top", **fields)
+        except ServerError as exc:
+            if exc.code == "bad_request":  # a server that always needs a board
+                raise ValueError("--around-me and --friends need a BOARD (top GAME ...)") from None
+            raise
+        board = clean(page.get("board", ""), 64)
+        parts = board.split("/")
+        if day is not None and len(parts) == 3 and parts[0] == "daily" and parts[2] != day:
+            board = f"daily/{parts[1]}/{day}"
+            page = await conn.request("top", board=board, **fields)
+        return page, board
 
     async def show_overview(
         conn: Connection, welcome: dict[str, Any], day: str | None, me: str | None
