@@ -4,7 +4,7 @@
 
     patience-race play [GAME] [--seed N]     a solo game (no GAME: take up the last one)
     patience-race games                      the games the server plays
-    patience-race rules GAME                 a game's rules
+    patience-race rules [GAME]               a game's rules (no server needed; no GAME: the list)
     patience-race race new GAME [--seed N] [--max-players N] [--time-limit SECONDS]
     patience-race race join CODE             join a room's lobby (or go back to its race)
     patience-race race watch CODE            watch a room's races
@@ -154,8 +154,10 @@ def parser() -> argparse.ArgumentParser:
     play.add_argument("game", nargs="?", metavar="GAME", help="a game id (see: games)")
     play.add_argument("--seed", type=_seed, help="deal this seed's layout")
     sub.add_parser("games", parents=[common], help="list the games")
-    rules = sub.add_parser("rules", parents=[common], help="show a game's rules")
-    rules.add_argument("game", metavar="GAME")
+    rules = sub.add_parser(
+        "rules", parents=[common], help="a game's rules, read with no server (no GAME: the list)"
+    )
+    rules.add_argument("game", nargs="?", metavar="GAME", help="a game id (no GAME: the list)")
 
     race = sub.add_parser("race", parents=[common], help="race friends: new, join, watch")
     race_sub = race.add_subparsers(dest="race", metavar="ACTION", required=True)
