@@ -172,10 +172,12 @@ def board_view(
     friends: bool = False,
     server_ms: int | None = None,
     ascii: bool = False,
+    picked: bool = False,
 ) -> RenderableType:
     """A ``board`` reply: its title, id and size, the table (``me`` marked), the entry to
     beat, and where replays come from. ``server_ms`` (the server's clock) says when
-    today's daily replays become public."""
+    today's daily replays become public; ``picked``: no board was named, and this one is
+    the player's last daily's (said under the title)."""
     g = Glyphs(ascii)
     kind = clean(page.get("kind", ""), 16)
     board = clean(page.get("board", ""), 64)
@@ -185,7 +187,10 @@ def board_view(
     about = Text(f"{board}{g.sep}{players}", style="dim")
     if friends:
         about.append(f"{g.sep}you and who you follow")
-    parts: list[RenderableType] = [head, about, Text("")]
+    parts: list[RenderableType] = [head, about]
+    if picked:
+        parts.append(Text(f"No BOARD given: the board of your last daily, {board}."))
+    parts.append(Text(""))
     entries = page.get("entries")
     if isinstance(entries, list) and entries:
         parts.append(_table(page, me, g))

@@ -4,12 +4,14 @@
 
     patience-race play [GAME] [--seed N]     a solo game (no GAME: take up the last one)
     patience-race games                      the games the server plays
-    patience-race rules GAME                 a game's rules
+    patience-race rules [GAME]               a game's rules (no server needed; no GAME: the list)
     patience-race race new GAME [--seed N] [--max-players N] [--time-limit SECONDS]
     patience-race race join CODE             join a room's lobby (or go back to its race)
     patience-race race watch CODE            watch a room's races
     patience-race daily [GAME]               today's challenge of a game
     patience-race top [BOARD] [--day DATE] [--around-me | --friends] [--watch]
+                                             (no BOARD: today's daily boards; with
+                                             --around-me or --friends, your last daily's)
     patience-race follow [NAME]              follow a player (no NAME: who you follow)
     patience-race unfollow NAME
     patience-race replay ID [--speed N]      step through a finished game: board and moves
@@ -152,8 +154,10 @@ def parser() -> argparse.ArgumentParser:
     play.add_argument("game", nargs="?", metavar="GAME", help="a game id (see: games)")
     play.add_argument("--seed", type=_seed, help="deal this seed's layout")
     sub.add_parser("games", parents=[common], help="list the games")
-    rules = sub.add_parser("rules", parents=[common], help="show a game's rules")
-    rules.add_argument("game", metavar="GAME")
+    rules = sub.add_parser(
+        "rules", parents=[common], help="a game's rules, read with no server (no GAME: the list)"
+    )
+    rules.add_argument("game", nargs="?", metavar="GAME", help="a game id (no GAME: the list)")
 
     race = sub.add_parser("race", parents=[common], help="race friends: new, join, watch")
     race_sub = race.add_subparsers(dest="race", metavar="ACTION", required=True)
@@ -172,9 +176,11 @@ def parser() -> argparse.ArgumentParser:
     board = sub.add_parser(
         "top",
         parents=[common],
-        help="a leaderboard (no BOARD: today's daily boards)",
+        help="a leaderboard (no BOARD: today's daily boards, or your last daily's)",
         description="BOARD: a game (its daily board), daily/GAME[/DATE], best/GAME, "
-        "wins/GAME, races/week[/YYYY-Www] or races/all.",
+        "wins/GAME, races/week[/YYYY-Www] or races/all. No BOARD: every game's daily "
+        "board; with --around-me or --friends, the board of the last daily you played "
+        "on this server.",
     )
     board.add_argument("board", nargs="?", metavar="BOARD", help="a game, or a board id")
     board.add_argument("--day", metavar="DATE", help="a daily board's day: YYYY-MM-DD, yesterday")

@@ -1,6 +1,7 @@
-"""The commands that ask the server and show the answer: ``games``, ``rules``, ``top``
-(``--watch`` redraws the board as it changes), ``follow``, ``unfollow`` and ``replay``
-(stepped through full screen at a terminal, else printed as a table).
+"""The commands that show something and quit: ``games``, ``top`` (``--watch`` redraws the
+board as it changes), ``follow``, ``unfollow`` and ``replay`` (stepped through full screen
+at a terminal, else printed as a table) ask the server; ``rules`` reads the page shipped
+with the client, and asks nothing.
 
 Each is a function from the parsed arguments to an exit code, registered in
 :data:`client_cli.cli.COMMANDS`. They connect anonymously, or signed in with the saved
@@ -22,16 +23,16 @@ from typing import Any
 from rich import box
 from rich.console import Console, Group
 from rich.live import Live
-from rich.markdown import Markdown
 from rich.table import Table
 from rich.text import Text
 
+from . import pager, rules
 from .boards import board_id, board_view, overview, pick_day
 from .config import TokenStore, config_dir
 from .connection import Connection, ConnectionLost, LinkError, ServerError
 from .replay import Replay, replay_table
 from .replay_tui import run_replay
-from .sanitize import clean, clean_block
+from .sanitize import clean
 
 #: characters --ascii replaces that NFKD cannot take apart
 _ASCII = str.maketrans(
@@ -169,22 +170,21 @@ def cmd_games(args: argparse.Namespace) -> int:
 
 
 def cmd_rules(args: argparse.Namespace) -> int:
-    async def fetch() -> dict[str, Any]:
-        conn, _ = await _anonymous(args.server)
-        try:
-            return await conn.request("rules", game=args.game)
-        finally:
-            await conn.close()
-
+    """A game's rules page, shipped with the client: no server is asked (it may be down,
+    or not there yet), and a page taller than the terminal goes through the pager. No
+    GAME: the games there are pages for."""
+    if args.game is None:
+        lines = ["The games' rules (no server needed):", ""]
+        lines += [f"  {game:<18} {rules.title(game)}" for game in rules.games()]
+        lines += ["", "A game's rules: patience-race rules GAME"]
+        sys.stdout.write("\n".join(lines) + "\n")
+        return 0
     try:
-        reply = asyncio.run(fetch())
-    except ServerError as exc:
-        print(f"patience-race: {exc.message}", file=sys.stderr)
-        return 1
-    except Exception as exc:
-        return _unreachable(args.server, exc)
-    text = clean_block(reply.get("text", ""))
-    _print(_console(args), Markdown(text, hyperlinks=False), args.ascii)
+        text = rules.page(args.game.strip().lower())
+    except rules.UnknownGame as exc:
+        print(f"patience-race: {exc}", file=sys.stderr)
+        return 2
+    pager.show(asciify(text) if args.ascii else text)
     return 0
 
 
@@ -253,16 +253,19 @@ def cmd_top(args: argparse.Namespace) -> int:
             day = pick_day(args.day, server_ms or 0) if args.day else None
             board = board_id(args.board, day)
             me = _me(args.server, welcome)
-            if board is None:
-                if signed:
-                    raise ValueError("--around-me and --friends need a BOARD (top GAME ...)")
+            if board is None and not signed:
                 return await show_overview(conn, welcome, day, me)
-            fields = {"board": board, "limit": args.limit}
+            fields: dict[str, Any] = {"limit": args.limit}
             if args.around_me:
                 fields["around"] = True
             elif args.friends:
                 fields["friends"] = True
-            page = await conn.request("top", **fields)
+            if board is None:
+                # no BOARD: the server's pick, the board of the player's last daily
+                page, board = await last_daily(conn, fields, day)
+            else:
+                page = await conn.request("top", board=board, **fields)
+            fields["board"] = board
 
             def view(page: dict[str, Any]) -> Any:
                 return board_view(
@@ -274,6 +277,7 @@ def cmd_top(args: argparse.Namespace) -> int:
                     if server_ms is not None
                     else None,
                     ascii=args.ascii,
+                    picked=args.board is None,
                 )
 
             if not args.watch:
@@ -282,6 +286,24 @@ def cmd_top(args: argparse.Namespace) -> int:
             return await watch_board(conn, page, fields, view)
         finally:
             await conn.close()
+
+    async def last_daily(
+        conn: Connection, fields: dict[str, Any], day: str | None
+    ) -> tuple[dict[str, Any], str]:
+        """The page of the player's last daily's board (of ``day``, if given: that game's
+        board of that day) and its id."""
+        try:
+            page = await conn.request("top", **fields)
+        except ServerError as exc:
+            if exc.code == "bad_request":  # a server that always needs a board
+                raise ValueError("--around-me and --friends need a BOARD (top GAME ...)") from None
+            raise
+        board = clean(page.get("board", ""), 64)
+        parts = board.split("/")
+        if day is not None and len(parts) == 3 and parts[0] == "daily" and parts[2] != day:
+            board = f"daily/{parts[1]}/{day}"
+            page = await conn.request("top", board=board, **fields)
+        return page, board
 
     async def show_overview(
         conn: Connection, welcome: dict[str, Any], day: str | None, me: str | None

@@ -2,7 +2,8 @@
 
 The screen is :func:`client_cli.replay.render_replay` of a :class:`~client_cli.replay.Stepper`;
 :class:`ReplayTui` moves the stepper on the keys, plays it at its speed, and fetches each
-step's board from the server in the background where the replay's seed is public.
+step's board from the server in the background where the replay's seed is public (and,
+before the day's reset, for a daily's own player).
 :func:`run_replay` sets it up for ``patience-race replay``.
 """
 
@@ -197,27 +198,30 @@ async def run_replay(
     conn: Connection | None = None,
 ) -> int:
     """Step through a replay full screen, with the board of each step fetched over
-    ``conn`` when its seed is public; the exit code."""
+    ``conn`` (where its seed is public, and for a daily's own player before the reset,
+    who gets the boards they played without the seed); the exit code."""
     stepper = Stepper(replay, speed=speed)
-    fetch: FetchView | None = None
-    if replay.seed is None:
-        stepper.message = (
-            "No seed: a daily replay before its day's reset, shown to its own player only. "
-            "The deal stays secret until 00:00 UTC."
-        )
-        stepper.tone = WARN
-    elif conn is None:
+    if conn is None:
         stepper.message = (
             f"The moves as the server kept them. Its page: {page_url(server, replay.rid)}"
         )
+        return await ReplayTui(stepper, ascii, None).run()
+    link = conn
+
+    async def fetch(step: int) -> Any:
+        reply = await link.request("replay_view", replay=replay.rid, step=step)
+        return reply.get("view")
+
+    stepper.boards = True
+    if replay.seed is None:
+        # (a server that keeps the boards from their player too refuses: the moves only)
+        stepper.message = (
+            "No seed: a daily replay before its day's reset, shown to its own player only, "
+            "with the boards you played. The deal stays secret until 00:00 UTC."
+        )
+        stepper.tone = WARN
     else:
-        stepper.boards = True
         stepper.message = (
             f"Each step's board as the server replays it. Its page: {page_url(server, replay.rid)}"
         )
-
-        async def fetch(step: int) -> Any:
-            reply = await conn.request("replay_view", replay=replay.rid, step=step)
-            return reply.get("view")
-
     return await ReplayTui(stepper, ascii, fetch).run()

@@ -11,6 +11,8 @@ server's own rules pages are the exact reference for developers; these are for p
 True
 >>> page("gate").splitlines()[0]
 'THE GATE  (gate)'
+>>> title("gate")
+'The Gate'
 """
 
 from __future__ import annotations
@@ -37,6 +39,23 @@ def games() -> list[str]:
         entry.name.removesuffix(SUFFIX)
         for entry in _folder().iterdir()
         if entry.name.endswith(SUFFIX) and entry.is_file()
+    )
+
+
+#: words a game's name keeps in lower case, past its first
+SMALL_WORDS = frozenset({"and", "of", "the"})
+
+
+def title(game_id: str) -> str:
+    """The game's name, as its page's first line gives it (in capitals there).
+
+    >>> title("gate-narrow"), title("light-and-shade")
+    ('The Gate, Bars of Three', 'Light and Shade')
+    """
+    heading = page(game_id).splitlines()[0].rsplit("  (", 1)[0]
+    words = heading.lower().split(" ")
+    return " ".join(
+        w if n and w in SMALL_WORDS else w[:1].upper() + w[1:] for n, w in enumerate(words)
     )
 
 

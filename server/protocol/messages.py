@@ -195,9 +195,12 @@ class Daily(Request):
 
 @dataclass(frozen=True, slots=True)
 class Top(Request):
+    """A board's page; with ``around`` or ``friends`` the board may be left out (the
+    player's last daily's)."""
+
     TYPE = "top"
     FIELDS = {
-        "board": Field(str, required=True),
+        "board": Field(str),
         "offset": Field(int, low=0, high=1_000_000),
         "limit": Field(int, low=1, high=100),
         "around": Field(bool),

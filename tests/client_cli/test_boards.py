@@ -135,3 +135,12 @@ def test_every_game_of_a_day() -> None:
         board = f"daily/{game['id']}/2026-11-22"
         pages.append((game["name"], page("daily", board, "", entries[:1], size=len(entries))))
     check_golden("top-overview", text(overview(pages, me="bob")))
+
+
+def test_a_board_picked_for_the_player_says_so() -> None:
+    daily = page("daily", "daily/gate/2026-11-22", "The Gate: daily challenge, 2026-11-22", DAILY)
+    shown = text(board_view(daily, me="ann", friends=True, server_ms=NOW, picked=True))
+    lines = shown.splitlines()
+    assert lines[1].startswith("daily/gate/2026-11-22 · 4 players")
+    assert lines[2] == "No BOARD given: the board of your last daily, daily/gate/2026-11-22."
+    assert "No BOARD given" not in text(board_view(daily, me="ann", server_ms=NOW))

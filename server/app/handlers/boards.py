@@ -101,12 +101,27 @@ class Leaderboards(Part):
             session.send_encoded(data)
 
     async def on_top(self, session: Session, req: m.Top) -> dict[str, Any]:
-        board = self.board(req.board)
         pid = session.player
         if (req.around or req.friends) and pid is None:
             raise refuse(ErrorCode.NOT_AUTHENTICATED, "sign in to see yourself or friends")
+        if req.board:
+            board = self.board(req.board)
+        elif pid is not None and (req.around or req.friends):
+            board = self.board(await self._last_daily(pid))
+        else:  # (as the request's parser said when the board was always needed)
+            raise refuse(ErrorCode.BAD_REQUEST, "top: field 'board' is required")
         page = await self.board_page(board, req.offset, req.limit, pid, req.around, req.friends)
         return {"type": "board", **page}
+
+    async def _last_daily(self, pid: str) -> str:
+        """The board of the player's last daily: where ``around`` and ``friends`` look
+        when no board is named."""
+        last = await self.players.last_daily(pid)
+        if last is None:
+            raise refuse(
+                ErrorCode.NO_SUCH_BOARD, "you have played no daily on this server yet; name a board"
+            )
+        return last
 
     async def on_board_watch(self, session: Session, req: m.BoardWatch) -> dict[str, Any]:
         board = self.board(req.board)

@@ -109,7 +109,8 @@ class DailyChallenge(Part):
                 await self.dailies.set_practice(day, req.game, pid, practice.gid)
             live = practice
         self.play.take_solo(pid, live.gid)
-        await self.players.set_solo(pid, live.gid)
+        # (the day's board kept as the player's last daily: top's board when none is named)
+        await self.players.set_solo(pid, live.gid, daily=f"daily/{req.game}/{day}")
         reset = d.next_reset_ms(now)
         return {
             "type": "daily",

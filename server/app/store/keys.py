@@ -7,7 +7,8 @@ or a room's state and results, share one slot):
 key                         type    what
 ==========================  ======  ===========================================================
 ``p:{pid}``                 hash    a player: ``name``, ``created``, ``solo`` (game id),
-                                    ``room`` (room code)
+                                    ``daily`` (their last daily's board), ``room`` (room
+                                    code)
 ``pname:{lower name}``      string  player id owning a name (names are unique ignoring case)
 ``ptoken:{sha256(token)}``  string  player id of a token; the token itself is never stored
 ``g:{gid}``                 hash    a game: ``game``, ``seed``, ``owner``, ``kind`` (solo,

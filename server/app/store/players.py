@@ -65,8 +65,18 @@ class Players:
         raw = await self.redis.hget(player_key(pid), "solo")
         return text(raw) if raw else None
 
-    async def set_solo(self, pid: str, gid: str) -> None:
-        await self.redis.hset(player_key(pid), "solo", gid)
+    async def set_solo(self, pid: str, gid: str, daily: str | None = None) -> None:
+        """The player's current solo game; with ``daily``, it is a daily's (ranked or
+        practice), whose board (``daily/GAME/DAY``) is kept with it, in the same write."""
+        if daily is None:
+            await self.redis.hset(player_key(pid), "solo", gid)
+        else:
+            await self.redis.hset(player_key(pid), mapping={"solo": gid, "daily": daily})
+
+    async def last_daily(self, pid: str) -> str | None:
+        """The board of the last daily the player played (None: none since this was kept)."""
+        raw = await self.redis.hget(player_key(pid), "daily")
+        return text(raw) if raw else None
 
     async def set_room(self, pid: str, code: str) -> None:
         await self.redis.hset(player_key(pid), "room", code)

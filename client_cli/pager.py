@@ -1,0 +1,83 @@
+"""Long text for a person at a terminal: through a pager when it is taller than the
+screen, printed whole everywhere else (a pipe, a file, a test), so that what is piped is
+the text itself.
+
+The pager is ``$PAGER`` (run by the shell, as ``man`` and ``git`` run it), else ``less``,
+else ``more``; with none of them, or one that cannot be run, the text is printed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import subprocess
+import sys
+from typing import TextIO
+
+#: the exit status of a shell that could not find or run the command
+NOT_RUN = (126, 127)
+
+
+def pager_command(environ: dict[str, str] | None = None) -> str | None:
+    """The pager to run: ``$PAGER``, else ``less``, else ``more``; None for none.
+
+    >>> pager_command({"PAGER": "most -s"})
+    'most -s'
+    """
+    env = os.environ if environ is None else environ
+    chosen = env.get("PAGER", "").strip()
+    if chosen:
+        return chosen
+    for name in ("less", "more"):
+        if shutil.which(name):
+            return name
+    return None
+
+
+def fits(text: str, rows: int) -> bool:
+    """Whether ``text`` fits a screen of ``rows`` lines, one kept for the prompt after it.
+
+    >>> fits("a\\nb\\n", 3), fits("a\\nb\\nc\\n", 3)
+    (True, False)
+    """
+    return len(text.splitlines()) < rows
+
+
+def show(text: str, out: TextIO | None = None) -> None:
+    """Show ``text``: through the pager where ``out`` is a terminal (and the input too:
+    a pager reads its keys there) and the text taller than it, else printed."""
+    out = sys.stdout if out is None else out
+    if out.isatty() and sys.stdin.isatty():
+        rows = shutil.get_terminal_size().lines
+        command = pager_command()
+        if command is not None and not fits(text, rows) and _paged(text, command, out):
+            return
+    out.write(text)
+    out.flush()
+
+
+def _paged(text: str, command: str, out: TextIO) -> bool:
+    """Run the pager on ``text``; False if it could not be run at all."""
+    out.flush()
+    env = dict(os.environ)
+    env.setdefault("LESS", "FRX")  # less: quit at once if it fits, keep the colours
+    try:
+        pager = subprocess.Popen(command, shell=True, stdin=subprocess.PIPE, env=env)
+    except OSError:
+        return False
+    assert pager.stdin is not None
+    try:
+        with contextlib.suppress(BrokenPipeError):  # the reader quit before the end
+            pager.stdin.write(text.encode(out.encoding or "utf-8", "replace"))
+            pager.stdin.close()
+        while True:
+            try:
+                pager.wait()
+                break
+            except KeyboardInterrupt:  # Ctrl-C is the pager's (less stops a search)
+                continue
+    finally:
+        with contextlib.suppress(BrokenPipeError):
+            pager.stdin.close()
+    return pager.returncode not in NOT_RUN

@@ -1,0 +1,98 @@
+"""``patience-race rules [GAME]`` with no server at all: the page shipped with the client,
+through a pager at a terminal too short for it (``PAGER`` respected), printed plain
+everywhere else; the games listed with no GAME; an unknown game refused with exit code 2.
+The real client, in a pseudo-terminal and through a pipe."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from client_cli import rules
+from tests.app.conftest import free_port
+
+from .terminal import CLIENT, Terminal
+
+#: a pager that marks every line it is given
+MARKING_PAGER = "sed 's/^/|paged| /'"
+
+
+@pytest.fixture
+def nowhere() -> str:
+    """A server address nothing listens on."""
+    return f"ws://127.0.0.1:{free_port()}"
+
+
+@pytest.fixture
+def terminals() -> Iterator[list[Terminal]]:
+    opened: list[Terminal] = []
+    yield opened
+    for terminal in opened:
+        terminal.close()
+
+
+def piped(server: str, tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    env = {
+        **os.environ,
+        "PATIENCE_SERVER": server,
+        "XDG_CONFIG_HOME": str(tmp_path),
+        "PAGER": MARKING_PAGER,
+    }
+    return subprocess.run(
+        [CLIENT, *args], env=env, capture_output=True, text=True, timeout=60, check=False
+    )
+
+
+def test_a_page_goes_through_the_pager_at_a_short_terminal(
+    nowhere: str, tmp_path: Path, terminals: list[Terminal], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PAGER", MARKING_PAGER)
+    monkeypatch.delenv("MANPAGER", raising=False)
+    page = rules.page("gate")
+    assert len(page.splitlines()) > 24
+    term = Terminal(["rules", "gate"], server=nowhere, config=tmp_path)
+    terminals.append(term)
+    assert term.exit_code() == 0
+    shown = term.output.decode().replace("\r\n", "\n")
+    for line in page.splitlines():
+        assert f"|paged| {line}".rstrip() in shown
+    assert "cannot reach" not in shown
+
+
+def test_a_page_that_fits_is_printed_without_a_pager(
+    nowhere: str, tmp_path: Path, terminals: list[Terminal], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PAGER", MARKING_PAGER)
+    term = Terminal(["rules", "nestor"], server=nowhere, config=tmp_path, rows=120)
+    terminals.append(term)
+    assert term.exit_code() == 0
+    shown = term.output.decode().replace("\r\n", "\n")
+    assert "|paged|" not in shown
+    assert rules.page("nestor").splitlines()[0] in shown
+
+
+def test_through_a_pipe_the_page_is_plain_text(nowhere: str, tmp_path: Path) -> None:
+    done = piped(nowhere, tmp_path, "rules", "light-and-shade")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == rules.page("light-and-shade")  # no pager, no markup
+    assert done.stderr == ""
+
+
+def test_no_game_lists_the_games(nowhere: str, tmp_path: Path) -> None:
+    done = piped(nowhere, tmp_path, "rules")
+    assert done.returncode == 0, done.stderr
+    for game in rules.games():
+        assert f"  {game} " in done.stdout
+    assert "The Gate, Bars of Three" in done.stdout
+    assert "patience-race rules GAME" in done.stdout
+
+
+def test_an_unknown_game_is_refused(nowhere: str, tmp_path: Path) -> None:
+    done = piped(nowhere, tmp_path, "rules", "klondike")
+    assert done.returncode == 2
+    assert done.stdout == ""
+    assert "no rules page for 'klondike'; the games: babette, " in done.stderr
