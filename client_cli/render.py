@@ -6,15 +6,27 @@ face-up ``cards`` and a count of face-down cards (``down``). The renderer knows 
 
 - every grid row ``y`` starts on a screen line; rows keep their spacing (one line per
   ``y`` step), and a row moves down when a pile fanned from above in the same column would
-  reach it (so The Gate's bottom bar sits between the posts while the top bar is short,
-  and below them when it grows);
+  reach it;
+- a row the layout sets two or more steps below a fanned pile in its column (The Gate's
+  bottom bar under the top bar, Light and Shade's rivals under the auxiliaries) is
+  *anchored* when the board has a height: it starts on a line fixed by the layout and the
+  height alone, never by the cards, so its labels stay put as the fans above it grow. The
+  fans above get the lines down to a blank line over it (an even share with the fanned
+  rows from it down, at most :data:`FAN_ROOM`), and are cut to them;
 - each pile is its label (the notation's own) above its cards: a fanned pile one card a
   line, a squared pile its top card with ``+n`` for the cards beneath, a face-down pile
   ``[n]``, an empty one ``·``;
 - a garden whose labels are a column letter and a row number (``a1`` .. ``h13``) is drawn
   as a grid with the letters above and the numbers beside it, instead of a label per cell;
-- when the board is taller than the room it has, fanned piles are cut to their last cards,
-  the first one marked ``+n`` for the cards not shown, until it fits;
+  the letters have a line of their own, so that no pile beside the garden (The Labyrinth's
+  grace pile ``g``) reads as one of its columns;
+- a pile a view field names (:data:`MARKING_FIELDS`: The Wedge's ``wedge``) has a mark
+  after its top card, ``◀`` (``*`` in ASCII), hanging into the gap to its right so that
+  no column moves for it;
+- when the board is taller than the room it has, fanned piles are cut until it fits: each
+  keeps its first card (the one a whole pile moves by) and its last ones, a line ``+n``
+  between them for the ``n`` cards left out (with room for two cards or fewer, its last
+  cards, the first marked ``+n`` for all the cards not shown);
 - labels and squared piles may run into free columns to their right.
 
 :func:`render` is the plain-text form that golden tests compare; :func:`draw_board` gives
@@ -25,10 +37,12 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from math import ceil
 from typing import Any
 
+from rich.cells import cell_len
 from rich.text import Text
 
 from .cards import card_text
@@ -38,12 +52,20 @@ from .sanitize import clean
 HOME_KINDS = frozenset({"foundation", "foundation-up", "foundation-down", "discard"})
 #: the longest label drawn in full
 MAX_LABEL = 8
+#: the cells a card takes
+CARD_WIDTH = 2
+#: the most lines an anchored row leaves the fans above it: a run from king to ace
+FAN_ROOM = 13
+#: view fields whose value names a pile the board marks, and the mark (plain, ASCII): a view
+#: could name its marked piles generically one day; until then the client knows this one
+MARKING_FIELDS: Mapping[str, tuple[str, str]] = {"wedge": ("◀", "*")}
 
 LABEL_STYLE = "cyan"
 PLAYABLE_STYLE = "bold yellow"
 EMPTY_STYLE = "bright_black"
 COUNT_STYLE = "bright_black"
 HIDDEN_STYLE = "blue"
+MARK_STYLE = "bold magenta"
 
 _AXIS_LABEL = re.compile(r"([a-z])(\d{1,2})")
 _MOVE_SPLIT = re.compile(r"[>+:]")
@@ -113,20 +135,70 @@ def playable_piles(legal: Iterable[str]) -> frozenset[str]:
     return frozenset(p for move in legal for p in move_piles(move))
 
 
+def marked_piles(view: Mapping[str, Any]) -> dict[str, str]:
+    """The piles the view's :data:`MARKING_FIELDS` name, each with its field's name.
+
+    >>> marked_piles({"wedge": "15"}), marked_piles({"wedge": None})
+    ({'15': 'wedge'}, {})
+    """
+    out: dict[str, str] = {}
+    for name in MARKING_FIELDS:
+        value = view.get(name)
+        if isinstance(value, str) and value:
+            out[clean(value, MAX_LABEL)] = name
+    return out
+
+
+def mark_text(name: str, ascii: bool) -> str:
+    """The mark drawn after the top card of a pile the view field ``name`` names."""
+    plain, plain_ascii = MARKING_FIELDS.get(name, ("*", "*"))
+    return plain_ascii if ascii else plain
+
+
 # -- layout -------------------------------------------------------------------------------
+
+
+#: an anchored row's first line, from its ``y`` and the first line of the fans over it
+_Anchor = Callable[[int, int], int]
+
+
+@dataclass(frozen=True)
+class _Look:
+    """How a pile's cards are drawn, whatever room they get."""
+
+    ascii: bool
+    underline: bool  # its top card underlined (a playable garden cell)
+    mark: str  # after its top card, hanging into the gap ("" for none)
 
 
 @dataclass
 class _Block:
     pile: Pile
     head: Text | None  # what the pile puts on its row's label line
-    body: list[Text]  # its content, one entry a line
+    look: _Look
+    cap: int | None  # a fanned pile shows at most this many cards
+    body: list[Text] = field(init=False)  # its content, one entry a line
     top: int = 0  # its row's first line (the label line, if the row has one)
     first: int = 0  # its first content line
+
+    def __post_init__(self) -> None:
+        self.body = _body(self.pile, self.cap, self.look)
+
+    def cut(self, cap: int) -> None:
+        """Show at most ``cap`` cards of a fanned pile (at least one)."""
+        cap = max(cap, 1)
+        if self.pile.fan == "down" and (self.cap is None or cap < self.cap):
+            self.cap = cap
+            self.body = _body(self.pile, cap, self.look)
 
     @property
     def bottom(self) -> int:
         return self.first + len(self.body) - 1
+
+    @property
+    def hang(self) -> int:
+        """Cells of the top card's line that hang into the gap to the right (the mark)."""
+        return cell_len(self.look.mark)
 
     def lines(self) -> range:
         return range(self.top if self.head is not None else self.first, self.bottom + 1)
@@ -173,21 +245,46 @@ def _empty(ascii: bool) -> Text:
     return Text("." if ascii else "·", style=EMPTY_STYLE)
 
 
-def _body(pile: Pile, cap: int | None, ascii: bool, playable: bool) -> list[Text]:
-    top_style = "underline" if playable else ""
+def _body(pile: Pile, cap: int | None, look: _Look) -> list[Text]:
+    """The pile's lines; the top card's line ends with the mark, if it has one."""
+    lines = _cards(pile, cap, look.ascii, "underline" if look.underline else "")
+    if look.mark:
+        lines[-1].append(look.mark, style=MARK_STYLE)
+    return lines
+
+
+def _fan(pile: Pile, cap: int | None, ascii: bool, top_style: str) -> list[Text]:
+    """A fanned pile, one card a line; cut to ``cap`` lines, it keeps its first card (the
+    one a whole pile moves by) and its last ones, with a line ``+n`` for the ``n`` cards
+    between left out, so that the cut takes no more width than the cards. With one or two
+    lines, or face-down cards beneath, the ``+n`` goes after the first card shown and
+    counts every card not shown."""
+    cards = pile.cards
+    if cap is None or len(cards) <= cap:
+        shown, between = list(cards), 0
+    elif cap >= 3 and not pile.down:
+        shown, between = [cards[0], *cards[len(cards) - cap + 2 :]], len(cards) - cap + 1
+    else:
+        shown, between = list(cards[-cap:]), 0
+    lines = [card_text(c, ascii=ascii) for c in shown]
+    lines[-1] = card_text(shown[-1], ascii=ascii, style=top_style)
+    if between:
+        lines.insert(1, Text(f"+{between}", style=COUNT_STYLE))
+    else:
+        hidden = len(cards) - len(shown) + pile.down
+        if hidden:
+            lines[0].append(f"+{hidden}", style=COUNT_STYLE)
+    return lines
+
+
+def _cards(pile: Pile, cap: int | None, ascii: bool, top_style: str) -> list[Text]:
     if not pile.cards:
         if pile.down:
             return [Text(f"[{pile.down}]", style=HIDDEN_STYLE)]
         return [_empty(ascii)]
     cards = pile.cards
     if pile.fan == "down":
-        shown = cards if cap is None or len(cards) <= cap else cards[-cap:]
-        lines = [card_text(c, ascii=ascii) for c in shown]
-        lines[-1] = card_text(shown[-1], ascii=ascii, style=top_style)
-        hidden = len(cards) - len(shown) + pile.down
-        if hidden:
-            lines[0].append(f"+{hidden}", style=COUNT_STYLE)
-        return lines
+        return _fan(pile, cap, ascii, top_style)
     if pile.fan == "right":
         line = Text(" ").join(card_text(c, ascii=ascii) for c in cards)
         return [line]
@@ -204,6 +301,7 @@ def _blocks(
     cap: int | None,
     ascii: bool,
     playable: frozenset[str],
+    marked: Mapping[str, str],
 ) -> list[_Block]:
     first_axis_row = min(axis.numbers) if axis else None
     blocks = []
@@ -216,29 +314,61 @@ def _blocks(
         else:
             style = PLAYABLE_STYLE if p.label in playable else LABEL_STYLE
             head = Text(p.label, style=style)
-        body = _body(p, cap, ascii, on_grid and p.label in playable)
-        blocks.append(_Block(p, head, body))
+        mark = mark_text(marked[p.label], ascii) if p.label in marked and p.cards else ""
+        look = _Look(ascii=ascii, underline=on_grid and p.label in playable, mark=mark)
+        blocks.append(_Block(p, head, look, cap))
     return blocks
 
 
-def _place(blocks: list[_Block]) -> int:
-    """Give every block its lines; the board's height."""
+def _rows(blocks: Iterable[_Block]) -> dict[int, list[_Block]]:
     by_row: dict[int, list[_Block]] = defaultdict(list)
     for b in blocks:
         by_row[b.pile.y].append(b)
+    return dict(sorted(by_row.items()))
+
+
+def _hanging(placed: Sequence[_Block], row: Sequence[_Block]) -> list[_Block]:
+    """The fanned piles that hang over ``row`` from two or more steps up: in each of its
+    columns, the nearest pile above it, if that one is fanned down."""
+    y = row[0].pile.y
+    out = []
+    for x in sorted({b.pile.x for b in row}):
+        above = [b for b in placed if b.pile.x == x]
+        if above:
+            nearest = max(above, key=lambda b: b.pile.y)
+            if nearest.pile.fan == "down" and y - nearest.pile.y >= 2:
+                out.append(nearest)
+    return out
+
+
+def _place(blocks: list[_Block], height: int | None = None, axis_row: int | None = None) -> int:
+    """Give every block its lines; the board's height.
+
+    With a ``height``, a row that fanned piles hang over is anchored (see the module's
+    docstring) and the piles over it are cut to the room it leaves them. The garden's
+    first row (``axis_row``), whose letters head it, starts below everything before it."""
+    by_row = _rows(blocks)
+    anchors = _anchors(by_row, height, axis_row) if height is not None else None
     placed: list[_Block] = []
     prev_y: int | None = None
     prev_top = 0
-    for y in sorted(by_row):
-        row = by_row[y]
+    for y, row in by_row.items():
         top = 0
         if prev_y is not None:
             top = prev_top + (y - prev_y)
+            hanging = _hanging(placed, row) if anchors is not None else []
+            if anchors is not None and hanging:
+                first = min(b.first for b in hanging)
+                top = max(top, anchors(y, first))
+                for b in hanging:
+                    b.cut(top - 1 - b.first)  # down to a blank line over the row
             columns = {b.pile.x for b in row}
             for above in placed:
                 if above.pile.x in columns:
                     gap = 2 if y - above.pile.y >= 2 else 1
                     top = max(top, above.bottom + gap)
+            if y == axis_row:
+                top = max(top, max(b.bottom for b in placed) + 1)
         has_head = any(b.head is not None for b in row)
         for b in row:
             b.top = top
@@ -246,6 +376,28 @@ def _place(blocks: list[_Block]) -> int:
         placed.extend(row)
         prev_y, prev_top = y, top
     return max(b.bottom for b in blocks) + 1 if blocks else 0
+
+
+def _anchors(by_row: Mapping[int, Sequence[_Block]], height: int, axis_row: int | None) -> _Anchor:
+    """Where an anchored row starts, from the layout and ``height`` alone.
+
+    The skeleton (every pile one line) says how many lines the row and those below it
+    need at the least; the lines left over are shared evenly between the fans hanging over
+    the row (the odd line theirs, so that a line more or less of height rarely moves the
+    row) and each fanned row from it down."""
+    skeleton = [_Block(b.pile, b.head, b.look, 1) for row in by_row.values() for b in row]
+    bottom = _place(skeleton, None, axis_row)
+    skeleton_top = {b.pile.y: b.top for b in skeleton}
+    fanned = {y for y, row in by_row.items() if any(b.pile.fan == "down" for b in row)}
+
+    def anchor(y: int, first: int) -> int:
+        below = bottom - skeleton_top[y]
+        growers = len([f for f in fanned if f >= y])
+        spare = height - first - below - 2
+        room = 1 + ceil(max(spare, 0) / (1 + growers))
+        return first + min(room, FAN_ROOM) + 1
+
+    return anchor
 
 
 def _caps(piles: Sequence[Pile]) -> list[int | None]:
@@ -270,13 +422,14 @@ def _draw(blocks: list[_Block], height: int, axis: _Axis | None, gap: int) -> li
     covered: dict[int, set[int]] = defaultdict(set)
     for b in blocks:
         covered[b.pile.x].update(b.lines())
-    # every piece of text: (column, line, text)
-    items: list[tuple[int, int, Text]] = []
+    # every piece of text: (column, line, text, cells of it that hang into the gap)
+    items: list[tuple[int, int, Text, int]] = []
     for b in blocks:
         if b.head is not None:
-            items.append((b.pile.x, b.top, b.head))
+            items.append((b.pile.x, b.top, b.head, 0))
         for n, piece in enumerate(b.body):
-            items.append((b.pile.x, b.first + n, piece))
+            hang = b.hang if n == len(b.body) - 1 else 0
+            items.append((b.pile.x, b.first + n, piece, hang))
 
     def span(x: int, line: int) -> int:
         n = 0
@@ -284,15 +437,17 @@ def _draw(blocks: list[_Block], height: int, axis: _Axis | None, gap: int) -> li
             n += 1
         return n
 
-    width = {x: 0 for x in range(lo, hi + 1)}
+    # a column is at least a card wide, so that emptying its piles moves no other column
+    width = {x: CARD_WIDTH if x in covered else 0 for x in range(lo, hi + 1)}
     spilling = []
-    for x, line, text in items:
-        s = span(x, line) if text.cell_len > 2 else 0
+    for x, line, text, hang in items:
+        need = text.cell_len - min(hang, gap)
+        s = span(x, line) if need > 2 else 0
         if s == 0:
-            width[x] = max(width[x], text.cell_len)
+            width[x] = max(width[x], need)
         else:
-            width[x] = max(width[x], min(text.cell_len, 2))
-            spilling.append((x, s, text.cell_len))
+            width[x] = max(width[x], min(need, 2))
+            spilling.append((x, s, need))
     for x, s, need in sorted(spilling):
         have = sum(width[c] for c in range(x, x + s + 1)) + gap * s
         if need > have:
@@ -306,7 +461,7 @@ def _draw(blocks: list[_Block], height: int, axis: _Axis | None, gap: int) -> li
         start[x] = col
         col += width[x] + (gap if width[x] else 1)
     rows: list[list[tuple[int, Text]]] = [[] for _ in range(height)]
-    for x, line, text in items:
+    for x, line, text, _ in items:
         rows[line].append((start[x], text))
     if axis is not None:
         by_y: dict[int, list[_Block]] = defaultdict(list)
@@ -340,16 +495,18 @@ def draw_board(
     """The board of ``view`` in at most ``width`` columns and, if given, ``height`` lines.
 
     Piles some legal move starts from have their label highlighted (a garden cell its
-    card underlined)."""
+    card underlined); a pile the view names in a :data:`MARKING_FIELDS` field is marked."""
     piles = piles_of(view)
     if not piles:
         return Board([Text("(nothing on the table)")])
     playable = playable_piles(legal)
+    marked = marked_piles(view)
     axis = _axis(piles)
+    axis_row = min(axis.numbers) if axis else None
     chosen: tuple[list[_Block], int, int | None] | None = None
     for cap in _caps(piles):
-        blocks = _blocks(piles, axis, cap, ascii, playable)
-        tall = _place(blocks)
+        blocks = _blocks(piles, axis, cap, ascii, playable, marked)
+        tall = _place(blocks, height, axis_row)
         chosen = (blocks, tall, cap)
         if height is None or tall <= height:
             break

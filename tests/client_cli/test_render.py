@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import random
+import re
+from typing import Any
+
 import pytest
 from rich.text import Text
 
-from client_cli.render import draw_board, move_piles, piles_of, render
+from client_cli.render import MARK_STYLE, draw_board, move_piles, piles_of, render
 from server.engine import new_game
 
 from .conftest import check_golden
@@ -50,6 +54,116 @@ def test_gate_bars_push_the_bottom_bar_down() -> None:
     assert lines[8] == "" and lines[9].startswith("    b1")
 
 
+#: the room the screen gives a board: 24 lines less the header, game line, legend,
+#: message, legal moves and keys
+ROOM = 17
+
+
+def label_places(text: str, labels: set[str]) -> dict[str, tuple[int, int]]:
+    """Where each of ``labels`` is drawn: (line, column)."""
+    out = {}
+    for n, line in enumerate(text.splitlines()):
+        for word in re.finditer(r"\S+", line):
+            if word.group() in labels:
+                out[word.group()] = (n, word.start())
+    return out
+
+
+def grown(game_id: str, label: str, cards: list[str]) -> dict[str, Any]:
+    view = new_game(game_id, seed=1).view()
+    for pile in view["piles"]:
+        if pile["label"] == label:
+            pile["cards"] = cards
+    return view
+
+
+RUN = ["KS", "QH", "JS", "TH", "9S", "8H", "7S", "6H", "5S", "4H", "3S", "2H"]
+
+
+@pytest.mark.parametrize("game_id", ["gate", "gate-narrow"])
+def test_the_gate_s_bar_labels_stay_put_as_the_top_bar_grows(game_id: str) -> None:
+    labels = {p["label"] for p in new_game(game_id, seed=1).view()["piles"]}
+    start = label_places(render(new_game(game_id, seed=1).view(), 80, ROOM), labels)
+    assert start["b1"][0] > start["l"][0] + 5, "the bottom bar starts below the posts"
+    for n in range(1, len(RUN) + 1):
+        text = render(grown(game_id, "t2", RUN[:n]), 80, ROOM)
+        assert len(text.splitlines()) <= ROOM
+        assert label_places(text, labels) == start, f"a top bar of {n}"
+    # and through real games, every label where it was, every board in the room
+    for seed in (1, 2):
+        game = new_game(game_id, seed=seed)
+        chooser = random.Random(seed)
+        for _ in range(150):
+            text = render(game.view(), 80, ROOM)
+            assert len(text.splitlines()) <= ROOM
+            places = label_places(text, labels)
+            for label in labels & {"l", "t1", "t2", "b1", "b2", "b3"}:
+                assert places[label] == start[label], text
+            legal = [m.text for m in game.legal_moves()]
+            if not legal:
+                break
+            game.play(chooser.choice(legal))
+
+
+@pytest.mark.parametrize("game_id", ["gate", "gate-narrow"])
+def test_the_gate_in_the_screen_s_room(game_id: str) -> None:
+    check_golden(f"board-{game_id}-room", render(new_game(game_id, seed=1).view(), 80, ROOM))
+    view = grown(game_id, "t1", RUN[:9])
+    for pile in view["piles"]:
+        if pile["label"] == "b2":
+            pile["cards"] = ["QD", "JC", "TD", "9C", "8D", "7C", "6D", "5C"]
+    check_golden(f"board-{game_id}-room-grown", render(view, 80, ROOM))
+
+
+def test_the_light_and_shade_rivals_stay_put() -> None:
+    labels = {"a1", "a2", "r1", "r4", "f1", "f8"}
+    start = label_places(render(new_game("light-and-shade", seed=1).view(), 80, ROOM), labels)
+    for n in range(1, len(RUN) + 1):
+        text = render(grown("light-and-shade", "a2", RUN[:n]), 80, ROOM)
+        assert label_places(text, labels) == start and len(text.splitlines()) <= ROOM
+
+
+def test_with_no_height_nothing_is_anchored_or_cut() -> None:
+    text = render(grown("gate", "t2", RUN), 80)
+    assert "+" not in text and all(card in text for card in ("K♠", "2♥"))
+
+
+def test_the_wedge_is_marked() -> None:
+    game = new_game("wedge", seed=1)
+    view = game.view()
+    assert view["wedge"] == "15"
+    lines = render(view).splitlines()
+    row = next(n for n, line in enumerate(lines) if line.startswith("10 "))
+    assert lines[row + 1].endswith("J♥◀") and lines[row + 1].count("◀") == 1
+    assert render(view, ascii=True).splitlines()[row + 1].endswith("JH*")
+    board = draw_board(view)
+    at = board.lines[row + 1].plain.index("◀")
+    assert any(s.start <= at < s.end and s.style == MARK_STYLE for s in board.lines[row + 1].spans)
+    # once the Wedge has reached 21 there is nothing to mark
+    assert "◀" not in render({**view, "wedge": None})
+
+
+def test_the_wedge_s_mark_moves_no_column() -> None:
+    game = played("wedge", seed=7, moves=60)
+    view = game.view()
+    assert view["wedge"] == "13", "the Wedge mid-row, a card to its right"
+    marked = render(view).splitlines()
+    plain = render({**view, "wedge": None}).splitlines()
+    assert marked != plain
+    assert [line.replace("◀", " ").rstrip() for line in marked] == plain
+    assert "T♣◀ ·" in render(view), "the mark hangs into the gap before cell 14"
+
+
+def test_the_grace_pile_is_not_read_as_a_garden_column() -> None:
+    """The Labyrinth's grace pile g sits beside the garden, whose columns run a to j (g
+    among them): the garden's letters have their line to themselves."""
+    lines = render(new_game("labyrinth", seed=1).view()).splitlines()
+    letters = next(n for n, line in enumerate(lines) if line.split()[:2] == ["a", "b"])
+    assert lines[letters].split() == list("abcdefghij")
+    grace = next(n for n, line in enumerate(lines) if line.split() == ["g"])
+    assert grace < letters - 1 and lines[grace + 1].split() == ["·"]
+
+
 def test_cards_are_red_and_black() -> None:
     board = draw_board(new_game("doubles-and-quits", seed=1).view())
     styles = {span.style for line in board.lines for span in line.spans}
@@ -71,8 +185,26 @@ def test_short_of_room_fanned_piles_are_cut() -> None:
     assert len(render(view).splitlines()) == 8
     cut = render(view, height=7).splitlines()
     assert len(cut) == 7
-    # the posts show their last cards, the first marked with how many are not shown
-    assert cut[3].startswith("9♣+1  5♠") and cut[4] == "4♦                    5♥"
+    # the posts keep their first card and their last ones, a line saying how many are
+    # left out between: no wider than a card
+    assert [line[:2] for line in cut[3:]] == ["7♦", "+2", "8♥", "8♦"]
+    assert cut[4] == "+2                  +2"
+    # with two lines, the last cards, the first shown carrying the count of those not shown
+    two = {"piles": [{"label": "t1", "kind": "bar", "x": 0, "y": 0, "fan": "down",
+                      "cards": ["9S", "8D", "7C", "6H"]}]}  # fmt: skip
+    assert render(two, height=3) == "t1\n7♣+2\n6♥"
+
+
+def test_a_cut_fan_keeps_the_card_it_moves_by() -> None:
+    """A Gate bar moves as a whole pile, by its first card: a cut keeps it in sight."""
+    view = new_game("gate", seed=1).view()
+    for pile in view["piles"]:
+        if pile["label"] == "t2":
+            pile["cards"] = ["KS", "QH", "JS", "TH", "9S", "8H", "7S", "6H", "5S"]
+    lines = render(view, 80, 17).splitlines()
+    t2 = lines[2].index("t2")
+    column = [line[t2 : t2 + 2] for line in lines[3:9]]
+    assert column == ["K♠", "+4", "8♥", "7♠", "6♥", "5♠"]
 
 
 def test_too_small_a_terminal_says_so() -> None:
