@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from rich.text import Text
 
 from .commands import KEYS, numbered_piles
+from .legend import legend
 from .lines import Glyphs, as_int, clock, fit, plural, side_by_side, split_line, to_ascii, wrap
 from .model import DAILY, PRACTICE, RACING, ROOM, WATCH, Model, stuck_note
 from .render import draw_board
@@ -309,9 +310,16 @@ def render_screen(model: Model, width: int, height: int, now: int) -> list[Text]
     """The screen above the input line: at most ``height`` lines of at most ``width``."""
     width = max(width, 20)
     top = [header(model, width, now)]
+    keys = _keys(model, width, page_height(height))
+    if (
+        model.game is not None
+        and not (model.page is not None or model.help)
+        and (model.screen not in (WATCH, ROOM) or model.racing)
+    ):
+        return _finish(model, [*top, *_game_body(model, width, height - 2, now), keys], width)
     message = _message(model, width)
     room = height - len(top) - len(message) - 1
-    bottom = [*message, _keys(model, width, page_height(height))]
+    bottom = [*message, keys]
     body: list[Text]
     if model.page is not None:
         body = page_lines(model, width, room)
@@ -321,17 +329,37 @@ def render_screen(model: Model, width: int, height: int, now: int) -> list[Text]
         body = room_body(model, width, room, now, watching=True)
     elif model.screen == ROOM and not model.racing:
         body = room_body(model, width, room, now, watching=False)
-    elif model.game is not None:
-        above = [game_line(model, width, now), *ranked_line(model, width)]
-        table = (
-            daily_result_lines(model, width, now)
-            if model.result_shown
-            else _table(model, width, room - len(above), now)
-        )
-        body = [*above, *table]
     else:
         body = [Text("")]
     body = body[: max(room, 0)]
     lines = [*top, *body, *[Text("")] * max(room - len(body), 0), *bottom]
-    lines = [fit(line, width) for line in lines[:height]]
+    return _finish(model, lines[:height], width)
+
+
+def _game_body(model: Model, width: int, height: int, now: int) -> list[Text]:
+    """A game's ``height`` lines between the header and the keys: the game line, the board
+    (or a daily's result), the legend, the message and the legal moves. The board's room
+    does not change with the message (a row the layout anchors stays put); a message
+    takes a second line only where the board leaves one free."""
+    game = model.game
+    assert game is not None
+    above = [game_line(model, width, now), *ranked_line(model, width)]
+    key = legend(game.rules, game.view, ascii=model.ascii, width=width - 1)
+    under = [fit(Text(key, style="dim"), width)] if key and not model.result_shown else []
+    message = _message(model, width, most=1)
+    room = height - len(above) - len(under) - len(message)
+    if model.result_shown:
+        table = daily_result_lines(model, width, now)
+    else:
+        table = _table(model, width, room, now)
+    if len(table) < room:
+        message = _message(model, width, most=2)
+    body = [*above, *table][: max(height - len(under) - len(message), 0)]
+    filler = [Text("")] * max(height - len(body) - len(under) - len(message), 0)
+    return [*body, *filler, *under, *message][:height]
+
+
+def _finish(model: Model, lines: list[Text], width: int) -> list[Text]:
+    """The lines cut to ``width``, and in ASCII for ``--ascii``."""
+    lines = [fit(line, width) for line in lines]
     return [to_ascii(line) for line in lines] if model.ascii else lines
