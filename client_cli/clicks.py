@@ -32,9 +32,38 @@ server still decides whether a move is legal. A move's target may be a family of
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 from .commands import Action, candidates
 from .render import move_piles
+
+
+@dataclass(frozen=True)
+class Hit:
+    """A place on the screen a click means something: line ``line``, columns ``left`` up
+    to ``right``; a pile (its ``label`` and ``kind``) or a move of the legal line."""
+
+    line: int
+    left: int
+    right: int
+    label: str = ""
+    kind: str = ""
+    move: str = ""
+
+
+def hit_at(hits: Sequence[Hit], line: int, column: int) -> Hit | None:
+    """The hit drawn at ``line``, ``column``, if any.
+
+    >>> hit_at([Hit(3, 0, 2, label="l"), Hit(3, 4, 6, label="t1")], 3, 5).label
+    't1'
+    >>> hit_at([Hit(3, 0, 2, label="l")], 4, 0) is None
+    True
+    """
+    for hit in hits:
+        if hit.line == line and hit.left <= column < hit.right:
+            return hit
+    return None
+
 
 #: the kinds of pile a click on deals (when a word move such as ``deal`` is legal)
 STOCK_KINDS = frozenset({"stock", "talon"})

@@ -139,6 +139,8 @@ class Model:
     page: list[str] | None = None
     page_title: str = ""
     page_top: int = 0
+    #: the pile a click picked, waiting for the click that says where it goes
+    picked: str | None = None
     #: what Tab offers for the typed text when several moves match (shown under the board)
     choices: list[str] = field(default_factory=list)
     #: bumped on every change: the screen is redrawn when it moves
@@ -243,6 +245,7 @@ class Model:
             return
         was_over = game.over
         game.update(msg)
+        self.picked = None
         if game.over and not was_over:
             self.clock_to = now
         self.changed()

@@ -405,6 +405,22 @@ def _caps(piles: Sequence[Pile]) -> list[int | None]:
     return [None, *range(longest - 1, 0, -1)]
 
 
+@dataclass(frozen=True)
+class Spot:
+    """Where a pile is drawn: lines ``top`` to ``bottom`` and columns ``left`` up to (not
+    including) ``right``, its label line and its cards; what a click there means."""
+
+    label: str
+    kind: str
+    top: int
+    bottom: int
+    left: int
+    right: int
+
+    def holds(self, line: int, column: int) -> bool:
+        return self.top <= line <= self.bottom and self.left <= column < self.right
+
+
 @dataclass
 class Board:
     """A drawn board: styled lines, and how it was fitted."""
@@ -414,9 +430,14 @@ class Board:
     cropped: int = 0  # lines left out because even the cut board was too tall
     width: int = 0
     notes: list[str] = field(default_factory=list)
+    #: where each pile is drawn (for the mouse)
+    spots: list[Spot] = field(default_factory=list)
 
 
-def _draw(blocks: list[_Block], height: int, axis: _Axis | None, gap: int) -> list[Text]:
+def _draw(
+    blocks: list[_Block], height: int, axis: _Axis | None, gap: int, spots: list[Spot]
+) -> list[Text]:
+    """The board's lines; ``spots`` gets where each pile is drawn."""
     xs = [b.pile.x for b in blocks]
     lo, hi = min(xs), max(xs)
     covered: dict[int, set[int]] = defaultdict(set)
@@ -460,6 +481,14 @@ def _draw(blocks: list[_Block], height: int, axis: _Axis | None, gap: int) -> li
     for x in range(lo, hi + 1):
         start[x] = col
         col += width[x] + (gap if width[x] else 1)
+    spots.clear()
+    for b in blocks:
+        drawn = b.lines()
+        if len(drawn):
+            right = start[b.pile.x] + max(width[b.pile.x], CARD_WIDTH)
+            spots.append(
+                Spot(b.pile.label, b.pile.kind, drawn[0], drawn[-1], start[b.pile.x], right)
+            )
     rows: list[list[tuple[int, Text]]] = [[] for _ in range(height)]
     for x, line, text, _ in items:
         rows[line].append((start[x], text))
@@ -513,11 +542,12 @@ def draw_board(
     assert chosen is not None
     blocks, tall, cap = chosen
     lines: list[Text] = []
+    spots: list[Spot] = []
     for gap in (2, 1):
-        lines = _draw(blocks, tall, axis, gap)
+        lines = _draw(blocks, tall, axis, gap, spots)
         if max(line.cell_len for line in lines) <= width:
             break
-    board = Board(lines, cap=cap)
+    board = Board(lines, cap=cap, spots=[s for s in spots if s.left < width])
     if height is not None and len(lines) > height:
         keep = max(height - 1, 0)
         board.cropped = len(lines) - keep

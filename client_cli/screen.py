@@ -15,11 +15,12 @@ from collections.abc import Mapping
 
 from rich.text import Text
 
+from .clicks import Hit
 from .commands import KEYS, numbered_piles
 from .legend import legend
 from .lines import Glyphs, as_int, clock, fit, plural, side_by_side, split_line, to_ascii, wrap
 from .model import DAILY, PRACTICE, RACING, ROOM, WATCH, Model, stuck_note
-from .render import draw_board
+from .render import Spot, draw_board
 from .room_screen import race_panel, room_body
 from .sanitize import clean
 
@@ -162,9 +163,10 @@ def help_lines(model: Model, width: int) -> list[Text]:
     return out
 
 
-def legal_line(model: Model, width: int) -> Text:
+def legal_line(model: Model, width: int, hits: list[Hit] | None = None, at: int = 0) -> Text:
     """The legal moves, numbered for picking (``#3`` in games whose piles are numbered);
-    while Tab offers several, those instead."""
+    while Tab offers several, those instead. ``hits`` gets where each move is drawn (on
+    screen line ``at``), for the mouse."""
     game = model.game
     assert game is not None
     if model.choices:
@@ -175,8 +177,13 @@ def legal_line(model: Model, width: int) -> Text:
     line = Text("legal: ", style="dim")
     mark = "#" if numbered_piles(game.labels) else ""
     for n, move in enumerate(game.legal, start=1):
+        left = line.cell_len
         line.append(f"{mark}{n}", style="cyan")
-        line.append(f" {move}  " if n < len(game.legal) else f" {move}")
+        line.append(f" {move}")
+        if hits is not None and left < width:
+            hits.append(Hit(at, left, min(line.cell_len, width), move=move))
+        if n < len(game.legal):
+            line.append("  ")
     if not game.legal:
         line.append("(none)", style="dim")
     return fit(line, width)
@@ -236,7 +243,9 @@ def daily_result_lines(model: Model, width: int, now: int) -> list[Text]:
 # -- screens ---------------------------------------------------------------------------
 
 
-def _message(model: Model, width: int, most: int = 2) -> list[Text]:
+def _message(
+    model: Model, width: int, most: int = 2, hits: list[Hit] | None = None, at: int = 0
+) -> list[Text]:
     """The last message (one line, two if it is long), then the legal moves while
     playing."""
     out = [Text("")]
@@ -251,7 +260,7 @@ def _message(model: Model, width: int, most: int = 2) -> list[Text]:
         note = stuck_note(game)
         if game.stuck and model.confirm != "stuck" and model.message != note:  # until it moves
             out.append(fit(Text(note, style="bold yellow"), width - 1))
-        out.append(legal_line(model, width - 1))
+        out.append(legal_line(model, width - 1, hits, at + len(out)))
     return out
 
 
@@ -276,19 +285,20 @@ def _keys(model: Model, width: int, height: int = 0) -> Text:
     return fit(Text(words, style="bold" if context == "confirm" else "dim"), width)
 
 
-def _table(model: Model, width: int, height: int, now: int) -> list[Text]:
-    """The board, with the race panel beside it (or under it when it cannot fit)."""
+def _table(model: Model, width: int, height: int, now: int) -> tuple[list[Text], list[Spot]]:
+    """The board, with the race panel beside it (or under it when it cannot fit), and
+    where its piles are drawn."""
     game = model.game
     assert game is not None
     legal = game.legal if not game.over else []
     in_race = model.screen == ROOM and model.room is not None
-    if not in_race:
-        return draw_board(game.view, width, height, ascii=model.ascii, legal=legal).lines
     board = draw_board(game.view, width, height, ascii=model.ascii, legal=legal)
+    if not in_race:
+        return board.lines, board.spots
     room_left = width - board.width - 3
     if room_left >= PANEL_MIN:
         panel = race_panel(model, min(room_left, PANEL_MAX))
-        return side_by_side(board.lines, board.width, panel)[:height]
+        return side_by_side(board.lines, board.width, panel)[:height], board.spots
     # no room beside: a line of the others' progress under the board
     g = Glyphs(model.ascii)
     players = [p for p in (model.room or {}).get("players") or [] if isinstance(p, Mapping)]
@@ -297,7 +307,7 @@ def _table(model: Model, width: int, height: int, now: int) -> list[Text]:
         for p in players
     )
     board = draw_board(game.view, width, height - 1, ascii=model.ascii, legal=legal)
-    return [*board.lines, fit(Text(summary, style="bold"), width)]
+    return [*board.lines, fit(Text(summary, style="bold"), width)], board.spots
 
 
 def page_height(height: int) -> int:
@@ -306,8 +316,11 @@ def page_height(height: int) -> int:
     return max(height - 4, 1)
 
 
-def render_screen(model: Model, width: int, height: int, now: int) -> list[Text]:
-    """The screen above the input line: at most ``height`` lines of at most ``width``."""
+def render_screen(
+    model: Model, width: int, height: int, now: int, hits: list[Hit] | None = None
+) -> list[Text]:
+    """The screen above the input line: at most ``height`` lines of at most ``width``.
+    ``hits`` gets where the piles and the legal moves are drawn, for the mouse."""
     width = max(width, 20)
     top = [header(model, width, now)]
     keys = _keys(model, width, page_height(height))
@@ -316,7 +329,8 @@ def render_screen(model: Model, width: int, height: int, now: int) -> list[Text]
         and not (model.page is not None or model.help)
         and (model.screen not in (WATCH, ROOM) or model.racing)
     ):
-        return _finish(model, [*top, *_game_body(model, width, height - 2, now), keys], width)
+        game_body = _game_body(model, width, height - 2, now, hits)
+        return _finish(model, [*top, *game_body, keys], width)
     message = _message(model, width)
     room = height - len(top) - len(message) - 1
     bottom = [*message, keys]
@@ -336,11 +350,14 @@ def render_screen(model: Model, width: int, height: int, now: int) -> list[Text]
     return _finish(model, lines[:height], width)
 
 
-def _game_body(model: Model, width: int, height: int, now: int) -> list[Text]:
+def _game_body(
+    model: Model, width: int, height: int, now: int, hits: list[Hit] | None = None
+) -> list[Text]:
     """A game's ``height`` lines between the header and the keys: the game line, the board
     (or a daily's result), the legend, the message and the legal moves. The board's room
     does not change with the message (a row the layout anchors stays put); a message
-    takes a second line only where the board leaves one free."""
+    takes a second line only where the board leaves one free. ``hits`` (screen lines:
+    the header is line 0) gets where the piles and the legal moves are."""
     game = model.game
     assert game is not None
     above = [game_line(model, width, now), *ranked_line(model, width)]
@@ -348,14 +365,26 @@ def _game_body(model: Model, width: int, height: int, now: int) -> list[Text]:
     under = [fit(Text(key, style="dim"), width)] if key and not model.result_shown else []
     message = _message(model, width, most=1)
     room = height - len(above) - len(under) - len(message)
+    spots: list[Spot] = []
     if model.result_shown:
         table = daily_result_lines(model, width, now)
     else:
-        table = _table(model, width, room, now)
+        table, spots = _table(model, width, room, now)
     if len(table) < room:
         message = _message(model, width, most=2)
     body = [*above, *table][: max(height - len(under) - len(message), 0)]
     filler = [Text("")] * max(height - len(body) - len(under) - len(message), 0)
+    if hits is not None:
+        at = 1 + len(above)  # the header, then the lines above the board
+        hits.extend(
+            Hit(at + line, s.left, s.right, label=s.label, kind=s.kind)
+            for s in spots
+            for line in range(s.top, s.bottom + 1)
+            if at + line < 1 + len(body)
+        )
+        message = _message(
+            model, width, most=2 if len(message) > 1 else 1, hits=hits, at=1 + height - len(message)
+        )
     return [*body, *filler, *under, *message][:height]
 
 

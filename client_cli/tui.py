@@ -13,7 +13,7 @@ reads the socket there.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from prompt_toolkit.application import Application, get_app
 from prompt_toolkit.buffer import Buffer
@@ -26,13 +26,33 @@ from prompt_toolkit.keys import Keys
 from prompt_toolkit.layout import HSplit, Layout, Window
 from prompt_toolkit.layout.controls import BufferControl, FormattedTextControl
 from prompt_toolkit.layout.processors import BeforeInput
+from prompt_toolkit.mouse_events import MouseEvent, MouseEventType
 
+from .clicks import Hit, click, hit_at
+
+if TYPE_CHECKING:  # a name for type checkers only
+    from prompt_toolkit.key_binding.key_bindings import NotImplementedOrNone
 from .commands import common_start, completions, normalize
 from .controller import Client, Quit, now_ms
 from .lines import ansi
 from .model import INFO
 from .room_screen import countdown_second, rings
 from .screen import page_height, render_screen
+
+
+class ScreenControl(FormattedTextControl):
+    """The screen above the input line, which hears the mouse: a click (the button let
+    go) goes to :meth:`Tui.clicked` with its line and column."""
+
+    def __init__(self, tui: Tui) -> None:
+        super().__init__(tui._text, show_cursor=False)
+        self.tui = tui
+
+    def mouse_handler(self, mouse_event: MouseEvent) -> NotImplementedOrNone:
+        if mouse_event.event_type == MouseEventType.MOUSE_UP:
+            self.tui.clicked(mouse_event.position.y, mouse_event.position.x)
+            return None
+        return NotImplemented
 
 
 class Tui:
@@ -48,6 +68,8 @@ class Tui:
         self._cycle: list[str] = []
         self._at = 0
         self._tabbing = False
+        #: where the last screen drew its piles and legal moves, for the mouse
+        self._hits: list[Hit] = []
         #: the countdown's last whole second drawn: the terminal rings as it changes
         self._second: int | None = None
         self.buffer = Buffer(
@@ -71,6 +93,9 @@ class Tui:
 
         @keys.add("escape", eager=True)
         def _escape(event: KeyPressEvent) -> None:
+            if model.picked is not None:
+                model.picked = None
+                model.say("", INFO)
             if model.page is not None:
                 model.close_page()
             if model.help or model.confirm:
@@ -139,16 +164,37 @@ class Tui:
         def _tab(event: KeyPressEvent) -> None:
             self.complete()
 
-        body = Window(FormattedTextControl(self._text, show_cursor=False), wrap_lines=False)
+        body = Window(ScreenControl(self), wrap_lines=False)
         line = Window(BufferControl(self.buffer, input_processors=[BeforeInput("> ")]), height=1)
         self.app: Application[int] = Application(
             layout=Layout(HSplit([body, line]), focused_element=line),
             key_bindings=keys,
             full_screen=True,
             refresh_interval=0.25,
-            mouse_support=False,
+            # the mouse only while playing: elsewhere the terminal's own selection copies
+            # (the daily's result line, a room's code)
+            mouse_support=Condition(lambda: model.context() == "play"),
             before_render=self._ring,
         )
+
+    def clicked(self, line: int, column: int) -> None:
+        """A click on the screen: a move of the legal line plays it; a pile is picked, and
+        the next click says where it goes (:func:`client_cli.clicks.click`)."""
+        client, model = self.client, self.client.model
+        game = model.game
+        hit = hit_at(self._hits, line, column)
+        if hit is None or game is None or model.context() != "play":
+            return
+        if hit.move:
+            model.picked = None
+            client.spawn(self._run(client.handle(hit.move)))
+            return
+        kinds = {s.label: s.kind for s in self._hits if s.label}
+        action, model.picked = click(model.picked, hit.label, game.legal, kinds)
+        if action.kind == "move" and action.arg:
+            client.spawn(self._run(client.handle(action.arg)))
+        else:
+            model.say(action.note, INFO)
 
     def complete(self) -> None:
         """Tab: a unique completion goes into the line at once; several put their common
@@ -210,7 +256,9 @@ class Tui:
         model = self.client.model
         key = (model.version, size.columns, size.rows, now // 250)
         if self._cache is None or self._cache[0] != key:
-            lines = render_screen(model, size.columns, size.rows - 1, now)
+            hits: list[Hit] = []
+            lines = render_screen(model, size.columns, size.rows - 1, now, hits)
+            self._hits = hits
             self._cache = (key, ANSI(ansi(lines, size.columns)))
         return self._cache[1]
 

@@ -4,6 +4,7 @@ a move's number, Tab putting its one match in the line."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from server.engine import new_game
@@ -134,3 +135,37 @@ def test_which_game_tab_and_q(
     bob.wait_for(r"The Gate · solo")
     bob.type("q")
     assert bob.exit_code() == 0
+
+
+def click(terminal: Terminal, row: int, column: int) -> None:
+    """A left click at a screen cell (0-based), as an xterm sends it in SGR mouse mode:
+    the button pressed, then let go."""
+    terminal.child.send(f"\x1b[<0;{column + 1};{row + 1}M\x1b[<0;{column + 1};{row + 1}m")
+
+
+def test_moves_by_the_mouse(
+    server_process: ServerProcess, tmp_path: Path, terminals: list[Terminal]
+) -> None:
+    """Click a pile, then where it goes; click a move on the legal line; click the stock."""
+    ann = start(terminals, server_process, tmp_path, "play", "gate", "--seed", "1234")
+    register(ann, "ann")
+    ann.wait_for(GATE_1234)
+    lines = ann.text.splitlines()
+    row = next(n for n, line in enumerate(lines) if line.startswith("l   t1  t2"))
+    click(ann, row, 0)  # l: picked
+    ann.wait_for(r"l picked: click where it goes")
+    click(ann, row + 1, lines[row].index("t4"))  # on t4's card
+    ann.wait_for(r"moves 1\b")
+    ann.wait_for(r"legal: 1 ")
+    lines = ann.text.splitlines()
+    legal = next(n for n, line in enumerate(lines) if line.startswith("legal: "))
+    moves = ann.wait_for(r"legal: 1 (\S+)").group(1)
+    click(ann, legal, lines[legal].index(moves))  # the legal line's first move
+    ann.wait_for(r"moves 2\b")
+    assert "took back" not in ann.text
+    lines = ann.text.splitlines()
+    stock = next(n for n, line in enumerate(lines) if re.search(r"\[\d+\]", line))
+    click(ann, stock, re.search(r"\[\d+\]", lines[stock]).start())  # type: ignore[union-attr]
+    ann.wait_for(r"moves 3\b")
+    ann.type("q")
+    assert ann.exit_code() == 0
