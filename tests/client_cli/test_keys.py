@@ -15,6 +15,14 @@ from .terminal import Terminal
 from .test_terminal import F2, F4, GATE_1234, LEGAL, register, start
 
 
+def gate_1234(terminals: list[Terminal], server: ServerProcess, config: Path) -> Terminal:
+    """ann, registered, at The Gate's deal 1234 with its legal line drawn."""
+    ann = start(terminals, server, config, "play", "gate", "--seed", "1234")
+    register(ann, "ann")
+    ann.wait_for(GATE_1234)
+    return ann
+
+
 def test_plus_plays_home_and_question_mark_asks_a_hint(
     server_process: ServerProcess, tmp_path: Path, terminals: list[Terminal]
 ) -> None:
@@ -42,9 +50,7 @@ def test_plus_plays_home_and_question_mark_asks_a_hint(
 def test_a_move_by_its_number_and_tab_completion(
     server_process: ServerProcess, tmp_path: Path, terminals: list[Terminal]
 ) -> None:
-    ann = start(terminals, server_process, tmp_path, "play", "gate", "--seed", "1234")
-    register(ann, "ann")
-    ann.wait_for(GATE_1234)
+    ann = gate_1234(terminals, server_process, tmp_path)
     ann.type("3")  # l>t4
     ann.wait_for(r"moves 1\b")
     ann.type("u")
@@ -90,9 +96,7 @@ def test_numbered_piles_take_a_hash(
 def test_the_rules_page_from_the_table(
     server_process: ServerProcess, tmp_path: Path, terminals: list[Terminal]
 ) -> None:
-    ann = start(terminals, server_process, tmp_path, "play", "gate", "--seed", "1234")
-    register(ann, "ann")
-    ann.wait_for(GATE_1234)
+    ann = gate_1234(terminals, server_process, tmp_path)
     ann.child.send(F4)
     ann.wait_for(r"The rules of The Gate\nTHE GATE  \(gate\)")
     ann.wait_for(r"lines 1-19 of \d+ · space or PgDn more")
@@ -147,9 +151,7 @@ def test_moves_by_the_mouse(
     server_process: ServerProcess, tmp_path: Path, terminals: list[Terminal]
 ) -> None:
     """Click a pile, then where it goes; click a move on the legal line; click the stock."""
-    ann = start(terminals, server_process, tmp_path, "play", "gate", "--seed", "1234")
-    register(ann, "ann")
-    ann.wait_for(GATE_1234)
+    ann = gate_1234(terminals, server_process, tmp_path)
     lines = ann.text.splitlines()
     row = next(n for n, line in enumerate(lines) if line.startswith("l   t1  t2"))
     click(ann, row, 0)  # l: picked

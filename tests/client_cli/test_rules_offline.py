@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import os
 import subprocess
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -25,14 +24,6 @@ MARKING_PAGER = "sed 's/^/|paged| /'"
 def nowhere() -> str:
     """A server address nothing listens on."""
     return f"ws://127.0.0.1:{free_port()}"
-
-
-@pytest.fixture
-def terminals() -> Iterator[list[Terminal]]:
-    opened: list[Terminal] = []
-    yield opened
-    for terminal in opened:
-        terminal.close()
 
 
 def piped(server: str, tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
