@@ -359,6 +359,7 @@ class Model:
         self.page_title = title
         self.page_top = 0
         self.help = False
+        self.message = ""  # what was said of the table is not said of the page
         self.changed()
 
     def scroll_page(self, lines: int, height: int) -> None:
