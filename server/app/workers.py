@@ -7,6 +7,12 @@ process, not a fork of the server with its event loop and connections. Tasks are
 module-level functions with picklable arguments; a task that runs past its time is
 abandoned (:class:`TimeoutError`; its process finishes it and is used again).
 
+A worker ends when the server process that started it ends, however it ends: each watches
+that process (:func:`end_with`), since a worker killed with its server's death is the only
+thing that lets the fork server (kept alive by its workers) and the resource tracker
+(kept alive by both) end too. Without it, a server killed outright (SIGKILL, the OOM
+killer) left three processes behind for good.
+
 >>> import asyncio, operator
 >>> async def demo() -> int:
 ...     workers = Workers()
@@ -22,12 +28,41 @@ from __future__ import annotations
 
 import asyncio
 import multiprocessing
+import os
+import select
+import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
 T = TypeVar("T")
+
+
+def end_with(pid: int) -> None:
+    """A pool's initializer: this worker process ends (at once, as a signal would end it)
+    when process ``pid``, the server, has ended. A thread waits on the process (a pidfd,
+    readable when it ends; where there is none, a look every second)."""
+    threading.Thread(target=_watch, args=(pid,), name="end-with-server", daemon=True).start()
+
+
+def _watch(pid: int) -> None:
+    try:
+        fd = os.pidfd_open(pid)
+    except ProcessLookupError:
+        os._exit(0)
+    except (OSError, AttributeError):  # no pidfd here: look now and then
+        while True:
+            time.sleep(1)
+            try:
+                os.kill(pid, 0)
+            except ProcessLookupError:
+                os._exit(0)
+            except PermissionError:
+                pass
+    select.select([fd], [], [])
+    os._exit(0)
 
 
 class Workers:
@@ -40,7 +75,12 @@ class Workers:
         pool = self._pools.get(kind)
         if pool is None:
             context = multiprocessing.get_context("forkserver")
-            pool = ProcessPoolExecutor(self.sizes.get(kind, 1), mp_context=context)
+            pool = ProcessPoolExecutor(
+                self.sizes.get(kind, 1),
+                mp_context=context,
+                initializer=end_with,
+                initargs=(os.getpid(),),
+            )
             self._pools[kind] = pool
         return pool
 
