@@ -62,6 +62,8 @@ MARKING_FIELDS: Mapping[str, tuple[str, str]] = {"wedge": ("◀", "*")}
 
 LABEL_STYLE = "cyan"
 PLAYABLE_STYLE = "bold yellow"
+#: the pile a click picked (the mouse), waiting for where it goes
+PICKED_STYLE = "bold reverse yellow"
 EMPTY_STYLE = "bright_black"
 COUNT_STYLE = "bright_black"
 HIDDEN_STYLE = "blue"
@@ -169,6 +171,7 @@ class _Look:
     ascii: bool
     underline: bool  # its top card underlined (a playable garden cell)
     mark: str  # after its top card, hanging into the gap ("" for none)
+    picked: bool = False  # its top card reversed (a garden cell the mouse picked)
 
 
 @dataclass
@@ -247,7 +250,8 @@ def _empty(ascii: bool) -> Text:
 
 def _body(pile: Pile, cap: int | None, look: _Look) -> list[Text]:
     """The pile's lines; the top card's line ends with the mark, if it has one."""
-    lines = _cards(pile, cap, look.ascii, "underline" if look.underline else "")
+    top_style = "reverse" if look.picked else "underline" if look.underline else ""
+    lines = _cards(pile, cap, look.ascii, top_style)
     if look.mark:
         lines[-1].append(look.mark, style=MARK_STYLE)
     return lines
@@ -302,6 +306,7 @@ def _blocks(
     ascii: bool,
     playable: frozenset[str],
     marked: Mapping[str, str],
+    picked: str | None = None,
 ) -> list[_Block]:
     first_axis_row = min(axis.numbers) if axis else None
     blocks = []
@@ -313,9 +318,14 @@ def _blocks(
             head = Text(axis.letters[p.x], style=LABEL_STYLE) if p.y == first_axis_row else None
         else:
             style = PLAYABLE_STYLE if p.label in playable else LABEL_STYLE
-            head = Text(p.label, style=style)
+            head = Text(p.label, style=PICKED_STYLE if p.label == picked else style)
         mark = mark_text(marked[p.label], ascii) if p.label in marked and p.cards else ""
-        look = _Look(ascii=ascii, underline=on_grid and p.label in playable, mark=mark)
+        look = _Look(
+            ascii=ascii,
+            underline=on_grid and p.label in playable,
+            mark=mark,
+            picked=on_grid and p.label == picked,
+        )
         blocks.append(_Block(p, head, look, cap))
     return blocks
 
@@ -520,6 +530,7 @@ def draw_board(
     *,
     ascii: bool = False,
     legal: Iterable[str] = (),
+    picked: str | None = None,
 ) -> Board:
     """The board of ``view`` in at most ``width`` columns and, if given, ``height`` lines.
 
@@ -534,7 +545,7 @@ def draw_board(
     axis_row = min(axis.numbers) if axis else None
     chosen: tuple[list[_Block], int, int | None] | None = None
     for cap in _caps(piles):
-        blocks = _blocks(piles, axis, cap, ascii, playable, marked)
+        blocks = _blocks(piles, axis, cap, ascii, playable, marked, picked)
         tall = _place(blocks, height, axis_row)
         chosen = (blocks, tall, cap)
         if height is None or tall <= height:

@@ -292,7 +292,9 @@ def _table(model: Model, width: int, height: int, now: int) -> tuple[list[Text],
     assert game is not None
     legal = game.legal if not game.over else []
     in_race = model.screen == ROOM and model.room is not None
-    board = draw_board(game.view, width, height, ascii=model.ascii, legal=legal)
+    board = draw_board(
+        game.view, width, height, ascii=model.ascii, legal=legal, picked=model.picked
+    )
     if not in_race:
         return board.lines, board.spots
     room_left = width - board.width - 3
@@ -306,7 +308,9 @@ def _table(model: Model, width: int, height: int, now: int) -> tuple[list[Text],
         f"{clean(p.get('name', ''), 12)} {as_int(p.get('home'))}/{as_int(p.get('total'))}"
         for p in players
     )
-    board = draw_board(game.view, width, height - 1, ascii=model.ascii, legal=legal)
+    board = draw_board(
+        game.view, width, height - 1, ascii=model.ascii, legal=legal, picked=model.picked
+    )
     return [*board.lines, fit(Text(summary, style="bold"), width)], board.spots
 
 

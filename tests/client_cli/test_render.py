@@ -9,11 +9,12 @@ from typing import Any
 import pytest
 from rich.text import Text
 
+from client_cli.cards import card_text
 from client_cli.render import MARK_STYLE, draw_board, move_piles, piles_of, render
 from server.engine import new_game
 
 from .conftest import check_golden
-from .views import GAME_IDS, played
+from .views import GAME_IDS, played, snapshot
 
 
 @pytest.mark.parametrize("game_id", GAME_IDS)
@@ -262,3 +263,24 @@ def test_move_piles() -> None:
     assert move_piles("w>f") == ("w",)
     assert move_piles("2+r1") == ("2", "r1")
     assert move_piles("redeal") == ("redeal",)
+
+
+def test_a_picked_pile_stands_out() -> None:
+    """The pile a click picked: its label reversed; in a garden, its card."""
+
+    def styles(board: Any, text: str) -> set[str]:
+        out = set()
+        for line in board.lines:
+            at = line.plain.find(text)
+            if at >= 0:
+                out |= {str(s.style) for s in line.spans if s.start <= at < s.end}
+        return out
+
+    gate = snapshot(new_game("gate", seed=1234))["view"]
+    assert not any("reverse" in s for s in styles(draw_board(gate), "l   t1"))
+    assert any("reverse" in s for s in styles(draw_board(gate, picked="l"), "l   t1"))
+    babette = snapshot(new_game("babette", seed=1))["view"]
+    card = next(p for p in babette["piles"] if p["label"] == "a1")["cards"][-1]
+    shown = card_text(card).plain
+    assert not any("reverse" in s for s in styles(draw_board(babette), shown))
+    assert any("reverse" in s for s in styles(draw_board(babette, picked="a1"), shown))
