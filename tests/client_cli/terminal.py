@@ -69,6 +69,18 @@ class Terminal:
         self.stream.feed(data)
         return True
 
+    def settle(self, quiet: float = 0.3, most: float = 10) -> None:
+        """Read until the client has written nothing for ``quiet`` seconds: a screen read
+        then is whole, never half repainted."""
+        deadline = time.monotonic() + most
+        while time.monotonic() < deadline:
+            try:
+                data = self.child.read_nonblocking(1 << 16, quiet)
+            except (pexpect.TIMEOUT, pexpect.EOF):
+                return
+            self.output += data
+            self.stream.feed(data)
+
     @property
     def text(self) -> str:
         return "\n".join(line.rstrip() for line in self.screen.display)

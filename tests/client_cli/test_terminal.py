@@ -355,6 +355,7 @@ def test_a_race_replay_stepped_through(
         while "fetching" in viewer.text:
             assert time.monotonic() < deadline, f"the board never came:\n{viewer.text}"
             viewer.pump()
+        viewer.settle()  # and the screen wholly repainted, not read half way
 
     settled()
     boards = [board()]
