@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from server.app.transport import static
-from tests.app.conftest import ServerProcess, redis_server, redis_url  # noqa: F401
+from tests.app.conftest import ServerProcess, redis_server, redis_url, server, settings  # noqa: F401
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 ARGS = [

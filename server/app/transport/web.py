@@ -167,7 +167,7 @@ async def play_page(server: WebServer, found: Found) -> Answer:
     """The browser client's page: ``/play``, and ``/r/<CODE>``, a race room's link (the
     client reads the code from the address). Where the client is not installed, a page
     saying how to install it."""
-    if found.name and not ROOM_CODE.fullmatch(found.name):
+    if found.route.path != "/play" and not ROOM_CODE.fullmatch(found.name):
         return error(HTML, 404, "no_such_room", "That is not a race room's link.")
     missing = static.client_ready()
     if missing is not None:
