@@ -133,7 +133,7 @@ export class RoomScreen {
 
   async leave() {
     try { await this.app.link.request("room_leave"); } catch { /* gone all the same */ }
-    this.app.go("/play");
+    this.app.go("/play#home");
   }
 
   raceStart(race) {

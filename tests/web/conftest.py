@@ -44,8 +44,10 @@ def missing(why: str) -> None:
     pytest.skip(why)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
+    """Chromium, for one module's tests: stopped after them, for Playwright's sync API
+    holds the thread's event loop while it runs, which the async tests need."""
     if CHROMIUM is None:
         missing("chromium is not installed (apt-get install chromium)")
     try:

@@ -4,6 +4,8 @@ way out of the served folders."""
 
 from __future__ import annotations
 
+import gzip
+
 from server.app.transport import static
 from tests.app import rawhttp
 from tests.app.conftest import Running
@@ -81,6 +83,26 @@ async def test_an_entity_tag_answers_304(server: Running) -> None:
         assert again.header("X-Content-Type-Options") == "nosniff"
         other = await rawhttp.request(port, "GET", target, 'If-None-Match: "other"')
         assert other.status == 200 and other.body == first.body, target
+
+
+async def test_files_go_gzipped_to_a_client_that_accepts_it(server: Running) -> None:
+    port = server.web.port
+    for target in ("/web/app/main.js", "/web/vendor/msgpack/Decoder.mjs", "/web/style/app.css"):
+        plain = await rawhttp.get(port, target)
+        packed = await rawhttp.request(port, "GET", target, "Accept-Encoding: gzip, br")
+        assert plain.header("Content-Encoding") is None, target
+        assert packed.header("Content-Encoding") == "gzip", target
+        assert plain.header("Vary") == packed.header("Vary") == "Accept-Encoding"
+        assert gzip.decompress(packed.body) == plain.body, target
+        assert packed.header("Content-Length") == str(len(packed.body))
+        assert packed.header("ETag") != plain.header("ETag")
+        etag = packed.header("ETag")
+        again = await rawhttp.request(
+            port, "GET", target, "Accept-Encoding: gzip", f"If-None-Match: {etag}"
+        )
+        assert again.status == 304, target
+    small = await rawhttp.request(port, "GET", "/web/app/cards.js", "Accept-Encoding: gzip")
+    assert small.status == 200
 
 
 async def test_unknown_files_and_traversal_are_404(server: Running) -> None:

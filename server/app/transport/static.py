@@ -14,11 +14,13 @@ A name is a few path segments of letters, digits, ``-`` and ``_`` with one endin
 ``..``, no hidden file, no other folder. The file it names is resolved (links followed)
 and must still lie in its folder, so nothing outside those folders can be read, whatever
 the request says. Files are read when asked (they are small) and kept while their size and
-time of change stay the same.
+time of change stay the same. Files over a KiB are also kept gzipped, for the clients
+that accept it.
 """
 
 from __future__ import annotations
 
+import gzip
 import hashlib
 import re
 from dataclasses import dataclass
@@ -68,11 +70,13 @@ SECURITY_HEADERS: tuple[tuple[str, str], ...] = (
 
 @dataclass(frozen=True)
 class File:
-    """A file served: its content type, its text and its entity tag."""
+    """A file served: its content type, its text, its entity tag and, when it is worth
+    it (over a KiB), its gzipped bytes."""
 
     content_type: str
     text: str
     etag: str
+    gzipped: bytes | None = None
 
 
 _cache: dict[Path, tuple[tuple[int, int], File]] = {}
@@ -90,7 +94,8 @@ def read(path: Path, content_type: str) -> File | None:
         text = data.decode()
     except (OSError, UnicodeDecodeError):
         return None
-    found = File(content_type, text, f'"{hashlib.sha256(data).hexdigest()[:20]}"')
+    packed = gzip.compress(data, compresslevel=9, mtime=0) if len(data) > 1024 else None
+    found = File(content_type, text, f'"{hashlib.sha256(data).hexdigest()[:20]}"', packed)
     _cache[path] = (key, found)
     return found
 

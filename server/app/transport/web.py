@@ -70,12 +70,14 @@ class Answer:
     content_type: str
     body: str
     headers: tuple[tuple[str, str], ...] = ()
+    #: the body gzipped, for a client that accepts it (the browser client's files)
+    gzipped: bytes | None = None
 
 
 def response(found: Answer, head: bool = False) -> Response:
     """The response carrying an answer; to a HEAD, its headers alone (Content-Length
     still the length of the body a GET gets, as RFC 9110 allows)."""
-    body = found.body.encode()
+    body = found.gzipped if found.gzipped is not None else found.body.encode()
     status = HTTPStatus(found.status)
     headers = Headers(
         [
@@ -175,7 +177,30 @@ async def play_page(server: WebServer, found: Found) -> Answer:
     page = static.read(static.INDEX, HTML)
     if page is None:
         return error(HTML, 503, "internal_error", "the browser client's page cannot be read")
-    return Answer(200, HTML, page.text, (("ETag", page.etag),))
+    return file_answer(page)
+
+
+def file_answer(file: static.File) -> Answer:
+    """A file's answer, with its entity tag (and its gzipped form beside it)."""
+    return Answer(200, file.content_type, file.text, (("ETag", file.etag),), file.gzipped)
+
+
+def gzip_form(given: Answer, request: Request) -> Answer:
+    """The answer as sent to this request: gzipped where it has a gzipped form and the
+    request accepts gzip (``Content-Encoding``, its own entity tag), else as it is; either
+    way with ``Vary: Accept-Encoding`` when there is a choice."""
+    if given.gzipped is None:
+        return given
+    accepts = "gzip" in request.headers.get("Accept-Encoding", "").lower()
+    headers = [(k, v) for k, v in given.headers if k != "ETag"]
+    etag = dict(given.headers).get("ETag", "")
+    headers.append(("Vary", "Accept-Encoding"))
+    if not accepts:
+        return replace(given, headers=(*headers, ("ETag", etag)), gzipped=None)
+    headers.append(("Content-Encoding", "gzip"))
+    if etag:
+        headers.append(("ETag", etag[:-1] + '-gz"'))
+    return replace(given, headers=tuple(headers))
 
 
 async def web_file(server: WebServer, found: Found) -> Answer:
@@ -183,7 +208,7 @@ async def web_file(server: WebServer, found: Found) -> Answer:
     file = static.web_file(found.name)
     if file is None:
         return Answer(404, PLAIN, "no such file\n")
-    return Answer(200, file.content_type, file.text, (("ETag", file.etag),))
+    return file_answer(file)
 
 
 async def pages_css(server: WebServer, found: Found) -> Answer:
@@ -311,7 +336,7 @@ async def answer(server: WebServer, request: Request) -> Response | None:
     if probe:
         return response(await found.route.handler(server, found), head)
     try:
-        given = await found.route.handler(server, found)
+        given = gzip_form(await found.route.handler(server, found), request)
         etag = dict(given.headers).get("ETag")
         if etag is not None and etag == request.headers.get("If-None-Match"):
             return not_modified(given)
