@@ -80,6 +80,24 @@ export function targets(picked, legal, piles) {
   return out;
 }
 
+// a waste shows its top cards fanned to the right (the ones to come after the top card),
+// as many as WASTE_FAN; a pile fanned right shows them all
+const WASTE_FAN = 3;
+// how far each card of a pile fanned right is from the one beneath, in card widths
+const RIGHT_FAN = 0.5;
+
+function fannedRight(p) {
+  if (p.fan === "right") return p.cards;
+  if (p.kind === "waste" && p.fan === "none") return p.cards.slice(-WASTE_FAN);
+  return null;
+}
+
+// the cards beyond the first that a pile spreads to its right
+function spread(p) {
+  const cards = fannedRight(p);
+  return cards ? Math.max(0, cards.length - 1) : 0;
+}
+
 function int(value, low, high) {
   return Number.isInteger(value) ? Math.min(Math.max(value, low), high) : low;
 }
@@ -102,7 +120,7 @@ export function pilesOf(view) {
 // Draw `view` into `root`. `state`: legal (list), picked (label or null), width (px).
 export function drawBoard(root, view, state) {
   const piles = pilesOf(view);
-  const columns = Math.max(1, ...piles.map((p) => p.x + 1 + (p.fan === "right" ? Math.max(0, p.cards.length - 1) / 3 : 0)));
+  const columns = Math.max(1, ...piles.map((p) => p.x + 1 + spread(p) * RIGHT_FAN));
   const gap = 4;
   const cw = Math.max(20, Math.min(72, Math.floor((state.width - gap) / columns) - gap));
   const ch = Math.round(cw * 1.4);
@@ -139,13 +157,21 @@ export function drawBoard(root, view, state) {
     const stack = h("div", { class: "stack" });
     if (p.down > 0 && p.cards.length === 0) stack.append(cardBack(p.down));
     else if (p.cards.length === 0) stack.append(h("div", { class: "card empty" }));
-    else if (p.fan === "down" || p.fan === "right") {
+    else if (p.fan === "down") {
       p.cards.forEach((code, i) => {
         const card = cardFace(code);
-        if (p.fan === "down") card.style.top = `${i * fan}px`;
-        else card.style.left = `${i * Math.round(cw / 3)}px`;
+        card.style.top = `${i * fan}px`;
         stack.append(card);
       });
+    } else if (fannedRight(p) && fannedRight(p).length > 1) {
+      const shown = fannedRight(p);
+      shown.forEach((code, i) => {
+        const card = cardFace(code);
+        card.style.left = `${i * Math.round(cw * RIGHT_FAN)}px`;
+        stack.append(card);
+      });
+      const under = p.cards.length - shown.length;
+      if (under > 0) stack.append(h("span", { class: "more under" }, `+${under}`));
     } else {
       const card = cardFace(p.cards[p.cards.length - 1]);
       stack.append(card);

@@ -133,3 +133,28 @@ def test_a_daily_is_started_when_ready_played_and_shared(
         assert page.inner_text(".result-line code") == text
     finally:
         context.close()
+
+
+def test_a_restart_reconnects_with_backoff_and_play_goes_on(
+    browser: Any, web_server: ServerProcess
+) -> None:
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        page.goto(f"{http(web_server)}/play")
+        register(page, "rex")
+        page.click('.game-row[data-game="doubles-and-quits"] [data-act=solo]')
+        page.wait_for_selector(".game .pile")
+        game = page.evaluate("window.patienceRace.screen.id")
+        web_server.stop()  # closes every connection with 1012
+        page.wait_for_selector("body[data-link=retrying]")
+        assert "retrying in" in page.inner_text("#link-state")
+        web_server.start()
+        page.wait_for_selector("body[data-link=up]", timeout=15000)
+        assert page.evaluate("window.patienceRace.screen.id") == game
+        move = next(m for m in snapshot(page)["legal"] if "+" in m)
+        page.fill("#notation", move)
+        page.press("#notation", "Enter")
+        page.wait_for_selector(".game .moves:text('1 moves')")
+    finally:
+        context.close()
