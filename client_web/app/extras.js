@@ -75,6 +75,14 @@ export class DailyScreen {
     this.game.draw();
   }
 
+  resumed(welcome) {
+    const solo = welcome.resume && welcome.resume.solo;
+    if (this.game && solo && solo.game === this.game.id) {
+      this.game.take(solo);
+      this.game.draw();
+    }
+  }
+
   event(message) {
     if (message.type !== "daily_result") return false;
     replace(this.top, h("h1", {}, `Daily ${message.status}: rank ${message.rank}`), this.resultBox(message.line, message.streak), this.boardLink(message.day));
@@ -99,9 +107,13 @@ export class BoardScreen {
     const kinds = [["daily", "today's daily"], ["best", "best times"], ["wins", "most wins"]];
     const options = [h("option", { value: "races/week" }, "Races won this week"), h("option", { value: "races/all" }, "Races won, all time")];
     for (const g of this.app.games) for (const [kind, text] of kinds) options.push(h("option", { value: `${kind}/${g.id}` }, `${g.name}: ${text}`));
+    const [kind, game] = this.board.split("/");
     const select = h("select", { "aria-label": "board", onchange: () => this.app.go(`/play#board=${select.value}`) }, options);
-    select.value = this.board;
-    return select;
+    select.value = kind === "daily" ? `daily/${game}` : this.board;
+    if (kind !== "daily") return select;
+    // a daily board has a day picker, as the read-only page has
+    const day = h("input", { type: "date", "aria-label": "day", value: this.board.split("/")[2] || "", onchange: () => day.value && this.app.go(`/play#board=daily/${game}/${day.value}`) });
+    return h("div", { class: "controls" }, select, day);
   }
 
   async load(watch) {
@@ -118,6 +130,7 @@ export class BoardScreen {
   }
 
   draw(page) {
+    if (page.kind === "daily") this.board = page.board; // the day it resolved to
     const counting = page.kind === "wins" || page.kind === "races";
     const head = counting ? ["#", "player", "count"] : ["#", "player", "result", "time", "moves"];
     const rows = page.entries.map((e) => h("tr", {}, h("td", { class: "n" }, String(e.rank)),

@@ -39,6 +39,8 @@ def test_a_board_updates_live(browser: Any, web_server: ServerProcess) -> None:
         played(web_server.url, "kim")
         page.wait_for_selector(".boards tbody tr:has-text('kim')")
         assert "1 on this board" in page.inner_text(".boards")
+        day = page.input_value(".boards input[type=date]")  # the day picker, on today
+        assert len(day) == 10 and page.inner_text(".boards h1").endswith(day)
         played(web_server.url, "lou")
         page.wait_for_selector(".boards tbody tr:has-text('lou')")
         shot(page, "board")
