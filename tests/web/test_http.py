@@ -5,8 +5,9 @@ way out of the served folders."""
 from __future__ import annotations
 
 import gzip
+from pathlib import Path
 
-from server.app.transport import static
+from server.app.transport import pages, static
 from tests.app import rawhttp
 from tests.app.conftest import Running
 
@@ -139,7 +140,7 @@ async def test_unknown_files_and_traversal_are_404(server: Running) -> None:
         assert "import" not in answer.text and "[project]" not in answer.text, target
 
 
-def test_a_name_resolving_outside_its_folder_is_not_served(tmp_path: object) -> None:
+def test_a_name_resolving_outside_its_folder_is_not_served() -> None:
     """Even a link planted inside a served folder leads nowhere outside it."""
     link = static.WEB_ROOT / "app" / "planted-link.js"
     link.symlink_to(static.ROOT / "pyproject.toml")
@@ -148,3 +149,13 @@ def test_a_name_resolving_outside_its_folder_is_not_served(tmp_path: object) -> 
         assert static.web_file("app/main.js") is not None
     finally:
         link.unlink()
+
+
+def test_without_its_library_the_client_page_says_how_to_enable_it(tmp_path: Path) -> None:
+    assert static.client_ready() is None
+    assert "without its browser client" in str(static.client_ready(tmp_path))
+    (tmp_path / "index.html").write_text("<!doctype html>")
+    why = static.client_ready(tmp_path)
+    assert why is not None and "make web" in why and "npm" in why
+    page = pages.no_client_html(why)
+    assert "make web" in page and "<script" not in page and "<style" not in page

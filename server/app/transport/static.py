@@ -118,11 +118,11 @@ def web_file(name: str) -> File | None:
     return None
 
 
-def client_ready() -> str | None:
-    """Why the browser client cannot be served here, or None: it can."""
-    if not INDEX.is_file():
+def client_ready(root: Path = WEB_ROOT) -> str | None:
+    """Why the browser client in ``root`` cannot be served, or None: it can."""
+    if not (root / "index.html").is_file():
         return "this server was installed without its browser client (client_web/)"
-    if not (MSGPACK / "index.mjs").is_file():
+    if not (root / MSGPACK.relative_to(WEB_ROOT) / "index.mjs").is_file():
         return (
             "the browser client's msgpack library is not installed: run `make web` "
             "(it needs Node's npm) in the server's folder, then reload this page"
