@@ -130,13 +130,31 @@ export class GameScreen {
 
   pointerDown(event) {
     const pile = event.target.closest(".pile");
-    if (!pile || this.over) return;
-    this.drag = { from: pile.dataset.label, x: event.clientX, y: event.clientY };
+    if (!pile || this.over || event.button > 0) return;
+    this.drag = { from: pile.dataset.label, x: event.clientX, y: event.clientY, ghost: null, pile };
+  }
+
+  // while a pile is dragged, a copy of its top card follows the pointer
+  pointerMove(event) {
+    const drag = this.drag;
+    if (!drag || (!drag.ghost && Math.hypot(event.clientX - drag.x, event.clientY - drag.y) < 8)) return;
+    if (!drag.ghost) {
+      const top = drag.pile.querySelector(".card:last-of-type");
+      if (!top) return;
+      drag.ghost = top.cloneNode(true);
+      drag.ghost.classList.add("ghost");
+      drag.ghost.style.setProperty("--cw", getComputedStyle(drag.pile).getPropertyValue("width"));
+      drag.ghost.style.setProperty("--ch", `${top.getBoundingClientRect().height}px`);
+      document.body.append(drag.ghost);
+    }
+    drag.ghost.style.left = `${event.clientX - 10}px`;
+    drag.ghost.style.top = `${event.clientY - 10}px`;
   }
 
   pointerUp(event) {
     const drag = this.drag;
     this.drag = null;
+    if (drag && drag.ghost) drag.ghost.remove();
     if (!drag || Math.hypot(event.clientX - drag.x, event.clientY - drag.y) < 8) return;
     const under = document.elementFromPoint(event.clientX, event.clientY);
     const pile = under && under.closest(".pile");
@@ -169,6 +187,8 @@ export class GameScreen {
       class: "board-box",
       onpointerdown: (e) => this.pointerDown(e),
       onpointerup: (e) => this.pointerUp(e),
+      onpointermove: (e) => this.pointerMove(e),
+      onpointercancel: () => { if (this.drag && this.drag.ghost) this.drag.ghost.remove(); this.drag = null; },
       onclick: (e) => {
         if (this.dragged) { this.dragged = false; return; }
         const pile = e.target.closest(".pile");

@@ -4,6 +4,7 @@ is started when ready, played, and its result line shared with the copy button."
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from tests.app.conftest import ServerProcess
@@ -19,6 +20,15 @@ def snapshot(page: Any) -> dict[str, Any]:
         " return {legal: g.legal, moves: g.view.moves, labels}; })()"
     )
     return game
+
+
+def until(page: Any, function: str, arg: Any = None, timeout: float = 10.0) -> None:
+    """Poll ``function(arg)`` in the page until it is true (Playwright's wait_for_function
+    evaluates a string, which the page's Content-Security-Policy forbids)."""
+    deadline = time.monotonic() + timeout
+    while not page.evaluate(function, arg):
+        assert time.monotonic() < deadline, f"not true in {timeout} s: {function}"
+        page.wait_for_timeout(50)
 
 
 def two_pile_move(game: dict[str, Any]) -> tuple[str, str, str] | None:
@@ -72,16 +82,21 @@ def test_drag_and_drop_and_the_notation_box(browser: Any, web_server: ServerProc
             game = snapshot(page)
             if two_pile_move(game):
                 break
+            dealt = page.evaluate("window.patienceRace.screen.id")
             page.click("[data-act=new]")
-            page.wait_for_function(
-                "m => window.patienceRace.screen.view.moves === 0"
-                " && window.patienceRace.screen.legal.join() !== m",
-                arg=",".join(game["legal"]),
-            )
+            until(page, "id => window.patienceRace.screen.id !== id", dealt)
         found = two_pile_move(snapshot(page))
         assert found is not None
         _, src, dst = found
-        page.drag_and_drop(f'.pile[data-label="{src}"]', f'.pile[data-label="{dst}"]')
+        start = page.locator(f'.pile[data-label="{src}"] .card').last.bounding_box()
+        end = page.locator(f'.pile[data-label="{dst}"] .card').last.bounding_box()
+        assert start is not None and end is not None
+        page.mouse.move(start["x"] + 10, start["y"] + 10)
+        page.mouse.down()
+        page.mouse.move(end["x"] + 10, end["y"] + 10, steps=5)
+        assert page.locator(".card.ghost").count() == 1  # the card follows the pointer
+        page.mouse.up()
+        assert page.locator(".card.ghost").count() == 0
         page.wait_for_selector(".game .moves:text('1 moves')")
         # the notation box: completion offers the legal moves; a typed move is played
         options = page.eval_on_selector_all("#legal-moves option", "os => os.map(o => o.value)")
@@ -90,7 +105,7 @@ def test_drag_and_drop_and_the_notation_box(browser: Any, web_server: ServerProc
         page.press("#notation", "Enter")
         page.wait_for_selector(".game .moves:text('2 moves')")
         page.keyboard.press("u")  # the keyboard shortcut for undo (if the server allows it)
-        page.wait_for_function("window.patienceRace.screen.busy === false")
+        until(page, "() => window.patienceRace.screen.busy === false")
         assert "Keyboard shortcuts" in page.inner_text(".shortcuts")
     finally:
         context.close()
