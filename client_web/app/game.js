@@ -212,8 +212,10 @@ export class GameScreen {
     const keys = h("details", { class: "shortcuts" }, h("summary", {}, "Keyboard shortcuts"), h("ul", {}, SHORTCUTS.map(([k, what]) => h("li", {}, h("kbd", {}, k), " ", what))), h("p", { class: "muted" }, "Tap or click a pile, then where it goes; or drag it there."));
     const note = h("p", { class: "note", role: "status" }, this.note);
     replace(this.root, this.opts.extra ? this.opts.extra() : null, head, boardBox, controls, note, this.over ? null : form, keys);
-    const width = Math.min(this.root.parentElement ? this.root.parentElement.clientWidth : 0 || window.innerWidth, 1100);
-    drawBoard(boardBox, v, { legal: this.over ? [] : this.legal, picked: this.picked, width: width || window.innerWidth });
+    // the room the board has: its box's width once on the page (less main's padding)
+    const parent = this.root.parentElement;
+    const room = parent && parent.clientWidth ? parent.clientWidth - 16 : window.innerWidth - 16;
+    drawBoard(boardBox, v, { legal: this.over ? [] : this.legal, picked: this.picked, width: Math.min(room, 1100) });
     if (this.hinted) for (const label of this.hinted.split(/[>:+]/)) boardBox.querySelector(`.pile[data-label="${CSS.escape(label)}"]`)?.classList.add("hinted");
     clearInterval(this.ticker);
     const start = this.opts.clockFrom ? this.opts.clockFrom() : this.startedAt;

@@ -22,7 +22,11 @@ def legal(page: Any) -> list[str]:
 
 
 def play_by_clicks(page: Any, move: str) -> None:
-    """Play a pair move (``5+8``) by clicking its two piles."""
+    """Play a Nestor move by clicks: a pair (``5+8``), its two piles; ``reserve``, the
+    reserve pile."""
+    if "+" not in move:
+        page.click(f'.race-game .pile[data-label="{move}"]')
+        return
     first, second = move.split("+")
     page.click(f'.race-game .pile[data-label="{first}"]')
     page.wait_for_selector(f'.race-game .pile.picked[data-label="{first}"]')
@@ -70,7 +74,7 @@ def test_two_pages_race_from_a_link_and_a_third_watches(
             page.wait_for_selector(".race-game .pile", timeout=10000)
         eve.wait_for_selector('.bar-row[data-player="bob"]')
 
-        move = next(m for m in legal(bob) if "+" in m)
+        move = legal(bob)[0]
         play_by_clicks(bob, move)
         bob.wait_for_selector(".race-game .moves:text('1 moves')")
         for page in (ann, eve):  # the live bars, the watcher's too
