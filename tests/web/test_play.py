@@ -85,6 +85,7 @@ def test_drag_and_drop_and_the_notation_box(browser: Any, web_server: ServerProc
         page.click("text=Play it")
         page.wait_for_selector(".game .pile")
         shot(page, "solo")
+        assert page.locator("[data-act=hint]").count() == 1  # solo games have hints
         for _ in range(30):  # a deal with a move between two piles on it
             game = snapshot(page)
             if two_pile_move(game):

@@ -73,6 +73,9 @@ def test_two_pages_race_from_a_link_and_a_third_watches(
         for page in (ann, bob):
             page.wait_for_selector(".race-game .pile", timeout=10000)
         eve.wait_for_selector('.bar-row[data-player="bob"]')
+        assert ann.locator(".race-game [data-act=hint]").count() == 0  # a room without hints
+        assert ann.locator(".race-game [data-act=resign]").count() == 1
+        assert eve.locator(".race-game .pile").count() == 0  # a watcher sees no cards
 
         move = legal(bob)[0]
         play_by_clicks(bob, move)
