@@ -219,7 +219,12 @@ export class GameScreen {
     if (this.hinted) for (const label of this.hinted.split(/[>:+]/)) boardBox.querySelector(`.pile[data-label="${CSS.escape(label)}"]`)?.classList.add("hinted");
     clearInterval(this.ticker);
     const start = this.opts.clockFrom ? this.opts.clockFrom() : this.startedAt;
-    const tick = () => { clockNode.textContent = start && !this.over ? clock(app.link.serverNow() - start) : ""; };
+    const end = this.opts.clockTo ? this.opts.clockTo() : null;
+    const tick = () => {
+      const now = app.link.serverNow();
+      const left = end ? ` (${clock(end - now)} left)` : "";
+      clockNode.textContent = start && !this.over ? clock(now - start) + left : "";
+    };
     tick();
     if (!this.over) this.ticker = setInterval(tick, 500);
   }

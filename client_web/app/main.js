@@ -187,26 +187,28 @@ function nameForm(code) {
 function homeScreen() {
   const join = h("input", { placeholder: "room code", "aria-label": "room code", maxlength: 16, autocapitalize: "characters" });
   const hints = h("input", { type: "checkbox", "aria-label": "hints allowed" });
+  const limit = h("select", { "aria-label": "time limit" }, h("option", { value: "" }, "no time limit"),
+    [3, 5, 10, 30].map((m) => h("option", { value: String(m * 60) }, `${m} minutes`)));
   const rows = app.games.map((g) => h("li", { class: "game-row", dataset: { game: g.id } },
     h("div", {}, h("strong", {}, g.name), h("p", { class: "muted" }, g.summary)),
     h("div", { class: "controls" },
       button("Play", () => app.go(`/play#solo=${g.id}`), { "data-act": "solo" }),
       button("Daily", () => app.go(`/play#daily=${g.id}`), { "data-act": "daily" }),
-      button("Race", () => createRoom(g.id, hints.checked), { "data-act": "race" }),
+      button("Race", () => createRoom(g.id, hints.checked, Number(limit.value) || undefined), { "data-act": "race" }),
       h("a", { href: `/play#rules=${g.id}` }, "Rules"))));
   return {
     root: h("section", { class: "home" },
       h("h1", {}, `Hello, ${app.player.name}`),
       h("form", { class: "join", onsubmit: (e) => { e.preventDefault(); const c = join.value.trim().toUpperCase(); if (c) app.go(`/r/${c}`); } }, join, h("button", { type: "submit" }, "Join a race")),
-      h("p", { class: "muted" }, "Race: make a room, send its link, start when your friends are ready. ", h("label", {}, hints, " hints allowed in new rooms")),
+      h("p", { class: "muted" }, "Race: make a room, send its link, start when your friends are ready. ", h("label", {}, hints, " hints allowed"), " · ", limit),
       h("ul", { class: "games" }, rows),
       h("p", {}, h("a", { href: "/play#board=races/week" }, "Leaderboards"), " · ", h("a", { href: "/" }, "the read-only pages"))),
   };
 }
 
-async function createRoom(game, hints) {
+async function createRoom(game, hints, timeLimit) {
   try {
-    const room = await app.link.request("room_create", { game, hints });
+    const room = await app.link.request("room_create", { game, hints, time_limit: timeLimit });
     history.pushState(null, "", `/r/${room.code}`);
     app.show(new RoomScreen(app, room));
   } catch (error) {

@@ -146,6 +146,7 @@ export class RoomScreen {
     this.game = new GameScreen(this.app, race, {
       hints: Boolean(this.room && this.room.hints),
       clockFrom: () => this.room && this.room.start_at,
+      clockTo: () => this.room && this.room.end_at,
     });
     replace(this.gameBox, this.game.root);
     this.game.draw();

@@ -44,6 +44,7 @@ def test_two_pages_race_from_a_link_and_a_third_watches(
             page.on("dialog", lambda dialog: dialog.accept())
         ann.goto(f"{base}/play")
         register(ann, "ann")
+        ann.select_option("select[aria-label='time limit']", "300")
         ann.click('.game-row[data-game="nestor"] [data-act=race]')
         share = ann.wait_for_selector("input.share")
         assert share is not None
@@ -73,6 +74,8 @@ def test_two_pages_race_from_a_link_and_a_third_watches(
         for page in (ann, bob):
             page.wait_for_selector(".race-game .pile", timeout=10000)
         eve.wait_for_selector('.bar-row[data-player="bob"]')
+        assert "5:00 limit" in ann.inner_text(".room-head")
+        ann.wait_for_selector(".race-game .clock:has-text('left')")  # the time limit's clock
         assert ann.locator(".race-game [data-act=hint]").count() == 0  # a room without hints
         assert ann.locator(".race-game [data-act=resign]").count() == 1
         assert eve.locator(".race-game .pile").count() == 0  # a watcher sees no cards
