@@ -32,3 +32,8 @@ export function clock(ms) {
 export function button(text, onclick, attrs = {}) {
   return h("button", { type: "button", onclick, ...attrs }, text);
 }
+
+// "1 move", "2 moves"
+export function count(n, word) {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
+}

@@ -2,7 +2,7 @@
 // the leaderboards (the read-only pages' boards, updated live) and replays drawn as
 // boards with a scrubber, play and pause, and speed (the server's `replay_view`).
 
-import { button, clock, h, replace } from "./dom.js";
+import { button, clock, count, h, replace } from "./dom.js";
 import { drawBoard } from "./board.js";
 import { GameScreen } from "./game.js";
 
@@ -193,7 +193,7 @@ export class ReplayScreen {
     this.boardBox = h("div", { class: "board-box" });
     const res = r.result || {};
     replace(this.root, h("h1", {}, `${info ? info.name : r.game}: ${r.player}`),
-      h("p", { class: "muted" }, `${res.status} · ${clock(res.time_ms || 0)} · ${res.moves} moves · ${res.home}/${res.total} home${r.room ? ` · race ${r.room}` : ""}${r.day ? ` · daily ${r.day}` : ""}`),
+      h("p", { class: "muted" }, `${res.status} · ${clock(res.time_ms || 0)} · ${count(res.moves || 0, "move")} · ${res.home}/${res.total} home${r.room ? ` · race ${r.room}` : ""}${r.day ? ` · daily ${r.day}` : ""}`),
       h("div", { class: "controls" }, button("⏮", () => this.show(0), { "aria-label": "first" }), button("◀", () => this.show(this.step - 1), { "aria-label": "back", "data-act": "back" }), this.playButton, button("▶", () => this.show(this.step + 1), { "aria-label": "forward", "data-act": "forward" }), button("⏭", () => this.show(this.steps), { "aria-label": "last" }), speed),
       h("div", { class: "scrub" }, this.range, this.stepText),
       this.boardBox);

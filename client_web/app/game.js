@@ -4,7 +4,7 @@
 // legal moves, and the keyboard shortcuts. Every move goes to the server, whose reply
 // is the only truth about the position.
 
-import { button, clock, h, replace } from "./dom.js";
+import { button, clock, count, h, replace } from "./dom.js";
 import { click, drawBoard, isWord } from "./board.js";
 
 const SHORTCUTS = [
@@ -180,7 +180,7 @@ export class GameScreen {
       h("strong", {}, info ? info.name : this.rules),
       h("span", { class: "kind" }, this.kind),
       h("span", { class: "status", dataset: { status: this.status } }, status),
-      h("span", { class: "moves" }, `${v.moves} moves`),
+      h("span", { class: "moves" }, count(v.moves, "move")),
       clockNode,
     );
     const boardBox = h("div", {

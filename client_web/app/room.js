@@ -3,7 +3,7 @@
 // racer: cards home and moves), notices (joined, left, finished first), the results
 // with each racer's replay, and the rematch. Every `room` event is the room's whole state.
 
-import { button, clock, h, replace } from "./dom.js";
+import { button, clock, count, h, replace } from "./dom.js";
 import { GameScreen } from "./game.js";
 
 export class RoomScreen {
@@ -188,7 +188,7 @@ export class RoomScreen {
       return h("div", { class: `bar-row${name === this.me ? " mine" : ""}`, dataset: { player: name } },
         h("span", { class: "who" }, name),
         h("div", { class: "track" }, fill),
-        h("span", { class: "nums" }, `${home}/${total} · ${p.moves || 0} moves${p.status && p.status !== "playing" ? ` · ${p.status}` : ""}`));
+        h("span", { class: "nums" }, `${home}/${total} · ${count(p.moves || 0, "move")}${p.status && p.status !== "playing" ? ` · ${p.status}` : ""}`));
     }));
   }
 

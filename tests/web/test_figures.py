@@ -27,7 +27,7 @@ def one_move(page: Any, scope: str) -> tuple[int, int]:
     move = page.eval_on_selector_all("#legal-moves option", "os => os.map(o => o.value)")[0]
     page.fill("#notation", move)
     page.press("#notation", "Enter")
-    page.wait_for_selector(f"{scope} .moves:text('1 moves')")
+    page.wait_for_selector(f"{scope} .moves:text-is('1 move')")
     page.wait_for_timeout(1000)
     after = frames(page)
     return after[0] - before[0], after[1] - before[1]

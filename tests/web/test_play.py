@@ -68,7 +68,7 @@ def test_a_phone_plays_a_move_by_tapping(browser: Any, web_server: ServerProcess
         page.wait_for_selector(f'.pile.picked[data-label="{first}"]')
         assert page.locator(f'.pile.target[data-label="{second}"]').count() == 1
         page.tap(f'.pile[data-label="{second}"]')
-        page.wait_for_selector(".game .moves:text('1 moves')")
+        page.wait_for_selector(".game .moves:text-is('1 move')")
         shot(page, "phone-game")
     finally:
         context.close()
@@ -105,13 +105,13 @@ def test_drag_and_drop_and_the_notation_box(browser: Any, web_server: ServerProc
         assert page.locator(".card.ghost").count() == 1  # the card follows the pointer
         page.mouse.up()
         assert page.locator(".card.ghost").count() == 0
-        page.wait_for_selector(".game .moves:text('1 moves')")
+        page.wait_for_selector(".game .moves:text-is('1 move')")
         # the notation box: completion offers the legal moves; a typed move is played
         options = page.eval_on_selector_all("#legal-moves option", "os => os.map(o => o.value)")
         assert options == snapshot(page)["legal"]
         page.fill("#notation", options[-1])
         page.press("#notation", "Enter")
-        page.wait_for_selector(".game .moves:text('2 moves')")
+        page.wait_for_selector(".game .moves:text-is('2 moves')")
         page.keyboard.press("u")  # the keyboard shortcut for undo (if the server allows it)
         until(page, "() => window.patienceRace.screen.busy === false")
         assert "Keyboard shortcuts" in page.inner_text(".shortcuts")
@@ -139,7 +139,7 @@ def test_a_daily_is_started_when_ready_played_and_shared(
         move = snapshot(page)["legal"][0]
         page.fill("#notation", move)
         page.press("#notation", "Enter")
-        page.wait_for_selector(".game .moves:text('1 moves')")
+        page.wait_for_selector(".game .moves:text-is('1 move')")
         page.click("[data-act=resign]")
         line = page.wait_for_selector(".result-line code")
         assert line is not None
@@ -178,6 +178,6 @@ def test_a_restart_reconnects_with_backoff_and_play_goes_on(
         move = snapshot(page)["legal"][0]
         page.fill("#notation", move)
         page.press("#notation", "Enter")
-        page.wait_for_selector(".game .moves:text('1 moves')")
+        page.wait_for_selector(".game .moves:text-is('1 move')")
     finally:
         context.close()

@@ -82,14 +82,14 @@ def test_two_pages_race_from_a_link_and_a_third_watches(
 
         move = legal(bob)[0]
         play_by_clicks(bob, move)
-        bob.wait_for_selector(".race-game .moves:text('1 moves')")
+        bob.wait_for_selector(".race-game .moves:text-is('1 move')")
         for page in (ann, eve):  # the live bars, the watcher's too
-            page.wait_for_selector('.bar-row[data-player="bob"] .nums:has-text("1 moves")')
+            page.wait_for_selector('.bar-row[data-player="bob"] .nums:has-text("· 1 move")')
         shot(ann, "race")
         shot(eve, "watching")
 
         bob.reload()  # mid-race: the token in the browser brings him back to his game
-        bob.wait_for_selector(".race-game .moves:text('1 moves')")
+        bob.wait_for_selector(".race-game .moves:text-is('1 move')")
         assert bob.inner_text("#who") == "bob"
 
         ann.click("[data-act=resign]")
@@ -98,7 +98,7 @@ def test_two_pages_race_from_a_link_and_a_third_watches(
             page.wait_for_selector(".results table")
         rows = eve.locator(".results tbody tr")
         assert rows.count() == 2
-        assert "1 moves" in eve.inner_text('.bar-row[data-player="bob"]')
+        assert "· 1 move" in eve.inner_text('.bar-row[data-player="bob"]')
         shot(ann, "results")
         replay_link = eve.get_attribute('.results tr[data-player="bob"] a', "href")
         assert replay_link is not None and replay_link.startswith("/play#replay=")
