@@ -10,7 +10,12 @@ NATIVE := server/_native/manifest.json
 NATIVE_SOURCES := server/native.py pyproject.toml \
 	$(shell sed -n 's/^    "\(server\/[a-z_/]*\.py\)",$$/\1/p' server/native.py)
 
-.PHONY: run console test lint typecheck pytest bench soak clean native
+.PHONY: run console test lint typecheck pytest bench soak clean native web
+
+# The browser client's one library (@msgpack/msgpack, client_web/package-lock.json),
+# installed with npm ci into client_web/node_modules (not committed). Without npm the
+# server still runs; /play then says how to enable the browser client.
+WEB_STAMP := client_web/node_modules/.installed
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -19,6 +24,16 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 native: $(NATIVE)
+
+web:
+	@$(MAKE) --no-print-directory $(WEB_STAMP) || echo "the browser client is not \
+	installed: install Node's npm, then run make web"
+
+$(WEB_STAMP): client_web/package.json client_web/package-lock.json
+	@command -v npm >/dev/null 2>&1 || { echo "npm not found: the browser client \
+	needs it once (apt-get install npm), then make web"; exit 1; }
+	cd client_web && npm ci --no-audit --no-fund --loglevel=error
+	touch $(WEB_STAMP)
 
 $(NATIVE): $(STAMP) $(NATIVE_SOURCES)
 	@echo "compiling the move path's modules (mypyc, about a minute)"
@@ -30,6 +45,8 @@ $(NATIVE): $(STAMP) $(NATIVE_SOURCES)
 run: $(STAMP)
 	@$(MAKE) --no-print-directory native || echo "could not compile the move path (see \
 	$(VENV)/native-build.log): the server runs it from source, slower"
+	@$(MAKE) --no-print-directory web
+	@echo "the browser client: open http://127.0.0.1:8765/play (another port: the one given)"
 	$(BIN)/patience-race-server $(ARGS)
 
 # A game at the local console, straight on the engine: make console GAME=nestor
@@ -47,7 +64,7 @@ typecheck: $(STAMP)
 # The tests run on the compiled modules (PATIENCE_NATIVE=1 refuses to fall back), the
 # doctests and the tests of each compiled module once more on the source, as a machine
 # without a C compiler runs it (the engine, the views, the sessions' frames and errors).
-pytest: $(STAMP) $(NATIVE)
+pytest: $(STAMP) $(NATIVE) web
 	PATIENCE_NATIVE=1 $(BIN)/pytest tests
 	PATIENCE_NATIVE=0 $(BIN)/pytest server docs README.md tests/engine tests/app/test_views.py \
 		tests/app/test_errors.py tests/app/test_ws_path.py tests/app/test_slow_reader.py \

@@ -1,6 +1,8 @@
 """The HTML of the read-only pages (:mod:`server.app.transport.web` routes the
 requests): the index, a leaderboard readable on a phone, a replay, and the small page of an error.
-Every string from a player is escaped.
+Every string from a player is escaped. No page has inline script or style (the
+Content-Security-Policy forbids both): their style sheet is :data:`STYLE`, served as
+``/web/pages.css``.
 """
 
 from __future__ import annotations
@@ -14,8 +16,8 @@ from ..domain import daily as d
 from ..domain import replays
 from ..domain.boards import Board
 
-STYLE = """
-body{font-family:system-ui,sans-serif;margin:0 auto;max-width:40rem;padding:1rem;
+#: the pages' style sheet, served as ``/web/pages.css``
+STYLE = """body{font-family:system-ui,sans-serif;margin:0 auto;max-width:40rem;padding:1rem;
 color:#222;background:#fafaf7}
 h1{font-size:1.3rem}table{border-collapse:collapse;width:100%}
 th,td{padding:.35rem .4rem;text-align:left;border-bottom:1px solid #ddd}
@@ -29,7 +31,7 @@ def html_page(title: str, body: str) -> str:
     return (
         "<!doctype html><html lang=en><head><meta charset=utf-8>"
         '<meta name=viewport content="width=device-width,initial-scale=1">'
-        f"<title>{escape(title)}</title><style>{STYLE}</style></head><body>"
+        f'<title>{escape(title)}</title><link rel=stylesheet href="/web/pages.css"></head><body>'
         f"{body}</body></html>"
     )
 
@@ -112,11 +114,25 @@ def index_html(today: str) -> str:
         for gid, info in GAMES.items()
     )
     body = (
-        f"<h1>Patience Race</h1><p>Today's daily challenges, {today}:</p><ul>{items}</ul>"
+        "<h1>Patience Race</h1>"
+        '<p><a href="/play"><strong>Play in your browser</strong></a>: solo games, '
+        "the daily challenges and races with friends.</p>"
+        f"<p>Today's daily challenges, {today}:</p><ul>{items}</ul>"
         '<p><a href="/leaderboard/races/week">Races won this week</a> · '
         '<a href="/leaderboard/races/all">all time</a></p>'
     )
     return html_page("Patience Race", body)
+
+
+def no_client_html(why: str) -> str:
+    """The page ``/play`` answers where the browser client cannot be served: why, and
+    that the terminal client and the read-only pages still work."""
+    body = (
+        f'<p><a href="/">Patience Race</a></p><h1>The browser client is not here</h1>'
+        f"<p>{escape(why)}.</p><p>The terminal client (<code>patience-race</code>) and "
+        "the leaderboards still work.</p>"
+    )
+    return html_page("Patience Race: browser client", body)
 
 
 def replay_html(replay: dict[str, Any]) -> str:

@@ -7,7 +7,13 @@ pages: ``/`` (or ``/index.html``) the index; ``/leaderboard/<board>`` and
 ``/leaderboard/<board>.json`` (``<board>`` as in the protocol: ``daily/gate/2026-11-22``,
 ``daily/gate`` for today, ``wins/gate``, ``best/gate``, ``races/week``, ``races/all``);
 ``/leaderboard?game=gate&day=2026-11-21`` (the day picker's form); ``/replay/<id>`` and
-``/replay/<id>.json``. Their HTML is :mod:`server.app.transport.pages`.
+``/replay/<id>.json``. Their HTML is :mod:`server.app.transport.pages`. The browser
+client: ``/play`` and ``/r/<CODE>`` (a race room's link) answer its one page, and
+``/web/...`` its files (:mod:`server.app.transport.static` says which), with an entity
+tag (a GET with ``If-None-Match`` naming it gets 304); ``/web/pages.css`` is the read-only
+pages' style sheet. Every answer carries the security headers of
+:data:`~server.app.transport.static.SECURITY_HEADERS` (a Content-Security-Policy with no
+inline script or style and no framing, ``nosniff``).
 
 The rules (``docs/server.md``, "HTTP pages"): a path matches whole, once its percent
 escapes are decoded; ``/healthz``, ``/metrics`` and the ``.json`` routes take no query
@@ -24,6 +30,7 @@ from __future__ import annotations
 import email.utils
 import json
 import logging
+import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 from html import escape
@@ -38,7 +45,7 @@ from server.protocol import ErrorCode, ProtocolError
 
 from ..domain import daily as d
 from ..store.connect import answers
-from . import pages
+from . import pages, static
 
 if TYPE_CHECKING:
     from .ws import WebServer
@@ -63,12 +70,14 @@ class Answer:
     content_type: str
     body: str
     headers: tuple[tuple[str, str], ...] = ()
+    #: the body gzipped, for a client that accepts it (the browser client's files)
+    gzipped: bytes | None = None
 
 
 def response(found: Answer, head: bool = False) -> Response:
     """The response carrying an answer; to a HEAD, its headers alone (Content-Length
     still the length of the body a GET gets, as RFC 9110 allows)."""
-    body = found.body.encode()
+    body = found.gzipped if found.gzipped is not None else found.body.encode()
     status = HTTPStatus(found.status)
     headers = Headers(
         [
@@ -77,10 +86,25 @@ def response(found: Answer, head: bool = False) -> Response:
             ("Content-Length", str(len(body))),
             ("Content-Type", found.content_type),
             ("Cache-Control", "no-cache"),
+            *static.SECURITY_HEADERS,
             *found.headers,
         ]
     )
     return Response(status.value, status.phrase, headers, b"" if head else body)
+
+
+def not_modified(found: Answer) -> Response:
+    """304 to a request whose ``If-None-Match`` names the answer's entity tag."""
+    headers = Headers(
+        [
+            ("Date", email.utils.formatdate(usegmt=True)),
+            ("Connection", "close"),
+            ("Cache-Control", "no-cache"),
+            *static.SECURITY_HEADERS,
+            *found.headers,
+        ]
+    )
+    return Response(304, "Not Modified", headers, b"")
 
 
 def error(form: str, status: int, code: str, message: str) -> Answer:
@@ -135,6 +159,61 @@ async def replay_page(server: WebServer, found: Found) -> Answer:
     if found.route.form == JSON:
         return Answer(200, JSON, json.dumps(replay))
     return Answer(200, HTML, pages.replay_html(replay))
+
+
+#: a room code as a link may give it (the server says whether the room exists)
+ROOM_CODE = re.compile(r"[A-Za-z0-9]{1,16}")
+
+
+async def play_page(server: WebServer, found: Found) -> Answer:
+    """The browser client's page: ``/play``, and ``/r/<CODE>``, a race room's link (the
+    client reads the code from the address). Where the client is not installed, a page
+    saying how to install it."""
+    if found.route.path != "/play" and not ROOM_CODE.fullmatch(found.name):
+        return error(HTML, 404, "no_such_room", "That is not a race room's link.")
+    missing = static.client_ready()
+    if missing is not None:
+        return Answer(503, HTML, pages.no_client_html(missing))
+    page = static.read(static.INDEX, HTML)
+    if page is None:
+        return error(HTML, 503, "internal_error", "the browser client's page cannot be read")
+    return file_answer(page)
+
+
+def file_answer(file: static.File) -> Answer:
+    """A file's answer, with its entity tag (and its gzipped form beside it)."""
+    return Answer(200, file.content_type, file.text, (("ETag", file.etag),), file.gzipped)
+
+
+def gzip_form(given: Answer, request: Request) -> Answer:
+    """The answer as sent to this request: gzipped where it has a gzipped form and the
+    request accepts gzip (``Content-Encoding``, its own entity tag), else as it is; either
+    way with ``Vary: Accept-Encoding`` when there is a choice."""
+    if given.gzipped is None:
+        return given
+    accepts = "gzip" in request.headers.get("Accept-Encoding", "").lower()
+    headers = [(k, v) for k, v in given.headers if k != "ETag"]
+    etag = dict(given.headers).get("ETag", "")
+    headers.append(("Vary", "Accept-Encoding"))
+    if not accepts:
+        return replace(given, headers=(*headers, ("ETag", etag)), gzipped=None)
+    headers.append(("Content-Encoding", "gzip"))
+    if etag:
+        headers.append(("ETag", etag[:-1] + '-gz"'))
+    return replace(given, headers=tuple(headers))
+
+
+async def web_file(server: WebServer, found: Found) -> Answer:
+    """A file of the browser client, ``/web/<name>``."""
+    file = static.web_file(found.name)
+    if file is None:
+        return Answer(404, PLAIN, "no such file\n")
+    return file_answer(file)
+
+
+async def pages_css(server: WebServer, found: Found) -> Answer:
+    """The read-only pages' style sheet (a file, for the CSP allows no inline style)."""
+    return Answer(200, static.CSS, pages.STYLE)
 
 
 #: the fields of the day picker's form
@@ -198,6 +277,10 @@ ROUTES: tuple[Route, ...] = (
     Route(f"/leaderboard/{NAME}", HTML, board_page),
     Route(f"/replay/{NAME}.json", JSON, replay_page),
     Route(f"/replay/{NAME}", HTML, replay_page),
+    Route("/play", HTML, play_page),
+    Route(f"/r/{NAME}", HTML, play_page),
+    Route("/web/pages.css", static.CSS, pages_css),
+    Route(f"/web/{NAME}", PLAIN, web_file),
 )
 
 
@@ -253,7 +336,11 @@ async def answer(server: WebServer, request: Request) -> Response | None:
     if probe:
         return response(await found.route.handler(server, found), head)
     try:
-        return response(await found.route.handler(server, found), head)
+        given = gzip_form(await found.route.handler(server, found), request)
+        etag = dict(given.headers).get("ETag")
+        if etag is not None and etag == request.headers.get("If-None-Match"):
+            return not_modified(given)
+        return response(given, head)
     except ProtocolError as exc:  # no_such_board, no_such_replay, not_public
         status = 403 if exc.code == ErrorCode.NOT_PUBLIC else 404
         return response(error(form, status, exc.code.value, exc.message), head)

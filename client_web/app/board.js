@@ -1,0 +1,186 @@
+// The board: one renderer for every game, from the layout data in the view (as the
+// terminal client's render.py): each pile has a label, a kind, a place on a table grid
+// (x columns, y rows growing downwards), a fan (down, right or none), its face-up cards
+// and a count of face-down ones. A grid row starts below the tallest pile of the row
+// above it, so fans never run into the next row; card size follows the board's width,
+// down to a 360-pixel phone. The renderer knows no game; which piles light up comes
+// from the legal moves the server sent.
+
+import { h } from "./dom.js";
+import { cardBack, cardFace } from "./cards.js";
+
+// kinds whose count of cards beneath the top card is not shown (the progress says it)
+const HOME_KINDS = new Set(["foundation", "foundation-up", "foundation-down", "discard"]);
+// the kinds a click on deals, when a word move such as `deal` is legal
+const STOCK_KINDS = new Set(["stock", "talon"]);
+// view fields whose value names a pile the board marks (The Wedge)
+const MARKING_FIELDS = ["wedge"];
+
+// the piles a move starts from: before `>` or `:`, or both halves of a pair; a word whole
+export function movePiles(move) {
+  if (move.includes("+")) return move.split("+").filter(Boolean);
+  return [move.split(/[>:]/)[0]];
+}
+
+function target(move) {
+  return move.includes(">") ? move.slice(move.lastIndexOf(">") + 1) : "";
+}
+
+// whether `move` ends on pile `label`, or on its family (`f` is any foundation fc..fs)
+function goesTo(move, label, labels) {
+  const to = target(move);
+  if (!to) return false;
+  return label === to || (!labels.has(to) && label.startsWith(to));
+}
+
+export function candidates(label, legal) {
+  return legal.filter((move) => move !== label && movePiles(move).includes(label));
+}
+
+export function isWord(move) {
+  return movePiles(move).length === 1 && movePiles(move)[0] === move;
+}
+
+// What a click on pile `label` means, given the pile picked before (or null): a move to
+// send, a note, and the pile picked after. The server still decides what is legal.
+export function click(picked, label, legal, kinds) {
+  const labels = new Set(Object.keys(kinds));
+  const words = legal.filter(isWord);
+  if (picked === null) {
+    if (legal.includes(label)) return { move: label, picked: null };
+    if (STOCK_KINDS.has(kinds[label]) && words.length) return { move: words[0], picked: null };
+    const options = candidates(label, legal);
+    if (!options.length) return { note: `no legal move starts at ${label}`, picked: null };
+    const pair = options.some((m) => m.includes("+"));
+    if (options.length === 1 && !pair && !options[0].includes(">")) return { move: options[0], picked: null };
+    return { note: `${label} picked: ${pair ? "tap its pair" : "tap where it goes"}`, picked: label };
+  }
+  if (label === picked) {
+    const options = candidates(label, legal);
+    if (options.length === 1) return { move: options[0], picked: null };
+    return { note: options.length ? `${label}: which move? ${options.join(", ")}` : "", picked: null };
+  }
+  const fromPicked = candidates(picked, legal);
+  const pairs = fromPicked.filter((m) => m.includes("+") && movePiles(m).includes(label));
+  const moves = pairs.length ? pairs : fromPicked.filter((m) => goesTo(m, label, labels));
+  if (moves.length === 1) return { move: moves[0], picked: null };
+  if (moves.length) return { note: `which move? ${moves.join(", ")}`, picked: null };
+  if (fromPicked.some((m) => m.includes("+"))) return { note: `${picked} and ${label} are not a pair`, picked: null };
+  return { move: `${picked}>${label}`, picked: null }; // the server says why not
+}
+
+// the labels a picked pile's moves go to (lit up as targets)
+export function targets(picked, legal, piles) {
+  const labels = new Set(piles.map((p) => p.label));
+  const out = new Set();
+  for (const move of candidates(picked, legal)) {
+    if (move.includes("+")) movePiles(move).forEach((l) => l !== picked && out.add(l));
+    else for (const label of labels) if (goesTo(move, label, labels)) out.add(label);
+  }
+  return out;
+}
+
+// a waste shows its top cards fanned to the right (the ones to come after the top card),
+// as many as WASTE_FAN; a pile fanned right shows them all
+const WASTE_FAN = 3;
+// how far each card of a pile fanned right is from the one beneath, in card widths
+const RIGHT_FAN = 0.5;
+
+function fannedRight(p) {
+  if (p.fan === "right") return p.cards;
+  if (p.kind === "waste" && p.fan === "none") return p.cards.slice(-WASTE_FAN);
+  return null;
+}
+
+// the cards beyond the first that a pile spreads to its right
+function spread(p) {
+  const cards = fannedRight(p);
+  return cards ? Math.max(0, cards.length - 1) : 0;
+}
+
+function int(value, low, high) {
+  return Number.isInteger(value) ? Math.min(Math.max(value, low), high) : low;
+}
+
+export function pilesOf(view) {
+  const raw = Array.isArray(view && view.piles) ? view.piles : [];
+  return raw
+    .filter((p) => p && typeof p === "object")
+    .map((p) => ({
+      label: String(p.label ?? "?").slice(0, 8),
+      kind: String(p.kind ?? ""),
+      x: int(p.x, 0, 60),
+      y: int(p.y, 0, 60),
+      fan: String(p.fan ?? "none"),
+      cards: Array.isArray(p.cards) ? p.cards.map(String) : [],
+      down: int(p.down, 0, 9999),
+    }));
+}
+
+// Draw `view` into `root`. `state`: legal (list), picked (label or null), width (px).
+export function drawBoard(root, view, state) {
+  const piles = pilesOf(view);
+  const columns = Math.max(1, ...piles.map((p) => p.x + 1 + spread(p) * RIGHT_FAN));
+  const gap = 4;
+  const cw = Math.max(20, Math.min(72, Math.floor((state.width - gap) / columns) - gap));
+  const ch = Math.round(cw * 1.4);
+  const fan = Math.max(12, Math.round(ch * 0.26));
+  const labelH = 15;
+  const heightOf = (p) => labelH + ch + (p.fan === "down" && p.cards.length > 1 ? fan * (p.cards.length - 1) : 0);
+  const maxY = Math.max(0, ...piles.map((p) => p.y));
+  const tops = [];
+  let top = 0;
+  for (let y = 0; y <= maxY; y += 1) {
+    tops[y] = top;
+    const row = piles.filter((p) => p.y === y);
+    top += row.length ? Math.max(...row.map(heightOf)) + gap * 2 : Math.round(ch * 0.2);
+  }
+  const playable = new Set(state.legal.flatMap(movePiles));
+  const lit = state.picked ? targets(state.picked, state.legal, piles) : new Set();
+  const marks = new Map();
+  for (const field of MARKING_FIELDS) if (typeof view[field] === "string") marks.set(view[field], field);
+  const board = h("div", { class: "board", style: null });
+  board.style.setProperty("--cw", `${cw}px`);
+  board.style.setProperty("--ch", `${ch}px`);
+  board.style.height = `${top}px`;
+  board.style.width = `${Math.ceil(columns * (cw + gap))}px`;
+  for (const p of piles) {
+    const classes = ["pile", `kind-${p.kind.replace(/[^a-z-]/g, "")}`];
+    if (playable.has(p.label)) classes.push("playable");
+    if (state.picked === p.label) classes.push("picked");
+    if (lit.has(p.label)) classes.push("target");
+    if (marks.has(p.label)) classes.push("marked");
+    const pile = h("div", { class: classes.join(" "), dataset: { label: p.label }, role: "button", "aria-label": `pile ${p.label}` });
+    pile.style.left = `${p.x * (cw + gap)}px`;
+    pile.style.top = `${tops[p.y]}px`;
+    pile.append(h("div", { class: "label" }, p.label));
+    const stack = h("div", { class: "stack" });
+    if (p.down > 0 && p.cards.length === 0) stack.append(cardBack(p.down));
+    else if (p.cards.length === 0) stack.append(h("div", { class: "card empty" }));
+    else if (p.fan === "down") {
+      p.cards.forEach((code, i) => {
+        const card = cardFace(code);
+        card.style.top = `${i * fan}px`;
+        stack.append(card);
+      });
+    } else if (fannedRight(p) && fannedRight(p).length > 1) {
+      const shown = fannedRight(p);
+      shown.forEach((code, i) => {
+        const card = cardFace(code);
+        card.style.left = `${i * Math.round(cw * RIGHT_FAN)}px`;
+        stack.append(card);
+      });
+      const under = p.cards.length - shown.length;
+      if (under > 0) stack.append(h("span", { class: "more under" }, `+${under}`));
+    } else {
+      const card = cardFace(p.cards[p.cards.length - 1]);
+      stack.append(card);
+      if (p.cards.length > 1 && !HOME_KINDS.has(p.kind)) stack.append(h("span", { class: "more" }, `+${p.cards.length - 1}`));
+    }
+    if (marks.has(p.label)) stack.append(h("span", { class: "mark", title: marks.get(p.label) }, "◀"));
+    pile.append(stack);
+    board.append(pile);
+  }
+  root.replaceChildren(board);
+  return piles;
+}

@@ -1,0 +1,28 @@
+// Cards as the player sees them: a rank and a suit symbol, red or black. The wire form
+// is a code, a rank `A 2 3 4 5 6 7 8 9 T J Q K` and a suit `C D H S` (`TH`: ten of hearts).
+
+import { h } from "./dom.js";
+
+const RANKS = "A23456789TJQK";
+const SUITS = { C: "♣", D: "♦", H: "♥", S: "♠" };
+const NAMES = { C: "clubs", D: "diamonds", H: "hearts", S: "spades" };
+
+export function isCard(code) {
+  return typeof code === "string" && code.length === 2 && RANKS.includes(code[0]) && code[1] in SUITS;
+}
+
+export function cardFace(code) {
+  if (!isCard(code)) return h("div", { class: "card odd" }, "??");
+  const rank = code[0] === "T" ? "10" : code[0];
+  const red = code[1] === "D" || code[1] === "H";
+  return h(
+    "div",
+    { class: `card ${red ? "red" : "black"}`, title: `${rank} of ${NAMES[code[1]]}`, dataset: { card: code } },
+    h("span", { class: "corner" }, h("span", { class: "rank" }, rank), h("span", { class: "suit" }, SUITS[code[1]])),
+    h("span", { class: "pip" }, SUITS[code[1]]),
+  );
+}
+
+export function cardBack(count) {
+  return h("div", { class: "card back", title: `${count} face down` }, h("span", { class: "count" }, String(count)));
+}

@@ -1,0 +1,225 @@
+// The daily challenge (start when ready, the result line with a copy button, streaks),
+// the leaderboards (the read-only pages' boards, updated live) and replays drawn as
+// boards with a scrubber, play and pause, and speed (the server's `replay_view`).
+
+import { button, clock, count, h, replace } from "./dom.js";
+import { drawBoard } from "./board.js";
+import { GameScreen } from "./game.js";
+
+function copyButton(text) {
+  const copy = button("Copy", async () => {
+    try { await navigator.clipboard.writeText(text); copy.textContent = "Copied"; } catch { copy.textContent = "Select the line to copy it"; }
+  }, { "data-act": "copy" });
+  return copy;
+}
+
+function streakText(streak) {
+  if (!streak) return "";
+  return `streak: ${streak.game.current} in this game (best ${streak.game.best}), ${streak.all.current} in any (best ${streak.all.best})`;
+}
+
+export class DailyScreen {
+  constructor(app, rules) {
+    this.app = app;
+    this.rules = rules;
+    this.game = null;
+    this.root = h("section", { class: "daily" });
+    this.top = h("div", { class: "daily-head" });
+    this.gameBox = h("div");
+    this.root.append(this.top, this.gameBox);
+    this.ask();
+  }
+
+  destroy() {
+    if (this.game) this.game.destroy();
+  }
+
+  async ask() {
+    const info = this.app.game(this.rules);
+    const name = info ? info.name : this.rules;
+    let status;
+    try {
+      status = await this.app.link.request("daily", { game: this.rules, start: false });
+    } catch (error) {
+      replace(this.top, h("p", { class: "note" }, error.message));
+      return;
+    }
+    const title = h("h1", {}, `${name}: daily challenge, ${status.day}`);
+    const resets = h("p", { class: "muted" }, `A new deal in ${clock(status.reset_in_ms)} (00:00 UTC).`);
+    if (status.ranked_attempt === "pending") {
+      replace(this.top, title, h("p", {}, "One ranked attempt a day; its clock starts when you press Start."), button("Start", () => this.start(), { class: "big", "data-act": "start-daily" }), resets);
+    } else if (status.ranked_attempt === "playing") {
+      replace(this.top, title, h("p", {}, "Your ranked attempt is under way: its clock is running."), button("Resume", () => this.start(), { class: "big", "data-act": "start-daily" }), resets);
+    } else {
+      replace(this.top, title, this.resultBox(status.ranked_result), button("Practise this deal", () => this.start(), { "data-act": "practice" }), this.boardLink(status.day), resets);
+    }
+  }
+
+  boardLink(day) {
+    return h("p", {}, h("a", { href: `/play#board=daily/${this.rules}/${day}` }, "The day's board"));
+  }
+
+  resultBox(line, streak) {
+    if (!line) return null;
+    return h("div", { class: "result-line" }, h("code", { class: "line" }, line), copyButton(line), streak ? h("p", { class: "muted" }, streakText(streak)) : null);
+  }
+
+  async start() {
+    let reply;
+    try { reply = await this.app.link.request("daily", { game: this.rules }); } catch (error) { this.app.notice(error.message); return; }
+    if (this.game) this.game.destroy();
+    const info = this.app.game(this.rules);
+    replace(this.top, h("p", { class: "muted" }, `${info ? info.name : this.rules} · ${reply.day} · ${reply.ranked ? "ranked attempt" : "practice"} · ${streakText(reply.streak)}`), reply.note ? h("p", { class: "note" }, reply.note) : null);
+    this.game = new GameScreen(this.app, reply, {});
+    replace(this.gameBox, this.game.root);
+    this.game.draw();
+  }
+
+  resumed(welcome) {
+    const solo = welcome.resume && welcome.resume.solo;
+    if (this.game && solo && solo.game === this.game.id) {
+      this.game.take(solo);
+      this.game.draw();
+    }
+  }
+
+  event(message) {
+    if (message.type !== "daily_result") return false;
+    replace(this.top, h("h1", {}, `Daily ${message.status}: rank ${message.rank}`), this.resultBox(message.line, message.streak), this.boardLink(message.day));
+    return true;
+  }
+}
+
+export class BoardScreen {
+  constructor(app, board) {
+    this.app = app;
+    this.board = board || "races/week";
+    this.watched = null;
+    this.root = h("section", { class: "boards" });
+    this.load(true);
+  }
+
+  destroy() {
+    if (this.watched) this.app.link.request("board_unwatch", { board: this.watched }).catch(() => {});
+  }
+
+  picker() {
+    const kinds = [["daily", "today's daily"], ["best", "best times"], ["wins", "most wins"]];
+    const options = [h("option", { value: "races/week" }, "Races won this week"), h("option", { value: "races/all" }, "Races won, all time")];
+    for (const g of this.app.games) for (const [kind, text] of kinds) options.push(h("option", { value: `${kind}/${g.id}` }, `${g.name}: ${text}`));
+    const [kind, game] = this.board.split("/");
+    const select = h("select", { "aria-label": "board", onchange: () => this.app.go(`/play#board=${select.value}`) }, options);
+    select.value = kind === "daily" ? `daily/${game}` : this.board;
+    if (kind !== "daily") return select;
+    // a daily board has a day picker, as the read-only page has
+    const day = h("input", { type: "date", "aria-label": "day", value: this.board.split("/")[2] || "", onchange: () => day.value && this.app.go(`/play#board=daily/${game}/${day.value}`) });
+    return h("div", { class: "controls" }, select, day);
+  }
+
+  async load(watch) {
+    let page;
+    try {
+      page = await this.app.link.request(watch ? "board_watch" : "top", { board: this.watched || this.board, limit: watch ? undefined : 100 });
+    } catch (error) {
+      replace(this.root, this.picker(), h("p", { class: "note" }, error.message));
+      return;
+    }
+    if (watch) this.watched = page.board;
+    if (watch && page.size > page.entries.length) return this.load(false);
+    this.draw(page);
+  }
+
+  draw(page) {
+    if (page.kind === "daily") this.board = page.board; // the day it resolved to
+    const counting = page.kind === "wins" || page.kind === "races";
+    const head = counting ? ["#", "player", "count"] : ["#", "player", "result", "time", "moves"];
+    const rows = page.entries.map((e) => h("tr", {}, h("td", { class: "n" }, String(e.rank)),
+      h("td", {}, e.replay && !counting ? h("a", { href: `/play#replay=${encodeURIComponent(e.replay)}` }, e.player) : e.player),
+      counting ? h("td", { class: "n" }, String(e.count)) : [
+        h("td", {}, (e.won ? "won" : `${e.home}/${e.total}`) + (e.hints ? ` · ${e.hints} hint${e.hints === 1 ? "" : "s"}` : "")),
+        h("td", { class: "n" }, clock(e.time_ms || 0)),
+        h("td", { class: "n" }, String(e.moves))]));
+    replace(this.root, h("h1", {}, page.title), this.picker(),
+      h("table", {}, h("thead", {}, h("tr", {}, head.map((t) => h("th", {}, t)))), h("tbody", {}, rows)),
+      page.entries.length ? null : h("p", { class: "muted" }, "No results yet."),
+      h("p", { class: "muted" }, `${page.size} on this board · updated live`));
+  }
+
+  event(message) {
+    if (message.type !== "board_update" || message.board !== this.watched) return false;
+    this.load(false);
+    return true;
+  }
+
+  resumed() {
+    this.watched = null;
+    this.load(true);
+  }
+}
+
+export class ReplayScreen {
+  constructor(app, id) {
+    this.app = app;
+    this.id = id;
+    this.views = new Map();
+    this.step = 0;
+    this.speed = 2;
+    this.timer = null;
+    this.root = h("section", { class: "replay" });
+    this.load();
+  }
+
+  destroy() {
+    clearInterval(this.timer);
+  }
+
+  async load() {
+    try {
+      const reply = await this.app.link.request("replay", { replay: this.id });
+      this.replay = reply.replay;
+    } catch (error) {
+      replace(this.root, h("p", { class: "note" }, error.message));
+      return;
+    }
+    const r = this.replay;
+    const info = this.app.game(r.game);
+    this.steps = r.moves.length;
+    this.range = h("input", { type: "range", min: 0, max: this.steps, value: 0, "aria-label": "step", oninput: () => this.show(Number(this.range.value)) });
+    this.playButton = button("Play", () => this.toggle(), { "data-act": "play" });
+    const speed = h("select", { "aria-label": "speed", onchange: () => { this.speed = Number(speed.value); if (this.timer) { this.toggle(); this.toggle(); } } },
+      [1, 2, 4, 8].map((s) => h("option", { value: s }, `${s} moves/s`)));
+    speed.value = String(this.speed);
+    this.stepText = h("span", { class: "step" });
+    this.boardBox = h("div", { class: "board-box" });
+    const res = r.result || {};
+    replace(this.root, h("h1", {}, `${info ? info.name : r.game}: ${r.player}`),
+      h("p", { class: "muted" }, `${res.status} · ${clock(res.time_ms || 0)} · ${count(res.moves || 0, "move")} · ${res.home}/${res.total} home${r.room ? ` · race ${r.room}` : ""}${r.day ? ` · daily ${r.day}` : ""}`),
+      h("div", { class: "controls" }, button("⏮", () => this.show(0), { "aria-label": "first" }), button("◀", () => this.show(this.step - 1), { "aria-label": "back", "data-act": "back" }), this.playButton, button("▶", () => this.show(this.step + 1), { "aria-label": "forward", "data-act": "forward" }), button("⏭", () => this.show(this.steps), { "aria-label": "last" }), speed),
+      h("div", { class: "scrub" }, this.range, this.stepText),
+      this.boardBox);
+    this.show(0);
+  }
+
+  toggle() {
+    if (this.timer) { clearInterval(this.timer); this.timer = null; this.playButton.textContent = "Play"; return; }
+    if (this.step >= this.steps) this.step = 0;
+    this.playButton.textContent = "Pause";
+    this.timer = setInterval(() => { if (this.step >= this.steps) this.toggle(); else this.show(this.step + 1); }, 1000 / this.speed);
+  }
+
+  async show(step) {
+    step = Math.max(0, Math.min(this.steps, step));
+    this.step = step;
+    this.range.value = String(step);
+    const what = step === 0 ? "the deal" : String(this.replay.moves[step - 1][1]);
+    this.stepText.textContent = `step ${step} of ${this.steps}: ${what}`;
+    let view = this.views.get(step);
+    if (!view) {
+      try { view = (await this.app.link.request("replay_view", { replay: this.id, step })).view; } catch (error) { this.stepText.textContent = error.message; return; }
+      this.views.set(step, view);
+    }
+    if (this.step !== step) return;
+    drawBoard(this.boardBox, view, { legal: [], picked: null, width: Math.min(this.root.clientWidth || window.innerWidth, 1100) });
+    this.boardBox.dataset.step = String(step);
+  }
+}

@@ -1,0 +1,231 @@
+// A game being played, whatever its kind (solo, daily, practice, race): its board, the
+// buttons the server offers (undo while `view.can_undo`, home, hint where allowed,
+// resign, the word moves such as `deal`), the notation box with completion from the
+// legal moves, and the keyboard shortcuts. Every move goes to the server, whose reply
+// is the only truth about the position.
+
+import { button, clock, count, h, replace } from "./dom.js";
+import { click, drawBoard, isWord } from "./board.js";
+
+const SHORTCUTS = [
+  ["n or /", "type a move"],
+  ["Esc", "drop the picked pile"],
+  ["u", "undo"],
+  ["o", "play cards home"],
+  ["i", "hint"],
+  ["d", "the word move (deal, redeal, reserve)"],
+];
+
+export class GameScreen {
+  // app: the client (link, games, notice); snap: a game snapshot; opts: hints (bool),
+  // onOver(status) when the game ends, extra (node shown above the board), title
+  constructor(app, snap, opts = {}) {
+    this.app = app;
+    this.opts = opts;
+    this.picked = null;
+    this.note = "";
+    this.busy = false;
+    this.hinted = null;
+    this.take(snap);
+    this.root = h("section", { class: "game", dataset: { game: this.id, kind: this.kind } });
+    this.keys = (event) => this.key(event);
+    document.addEventListener("keydown", this.keys);
+    this.resize = () => this.draw();
+    window.addEventListener("resize", this.resize);
+    this.drag = null;
+    this.draw();
+  }
+
+  take(snap) {
+    this.id = snap.game ?? this.id;
+    this.kind = snap.kind ?? this.kind;
+    this.rules = snap.rules ?? (snap.view && snap.view.game) ?? this.rules;
+    if (snap.view) this.view = snap.view;
+    if (Array.isArray(snap.legal)) this.legal = snap.legal.map(String);
+    if (snap.status) this.status = snap.status;
+    if (snap.started_at) this.startedAt = snap.started_at;
+  }
+
+  destroy() {
+    document.removeEventListener("keydown", this.keys);
+    window.removeEventListener("resize", this.resize);
+    clearInterval(this.ticker);
+  }
+
+  get over() {
+    return this.status !== "playing";
+  }
+
+  kinds() {
+    const out = {};
+    for (const p of this.view.piles || []) out[p.label] = p.kind;
+    return out;
+  }
+
+  async act(kind, fields = {}) {
+    if (this.busy) return;
+    this.busy = true;
+    this.hinted = null;
+    try {
+      const reply = await this.app.link.request(kind, { game: this.id, ...fields });
+      if (kind === "hint") {
+        this.hinted = reply.move;
+        this.note = reply.move ? `hint: ${reply.move}: ${reply.reason}` : "no hint: no move is legal";
+      } else {
+        this.take(reply);
+        this.note = kind === "homed" || kind === "home" ? (reply.moves.length ? `home: ${reply.moves.join(" ")}` : "no card can go home") : "";
+        if (reply.error) this.note = reply.error.message;
+      }
+    } catch (error) {
+      this.note = error.message;
+    } finally {
+      this.busy = false;
+    }
+    this.picked = null;
+    this.draw();
+    if (this.over && this.opts.onOver) this.opts.onOver(this.status);
+  }
+
+  move(move) {
+    return this.act("move", { move });
+  }
+
+  pick(label) {
+    if (this.over) return;
+    const result = click(this.picked, label, this.legal, this.kinds());
+    this.picked = result.picked;
+    this.note = result.note || "";
+    if (result.move) this.move(result.move);
+    else this.draw();
+  }
+
+  key(event) {
+    if (!this.root.isConnected || event.ctrlKey || event.metaKey || event.altKey) return;
+    const typing = event.target instanceof HTMLInputElement;
+    if (event.key === "Escape") {
+      this.picked = null;
+      this.note = "";
+      if (typing) event.target.blur();
+      this.draw();
+      return;
+    }
+    if (typing) return;
+    const actions = {
+      u: () => this.act("undo"),
+      o: () => this.act("home"),
+      i: () => this.hintsAllowed() && this.act("hint"),
+      d: () => { const word = this.legal.find(isWord); if (word) this.move(word); },
+      n: () => this.input && this.input.focus(),
+      "/": () => this.input && this.input.focus(),
+    };
+    if (actions[event.key] && !this.over) {
+      event.preventDefault();
+      actions[event.key]();
+    }
+  }
+
+  hintsAllowed() {
+    return this.opts.hints !== false;
+  }
+
+  pointerDown(event) {
+    const pile = event.target.closest(".pile");
+    if (!pile || this.over || event.button > 0) return;
+    this.drag = { from: pile.dataset.label, x: event.clientX, y: event.clientY, ghost: null, pile };
+  }
+
+  // while a pile is dragged, a copy of its top card follows the pointer
+  pointerMove(event) {
+    const drag = this.drag;
+    if (!drag || (!drag.ghost && Math.hypot(event.clientX - drag.x, event.clientY - drag.y) < 8)) return;
+    if (!drag.ghost) {
+      const top = drag.pile.querySelector(".card:last-of-type");
+      if (!top) return;
+      drag.ghost = top.cloneNode(true);
+      drag.ghost.classList.add("ghost");
+      drag.ghost.style.setProperty("--cw", getComputedStyle(drag.pile).getPropertyValue("width"));
+      drag.ghost.style.setProperty("--ch", `${top.getBoundingClientRect().height}px`);
+      document.body.append(drag.ghost);
+    }
+    drag.ghost.style.left = `${event.clientX - 10}px`;
+    drag.ghost.style.top = `${event.clientY - 10}px`;
+  }
+
+  pointerUp(event) {
+    const drag = this.drag;
+    this.drag = null;
+    if (drag && drag.ghost) drag.ghost.remove();
+    if (!drag || Math.hypot(event.clientX - drag.x, event.clientY - drag.y) < 8) return;
+    const under = document.elementFromPoint(event.clientX, event.clientY);
+    const pile = under && under.closest(".pile");
+    if (!pile || pile.dataset.label === drag.from) return;
+    this.dragged = true; // the click that follows this drop is not a pick
+    this.picked = null;
+    const first = click(null, drag.from, this.legal, this.kinds());
+    if (first.move) return this.move(first.move);
+    const second = click(drag.from, pile.dataset.label, this.legal, this.kinds());
+    if (second.move) this.move(second.move);
+    else { this.note = second.note || ""; this.draw(); }
+  }
+
+  draw() {
+    const app = this.app;
+    const info = app.game(this.rules);
+    const v = this.view;
+    const status = this.over ? this.status : `${v.home}/${v.total} home`;
+    const clockNode = h("span", { class: "clock" });
+    const head = h(
+      "div",
+      { class: "game-head" },
+      h("strong", {}, info ? info.name : this.rules),
+      h("span", { class: "kind" }, this.kind),
+      h("span", { class: "status", dataset: { status: this.status } }, status),
+      h("span", { class: "moves" }, count(v.moves, "move")),
+      clockNode,
+    );
+    const boardBox = h("div", {
+      class: "board-box",
+      onpointerdown: (e) => this.pointerDown(e),
+      onpointerup: (e) => this.pointerUp(e),
+      onpointermove: (e) => this.pointerMove(e),
+      onpointercancel: () => { if (this.drag && this.drag.ghost) this.drag.ghost.remove(); this.drag = null; },
+      onclick: (e) => {
+        if (this.dragged) { this.dragged = false; return; }
+        const pile = e.target.closest(".pile");
+        if (pile) this.pick(pile.dataset.label);
+      },
+    });
+    const controls = h("div", { class: "controls" });
+    if (!this.over) {
+      for (const word of this.legal.filter(isWord)) controls.append(button(word, () => this.move(word), { class: "word" }));
+      controls.append(
+        button("Undo", () => this.act("undo"), { disabled: !v.can_undo, "data-act": "undo" }),
+        button("Home", () => this.act("home"), { "data-act": "home" }),
+      );
+      if (this.hintsAllowed()) controls.append(button("Hint", () => this.act("hint"), { "data-act": "hint" }));
+      controls.append(button("Resign", () => { if (confirm("Resign this game?")) this.act("resign"); }, { "data-act": "resign" }));
+    }
+    if (this.opts.actions) controls.append(...this.opts.actions(this));
+    const list = h("datalist", { id: "legal-moves" }, this.legal.map((m) => h("option", { value: m })));
+    this.input = h("input", { id: "notation", list: "legal-moves", placeholder: "move, e.g. " + (this.legal[0] || "t1>b2"), autocomplete: "off", autocapitalize: "off", spellcheck: "false", "aria-label": "move in notation" });
+    const form = h("form", { class: "notation", onsubmit: (e) => { e.preventDefault(); const text = this.input.value.trim(); if (text) { this.input.value = ""; this.move(text); } } }, this.input, list, h("button", { type: "submit" }, "Play"));
+    const keys = h("details", { class: "shortcuts" }, h("summary", {}, "Keyboard shortcuts"), h("ul", {}, SHORTCUTS.map(([k, what]) => h("li", {}, h("kbd", {}, k), " ", what))), h("p", { class: "muted" }, "Tap or click a pile, then where it goes; or drag it there."));
+    const note = h("p", { class: "note", role: "status" }, this.note);
+    replace(this.root, this.opts.extra ? this.opts.extra() : null, head, boardBox, controls, note, this.over ? null : form, keys);
+    // the room the board has: its box's width once on the page (less main's padding)
+    const parent = this.root.parentElement;
+    const room = parent && parent.clientWidth ? parent.clientWidth - 16 : window.innerWidth - 16;
+    drawBoard(boardBox, v, { legal: this.over ? [] : this.legal, picked: this.picked, width: Math.min(room, 1100) });
+    if (this.hinted) for (const label of this.hinted.split(/[>:+]/)) boardBox.querySelector(`.pile[data-label="${CSS.escape(label)}"]`)?.classList.add("hinted");
+    clearInterval(this.ticker);
+    const start = this.opts.clockFrom ? this.opts.clockFrom() : this.startedAt;
+    const end = this.opts.clockTo ? this.opts.clockTo() : null;
+    const tick = () => {
+      const now = app.link.serverNow();
+      const left = end ? ` (${clock(end - now)} left)` : "";
+      clockNode.textContent = start && !this.over ? clock(now - start) + left : "";
+    };
+    tick();
+    if (!this.over) this.ticker = setInterval(tick, 500);
+  }
+}

@@ -1,0 +1,166 @@
+// The link to the race server: one websocket to this page's own origin, msgpack frames,
+// requests matched to their replies by id, events handed to a callback, and reconnection
+// with backoff (0.5 s, doubling up to 10 s) that signs in again with the stored token, so
+// the server's `welcome.resume` brings back whatever the player was doing. A close with
+// 4001 (signed in elsewhere) is final. The protocol is docs/protocol.md.
+
+import { encode } from "/web/vendor/msgpack/encode.mjs";
+import { decode } from "/web/vendor/msgpack/decode.mjs";
+
+const PROTOCOL = 1;
+const CLIENT = "patience-race-web/0.1";
+const TOKEN_KEY = "patience-race-token";
+const SIGNED_OUT = 4001;
+const TIMEOUT_MS = 30000;
+
+export function backoff(attempt) {
+  return Math.min(500 * 2 ** attempt, 10000);
+}
+
+export function storedToken() {
+  try { return localStorage.getItem(TOKEN_KEY); } catch { return null; }
+}
+
+export function storeToken(token) {
+  try { localStorage.setItem(TOKEN_KEY, token); } catch { /* private mode: this tab only */ }
+}
+
+export function forgetToken() {
+  try { localStorage.removeItem(TOKEN_KEY); } catch { /* nothing kept */ }
+}
+
+export class ServerError extends Error {
+  constructor(code, message) {
+    super(message);
+    this.code = code;
+  }
+}
+
+export class Link {
+  constructor({ onEvent, onState, onWelcome }) {
+    this.onEvent = onEvent;
+    this.onState = onState;
+    this.onWelcome = onWelcome;
+    this.ws = null;
+    this.nextId = 1;
+    this.pending = new Map();
+    this.attempt = 0;
+    this.signedOut = false;
+    this.welcome = null;
+    this.offset = 0; // the server's clock minus ours, ms
+    this.frames = { sent: 0, received: 0 };
+  }
+
+  url() {
+    const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+    return `${scheme}//${location.host}/`;
+  }
+
+  open() {
+    const ws = new WebSocket(this.url());
+    ws.binaryType = "arraybuffer";
+    this.ws = ws;
+    ws.onopen = () => this.hello(ws);
+    ws.onmessage = (message) => this.read(message.data);
+    ws.onclose = (closed) => this.closed(ws, closed);
+  }
+
+  async hello(ws) {
+    const fields = { protocol: PROTOCOL, client: CLIENT };
+    const token = storedToken();
+    if (token) fields.token = token;
+    let welcome;
+    try {
+      welcome = await this.request("hello", fields);
+    } catch (error) {
+      if (error.code === "bad_token") {
+        forgetToken(); // a token this server does not know: start afresh
+        welcome = await this.request("hello", { protocol: PROTOCOL, client: CLIENT });
+      } else {
+        return;
+      }
+    }
+    if (this.ws !== ws) return;
+    this.attempt = 0;
+    this.welcome = welcome;
+    this.onState("up");
+    this.onWelcome(welcome);
+    this.measureClock();
+  }
+
+  async measureClock() {
+    let best = null;
+    for (let i = 0; i < 3; i += 1) {
+      const t0 = Date.now();
+      let pong;
+      try { pong = await this.request("ping"); } catch { return; }
+      const t1 = Date.now();
+      if (best === null || t1 - t0 < best[0]) best = [t1 - t0, pong.time - (t0 + t1) / 2];
+    }
+    if (best !== null) this.offset = Math.round(best[1]);
+  }
+
+  serverNow() {
+    return Date.now() + this.offset;
+  }
+
+  read(data) {
+    if (!(data instanceof ArrayBuffer)) return;
+    this.frames.received += 1;
+    let message;
+    try { message = decode(new Uint8Array(data)); } catch { return; }
+    if (message === null || typeof message !== "object") return;
+    if ("id" in message) {
+      const waiting = this.pending.get(message.id);
+      if (!waiting) return;
+      this.pending.delete(message.id);
+      clearTimeout(waiting.timer);
+      if (message.type === "error") waiting.reject(new ServerError(message.code, message.message));
+      else waiting.resolve(message);
+      return;
+    }
+    if (message.type === "signed_out") this.signedOut = true;
+    this.onEvent(message);
+  }
+
+  request(type, fields = {}) {
+    const ws = this.ws;
+    if (!ws || ws.readyState !== WebSocket.OPEN) {
+      return Promise.reject(new ServerError("not_connected", "not connected: reconnecting"));
+    }
+    const id = this.nextId++;
+    const message = { type, id };
+    for (const [key, value] of Object.entries(fields)) {
+      if (value !== undefined && value !== null) message[key] = value;
+    }
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.pending.delete(id);
+        reject(new ServerError("timeout", "the server did not answer"));
+      }, TIMEOUT_MS);
+      this.pending.set(id, { resolve, reject, timer });
+      ws.send(encode(message));
+      this.frames.sent += 1;
+    });
+  }
+
+  closed(ws, closed) {
+    if (this.ws !== ws) return;
+    this.ws = null;
+    for (const waiting of this.pending.values()) {
+      clearTimeout(waiting.timer);
+      waiting.reject(new ServerError("connection_lost", "the connection dropped"));
+    }
+    this.pending.clear();
+    if (closed.code === SIGNED_OUT || this.signedOut) {
+      this.signedOut = true;
+      this.onState("signed_out");
+      return;
+    }
+    const delay = backoff(this.attempt);
+    this.attempt += 1;
+    const why = closed.reason ? `: ${closed.reason}` : "";
+    this.onState("retrying", `connection lost${why}; retrying in ${(delay / 1000).toFixed(1)} s`);
+    setTimeout(() => this.open(), delay);
+  }
+}

@@ -1,0 +1,251 @@
+// The browser client of Patience Race: a full client of the race server on its own
+// port, with no rules of its own. Screens: the name form (first visit: the token is kept
+// in this browser's localStorage, never in an address), the games (solo play, the
+// daily, a race, the rules), a race room (/r/CODE), the leaderboards and replays.
+
+import { button, h, replace } from "./dom.js";
+import { Link, ServerError, storeToken, storedToken } from "./link.js";
+import { GameScreen } from "./game.js";
+import { RoomScreen } from "./room.js";
+import { BoardScreen, DailyScreen, ReplayScreen } from "./extras.js";
+
+const main = document.getElementById("main");
+const who = document.getElementById("who");
+const linkState = document.getElementById("link-state");
+const notices = document.getElementById("notices");
+
+const app = {
+  games: [],
+  player: null,
+  screen: null,
+  started: false,
+  welcome: null,
+
+  game(id) {
+    return this.games.find((g) => g.id === id);
+  },
+
+  notice(text) {
+    const item = h("div", { class: "notice" }, text);
+    notices.append(item);
+    setTimeout(() => item.remove(), 6000);
+  },
+
+  show(screen) {
+    if (this.screen && this.screen.destroy) this.screen.destroy();
+    this.screen = screen;
+    replace(main, screen.root);
+    if (screen.draw) screen.draw();
+    // the first screen a player can use: what "time to interactive" is measured to
+    if (performance.getEntriesByName("interactive").length === 0) performance.mark("interactive");
+  },
+
+  go(address) {
+    history.pushState(null, "", address);
+    route();
+  },
+};
+
+app.link = new Link({
+  onEvent(message) {
+    if (app.screen && app.screen.event && app.screen.event(message)) return;
+    if (message.type === "stuck") app.notice(message.reason);
+    else if (message.type === "signed_out") app.notice("signed in elsewhere: this tab is closed");
+    else if (message.type === "race_start" || (message.type === "room" && message.state === "countdown")) {
+      app.notice("your race is starting");
+      resumeRoom();
+    } else if (message.type === "daily_result") app.notice(message.line);
+  },
+  onState(state, text) {
+    linkState.textContent = state === "up" ? "" : state === "signed_out" ? "signed in elsewhere" : text;
+    linkState.className = state;
+    document.body.dataset.link = state;
+  },
+  onWelcome(welcome) {
+    app.games = Array.isArray(welcome.games) ? welcome.games : app.games;
+    if (welcome.player) app.player = welcome.player;
+    app.welcome = welcome;
+    who.textContent = app.player ? app.player.name : "";
+    if (!app.started) {
+      app.started = true;
+      route();
+    } else if (app.screen && app.screen.resumed) {
+      app.screen.resumed(welcome);
+    } else if (app.screen instanceof GameScreen && welcome.resume && welcome.resume.solo) {
+      app.screen.take(welcome.resume.solo);
+      app.screen.draw();
+    }
+  },
+});
+
+window.addEventListener("popstate", () => route());
+window.addEventListener("hashchange", () => route());
+
+function roomCode() {
+  const match = location.pathname.match(/^\/r\/([A-Za-z0-9]{1,16})$/);
+  return match ? match[1].toUpperCase() : null;
+}
+
+function hashField(name) {
+  const hash = location.hash.replace(/^#/, "");
+  for (const part of hash.split("&")) {
+    const [key, value] = part.split("=");
+    if (key === name) return value === undefined ? "" : decodeURIComponent(value);
+  }
+  return null;
+}
+
+async function route() {
+  const code = roomCode();
+  if (!app.player && !(code && hashField("watch") !== null) && hashField("replay") === null && hashField("board") === null) {
+    app.show(nameForm(code));
+    return;
+  }
+  if (code) return enterRoom(code);
+  const resume = (app.welcome && app.welcome.resume) || {};
+  if (hashField("replay") !== null) return app.show(new ReplayScreen(app, hashField("replay")));
+  if (hashField("board") !== null) return app.show(new BoardScreen(app, hashField("board")));
+  if (hashField("rules") !== null) return app.show(await rulesScreen(hashField("rules")));
+  if (hashField("daily") !== null) return app.show(new DailyScreen(app, hashField("daily") || "gate"));
+  if (hashField("solo") !== null) return newGame(hashField("solo"));
+  if (hashField("home") !== null) return app.show(homeScreen());
+  if (resume.room && app.started && !app.resumedOnce) {
+    app.resumedOnce = true;
+    return app.go(`/r/${resume.room.code}`);
+  }
+  if (resume.solo && resume.solo.status === "playing" && !app.resumedOnce) {
+    app.resumedOnce = true;
+    return showGame(resume.solo);
+  }
+  app.show(homeScreen());
+}
+
+function resumeRoom() {
+  app.link.request("hello", { protocol: 1, token: storedToken() || undefined }).then((welcome) => {
+    if (welcome.resume && welcome.resume.room) {
+      const r = welcome.resume;
+      history.pushState(null, "", `/r/${r.room.code}`);
+      app.show(new RoomScreen(app, r.room, r.race || null));
+    }
+  }, () => {});
+}
+
+async function enterRoom(code) {
+  const resume = (app.welcome && app.welcome.resume) || {};
+  if (resume.room && resume.room.code === code && app.player) {
+    app.welcome.resume = {};
+    return app.show(new RoomScreen(app, resume.room, resume.race || null));
+  }
+  if (app.player && hashField("watch") === null) {
+    try {
+      const room = await app.link.request("room_join", { code });
+      return app.show(new RoomScreen(app, room));
+    } catch (error) {
+      if (error.code !== "race_started" && error.code !== "room_full") return app.show(message(error.message));
+    }
+  }
+  try {
+    const room = await app.link.request("room_watch", { code });
+    app.show(new RoomScreen(app, room, null, true));
+  } catch (error) {
+    app.show(message(error.message));
+  }
+}
+
+function message(text) {
+  return { root: h("section", {}, h("p", { class: "note" }, text), h("p", {}, h("a", { href: "/play#home" }, "Back to the games"))) };
+}
+
+function nameForm(code) {
+  const input = h("input", { name: "name", required: true, minlength: 2, maxlength: 20, pattern: "[A-Za-z0-9_\\-]{2,20}", autocomplete: "nickname", placeholder: "your name", "aria-label": "your name" });
+  const note = h("p", { class: "note", role: "status" });
+  const form = h("form", {
+    class: "name-form",
+    onsubmit: async (event) => {
+      event.preventDefault();
+      try {
+        const reply = await app.link.request("register", { name: input.value.trim() });
+        storeToken(reply.token);
+        app.player = reply.player;
+        who.textContent = reply.player.name;
+        route();
+      } catch (error) {
+        note.textContent = error instanceof ServerError ? error.message : String(error);
+      }
+    },
+  }, input, h("button", { type: "submit" }, code ? "Join the race" : "Play"));
+  const watch = code ? h("p", {}, h("a", { href: `/r/${code}#watch` }, "Just watch this race")) : null;
+  return {
+    root: h("section", { class: "welcome" },
+      h("h1", {}, code ? `You are invited to race (room ${code})` : "Patience Race"),
+      h("p", {}, "Pick a name to play under: 2 to 20 letters, digits, - or _. It is kept in this browser."),
+      form, note, watch),
+    draw() { input.focus(); },
+  };
+}
+
+function homeScreen() {
+  const join = h("input", { placeholder: "room code", "aria-label": "room code", maxlength: 16, autocapitalize: "characters" });
+  const hints = h("input", { type: "checkbox", "aria-label": "hints allowed" });
+  const limit = h("select", { "aria-label": "time limit" }, h("option", { value: "" }, "no time limit"),
+    [3, 5, 10, 30].map((m) => h("option", { value: String(m * 60) }, `${m} minutes`)));
+  const rows = app.games.map((g) => h("li", { class: "game-row", dataset: { game: g.id } },
+    h("div", {}, h("strong", {}, g.name), h("p", { class: "muted" }, g.summary)),
+    h("div", { class: "controls" },
+      button("Play", () => app.go(`/play#solo=${g.id}`), { "data-act": "solo" }),
+      button("Daily", () => app.go(`/play#daily=${g.id}`), { "data-act": "daily" }),
+      button("Race", () => createRoom(g.id, hints.checked, Number(limit.value) || undefined), { "data-act": "race" }),
+      h("a", { href: `/play#rules=${g.id}` }, "Rules"))));
+  return {
+    root: h("section", { class: "home" },
+      h("h1", {}, `Hello, ${app.player.name}`),
+      h("form", { class: "join", onsubmit: (e) => { e.preventDefault(); const c = join.value.trim().toUpperCase(); if (c) app.go(`/r/${c}`); } }, join, h("button", { type: "submit" }, "Join a race")),
+      h("p", { class: "muted" }, "Race: make a room, send its link, start when your friends are ready. ", h("label", {}, hints, " hints allowed"), " · ", limit),
+      h("ul", { class: "games" }, rows),
+      h("p", {}, h("a", { href: "/play#board=races/week" }, "Leaderboards"), " · ", h("a", { href: "/" }, "the read-only pages"))),
+  };
+}
+
+async function createRoom(game, hints, timeLimit) {
+  try {
+    const room = await app.link.request("room_create", { game, hints, time_limit: timeLimit });
+    history.pushState(null, "", `/r/${room.code}`);
+    app.show(new RoomScreen(app, room));
+  } catch (error) {
+    app.notice(error.message);
+  }
+}
+
+async function newGame(rules) {
+  try {
+    const snap = await app.link.request("new_game", { game: rules });
+    showGame(snap);
+  } catch (error) {
+    app.show(message(error.message));
+  }
+}
+
+function showGame(snap) {
+  const screen = new GameScreen(app, snap, {
+    actions: (game) => [button("New deal", () => newGame(game.rules), { "data-act": "new" }), h("a", { href: `/play#rules=${game.rules}` }, "Rules")],
+  });
+  app.show(screen);
+}
+
+async function rulesScreen(rules) {
+  const info = app.game(rules);
+  let text = "";
+  try {
+    const answer = await fetch(`/web/rules/${encodeURIComponent(rules)}.txt`);
+    text = answer.ok ? await answer.text() : "These rules are not on this server.";
+  } catch {
+    text = "The rules could not be fetched.";
+  }
+  return {
+    root: h("section", { class: "rules" }, h("h1", {}, info ? info.name : rules), h("pre", {}, text),
+      h("div", { class: "controls" }, button("Play it", () => app.go(`/play#solo=${rules}`)), h("a", { href: "/play#home" }, "All games"))),
+  };
+}
+
+app.link.open();
+window.patienceRace = app; // for the browser tests and for the curious: the link's frame counts

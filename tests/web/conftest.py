@@ -1,0 +1,83 @@
+"""The browser client's tests: Playwright for Python driving Debian's Chromium (the
+system browser, pointed at by path: nothing is downloaded), against the real server as
+a child process on a real Redis (the fixtures of tests/app/conftest.py).
+
+With ``CI=true`` a missing Chromium or a missing browser client (``make web``) fails;
+elsewhere it skips. Screenshots of the main screens go to ``tests/web/screenshots/``, or
+to ``docs/screenshots/`` (the ones the README links) with ``PATIENCE_SCREENSHOTS=update``.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from server.app.transport import static
+from tests.app.conftest import ServerProcess, redis_server, redis_url, server, settings  # noqa: F401
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+ROOT = Path(__file__).resolve().parents[2]
+SHOTS = (
+    ROOT / "docs" / "screenshots"
+    if os.environ.get("PATIENCE_SCREENSHOTS") == "update"
+    else ROOT / "tests" / "web" / "screenshots"
+)
+
+
+def missing(why: str) -> None:
+    if os.environ.get("CI") == "true":
+        pytest.fail(f"{why}: .ci/run must install it")
+    pytest.skip(why)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """Chromium, for one module's tests: stopped after them, for Playwright's sync API
+    holds the thread's event loop while it runs, which the async tests need."""
+    if CHROMIUM is None:
+        missing("chromium is not installed (apt-get install chromium)")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        missing("the playwright package is not installed (pip install -e '.[dev]')")
+    if static.client_ready() is not None:
+        missing(f"the browser client is not installed ({static.client_ready()})")
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def web_server(redis_url: str, tmp_path: Path) -> Iterator[ServerProcess]:  # noqa: F811
+    """The real server (a countdown of a second, so that it is seen), its base URL in
+    ``.http``."""
+    proc = ServerProcess(redis_url, tmp_path, PATIENCE_COUNTDOWN="1.0")
+    proc.start()
+    yield proc
+    if proc.process is not None:
+        proc.stop()
+
+
+def http(proc: ServerProcess) -> str:
+    return f"http://127.0.0.1:{proc.port}"
+
+
+def shot(page: Any, name: str) -> None:
+    """Save a screenshot of a main screen (looked at, not compared)."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)

@@ -1,0 +1,183 @@
+"""Solo play, the daily and the rules in the browser: a phone-sized page plays a move by
+tapping two piles; a desktop page plays by drag and drop and by the notation box; a daily
+is started when ready, played, and its result line shared with the copy button."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from tests.app.conftest import ServerProcess
+
+from .conftest import http, shot
+from .test_race import register
+
+
+def snapshot(page: Any) -> dict[str, Any]:
+    game: dict[str, Any] = page.evaluate(
+        "(() => { const g = window.patienceRace.screen.game || window.patienceRace.screen;"
+        " const labels = g.view.piles.map(p => p.label);"
+        " return {legal: g.legal, moves: g.view.moves, labels}; })()"
+    )
+    return game
+
+
+def until(page: Any, function: str, arg: Any = None, timeout: float = 10.0) -> None:
+    """Poll ``function(arg)`` in the page until it is true (Playwright's wait_for_function
+    evaluates a string, which the page's Content-Security-Policy forbids)."""
+    deadline = time.monotonic() + timeout
+    while not page.evaluate(function, arg):
+        assert time.monotonic() < deadline, f"not true in {timeout} s: {function}"
+        page.wait_for_timeout(50)
+
+
+def two_pile_move(game: dict[str, Any]) -> tuple[str, str, str] | None:
+    """A legal ``src>dst`` move whose both ends are piles on the board."""
+    for move in game["legal"]:
+        src, sep, dst = move.partition(">")
+        if sep and ":" not in src and src in game["labels"] and dst in game["labels"]:
+            return move, src, dst
+    return None
+
+
+def test_a_phone_plays_a_move_by_tapping(browser: Any, web_server: ServerProcess) -> None:
+    context = browser.new_context(
+        viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True
+    )
+    try:
+        page = context.new_page()
+        page.goto(f"{http(web_server)}/play")
+        register(page, "pia")
+        page.wait_for_selector(".game-row")
+        shot(page, "phone-home")
+        page.tap('.game-row[data-game="doubles-and-quits"] [data-act=solo]')
+        page.wait_for_selector(".game .pile")
+        board = page.locator(".board").bounding_box()
+        assert board is not None and board["width"] <= 360  # the whole table on the phone
+        for _ in range(30):  # a deal with a pair to play (most have one)
+            game = snapshot(page)
+            move = next((m for m in game["legal"] if "+" in m), None)
+            if move:
+                break
+            dealt = page.evaluate("window.patienceRace.screen.id")
+            page.tap("[data-act=new]")
+            until(page, "id => window.patienceRace.screen.id !== id", dealt)
+        assert move is not None
+        first, second = move.split("+")
+        page.tap(f'.pile[data-label="{first}"]')
+        page.wait_for_selector(f'.pile.picked[data-label="{first}"]')
+        assert page.locator(f'.pile.target[data-label="{second}"]').count() == 1
+        page.tap(f'.pile[data-label="{second}"]')
+        page.wait_for_selector(".game .moves:text-is('1 move')")
+        shot(page, "phone-game")
+    finally:
+        context.close()
+
+
+def test_drag_and_drop_and_the_notation_box(browser: Any, web_server: ServerProcess) -> None:
+    context = browser.new_context(viewport={"width": 1100, "height": 900})
+    try:
+        page = context.new_page()
+        page.goto(f"{http(web_server)}/play")
+        register(page, "dee")
+        page.goto(f"{http(web_server)}/play#rules=gate")
+        page.wait_for_selector(".rules pre:has-text('THE GATE')")
+        page.click("text=Play it")
+        page.wait_for_selector(".game .pile")
+        shot(page, "solo")
+        assert page.locator("[data-act=hint]").count() == 1  # solo games have hints
+        for _ in range(30):  # a deal with a move between two piles on it
+            game = snapshot(page)
+            if two_pile_move(game):
+                break
+            dealt = page.evaluate("window.patienceRace.screen.id")
+            page.click("[data-act=new]")
+            until(page, "id => window.patienceRace.screen.id !== id", dealt)
+        found = two_pile_move(snapshot(page))
+        assert found is not None
+        _, src, dst = found
+        start = page.locator(f'.pile[data-label="{src}"] .card').last.bounding_box()
+        end = page.locator(f'.pile[data-label="{dst}"] .card').last.bounding_box()
+        assert start is not None and end is not None
+        page.mouse.move(start["x"] + 10, start["y"] + 10)
+        page.mouse.down()
+        page.mouse.move(end["x"] + 10, end["y"] + 10, steps=5)
+        assert page.locator(".card.ghost").count() == 1  # the card follows the pointer
+        page.mouse.up()
+        assert page.locator(".card.ghost").count() == 0
+        page.wait_for_selector(".game .moves:text-is('1 move')")
+        # the notation box: completion offers the legal moves; a typed move is played
+        options = page.eval_on_selector_all("#legal-moves option", "os => os.map(o => o.value)")
+        assert options == snapshot(page)["legal"]
+        page.fill("#notation", options[-1])
+        page.press("#notation", "Enter")
+        page.wait_for_selector(".game .moves:text-is('2 moves')")
+        page.keyboard.press("u")  # the keyboard shortcut for undo (if the server allows it)
+        until(page, "() => window.patienceRace.screen.busy === false")
+        assert "Keyboard shortcuts" in page.inner_text(".shortcuts")
+    finally:
+        context.close()
+
+
+def test_a_daily_is_started_when_ready_played_and_shared(
+    browser: Any, web_server: ServerProcess
+) -> None:
+    context = browser.new_context()
+    context.grant_permissions(["clipboard-read", "clipboard-write"])
+    try:
+        page = context.new_page()
+        page.on("dialog", lambda dialog: dialog.accept())
+        page.goto(f"{http(web_server)}/play")
+        register(page, "dan")
+        page.click('.game-row[data-game="nestor"] [data-act=daily]')
+        start = page.wait_for_selector("[data-act=start-daily]")
+        assert start is not None and start.inner_text() == "Start"  # no clock yet
+        assert page.locator(".game .pile").count() == 0
+        shot(page, "daily-start")
+        start.click()
+        page.wait_for_selector(".game .pile")
+        move = snapshot(page)["legal"][0]
+        page.fill("#notation", move)
+        page.press("#notation", "Enter")
+        page.wait_for_selector(".game .moves:text-is('1 move')")
+        page.click("[data-act=resign]")
+        line = page.wait_for_selector(".result-line code")
+        assert line is not None
+        text = line.inner_text()
+        assert text.startswith("Patience Race · Nestor · ") and "1 move" in text
+        assert "streak" in page.inner_text(".result-line")
+        page.click("[data-act=copy]")
+        page.wait_for_selector("[data-act=copy]:text('Copied')")
+        assert page.evaluate("navigator.clipboard.readText()") == text
+        shot(page, "daily-result")
+        page.reload()  # asked again, the day says it is done and offers practice
+        page.goto(f"{http(web_server)}/play#daily=nestor")
+        page.wait_for_selector("[data-act=practice]")
+        assert page.inner_text(".result-line code") == text
+    finally:
+        context.close()
+
+
+def test_a_restart_reconnects_with_backoff_and_play_goes_on(
+    browser: Any, web_server: ServerProcess
+) -> None:
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        page.goto(f"{http(web_server)}/play")
+        register(page, "rex")
+        page.click('.game-row[data-game="doubles-and-quits"] [data-act=solo]')
+        page.wait_for_selector(".game .pile")
+        game = page.evaluate("window.patienceRace.screen.id")
+        web_server.stop()  # closes every connection with 1012
+        page.wait_for_selector("body[data-link=retrying]")
+        assert "retrying in" in page.inner_text("#link-state")
+        web_server.start()
+        page.wait_for_selector("body[data-link=up]", timeout=15000)
+        assert page.evaluate("window.patienceRace.screen.id") == game
+        move = snapshot(page)["legal"][0]
+        page.fill("#notation", move)
+        page.press("#notation", "Enter")
+        page.wait_for_selector(".game .moves:text-is('1 move')")
+    finally:
+        context.close()

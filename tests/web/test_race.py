@@ -1,0 +1,121 @@
+"""Two browser pages race each other from a shared link to the results and a rematch,
+a third page watches from the same link, one racer reloads mid-race and is back where
+he was, and the results' replay is stepped through as boards."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.app.conftest import ServerProcess
+
+from .conftest import http, shot
+
+
+def register(page: Any, name: str) -> None:
+    page.fill("input[name=name]", name)
+    page.click("form.name-form button[type=submit]")
+
+
+def legal(page: Any) -> list[str]:
+    moves: list[str] = page.evaluate("window.patienceRace.screen.game.legal")
+    return moves
+
+
+def play_by_clicks(page: Any, move: str) -> None:
+    """Play a Nestor move by clicks: a pair (``5+8``), its two piles; ``reserve``, the
+    reserve pile."""
+    if "+" not in move:
+        page.click(f'.race-game .pile[data-label="{move}"]')
+        return
+    first, second = move.split("+")
+    page.click(f'.race-game .pile[data-label="{first}"]')
+    page.wait_for_selector(f'.race-game .pile.picked[data-label="{first}"]')
+    page.click(f'.race-game .pile[data-label="{second}"]')
+
+
+def test_two_pages_race_from_a_link_and_a_third_watches(
+    browser: Any, web_server: ServerProcess
+) -> None:
+    base = http(web_server)
+    ann_ctx, bob_ctx, eve_ctx = (browser.new_context() for _ in range(3))
+    try:
+        ann, bob, eve = ann_ctx.new_page(), bob_ctx.new_page(), eve_ctx.new_page()
+        for page in (ann, bob, eve):
+            page.on("dialog", lambda dialog: dialog.accept())
+        ann.goto(f"{base}/play")
+        register(ann, "ann")
+        ann.select_option("select[aria-label='time limit']", "300")
+        ann.click('.game-row[data-game="nestor"] [data-act=race]')
+        share = ann.wait_for_selector("input.share")
+        assert share is not None
+        link = share.input_value()
+        code = link.rsplit("/", 1)[1]
+        assert link == f"{base}/r/{code}"
+        assert "token" not in ann.url and "token" not in link
+        shot(ann, "lobby")
+
+        bob.goto(link)  # straight into the lobby, once named
+        assert bob.inner_text("h1") == f"You are invited to race (room {code})"
+        register(bob, "bob")
+        bob.wait_for_selector('.players li[data-player="bob"]')
+        ann.wait_for_selector('.players li[data-player="bob"]')
+        assert "bob joined" in ann.inner_text("#notices")
+
+        eve.goto(link)
+        eve.click("text=Just watch this race")
+        eve.wait_for_selector("text=you are watching")
+
+        bob.click("[data-act=ready]")
+        ann.wait_for_selector('.players li[data-player="bob"] .tag.ready')
+        ann.click("[data-act=start]")
+        for page in (ann, bob, eve):
+            page.wait_for_selector(".countdown.on")
+        shot(bob, "countdown")
+        for page in (ann, bob):
+            page.wait_for_selector(".race-game .pile", timeout=10000)
+        eve.wait_for_selector('.bar-row[data-player="bob"]')
+        assert "5:00 limit" in ann.inner_text(".room-head")
+        ann.wait_for_selector(".race-game .clock:has-text('left')")  # the time limit's clock
+        assert ann.locator(".race-game [data-act=hint]").count() == 0  # a room without hints
+        assert ann.locator(".race-game [data-act=resign]").count() == 1
+        assert eve.locator(".race-game .pile").count() == 0  # a watcher sees no cards
+
+        move = legal(bob)[0]
+        play_by_clicks(bob, move)
+        bob.wait_for_selector(".race-game .moves:text-is('1 move')")
+        for page in (ann, eve):  # the live bars, the watcher's too
+            page.wait_for_selector('.bar-row[data-player="bob"] .nums:has-text("· 1 move")')
+        shot(ann, "race")
+        shot(eve, "watching")
+
+        bob.reload()  # mid-race: the token in the browser brings him back to his game
+        bob.wait_for_selector(".race-game .moves:text-is('1 move')")
+        assert bob.inner_text("#who") == "bob"
+
+        ann.click("[data-act=resign]")
+        bob.click("[data-act=resign]")
+        for page in (ann, bob, eve):
+            page.wait_for_selector(".results table")
+        rows = eve.locator(".results tbody tr")
+        assert rows.count() == 2
+        assert "· 1 move" in eve.inner_text('.bar-row[data-player="bob"]')
+        shot(ann, "results")
+        replay_link = eve.get_attribute('.results tr[data-player="bob"] a', "href")
+        assert replay_link is not None and replay_link.startswith("/play#replay=")
+
+        ann.click("[data-act=rematch]")
+        for page in (ann, bob):
+            page.wait_for_selector(".room-head .muted:has-text('race 2')")
+            page.wait_for_selector(".race-game .pile", timeout=10000)
+        assert bob.inner_text(".race-game .moves") == "0 moves"
+
+        # the first race's replay, from the watcher's link, stepped through as boards
+        eve.goto(f"{base}{replay_link}")
+        eve.wait_for_selector('.replay .board-box[data-step="0"] .pile')
+        eve.click("[data-act=forward]")
+        eve.wait_for_selector('.replay .board-box[data-step="1"] .pile')
+        assert "step 1 of 2" in eve.inner_text(".replay .step")
+        shot(eve, "replay")
+    finally:
+        for ctx in (ann_ctx, bob_ctx, eve_ctx):
+            ctx.close()
