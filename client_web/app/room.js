@@ -68,6 +68,18 @@ export class RoomScreen {
       const now = new Set(room.players.map((p) => p.name));
       for (const name of now) if (!was.has(name)) this.app.notice(`${name} joined`);
       for (const name of was) if (!now.has(name)) this.app.notice(`${name} left`);
+      const me = this.me;
+      const wasReady = new Set(before.players.filter((p) => p.ready).map((p) => p.name));
+      if (room.state === "lobby") {
+        for (const p of room.players) {
+          if (p.ready && !wasReady.has(p.name) && p.name !== me) this.app.notice(`${p.name} is ready`);
+        }
+      }
+      const others = room.players.filter((p) => p.name !== room.host);
+      const allReady = (r) => r.state === "lobby" && r.players.filter((p) => p.name !== r.host).every((p) => p.ready);
+      if (room.host === me && others.length && allReady(room) && !allReady(before)) {
+        this.app.notice("everyone is ready: press Start");
+      }
     }
     this.room = room;
     for (const p of room.players) {

@@ -67,6 +67,8 @@ def test_two_pages_race_from_a_link_and_a_third_watches(
 
         bob.click("[data-act=ready]")
         ann.wait_for_selector('.players li[data-player="bob"] .tag.ready')
+        notices = ann.inner_text("#notices")
+        assert "bob is ready" in notices and "everyone is ready: press Start" in notices
         ann.click("[data-act=start]")
         for page in (ann, bob, eve):
             page.wait_for_selector(".countdown.on")
