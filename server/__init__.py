@@ -1,8 +1,12 @@
 """Patience Race: the race server."""
 
-from . import native as _native
+from __future__ import annotations
 
-__version__ = "0.2.0"
+from . import native as _native
+from ._version import version as _installed_version
+
+#: the version ``pyproject.toml`` gives, as installed: the one source of it
+__version__ = _installed_version()
 
 # the move path's compiled modules, when built and current (server/native.py)
 _native.install()
