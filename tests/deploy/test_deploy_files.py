@@ -30,7 +30,9 @@ def test_the_dockerfile_runs_the_server_unprivileged_with_a_healthcheck() -> Non
     assert text.count("FROM ") >= 2  # multi-stage
     assert re.search(r"^USER (?!root)\w+", text, re.M)
     assert f"EXPOSE {PORT}" in text
-    assert "HEALTHCHECK" in text and f"127.0.0.1:{PORT}/healthz" in text
+    # the port it asks is the one configured (tests/app/test_healthcheck.py runs it)
+    assert "HEALTHCHECK" in text and "127.0.0.1:{port}/healthz" in text
+    assert "os.environ.get('PATIENCE_PORT', '8765')" in text
     assert 'CMD ["patience-race-server"]' in text
     for variable in re.findall(r"(PATIENCE_[A-Z_]+)=", text):
         assert variable in (*ENV_NAMES.values(), native.ENV), variable
