@@ -51,6 +51,20 @@ def test_the_image_compiles_the_move_path_and_runs_only_compiled() -> None:
     assert f"{native.ENV}=1" in runtime and "gcc" not in runtime
 
 
+def test_the_image_installs_the_server_alone() -> None:
+    """No extras (the terminal client's libraries, the embedded Redis), and mypy in a
+    folder the runtime stage does not copy; the data directory a volume."""
+    text = (DEPLOY / "Dockerfile").read_text()
+    build, runtime = text.split("\nFROM ", 2)[1:]
+    assert re.search(r"/opt/patience/bin/pip install --no-cache-dir \. ", build)
+    assert ".[" not in build and "mypy" not in runtime
+    mypy = re.search(r'pip install --no-cache-dir --target (\S+) "mypy', build)
+    assert mypy is not None and not mypy[1].startswith("/opt/patience")
+    assert f"PYTHONPATH={mypy[1]} /opt/patience/bin/patience-race-server native build" in build
+    assert re.findall(r"^COPY --from=build (\S+)", runtime, re.M) == ["/opt/patience"]
+    assert "VOLUME /data" in runtime and "PATIENCE_DATA_DIR=/data" in runtime
+
+
 def test_compose_has_redis_with_a_volume_three_servers_and_haproxy() -> None:
     compose = load("compose.yaml")
     assert isinstance(compose, dict)
