@@ -80,7 +80,7 @@ def test_compose_has_redis_with_a_volume_three_servers_and_haproxy() -> None:
     assert server["environment"]["PATIENCE_PORT"] == str(PORT)
     for variable in server["environment"]:
         assert variable in ENV_NAMES.values(), variable
-    assert services["haproxy"]["ports"] == [f"{PORT}:{PORT}"]
+    assert services["haproxy"]["ports"] == [f"${{PATIENCE_PUBLISHED_PORT:-{PORT}}}:{PORT}"]
 
 
 def test_haproxy_balances_the_compose_servers_with_health_checks() -> None:
