@@ -265,6 +265,24 @@ class Deployment:
                 raise Failed(f"replicas {states}, /healthz through HAProxy {through}")
             time.sleep(2)
 
+    def another_secret(self) -> str:
+        """A fourth server on the same network and Redis, with another secret: it must
+        refuse to start, saying why."""
+        replica = self.replicas()[0]
+        network = inspect(replica, "{{range $k, $v := .NetworkSettings.Networks}}{{$k}}{{end}}")
+        env = ["-e", "PATIENCE_REDIS_URL=redis://redis:6379/0"]
+        env += ["-e", f"PATIENCE_SECRET={secrets.token_hex(32)}"]
+        done = subprocess.run(
+            ["docker", "run", "--rm", "--network", network, *env, IMAGE],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        said = done.stderr.strip().splitlines()[-1:] or [""]
+        if done.returncode != 1 or "is not the one the other processes" not in said[0]:
+            raise Failed(f"it exited with {done.returncode}: {said[0][:200]}")
+        return f"exit 1: {said[0][:70]}..."
+
     def holding(self) -> dict[str, int]:
         return {c: connections(c) for c in self.replicas()}
 
@@ -395,6 +413,7 @@ def check(keep: bool) -> Report:
             )
 
         step(report, "up and healthy", up)
+        step(report, "a server with another secret", deployment.another_secret)
         asyncio.run(guarded(report, deployment.race))
     except Failed:
         pass
