@@ -128,3 +128,18 @@ def test_the_deploy_readme_lists_every_setting() -> None:
     readme = (DEPLOY / "README.md").read_text()
     for variable in ENV_NAMES.values():
         assert variable in readme, variable
+
+
+def test_every_replica_gets_the_one_secret() -> None:
+    """Compose gives its replicas the one PATIENCE_SECRET it is started with and will
+    not start without; every Kubernetes replica reads it from the one Secret."""
+    compose = load("compose.yaml")
+    assert isinstance(compose, dict)
+    secret = compose["services"]["server"]["environment"]["PATIENCE_SECRET"]
+    assert re.fullmatch(r"\$\{PATIENCE_SECRET:\?[^}]+\}", secret), secret
+    (container,) = k8s("deployment.yaml")["spec"]["template"]["spec"]["containers"]
+    (env,) = [e for e in container["env"] if e["name"] == "PATIENCE_SECRET"]
+    ref = env["valueFrom"]["secretKeyRef"]
+    example = k8s("secret.example.yaml")
+    assert example["kind"] == "Secret" and ref["name"] == example["metadata"]["name"]
+    assert ref["key"] in example["stringData"]
