@@ -39,7 +39,7 @@ ROOT = DEPLOY.parent
 IMAGE = "patience-race:latest"
 PROJECT = "patience-race"
 #: how long the containers have to become healthy, seconds
-HEALTHY_WITHIN = 120
+HEALTHY_WITHIN = 90
 
 
 class Failed(Exception):
@@ -262,7 +262,10 @@ class Deployment:
             if len(servers) == 3 and set(states) == {"healthy"} and through == 200:
                 return
             if time.monotonic() > deadline:
-                raise Failed(f"replicas {states}, /healthz through HAProxy {through}")
+                raise Failed(
+                    f"replicas {states}, /healthz through HAProxy {through}; "
+                    f"HAProxy: {self.last_words('haproxy')}"
+                )
             time.sleep(2)
 
     def another_secret(self) -> str:
@@ -282,6 +285,20 @@ class Deployment:
         if done.returncode != 1 or "is not the one the other processes" not in said[0]:
             raise Failed(f"it exited with {done.returncode}: {said[0][:200]}")
         return f"exit 1: {said[0][:70]}..."
+
+    def last_words(self, service: str) -> str:
+        """A service's state and the last line it logged (why it is not up)."""
+        labels = [f"label=com.docker.compose.project={PROJECT}"]
+        labels.append(f"label=com.docker.compose.service={service}")
+        args = [arg for label in labels for arg in ("--filter", label)]
+        found = run("docker", "ps", "-aq", *args).split()
+        if not found:
+            return "no container"
+        state = inspect(found[0], "{{.State.Status}} (restarts: {{.RestartCount}})")
+        logs = subprocess.run(
+            ["docker", "logs", "--tail", "1", found[0]], capture_output=True, text=True
+        )
+        return f"{state}: {(logs.stderr or logs.stdout).strip()[-200:]}"
 
     def holding(self) -> dict[str, int]:
         return {c: connections(c) for c in self.replicas()}
