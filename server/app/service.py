@@ -234,7 +234,10 @@ class Service:
             await self.host.on_bus(channel[len("room:") :], kind, data)
 
     async def start(self) -> int:
-        """Join the bus, resume the rooms a previous run left, start the housekeeping."""
+        """Agree the daily deals' secret with the other processes on this Redis (else
+        :class:`~server.app.store.SecretMismatch`), join the bus, resume the rooms a
+        previous run left, start the housekeeping."""
+        await store.agree_secret(self.redis, self.daily.secret)
         await self.bus.start()
         count = await self.housekeeping.start()
         self.certifier.start()

@@ -30,7 +30,9 @@ def test_the_dockerfile_runs_the_server_unprivileged_with_a_healthcheck() -> Non
     assert text.count("FROM ") >= 2  # multi-stage
     assert re.search(r"^USER (?!root)\w+", text, re.M)
     assert f"EXPOSE {PORT}" in text
-    assert "HEALTHCHECK" in text and f"127.0.0.1:{PORT}/healthz" in text
+    # the port it asks is the one configured (tests/app/test_healthcheck.py runs it)
+    assert "HEALTHCHECK" in text and "127.0.0.1:{port}/healthz" in text
+    assert "os.environ.get('PATIENCE_PORT', '8765')" in text
     assert 'CMD ["patience-race-server"]' in text
     for variable in re.findall(r"(PATIENCE_[A-Z_]+)=", text):
         assert variable in (*ENV_NAMES.values(), native.ENV), variable
@@ -49,6 +51,20 @@ def test_the_image_compiles_the_move_path_and_runs_only_compiled() -> None:
     assert f"{native.ENV}=1" in runtime and "gcc" not in runtime
 
 
+def test_the_image_installs_the_server_alone() -> None:
+    """No extras (the terminal client's libraries, the embedded Redis), and mypy in a
+    folder the runtime stage does not copy; the data directory a volume."""
+    text = (DEPLOY / "Dockerfile").read_text()
+    build, runtime = text.split("\nFROM ", 2)[1:]
+    assert re.search(r"/opt/patience/bin/pip install --no-cache-dir \. ", build)
+    assert ".[" not in build and "mypy" not in runtime
+    mypy = re.search(r'pip install --no-cache-dir --target (\S+) "mypy', build)
+    assert mypy is not None and not mypy[1].startswith("/opt/patience")
+    assert f"PYTHONPATH={mypy[1]} /opt/patience/bin/patience-race-server native build" in build
+    assert re.findall(r"^COPY --from=build (\S+)", runtime, re.M) == ["/opt/patience"]
+    assert "VOLUME /data" in runtime and "PATIENCE_DATA_DIR=/data" in runtime
+
+
 def test_compose_has_redis_with_a_volume_three_servers_and_haproxy() -> None:
     compose = load("compose.yaml")
     assert isinstance(compose, dict)
@@ -64,7 +80,7 @@ def test_compose_has_redis_with_a_volume_three_servers_and_haproxy() -> None:
     assert server["environment"]["PATIENCE_PORT"] == str(PORT)
     for variable in server["environment"]:
         assert variable in ENV_NAMES.values(), variable
-    assert services["haproxy"]["ports"] == [f"{PORT}:{PORT}"]
+    assert services["haproxy"]["ports"] == [f"${{PATIENCE_PUBLISHED_PORT:-{PORT}}}:{PORT}"]
 
 
 def test_haproxy_balances_the_compose_servers_with_health_checks() -> None:
@@ -112,3 +128,18 @@ def test_the_deploy_readme_lists_every_setting() -> None:
     readme = (DEPLOY / "README.md").read_text()
     for variable in ENV_NAMES.values():
         assert variable in readme, variable
+
+
+def test_every_replica_gets_the_one_secret() -> None:
+    """Compose gives its replicas the one PATIENCE_SECRET it is started with and will
+    not start without; every Kubernetes replica reads it from the one Secret."""
+    compose = load("compose.yaml")
+    assert isinstance(compose, dict)
+    secret = compose["services"]["server"]["environment"]["PATIENCE_SECRET"]
+    assert re.fullmatch(r"\$\{PATIENCE_SECRET:\?[^}]+\}", secret), secret
+    (container,) = k8s("deployment.yaml")["spec"]["template"]["spec"]["containers"]
+    (env,) = [e for e in container["env"] if e["name"] == "PATIENCE_SECRET"]
+    ref = env["valueFrom"]["secretKeyRef"]
+    example = k8s("secret.example.yaml")
+    assert example["kind"] == "Secret" and ref["name"] == example["metadata"]["name"]
+    assert ref["key"] in example["stringData"]

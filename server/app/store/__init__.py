@@ -33,6 +33,7 @@ from .keys import (
     DAILY_TTL,
     ENDING_CLAIM_MS,
     LIVE_ROOMS,
+    SECRET_FINGERPRINT,
     code_key,
     counted_key,
     daily_key,
@@ -69,6 +70,7 @@ from .scripts import (
     SUBMIT_TIME,
     load_scripts,
 )
+from .secret import SecretMismatch, agree_secret
 
 __all__ = [
     "COUNTED_TTL",
@@ -81,6 +83,7 @@ __all__ = [
     "LIVE_ROOMS",
     "ROOM_CAS",
     "SCRIPTS",
+    "SECRET_FINGERPRINT",
     "STREAK",
     "SUBMIT_COUNT",
     "SUBMIT_TIME",
@@ -90,7 +93,9 @@ __all__ = [
     "Fenced",
     "GroupCommit",
     "RedisClient",
+    "SecretMismatch",
     "Write",
+    "agree_secret",
     "code_key",
     "counted_key",
     "daily_key",

@@ -44,6 +44,10 @@ key                         type    what
 ``lb:{B}`` ``lbd:{B}`` ...  board   a leaderboard: see ``server/app/domain/boards.py``
 ``lbg:{B}:{gid}``           string  a game's win counted on counting board B (31 days), so
                                     a retried count counts once
+``secret:fp``               string  the fingerprint of the daily deals' secret (an HMAC of
+                                    a fixed label under it, never the secret), set
+                                    (``NX``) by the first process to start; one whose
+                                    secret gives another refuses to start (``secret.py``)
 ==========================  ======  ===========================================================
 
 TTLs: a finished game and its log, and a finished room, expire ``Settings.ended_ttl``
@@ -199,6 +203,10 @@ def room_channel(code: str) -> str:
 def proc_channel(proc: str) -> str:
     """The bus channel of messages to one server process (pub/sub: not a key)."""
     return f"proc:{proc}"
+
+
+#: the daily deals' secret's fingerprint, agreed by every process (``secret.py``); no TTL
+SECRET_FINGERPRINT = "secret:fp"
 
 
 def first_key(args: tuple[Any, ...]) -> Any:
