@@ -159,6 +159,19 @@ def healthz(port: int) -> int:
         return 0
 
 
+def browser_client(port: int) -> str:
+    """The browser client through HAProxy: its page and its msgpack library (the image's
+    web stage) answer 200."""
+    for path in ("/play", "/web/vendor/msgpack/index.mjs", "/web/app/main.js"):
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=5) as answer:
+                if answer.status != 200:
+                    raise Failed(f"{path} answered {answer.status}")
+        except OSError as exc:
+            raise Failed(f"{path}: {exc}") from exc
+    return "/play, its modules and msgpack's build: 200 through HAProxy"
+
+
 CONNECTIONS = (
     "import urllib.request; print(next(line.split()[1] for line in urllib.request.urlopen("
     "'http://127.0.0.1:8765/metrics').read().decode().splitlines() "
@@ -430,6 +443,7 @@ def check(keep: bool) -> Report:
             )
 
         step(report, "up and healthy", up)
+        step(report, "the browser client", lambda: browser_client(port))
         step(report, "a server with another secret", deployment.another_secret)
         asyncio.run(guarded(report, deployment.race))
     except Failed:
