@@ -86,3 +86,37 @@ def test_a_killed_server_leaves_no_worker_behind(tmp_path: Path) -> None:
     finally:
         child.kill()
         child.wait(10)
+
+
+#: a server-like process that stops cleanly while a long task is still running
+STOPPING = """
+import asyncio, time
+from server.app.workers import Workers
+
+async def main():
+    workers = Workers()
+    task = asyncio.ensure_future(workers.run("long", time.sleep, 120, timeout=300))
+    await asyncio.sleep(2)  # the worker has taken it
+    workers.close()
+    task.cancel()
+    print("closed", flush=True)
+
+if __name__ == "__main__":
+    asyncio.run(main())
+"""
+
+
+def test_a_stopping_server_does_not_wait_for_a_running_task(tmp_path: Path) -> None:
+    """Stopping abandons what the workers run (a certification's search can take its
+    whole budget): the process ends, rather than waiting for the task at its exit."""
+    script = tmp_path / "stopping.py"
+    script.write_text(STOPPING)
+    root = Path(__file__).resolve().parents[2]
+    child = subprocess.run(
+        [sys.executable, str(script)],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(root)},
+        timeout=100,  # well under the task's 120 s: it was not waited for
+    )
+    assert child.stdout.strip() == "closed", child.stderr
