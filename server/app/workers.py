@@ -104,7 +104,15 @@ class Workers:
             raise
 
     def close(self) -> None:
-        """Stop every pool (what runs is abandoned; the server is stopping)."""
+        """Stop every pool: what runs is abandoned and its process ended (the server is
+        stopping; without this its exit would wait for a running task, a certification's
+        whole budget)."""
         for pool in self._pools.values():
+            # the pool's processes, before shutdown lets go of them (the executor keeps
+            # them in ``_processes``; Python 3.14 gives it a public terminate_workers)
+            processes = list(getattr(pool, "_processes", {}).values())
             pool.shutdown(wait=False, cancel_futures=True)
+            for process in processes:
+                if process.is_alive():
+                    process.terminate()
         self._pools.clear()
