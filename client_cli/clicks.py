@@ -35,7 +35,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from .commands import Action, candidates
-from .render import move_piles
+from .notation import move_piles, target
 
 
 @dataclass(frozen=True)
@@ -69,16 +69,11 @@ def hit_at(hits: Sequence[Hit], line: int, column: int) -> Hit | None:
 STOCK_KINDS = frozenset({"stock", "talon"})
 
 
-def _target(move: str) -> str:
-    """The pile a ``src>dst`` move goes to ("" for a pair or a word)."""
-    return move.rpartition(">")[2] if ">" in move else ""
-
-
 def _goes_to(move: str, label: str) -> bool:
     """Whether ``move`` ends on the clicked pile ``label`` (or on its family: ``f`` is any
     foundation ``fc`` .. ``fs``)."""
-    target = _target(move)
-    return bool(target) and (label == target or label.startswith(target))
+    goes = target(move)
+    return bool(goes) and (label == goes or label.startswith(goes))
 
 
 def click(

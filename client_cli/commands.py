@@ -44,7 +44,7 @@ import re
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
-from .render import move_piles
+from .notation import move_piles
 
 
 @dataclass(frozen=True)

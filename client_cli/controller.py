@@ -315,11 +315,16 @@ class Client:
             return
         model.open_page(f"The rules of {model.game_name(rules)}", text)
 
+    async def on_game(self, kind: str, **fields: Any) -> dict[str, Any] | None:
+        """A request about the game on the table (its id added), refused as :meth:`call`
+        shows it."""
+        game = self.model.game
+        assert game is not None
+        return await self.call(kind, game=game.gid, **fields)
+
     async def move(self, move: str) -> None:
         model = self.model
-        game = model.game
-        assert game is not None
-        reply = await self.call("move", move=move, game=game.gid)
+        reply = await self.on_game("move", move=move)
         if reply is None:
             return
         model.apply_reply(reply, now_ms())
@@ -351,9 +356,7 @@ class Client:
     async def home(self) -> None:
         """Every card that can go home, and again, until none can."""
         model = self.model
-        game = model.game
-        assert game is not None
-        reply = await self.call("home", game=game.gid)
+        reply = await self.on_game("home")
         if reply is None:
             return
         model.apply_reply(reply, now_ms())
@@ -371,9 +374,7 @@ class Client:
 
     async def undo(self) -> None:
         model = self.model
-        game = model.game
-        assert game is not None
-        reply = await self.call("undo", game=game.gid)
+        reply = await self.on_game("undo")
         if reply is not None:
             model.apply_reply(reply, now_ms())
             model.say(f"took back {clean(reply.get('move', ''), 32)}", INFO)
@@ -381,9 +382,7 @@ class Client:
     async def hint(self) -> None:
         """Ask the server for a hint and show it (the server counts it in the game)."""
         model = self.model
-        game = model.game
-        assert game is not None
-        reply = await self.call("hint", game=game.gid)
+        reply = await self.on_game("hint")
         if reply is None:
             return
         move = clean(reply.get("move") or "", 32)

@@ -46,6 +46,7 @@ from rich.cells import cell_len
 from rich.text import Text
 
 from .cards import card_text
+from .notation import playable_piles
 from .sanitize import clean
 
 #: kinds whose count of cards beneath the top is not shown (the progress says it)
@@ -70,7 +71,6 @@ HIDDEN_STYLE = "blue"
 MARK_STYLE = "bold magenta"
 
 _AXIS_LABEL = re.compile(r"([a-z])(\d{1,2})")
-_MOVE_SPLIT = re.compile(r"[>+:]")
 
 
 @dataclass(frozen=True)
@@ -115,26 +115,6 @@ def piles_of(view: Mapping[str, Any]) -> list[Pile]:
             )
         )
     return out
-
-
-def move_piles(move: str) -> tuple[str, ...]:
-    """The piles a move starts from, read off its notation: the part before ``>`` or
-    ``:`` (``t1>b2`` and The Blockade's counted ``c3:2>e2`` start at ``t1`` and ``c3``),
-    or both sides of a pair (``4+8``). A word (``deal``) comes back whole: it names no
-    pile.
-
-    >>> move_piles("t1>b2"), move_piles("c3:2>e2"), move_piles("4+8"), move_piles("deal")
-    (('t1',), ('c3',), ('4', '8'), ('deal',))
-    """
-    parts = _MOVE_SPLIT.split(move)
-    if "+" in move:
-        return tuple(p for p in move.split("+") if p)
-    return (parts[0],)
-
-
-def playable_piles(legal: Iterable[str]) -> frozenset[str]:
-    """Labels of the piles some legal move starts from."""
-    return frozenset(p for move in legal for p in move_piles(move))
 
 
 def marked_piles(view: Mapping[str, Any]) -> dict[str, str]:

@@ -10,7 +10,8 @@ import pytest
 from rich.text import Text
 
 from client_cli.cards import card_text
-from client_cli.render import MARK_STYLE, draw_board, move_piles, piles_of, render
+from client_cli.notation import move_piles
+from client_cli.render import MARK_STYLE, draw_board, piles_of, render
 from server.engine import new_game
 
 from .conftest import check_golden
