@@ -53,6 +53,10 @@ class HeldRoom(Room):
     progress_due: dict[str, Any] = field(default_factory=dict, repr=False)
     #: the race whose ``race_start`` this process has sent, and to which of its racers
     starts_sent: tuple[int, frozenset[str]] = field(default=(0, frozenset()), repr=False)
+    #: held while ``race_start`` is being sent from here: the bus's start message and
+    #: this process's own countdown timer arrive together, and one sends while the other
+    #: waits, then finds it sent (``Races.send_race_starts``)
+    starts_lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
 
 
 class RoomHost(Part):

@@ -77,19 +77,25 @@ class Races(Part):
     async def send_race_starts(self, room: HeldRoom) -> None:
         """``race_start`` to each racer connected here, with their game (taken here),
         once a race each (a racer whose game could not be read is sent theirs when this
-        is called again)."""
-        race, sent = room.starts_sent
-        if race != room.race:
-            race, sent = room.race, frozenset()
-        for racer in room.members():
-            session = self.sessions.get(racer.pid)
-            if session is None or racer.gid is None or racer.pid in sent:
-                continue
-            live = await self.play.get_game(racer.gid, fresh=racer.gid not in self.games)
-            if live is not None and room.race == race:
-                session.send(self.race_message(room, live))
-                sent = sent | {racer.pid}
-                room.starts_sent = (race, sent)
+        is called again).
+
+        Single-flight: two callers at once (the bus's start message and this process's
+        countdown timer) take turns, and the second finds the starts sent. Each racer's
+        game is taken once, under one new fencing token; two takes at once could leave
+        the copy held here with the older token, and the racer's first move refused."""
+        async with room.starts_lock:
+            race, sent = room.starts_sent
+            if race != room.race:
+                race, sent = room.race, frozenset()
+            for racer in room.members():
+                session = self.sessions.get(racer.pid)
+                if session is None or racer.gid is None or racer.pid in sent:
+                    continue
+                live = await self.play.get_game(racer.gid, fresh=racer.gid not in self.games)
+                if live is not None and room.race == race:
+                    session.send(self.race_message(room, live))
+                    sent = sent | {racer.pid}
+                    room.starts_sent = (race, sent)
 
     def progress(self, room: HeldRoom, live: g.LiveGame) -> None:
         """Tell the room how a racer stands after a move, undo or resignation.
