@@ -1,0 +1,134 @@
+"""The processes hear each other again soon after Redis restarts, and what was published
+while a process could not hear it is not lost for good.
+
+The bus used to leave reconnecting to the client library, which kept counting the old
+subscriptions: the reader skipped subscribing again and a process stayed deaf to the
+others for about half a minute after Redis was back (a room made meanwhile heard no
+join from the other process, a racer there never got the results).
+
+Each test has a Redis of its own, killed with SIGKILL and started again."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+
+from server.app import store
+from server.app.settings import Settings
+from server.app.store import room_channel
+from server.app.store.bus import Bus
+from server.app.store.connect import open_redis
+
+from .client import player
+from .conftest import Running, running, with_settings
+from .test_redis_outage import Outage, outage, tracebacks  # noqa: F401 (a fixture)
+
+#: how soon after Redis is back a process must hear the others again, at the latest
+#: (the bus tries every half second; the tests allow for a slow machine)
+HEARS_AGAIN_S = 5.0
+
+
+async def test_the_bus_subscribes_again_as_soon_as_redis_is_back(
+    outage: Outage, caplog: pytest.LogCaptureFixture
+) -> None:
+    redis = open_redis(outage.redis.url)
+    heard: list[tuple[str, dict[str, Any]]] = []
+
+    async def handler(channel: str, data: dict[str, Any]) -> None:
+        heard.append((channel, data))
+
+    bus = Bus(redis, "here", handler)
+    await bus.start()
+    await bus.subscribe(room_channel("ABCDEF"))
+    other = None
+    try:
+        outage.kill()
+        await asyncio.sleep(1)  # the reader finds the connection gone
+        outage.restart()
+        back = time.monotonic()
+        other = open_redis(outage.redis.url)
+        message = store.pack({"o": "elsewhere", "k": "room"})
+        while not await other.publish(room_channel("ABCDEF"), message):
+            assert time.monotonic() - back < HEARS_AGAIN_S, "the bus did not subscribe again"
+            await asyncio.sleep(0.05)
+        while not heard:
+            assert time.monotonic() - back < HEARS_AGAIN_S, "the bus did not hear it"
+            await asyncio.sleep(0.02)
+        assert heard == [("room:ABCDEF", {"o": "elsewhere", "k": "room"})]
+    finally:
+        if other is not None:
+            await other.aclose()
+        await bus.stop()
+        await redis.aclose()
+    assert tracebacks(caplog) == []
+
+
+@pytest.fixture
+async def two_on_own_redis(outage: Outage, settings: Settings) -> AsyncIterator[list[Running]]:
+    own = with_settings(settings, redis_url=outage.redis.url, countdown=0.3, lock_wait=2.0)
+    async with running(own) as one, running(own) as two:
+        yield [one, two]
+
+
+async def test_a_room_made_after_redis_came_back_hears_the_other_process(
+    two_on_own_redis: list[Running], outage: Outage
+) -> None:
+    one, two = two_on_own_redis
+    ann = await player(one.url, "ann")
+    bob = await player(two.url, "bob")
+    outage.kill()
+    await asyncio.sleep(1)  # both buses find their connections gone
+    outage.restart()
+    back = time.monotonic()
+    while True:  # the first request on a fresh connection once Redis answers
+        reply = await ann.request("room_create", game="gate", seed=3)
+        if reply["type"] != "error":
+            break
+        assert time.monotonic() - back < 10, reply
+        await asyncio.sleep(0.1)
+    code = reply["code"]
+    await bob.call("room_join", code=code)
+    # ann hears of bob's join (made on the other process) through the bus
+    joined = await ann.event(
+        "room", lambda e: any(p["name"] == "bob" for p in e["players"]), timeout=HEARS_AGAIN_S
+    )
+    assert joined["code"] == code
+    await bob.call("ready")
+    await ann.event(
+        "room",
+        lambda e: any(p["name"] == "bob" and p["ready"] for p in e["players"]),
+        timeout=HEARS_AGAIN_S,
+    )
+
+
+async def test_results_published_while_a_process_was_deaf_reach_its_racers(
+    two_on_own_redis: list[Running], outage: Outage
+) -> None:
+    """The race ends on one process while the other cannot hear the bus: once it hears
+    again, it reads its rooms from Redis and tells its racers what they missed."""
+    one, two = two_on_own_redis
+    ann = await player(one.url, "ann")
+    bob = await player(two.url, "bob")
+    code = (await ann.call("room_create", game="gate", seed=3))["code"]
+    await bob.call("room_join", code=code)
+    await bob.call("ready")
+    await ann.call("start")
+    await ann.event("race_start")
+    await bob.event("race_start")
+    await bob.call("resign")
+    # bob's process stops hearing the bus (its subscriptions dropped, as a Redis restart
+    # drops them) while ann's race ends on the other
+    outage.kill()
+    await asyncio.sleep(1)
+    outage.restart()
+    while (await ann.request("resign"))["type"] == "error":
+        await asyncio.sleep(0.1)
+    results = await ann.event("results", timeout=10)
+    missed = await bob.event("results", timeout=10)
+    assert missed["results"] == results["results"]
+    room = await bob.event("room", lambda e: e["state"] == "finished", timeout=10)
+    assert room["code"] == code
