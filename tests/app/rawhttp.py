@@ -40,14 +40,21 @@ class Answer:
 async def request(port: int, method: str, target: str, *headers: str) -> Answer:
     """Send ``METHOD TARGET HTTP/1.1`` with a Host header and ``headers`` (each
     ``"Name: value"``), and read the whole answer."""
+    lines = [f"{method} {target} HTTP/1.1", "Host: 127.0.0.1", *headers, "", ""]
+    return await send(port, "\r\n".join(lines).encode())
+
+
+async def send(port: int, data: bytes) -> Answer:
+    """Send ``data`` as it is (a request however malformed), and read the whole answer;
+    a connection closed with no answer at all fails."""
     reader, writer = await asyncio.open_connection("127.0.0.1", port)
     try:
-        lines = [f"{method} {target} HTTP/1.1", "Host: 127.0.0.1", *headers, "", ""]
-        writer.write("\r\n".join(lines).encode())
+        writer.write(data)
         await writer.drain()
         data = await asyncio.wait_for(reader.read(), 10)
     finally:
         writer.close()
+    assert data, "no answer: the server closed the connection without one"
     head, _, body = data.partition(b"\r\n\r\n")
     status_line, *header_lines = head.decode("iso-8859-1").split("\r\n")
     _, status, reason = status_line.split(" ", 2)
