@@ -92,7 +92,7 @@ class Service:
         self.absent_since: dict[str, int] = {}
         #: this process's id among the processes sharing the Redis, and the bus to them
         self.proc = secrets.token_hex(6)
-        self.bus = bus.Bus(redis, self.proc, self.on_bus)
+        self.bus = bus.Bus(redis, self.proc, self.on_bus, on_back=self.on_bus_back)
         #: the repositories
         self.players = Players(redis)
         self.dailies = Dailies(redis)
@@ -232,6 +232,14 @@ class Service:
             self.leaderboards.relay(data.get("id", ""), data["data"])
         elif channel.startswith("room:"):
             await self.host.on_bus(channel[len("room:") :], kind, data)
+
+    async def on_bus_back(self) -> None:
+        """The bus hears again after it could not (Redis restarted): what the other
+        processes published meanwhile is lost to this one, so the rooms held here are
+        read again from Redis and their audience told what changed (a race started or
+        ended), and the board updates missed are read from the board feed."""
+        await self.housekeeping.catch_up_rooms()
+        await self.leaderboards.catch_up()
 
     async def start(self) -> int:
         """Agree the daily deals' secret with the other processes on this Redis (else

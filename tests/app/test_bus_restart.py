@@ -132,3 +132,28 @@ async def test_results_published_while_a_process_was_deaf_reach_its_racers(
     assert missed["results"] == results["results"]
     room = await bob.event("room", lambda e: e["state"] == "finished", timeout=10)
     assert room["code"] == code
+
+
+async def test_board_updates_missed_while_deaf_are_read_from_the_feed(
+    settings: Settings,
+) -> None:
+    """A board update is kept in the board feed as well as published: a process that
+    hears the bus again relays to its watchers those published since shortly before it
+    went deaf (and none of its own)."""
+    async with running(settings) as one, running(settings) as two:
+        watcher = await player(two.url, "watcher")
+        await watcher.call("board_watch", board="daily/nestor")
+        two.service.bus.deaf_since_ms = int(time.time() * 1000)  # as when it went deaf
+        ann = await player(one.url, "ann")
+        await ann.call("daily", game="nestor")
+        await ann.call("resign")
+        live = await watcher.event("board_update")  # through the bus
+        assert live["entry"]["player"] == "ann"
+        cat = await player(two.url, "cat")  # an update made here: not read again
+        await cat.call("daily", game="nestor")
+        await cat.call("resign")
+        await watcher.event("board_update", lambda e: e["entry"]["player"] == "cat")
+        await two.service.leaderboards.catch_up()
+        await watcher.call("ping")
+        again = [e for e in watcher.events if e["type"] == "board_update"]
+        assert again == [live]

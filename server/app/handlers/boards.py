@@ -10,7 +10,6 @@ from server.protocol import messages as m
 
 from ..domain import daily as d
 from ..domain.boards import Board, parse_board
-from ..store import bus
 from .base import Handler, Part, Session, refuse
 
 if TYPE_CHECKING:
@@ -100,6 +99,14 @@ class Leaderboards(Part):
         for session in list(self.board_watchers.get(board_id, ())):
             session.send_encoded(data)
 
+    async def catch_up(self) -> None:
+        """The bus is heard again after it was not: the board updates the other processes
+        published meanwhile, to this process's watchers."""
+        if not self.board_watchers:
+            return
+        for board_id, data in await self.bus.missed_boards():
+            self.relay(board_id, data)
+
     async def on_top(self, session: Session, req: m.Top) -> dict[str, Any]:
         pid = session.player
         if (req.around or req.friends) and pid is None:
@@ -153,4 +160,4 @@ class Leaderboards(Part):
         )
         for session in list(self.board_watchers.get(board.id, ())):
             session.send_encoded(data)
-        self.bus.publish_soon(bus.BOARDS, "board", id=board.id, data=data)
+        self.bus.publish_board(board.id, data)

@@ -76,7 +76,7 @@ class Housekeeping(Part):
         ttl = self.accounts.online_ttl()
         if self.sessions:
             await self.presence.renew(self.sessions, ttl)
-        await self._catch_up_rooms()
+        await self.catch_up_rooms()
         limit = self.settings.forfeit_after * 1000
         for room in list(self.rooms.values()):
             if room.watchers:
@@ -113,10 +113,11 @@ class Housekeeping(Part):
             if live.owner not in self.sessions or (live.finished and gid not in playing):
                 del self.games[gid]
 
-    async def _catch_up_rooms(self) -> None:
+    async def catch_up_rooms(self) -> None:
         """Read again the rooms held here that changed without this process hearing of
         it (pub/sub delivers at most once: a notice is lost if its sender dies at that
-        moment, or while this process reconnects), and tell their audience here."""
+        moment, or while this process cannot hear the bus), and tell their audience
+        here: the room, and a race's start or its results they missed."""
         held = list(self.rooms.values())
         if not held:
             return
@@ -133,6 +134,8 @@ class Housekeeping(Part):
             log.info("caught up with a room", extra={"room": room.code, "state": room.state})
             if before in (LOBBY, COUNTDOWN) and room.state == RACING:
                 await self.races.send_race_starts(room)
+            if before != FINISHED and room.state == FINISHED:
+                self.races.tell_results(room)
             await self.host.announce(room)
 
     async def _take_up_orphans(self, now: int) -> None:

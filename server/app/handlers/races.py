@@ -280,12 +280,16 @@ class Races(Part):
         except Exception as exc:  # the race is over all the same: its racers are told
             self.failures.failed("counting a race's win", exc, room=room.code)
         self.send_progress(room)  # the last standings before the results
+        self.tell_results(room)
+        self.bus.publish_soon(store.room_channel(room.code), "room", room=blob)
+        await self.host.announce(room)
+
+    def tell_results(self, room: HeldRoom) -> None:
+        """``results`` to the room's audience here."""
         self.host.broadcast(
             room,
             {"type": "results", "code": room.code, "race": room.race, "results": room.results},
         )
-        self.bus.publish_soon(store.room_channel(room.code), "room", room=blob)
-        await self.host.announce(room)
 
     async def _count_race_win(
         self, room: HeldRoom, entries: list[tuple[Racer, g.LiveGame]]

@@ -11,12 +11,21 @@ A message is a msgpack map with ``o``, the sending process's id (a process skips
 it has told its own connections already), and ``k``, its kind. Pub/sub delivers at most
 once and only to processes connected at the time: nothing kept for good travels on the bus
 (Redis keys are the truth; the bus only says "look again" and carries events).
+
+When the subscribing connection fails (Redis restarted, the network cut), the reader
+drops it and subscribes to every channel again on a new connection, every
+:data:`RETRY` seconds until Redis answers; it does not leave this to the client
+library, which goes on counting the old subscriptions. Once it hears again it calls
+``on_back``: what was published meanwhile was lost to this process, so the service reads
+what it holds from Redis again (its rooms, and the board updates it missed: see
+:meth:`Bus.board_updates_since`).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
@@ -25,7 +34,7 @@ from redis.asyncio import RedisCluster
 from .codec import pack, unpack
 from .commit import RedisClient
 from .failures import FailureLog
-from .keys import proc_channel
+from .keys import BOARD_FEED, BOARD_FEED_LEN, proc_channel
 
 log = logging.getLogger("patience.bus")
 
@@ -36,13 +45,34 @@ Handler = Callable[[str, dict[str, Any]], Awaitable[None]]
 
 #: seconds the reader waits for a message before it looks at the subscriptions again
 POLL = 0.05
+#: seconds between two tries to subscribe again once the subscribing connection failed
+RETRY = 0.25
+#: board updates are read again from this many ms before the bus was found deaf (a
+#: message may have been lost a moment before the failure was seen; one heard twice is
+#: harmless: a ``board_update`` says how an entry stands)
+MISSED_MARGIN_MS = 2000
 
 
 class Bus:
-    def __init__(self, redis: RedisClient, proc: str, handler: Handler) -> None:
+    def __init__(
+        self,
+        redis: RedisClient,
+        proc: str,
+        handler: Handler,
+        on_back: Callable[[], Awaitable[None]] | None = None,
+    ) -> None:
         self.redis = redis
         self.proc = proc
         self.handler = handler
+        #: called (in a task of its own) when the bus hears again after it could not
+        self.on_back = on_back
+        #: whether the subscribing connection is down (set by the reader), and since
+        #: when (wall-clock ms, the time base of Redis's stream ids)
+        self.deaf = False
+        self.deaf_since_ms = 0
+        #: times the bus lost its connection, and heard again (for /metrics and tests)
+        self.lost = 0
+        self.recovered = 0
         #: the channels this process wants; the reader subscribes to them (see _read)
         self.channels: set[str] = set()
         self._pubsub: Any = None
@@ -55,6 +85,7 @@ class Bus:
         self._outgoing: list[tuple[tuple[Any, ...], asyncio.Future[None]]] = []
         self._sender: asyncio.Task[None] | None = None
         self._stopping = False
+        self._started = False
         #: messages published, and received from other processes (for /metrics)
         self.published = 0
         self.received = 0
@@ -63,6 +94,7 @@ class Bus:
     async def start(self) -> None:
         if isinstance(self.redis, RedisCluster):
             await self.redis.initialize()  # the slot map, which its pub/sub needs
+        self._started = True
         self._pubsub = self.redis.pubsub()
         self.channels |= {proc_channel(self.proc), BOARDS}
         await self._pubsub.subscribe(*self.channels)
@@ -89,13 +121,13 @@ class Bus:
     async def subscribe(self, channel: str) -> None:
         """Hear ``channel`` from now on: returns once the reader has sent the
         subscription (or failed to, Redis away: it sends it once Redis is back)."""
-        if channel in self.channels or self._pubsub is None:
+        if channel in self.channels or not self._started:
             return
         self.channels.add(channel)
         await self._synced()
 
     async def unsubscribe(self, channel: str) -> None:
-        if channel not in self.channels or self._pubsub is None:
+        if channel not in self.channels or not self._started:
             return
         self.channels.discard(channel)
         await self._synced()
@@ -140,6 +172,28 @@ class Bus:
         future is done once Redis has taken the message (await it to know that)."""
         self.published += 1
         return self.command_soon("PUBLISH", channel, pack({"o": self.proc, "k": kind, **fields}))
+
+    def publish_board(self, board_id: str, data: bytes) -> asyncio.Future[None]:
+        """A ``board_update`` (``data``, encoded) to the other processes' watchers of
+        ``board_id``: published, and added to the board feed that a process which could
+        not hear the bus reads when it hears again (:meth:`missed_boards`)."""
+        self.command_soon(
+            "XADD", BOARD_FEED, "MAXLEN", "~", BOARD_FEED_LEN, "*",
+            "o", self.proc, "b", board_id, "d", data,
+        )  # fmt: skip
+        return self.publish_soon(BOARDS, "board", id=board_id, data=data)
+
+    async def missed_boards(self) -> list[tuple[str, bytes]]:
+        """The board updates other processes published since shortly before this one
+        last went deaf (oldest first): ``(board id, encoded board_update)``."""
+        since = max(0, self.deaf_since_ms - MISSED_MARGIN_MS)
+        entries = await self.redis.xrange(BOARD_FEED, min=f"{since}-0", max="+")
+        out = []
+        for _, fields in entries:
+            got = {_text(k): v for k, v in fields.items()}
+            if _text(got.get("o", b"")) != self.proc and "b" in got and "d" in got:
+                out.append((_text(got["b"]), bytes(got["d"])))
+        return out
 
     def command_soon(self, *args: Any) -> asyncio.Future[None]:
         """Send a Redis command without waiting for it, with the next messages: what a
@@ -189,7 +243,9 @@ class Bus:
     async def _read_forever(self) -> None:
         while not self._stopping:
             try:
-                if self._waiting or len(self.channels) != len(self._pubsub.channels):
+                if self._pubsub is None:
+                    await self._subscribe_again()
+                elif self._waiting or len(self.channels) != len(self._pubsub.channels):
                     await self._sync()
                     self._release()
                 message = await self._pubsub.get_message(
@@ -201,9 +257,9 @@ class Bus:
                 self._release()  # (tried: the next pass tries again)
                 if self._stopping:
                     return
-                # redis-py reconnects and subscribes again on the next read
                 self.failures.failed("reading the bus", exc)
-                await asyncio.sleep(0.5)
+                await self._drop()
+                await asyncio.sleep(RETRY)
                 continue
             if message is None or message.get("type") != "message":
                 continue
@@ -218,6 +274,43 @@ class Bus:
                 await self.handler(channel, data)
             except Exception as exc:
                 self.failures.failed("a bus message", exc)
+
+    async def _drop(self) -> None:
+        """Let go of the failed subscribing connection: the next pass subscribes to every
+        channel again on a new one."""
+        pubsub, self._pubsub = self._pubsub, None
+        if not self.deaf:
+            self.deaf = True
+            self.deaf_since_ms = int(time.time() * 1000)
+            self.lost += 1
+        if pubsub is not None:
+            try:
+                await pubsub.aclose()
+            except Exception:  # the connection is gone already
+                log.debug("closing the failed pub/sub failed", exc_info=True)
+
+    async def _subscribe_again(self) -> None:
+        """Subscribe to every channel on a new connection (raises while Redis is away);
+        once through, the bus hears again: ``on_back`` brings this process up to date."""
+        if isinstance(self.redis, RedisCluster):
+            await self.redis.initialize()
+        pubsub = self.redis.pubsub()
+        try:
+            await pubsub.subscribe(*self.channels)
+        except BaseException:
+            try:
+                await pubsub.aclose()
+            except Exception:
+                log.debug("closing the pub/sub failed", exc_info=True)
+            raise
+        self._pubsub = pubsub
+        self._release()
+        if self.deaf:
+            self.deaf = False
+            self.recovered += 1
+            log.info("hearing the bus again", extra={"channels": len(self.channels)})
+            if self.on_back is not None:
+                self._spawn(self.on_back())
 
 
 def _text(channel: str | bytes) -> str:

@@ -44,6 +44,9 @@ key                         type    what
 ``lb:{B}`` ``lbd:{B}`` ...  board   a leaderboard: see ``server/app/domain/boards.py``
 ``lbg:{B}:{gid}``           string  a game's win counted on counting board B (31 days), so
                                     a retried count counts once
+``bus:boards``              stream  the ``board_update`` events published on the bus, the last
+                                    :data:`BOARD_FEED_LEN` or so: a process that could not
+                                    hear the bus reads those it missed (``Bus.missed_boards``)
 ``secret:fp``               string  the fingerprint of the daily deals' secret (an HMAC of
                                     a fixed label under it, never the secret), set
                                     (``NX``) by the first process to start; one whose
@@ -203,6 +206,11 @@ def room_channel(code: str) -> str:
 def proc_channel(proc: str) -> str:
     """The bus channel of messages to one server process (pub/sub: not a key)."""
     return f"proc:{proc}"
+
+
+#: the stream of board updates published on the bus, and about how many it keeps
+BOARD_FEED = "bus:boards"
+BOARD_FEED_LEN = 1000
 
 
 #: the daily deals' secret's fingerprint, agreed by every process (``secret.py``); no TTL
