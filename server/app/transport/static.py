@@ -94,10 +94,17 @@ def read(path: Path, content_type: str) -> File | None:
         text = data.decode()
     except (OSError, UnicodeDecodeError):
         return None
-    packed = gzip.compress(data, compresslevel=9, mtime=0) if len(data) > 1024 else None
-    found = File(content_type, text, f'"{hashlib.sha256(data).hexdigest()[:20]}"', packed)
+    found = served(text, content_type)
     _cache[path] = (key, found)
     return found
+
+
+def served(text: str, content_type: str) -> File:
+    """``text`` as a file is served: its entity tag (from its bytes' hash) and, over a
+    KiB, its gzipped form."""
+    data = text.encode()
+    packed = gzip.compress(data, compresslevel=9, mtime=0) if len(data) > 1024 else None
+    return File(content_type, text, f'"{hashlib.sha256(data).hexdigest()[:20]}"', packed)
 
 
 def web_file(name: str) -> File | None:

@@ -9,11 +9,14 @@ pages: ``/`` (or ``/index.html``) the index; ``/leaderboard/<board>`` and
 ``/leaderboard?game=gate&day=2026-11-21`` (the day picker's form); ``/replay/<id>`` and
 ``/replay/<id>.json``. Their HTML is :mod:`server.app.transport.pages`. The browser
 client: ``/play`` and ``/r/<CODE>`` (a race room's link) answer its one page, and
-``/web/...`` its files (:mod:`server.app.transport.static` says which), with an entity
-tag (a GET with ``If-None-Match`` naming it gets 304); ``/web/pages.css`` is the read-only
-pages' style sheet. Every answer carries the security headers of
-:data:`~server.app.transport.static.SECURITY_HEADERS` (a Content-Security-Policy with no
-inline script or style and no framing, ``nosniff``).
+``/web/...`` its files (:mod:`server.app.transport.static` says which; ``/web/pages.css``
+is the read-only pages' style sheet), each with an entity tag (a GET or HEAD whose
+``If-None-Match`` names it, weakly, or is ``*``, gets 304) and, over a KiB, gzipped to a
+request whose ``Accept-Encoding`` weighs gzip above 0. Every answer carries the security
+headers of :data:`~server.app.transport.static.SECURITY_HEADERS` (a
+Content-Security-Policy with no inline script or style and no framing, ``nosniff``),
+those websockets makes itself too (:class:`Protocol`: a request too long, one it cannot
+read, a handshake it refuses). An HTTP/1.1 request without exactly one ``Host`` gets 400.
 
 The rules (``docs/server.md``, "HTTP pages"): a path matches whole, once its percent
 escapes are decoded; ``/healthz``, ``/metrics`` and the ``.json`` routes take no query
@@ -31,7 +34,7 @@ import email.utils
 import json
 import logging
 import re
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Generator
 from dataclasses import dataclass, replace
 from html import escape
 from http import HTTPStatus
@@ -39,7 +42,17 @@ from typing import TYPE_CHECKING, TypeAlias
 from urllib.parse import parse_qsl, unquote, urlsplit
 
 from websockets.datastructures import Headers
+from websockets.exceptions import (
+    HeaderLineTooLong,
+    InvalidMessage,
+    RequestLineTooLong,
+    TooManyHeaders,
+)
 from websockets.http11 import Request, Response
+from websockets.protocol import Protocol as FrameProtocol
+from websockets.protocol import State
+from websockets.server import ServerProtocol
+from websockets.typing import StatusLike
 
 from server.protocol import ErrorCode, ProtocolError
 
@@ -58,6 +71,7 @@ HTML = "text/html; charset=utf-8"
 JSON = "application/json"
 METRICS = "text/plain; version=0.0.4; charset=utf-8"
 UNKNOWN = "Patience Race: connect with a websocket client.\n"
+NO_HOST = "Bad request: an HTTP/1.1 request names its host in one Host header.\n"
 
 
 #: the methods every route answers; any other gets 405
@@ -105,6 +119,75 @@ def not_modified(found: Answer) -> Response:
         ]
     )
     return Response(304, "Not Modified", headers, b"")
+
+
+class Protocol(ServerProtocol):
+    """websockets' Sans-I/O server protocol, whose own answers are the port's like any
+    other: every answer it makes itself (414 and 431 to a request too large, 400, 426 and
+    the like to a websocket handshake it refuses, 500, 503) carries ``Cache-Control:
+    no-cache`` and the security headers, and a request it cannot read gets an answer
+    where websockets closes the connection without one: 400 (an unparsable request line
+    or header, a raw non-ASCII byte in the request line, a line not ending in CRLF, a
+    body), or 501 for a ``Transfer-Encoding``. Only a request cut short by the client
+    closing its side gets none. Written against websockets 17 (``ServerProtocol.parse``,
+    whose request half this takes over)."""
+
+    @classmethod
+    def like(cls, given: ServerProtocol) -> Protocol:
+        """A protocol with ``given``'s settings, for a connection to use in its place
+        (all but a ``select_subprotocol`` hook, which the server does not set)."""
+        return cls(
+            origins=given.origins,
+            extensions=given.available_extensions,
+            subprotocols=given.available_subprotocols,
+            max_size=(given.max_message_size, given.max_fragment_size),
+            logger=given.logger,
+        )
+
+    def reject(self, status: StatusLike, text: str) -> Response:
+        refused = super().reject(status, text)
+        for name, value in (("Cache-Control", "no-cache"), *static.SECURITY_HEADERS):
+            refused.headers[name] = value
+        return refused
+
+    def parse(self) -> Generator[None]:
+        if self.state is not State.CONNECTING:
+            yield from super().parse()
+            return
+        try:
+            request = yield from Request.parse(self.reader.read_line)
+        except RequestLineTooLong as exc:
+            yield from self._refuse(exc, HTTPStatus.REQUEST_URI_TOO_LONG)
+        except (HeaderLineTooLong, TooManyHeaders) as exc:
+            yield from self._refuse(exc, HTTPStatus.REQUEST_HEADER_FIELDS_TOO_LARGE)
+        except NotImplementedError as exc:  # a transfer coding
+            yield from self._refuse(exc, HTTPStatus.NOT_IMPLEMENTED)
+        except EOFError as exc:
+            if self.reader.eof:  # the client closed its side: the request never came
+                yield from self._drop(exc)
+            else:  # a line ending in LF alone
+                yield from self._refuse(exc, HTTPStatus.BAD_REQUEST)
+        except Exception as exc:  # not HTTP/1.1 or 1.0, not ASCII, a body
+            yield from self._refuse(exc, HTTPStatus.BAD_REQUEST)
+        else:
+            self.events.append(request)
+            yield from FrameProtocol.parse(self)
+
+    def _refuse(self, exc: Exception, status: HTTPStatus) -> Generator[None]:
+        """Answer a request that could not be read (the connection then closes), as
+        websockets answers one too long."""
+        self.handshake_exc = exc
+        self.send_response(self.reject(status, f"{status.phrase}: {exc}.\n"))
+        yield
+
+    def _drop(self, exc: Exception) -> Generator[None]:
+        """Close on a request cut short, with no answer, as websockets does."""
+        self.handshake_exc = InvalidMessage("did not receive a valid HTTP request")
+        self.handshake_exc.__cause__ = exc
+        self.send_eof()
+        self.parser = self.discard()
+        next(self.parser)
+        yield
 
 
 def error(form: str, status: int, code: str, message: str) -> Answer:
@@ -185,13 +268,83 @@ def file_answer(file: static.File) -> Answer:
     return Answer(200, file.content_type, file.text, (("ETag", file.etag),), file.gzipped)
 
 
+def field(request: Request, name: str) -> str:
+    """A list header's value, its lines joined (RFC 9110, 5.3: a list may come in
+    several lines); "" when absent."""
+    return ", ".join(request.headers.get_all(name))
+
+
+#: a q-value (RFC 9110, 12.4.2): 0 to 1, with at most three decimals
+QVALUE = re.compile(r"0(?:\.[0-9]{0,3})?|1(?:\.0{0,3})?")
+
+
+def codings(accept_encoding: str) -> dict[str, float]:
+    """The content codings an ``Accept-Encoding`` names, each with its weight (RFC 9110,
+    12.5.3): names in lower case, ``x-gzip`` as ``gzip``; an element whose weight is not
+    a q-value is passed over.
+
+    >>> codings("gzip;q=0.5, BR, *;q=0, x-gzip; q=0.7")
+    {'gzip': 0.7, 'br': 1.0, '*': 0.0}
+    """
+    weights: dict[str, float] = {}
+    for element in accept_encoding.split(","):
+        name, *params = (part.strip() for part in element.split(";"))
+        weight: float | None = 1.0
+        for param in params:
+            key, _, value = param.partition("=")
+            if key.strip().lower() == "q":
+                value = value.strip()
+                weight = float(value) if QVALUE.fullmatch(value) else None
+        if name and weight is not None:
+            weights[{"x-gzip": "gzip"}.get(name.lower(), name.lower())] = weight
+    return weights
+
+
+def gzip_accepted(accept_encoding: str) -> bool:
+    """Whether to send gzip to a request with this ``Accept-Encoding``: gzip's weight
+    (its own, else ``*``'s, else 0) is above 0, and at least that of no coding at all
+    where the request weighs that (``identity``, else ``*``). No header, or an empty
+    one: no gzip.
+
+    >>> [gzip_accepted(v) for v in ("gzip;q=0.5", "gzip;q=0", "*", "*, gzip;q=0", "")]
+    [True, False, True, False, False]
+    >>> gzip_accepted("gzip;q=0.5, identity")
+    False
+    """
+    weights = codings(accept_encoding)
+    anything = weights.get("*")
+    packed = weights.get("gzip", 0.0 if anything is None else anything)
+    plain = weights.get("identity", anything)
+    return packed > 0 and (plain is None or packed >= plain)
+
+
+#: an entity tag in an ``If-None-Match`` list: its opaque part, ``W/`` or not
+ENTITY_TAG = re.compile(r'(?:W/)?("[^"]*")')
+
+
+def none_match(if_none_match: str, etag: str | None) -> bool:
+    """Whether ``If-None-Match`` fails for a representation there is, with entity tag
+    ``etag`` (None: it has none), so that a GET or HEAD gets 304 (RFC 9110, 13.1.2):
+    ``*``, or a tag in its list that matches ``etag`` weakly (``W/`` set aside on both).
+
+    >>> [none_match(v, '"a"') for v in ('"b", "a"', "*", 'W/"a"', 'W/"b"', "a", "")]
+    [True, True, True, False, False, False]
+    """
+    if if_none_match.strip() == "*":
+        return True
+    if etag is None:
+        return False
+    mine = etag.removeprefix("W/")
+    return any(tag == mine for tag in ENTITY_TAG.findall(if_none_match))
+
+
 def gzip_form(given: Answer, request: Request) -> Answer:
     """The answer as sent to this request: gzipped where it has a gzipped form and the
     request accepts gzip (``Content-Encoding``, its own entity tag), else as it is; either
     way with ``Vary: Accept-Encoding`` when there is a choice."""
     if given.gzipped is None:
         return given
-    accepts = "gzip" in request.headers.get("Accept-Encoding", "").lower()
+    accepts = gzip_accepted(field(request, "Accept-Encoding"))
     headers = [(k, v) for k, v in given.headers if k != "ETag"]
     etag = dict(given.headers).get("ETag", "")
     headers.append(("Vary", "Accept-Encoding"))
@@ -211,9 +364,13 @@ async def web_file(server: WebServer, found: Found) -> Answer:
     return file_answer(file)
 
 
+#: the read-only pages' style sheet, served as the browser client's files are
+PAGES_CSS = static.served(pages.STYLE, static.CSS)
+
+
 async def pages_css(server: WebServer, found: Found) -> Answer:
     """The read-only pages' style sheet (a file, for the CSP allows no inline style)."""
-    return Answer(200, static.CSS, pages.STYLE)
+    return file_answer(PAGES_CSS)
 
 
 #: the fields of the day picker's form
@@ -320,12 +477,14 @@ async def answer(server: WebServer, request: Request) -> Response | None:
     for an upgrade, on any path but a probe's: ``/healthz`` and ``/metrics``), which
     websockets then carries on with."""
     method = request.method
+    head = method == "HEAD"
+    if request.protocol == "HTTP/1.1" and len(request.headers.get_all("Host")) != 1:
+        return response(Answer(400, PLAIN, NO_HOST), head)  # RFC 9112, 3.2
     found = route(request.path)
     probe = found is not None and found.route.probe
-    upgrade = "upgrade" in request.headers.get("Connection", "").lower()
+    upgrade = "upgrade" in field(request, "Connection").lower()
     if method == "GET" and upgrade and not probe:
         return None
-    head = method == "HEAD"
     if found is None:
         return response(Answer(404, PLAIN, UNKNOWN), head)
     form = found.route.form
@@ -338,7 +497,7 @@ async def answer(server: WebServer, request: Request) -> Response | None:
     try:
         given = gzip_form(await found.route.handler(server, found), request)
         etag = dict(given.headers).get("ETag")
-        if etag is not None and etag == request.headers.get("If-None-Match"):
+        if given.status == 200 and none_match(field(request, "If-None-Match"), etag):
             return not_modified(given)
         return response(given, head)
     except ProtocolError as exc:  # no_such_board, no_such_replay, not_public

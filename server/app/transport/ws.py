@@ -29,6 +29,7 @@ from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.frames import Frame, Opcode
 from websockets.http11 import Request, Response
 from websockets.protocol import State
+from websockets.server import ServerProtocol
 
 from server.protocol import ErrorCode, ProtocolError
 
@@ -62,10 +63,11 @@ class RaceConnection(ServerConnection):
 
     server_app: ClassVar[WebServer]
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        web = self.server_app
-        self.session = WsSession(self, web.settings, web.outbox, web)
+    def __init__(self, protocol: ServerProtocol, *args: Any, **kwargs: Any) -> None:
+        # websockets' protocol, its own HTTP answers made as the port's others (web.Protocol)
+        super().__init__(web.Protocol.like(protocol), *args, **kwargs)
+        app = self.server_app
+        self.session = WsSession(self, app.settings, app.outbox, app)
         #: bytes read and not handled yet: the start of a frame not all read, or frames
         #: past this pass's share (``session.deferred``, the socket not read meanwhile)
         self._held = bytearray()
