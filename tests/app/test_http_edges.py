@@ -94,6 +94,15 @@ async def test_a_malformed_request_gets_400_not_a_silent_close(server: Running) 
         assert answer.status == 400, (what, answer.status)
         assert answer.content_type == PLAIN, what
         secured(answer, what)
+    # a request with a body is not read: answered all the same
+    post = b"POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nhello"
+    answer = await rawhttp.send(port, post)
+    assert answer.status == 400 and "body" in answer.text
+    secured(answer, "a body")
+    chunked = b"POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n"
+    answer = await rawhttp.send(port, chunked)
+    assert answer.status == 501
+    secured(answer, "a transfer coding")
     # the server still answers a good request
     assert (await rawhttp.get(port, "/healthz")).status == 200
 
