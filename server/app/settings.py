@@ -7,6 +7,7 @@ A flag beats its variable, which beats the default. ``docs/server.md`` lists the
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import re
 import time
@@ -22,6 +23,17 @@ class Clock:
 
     def now_ms(self) -> int:
         return time.time_ns() // 1_000_000
+
+
+class ShiftedClock(Clock):
+    """The clock moved by a fixed number of milliseconds (the ``clock_offset`` setting):
+    every process sharing a Redis must be given the same."""
+
+    def __init__(self, shift_ms: int) -> None:
+        self.shift_ms = shift_ms
+
+    def now_ms(self) -> int:
+        return super().now_ms() + self.shift_ms
 
 
 @dataclass(frozen=True)
@@ -54,6 +66,7 @@ class Settings:
     certify_budget: float = 10.0
     certify_candidates: int = 20
     rules_dir: Path | None = None
+    clock_offset: float = 0.0
     clock: Clock = field(default_factory=Clock, compare=False)
 
     @classmethod
@@ -109,6 +122,8 @@ class Settings:
             problem = _cluster_url_problem(values.get("redis_url"))
             if problem:
                 parser.error(f"{sources['redis_cluster']}: {problem}")
+        if values.get("clock_offset"):
+            values["clock"] = ShiftedClock(round(values["clock_offset"] * 1000))
         return cls(**values)
 
 
@@ -137,6 +152,13 @@ def _non_negative_float(raw: str) -> float:
     value = float(raw)
     if not value >= 0:
         raise ValueError(f"must be 0 or more, not {raw!r}")
+    return value
+
+
+def _finite_float(raw: str) -> float:
+    value = float(raw)
+    if not math.isfinite(value):
+        raise ValueError(f"must be a number, not {raw!r}")
     return value
 
 
@@ -262,6 +284,11 @@ OPTIONS: dict[str, tuple[str, Callable[[str], Any]]] = {
         _positive_int,
     ),
     "rules_dir": ("folder of the game pages served as rules (else the source's docs/games)", Path),
+    "clock_offset": (
+        "seconds added to the server clock, to try out a day's reset (every process on "
+        "one Redis the same); 0 in service",
+        _finite_float,
+    ),
 }
 
 ENV_NAMES: dict[str, str] = {name: "PATIENCE_" + name.upper() for name in OPTIONS}
