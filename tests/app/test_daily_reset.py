@@ -1,0 +1,229 @@
+"""The daily reset ends every ranked attempt still open, whether or not its player comes
+back: at 00:00 UTC it ends as it stood (``timeout``, at the reset's millisecond), its
+replay and its entry on its own day's board are written, and its player, if connected,
+gets one ``daily_result``; exactly once, across processes and restarts.
+
+The quick cases run on one server in this process, on the manual clock; then three
+servers in this process sharing that clock, one of them stopped before midnight and
+started again after it; then three real server processes on a clock shifted to just
+before a midnight (``clock_offset``), across it."""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+from redis import Redis as SyncRedis
+
+from server.app.domain.daily import day_of, day_start_ms, next_reset_ms
+from server.app.settings import Settings
+from server.app.store.keys import DAILIES_OWED, log_key
+
+from .client import Client, player
+from .conftest import Running, ServerProcess, running
+from .test_daily import next_day
+
+GAME = "gate"
+
+
+async def eventually(check: Callable[[], Awaitable[Any]], timeout: float = 10.0) -> Any:
+    """Poll ``check()`` until it returns something true; that."""
+    deadline = time.monotonic() + timeout
+    while True:
+        found = await check()
+        if found:
+            return found
+        if time.monotonic() > deadline:
+            raise TimeoutError("condition not met")
+        await asyncio.sleep(0.05)
+
+
+async def board_of(client: Client, day: str) -> list[dict[str, Any]]:
+    page = await client.call("top", board=f"daily/{GAME}/{day}")
+    entries: list[dict[str, Any]] = page["entries"]
+    return entries
+
+
+async def entries_of(client: Client, day: str, count: int, timeout: float = 10.0) -> Any:
+    """The day's board once it has ``count`` entries."""
+
+    async def enough() -> list[dict[str, Any]] | None:
+        entries = await board_of(client, day)
+        return entries if len(entries) >= count else None
+
+    return await eventually(enough, timeout)
+
+
+async def started(client: Client) -> dict[str, Any]:
+    """The player's ranked attempt at today's daily, one move into it."""
+    reply = await client.call("daily", game=GAME)
+    assert reply["ranked"] is True
+    await client.call("move", move=reply["legal"][0])
+    return reply
+
+
+async def watcher(url: str) -> Client:
+    client = await Client.connect(url)
+    await client.call("hello", protocol=1)
+    return client
+
+
+def timeouts_logged(redis: SyncRedis, gid: str) -> int:
+    return sum(entry.endswith(b" !timeout") for entry in redis.lrange(log_key(gid), 0, -1))
+
+
+async def daily_results(client: Client) -> list[dict[str, Any]]:
+    """Every ``daily_result`` the client got up to now (a ping's answer comes after
+    whatever the server queued to it before)."""
+    await client.call("ping")
+    return [f for f in client.frames if f.get("type") == "daily_result"]
+
+
+async def test_a_connected_player_hears_of_the_timeout_at_the_reset(server: Running) -> None:
+    ann = await player(server.url, "ann")
+    reply = await started(ann)
+    reset = next_reset_ms(server.clock.now_ms())
+    next_day(server.clock)
+    # no request from ann: the reset alone ends her attempt and tells her
+    result = await ann.event("daily_result")
+    assert result["status"] == "timeout" and result["game"] == reply["game"]
+    assert result["day"] == reply["day"]
+    (entry,) = await board_of(ann, reply["day"])
+    assert entry["player"] == "ann" and entry["won"] is False and entry["moves"] == 1
+    assert entry["time_ms"] == reset - reply["started_at"]  # as it stood at the reset
+    late = await ann.request("move", move=reply["legal"][0], game=reply["game"])
+    assert late["code"] == "game_over" and "the day is over" in late["message"]
+    assert len(await daily_results(ann)) == 1
+
+
+async def test_an_attempt_nobody_comes_back_to_reaches_its_board_at_the_reset(
+    server: Running,
+) -> None:
+    bob = await player(server.url, "bob")
+    reply = await started(bob)
+    await bob.close()
+    day = next_day(server.clock)
+    cat = await watcher(server.url)
+    (entry,) = await entries_of(cat, reply["day"], 1)
+    assert entry["player"] == "bob" and entry["moves"] == 1 and entry["replay"] == reply["game"]
+    # the replay is kept (and public: the day is over)
+    shown = await cat.call("replay", replay=reply["game"])
+    assert shown["result"]["status"] == "timeout" and shown["seed"] is not None
+    assert shown["result"]["moves"] == 1
+    assert day != reply["day"]
+
+
+async def test_three_servers_one_restarted_over_midnight_close_each_attempt_once(
+    settings: Settings,
+) -> None:
+    """ann stays connected to one server, bob leaves the second, and the third server,
+    cat's, stops before midnight and starts again after it (they share one clock)."""
+    admin = SyncRedis.from_url(settings.redis_url or "")
+    async with running(settings) as one, running(settings) as two:
+        clock = one.clock
+        ann, bob = await player(one.url, "ann"), await player(two.url, "bob")
+        async with running(settings) as three:
+            cat = await player(three.url, "cat")
+            replies = {"ann": await started(ann), "bob": await started(bob)}
+            replies["cat"] = await started(cat)
+            await bob.close()
+        day = replies["ann"]["day"]
+        assert {r["day"] for r in replies.values()} == {day}
+        next_day(clock)
+        async with running(settings) as three:
+            result = await ann.event("daily_result")
+            assert result["status"] == "timeout" and result["game"] == replies["ann"]["game"]
+            dan = await watcher(three.url)
+            entries = await entries_of(dan, day, 3)
+            assert sorted(e["player"] for e in entries) == ["ann", "bob", "cat"]
+            assert all(e["moves"] == 1 and e["won"] is False for e in entries)
+            for name in ("bob", "cat"):
+                shown = await dan.call("replay", replay=replies[name]["game"])
+                assert shown["result"]["status"] == "timeout", name
+            # more passes on every server find nothing left to do
+            for server in (one, two, three):
+                await server.service.housekeeping.run_once()
+            assert len(await board_of(dan, day)) == 3
+            assert [r["status"] for r in await daily_results(ann)] == ["timeout"]
+            for name, reply in replies.items():
+                assert timeouts_logged(admin, reply["game"]) == 1, name
+            assert admin.scard(DAILIES_OWED) == 0
+    admin.close()
+
+
+def shifted(redis_url: str, tmp_path: Path, name: str, offset_s: float) -> ServerProcess:
+    data = tmp_path / name
+    data.mkdir(exist_ok=True)
+    return ServerProcess(
+        redis_url,
+        data,
+        PATIENCE_SECRET="one-secret",
+        PATIENCE_SWEEP_INTERVAL="2",
+        PATIENCE_CLOCK_OFFSET=f"{offset_s:.3f}",
+    )
+
+
+async def test_three_server_processes_across_a_midnight(redis_url: str, tmp_path: Path) -> None:
+    """Real server processes on a clock shifted to a few seconds before a midnight: ann
+    stays connected to the first, bob leaves the second, and the third (cat's) is stopped
+    before midnight and started again after it. The shift is chosen before the processes
+    start; if setting up took past that midnight, it is tried again with more time."""
+    admin = SyncRedis.from_url(redis_url)
+    lead_s = 6.0
+    for _ in range(3):
+        admin.flushall()
+        midnight = next_reset_ms(time.time_ns() // 1_000_000) + 86_400_000
+        offset_s = (midnight - time.time_ns() // 1_000_000) / 1000 - lead_s
+        procs = [shifted(redis_url, tmp_path, n, offset_s) for n in ("a", "b", "c")]
+        try:
+            await asyncio.gather(*(asyncio.to_thread(p.start) for p in procs))
+            ann, bob, cat = [await player(p.url, n) for p, n in zip(procs, ("ann", "bob", "cat"))]
+            replies = {"ann": await started(ann), "bob": await started(bob)}
+            replies["cat"] = await started(cat)
+            await bob.close()
+            procs[2].stop(signal.SIGTERM)
+            if {r["reset_at"] for r in replies.values()} != {midnight}:
+                lead_s *= 2  # set up too slowly: past that midnight already
+                continue
+            day = day_of(midnight - 1)
+            assert day_start_ms(day) + 86_400_000 == midnight
+            # over midnight (the servers' clock), the third server starts again
+            virtual_now = time.time_ns() // 1_000_000 + round(offset_s * 1000)
+            await asyncio.sleep(max(0.0, (midnight - virtual_now) / 1000) + 0.2)
+            procs[2].start()
+            result = await ann.event("daily_result", timeout=20)
+            assert result["status"] == "timeout" and result["day"] == day
+            dan = await watcher(procs[2].url)
+            entries = await entries_of(dan, day, 3, timeout=20)
+            assert sorted(e["player"] for e in entries) == ["ann", "bob", "cat"]
+            for name in ("bob", "cat"):
+                shown = await dan.call("replay", replay=replies[name]["game"])
+                assert shown["result"]["status"] == "timeout", name
+
+            async def settled() -> bool:
+                return bool(admin.scard(DAILIES_OWED) == 0)
+
+            await eventually(settled)
+            assert [r["status"] for r in await daily_results(ann)] == ["timeout"]
+            for name, reply in replies.items():
+                assert timeouts_logged(admin, reply["game"]) == 1, name
+            assert len(await board_of(dan, day)) == 3
+            break
+        finally:
+            for proc in procs:
+                if proc.process is not None:
+                    proc.stop(signal.SIGKILL)
+    else:
+        raise AssertionError(f"setting up took longer than {lead_s / 2} s three times")
+    admin.close()
+
+
+def test_the_clock_offset_setting_shifts_the_server_clock() -> None:
+    settings = Settings.load([], {"PATIENCE_CLOCK_OFFSET": "-90"})
+    shift = settings.clock.now_ms() - time.time_ns() // 1_000_000
+    assert -90_500 < shift <= -90_000
+    assert Settings.load([], {}).clock_offset == 0.0
