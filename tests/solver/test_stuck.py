@@ -96,11 +96,33 @@ def test_the_bounds_never_give_a_false_stuck() -> None:
     assert full.stuck and full.positions >= 2
     bounded = full.positions - 1
     assert check(game.view(), max_positions=bounded) == Verdict(False, BOUND, bounded)
-    # a search that runs out of time (it looks at the clock every 64 positions)
+    # a search that runs out of time: it looks at the clock before it expands each new
+    # position, so with none left it stops at the first one past the position it is given
     game_id, position = LONG_SEARCH
     long = position.game(game_id)
     assert check(long.view()).positions > 1000
-    assert check(long.view(), max_seconds=0) == Verdict(False, BOUND, 64)
+    assert check(long.view(), max_seconds=0) == Verdict(False, BOUND, 1)
+
+
+def blockade_endgame() -> Game:
+    """A Blockade endgame of a random playout (seed 13, 197 moves) whose check runs into
+    its bound: hundreds of legal moves a position, a few milliseconds to list them."""
+    game = new_game("blockade", seed=13)
+    pick = random.Random(13)
+    while game.moves < 197:
+        game.play(pick.choice(game.legal_moves()))
+    assert not game.plain_progress()
+    return game
+
+
+def test_the_time_budget_holds_where_positions_are_dear() -> None:
+    """Where listing a position's moves is dear (a Blockade endgame), the clock is looked
+    at before every position is expanded, not every 64 (which let a 2 s search run to
+    2.15 s of CPU): with no time left the search expands none past the first; with a
+    budget of positions it stops exactly there."""
+    game = blockade_endgame()
+    assert check(game.view(), max_seconds=0) == Verdict(False, BOUND, 1)
+    assert check(game.view(), max_positions=300, max_seconds=60) == Verdict(False, BOUND, 300)
 
 
 def test_a_dead_end_is_stuck_and_a_won_game_is_not() -> None:
