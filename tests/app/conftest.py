@@ -47,6 +47,31 @@ def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[EmbeddedR
     server.stop()
 
 
+class Outage:
+    """A real Redis of the test's own that can be killed and started again."""
+
+    def __init__(self, folder: Path) -> None:
+        self.redis = EmbeddedRedis(folder)
+
+    def kill(self) -> None:
+        process = self.redis.process
+        assert process is not None
+        process.send_signal(signal.SIGKILL)
+        process.wait()
+        self.redis.stop()  # (lets go of the data directory's lock)
+
+    def restart(self) -> None:
+        self.redis.start()
+
+
+@pytest.fixture
+def outage(tmp_path: Path) -> Iterator[Outage]:
+    own = Outage(tmp_path / "own-redis")
+    own.redis.start()
+    yield own
+    own.redis.stop()
+
+
 @pytest.fixture
 def redis_url(redis_server: EmbeddedRedis) -> str:
     client = SyncRedis.from_url(redis_server.url)

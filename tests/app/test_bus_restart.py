@@ -24,8 +24,8 @@ from server.app.store.bus import Bus
 from server.app.store.connect import open_redis
 
 from .client import player
-from .conftest import Running, running, with_settings
-from .test_redis_outage import Outage, outage, tracebacks  # noqa: F401 (a fixture)
+from .conftest import Outage, Running, running, with_settings
+from .test_redis_outage import tracebacks
 
 #: how soon after Redis is back a process must hear the others again, at the latest
 #: (the bus tries every half second; the tests allow for a slow machine)

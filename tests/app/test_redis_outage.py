@@ -9,49 +9,21 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import signal
-from collections.abc import AsyncIterator, Iterator
-from pathlib import Path
+from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
 
 from server.app import store
 from server.app.domain import games as g
-from server.app.embedded_redis import EmbeddedRedis
 from server.app.settings import Settings
 from server.app.store import room_channel
 from server.app.store.bus import Bus
 from server.app.store.connect import open_redis
 
 from .client import Client
-from .conftest import Running, running, until, with_settings
+from .conftest import Outage, Running, running, until, with_settings
 from .test_resume import lobby, stored
-
-
-class Outage:
-    """A real Redis of the test's own that can be killed and started again."""
-
-    def __init__(self, folder: Path) -> None:
-        self.redis = EmbeddedRedis(folder)
-
-    def kill(self) -> None:
-        process = self.redis.process
-        assert process is not None
-        process.send_signal(signal.SIGKILL)
-        process.wait()
-        self.redis.stop()  # (lets go of the data directory's lock)
-
-    def restart(self) -> None:
-        self.redis.start()
-
-
-@pytest.fixture
-def outage(tmp_path: Path) -> Iterator[Outage]:
-    own = Outage(tmp_path / "own-redis")
-    own.redis.start()
-    yield own
-    own.redis.stop()
 
 
 @pytest.fixture

@@ -39,8 +39,21 @@ async def test_requests_after_the_connections_died_silently_are_answered(
         players = [await player(server.url, f"p{n}") for n in range(4)]
         games = await asyncio.gather(*(p.call("new_game", game="gate", seed=3) for p in players))
         await asyncio.gather(*(p.call("top", board="daily/gate") for p in players))
-        await asyncio.sleep(1.2)  # the pool's connections stand idle a moment
+        moved = await asyncio.gather(
+            *(p.call("move", move=g["legal"][0]) for p, g in zip(players, games, strict=True))
+        )
+        games = [{**g, "legal": m["legal"]} for g, m in zip(games, moved, strict=True)]
+        await asyncio.sleep(1.2)  # the connections stand idle a moment
         relay.sever()
+        # a move first: the group commit's own connection
+        moves = await asyncio.gather(
+            *(
+                p.request("move", game=g["game"], move=g["legal"][0])
+                for p, g in zip(players, games, strict=True)
+            )
+        )
+        assert [m["type"] for m in moves] == ["moved"] * len(players), moves
+        games = [{**g, "legal": m["legal"]} for g, m in zip(games, moves, strict=True)]
         replies = await asyncio.gather(
             *(p.request("top", board="daily/gate") for p in players),
             *(p.request("new_game", game="nestor", seed=5) for p in players),
@@ -48,7 +61,10 @@ async def test_requests_after_the_connections_died_silently_are_answered(
         failed = [r for r in replies if r["type"] == "error"]
         assert not failed, failed
         moves = await asyncio.gather(
-            *(p.request("move", move=g["legal"][0]) for p, g in zip(players, games, strict=True))
+            *(
+                p.request("move", game=g["game"], move=g["legal"][0])
+                for p, g in zip(players, games, strict=True)
+            )
         )
         assert [m["type"] for m in moves] == ["moved"] * len(players), moves
     assert tracebacks(caplog) == []

@@ -59,7 +59,7 @@ class Bus:
         redis: RedisClient,
         proc: str,
         handler: Handler,
-        on_back: Callable[[], Awaitable[None]] | None = None,
+        on_back: Callable[[], Coroutine[Any, Any, None]] | None = None,
     ) -> None:
         self.redis = redis
         self.proc = proc
@@ -187,12 +187,13 @@ class Bus:
         """The board updates other processes published since shortly before this one
         last went deaf (oldest first): ``(board id, encoded board_update)``."""
         since = max(0, self.deaf_since_ms - MISSED_MARGIN_MS)
-        entries = await self.redis.xrange(BOARD_FEED, min=f"{since}-0", max="+")
+        entries: Any = await self.redis.xrange(BOARD_FEED, min=f"{since}-0", max="+")
         out = []
-        for _, fields in entries:
-            got = {_text(k): v for k, v in fields.items()}
+        for _, fields in entries or ():
+            got = {_text(k): v for k, v in (fields or {}).items()}
             if _text(got.get("o", b"")) != self.proc and "b" in got and "d" in got:
-                out.append((_text(got["b"]), bytes(got["d"])))
+                data = got["d"]
+                out.append((_text(got["b"]), data if isinstance(data, bytes) else data.encode()))
         return out
 
     def command_soon(self, *args: Any) -> asyncio.Future[None]:
@@ -299,7 +300,7 @@ class Bus:
             await pubsub.subscribe(*self.channels)
         except BaseException:
             try:
-                await pubsub.aclose()
+                await pubsub.aclose()  # type: ignore[no-untyped-call]
             except Exception:
                 log.debug("closing the pub/sub failed", exc_info=True)
             raise

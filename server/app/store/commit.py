@@ -38,6 +38,14 @@ except ImportError:  # pragma: no cover
 
 log = logging.getLogger("patience.store")
 
+#: seconds a connection may stand idle before it is asked ``PING`` ahead of the next
+#: command (the group commit's own, and the pool's: ``connect.py``): Redis restarted
+#: behind a network that does not say so leaves connections that look open and are
+#: reset by the first command written on them, and a write sent on one may not be sent
+#: again (it may have run), while a ``PING`` may
+IDLE_CHECK = 1.0
+_PING = b"*1\r\n$4\r\nPING\r\n"
+
 
 class _HiredisPacking:
     """A redis-py connection whose commands hiredis packs, in C: redis-py 8's asyncio
@@ -228,6 +236,9 @@ class GroupCommit:
         self._watchdog: asyncio.TimerHandle | None = None
         self._connecting: asyncio.Task[None] | None = None
         self._sent_at = 0
+        #: when Redis last answered on the connection (loop time): one idle longer than
+        #: IDLE_CHECK is asked PING before the next batch, and made afresh if that fails
+        self._heard_at = 0.0
         #: called once a batch's writers have all heard (the websocket layer writes the
         #: replies they queued then, rather than a pass of the event loop later)
         self.after_batch: Callable[[], None] | None = None
@@ -283,6 +294,9 @@ class GroupCommit:
             if self._connecting is None:
                 self._connecting = asyncio.get_running_loop().create_task(self._connect())
             return
+        if asyncio.get_running_loop().time() - self._heard_at > IDLE_CHECK:
+            self._ping_first()
+            return
         batch, self._pending = self._pending, []
         commands = Commands()
         ends: list[int] = []
@@ -304,6 +318,21 @@ class GroupCommit:
             self._transport.write(
                 b"".join([c if isinstance(c, bytes) else _pack_command(c) for c in commands.args])
             )
+        except Exception as exc:
+            self._lost(exc)
+
+    def _ping_first(self) -> None:
+        """The connection stood idle: ``PING`` alone first, the batch once Redis answers
+        (a reset drops the connection, and the batch goes on a new one)."""
+        self._busy = ([], [], 1)
+        self._replies = []
+        if self._timeout is not None:
+            loop = asyncio.get_running_loop()
+            self._sent_time = loop.time()
+            if self._watchdog is None:
+                self._watchdog = loop.call_later(self._timeout, self._stuck)
+        try:
+            self._transport.write(_PING)
         except Exception as exc:
             self._lost(exc)
 
@@ -343,6 +372,7 @@ class GroupCommit:
             return
         self._conn = conn
         self._transport = transport
+        self._heard_at = asyncio.get_running_loop().time()  # (made and checked just now)
         # the replies are read as they arrive, in the transport's own callback, rather
         # than by a task woken a pass of the loop later (redis-py's stream reader is left
         # aside: nothing else reads this connection)
@@ -355,6 +385,7 @@ class GroupCommit:
         """Replies from Redis: each batch is handed its replies once all are in."""
         if self._conn is not conn:
             return
+        self._heard_at = asyncio.get_running_loop().time()
         reader = conn._parser._reader
         reader.feed(data)
         gets = reader.gets
@@ -369,6 +400,9 @@ class GroupCommit:
             batch, ends, count = self._busy
             if len(self._replies) == count:
                 replies, self._replies, self._busy = self._replies, [], None
+                if not batch:  # the PING of an idle connection: the batch now
+                    self._send_next()
+                    continue
                 self._resolve(batch, ends, replies)
                 self._send_next()
                 self._after_batch()

@@ -1,14 +1,65 @@
 """The server's Redis client: one Redis (a blocking pool, commands packed by hiredis) or
-a Redis Cluster."""
+a Redis Cluster.
+
+A connection that has stood idle in the pool for :data:`IDLE_CHECK` seconds is asked
+``PING`` before it carries a command: Redis restarted behind a network that does not say
+so (a container's bridge, a NAT, a load balancer) leaves pooled connections that look
+open and are reset by the first command written on them. ``PING`` is safe to send again:
+when it fails, the connection is made afresh and asked again, and only then is the
+command sent (:class:`_Checked`). The subscribing connection of the bus is asked as well
+(redis-py's pub/sub health check), so a bus whose connection died without a word finds
+out within a second or two and subscribes again (``bus.py``)."""
 
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
-from redis.asyncio import BlockingConnectionPool, Redis, RedisCluster
+from redis.asyncio import BlockingConnectionPool, ConnectionPool, Redis, RedisCluster
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 
-from .commit import RedisClient, hiredis_packing
+from .commit import IDLE_CHECK, RedisClient, hiredis_packing
 from .ready import loading_retry
+
+
+class _Checked:
+    """A redis-py connection whose health check (``PING`` once idle
+    ``health_check_interval`` seconds) makes the connection afresh when the ``PING``
+    fails, rather than failing the command that was about to be sent: the ``PING`` ran on
+    a connection Redis no longer knows, so nothing was done."""
+
+    async def on_connect_check_health(self, check_health: bool = True) -> None:
+        # a connection just made needs no PING (and one sent in its handshake would meet
+        # a loading Redis's LOADING inside redis-py's retries, unseen by the wait for it)
+        conn: Any = self
+        await super().on_connect_check_health(check_health=False)  # type: ignore[misc]
+        conn.next_health_check = asyncio.get_running_loop().time() + conn.health_check_interval
+
+    async def check_health(self) -> None:
+        conn: Any = self
+        interval = conn.health_check_interval
+        if not interval or asyncio.get_running_loop().time() <= conn.next_health_check:
+            return
+        try:
+            await conn._send_ping()
+        except (RedisConnectionError, RedisTimeoutError, OSError):
+            await conn.disconnect()
+            await conn.connect_check_health(check_health=False)
+            await conn._send_ping()  # (raises if Redis is away: the caller hears of it)
+
+
+_CHECKED: dict[type, type] = {}
+
+
+def checked(pool: ConnectionPool) -> ConnectionPool:
+    """The pool, its connections made :class:`_Checked` (call before it makes one)."""
+    base = pool.connection_class
+    cls = _CHECKED.get(base)
+    if cls is None:
+        cls = _CHECKED[base] = type(f"Checked{base.__name__}", (_Checked, base), {})
+    pool.connection_class = cls
+    return pool
 
 
 def open_redis(url: str, cluster: bool = False) -> RedisClient:
@@ -26,9 +77,13 @@ def open_redis(url: str, cluster: bool = False) -> RedisClient:
     # past its connections a request waits for one: redis-py's default pool fails it with
     # "Too many connections" (100), which a burst of sign-ins reaches
     pool = BlockingConnectionPool.from_url(
-        url, max_connections=100, timeout=20, retry=loading_retry()
+        url,
+        max_connections=100,
+        timeout=20,
+        retry=loading_retry(),
+        health_check_interval=IDLE_CHECK,
     )
-    return Redis.from_pool(hiredis_packing(pool))
+    return Redis.from_pool(checked(hiredis_packing(pool)))
 
 
 async def answers(redis: RedisClient, timeout: float) -> bool:
