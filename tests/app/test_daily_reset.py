@@ -13,19 +13,21 @@ from __future__ import annotations
 import asyncio
 import signal
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
 from redis import Redis as SyncRedis
 
 from server.app.domain.daily import day_of, day_start_ms, next_reset_ms
 from server.app.settings import Settings
-from server.app.store.keys import DAILIES_OWED, log_key
+from server.app.store.keys import DAILIES_OPEN, DAILIES_OWED, log_key
 
 from .client import Client, player
-from .conftest import Running, ServerProcess, running
+from .conftest import Outage, Running, ServerProcess, running, until, with_settings
 from .test_daily import next_day
+from .test_daily_owed import kill_after_the_next_batch
 
 GAME = "gate"
 
@@ -72,6 +74,14 @@ async def watcher(url: str) -> Client:
     return client
 
 
+@pytest.fixture
+async def own_server(outage: Outage, settings: Settings) -> AsyncIterator[Running]:
+    """A server on the test's own Redis, its housekeeping passes left to the test."""
+    own = with_settings(settings, redis_url=outage.redis.url, sweep_interval=3600.0)
+    async with running(own) as handle:
+        yield handle
+
+
 def timeouts_logged(redis: SyncRedis, gid: str) -> int:
     return sum(entry.endswith(b" !timeout") for entry in redis.lrange(log_key(gid), 0, -1))
 
@@ -111,10 +121,37 @@ async def test_an_attempt_nobody_comes_back_to_reaches_its_board_at_the_reset(
     (entry,) = await entries_of(cat, reply["day"], 1)
     assert entry["player"] == "bob" and entry["moves"] == 1 and entry["replay"] == reply["game"]
     # the replay is kept (and public: the day is over)
-    shown = await cat.call("replay", replay=reply["game"])
+    shown = (await cat.call("replay", replay=reply["game"]))["replay"]
     assert shown["result"]["status"] == "timeout" and shown["seed"] is not None
     assert shown["result"]["moves"] == 1
     assert day != reply["day"]
+
+
+async def test_an_ending_cut_short_is_finished_by_the_next_look_once(
+    own_server: Running, outage: Outage
+) -> None:
+    """Redis goes away the moment the attempt's time-out is logged, before anything else
+    of the ending is written (as if the process ending it died there): a later look
+    writes the rest, and nothing is done twice."""
+    server = own_server
+    ann = await player(server.url, "ann")
+    reply = await started(ann)
+    kill_after_the_next_batch(server, outage)
+    next_day(server.clock)
+    await server.service.housekeeping.end_dailies()
+    await until(lambda: outage.redis.process is None)  # (the reset's own look may do it)
+    outage.restart()
+    await server.service.housekeeping.sweep()
+    result = await ann.event("daily_result")
+    assert result["status"] == "timeout" and result["game"] == reply["game"]
+    await server.service.housekeeping.sweep()
+    await server.service.housekeeping.end_dailies()
+    assert [r["status"] for r in await daily_results(ann)] == ["timeout"]
+    assert len(await board_of(ann, reply["day"])) == 1
+    redis = SyncRedis.from_url(outage.redis.url)
+    assert timeouts_logged(redis, reply["game"]) == 1
+    assert redis.zcard(DAILIES_OPEN) == redis.scard(DAILIES_OWED) == 0
+    redis.close()
 
 
 async def test_three_servers_one_restarted_over_midnight_close_each_attempt_once(
@@ -122,7 +159,7 @@ async def test_three_servers_one_restarted_over_midnight_close_each_attempt_once
 ) -> None:
     """ann stays connected to one server, bob leaves the second, and the third server,
     cat's, stops before midnight and starts again after it (they share one clock)."""
-    admin = SyncRedis.from_url(settings.redis_url or "")
+    redis = SyncRedis.from_url(settings.redis_url or "")
     async with running(settings) as one, running(settings) as two:
         clock = one.clock
         ann, bob = await player(one.url, "ann"), await player(two.url, "bob")
@@ -142,7 +179,7 @@ async def test_three_servers_one_restarted_over_midnight_close_each_attempt_once
             assert sorted(e["player"] for e in entries) == ["ann", "bob", "cat"]
             assert all(e["moves"] == 1 and e["won"] is False for e in entries)
             for name in ("bob", "cat"):
-                shown = await dan.call("replay", replay=replies[name]["game"])
+                shown = (await dan.call("replay", replay=replies[name]["game"]))["replay"]
                 assert shown["result"]["status"] == "timeout", name
             # more passes on every server find nothing left to do
             for server in (one, two, three):
@@ -150,9 +187,9 @@ async def test_three_servers_one_restarted_over_midnight_close_each_attempt_once
             assert len(await board_of(dan, day)) == 3
             assert [r["status"] for r in await daily_results(ann)] == ["timeout"]
             for name, reply in replies.items():
-                assert timeouts_logged(admin, reply["game"]) == 1, name
-            assert admin.scard(DAILIES_OWED) == 0
-    admin.close()
+                assert timeouts_logged(redis, reply["game"]) == 1, name
+            assert redis.zcard(DAILIES_OPEN) == redis.scard(DAILIES_OWED) == 0
+    redis.close()
 
 
 def shifted(redis_url: str, tmp_path: Path, name: str, offset_s: float) -> ServerProcess:
@@ -172,16 +209,18 @@ async def test_three_server_processes_across_a_midnight(redis_url: str, tmp_path
     stays connected to the first, bob leaves the second, and the third (cat's) is stopped
     before midnight and started again after it. The shift is chosen before the processes
     start; if setting up took past that midnight, it is tried again with more time."""
-    admin = SyncRedis.from_url(redis_url)
+    redis = SyncRedis.from_url(redis_url)
     lead_s = 6.0
     for _ in range(3):
-        admin.flushall()
+        redis.flushall()
         midnight = next_reset_ms(time.time_ns() // 1_000_000) + 86_400_000
         offset_s = (midnight - time.time_ns() // 1_000_000) / 1000 - lead_s
         procs = [shifted(redis_url, tmp_path, n, offset_s) for n in ("a", "b", "c")]
         try:
             await asyncio.gather(*(asyncio.to_thread(p.start) for p in procs))
-            ann, bob, cat = [await player(p.url, n) for p, n in zip(procs, ("ann", "bob", "cat"))]
+            ann, bob, cat = [
+                await player(p.url, n) for p, n in zip(procs, ("ann", "bob", "cat"), strict=True)
+            ]
             replies = {"ann": await started(ann), "bob": await started(bob)}
             replies["cat"] = await started(cat)
             await bob.close()
@@ -201,16 +240,16 @@ async def test_three_server_processes_across_a_midnight(redis_url: str, tmp_path
             entries = await entries_of(dan, day, 3, timeout=20)
             assert sorted(e["player"] for e in entries) == ["ann", "bob", "cat"]
             for name in ("bob", "cat"):
-                shown = await dan.call("replay", replay=replies[name]["game"])
+                shown = (await dan.call("replay", replay=replies[name]["game"]))["replay"]
                 assert shown["result"]["status"] == "timeout", name
 
             async def settled() -> bool:
-                return bool(admin.scard(DAILIES_OWED) == 0)
+                return bool(redis.scard(DAILIES_OWED) == 0)
 
             await eventually(settled)
             assert [r["status"] for r in await daily_results(ann)] == ["timeout"]
             for name, reply in replies.items():
-                assert timeouts_logged(admin, reply["game"]) == 1, name
+                assert timeouts_logged(redis, reply["game"]) == 1, name
             assert len(await board_of(dan, day)) == 3
             break
         finally:
@@ -219,7 +258,7 @@ async def test_three_server_processes_across_a_midnight(redis_url: str, tmp_path
                     proc.stop(signal.SIGKILL)
     else:
         raise AssertionError(f"setting up took longer than {lead_s / 2} s three times")
-    admin.close()
+    redis.close()
 
 
 def test_the_clock_offset_setting_shifts_the_server_clock() -> None:

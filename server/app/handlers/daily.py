@@ -36,15 +36,70 @@ class DailyChallenge(Part):
     async def close_past_daily(self, live: g.LiveGame) -> None:
         """A ranked daily game ends at its day's reset (00:00 UTC): its replays become
         public then, and nobody may finish yesterday's game knowing them. It ends as it
-        stands, as a time-out."""
+        stands, as a time-out: at the reset (:meth:`close_ended`), or, if that has not
+        come to it yet, at the next request on it."""
         if live.kind != g.DAILY or live.finished or live.day is None:
             return
         reset = d.day_start_ms(live.day) + d.DAY_MS
         if self.now() < reset:
             return
         live.finish(g.TIMEOUT, reset)
-        await self.play.log(live, f"{reset} {g.TIMEOUT_ENTRY}")
+        try:
+            await self.play.log(live, f"{reset} {g.TIMEOUT_ENTRY}")
+        except Exception:
+            live.result = live.finished_ms = None  # not logged: not ended
+            raise
         await self.finish(live)
+
+    async def close_ended(self) -> int:
+        """The reset: end every ranked attempt still open whose day is over
+        (:meth:`close_past_daily`), as it stood, with its replay, its board entry and,
+        for a player connected here, ``daily_result``; how many were ended here.
+
+        Each process ends those of its own players and those of players connected
+        nowhere (a player connected elsewhere is left to that process, which tells
+        them), each under a claim (``Dailies.claim_closing``), and through the game's
+        fencing token, so an attempt gets one time-out however many processes look. An
+        attempt leaves ``dailies:open`` only once its final entry is logged, with its
+        finish owed (:meth:`finish_owed` writes what a failure left): a process that
+        dies part way leaves it to the next look, here or elsewhere."""
+        due = await self.dailies.open_until(self.now())
+        if not due:
+            return 0
+        away = sorted({pid for pid, _ in due if pid not in self.sessions})
+        elsewhere = await self.presence.online(away) if away else set()
+        ended = 0
+        for pid, gid in due:
+            if pid in elsewhere:
+                continue
+            try:
+                if not await self.dailies.claim_closing(gid, self.proc):
+                    continue  # another process is ending it
+                if await self._close(pid, gid):
+                    ended += 1
+            except Exception as exc:  # (tried again at the next look)
+                self.failures.failed("ending a daily at the reset", exc, player=pid)
+        if ended:
+            log.info("dailies ended at the reset", extra={"ended": ended})
+        return ended
+
+    async def _close(self, pid: str, gid: str) -> bool:
+        """End one ranked attempt past its day's reset; whether it was ended here."""
+        live = await self.play.get_game(gid)
+        if (
+            live is None  # expired, or a start that lost its claim (deleted)
+            or live.kind != g.DAILY
+            or live.owner != pid
+            or live.day is None
+            or await self.dailies.ranked(live.day, live.game.id, pid) != gid
+        ):
+            await self.dailies.ended(pid, gid)  # nothing for the reset to end
+            return False
+        if live.finished:  # its final entry is logged: the finish is owed, or written
+            await self.dailies.ended(pid, gid)
+            return False
+        await self.close_past_daily(live)
+        return live.finished
 
     def _streak_of(self, fields: dict[str, str], prefix: str, today: str) -> dict[str, int]:
         last = fields.get(f"{prefix}:last")
@@ -80,11 +135,14 @@ class DailyChallenge(Part):
                 g.dealt(req.game, seed, pid, g.DAILY, now, day=day),
                 self.settings.idle_ttl,
             )
+            # what the day's reset ends if it is still open then
+            await self.dailies.opened(pid, fresh.gid, d.next_reset_ms(now))
             # two connections may race to start it: exactly one ranked attempt wins
             if await self.dailies.claim_ranked(day, req.game, pid, fresh.gid):
                 self.games[fresh.gid] = live = fresh
             else:
                 await self.stored.delete(fresh.gid)
+                await self.dailies.ended(pid, fresh.gid)
                 gid = await self.dailies.ranked(day, req.game, pid)
         if live is None:
             assert gid is not None
@@ -217,6 +275,7 @@ class DailyChallenge(Part):
             await self.dailies.count_win(pid, live.game.id, day, d.previous_day(day))
         for board in changed:
             await self.leaderboards.changed(board, pid)
+        await self.dailies.ended(pid, live.gid)  # (the reset has nothing to end)
         if not await self.dailies.settle(live.gid):
             return  # another finisher of the same game took it off, and tells the player
         session = self.sessions.get(pid)

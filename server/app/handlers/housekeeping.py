@@ -1,5 +1,6 @@
 """Housekeeping: rooms taken up at the start and from processes that died, marks
-renewed, absent racers forfeited, and what nobody here needs let go of."""
+renewed, absent racers forfeited, the ranked dailies still open ended at the day's reset,
+and what nobody here needs let go of."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from server.protocol import ProtocolError
 
+from ..domain import daily as d
 from ..domain.room import (
     COUNTDOWN,
     FINISHED,
@@ -23,22 +25,49 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("patience.service")
 
+#: seconds between looks at the clock while waiting for a day's reset (the clock, not
+#: the sleep, says when it has come: a moved clock is honoured within this)
+RESET_LOOK = 1.0
+
 
 class Housekeeping(Part):
     def __init__(self, app: Service) -> None:
         super().__init__(app)
         self._sweeper: asyncio.Task[None] | None = None
+        self._resets: asyncio.Task[None] | None = None
 
     async def start(self) -> int:
-        """Resume the rooms a previous run left, and start the housekeeping; how many
-        rooms were resumed."""
+        """Resume the rooms a previous run left, and start the housekeeping and the
+        wait for the day's reset (which first ends what a reset passed while this
+        process was not running left open); how many rooms were resumed."""
         count = await self.resume_rooms()
-        self._sweeper = asyncio.get_running_loop().create_task(self._sweep_forever())
+        loop = asyncio.get_running_loop()
+        self._sweeper = loop.create_task(self._sweep_forever())
+        self._resets = loop.create_task(self._at_resets())
         return count
 
     def stop(self) -> None:
-        if self._sweeper is not None:
-            self._sweeper.cancel()
+        for task in (self._sweeper, self._resets):
+            if task is not None:
+                task.cancel()
+
+    async def _at_resets(self) -> None:
+        """End the ranked dailies left open by the resets passed, then again at every
+        day's reset (00:00 UTC on the server clock) as it comes. Every housekeeping pass
+        looks too, for what a failure or another process's claim left."""
+        while True:
+            await self.end_dailies()
+            reset = d.next_reset_ms(self.now())
+            while (left := reset - self.now()) > 0:
+                await asyncio.sleep(min(left / 1000, RESET_LOOK))
+
+    async def end_dailies(self) -> None:
+        """:meth:`DailyChallenge.close_ended`; a failure is logged (the next look tries
+        again)."""
+        try:
+            await self.daily.close_ended()
+        except Exception as exc:
+            self.failures.failed("ending dailies at the reset", exc)
 
     async def resume_rooms(self) -> int:
         """At the start: take up every live room with its timers, and end the races that
@@ -70,8 +99,9 @@ class Housekeeping(Part):
         """Housekeeping: renew this process's marks in Redis (who is connected here, how
         many watch each room); a racer away longer than ``forfeit_after`` seconds resigns
         (a race with no time limit must not wait for ever); take up races nobody holds
-        (their processes died); finish the ranked dailies whose finish is owed; let go of
-        rooms, and games, nobody here needs."""
+        (their processes died); end the ranked dailies whose day is over; finish the
+        ranked dailies whose finish is owed; let go of rooms, and games, nobody here
+        needs."""
         now = self.now()
         ttl = self.accounts.online_ttl()
         if self.sessions:
@@ -105,6 +135,7 @@ class Housekeeping(Part):
             ):
                 self.host.unload(room)  # those who need it hold it
         await self._take_up_orphans(now)
+        await self.daily.close_ended()
         await self.daily.finish_owed()
         playing = {r.gid for room in self.rooms.values() for r in room.racers.values()}
         for gid, live in list(self.games.items()):

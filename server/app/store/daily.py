@@ -1,17 +1,21 @@
 """The daily challenge as Redis keeps it: each player's ranked and practice game of a day
 (``dly:``, ``dlyp:``, kept :data:`~.keys.DAILY_TTL`), their streaks (``stk:``), the
-ranked games whose finish is owed (``dailies:owed``), and each day's deal of each game
-(``deal:``), fixed once, with its certificate."""
+ranked games whose finish is owed (``dailies:owed``), the ranked attempts the day's reset
+is to end (``dailies:open``), and each day's deal of each game (``deal:``), fixed once,
+with its certificate."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from .codec import pack, text, unpack
 from .commit import Commands, RedisClient
 from .keys import (
+    CLOSING_CLAIM_MS,
+    DAILIES_OPEN,
     DAILIES_OWED,
     DAILY_TTL,
+    closing_key,
     daily_key,
     deal_claim_key,
     deal_key,
@@ -70,6 +74,31 @@ class Dailies:
         """The game's finish is written (or there is none to write): it is owed no more.
         True if this took it off (false: another finisher did, or it was not owed)."""
         return bool(await self.redis.srem(DAILIES_OWED, gid))
+
+    async def opened(self, pid: str, gid: str, reset_ms: int) -> None:
+        """A ranked attempt is starting: the reset at ``reset_ms`` ends it if it is still
+        open then (:meth:`open_until`). Added before the attempt is claimed as the
+        player's ranked one, so that none is left out; one that loses that claim is
+        taken off again (or, after a crash between the two, by the closer, which checks)."""
+        await self.redis.zadd(DAILIES_OPEN, {f"{pid}/{gid}": reset_ms})
+
+    async def open_until(self, ms: int) -> list[tuple[str, str]]:
+        """``(pid, gid)`` of the ranked attempts not known to have ended whose day's
+        reset is at or before ``ms``, the oldest first."""
+        found = cast("list[bytes]", await self.redis.zrangebyscore(DAILIES_OPEN, "-inf", ms))
+        pairs = (text(member).partition("/") for member in found)
+        return [(pid, gid) for pid, _, gid in pairs]
+
+    async def ended(self, pid: str, gid: str) -> None:
+        """The attempt's final entry is logged (its finish is owed, or written), or it is
+        no ranked attempt: the reset has nothing to end there."""
+        await self.redis.zrem(DAILIES_OPEN, f"{pid}/{gid}")
+
+    async def claim_closing(self, gid: str, proc: str) -> bool:
+        """Claim the ending of a ranked attempt at its day's reset for
+        :data:`~.keys.CLOSING_CLAIM_MS`: one process of those sharing the Redis does it
+        (another tries once the claim lapses, if it is still open)."""
+        return bool(await self.redis.set(closing_key(gid), proc, nx=True, px=CLOSING_CLAIM_MS))
 
     async def deal(self, day: str, game: str) -> dict[str, Any] | None:
         """The day's deal of a game as fixed (:meth:`fix_deal`), or None: not yet."""

@@ -38,6 +38,10 @@ key                         type    what
 ``dailies:owed``            set     ids of ranked daily games ended whose finish (replay,
                                     boards, streak) is not written yet; added in the write
                                     that logs the final entry, removed once it is written
+``dailies:open``            zset    ``{pid}/{gid}`` of each ranked daily attempt not known
+                                    to have ended, scored by its day's reset (server ms):
+                                    what the reset ends (``DailyChallenge.close_ended``)
+``g:{gid}:closing``         string  the process ending that attempt at the reset (10 s claim)
 ``fol:{pid}``               set     ids of the players they follow
 ``rp:{gid}``                string  a finished ranked daily or race game's replay (msgpack);
                                     kept for good
@@ -130,6 +134,27 @@ def streak_key(pid: str) -> str:
 #: ranked daily games whose finish is owed (``DailyChallenge.finish``); no TTL, each id
 #: is removed once its finish is written, or its game is gone
 DAILIES_OWED = "dailies:owed"
+
+
+# -- the daily reset: the ranked attempts it ends ---------------------------------------
+
+#: sorted set of the ranked daily attempts not known to have ended, ``{pid}/{gid}``,
+#: scored by their day's reset (server ms); no TTL: a member is added before its attempt
+#: is claimed as the player's ranked one, and removed once the attempt's final entry is
+#: logged (or its game is gone, or it never became the ranked one)
+DAILIES_OPEN = "dailies:open"
+
+
+def closing_key(gid: str) -> str:
+    """Held (``SET NX PX``) by the process ending a ranked daily at its day's reset; it
+    shares the game's hash tag."""
+    return f"g:{{{gid}}}:closing"
+
+
+#: how long a process may take to end one attempt at the reset before another may try
+CLOSING_CLAIM_MS = 10_000
+
+# -- end of the daily reset's keys ------------------------------------------------------
 
 
 def counted_key(board_id: str, gid: str) -> str:
