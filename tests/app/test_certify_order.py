@@ -1,0 +1,84 @@
+"""Certifying the daily deals as players need them, and politely: today's deals of every
+game fixed first, each by the solver's quick verdict (a winning line, checked), before
+any search for par, then the days ahead; in worker processes that run at a lower CPU
+priority than the server (the hint and stuck-check workers do not); one log line a
+pass."""
+
+from __future__ import annotations
+
+import logging
+import os
+
+import pytest
+
+from server.app.domain import daily as d
+from server.app.settings import Settings
+from server.solver import check_line
+
+from .conftest import running, with_settings
+
+GAMES = ["gate", "nestor"]
+
+
+def priority() -> int:
+    return os.getpriority(os.PRIO_PROCESS, 0)
+
+
+async def test_the_certifying_workers_run_at_a_lower_priority(settings: Settings) -> None:
+    async with running(settings) as server:
+        workers = server.service.workers
+        mine = priority()
+        certifying = await workers.run("certify", os.getpriority, os.PRIO_PROCESS, 0, timeout=60)
+        hinting = await workers.run("hints", os.getpriority, os.PRIO_PROCESS, 0, timeout=60)
+        assert certifying > mine  # a higher nice value: a lower priority
+        assert hinting == mine
+
+
+def steps(caplog: pytest.LogCaptureFixture) -> list[tuple[str, str, str]]:
+    """The certifier's steps, in order: (what, day, game)."""
+    return [
+        (r.step, r.day, r.game)  # type: ignore[attr-defined]
+        for r in caplog.records
+        if r.name == "patience.service" and hasattr(r, "step")
+    ]
+
+
+async def test_today_first_the_verdicts_before_par_and_one_line_a_pass(
+    settings: Settings, caplog: pytest.LogCaptureFixture
+) -> None:
+    small = with_settings(settings, certify_budget=1.0, certify_candidates=8)
+    async with running(small) as server:
+        certifier = server.service.certifier
+        today = d.day_of(server.clock.now_ms())
+        tomorrow = d.next_day(today)
+        caplog.set_level(logging.DEBUG, logger="patience.service")
+        await certifier.certify_ahead([today, tomorrow], GAMES)
+        expected = [
+            (step, day, game)
+            for day in (today, tomorrow)
+            for step in ("verdict", "par")
+            for game in GAMES
+        ]
+        assert steps(caplog) == expected
+        # one line at INFO for the pass, with what it did and what it cost
+        (summary,) = [
+            r
+            for r in caplog.records
+            if r.name == "patience.service" and r.levelno >= logging.INFO and "certif" in r.msg
+        ]
+        assert summary.certified == 4 and summary.uncertified == 0  # type: ignore[attr-defined]
+        assert summary.days == [today, tomorrow]  # type: ignore[attr-defined]
+        assert summary.cpu_seconds > 0 and summary.seconds > 0  # type: ignore[attr-defined]
+        # the deal fixed by the verdict is the one kept, with the book line found for par
+        for day in (today, tomorrow):
+            for game in GAMES:
+                deal = await certifier.deal(day, game)
+                assert deal["certified"] is True and deal["par"] == len(deal["line"])
+                check_line(game, deal["line"], seed=deal["seed"])
+                secret = server.service.daily.secret
+                assert deal["seed"] == d.candidate_seed(secret, day, game, deal["n"])
+        # a pass with nothing left to do says nothing
+        caplog.clear()
+        await certifier.certify_ahead([today, tomorrow], GAMES)
+        assert steps(caplog) == []
+        assert not [r for r in caplog.records if r.levelno >= logging.INFO]
