@@ -26,6 +26,10 @@ from .host import HeldRoom
 log = logging.getLogger("patience.service")
 
 
+#: reads of a room a join makes when the room is let go of while the join waits for it
+_JOIN_TRIES = 3
+
+
 class Lobby(Part):
     def requests(self) -> dict[type[m.Request], Handler]:
         return {
@@ -72,26 +76,31 @@ class Lobby(Part):
     async def on_room_join(self, session: Session, req: m.RoomJoin) -> dict[str, Any]:
         pid = self.need_player(session)
         code = normalize_code(req.code)
-        room = await self.host.reload(code)
-        if room is None:
-            raise refuse(ErrorCode.NO_SUCH_ROOM, f"no room {code}")
-        if self.host.racer_room(pid) is room:
-            return await self.host.room_message(room)  # already in: joining again is harmless
-        rm.check_joinable(room)
-        # the room the player is in is left first, under its own lock only: holding this
-        # room's lock while taking that one's would deadlock against a player joining the
-        # other way round (then this room is checked again: it may have filled meanwhile)
-        await self.leave_current(pid)
-        async with self.host.locked(room):
-            if self.rooms.get(code) is not room:
+        for _ in range(_JOIN_TRIES):
+            room = await self.host.reload(code)
+            if room is None:
                 raise refuse(ErrorCode.NO_SUCH_ROOM, f"no room {code}")
-            effects = rm.join(room, pid, session.name or "", self.now())
-            if not effects:
-                return await self.host.room_message(room)
-            self.room_of[pid] = code
-            message = await self.host.carry_out(room, effects)
-        await self.players.set_room(pid, code)
-        return message
+            if self.host.racer_room(pid) is room:
+                return await self.host.room_message(room)  # already in: harmless
+            rm.check_joinable(room)
+            # the room the player is in is left first, under its own lock only: holding
+            # this room's lock while taking that one's would deadlock against a player
+            # joining the other way round (then this room is checked again: it may have
+            # filled meanwhile)
+            await self.leave_current(pid)
+            async with self.host.locked(room):
+                if self.rooms.get(code) is not room:
+                    # let go of meanwhile (housekeeping: nobody here needed it yet), or
+                    # closed: read it again
+                    continue
+                effects = rm.join(room, pid, session.name or "", self.now())
+                if not effects:
+                    return await self.host.room_message(room)
+                self.room_of[pid] = code
+                message = await self.host.carry_out(room, effects)
+            await self.players.set_room(pid, code)
+            return message
+        raise refuse(ErrorCode.ROOM_BUSY, f"room {code} is busy: try again in a moment")
 
     async def on_room_watch(self, session: Session, req: m.RoomWatch) -> dict[str, Any]:
         code = normalize_code(req.code)
