@@ -15,7 +15,7 @@ import asyncio
 import contextlib
 import random
 import time
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -163,6 +163,12 @@ class Racer:
     rematched: int = 0
     waiting_since: float | None = None
     reconnects: int = 0
+    #: the first move of each race game tried: ``moved``, or the error's code (with " in
+    #: an outage" while the soak has a server or Redis down)
+    first_moves: Counter[str] = field(default_factory=Counter)
+    #: ``race_start`` of a race heard again on the same connection, and those heard
+    duplicate_starts: int = 0
+    _starts_heard: set[tuple[int, str, int]] = field(default_factory=set)
 
     # -- connection
 
@@ -174,6 +180,11 @@ class Racer:
         if kind == "room":
             plan.took(message)
         elif kind == "race_start" and message.get("code") == plan.code:
+            heard = (id(conn), plan.code, message.get("race", 0))
+            if heard in self._starts_heard:
+                self.duplicate_starts += 1
+                self.ledger.note("duplicate starts", f"{self.name}: race {heard[2]} of {heard[1]}")
+            self._starts_heard.add(heard)
             self.starts.append(message)
             plan.heard = time.monotonic()
         elif kind == "results" and message.get("code") == plan.code:
@@ -271,6 +282,7 @@ class Racer:
         conn = self.conn
         assert conn is not None and self.gid is not None
         gid = self.gid
+        first = self.moves == 0 and self.moves < self.cap
         try:
             if self.moves >= self.cap:
                 reply = await conn.call("resign", game=gid)
@@ -279,6 +291,9 @@ class Racer:
         except ConnectionError:
             return
         kind = reply["type"]
+        if first:
+            what = reply["code"] if kind == "error" else kind
+            self.first_moves[what + (" in an outage" if self.weather.down else "")] += 1
         if kind == "moved":
             self.acks.moves[reply["game"]].append(reply["move"])
             if gid == self.gid:

@@ -88,3 +88,33 @@ def test_a_short_soak(tmp_path: Path) -> None:
     assert figures["stranded"] == 0, report
     assert figures["violations"] == 0, report
     assert run.returncode == 0, report
+
+
+def test_a_short_soak_of_three_processes(tmp_path: Path) -> None:
+    """Three servers on one Redis (``bench/soak_many.py --quick``): racers spread over the
+    processes, fuzzing, a process killed and Redis killed mid-race; every racer's first
+    move accepted, no ``race_start`` twice, the processes hearing each other again within
+    two seconds of Redis, and the other must-be-zero figures zero."""
+    out = tmp_path / "many.json"
+    run = subprocess.run(
+        [sys.executable, "bench/soak_many.py", "--quick", "--json-out", str(out)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=200,
+    )
+    report = run.stdout[-8000:] + run.stderr[-3000:]
+    figures = json.loads(out.read_text())
+    assert run.returncode == 0, report
+    assert figures["incomplete"] == [], report
+    assert figures["fuzz_frames"] > 0 and figures["races_finished"] > 0, report
+    assert [c["after"] for c in figures["checks"]] == [
+        "a process's kill",
+        "Redis's kill",
+        "the run",
+    ], report
+    assert figures["first_moves"].get("moved", 0) > 0, report
+    assert len(figures["heard_again"]) == 3 and figures["heard_in_time"], report
+    for key in ("tracebacks", "unanswered", "lost", "stranded", "violations"):
+        assert figures[key] == 0, report
+    assert figures["first_moves_refused"] == 0 and figures["duplicate_starts"] == 0, report
