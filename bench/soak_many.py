@@ -377,8 +377,13 @@ def table(f: dict[str, Any]) -> str:
     for key, label in MUST_BE_ZERO:
         rows.append((f"**{label}**", f"**{f[key]}**"))
     heard = ", ".join("never" if h is None else f"{h:.2f} s" for h in f["heard_again"])
-    rows.append((f"**processes heard again within {HEAR_AGAIN_S} s of Redis**",
-                 f"**{'yes' if f['heard_in_time'] else 'NO'}** ({heard or 'not measured'})"))  # fmt: skip
+    said = "yes" if f["heard_in_time"] else "NO"
+    rows.append(
+        (
+            f"**processes heard again within {HEAR_AGAIN_S} s of Redis**",
+            f"**{said}** ({heard or 'not measured'})",
+        )
+    )
     lines = ["| figure | value |", "|---|---|"] + [f"| {a} | {b} |" for a, b in rows]
     for what, samples in f["samples"].items():
         lines.append(f"\n{what}:")
@@ -400,8 +405,11 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--ballast", type=float, default=20, metavar="MB",
                         help="junk keys for Redis to load at its restart (0: none)")  # fmt: skip
     parser.add_argument("--server-tree", type=Path, help="a checkout whose server to run")
-    parser.add_argument("--quick", action="store_true",
-                        help="a short run: 6,000 frames, 4 rooms, --stall 10, no ballast")  # fmt: skip
+    parser.add_argument(
+        "--quick",
+        action="store_true",
+        help="a short run: 6,000 frames, 4 rooms, --stall 10, no ballast",
+    )
     parser.add_argument("--json-out", type=Path, help="write the figures as JSON here")
     parser.add_argument("--keep", action="store_true", help="keep the temporary directory")
     args = parser.parse_args(argv)
