@@ -74,6 +74,9 @@ class Ledger:
     samples: dict[str, list[str]] = field(default_factory=lambda: collections.defaultdict(list))
     #: the server's life: bumped when the soak kills it
     generation: int = 0
+    #: the addresses of servers the soak killed (several servers: only some of the
+    #: connections are ended by a kill)
+    dead_urls: set[str] = field(default_factory=set)
     connections: int = 0
     open_conns: set[Conn] = field(default_factory=set)
 
@@ -109,8 +112,10 @@ class Conn:
         ledger: Ledger,
         who: str,
         on_event: Callable[[Conn, dict[str, Any]], None] | None = None,
+        url: str = "",
     ) -> None:
         self.name = name
+        self.url = url
         self.ws = ws
         self.ledger = ledger
         self.who = who
@@ -142,7 +147,7 @@ class Conn:
         local_addr: tuple[str, int] | None = None,
     ) -> Conn:
         ws = await connect(url, timeout=10, local_addr=local_addr)
-        return cls(name, ws, ledger, who, on_event)
+        return cls(name, ws, ledger, who, on_event, url)
 
     @property
     def closed(self) -> bool:
@@ -262,7 +267,9 @@ class Conn:
         self.close_code = code
         if self.ours and code is None:
             reason = "cut by the soak"
-        elif code is None and ledger.generation != self.generation:
+        elif code is None and (
+            ledger.generation != self.generation or self.url in ledger.dead_urls
+        ):
             reason = "server killed"
         elif code is None:
             reason = "1006 (no close frame)"

@@ -187,6 +187,7 @@ class Many:
         target = self.targets[2]
         self.weather.outage()
         target.up.clear()
+        self.ledger.dead_urls.add(victim.url)
         victim.kill()
         self.ledger.generation += 1
         target.url = refuge.url  # the balancer sends its players elsewhere
