@@ -7,6 +7,9 @@ process, not a fork of the server with its event loop and connections. Tasks are
 module-level functions with picklable arguments; a task that runs past its time is
 abandoned (:class:`TimeoutError`; its process finishes it and is used again).
 
+The certifying pool's processes run at a lower CPU priority than the server (:data:`NICE`):
+a new server certifies days of deals in the background, and its players come first.
+
 A worker ends when the server process that started it ends, however it ends: each watches
 that process (:func:`end_with`), since a worker killed with its server's death is the only
 thing that lets the fork server (kept alive by its workers) and the resource tracker
@@ -39,12 +42,32 @@ from typing import Any, TypeVar
 
 T = TypeVar("T")
 
+#: how much lower than the server's a kind's worker processes run (``os.nice``; the
+#: kinds not named run as the server does): certifying the days' deals is background
+#: work, while a hint or a stuck check is awaited by a player
+NICE = {"certify": 10}
+
 
 def end_with(pid: int) -> None:
     """A pool's initializer: this worker process ends (at once, as a signal would end it)
     when process ``pid``, the server, has ended. A thread waits on the process (a pidfd,
     readable when it ends; where there is none, a look every second)."""
     threading.Thread(target=_watch, args=(pid,), name="end-with-server", daemon=True).start()
+
+
+def start_worker(pid: int, nice: int) -> None:
+    """A pool's initializer: the worker ends with the server (:func:`end_with`) and runs
+    ``nice`` steps lower in priority."""
+    end_with(pid)
+    if nice:
+        os.nice(nice)
+
+
+def timed(task: Callable[..., T], *args: Any) -> tuple[T, float]:
+    """``task(*args)`` and the CPU seconds it took in this process (a worker's)."""
+    started = time.process_time()
+    result = task(*args)
+    return result, time.process_time() - started
 
 
 def _watch(pid: int) -> None:
@@ -66,9 +89,13 @@ def _watch(pid: int) -> None:
 
 
 class Workers:
-    def __init__(self, sizes: dict[str, int] | None = None) -> None:
+    def __init__(
+        self, sizes: dict[str, int] | None = None, nice: dict[str, int] | None = None
+    ) -> None:
         #: processes a kind of work gets (1 when not named)
         self.sizes = sizes or {}
+        #: how much lower in priority a kind's processes run (:data:`NICE` when not given)
+        self.nice = NICE if nice is None else nice
         self._pools: dict[str, ProcessPoolExecutor] = {}
 
     def pool(self, kind: str) -> ProcessPoolExecutor:
@@ -78,8 +105,8 @@ class Workers:
             pool = ProcessPoolExecutor(
                 self.sizes.get(kind, 1),
                 mp_context=context,
-                initializer=end_with,
-                initargs=(os.getpid(),),
+                initializer=start_worker,
+                initargs=(os.getpid(), self.nice.get(kind, 0)),
             )
             self._pools[kind] = pool
         return pool

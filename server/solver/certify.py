@@ -1,10 +1,12 @@
 """Certifying a daily deal: the first of a day's candidate seeds the solver proves
 winnable, with the shortest winning line it finds (the book line; its length is par).
 
-Pure like the rest of the solver; the server runs :func:`certify` in a worker process
-(``server.app.handlers.certify``). Every line it returns has been played through a fresh
-engine and won (:func:`server.solver.solve` checks it), and is checked once more by the
-server before it is kept.
+Pure like the rest of the solver. The server runs it in two steps, in a worker process
+(``server.app.handlers.certify``): :func:`first_winnable`, the quick verdict that fixes
+the day's deal, then :func:`shortest_line`, the longer search for par; :func:`certify`
+does both at once. Every line they return has been played through a fresh engine and won
+(:func:`server.solver.solve` and :func:`server.solver.check_line`), and is checked once
+more by the server before it is kept.
 
 >>> found = certify("gate", [7], budget_s=10)
 >>> found is not None and found["n"] == 0 and found["par"] == len(found["line"])
@@ -16,7 +18,56 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from . import WON, solve
+from server.engine import new_game
+
+from . import WON, check_line, hooks_for, solve
+from .shortest import best_first
+
+
+def first_winnable(game_id: str, seeds: list[int], budget_s: float) -> dict[str, Any] | None:
+    """The first of ``seeds`` whose deal is proved winnable within ``budget_s`` seconds of
+    search (for it alone), with the winning line that search found and no looking for a
+    shorter one, as ``{"n": its index, "seed", "line", "tried", "seconds"}``; None when
+    none is. The same deal as :func:`certify` picks: its verdict comes first there too.
+
+    >>> found = first_winnable("nestor", [1, 2, 3], budget_s=10)
+    >>> found is not None and found["tried"] == found["n"] + 1
+    True
+    """
+    started = time.perf_counter()
+    for n, seed in enumerate(seeds):
+        result = solve(game_id, seed, budget_s=budget_s)
+        if result.verdict == WON and result.checked:
+            return {
+                "n": n,
+                "seed": seed,
+                "line": list(result.line),
+                "tried": n + 1,
+                "seconds": round(time.perf_counter() - started, 3),
+            }
+    return None
+
+
+def shortest_line(game_id: str, seed: int, line: list[str], budget_s: float) -> dict[str, Any]:
+    """The search for par: the shortest winning line of the deal found within ``budget_s``
+    seconds, knowing ``line`` wins (A*, bounded by it), as ``{"line", "par", "shortest",
+    "seconds"}``; ``shortest`` says it is proved the shortest. The line is checked
+    through a fresh engine.
+
+    >>> found = shortest_line("gate", 7, first_winnable("gate", [7], 10)["line"], 10)
+    >>> found["par"] == len(found["line"])
+    True
+    """
+    started = time.perf_counter()
+    game = new_game(game_id, seed=seed)
+    short = best_first(game, hooks_for(game_id), known=line, deadline=started + budget_s)
+    check_line(game_id, short.line, seed=seed)
+    return {
+        "line": list(short.line),
+        "par": len(short.line),
+        "shortest": short.proved,
+        "seconds": round(time.perf_counter() - started, 3),
+    }
 
 
 def certify(game_id: str, seeds: list[int], budget_s: float) -> dict[str, Any] | None:

@@ -86,8 +86,8 @@ class Leaderboards(Part):
         if board.day >= d.day_of(self.now()):
             return None
         deal = await self.dailies.deal(board.day, board.game)
-        if deal is None or not deal.get("certified"):
-            return None
+        if deal is None or not deal.get("certified") or deal.get("par") is None:
+            return None  # (a deal whose search for par never ended has no book line)
         return {
             "replay": d.book_id(board.day, board.game),
             "par": int(deal["par"]),

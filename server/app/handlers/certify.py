@@ -4,24 +4,31 @@ found kept as the book line (its length is par), all of it secret until the day'
 
 Deals are certified ahead, today's and ``certify_ahead`` days more, by a background task
 that runs the solver in a worker process (``server.solver.certify``, in the ``certify``
-pool: the event loop never waits on it) and that one process of those sharing the Redis
-claims for each deal. A deal is fixed once (``Dailies.fix_deal``): by its certificate, or,
-when its day comes first (or no candidate could be proved winnable in the budget), as
-its first candidate, marked uncertified. The day is never held up.
+pool, whose processes run at a lower CPU priority than the server: the event loop never
+waits on it) and that one process of those sharing the Redis claims for each deal. A
+day at a time, today's first, every game's deal is fixed by the solver's quick verdict
+before the longer search for the pars begins. A deal is fixed once
+(``Dailies.fix_deal``): by its certificate, or, when its day comes first (or no candidate
+could be proved winnable in the budget), as its first candidate, marked uncertified. The
+day is never held up. Its book line and par are fixed once too, when found
+(``Dailies.fix_par``); until then the deal has no par to tell.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import time
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from server.engine import GAMES
 from server.solver import CertificateError, check_line
-from server.solver.certify import certify
+from server.solver.certify import first_winnable, shortest_line
 
 from ..domain import daily as d
 from ..domain import replays
+from ..workers import timed
 from .base import Part
 
 if TYPE_CHECKING:
@@ -46,7 +53,8 @@ class Certifier(Part):
 
     async def deal(self, day: str, game_id: str) -> dict[str, Any]:
         """The day's deal of a game: ``{"seed", "n", "certified", "par", "line",
-        "shortest"}`` (``line`` and ``par`` only where certified). Fixed now as its first
+        "shortest"}`` (``line`` only where certified, ``par`` and ``shortest`` once its
+        search for par is done too). Fixed now as its first
         candidate, uncertified, if nothing fixed it before (the day has come)."""
         key = (day, game_id)
         found = self._deals.get(key)
@@ -55,17 +63,20 @@ class Certifier(Part):
             if found is None:
                 seed = d.candidate_seed(self.app.daily.secret, day, game_id, 0)
                 found = await self.dailies.fix_deal(day, game_id, uncertified(seed))
-            self._deals[key] = found
+            if not found.get("certified") or "par" in found:  # (else: its par to come)
+                self._deals[key] = found
             if len(self._deals) > 4 * len(GAMES):  # (yesterday's and older: forgotten)
                 oldest = min(self._deals)
                 del self._deals[oldest]
         return found
 
     async def par(self, day: str, game_id: str) -> int | None:
-        """The day's par for a game, where its deal is certified (None: not, or not yet
-        fixed: par is never a reason to fix a deal)."""
+        """The day's par for a game, where its deal is certified and its par found (None:
+        not, or not yet fixed: par is never a reason to fix a deal)."""
         found = self._deals.get((day, game_id)) or await self.dailies.deal(day, game_id)
-        return None if found is None or not found.get("certified") else int(found["par"])
+        if found is None or not found.get("certified") or found.get("par") is None:
+            return None
+        return int(found["par"])
 
     # -- certifying ahead ---------------------------------------------------------------
 
@@ -90,19 +101,50 @@ class Certifier(Part):
         self, days: list[str] | None = None, games: list[str] | None = None
     ) -> None:
         """Certify every deal not fixed yet of ``days`` (today's and the
-        ``certify_ahead`` next) and ``games`` (all), one at a time."""
+        ``certify_ahead`` next) and ``games`` (all), in the order players need them: a
+        day at a time, today's first, each game's deal fixed by the quick verdict
+        (:meth:`fix_one`) before the search for par of any (:meth:`par_one`). One log
+        line says what a pass did, if anything."""
         if days is None:
             today = d.day_of(self.now())
             days = [today]
             for _ in range(self.settings.certify_ahead):
                 days.append(d.next_day(days[-1]))
+        done = Done(started=time.monotonic())
         for day in days:
             for game_id in games or list(GAMES):
-                await self.certify_one(day, game_id)
+                await self.fix_one(day, game_id, done)
+            for game_id in games or list(GAMES):
+                await self.par_one(day, game_id, done)
+        if done.certified or done.uncertified or done.pars:
+            log.info(
+                "daily deals certified",
+                extra={
+                    "days": days,
+                    "certified": done.certified,
+                    "uncertified": done.uncertified,
+                    "pars": done.pars,
+                    "seconds": round(time.monotonic() - done.started, 1),
+                    "cpu_seconds": round(done.cpu, 1),
+                },
+            )
 
     async def certify_one(self, day: str, game_id: str) -> dict[str, Any] | None:
-        """Certify one deal, unless it is fixed or another process has claimed it: the
-        deal as fixed, or None when it was left to another process."""
+        """Certify one deal and find its par (:meth:`fix_one`, :meth:`par_one`), unless
+        it is fixed or another process has claimed it: the deal as fixed, or None when
+        it was left to another process."""
+        fixed = await self.fix_one(day, game_id)
+        if fixed is None:
+            return None
+        return await self.par_one(day, game_id) or await self.dailies.deal(day, game_id)
+
+    async def fix_one(
+        self, day: str, game_id: str, done: Done | None = None
+    ) -> dict[str, Any] | None:
+        """Fix one deal by the quick verdict, unless it is fixed or another process has
+        claimed it: the first candidate proved winnable, with the line that proved it
+        (its par comes later, :meth:`par_one`), or the first candidate, uncertified, when
+        none is. The deal as fixed, or None when it was left to another process."""
         if await self.dailies.deal(day, game_id) is not None:
             return None
         budget = self.settings.certify_budget
@@ -111,41 +153,114 @@ class Certifier(Part):
         claim_ms = int((budget * candidates * 1.5 + 60) * 1000)
         if not await self.dailies.claim_certifying(day, game_id, self.proc, claim_ms):
             return None
-        secret = self.app.daily.secret
-        seeds = [d.candidate_seed(secret, day, game_id, n) for n in range(candidates)]
-        found = await self.workers.run(
-            "certify", certify, game_id, seeds, budget, timeout=claim_ms / 1000
-        )
-        if found is None:
-            log.warning(
-                "no candidate proved winnable: the deal is its first, uncertified",
-                extra={"day": day, "game": game_id, "tried": candidates},
+        try:
+            secret = self.app.daily.secret
+            seeds = [d.candidate_seed(secret, day, game_id, n) for n in range(candidates)]
+            found, cpu = await self.workers.run(
+                "certify", timed, first_winnable, game_id, seeds, budget, timeout=claim_ms / 1000
             )
-            deal = uncertified(seeds[0])
-        else:
-            try:  # a line is trusted once it has won through the engine here too
-                check_line(game_id, found["line"], seed=found["seed"])
+            if done is not None:
+                done.cpu += cpu
+            if found is None:
+                deal = uncertified(seeds[0])
+            else:
+                try:  # a line is trusted once it has won through the engine here too
+                    check_line(game_id, found["line"], seed=found["seed"])
+                except CertificateError as exc:
+                    self.failures.failed("certifying daily deals", exc, game=game_id)
+                    return None
+                deal = {**found, "certified": True}
+            fixed = await self.dailies.fix_deal(day, game_id, deal)
+        finally:
+            await self.dailies.release_certifying(day, game_id, self.proc)
+        ours = fixed.get("seed") == deal.get("seed")
+        if ours and fixed.get("certified"):
+            self.certified_here += 1
+            if done is not None:
+                done.certified += 1
+        elif ours and done is not None:
+            done.uncertified += 1
+        log.debug(
+            "daily deal fixed" if fixed.get("certified") else "no candidate proved winnable",
+            extra={
+                "step": "verdict",
+                "day": day,
+                "game": game_id,
+                "candidate": fixed.get("n"),
+                "certified": bool(fixed.get("certified")),
+                "tried": found["tried"] if found else candidates,
+                "cpu_seconds": round(cpu, 3),
+            },
+        )
+        return fixed
+
+    async def par_one(
+        self, day: str, game_id: str, done: Done | None = None
+    ) -> dict[str, Any] | None:
+        """Search for the par of a certified deal whose par is not found yet, unless
+        another process has claimed it: the shortest line found within
+        ``certify_budget`` seconds, bounded by the line that certified the deal, fixed as
+        its book line (kept as a replay, secret until the day's reset) and par. The deal
+        with them, or None when there was nothing to do here."""
+        deal = await self.dailies.deal(day, game_id)
+        if deal is None or not deal.get("certified") or "par" in deal:
+            return None
+        budget = self.settings.certify_budget
+        claim_ms = int((budget * 1.5 + 60) * 1000)
+        if not await self.dailies.claim_certifying(day, game_id, self.proc, claim_ms):
+            return None
+        try:
+            seed = int(deal["seed"])
+            found, cpu = await self.workers.run(
+                "certify",
+                timed,
+                shortest_line,
+                game_id,
+                seed,
+                list(deal["line"]),
+                budget,
+                timeout=claim_ms / 1000,
+            )
+            if done is not None:
+                done.cpu += cpu
+            try:
+                check_line(game_id, found["line"], seed=seed)
             except CertificateError as exc:
                 self.failures.failed("certifying daily deals", exc, game=game_id)
                 return None
-            deal = {**found, "certified": True}
-        fixed = await self.dailies.fix_deal(day, game_id, deal)
-        if fixed.get("certified") and fixed.get("seed") == deal.get("seed"):
-            self.certified_here += 1
-            shown = replays.book(day, d.day_start_ms(day), game_id, fixed["seed"], fixed["line"])
-            shown["shortest"] = bool(fixed.get("shortest"))
-            await self.replays.keep([(shown["id"], shown, "")])
-            log.info(
-                "daily deal certified",
-                extra={
-                    "day": day,
-                    "game": game_id,
-                    "candidate": fixed["n"],
-                    "par": fixed["par"],
-                    "seconds": fixed["seconds"],
-                },
-            )
-        return fixed
+            fixed = await self.dailies.fix_par(day, game_id, found)
+            if fixed["line"] == found["line"]:
+                shown = replays.book(day, d.day_start_ms(day), game_id, seed, fixed["line"])
+                shown["shortest"] = bool(fixed.get("shortest"))
+                await self.replays.keep([(shown["id"], shown, "")])
+                if done is not None:
+                    done.pars += 1
+        finally:
+            await self.dailies.release_certifying(day, game_id, self.proc)
+        log.debug(
+            "daily deal's par found",
+            extra={
+                "step": "par",
+                "day": day,
+                "game": game_id,
+                "par": fixed["par"],
+                "shortest": bool(fixed.get("shortest")),
+                "cpu_seconds": round(cpu, 3),
+            },
+        )
+        return {**deal, **fixed}
+
+
+@dataclass
+class Done:
+    """What a pass of :meth:`Certifier.certify_ahead` did, for its log line."""
+
+    started: float
+    certified: int = 0
+    uncertified: int = 0
+    pars: int = 0
+    #: CPU seconds the worker processes spent on it
+    cpu: float = 0.0
 
 
 def uncertified(seed: int) -> dict[str, Any]:

@@ -153,7 +153,7 @@ class DailyChallenge(Part):
         ranked_result = None
         par = None
         if not ranked:
-            if deal.get("certified"):
+            if deal.get("certified") and deal.get("par") is not None:
                 par = int(deal["par"])  # (once the ranked attempt is over, not before)
             ranked_result = self._result_line_of(live, par)
             pgid = await self.dailies.practice(day, req.game, pid)

@@ -2,7 +2,7 @@
 (``dly:``, ``dlyp:``, kept :data:`~.keys.DAILY_TTL`), their streaks (``stk:``), the
 ranked games whose finish is owed (``dailies:owed``), the ranked attempts the day's reset
 is to end (``dailies:open``), and each day's deal of each game (``deal:``), fixed once,
-with its certificate."""
+with its certificate (and ``deal:...:par``, its book line and par, fixed once too)."""
 
 from __future__ import annotations
 
@@ -19,10 +19,11 @@ from .keys import (
     daily_key,
     deal_claim_key,
     deal_key,
+    deal_par_key,
     practice_key,
     streak_key,
 )
-from .scripts import STREAK
+from .scripts import DELETE_IF_OURS, STREAK
 
 
 def owe_finish(pipe: Commands, gid: str) -> None:
@@ -101,9 +102,18 @@ class Dailies:
         return bool(await self.redis.set(closing_key(gid), proc, nx=True, px=CLOSING_CLAIM_MS))
 
     async def deal(self, day: str, game: str) -> dict[str, Any] | None:
-        """The day's deal of a game as fixed (:meth:`fix_deal`), or None: not yet."""
+        """The day's deal of a game as fixed (:meth:`fix_deal`), or None: not yet. A
+        certified deal comes with its book line and par once they are found
+        (:meth:`fix_par`); until then it has the line that certified it, and no par."""
         raw = await self.redis.get(deal_key(day, game))
-        return None if raw is None else dict(unpack(raw))
+        if raw is None:
+            return None
+        deal = dict(unpack(raw))
+        if deal.get("certified") and "par" not in deal:
+            found = await self.redis.get(deal_par_key(day, game))
+            if found is not None:
+                deal.update(unpack(found))
+        return deal
 
     async def fix_deal(self, day: str, game: str, deal: dict[str, Any]) -> dict[str, Any]:
         """Fix the day's deal of a game, unless it is fixed already: the deal as fixed,
@@ -115,8 +125,23 @@ class Dailies:
         raw = await self.redis.get(key)
         return deal if raw is None else dict(unpack(raw))
 
+    async def fix_par(self, day: str, game: str, found: dict[str, Any]) -> dict[str, Any]:
+        """Fix the book line and par of a certified deal (``line``, ``par``,
+        ``shortest``), unless they are fixed already: as fixed, whoever fixed them. Once
+        a player may have been told par, it never changes."""
+        key = deal_par_key(day, game)
+        if await self.redis.set(key, pack(found), nx=True, ex=DAILY_TTL):
+            return found
+        raw = await self.redis.get(key)
+        return found if raw is None else dict(unpack(raw))
+
     async def claim_certifying(self, day: str, game: str, proc: str, ms: int) -> bool:
-        """Claim the certifying of a day's deal for ``ms`` milliseconds: one process of
-        those sharing the Redis solves it (another takes over once the claim lapses)."""
+        """Claim the certifying of a day's deal, or the search for its par, for ``ms``
+        milliseconds: one process of those sharing the Redis does it (another takes over
+        once the claim lapses)."""
         claim = deal_claim_key(day, game)
         return bool(await self.redis.set(claim, proc, nx=True, px=ms))
+
+    async def release_certifying(self, day: str, game: str, proc: str) -> None:
+        """Let go of a claim :meth:`claim_certifying` took, if it is still this process's."""
+        await self.redis.eval(DELETE_IF_OURS, 1, deal_claim_key(day, game), proc)

@@ -34,7 +34,10 @@ key                         type    what
 ``deal:{day}:{game}``       string  the day's deal of a game, fixed once (msgpack): its
                                     candidate and seed, certified or not, the book line
                                     and par; never sent before the day's reset (31 days)
-``deal:{day}:{game}:claim`` string  the process certifying that deal (expires)
+``deal:{day}:{game}:par``   string  the book line and par found for a certified deal after
+                                    it was fixed (msgpack), fixed once (31 days)
+``deal:{day}:{game}:claim`` string  the process certifying that deal, or searching for its
+                                    par (expires)
 ``dailies:owed``            set     ids of ranked daily games ended whose finish (replay,
                                     boards, streak) is not written yet; added in the write
                                     that logs the final entry, removed once it is written
@@ -121,6 +124,12 @@ def practice_key(day: str, game: str, pid: str) -> str:
 
 def deal_key(day: str, game: str) -> str:
     return f"deal:{day}:{game}"
+
+
+def deal_par_key(day: str, game: str) -> str:
+    """The book line and par of a day's certified deal, found by the search for par once
+    the quick verdict has fixed the deal (``Dailies.fix_par``)."""
+    return f"deal:{day}:{game}:par"
 
 
 def deal_claim_key(day: str, game: str) -> str:
