@@ -134,12 +134,22 @@ class Workers:
         """Stop every pool: what runs is abandoned and its process ended (the server is
         stopping; without this its exit would wait for a running task, a certification's
         whole budget)."""
+        managers = []
         for pool in self._pools.values():
             # the pool's processes, before shutdown lets go of them (the executor keeps
             # them in ``_processes``; Python 3.14 gives it a public terminate_workers)
             processes = list(getattr(pool, "_processes", {}).values())
+            managers.append(getattr(pool, "_executor_manager_thread", None))
             pool.shutdown(wait=False, cancel_futures=True)
             for process in processes:
                 if process.is_alive():
                     process.terminate()
         self._pools.clear()
+        # the pool's manager thread closes its wake-up pipe once it has seen its
+        # processes go; the interpreter's exit writes to that pipe, and on Python 3.11 a
+        # close at the same moment makes it fail ("Bad file descriptor", a traceback
+        # after "stopped"): let the managers finish first
+        deadline = time.monotonic() + 2.0
+        for manager in managers:
+            if manager is not None and manager.is_alive():
+                manager.join(max(0.0, deadline - time.monotonic()))
