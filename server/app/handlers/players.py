@@ -6,7 +6,7 @@ from __future__ import annotations
 import logging
 import re
 import secrets
-from typing import Any
+from typing import TYPE_CHECKING, Any, Final
 
 from server import __version__
 from server.protocol import PROTOCOL_VERSION, ErrorCode
@@ -19,17 +19,28 @@ from ..domain.room import (
     RACING,
     Racer,
 )
+from ..store.limits import Limit, Limiter, Use
 from .base import Handler, Part, Session, refuse
 from .host import HeldRoom
+
+if TYPE_CHECKING:
+    from ..service import Service
 
 log = logging.getLogger("patience.service")
 
 NAME_RE = re.compile(r"[A-Za-z0-9_-]{2,20}")
+#: the limit of players registered from one address (``register_rate`` of them an hour)
+REGISTER: Final = "register"
+HOUR_MS: Final = 3_600_000
 #: close codes the server uses besides the standard ones
 CLOSE_REPLACED = 4001
 
 
 class Accounts(Part):
+    def __init__(self, app: Service) -> None:
+        super().__init__(app)
+        self.limits = Limiter(app.redis)
+
     def requests(self) -> dict[type[m.Request], Handler]:
         return {
             m.Hello: self.on_hello,
@@ -77,31 +88,32 @@ class Accounts(Part):
             raise refuse(ErrorCode.ALREADY_REGISTERED, f"already signed in as {session.name}")
         if not NAME_RE.fullmatch(req.name):  # not match and "$": "ann\n" is no name
             raise refuse(ErrorCode.BAD_NAME, "a name is 2 to 20 letters, digits, '_' or '-'")
-        counted = await self._registrations(session.address)
+        counted = await self._registration(session.address)
         pid = secrets.token_hex(8)
         token = secrets.token_urlsafe(24)  # 192 random bits
         if not await self.players.create(pid, req.name, token, self.now()):
+            if counted is not None:  # no player registered: the place goes back
+                await self.limits.give_back(counted)
             raise refuse(ErrorCode.NAME_TAKEN, f"the name {req.name!r} is taken")
-        if counted is not None:
-            await self.players.count_registration(*counted)
         await self._sign_in(session, pid, req.name)
         return {"type": "registered", "player": {"id": pid, "name": req.name}, "token": token}
 
-    async def _registrations(self, address: str | None) -> tuple[str, int] | None:
-        """The address and hour that count this registration (None: not counted);
-        refused with ``rate_limited`` once it has ``register_rate`` of them. A second
-        account to scout a shared deal is what this makes costly."""
-        limit = self.settings.register_rate
-        if not address or limit <= 0:
+    async def _registration(self, address: str | None) -> Use | None:
+        """This registration counted against its address (None: not counted), over the
+        last hour of server time in Redis, whichever process registered the others;
+        refused with ``rate_limited`` once the hour holds ``register_rate`` of them. A
+        second account to scout a shared deal is what this makes costly."""
+        most = self.settings.register_rate
+        if not address or most <= 0:
             return None
-        hour = self.now() // 3_600_000
-        if await self.players.registered(address, hour) >= limit:
+        use = await self.limits.take(Limit(REGISTER, most, HOUR_MS), address, self.now())
+        if not use.allowed:
             raise refuse(
                 ErrorCode.RATE_LIMITED,
-                f"no more than {limit} new players an hour from one address: "
-                "try again later, or sign in with your token",
+                f"no more than {most} new players an hour from one address: "
+                f"try again in {use.wait_text()}, or sign in with your token",
             )
-        return address, hour
+        return use
 
     async def _sign_in(self, session: Session, pid: str, name: str) -> None:
         """One connection per player, across processes: a connection signed in before,

@@ -46,6 +46,12 @@ key                         type    what
                                     what the reset ends (``DailyChallenge.close_ended``)
 ``g:{gid}:closing``         string  the process ending that attempt at the reset (10 s claim)
 ``fol:{pid}``               set     ids of the players they follow
+``psolo:{pid}``             list    the player's solo games dealt by ``new_game``, newest
+                                    first: the newest, and the last :data:`SOLO_KEPT`
+                                    finished ones; the others are deleted (``idle_ttl``)
+``lim:{kind}:{who}``        zset    a limit's sliding window: one member a use, scored by
+                                    its server ms (``limits.py``; a window's length)
+``claim:{kind}:{who}``      string  a short claim: one thing at a time (``limits.py``)
 ``rp:{gid}``                string  a finished ranked daily or race game's replay (msgpack);
                                     kept for good
 ``lb:{B}`` ``lbd:{B}`` ...  board   a leaderboard: see ``server/app/domain/boards.py``
@@ -88,10 +94,39 @@ def token_key(token: str) -> str:
     return "ptoken:" + hashlib.sha256(token.encode()).hexdigest()
 
 
-def registered_key(address: str, hour: int) -> str:
-    """How many players were registered from a client address in an hour (Unix time // 3600):
-    the count ``register_rate`` bounds. Expires after the hour."""
-    return f"preg:{address}:{hour}"
+# -- limits shared by the processes (``limits.py``) and what one player keeps -----------
+
+
+def limit_key(kind: str, who: str) -> str:
+    """Sorted set: the uses of limit ``kind`` (``register``, ``deal``, ``hint``,
+    ``stuck``) by ``who`` (an address, a player id) in its window, each scored by its
+    server ms. Expires a window after its last use."""
+    return f"lim:{kind}:{who}"
+
+
+def claim_key(kind: str, who: str) -> str:
+    """A claim (``SET NX PX``) holding its holder's token: ``who`` is doing ``kind``
+    (``hint``: a hint being worked out), in whichever process."""
+    return f"claim:{kind}:{who}"
+
+
+#: how long a claim that is never let go (its process died) holds, ms: longer than a
+#: hint's wait for a worker and its search (``handlers/hints.py``)
+CLAIM_MS = 30_000
+
+
+def solo_games_key(pid: str) -> str:
+    """List: the ids of the player's solo games dealt by ``new_game``, newest first: the
+    newest (played or not) and at most :data:`SOLO_KEPT` finished ones before it. A game
+    replaced unfinished, or pushed past those, is deleted (``Games.keep_solo``). Kept
+    ``idle_ttl`` from the last deal."""
+    return f"psolo:{pid}"
+
+
+#: the finished solo games a player keeps beside the newest
+SOLO_KEPT = 10
+
+# -- end of the limits' keys -------------------------------------------------------------
 
 
 def game_key(gid: str) -> str:

@@ -1,16 +1,16 @@
-"""The players as Redis keeps them (``p:``, ``pname:``, ``ptoken:``, ``preg:``,
-``fol:``: see :mod:`.keys`), read and written as ``str`` and ``int``, never bytes."""
+"""The players as Redis keeps them (``p:``, ``pname:``, ``ptoken:``, ``fol:``: see
+:mod:`.keys`), read and written as ``str`` and ``int``, never bytes. How many players
+an address registers is a limit (:mod:`.limits`)."""
 
 from __future__ import annotations
 
 from .codec import text
 from .commit import RedisClient
-from .keys import follow_key, name_key, player_key, registered_key, token_key
+from .keys import follow_key, name_key, player_key, token_key
 
 
 class Players:
-    """A player's name, token, current solo game and room, the players they follow, and
-    how many players one address registered this hour."""
+    """A player's name, token, current solo game and room, and the players they follow."""
 
     def __init__(self, redis: RedisClient) -> None:
         self.redis = redis
@@ -43,18 +43,6 @@ class Players:
             await self.redis.delete(name_key(name))
             raise
         return True
-
-    async def registered(self, address: str, hour: int) -> int:
-        """How many players ``address`` registered in ``hour`` (hours since the epoch)."""
-        count = await self.redis.get(registered_key(address, hour))
-        return 0 if count is None else int(count)
-
-    async def count_registration(self, address: str, hour: int) -> None:
-        key = registered_key(address, hour)
-        async with self.redis.pipeline(transaction=False) as pipe:
-            pipe.incr(key)
-            pipe.expire(key, 3600)
-            await pipe.execute()
 
     async def places(self, pid: str) -> tuple[str | None, str | None]:
         """The player's solo game and room, as last written (None: none)."""

@@ -93,6 +93,28 @@ return {bump(ARGV[1]), bump('all')}
 """
 
 
+# -- limits shared by the processes (``limits.py``) ----------------------------------------
+
+#: KEYS[1]: a limit's window (sorted set, ``keys.limit_key``). ARGV: now (server ms), the
+#: window's length (ms), the uses it allows, this use's member. Drops the uses older than
+#: the window; adds this one if fewer than allowed remain. Returns ``{1, uses with this
+#: one, 0}``, or ``{0, uses, ms until the oldest leaves the window}``
+SLIDING_WINDOW = """
+local now = tonumber(ARGV[1])
+local window = tonumber(ARGV[2])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
+local used = redis.call('ZCARD', KEYS[1])
+if used < tonumber(ARGV[3]) then
+  redis.call('ZADD', KEYS[1], now, ARGV[4])
+  redis.call('PEXPIRE', KEYS[1], window + 1000)
+  return {1, used + 1, 0}
+end
+local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+return {0, used, math.max(1, tonumber(oldest[2]) + window - now)}
+"""
+
+# -- end of the limits' scripts ------------------------------------------------------------
+
 async def load_scripts(conn: Any) -> None:
     """Load :data:`SCRIPTS` on a group-commit connection. A Redis that has just restarted
     answers ``LOADING`` until it has read its data: the scripts are loaded again then,
