@@ -6,10 +6,19 @@ processes where a test needs them."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import os
+import signal
+import time
+from collections.abc import AsyncIterator
+from pathlib import Path
+
 from server.app.settings import Settings
 
 from .client import Client, player, signed_in
 from .conftest import Running, running, with_settings
+from .test_processes import three
 
 HOUR_MS = 3_600_000
 
@@ -106,3 +115,125 @@ async def test_a_player_keeps_the_newest_solo_game_and_ten_finished(server: Runn
     assert over["code"] == "game_over", over
     # the current game plays on
     assert (await ann.call("move", move="deal"))["game"] == unfinished[-1]
+
+
+async def until_claimed(server: Running, pid: str) -> None:
+    """Wait until the player's hint holds its claim (``claim:hint:<pid>``) in Redis, or
+    5 s (the hint is then in hand all the same: the worker is held far longer)."""
+    deadline = time.monotonic() + 5
+    while not await server.redis.exists(f"claim:hint:{pid}") and time.monotonic() < deadline:
+        await asyncio.sleep(0.02)
+
+
+def wait_for_file(path: str, most: float) -> None:
+    """A task that holds a worker process until ``path`` exists (at most ``most`` s)."""
+    deadline = time.monotonic() + most
+    while not os.path.exists(path) and time.monotonic() < deadline:
+        time.sleep(0.01)
+
+
+@contextlib.asynccontextmanager
+async def hint_worker_held(server: Running, tmp_path: Path) -> AsyncIterator[None]:
+    """The server's one hint worker busy with something else until the block ends, so
+    that the hints asked meanwhile wait for it, however fast they are."""
+    release = tmp_path / "release"
+    held = asyncio.ensure_future(
+        server.service.workers.run("hints", wait_for_file, str(release), 60.0)
+    )
+    try:
+        yield
+    finally:
+        release.touch()
+        await held
+
+
+async def test_ten_hints_a_minute_across_three_processes(redis_url: str, tmp_path: Path) -> None:
+    """A player signing in through one process after another gets ten hints a minute
+    in all, not ten in each."""
+    procs = three(redis_url, tmp_path)
+    try:
+        for proc in procs:
+            await asyncio.to_thread(proc.start)
+        ann = await player(procs[0].url, "ann")
+        await ann.call("new_game", game="nestor", seed=1)
+        given = 0
+        for proc, asks in zip(procs, (4, 4, 3), strict=True):
+            if proc is not procs[0]:
+                assert ann.token is not None
+                ann = await signed_in(proc.url, ann.token)
+            for _ in range(asks):
+                reply = await ann.request("hint")
+                if reply["type"] == "hint":
+                    given += 1
+                    assert reply["hints"] == given
+                else:
+                    assert reply["code"] == "rate_limited", reply
+                    assert "at most 10 hints a minute" in reply["message"], reply
+        assert given == 10
+    finally:
+        for proc in procs:
+            if proc.process is not None:
+                proc.stop(signal.SIGKILL)
+
+
+async def test_one_hint_at_a_time_across_processes(settings: Settings, tmp_path: Path) -> None:
+    """While a player's hint is being worked out in one process, a hint they ask
+    through another (signed in there meanwhile) is refused."""
+    async with running(settings) as one, running(settings) as two:
+        ann = await player(one.url, "ann")
+        pid = (await ann.call("hello", protocol=1, token=ann.token))["player"]["id"]
+        await ann.call("new_game", game="nestor", seed=1)
+        async with hint_worker_held(one, tmp_path):
+            first = asyncio.ensure_future(ann.request("hint"))
+            # ann's hint holds its claim in Redis while it waits for the worker
+            await until_claimed(one, pid)
+            assert ann.token is not None
+            again = await signed_in(two.url, ann.token)
+            refused = await again.request("hint")
+            assert refused.get("code") == "rate_limited", refused
+            assert "a hint is being worked out" in refused["message"]
+        await first  # (its connection was signed out meanwhile)
+        assert (await again.call("hint"))["type"] == "hint"
+
+
+async def test_a_flood_of_hints_is_refused_at_once_and_an_idle_player_still_served(
+    server: Running, tmp_path: Path
+) -> None:
+    """Ten players who have had a hint each ask again while the worker is busy: a few
+    wait (four a worker), the rest are refused at once rather than queued for seconds;
+    then a player who has had none asks, goes before the waiting ones, and is answered
+    first once the worker is free (the waiting hint of the player with the most lately
+    is refused to make room)."""
+    flood = [await player(server.url, f"p{n}") for n in range(10)]
+    for client in flood:
+        await client.call("new_game", game="nestor", seed=1)
+        assert (await client.call("hint"))["hints"] == 1
+    ivy = await player(server.url, "ivy")
+    await ivy.call("new_game", game="nestor", seed=1)
+    answered: list[str] = []
+
+    async def ask(client: Client) -> dict:
+        reply = await client.request("hint", timeout=30)
+        answered.append(client.name or "")
+        return reply
+
+    async with hint_worker_held(server, tmp_path):
+        asked = [asyncio.ensure_future(ask(client)) for client in flood]
+        # refused at once, while the worker is still held: they do not wait for it
+        deadline = time.monotonic() + 5
+        while sum(task.done() for task in asked) < 5 and time.monotonic() < deadline:
+            await asyncio.sleep(0.02)
+        refused = [task.result() for task in asked if task.done()]
+        assert len(refused) == 5, f"{len(refused)} of 10 answered while the worker was busy"
+        for reply in refused:
+            assert reply["code"] == "rate_limited", reply
+            assert "busy" in reply["message"], reply
+        waiting = [task for task in asked if not task.done()]
+        ivys = asyncio.ensure_future(ask(ivy))
+        done, _ = await asyncio.wait(waiting, timeout=5, return_when=asyncio.FIRST_COMPLETED)
+        assert len(done) == 1 and next(iter(done)).result()["code"] == "rate_limited"
+    assert (await ivys)["type"] == "hint"
+    served = [task.result() for task in asked if task.result()["type"] == "hint"]
+    assert len(served) == 4
+    # the hint handed to the worker before ivy's came first, then ivy's
+    assert answered[-5:].index("ivy") == 1, answered
