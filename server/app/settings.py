@@ -61,6 +61,7 @@ class Settings:
     write_timeout: float = 5.0
     lock_wait: float = 10.0
     register_rate: int = 5
+    deal_rate: int = 30
     secret: str | None = None
     certify_ahead: int = 1
     certify_budget: float = 10.0
@@ -270,6 +271,10 @@ OPTIONS: dict[str, tuple[str, Callable[[str], Any]]] = {
     ),
     "register_rate": (
         "players registered an hour from one client address; 0 no limit",
+        _non_negative_int,
+    ),
+    "deal_rate": (
+        "new solo games one player may deal a minute (new_game); 0 no limit",
         _non_negative_int,
     ),
     "secret": ("key of the daily deals' seeds (else one kept in the data directory)", str),

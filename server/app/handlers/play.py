@@ -7,7 +7,7 @@ import asyncio
 import functools
 import logging
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, Final
 
 from server.engine import GAMES, UndoRefused
 from server.protocol import ErrorCode
@@ -21,13 +21,25 @@ from ..domain.room import (
     RACING,
 )
 from ..store.games import log_write
+from ..store.limits import Limit, Limiter
 from .base import Handler, Part, Session, refuse
 from .host import HeldRoom
 
+if TYPE_CHECKING:
+    from ..service import Service
+
 log = logging.getLogger("patience.service")
+
+#: the limit of new games a player deals (``Settings.deal_rate`` of them a minute)
+DEAL: Final = "deal"
+MINUTE_MS: Final = 60_000
 
 
 class Play(Part):
+    def __init__(self, app: Service) -> None:
+        super().__init__(app)
+        self.limits = Limiter(app.redis)
+
     def requests(self) -> dict[type[m.Request], Handler]:
         return {
             m.Games: self.on_games,
@@ -79,18 +91,49 @@ class Play(Part):
         pid = self.need_player(session)
         if req.game not in GAMES:
             raise refuse(ErrorCode.NO_SUCH_GAME, f"no game {req.game!r}; see the games list")
+        await self.count_deal(pid)
+        before = await self.stored.newest_solo(pid)
         live = await self.stored.create(
             g.dealt(req.game, req.seed, pid, g.SOLO, self.now()), self.settings.idle_ttl
         )
         self.games[live.gid] = live
         await self.players.set_solo(pid, live.gid)
         self.take_solo(pid, live.gid)
+        await self.keep_solo(pid, live.gid, before)
         return {"type": "game", **live.snapshot_message()}
+
+    async def count_deal(self, pid: str) -> None:
+        """``deal_rate`` new games a minute per player, counted in Redis, whichever
+        process deals them; past it ``rate_limited``, saying when one more fits."""
+        most = self.settings.deal_rate
+        if most <= 0:
+            return
+        use = await self.limits.take(Limit(DEAL, most, MINUTE_MS), pid, self.now())
+        if not use.allowed:
+            raise refuse(
+                ErrorCode.RATE_LIMITED,
+                f"at most {most} new games a minute: try again in {use.wait_text()}",
+            )
+
+    async def keep_solo(self, pid: str, gid: str, before: str | None) -> None:
+        """What a player keeps of their solo games once ``gid`` is dealt: the solo game
+        dealt before it (``before``) stays if it has ended, with the last others that
+        did (``SOLO_KEPT`` in ``store/keys.py``), and is deleted if it had not (nothing
+        but its player plays it, and they have moved on); older ones are deleted. Whether it
+        ended is read from Redis, as its log says, not from a copy here."""
+        replaced = None
+        if before is not None:
+            old = await self.stored.load(before, fence=False)
+            if old is None or not old.finished:
+                replaced = before
+        for gone in await self.stored.keep_solo(pid, gid, replaced, self.settings.idle_ttl):
+            self.games.pop(gone, None)
 
     def take_solo(self, pid: str, gid: str) -> None:
         """The player's solo game is now ``gid``: the one it replaces is let go from
-        memory (it stays in Redis, and is rebuilt from its log if a move names it), so a
-        player dealing game after game holds one here, not every one of them."""
+        memory (a finished one, or a daily, stays in Redis for a while and is rebuilt
+        from its log if a request names it: :meth:`keep_solo`), so a player dealing game
+        after game holds one here, not every one of them."""
         old = self.solo_of.get(pid)
         self.solo_of[pid] = gid
         if old is not None and old != gid:

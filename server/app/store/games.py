@@ -14,10 +14,10 @@ from typing import Any
 from server.engine import GAMES, new_game
 
 from ..domain.games import LiveGame, parse_log
-from .codec import pack
+from .codec import pack, text
 from .commit import Commands, RedisClient, Write
 from .daily import owe_finish
-from .keys import fence_key, game_key, log_key, standings_key
+from .keys import SOLO_KEPT, fence_key, game_key, log_key, solo_games_key, standings_key
 
 logger = logging.getLogger("patience.games")
 
@@ -92,6 +92,36 @@ class Games:
     async def delete(self, gid: str) -> None:
         """A game written but never played (a daily start that lost its race to another)."""
         await self.redis.delete(game_key(gid))
+
+    async def newest_solo(self, pid: str) -> str | None:
+        """The id of the last solo game the player dealt with ``new_game`` (None: none
+        kept)."""
+        raw = await self.redis.lindex(solo_games_key(pid), 0)
+        return None if raw is None else text(raw)
+
+    async def keep_solo(self, pid: str, gid: str, replaced: str | None, ttl: int) -> list[str]:
+        """``gid`` is the player's newest solo game. ``replaced``, the one before it that
+        had not ended, is deleted (meta, log and fencing token: a copy another process
+        still holds can no longer append), and so are the finished ones pushed past the
+        :data:`~.keys.SOLO_KEPT` kept. Returns the ids deleted."""
+        key = solo_games_key(pid)
+        async with self.redis.pipeline(transaction=False) as pipe:
+            if replaced is not None:
+                pipe.lrem(key, 0, replaced)
+            pipe.lpush(key, gid)
+            pipe.lrange(key, SOLO_KEPT + 1, -1)
+            pipe.ltrim(key, 0, SOLO_KEPT)
+            pipe.expire(key, ttl)
+            replies = await pipe.execute()
+        gone = [text(raw) for raw in replies[-3]]
+        if replaced is not None:
+            gone.append(replaced)
+        if gone:
+            async with self.redis.pipeline(transaction=False) as pipe:
+                for old in gone:  # one game's keys share a slot: one DEL each
+                    pipe.delete(game_key(old), log_key(old), fence_key(old))
+                await pipe.execute()
+        return gone
 
     async def read_logs(
         self, gids: list[str], also: Iterable[tuple[Any, ...]] = ()
