@@ -12,16 +12,24 @@ so it is counted across restarts (``LiveGame.hints``), shown in race results, on
 daily boards and in the daily's result line. Solo and daily games always allow hints; a
 race room allows them only when it was made with ``hints`` (``room_create``).
 
-Limits (``docs/protocol.md``): one hint at a time per player, :data:`PER_MINUTE` a
-minute; the search takes at most ``BUDGET_S`` of CPU (about 200 ms); a hint not
-answered within :data:`TIMEOUT_S` (the workers busy) is refused as ``rate_limited``.
+Limits (``docs/protocol.md``), the same whichever process a player asks through: one
+hint at a time per player (a claim in Redis, ``store/limits.py``), :data:`PER_MINUTE` a
+minute (counted in Redis over the last minute). The search takes at most ``BUDGET_S`` of
+CPU (about 200 ms) in one of this process's hint workers; at most
+:data:`WAITING_PER_WORKER` hints a worker wait for them (:class:`HintQueue`), the
+players who had the fewest hints lately first, and one more is refused at once
+(``rate_limited``, the server busy) rather than queued for seconds behind a flood. A
+hint not answered within :data:`TIMEOUT_S` is refused the same way.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import hashlib
+import itertools
 import json
-from collections import deque
+from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING, Any, Final
 
 from server.protocol import ErrorCode
@@ -29,22 +37,28 @@ from server.protocol import messages as m
 from server.solver.hints import BUDGET_S, suggest
 
 from ..domain import games as g
+from ..store.keys import CLAIM_MS
+from ..store.limits import Limit, Limiter
 from .base import Handler, Part, Session, refuse
 
 if TYPE_CHECKING:
     from ..service import Service
 
-#: hints a player may ask for in a minute (server time)
+#: hints a player may ask for in a minute (server time), whichever process answers
 PER_MINUTE: Final = 10
 MINUTE_MS: Final = 60_000
-#: how long a hint may wait for a worker and be worked out, in seconds
+#: the limit's and the claim's kind (``store/limits.py``)
+HINT: Final = "hint"
+#: how long a hint may wait for a worker, and then be worked out, in seconds (each)
 TIMEOUT_S: Final = 10.0
 #: the pool of worker processes hints run in (``server.app.workers``)
 POOL: Final = "hints"
+#: hints that may wait for this process's hint workers, for each worker
+WAITING_PER_WORKER: Final = 4
 #: how many times a hint is worked out again when the game changed meanwhile
 _TRIES: Final = 3
-#: players held in the minute's counts before those idle a minute are let go
-_SWEEP_AT: Final = 1024
+#: what a hint refused for want of a worker is told
+BUSY: Final = "the server is busy working out other players' hints: ask again in a few seconds"
 
 
 def hint_seed(view: dict[str, Any]) -> int:
@@ -54,13 +68,77 @@ def hint_seed(view: dict[str, Any]) -> int:
     return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big")
 
 
+class HintQueue:
+    """The hints waiting for this process's hint workers: at most ``workers`` handed to
+    them at once, at most ``most_waiting`` waiting. A worker that comes free takes the
+    waiting hint ranked first: its player's hints in the last minute, fewest first,
+    then the earliest asked. One hint past ``most_waiting`` refuses the hint ranked last
+    (this one, or one that waits behind it) at once, with ``rate_limited``: a flood of
+    hints from a few players is refused, a player who asks now and then is served."""
+
+    def __init__(self, workers: int, most_waiting: int) -> None:
+        self.free = workers
+        self.most_waiting = most_waiting
+        #: (rank, turn): the turn is resolved when a worker is theirs
+        self.waiting: list[tuple[tuple[int, int], asyncio.Future[None]]] = []
+        self._asked = itertools.count()
+
+    @contextlib.asynccontextmanager
+    async def turn(self, lately: int) -> AsyncIterator[None]:
+        """A worker's turn for a hint whose player had ``lately`` hints in the last
+        minute, this one included; ``rate_limited`` if none comes free in time."""
+        if self.free > 0 and not self.waiting:
+            self.free -= 1
+        else:
+            await self._wait((lately, next(self._asked)))
+        try:
+            yield
+        finally:
+            self._pass_on()
+
+    async def _wait(self, rank: tuple[int, int]) -> None:
+        turn: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        entry = (rank, turn)
+        self.waiting.append(entry)
+        if len(self.waiting) > self.most_waiting:
+            last = max(self.waiting, key=lambda waiting: waiting[0])
+            self.waiting.remove(last)
+            last[1].set_exception(refuse(ErrorCode.RATE_LIMITED, BUSY))
+        try:
+            async with asyncio.timeout(TIMEOUT_S):
+                await turn
+        except TimeoutError:
+            self._give_up(entry)
+            raise refuse(ErrorCode.RATE_LIMITED, BUSY) from None
+        except asyncio.CancelledError:
+            self._give_up(entry)
+            raise
+
+    def _give_up(self, entry: tuple[tuple[int, int], asyncio.Future[None]]) -> None:
+        """A hint stops waiting (its time is up, or its request was cancelled): out of
+        the queue, and a worker's turn given to it at that moment passed on."""
+        turn = entry[1]
+        if entry in self.waiting:
+            self.waiting.remove(entry)
+        elif turn.done() and not turn.cancelled() and turn.exception() is None:
+            self._pass_on()
+
+    def _pass_on(self) -> None:
+        """A worker's turn is over: to the hint waiting ranked first, or free."""
+        if self.waiting:
+            first = min(self.waiting, key=lambda waiting: waiting[0])
+            self.waiting.remove(first)
+            first[1].set_result(None)
+        else:
+            self.free += 1
+
+
 class Hints(Part):
     def __init__(self, app: Service) -> None:
         super().__init__(app)
-        #: players with a hint being worked out now
-        self.busy: set[str] = set()
-        #: player -> server ms of the hints they asked for in the last minute
-        self.asked: dict[str, deque[int]] = {}
+        self.limits = Limiter(app.redis)
+        workers = self.workers.sizes.get(POOL, 1)
+        self.queue = HintQueue(workers, WAITING_PER_WORKER * workers)
 
     def requests(self) -> dict[type[m.Request], Handler]:
         return {m.Hint: self.on_hint}
@@ -70,20 +148,21 @@ class Hints(Part):
         await self.daily.close_past_daily(live)
         self.check_allowed(live)
         pid = live.owner
-        self.take_turn(pid)
+        claim, lately = await self.take_turn(pid)
         try:
-            for _ in range(_TRIES):
-                view = live.view()
-                found = await self.work_out(view, live.game.id)
-                self.check_allowed(live)  # the game may have ended meanwhile
-                # moves on the move path go on meanwhile: a hint is for the game as it is
-                if live.view() == view:
-                    break
-            else:
-                raise refuse(
-                    ErrorCode.RATE_LIMITED,
-                    "the game kept changing while its hint was worked out: ask again",
-                )
+            async with self.queue.turn(lately):
+                for _ in range(_TRIES):
+                    view = live.view()
+                    found = await self.work_out(view, live.game.id)
+                    self.check_allowed(live)  # the game may have ended meanwhile
+                    # moves on the move path go on meanwhile: a hint is for the game as it is
+                    if live.view() == view:
+                        break
+                else:
+                    raise refuse(
+                        ErrorCode.RATE_LIMITED,
+                        "the game kept changing while its hint was worked out: ask again",
+                    )
             if found is None:
                 move, reason = None, None
             else:
@@ -92,7 +171,7 @@ class Hints(Part):
                 await self.play.log(live, f"{self.now()} {g.HINT}")
                 live.hints += 1
         finally:
-            self.busy.discard(pid)
+            await self.let_go(pid, claim)
         return {
             "type": "hint",
             "game": live.gid,
@@ -109,9 +188,7 @@ class Hints(Part):
                 POOL, suggest, view, rules, hint_seed(view), BUDGET_S, timeout=TIMEOUT_S
             )
         except TimeoutError:
-            raise refuse(
-                ErrorCode.RATE_LIMITED, "the server is busy working out hints: ask again soon"
-            ) from None
+            raise refuse(ErrorCode.RATE_LIMITED, BUSY) from None
 
     def check_allowed(self, live: g.LiveGame) -> None:
         """Refuse a hint on a game over, a race not started or over, or a race in a room
@@ -122,27 +199,30 @@ class Hints(Part):
                 raise refuse(ErrorCode.HINTS_OFF, "this race room was made without hints")
         self.play.check_playable(live)
 
-    def take_turn(self, pid: str) -> None:
-        """One hint at a time, :data:`PER_MINUTE` a minute, per player."""
-        if pid in self.busy:
+    async def take_turn(self, pid: str) -> tuple[str, int]:
+        """One hint at a time, :data:`PER_MINUTE` a minute, per player, whichever
+        process they ask through: the player's claim (to let go of once the hint is
+        answered) and their hints in the last minute, this one included."""
+        claim = await self.limits.claim(HINT, pid, CLAIM_MS)
+        if claim is None:
             raise refuse(ErrorCode.RATE_LIMITED, "a hint is being worked out: wait for it")
-        now = self.now()
-        if len(self.asked) > _SWEEP_AT:
-            self.sweep(now)
-        asked = self.asked.setdefault(pid, deque())
-        while asked and asked[0] <= now - MINUTE_MS:
-            asked.popleft()
-        if len(asked) >= PER_MINUTE:
-            wait = (asked[0] + MINUTE_MS - now + 999) // 1000
+        try:
+            use = await self.limits.take(Limit(HINT, PER_MINUTE, MINUTE_MS), pid, self.now())
+        except BaseException:
+            await self.let_go(pid, claim)
+            raise
+        if not use.allowed:
+            await self.let_go(pid, claim)
             raise refuse(
                 ErrorCode.RATE_LIMITED,
-                f"at most {PER_MINUTE} hints a minute: ask again in {wait} s",
+                f"at most {PER_MINUTE} hints a minute: ask again in {use.wait_text()}",
             )
-        asked.append(now)
-        self.busy.add(pid)
+        return claim, use.used
 
-    def sweep(self, now: int) -> None:
-        """Let go of the players who asked for no hint in the last minute."""
-        self.asked = {
-            pid: asked for pid, asked in self.asked.items() if asked and asked[-1] > now - MINUTE_MS
-        }
+    async def let_go(self, pid: str, claim: str) -> None:
+        """The player's hint is over: their claim let go (or left to lapse, with Redis
+        away)."""
+        try:
+            await self.limits.let_go(HINT, pid, claim)
+        except Exception as exc:
+            self.failures.failed("letting go of a hint's claim", exc)
