@@ -111,8 +111,9 @@ def claim_key(kind: str, who: str) -> str:
 
 
 #: how long a claim that is never let go (its process died) holds, ms: longer than a
-#: hint's wait for a worker and its search (``handlers/hints.py``)
-CLAIM_MS = 30_000
+#: hint's wait for a worker and its three searches at most (``handlers/hints.py``,
+#: ``TIMEOUT_S`` each)
+CLAIM_MS = 60_000
 
 
 def solo_games_key(pid: str) -> str:
