@@ -15,9 +15,10 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 from server.app.settings import Settings
+from tests.solver.positions import STUCK
 
 from .client import Client, player, signed_in
-from .conftest import Running, running, with_settings
+from .conftest import Running, running, until, with_settings
 from .test_processes import three
 
 HOUR_MS = 3_600_000
@@ -241,3 +242,39 @@ async def test_a_flood_of_hints_is_refused_at_once_and_an_idle_player_still_serv
     assert len(served) == 4
     # the hint handed to the worker before ivy's came first, then ivy's
     assert answered[-5:].index("ivy") == 1, answered
+
+
+async def test_stuck_checks_are_limited_per_player_across_processes(settings: Settings) -> None:
+    """Ten stuck checks a minute per player, wherever their games are played: an
+    eleventh position is not searched then, and is checked once the minute allows
+    (if the game still stands there)."""
+    position = STUCK["gate"]
+
+    async def stuck_game(client: Client) -> str:
+        gid = (await client.call("new_game", game="gate", seed=position.seed))["game"]
+        for move in position.line:
+            await client.call("move", move=move, game=gid)
+        return gid
+
+    async with running(settings) as one, running(settings) as two:
+        ann = await player(one.url, "ann")
+        for n in range(10):
+            if n == 5:
+                assert ann.token is not None
+                ann = await signed_in(two.url, ann.token)
+            gid = await stuck_game(ann)
+            assert (await ann.event("stuck", timeout=30))["game"] == gid
+        searched = one.service.stuck.searched + two.service.stuck.searched
+        assert searched == 10
+        watch = two.service.stuck
+        gid = await stuck_game(ann)
+
+        def told() -> list[dict]:
+            return [e for e in ann.events if e["type"] == "stuck"]
+
+        await until(lambda: getattr(watch, "deferred", 0) or told(), timeout=30)
+        assert told() == []
+        assert one.service.stuck.searched + two.service.stuck.searched == 10
+        two.clock.advance(60)
+        assert (await ann.event("stuck", timeout=30))["game"] == gid
+        assert watch.searched == 6
