@@ -9,6 +9,13 @@ is False: most moves cost nothing more. The check waits until the game has stood
 for :data:`SETTLE` seconds (a player still moving needs no notice yet, and one moving
 fast costs no check a move), runs after the reply is sent, never delaying it, and its
 event comes only if the game still stands where it was checked.
+
+A player's checks are limited: at most :data:`PER_MINUTE` searches a minute (server
+time), counted in Redis whichever process runs them (``store/limits.py``), each at most
+2 s of CPU (``server.solver.stuck``). A check past the limit is put off, not searched:
+the game is looked at again every :data:`RETRY_S` seconds at most, until the minute
+allows one more, if it still stands there. Verdicts kept here cost nothing and are not
+counted.
 """
 
 from __future__ import annotations
@@ -22,6 +29,7 @@ from server.solver.stuck import REASON
 
 from ..domain import games as g
 from ..domain.stuck import verdict
+from ..store.limits import Limit, Limiter
 from .base import Part
 
 if TYPE_CHECKING:
@@ -37,6 +45,13 @@ CHECK_TIMEOUT: Final = 10.0
 #: verdicts kept, by game and position: a position met again (an undo and the same move)
 #: is not searched again
 KEPT: Final = 4096
+#: searches a player's games may have in a minute (server time), across processes
+PER_MINUTE: Final = 10
+MINUTE_MS: Final = 60_000
+#: the limit's kind (``store/limits.py``)
+STUCK_CHECKS: Final = "stuck"
+#: the longest wait, in seconds, before a check put off by the limit is tried again
+RETRY_S: Final = 5.0
 
 
 class StuckWatch(Part):
@@ -50,18 +65,25 @@ class StuckWatch(Part):
         self._again: set[str] = set()
         #: the games waiting to settle, and their timers
         self._timers: dict[str, asyncio.TimerHandle] = {}
-        #: checks run in a worker, and the stuck events sent (for tests and /metrics)
+        #: checks run in a worker, and the stuck events sent (for tests and /metrics);
+        #: checks put off by the limit a minute
         self.searched = 0
         self.told = 0
+        self.deferred = 0
+        self.limits = Limiter(app.redis)
 
     def check_later(self, live: g.LiveGame) -> None:
         """Check ``live``'s position once the game has stood there for :data:`SETTLE`
         seconds (its reply is already queued)."""
+        self._arm(live, SETTLE)
+
+    def _arm(self, live: g.LiveGame, delay: float) -> None:
+        """Check ``live`` in ``delay`` seconds if it stands where it is now."""
         timer = self._timers.pop(live.gid, None)
         if timer is not None:
             timer.cancel()
         loop = asyncio.get_running_loop()
-        self._timers[live.gid] = loop.call_later(SETTLE, self._settled, live, live.log_length)
+        self._timers[live.gid] = loop.call_later(delay, self._settled, live, live.log_length)
 
     def _settled(self, live: g.LiveGame, at: int) -> None:
         gid = live.gid
@@ -104,6 +126,16 @@ class StuckWatch(Part):
         key = (live.gid, live.game.key())
         stuck = self._verdicts.get(key)
         if stuck is None:
+            wait = await self._may_search(live.owner)
+            if wait is not None:
+                self.deferred += 1
+                if (
+                    live.log_length == at
+                    and self.games.get(live.gid) is live
+                    and not self.app.stopping
+                ):
+                    self._arm(live, min(RETRY_S, wait))
+                return
             data = live.view_encoder().encode_bytes()
             try:
                 found = await self.workers.run("stuck", verdict, data, timeout=CHECK_TIMEOUT)
@@ -125,3 +157,15 @@ class StuckWatch(Part):
             session.send(
                 {"type": "stuck", "game": live.gid, "moves": live.game.moves, "reason": REASON}
             )
+
+    async def _may_search(self, pid: str) -> float | None:
+        """None if one more search of the player's games fits the limit a minute (and
+        it is counted), else the seconds until one does (Redis away: :data:`RETRY_S`)."""
+        try:
+            use = await self.limits.take(
+                Limit(STUCK_CHECKS, PER_MINUTE, MINUTE_MS), pid, self.now()
+            )
+        except Exception as exc:
+            self.failures.failed("a stuck check", exc)
+            return RETRY_S
+        return None if use.allowed else use.wait_ms / 1000
