@@ -109,8 +109,8 @@ async def test_ten_hints_a_minute_one_at_a_time(server: Running) -> None:
     hints = server.service.hints
     pid = next(iter(server.service.solo_of))  # ann's: the only player here
     server.clock.advance(61)
-    claim, lately = await hints.take_turn(pid)
-    assert lately == 1
+    claim, use = await hints.take_turn(pid)
+    assert use.used == 1
     with pytest.raises(ProtocolError) as refused:
         await hints.take_turn(pid)
     assert refused.value.code == ErrorCode.RATE_LIMITED

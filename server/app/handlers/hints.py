@@ -18,8 +18,9 @@ minute (counted in Redis over the last minute). The search takes at most ``BUDGE
 CPU (about 200 ms) in one of this process's hint workers; at most
 :data:`WAITING_PER_WORKER` hints a worker wait for them (:class:`HintQueue`), the
 players who had the fewest hints lately first, and one more is refused at once
-(``rate_limited``, the server busy) rather than queued for seconds behind a flood. A
-hint not answered within :data:`TIMEOUT_S` is refused the same way.
+(``rate_limited``, the server busy) rather than queued for seconds behind a flood; a
+hint refused so is not counted in the minute. A hint that waits :data:`TIMEOUT_S` for a
+worker, or whose search takes longer, is refused the same way.
 """
 
 from __future__ import annotations
@@ -32,13 +33,13 @@ import json
 from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING, Any, Final
 
-from server.protocol import ErrorCode
+from server.protocol import ErrorCode, ProtocolError
 from server.protocol import messages as m
 from server.solver.hints import BUDGET_S, suggest
 
 from ..domain import games as g
 from ..store.keys import CLAIM_MS
-from ..store.limits import Limit, Limiter
+from ..store.limits import Limit, Limiter, Use
 from .base import Handler, Part, Session, refuse
 
 if TYPE_CHECKING:
@@ -148,9 +149,11 @@ class Hints(Part):
         await self.daily.close_past_daily(live)
         self.check_allowed(live)
         pid = live.owner
-        claim, lately = await self.take_turn(pid)
+        claim, use = await self.take_turn(pid)
+        worked = False
         try:
-            async with self.queue.turn(lately):
+            async with self.queue.turn(use.used):
+                worked = True
                 for _ in range(_TRIES):
                     view = live.view()
                     found = await self.work_out(view, live.game.id)
@@ -170,6 +173,10 @@ class Hints(Part):
                 # counted before it is sent: a hint the log has not got is not given
                 await self.play.log(live, f"{self.now()} {g.HINT}")
                 live.hints += 1
+        except ProtocolError:
+            if not worked:  # refused for want of a worker: not counted
+                await self.limits.give_back(use)
+            raise
         finally:
             await self.let_go(pid, claim)
         return {
@@ -199,10 +206,11 @@ class Hints(Part):
                 raise refuse(ErrorCode.HINTS_OFF, "this race room was made without hints")
         self.play.check_playable(live)
 
-    async def take_turn(self, pid: str) -> tuple[str, int]:
+    async def take_turn(self, pid: str) -> tuple[str, Use]:
         """One hint at a time, :data:`PER_MINUTE` a minute, per player, whichever
         process they ask through: the player's claim (to let go of once the hint is
-        answered) and their hints in the last minute, this one included."""
+        answered) and the use counted (``used``: their hints in the last minute, this
+        one included)."""
         claim = await self.limits.claim(HINT, pid, CLAIM_MS)
         if claim is None:
             raise refuse(ErrorCode.RATE_LIMITED, "a hint is being worked out: wait for it")
@@ -217,7 +225,7 @@ class Hints(Part):
                 ErrorCode.RATE_LIMITED,
                 f"at most {PER_MINUTE} hints a minute: ask again in {use.wait_text()}",
             )
-        return claim, use.used
+        return claim, use
 
     async def let_go(self, pid: str, claim: str) -> None:
         """The player's hint is over: their claim let go (or left to lapse, with Redis
