@@ -67,8 +67,10 @@ class ErrorCode(StrEnum):
     this request was not carried out. Try again in a moment."""
     RATE_LIMITED = "rate_limited"
     """Too many requests: this one was dropped. Slow down (see ``limits`` in ``welcome``).
-    Also ``hint`` asked while one is being worked out, more than the hints a minute
-    allows, or while the server's hint workers are all busy."""
+    Also ``register`` past the new players an address may register in an hour,
+    ``new_game`` past the new games a player may deal in a minute, and ``hint`` asked
+    while one is being worked out, past the hints a minute allows, or while the server's
+    hint workers are busy with other players' hints."""
     HINTS_OFF = "hints_off"
     """``hint`` on a race game in a room made without hints (``room_create``'s
     ``hints``)."""
