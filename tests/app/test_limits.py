@@ -18,7 +18,9 @@ from server.app.settings import Settings
 from tests.solver.positions import STUCK
 
 from .client import Client, player, signed_in
+from .cluster import LocalCluster
 from .conftest import Running, running, until, with_settings
+from .test_cluster import cluster, local_cluster, on_cluster  # noqa: F401 (fixtures)
 from .test_processes import three
 
 HOUR_MS = 3_600_000
@@ -278,3 +280,23 @@ async def test_stuck_checks_are_limited_per_player_across_processes(settings: Se
         two.clock.advance(60)
         assert (await ann.event("stuck", timeout=30))["game"] == gid
         assert watch.searched == 6
+
+
+async def test_the_limits_and_the_games_kept_on_a_cluster(
+    cluster: LocalCluster,  # noqa: F811 (the fixture)
+    tmp_path: Path,
+) -> None:
+    """On a Redis Cluster too (a window's script touches one key, a game's keys are
+    deleted a slot at a time): the registrations an hour, the new games a minute, a
+    hint, and the solo games kept."""
+    settings = with_settings(on_cluster(cluster, tmp_path), register_rate=1, deal_rate=3)
+    async with running(settings) as server:
+        ann = await registered(server.url, "ann")
+        assert ann["type"] == "registered"
+        assert (await registered(server.url, "bob"))["code"] == "rate_limited"
+        ann_client = await signed_in(server.url, ann["token"])
+        dealt = [await ann_client.call("new_game", game="nestor", seed=n) for n in range(3)]
+        refused = await ann_client.request("new_game", game="nestor")
+        assert refused["code"] == "rate_limited"
+        assert (await ann_client.call("hint"))["hints"] == 1
+        assert await games_of(server, ann["player"]["id"]) == {dealt[-1]["game"]}
