@@ -115,6 +115,7 @@ return {0, used, math.max(1, tonumber(oldest[2]) + window - now)}
 
 # -- end of the limits' scripts ------------------------------------------------------------
 
+
 async def load_scripts(conn: Any) -> None:
     """Load :data:`SCRIPTS` on a group-commit connection. A Redis that has just restarted
     answers ``LOADING`` until it has read its data: the scripts are loaded again then,
