@@ -149,11 +149,24 @@ class MovePath:
             raise _refused(ErrorCode.GAME_OVER, "time is up")
         return room
 
+    def check_log_room(self, live: g.LiveGame) -> None:
+        """Refuse a move or undo once the game's log holds ``log_limit`` entries: what one
+        player keeps in Redis is bounded (moving a card back and forth would grow a log
+        without end). Resigning is still allowed."""
+        most: int = self.settings.log_limit
+        if most > 0 and live.log_length >= most:
+            raise _refused(
+                ErrorCode.RATE_LIMITED,
+                f"this game has had {most} moves and undos, as many as a game may: "
+                "resign it or start another",
+            )
+
     def start(self, live: g.LiveGame, text: str, done: Started) -> None:
         """Play a move on the engine at once and send its log entry; ``done`` hears the
         move's text and its room once Redis has the entry, or the error (the move taken
         back). Refusals raise :class:`ProtocolError` here, before anything changes."""
         room = self.check_playable(live)
+        self.check_log_room(live)
         game = live.game
         now: int = self.clock.now_ms()
         home_before = game.cards_home()

@@ -62,6 +62,7 @@ class Settings:
     lock_wait: float = 10.0
     register_rate: int = 5
     deal_rate: int = 30
+    log_limit: int = 5000
     secret: str | None = None
     certify_ahead: int = 1
     certify_budget: float = 10.0
@@ -275,6 +276,11 @@ OPTIONS: dict[str, tuple[str, Callable[[str], Any]]] = {
     ),
     "deal_rate": (
         "new solo games one player may deal a minute (new_game); 0 no limit",
+        _non_negative_int,
+    ),
+    "log_limit": (
+        "entries (moves and undos) a game's log may hold; past it they are refused "
+        "(rate_limited), resigning still ends the game; 0 no limit",
         _non_negative_int,
     ),
     "secret": ("key of the daily deals' seeds (else one kept in the data directory)", str),

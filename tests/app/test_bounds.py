@@ -42,3 +42,18 @@ async def test_practice_games_count_against_the_deal_rate(settings: Settings) ->
         refused = await ann.request("daily", game="nestor")
         assert refused["type"] == "error" and refused["code"] == "rate_limited", refused
         assert "new games a minute" in refused["message"], refused
+
+
+async def test_practice_games_are_kept_as_solo_games_are(settings: Settings) -> None:
+    """The last ten finished (with the solo games), older ones deleted."""
+    async with running(settings) as server:
+        ann = await player(server.url, "ann")
+        await ann.call("daily", game="nestor")
+        await ann.call("resign")
+        dealt = []
+        for _ in range(13):
+            practice = await ann.call("daily", game="nestor")
+            dealt.append(practice["game"])
+            await ann.call("resign", game=practice["game"])
+        kept = [gid for gid in dealt if await server.redis.exists(f"g:{{{gid}}}")]
+        assert kept == dealt[-11:], (len(kept), len(dealt))

@@ -159,12 +159,15 @@ class DailyChallenge(Part):
             pgid = await self.dailies.practice(day, req.game, pid)
             practice = await self.play.get_game(pgid) if pgid else None
             if practice is None or practice.finished:
+                await self.play.count_deal(pid)  # (a practice game is a new game too)
                 practice = await self.stored.create(
                     g.dealt(req.game, seed, pid, g.PRACTICE, now, day=day),
                     self.settings.idle_ttl,
                 )
                 self.games[practice.gid] = practice
                 await self.dailies.set_practice(day, req.game, pid, practice.gid)
+                # kept as the solo games are: the last ten that ended, older ones deleted
+                await self.play.keep_solo(pid, practice.gid, None)
             live = practice
         self.play.take_solo(pid, live.gid)
         # (the day's board kept as the player's last daily: top's board when none is named)

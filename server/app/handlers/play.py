@@ -238,6 +238,7 @@ class Play(Part):
         live = await self.game_for(session, req.game)
         await self.daily.close_past_daily(live)
         room = self.check_playable(live)
+        self.app.moves.check_log_room(live)
         game = live.game
         now = self.now()
         home_before = game.cards_home()
