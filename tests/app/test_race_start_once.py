@@ -50,4 +50,3 @@ async def test_two_starts_at_once_send_race_start_once(settings: Settings) -> No
         assert int(await two.redis.get(f"g:{{{gid}}}:fence") or 0) == fences + 1
         reply = await bob.request("move", move=again[0]["legal"][0])
         assert reply["type"] == "moved", reply
-
