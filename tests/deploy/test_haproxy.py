@@ -10,10 +10,16 @@ import shutil
 import socket
 import subprocess
 import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 import yaml
+
+from tests.app.client import Client
+from tests.app.conftest import ServerProcess, free_port
 
 DEPLOY = Path(__file__).resolve().parents[2] / "deploy"
 HAPROXY = shutil.which("haproxy")
@@ -81,3 +87,98 @@ def test_haproxy_starts_with_the_descriptors_compose_grants(tmp_path: Path) -> N
         output = process.communicate(timeout=10)[0].decode()
     assert running, output
     assert "Cannot raise FD limit" not in output
+
+
+class Proxy:
+    """The shipped ``haproxy.cfg`` run for real on a free loopback port, in front of one
+    real server process in place of the compose file's three replicas."""
+
+    def __init__(self, folder: Path, backend: int) -> None:
+        self.port = free_port()
+        cfg = (DEPLOY / "haproxy.cfg").read_text()
+        cfg = cfg.replace("bind *:8765", f"bind 127.0.0.1:{self.port}")
+        cfg, replaced = re.subn(
+            r"^\s*server-template .*$",
+            f"    server server1 127.0.0.1:{backend} check inter 200ms fall 2 rise 1",
+            cfg,
+            flags=re.M,
+        )
+        assert replaced == 1 and f"127.0.0.1:{self.port}" in cfg
+        (folder / "haproxy.cfg").write_text(cfg)
+        assert HAPROXY is not None
+        self.process = subprocess.Popen(
+            [HAPROXY, "-db", "-f", str(folder / "haproxy.cfg")],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+        )
+
+    @property
+    def url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}"
+
+    def get(self, path: str) -> tuple[int, str]:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{self.port}{path}", timeout=5) as got:
+                return int(got.status), got.read().decode()
+        except urllib.error.HTTPError as refused:
+            return refused.code, refused.read().decode()
+        except OSError:
+            return 0, ""
+
+    def wait_up(self) -> None:
+        """Until the server answers /healthz through HAProxy."""
+        deadline = time.monotonic() + 15
+        while self.get("/healthz")[0] != 200:
+            assert self.process.poll() is None, self.process.communicate()[0].decode()
+            assert time.monotonic() < deadline, "the server never came up behind HAProxy"
+            time.sleep(0.1)
+
+    def stop(self) -> str:
+        self.process.terminate()
+        return self.process.communicate(timeout=10)[0].decode()
+
+
+@pytest.fixture
+def behind_haproxy(redis_url: str, tmp_path: Path) -> Iterator[Proxy]:
+    """A real server process set as the compose file sets its replicas (the client's
+    address from ``X-Forwarded-For``), capped at one connection an address, behind the
+    shipped HAProxy configuration."""
+    compose = yaml.safe_load((DEPLOY / "compose.yaml").read_text())
+    header = compose["services"]["server"]["environment"]["PATIENCE_CLIENT_IP_HEADER"]
+    server = ServerProcess(
+        redis_url,
+        tmp_path,
+        PATIENCE_CLIENT_IP_HEADER=header,
+        PATIENCE_MAX_CONNECTIONS_PER_IP="1",
+    )
+    server.start()
+    proxy = Proxy(tmp_path, server.port)
+    try:
+        proxy.wait_up()
+        yield proxy
+    finally:
+        output = proxy.stop()
+        server.stop()
+        print(output)
+
+
+@needs_haproxy
+async def test_a_client_sending_its_own_forwarded_for_connects_through_haproxy(
+    behind_haproxy: Proxy,
+) -> None:
+    """HAProxy's ``option forwardfor`` adds a line to the one the client sent: the client
+    is let in, and counted at the address HAProxy wrote (its peer, 127.0.0.1), not at
+    the one it claimed."""
+    ann = await Client.connect(
+        behind_haproxy.url, additional_headers={"X-Forwarded-For": "9.9.9.9"}
+    )
+    welcome = await ann.request("hello", protocol=1)
+    assert welcome["type"] == "welcome", welcome
+    assert (await ann.request("register", name="ann"))["type"] == "registered"
+    # another claimed address through the same proxy from the same peer: one address
+    bob = await Client.connect(
+        behind_haproxy.url, additional_headers={"X-Forwarded-For": "8.8.8.8"}
+    )
+    reason = "too many connections from your address (max_connections_per_ip 1)"
+    assert await bob.closed() == (1013, reason)
+    await ann.close()
