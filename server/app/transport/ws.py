@@ -193,9 +193,13 @@ _DATA = frozenset((Opcode.BINARY, Opcode.TEXT, Opcode.CONT))
 def _address(ws: ServerConnection, header: str | None) -> str:
     """The client's address as the socket has it (behind a proxy, the proxy's), or as
     the proxy says in ``header`` (``client_ip_header``): the last address it lists, the
-    one the proxy itself added (those before it are the client's to make up)."""
+    one the proxy itself added (those before it are the client's to make up). The header
+    may come in several lines (a client that sent its own, and the line the proxy added:
+    HAProxy's ``option forwardfor``), each a comma-separated list: the last value of the
+    last line is taken."""
     if header is not None and ws.request is not None:
-        said = ws.request.headers.get(header, "").rsplit(",", 1)[-1].strip()
+        lines = ws.request.headers.get_all(header)
+        said = lines[-1].rsplit(",", 1)[-1].strip() if lines else ""
         if said:
             return said
     peer = ws.remote_address
