@@ -22,6 +22,7 @@ and a line with the traceback, every time, for anything else (a fault in the ser
 
 from __future__ import annotations
 
+import errno
 import logging
 import time
 from collections.abc import Callable
@@ -33,6 +34,32 @@ from redis.exceptions import RedisClusterException, RedisError
 #: socket's, and a wait for an answer that ran out
 UNAVAILABLE = (RedisError, RedisClusterException, OSError, TimeoutError)
 
+#: the errors of this process's own files and resources, which no Redis raises: an
+#: ``OSError`` with one of these is a fault to fix here (a read-only root file system
+#: with no writable temporary directory, a full disk, no descriptors left), not Redis away
+LOCAL_ERRNOS = frozenset(
+    (
+        errno.ENOENT,
+        errno.EACCES,
+        errno.EPERM,
+        errno.EROFS,
+        errno.ENOSPC,
+        errno.EDQUOT,
+        errno.EEXIST,
+        errno.EISDIR,
+        errno.ENOTDIR,
+        errno.ENOTEMPTY,
+        errno.ENAMETOOLONG,
+        errno.ELOOP,
+        errno.EXDEV,
+        errno.EFBIG,
+        errno.ETXTBSY,
+        errno.EMFILE,
+        errno.ENFILE,
+        errno.ENOMEM,
+    )
+)
+
 
 def redis_error(exc: BaseException) -> bool:
     """Whether ``exc`` is one of redis-py's own errors (the client's, not the OS's)."""
@@ -40,7 +67,11 @@ def redis_error(exc: BaseException) -> bool:
 
 
 def unavailable(exc: BaseException) -> bool:
-    """Whether ``exc`` is Redis being away, as opposed to a fault of the server."""
+    """Whether ``exc`` is Redis being away, as opposed to a fault of the server: an
+    ``OSError`` of this process's own files or resources (:data:`LOCAL_ERRNOS`) is a
+    fault, whatever needed the file."""
+    if isinstance(exc, OSError) and exc.errno in LOCAL_ERRNOS:
+        return False
     return isinstance(exc, UNAVAILABLE)
 
 
