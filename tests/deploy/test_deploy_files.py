@@ -103,8 +103,7 @@ def test_kubernetes_deployment_service_and_budget_agree() -> None:
     ports = {p["name"]: p["containerPort"] for p in container["ports"]}
     assert ports == {"ws": PORT}
     assert service["spec"]["ports"][0]["targetPort"] == "ws"
-    for probe in ("readinessProbe", "livenessProbe"):
-        assert container[probe]["httpGet"] == {"path": "/healthz", "port": "ws"}
+    assert container["readinessProbe"]["httpGet"] == {"path": "/healthz", "port": "ws"}
     env = {e["name"]: e for e in container["env"]}
     assert set(env) <= set(ENV_NAMES.values())
     secret = k8s("secret.example.yaml")
@@ -143,3 +142,40 @@ def test_every_replica_gets_the_one_secret() -> None:
     example = k8s("secret.example.yaml")
     assert example["kind"] == "Secret" and ref["name"] == example["metadata"]["name"]
     assert ref["key"] in example["stringData"]
+
+
+def probe_seconds(probe: dict) -> float:
+    """How long a probe lets a container fail before it acts: its first delay, then
+    ``failureThreshold`` periods (Kubernetes' defaults where not given)."""
+    delay = probe.get("initialDelaySeconds", 0)
+    return float(delay + probe.get("failureThreshold", 3) * probe.get("periodSeconds", 10))
+
+
+def test_kubernetes_probes_restart_no_pod_for_redis() -> None:
+    """Readiness asks /healthz (Redis answers); liveness asks /livez, which answers
+    whatever Redis does, so that a Redis outage restarts no pod; a startup probe holds
+    liveness off while a process waits up to ``redis_load_timeout`` for a loading Redis
+    before it listens (and then some, for the rooms it resumes)."""
+    (container,) = k8s("deployment.yaml")["spec"]["template"]["spec"]["containers"]
+    ready, live = container["readinessProbe"], container["livenessProbe"]
+    start = container["startupProbe"]
+    assert ready["httpGet"] == {"path": "/healthz", "port": "ws"}
+    assert live["httpGet"] == {"path": "/livez", "port": "ws"}
+    assert start["httpGet"] == {"path": "/livez", "port": "ws"}
+    assert probe_seconds(start) >= Settings().redis_load_timeout + 30
+    # a busy event loop is not a dead one: a few slow answers restart nothing
+    assert probe_seconds(live) >= 30 and live.get("timeoutSeconds", 1) >= 3
+    # a pod leaves the Service's endpoints within about 10 s of losing Redis
+    assert probe_seconds(ready) <= 15
+
+
+def test_every_probe_path_is_a_probe_route() -> None:
+    """The paths the manifests and the image ask are routes answered as probes."""
+    from server.app.transport.web import route
+
+    (container,) = k8s("deployment.yaml")["spec"]["template"]["spec"]["containers"]
+    paths = {container[p]["httpGet"]["path"] for p in container if p.endswith("Probe")}
+    assert paths == {"/healthz", "/livez"}
+    for path in paths:
+        found = route(path)
+        assert found is not None and found.route.probe, path
