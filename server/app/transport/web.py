@@ -2,7 +2,7 @@
 (:meth:`WebServer.process_request` hands each request here first).
 
 Routes, every one of them in one table (:data:`ROUTES`, which :func:`route` walks):
-``/healthz`` and ``/metrics`` (probes, whatever the request's headers); the read-only
+``/healthz``, ``/livez`` and ``/metrics`` (probes, whatever the request's headers); the read-only
 pages: ``/`` (or ``/index.html``) the index; ``/leaderboard/<board>`` and
 ``/leaderboard/<board>.json`` (``<board>`` as in the protocol: ``daily/gate/2026-11-22``,
 ``daily/gate`` for today, ``wins/gate``, ``best/gate``, ``races/week``, ``races/all``);
@@ -19,13 +19,13 @@ those websockets makes itself too (:class:`Protocol`: a request too long, one it
 read, a handshake it refuses). An HTTP/1.1 request without exactly one ``Host`` gets 400.
 
 The rules (``docs/server.md``, "HTTP pages"): a path matches whole, once its percent
-escapes are decoded; ``/healthz``, ``/metrics`` and the ``.json`` routes take no query
+escapes are decoded; the probes and the ``.json`` routes take no query
 string, and the pages (HTML, for people: their links get shared with parameters added)
 read the ones they know and pass over the rest; anything else is an unknown page, 404 in
 plain text. Every route answers GET and HEAD (the GET's headers, no
 body); other methods get 405 with ``Allow``. Errors come in the route's form: JSON
 (``{"error": code, "message": text}``, the protocol's error codes) on a ``.json``
-route, a small page on a page, plain text on ``/healthz`` and ``/metrics``.
+route, a small page on a page, plain text on the probes.
 """
 
 from __future__ import annotations
@@ -205,6 +205,12 @@ async def healthz(server: WebServer, found: Found) -> Answer:
     """``/healthz``: 200 while Redis answers a ping (every primary of a cluster), else 503."""
     if not await answers(server.service.redis, timeout=2):
         return Answer(503, PLAIN, "redis unavailable\n")
+    return Answer(200, PLAIN, "ok\n")
+
+
+async def livez(server: WebServer, found: Found) -> Answer:
+    """``/livez``: 200 as long as the event loop answers, whatever Redis does (a liveness
+    probe; readiness is ``/healthz``)."""
     return Answer(200, PLAIN, "ok\n")
 
 
@@ -426,6 +432,7 @@ class Route:
 #: every route, walked in order (the first whose path matches takes the request)
 ROUTES: tuple[Route, ...] = (
     Route("/healthz", PLAIN, healthz, probe=True),
+    Route("/livez", PLAIN, livez, probe=True),
     Route("/metrics", METRICS, metrics, probe=True),
     Route("/", HTML, index_page),
     Route("/index.html", HTML, index_page),
@@ -474,7 +481,7 @@ def route(target: str) -> Found | None:
 
 async def answer(server: WebServer, request: Request) -> Response | None:
     """The response to a plain HTTP request; None for a websocket handshake (a GET asking
-    for an upgrade, on any path but a probe's: ``/healthz`` and ``/metrics``), which
+    for an upgrade, on any path but a probe's: ``/healthz``, ``/livez`` and ``/metrics``), which
     websockets then carries on with."""
     method = request.method
     head = method == "HEAD"
