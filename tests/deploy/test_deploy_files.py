@@ -4,6 +4,7 @@ and paths they share agree with each other and with the server."""
 from __future__ import annotations
 
 import re
+import subprocess
 from pathlib import Path
 
 import yaml
@@ -11,7 +12,8 @@ import yaml
 from server import native
 from server.app.settings import ENV_NAMES, Settings
 
-DEPLOY = Path(__file__).resolve().parents[2] / "deploy"
+ROOT = Path(__file__).resolve().parents[2]
+DEPLOY = ROOT / "deploy"
 PORT = Settings().port
 
 
@@ -179,3 +181,95 @@ def test_every_probe_path_is_a_probe_route() -> None:
     for path in paths:
         found = route(path)
         assert found is not None and found.route.probe, path
+
+
+def test_kubernetes_counts_each_client_behind_the_ingress() -> None:
+    """The ingress the README describes (ingress-nginx) sets X-Forwarded-For: the pods
+    read it, so the per-address limits count players, not the ingress, and keep their
+    cap; only the ingress controller's namespace reaches the pods, so no one names an
+    address of their choosing by going around it."""
+    (container,) = k8s("deployment.yaml")["spec"]["template"]["spec"]["containers"]
+    env = {e["name"]: e.get("value") for e in container["env"]}
+    assert env.get("PATIENCE_CLIENT_IP_HEADER") == "X-Forwarded-For"
+    assert env.get("PATIENCE_MAX_CONNECTIONS_PER_IP", "64") != "0"
+    ingress = k8s("ingress.yaml")
+    assert ingress["kind"] == "Ingress" and ingress["spec"]["ingressClassName"] == "nginx"
+    (rule,) = ingress["spec"]["rules"]
+    (path,) = rule["http"]["paths"]
+    service = k8s("service.yaml")
+    backend = path["backend"]["service"]
+    assert backend == {"name": service["metadata"]["name"], "port": {"name": "ws"}}
+    # websockets stay open for longer than nginx's 60 s default
+    annotations = ingress["metadata"]["annotations"]
+    assert int(annotations["nginx.ingress.kubernetes.io/proxy-read-timeout"]) >= 3600
+    policy = k8s("networkpolicy.yaml")
+    labels = k8s("deployment.yaml")["spec"]["template"]["metadata"]["labels"]
+    assert policy["spec"]["podSelector"]["matchLabels"] == labels
+    (allowed,) = policy["spec"]["ingress"]
+    (source,) = allowed["from"]
+    assert source["namespaceSelector"]["matchLabels"] == {
+        "kubernetes.io/metadata.name": "ingress-nginx"
+    }
+    readme = (DEPLOY / "README.md").read_text()
+    assert "ingress-nginx" in readme and "externalTrafficPolicy: Local" in readme
+
+
+def test_the_cluster_pulls_the_image_from_a_registry() -> None:
+    """The Deployment names the image as pushed to a registry, tagged with the version
+    (a cluster cannot pull the image ``docker build`` left on one machine), and the README
+    says to push it there."""
+    version = re.search(r'^version = "([^"]+)"', (ROOT / "pyproject.toml").read_text(), re.M)
+    assert version is not None
+    (container,) = k8s("deployment.yaml")["spec"]["template"]["spec"]["containers"]
+    registry, _, image = container["image"].rpartition("/")
+    assert "." in registry.split("/")[0], container["image"]  # a registry's host
+    assert image == f"patience-race:{version[1]}"
+    readme = (DEPLOY / "README.md").read_text()
+    assert f"docker push {container['image']}" in readme
+
+
+def test_the_readme_names_the_secret_and_its_keys() -> None:
+    """Every key a replica reads from the Secret is called by its name, as a key of the
+    Secret named as in the manifests."""
+    readme = (DEPLOY / "README.md").read_text()
+    secret = k8s("secret.example.yaml")["metadata"]["name"]
+    assert f"Secret `{secret}`" in readme
+    (container,) = k8s("deployment.yaml")["spec"]["template"]["spec"]["containers"]
+    for item in container["env"]:
+        ref = item.get("valueFrom", {}).get("secretKeyRef")
+        if ref:
+            assert f"key `{ref['key']}`" in readme, ref["key"]
+            assert f"object (`{ref['key']}`)" not in readme
+
+
+def test_the_env_file_of_the_secret_is_never_committed() -> None:
+    ignored = subprocess.run(
+        ["git", "check-ignore", "-q", "deploy/.env"], cwd=ROOT, capture_output=True
+    )
+    assert ignored.returncode == 0, "deploy/.env is not in .gitignore"
+
+
+def test_the_image_ships_the_rules_pages_not_the_terminal_client() -> None:
+    """The server serves the players' rules pages (``/web/rules/GAME.txt``) from
+    ``client_cli/rules/`` beside its package: the image copies those pages there, and
+    neither the terminal client's package nor its command, which cannot run without
+    its libraries (``ModuleNotFoundError: rich``)."""
+    from server.app.transport import static
+
+    text = (DEPLOY / "Dockerfile").read_text()
+    build, _, runtime = text.split("\nFROM ", 3)[1:]
+    assert "COPY client_cli" not in build
+    assert "rm /opt/patience/bin/patience-race" in build
+    assert "! test -e /opt/patience/bin/patience-race" in build
+    rules = static.RULES.relative_to(static.ROOT)
+    site = "/opt/patience/lib/python3.11/site-packages"
+    assert f"COPY {rules}/*.txt {site}/{rules}/" in runtime
+    assert "docs/games" in runtime  # the pages of the `rules` request
+
+
+def test_the_runtime_image_has_no_pip() -> None:
+    """pip, setuptools and wheel leave the base image's Python too: nothing installs at
+    run time, and the build stops if pip is still there."""
+    runtime = (DEPLOY / "Dockerfile").read_text().split("\nFROM ")[-1]
+    assert "python -m pip uninstall --yes pip setuptools wheel" in runtime
+    assert "! python -m pip --version" in runtime

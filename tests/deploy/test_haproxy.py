@@ -182,3 +182,19 @@ async def test_a_client_sending_its_own_forwarded_for_connects_through_haproxy(
     reason = "too many connections from your address (max_connections_per_ip 1)"
     assert await bob.closed() == (1013, reason)
     await ann.close()
+
+
+@needs_haproxy
+def test_haproxy_serves_no_metrics(behind_haproxy: Proxy) -> None:
+    """The shipped HAProxy does not pass /metrics on, however the path is spelt (the
+    server decodes percent escapes, and takes an absolute URI's path): 403."""
+    assert behind_haproxy.get("/healthz") == (200, "ok\n")
+    for path in ("/metrics", "/%6Detrics", "/%6d%65trics"):
+        status, body = behind_haproxy.get(path)
+        assert status == 403 and "patience_" not in body, (path, status)
+    with socket.create_connection(("127.0.0.1", behind_haproxy.port)) as conn:
+        conn.sendall(b"GET http://x/metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        answer = b""
+        while chunk := conn.recv(65536):
+            answer += chunk
+    assert answer.startswith(b"HTTP/1.1 403") and b"patience_" not in answer, answer[:200]
