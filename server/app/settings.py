@@ -191,6 +191,18 @@ def _header_name(raw: str) -> str:
     return raw
 
 
+def _secret(raw: str) -> str:
+    """The daily deals' key: any text but the example Secret's placeholder
+    (deploy/k8s/secret.example.yaml), which would key every deal with a text anyone
+    can read."""
+    if raw.strip().upper().startswith("CHANGE-ME"):
+        raise ValueError(
+            f"{raw.strip()[:12]!r}... is the example's placeholder, not a secret: put one of "
+            "your own there, e.g. python3 -c 'import secrets; print(secrets.token_hex(32))'"
+        )
+    return raw
+
+
 def _redis_url(raw: str) -> str:
     if not raw.startswith(("redis://", "rediss://", "unix://")):
         raise ValueError(f"a Redis URL starts redis://, rediss:// or unix://, not {raw!r}")
@@ -283,7 +295,7 @@ OPTIONS: dict[str, tuple[str, Callable[[str], Any]]] = {
         "(rate_limited), resigning still ends the game; 0 no limit",
         _non_negative_int,
     ),
-    "secret": ("key of the daily deals' seeds (else one kept in the data directory)", str),
+    "secret": ("key of the daily deals' seeds (else one kept in the data directory)", _secret),
     "certify_ahead": (
         "days ahead whose daily deals are certified winnable in the background (1: "
         "today's and tomorrow's); 0 none (every day's deal is its first candidate)",

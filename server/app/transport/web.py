@@ -72,6 +72,7 @@ JSON = "application/json"
 METRICS = "text/plain; version=0.0.4; charset=utf-8"
 UNKNOWN = "Patience Race: connect with a websocket client.\n"
 NO_HOST = "Bad request: an HTTP/1.1 request names its host in one Host header.\n"
+THROUGH_PROXY = "Forbidden: the metrics are not served through the proxy.\n"
 
 
 #: the methods every route answers; any other gets 405
@@ -215,7 +216,9 @@ async def livez(server: WebServer, found: Found) -> Answer:
 
 
 async def metrics(server: WebServer, found: Found) -> Answer:
-    """``/metrics``: the Prometheus text of :class:`~server.app.metrics.Metrics`."""
+    """``/metrics``: the Prometheus text of :class:`~server.app.metrics.Metrics`. Behind
+    a proxy (``client_ip_header``), a request that came through it is refused: the
+    metrics are for a scrape on the processes' own network, not for players."""
     rooms: dict[str, int] = {}
     for room in server.service.rooms.values():
         rooms[room.state] = rooms.get(room.state, 0) + 1
@@ -500,6 +503,9 @@ async def answer(server: WebServer, request: Request) -> Response | None:
         refused = error(form, 405, "method_not_allowed", message)
         return response(replace(refused, headers=(("Allow", ALLOW),)))
     if probe:
+        header = server.settings.client_ip_header
+        if found.route.handler is metrics and header and request.headers.get_all(header):
+            return response(Answer(403, PLAIN, THROUGH_PROXY), head)
         return response(await found.route.handler(server, found), head)
     try:
         given = gzip_form(await found.route.handler(server, found), request)
