@@ -189,9 +189,11 @@ def test_haproxy_serves_no_metrics(behind_haproxy: Proxy) -> None:
     """The shipped HAProxy does not pass /metrics on, however the path is spelt (the
     server decodes percent escapes, and takes an absolute URI's path): 403."""
     assert behind_haproxy.get("/healthz") == (200, "ok\n")
-    for path in ("/metrics", "/%6Detrics", "/%6d%65trics"):
+    for path in ("/metrics", "/%6Detrics", "/%6d%65trics", "//x/metrics", "/%2Fmetrics"):
         status, body = behind_haproxy.get(path)
         assert status == 403 and "patience_" not in body, (path, status)
+        # refused by HAProxy itself, not only by the server behind it
+        assert "Request forbidden by administrative rules" in body, (path, body)
     with socket.create_connection(("127.0.0.1", behind_haproxy.port)) as conn:
         conn.sendall(b"GET http://x/metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
         answer = b""
