@@ -260,7 +260,7 @@ def test_the_image_ships_the_rules_pages_not_the_terminal_client() -> None:
     build, _, runtime = text.split("\nFROM ", 3)[1:]
     assert "COPY client_cli" not in build
     assert "rm /opt/patience/bin/patience-race" in build
-    assert "! test -e /opt/patience/bin/patience-race" in build
+    assert '! /opt/patience/bin/python -c "import client_cli.cli"' in build
     rules = static.RULES.relative_to(static.ROOT)
     site = "/opt/patience/lib/python3.11/site-packages"
     assert f"COPY {rules}/*.txt {site}/{rules}/" in runtime
