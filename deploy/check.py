@@ -1,10 +1,19 @@
 """The deployment, checked for real with Docker: ``make deploy-check``.
 
 Builds the image from ``deploy/Dockerfile``, brings ``deploy/compose.yaml`` up (Redis,
-three server replicas, HAProxy), waits for every container to be healthy, races two
-players through HAProxy on two different replicas, stops one of those replicas in the
-middle of the race and checks its racer comes back through the balancer to the race as
-it stood, then tears everything down and prints a table of what passed.
+three server replicas, HAProxy), waits for every container to be healthy, lets in a
+client that sends its own ``X-Forwarded-For`` through HAProxy, races two players through
+HAProxy on two different replicas, stops one of those replicas in the middle of the race
+and checks its racer comes back through the balancer to the race as it stood, restarts
+Redis under two running races and checks every racer hears its results, then tears
+everything down and prints a table of what passed.
+
+A deployment already on the host is never touched: each run is a compose project of its
+own (``patience-race-check-<id>``, never the file's ``patience-race``), with its own
+image tag, a free host port, and a label (``patience-race.check=<id>``) on every
+container and on its Redis volume; containers are counted by that label alone, and
+teardown (``down -v``) names that project alone. The check says, last, that every
+container and volume that was not its own is still there.
 
 It needs a Docker daemon, Compose (v2, ``docker compose``; Compose v1, which rejects the
 file's top-level ``name:``, is given a copy without it) and the images the files name
@@ -28,6 +37,7 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -36,8 +46,11 @@ from typing import Any
 
 DEPLOY = Path(__file__).resolve().parent
 ROOT = DEPLOY.parent
-IMAGE = "patience-race:latest"
-PROJECT = "patience-race"
+#: the label on every container and volume a check makes, its value the check's run id
+LABEL = "patience-race.check"
+#: the compose file's services and volumes
+SERVICES = ("redis", "server", "haproxy")
+VOLUMES = ("redis-data",)
 #: how long the containers have to become healthy, seconds
 HEALTHY_WITHIN = 90
 
@@ -92,53 +105,126 @@ def why_not() -> str | None:
     return None
 
 
-class Compose:
-    """``docker compose`` (v2) on deploy/compose.yaml, or ``docker-compose`` (v1) on a
-    copy without the top-level ``name:``, which v1 rejects (its project named with
-    ``-p`` instead, and its three replicas asked for with ``--scale``)."""
+@dataclass(frozen=True)
+class Run:
+    """One run of the check: what it names so as to touch nothing it did not make."""
 
-    def __init__(self, env: dict[str, str]) -> None:
+    id: str
+    #: the host port HAProxy is published on
+    port: int
+
+    @classmethod
+    def new(cls) -> Run:
+        return cls(secrets.token_hex(4), free_port())
+
+    @property
+    def project(self) -> str:
+        """The compose project: never the compose file's own name."""
+        return f"patience-race-check-{self.id}"
+
+    @property
+    def image(self) -> str:
+        """The image the check builds and runs (the deployment's tag is left alone)."""
+        return f"patience-race:check-{self.id}"
+
+    @property
+    def label(self) -> str:
+        return f"{LABEL}={self.id}"
+
+    def override(self) -> str:
+        """A compose file laid over compose.yaml: the check's label on every service's
+        containers and on the volumes, and its image for the replicas."""
+        lines = ["services:"]
+        for service in SERVICES:
+            lines += [f"  {service}:", "    labels:", f'      {LABEL}: "{self.id}"']
+            if service == "server":
+                lines.append(f"    image: {self.image}")
+        lines.append("volumes:")
+        for volume in VOLUMES:
+            lines += [f"  {volume}:", "    labels:", f'      {LABEL}: "{self.id}"']
+        return "\n".join(lines) + "\n"
+
+
+def environment(run: Run, base: dict[str, str]) -> dict[str, str]:
+    """The environment compose runs in: a fresh secret (whatever the deployment's) and
+    the run's own host port."""
+    return {
+        **base,
+        "PATIENCE_SECRET": secrets.token_hex(32),
+        "PATIENCE_PUBLISHED_PORT": str(run.port),
+    }
+
+
+#: how compose is run: the command, its version, and whether it is v1 (docker-compose)
+Program = tuple[list[str], str, bool]
+
+
+def compose_program() -> Program:
+    """``docker compose`` (v2), else ``docker-compose`` (v1)."""
+    v2 = subprocess.run(["docker", "compose", "version"], capture_output=True, text=True)
+    if v2.returncode == 0:
+        return ["docker", "compose"], v2.stdout.strip(), False
+    v1 = shutil.which("docker-compose")
+    if v1 is None:
+        raise Failed("neither docker compose (v2) nor docker-compose (v1) is installed")
+    return [v1], run(v1, "version", "--short").strip() + " (v1, on a copy without name:)", True
+
+
+class Compose:
+    """Compose on deploy/compose.yaml and the run's override, as the run's own project
+    (``-p``, which beats the file's ``name:``); for v1 (``docker-compose``), which rejects
+    the top-level ``name:``, on a copy without it, its replicas asked for with
+    ``--scale``. The copy and the override sit beside compose.yaml (its relative paths
+    hold) under names of the run's own, removed by :meth:`clean`."""
+
+    def __init__(self, run: Run, env: dict[str, str], program: Program | None = None) -> None:
+        self.run = run
         self.env = env
+        prefix, self.version, v1 = program or compose_program()
+        self.override = DEPLOY / f".compose-check-{run.id}.override.yaml"
+        self.override.write_text(run.override())
         self.copy: Path | None = None
-        v2 = subprocess.run(["docker", "compose", "version"], capture_output=True, text=True)
-        if v2.returncode == 0:
-            self.base = ["docker", "compose", "-f", str(DEPLOY / "compose.yaml")]
-            self.version = v2.stdout.strip()
-            self.scale: list[str] = []
-            return
-        v1 = shutil.which("docker-compose")
-        if v1 is None:
-            raise Failed("neither docker compose (v2) nor docker-compose (v1) is installed")
-        # beside the original, so its relative paths (the build context, haproxy.cfg) hold
-        self.copy = DEPLOY / ".compose-check-v1.yaml"
-        text = (DEPLOY / "compose.yaml").read_text()
-        self.copy.write_text(
-            "".join(line for line in text.splitlines(True) if not line.startswith("name:"))
-        )
-        self.base = [v1, "-p", PROJECT, "-f", str(self.copy)]
-        self.version = run(v1, "version", "--short").strip() + " (v1, on a copy without name:)"
-        self.scale = ["--scale", "server=3"]
+        main = DEPLOY / "compose.yaml"
+        if v1:
+            self.copy = DEPLOY / f".compose-check-{run.id}.yaml"
+            text = main.read_text()
+            self.copy.write_text(
+                "".join(line for line in text.splitlines(True) if not line.startswith("name:"))
+            )
+            main = self.copy
+        self.scale = ["--scale", "server=3"] if v1 else []
+        self.base = [*prefix, "-p", run.project, "-f", str(main), "-f", str(self.override)]
+
+    def command(self, *args: str) -> list[str]:
+        return [*self.base, *args]
 
     def __call__(self, *args: str, timeout: float = 900) -> str:
-        return run(*self.base, *args, env=self.env, timeout=timeout)
+        return run(*self.command(*args), env=self.env, timeout=timeout)
 
     def up(self) -> None:
         self("up", "-d", "--no-build", *self.scale)
 
-    def running(self, service: str | None = None) -> list[str]:
-        """The ids of the project's running containers (of one service)."""
-        labels = [f"label=com.docker.compose.project={PROJECT}"]
+    def filters(self, service: str | None = None) -> list[str]:
+        """``docker ps`` filters for the run's containers (of one service): by the run's
+        label, which no container the check did not start carries."""
+        labels = [self.run.label]
         if service is not None:
-            labels.append(f"label=com.docker.compose.service={service}")
-        args = [arg for label in labels for arg in ("--filter", label)]
-        return run("docker", "ps", "-q", "--no-trunc", *args).split()
+            labels.append(f"com.docker.compose.service={service}")
+        return [arg for label in labels for arg in ("--filter", f"label={label}")]
+
+    def running(self, service: str | None = None) -> list[str]:
+        """The ids of the run's running containers (of one service)."""
+        return run("docker", "ps", "-q", "--no-trunc", *self.filters(service)).split()
 
     def down(self) -> None:
-        try:
-            self("down", "-v", "--remove-orphans", "-t", "30")
-        finally:
-            if self.copy is not None:
-                self.copy.unlink(missing_ok=True)
+        """The run's project down, its volumes with it (no other project's)."""
+        assert self.run.project.startswith("patience-race-check-"), self.run.project
+        self("down", "-v", "--remove-orphans", "-t", "30")
+
+    def clean(self) -> None:
+        for made in (self.override, self.copy):
+            if made is not None:
+                made.unlink(missing_ok=True)
 
 
 def inspect(container: str, template: str) -> str:
@@ -172,6 +258,18 @@ def browser_client(port: int) -> str:
     return "/play, its modules and msgpack's build: 200 through HAProxy"
 
 
+def no_metrics(port: int) -> str:
+    """HAProxy refuses /metrics, however spelt."""
+    for path in ("/metrics", "/%6Detrics"):
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=5) as got:
+                raise Failed(f"{path} answered {got.status}")
+        except urllib.error.HTTPError as refused:
+            if refused.code != 403:
+                raise Failed(f"{path} answered {refused.code}") from refused
+    return "/metrics and /%6Detrics: 403 from HAProxy"
+
+
 CONNECTIONS = (
     "import urllib.request; print(next(line.split()[1] for line in urllib.request.urlopen("
     "'http://127.0.0.1:8765/metrics').read().decode().splitlines() "
@@ -198,10 +296,13 @@ class Player:
         self.next_id = 0
 
     @classmethod
-    async def connect(cls, url: str, name: str, token: str = "") -> tuple[Player, dict[str, Any]]:
+    async def connect(
+        cls, url: str, name: str, token: str = "", headers: dict[str, str] | None = None
+    ) -> tuple[Player, dict[str, Any]]:
         from websockets.asyncio.client import connect
 
-        player = cls(await connect(url, open_timeout=10), name)
+        ws = await connect(url, open_timeout=10, additional_headers=headers)
+        player = cls(ws, name)
         hello: dict[str, Any] = {"protocol": 1}
         if token:
             hello["token"] = token
@@ -213,6 +314,13 @@ class Player:
         return player, welcome
 
     async def call(self, kind: str, **fields: Any) -> dict[str, Any]:
+        reply = await self.request(kind, **fields)
+        if reply.get("type") == "error":
+            raise Failed(f"{self.name}'s {kind}: {reply.get('message')}")
+        return reply
+
+    async def request(self, kind: str, **fields: Any) -> dict[str, Any]:
+        """A request's reply, an ``error`` too."""
         import msgpack
 
         self.next_id += 1
@@ -220,8 +328,6 @@ class Player:
         while True:
             frame = msgpack.unpackb(await asyncio.wait_for(self.ws.recv(), 15), raw=False)
             if frame.get("id") == self.next_id:
-                if frame.get("type") == "error":
-                    raise Failed(f"{self.name}'s {kind}: {frame.get('message')}")
                 return dict(frame)
             self.events.append(frame)
 
@@ -288,8 +394,10 @@ class Deployment:
         network = inspect(replica, "{{range $k, $v := .NetworkSettings.Networks}}{{$k}}{{end}}")
         env = ["-e", "PATIENCE_REDIS_URL=redis://redis:6379/0"]
         env += ["-e", f"PATIENCE_SECRET={secrets.token_hex(32)}"]
+        # labelled as the check's, but not as a replica (no compose service label)
+        label = ["--label", self.compose.run.label]
         done = subprocess.run(
-            ["docker", "run", "--rm", "--network", network, *env, IMAGE],
+            ["docker", "run", "--rm", *label, "--network", network, *env, self.compose.run.image],
             capture_output=True,
             text=True,
             timeout=120,
@@ -301,10 +409,7 @@ class Deployment:
 
     def last_words(self, service: str) -> str:
         """A service's state and the last line it logged (why it is not up)."""
-        labels = [f"label=com.docker.compose.project={PROJECT}"]
-        labels.append(f"label=com.docker.compose.service={service}")
-        args = [arg for label in labels for arg in ("--filter", label)]
-        found = run("docker", "ps", "-aq", *args).split()
+        found = run("docker", "ps", "-aq", *self.compose.filters(service)).split()
         if not found:
             return "no container"
         state = inspect(found[0], "{{.State.Status}} (restarts: {{.RestartCount}})")
@@ -338,6 +443,65 @@ class Deployment:
                 if time.monotonic() > deadline:
                     raise Failed(f"{player.name} could not come back: {exc}") from exc
                 await asyncio.sleep(0.5)
+
+    async def forwarded_for(self) -> None:
+        """A client that sends its own X-Forwarded-For through HAProxy, which adds a line
+        of its own: let in, registered, and playing."""
+        headers = {"X-Forwarded-For": "9.9.9.9"}
+        name = f"xff{secrets.token_hex(3)}"
+        player, welcome = await Player.connect(self.url, name, headers=headers)
+        dealt = await player.call("new_game", game="gate")
+        await player.call("move", game=dealt["game"], move=dealt["legal"][0])
+        await player.ws.close()
+        self.report.add(
+            "own X-Forwarded-For through HAProxy",
+            welcome.get("type") == "welcome",
+            f"{name} sent X-Forwarded-For: 9.9.9.9: welcome, registered, a game dealt and a move",
+        )
+
+    async def redis_restart(self) -> None:
+        """Redis restarted under two running races (four racers through HAProxy): once
+        it is back every racer resigns (a request meanwhile fails and is sent again) and
+        every racer hears its race's results."""
+        racers: list[Player] = []
+        for n in range(2):
+            host, _ = await Player.connect(self.url, f"r{n}a{secrets.token_hex(3)}")
+            guest, _ = await Player.connect(self.url, f"r{n}b{secrets.token_hex(3)}")
+            code = (await host.call("room_create", game="gate", seed=11 + n))["code"]
+            await guest.call("room_join", code=code)
+            await guest.call("ready")
+            await host.call("start")
+            for player in (host, guest):
+                started = await player.event("race_start")
+                await player.call("move", move=started["legal"][0])
+            racers += [host, guest]
+        (redis,) = self.compose.running("redis")
+        began = time.monotonic()
+        await asyncio.to_thread(run, "docker", "restart", "-t", "10", redis)
+        restarted = time.monotonic() - began
+        tries = 0
+        for player in racers:
+            deadline = time.monotonic() + 60
+            while True:
+                tries += 1
+                reply = await player.request("resign")
+                code = reply.get("code")
+                if reply.get("type") != "error" or code == "game_over":
+                    break
+                if code not in ("internal_error", "room_busy") or time.monotonic() > deadline:
+                    raise Failed(f"{player.name}'s resign after the restart: {reply}")
+                await asyncio.sleep(0.5)
+        heard = 0
+        for player in racers:
+            results = (await player.event("results"))["results"]
+            heard += len(results) == 2
+            await player.ws.close()
+        self.report.add(
+            "Redis restart mid-race",
+            heard == len(racers),
+            f"docker restart redis took {restarted:.1f} s under 2 races; "
+            f"{heard} of {len(racers)} racers heard results ({tries} resigns sent)",
+        )
 
     async def race(self) -> None:
         report = self.report
@@ -410,58 +574,97 @@ def step(report: Report, name: str, work: Callable[[], str]) -> None:
     report.add(name, True, detail)
 
 
-def build() -> str:
+def build(image: str) -> str:
     began = time.monotonic()
-    run("docker", "build", "-f", str(DEPLOY / "Dockerfile"), "-t", IMAGE, str(ROOT))
+    run("docker", "build", "-f", str(DEPLOY / "Dockerfile"), "-t", image, str(ROOT))
     took = time.monotonic() - began
-    size = int(inspect(IMAGE, "{{.Size}}"))
-    user = inspect(IMAGE, "{{.Config.User}}")
-    return f"{IMAGE} in {took:.0f} s, {size / 1e6:.0f} MB, runs as {user}"
+    size = int(inspect(image, "{{.Size}}"))
+    user = inspect(image, "{{.Config.User}}")
+    found = run("docker", "run", "--rm", "--entrypoint", "sh", image, "-c", IMAGE_CONTENTS)
+    if found.split() != ["no-pip", "no-client", "rules"]:
+        raise Failed(f"in the image: {found.strip()!r}")
+    return (
+        f"{image} in {took:.0f} s, {size / 1e6:.0f} MB, runs as {user}; "
+        "no pip, no patience-race command, the rules pages there"
+    )
+
+
+#: what the image must not have (pip, the terminal client's command) and must have (the
+#: players' rules pages the server serves), asked inside it
+IMAGE_CONTENTS = (
+    "python -m pip --version >/dev/null 2>&1 || echo no-pip; "
+    "command -v patience-race >/dev/null || echo no-client; "
+    "ls /opt/patience/lib/python3.11/site-packages/client_cli/rules/gate.txt >/dev/null "
+    "&& echo rules"
+)
+
+
+def others() -> tuple[set[str], set[str]]:
+    """Every container (running or not) and volume on the host, by id and name."""
+    containers = set(run("docker", "ps", "-aq", "--no-trunc").split())
+    volumes = set(run("docker", "volume", "ls", "-q").split())
+    return containers, volumes
 
 
 def check(keep: bool) -> Report:
     report = Report()
-    port = free_port()
-    env = {
-        **os.environ,
-        "PATIENCE_SECRET": secrets.token_hex(32),
-        "PATIENCE_PUBLISHED_PORT": str(port),
-    }
-    compose = Compose(env)
-    report.add("compose", True, compose.version)
-    deployment = Deployment(compose, port, report)
+    runs = Run.new()
+    before = others()
+    compose = Compose(runs, environment(runs, dict(os.environ)))
+    report.add("compose", True, f"{compose.version}; project {runs.project}, port {runs.port}")
+    deployment = Deployment(compose, runs.port, report)
     try:
-        step(report, "build the image", build)
+        step(report, "build the image", lambda: build(runs.image))
 
         def up() -> str:
             compose.up()
             began = time.monotonic()
             deployment.wait_healthy()
             return (
-                f"redis, 3 replicas healthy, /healthz 200 through HAProxy on :{port} "
+                f"redis, 3 replicas healthy, /healthz 200 through HAProxy on :{runs.port} "
                 f"({time.monotonic() - began:.0f} s)"
             )
 
         step(report, "up and healthy", up)
-        step(report, "the browser client", lambda: browser_client(port))
+        step(report, "the browser client", lambda: browser_client(runs.port))
+        step(report, "no /metrics through HAProxy", lambda: no_metrics(runs.port))
         step(report, "a server with another secret", deployment.another_secret)
+        asyncio.run(guarded(report, deployment.forwarded_for))
+        asyncio.run(guarded(report, deployment.redis_restart))
         asyncio.run(guarded(report, deployment.race))
     except Failed:
         pass
     finally:
-        if keep:
-            report.add("tear down", True, "kept (--keep): docker compose down -v when done")
-        else:
-            try:
-                compose.down()
-                left = compose.running()
+        try:
+            if keep:
                 report.add(
                     "tear down",
-                    not left,
-                    f"down -v ({len(left)} containers left)",
+                    True,
+                    f"kept (--keep): {' '.join(compose.command('down', '-v'))} when done",
                 )
-            except Failed as exc:
-                report.add("tear down", False, str(exc))
+            else:
+                try:
+                    compose.down()
+                    left = compose.running()
+                    subprocess.run(["docker", "rmi", runs.image], capture_output=True)
+                    report.add(
+                        "tear down",
+                        not left,
+                        f"down -v of {runs.project} ({len(left)} of its containers left)",
+                    )
+                except Failed as exc:
+                    report.add("tear down", False, str(exc))
+            containers, volumes = others()
+            gone = (before[0] - containers, before[1] - volumes)
+            report.add(
+                "the rest left alone",
+                not any(gone),
+                f"{len(before[0])} containers and {len(before[1])} volumes not the check's: "
+                f"{len(gone[0])} and {len(gone[1])} gone",
+            )
+        finally:
+            if not keep:
+                compose.clean()
     return report
 
 

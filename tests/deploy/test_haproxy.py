@@ -4,16 +4,19 @@ the compose file grants, where ``maxconn 50000`` made it stop at start."""
 
 from __future__ import annotations
 
+import importlib.util
 import re
 import resource
 import shutil
 import socket
 import subprocess
+import sys
 import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 import yaml
@@ -22,6 +25,18 @@ from tests.app.client import Client
 from tests.app.conftest import ServerProcess, free_port
 
 DEPLOY = Path(__file__).resolve().parents[2] / "deploy"
+
+
+def load_check() -> Any:
+    """deploy/check.py, as a module."""
+    spec = importlib.util.spec_from_file_location("deploy_check_haproxy", DEPLOY / "check.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
+
+
 HAPROXY = shutil.which("haproxy")
 
 needs_haproxy = pytest.mark.skipif(HAPROXY is None, reason="haproxy is not installed")
@@ -200,3 +215,16 @@ def test_haproxy_serves_no_metrics(behind_haproxy: Proxy) -> None:
         while chunk := conn.recv(65536):
             answer += chunk
     assert answer.startswith(b"HTTP/1.1 403") and b"patience_" not in answer, answer[:200]
+
+
+@needs_haproxy
+async def test_the_checks_forwarded_for_step_passes_through_haproxy(
+    behind_haproxy: Proxy,
+) -> None:
+    """deploy-check's step for a client with its own X-Forwarded-For, run here against
+    the shipped HAProxy config (the check runs it against the compose deployment)."""
+    check = load_check()
+    report = check.Report()
+    deployment = check.Deployment(None, behind_haproxy.port, report)
+    await deployment.forwarded_for()
+    assert report.passed and len(report.rows) == 1, report.table()
