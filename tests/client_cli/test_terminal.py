@@ -104,6 +104,7 @@ def test_home_then_a_stuck_game_offered_to_resign(
     ann.wait_for(r"No way forward from here\. Resign\? y resigns;", timeout=30)
     ann.type("y")  # the offer is the question: no second one
     ann.wait_for(r"RESIGNED")
+    ann.settle()  # (a screen read whole: under load it may be half repainted)
     assert "No way forward" not in ann.text
     ann.type("q")
     assert ann.exit_code() == 0
