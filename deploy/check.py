@@ -133,12 +133,16 @@ class Run:
 
     def override(self) -> str:
         """A compose file laid over compose.yaml: the check's label on every service's
-        containers and on the volumes, and its image for the replicas."""
+        containers and on the volumes, and its image for the replicas (with no limit on
+        registrations, its players all coming from one address)."""
         lines = ["services:"]
         for service in SERVICES:
             lines += [f"  {service}:", "    labels:", f'      {LABEL}: "{self.id}"']
             if service == "server":
                 lines.append(f"    image: {self.image}")
+                # every player of the check comes from this host's one address, through
+                # HAProxy: more than the 5 registrations an hour it allows one address
+                lines += ["    environment:", '      PATIENCE_REGISTER_RATE: "0"']
         lines.append("volumes:")
         for volume in VOLUMES:
             lines += [f"  {volume}:", "    labels:", f'      {LABEL}: "{self.id}"']

@@ -9,13 +9,14 @@ FROM standin/debian:bookworm
 COPY certs/ /usr/local/share/ca-certificates/
 RUN apt-get update \
     && apt-get install -y --no-install-recommends \
-        python3 python3-venv python3-dev ca-certificates \
+        python3 python3-venv python3-dev python3-pip-whl python3-setuptools-whl \
+        ca-certificates \
     && rm -rf /var/lib/apt/lists/* \
     && update-ca-certificates \
     && ln -s /usr/bin/python3 /usr/local/bin/python \
     && rm -f /usr/lib/python3.11/EXTERNALLY-MANAGED \
-    && python3 /usr/share/python-wheels/pip-*.whl/pip install --no-index \
-        --find-links /usr/share/python-wheels pip setuptools \
+    && PYTHONPATH=$(echo /usr/share/python-wheels/pip-*.whl) python3 -m pip install \
+        --no-index --find-links /usr/share/python-wheels pip setuptools \
     && python -m pip --version
 ENV PIP_CERT=/etc/ssl/certs/ca-certificates.crt \
     SSL_CERT_FILE=/etc/ssl/certs/ca-certificates.crt
