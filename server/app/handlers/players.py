@@ -160,8 +160,14 @@ class Accounts(Part):
             if room is not None and pid in room.racers and not room.racers[pid].left:
                 self.room_of[pid] = code
                 resume["room"] = await self.host.broadcast_room(room)
-                racer = room.racers[pid]
-                if room.state in (RACING, FINISHED) and racer.gid:
+                # looked at again after the wait: the room may have changed meanwhile (the
+                # player's older connection leaving it through another process)
+                racer = room.racers.get(pid)
+                if racer is None or racer.left:
+                    if self.room_of.get(pid) == code:
+                        del self.room_of[pid]
+                    resume.pop("room")
+                elif room.state in (RACING, FINISHED) and racer.gid:
                     live = await self.play.get_game(racer.gid, fresh=True)
                     if live is not None:
                         resume["race"] = self.races.race_message(room, live)
