@@ -182,7 +182,6 @@ class Many:
 
     async def kill_process(self) -> None:
         """The third process killed mid-race; its players go to the first; started again."""
-        await self.at_fraction(1 / 3)
         victim, refuge = self.servers[2], self.servers[0]
         target = self.targets[2]
         self.weather.outage()
@@ -226,7 +225,6 @@ class Many:
         return conn
 
     async def kill_redis(self) -> None:
-        await self.at_fraction(2 / 3)
         probes = await self.probes()
         self.weather.outage()
         down = time.monotonic()
@@ -264,8 +262,12 @@ class Many:
         return None
 
     async def chaos(self) -> None:
+        """The kills, each once its share of the fuzz is sent (the wait has no deadline
+        of its own: the run's is enough), each with its deadline."""
+        await self.at_fraction(1 / 3)
         if not await self.phase("killing a process", 120, self.kill_process()):
             return
+        await self.at_fraction(2 / 3)
         await self.phase("killing Redis", 120, self.kill_redis())
 
     async def run(self) -> None:
@@ -287,7 +289,7 @@ class Many:
             tasks = [asyncio.create_task(r.run(self.stop)) for r in self.racers]
             chaos = asyncio.create_task(self.chaos())
             await self.phase("fuzzing", self.left() - ledger.stall - 20, self.fuzz())
-            await self.phase("the kills", 120, chaos)
+            await self.phase("the kills", 250, chaos)
             await asyncio.sleep(2)
             self.stop.set()
             while any(c.inflight for c in ledger.open_conns):
