@@ -28,6 +28,9 @@ DEPLOY = ROOT / "deploy"
 DATA_HERE = "/srv"
 #: where the test's Redis socket is reached from within the namespace
 REDIS_HERE = "/media"
+#: where the checkout is kept in sight while an emptyDir's tmpfs covers the folder it is
+#: in (a clone under /tmp), to be bound back at its own path inside that tmpfs
+STASH = "/mnt"
 
 pytestmark = pytest.mark.skipif(
     sys.platform != "linux" or os.geteuid() != 0 or shutil.which("unshare") is None,
@@ -65,8 +68,15 @@ def test_a_read_only_pod_certifies_the_daily_deals(redis_url: str, tmp_path: Pat
     steps = ["set -e", f"mount --bind {shlex.quote(str(socket.parent))} {REDIS_HERE}"]
     steps.append(f"mount -t tmpfs -o mode=0700 tmpfs {DATA_HERE}")
     for path in mounts():
-        if path != "/data":
-            steps.append(f"mount -t tmpfs -o mode=1777 tmpfs {shlex.quote(path)}")
+        if path == "/data":
+            continue
+        inside = ROOT.is_relative_to(path)
+        if inside:  # the checkout itself is under it (a clone in /tmp): kept in sight
+            steps.append(f"mount --bind {shlex.quote(str(ROOT))} {STASH}")
+        steps.append(f"mount -t tmpfs -o mode=1777 tmpfs {shlex.quote(path)}")
+        if inside:
+            steps.append(f"mkdir -p {shlex.quote(str(ROOT))}")
+            steps.append(f"mount --bind {STASH} {shlex.quote(str(ROOT))}")
     steps += [
         "mount -o remount,bind,ro /",
         "cd /",
