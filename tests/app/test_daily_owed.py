@@ -10,8 +10,7 @@ and started again on the same append-only file."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Iterator
-from pathlib import Path
+from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
@@ -27,17 +26,8 @@ from server.app.store.games import Games
 from server.engine import new_game
 
 from .client import Client, player
-from .conftest import Running, running, with_settings
+from .conftest import Outage, Running, running, with_settings
 from .test_daily import GAME, next_day, secret_winning_on
-from .test_redis_outage import Outage
-
-
-@pytest.fixture
-def outage(tmp_path: Path) -> Iterator[Outage]:
-    own = Outage(tmp_path / "own-redis")
-    own.redis.start()
-    yield own
-    own.redis.stop()
 
 
 @pytest.fixture

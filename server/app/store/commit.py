@@ -307,24 +307,22 @@ class GroupCommit:
                 write(commands)  # type: ignore[operator]
             ends.append(len(commands))
         self._busy = (batch, ends, len(commands.args))
-        self._replies = []
         self._sent_at += 1
-        if self._timeout is not None:
-            loop = asyncio.get_running_loop()
-            self._sent_time = loop.time()
-            if self._watchdog is None:
-                self._watchdog = loop.call_later(self._timeout, self._stuck)
-        try:
-            self._transport.write(
-                b"".join([c if isinstance(c, bytes) else _pack_command(c) for c in commands.args])
+        self._write(
+            lambda: b"".join(
+                [c if isinstance(c, bytes) else _pack_command(c) for c in commands.args]
             )
-        except Exception as exc:
-            self._lost(exc)
+        )
 
     def _ping_first(self) -> None:
         """The connection stood idle: ``PING`` alone first, the batch once Redis answers
         (a reset drops the connection, and the batch goes on a new one)."""
         self._busy = ([], [], 1)
+        self._write(lambda: _PING)
+
+    def _write(self, data: Callable[[], bytes]) -> None:
+        """Write what :attr:`_busy` holds (``data`` makes its bytes), its deadline's
+        watchdog armed; a failure fails it and drops the connection."""
         self._replies = []
         if self._timeout is not None:
             loop = asyncio.get_running_loop()
@@ -332,7 +330,7 @@ class GroupCommit:
             if self._watchdog is None:
                 self._watchdog = loop.call_later(self._timeout, self._stuck)
         try:
-            self._transport.write(_PING)
+            self._transport.write(data())
         except Exception as exc:
             self._lost(exc)
 
