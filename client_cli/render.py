@@ -407,9 +407,6 @@ class Spot:
     left: int
     right: int
 
-    def holds(self, line: int, column: int) -> bool:
-        return self.top <= line <= self.bottom and self.left <= column < self.right
-
 
 @dataclass
 class Board:

@@ -1,16 +1,14 @@
 """Server strings made safe for a terminal.
 
-Everything the server sends that reaches the screen passes through :func:`clean` (or
-:func:`clean_block` for multi-line text): control characters, escape sequences and
-bidirectional overrides are dropped, and the client builds rich ``Text`` objects from the
-result, never markup, so a name like ``[bold]ann`` is shown as typed.
+Everything the server sends that reaches the screen passes through :func:`clean`:
+control characters, escape sequences and bidirectional overrides are dropped, and the
+client builds rich ``Text`` objects from the result, never markup, so a name like
+``[bold]ann`` is shown as typed.
 
 >>> clean("ann\\x1b[31m")
 'ann[31m'
 >>> clean("a very long name", limit=6)
 'a ver…'
->>> clean_block("line one\\r\\n\\tline two\\x07")
-'line one\\n    line two'
 """
 
 from __future__ import annotations
@@ -29,11 +27,3 @@ def clean(value: object, limit: int | None = None) -> str:
     if limit is not None and len(text) > limit:
         text = text[: max(limit - 1, 0)] + "…"
     return text
-
-
-def clean_block(value: object) -> str:
-    """Several lines of server text (a rules page): line breaks kept, tabs as spaces,
-    every other control character dropped."""
-    text = value if isinstance(value, str) else str(value)
-    text = text.replace("\r\n", "\n").replace("\r", "\n").replace("\t", "    ")
-    return "\n".join(_CONTROL.sub("", line) for line in text.split("\n"))

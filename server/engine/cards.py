@@ -29,7 +29,6 @@ except ImportError:  # pure Python: the decorator only speaks to the compiler
 
 SUITS: Final = "CDHS"
 RANKS: Final = "A23456789TJQK"
-SUIT_SYMBOLS: Final = "♣♦♥♠"
 SUIT_NAMES: Final = ("clubs", "diamonds", "hearts", "spades")
 RANK_NAMES: Final = (
     "",

@@ -24,8 +24,6 @@ from .daily import valid_day, valid_week
 
 MOVES_CAP = 4095
 NOT_WON = 1 << 45
-COUNT_BASE = 1 << 20
-SECONDS = 1 << 32
 #: how long a day's board is kept
 DAILY_TTL = 31 * 86400
 

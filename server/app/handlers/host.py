@@ -201,7 +201,7 @@ class RoomHost(Part):
     async def reload(self, code: str) -> HeldRoom | None:
         """This process's copy of the room, read again from Redis.
 
-        Only a state newer than the copy's is taken (:meth:`_take_newer`): this process
+        Only a state newer than the copy's is taken (:meth:`take_newer`): this process
         may be writing a change to the room right now (the copy changed, its
         compare-and-set on its way), and Redis then still holds the state from before it.
         Taking that would undo the change here while it lands in Redis, and leave the
@@ -209,7 +209,7 @@ class RoomHost(Part):
         return (await self.read(code))[0]
 
     async def read(self, code: str) -> tuple[HeldRoom | None, bool]:
-        """As :meth:`_reload_room`, and whether a state was taken from Redis."""
+        """As :meth:`reload`, and whether a state was taken from Redis."""
         data = await self.stored_rooms.read(code)
         room = self.rooms.get(code)
         if data is None:

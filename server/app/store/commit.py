@@ -235,7 +235,6 @@ class GroupCommit:
         self._sent_time = 0.0
         self._watchdog: asyncio.TimerHandle | None = None
         self._connecting: asyncio.Task[None] | None = None
-        self._sent_at = 0
         #: when Redis last answered on the connection (loop time): one idle longer than
         #: IDLE_CHECK is asked PING before the next batch, and made afresh if that fails
         self._heard_at = 0.0
@@ -307,7 +306,6 @@ class GroupCommit:
                 write(commands)  # type: ignore[operator]
             ends.append(len(commands))
         self._busy = (batch, ends, len(commands.args))
-        self._sent_at += 1
         self._write(
             lambda: b"".join(
                 [c if isinstance(c, bytes) else _pack_command(c) for c in commands.args]

@@ -90,8 +90,9 @@ class WsSession:
     Its frames come straight from websockets' Sans-I/O protocol (:class:`RaceConnection`)
     and are handled one at a time, in order: a move on a game held here is played as its
     frame is read and answered when Redis has its log entry, with no coroutine woken
-    (:meth:`Service.move_now`); any other request goes to the connection's coroutine
-    (:meth:`WebServer.handler`). Frames that come meanwhile wait in the inbox.
+    (``MovePath.move_now``, ``server/app/moves.py``); any other request goes to the
+    connection's coroutine (:meth:`WebServer.handler`). Frames that come meanwhile wait
+    in the inbox.
     """
 
     def __init__(

@@ -6,7 +6,7 @@ websockets makes the connection (the handshake, pings, the closing handshake, li
 the frames of requests and replies, the bulk of the traffic, are read and written on its
 Sans-I/O protocol (:class:`RaceConnection` here, the session in
 :mod:`server.app.transport.session`, which is compiled with the move path), and a move on
-a game held here is answered without a coroutine (:meth:`Service.move_now`). One pass of the
+a game held here is answered without a coroutine (``MovePath.move_now``). One pass of the
 event loop handles at most ``FRAMES_PER_PASS`` frames of a connection, however many one
 read brings: the rest wait for the next pass, its socket not read meanwhile.
 
