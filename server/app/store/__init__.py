@@ -24,9 +24,9 @@ from .commit import (
     GroupCommit,
     RedisClient,
     Write,
-    hiredis_packing,
     outcome_unknown,
 )
+from .connect import hiredis_packing
 from .keys import (
     COUNTED_TTL,
     DAILIES_OWED,

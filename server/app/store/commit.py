@@ -47,45 +47,6 @@ IDLE_CHECK = 1.0
 _PING = b"*1\r\n$4\r\nPING\r\n"
 
 
-class _HiredisPacking:
-    """A redis-py connection whose commands hiredis packs, in C: redis-py 8's asyncio
-    connections pack in Python, a tenth of a race's end and rematch (its pipelines of
-    dozens of arguments). The bytes are the same: hiredis encodes str as UTF-8 and numbers
-    as redis-py does; only a command name of several words is split here first."""
-
-    def pack_command(self, *args: Any) -> list[bytes]:
-        assert _pack_command is not None
-        first = args[0]
-        if isinstance(first, (str, bytes)) and len(words := first.split()) > 1:
-            args = (*words, *args[1:])
-        return [_pack_command(args)]
-
-
-_PACKING: dict[type, type] = {}
-
-
-def hiredis_packing(pool: ConnectionPool) -> ConnectionPool:
-    r"""The pool, its connections to be made packing with hiredis when it is installed
-    (call it before the pool makes a connection).
-
-    >>> from redis.asyncio import ConnectionPool
-    >>> pool = hiredis_packing(ConnectionPool.from_url("unix:///tmp/r.sock"))
-    >>> conn = pool.make_connection()
-    >>> type(conn).__name__
-    'HiredisUnixDomainSocketConnection'
-    >>> b"".join(conn.pack_command("SCRIPT LOAD", "return 1"))
-    b'*3\r\n$6\r\nSCRIPT\r\n$4\r\nLOAD\r\n$8\r\nreturn 1\r\n'
-    """
-    if _pack_command is None:  # pragma: no cover
-        return pool
-    base = pool.connection_class
-    cls = _PACKING.get(base)
-    if cls is None:
-        cls = _PACKING[base] = type(f"Hiredis{base.__name__}", (_HiredisPacking, base), {})
-    pool.connection_class = cls
-    return pool
-
-
 #: the server's Redis: one server, or a Redis Cluster reached through one of its nodes
 RedisClient = Redis | RedisCluster
 

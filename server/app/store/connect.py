@@ -19,8 +19,57 @@ from redis.asyncio import BlockingConnectionPool, ConnectionPool, Redis, RedisCl
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
-from .commit import IDLE_CHECK, RedisClient, hiredis_packing
+from .commit import IDLE_CHECK, RedisClient
 from .ready import loading_retry
+
+try:  # redis[hiredis]: packing in C
+    from hiredis import pack_command as _pack_command
+except ImportError:  # pragma: no cover
+    _pack_command = None  # type: ignore[assignment]
+
+#: (mixin, connection class) -> the class made of both, made once
+_MIXED: dict[tuple[type, type], type] = {}
+
+
+def _mixed(pool: ConnectionPool, mixin: type, prefix: str) -> ConnectionPool:
+    """The pool, its connections (not made yet) of its class with ``mixin`` before it."""
+    base = pool.connection_class
+    cls = _MIXED.get((mixin, base))
+    if cls is None:
+        cls = _MIXED[mixin, base] = type(f"{prefix}{base.__name__}", (mixin, base), {})
+    pool.connection_class = cls
+    return pool
+
+
+class _HiredisPacking:
+    """A redis-py connection whose commands hiredis packs, in C: redis-py 8's asyncio
+    connections pack in Python, a tenth of a race's end and rematch (its pipelines of
+    dozens of arguments). The bytes are the same: hiredis encodes str as UTF-8 and numbers
+    as redis-py does; only a command name of several words is split here first."""
+
+    def pack_command(self, *args: Any) -> list[bytes]:
+        assert _pack_command is not None
+        first = args[0]
+        if isinstance(first, (str, bytes)) and len(words := first.split()) > 1:
+            args = (*words, *args[1:])
+        return [_pack_command(args)]
+
+
+def hiredis_packing(pool: ConnectionPool) -> ConnectionPool:
+    r"""The pool, its connections to be made packing with hiredis when it is installed
+    (call it before the pool makes a connection).
+
+    >>> from redis.asyncio import ConnectionPool
+    >>> pool = hiredis_packing(ConnectionPool.from_url("unix:///tmp/r.sock"))
+    >>> conn = pool.make_connection()
+    >>> type(conn).__name__
+    'HiredisUnixDomainSocketConnection'
+    >>> b"".join(conn.pack_command("SCRIPT LOAD", "return 1"))
+    b'*3\r\n$6\r\nSCRIPT\r\n$4\r\nLOAD\r\n$8\r\nreturn 1\r\n'
+    """
+    if _pack_command is None:  # pragma: no cover
+        return pool
+    return _mixed(pool, _HiredisPacking, "Hiredis")
 
 
 class _Checked:
@@ -49,17 +98,9 @@ class _Checked:
             await conn._send_ping()  # (raises if Redis is away: the caller hears of it)
 
 
-_CHECKED: dict[type, type] = {}
-
-
 def checked(pool: ConnectionPool) -> ConnectionPool:
     """The pool, its connections made :class:`_Checked` (call before it makes one)."""
-    base = pool.connection_class
-    cls = _CHECKED.get(base)
-    if cls is None:
-        cls = _CHECKED[base] = type(f"Checked{base.__name__}", (_Checked, base), {})
-    pool.connection_class = cls
-    return pool
+    return _mixed(pool, _Checked, "Checked")
 
 
 def open_redis(url: str, cluster: bool = False) -> RedisClient:
