@@ -93,7 +93,9 @@ def main() -> int:
     try:
         while time.monotonic() - t0 < args.cap:
             time.sleep(0.5)
-            keys = {key.decode() for key in client.keys("deal:*")}
+            keys = {
+                key.decode() if isinstance(key, bytes) else key for key in client.keys("deal:*")
+            }
             if first is None and all(f"deal:{today}:{game}" in keys for game in GAMES):
                 first = (time.monotonic() - t0, cpu_of_tree(server.pid)[0])
             fixed = all(f"deal:{day}:{game}" in keys for day in days for game in GAMES)

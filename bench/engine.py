@@ -77,7 +77,10 @@ def micro(game_id: str, samples: int) -> tuple[float, float, float, float]:
             t0 = clock()
             game.snapshot()
             snaps.append(clock() - t0)
-    return tuple(statistics.median(x) / 1000 for x in (gen, play_undo, views, snaps))
+    gen_us, play_us, view_us, snap_us = (
+        statistics.median(x) / 1000 for x in (gen, play_undo, views, snaps)
+    )
+    return gen_us, play_us, view_us, snap_us
 
 
 def main() -> None:

@@ -214,7 +214,7 @@ def wrong_values(spec: Field) -> list[Any]:
 
 
 #: a valid value for every required field, so the wrong field is the only fault
-REQUIRED = {
+REQUIRED: dict[str, dict[str, Any]] = {
     "hello": {"protocol": 1},
     "register": {"name": "someone"},
     "new_game": {"game": DOUBLES},

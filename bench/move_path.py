@@ -36,6 +36,7 @@ from server.app.embedded_redis import EmbeddedRedis
 from server.app.service import Service
 from server.app.settings import Settings
 from server.protocol import encode, parse_request
+from server.protocol.messages import Move
 
 
 class Seat:
@@ -44,6 +45,7 @@ class Seat:
         self.name: str | None = None
         self.hello = False
         self.watching: set[str] = set()
+        self.address: str | None = None
         self.frames = 0
 
     def send(self, message: dict[str, Any]) -> None:
@@ -89,11 +91,11 @@ async def measure(service: Service, args: argparse.Namespace) -> dict[str, Any]:
 
     async def call(seat: Seat, kind: str, **fields: Any) -> dict[str, Any]:
         request = parse_request({"type": kind, "id": next(ids), **fields})
-        if kind == "move" and args.via == "move_now":
+        if isinstance(request, Move) and args.via == "move_now":
             # as the websocket layer does: the move path without a coroutine, the
             # coroutine only when the service cannot take it so
             outcome: asyncio.Future[bytes | BaseException] = loop.create_future()
-            if service.move_now(seat, request, outcome.set_result):  # type: ignore[arg-type]
+            if service.move_now(seat, request, outcome.set_result):
                 result = await outcome
                 if isinstance(result, BaseException):
                     raise result

@@ -76,7 +76,8 @@ async def lost_moves(redis_url: str, acks: Acks) -> tuple[int, int, list[str]]:
         for gid, moves in list(acks.moves.items()):
             moves = list(moves)
             raw = await redis.lrange(store.log_key(gid), 0, -1)
-            entries = [line.decode().partition(" ")[2] for line in raw]
+            lines = [line.decode() if isinstance(line, bytes) else line for line in raw]
+            entries = [line.partition(" ")[2] for line in lines]
             at = 0
             matched = 0
             for move in moves:
