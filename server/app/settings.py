@@ -60,6 +60,8 @@ class Settings:
     progress_interval: float = 0.1
     write_timeout: float = 5.0
     lock_wait: float = 10.0
+    retry_pause: float = 0.25
+    stuck_settle: float = 1.0
     register_rate: int = 5
     deal_rate: int = 30
     log_limit: int = 5000
@@ -281,6 +283,15 @@ OPTIONS: dict[str, tuple[str, Callable[[str], Any]]] = {
     "lock_wait": (
         "seconds a request waits for a room another change holds (else room_busy)",
         _positive_float,
+    ),
+    "retry_pause": (
+        "seconds before a room's step or the bus's subscription that failed on Redis is "
+        "tried again (a room's step: twice as long each time, up to 8 times this)",
+        _positive_float,
+    ),
+    "stuck_settle": (
+        "seconds a game stands still after a move before the stuck check looks at it",
+        _non_negative_float,
     ),
     "register_rate": (
         "players registered an hour from one client address; 0 no limit",

@@ -25,6 +25,11 @@ from server.app.settings import Clock, Settings
 from server.app.store import RedisClient
 from server.app.transport.ws import WebServer
 
+#: the tests' servers try a failed step again sooner, and look at a game standing still
+#: sooner, than a server in service: the tests wait on what they do, not on the pauses
+RETRY_PAUSE = 0.05
+STUCK_SETTLE = 0.2
+
 
 class ManualClock(Clock):
     """Real time plus an offset the test can move forward."""
@@ -92,6 +97,8 @@ def settings(redis_url: str, tmp_path: Path) -> Settings:
         burst=1000,
         register_rate=0,  # every test's players come from one address
         certify_ahead=0,  # no solving in the background (tests/app/test_certified.py's own)
+        retry_pause=RETRY_PAUSE,
+        stuck_settle=STUCK_SETTLE,
         clock=ManualClock(),
     )
 
@@ -168,6 +175,8 @@ class ServerProcess:
             "PATIENCE_COUNTDOWN": "0.3",
             "PATIENCE_REGISTER_RATE": "0",
             "PATIENCE_CERTIFY_AHEAD": "0",
+            "PATIENCE_RETRY_PAUSE": str(RETRY_PAUSE),
+            "PATIENCE_STUCK_SETTLE": str(STUCK_SETTLE),
             **self.env,
         }
         self.process = subprocess.Popen(

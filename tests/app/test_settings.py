@@ -64,6 +64,32 @@ def test_bad_settings_exit_with_a_message(
     assert message in capsys.readouterr().err
 
 
+def test_the_pauses_the_tests_shorten_are_settings() -> None:
+    """The retry pause (a room's step, the bus's subscription) and the stuck check's
+    settle time: a server in service keeps the defaults, the tests' servers shorten them."""
+    default = Settings.load([], {})
+    assert (default.retry_pause, default.stuck_settle) == (0.25, 1.0)
+    env = {"PATIENCE_RETRY_PAUSE": "0.05", "PATIENCE_STUCK_SETTLE": "0"}
+    short = Settings.load([], env)
+    assert (short.retry_pause, short.stuck_settle) == (0.05, 0.0)
+    assert Settings.load(["--stuck-settle", "0.2"], env).stuck_settle == 0.2
+
+
+@pytest.mark.parametrize(
+    ("argv", "env", "message"),
+    [
+        ([], {"PATIENCE_RETRY_PAUSE": "0"}, "PATIENCE_RETRY_PAUSE: must be a positive number"),
+        (["--stuck-settle", "-1"], {}, "--stuck-settle: must be 0 or more"),
+    ],
+)
+def test_bad_pauses_exit_with_a_message(
+    argv: list[str], env: dict[str, str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit):
+        Settings.load(argv, env)
+    assert message in capsys.readouterr().err
+
+
 @pytest.mark.parametrize(
     ("raw", "value"),
     [("1", True), ("TRUE", True), ("yes", True), ("0", False), ("false", False), ("No", False)],

@@ -13,9 +13,9 @@ once and only to processes connected at the time: nothing kept for good travels 
 (Redis keys are the truth; the bus only says "look again" and carries events).
 
 When the subscribing connection fails (Redis restarted, the network cut), the reader
-drops it and subscribes to every channel again on a new connection, every
-:data:`RETRY` seconds until Redis answers; it does not leave this to the client
-library, which goes on counting the old subscriptions. Once it hears again it calls
+drops it and subscribes to every channel again on a new connection, every ``retry``
+seconds (the ``retry_pause`` setting) until Redis answers; it does not leave this to the
+client library, which goes on counting the old subscriptions. Once it hears again it calls
 ``on_back``: what was published meanwhile was lost to this process, so the service reads
 what it holds from Redis again (its rooms, and the board updates it missed: see
 :meth:`Bus.board_updates_since`).
@@ -45,7 +45,8 @@ Handler = Callable[[str, dict[str, Any]], Awaitable[None]]
 
 #: seconds the reader waits for a message before it looks at the subscriptions again
 POLL = 0.05
-#: seconds between two tries to subscribe again once the subscribing connection failed
+#: seconds between two tries to subscribe again once the subscribing connection failed,
+#: unless the bus is given its own (the ``retry_pause`` setting)
 RETRY = 0.25
 #: board updates are read again from this many ms before the bus was found deaf (a
 #: message may have been lost a moment before the failure was seen; one heard twice is
@@ -60,8 +61,10 @@ class Bus:
         proc: str,
         handler: Handler,
         on_back: Callable[[], Coroutine[Any, Any, None]] | None = None,
+        retry: float = RETRY,
     ) -> None:
         self.redis = redis
+        self.retry = retry
         self.proc = proc
         self.handler = handler
         #: called (in a task of its own) when the bus hears again after it could not
@@ -260,7 +263,7 @@ class Bus:
                     return
                 self.failures.failed("reading the bus", exc)
                 await self._drop()
-                await asyncio.sleep(RETRY)
+                await asyncio.sleep(self.retry)
                 continue
             if message is None or message.get("type") != "message":
                 continue
