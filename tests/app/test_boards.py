@@ -10,6 +10,7 @@ from redis.asyncio import Redis
 
 from server.app.domain.boards import Board, parse_board, time_score
 from server.app.store.boards import Boards
+from server.app.store.keys import board_key
 
 TODAY, WEEK = "2026-11-22", "2026-W47"
 
@@ -127,5 +128,5 @@ async def test_counting_boards_count_and_break_ties_by_who_got_there_first(
 
 async def test_a_days_board_expires_after_thirty_days(boards: Boards) -> None:
     await fill(boards, [("ann", True, 1, 1, 52, 1)])
-    ttl = await boards.redis.ttl(daily().key("lb"))
+    ttl = await boards.redis.ttl(board_key(daily().id))
     assert 30 * 86400 < ttl <= 31 * 86400

@@ -1,5 +1,5 @@
 """The group commit on one Redis, when its connection must go: the scripts load again on
-the next, and the pool gets the old one back."""
+the next, and the pool gets the old one back; the fenced append packed by the store."""
 
 from __future__ import annotations
 
@@ -8,9 +8,8 @@ import asyncio
 import pytest
 from redis.asyncio import BlockingConnectionPool, Redis
 from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import NoScriptError
 
-from server.app import moves, store
+from server.app import store
 from server.app.settings import Settings
 from server.app.store.games import Games
 from server.engine import new_game
@@ -30,11 +29,11 @@ async def test_a_connection_that_lost_its_scripts_is_replaced(redis_url: str) ->
         await commit.submit(lambda c: c.append_fenced("g1", 1, "1 a"))
         for n in range(3):
             await redis.script_flush()  # as a failover to a replica without them would
-            with pytest.raises(NoScriptError):
-                await commit.submit(lambda c: c.append_fenced("g1", 1, "lost"))
+            # sent again on a new connection, with the scripts loaded: the old one to the pool
             await commit.submit(lambda c, n=n: c.append_fenced("g1", 1, f"{n + 2} b"))
         log = await redis.lrange(store.log_key("g1"), 0, -1)
         assert log == [b"1 a", b"2 b", b"3 b", b"4 b"]
+        assert await redis.ping()  # the pool has a connection left for this test
     finally:
         await commit.close()
         await redis.aclose()
@@ -231,12 +230,10 @@ async def test_a_move_redis_sits_on_fails_after_the_write_timeout(
     ("gid", "token", "entry"),
     [("ab12", 7, "1700000000000 deal"), ("e7a9e24a5d3d245e", 2**40, "1 b3>b4"), ("x", 0, "1 é")],
 )
-def test_the_move_paths_packed_append_is_the_command_hiredis_packs(
-    gid: str, token: int, entry: str
-) -> None:
+def test_the_packed_append_is_the_command_hiredis_packs(gid: str, token: int, entry: str) -> None:
     hiredis = pytest.importorskip("hiredis")
     args = ("EVALSHA", store.FENCED_APPEND_SHA, 2, store.fence_key(gid), store.log_key(gid))
-    packed = moves.packed_append(moves.append_head(gid, token), entry)
+    packed = store.packed_append(store.append_head(gid, token), entry)
     assert packed == hiredis.pack_command((*args, token, entry))
 
 
@@ -264,10 +261,10 @@ async def test_packed_appends_share_batches_with_other_writes_and_are_fenced(
             return done
 
         # one pass of the loop: all four go in one batch
-        commit.submit_packed(moves.packed_append(moves.append_head("p1", 5), "1 a"), told("a"))
+        commit.submit_packed(store.packed_append(store.append_head("p1", 5), "1 a"), told("a"))
         commit.submit_callback(lambda c: c.append_fenced("p2", 6, "1 x"), told("x"))
-        commit.submit_packed(moves.packed_append(moves.append_head("p2", 5), "2 y"), told("y"))
-        commit.submit_packed(moves.packed_append(moves.append_head("p1", 5), "2 b"), told("b"))
+        commit.submit_packed(store.packed_append(store.append_head("p2", 5), "2 y"), told("y"))
+        commit.submit_packed(store.packed_append(store.append_head("p1", 5), "2 b"), told("b"))
         await asyncio.wait_for(finished, 5)
         assert [name for name, _ in heard] == ["a", "x", "y", "b"]
         outcome = dict(heard)

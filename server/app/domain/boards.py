@@ -2,10 +2,9 @@
 ``server.app.store.boards``). ``docs/leaderboards.md`` defines every board's order;
 this module is its code.
 
-A board has three (or four) keys sharing one hash tag, so each Lua write touches a
-single Redis Cluster slot: ``lb:{B}`` (sorted set: member -> score, lower is better),
-``lbd:{B}`` (hash: player id -> the entry's details, msgpack), ``lbm:{B}`` (hash: player
-id -> their member), and for counting boards ``lbc:{B}`` (hash: player id -> count).
+In Redis a board is kept under its id (``server.app.store.keys.board_keys``: a sorted
+set of members, their details, their members, and for counting boards their counts,
+sharing one hash tag so each write touches a single Redis Cluster slot).
 
 The order is total. Time boards pack (won, time, moves) or (not won, cards home, moves)
 into the score, and ties go to whoever finished first, because their member is
@@ -24,8 +23,6 @@ from .daily import valid_day, valid_week
 
 MOVES_CAP = 4095
 NOT_WON = 1 << 45
-#: how long a day's board is kept
-DAILY_TTL = 31 * 86400
 
 # matched with fullmatch, never match and "$" ("$" also matches before a last "\n");
 # digits are [0-9], not \d, which takes any script's digits ("٢")
@@ -50,13 +47,6 @@ class Board:
     @property
     def counting(self) -> bool:
         return self.kind in ("wins", "races")
-
-    def key(self, prefix: str) -> str:
-        return f"{prefix}:{{{self.id}}}"
-
-    @property
-    def keys(self) -> list[str]:
-        return [self.key("lb"), self.key("lbd"), self.key("lbm"), self.key("lbc")]
 
     def title(self) -> str:
         name = GAMES[self.game].name if self.game else ""

@@ -1,11 +1,12 @@
 """Everything the server keeps in Redis, in one package: key names and TTLs
-(:mod:`.keys`), the Lua scripts (:mod:`.scripts`), values as Redis holds them
-(:mod:`.codec`), the group commit that makes "acknowledged" mean "in Redis"
-(:mod:`.commit`, and :mod:`.cluster` for a Redis Cluster), and the repositories that
+(:mod:`.keys`), the Lua scripts and the one way they are run (:mod:`.scripts`), values
+as Redis holds them (:mod:`.codec`), the group commit that makes "acknowledged" mean "in
+Redis" (:mod:`.commit`, and :mod:`.cluster` for a Redis Cluster), the client
+(:mod:`.connect`), redis-py's private parts that the group commit and the client use
+(:mod:`.redis_internals`, the only module that touches them), and the repositories that
 read and write one capability's keys as ``str``, ``int`` and dataclasses
-(:mod:`.players`, :mod:`.daily`, :mod:`.presence`, :mod:`.replays`; the rooms' and the
-games' are still in ``server/app/service.py`` and ``games.py``, the boards' in
-``boards.py``).
+(:mod:`.players`, :mod:`.games`, :mod:`.rooms`, :mod:`.boards`, :mod:`.daily`,
+:mod:`.presence`, :mod:`.replays`, :mod:`.limits`).
 
 The client is one Redis or a Redis Cluster (:data:`RedisClient`, ``Settings.redis_cluster``).
 Every multi-key script or read touches keys of one hash tag; pipelines are never
@@ -24,7 +25,9 @@ from .commit import (
     GroupCommit,
     RedisClient,
     Write,
+    append_head,
     outcome_unknown,
+    packed_append,
 )
 from .connect import hiredis_packing
 from .keys import (
@@ -67,7 +70,9 @@ from .scripts import (
     STREAK,
     SUBMIT_COUNT,
     SUBMIT_TIME,
+    Script,
     load_scripts,
+    script_error,
 )
 from .secret import SecretMismatch, agree_secret
 
@@ -92,9 +97,11 @@ __all__ = [
     "Fenced",
     "GroupCommit",
     "RedisClient",
+    "Script",
     "SecretMismatch",
     "Write",
     "agree_secret",
+    "append_head",
     "code_key",
     "counted_key",
     "daily_key",
@@ -110,6 +117,7 @@ __all__ = [
     "online_key",
     "outcome_unknown",
     "pack",
+    "packed_append",
     "player_key",
     "practice_key",
     "proc_channel",
@@ -117,6 +125,7 @@ __all__ = [
     "results_key",
     "room_channel",
     "room_key",
+    "script_error",
     "standings_key",
     "streak_key",
     "text",

@@ -6,18 +6,25 @@ from __future__ import annotations
 
 from typing import Any, cast
 
-from ..domain.boards import DAILY_TTL, Board, pid_of, time_member, time_score
+from ..domain.boards import Board, pid_of, time_member, time_score
 from .codec import pack, unpack
 from .commit import RedisClient
-from .keys import COUNTED_TTL, counted_key
+from .keys import (
+    COUNTED_TTL,
+    DAILY_BOARD_TTL,
+    board_counts_key,
+    board_details_key,
+    board_key,
+    board_keys,
+    board_members_key,
+    counted_key,
+)
 from .scripts import SUBMIT_COUNT, SUBMIT_TIME
 
 
 class Boards:
     def __init__(self, redis: RedisClient) -> None:
         self.redis = redis
-        self._time = redis.register_script(SUBMIT_TIME)
-        self._count = redis.register_script(SUBMIT_COUNT)
 
     async def submit_time(
         self,
@@ -30,9 +37,10 @@ class Boards:
         """Write a timed result: ``keep='first'`` keeps only the first result a player
         sends (the ranked daily), ``'best'`` only their best. True if it was written."""
         score = time_score(details["won"], details["time_ms"], details["moves"], details["home"])
-        ttl = DAILY_TTL if board.kind == "daily" else 0
-        written = await self._time(
-            keys=board.keys[:3],
+        ttl = DAILY_BOARD_TTL if board.kind == "daily" else 0
+        written = await SUBMIT_TIME(
+            self.redis,
+            keys=board_keys(board.id)[:3],
             args=[pid, time_member(finished_ms, pid), score, pack(details), keep, ttl],
         )
         return bool(written)
@@ -48,12 +56,12 @@ class Boards:
         """Count one more (a daily win, a race won) for a player; their new count. With
         ``game`` (the id of the game won), that game counts once however often this is
         tried (:func:`~server.app.store.keys.counted_key`)."""
-        keys = board.keys
+        keys = board_keys(board.id)
         args: list[str | bytes | int] = [pid, pack(details), now_ms // 1000]
         if game is not None:
             keys = [*keys, counted_key(board.id, game)]
             args.append(COUNTED_TTL)
-        count = await self._count(keys=keys, args=args)
+        count = await SUBMIT_COUNT(self.redis, keys=keys, args=args)
         return int(count)
 
     async def _entries(
@@ -63,9 +71,9 @@ class Boards:
             return []
         pids = [pid_of(m.decode()) for m, _ in members]
         async with self.redis.pipeline(transaction=False) as pipe:
-            pipe.hmget(board.key("lbd"), pids)
+            pipe.hmget(board_details_key(board.id), pids)
             if board.counting:
-                pipe.hmget(board.key("lbc"), pids)
+                pipe.hmget(board_counts_key(board.id), pids)
             results = await pipe.execute()
         details = results[0]
         counts = results[1] if board.counting else [None] * len(pids)
@@ -81,8 +89,8 @@ class Boards:
 
     async def top(self, board: Board, offset: int = 0, limit: int = 20) -> dict[str, Any]:
         async with self.redis.pipeline(transaction=False) as pipe:
-            pipe.zrange(board.key("lb"), offset, offset + limit - 1, withscores=True)
-            pipe.zcard(board.key("lb"))
+            pipe.zrange(board_key(board.id), offset, offset + limit - 1, withscores=True)
+            pipe.zcard(board_key(board.id))
             members, size = await pipe.execute()
         return {
             "entries": await self._entries(board, members, offset + 1),
@@ -92,22 +100,22 @@ class Boards:
 
     async def rank_of(self, board: Board, pid: str) -> int | None:
         """A player's rank (1 is first), or None when they are not on the board."""
-        member = await self.redis.hget(board.key("lbm"), pid)
+        member = await self.redis.hget(board_members_key(board.id), pid)
         if member is None:
             return None
-        rank = cast("int | None", await self.redis.zrank(board.key("lb"), member))
+        rank = cast("int | None", await self.redis.zrank(board_key(board.id), member))
         return None if rank is None else rank + 1
 
     async def around(self, board: Board, pid: str, radius: int = 5) -> dict[str, Any]:
         """The entries around a player: ``radius`` above and below (fewer at the ends)."""
         rank = await self.rank_of(board, pid)
-        size = int(await self.redis.zcard(board.key("lb")))
+        size = int(await self.redis.zcard(board_key(board.id)))
         if rank is None:
             return {"entries": [], "size": size, "rank": None, "offset": 0}
         start = max(0, rank - 1 - radius)
         members = cast(
             "list[tuple[bytes, float]]",
-            await self.redis.zrange(board.key("lb"), start, rank - 1 + radius, withscores=True),
+            await self.redis.zrange(board_key(board.id), start, rank - 1 + radius, withscores=True),
         )
         entries = await self._entries(board, members, start + 1)
         return {"entries": entries, "size": size, "rank": rank, "offset": start}
@@ -117,13 +125,13 @@ class Boards:
         ranks on the whole board."""
         if not pids:
             return {"entries": [], "size": 0, "offset": 0}
-        members = await self.redis.hmget(board.key("lbm"), pids)
+        members = await self.redis.hmget(board_members_key(board.id), pids)
         present = [cast(bytes, m) for m in members if m is not None]
         async with self.redis.pipeline(transaction=False) as pipe:
             for member in present:
-                pipe.zscore(board.key("lb"), member)
-                pipe.zrank(board.key("lb"), member)
-            pipe.zcard(board.key("lb"))
+                pipe.zscore(board_key(board.id), member)
+                pipe.zrank(board_key(board.id), member)
+            pipe.zcard(board_key(board.id))
             found = await pipe.execute()
         size = found.pop()
         ranked = []

@@ -20,12 +20,8 @@ from redis.exceptions import (
 )
 
 from .keys import first_key
+from .redis_internals import pack_command
 from .scripts import load_scripts
-
-try:  # redis[hiredis]: packing in C
-    from hiredis import pack_command as _pack_command
-except ImportError:  # pragma: no cover
-    _pack_command = None  # type: ignore[assignment]
 
 log = logging.getLogger("patience.store")
 
@@ -156,8 +152,8 @@ class ClusterLinks:
         try:
             async with asyncio.timeout(timeout):
                 packed = (
-                    [_pack_command(c) for c in wire]
-                    if _pack_command is not None
+                    [pack_command(c) for c in wire]
+                    if pack_command is not None
                     else conn.pack_commands(wire)
                 )
                 await conn.send_packed_command(packed, check_health=False)

@@ -16,7 +16,6 @@ from redis.exceptions import (
 )
 from redis.exceptions import (
     NoScriptError,
-    ResponseError,
 )
 from redis.exceptions import (
     TimeoutError as RedisTimeoutError,
@@ -24,17 +23,15 @@ from redis.exceptions import (
 
 from .cluster import ClusterLinks
 from .keys import fence_key, log_key
-from .scripts import FENCED_APPEND_SHA, load_scripts
-
-try:  # redis-py's hiredis parser: its reader, to take a batch's replies straight from it
-    from redis._parsers.hiredis import NOT_ENOUGH_DATA, _AsyncHiredisParser
-except ImportError:  # pragma: no cover
-    _AsyncHiredisParser = None  # type: ignore[assignment,misc]
-
-try:  # redis[hiredis]: packing in C
-    from hiredis import pack_command as _pack_command
-except ImportError:  # pragma: no cover
-    _pack_command = None  # type: ignore[assignment]
+from .redis_internals import (
+    FAST,
+    NOT_ENOUGH_DATA,
+    hiredis_reader,
+    pack_command,
+    read_replies,
+    transport_of,
+)
+from .scripts import FENCED, FENCED_APPEND, load_scripts, script_error
 
 log = logging.getLogger("patience.store")
 
@@ -74,10 +71,45 @@ class Commands:
         self.args.append(("EXPIRE", key, seconds))
 
     def append_fenced(self, gid: str, token: int, entry: str) -> None:
-        """Append ``entry`` to the game's log only while ``token`` is still its fence."""
-        self.args.append(
-            ("EVALSHA", FENCED_APPEND_SHA, 2, fence_key(gid), log_key(gid), token, entry)
-        )
+        """Append ``entry`` to the game's log only while ``token`` is still its fence
+        (:data:`~.scripts.FENCED_APPEND`; packed by hand: :func:`append_head`)."""
+        self.args.append(FENCED_APPEND.command([fence_key(gid), log_key(gid)], [token, entry]))
+
+
+_SHA = FENCED_APPEND.sha.encode()
+
+
+def _bulk(data: bytes) -> bytes:
+    return b"".join((b"$", str(len(data)).encode(), b"\r\n", data, b"\r\n"))
+
+
+def append_head(gid: str, token: int) -> bytes:
+    r"""The fenced append's command for one game and token, packed (RESP) up to its last
+    argument, the entry: as ``hiredis.pack_command`` packs :meth:`Commands.append_fenced`.
+    The move path keeps one a game (the script, the game's keys and this process's
+    fencing token do not change between moves) and sends each entry with
+    :func:`packed_append` (:meth:`GroupCommit.submit_packed`).
+
+    >>> command = packed_append(append_head("ab12", 7), "1700000000000 deal")
+    >>> command[:17]
+    b'*7\r\n$7\r\nEVALSHA\r\n'
+    >>> command[-51:]
+    b'$12\r\ng:{ab12}:log\r\n$1\r\n7\r\n$18\r\n1700000000000 deal\r\n'
+    """
+    args = (
+        b"EVALSHA",
+        _SHA,
+        b"2",
+        fence_key(gid).encode(),
+        log_key(gid).encode(),
+        str(token).encode(),
+    )
+    return b"".join([b"*7\r\n", *[_bulk(arg) for arg in args]])
+
+
+def packed_append(head: bytes, entry: str) -> bytes:
+    """The whole command: ``head`` (:func:`append_head`) and the entry."""
+    return head + _bulk(entry.encode())
 
 
 class Fenced(Exception):
@@ -110,32 +142,6 @@ def _settle(waiter: asyncio.Future[None] | Done, error: BaseException | None) ->
         waiter(error)
     except Exception:
         log.exception("a write's callback failed")
-
-
-async def _read_replies(parser: Any, count: int) -> list[Any]:
-    """``count`` replies taken straight from a hiredis reader, reading the socket only
-    when it has no whole reply left: a batch's replies mostly arrive in one read, and
-    redis-py's ``read_response`` costs a coroutine and its checks a reply. An error reply
-    is returned in its place (as ``read_response`` would raise it); a broken connection
-    raises."""
-    reader = parser._reader
-    stream = parser._stream
-    gets = reader.gets
-    results: list[Any] = []
-    while len(results) < count:
-        reply = gets()
-        if reply is NOT_ENOUGH_DATA:
-            data = await stream.read(65536)
-            if not data:
-                raise RedisConnectionError("Redis closed the connection")
-            reader.feed(data)
-            continue
-        if isinstance(reply, RedisConnectionError) or (
-            isinstance(reply, list) and reply and isinstance(reply[0], RedisConnectionError)
-        ):
-            raise reply if isinstance(reply, RedisConnectionError) else reply[0]
-        results.append(reply)
-    return results
 
 
 class GroupCommit:
@@ -179,9 +185,7 @@ class GroupCommit:
         # one Redis with hiredis: batches written straight to the connection's transport
         # and their replies read by one task for good (see _send_next); else, or on a
         # cluster, a task a batch
-        self._direct = (
-            self.cluster is None and _AsyncHiredisParser is not None and _pack_command is not None
-        )
+        self._direct = self.cluster is None and FAST
         #: the batch with Redis: its writes, where each one's commands end, and the
         #: replies read so far
         self._busy: (
@@ -189,6 +193,10 @@ class GroupCommit:
         ) = None
         self._replies: list[Any] = []
         self._transport: Any = None
+        #: the hiredis reader of the connection's replies (``redis_internals``)
+        self._reader: Any = None
+        #: the writes sent again after ``NOSCRIPT`` (their queue entries' ids): once only
+        self._resent: set[int] = set()
         #: the protocol that takes the group commit's connection's replies
         self._replies_protocol: _Replies | None = None
         #: when the batch with Redis was sent (loop time), and the timer that drops a
@@ -269,7 +277,7 @@ class GroupCommit:
         self._busy = (batch, ends, len(commands.args))
         self._write(
             lambda: b"".join(
-                [c if isinstance(c, bytes) else _pack_command(c) for c in commands.args]
+                [c if isinstance(c, bytes) else pack_command(c) for c in commands.args]
             )
         )
 
@@ -310,13 +318,12 @@ class GroupCommit:
         except Exception as exc:
             self._connecting = None
             batch, self._pending = self._pending, []
-            for _, waiter in batch:
-                _settle(waiter, exc)
+            for entry in batch:
+                self._resent.discard(id(entry))
+                _settle(entry[1], exc)
             return
-        transport = conn._writer.transport
-        if type(conn._parser) is not _AsyncHiredisParser or not hasattr(
-            transport, "set_protocol"
-        ):  # pragma: no cover
+        reader, transport = hiredis_reader(conn), transport_of(conn)
+        if reader is None or transport is None:  # pragma: no cover
             # a parser whose reader this cannot take, or a transport that keeps its
             # protocol: a task a batch
             self._direct = False
@@ -329,6 +336,7 @@ class GroupCommit:
             return
         self._conn = conn
         self._transport = transport
+        self._reader = reader
         self._heard_at = asyncio.get_running_loop().time()  # (made and checked just now)
         # the replies are read as they arrive, in the transport's own callback, rather
         # than by a task woken a pass of the loop later (redis-py's stream reader is left
@@ -343,7 +351,7 @@ class GroupCommit:
         if self._conn is not conn:
             return
         self._heard_at = asyncio.get_running_loop().time()
-        reader = conn._parser._reader
+        reader = self._reader
         reader.feed(data)
         gets = reader.gets
         while self._busy is not None and self._conn is conn:
@@ -385,13 +393,25 @@ class GroupCommit:
         """The connection failed: its batch fails, and the next batch makes a new one."""
         busy, self._busy, self._replies = self._busy, None, []
         if busy is not None:
-            for _, waiter in busy[0]:
-                _settle(waiter, exc)
+            for entry in busy[0]:
+                self._resent.discard(id(entry))
+                _settle(entry[1], exc)
             self._after_batch()
         self._drop_connection()
-        if self._pending and not self._scheduled:
-            self._scheduled = True
-            asyncio.get_running_loop().call_soon(self._send_next)
+        self._schedule()
+
+    def _schedule(self) -> None:
+        """Send the pending writes in a pass of the loop to come, unless that is so."""
+        if self._scheduled or not self._pending:
+            return
+        self._scheduled = True
+        loop = asyncio.get_running_loop()
+        if self._direct:
+            loop.call_soon(self._send_next)
+            return
+        task = loop.create_task(self._flush())
+        self._inflight.add(task)
+        task.add_done_callback(self._inflight.discard)
 
     # -- a task a batch (a cluster) ------------------------------------------------------
 
@@ -413,21 +433,12 @@ class GroupCommit:
         try:
             async with asyncio.timeout(self._timeout):
                 packed = (
-                    [c if isinstance(c, bytes) else _pack_command(c) for c in commands]
-                    if _pack_command is not None
+                    [c if isinstance(c, bytes) else pack_command(c) for c in commands]
+                    if pack_command is not None
                     else conn.pack_commands(commands)
                 )
                 await conn.send_packed_command(packed, check_health=False)
-                parser = getattr(conn, "_parser", None)
-                if _AsyncHiredisParser is not None and type(parser) is _AsyncHiredisParser:
-                    return await _read_replies(parser, len(commands))
-                results: list[Any] = []
-                for _ in commands:
-                    try:
-                        results.append(await conn.read_response())
-                    except ResponseError as exc:
-                        results.append(exc)
-            return results
+                return await read_replies(conn, len(commands))
         except BaseException:
             self._conn = None  # a new one next batch, with the scripts loaded again
             await self._release(conn)
@@ -478,8 +489,9 @@ class GroupCommit:
                 # (never a packed command: packs is False on a cluster)
                 results = await cluster.execute(commands.args)  # type: ignore[arg-type]
         except Exception as exc:
-            for _, waiter in batch:
-                _settle(waiter, exc)
+            for entry in batch:
+                self._resent.discard(id(entry))
+                _settle(entry[1], exc)
             self._after_batch()
             return
         self._resolve(batch, ends, results)
@@ -491,11 +503,17 @@ class GroupCommit:
         ends: list[int],
         results: list[Any],
     ) -> None:
-        """Each writer hears of its own commands: done, or the first error among them."""
+        """Each writer hears of its own commands: done, or the first error among them.
+        A writer whose script Redis did not have (``NOSCRIPT``: it did not run) is sent
+        again, once, ahead of the writes pending, on a connection made afresh (the
+        scripts load with it; ClusterLinks makes its own afresh)."""
         self.batches += 1
         self.writes += len(batch)
+        resent = self._resent
+        again: list[tuple[Write | bytes, asyncio.Future[None] | Done]] = []
         start = 0
-        for (_, waiter), end in zip(batch, ends, strict=True):
+        for entry, end in zip(batch, ends, strict=True):
+            waiter = entry[1]
             error: BaseException | None = None
             for reply in results[start:end]:
                 if isinstance(reply, Exception):
@@ -503,12 +521,22 @@ class GroupCommit:
                     break
             start = end
             if error is not None:
-                if str(error).startswith("FENCED"):
+                if script_error(error, FENCED):
                     error = Fenced(str(error))
-                elif isinstance(error, NoScriptError):  # redis-py strips the NOSCRIPT
-                    # the scripts load again with the next (ClusterLinks drops its own)
-                    self._drop_connection()
+                elif isinstance(error, NoScriptError):
+                    if self._conn is not None:
+                        self._drop_connection()
+                    if id(entry) not in resent:
+                        resent.add(id(entry))
+                        again.append(entry)
+                        continue
+            if resent:
+                resent.discard(id(entry))
             _settle(waiter, error)
+        if again:
+            log.info("redis had lost the scripts: loading them again", extra={"writes": len(again)})
+            self._pending[:0] = again
+            self._schedule()
 
     def _after_batch(self) -> None:
         hook = self.after_batch
@@ -521,6 +549,7 @@ class GroupCommit:
     def _drop_connection(self) -> None:
         conn, self._conn = self._conn, None
         self._transport = None
+        self._reader = None
         self._replies_protocol = None
         if conn is not None:
             task = asyncio.get_running_loop().create_task(self._release(conn))

@@ -21,11 +21,8 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from .commit import IDLE_CHECK, RedisClient
 from .ready import loading_retry
-
-try:  # redis[hiredis]: packing in C
-    from hiredis import pack_command as _pack_command
-except ImportError:  # pragma: no cover
-    _pack_command = None  # type: ignore[assignment]
+from .redis_internals import pack_command as hiredis_pack
+from .redis_internals import send_ping
 
 #: (mixin, connection class) -> the class made of both, made once
 _MIXED: dict[tuple[type, type], type] = {}
@@ -48,11 +45,11 @@ class _HiredisPacking:
     as redis-py does; only a command name of several words is split here first."""
 
     def pack_command(self, *args: Any) -> list[bytes]:
-        assert _pack_command is not None
+        assert hiredis_pack is not None
         first = args[0]
         if isinstance(first, (str, bytes)) and len(words := first.split()) > 1:
             args = (*words, *args[1:])
-        return [_pack_command(args)]
+        return [hiredis_pack(args)]
 
 
 def hiredis_packing(pool: ConnectionPool) -> ConnectionPool:
@@ -67,7 +64,7 @@ def hiredis_packing(pool: ConnectionPool) -> ConnectionPool:
     >>> b"".join(conn.pack_command("SCRIPT LOAD", "return 1"))
     b'*3\r\n$6\r\nSCRIPT\r\n$4\r\nLOAD\r\n$8\r\nreturn 1\r\n'
     """
-    if _pack_command is None:  # pragma: no cover
+    if hiredis_pack is None:  # pragma: no cover
         return pool
     return _mixed(pool, _HiredisPacking, "Hiredis")
 
@@ -91,11 +88,11 @@ class _Checked:
         if not interval or asyncio.get_running_loop().time() <= conn.next_health_check:
             return
         try:
-            await conn._send_ping()
+            await send_ping(conn)
         except (RedisConnectionError, RedisTimeoutError, OSError):
             await conn.disconnect()
             await conn.connect_check_health(check_health=False)
-            await conn._send_ping()  # (raises if Redis is away: the caller hears of it)
+            await send_ping(conn)  # (raises if Redis is away: the caller hears of it)
 
 
 def checked(pool: ConnectionPool) -> ConnectionPool:

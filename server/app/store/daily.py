@@ -65,7 +65,7 @@ class Dailies:
         """A won ranked daily: the game's streak and the all-games streak go on (or start
         again at one after a missed day); a second win the same day counts once, and a
         win of a day before the last one counted (written late) changes nothing."""
-        await self.redis.eval(STREAK, 1, streak_key(pid), game, day, day_before)
+        await STREAK(self.redis, keys=[streak_key(pid)], args=[game, day, day_before])
 
     async def owed(self) -> list[str]:
         """The ids of the ranked daily games whose finish is owed."""
@@ -144,4 +144,4 @@ class Dailies:
 
     async def release_certifying(self, day: str, game: str, proc: str) -> None:
         """Let go of a claim :meth:`claim_certifying` took, if it is still this process's."""
-        await self.redis.eval(DELETE_IF_OURS, 1, deal_claim_key(day, game), proc)
+        await DELETE_IF_OURS(self.redis, keys=[deal_claim_key(day, game)], args=[proc])

@@ -1,5 +1,5 @@
 """The games' repository: a game's meta (hash ``g:{id}``), its move log (list
-``log:{id}``) and its fencing token (``fence:{id}``); what a game is, and how a log entry
+``g:{id}:log``) and its fencing token (``g:{id}:fence``); what a game is, and how a log entry
 replays, is ``server.app.domain.games``.
 
 A game's meta holds the version of the rules it is played under (``rules``); a game whose
@@ -17,7 +17,15 @@ from ..domain.games import LiveGame, parse_log
 from .codec import pack, text
 from .commit import Commands, RedisClient, Write
 from .daily import owe_finish
-from .keys import SOLO_KEPT, fence_key, game_key, log_key, solo_games_key, standings_key
+from .keys import (
+    IDLE_TTL,
+    SOLO_KEPT,
+    fence_key,
+    game_key,
+    log_key,
+    solo_games_key,
+    standings_key,
+)
 
 logger = logging.getLogger("patience.games")
 
@@ -140,7 +148,7 @@ class Games:
         """A game's move log: (server ms, entry) pairs."""
         return parse_log(await self.redis.lrange(log_key(gid), 0, -1))
 
-    async def load(self, gid: str, fence: bool = True, ttl: int = 7 * 24 * 3600) -> LiveGame | None:
+    async def load(self, gid: str, fence: bool = True, ttl: int = IDLE_TTL) -> LiveGame | None:
         """Rebuild a game from its meta and move log; None if it has expired, or was played
         under another version of its game's rules than this engine's (its moves are not
         replayed under rules they were not played under: nothing converts a game in play from

@@ -54,7 +54,12 @@ key                         type    what
 ``claim:{kind}:{who}``      string  a short claim: one thing at a time (``limits.py``)
 ``rp:{gid}``                string  a finished ranked daily or race game's replay (msgpack);
                                     kept for good
-``lb:{B}`` ``lbd:{B}`` ...  board   a leaderboard: see ``server/app/domain/boards.py``
+``lb:{B}``                  zset    a leaderboard ``B`` (its id): its members, lower score
+                                    first (``docs/leaderboards.md``); a daily board's keys
+                                    are kept :data:`DAILY_BOARD_TTL` after its last write
+``lbd:{B}``                 hash    player id -> their entry's details (msgpack)
+``lbm:{B}``                 hash    player id -> their member in ``lb:{B}``
+``lbc:{B}``                 hash    player id -> their count (counting boards)
 ``lbg:{B}:{gid}``           string  a game's win counted on counting board B (31 days), so
                                     a retried count counts once
 ``bus:boards``              stream  the ``board_update`` events published on the bus, the last
@@ -127,7 +132,16 @@ def solo_games_key(pid: str) -> str:
 #: the finished solo games a player keeps beside the newest
 SOLO_KEPT = 10
 
+#: how long a limit's window is kept past the window's length after its last use, ms
+#: (``scripts.SLIDING_WINDOW``)
+WINDOW_MARGIN_MS = 1000
+
 # -- end of the limits' keys -------------------------------------------------------------
+
+
+#: ``Settings.idle_ttl``'s default, seconds (7 days): how long an unfinished game or a
+#: room in its lobby or race is kept after its last renewal, when no setting says
+IDLE_TTL = 7 * 24 * 3600
 
 
 def game_key(gid: str) -> str:
@@ -200,6 +214,50 @@ def closing_key(gid: str) -> str:
 CLOSING_CLAIM_MS = 10_000
 
 # -- end of the daily reset's keys ------------------------------------------------------
+
+
+# -- the leaderboards (``boards.py``; what a board is: ``server.app.domain.boards``) -----
+
+
+def board_key(board_id: str) -> str:
+    """Sorted set: a board's members (``"{finish ms}:{pid}"`` on a time board, the
+    player id on a counting board), lower score first."""
+    return f"lb:{{{board_id}}}"
+
+
+def board_details_key(board_id: str) -> str:
+    """Hash: player id -> their entry's details (msgpack)."""
+    return f"lbd:{{{board_id}}}"
+
+
+def board_members_key(board_id: str) -> str:
+    """Hash: player id -> their member in :func:`board_key`."""
+    return f"lbm:{{{board_id}}}"
+
+
+def board_counts_key(board_id: str) -> str:
+    """Hash: player id -> their count (counting boards only)."""
+    return f"lbc:{{{board_id}}}"
+
+
+def board_keys(board_id: str) -> list[str]:
+    """A board's four keys, as its scripts take them: the board, the details, the
+    members, the counts. One hash tag, one slot.
+
+    >>> board_keys("wins/gate")
+    ['lb:{wins/gate}', 'lbd:{wins/gate}', 'lbm:{wins/gate}', 'lbc:{wins/gate}']
+    """
+    return [
+        board_key(board_id),
+        board_details_key(board_id),
+        board_members_key(board_id),
+        board_counts_key(board_id),
+    ]
+
+
+#: how long a daily board (``daily/GAME/DAY``) is kept after its last write, seconds;
+#: the other boards are kept for good
+DAILY_BOARD_TTL = DAILY_TTL
 
 
 def counted_key(board_id: str, gid: str) -> str:

@@ -22,7 +22,7 @@ import secrets
 from dataclasses import dataclass
 
 from .commit import RedisClient
-from .keys import claim_key, limit_key
+from .keys import WINDOW_MARGIN_MS, claim_key, limit_key
 from .scripts import DELETE_IF_OURS, SLIDING_WINDOW
 
 
@@ -64,14 +64,15 @@ class Use:
 class Limiter:
     def __init__(self, redis: RedisClient) -> None:
         self.redis = redis
-        self._window = redis.register_script(SLIDING_WINDOW)
 
     async def take(self, limit: Limit, who: str, now: int) -> Use:
         """One use of ``limit`` by ``who`` at server ms ``now``, if it fits."""
         key = limit_key(limit.kind, who)
         member = f"{now}:{secrets.token_hex(4)}"
-        allowed, used, wait = await self._window(
-            keys=[key], args=[now, limit.window_ms, limit.most, member]
+        allowed, used, wait = await SLIDING_WINDOW(
+            self.redis,
+            keys=[key],
+            args=[now, limit.window_ms, limit.most, member, WINDOW_MARGIN_MS],
         )
         return Use(bool(allowed), int(used), int(wait), key, member)
 
@@ -90,4 +91,4 @@ class Limiter:
 
     async def let_go(self, kind: str, who: str, token: str) -> None:
         """Let go of a claim, if it is still this token's."""
-        await self.redis.eval(DELETE_IF_OURS, 1, claim_key(kind, who), token)
+        await DELETE_IF_OURS(self.redis, keys=[claim_key(kind, who)], args=[token])

@@ -30,7 +30,7 @@ class Presence:
     async def unmark(self, pid: str) -> None:
         """Take the mark away, if it is still this process's (they may have connected to
         another since)."""
-        await self.redis.eval(DELETE_IF_OURS, 1, online_key(pid), self.proc)
+        await DELETE_IF_OURS(self.redis, keys=[online_key(pid)], args=[self.proc])
 
     async def renew(self, pids: Iterable[str], ttl: int) -> None:
         """Renew the marks of players connected here (set again where one lapsed)."""

@@ -64,10 +64,15 @@ class Rooms:
         new version, or 0 when someone changed the room first (or it has closed). The
         code is kept among the live rooms either way (housekeeping drops the codes of
         rooms gone)."""
+        keys = [room_key(code), version_key(code)]
+        args = [version, pack(state), ttl]
         async with self.redis.pipeline(transaction=False) as pipe:
-            pipe.eval(ROOM_CAS, 2, room_key(code), version_key(code), version, pack(state), ttl)
+            ROOM_CAS.queue(pipe, keys, args)
             pipe.sadd(LIVE_ROOMS, code)
-            written, _ = await pipe.execute()
+            written, added = await pipe.execute(raise_on_error=False)
+        if isinstance(added, Exception):
+            raise added
+        written = await ROOM_CAS.settle(self.redis, written, keys, args)
         return int(written or 0)
 
     async def read(self, code: str) -> dict[str, Any] | None:
@@ -179,7 +184,7 @@ class Rooms:
         return "ours" if text(holder) == self.proc else "held"
 
     async def release_ending(self, code: str) -> None:
-        await self.redis.eval(DELETE_IF_OURS, 1, ending_key(code), self.proc)
+        await DELETE_IF_OURS(self.redis, keys=[ending_key(code)], args=[self.proc])
 
     @staticmethod
     def results_commands(

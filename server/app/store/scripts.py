@@ -1,119 +1,277 @@
-"""Every Lua script the server runs in Redis, in one place: what each takes and returns.
+"""Every Lua script the server runs in Redis, in one place, and the one way they are run.
 
-Each touches keys of one hash tag (a Redis Cluster runs it on one node).
+A :class:`Script` holds its source, its SHA-1 (worked out once) and the names of its
+``KEYS`` and ``ARGV``, which its source declares as locals in its first lines (checked
+when the script is made). ``await script(redis, keys=[...], args=[...])`` runs it by its
+hash (``EVALSHA``); a Redis that does not have it (``NOSCRIPT``: restarted, failed over,
+``SCRIPT FLUSH``) is sent the source once (``EVAL``, which also caches it there), as
+redis-py's own ``Script`` does. The group commit sends :data:`FENCED_APPEND` by its
+:attr:`Script.sha` as well, packed by hand (the move path), loads :data:`SCRIPTS` on each
+connection it makes, and sends again a write that met ``NOSCRIPT`` (``commit.py``).
+
+Each script touches keys of one hash tag (a Redis Cluster runs it on one node).
 """
 
 from __future__ import annotations
 
 import hashlib
 import logging
+from collections.abc import Sequence
 from typing import Any
+
+from redis.exceptions import NoScriptError, ResponseError
 
 from .ready import loading_retry
 
 log = logging.getLogger("patience.store")
 
-#: KEYS: the game's fence, its log; ARGV: the writer's token, the entry.
-#: Returns the log's new length, or the error FENCED.
-FENCED_APPEND = """
-if redis.call('GET', KEYS[1]) ~= ARGV[1] then
+
+class Script:
+    """A Lua script: its source, its SHA-1, and the names of its ``KEYS`` and ``ARGV``.
+
+    The source's first lines name them as locals, in order (a script that takes none
+    of one kind has no line for it); a key or argument named last may be left out of a
+    call (its local is then ``nil``):
+
+    >>> s = Script(("counter",), ("by",), '''
+    ... local counter = KEYS[1]
+    ... local by = ARGV[1]
+    ... return redis.call('INCRBY', counter, by)
+    ... ''')
+    >>> s.sha == hashlib.sha1(s.source.encode()).hexdigest(), s.keys, s.args
+    (True, ('counter',), ('by',))
+    >>> Script(("a",), (), "return KEYS[1]")
+    Traceback (most recent call last):
+    ...
+    ValueError: a script's first lines must be: local a = KEYS[1]
+    """
+
+    __slots__ = ("args", "keys", "sha", "source")
+
+    def __init__(self, keys: tuple[str, ...], args: tuple[str, ...], source: str) -> None:
+        #: the names of its KEYS and ARGV, as its locals name them
+        self.keys = keys
+        self.args = args
+        self.source = source
+        #: its SHA-1, hex: what ``EVALSHA`` runs it by
+        self.sha = hashlib.sha1(source.encode()).hexdigest()
+        head = [_locals(keys, "KEYS"), _locals(args, "ARGV")]
+        head = [line for line in head if line]
+        lines = [line.strip() for line in source.strip().splitlines()]
+        if lines[: len(head)] != head:
+            raise ValueError("a script's first lines must be: " + "; ".join(head))
+
+    def command(self, keys: Sequence[Any], args: Sequence[Any]) -> tuple[Any, ...]:
+        """The ``EVALSHA`` command running it on ``keys`` and ``args`` (as a group
+        commit's write sends it).
+
+        >>> FENCED_APPEND.command(["g:{x}:fence", "g:{x}:log"], [3, "1 t1>b2"])[2:]
+        (2, 'g:{x}:fence', 'g:{x}:log', 3, '1 t1>b2')
+        """
+        self._check(keys, args)
+        return ("EVALSHA", self.sha, len(keys), *keys, *args)
+
+    async def __call__(self, redis: Any, keys: Sequence[Any], args: Sequence[Any]) -> Any:
+        """Run it on ``redis`` (a client, one Redis or a cluster): its reply. A Redis
+        without it in its cache is sent its source, once."""
+        self._check(keys, args)
+        try:
+            return await redis.evalsha(self.sha, len(keys), *keys, *args)
+        except NoScriptError:
+            log.debug("a script was not in Redis's cache; sending its source")
+            return await redis.eval(self.source, len(keys), *keys, *args)
+
+    def queue(self, pipe: Any, keys: Sequence[Any], args: Sequence[Any]) -> None:
+        """Queue it, by its hash, on a pipeline that is executed with
+        ``raise_on_error=False``; hand its reply to :meth:`settle`."""
+        self._check(keys, args)
+        pipe.evalsha(self.sha, len(keys), *keys, *args)
+
+    async def settle(self, redis: Any, reply: Any, keys: Sequence[Any], args: Sequence[Any]) -> Any:
+        """The reply of a run :meth:`queue` queued: as it is, or, when Redis had not the
+        script (it did not run), the reply of running it again on ``redis``; any other
+        error reply is raised."""
+        if isinstance(reply, NoScriptError):
+            return await self(redis, keys, args)
+        if isinstance(reply, Exception):
+            raise reply
+        return reply
+
+    def _check(self, keys: Sequence[Any], args: Sequence[Any]) -> None:
+        if len(keys) > len(self.keys) or len(args) > len(self.args):
+            raise ValueError(
+                f"a script of {len(self.keys)} keys and {len(self.args)} arguments "
+                f"given {len(keys)} and {len(args)}"
+            )
+
+
+def _locals(names: tuple[str, ...], table: str) -> str:
+    if not names:
+        return ""
+    values = ", ".join(f"{table}[{n}]" for n in range(1, len(names) + 1))
+    return f"local {', '.join(names)} = {values}"
+
+
+def script_error(exc: BaseException, code: str) -> bool:
+    """Whether ``exc`` is a script's own error reply of ``code`` (``redis.error_reply``
+    of ``"<CODE> <message>"``): redis-py has no class for codes of our own, and makes it
+    a bare ``ResponseError`` whose text starts with the code.
+
+    >>> script_error(ResponseError("FENCED another process has taken this game"), "FENCED")
+    True
+    >>> not_ours = ResponseError("FENCEDX no"), OSError("FENCED another")
+    >>> [script_error(exc, "FENCED") for exc in not_ours]
+    [False, False]
+    """
+    return type(exc) is ResponseError and str(exc).partition(" ")[0] == code
+
+
+#: the error code :data:`FENCED_APPEND` answers a writer that is fenced out
+FENCED = "FENCED"
+
+#: Appends an entry to a game's log only while the writer's token is the game's fence.
+#: Returns the log's new length, or the error ``FENCED``.
+FENCED_APPEND = Script(
+    ("fence", "log"),
+    ("token", "entry"),
+    """
+local fence, log = KEYS[1], KEYS[2]
+local token, entry = ARGV[1], ARGV[2]
+if redis.call('GET', fence) ~= token then
   return redis.error_reply('FENCED another process has taken this game')
 end
-return redis.call('RPUSH', KEYS[2], ARGV[2])
-"""
-FENCED_APPEND_SHA = hashlib.sha1(FENCED_APPEND.encode()).hexdigest()
-#: scripts every group-commit connection loads when it connects (EVALSHA needs them)
+return redis.call('RPUSH', log, entry)
+""",
+)
+FENCED_APPEND_SHA = FENCED_APPEND.sha
+#: scripts every group-commit connection loads when it connects (its writes run them by
+#: their hash)
 SCRIPTS = (FENCED_APPEND,)
 
-#: KEYS: the room's state, its version. ARGV: the version the change was made on, the new
-#: state, its TTL in seconds. Returns the new version, or 0 if the room changed meanwhile.
-ROOM_CAS = """
-local current = tonumber(redis.call('GET', KEYS[2]) or '0')
-if current ~= tonumber(ARGV[1]) then return 0 end
-redis.call('SET', KEYS[1], ARGV[2], 'EX', ARGV[3])
-redis.call('SET', KEYS[2], current + 1, 'EX', ARGV[3])
+#: Writes a room's state if its version is still ``expected``, both for ``ttl`` seconds.
+#: Returns the new version, or 0 if the room changed meanwhile.
+ROOM_CAS = Script(
+    ("room", "version"),
+    ("expected", "state", "ttl"),
+    """
+local room, version = KEYS[1], KEYS[2]
+local expected, state, ttl = ARGV[1], ARGV[2], ARGV[3]
+local current = tonumber(redis.call('GET', version) or '0')
+if current ~= tonumber(expected) then return 0 end
+redis.call('SET', room, state, 'EX', ttl)
+redis.call('SET', version, current + 1, 'EX', ttl)
 return current + 1
-"""
+""",
+)
 
-#: KEYS: a key holding a process id (a player's online mark, a claim). ARGV: this
-#: process's id. Deletes the key if it still holds it.
-DELETE_IF_OURS = """
-if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+#: Deletes a key holding a process's or a claim's id (a player's online mark, a claim)
+#: if it still holds ``ours``.
+DELETE_IF_OURS = Script(
+    ("held",),
+    ("ours",),
+    """
+local held = KEYS[1]
+local ours = ARGV[1]
+if redis.call('GET', held) == ours then return redis.call('DEL', held) end
 return 0
-"""
+""",
+)
 
-# KEYS: zset, details, members. ARGV: pid, member, score, details, mode (first|best), ttl
-SUBMIT_TIME = """
-local old = redis.call('HGET', KEYS[3], ARGV[1])
+#: A timed result on a board (``keys.board_keys``, its first three): kept if it is the
+#: player's first (``mode`` first) or better than theirs (``mode`` best); with ``ttl``
+#: above 0 the board's keys expire then. Returns 1 if it was written, else 0.
+SUBMIT_TIME = Script(
+    ("board", "details", "members"),
+    ("pid", "member", "score", "entry", "mode", "ttl"),
+    """
+local board, details, members = KEYS[1], KEYS[2], KEYS[3]
+local pid, member, score, entry, mode, ttl = ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6]
+local old = redis.call('HGET', members, pid)
 if old then
-  if ARGV[5] == 'first' then return 0 end
-  local old_score = redis.call('ZSCORE', KEYS[1], old)
-  if old_score and tonumber(old_score) <= tonumber(ARGV[3]) then return 0 end
-  redis.call('ZREM', KEYS[1], old)
+  if mode == 'first' then return 0 end
+  local old_score = redis.call('ZSCORE', board, old)
+  if old_score and tonumber(old_score) <= tonumber(score) then return 0 end
+  redis.call('ZREM', board, old)
 end
-redis.call('ZADD', KEYS[1], ARGV[3], ARGV[2])
-redis.call('HSET', KEYS[3], ARGV[1], ARGV[2])
-redis.call('HSET', KEYS[2], ARGV[1], ARGV[4])
-if tonumber(ARGV[6]) > 0 then
-  for i = 1, 3 do redis.call('EXPIRE', KEYS[i], ARGV[6]) end
+redis.call('ZADD', board, score, member)
+redis.call('HSET', members, pid, member)
+redis.call('HSET', details, pid, entry)
+if tonumber(ttl) > 0 then
+  for _, key in ipairs({board, details, members}) do redis.call('EXPIRE', key, ttl) end
 end
 return 1
-"""
+""",
+)
 
-# KEYS: zset, details, members, counts[, the counted game's mark]. ARGV: pid, details,
-# now in seconds[, the mark's TTL]. With the mark, a game is counted once: a count tried
-# again (its first try landed, its answer did not) returns the count as it stands
-SUBMIT_COUNT = """
-if KEYS[5] and not redis.call('SET', KEYS[5], 1, 'NX', 'EX', ARGV[4]) then
-  return tonumber(redis.call('HGET', KEYS[4], ARGV[1]) or '0')
+#: One more for a player on a counting board (``keys.board_keys``), scored by the count
+#: and when it was reached (``now`` in seconds). With ``counted`` (the counted game's
+#: mark, kept ``counted_ttl``), a game is counted once: a count tried again (its first
+#: try landed, its answer did not) returns the count as it stands. Returns the count.
+SUBMIT_COUNT = Script(
+    ("board", "details", "members", "counts", "counted"),
+    ("pid", "entry", "now", "counted_ttl"),
+    """
+local board, details, members, counts, counted = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
+local pid, entry, now, counted_ttl = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
+if counted and not redis.call('SET', counted, 1, 'NX', 'EX', counted_ttl) then
+  return tonumber(redis.call('HGET', counts, pid) or '0')
 end
-local n = redis.call('HINCRBY', KEYS[4], ARGV[1], 1)
-local score = (1048576 - n) * 4294967296 + tonumber(ARGV[3])
-redis.call('ZADD', KEYS[1], string.format('%.0f', score), ARGV[1])
-redis.call('HSET', KEYS[3], ARGV[1], ARGV[1])
-redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
+local n = redis.call('HINCRBY', counts, pid, 1)
+local score = (1048576 - n) * 4294967296 + tonumber(now)
+redis.call('ZADD', board, string.format('%.0f', score), pid)
+redis.call('HSET', members, pid, pid)
+redis.call('HSET', details, pid, entry)
 return n
-"""
+""",
+)
 
-# KEYS[1]: the player's streaks. ARGV: game, the day won, the day before it. A day
-# counted already, or one before the last day won (a win written late, its finish owed
-# meanwhile), changes nothing (days are YYYY-MM-DD: they sort as strings)
-STREAK = """
+#: A won ranked daily on the player's streaks: the game's (``game``) and all games'. A
+#: day counted already, or one before the last day won (a win written late, its finish
+#: owed meanwhile), changes nothing (days are YYYY-MM-DD: they sort as strings).
+#: Returns ``{the game's streak, all games' streak}``.
+STREAK = Script(
+    ("streaks",),
+    ("game", "day", "day_before"),
+    """
+local streaks = KEYS[1]
+local game, day, day_before = ARGV[1], ARGV[2], ARGV[3]
 local function bump(prefix)
-  local last = redis.call('HGET', KEYS[1], prefix .. ':last')
-  local cur = tonumber(redis.call('HGET', KEYS[1], prefix .. ':cur') or '0')
-  if last and last >= ARGV[2] then return cur end
-  if last == ARGV[3] then cur = cur + 1 else cur = 1 end
-  redis.call('HSET', KEYS[1], prefix .. ':cur', cur, prefix .. ':last', ARGV[2])
-  local best = tonumber(redis.call('HGET', KEYS[1], prefix .. ':best') or '0')
-  if cur > best then redis.call('HSET', KEYS[1], prefix .. ':best', cur) end
+  local last = redis.call('HGET', streaks, prefix .. ':last')
+  local cur = tonumber(redis.call('HGET', streaks, prefix .. ':cur') or '0')
+  if last and last >= day then return cur end
+  if last == day_before then cur = cur + 1 else cur = 1 end
+  redis.call('HSET', streaks, prefix .. ':cur', cur, prefix .. ':last', day)
+  local best = tonumber(redis.call('HGET', streaks, prefix .. ':best') or '0')
+  if cur > best then redis.call('HSET', streaks, prefix .. ':best', cur) end
   return cur
 end
-return {bump(ARGV[1]), bump('all')}
-"""
+return {bump(game), bump('all')}
+""",
+)
 
-
-# -- limits shared by the processes (``limits.py``) ----------------------------------------
-
-#: KEYS[1]: a limit's window (sorted set, ``keys.limit_key``). ARGV: now (server ms), the
-#: window's length (ms), the uses it allows, this use's member. Drops the uses older than
-#: the window; adds this one if fewer than allowed remain. Returns ``{1, uses with this
-#: one, 0}``, or ``{0, uses, ms until the oldest leaves the window}``
-SLIDING_WINDOW = """
-local now = tonumber(ARGV[1])
-local window = tonumber(ARGV[2])
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
-local used = redis.call('ZCARD', KEYS[1])
-if used < tonumber(ARGV[3]) then
-  redis.call('ZADD', KEYS[1], now, ARGV[4])
-  redis.call('PEXPIRE', KEYS[1], window + 1000)
+#: A use of a limit (``limits.py``) on its window (sorted set, ``keys.limit_key``) at
+#: ``now`` (server ms): drops the uses older than the window (``window`` ms); adds this
+#: one (``member``) if fewer than ``most`` remain, and keeps the window ``margin`` ms
+#: past it. Returns ``{1, uses with this one, 0}``, or ``{0, uses, ms until the oldest
+#: leaves the window}``.
+SLIDING_WINDOW = Script(
+    ("uses",),
+    ("now", "window", "most", "member", "margin"),
+    """
+local uses = KEYS[1]
+local now, window, most, member, margin = ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5]
+now, window = tonumber(now), tonumber(window)
+redis.call('ZREMRANGEBYSCORE', uses, '-inf', now - window)
+local used = redis.call('ZCARD', uses)
+if used < tonumber(most) then
+  redis.call('ZADD', uses, now, member)
+  redis.call('PEXPIRE', uses, window + tonumber(margin))
   return {1, used + 1, 0}
 end
-local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+local oldest = redis.call('ZRANGE', uses, 0, 0, 'WITHSCORES')
 return {0, used, math.max(1, tonumber(oldest[2]) + window - now)}
-"""
-
-# -- end of the limits' scripts ------------------------------------------------------------
+""",
+)
 
 
 async def load_scripts(conn: Any) -> None:
@@ -125,7 +283,7 @@ async def load_scripts(conn: Any) -> None:
 
     async def load() -> None:
         for script in SCRIPTS:
-            await conn.send_command("SCRIPT", "LOAD", script)
+            await conn.send_command("SCRIPT", "LOAD", script.source)
             await conn.read_response()
 
     async def failed(error: Exception) -> None:
