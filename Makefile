@@ -54,9 +54,13 @@ GAME ?= gate
 console: $(STAMP)
 	$(BIN)/patience-race-server play $(GAME)
 
+# ruff over all the Python; then every code name a docstring, comment or page cites in
+# backticks must name something in the project (docs/check_names.py)
+LINTED := server client_cli tests bench deploy docs
 lint: $(STAMP)
-	$(BIN)/ruff check server client_cli tests bench
-	$(BIN)/ruff format --check server client_cli tests bench
+	$(BIN)/ruff check $(LINTED)
+	$(BIN)/ruff format --check $(LINTED)
+	$(BIN)/python docs/check_names.py
 
 typecheck: $(STAMP)
 	$(BIN)/mypy server client_cli

@@ -69,7 +69,7 @@ def tune_gc() -> None:
 
 
 async def run(settings: Settings, started: asyncio.Event | None = None) -> None:
-    """Serve until SIGTERM/SIGINT (or ``stop_event``), then drain and return."""
+    """Serve until SIGTERM/SIGINT, then drain and return; ``started`` is set once it listens."""
     embedded: EmbeddedRedis | None = None
     url = settings.redis_url
     if url is None:
