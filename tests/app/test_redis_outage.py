@@ -37,6 +37,11 @@ def tracebacks(caplog: pytest.LogCaptureFixture) -> list[str]:
     return [r.getMessage() for r in caplog.records if r.exc_info]
 
 
+async def until_failed(caplog: pytest.LogCaptureFixture, kind: str) -> None:
+    """Wait until the server has logged that ``kind`` failed (Redis away): it has tried."""
+    await until(lambda: any(r.getMessage().startswith(f"{kind} failed") for r in caplog.records))
+
+
 async def test_a_countdown_ending_while_redis_is_away_starts_the_race_once_it_is_back(
     server_on_own_redis: Running, outage: Outage, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -45,7 +50,7 @@ async def test_a_countdown_ending_while_redis_is_away_starts_the_race_once_it_is
     counting = await ann.call("start")
     outage.kill()
     server.clock.advance(5)  # the start falls due, and passes, with Redis away
-    await asyncio.sleep(1.5)  # the room's timer tries, and fails, meanwhile
+    await until_failed(caplog, "room timer")  # the room's timer tries, and fails, meanwhile
     room = server.service.rooms[code]
     assert room.state == "countdown"  # the copy is not ahead of Redis
     assert not [e for e in ann.events + bob.events if e["type"] == "race_start"]
@@ -76,7 +81,7 @@ async def test_a_time_limit_passing_while_redis_is_away_ends_the_race_once_it_is
     server.clock.advance(8)
     outage.kill()
     server.clock.advance(5)  # the limit passes with Redis away
-    await asyncio.sleep(1.5)
+    await until_failed(caplog, "room timer")
     assert server.service.rooms[code].state == "racing"
     assert not [e for e in ann.events + bob.events if e["type"] == "results"]
 
@@ -128,7 +133,7 @@ async def test_a_host_leaving_while_redis_is_away_hands_over_once_it_is_back(
     (ann, bob), code = await lobby(server.url, ["ann", "bob"], game="nestor")
     outage.kill()
     await ann.close()  # the lobby's host goes, with Redis away
-    await asyncio.sleep(1)
+    await until_failed(caplog, "a host going away")
     held = server.service.rooms[code]
     assert held.racers[held.host].name == "ann"  # not handed over in the copy alone
     outage.restart()
