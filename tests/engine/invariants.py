@@ -39,15 +39,15 @@ def assert_view_hides(game: Game) -> None:
     assert_plain(view)
     shown = Counter(code for pile in view["piles"] for code in pile["cards"])
     assert shown == visible_cards(game)
-    shown = list(game._shown())
-    assert len(shown) == len(view["piles"])
-    for i, pile in zip(shown, view["piles"], strict=True):
+    shown_piles = list(game._shown())
+    assert len(shown_piles) == len(view["piles"])
+    for i, pile in zip(shown_piles, view["piles"], strict=True):
         spec, cards = game.PILES[i], game.p[i]
         assert pile["label"] == spec.label
         if spec.hidden:
             assert pile["cards"] == []
             assert pile["down"] == len(cards)
-    for i in set(range(len(game.PILES))) - set(shown):
+    for i in set(range(len(game.PILES))) - set(shown_piles):
         assert not game.p[i], f"pile {game.PILES[i].label} holds cards but is not shown"
     assert "seed" not in view
     assert "deck" not in view

@@ -256,7 +256,7 @@ def test_redeal_takes_up_the_garden_column_h_first_each_from_its_top() -> None:
 
 
 def test_redeal_only_when_the_stock_is_out() -> None:
-    game = garden(3, **TAKEN_UP, s="8H")
+    game = garden(3, redeals=2, **TAKEN_UP, s="8H")
     assert "redeal" not in moves(game)
     with pytest.raises(IllegalMove, match="the garden is taken up only when the stock is out"):
         game.play("redeal")
@@ -298,7 +298,7 @@ def test_a_blocked_card_that_would_fit_does_not_hold_up_the_redeal() -> None:
 
 
 def test_redeal_shows_nothing_hidden_and_can_be_undone() -> None:
-    game = garden(3, **TAKEN_UP)
+    game = garden(3, redeals=2, **TAKEN_UP)
     before = game.key()
     game.play("redeal")
     assert game.can_undo()
@@ -310,7 +310,7 @@ def test_redeal_shows_nothing_hidden_and_can_be_undone() -> None:
 
 def test_a_deal_after_a_redeal_cannot_be_undone() -> None:
     # the redealt stock is face down again: dealing from it is a deal from the stock
-    game = garden(3, **TAKEN_UP)
+    game = garden(3, redeals=2, **TAKEN_UP)
     game.play("redeal")
     game.play("deal")
     with pytest.raises(UndoRefused, match="cannot undo 'deal': it brought hidden cards"):
@@ -328,7 +328,7 @@ def full_foundations() -> dict[str, str]:
 
 
 def test_won_with_every_card_home() -> None:
-    game = garden(0, **full_foundations())
+    game = garden(0, redeals=2, **full_foundations())
     assert game.status == "won"
     assert game.progress == (104, 104)
     assert moves(game) == []

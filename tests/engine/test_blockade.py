@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from server.engine import IllegalMove, InvalidMove, UndoRefused, new_game
+from server.engine import Game, IllegalMove, InvalidMove, UndoRefused, new_game
 from server.engine.cards import CODE, RANK
 from server.engine.deal import shuffled_deck, sorted_deck
 from server.engine.games.blockade import Blockade
@@ -22,15 +22,15 @@ COLUMNS = "abcdefghijkl"
 WALL = ("KC", "KD", "KH", "KS")
 
 
-def pile(game: Blockade, label: str) -> str:
+def pile(game: Game, label: str) -> str:
     return " ".join(CODE[c] for c in game.p[game.LABELS[label]])
 
 
-def moves(game: Blockade) -> list[str]:
+def moves(game: Game) -> list[str]:
     return [m.text for m in game.legal_moves()]
 
 
-def row(game: Blockade, r: int) -> list[str]:
+def row(game: Game, r: int) -> list[str]:
     """The piles of row ``r`` (1 = top), "" for an empty cell."""
     return [pile(game, f"{c}{r}") for c in COLUMNS]
 
@@ -55,6 +55,7 @@ def table(rows: int, **piles: str) -> Blockade:
 def test_deal_order_of_an_explicit_deck() -> None:
     deck = [CODE[c] for c in sorted_deck(2)]
     game = new_game("blockade", deck=deck)
+    assert isinstance(game, Blockade)
     # the first row is AC..QC, and the ace goes out at once
     assert row(game, 1) == ["", *deck[1:12]]
     assert pile(game, "fc1") == "AC"
@@ -76,6 +77,7 @@ def test_a_seed_deals_its_shuffle_from_the_front() -> None:
 def test_no_ace_is_left_free_after_the_deal() -> None:
     for seed in range(20):
         game = new_game("blockade", seed=seed)
+        assert isinstance(game, Blockade)
         assert not any(RANK[game.p[i][-1]] == 1 for i in game._available())
 
 

@@ -13,7 +13,7 @@ import random
 
 import pytest
 
-from server.engine import IllegalMove, InvalidMove, UndoRefused, new_game
+from server.engine import Game, IllegalMove, InvalidMove, UndoRefused, new_game
 from server.engine.cards import CODE, RANK
 from server.engine.deal import shuffled_deck, sorted_deck
 from server.engine.games.blockade import BlockadeTen
@@ -22,15 +22,15 @@ RANKS = "A23456789TJQK"
 COLUMNS = "abcdefghij"
 
 
-def pile(game: BlockadeTen, label: str) -> str:
+def pile(game: Game, label: str) -> str:
     return " ".join(CODE[c] for c in game.p[game.LABELS[label]])
 
 
-def moves(game: BlockadeTen) -> list[str]:
+def moves(game: Game) -> list[str]:
     return [m.text for m in game.legal_moves()]
 
 
-def row(game: BlockadeTen, r: int) -> list[str]:
+def row(game: Game, r: int) -> list[str]:
     return [pile(game, f"{c}{r}") for c in COLUMNS]
 
 
@@ -59,6 +59,7 @@ def rows_of_ten(rows: int, **piles: str) -> BlockadeTen:
 def test_deal_order_of_an_explicit_deck() -> None:
     deck = [CODE[c] for c in sorted_deck(2)]
     game = new_game("blockade-ten", deck=deck)
+    assert isinstance(game, BlockadeTen)
     # the first row is AC..TC, and the ace goes out at once
     assert row(game, 1) == ["", *deck[1:10]]
     assert pile(game, "uc1") == "AC"
@@ -72,7 +73,8 @@ def test_deal_order_of_an_explicit_deck() -> None:
     assert (pile(game, "dc1"), pile(game, "ud1")) == ("KC", "AD")
 
 
-def free_aces_and_kings(game: BlockadeTen) -> list[str]:
+def free_aces_and_kings(game: Game) -> list[str]:
+    assert isinstance(game, BlockadeTen)
     return [game.cell_label(i) for i in game._available() if RANK[game.p[i][-1]] in (1, 13)]
 
 

@@ -6,17 +6,17 @@ import random
 
 import pytest
 
-from server.engine import IllegalMove, InvalidMove, UndoRefused, new_game
+from server.engine import Game, IllegalMove, InvalidMove, UndoRefused, new_game
 from server.engine.cards import CODE, RANK, RED, SUIT
 from server.engine.deal import sorted_deck
 from server.engine.games.gate import Gate, GateNarrow
 
 
-def pile(game: Gate, label: str) -> str:
+def pile(game: Game, label: str) -> str:
     return " ".join(CODE[c] for c in game.p[game.LABELS[label]])
 
 
-def moves(game: Gate) -> list[str]:
+def moves(game: Game) -> list[str]:
     return [m.text for m in game.legal_moves()]
 
 
@@ -48,6 +48,7 @@ def test_deal_order_of_an_explicit_deck() -> None:
     # put no ace where it would go out at once: start the deck at the twos
     deck = deck[1:13] + deck[14:26] + deck[27:39] + deck[40:] + ["AC", "AD", "AH", "AS"]
     game = new_game("gate", deck=deck)
+    assert isinstance(game, Gate)
     assert pile(game, "l") == " ".join(deck[0:5])
     assert [pile(game, f"t{i}") for i in range(1, 5)] == deck[5:9]
     assert [pile(game, f"b{i}") for i in range(1, 5)] == deck[9:13]

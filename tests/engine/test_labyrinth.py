@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from server.engine import IllegalMove, InvalidMove, UndoRefused, new_game
+from server.engine import Game, IllegalMove, InvalidMove, UndoRefused, new_game
 from server.engine.cards import CODE, RANK
 from server.engine.deal import shuffled_deck, sorted_deck
 from server.engine.games.labyrinth import Labyrinth
@@ -18,11 +18,11 @@ RANKS = "A23456789TJQK"
 COLUMNS = "abcdefghij"
 
 
-def pile(game: Labyrinth, label: str) -> str:
+def pile(game: Game, label: str) -> str:
     return " ".join(CODE[c] for c in game.p[game.LABELS[label]])
 
 
-def moves(game: Labyrinth) -> list[str]:
+def moves(game: Game) -> list[str]:
     return [m.text for m in game.legal_moves()]
 
 
@@ -31,7 +31,7 @@ def codes(text: str) -> list[str]:
     return text.split()
 
 
-def row(game: Labyrinth, r: int) -> list[str]:
+def row(game: Game, r: int) -> list[str]:
     """The cells of row ``r`` (1 = top), "" for an empty one."""
     return [pile(game, f"{c}{r}") for c in COLUMNS]
 
@@ -59,6 +59,7 @@ def maze(rows: int, grace: int = 0, **piles: str) -> Labyrinth:
 
 def test_an_ace_and_a_king_of_each_suit_start_the_foundations() -> None:
     game = new_game("labyrinth", seed=5)
+    assert isinstance(game, Labyrinth)
     assert [pile(game, f"u{s}") for s in "cdhs"] == ["AC", "AD", "AH", "AS"]
     assert [pile(game, f"d{s}") for s in "cdhs"] == ["KC", "KD", "KH", "KS"]
     assert game.progress == (8, 104)
@@ -77,6 +78,7 @@ def test_an_explicit_deck_holds_96_cards() -> None:
 def test_deal_order_of_an_explicit_deck() -> None:
     deck = [CODE[c] for c in Labyrinth.deck_cards()]
     game = new_game("labyrinth", deck=deck)
+    assert isinstance(game, Labyrinth)
     assert row(game, 1) == deck[0:10]  # 2C .. JC
     assert moves(game) == ["a1>u", "deal"]
     game.play("deal")  # the first row is full: a new row
@@ -116,7 +118,7 @@ FOUR_ROWS = {
 
 
 def test_free_from_above_or_below_and_in_the_top_and_lowest_rows() -> None:
-    game = maze(4, **FOUR_ROWS)
+    game = maze(4, grace=0, **FOUR_ROWS)
     available = [game.cell_label(i) for i in game._available()]
     # a1, c1 top row; b2 empty above; c2 empty below; a4 b4 c4 lowest row
     assert available == ["a1", "c1", "b2", "c2", "a4", "b4", "c4"]
@@ -183,7 +185,7 @@ def test_deal_fills_the_lowest_rows_gaps_left_to_right_first() -> None:
 def test_deal_lays_a_new_row_when_the_lowest_row_is_full() -> None:
     lowest = {f"{c}2": "9C" for c in COLUMNS}
     stock = "2S 3S 4S 5S 6S 7S 8S 9S TS JS 2D"
-    game = maze(2, a1="", **lowest, s=stock)
+    game = maze(2, grace=0, a1="", **lowest, s=stock)
     game.play("deal")
     assert game.rows == 3
     assert row(game, 3) == codes("2D JS TS 9S 8S 7S 6S 5S 4S 3S")
@@ -198,7 +200,7 @@ FULL_ROW = dict(
 
 
 def test_a_short_last_row() -> None:
-    game = maze(1, **FULL_ROW, s="8D 9D")
+    game = maze(1, grace=0, **FULL_ROW, s="8D 9D")
     game.play("deal")
     assert row(game, 2) == ["9D", "8D"] + [""] * 8
     assert "deal" not in moves(game)
@@ -207,7 +209,7 @@ def test_a_short_last_row() -> None:
 
 
 def test_the_top_row_stays_free_under_a_new_row() -> None:
-    game = maze(1, **{**FULL_ROW, "a1": "2C"}, s="8D QH")
+    game = maze(1, grace=0, **{**FULL_ROW, "a1": "2C"}, s="8D QH")
     game.play("deal")
     # a2 (QH) is the lowest row; a1 above it is still free, being in the top row
     assert moves(game) == ["a1>u", "a2>d"]
@@ -311,7 +313,7 @@ def full_foundations() -> dict[str, str]:
 
 
 def test_won_with_every_card_home() -> None:
-    game = maze(0, **full_foundations())
+    game = maze(0, grace=0, **full_foundations())
     assert game.status == "won"
     assert game.progress == (104, 104)
     assert moves(game) == []
@@ -321,7 +323,7 @@ def test_the_grace_can_win_the_game() -> None:
     layout = full_foundations()
     layout["us"] = up("S", "J")
     layout["ds"] = down("S", "3")
-    game = maze(4, **layout, a1="KS", a2="QS", a3="2S", a4="AS")
+    game = maze(4, grace=0, **layout, a1="KS", a2="QS", a3="2S", a4="AS")
     assert game.progress == (100, 104)
     assert moves(game) == ["a1>g", "a2>g", "a3>g", "a4>g"]
     for move in ("a2>g", "g>u", "a3>d", "a4>d", "a1>u"):

@@ -6,7 +6,7 @@ from collections import Counter
 
 import pytest
 
-from server.engine import IllegalMove, InvalidMove, UndoRefused, new_game
+from server.engine import Game, IllegalMove, InvalidMove, UndoRefused, new_game
 from server.engine.cards import CODE, RANK
 from server.engine.deal import shuffled_deck, sorted_deck
 from server.engine.games.light_and_shade import LightAndShade
@@ -23,11 +23,11 @@ ACES = {
 }
 
 
-def pile(game: LightAndShade, label: str) -> str:
+def pile(game: Game, label: str) -> str:
     return " ".join(CODE[c] for c in game.p[game.LABELS[label]])
 
 
-def moves(game: LightAndShade) -> list[str]:
+def moves(game: Game) -> list[str]:
     return [m.text for m in game.legal_moves()]
 
 
@@ -57,7 +57,16 @@ def table(**piles: str) -> LightAndShade:
 def full_foundations() -> dict[str, str]:
     """Every foundation built to its king: a red ace takes a black 2, a red 3, ... a red K."""
     # for each foundation: (suit of odd ranks, suit of even ranks)
-    suits = ("DC", "DS", "HC", "HS", "CD", "CH", "SD", "SH")
+    suits = [
+        ("D", "C"),
+        ("D", "S"),
+        ("H", "C"),
+        ("H", "S"),
+        ("C", "D"),
+        ("C", "H"),
+        ("S", "D"),
+        ("S", "H"),
+    ]
     return {
         f"f{k + 1}": " ".join(
             f"{'A23456789TJQK'[r - 1]}{odd if r % 2 else even}" for r in range(1, 14)

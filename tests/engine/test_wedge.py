@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from server.engine import IllegalMove, InvalidMove, UndoRefused, new_game
+from server.engine import Game, IllegalMove, InvalidMove, UndoRefused, new_game
 from server.engine.cards import CODE
 from server.engine.deal import sorted_deck
 from server.engine.games.wedge import Wedge
@@ -51,14 +51,14 @@ def stage_one(**piles: str) -> Wedge:
 
 
 def stage_two(**piles: str) -> Wedge:
-    return wedge(STAGE_TWO, **piles)
+    return wedge(STAGE_TWO, conveyor=False, **piles)
 
 
-def pile(game: Wedge, label: str) -> str:
+def pile(game: Game, label: str) -> str:
     return " ".join(CODE[c] for c in game.p[game.LABELS[label]])
 
 
-def moves(game: Wedge) -> list[str]:
+def moves(game: Game) -> list[str]:
     return [m.text for m in game.legal_moves()]
 
 
@@ -67,7 +67,7 @@ def path(game: Wedge) -> list[str]:
     return [pile(game, label) for label in ("21", "16", "10", "11", "12", "13", "14", "15")]
 
 
-def illegal(game: Wedge, move: str, message: str) -> None:
+def illegal(game: Game, move: str, message: str) -> None:
     key = game.key()
     with pytest.raises(IllegalMove, match=message):
         game.play(move)
