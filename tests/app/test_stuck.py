@@ -5,8 +5,6 @@ game ends lost)."""
 
 from __future__ import annotations
 
-import asyncio
-
 import pytest
 
 from server.solver.stuck import REASON
@@ -27,6 +25,14 @@ async def play(client: Client, game_id: str, position: Position) -> dict:
 
 def stuck_events(client: Client) -> list[dict]:
     return [e for e in client.events if e["type"] == "stuck"]
+
+
+async def all_checked(server: Running, client: Client) -> None:
+    """Wait until the stuck check has no game waiting to settle and none being checked,
+    then for a reply that follows whatever it sent: after this no stuck event can come."""
+    watch = server.service.stuck
+    await until(lambda: not watch._timers and not watch._checking, timeout=30)
+    await client.call("ping")
 
 
 @pytest.mark.parametrize("game_id", STUCK)
@@ -53,7 +59,7 @@ async def test_a_stuck_position_is_told(server: Running, game_id: str) -> None:
             undone = await ann.call("undo")
             back = await ann.event("stuck", timeout=30)
             assert back["moves"] == undone["view"]["moves"] == event["moves"]
-    await asyncio.sleep(0.3)
+    await all_checked(server, ann)
     assert not stuck_events(ann)  # once for each position reached, no more
 
 
@@ -64,8 +70,8 @@ async def test_a_position_with_a_way_on_is_not_stuck(server: Running, game_id: s
     before = watch.searched
     await play(ann, game_id, CHECKED[game_id])
     # the server looked (no legal move plainly gets on), and found the way on
-    await until(lambda: watch.searched > before and not watch._checking, timeout=30)
-    await asyncio.sleep(0.2)
+    await until(lambda: watch.searched > before, timeout=30)
+    await all_checked(server, ann)
     assert not stuck_events(ann)
     assert watch.told == 0
 
@@ -77,7 +83,7 @@ async def test_no_way_forward_there_ends_the_game_lost(server: Running, game_id:
     ann = await player(server.url, "ann")
     last = await play(ann, game_id, LOST[game_id])
     assert last["status"] == "lost" and last["legal"] == []
-    await asyncio.sleep(0.3)
+    await all_checked(server, ann)
     assert not stuck_events(ann) and server.service.stuck.told == 0
     reply = await ann.request("home")
     assert reply["code"] == "game_over"
@@ -96,7 +102,7 @@ async def test_a_position_left_before_its_check_answers_is_not_told(server: Runn
     moved = await ann.call("move", move=game.legal_moves()[0].text, game=gid)
     event = await ann.event("stuck", timeout=30)
     assert event["moves"] == moved["view"]["moves"] == len(position.line) + 1
-    await asyncio.sleep(0.3)
+    await all_checked(server, ann)
     assert not stuck_events(ann)
 
 
