@@ -120,8 +120,10 @@ class WsSession:
         self._refused_at = -math.inf
         self._limit = settings.max_outgoing
         self._closing = False
-        # frames read and not yet handled; the message being put together from fragments
-        self._inbox: deque[bytes | str] = deque()
+        # frames read and not yet handled (None: none, as almost always: a frame that
+        # comes while none waits is handled at once); the message being put together
+        # from fragments
+        self._inbox: deque[bytes | str] | None = None
         self._parts: list[bytes] = []
         self._text = False
         self._paused = False
@@ -166,10 +168,16 @@ class WsSession:
         close, what it sends is not carried out)."""
         if self._ended or self._closing:
             return
-        self._inbox.append(data)
+        inbox = self._inbox
+        if inbox is None:
+            if not self._busy:
+                self._dispatch(data)
+                return
+            inbox = self._inbox = deque()
+        inbox.append(data)
         if not self._busy:
             self._pump()
-        elif len(self._inbox) >= INBOX_HIGH and not self._paused:
+        elif len(inbox) >= INBOX_HIGH and not self._paused:
             self._paused = True
             self.ws.transport.pause_reading()
 
@@ -177,12 +185,26 @@ class WsSession:
         """Handle the waiting frames in order until one has to wait (for Redis, or for
         the coroutine)."""
         inbox = self._inbox
+        if inbox is None:
+            return
         while inbox and not self._busy and not self._ended:
             self._dispatch(inbox.popleft())
+        if not inbox and self._inbox is inbox:
+            self._drop_inbox()
         if self._paused and len(inbox) <= INBOX_LOW:
             self._paused = False
             if not self._ended:
                 self.resume()
+
+    def _drop_inbox(self) -> None:
+        inbox = self._inbox
+        if inbox is not None:
+            inbox.clear()  # (a pass of ``_pump`` may be walking it)
+            self._inbox = None
+
+    def inbox_held(self) -> int:
+        """Frames read and waiting their turn."""
+        return 0 if self._inbox is None else len(self._inbox)
 
     def resume(self) -> None:
         """Read the socket again, unless the inbox is full or frames of an earlier read
@@ -204,7 +226,7 @@ class WsSession:
             # keeps the type of its first use)
             self.send(_error(None, ErrorCode.BAD_REQUEST, str(undecodable)))
             self._ended = True
-            self._inbox.clear()
+            self._drop_inbox()
             self._hand(("close", CLOSE_UNDECODABLE, "undecodable frame"))
             return
         request_id = raw.get("id") if isinstance(raw, dict) else None
@@ -270,7 +292,7 @@ class WsSession:
         closing timeout) and ends."""
         self._ended = True
         self._closing = True
-        self._inbox.clear()
+        self._drop_inbox()
         ws = self.ws
         if ws.protocol.state is State.OPEN:
             ws.protocol.fail(CLOSE_POLICY, reason)
@@ -314,7 +336,7 @@ class WsSession:
     def done(self) -> None:
         """The request in hand is answered: on to the next."""
         self._busy = False
-        if self._inbox:
+        if self._inbox is not None:
             self._pump()
 
     # -- the connection's coroutine ------------------------------------------------------
@@ -344,7 +366,7 @@ class WsSession:
     def lost(self) -> None:
         """The connection is closed: nothing more is read, and the coroutine ends."""
         self._ended = True
-        self._inbox.clear()
+        self._drop_inbox()
         waiter = self._waiter
         if waiter is not None and not waiter.done():
             waiter.set_result(None)
@@ -412,7 +434,7 @@ class WsSession:
         if self._closing:
             return
         self._closing = True
-        self._inbox.clear()
+        self._drop_inbox()
         if self._paused:  # read on: the client's answer to the close must get through
             self._paused = False
             self.resume()

@@ -22,10 +22,14 @@ handshake is done); 4001 the player signed in elsewhere.
 
 from __future__ import annotations
 
+import asyncio
 import logging
-from typing import Any, ClassVar
+from collections import deque
+from typing import Any, ClassVar, cast
 
+from websockets.asyncio.messages import Assembler
 from websockets.asyncio.server import Server, ServerConnection, serve
+from websockets.datastructures import Headers
 from websockets.frames import Frame, Opcode
 from websockets.http11 import Request, Response
 from websockets.protocol import State
@@ -68,21 +72,24 @@ class RaceConnection(ServerConnection):
         super().__init__(web.Protocol.like(protocol), *args, **kwargs)
         app = self.server_app
         self.session = WsSession(self, app.settings, app.outbox, app)
-        #: bytes read and not handled yet: the start of a frame not all read, or frames
-        #: past this pass's share (``session.deferred``, the socket not read meanwhile)
-        self._held = bytearray()
-        #: the bytes ``_held`` must have to hold a whole frame (when it holds only a start)
-        self._need = 0
-        #: the end of what has come of the opening handshake (to find the request's end),
-        #: or None once the request is all there
-        self._tail: bytes | None = b""
-        self._gone = False
+        #: what has been read and not handled yet
+        self._reads = _Reads()
+        # a list, where websockets makes a deque (760 bytes even empty): a connection
+        # seldom waits to drain, and websockets only appends, removes and walks it
+        self.drain_waiters = cast("deque[asyncio.Future[None]]", [])
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        super().connection_made(transport)
+        # websockets' queue of messages, never used (the session takes them): one
+        # closed stand-in shared by every connection
+        self.recv_messages = self.server_app.no_messages
 
     def data_received(self, data: bytes) -> None:
-        held = self._held
+        reads = self._reads
+        held = reads.held
         if held:
             held += data
-            if len(held) < self._need or self.session.deferred:
+            if len(held) < reads.need or self.session.deferred:
                 return
             data = bytes(held)
             held.clear()
@@ -118,12 +125,13 @@ class RaceConnection(ServerConnection):
         if self.protocol.eof_sent:  # websockets ended the connection: it discards the rest
             super().data_received(rest)
             return
-        self._held += rest
+        reads = self._reads
+        reads.held += rest
         need = frame_size(rest, 0, limit)
         if need > len(rest):
-            self._need = need
+            reads.need = need
             return
-        self._need = 0
+        reads.need = 0
         self._later()
 
     def _later(self) -> None:
@@ -133,10 +141,11 @@ class RaceConnection(ServerConnection):
 
     def _next_pass(self) -> None:
         self.session.deferred = False
-        if self._gone:
+        if self._reads.gone:
             return
-        data = bytes(self._held)
-        self._held.clear()
+        held = self._reads.held
+        data = bytes(held)
+        held.clear()
         self.data_received(data)
         if not self.session.deferred:
             self.session.resume()
@@ -145,31 +154,38 @@ class RaceConnection(ServerConnection):
         """websockets reads the opening handshake's request; frames sent right behind it
         wait until the connection is open (:meth:`opened`), so they are handled as any
         others are, a share a pass."""
-        if self._tail is None:  # the request is in: anything more waits
-            self._held += data
+        reads = self._reads
+        if reads.tail is None:  # the request is in: anything more waits
+            reads.held += data
             self.session.deferred = True
             self.transport.pause_reading()
             return
-        seen = self._tail + data
+        seen = reads.tail + data
         found = seen.find(b"\r\n\r\n")
         if found < 0:
-            self._tail = seen[-3:]
+            reads.tail = seen[-3:]
             super().data_received(data)
             return
-        cut = found + 4 - len(self._tail)
-        self._tail = None
+        cut = found + 4 - len(reads.tail)
+        reads.tail = None
         super().data_received(data[:cut])
         if cut < len(data):
             self._handshake(data[cut:])
 
     def opened(self) -> None:
-        """The handshake is done: frames that came with it are handled from the next pass."""
-        if self.session.deferred and not self._gone:
+        """The handshake is done: frames that came with it are handled from the next pass.
+        The response and the request's headers are let go (2 to 3 KiB a connection; the
+        client's address is read from them before; websockets keeps the request to know
+        the handshake is done)."""
+        if self.request is not None:
+            self.request.headers = _NO_HEADERS
+        self.response = None
+        if self.session.deferred and not self._reads.gone:
             self.loop.call_soon(self._next_pass)
 
     def refuse(self, reason: str) -> None:
         """Close at once with 1013 (try again later), nothing it sent handled."""
-        self._held.clear()
+        self._reads.held.clear()
         self.session.deferred = False
         self.session.close(CLOSE_TRY_AGAIN, reason)
         self.session.resume()  # to read the client's answer to the close
@@ -181,13 +197,36 @@ class RaceConnection(ServerConnection):
             super().process_event(event)
 
     def connection_lost(self, exc: Exception | None) -> None:
-        self._gone = True
-        self._held.clear()
+        self._reads.gone = True
+        self._reads.held.clear()
         super().connection_lost(exc)
         self.session.lost()
 
 
 _DATA = frozenset((Opcode.BINARY, Opcode.TEXT, Opcode.CONT))
+#: the headers of every request once its connection is open
+_NO_HEADERS = Headers()
+
+
+class _Reads:
+    """What a connection has read and not handled yet, kept off the connection itself:
+    websockets' connection has 27 attributes, and past 30 CPython gives an instance a
+    dictionary of its own instead of one sharing its keys with its class's others
+    (1.3 KiB more a connection)."""
+
+    __slots__ = ("gone", "held", "need", "tail")
+
+    def __init__(self) -> None:
+        #: bytes read and not handled yet: the start of a frame not all read, or frames
+        #: past this pass's share (``session.deferred``, the socket not read meanwhile)
+        self.held = bytearray()
+        #: the bytes ``held`` must have to hold a whole frame (when it holds only a start)
+        self.need = 0
+        #: the end of what has come of the opening handshake (to find the request's end),
+        #: or None once the request is all there
+        self.tail: bytes | None = b""
+        #: the connection is lost
+        self.gone = False
 
 
 def _address(ws: ServerConnection, header: str | None) -> str:
@@ -222,6 +261,9 @@ class WebServer:
         self.failures = FailureLog(log)
         # replies to a batch of moves go out as soon as the batch is logged
         service.commit.after_batch = self.outbox.flush
+        #: the stand-in for websockets' message queue every connection shares (made
+        #: closed in :meth:`start`: nothing is ever queued on it)
+        self.no_messages: Assembler
 
     def failed(self, session: WsSession, exc: BaseException, request_id: Any) -> dict[str, Any]:
         """The reply to a request that failed unexpectedly (logged)."""
@@ -294,6 +336,8 @@ class WebServer:
 
     async def start(self) -> Server:
         web = self
+        self.no_messages = Assembler()
+        self.no_messages.close()
 
         class Connection(RaceConnection):
             server_app = web
