@@ -19,10 +19,10 @@ import pytest
 from redis import Redis as SyncRedis
 
 from server.app.embedded_redis import EmbeddedRedis
-from server.app.main import open_redis
 from server.app.service import Service
 from server.app.settings import Clock, Settings
 from server.app.store import RedisClient
+from server.app.store.connect import open_redis
 from server.app.transport.ws import WebServer
 
 #: the tests' servers try a failed step again sooner, and look at a game standing still

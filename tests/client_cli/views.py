@@ -10,7 +10,8 @@ from typing import Any
 from server.engine import GAMES, Game, new_game
 
 GAME_IDS = list(GAMES)
-GAME_LIST = [
+#: the games as the ``games`` reply lists them
+GAME_LIST: list[dict[str, Any]] = [
     {"id": i.id, "name": i.name, "packs": i.packs, "summary": i.summary} for i in GAMES.values()
 ]
 
