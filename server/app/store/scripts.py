@@ -83,9 +83,10 @@ class Script:
 
     def queue(self, pipe: Any, keys: Sequence[Any], args: Sequence[Any]) -> None:
         """Queue it, by its hash, on a pipeline that is executed with
-        ``raise_on_error=False``; hand its reply to :meth:`settle`."""
-        self._check(keys, args)
-        pipe.evalsha(self.sha, len(keys), *keys, *args)
+        ``raise_on_error=False``; hand its reply to :meth:`settle`. (As a command: a
+        cluster client's pipeline refuses its ``evalsha`` method, but routes the command
+        by its first key.)"""
+        pipe.execute_command(*self.command(keys, args))
 
     async def settle(self, redis: Any, reply: Any, keys: Sequence[Any], args: Sequence[Any]) -> Any:
         """The reply of a run :meth:`queue` queued: as it is, or, when Redis had not the
