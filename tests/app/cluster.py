@@ -11,6 +11,7 @@ import socket
 import subprocess
 import time
 from pathlib import Path
+from typing import cast
 
 from redis import Redis as SyncRedis
 
@@ -118,7 +119,11 @@ class LocalCluster:
 
     def keys(self) -> dict[bytes, int]:
         """Every key in the cluster, and the port of the node that holds it."""
-        return {key: port for port in self.ports for key in self.client(port).keys("*")}
+        return {
+            key: port
+            for port in self.ports
+            for key in cast(list[bytes], self.client(port).keys("*"))
+        }
 
     def flush(self) -> None:
         for port in self.ports:

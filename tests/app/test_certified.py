@@ -83,9 +83,9 @@ async def test_a_certified_deal_and_its_book_line_secret_until_the_reset(
         assert shown["kind"] == "book" and shown["seed"] == fixed["seed"]
         assert [what for _, what in shown["moves"]] == fixed["line"]
         assert replays.verify(shown)["status"] == "won"
-        path = tmp_path / "book.json"
-        path.write_text(json.dumps(shown))
-        assert verify(path).returncode == 0
+        book_file = tmp_path / "book.json"
+        book_file.write_text(json.dumps(shown))
+        assert verify(book_file).returncode == 0
         last = await bob.call("replay_view", replay=book, step=len(fixed["line"]))
         assert last["view"]["status"] == "won"
         board = await bob.call("top", board=f"daily/{GAME}/{day}")

@@ -8,7 +8,7 @@ import subprocess
 import sys
 from itertools import count
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from server.app import store
 from server.app.domain.daily import daily_seed, day_of, next_reset_ms
@@ -91,7 +91,7 @@ async def test_exactly_one_ranked_attempt_when_two_servers_race(settings: Settin
     still race): one ranked game wins, through SET NX in Redis."""
     async with running(settings) as one, running(settings) as two:
         ann = await player(one.url, "ann")
-        pid = (await one.redis.get(store.name_key("ann"))).decode()
+        pid = cast(bytes, await one.redis.get(store.name_key("ann"))).decode()
         sessions = [Seat(pid, "ann"), Seat(pid, "ann")]
         request = parse_request({"type": "daily", "id": 1, "game": "gate"})
         replies = await asyncio.gather(
@@ -100,9 +100,10 @@ async def test_exactly_one_ranked_attempt_when_two_servers_race(settings: Settin
         assert replies[0]["game"] == replies[1]["game"]
         assert all(r["ranked"] for r in replies)
         day = day_of(one.clock.now_ms())
-        assert (await one.redis.get(store.daily_key(day, "gate", pid))).decode() == replies[0][
-            "game"
-        ]
+        assert (
+            cast(bytes, await one.redis.get(store.daily_key(day, "gate", pid))).decode()
+            == replies[0]["game"]
+        )
         games = [
             k async for k in one.redis.scan_iter("g:{*}") if not k.endswith((b":log", b":fence"))
         ]
@@ -118,6 +119,7 @@ class Seat:
         self.name: str | None = name
         self.hello = True
         self.watching: set[str] = set()
+        self.address: str | None = None
         self.sent: list[Any] = []
 
     def send(self, message: dict[str, Any]) -> None:
@@ -271,7 +273,7 @@ async def test_a_race_win_counts_on_the_races_boards(server: Running) -> None:
     for _ in range(20):  # until a race deals a deal that can be won
         start = await ann.event("race_start")
         bob_start = await bob.event("race_start")
-        seed = int(await server.redis.hget(store.game_key(start["game"]), "seed"))
+        seed = int(cast(bytes, await server.redis.hget(store.game_key(start["game"]), "seed")))
         line = winning_line(seed)
         await bob.call("resign")
         if line is not None:
@@ -339,7 +341,7 @@ async def test_a_seeded_rooms_first_race_does_not_count_but_its_rematches_do(
     for _ in range(20):  # rematches until one deals a deal that can be won
         await ann.call("rematch")
         start = await ann.event("race_start")
-        seed = int(await server.redis.hget(store.game_key(start["game"]), "seed"))
+        seed = int(cast(bytes, await server.redis.hget(store.game_key(start["game"]), "seed")))
         line = winning_line(seed)
         await bob.call("resign")
         if line is not None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from redis import Redis as SyncRedis
@@ -77,9 +77,9 @@ def kill_after_the_next_batch(server: Running, outage: Outage) -> None:
     commit.after_batch = killed
 
 
-async def standing(admin: Redis, ann: Client, day: str) -> dict[str, Any]:
+async def standing(admin: store.RedisClient, ann: Client, day: str) -> dict[str, Any]:
     """What the finish wrote for ann, as Redis has it."""
-    pid = (await admin.get(store.name_key("ann"))).decode()
+    pid = cast(bytes, await admin.get(store.name_key("ann"))).decode()
     daily = f"lb:{{daily/{GAME}/{day}}}"
     return {
         "daily": await admin.zcard(daily),
@@ -204,7 +204,7 @@ async def test_the_final_entrys_write_owes_the_finish_of_a_ranked_daily_only(
 
         def looked() -> None:
             commit.after_batch = flush
-            owed_then.append(watcher.smembers(store.DAILIES_OWED))
+            owed_then.append(cast(set[bytes], watcher.smembers(store.DAILIES_OWED)))
             if flush is not None:
                 flush()
 
@@ -268,7 +268,7 @@ async def test_a_finish_written_again_counts_nothing_twice(
 
 
 async def until_offline(server: Running, name: str) -> None:
-    pid = (await server.redis.get(store.name_key(name))).decode()
+    pid = cast(bytes, await server.redis.get(store.name_key(name))).decode()
     for _ in range(250):
         if not await server.redis.exists(store.online_key(pid)):
             return

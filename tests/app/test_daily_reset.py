@@ -15,7 +15,7 @@ import signal
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from redis import Redis as SyncRedis
@@ -83,7 +83,8 @@ async def own_server(outage: Outage, settings: Settings) -> AsyncIterator[Runnin
 
 
 def timeouts_logged(redis: SyncRedis, gid: str) -> int:
-    return sum(entry.endswith(b" !timeout") for entry in redis.lrange(log_key(gid), 0, -1))
+    entries = cast(list[bytes], redis.lrange(log_key(gid), 0, -1))
+    return sum(entry.endswith(b" !timeout") for entry in entries)
 
 
 async def daily_results(client: Client) -> list[dict[str, Any]]:

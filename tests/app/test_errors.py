@@ -14,11 +14,12 @@ import contextlib
 import itertools
 import re
 from collections.abc import AsyncIterator
-from typing import Any
+from typing import Any, cast
 
 import msgpack
 import pytest
 from redis.asyncio import Redis
+from redis.typing import EncodableT, FieldT
 from websockets.protocol import State
 
 from server.app import store
@@ -94,7 +95,7 @@ async def redis(server: Running) -> AsyncIterator[Redis]:
 
 async def pid_of(redis: Redis, name: str) -> str:
     pid = await redis.get(f"pname:{name.lower()}")
-    assert pid is not None
+    assert isinstance(pid, bytes)
     return str(pid.decode())
 
 
@@ -259,7 +260,7 @@ async def test_undo_refused(server: Running) -> None:
     # the deal stands, in the game and in its log
     live = server.service.games[game["game"]]
     assert live.game.moves == 1 and live.game.view() == dealt["view"] == after(GATE, 1, ["deal"])
-    entries = await server.redis.lrange(store.log_key(game["game"]), 0, -1)
+    entries = cast(list[bytes], await server.redis.lrange(store.log_key(game["game"]), 0, -1))
     assert [e.decode().split(" ", 1)[1] for e in entries] == ["deal"]
     # a move that showed nothing can be undone, once
     move = dealt["legal"][0]
@@ -307,7 +308,7 @@ async def test_game_over(server: Running) -> None:
     await refused(ann, "move", "game_over", r"over", move="6+11", game=game["game"])
     live = server.service.games[game["game"]]
     assert live.game.moves == 1 and live.result == "resigned"
-    entries = await server.redis.lrange(store.log_key(game["game"]), 0, -1)
+    entries = cast(list[bytes], await server.redis.lrange(store.log_key(game["game"]), 0, -1))
     assert [e.decode().split(" ", 1)[1] for e in entries] == ["4+5", "!resign"]
     # a new game plays
     fresh = await ann.call("new_game", game=DOUBLES, seed=1)
@@ -432,7 +433,7 @@ async def test_internal_error_new_game(server: Running, redis: Redis) -> None:
     ann = await player(server.url, "ann")
     first = await ann.call("new_game", game=DOUBLES, seed=1)
     key = f"p:{await pid_of(redis, 'ann')}"
-    saved = await redis.hgetall(key)
+    saved = cast(dict[FieldT, EncodableT], await redis.hgetall(key))
     await redis.delete(key)
     await redis.set(key, "not a hash")
     message = await refused(
@@ -478,7 +479,7 @@ async def test_internal_error_move_undo_resign(server: Running, redis: Redis) ->
     second = await ann.call("move", move=moved["legal"][0])
     assert second["status"] == "playing"
     assert second["view"] == after(DOUBLES, 1, ["4+5", moved["legal"][0]])
-    entries = await redis.lrange(log, 0, -1)
+    entries = cast(list[bytes], await redis.lrange(log, 0, -1))
     assert [e.decode().split(" ", 1)[1] for e in entries] == ["4+5", moved["legal"][0]]
     undone = await ann.call("undo")
     assert undone["view"] == moved["view"]
@@ -500,7 +501,7 @@ async def test_internal_error_is_one_players_only(server: Running, redis: Redis)
     assert failed["code"] == "internal_error", failed
     assert moved["type"] == "moved", moved
     assert moved["view"] == after(DOUBLES, 1, ["4+5"])
-    entries = await redis.lrange(store.log_key(b), 0, -1)
+    entries = cast(list[bytes], await redis.lrange(store.log_key(b), 0, -1))
     assert [e.decode().split(" ", 1)[1] for e in entries] == ["4+5"]
     assert server.service.games[b].game.moves == 1
     assert server.service.games[a].game.moves == 0

@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 import asyncio
 from pathlib import Path
+from typing import cast
 
 import pytest
 
@@ -62,7 +63,7 @@ async def test_hints_are_logged_before_they_are_given_and_survive_a_restart(
         gid = (await ann.call("new_game", game="gate", seed=1))["game"]
         assert (await ann.call("hint"))["hints"] == 1
         assert (await ann.call("hint"))["hints"] == 2
-        log = await server.redis.lrange(store.log_key(gid), 0, -1)
+        log = cast(list[bytes], await server.redis.lrange(store.log_key(gid), 0, -1))
         assert [entry.split()[1] for entry in map(bytes.decode, log)] == ["!hint", "!hint"]
         token = ann.token
         await ann.close()

@@ -3,7 +3,7 @@ moves, in every game; in a race and in a ranked daily; and its refusals."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
@@ -27,7 +27,7 @@ async def refused(client: Client, code: str, match: str, **fields: Any) -> None:
 
 async def logged(server: Running, gid: str) -> list[str]:
     """The game's log in Redis: its entries without their times."""
-    entries = await server.redis.lrange(store.log_key(gid), 0, -1)
+    entries = cast(list[bytes], await server.redis.lrange(store.log_key(gid), 0, -1))
     return [entry.decode().split(" ", 1)[1] for entry in entries]
 
 

@@ -19,7 +19,7 @@ from tests.solver.positions import STUCK
 
 from .client import Client, player, signed_in
 from .cluster import LocalCluster
-from .conftest import Running, running, until, with_settings
+from .conftest import ManualClock, Running, running, until, with_settings
 from .test_cluster import cluster, local_cluster, on_cluster  # noqa: F401 (fixtures)
 from .test_processes import three
 
@@ -40,6 +40,7 @@ async def test_registrations_are_counted_over_the_last_hour_not_the_clock_hour(
     comes free an hour after the first."""
     limited = with_settings(settings, register_rate=3)
     clock = limited.clock
+    assert isinstance(clock, ManualClock)
     async with running(limited) as one, running(limited) as two:
         # 00:59:00 of an hour
         clock.advance((HOUR_MS - 60_000 - clock.now_ms() % HOUR_MS) / 1000)

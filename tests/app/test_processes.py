@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 import signal
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from server.app import store
 from server.app.settings import Settings
@@ -227,7 +227,7 @@ async def test_reading_a_room_again_never_undoes_a_change_being_written(server: 
     room = service.rooms[code]
     version = room.version
     bob_pid = next(p for p, r in room.racers.items() if r.name == "bob")
-    before = store.unpack(await server.redis.get(store.room_key(code)))
+    before = store.unpack(cast(bytes, await server.redis.get(store.room_key(code))))
     room.racers[bob_pid].ready = True  # the change, not written yet
     assert await service.host.reload(code) is room
     await service.housekeeping.sweep()

@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import AsyncIterator
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
@@ -94,7 +94,7 @@ async def test_a_time_limit_passing_while_redis_is_away_ends_the_race_once_it_is
     ended = await stored(server.redis, store.room_key(code))
     assert ended["state"] == "finished"
     for start in starts:  # the time-outs are in the logs: a restart rebuilds them ended
-        log = await server.redis.lrange(store.log_key(start["game"]), 0, -1)
+        log = cast(list[bytes], await server.redis.lrange(store.log_key(start["game"]), 0, -1))
         assert log[-1].decode().endswith(" " + g.TIMEOUT_ENTRY)
     again = await ann.call("rematch")
     assert again["state"] == "countdown"

@@ -83,7 +83,7 @@ async def play(client: Client, moves: list[str]) -> dict[str, Any]:
     return reply
 
 
-async def game_log(redis: Redis, gid: str) -> list[tuple[int, str]]:
+async def game_log(redis: store.RedisClient, gid: str) -> list[tuple[int, str]]:
     """A game's move log, read straight from Redis: (server ms, entry) pairs."""
     out = []
     for raw in await redis.lrange(store.log_key(gid), 0, -1):
@@ -93,7 +93,7 @@ async def game_log(redis: Redis, gid: str) -> list[tuple[int, str]]:
     return out
 
 
-async def stored(redis: Redis, key: str) -> Any:
+async def stored(redis: store.RedisClient, key: str) -> Any:
     """A msgpack value the server keeps in Redis, read straight from Redis."""
     data = await redis.get(key)
     assert isinstance(data, bytes), key

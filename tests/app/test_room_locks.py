@@ -94,7 +94,7 @@ Plan = list[tuple[list[tuple[str, int]], list[int]]]
 
 def request_of(action: str, target: int, codes: list[str]) -> tuple[str, dict[str, Any]]:
     code = codes[target % len(codes)] if codes else "NOROOM"
-    return {
+    requests: dict[str, tuple[str, dict[str, Any]]] = {
         "create": ("room_create", {"game": "nestor"}),
         "join": ("room_join", {"code": code}),
         "leave": ("room_leave", {}),
@@ -103,7 +103,8 @@ def request_of(action: str, target: int, codes: list[str]) -> tuple[str, dict[st
         "unready": ("ready", {"ready": False}),
         "start": ("start", {}),
         "rematch": ("resign", {}) if target % 2 else ("rematch", {}),
-    }[action]
+    }
+    return requests[action]
 
 
 async def held(lock: asyncio.Lock) -> dict[str, Any]:
@@ -147,7 +148,7 @@ async def interleaved(settings: Settings, plan: Plan) -> None:
         for pid, rooms in member_of.items():
             assert len(rooms) == 1, (pid, rooms)
             named = await server.redis.hget(store.player_key(pid), "room")
-            assert named is not None and named.decode() == rooms[0]
+            assert isinstance(named, bytes) and named.decode() == rooms[0]
 
 
 @hypothesis.settings(

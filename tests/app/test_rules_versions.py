@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from server.app import store
 from server.engine import GAMES
@@ -72,7 +72,7 @@ async def test_verify_checks_a_replay_only_under_the_rules_it_was_played_under(
 async def test_a_replay_under_other_rules_is_listed_but_not_drawn(server: Running) -> None:
     bob, replay = await raced_replay(server, "gate")
     key = store.replay_key(replay["id"])
-    stored = store.unpack(await server.redis.get(key))
+    stored = store.unpack(cast(bytes, await server.redis.get(key)))
     assert stored["rules_version"] == 2
     assert (await bob.call("replay_view", replay=replay["id"], step=1))["step"] == 1
     _, _, page = await fetch(f"{http(server)}/replay/{replay['id']}")

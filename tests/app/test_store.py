@@ -28,9 +28,13 @@ async def test_a_connection_that_lost_its_scripts_is_replaced(redis_url: str) ->
         await redis.set(store.fence_key("g1"), 1)
         await commit.submit(lambda c: c.append_fenced("g1", 1, "1 a"))
         for n in range(3):
+
+            def append(c: store.Commands, n: int = n) -> None:
+                c.append_fenced("g1", 1, f"{n + 2} b")
+
             await redis.script_flush()  # as a failover to a replica without them would
             # sent again on a new connection, with the scripts loaded: the old one to the pool
-            await commit.submit(lambda c, n=n: c.append_fenced("g1", 1, f"{n + 2} b"))
+            await commit.submit(append)
         log = await redis.lrange(store.log_key("g1"), 0, -1)
         assert log == [b"1 a", b"2 b", b"3 b", b"4 b"]
         assert await redis.ping()  # the pool has a connection left for this test

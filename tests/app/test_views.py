@@ -61,6 +61,7 @@ async def test_a_moves_reply_is_packed_as_the_codec_packs_it(
 ) -> None:
     """The move path packs its ``moved`` replies by hand: the same bytes as the reply
     ``played`` makes, encoded, in every game, to the end (status and all)."""
+    assert settings.redis_url is not None
     redis = Redis.from_url(settings.redis_url)
     path = Service(settings, redis).moves
     rng = random.Random(game_id)
