@@ -37,6 +37,7 @@ SOURCES = (
     "server/engine/core.py",
     "server/engine/keys.py",
     "server/engine/snapshots.py",
+    "server/engine/positions.py",
     "server/engine/games/grid.py",
     "server/engine/games/babette.py",
     "server/engine/games/blockade.py",

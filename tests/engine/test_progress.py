@@ -10,9 +10,9 @@ import pytest
 
 from server.engine import GAMES, Game, new_game
 from server.engine.cards import CODE
-from server.engine.core import STAND_IN
 from server.engine.games.gate import Gate
 from server.engine.games.nestor import Nestor
+from server.engine.positions import STAND_IN
 
 
 def positions(game_id: str, seeds: int = 4, steps: int = 300) -> Iterator[Game]:
