@@ -504,9 +504,10 @@ class GroupCommit:
         results: list[Any],
     ) -> None:
         """Each writer hears of its own commands: done, or the first error among them.
-        A writer whose script Redis did not have (``NOSCRIPT``: it did not run) is sent
-        again, once, ahead of the writes pending, on a connection made afresh (the
-        scripts load with it; ClusterLinks makes its own afresh)."""
+        A write whose script Redis did not have (``NOSCRIPT``: it did not run) is sent
+        again whole, once, ahead of the writes pending, on a connection made afresh (the
+        scripts load with it; ClusterLinks makes its own afresh): a write's commands
+        beside its script (``EXPIRE``, ``SADD``) must be safe to run twice."""
         self.batches += 1
         self.writes += len(batch)
         resent = self._resent
