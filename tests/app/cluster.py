@@ -54,9 +54,10 @@ class LocalCluster:
     def url(self) -> str:
         return f"redis://127.0.0.1:{self.ports[0]}"
 
-    def client(self, port: int) -> SyncRedis:
-        """A plain client of one node (no redirects followed)."""
-        return SyncRedis(host="127.0.0.1", port=port, socket_timeout=10)
+    def client(self, port: int | str) -> SyncRedis:
+        """A plain client of one node (no redirects followed); ``port`` as a node has it
+        (redis-py types ``ClusterNode.port`` as either)."""
+        return SyncRedis(host="127.0.0.1", port=int(port), socket_timeout=10)
 
     def start(self, timeout: float = 30.0) -> None:
         if not self.cli.exists():
@@ -114,7 +115,7 @@ class LocalCluster:
                 raise RuntimeError("the cluster did not come up in time")
             time.sleep(0.05)
 
-    def node_id(self, port: int) -> str:
+    def node_id(self, port: int | str) -> str:
         return str(self.client(port).execute_command("CLUSTER MYID").decode())
 
     def keys(self) -> dict[bytes, int]:

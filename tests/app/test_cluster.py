@@ -13,7 +13,6 @@ from pathlib import Path
 
 import pytest
 from redis.asyncio.cluster import ClusterNode, RedisCluster
-from redis.exceptions import NoScriptError
 
 from server.app import store
 from server.app.settings import Settings
@@ -91,8 +90,9 @@ async def test_a_race_on_a_cluster(cluster: LocalCluster, tmp_path: Path) -> Non
         # every key is on the node that serves its slot, and the keys are spread
         where = cluster.keys()
         assert len(set(where.values())) > 1, where
+        assert isinstance(server.redis, RedisCluster)
         for key, port in where.items():
-            node = server.redis.get_node_from_key(key)
+            node = server.redis.get_node_from_key(key.decode())
             assert node is not None and node.port == port, key
         logs = {r["player"]: store.log_key(r["replay"]) for r in results}
         assert cluster.client(where[logs["ann"].encode()]).llen(logs["ann"]) == 26
