@@ -62,8 +62,10 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check $(LINTED)
 	$(BIN)/python docs/check_names.py
 
+# server and client_cli strict, tests, bench and the names check with mypy's default
+# checks (pyproject.toml's [tool.mypy] says which)
 typecheck: $(STAMP)
-	$(BIN)/mypy server client_cli
+	$(BIN)/mypy server client_cli tests bench docs
 
 # The tests run on the compiled modules (PATIENCE_NATIVE=1 refuses to fall back), the
 # doctests and the tests of each compiled module once more on the source, as a machine

@@ -51,7 +51,6 @@ ALLOWED = {
     "NO_COLOR",  # the convention prompt_toolkit honours (no-color.org)
     "used_memory",  # a field of Redis's INFO memory
     "select_subprotocol",  # websockets' per-connection hook, an instance attribute
-    "DATA_DIR",  # the --data-dir setting's folder, as server.md writes its paths
     # stale: fix in server/app/domain/boards.py (the day check is Leaderboards.board)
     "Service._board",
     # stale: fix in server/app/store/bus.py (it is Bus.missed_boards)
