@@ -179,19 +179,41 @@ class ServerProcess:
             "PATIENCE_STUCK_SETTLE": str(STUCK_SETTLE),
             **self.env,
         }
+        for _ in range(5):
+            if self._started(env):
+                return
+            # another test's process took the port between free_port() and the bind
+            self.port = free_port()
+            env["PATIENCE_PORT"] = str(self.port)
+        raise RuntimeError(f"server found no free port: {self.log.read_text()}")
+
+    def _started(self, env: dict[str, str]) -> bool:
+        """Start the process; True once it says it listens on this port, False if the
+        port was taken (it exited), else RuntimeError. It waits for the process's own
+        line, not a connection: another process may be listening on the port."""
+        out = self.data_dir / "server.out"
+        seen = out.stat().st_size if out.exists() else 0
+        logged = self.log.stat().st_size if self.log.exists() else 0
         self.process = subprocess.Popen(
             [sys.executable, "-m", "server.cli"],
             env=env,
-            stdout=subprocess.DEVNULL,
+            stdout=out.open("ab"),
             stderr=self.log.open("ab"),
         )
-        deadline = time.monotonic() + 15
+        listening = f"listening on {self.url}".encode()
+        deadline = time.monotonic() + 60  # a deadline for a busy machine, not a timing
         while time.monotonic() < deadline:
-            with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", self.port)):
-                return
+            with out.open("rb") as said:
+                said.seek(seen)
+                if listening in said.read():
+                    return True
             if self.process.poll() is not None:
+                log = self.log.read_bytes()[logged:].decode(errors="replace")
+                if "address already in use" in log:
+                    self.process = None
+                    return False
                 raise RuntimeError(f"server exited: {self.log.read_text()}")
-            time.sleep(0.05)
+            time.sleep(0.02)
         raise RuntimeError("server did not start")
 
     def stop(self, sig: int = signal.SIGTERM) -> int:

@@ -48,6 +48,10 @@ class Terminal:
             "LC_ALL": "C.UTF-8",
         }
         env.pop("NO_COLOR", None)
+        # the size is the pseudo-terminal's: LINES and COLUMNS would override it (a
+        # pytest-xdist worker has them set, 24 by 80)
+        env.pop("LINES", None)
+        env.pop("COLUMNS", None)
         self.child = pexpect.spawn(
             CLIENT, args, env=env, dimensions=(rows, cols), preexec_fn=_as_in_a_shell
         )
