@@ -95,7 +95,9 @@ async def measure(service: Service, args: argparse.Namespace) -> dict[str, Any]:
             # as the websocket layer does: the move path without a coroutine, the
             # coroutine only when the service cannot take it so
             outcome: asyncio.Future[bytes | BaseException] = loop.create_future()
-            if service.move_now(seat, request, outcome.set_result):
+            if service.moves.move_now(
+                seat, request.id, request.game, request.move, outcome.set_result
+            ):
                 result = await outcome
                 if isinstance(result, BaseException):
                     raise result
@@ -163,7 +165,7 @@ def main() -> None:
         "--via",
         choices=("move_now", "handle"),
         default="move_now",
-        help="moves by Service.move_now, as the server takes them (default), or by the "
+        help="moves by MovePath.move_now, as the server takes them (default), or by the "
         "coroutine path, Service.handle",
     )
     args = parser.parse_args()

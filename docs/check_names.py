@@ -51,13 +51,7 @@ ALLOWED = {
     "NO_COLOR",  # the convention prompt_toolkit honours (no-color.org)
     "used_memory",  # a field of Redis's INFO memory
     "select_subprotocol",  # websockets' per-connection hook, an instance attribute
-    # stale: fix in server/app/domain/boards.py (the day check is Leaderboards.board)
-    "Service._board",
-    # stale: fix in server/app/store/bus.py (it is Bus.missed_boards)
-    "Bus.board_updates_since",
-    # stale: fix in server/app/domain/room.py (RoomSteps.carry_out now)
-    "server.app.handlers.host.RoomHost.carry_out",
-    # stale: fix in server/app/handlers/daily.py and docs/architecture.md (GameKeeper's now)
+    # stale: fix in docs/architecture.md (GameKeeper's now)
     "Play.log_write",
     # stale: fix in docs/architecture.md (the move path, the keeper and the room steps moved)
     "Service.move_now",

@@ -4,25 +4,19 @@ to the group commit as its log entry, and answered once Redis has it, with no co
 :class:`MovePath` is the service's half of it (``Service.moves``): the service's other
 requests (``undo``, ``resign``, a move on a game to load first) use the same checks and
 the same reply. Compiled with the rules engine (``server/native.py``), so it keeps to
-strict types; the service, its rooms and its group commit stay Python objects, reached
-through the attributes named here.
+strict types; what it is built with (the rooms, the group commit, the game log's writer,
+the stuck check, the events) stays Python objects, each named by a narrow type here.
 
 A log entry goes to Redis as ``EVALSHA`` of the fenced append
-(:data:`~server.app.store.FENCED_APPEND`). Its command is packed here, from a head kept
-per game (the script, the game's keys and this process's fencing token do not change
-between moves), rather than by the group commit's general packer:
-
->>> command = packed_append(append_head("ab12", 7), "1700000000000 deal")
->>> command[:17]
-b'*7\\r\\n$7\\r\\nEVALSHA\\r\\n'
->>> command[-51:]
-b'$12\\r\\ng:{ab12}:log\\r\\n$1\\r\\n7\\r\\n$18\\r\\n1700000000000 deal\\r\\n'
+(:data:`~server.app.store.FENCED_APPEND`), packed from a head kept per game (the script,
+the game's keys and this process's fencing token do not change between moves):
+``store.append_head`` and ``store.packed_append``, beside the group commit that sends it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from server.engine import IllegalMove
 from server.protocol import ErrorCode, ProtocolError
@@ -31,39 +25,18 @@ from server.protocol.codec import array_header, map_header, pack_str, pack_uint
 from . import store
 from .domain import games as g
 from .domain.room import COUNTDOWN, RACING
+from .events import Events, GameEnded, RacerProgress
+from .held import HeldRoom
+
+if TYPE_CHECKING:
+    from .settings import Clock, Settings
 
 #: what a move's caller hears: the reply's frame (``moved``, its ``id`` set, encoded)
 #: or the error
 Answer = Callable[["bytes | BaseException"], None]
 #: what :meth:`MovePath.start` tells once Redis has the entry: the move's text and the
 #: room it was raced in, or the error (the move taken back)
-Started = Callable[["tuple[str, Any] | BaseException"], None]
-
-_SHA = store.FENCED_APPEND_SHA.encode()
-
-
-def _bulk(data: bytes) -> bytes:
-    return b"".join((b"$", str(len(data)).encode(), b"\r\n", data, b"\r\n"))
-
-
-def append_head(gid: str, token: int) -> bytes:
-    """The fenced append's command for one game and token, packed (RESP) up to its last
-    argument, the entry: as ``hiredis.pack_command`` packs ``store.Commands.append_fenced``."""
-    args = (
-        b"EVALSHA",
-        _SHA,
-        b"2",
-        store.fence_key(gid).encode(),
-        store.log_key(gid).encode(),
-        str(token).encode(),
-    )
-    return b"".join([b"*7\r\n", *[_bulk(arg) for arg in args]])
-
-
-def packed_append(head: bytes, entry: str) -> bytes:
-    """The whole command: ``head`` and the entry."""
-    return head + _bulk(entry.encode())
-
+Started = Callable[["tuple[str, HeldRoom | None] | BaseException"], None]
 
 #: the ``moved`` reply's fields up to the game id, and the names of the others, encoded
 _MOVED = map_header(7) + pack_str("type") + pack_str("moved") + pack_str("game")
@@ -86,21 +59,58 @@ def _refused(code: ErrorCode, message: str) -> ProtocolError:
     return ProtocolError(code, message)
 
 
-class MovePath:
-    """The service's move path (``Service.moves``)."""
+class Mover(Protocol):
+    """The connection a move came on, as the move path reads it."""
 
-    def __init__(self, service: Any) -> None:
-        #: the :class:`~server.app.service.Service` (its race progress and log writes)
-        self.service = service
-        self.games: dict[str, g.LiveGame] = service.games
-        self.rooms: dict[str, Any] = service.rooms
-        self.settings: Any = service.settings
-        self.clock: Any = service.clock
-        #: the group commit (``store.GroupCommit``)
-        self.commit: Any = service.commit
+    @property
+    def hello(self) -> bool: ...
+
+    @property
+    def player(self) -> str | None: ...
+
+
+class GameLog(Protocol):
+    """How a game's log is written (``handlers.keeper.GameKeeper``)."""
+
+    def log_write(self, live: g.LiveGame, entry: str) -> store.Write: ...
+
+    def log_failed(self, live: g.LiveGame, exc: BaseException) -> BaseException: ...
+
+
+class StuckCheck(Protocol):
+    """Who looks further when no move plainly gets a game on (``handlers.stuck``)."""
+
+    def check_later(self, live: g.LiveGame) -> None: ...
+
+
+class MovePath:
+    """The service's move path (``Service.moves``): built with the games and rooms held
+    here, the settings and clock, the group commit, how a game's log is written, the stuck
+    check, and the events a move tells (:class:`~server.app.events.RacerProgress`, and
+    :class:`~server.app.events.GameEnded` when it ends the game)."""
+
+    def __init__(
+        self,
+        games: dict[str, g.LiveGame],
+        rooms: dict[str, HeldRoom],
+        settings: Settings,
+        clock: Clock,
+        commit: store.GroupCommit,
+        game_log: GameLog,
+        stuck: StuckCheck,
+        events: Events,
+    ) -> None:
+        self.games = games
+        self.rooms = rooms
+        self.settings = settings
+        self.clock = clock
+        self.commit = commit
+        self.game_log = game_log
+        self.stuck = stuck
+        self.events = events
 
     def move_now(
-        self, session: Any, request_id: int, gid: str | None, text: str, done: Answer
+        self, session: Mover, request_id: int, gid: str | None, text: str, done: Answer
     ) -> bool:
         """A move on a game held here, played at once: ``done`` is called with the reply
         (:meth:`moved_frame`) or the error once Redis has its log entry. False, with nothing
@@ -116,7 +126,7 @@ class MovePath:
         ):
             return False
 
-        def moved(outcome: tuple[str, Any] | BaseException) -> None:
+        def moved(outcome: tuple[str, HeldRoom | None] | BaseException) -> None:
             if isinstance(outcome, BaseException):
                 done(outcome)
                 return
@@ -130,7 +140,7 @@ class MovePath:
         self.start(live, text, moved)
         return True
 
-    def check_playable(self, live: g.LiveGame) -> Any:
+    def check_playable(self, live: g.LiveGame) -> HeldRoom | None:
         """The room a move on ``live`` is raced in (None: not a race), or
         :class:`ProtocolError` when the game cannot take a move now."""
         if live.result is not None:
@@ -177,13 +187,13 @@ class MovePath:
         status = game.status
         if status != "playing":
             live.finish(status, now)
-        service = self.service
+        game_log = self.game_log
 
         def logged(error: BaseException | None) -> None:
             if error is not None:
                 game.pop()
                 live.result = live.finished_ms = None
-                done(service.play.log_failed(live, error))
+                done(game_log.log_failed(live, error))
                 return
             live.log_length += 1
             live.note_home_change(home_before, now)
@@ -205,14 +215,16 @@ class MovePath:
             or fence is None
             or not commit.packs
         ):
-            commit.submit_callback(self.service.play.log_write(live, entry), done)
+            commit.submit_callback(self.game_log.log_write(live, entry), done)
             return
         head = live.append_head
         if head is None or head[0] != fence:
-            head = live.append_head = (fence, append_head(live.gid, fence))
-        commit.submit_packed(packed_append(head[1], entry), done)
+            head = live.append_head = (fence, store.append_head(live.gid, fence))
+        commit.submit_packed(store.packed_append(head[1], entry), done)
 
-    def played(self, kind: str, live: g.LiveGame, move: str, room: Any) -> dict[str, Any]:
+    def played(
+        self, kind: str, live: g.LiveGame, move: str, room: HeldRoom | None
+    ) -> dict[str, Any]:
         """The reply to an accepted move or undo (and the room's progress event)."""
         game = live.game
         reply: dict[str, Any] = {
@@ -223,9 +235,7 @@ class MovePath:
             "legal": [mv.text for mv in game.legal_moves()],
             "status": live.status(),
         }
-        if room is not None:
-            self.service.races.progress(room, live)
-        self.after(live)
+        self.tell(live, room)
         return reply
 
     def after(self, live: g.LiveGame) -> None:
@@ -234,9 +244,11 @@ class MovePath:
         (:meth:`~server.engine.Game.plain_progress`), the service's stuck check looks
         further, off the event loop (``StuckWatch``). Cheap for every other position."""
         if live.result is None and not live.game.plain_progress():
-            self.service.stuck.check_later(live)
+            self.stuck.check_later(live)
 
-    def moved_frame(self, live: g.LiveGame, move: str, room: Any, request_id: int) -> bytes:
+    def moved_frame(
+        self, live: g.LiveGame, move: str, room: HeldRoom | None, request_id: int
+    ) -> bytes:
         """The ``moved`` reply as :meth:`played` makes it, with its ``id``, encoded (what
         ``codec.encode`` makes of it), and the room's progress event."""
         view = live.view_encoder().encode_bytes()
@@ -258,7 +270,15 @@ class MovePath:
                 pack_uint(request_id),
             ]
         )
-        if room is not None:
-            self.service.races.progress(room, live)
-        self.after(live)
+        self.tell(live, room)
         return frame
+
+    def tell(self, live: g.LiveGame, room: HeldRoom | None) -> None:
+        """A move or undo on ``live`` is answered: the room hears the racer's progress,
+        and of the game's end; then :meth:`after`."""
+        events = self.events
+        if room is not None:
+            events.tell(RacerProgress(room, live))
+        if live.result is not None:
+            events.tell(GameEnded(live, room))
+        self.after(live)

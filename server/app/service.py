@@ -16,43 +16,33 @@ reply.
 from __future__ import annotations
 
 import asyncio
-import logging
-import secrets
-from collections.abc import Callable, Coroutine, Iterable
+from collections.abc import Coroutine, Iterable
 from typing import Any
 
 from server.protocol import ErrorCode, ProtocolError
 from server.protocol import messages as m
 
 from . import store
-from .domain import games as g
+from .context import Context, Session
 from .domain.room import RoomConflict
-from .handlers.base import Handler, Part, Session
+from .handlers.base import Handler, Part
 from .handlers.boards import Leaderboards
 from .handlers.certify import Certifier
 from .handlers.daily import DailyChallenge
 from .handlers.hints import Hints
 from .handlers.home import Homing
-from .handlers.host import HeldRoom, RoomHost
+from .handlers.host import RoomHost
 from .handlers.housekeeping import Housekeeping
+from .handlers.keeper import GameKeeper
 from .handlers.play import Play, rules_text
 from .handlers.players import Accounts
 from .handlers.races import Races
 from .handlers.replays import Replaying
 from .handlers.rooms import Lobby
+from .handlers.steps import RoomSteps
 from .handlers.stuck import StuckWatch
 from .moves import MovePath
 from .settings import Settings
-from .store import bus
-from .store.boards import Boards
-from .store.daily import Dailies
-from .store.failures import FailureLog
-from .store.games import Games
-from .store.players import Players
-from .store.presence import Presence
-from .store.replays import Replays
-from .store.rooms import Rooms
-from .workers import Workers
 
 __all__ = ["Service", "Session", "rules_text"]
 
@@ -75,61 +65,65 @@ def request_table(parts: Iterable[Part]) -> dict[type[m.Request], Handler]:
 
 
 class Service:
+    """The app put together: each part built with what it uses, lowest first (no part is
+    given one built after it: what would call back up is an event, ``server.app.events``,
+    subscribed to where the part that hears it is built)."""
+
     def __init__(self, settings: Settings, redis: store.RedisClient) -> None:
         self.settings = settings
         self.redis = redis
-        self.clock = settings.clock
-        self.commit = store.GroupCommit(redis, settings.write_timeout or None)
-        self.sessions: dict[str, Session] = {}
-        self.games: dict[str, g.LiveGame] = {}
-        self.rooms: dict[str, HeldRoom] = {}
-        #: set when the server begins to stop: connections closing then are no one leaving
-        self.stopping = False
-        #: player -> code of the room they are in (not left); player -> their solo game
-        self.room_of: dict[str, str] = {}
-        self.solo_of: dict[str, str] = {}
-        #: player -> server ms since when they have had no connection
-        self.absent_since: dict[str, int] = {}
-        #: this process's id among the processes sharing the Redis, and the bus to them
-        self.proc = secrets.token_hex(6)
-        self.bus = bus.Bus(redis, self.proc, self.on_bus, on_back=self.on_bus_back)
+        self.ctx = ctx = Context(settings, redis, self.on_bus, self.on_bus_back)
+        self.clock = ctx.clock
+        self.commit = ctx.commit
+        self.sessions = ctx.sessions
+        self.games = ctx.games
+        self.rooms = ctx.rooms
+        self.proc = ctx.proc
+        self.bus = ctx.bus
+        self.failures = ctx.failures
+        self.workers = ctx.workers
+        self.room_of, self.solo_of, self.absent_since = ctx.room_of, ctx.solo_of, ctx.absent_since
         #: the repositories
-        self.players = Players(redis)
-        self.dailies = Dailies(redis)
-        self.presence = Presence(redis, self.proc)
-        self.replays = Replays(redis)
-        self.stored = Games(redis)
-        self.boards = Boards(redis)
-        self.stored_rooms = Rooms(redis, self.proc)
-        #: room changes tried again because another process changed the room first, and
-        #: appends refused because another process had taken the game (for /metrics)
-        self.room_conflicts = 0
-        self.fenced = 0
-        #: background work (see spawn), finished before the Redis client is closed
-        self._background: set[asyncio.Task[Any]] = set()
-        #: failures while Redis is away: a line a kind every few seconds, not one each
-        self.failures = FailureLog(logging.getLogger("patience.service"))
-        #: worker processes for what takes CPU longer than a request may hold the loop
-        self.workers = Workers()
-        #: the parts, one a capability
-        self.accounts = Accounts(self)
-        self.play = Play(self)
-        self.hints = Hints(self)
-        self.host = RoomHost(self)
-        self.lobby = Lobby(self)
-        self.races = Races(self)
-        self.daily = DailyChallenge(self)
-        self.certifier = Certifier(self)
-        self.replaying = Replaying(self)
-        self.leaderboards = Leaderboards(self)
-        self.housekeeping = Housekeeping(self)
-        self.homing = Homing(self)
-        self.stuck = StuckWatch(self)
+        self.players, self.dailies, self.presence = ctx.players, ctx.dailies, ctx.presence
+        self.replays, self.stored, self.boards = ctx.replays, ctx.stored, ctx.boards
+        self.stored_rooms = ctx.stored_rooms
+        #: the parts, one a capability, each given the parts it calls
+        self.keeper = GameKeeper(ctx)
+        self.stuck = StuckWatch(ctx)
+        self.moves = MovePath(
+            ctx.games,
+            ctx.rooms,
+            settings,
+            ctx.clock,
+            ctx.commit,
+            self.keeper,
+            self.stuck,
+            ctx.events,
+        )
+        self.replaying = Replaying(ctx)
+        self.leaderboards = Leaderboards(ctx)
+        self.certifier = Certifier(ctx)
+        self.daily = DailyChallenge(
+            ctx, self.keeper, self.leaderboards, self.certifier, self.replaying
+        )
+        self.play = Play(ctx, self.keeper, self.daily, self.moves)
+        self.hints = Hints(ctx, self.keeper, self.daily, self.moves)
+        self.homing = Homing(ctx, self.keeper, self.daily, self.play, self.moves)
+        self.host = RoomHost(ctx)
+        self.races = Races(ctx, self.host, self.leaderboards)
+        self.steps = RoomSteps(ctx, self.host, self.races, self.keeper, self.replaying)
+        self.lobby = Lobby(ctx, self.host, self.steps)
+        self.housekeeping = Housekeeping(
+            ctx, self.host, self.steps, self.races, self.keeper, self.daily
+        )
+        self.accounts = Accounts(ctx, self.keeper, self.host, self.lobby, self.leaderboards)
         self.parts: tuple[Part, ...] = (
             self.accounts,
+            self.keeper,
             self.play,
             self.hints,
             self.host,
+            self.steps,
             self.lobby,
             self.races,
             self.daily,
@@ -141,8 +135,24 @@ class Service:
             self.stuck,
         )
         self._handlers = request_table(self.parts)
-        #: the move path (compiled with the engine): moves played without a coroutine
-        self.moves = MovePath(self)
+
+    @property
+    def stopping(self) -> bool:
+        """Set when the server begins to stop: connections closing then are no one
+        leaving."""
+        return self.ctx.stopping
+
+    @stopping.setter
+    def stopping(self, value: bool) -> None:
+        self.ctx.stopping = value
+
+    @property
+    def room_conflicts(self) -> int:
+        return self.ctx.room_conflicts
+
+    @property
+    def fenced(self) -> int:
+        return self.ctx.fenced
 
     def now(self) -> int:
         return self.clock.now_ms()
@@ -161,21 +171,12 @@ class Service:
                 raise
             except RoomConflict as exc:
                 # another process changed the room meanwhile: read it again, try again
-                self.room_conflicts += 1
+                self.ctx.room_conflicts += 1
                 if attempt == 3:
                     raise
                 await self.host.reload(exc.args[0])
         reply["id"] = request.id
         return reply
-
-    def move_now(
-        self, session: Session, req: m.Move, done: Callable[[bytes | BaseException], None]
-    ) -> bool:
-        """The move path without a coroutine (:meth:`MovePath.move_now`): a move on a
-        game held here is played at once, and ``done`` is called with the ``moved``
-        reply, encoded, or the error once Redis has its log entry. False, with nothing
-        done, when the move needs what only :meth:`handle` does."""
-        return self.moves.move_now(session, req.id, req.game, req.move, done)
 
     def disconnected(self, session: Session) -> None:
         self.accounts.forget_session(session)
@@ -201,25 +202,11 @@ class Service:
         }
 
     def limits(self) -> dict[str, Any]:
-        s = self.settings
-        return {
-            "max_frame": s.max_frame,
-            "rate": s.rate,
-            "burst": s.burst,
-            "max_players": 16,
-            "countdown": s.countdown,
-        }
+        return self.ctx.limits()
 
     def spawn(self, coro: Coroutine[Any, Any, Any]) -> None:
         """Run ``coro`` in the background (shutdown waits for it)."""
-        task: asyncio.Task[Any] = asyncio.get_running_loop().create_task(coro)
-        self._background.add(task)
-        task.add_done_callback(self._background.discard)
-        task.add_done_callback(self._log_task_error)
-
-    def _log_task_error(self, task: asyncio.Task[Any]) -> None:
-        if not task.cancelled() and (exc := task.exception()) is not None:
-            self.failures.failed("background task", exc)
+        self.ctx.spawn(coro)
 
     async def on_bus(self, channel: str, data: dict[str, Any]) -> None:
         """A message from another process (see ``server.app.store.bus``)."""
@@ -231,7 +218,11 @@ class Service:
         elif kind == "board":
             self.leaderboards.relay(data.get("id", ""), data["data"])
         elif channel.startswith("room:"):
-            await self.host.on_bus(channel[len("room:") :], kind, data)
+            room = await self.host.on_bus(channel[len("room:") :], kind, data)
+            if room is not None:
+                if kind == "start":
+                    await self.steps.send_race_starts(room)
+                await self.host.announce(room)
 
     async def on_bus_back(self) -> None:
         """The bus hears again after it could not (Redis restarted): what the other
@@ -245,7 +236,7 @@ class Service:
         """Agree the daily deals' secret with the other processes on this Redis (else
         :class:`~server.app.store.SecretMismatch`), join the bus, resume the rooms a
         previous run left, start the housekeeping."""
-        await store.agree_secret(self.redis, self.daily.secret)
+        await store.agree_secret(self.redis, self.ctx.secret)
         await self.bus.start()
         count = await self.housekeeping.start()
         self.certifier.start()
@@ -258,8 +249,8 @@ class Service:
         self.host.stop()
         self.races.stop()
         self.stuck.stop()
-        if self._background:  # what closing connections started (presence, host)
-            await asyncio.wait(set(self._background), timeout=5)
+        if self.ctx.background:  # what closing connections started (presence, host)
+            await asyncio.wait(set(self.ctx.background), timeout=5)
         await self.host.uncount_watchers()
         self.workers.close()
         await self.commit.close()

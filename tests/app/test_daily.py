@@ -323,7 +323,7 @@ async def test_a_race_alone_or_on_a_chosen_deal_does_not_count(server: Running) 
 async def test_a_seeded_rooms_first_race_does_not_count_but_its_rematches_do(
     server: Running,
 ) -> None:
-    """The rule of ``Service._end_race``: a race counts against someone, on a deal nobody
+    """The rule of ``Races.count_race_win``: a race counts against someone, on a deal nobody
     chose; a room's seed deals only its first race, so its rematches count."""
     ann, bob = await player(server.url, "ann"), await player(server.url, "bob")
     code = (await ann.call("room_create", game=GAME, seed=1))["code"]

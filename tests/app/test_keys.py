@@ -56,11 +56,7 @@ def texts(tree: ast.AST) -> Iterator[tuple[int, str, bool]]:
                     skip.add(id(part))
                     yield node.lineno, part.value, True
     for node in ast.walk(tree):
-        if (
-            isinstance(node, ast.Constant)
-            and isinstance(node.value, str)
-            and id(node) not in skip
-        ):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in skip:
             yield node.lineno, node.value, False
 
 

@@ -40,8 +40,8 @@ async def test_two_starts_at_once_send_race_start_once(settings: Settings) -> No
         fences = int(await two.redis.get(f"g:{{{gid}}}:fence") or 0)
         # the bus's start message and the countdown timer, at once
         await asyncio.gather(
-            two.service.races.send_race_starts(room),
-            two.service.races.tell_started(room),
+            two.service.steps.send_race_starts(room),
+            two.service.steps.tell_started(room),
         )
         await bob.call("ping")  # every frame sent before its reply has arrived
         again = [e for e in bob.events if e.get("type") == "race_start"]

@@ -120,7 +120,10 @@ class RaceRoomMachine(RuleBasedStateMachine):
         assert self.room is not None
         results = [{"player": r.name} for r in self.room.racers.values() if r.gid]
         effects = rm.end(self.room, results, self.online)
-        assert effects == [rm.Persist(notice=None)]
+        # the results kept before the end is written, which has no notice: the results
+        # go out before the state
+        assert effects[:2] == [rm.KeepResults(()), rm.Persist(notice=None)]
+        assert effects[-3:] == [rm.TellResults(), rm.Publish(), rm.Announce()]
         self.carry_out(effects)
 
     # -- the rules --------------------------------------------------------------------

@@ -65,7 +65,7 @@ def parse_board(text: str, today: str, week: str) -> Board:
     """A board id to a :class:`Board` (``daily/GAME`` means today's, ``races/week`` this
     week's); ValueError if it names none: not a board id, an unknown game, an impossible
     day or week, or a week after ``week``. (A day after ``today`` is refused by
-    ``Service._board``.)"""
+    ``Leaderboards.board``.)"""
     if re.fullmatch(r"daily/[a-z-]+", text):
         text = f"{text}/{today}"
     elif text == "races/week":

@@ -60,7 +60,7 @@ class LiveGame:
     # (caches, never passed: compiled, a dataclass field with init=False is left unset)
     _views: ViewEncoder | None = field(default=None, repr=False, compare=False)
     #: the fence its log appends were packed for, and their packed head
-    #: (:func:`server.app.moves.append_head`)
+    #: (:func:`server.app.store.append_head`)
     append_head: tuple[int, bytes] | None = field(default=None, repr=False, compare=False)
 
     @property

@@ -2,7 +2,31 @@
 
 This module holds the room's data and the pure rules about it (codes, ranking, and the
 race room's state machine); the room host (``server.app.handlers.host``) holds a room in
-a process, carries out what a step of the machine says, and does the I/O.
+a process, and ``server.app.handlers.steps`` (``RoomSteps.step``, the one entry every
+change to a room goes through) takes its lock, runs a step of the machine below, carries
+out the effects it returns, then what comes after the lock.
+
+A room's life, step by step (the step; what asks for it; the effects it returns):
+
+=================  ==========================  ==============================================
+step               asked for by                effects
+=================  ==========================  ==============================================
+``create``         ``room_create``             Persist (no notice), Hold, Seat
+``join``           ``room_join``               Persist, Seat, Announce
+``ready``          ``ready``                   Persist, Announce
+``start``          ``start`` (the host)        Deal, Persist, Announce, Arm
+``countdown_due``  the room's timer            Persist (``start``), Arm, TellStarted*
+``racer_finished`` a racer's game ended        CheckEnd*
+``end``            CheckEnd, or time up        KeepResults, Persist (no notice), Arm,
+                                               CountWin, TellResults, Publish, Announce
+``rematch``        ``rematch`` (the host)      Deal, Persist, Announce, Arm
+``leave``          ``room_leave``, a new room  (Resign), Persist, Announce, Unseat,
+                                               (CheckEnd*); the last one out: Close, Unseat
+``host_away``      the host's connection gone  Persist
+=================  ==========================  ==============================================
+
+(* after the lock is let go.) ``time_up`` names the games a race's time limit ends; the
+step that ends them then ends the race (``end``).
 """
 
 from __future__ import annotations
@@ -225,7 +249,7 @@ def rank(entries: list[tuple[Racer, LiveGame]], start_at_ms: int) -> list[dict[s
 #
 # Each step below either raises the protocol error the request gets (the room unchanged)
 # or changes the room and returns the effects the room host carries out, in order, under
-# the room's lock (``server.app.handlers.host.RoomHost.carry_out``). A step that fails
+# the room's lock (``server.app.handlers.steps.RoomSteps.carry_out``). A step that fails
 # there takes the room back to the state it last had in common with Redis
 # (:meth:`Room.roll_back`): the copy never runs ahead of Redis.
 
@@ -259,6 +283,53 @@ class Persist:
 
 
 @dataclass(frozen=True)
+class Publish:
+    """Tell the other processes the state last written, under ``notice``."""
+
+    notice: str = "room"
+
+
+@dataclass(frozen=True)
+class Hold:
+    """Hold the room in this process, and hear of its changes (a room just made)."""
+
+
+@dataclass(frozen=True)
+class Seat:
+    """The player's place is this room (for their next sign-in, and this process's)."""
+
+    pid: str
+
+
+@dataclass(frozen=True)
+class Unseat:
+    """The player has left the room: their place is no longer it."""
+
+    pid: str
+
+
+@dataclass(frozen=True)
+class KeepResults:
+    """Keep the race's results and every racer's replay for good, before the room's end
+    is written (written again the same if the end is tried again)."""
+
+    entries: tuple[tuple[Racer, LiveGame], ...]
+
+
+@dataclass(frozen=True)
+class CountWin:
+    """Count the race's win on the race boards, where it counts (a failure is logged:
+    the race is over all the same)."""
+
+    entries: tuple[tuple[Racer, LiveGame], ...]
+
+
+@dataclass(frozen=True)
+class TellResults:
+    """The last standings, then ``results``, to the room's audience, here and elsewhere."""
+
+
+@dataclass(frozen=True)
 class Close:
     """The room is empty: delete it, and tell its audience it has closed."""
 
@@ -284,7 +355,23 @@ class CheckEnd:
     """See whether every racer has finished, and end the race if so."""
 
 
-Effect = Resign | Deal | Persist | Close | Arm | Announce | TellStarted | CheckEnd
+Effect = (
+    Resign
+    | Deal
+    | Persist
+    | Publish
+    | Hold
+    | Seat
+    | Unseat
+    | KeepResults
+    | CountWin
+    | TellResults
+    | Close
+    | Arm
+    | Announce
+    | TellStarted
+    | CheckEnd
+)
 
 
 def refuse(code: ErrorCode, message: str) -> ProtocolError:
@@ -307,6 +394,14 @@ def check_joinable(room: Room) -> None:
         raise refuse(ErrorCode.ROOM_FULL, f"room {room.code} is full")
 
 
+def create(room: Room, pid: str, name: str, now_ms: int) -> list[Effect]:
+    """A room just made, its host the one player in it: written before it is held (a room
+    held here that Redis has not got is one housekeeping lets go of as expired; nobody
+    else knows its code before the reply)."""
+    room.racers[pid] = Racer(pid, name, now_ms)
+    return [Persist(notice=None), Hold(), Seat(pid)]
+
+
 def join(room: Room, pid: str, name: str, now_ms: int) -> list[Effect]:
     """A player joins; joining again is harmless (nothing to do)."""
     racer = room.racers.get(pid)
@@ -314,7 +409,7 @@ def join(room: Room, pid: str, name: str, now_ms: int) -> list[Effect]:
         return []
     check_joinable(room)
     room.racers[pid] = Racer(pid, name, now_ms)
-    return [Persist(), Announce()]
+    return [Persist(), Seat(pid), Announce()]
 
 
 def leave(room: Room, pid: str, online: set[str]) -> list[Effect]:
@@ -335,8 +430,8 @@ def leave(room: Room, pid: str, online: set[str]) -> list[Effect]:
     if room.host == pid and members:
         room.host = successor(room, online) or members[0].pid
     if not members and room.state != RACING:
-        return [*effects, Close()]
-    effects += [Persist(), Announce()]
+        return [*effects, Close(), Unseat(pid)]
+    effects += [Persist(), Announce(), Unseat(pid)]
     if room.state == RACING:
         effects.append(CheckEnd())
     return effects
@@ -426,12 +521,27 @@ def time_up(room: Room) -> list[str]:
     return [r.gid for r in room.racers.values() if r.gid is not None]
 
 
-def end(room: Room, results: list[dict[str, Any]], online: set[str]) -> list[Effect]:
-    """Every racer has finished, or the time is up: the results stand, and a host who has
-    gone hands the part to a racer who is here, so that the rematch does not wait on
-    them. (Written without a notice: the results go out first, then the state.)"""
+def end(
+    room: Room,
+    results: list[dict[str, Any]],
+    online: set[str],
+    entries: tuple[tuple[Racer, LiveGame], ...] = (),
+) -> list[Effect]:
+    """Every racer has finished, or the time is up: the results (of ``entries``, each
+    racer with their game: :func:`rank`) stand, and a host who has gone hands the part to
+    a racer who is here, so that the rematch does not wait on them. The results and
+    replays are kept for good before the room's end is written; the end is written
+    without a notice, so that the results go out first, then the state."""
     room.results = results
     room.state = FINISHED
     if room.host not in online:
         room.host = successor(room, online) or room.host
-    return [Persist(notice=None)]
+    return [
+        KeepResults(entries),
+        Persist(notice=None),
+        Arm(),
+        CountWin(entries),
+        TellResults(),
+        Publish(),
+        Announce(),
+    ]

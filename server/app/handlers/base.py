@@ -4,44 +4,14 @@ it (:class:`Session`), and the error a request is refused with."""
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Coroutine
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any
 
 from server.protocol import ErrorCode, ProtocolError
 from server.protocol import messages as m
 
-if TYPE_CHECKING:
-    from ..service import Service
-    from .boards import Leaderboards
-    from .certify import Certifier
-    from .daily import DailyChallenge
-    from .hints import Hints
-    from .home import Homing
-    from .host import RoomHost
-    from .housekeeping import Housekeeping
-    from .play import Play
-    from .players import Accounts
-    from .races import Races
-    from .replays import Replaying
-    from .rooms import Lobby
-    from .stuck import StuckWatch
+from ..context import Context, Session
 
-
-class Session(Protocol):
-    """A client connection as the handlers see it."""
-
-    player: str | None
-    name: str | None
-    hello: bool
-    watching: set[str]
-    #: the client's address (the peer's, or as the proxy in front says), for limits
-    address: str | None
-
-    def send(self, message: dict[str, Any]) -> None: ...
-
-    def send_encoded(self, data: bytes) -> None: ...
-
-    def close(self, code: int, reason: str) -> None: ...
-
+__all__ = ["Context", "Handler", "Part", "Session", "refuse"]
 
 #: a request's handler: the session it came on and the request, to the reply
 Handler = Callable[[Session, Any], Awaitable[dict[str, Any]]]
@@ -53,33 +23,35 @@ def refuse(code: ErrorCode, message: str) -> ProtocolError:
 
 
 class Part:
-    """A capability of the app (``server.app.service.Service``): it reaches the state
-    the app shares (the connections, the games and rooms held here, the repositories)
-    and the other parts through it."""
+    """A capability of the app, built with the state the app shares (:class:`Context`:
+    the connections, what is held here, the repositories) and, as arguments of its own,
+    the few other parts it calls (``server.app.service`` puts them together). What it
+    would have to tell a part above it is an event (``server.app.events``)."""
 
-    def __init__(self, app: Service) -> None:
-        self.app = app
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
         # what the app shares, under the same names (containers: never replaced)
-        self.settings = app.settings
-        self.clock = app.clock
-        self.commit = app.commit
-        self.sessions = app.sessions
-        self.games = app.games
-        self.rooms = app.rooms
-        self.room_of = app.room_of
-        self.solo_of = app.solo_of
-        self.absent_since = app.absent_since
-        self.bus = app.bus
-        self.failures = app.failures
-        self.proc = app.proc
-        self.players = app.players
-        self.dailies = app.dailies
-        self.presence = app.presence
-        self.replays = app.replays
-        self.stored = app.stored
-        self.boards = app.boards
-        self.stored_rooms = app.stored_rooms
-        self.workers = app.workers
+        self.settings = ctx.settings
+        self.clock = ctx.clock
+        self.commit = ctx.commit
+        self.sessions = ctx.sessions
+        self.games = ctx.games
+        self.rooms = ctx.rooms
+        self.room_of = ctx.room_of
+        self.solo_of = ctx.solo_of
+        self.absent_since = ctx.absent_since
+        self.bus = ctx.bus
+        self.failures = ctx.failures
+        self.proc = ctx.proc
+        self.players = ctx.players
+        self.dailies = ctx.dailies
+        self.presence = ctx.presence
+        self.replays = ctx.replays
+        self.stored = ctx.stored
+        self.boards = ctx.boards
+        self.stored_rooms = ctx.stored_rooms
+        self.workers = ctx.workers
+        self.events = ctx.events
 
     def requests(self) -> dict[type[m.Request], Handler]:
         """The requests this part answers, and with what (none by default)."""
@@ -94,57 +66,4 @@ class Part:
         return session.player
 
     def spawn(self, coro: Coroutine[Any, Any, Any]) -> None:
-        self.app.spawn(coro)
-
-    # the other parts
-    @property
-    def accounts(self) -> Accounts:
-        return self.app.accounts
-
-    @property
-    def play(self) -> Play:
-        return self.app.play
-
-    @property
-    def hints(self) -> Hints:
-        return self.app.hints
-
-    @property
-    def host(self) -> RoomHost:
-        return self.app.host
-
-    @property
-    def lobby(self) -> Lobby:
-        return self.app.lobby
-
-    @property
-    def races(self) -> Races:
-        return self.app.races
-
-    @property
-    def daily(self) -> DailyChallenge:
-        return self.app.daily
-
-    @property
-    def certifier(self) -> Certifier:
-        return self.app.certifier
-
-    @property
-    def replaying(self) -> Replaying:
-        return self.app.replaying
-
-    @property
-    def leaderboards(self) -> Leaderboards:
-        return self.app.leaderboards
-
-    @property
-    def housekeeping(self) -> Housekeeping:
-        return self.app.housekeeping
-
-    @property
-    def homing(self) -> Homing:
-        return self.app.homing
-
-    @property
-    def stuck(self) -> StuckWatch:
-        return self.app.stuck
+        self.ctx.spawn(coro)

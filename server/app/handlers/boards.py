@@ -3,24 +3,21 @@
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from server.protocol import ErrorCode, encode
 from server.protocol import messages as m
 
 from ..domain import daily as d
 from ..domain.boards import Board, parse_board
-from .base import Handler, Part, Session, refuse
-
-if TYPE_CHECKING:
-    from ..service import Service
+from .base import Context, Handler, Part, Session, refuse
 
 log = logging.getLogger("patience.service")
 
 
 class Leaderboards(Part):
-    def __init__(self, app: Service) -> None:
-        super().__init__(app)
+    def __init__(self, ctx: Context) -> None:
+        super().__init__(ctx)
         #: board id -> sessions watching it
         self.board_watchers: dict[str, set[Session]] = {}
 

@@ -20,7 +20,7 @@ import asyncio
 import logging
 import time
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from server.engine import GAMES
 from server.solver import CertificateError, check_line
@@ -29,10 +29,7 @@ from server.solver.certify import first_winnable, shortest_line
 from ..domain import daily as d
 from ..domain import replays
 from ..workers import timed
-from .base import Part
-
-if TYPE_CHECKING:
-    from ..service import Service
+from .base import Context, Part
 
 log = logging.getLogger("patience.service")
 
@@ -41,8 +38,8 @@ CERTIFY_INTERVAL = 60.0
 
 
 class Certifier(Part):
-    def __init__(self, app: Service) -> None:
-        super().__init__(app)
+    def __init__(self, ctx: Context) -> None:
+        super().__init__(ctx)
         #: the deals fixed, as read (they never change once fixed)
         self._deals: dict[tuple[str, str], dict[str, Any]] = {}
         #: deals certified by this process (for the tests and the log)
@@ -61,7 +58,7 @@ class Certifier(Part):
         if found is None:
             found = await self.dailies.deal(day, game_id)
             if found is None:
-                seed = d.candidate_seed(self.app.daily.secret, day, game_id, 0)
+                seed = d.candidate_seed(self.ctx.secret, day, game_id, 0)
                 found = await self.dailies.fix_deal(day, game_id, uncertified(seed))
             if not found.get("certified") or "par" in found:  # (else: its par to come)
                 self._deals[key] = found
@@ -154,7 +151,7 @@ class Certifier(Part):
         if not await self.dailies.claim_certifying(day, game_id, self.proc, claim_ms):
             return None
         try:
-            secret = self.app.daily.secret
+            secret = self.ctx.secret
             seeds = [d.candidate_seed(secret, day, game_id, n) for n in range(candidates)]
             found, cpu = await self.workers.run(
                 "certify", timed, first_winnable, game_id, seeds, budget, timeout=claim_ms / 1000

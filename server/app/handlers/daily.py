@@ -4,29 +4,40 @@ ranked game's end (its replay, the boards, the result line)."""
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from server.engine import GAMES
 from server.protocol import ErrorCode
 from server.protocol import messages as m
 
-from ..datadir import load_secret
 from ..domain import daily as d
 from ..domain import games as g
 from ..domain.boards import parse_board
-from .base import Handler, Part, Session, refuse
-
-if TYPE_CHECKING:
-    from ..service import Service
+from .base import Context, Handler, Part, Session, refuse
+from .boards import Leaderboards
+from .certify import Certifier
+from .keeper import GameKeeper
+from .replays import Replaying
 
 log = logging.getLogger("patience.service")
 
 
 class DailyChallenge(Part):
-    def __init__(self, app: Service) -> None:
-        super().__init__(app)
+    def __init__(
+        self,
+        ctx: Context,
+        keeper: GameKeeper,
+        leaderboards: Leaderboards,
+        certifier: Certifier,
+        replaying: Replaying,
+    ) -> None:
+        super().__init__(ctx)
+        self.keeper = keeper
+        self.leaderboards = leaderboards
+        self.certifier = certifier
+        self.replaying = replaying
         #: what the daily seeds are made from (``d.daily_seed``)
-        self.secret = load_secret(app.settings.secret, app.settings.data_dir)
+        self.secret = ctx.secret
 
     def requests(self) -> dict[type[m.Request], Handler]:
         return {
@@ -45,7 +56,7 @@ class DailyChallenge(Part):
             return
         live.finish(g.TIMEOUT, reset)
         try:
-            await self.play.log(live, f"{reset} {g.TIMEOUT_ENTRY}")
+            await self.keeper.log(live, f"{reset} {g.TIMEOUT_ENTRY}")
         except Exception:
             live.result = live.finished_ms = None  # not logged: not ended
             raise
@@ -85,7 +96,7 @@ class DailyChallenge(Part):
 
     async def _close(self, pid: str, gid: str) -> bool:
         """End one ranked attempt past its day's reset; whether it was ended here."""
-        live = await self.play.get_game(gid)
+        live = await self.keeper.get_game(gid)
         if (
             live is None  # expired, or a start that lost its claim (deleted)
             or live.kind != g.DAILY
@@ -146,7 +157,7 @@ class DailyChallenge(Part):
                 gid = await self.dailies.ranked(day, req.game, pid)
         if live is None:
             assert gid is not None
-            live = await self.play.get_game(gid)
+            live = await self.keeper.get_game(gid)
             if live is None:
                 raise refuse(ErrorCode.NO_SUCH_GAME, "today's ranked game has expired")
         ranked = not live.finished
@@ -157,9 +168,9 @@ class DailyChallenge(Part):
                 par = int(deal["par"])  # (once the ranked attempt is over, not before)
             ranked_result = self._result_line_of(live, par)
             pgid = await self.dailies.practice(day, req.game, pid)
-            practice = await self.play.get_game(pgid) if pgid else None
+            practice = await self.keeper.get_game(pgid) if pgid else None
             if practice is None or practice.finished:
-                await self.play.count_deal(pid)  # (a practice game is a new game too)
+                await self.keeper.count_deal(pid)  # (a practice game is a new game too)
                 practice = await self.stored.create(
                     g.dealt(req.game, seed, pid, g.PRACTICE, now, day=day),
                     self.settings.idle_ttl,
@@ -167,9 +178,9 @@ class DailyChallenge(Part):
                 self.games[practice.gid] = practice
                 await self.dailies.set_practice(day, req.game, pid, practice.gid)
                 # kept as the solo games are: the last ten that ended, older ones deleted
-                await self.play.keep_solo(pid, practice.gid, None)
+                await self.keeper.keep_solo(pid, practice.gid, None)
             live = practice
-        self.play.take_solo(pid, live.gid)
+        self.keeper.take_solo(pid, live.gid)
         # (the day's board kept as the player's last daily: top's board when none is named)
         await self.players.set_solo(pid, live.gid, daily=f"daily/{req.game}/{day}")
         reset = d.next_reset_ms(now)
@@ -313,7 +324,7 @@ class DailyChallenge(Part):
         """Finish a ranked daily that has just ended (:meth:`finished`). Its final entry
         is logged, so the request that ended it was applied, and is answered as such even
         when the finish fails (Redis away): the write of that entry marked the finish owed
-        (``Play.log_write``), and housekeeping finishes it (:meth:`finish_owed`)."""
+        (``GameKeeper.log_write``), and housekeeping finishes it (:meth:`finish_owed`)."""
         try:
             await self.finished(live)
         except Exception as exc:

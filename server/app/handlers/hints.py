@@ -31,19 +31,19 @@ import hashlib
 import itertools
 import json
 from collections.abc import AsyncIterator
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final
 
 from server.protocol import ErrorCode, ProtocolError
 from server.protocol import messages as m
 from server.solver.hints import BUDGET_S, suggest
 
 from ..domain import games as g
+from ..moves import MovePath
 from ..store.keys import CLAIM_MS
 from ..store.limits import Limit, Limiter, Use
-from .base import Handler, Part, Session, refuse
-
-if TYPE_CHECKING:
-    from ..service import Service
+from .base import Context, Handler, Part, Session, refuse
+from .daily import DailyChallenge
+from .keeper import GameKeeper
 
 #: hints a player may ask for in a minute (server time), whichever process answers
 PER_MINUTE: Final = 10
@@ -135,9 +135,14 @@ class HintQueue:
 
 
 class Hints(Part):
-    def __init__(self, app: Service) -> None:
-        super().__init__(app)
-        self.limits = Limiter(app.redis)
+    def __init__(
+        self, ctx: Context, keeper: GameKeeper, daily: DailyChallenge, moves: MovePath
+    ) -> None:
+        super().__init__(ctx)
+        self.keeper = keeper
+        self.daily = daily
+        self.moves = moves
+        self.limits = Limiter(ctx.redis)
         workers = self.workers.sizes.get(POOL, 1)
         self.queue = HintQueue(workers, WAITING_PER_WORKER * workers)
 
@@ -145,7 +150,7 @@ class Hints(Part):
         return {m.Hint: self.on_hint}
 
     async def on_hint(self, session: Session, req: m.Hint) -> dict[str, Any]:
-        live = await self.play.game_for(session, req.game)
+        live = await self.keeper.game_for(session, req.game)
         await self.daily.close_past_daily(live)
         self.check_allowed(live)
         pid = live.owner
@@ -171,7 +176,7 @@ class Hints(Part):
             else:
                 move, reason = found
                 # counted before it is sent: a hint the log has not got is not given
-                await self.play.log(live, f"{self.now()} {g.HINT}")
+                await self.keeper.log(live, f"{self.now()} {g.HINT}")
                 live.hints += 1
         except ProtocolError:
             if not worked:  # refused for want of a worker: not counted
@@ -204,7 +209,7 @@ class Hints(Part):
             room = self.rooms.get(live.room or "")
             if room is not None and room.race == live.race and not room.hints:
                 raise refuse(ErrorCode.HINTS_OFF, "this race room was made without hints")
-        self.play.check_playable(live)
+        self.moves.check_playable(live)
 
     async def take_turn(self, pid: str) -> tuple[str, Use]:
         """One hint at a time, :data:`PER_MINUTE` a minute, per player, whichever

@@ -16,22 +16,41 @@ from server.protocol import ErrorCode, ProtocolError
 from server.protocol import messages as m
 
 from ..domain import games as g
-from .base import Handler, Part, Session
+from ..events import GameEnded, RacerProgress
+from ..moves import MovePath
+from .base import Context, Handler, Part, Session
+from .daily import DailyChallenge
+from .keeper import GameKeeper
+from .play import Play
 
 log = logging.getLogger("patience.service")
 
 
 class Homing(Part):
+    def __init__(
+        self,
+        ctx: Context,
+        keeper: GameKeeper,
+        daily: DailyChallenge,
+        play: Play,
+        moves: MovePath,
+    ) -> None:
+        super().__init__(ctx)
+        self.keeper = keeper
+        self.daily = daily
+        self.play = play
+        self.moves = moves
+
     def requests(self) -> dict[type[m.Request], Handler]:
         return {m.Home: self.on_home}
 
     async def on_home(self, session: Session, req: m.Home) -> dict[str, Any]:
         live = self.games.get(req.game) if req.game is not None else None
         if live is None or live.owner != session.player:
-            live = await self.play.game_for(session, req.game)
+            live = await self.keeper.game_for(session, req.game)
         if live.kind == g.DAILY:
             await self.daily.close_past_daily(live)
-        room = self.play.check_playable(live)
+        room = self.moves.check_playable(live)
         played: list[str] = []
         stopped: dict[str, str] | None = None
         # each move sends at least one card home: there are no more moves than cards
@@ -48,7 +67,9 @@ class Homing(Part):
                 break
             played.append(text)
             if room is not None:
-                self.races.progress(room, live)
+                self.events.tell(RacerProgress(room, live))
+        if played and live.result is not None:
+            self.events.tell(GameEnded(live, room))
         if live.finished and live.kind == g.DAILY and played:
             await self.daily.finish(live)
         reply: dict[str, Any] = {
@@ -62,7 +83,7 @@ class Homing(Part):
         if stopped is not None:
             reply["error"] = stopped
         if played:
-            self.app.moves.after(live)
+            self.moves.after(live)
         return reply
 
     def _stopped(self, session: Session, exc: Exception) -> dict[str, str]:

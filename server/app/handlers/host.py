@@ -14,49 +14,30 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 from server.protocol import ErrorCode, encode
 
 from .. import store
-from ..domain import games as g
-from ..domain import room as rm
 from ..domain.room import (
     COUNTDOWN,
     FINISHED,
     RACING,
     Racer,
-    Room,
     RoomConflict,
 )
+from ..events import RoomDue
+from ..held import HeldRoom
 from ..store.rooms import Standing
 from .base import Part, Session, refuse
+
+__all__ = ["HeldRoom", "RoomHost"]
 
 log = logging.getLogger("patience.service")
 
 #: seconds between tries of a room's step (its start, its end) that failed on Redis, at
 #: first and at most: it is tried until it goes through
 RETRY_FIRST, RETRY_MAX = 0.25, 2.0
-
-
-@dataclass
-class HeldRoom(Room):
-    """A room held in this process: its persisted state (:class:`Room`) and what is this
-    process's own, never persisted: who watches it from here, its timer, its lock."""
-
-    watchers: set[Any] = field(default_factory=set, repr=False)
-    timer: asyncio.Task[None] | None = field(default=None, repr=False)
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
-    #: racers whose progress changed since the last progress events (progress is
-    #: throttled: see ``Races.progress``)
-    progress_due: dict[str, Any] = field(default_factory=dict, repr=False)
-    #: the race whose ``race_start`` this process has sent, and to which of its racers
-    starts_sent: tuple[int, frozenset[str]] = field(default=(0, frozenset()), repr=False)
-    #: held while ``race_start`` is being sent from here: the bus's start message and
-    #: this process's own countdown timer arrive together, and one sends while the other
-    #: waits, then finds it sent (``Races.send_race_starts``)
-    starts_lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
 
 
 class RoomHost(Part):
@@ -220,6 +201,10 @@ class RoomHost(Part):
             return await self.revive(data), True
         return room, self.take_newer(room, data)
 
+    def racer_room(self, pid: str) -> HeldRoom | None:
+        """The room the player is in (and has not left)."""
+        return self.ctx.racer_room(pid)
+
     def take_newer(self, room: HeldRoom, state: dict[str, Any]) -> bool:
         """Take a state of the room read from Redis if it is newer than this copy's
         (versions only grow; a read answered after this process's own write has landed
@@ -248,100 +233,30 @@ class RoomHost(Part):
                     self.games.pop(gid, None)
         self.schedule(room)
 
-    def racer_room(self, pid: str) -> HeldRoom | None:
-        """The room the player is in (and has not left)."""
-        code = self.room_of.get(pid)
-        room = self.rooms.get(code) if code else None
-        if room is None:
-            return None
-        racer = room.racers.get(pid)
-        return room if racer is not None and not racer.left else None
-
-    async def on_bus(self, code: str, kind: Any, data: dict[str, Any]) -> None:
-        """A message from another process on a room's channel."""
+    async def on_bus(self, code: str, kind: Any, data: dict[str, Any]) -> HeldRoom | None:
+        """A message from another process on a room's channel: the room held here it
+        changed (None: not held here, or closed) and is to be announced."""
         room = self.rooms.get(code)
         if room is None:
-            return
+            return None
         if kind == "frames":
             audience = self.audience(room)
             for frame in data.get("f", ()):
                 for session in audience:
                     session.send_encoded(frame)
         elif kind in ("room", "start"):
+            # (a race's start: the service has the racers here sent ``race_start`` first)
             blob = data.get("room")
             if blob is not None:
                 self.take_newer(room, store.unpack(blob))
-            if kind == "start":
-                await self.races.send_race_starts(room)
-            await self.announce(room)
         elif kind == "closed":
             closed = {**await self.room_message(room), "state": "closed"}
             data_closed = encode(closed)
             for session in self.audience(room):
                 session.send_encoded(data_closed)
             self.unload(room)
-
-    async def carry_out(self, room: HeldRoom, effects: list[rm.Effect]) -> dict[str, Any]:
-        """Carry out, in order, what a step of the room's state machine
-        (``server.app.domain.room``) says; the caller holds the room's lock. Returns the
-        room's state as told to its audience (``Announce``; as it stands, without one).
-
-        Whatever fails takes the copy back to its state in Redis (:meth:`Room.roll_back`),
-        and the games dealt for a race never written are let go. What comes after the lock
-        (``TellStarted``, ``CheckEnd``) is :meth:`after`'s."""
-        message: dict[str, Any] | None = None
-        dealt: list[g.LiveGame] = []
-        written = False
-        try:
-            for effect in effects:
-                if isinstance(effect, rm.Resign):
-                    live = await self.play.get_game(effect.gid)
-                    if live is not None and not live.finished:
-                        await self.play.resign(live, room)
-                elif isinstance(effect, rm.Deal):
-                    dealt = await self.deal(room, effect)
-                elif isinstance(effect, rm.Persist):
-                    await self.persist(room, notice=effect.notice)
-                    written = True
-                elif isinstance(effect, rm.Close):
-                    await self.close(room)
-                elif isinstance(effect, rm.Arm):
-                    self.schedule(room)
-                elif isinstance(effect, rm.Announce):
-                    message = await self.announce(room)
-        except BaseException:
-            room.roll_back()
-            if not written:  # no race: its games, never named by the room, lapse
-                for live in dealt:
-                    self.games.pop(live.gid, None)
-            raise
-        return message if message is not None else await self.room_message(room)
-
-    async def after(self, room: HeldRoom, effects: list[rm.Effect]) -> None:
-        """What a step says to do once the room's lock is let go."""
-        for effect in effects:
-            if isinstance(effect, rm.TellStarted):
-                # the start is written: telling the racers is tried until it goes through
-                await self.until_done("race start", room, self.races.tell_started)
-            elif isinstance(effect, rm.CheckEnd):
-                await self.races.maybe_end_race(room)
-
-    async def deal(self, room: HeldRoom, deal: rm.Deal) -> list[g.LiveGame]:
-        """Every racer's game of the race, and the room's standings, written in one round
-        trip; each racer's ``gid`` set."""
-        room.progress_due.clear()
-        ttl = self.settings.idle_ttl
-        dealt = [
-            g.dealt(
-                room.game_id, deal.seed, pid, g.RACE, deal.at_ms, room=room.code, race=deal.race
-            )
-            for pid in deal.pids
-        ]
-        await self.stored.create_race(room.code, dealt, ttl)
-        for live in dealt:
-            self.games[live.gid] = live
-            room.racers[live.owner].gid = live.gid
-        return dealt
+            return None
+        return room if kind in ("room", "start") else None
 
     def stop(self) -> None:
         """Stop every room's timer (the server is stopping)."""
@@ -370,7 +285,7 @@ class RoomHost(Part):
         return await self.broadcast_room(room)
 
     async def count_watchers(self, room: HeldRoom) -> None:
-        until = self.now() + self.accounts.online_ttl() * 1000
+        until = self.now() + self.ctx.online_ttl() * 1000
         await self.stored_rooms.count_watchers(
             room.code, len(room.watchers), until, self.settings.idle_ttl
         )
@@ -394,13 +309,17 @@ class RoomHost(Part):
             room.timer.cancel()
         room.timer = None
         if room.state == COUNTDOWN and room.start_at_ms is not None:
-            room.timer = asyncio.get_running_loop().create_task(
-                self._at(room.start_at_ms, self.races.start_race, room)
-            )
+            due = room.start_at_ms
         elif room.state == RACING and room.end_at_ms is not None:
-            room.timer = asyncio.get_running_loop().create_task(
-                self._at(room.end_at_ms, self.races.time_up, room)
-            )
+            due = room.end_at_ms
+        else:
+            return
+        room.timer = asyncio.get_running_loop().create_task(self._at(due, self.fall_due, room))
+
+    async def fall_due(self, room: HeldRoom) -> None:
+        """The room's timer has fallen due: who carries out its step hears of it
+        (``RoomSteps``: the race starts, or its time is up)."""
+        await self.events.publish(RoomDue(room))
 
     async def _at(
         self, when_ms: int, action: Callable[[HeldRoom], Awaitable[None]], room: HeldRoom
@@ -424,7 +343,7 @@ class RoomHost(Part):
                 return
             except Exception as exc:
                 self.failures.failed(kind, exc, room=room.code)
-            if self.app.stopping or self.rooms.get(room.code) is not room:
+            if self.ctx.stopping or self.rooms.get(room.code) is not room:
                 return
             await asyncio.sleep(pause)
             pause = min(pause * 2, RETRY_MAX)
@@ -460,7 +379,6 @@ class RoomHost(Part):
         if room.timer is not None and room.timer is not asyncio.current_task():
             room.timer.cancel()
         room.timer = None
-        self.app.races._progress_rooms.pop(room.code, None)
         for pid in room.racers:
             if self.room_of.get(pid) == room.code:
                 del self.room_of[pid]

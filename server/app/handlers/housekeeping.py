@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from server.protocol import ProtocolError
 
@@ -17,11 +17,13 @@ from ..domain.room import (
     LOBBY,
     RACING,
 )
-from .base import Part
-from .host import HeldRoom
-
-if TYPE_CHECKING:
-    from ..service import Service
+from ..held import HeldRoom
+from .base import Context, Part
+from .daily import DailyChallenge
+from .host import RoomHost
+from .keeper import GameKeeper
+from .races import Races
+from .steps import RoomSteps
 
 log = logging.getLogger("patience.service")
 
@@ -31,8 +33,21 @@ RESET_LOOK = 1.0
 
 
 class Housekeeping(Part):
-    def __init__(self, app: Service) -> None:
-        super().__init__(app)
+    def __init__(
+        self,
+        ctx: Context,
+        host: RoomHost,
+        steps: RoomSteps,
+        races: Races,
+        keeper: GameKeeper,
+        daily: DailyChallenge,
+    ) -> None:
+        super().__init__(ctx)
+        self.host = host
+        self.steps = steps
+        self.races = races
+        self.keeper = keeper
+        self.daily = daily
         self._sweeper: asyncio.Task[None] | None = None
         self._resets: asyncio.Task[None] | None = None
 
@@ -79,7 +94,7 @@ class Housekeeping(Part):
                 await self.stored_rooms.forget(code)
                 continue
             room = await self.host.revive(data)
-            await self.races.settle(room)
+            await self.steps.settle(room)
             count += 1
         return count
 
@@ -103,7 +118,7 @@ class Housekeeping(Part):
         ranked dailies whose finish is owed; let go of rooms, and games, nobody here
         needs."""
         now = self.now()
-        ttl = self.accounts.online_ttl()
+        ttl = self.ctx.online_ttl()
         if self.sessions:
             await self.presence.renew(self.sessions, ttl)
         await self.catch_up_rooms()
@@ -113,7 +128,7 @@ class Housekeeping(Part):
                 await self.host.count_watchers(room)
             if room.state == RACING and limit > 0:
                 members = room.members()
-                online = await self.accounts.online(members)
+                online = await self.ctx.online(members)
                 for racer in members:
                     if racer.pid in online:
                         self.absent_since.pop(racer.pid, None)
@@ -121,17 +136,17 @@ class Housekeeping(Part):
                     since = self.absent_since.setdefault(racer.pid, now)
                     if now - since < limit or racer.gid is None:
                         continue
-                    live = await self.play.get_game(racer.gid, fresh=True)
+                    live = await self.keeper.get_game(racer.gid, fresh=True)
                     if live is not None and not live.finished:
                         log.info("forfeit", extra={"room": room.code, "player": racer.name})
                         try:
-                            await self.play.resign(live, room)
+                            await self.keeper.resign(live, room)
                         except ProtocolError:  # another process forfeited them first
                             continue
             if room.state in (LOBBY, FINISHED) and not await self.stored_rooms.exists(room.code):
                 self.host.unload(room)
             elif not self.host.audience(room) and (
-                room.state in (LOBBY, FINISHED) or await self.accounts.online(room.members())
+                room.state in (LOBBY, FINISHED) or await self.ctx.online(room.members())
             ):
                 self.host.unload(room)  # those who need it hold it
         await self._take_up_orphans(now)
@@ -164,7 +179,7 @@ class Housekeeping(Part):
                 continue  # what was read was this process's own change, being written
             log.info("caught up with a room", extra={"room": room.code, "state": room.state})
             if before in (LOBBY, COUNTDOWN) and room.state == RACING:
-                await self.races.send_race_starts(room)
+                await self.steps.send_race_starts(room)
             if before != FINISHED and room.state == FINISHED:
                 self.races.tell_results(room)
             await self.host.announce(room)
@@ -187,7 +202,7 @@ class Housekeeping(Part):
                 candidates.append((data, room))
         # who of the racers of every race here is connected anywhere: one round trip
         racing = [r for _, room in candidates if room.state == RACING for r in room.members()]
-        online = await self.accounts.online(racing) if racing else set()
+        online = await self.ctx.online(racing) if racing else set()
         for data, room in candidates:
             end = room.end_at_ms
             if room.state == COUNTDOWN:
@@ -199,4 +214,4 @@ class Housekeeping(Part):
             if orphan:
                 log.info("taking up a room", extra={"room": room.code, "state": room.state})
                 held = await self.host.revive(data)
-                await self.races.settle(held)
+                await self.steps.settle(held)

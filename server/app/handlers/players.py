@@ -6,7 +6,7 @@ from __future__ import annotations
 import logging
 import re
 import secrets
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final
 
 from server import __version__
 from server.protocol import PROTOCOL_VERSION, ErrorCode
@@ -17,14 +17,16 @@ from ..domain.room import (
     FINISHED,
     LOBBY,
     RACING,
-    Racer,
 )
+from ..held import HeldRoom
 from ..store.limits import Limit, Limiter, Use
-from .base import Handler, Part, Session, refuse
-from .host import HeldRoom
-
-if TYPE_CHECKING:
-    from ..service import Service
+from .base import Context, Handler, Part, Session, refuse
+from .boards import Leaderboards
+from .host import RoomHost
+from .keeper import GameKeeper
+from .play import games_list
+from .rooms import Lobby
+from .steps import race_message
 
 log = logging.getLogger("patience.service")
 
@@ -37,9 +39,20 @@ CLOSE_REPLACED = 4001
 
 
 class Accounts(Part):
-    def __init__(self, app: Service) -> None:
-        super().__init__(app)
-        self.limits = Limiter(app.redis)
+    def __init__(
+        self,
+        ctx: Context,
+        keeper: GameKeeper,
+        host: RoomHost,
+        lobby: Lobby,
+        leaderboards: Leaderboards,
+    ) -> None:
+        super().__init__(ctx)
+        self.keeper = keeper
+        self.host = host
+        self.lobby = lobby
+        self.leaderboards = leaderboards
+        self.limits = Limiter(ctx.redis)
 
     def requests(self) -> dict[type[m.Request], Handler]:
         return {
@@ -60,8 +73,8 @@ class Accounts(Part):
             "server": __version__,
             "protocol": PROTOCOL_VERSION,
             "time": self.now(),
-            "limits": self.app.limits(),
-            "games": self.play.games_list(),
+            "limits": self.ctx.limits(),
+            "games": games_list(),
         }
         if req.token is not None:
             pid_s = await self.players.by_token(req.token)
@@ -126,7 +139,7 @@ class Accounts(Part):
         self.absent_since.pop(pid, None)
         if old is not None and old is not session:
             self.kick(old)
-        elsewhere = await self.presence.mark(pid, self.online_ttl())
+        elsewhere = await self.presence.mark(pid, self.ctx.online_ttl())
         if elsewhere is not None:
             self.bus.publish_soon(store.proc_channel(elsewhere), "kick", pid=pid)
         room = self.host.racer_room(pid)
@@ -138,11 +151,6 @@ class Accounts(Part):
         session.close(CLOSE_REPLACED, "signed in elsewhere")
         self.forget_session(session)
 
-    def online_ttl(self) -> int:
-        """Seconds a player's online mark lasts unless renewed by housekeeping: a process
-        that dies without cleaning up stops counting as theirs after this."""
-        return max(30, int(self.settings.sweep_interval * 3))
-
     async def _resume(self, session: Session, pid: str) -> dict[str, Any]:
         """The player's solo game, room and race game, as they were at the last
         acknowledged move."""
@@ -152,7 +160,7 @@ class Accounts(Part):
         # through another process since this one last had them
         if solo:
             self.solo_of[pid] = solo
-            live = await self.play.get_game(solo, fresh=True)
+            live = await self.keeper.get_game(solo, fresh=True)
             if live is not None:
                 resume["solo"] = live.snapshot_message()
         if code:
@@ -168,19 +176,19 @@ class Accounts(Part):
                         del self.room_of[pid]
                     resume.pop("room")
                 elif room.state in (RACING, FINISHED) and racer.gid:
-                    live = await self.play.get_game(racer.gid, fresh=True)
+                    live = await self.keeper.get_game(racer.gid, fresh=True)
                     if live is not None:
-                        resume["race"] = self.races.race_message(room, live)
+                        resume["race"] = race_message(room, live)
         return resume
 
     def forget_session(self, session: Session) -> None:
-        for board_id in list(self.app.leaderboards.board_watchers):
+        for board_id in list(self.leaderboards.board_watchers):
             self.leaderboards.unwatch(board_id, session)
         for code in list(session.watching):
             room = self.rooms.get(code)
             if room is not None:
                 room.watchers.discard(session)
-                if not self.app.stopping:
+                if not self.ctx.stopping:
                     self.spawn(self.host.watchers_changed(room))
         session.watching.clear()
         pid = session.player
@@ -195,7 +203,7 @@ class Accounts(Part):
         except Exception as exc:  # the mark lapses by itself (its time to live)
             self.failures.failed("a player going away", exc)
         room = self.host.racer_room(pid)
-        if room is None or self.app.stopping:
+        if room is None or self.ctx.stopping:
             return
 
         async def hand_over(room: HeldRoom) -> None:
@@ -210,12 +218,6 @@ class Accounts(Part):
             await self.host.broadcast_room(room)  # (who is present: told again when Redis is)
         except Exception as exc:
             self.failures.failed("a player going away", exc)
-
-    async def online(self, racers: list[Racer]) -> set[str]:
-        """Which of these players are connected, to this process or another."""
-        online = {r.pid for r in racers if r.pid in self.sessions}
-        online |= await self.presence.online([r.pid for r in racers if r.pid not in online])
-        return online
 
     async def on_follow(self, session: Session, req: m.Follow) -> dict[str, Any]:
         pid = self.need_player(session)

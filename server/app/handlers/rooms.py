@@ -1,5 +1,5 @@
-"""The room requests: create, join, watch, leave, ready, start, rematch. Each takes the
-room's lock (``RoomHost.locked``), changes the room and writes it (``RoomHost.persist``)."""
+"""The room requests: create, join, watch, leave, ready, start, rematch. Each changes the
+room through its one entry (``RoomSteps.step``: the lock, the machine's step, its effects)."""
 
 from __future__ import annotations
 
@@ -15,13 +15,14 @@ from ..domain import room as rm
 from ..domain.room import (
     FINISHED,
     LOBBY,
-    Racer,
     RoomConflict,
     new_code,
     normalize_code,
 )
-from .base import Handler, Part, Session, refuse
-from .host import HeldRoom
+from ..held import HeldRoom
+from .base import Context, Handler, Part, Session, refuse
+from .host import RoomHost
+from .steps import RoomSteps
 
 log = logging.getLogger("patience.service")
 
@@ -30,7 +31,16 @@ log = logging.getLogger("patience.service")
 _JOIN_TRIES = 3
 
 
+class _Gone(Exception):
+    """The room was let go of (or closed) while the request waited for its lock."""
+
+
 class Lobby(Part):
+    def __init__(self, ctx: Context, host: RoomHost, steps: RoomSteps) -> None:
+        super().__init__(ctx)
+        self.host = host
+        self.steps = steps
+
     def requests(self) -> dict[type[m.Request], Handler]:
         return {
             m.RoomCreate: self.on_room_create,
@@ -64,14 +74,8 @@ class Lobby(Part):
             fixed_seed=req.seed,
             hints=req.hints,
         )
-        room.racers[pid] = Racer(pid, session.name or "", now)
-        # written before it is held: a room held here that Redis has not got is one
-        # housekeeping lets go of as expired (nobody else knows its code before the reply)
-        await self.host.persist(room, notice=None)
-        await self.host.hold(room)
-        self.room_of[pid] = code
-        await self.players.set_room(pid, code)
-        return await self.host.room_message(room)
+        name = session.name or ""
+        return await self.steps.request(room, lambda room: rm.create(room, pid, name, now))
 
     async def on_room_join(self, session: Session, req: m.RoomJoin) -> dict[str, Any]:
         pid = self.need_player(session)
@@ -88,18 +92,18 @@ class Lobby(Part):
             # joining the other way round (then this room is checked again: it may have
             # filled meanwhile)
             await self.leave_current(pid)
-            async with self.host.locked(room):
+
+            def join(room: HeldRoom, name: str = session.name or "") -> list[rm.Effect]:
                 if self.rooms.get(code) is not room:
                     # let go of meanwhile (housekeeping: nobody here needed it yet), or
                     # closed: read it again
-                    continue
-                effects = rm.join(room, pid, session.name or "", self.now())
-                if not effects:
-                    return await self.host.room_message(room)
-                self.room_of[pid] = code
-                message = await self.host.carry_out(room, effects)
-            await self.players.set_room(pid, code)
-            return message
+                    raise _Gone
+                return rm.join(room, pid, name, self.now())
+
+            try:
+                return await self.steps.request(room, join)
+            except _Gone:
+                continue
         raise refuse(ErrorCode.ROOM_BUSY, f"room {code} is busy: try again in a moment")
 
     async def on_room_watch(self, session: Session, req: m.RoomWatch) -> dict[str, Any]:
@@ -127,16 +131,15 @@ class Lobby(Part):
         room = self.host.racer_room(pid)
         if room is None:
             return
-        async with self.host.locked(room):
+
+        async def leave(room: HeldRoom) -> list[rm.Effect]:
             online: set[str] = set()
             others = [r for r in room.members() if r.pid != pid]
             if room.host == pid and others:  # (who is here: asked only when it matters)
-                online = await self.accounts.online(others)
-            effects = rm.leave(room, pid, online)
-            await self.host.carry_out(room, effects)
-            await self.players.clear_room(pid)
-            self.room_of.pop(pid, None)
-        await self.host.after(room, effects)
+                online = await self.ctx.online(others)
+            return rm.leave(room, pid, online)
+
+        await self.steps.step(room, leave)
 
     async def _own_room(self, session: Session) -> HeldRoom:
         """The room the player is in, as Redis has it now (another process may have
@@ -151,23 +154,24 @@ class Lobby(Part):
 
     async def on_ready(self, session: Session, req: m.Ready) -> dict[str, Any]:
         room = await self._own_room(session)
-        async with self.host.locked(room):
-            effects = rm.ready(room, self.need_player(session), req.ready)
-            return await self.host.carry_out(room, effects)
+        pid = self.need_player(session)
+        return await self.steps.request(room, lambda room: rm.ready(room, pid, req.ready))
 
     async def on_start(self, session: Session, req: m.Start) -> dict[str, Any]:
         room = await self._own_room(session)
-        async with self.host.locked(room):
-            pid = self.need_player(session)
-            effects = rm.start(room, pid, self.now(), self._countdown_ms(), secrets.randbits(64))
-            return await self.host.carry_out(room, effects)
+        pid = self.need_player(session)
+        seed = secrets.randbits(64)
+        return await self.steps.request(
+            room, lambda room: rm.start(room, pid, self.now(), self._countdown_ms(), seed)
+        )
 
     async def on_rematch(self, session: Session, req: m.Rematch) -> dict[str, Any]:
         room = await self._own_room(session)
-        async with self.host.locked(room):
-            pid = self.need_player(session)
-            effects = rm.rematch(room, pid, self.now(), self._countdown_ms(), secrets.randbits(64))
-            return await self.host.carry_out(room, effects)
+        pid = self.need_player(session)
+        seed = secrets.randbits(64)
+        return await self.steps.request(
+            room, lambda room: rm.rematch(room, pid, self.now(), self._countdown_ms(), seed)
+        )
 
     def _countdown_ms(self) -> int:
         return int(self.settings.countdown * 1000)
@@ -176,9 +180,8 @@ class Lobby(Part):
         """The host has gone away: their part passes on (``domain.room.host_away``)."""
         if room.state not in (LOBBY, FINISHED) or room.host != pid:
             return
-        online = await self.accounts.online(room.members())
-        async with self.host.locked(room):
-            try:
-                await self.host.carry_out(room, rm.host_away(room, pid, online))
-            except RoomConflict:
-                await self.host.reload(room.code)
+        online = await self.ctx.online(room.members())
+        try:
+            await self.steps.step(room, lambda room: rm.host_away(room, pid, online))
+        except RoomConflict:
+            await self.host.reload(room.code)

@@ -23,17 +23,14 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import OrderedDict
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final
 
 from server.solver.stuck import REASON
 
 from ..domain import games as g
 from ..domain.stuck import verdict
 from ..store.limits import Limit, Limiter
-from .base import Part
-
-if TYPE_CHECKING:
-    from ..service import Service
+from .base import Context, Part
 
 log = logging.getLogger("patience.service")
 
@@ -55,8 +52,8 @@ RETRY_S: Final = 5.0
 
 
 class StuckWatch(Part):
-    def __init__(self, app: Service) -> None:
-        super().__init__(app)
+    def __init__(self, ctx: Context) -> None:
+        super().__init__(ctx)
         #: (game id, position key) -> stuck, the newest last
         self._verdicts: OrderedDict[tuple[str, Any], bool] = OrderedDict()
         #: the games being checked now, and those that moved on meanwhile (checked again
@@ -70,7 +67,7 @@ class StuckWatch(Part):
         self.searched = 0
         self.told = 0
         self.deferred = 0
-        self.limits = Limiter(app.redis)
+        self.limits = Limiter(ctx.redis)
 
     def check_later(self, live: g.LiveGame) -> None:
         """Check ``live``'s position once the game has stood there for :data:`SETTLE`
@@ -132,7 +129,7 @@ class StuckWatch(Part):
                 if (
                     live.log_length == at
                     and self.games.get(live.gid) is live
-                    and not self.app.stopping
+                    and not self.ctx.stopping
                 ):
                     self._arm(live, min(RETRY_S, wait))
                 return

@@ -18,7 +18,7 @@ seconds (the ``retry_pause`` setting) until Redis answers; it does not leave thi
 client library, which goes on counting the old subscriptions. Once it hears again it calls
 ``on_back``: what was published meanwhile was lost to this process, so the service reads
 what it holds from Redis again (its rooms, and the board updates it missed: see
-:meth:`Bus.board_updates_since`).
+:meth:`Bus.missed_boards`).
 """
 
 from __future__ import annotations

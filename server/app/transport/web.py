@@ -34,6 +34,7 @@ import email.utils
 import json
 import logging
 import re
+import typing
 from collections.abc import Awaitable, Callable, Generator
 from dataclasses import dataclass, replace
 from html import escape
@@ -61,7 +62,21 @@ from ..store.connect import answers
 from . import pages, static
 
 if TYPE_CHECKING:
-    from .ws import WebServer
+    from ..metrics import Metrics
+    from ..service import Service
+    from ..settings import Settings
+    from ..store.failures import FailureLog
+
+
+class WebServer(typing.Protocol):
+    """The websocket server as the pages read it (``ws.WebServer`` is one)."""
+
+    service: Service
+    settings: Settings
+    failures: FailureLog
+    connections: int
+    metrics: Metrics
+
 
 # the HTTP side logs as a part of the websocket server
 log = logging.getLogger("patience.ws")

@@ -1,0 +1,40 @@
+"""A room held in this process (:class:`HeldRoom`): its state as persisted
+(``domain.room.Room``) and what is this process's own, and the room a player is in.
+The room host (``handlers/host.py``) holds them; the parts that read them need no more."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+from typing import Any
+
+from .domain.room import Room
+
+
+@dataclass
+class HeldRoom(Room):
+    """A room held in this process: its persisted state (:class:`Room`) and what is this
+    process's own, never persisted: who watches it from here, its timer, its lock."""
+
+    watchers: set[Any] = field(default_factory=set, repr=False)
+    timer: asyncio.Task[None] | None = field(default=None, repr=False)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
+    #: racers whose progress changed since the last progress events (progress is
+    #: throttled: see ``Races.progress``)
+    progress_due: dict[str, Any] = field(default_factory=dict, repr=False)
+    #: the race whose ``race_start`` this process has sent, and to which of its racers
+    starts_sent: tuple[int, frozenset[str]] = field(default=(0, frozenset()), repr=False)
+    #: held while ``race_start`` is being sent from here: the bus's start message and
+    #: this process's own countdown timer arrive together, and one sends while the other
+    #: waits, then finds it sent (``RoomSteps.send_race_starts``)
+    starts_lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
+
+
+def racer_room(rooms: dict[str, HeldRoom], room_of: dict[str, str], pid: str) -> HeldRoom | None:
+    """The room the player is in (and has not left), as held here."""
+    code = room_of.get(pid)
+    room = rooms.get(code) if code else None
+    if room is None:
+        return None
+    racer = room.racers.get(pid)
+    return room if racer is not None and not racer.left else None
