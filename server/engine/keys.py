@@ -17,9 +17,11 @@ False
 
 from __future__ import annotations
 
+from typing import Final
+
 from .core import Game
 
-SEP = 255
+SEP: Final = 255
 
 
 def packed_key(game: Game) -> bytes:

@@ -93,3 +93,19 @@ def test_every_request_at_its_largest_decodes(cls: type[Request]) -> None:
     frame = msgpack.packb(raw)
     assert decode(frame) == raw
     parse_request(raw)  # and is a valid request
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [b"", b"\x82\xa4type", msgpack.packb({"id": 1}) + b"\x01", b"\xc1", CLAIMING, "text"],
+    ids=["empty", "cut short", "trailing", "never used", "claiming", "text"],
+)
+def test_a_frame_that_cannot_be_read_leaves_nothing_behind(bad: bytes | str) -> None:
+    """Frames are read one at a time by one reader: after one it refuses, the next frame
+    reads as it would alone."""
+    good = {"type": "move", "id": 7, "move": "t1>b2"}
+    assert decode(msgpack.packb(good)) == good
+    with pytest.raises(FrameError):
+        decode(bad)
+    assert decode(msgpack.packb(good)) == good
+    assert decode(msgpack.packb(good) + b"") == good

@@ -20,7 +20,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Final
 
 import msgpack
 
@@ -28,25 +28,34 @@ from server.engine import Game
 from server.engine.cards import CODE
 from server.protocol.codec import Encoded, array_header, map_header, pack_str, pack_uint
 
-_packb: Callable[[Any], bytes] = msgpack.Packer(use_bin_type=True).pack
+# (Final: the compiled module keeps each in a C variable of its own instead of looking
+# it up in the module's dictionary every time)
+_packb: Final[Callable[[Any], bytes]] = msgpack.Packer(use_bin_type=True).pack
 
 #: every card's code, msgpack-encoded
-_CODES = [_packb(code) for code in CODE]
-_DOWN = _packb("down")
-_DOWN_NONE = _DOWN + _packb(0)
-_EMPTY = array_header(0)
-_ARRAYS = [array_header(n) for n in range(16)]
+_CODES: Final = [_packb(code) for code in CODE]
+_DOWN: Final = _packb("down")
+_DOWN_NONE: Final = _DOWN + _packb(0)
+_EMPTY: Final = array_header(0)
+_ARRAYS: Final = [array_header(n) for n in range(16)]
 #: the view's fields after its piles, as keys encoded
-_TAIL = ("status", "home", "total", "moves", "can_undo")
-_STATUS, _HOME, _TOTAL, _MOVES, _CAN_UNDO = (_packb(key) for key in _TAIL)
-_TRUE, _FALSE = _packb(True), _packb(False)
+_TAIL: Final = ("status", "home", "total", "moves", "can_undo")
+_STATUS: Final = _packb("status")
+_HOME: Final = _packb("home")
+_TOTAL: Final = _packb("total")
+_MOVES: Final = _packb("moves")
+_CAN_UNDO: Final = _packb("can_undo")
+_TRUE: Final = _packb(True)
+_FALSE: Final = _packb(False)
+#: each status a view can have, encoded
+_STATUSES: Final = {status: pack_str(status) for status in ("playing", "won", "lost")}
 
 
 class _Layout:
     """What a game class's encoded views share: each pile's encoding up to its cards
     (the pile's fixed fields, then the ``cards`` key), and the start of the view."""
 
-    __slots__ = ("heads", "prefix")
+    __slots__ = ("every_pile", "heads", "hidden", "own_view", "prefix")
 
     def __init__(self, cls: type[Game]) -> None:
         self.heads = [
@@ -58,13 +67,29 @@ class _Layout:
         for template in cls._TEMPLATES:
             assert "cards" not in template and "down" not in template
         self.prefix = _packb("game") + _packb(cls.id) + _packb("piles")
+        #: whether each pile is face down (shows only how many cards it holds)
+        self.hidden = [i in cls.HIDDEN for i in range(len(cls.PILES))]
+        #: the class makes its own view (encoded from it, uncached); it shows every pile
+        self.own_view = cls.view is not Game.view
+        self.every_pile = cls._shown is Game._shown
 
 
-_LAYOUTS: dict[type[Game], _Layout] = {}
+_LAYOUTS: Final[dict[type[Game], _Layout]] = {}
 
 
 class ViewEncoder:
-    __slots__ = ("_heads", "_indexes", "_parts", "_position", "_prefix", "_shown", "_snap", "game")
+    __slots__ = (
+        "_heads",
+        "_hidden",
+        "_indexes",
+        "_layout",
+        "_parts",
+        "_position",
+        "_prefix",
+        "_shown",
+        "_snap",
+        "game",
+    )
 
     def __init__(self, game: Game) -> None:
         self.game = game
@@ -72,7 +97,9 @@ class ViewEncoder:
         layout = _LAYOUTS.get(cls)
         if layout is None:
             layout = _LAYOUTS[cls] = _Layout(cls)
+        self._layout = layout
         self._heads = layout.heads
+        self._hidden = layout.hidden
         self._prefix = layout.prefix
         #: per pile: a copy of the cards its encoding shows (None: not encoded yet)
         self._snap: list[list[int] | None] = [None] * len(game.PILES)
@@ -81,23 +108,20 @@ class ViewEncoder:
         self._shown: tuple[int, ...] | None = None
         self._indexes: list[int] = []
         self._parts: list[bytes] = []
-        self._position: dict[int, int] = {}
+        self._position: list[int] = []
 
     def _pile(self, i: int, cards: list[int]) -> bytes:
         """A pile's encoding: as ``msgpack.packb({**template, "cards": [...], "down": n})``."""
         self._snap[i] = cards.copy()
-        if i in self.game.HIDDEN:
+        if self._hidden[i]:
             return self._heads[i] + _EMPTY + _DOWN + _packb(len(cards))
         codes = _CODES
         n = len(cards)
-        return b"".join(
-            (
-                self._heads[i],
-                _ARRAYS[n] if n < 16 else array_header(n),
-                *[codes[c] for c in cards],
-                _DOWN_NONE,
-            )
-        )
+        out = [self._heads[i], _ARRAYS[n] if n < 16 else array_header(n)]
+        for c in cards:
+            out.append(codes[c])
+        out.append(_DOWN_NONE)
+        return b"".join(out)
 
     def encode(self) -> Encoded:
         """``game.view()``, msgpack-encoded."""
@@ -106,18 +130,20 @@ class ViewEncoder:
     def encode_bytes(self) -> bytes:
         """:meth:`encode` as plain bytes (the move path packs its reply around it)."""
         game = self.game
-        cls = type(game)
-        if cls.view is not Game.view:
+        layout = self._layout
+        if layout.own_view:
             return _packb(game.view())
         piles = game.p
-        shown = None if cls._shown is Game._shown else tuple(game._shown())
+        shown = None if layout.every_pile else tuple(game._shown())
         parts = self._parts
         if not parts or shown != self._shown:
             # the first time, or rows dealt: lay out the list of piles again
             old = dict(zip(self._indexes, parts, strict=True))
             self._shown = shown
             self._indexes = list(range(len(piles)) if shown is None else shown)
-            self._position = {i: n for n, i in enumerate(self._indexes)}
+            position = self._position = [-1] * len(piles)
+            for n, i in enumerate(self._indexes):
+                position[i] = n
             snap = self._snap
             parts[:] = [
                 old[i] if i in old and snap[i] == piles[i] else self._pile(i, piles[i])
@@ -132,7 +158,7 @@ class ViewEncoder:
         extra = game._view_extra()
         tail = [
             _STATUS,
-            pack_str(game.status),
+            _STATUSES[game.status],
             _HOME,
             pack_uint(home),
             _TOTAL,
@@ -143,7 +169,7 @@ class ViewEncoder:
             _TRUE if game.can_undo() else _FALSE,
         ]
         for key, value in extra.items():
-            assert key not in _TAIL, f"{cls.__name__}._view_extra() names {key!r}"
+            assert key not in _TAIL, f"{type(game).__name__}._view_extra() names {key!r}"
             tail.append(_packb(key))
             tail.append(_packb(value))
         return b"".join(

@@ -16,7 +16,7 @@ import math
 import time
 from collections import deque
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import Any, Final, Protocol
 
 from websockets.asyncio.server import ServerConnection
 from websockets.frames import Frame, Opcode
@@ -36,13 +36,13 @@ except ImportError:  # pragma: no cover
 
 log = logging.getLogger("patience.ws")
 
-CLOSE_UNDECODABLE = 1003
-CLOSE_POLICY = 1008
+CLOSE_UNDECODABLE: Final = 1003
+CLOSE_POLICY: Final = 1008
 
 #: requests read but not yet handled, per connection, past which reading pauses (as
 #: websockets' own queue, ``max_queue``) and under which it resumes
-INBOX_HIGH = 32
-INBOX_LOW = 8
+INBOX_HIGH: Final = 32
+INBOX_LOW: Final = 8
 
 
 class Shell(Protocol):

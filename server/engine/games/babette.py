@@ -13,13 +13,13 @@ row; ``redeal`` takes up the garden and lays its first row again.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 from ..core import Move
 from .grid import BELOW, NEVER, OWN, GridGame
 
-REDEAL = OWN
-REDEALS = 2
+REDEAL: Final = OWN
+REDEALS: Final = 2
 
 
 class Babette(GridGame):

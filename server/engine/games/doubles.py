@@ -11,16 +11,17 @@ Notation: ``4+8`` removes the cards at positions 4 and 8. Everything else is aut
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import ClassVar
+from typing import ClassVar, Final
 
 from ..cards import CODE, RANK
 from ..core import DealFailed, Game, Move, PileSpec
 
-ROWS, COLS = 4, 5
-CELLS = ROWS * COLS
-STOCK = CELLS
-DISCARD = CELLS + 1
-PAIR = 0
+ROWS: Final = 4
+COLS: Final = 5
+CELLS: Final = ROWS * COLS
+STOCK: Final = CELLS
+DISCARD: Final = CELLS + 1
+PAIR: Final = 0
 
 
 def _touching(i: int, j: int) -> bool:

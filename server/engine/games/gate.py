@@ -18,13 +18,15 @@ Notation: ``l`` and ``r`` the posts, ``t1``.. the top bar, ``b1``.. the bottom b
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import ClassVar
+from typing import ClassVar, Final
 
 from ..cards import CODE, RANK, RANK_NAMES, RED, SUIT, SUIT_NAMES, SUITS
 from ..core import Game, Move, PileSpec
 
-POST_SIZE = 5
-TO_PILE, TO_FOUNDATION, DEAL = 0, 1, 2
+POST_SIZE: Final = 5
+TO_PILE: Final = 0
+TO_FOUNDATION: Final = 1
+DEAL: Final = 2
 
 
 def _piles(width: int) -> tuple[PileSpec, ...]:

@@ -40,11 +40,14 @@ NEVER: Final = 0
 LOWEST: Final = 1
 UPPER: Final = 2
 
-HOME, BUILD, DEAL = 0, 1, 2
+HOME: Final = 0
+BUILD: Final = 1
+DEAL: Final = 2
 #: move kinds above this are a game's own (redeal, grace)
-OWN = 10
+OWN: Final = 10
 
-UP, DOWN = 0, 1
+UP: Final = 0
+DOWN: Final = 1
 
 #: ``FOUNDATIONS``: one ascending and one descending pile per suit
 UP_AND_DOWN: Final = 0

@@ -14,15 +14,15 @@ c3's card as the grace, ``g>u`` / ``g>d`` plays it home.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 from ..cards import RANK, card_of
 from ..core import Move, PileSpec
 from ..deal import sorted_deck
 from .grid import ENDS, HOME, LOWEST, OWN, GridGame
 
-TAKE_GRACE = OWN
-GRACE_HOME = OWN + 1
+TAKE_GRACE: Final = OWN
+GRACE_HOME: Final = OWN + 1
 
 
 class Labyrinth(GridGame):

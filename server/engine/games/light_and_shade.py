@@ -22,8 +22,10 @@ from ..cards import CODE, RANK, RANK_NAMES, RED, card_of
 from ..core import Game, Move, PileSpec
 from ..deal import sorted_deck
 
-TO_FOUNDATION, TO_PILE, DEAL = 0, 1, 2
-SIDE = 4
+TO_FOUNDATION: Final = 0
+TO_PILE: Final = 1
+DEAL: Final = 2
+SIDE: Final = 4
 #: pile indexes: Auxiliaries, Rivals, talon, stock, foundations
 AUX: Final = tuple(range(SIDE))
 RIVALS: Final = tuple(range(SIDE, 2 * SIDE))

@@ -15,16 +15,19 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Iterable
-from typing import ClassVar
+from typing import ClassVar, Final
 
 from ..cards import CODE, RANK
 from ..core import DealFailed, Game, Move, PileSpec
 
-COLUMNS, ROWS, RESERVE_SIZE = 8, 6, 4
-PAIR, TURN = 0, 1
-RESERVE = COLUMNS
-SLOT0 = COLUMNS + 1
-DISCARD = SLOT0 + RESERVE_SIZE
+COLUMNS: Final = 8
+ROWS: Final = 6
+RESERVE_SIZE: Final = 4
+PAIR: Final = 0
+TURN: Final = 1
+RESERVE: Final = COLUMNS
+SLOT0: Final = COLUMNS + 1
+DISCARD: Final = SLOT0 + RESERVE_SIZE
 AVAILABLE = (*range(COLUMNS), *range(SLOT0, SLOT0 + RESERVE_SIZE))
 
 

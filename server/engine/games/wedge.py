@@ -67,7 +67,10 @@ F0: Final = CELLS + 2
 
 CONVEYOR: Final = 0  # counter: 1 while the Wedge drives the conveyor, 0 once it reached 21
 
-HOME, TO_CELL, DEAL, TO_WASTE = 0, 1, 2, 3
+HOME: Final = 0
+TO_CELL: Final = 1
+DEAL: Final = 2
+TO_WASTE: Final = 3
 
 PATH_RULE: Final = "it is neither moved nor built on until the Wedge reaches 21"
 
