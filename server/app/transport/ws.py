@@ -24,13 +24,15 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import random
+import struct
 from collections import deque
 from typing import Any, ClassVar, cast
 
 from websockets.asyncio.messages import Assembler
 from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.datastructures import Headers
-from websockets.frames import Frame, Opcode
+from websockets.frames import CloseCode, Frame, Opcode
 from websockets.http11 import Request, Response
 from websockets.protocol import State
 from websockets.server import ServerProtocol
@@ -190,6 +192,29 @@ class RaceConnection(ServerConnection):
         self.session.close(CLOSE_TRY_AGAIN, reason)
         self.session.resume()  # to read the client's answer to the close
 
+    def keep_alive(self, now: float, timeout: float) -> None:
+        """A round of :meth:`WebServer.keep_alive`: fail the connection (1011) if its last
+        ping has gone unanswered for ``timeout`` seconds, else ping it if none is out.
+        websockets' pong handling answers the ping (``pending_pings``, ``latency``)."""
+        if self.protocol.state is not State.OPEN:
+            return
+        pending = self.pending_pings
+        if pending:
+            if any(now - sent >= timeout for _, sent in pending.values()):
+                self.protocol.fail(CloseCode.INTERNAL_ERROR, "keepalive ping timeout")
+                self.send_data()
+                # a peer that answers no ping will not close its end either
+                self.loop.call_later(self.close_timeout or 10.0, self._hang_up)
+            return
+        data = struct.pack("!I", random.getrandbits(32))
+        pending[data] = (self.loop.create_future(), now)
+        self.protocol.send_ping(data)
+        self.send_data()
+
+    def _hang_up(self) -> None:
+        if not self._reads.gone:
+            self.transport.abort()
+
     def process_event(self, event: Any) -> None:
         if event.__class__ is Frame and event.opcode in _DATA:
             self.session.received(event)
@@ -248,10 +273,18 @@ def _address(ws: ServerConnection, header: str | None) -> str:
 class WebServer:
     """The websocket server, and the HTTP side of its port (:mod:`server.app.transport.web`)."""
 
+    #: seconds between the pings that keep every connection alive, and how long a ping
+    #: may go unanswered before its connection is failed (1011): one task pings them all
+    #: (:meth:`keep_alive`), where websockets' keepalive is a task and a timer a
+    #: connection, 1.2 KiB each of ten thousand
+    ping_interval = 20.0
+    ping_timeout = 20.0
+
     def __init__(self, settings: Settings, service: Service) -> None:
         self.settings = settings
         self.service = service
         self.server: Server | None = None
+        self._pinging: asyncio.Task[None] | None = None
         self.metrics = Metrics()
         #: open websocket connections let in, overall and per client address
         self.connections = 0
@@ -351,10 +384,26 @@ class WebServer:
             max_queue=32,
             compression=None,
             process_request=self.process_request,
-            ping_interval=20,
-            ping_timeout=20,
+            ping_interval=None,
+            ping_timeout=None,
         )
+        self._pinging = asyncio.get_running_loop().create_task(self.keep_alive())
         return self.server
+
+    async def keep_alive(self) -> None:
+        """Every ``ping_interval`` seconds, a round of :meth:`RaceConnection.keep_alive`
+        over the open connections: each is pinged, or failed if the ping of a round
+        before is still unanswered after ``ping_timeout`` (so a peer that has gone is
+        found within ``ping_interval`` and ``ping_timeout`` rounded up to a round)."""
+        loop = asyncio.get_running_loop()
+        while True:
+            await asyncio.sleep(self.ping_interval)
+            if self.server is None:
+                continue
+            now = loop.time()
+            for ws in list(self.server.connections):
+                if isinstance(ws, RaceConnection):
+                    ws.keep_alive(now, self.ping_timeout)
 
     @property
     def port(self) -> int:
@@ -364,6 +413,9 @@ class WebServer:
 
     async def stop(self) -> None:
         """Stop accepting, close every client with 1012 so they reconnect, then wait."""
+        if self._pinging is not None:
+            self._pinging.cancel()
+            self._pinging = None
         if self.server is None:
             return
         self.service.stopping = True
