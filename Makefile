@@ -70,11 +70,17 @@ typecheck: $(STAMP)
 # The tests run on the compiled modules (PATIENCE_NATIVE=1 refuses to fall back), the
 # doctests and the tests of each compiled module once more on the source, as a machine
 # without a C compiler runs it (the engine, the views, the sessions' frames and errors).
+# Both in parallel (pytest-xdist): most tests wait on servers, Redis and the network
+# rather than compute, so more workers than cores (tests/conftest.py: what stays on one
+# worker, what starts first). PYTEST_WORKERS=0: one process, in order.
+PYTEST_WORKERS ?= 4
+XDIST := -n $(PYTEST_WORKERS) --dist loadgroup
 pytest: $(STAMP) $(NATIVE) web
-	PATIENCE_NATIVE=1 $(BIN)/pytest tests
-	PATIENCE_NATIVE=0 $(BIN)/pytest server docs README.md tests/engine tests/app/test_views.py \
-		tests/app/test_errors.py tests/app/test_ws_path.py tests/app/test_slow_reader.py \
-		tests/app/test_parse.py tests/app/test_flood.py tests/app/test_golden_transcript.py
+	PATIENCE_NATIVE=1 $(BIN)/pytest $(XDIST) tests
+	PATIENCE_NATIVE=0 $(BIN)/pytest $(XDIST) server docs README.md tests/engine \
+		tests/app/test_views.py tests/app/test_errors.py tests/app/test_ws_path.py \
+		tests/app/test_slow_reader.py tests/app/test_parse.py tests/app/test_flood.py \
+		tests/app/test_golden_transcript.py
 
 test: lint typecheck pytest
 

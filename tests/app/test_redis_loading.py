@@ -37,7 +37,8 @@ def big_data(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A Redis data directory holding an append-only file of :data:`KEYS` keys."""
     path = tmp_path_factory.mktemp("big")
     with EmbeddedRedis(path) as redis:
-        client = SyncRedis.from_url(redis.url)
+        # writing the keys takes seconds, many more on a busy machine: no read timeout
+        client = SyncRedis.from_url(redis.url, socket_timeout=None)
         client.execute_command("DEBUG", "POPULATE", KEYS, "key", 100)
         client.bgrewriteaof()
         deadline = time.monotonic() + 60

@@ -1,0 +1,54 @@
+"""The suite in parallel (pytest-xdist: ``make pytest`` runs ``pytest -n 4 --dist
+loadgroup``): what stays together on one worker, and what is handed out first.
+
+- A module whose fixture is dear to make (a browser, a Redis data set of two million
+  keys, a Redis Cluster) runs on one worker, so the fixture is made once: an
+  ``xdist_group`` by module, which ``--dist loadgroup`` keeps together.
+- The longest tests (a compile, a solver's long search, the soaks) start first: one of
+  them handed out last would run alone at the end while the other workers stand idle.
+
+Without ``-n`` neither changes anything but the order the tests run in.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+#: modules whose tests run on one worker (their module-scoped fixture is dear)
+TOGETHER = (
+    "tests/web/",
+    "tests/app/test_redis_loading.py",
+    "tests/app/test_cluster.py",
+)
+
+#: tests (node ids, or their start) of a minute or more, or tens of seconds, on one
+#: core: handed out first, longest first
+FIRST = (
+    "tests/test_native.py::test_it_builds_in_an_installed_package",
+    "tests/solver/test_hints.py::test_hints_do_not_go_round_in_a_circle",
+    "tests/app/test_room_locks.py::test_random_interleavings_of_room_requests",
+    "tests/app/test_soak.py::",
+    "tests/client_cli/test_screen.py::test_every_view_fits_80x24",
+    "tests/app/test_limits.py::test_stuck_checks_are_limited_per_player_across_processes",
+    "tests/app/test_daily_reset.py::test_three_server_processes_across_a_midnight",
+    "tests/app/test_server_only_install.py::",
+    "tests/solver/test_garden.py::test_the_dominance_agrees_with_the_plain_search",
+    "tests/solver/test_shortest.py::",
+)
+
+
+def _rank(item: pytest.Item) -> int:
+    for n, start in enumerate(FIRST):
+        if item.nodeid.startswith(start):
+            return n
+    return len(FIRST)
+
+
+@pytest.hookimpl(tryfirst=True)  # before xdist's own hook reads the groups
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        path = item.nodeid.split("::", 1)[0]
+        for together in TOGETHER:
+            if path.startswith(together):
+                item.add_marker(pytest.mark.xdist_group(path))
+    items.sort(key=_rank)  # (a stable sort: the rest keep their order)
