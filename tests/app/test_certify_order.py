@@ -18,6 +18,9 @@ from server.solver import check_line
 from .conftest import running, with_settings
 
 GAMES = ["gate", "nestor"]
+#: a secret and a day whose deals (and the next day's) are certified by their first
+#: candidates, in a few milliseconds of search each
+SECRET, DAY = "the-certify-order-test", "2026-03-01"
 
 
 def priority() -> int:
@@ -46,10 +49,13 @@ def steps(caplog: pytest.LogCaptureFixture) -> list[tuple[str, str, str]]:
 async def test_today_first_the_verdicts_before_par_and_one_line_a_pass(
     settings: Settings, caplog: pytest.LogCaptureFixture
 ) -> None:
-    small = with_settings(settings, certify_budget=1.0, certify_candidates=8)
+    # the candidates are the secret's and the day's: fixed here, for with a secret of
+    # its own a day's eight Nestor candidates are all unwinnable about once in seventy
+    # (the deal then uncertified, and no search for par: the step missing from the log)
+    small = with_settings(settings, certify_budget=1.0, certify_candidates=8, secret=SECRET)
     async with running(small) as server:
         certifier = server.service.certifier
-        today = d.day_of(server.clock.now_ms())
+        today = DAY
         tomorrow = d.next_day(today)
         caplog.set_level(logging.DEBUG, logger="patience.service")
         await certifier.certify_ahead([today, tomorrow], GAMES)
