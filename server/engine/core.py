@@ -360,8 +360,12 @@ class Game:
             return found
         if not isinstance(text, str):
             raise InvalidMove(f"a move is text, not {type(text).__name__}")
+        moves = self.MOVES
+        move = moves.get(text)
+        if move is not None and text not in self.ALIASES:
+            return move  # already canonical, as a client's move from a legal list is
         key = self._normalize(text)
-        move = self.MOVES.get(key) or self._lazy_move(key)
+        move = moves.get(key) or self._lazy_move(key)
         if move is None:
             shown = text if len(text) <= 40 else text[:40] + "..."
             raise InvalidMove(

@@ -154,15 +154,14 @@ class ViewEncoder:
             position = self._position
             for i in [i for i in self._indexes if snap[i] != piles[i]]:
                 parts[position[i]] = self._pile(i, piles[i])
-        home, total = game.progress
         extra = game._view_extra()
         tail = [
             _STATUS,
             _STATUSES[game.status],
             _HOME,
-            pack_uint(home),
+            pack_uint(game.cards_home()),
             _TOTAL,
-            pack_uint(total),
+            pack_uint(game.total),
             _MOVES,
             pack_uint(game.moves),
             _CAN_UNDO,
