@@ -68,12 +68,26 @@ class Outage:
     def restart(self) -> None:
         self.redis.start()
 
+    def freeze(self) -> None:
+        """Redis stops answering (SIGSTOP), its connections open: what is sent to it
+        waits, unread, until :meth:`thaw`. Unlike ``CLIENT PAUSE`` for a time, it lasts
+        until the test says, so a test need not guess how long a step takes."""
+        process = self.redis.process
+        assert process is not None
+        process.send_signal(signal.SIGSTOP)
+
+    def thaw(self) -> None:
+        process = self.redis.process
+        if process is not None:
+            process.send_signal(signal.SIGCONT)
+
 
 @pytest.fixture
 def outage(tmp_path: Path) -> Iterator[Outage]:
     own = Outage(tmp_path / "own-redis")
     own.redis.start()
     yield own
+    own.thaw()  # (a test that failed while Redis was frozen)
     own.redis.stop()
 
 

@@ -15,7 +15,7 @@ from server.app.store.games import Games
 from server.engine import new_game
 
 from .client import Client, player
-from .conftest import Running, running, with_settings
+from .conftest import Outage, Running, running, with_settings
 
 
 async def test_a_connection_that_lost_its_scripts_is_replaced(redis_url: str) -> None:
@@ -68,28 +68,29 @@ async def test_the_group_commit_makes_a_new_connection_when_redis_drops_it(
 
 
 async def test_a_batch_redis_does_not_answer_in_time_fails_and_the_next_goes_through(
-    redis_url: str,
+    outage: Outage,
 ) -> None:
-    """Redis stops answering (paused): the batch with it fails after the connection's
-    ``socket_timeout``, well before Redis answers again; writes after that go through on
-    a new connection."""
+    """Redis stops answering (frozen): the batch with it fails after the connection's
+    ``socket_timeout``, while Redis still does not answer; writes after that go through
+    on a new connection once it does."""
     pool = BlockingConnectionPool.from_url(
-        redis_url, max_connections=3, timeout=5, socket_timeout=0.5
+        outage.redis.url, max_connections=3, timeout=5, socket_timeout=0.5
     )
     redis = Redis.from_pool(pool)
-    admin = Redis.from_url(redis_url)
     commit = store.GroupCommit(redis)
     loop = asyncio.get_running_loop()
     try:
         await redis.set(store.fence_key("g2"), 1)
         await commit.submit(lambda c: c.append_fenced("g2", 1, "1 a"))
-        await admin.execute_command("CLIENT", "PAUSE", 2000, "ALL")
+        outage.freeze()
         started = loop.time()
-        with pytest.raises(RedisConnectionError, match="did not answer in time"):
-            await commit.submit(lambda c: c.append_fenced("g2", 1, "2 unknown"))
-        waited = loop.time() - started
-        assert 0.4 < waited < 1.5, waited
-        await asyncio.sleep(2.1 - waited)
+        try:
+            with pytest.raises(RedisConnectionError, match="did not answer in time"):
+                await commit.submit(lambda c: c.append_fenced("g2", 1, "2 unknown"))
+            waited = loop.time() - started
+        finally:
+            outage.thaw()
+        assert waited > 0.4, waited  # the socket timeout, not at once
         await commit.submit(lambda c: c.append_fenced("g2", 1, "3 b"))
         log = await redis.lrange(store.log_key("g2"), 0, -1)
         # the write that timed out may or may not have been applied once Redis went on
@@ -97,7 +98,6 @@ async def test_a_batch_redis_does_not_answer_in_time_fails_and_the_next_goes_thr
     finally:
         await commit.close()
         await redis.aclose()
-        await admin.aclose()
 
 
 class _ReplyEater:
@@ -189,45 +189,43 @@ async def test_a_move_whose_write_may_have_landed_leaves_the_game_as_redis_has_i
 
 
 async def test_a_move_redis_sits_on_fails_after_the_write_timeout(
-    settings: Settings, redis_url: str
+    settings: Settings, outage: Outage
 ) -> None:
-    """Redis stops answering (paused) for longer than ``write_timeout``: the move fails
-    with ``internal_error`` at that deadline rather than hanging, both while the group
-    commit is making its connection and with a batch on the wire; once Redis is back,
-    the game goes on as Redis has it."""
-    admin = Redis.from_url(redis_url)
+    """Redis stops answering (frozen) for longer than ``write_timeout``: the move fails
+    with ``internal_error`` at that deadline rather than hanging (while Redis still does
+    not answer), both while the group commit is making its connection and with a batch
+    on the wire; once Redis is back, the game goes on as Redis has it."""
     loop = asyncio.get_running_loop()
 
     async def paused_move(ann: Client, move: str, gid: str) -> None:
-        await admin.execute_command("CLIENT", "PAUSE", 1500, "ALL")
+        outage.freeze()
         started = loop.time()
-        failed = await ann.request("move", move=move, game=gid)
-        waited = loop.time() - started
+        try:
+            failed = await ann.request("move", move=move, game=gid)
+            waited = loop.time() - started
+        finally:
+            outage.thaw()
         assert failed["type"] == "error" and failed["code"] == "internal_error", failed
-        assert 0.4 < waited < 1.2, waited
-        await asyncio.sleep(1.7 - waited)
+        assert waited > 0.4, waited  # the write timeout, not at once
 
-    try:
-        async with running(with_settings(settings, write_timeout=0.5)) as server:
-            ann = await player(server.url, "ann")
-            game = await ann.call("new_game", game="gate", seed=3)
-            gid = game["game"]
-            # the group commit's first write: it has no connection yet
-            await paused_move(ann, game["legal"][0], gid)
-            first = await ann.call("move", move=game["legal"][0], game=gid)
-            # now with its connection made: the batch waits on the wire
-            second = first["legal"][0]
-            await paused_move(ann, second, gid)
-            # whether or not Redis ran it once it went on, the game is as its log says
-            await ann.request("move", move=second, game=gid)
-            log = await Games(server.redis).read_log(gid)
-            assert [what for _, what in log] == [game["legal"][0], second]
-            rebuilt = await Games(server.redis).load(gid, fence=False)
-            assert rebuilt is not None
-            assert rebuilt.game.view() == server.service.games[gid].game.view()
-    finally:
-        await admin.execute_command("CLIENT", "UNPAUSE")
-        await admin.aclose()
+    own = with_settings(settings, redis_url=outage.redis.url, write_timeout=0.5)
+    async with running(own) as server:
+        ann = await player(server.url, "ann")
+        game = await ann.call("new_game", game="gate", seed=3)
+        gid = game["game"]
+        # the group commit's first write: it has no connection yet
+        await paused_move(ann, game["legal"][0], gid)
+        first = await ann.call("move", move=game["legal"][0], game=gid)
+        # now with its connection made: the batch waits on the wire
+        second = first["legal"][0]
+        await paused_move(ann, second, gid)
+        # whether or not Redis ran it once it went on, the game is as its log says
+        await ann.request("move", move=second, game=gid)
+        log = await Games(server.redis).read_log(gid)
+        assert [what for _, what in log] == [game["legal"][0], second]
+        rebuilt = await Games(server.redis).load(gid, fence=False)
+        assert rebuilt is not None
+        assert rebuilt.game.view() == server.service.games[gid].game.view()
 
 
 @pytest.mark.parametrize(
