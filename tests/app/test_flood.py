@@ -49,6 +49,7 @@ async def test_a_connection_that_keeps_past_its_rate_is_closed_1008(settings: Se
         finally:
             writer.cancel()
         await flood.hung_up()  # the server hangs up, without waiting for an answer
+        flood.close()  # (else the server's stop waits 10 s for this end to close)
         for _ in range(5):
             assert (await other.request("ping"))["type"] == "pong"
 
@@ -77,6 +78,7 @@ async def test_past_the_limit_one_frame_is_answered_and_the_rest_dropped(
         assert [r["code"] for r in burst] == ["unknown_type"] * 10 + ["rate_limited"], burst
         assert [r["id"] for r in burst] == list(range(1, 12))
         assert burst[-1]["message"] == "more than 10 requests a second: slow down"
+        raw.close()  # (else the server's stop waits 10 s for it to answer its close)
 
 
 async def test_one_write_of_many_frames_is_handled_a_share_a_pass(settings: Settings) -> None:
@@ -105,3 +107,4 @@ async def test_one_write_of_many_frames_is_handled_a_share_a_pass(settings: Sett
         handled = [after - before for before, after in itertools.pairwise(counts)]
         assert sum(handled) >= 3000
         assert max(handled) <= FRAMES_PER_PASS, max(handled)
+        raw.close()
