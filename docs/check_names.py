@@ -51,18 +51,8 @@ ALLOWED = {
     "NO_COLOR",  # the convention prompt_toolkit honours (no-color.org)
     "used_memory",  # a field of Redis's INFO memory
     "select_subprotocol",  # websockets' per-connection hook, an instance attribute
-    # stale: fix in docs/architecture.md (GameKeeper's now)
-    "Play.log_write",
-    # stale: fix in docs/architecture.md (the move path, the keeper and the room steps moved)
-    "Service.move_now",
-    "Play.game_for",
-    "RoomHost.carry_out",
-    "RoomHost.deal",
-    "RoomHost.after",
-    "Races.start_race",
-    "Races.tell_started",
-    "Races.send_race_starts",
     # stale: fix in docs/performance.md (names from before the code moved)
+    "Service.move_now",
     "service._take_newer",
     "store._read_replies",
     "_start_move",
