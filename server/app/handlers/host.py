@@ -35,9 +35,9 @@ __all__ = ["HeldRoom", "RoomHost"]
 
 log = logging.getLogger("patience.service")
 
-#: seconds between tries of a room's step (its start, its end) that failed on Redis, at
-#: first and at most: it is tried until it goes through
-RETRY_FIRST, RETRY_MAX = 0.25, 2.0
+#: a room's step that failed on Redis is tried again after ``Settings.retry_pause``
+#: seconds, twice as long each time up to this many times that: until it goes through
+RETRY_MAX_TIMES = 8
 
 
 class RoomHost(Part):
@@ -336,7 +336,8 @@ class RoomHost(Part):
         away, the room busy), try it again, more slowly each time, until it goes through
         or this process lets go of the room. Each step looks at the room's state under its
         lock first, so trying again never does a thing twice."""
-        pause = RETRY_FIRST
+        first = self.settings.retry_pause
+        pause = first
         while True:
             try:
                 await action(room)
@@ -346,7 +347,7 @@ class RoomHost(Part):
             if self.ctx.stopping or self.rooms.get(room.code) is not room:
                 return
             await asyncio.sleep(pause)
-            pause = min(pause * 2, RETRY_MAX)
+            pause = min(pause * 2, first * RETRY_MAX_TIMES)
 
     def again_at(
         self, room: HeldRoom, when_ms: int, action: Callable[[HeldRoom], Awaitable[None]]

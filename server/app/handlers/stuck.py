@@ -6,7 +6,7 @@ the player when nothing they can do will (the clients then offer to resign).
 The move path asks :meth:`Game.plain_progress` after every reply (cheap: the legal
 moves, listed for the reply anyway) and calls :meth:`StuckWatch.check_later` only when it
 is False: most moves cost nothing more. The check waits until the game has stood still
-for :data:`SETTLE` seconds (a player still moving needs no notice yet, and one moving
+for ``Settings.stuck_settle`` seconds (1 by default: a player still moving needs no notice yet, and one moving
 fast costs no check a move), runs after the reply is sent, never delaying it, and its
 event comes only if the game still stands where it was checked.
 
@@ -34,8 +34,6 @@ from .base import Context, Part
 
 log = logging.getLogger("patience.service")
 
-#: how long, in seconds, a game stands where a move left it before it is checked
-SETTLE: Final = 1.0
 #: how long a check may take, its worker's start and its queue included; past it the
 #: game counts as not stuck (the search's own bound is 2 s: server.solver.stuck)
 CHECK_TIMEOUT: Final = 10.0
@@ -70,9 +68,9 @@ class StuckWatch(Part):
         self.limits = Limiter(ctx.redis)
 
     def check_later(self, live: g.LiveGame) -> None:
-        """Check ``live``'s position once the game has stood there for :data:`SETTLE`
-        seconds (its reply is already queued)."""
-        self._arm(live, SETTLE)
+        """Check ``live``'s position once the game has stood there for
+        ``Settings.stuck_settle`` seconds (its reply is already queued)."""
+        self._arm(live, self.settings.stuck_settle)
 
     def _arm(self, live: g.LiveGame, delay: float) -> None:
         """Check ``live`` in ``delay`` seconds if it stands where it is now."""
