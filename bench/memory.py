@@ -166,7 +166,7 @@ def _per_racer(before: dict[str, Any], after: dict[str, Any], n: int) -> dict[st
             if gain > 0:
                 count = after["counts"].get(name, 0) - before["counts"].get(name, 0)
                 rows.append((name, gain / n, count / n if key == "sizes" else 0.0))
-        return sorted(rows, key=lambda row: -row[1])[:30]
+        return sorted(rows, key=lambda row: -row[1])[:200]
 
     return {"by_type": grew("sizes"), "by_file": grew("files"), "by_line": grew("lines")}
 
@@ -176,6 +176,7 @@ def main() -> int:
     parser.add_argument("--racers", type=int, default=2000)
     parser.add_argument("--room", type=int, default=4)
     parser.add_argument("--parts", action="store_true", help="what a racer is made of")
+    parser.add_argument("--json-out", help="also write every figure as JSON to this file")
     tree_options(parser)
     args = parser.parse_args()
     args.runs = args.runs if "--runs" in sys.argv else 1
@@ -201,14 +202,18 @@ def main() -> int:
         if not parts:
             continue
         print(f"\n{tree or ROOT}: objects a racer adds, by type (sys.getsizeof, count)")
-        for name, size, count in parts["by_type"]:
+        for name, size, count in parts["by_type"][:30]:
             print(f"  {size:9.0f} B  {count:6.2f}  {name}")
         print(f"\n{tree or ROOT}: bytes a racer adds, by allocating file (tracemalloc)")
-        for name, size, _ in parts["by_file"]:
+        for name, size, _ in parts["by_file"][:30]:
             print(f"  {size:9.0f} B  {name}")
         print(f"\n{tree or ROOT}: bytes a racer adds, by allocating line (tracemalloc)")
-        for name, size, _ in parts["by_line"]:
+        for name, size, _ in parts["by_line"][:30]:
             print(f"  {size:9.0f} B  {name}")
+    if args.json_out:
+        Path(args.json_out).write_text(
+            json.dumps({str(tree or ROOT): runs for tree, runs in results.items()}, indent=1)
+        )
     return 0
 
 
