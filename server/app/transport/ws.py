@@ -2,7 +2,8 @@
 :class:`~server.app.transport.session.WsSession` per client, frames decoded and
 dispatched to the service, replies and events written without waiting on slow readers.
 
-websockets makes the connection (the handshake, pings, the closing handshake, limits);
+websockets makes the connection (the handshake, pongs, the closing handshake, limits);
+one task of this server pings every connection (:meth:`WebServer.keep_alive`);
 the frames of requests and replies, the bulk of the traffic, are read and written on its
 Sans-I/O protocol (:class:`RaceConnection` here, the session in
 :mod:`server.app.transport.session`, which is compiled with the move path), and a move on
@@ -15,7 +16,8 @@ Close codes: 1003 an undecodable frame (text, not msgpack, or past the decoding 
 limit (its bucket ``burst`` requests short: :class:`WsSession`); 1009 a frame over
 ``max_frame`` bytes (websockets enforces it); a client too slow to read what it is
 sent is dropped (its connection is cut without a closing handshake, which would queue behind
-everything unread: the client sees 1006); 1012 the server is restarting (reconnect); 1013
+everything unread: the client sees 1006); 1011 a ping unanswered for ``ping_timeout`` seconds
+(:meth:`WebServer.keep_alive`); 1012 the server is restarting (reconnect); 1013
 a connection past ``max_connections`` or ``max_connections_per_ip`` (closed as soon as its
 handshake is done); 4001 the player signed in elsewhere.
 """
