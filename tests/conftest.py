@@ -2,8 +2,9 @@
 loadgroup``): what stays together on one worker, and what is handed out first.
 
 - A module whose fixture is dear to make (a browser, a Redis data set of two million
-  keys, a Redis Cluster) runs on one worker, so the fixture is made once: an
-  ``xdist_group`` by module, which ``--dist loadgroup`` keeps together.
+  keys, a Redis Cluster) runs on one worker, so the fixture is made once: with
+  ``--dist loadgroup``, such a module is one unit of work (:func:`unit`), every other
+  test a unit of its own.
 - The longest tests (a compile, a solver's long search, the soaks) start first: one of
   them handed out last would run alone at the end while the other workers stand idle.
 
@@ -11,6 +12,8 @@ Without ``-n`` neither changes anything but the order the tests run in.
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 import pytest
 
@@ -44,11 +47,33 @@ def _rank(item: pytest.Item) -> int:
     return len(FIRST)
 
 
-@pytest.hookimpl(tryfirst=True)  # before xdist's own hook reads the groups
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    for item in items:
-        path = item.nodeid.split("::", 1)[0]
-        for together in TOGETHER:
-            if path.startswith(together):
-                item.add_marker(pytest.mark.xdist_group(path))
     items.sort(key=_rank)  # (a stable sort: the rest keep their order)
+
+
+def unit(nodeid: str) -> str:
+    """The unit of work a test is handed out in: its module for the modules kept
+    together, else the test alone.
+
+    >>> unit("tests/web/test_play.py::test_a_game[gate]")
+    'tests/web/test_play.py'
+    >>> unit("tests/app/test_race.py::test_a_race")
+    'tests/app/test_race.py::test_a_race'
+    """
+    path = nodeid.split("::", 1)[0]
+    return path if path.startswith(TOGETHER) else nodeid
+
+
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """With ``--dist loadgroup``: xdist's load-by-scope scheduling, the scope being
+    :func:`unit`. (xdist's own groups, its ``xdist_group`` mark, are not used: it marks a
+    test's group by rewriting its node id, which pytest 9 no longer reads.)"""
+    if config.getvalue("dist") != "loadgroup":
+        return None
+    from xdist.scheduler import LoadScopeScheduling  # type: ignore[import-untyped]
+
+    class Together(LoadScopeScheduling):  # type: ignore[misc]
+        def _split_scope(self, nodeid: str) -> str:
+            return unit(nodeid)
+
+    return Together(config, log)
