@@ -98,8 +98,8 @@ class RaceConnection(ServerConnection):
             data = bytes(held)
             held.clear()
         protocol = self.protocol
-        state = protocol.state
-        if state is State.OPEN and not protocol.reader.buffer and protocol.current_size is None:
+        state = protocol._state  # (the ``state`` property's own field: no Python call a read)
+        if state is _OPEN and not protocol.reader.buffer and protocol.current_size is None:
             at = read_frames(data, protocol.max_message_size, self.session.message, FRAMES_PER_PASS)
             if at == len(data):
                 return
@@ -231,6 +231,7 @@ class RaceConnection(ServerConnection):
 
 
 _DATA = frozenset((Opcode.BINARY, Opcode.TEXT, Opcode.CONT))
+_OPEN = State.OPEN
 #: the headers of every request once its connection is open
 _NO_HEADERS = Headers()
 
