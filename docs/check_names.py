@@ -51,13 +51,6 @@ ALLOWED = {
     "NO_COLOR",  # the convention prompt_toolkit honours (no-color.org)
     "used_memory",  # a field of Redis's INFO memory
     "select_subprotocol",  # websockets' per-connection hook, an instance attribute
-    # stale: fix in docs/performance.md (names from before the code moved)
-    "Service.move_now",
-    "service._take_newer",
-    "store._read_replies",
-    "_start_move",
-    "Service.sweep",
-    "WsSession.take",
 }
 
 #: a file name in backticks (``compose.yaml``), not a dotted name

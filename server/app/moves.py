@@ -16,7 +16,7 @@ the game's keys and this process's fencing token do not change between moves):
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Final, Protocol
 
 from server.engine import IllegalMove
 from server.protocol import ErrorCode, ProtocolError
@@ -39,11 +39,14 @@ Answer = Callable[["bytes | BaseException"], None]
 Started = Callable[["tuple[str, HeldRoom | None] | BaseException"], None]
 
 #: the ``moved`` reply's fields up to the game id, and the names of the others, encoded
-_MOVED = map_header(7) + pack_str("type") + pack_str("moved") + pack_str("game")
-_MOVE, _VIEW, _LEGAL = pack_str("move"), pack_str("view"), pack_str("legal")
-_STATUS, _ID = pack_str("status"), pack_str("id")
+_MOVED: Final = map_header(7) + pack_str("type") + pack_str("moved") + pack_str("game")
+_MOVE: Final = pack_str("move")
+_VIEW: Final = pack_str("view")
+_LEGAL: Final = pack_str("legal")
+_STATUS: Final = pack_str("status")
+_ID: Final = pack_str("id")
 #: moves' texts, encoded (a game's moves are a few hundred texts at most)
-_TEXTS: dict[str, bytes] = {}
+_TEXTS: Final[dict[str, bytes]] = {}
 
 
 def _text(text: str) -> bytes:
