@@ -45,11 +45,18 @@ INBOX_HIGH: Final = 32
 INBOX_LOW: Final = 8
 
 
+class Served(Protocol):
+    """What a session needs of the service directly: its move path (``move_now``)."""
+
+    @property
+    def moves(self) -> MovePath: ...
+
+
 class Shell(Protocol):
     """What a session needs of the websocket server (:class:`server.app.transport.ws.WebServer`)."""
 
     @property
-    def service(self) -> Any: ...  # the Service: its move path is ``move_now``
+    def service(self) -> Served: ...
 
     @property
     def metrics(self) -> Metrics: ...
