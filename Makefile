@@ -70,17 +70,24 @@ typecheck: $(STAMP)
 # The tests run on the compiled modules (PATIENCE_NATIVE=1 refuses to fall back), the
 # doctests and the tests of each compiled module once more on the source, as a machine
 # without a C compiler runs it (the engine, the views, the sessions' frames and errors).
-# Both in parallel (pytest-xdist): most tests wait on servers, Redis and the network
-# rather than compute, so more workers than cores (tests/conftest.py: what stays on one
-# worker, what starts first). PYTEST_WORKERS=0: one process, in order.
+# Both in parallel (pytest-xdist), and side by side, the second's output printed after
+# the first's: most tests wait on servers, Redis and the network rather than compute,
+# so more workers than cores (tests/conftest.py: what stays on one worker, what starts
+# first). PYTEST_WORKERS=0 SOURCE_WORKERS=0: each in one process, in order.
 PYTEST_WORKERS ?= 4
-XDIST := -n $(PYTEST_WORKERS) --dist loadgroup
+SOURCE_WORKERS ?= 2
+ON_SOURCE := server docs README.md tests/engine tests/app/test_views.py \
+	tests/app/test_errors.py tests/app/test_ws_path.py tests/app/test_slow_reader.py \
+	tests/app/test_parse.py tests/app/test_flood.py tests/app/test_golden_transcript.py
 pytest: $(STAMP) $(NATIVE) web
-	PATIENCE_NATIVE=1 $(BIN)/pytest $(XDIST) tests
-	PATIENCE_NATIVE=0 $(BIN)/pytest $(XDIST) server docs README.md tests/engine \
-		tests/app/test_views.py tests/app/test_errors.py tests/app/test_ws_path.py \
-		tests/app/test_slow_reader.py tests/app/test_parse.py tests/app/test_flood.py \
-		tests/app/test_golden_transcript.py
+	@PATIENCE_NATIVE=0 $(BIN)/pytest -n $(SOURCE_WORKERS) --dist loadgroup $(ON_SOURCE) \
+		> $(VENV)/pytest-source.log 2>&1 & on_source=$$!; \
+	echo "PATIENCE_NATIVE=1 pytest -n $(PYTEST_WORKERS) tests; beside it, on the source:" \
+		"PATIENCE_NATIVE=0 pytest -n $(SOURCE_WORKERS) $(ON_SOURCE)"; \
+	PATIENCE_NATIVE=1 $(BIN)/pytest -n $(PYTEST_WORKERS) --dist loadgroup tests; \
+	compiled=$$?; wait $$on_source; source=$$?; \
+	echo "--- on the source (PATIENCE_NATIVE=0; $(VENV)/pytest-source.log):"; \
+	cat $(VENV)/pytest-source.log; exit $$((compiled || source))
 
 test: lint typecheck pytest
 

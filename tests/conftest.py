@@ -5,8 +5,9 @@ loadgroup``): what stays together on one worker, and what is handed out first.
   keys, a Redis Cluster) runs on one worker, so the fixture is made once: with
   ``--dist loadgroup``, such a module is one unit of work (:func:`unit`), every other
   test a unit of its own.
-- The longest tests (a compile, a solver's long search, the soaks) start first: one of
-  them handed out last would run alone at the end while the other workers stand idle.
+- The longest tests (a compile, a solver's long search, the soaks) start first, then
+  the modules kept together: one of them handed out last would run alone at the end
+  while the other workers stand idle.
 
 Without ``-n`` neither changes anything but the order the tests run in.
 """
@@ -41,10 +42,11 @@ FIRST = (
 
 
 def _rank(item: pytest.Item) -> int:
+    """The longest tests first, then the modules kept together, then the rest."""
     for n, start in enumerate(FIRST):
         if item.nodeid.startswith(start):
             return n
-    return len(FIRST)
+    return len(FIRST) if item.nodeid.startswith(TOGETHER) else len(FIRST) + 1
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -70,6 +72,7 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
     test's group by rewriting its node id, which pytest 9 no longer reads.)"""
     if config.getvalue("dist") != "loadgroup":
         return None
+    config.option.loadscopereorder = False  # (the order is this file's: see _rank)
     from xdist.scheduler import LoadScopeScheduling  # type: ignore[import-untyped]
 
     class Together(LoadScopeScheduling):  # type: ignore[misc]
