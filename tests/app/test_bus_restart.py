@@ -159,3 +159,35 @@ async def test_board_updates_missed_while_deaf_are_read_from_the_feed(
         await watcher.call("ping")
         again = [e for e in watcher.events if e["type"] == "board_update"]
         assert again == [live]
+
+
+async def test_a_race_another_process_ended_unheard_is_told_here_once(settings: Settings) -> None:
+    """The other process ends the race and its ``results`` never reach this one (its bus
+    missed them); this process's own try at the end then finds the room changed, reads it
+    and tells its racers the results itself, once, and the bus's copy arriving late is
+    not told again."""
+    async with running(settings) as one, running(settings) as two:
+        ann = await player(one.url, "ann")
+        bob = await player(two.url, "bob")
+        code = (await ann.call("room_create", game="gate", seed=3))["code"]
+        await bob.call("room_join", code=code)
+        await bob.call("ready")
+        await ann.call("start")
+        await ann.event("race_start")
+        await bob.event("race_start")
+        await ann.call("resign")
+        await until(lambda: not one.service.ctx.background)  # (its try at the end: too soon)
+        channel = room_channel(code)
+        await one.service.bus.unsubscribe(channel)  # one hears nothing of the room now
+        await bob.call("resign")  # the last: two ends the race
+        results = await bob.event("results")
+        room = one.service.rooms[code]
+        assert room.state == "racing"  # one missed it
+        await one.service.steps.maybe_end_race(room)  # as a racer's finish here would
+        told = await ann.event("results")
+        assert told["results"] == results["results"] and room.state == "finished"
+        # the bus's copy, published again as it came from two, is not told twice here
+        await one.service.bus.subscribe(channel)
+        await one.service.on_bus(channel, {"k": "results", "race": 1, "f": [b"\x80"]})
+        await ann.call("ping")
+        assert [e for e in ann.events if e["type"] == "results"] == []
