@@ -28,6 +28,9 @@ class HeldRoom(Room):
     #: this process's own countdown timer arrive together, and one sends while the other
     #: waits, then finds it sent (``RoomSteps.send_race_starts``)
     starts_lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
+    #: the race whose ``results`` this process's audience has been told (by this process,
+    #: or relayed from the one that ended it): told once, whichever way comes first
+    results_told: int = field(default=0, repr=False)
 
 
 def racer_room(rooms: dict[str, HeldRoom], room_of: dict[str, str], pid: str) -> HeldRoom | None:

@@ -239,7 +239,12 @@ class RoomHost(Part):
         room = self.rooms.get(code)
         if room is None:
             return None
-        if kind == "frames":
+        if kind == "results":  # (told once a race: ``Races.tell_results``)
+            race = data.get("race", 0)
+            if room.results_told == race:
+                return None
+            room.results_told = race
+        if kind in ("frames", "results"):
             audience = self.audience(room)
             for frame in data.get("f", ()):
                 for session in audience:

@@ -13,7 +13,7 @@ from .. import store
 from ..domain import daily as d
 from ..domain import games as g
 from ..domain.boards import Board, parse_board
-from ..domain.room import Racer
+from ..domain.room import FINISHED, Racer
 from ..events import RacerProgress
 from ..held import HeldRoom
 from ..store.rooms import Standing
@@ -103,11 +103,20 @@ class Races(Part):
             self.bus.command_soon(*command)
 
     def tell_results(self, room: HeldRoom) -> None:
-        """``results`` to the room's audience here."""
-        self.host.broadcast(
-            room,
-            {"type": "results", "code": room.code, "race": room.race, "results": room.results},
+        """``results`` to the room's audience, here and (the bus) elsewhere, once a race:
+        the process that ends the race tells them; one that finds it ended by reading
+        Redis (its bus may have missed them) tells its own audience, and whichever of
+        the two reaches a process second is not told again (``HeldRoom.results_told``,
+        ``RoomHost.on_bus``)."""
+        if room.state != FINISHED or room.results_told == room.race:
+            return
+        room.results_told = room.race
+        data = encode(
+            {"type": "results", "code": room.code, "race": room.race, "results": room.results}
         )
+        for session in self.host.audience(room):
+            session.send_encoded(data)
+        self.bus.publish_soon(store.room_channel(room.code), "results", f=[data], race=room.race)
 
     async def count_race_win(
         self, room: HeldRoom, entries: tuple[tuple[Racer, g.LiveGame], ...]

@@ -267,7 +267,7 @@ class RoomSteps(Part):
         try:
             await self.step(room, check_end)
         except RoomConflict:  # another process ended it
-            await self.host.reload(room.code)
+            await self.ended_elsewhere(room)
 
     async def time_up(self, room: HeldRoom) -> None:
         """The race's time is up: the games not ended time out (in their logs), and the
@@ -297,10 +297,18 @@ class RoomSteps(Part):
         try:
             await self.step(room, time_out)
         except RoomConflict:  # another process ended it
-            await self.host.reload(room.code)
+            await self.ended_elsewhere(room)
         finally:
             if claimed:
                 await self.stored_rooms.release_ending(room.code)
+
+    async def ended_elsewhere(self, room: HeldRoom) -> None:
+        """Another process changed the room first (it ended the race): the room is read
+        again, and its results told here if its bus has not told them yet (they may have
+        been published while this process could not hear)."""
+        fresh = await self.host.reload(room.code)
+        if fresh is not None:
+            self.races.tell_results(fresh)
 
     async def _time_out_games(self, room: HeldRoom) -> None:
         """Every racer's game not ended times out at the race's end, in its log too, so a

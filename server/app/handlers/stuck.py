@@ -6,9 +6,10 @@ the player when nothing they can do will (the clients then offer to resign).
 The move path asks :meth:`Game.plain_progress` after every reply (cheap: the legal
 moves, listed for the reply anyway) and calls :meth:`StuckWatch.check_later` only when it
 is False: most moves cost nothing more. The check waits until the game has stood still
-for ``Settings.stuck_settle`` seconds (1 by default: a player still moving needs no notice yet, and one moving
-fast costs no check a move), runs after the reply is sent, never delaying it, and its
-event comes only if the game still stands where it was checked.
+for ``Settings.stuck_settle`` seconds (1 by default: a player still moving needs no
+notice yet, and one moving fast costs no check a move), runs after the reply is sent,
+never delaying it, and its event comes only if the game still stands where it was
+checked.
 
 A player's checks are limited: at most :data:`PER_MINUTE` searches a minute (server
 time), counted in Redis whichever process runs them (``store/limits.py``), each at most
