@@ -13,7 +13,7 @@ import asyncio
 from server.app.settings import Settings
 
 from .client import player
-from .conftest import running
+from .conftest import running, until
 
 
 async def test_a_join_meeting_housekeeping_letting_go_of_the_room(settings: Settings) -> None:
@@ -26,7 +26,8 @@ async def test_a_join_meeting_housekeeping_letting_go_of_the_room(settings: Sett
         assert room is not None
         async with host.locked(room):
             join = asyncio.ensure_future(bob.request("room_join", code=code))
-            await asyncio.sleep(0.3)  # bob's join has read the room and waits for its lock
+            # bob's join has read the room and waits for its lock
+            await until(lambda: bool(room.lock._waiters))
             await two.service.housekeeping.sweep()  # which lets go of it meanwhile
             assert code not in two.service.rooms
         reply = await join
