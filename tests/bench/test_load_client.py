@@ -220,3 +220,16 @@ def test_a_small_run_of_the_load_test(tmp_path: Path) -> None:
         if row["target"] == "server":
             assert row["progress_events_per_s"] > 0, row
     assert figures["scale"]["connections_held_by_server"] == 24
+
+
+def test_the_benchmarked_server_limits_no_player(tmp_path: Path) -> None:
+    """The load test's players deal a game every few seconds each for minutes, all from
+    one address: the server it starts lifts the limits a player or an address would
+    otherwise meet (``rate_limited`` in the middle of a run is no measurement)."""
+    from bench.load.servers import server_env
+
+    env = server_env("redis://127.0.0.1:1", tmp_path)
+    settings = Settings.load([], env)
+    assert settings.deal_rate == 0 and settings.register_rate == 0
+    assert settings.rate >= 1_000_000 and settings.burst >= 1_000_000
+    assert settings.max_connections == 0 and settings.max_connections_per_ip == 0
