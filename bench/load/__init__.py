@@ -9,8 +9,10 @@ It starts its own Redis (``EmbeddedRedis`` in a temporary directory, append-only
 production), the race server (``patience-race-server`` with ``PATIENCE_REDIS_URL`` set to
 that Redis, ``PATIENCE_RATE``/``PATIENCE_BURST`` raised to 10^6 so no connection is
 rate-limited, ``PATIENCE_MAX_CONNECTIONS``/``PATIENCE_MAX_CONNECTIONS_PER_IP`` at 0 (no
-cap: every racer connects from 127.0.0.1, 10,000 of them in the scale mode), and
-``PATIENCE_COUNTDOWN=0`` so rematches start at once) and the echo server
+cap: every racer connects from 127.0.0.1, 10,000 of them in the scale mode),
+``PATIENCE_REGISTER_RATE=0`` and ``PATIENCE_DEAL_RATE=0`` (its players register from one
+address and deal a game every few seconds each), and ``PATIENCE_COUNTDOWN=0`` so
+rematches start at once) and the echo server
 (``bench/echo.py``), all on 127.0.0.1. Or it targets a running server: ``--url ws://...``
 with ``--redis-url`` (for ``INFO``) and ``--server-pid`` (for CPU and RSS).
 

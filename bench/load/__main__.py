@@ -115,7 +115,7 @@ def main() -> int:
             "game": GAME,
             "server_env": "PATIENCE_RATE=1000000 PATIENCE_BURST=1000000 "
             "PATIENCE_MAX_CONNECTIONS=0 PATIENCE_MAX_CONNECTIONS_PER_IP=0 "
-            "PATIENCE_REGISTER_RATE=0 PATIENCE_COUNTDOWN=0",
+            "PATIENCE_REGISTER_RATE=0 PATIENCE_DEAL_RATE=0 PATIENCE_COUNTDOWN=0",
             "echo": "lean (the server's framing)" if args.lean_echo else "websockets' asyncio API",
         },
     }

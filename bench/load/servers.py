@@ -145,6 +145,7 @@ def server_env(redis_url: str, tmp: Path, tree: str | Path | None = None) -> dic
         PATIENCE_MAX_CONNECTIONS="0",
         PATIENCE_MAX_CONNECTIONS_PER_IP="0",
         PATIENCE_REGISTER_RATE="0",
+        PATIENCE_DEAL_RATE="0",
         PATIENCE_COUNTDOWN="0",
         PATIENCE_CERTIFY_AHEAD="0",
     )
