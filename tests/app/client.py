@@ -114,3 +114,15 @@ async def signed_in(url: str, token: str) -> Client:
     client.name = reply["player"]["name"]
     client.welcome = reply  # type: ignore[attr-defined]
     return client
+
+
+async def racing(host: Client, other: Client, **room: Any) -> str:
+    """``host`` makes a room of The Gate on seed 3 (or ``room``'s fields), ``other``
+    joins and is ready, the race starts and both have ``race_start``: the room's code."""
+    code: str = (await host.call("room_create", **{"game": "gate", "seed": 3, **room}))["code"]
+    await other.call("room_join", code=code)
+    await other.call("ready")
+    await host.call("start")
+    await host.event("race_start")
+    await other.event("race_start")
+    return code

@@ -23,7 +23,7 @@ from server.app.store import room_channel
 from server.app.store.bus import Bus
 from server.app.store.connect import open_redis
 
-from .client import player
+from .client import player, racing
 from .conftest import RETRY_PAUSE, Outage, Running, running, until, with_settings
 from .test_redis_outage import tracebacks
 
@@ -113,12 +113,7 @@ async def test_results_published_while_a_process_was_deaf_reach_its_racers(
     one, two = two_on_own_redis
     ann = await player(one.url, "ann")
     bob = await player(two.url, "bob")
-    code = (await ann.call("room_create", game="gate", seed=3))["code"]
-    await bob.call("room_join", code=code)
-    await bob.call("ready")
-    await ann.call("start")
-    await ann.event("race_start")
-    await bob.event("race_start")
+    code = await racing(ann, bob)
     await bob.call("resign")
     # bob's process stops hearing the bus (its subscriptions dropped, as a Redis restart
     # drops them) while ann's race ends on the other
@@ -169,12 +164,7 @@ async def test_a_race_another_process_ended_unheard_is_told_here_once(settings: 
     async with running(settings) as one, running(settings) as two:
         ann = await player(one.url, "ann")
         bob = await player(two.url, "bob")
-        code = (await ann.call("room_create", game="gate", seed=3))["code"]
-        await bob.call("room_join", code=code)
-        await bob.call("ready")
-        await ann.call("start")
-        await ann.event("race_start")
-        await bob.event("race_start")
+        code = await racing(ann, bob)
         await ann.call("resign")
         await until(lambda: not one.service.ctx.background)  # (its try at the end: too soon)
         channel = room_channel(code)

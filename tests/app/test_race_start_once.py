@@ -15,7 +15,7 @@ import asyncio
 
 from server.app.settings import Settings
 
-from .client import player
+from .client import player, racing
 from .conftest import running
 
 
@@ -23,12 +23,7 @@ async def test_two_starts_at_once_send_race_start_once(settings: Settings) -> No
     async with running(settings) as one, running(settings) as two:
         ann = await player(one.url, "ann")
         bob = await player(two.url, "bob")
-        code = (await ann.call("room_create", game="gate", seed=3))["code"]
-        await bob.call("room_join", code=code)
-        await bob.call("ready")
-        await ann.call("start")
-        await ann.event("race_start")
-        await bob.event("race_start")
+        code = await racing(ann, bob)
         # the moment before bob's process has told him: its copy of the room says none
         # is sent, and his game is not held there yet
         room = two.service.rooms[code]
