@@ -9,7 +9,7 @@ from __future__ import annotations
 from server.app.transport import static
 
 from . import rawhttp
-from .conftest import Running
+from .conftest import Running, until
 
 PLAIN = "text/plain; charset=utf-8"
 #: a file of the browser client large enough to have a gzipped form
@@ -218,3 +218,20 @@ async def test_the_pages_style_sheet_has_an_etag_and_answers_304(server: Running
     again = await rawhttp.request(port, "GET", "/web/pages.css", f"If-None-Match: {etag}")
     assert again.status == 304 and again.body == b""
     secured(again, "/web/pages.css")
+
+
+async def test_a_refused_request_with_a_body_lets_its_connection_go(server: Running) -> None:
+    """A request answered 400 for its body (or 501 for a transfer coding) ends its
+    connection once the client closes its side: the bytes behind its head are discarded,
+    not held for a websocket that never opens (which kept the connection, and a server
+    stopping, waiting for the 10 s handshake timeout)."""
+    web = server.web.server
+    assert web is not None
+    for data in (
+        b"POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nhello",
+        b"POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n",
+    ):
+        answer = await rawhttp.send(port := server.web.port, data)
+        assert answer.status in (400, 501)
+        await until(lambda: not web.handler_tasks, timeout=5)  # (every connection, open or not)
+    assert (await rawhttp.get(port, "/healthz")).status == 200
