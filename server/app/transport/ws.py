@@ -157,8 +157,13 @@ class RaceConnection(ServerConnection):
     def _handshake(self, data: bytes) -> None:
         """websockets reads the opening handshake's request; frames sent right behind it
         wait until the connection is open (:meth:`opened`), so they are handled as any
-        others are, a share a pass."""
+        others are, a share a pass. A request refused as it was read (a body, a transfer
+        coding) opens none: what comes behind it goes to websockets, which discards it
+        and lets the connection go once the client closes its side."""
         reads = self._reads
+        if self.protocol.eof_sent:
+            super().data_received(data)
+            return
         if reads.tail is None:  # the request is in: anything more waits
             reads.held += data
             self.session.deferred = True
