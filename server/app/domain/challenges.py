@@ -1,0 +1,183 @@
+"""Challenges: a finished game turned into a race anyone can take later, on the same deal,
+against the game's ghost (``server.app.domain.ghosts``).
+
+A challenge is made from a replay by the replay's player (``challenge_create``), or comes
+into being when someone races a public replay (``challenge_take`` with ``replay``): either
+way it is *the* challenge of that replay, with one id (:func:`challenge_id`, an HMAC of
+the replay under the server's secret: unguessable, and the same each time it is asked
+for) and one table of everyone who took it. Its record (kept in Redis, with the deal's
+seed, never sent)::
+
+    {"id": "k3x9...", "game": "gate", "rules_version": 2, "seed": 123, "source": "solo",
+     "day": null, "hints": true, "name": "ann", "replay": "92629d6edd830077",
+     "created_ms": ..., "expires_ms": ..., "ghost": {...}}
+
+A taker's entry (one a player: a challenge is taken once) and the ghost's are ranked like
+a race's results (:func:`rank`): winners by time, then fewer moves; then by cards home,
+then by who reached that count first.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+from typing import Any
+
+from server.engine import GAMES
+
+from .daily import DAY_MS, clock_text, day_of, day_start_ms
+from .games import DAILY, PRACTICE, WON, LiveGame
+
+#: the challenge's id, from a replay: characters of base32, lower case (80 bits)
+ID_LENGTH = 16
+
+
+def challenge_id(secret: bytes, owner: str, replay_id: str) -> str:
+    """The id of the challenge of ``replay_id`` (its player ``owner``): unguessable
+    without the server's secret, and the same every time."""
+    digest = hmac.new(secret, f"challenge/{owner}/{replay_id}".encode(), hashlib.sha256).digest()
+    return base64.b32encode(digest).decode()[:ID_LENGTH].lower()
+
+
+def looks_like_id(text: str) -> bool:
+    return len(text) == ID_LENGTH and text.isalnum() and text.islower()
+
+
+def make(
+    cid: str,
+    replay: dict[str, Any],
+    ghost: dict[str, Any],
+    hints: bool,
+    now_ms: int,
+    ttl_ms: int,
+) -> dict[str, Any]:
+    """A challenge's record from its replay and the replay's ghost."""
+    return {
+        "id": cid,
+        "game": replay["game"],
+        "rules_version": replay.get("rules_version", 1),
+        "seed": replay["seed"],
+        "source": replay.get("kind"),
+        "day": replay.get("day"),
+        "hints": hints,
+        "name": replay.get("player"),
+        "replay": replay["id"],
+        "created_ms": now_ms,
+        "expires_ms": now_ms + ttl_ms,
+        "ghost": ghost,
+    }
+
+
+def shown(record: dict[str, Any]) -> dict[str, Any]:
+    """The challenge as anyone with its link sees it: everything but the seed."""
+    info = GAMES.get(record["game"])
+    ghost = record["ghost"]
+    return {
+        "id": record["id"],
+        "game": record["game"],
+        "game_name": info.name if info is not None else record["game"],
+        "source": record["source"],
+        "day": record["day"],
+        "hints": record["hints"],
+        "player": record["name"],
+        "replay": record["replay"],
+        "created_at": record["created_ms"],
+        "expires_at": record["expires_ms"],
+        "result": ghost_entry(record),
+        "link": link(record["id"]),
+        "share": share_line(record),
+    }
+
+
+def link(cid: str) -> str:
+    return f"/c/{cid}"
+
+
+def share_line(record: dict[str, Any]) -> str:
+    """What a player pastes to a friend: ``Beat my 1:42 on The Gate · /c/ID``."""
+    info = GAMES.get(record["game"])
+    name = info.name if info is not None else record["game"]
+    mine = ghost_entry(record)
+    if mine["status"] == WON:
+        what = f"Beat my {clock_text(mine['time_ms'])} on {name}"
+    else:
+        what = f"Beat my {mine['home']}/{mine['total']} cards home on {name}"
+    return f"{what} · {link(record['id'])}"
+
+
+def ghost_entry(record: dict[str, Any]) -> dict[str, Any]:
+    """The challenger's own result, as the ghost shows it, in a table entry's shape."""
+    ghost = record["ghost"]
+    end = ghost["end"] or {"status": "playing", "at": 0}
+    last = ghost["points"][-1]
+    home = last[1]
+    reached = next(p[0] for p in ghost["points"] if p[1] == home)
+    won = end["status"] == WON
+    return {
+        "player": record["name"],
+        "ghost": True,
+        "status": end["status"],
+        "time_ms": end["at"] if won else None,
+        "moves": last[2],
+        "home": home,
+        "total": ghost["total"],
+        "hints": record.get("ghost_hints", 0),
+        "replay": record["replay"],
+        "reached_ms": reached,
+        "taken_ms": record["created_ms"],
+    }
+
+
+def entry_of(name: str, live: LiveGame, taken_ms: int) -> dict[str, Any]:
+    """A taker's entry from their finished challenge game (its clock runs from the
+    game's ``created_ms``: the start, after the countdown)."""
+    start = live.created_ms
+    home, total = live.game.progress
+    won = live.result == WON
+    finished = live.finished_ms if live.finished_ms is not None else start
+    return {
+        "player": name,
+        "ghost": False,
+        "status": live.status(),
+        "time_ms": finished - start if won else None,
+        "moves": live.game.moves,
+        "home": home,
+        "total": total,
+        "hints": live.hints,
+        "replay": live.gid,
+        "reached_ms": max(live.home_at_ms - start, 0),
+        "taken_ms": taken_ms,
+    }
+
+
+def _key(entry: dict[str, Any]) -> tuple[Any, ...]:
+    if entry["status"] == WON:
+        return (0, entry["time_ms"], entry["moves"], 0, entry["taken_ms"])
+    return (1, -entry["home"], entry["reached_ms"], entry["moves"], entry["taken_ms"])
+
+
+def rank(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The table: the entries in race order, each with its ``rank`` (1, 2, ...)."""
+    return [{"rank": n, **e} for n, e in enumerate(sorted(entries, key=_key), start=1)]
+
+
+def verdict(mine: dict[str, Any], ghost: dict[str, Any]) -> dict[str, Any]:
+    """Won or lost against the ghost, and by how much: milliseconds when both won, else
+    cards home (0 when level: the one who got there first is ahead)."""
+    beat = _key(mine) < _key(ghost)
+    if mine["status"] == WON and ghost["status"] == WON:
+        return {"beat": beat, "by_ms": abs(mine["time_ms"] - ghost["time_ms"]), "by_cards": 0}
+    return {"beat": beat, "by_ms": None, "by_cards": abs(mine["home"] - ghost["home"])}
+
+
+def daily_open_at(record: dict[str, Any], now_ms: int) -> int | None:
+    """For a challenge of a daily deal whose day is not over: when the day resets (a
+    player may take it sooner only once their own ranked attempt at it is over);
+    None for any other challenge."""
+    day = record.get("day")
+    if record.get("source") not in (DAILY, PRACTICE) or day is None:
+        return None
+    if day < day_of(now_ms):
+        return None
+    return day_start_ms(day) + DAY_MS

@@ -1,0 +1,180 @@
+"""Ghosts and challenge tables (``server.app.domain.ghosts``, ``.challenges``), without
+Redis or sockets: a ghost's counts at every moment are its replay's, a ghost carries no
+card, and a table ranks like a race."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import msgpack
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from server.app.domain import challenges as ch
+from server.app.domain import ghosts
+from server.app.domain.games import HINT, RESIGN, UNDO, WON, dealt
+from server.engine import GAMES, UndoRefused, new_game
+
+START_MS = 1_000_000
+
+
+def recorded(game_id: str, seed: int, rnd: random.Random, steps: int) -> dict[str, Any]:
+    """A replay of random play (moves, undos, hints, perhaps a resignation), with
+    random gaps between entries, some of them none."""
+    game = new_game(game_id, seed=seed)
+    at = START_MS
+    moves: list[list[Any]] = []
+    for _ in range(steps):
+        at += rnd.choice([0, 1, 7, 250, 1900])
+        legal = game.legal_moves()
+        pick = rnd.random()
+        if game.status != "playing":
+            break
+        if pick < 0.05:
+            moves.append([at, HINT])
+        elif pick < 0.15:
+            try:
+                game.undo()
+            except UndoRefused:
+                continue
+            moves.append([at, UNDO])
+        elif pick < 0.16:
+            moves.append([at, RESIGN])
+            break
+        elif legal:
+            move = rnd.choice(legal)
+            game.play(move)
+            moves.append([at, move.text])
+        else:
+            moves.append([at, RESIGN])
+            break
+    return {"id": "r1", "game": game_id, "seed": seed, "start_ms": START_MS, "player": "ann",
+            "moves": moves}  # fmt: skip
+
+
+def counts_at(replay: dict[str, Any], offset: int) -> tuple[int, int, str]:
+    """Cards home, moves and status after every entry timed at or before ``offset``,
+    played straight through the engine (what a watcher of the recorded game saw)."""
+    game = new_game(replay["game"], seed=replay["seed"])
+    status = "playing"
+    for at, what in replay["moves"]:
+        if at - replay["start_ms"] > offset:
+            break
+        if what == RESIGN:
+            status = "resigned"
+        elif what == UNDO:
+            game.undo()
+        elif what != HINT:
+            game.play(what)
+            status = game.status
+    return game.cards_home(), game.moves, status
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    game_id=st.sampled_from(sorted(GAMES)),
+    seed=st.integers(0, 2**32),
+    picks=st.integers(0, 2**32),
+    steps=st.integers(1, 150),
+)
+def test_a_ghost_at_any_moment_is_its_replay_at_that_moment(
+    game_id: str, seed: int, picks: int, steps: int
+) -> None:
+    rnd = random.Random(picks)
+    replay = recorded(game_id, seed, rnd, steps)
+    ghost = ghosts.of_replay(replay)
+    last = replay["moves"][-1][0] - START_MS if replay["moves"] else 0
+    offsets = {0, last, last + 1, 10**9}
+    offsets |= {at - START_MS + d for at, _ in replay["moves"] for d in (-1, 0, 1)}
+    for offset in sorted(o for o in offsets if o >= 0):
+        assert ghosts.at(ghost, offset) == counts_at(replay, offset), offset
+    # what it carries: numbers, a name and an id; never a card, a move or the seed
+    text = repr(msgpack.unpackb(msgpack.packb(ghost)))
+    for _, what in replay["moves"]:
+        if what not in (HINT, UNDO, RESIGN):
+            assert f"'{what}'" not in text
+    assert set(ghost) == {"name", "replay", "total", "points", "end"}
+    assert all(len(p) == 3 and all(isinstance(x, int) for x in p) for p in ghost["points"])
+
+
+def test_a_ghost_that_won_ends_at_its_winning_move() -> None:
+    # The Gate, seed 3: random play that wins (from this pick of moves)
+    game = new_game("gate", seed=3)
+    moves: list[list[Any]] = []
+    at = START_MS
+    rnd = random.Random(5)
+    while game.status == "playing" and len(moves) < 2000:
+        legal = game.legal_moves()
+        if not legal:
+            break
+        at += 100
+        move = rnd.choice(legal)
+        game.play(move)
+        moves.append([at, move.text])
+    replay = {"id": "r", "game": "gate", "seed": 3, "start_ms": START_MS, "player": "ann",
+              "moves": moves}  # fmt: skip
+    ghost = ghosts.of_replay(replay)
+    end = ghost["end"]
+    assert game.status == WON and end is not None and end["status"] == WON
+    assert end["at"] == moves[-1][0] - START_MS
+    assert ghosts.at(ghost, end["at"] - 1)[2] == "playing"
+
+
+def entry(player: str, status: str, time_ms: int | None, home: int, reached: int, taken: int,
+          moves: int = 50) -> dict[str, Any]:  # fmt: skip
+    return {"player": player, "ghost": False, "status": status, "time_ms": time_ms,
+            "moves": moves, "home": home, "total": 52, "hints": 0, "replay": player,
+            "reached_ms": reached, "taken_ms": taken}  # fmt: skip
+
+
+def test_a_table_ranks_winners_by_time_then_cards_home_then_who_got_there_first() -> None:
+    table = ch.rank(
+        [
+            entry("cy", "resigned", None, 30, 9_000, 1),
+            entry("al", WON, 90_000, 52, 90_000, 5),
+            entry("bo", WON, 80_000, 52, 80_000, 9),
+            entry("di", "lost", None, 30, 5_000, 8),
+            entry("ed", "lost", None, 41, 70_000, 2),
+        ]
+    )
+    assert [(e["rank"], e["player"]) for e in table] == [
+        (1, "bo"), (2, "al"), (3, "ed"), (4, "di"), (5, "cy"),
+    ]  # fmt: skip
+
+
+def test_the_verdict_says_by_how_much() -> None:
+    fast, slow = entry("a", WON, 60_000, 52, 0, 1), entry("b", WON, 102_000, 52, 0, 2)
+    assert ch.verdict(fast, slow) == {"beat": True, "by_ms": 42_000, "by_cards": 0}
+    assert ch.verdict(slow, fast) == {"beat": False, "by_ms": 42_000, "by_cards": 0}
+    short = entry("c", "lost", None, 40, 0, 3)
+    assert ch.verdict(short, slow) == {"beat": False, "by_ms": None, "by_cards": 12}
+    level = entry("d", "resigned", None, 40, 100, 4)
+    assert ch.verdict(level, short)["beat"] is False  # as many, and got there later
+    assert ch.verdict(short, level) == {"beat": True, "by_ms": None, "by_cards": 0}
+
+
+def test_a_taker_entry_times_from_the_start_after_the_countdown() -> None:
+    live = dealt("gate", 3, "p1", "challenge", START_MS)
+    live.finish(WON, START_MS + 61_500)
+    mine = ch.entry_of("bob", live, taken_ms=START_MS - 3_000)
+    assert mine["time_ms"] == 61_500 and mine["status"] == WON and mine["player"] == "bob"
+
+
+def test_ids_are_the_same_for_a_replay_and_differ_between_secrets() -> None:
+    one = ch.challenge_id(b"s" * 32, "p1", "r1")
+    assert one == ch.challenge_id(b"s" * 32, "p1", "r1") and ch.looks_like_id(one)
+    assert one != ch.challenge_id(b"t" * 32, "p1", "r1")
+    assert one != ch.challenge_id(b"s" * 32, "p1", "r2")
+
+
+def test_the_share_line_says_the_time_or_the_cards() -> None:
+    ghost = {"name": "ann", "replay": "r1", "total": 52, "points": [[0, 0, 0], [102_400, 52, 140]],
+             "end": {"status": WON, "at": 102_400}}  # fmt: skip
+    record = ch.make("abcdefghijklmnop", {"id": "r1", "game": "gate", "seed": 3,
+                     "kind": "solo", "player": "ann"}, ghost, True, 0, 1000)  # fmt: skip
+    assert ch.share_line(record) == "Beat my 1:42 on The Gate · /c/abcdefghijklmnop"
+    ghost["end"] = {"status": "resigned", "at": 5}
+    ghost["points"][-1][1] = 30
+    assert ch.share_line(record).startswith("Beat my 30/52 cards home on The Gate")
+    assert "seed" not in ch.shown(record)
