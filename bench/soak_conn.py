@@ -37,8 +37,10 @@ DOCUMENTED_CLOSES = {1003, 1008, 1009, 1011, 1012, 1013, 4001}
 REPLY_TYPES = {"welcome", "registered", "games", "rules", "pong", "game", "moved", "undone"}
 REPLY_TYPES |= {"resigned", "room", "left", "daily", "board", "unwatched", "following"}
 REPLY_TYPES |= {"replay", "replay_view", "homed", "hint", "error"}
+REPLY_TYPES |= {"challenge", "challenge_taken", "challenges"}
 EVENT_TYPES = {"room", "race_start", "progress", "results", "signed_out", "daily_result"}
-EVENT_TYPES |= {"board_update", "stuck"}
+EVENT_TYPES |= {"board_update", "stuck", "challenge_start", "challenge_result"}
+EVENT_TYPES |= {"challenge_news"}
 ERROR_CODES = {code.value for code in ErrorCode}
 SAMPLES = 12
 
@@ -108,14 +110,23 @@ class Ledger:
             if sent.expects and not sent.stale
         )
 
-    async def drain(self) -> None:
+    async def drain(self, linger: float = 0.0) -> None:
         """Until every reply on its way has come or is counted unanswered (``stall``
-        after it was sent): a frame that expects no reply holds nothing up."""
+        after it was sent): a frame that expects no reply holds nothing up. Then up to
+        ``linger`` seconds more for those counted unanswered, to tell a late reply
+        (noted under ``late``) from none."""
         while True:
             self.sweep()
             if not self.waiting():
-                return
+                break
             await asyncio.sleep(0.1)
+        until = time.monotonic() + linger
+        while time.monotonic() < until and self.stale():
+            await asyncio.sleep(0.1)
+
+    def stale(self) -> int:
+        """Replies counted unanswered still on their way on open connections."""
+        return sum(1 for c in self.open_conns for s in c.inflight if s.expects and s.stale)
 
     def sweep(self) -> None:
         """Count the requests on open connections waiting longer than ``stall``."""
@@ -268,6 +279,12 @@ class Conn:
             ledger.violation(f"{self.name}: a reply to nothing sent: {str(message)[:120]}")
             return
         sent = self.inflight.popleft()
+        if sent.stale:  # counted unanswered: it came, late
+            ledger.note(
+                "late",
+                f"{self.name}: {sent.kind} (id {sent.rid}) answered "
+                f"{time.monotonic() - sent.at:.1f} s after it was sent: {kind} {code or ''}",
+            )
         rid = message["id"]
         if code == "rate_limited":
             good = rid == sent.int_id

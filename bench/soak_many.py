@@ -292,7 +292,7 @@ class Many:
             await self.phase("the kills", 250, chaos)
             await asyncio.sleep(2)
             self.stop.set()
-            await ledger.drain()
+            await ledger.drain(linger=ledger.stall * 3)
             for racer in self.racers:
                 if racer.conn is not None:
                     await racer.conn.close()
@@ -456,7 +456,7 @@ def main(argv: list[str] | None = None) -> int:
             time.monotonic() + args.seconds - (time.monotonic() - started),
         )  # fmt: skip
         many.budget = Budget(args.frames)
-        late = run_within(many.run(), args.seconds + args.stall + 20)
+        late = run_within(many.run(), args.seconds + 4 * args.stall + 20)
         if late is not None:
             incomplete.append(late)
     except KeyboardInterrupt:
