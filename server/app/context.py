@@ -20,6 +20,7 @@ from .held import HeldRoom, racer_room
 from .settings import Settings
 from .store import bus
 from .store.boards import Boards
+from .store.challenges import Challenges
 from .store.daily import Dailies
 from .store.failures import FailureLog
 from .store.games import Games
@@ -80,6 +81,7 @@ class Context:
         self.stored = Games(redis)
         self.boards = Boards(redis)
         self.stored_rooms = Rooms(redis, self.proc)
+        self.challenges = Challenges(redis)
         #: room changes tried again because another process changed the room first, and
         #: appends refused because another process had taken the game (for /metrics)
         self.room_conflicts = 0

@@ -151,6 +151,10 @@ class MovePath:
                 raise _refused(ErrorCode.GAME_OVER, "the day is over: a daily ends at 00:00 UTC")
             raise _refused(ErrorCode.GAME_OVER, f"the game is over ({live.result})")
         if live.kind != g.RACE:
+            if live.kind == g.CHALLENGE and self.clock.now_ms() < live.created_ms:
+                raise _refused(
+                    ErrorCode.NOT_STARTED, "the challenge has not started: wait for challenge_start"
+                )
             return None
         room = self.rooms.get(live.room or "")
         if room is not None and room.state == COUNTDOWN and room.race == live.race:

@@ -28,6 +28,7 @@ from .domain.room import RoomConflict
 from .handlers.base import Handler, Part
 from .handlers.boards import Leaderboards
 from .handlers.certify import Certifier
+from .handlers.challenges import Challenging
 from .handlers.daily import DailyChallenge
 from .handlers.hints import Hints
 from .handlers.home import Homing
@@ -101,6 +102,7 @@ class Service:
             ctx.events,
         )
         self.replaying = Replaying(ctx)
+        self.challenging = Challenging(ctx, self.keeper, self.replaying)
         self.leaderboards = Leaderboards(ctx)
         self.certifier = Certifier(ctx)
         self.daily = DailyChallenge(
@@ -116,7 +118,9 @@ class Service:
         self.housekeeping = Housekeeping(
             ctx, self.host, self.steps, self.races, self.keeper, self.daily
         )
-        self.accounts = Accounts(ctx, self.keeper, self.host, self.lobby, self.leaderboards)
+        self.accounts = Accounts(
+            ctx, self.keeper, self.host, self.lobby, self.leaderboards, self.challenging
+        )
         self.parts: tuple[Part, ...] = (
             self.accounts,
             self.keeper,
@@ -129,6 +133,7 @@ class Service:
             self.daily,
             self.certifier,
             self.replaying,
+            self.challenging,
             self.leaderboards,
             self.housekeeping,
             self.homing,
@@ -215,6 +220,10 @@ class Service:
             session = self.sessions.get(data.get("pid", ""))
             if session is not None:
                 self.accounts.kick(session)
+        elif kind == "tell":  # an event for a player connected here
+            session = self.sessions.get(data.get("pid", ""))
+            if session is not None and isinstance(data.get("message"), dict):
+                session.send(data["message"])
         elif kind == "board":
             self.leaderboards.relay(data.get("id", ""), data["data"])
         elif channel.startswith("room:"):
@@ -249,6 +258,7 @@ class Service:
         self.host.stop()
         self.races.stop()
         self.stuck.stop()
+        self.challenging.stop()
         if self.ctx.background:  # what closing connections started (presence, host)
             await asyncio.wait(set(self.ctx.background), timeout=5)
         await self.host.uncount_watchers()

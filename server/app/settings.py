@@ -65,6 +65,9 @@ class Settings:
     register_rate: int = 5
     deal_rate: int = 30
     log_limit: int = 5000
+    replay_ttl: int = 7 * 24 * 3600
+    challenge_ttl: int = 30 * 24 * 3600
+    challenge_rate: int = 20
     secret: str | None = None
     certify_ahead: int = 1
     certify_budget: float = 10.0
@@ -304,6 +307,19 @@ OPTIONS: dict[str, tuple[str, Callable[[str], Any]]] = {
     "log_limit": (
         "entries (moves and undos) a game's log may hold; past it they are refused "
         "(rate_limited), resigning still ends the game; 0 no limit",
+        _non_negative_int,
+    ),
+    "replay_ttl": (
+        "seconds a solo, practice or challenge game's replay is kept (longer while a "
+        "challenge races it)",
+        _positive_int,
+    ),
+    "challenge_ttl": (
+        "seconds a challenge, its table and the replays it races are kept from its making",
+        _positive_int,
+    ),
+    "challenge_rate": (
+        "challenges one player may make (or race from a replay) an hour; 0 no limit",
         _non_negative_int,
     ),
     "secret": ("key of the daily deals' seeds (else one kept in the data directory)", _secret),

@@ -74,6 +74,15 @@ class ErrorCode(StrEnum):
     HINTS_OFF = "hints_off"
     """``hint`` on a race game in a room made without hints (``room_create``'s
     ``hints``)."""
+    NO_SUCH_CHALLENGE = "no_such_challenge"
+    """``challenge_take`` or ``challenge_show`` named no challenge (or it has expired)."""
+    NOT_YET = "not_yet"
+    """``challenge_take`` of a challenge of today's daily deal before the taker's own
+    ranked attempt at it is over (it opens then, or at the day's reset)."""
+    OWN_CHALLENGE = "own_challenge"
+    """``challenge_take`` of a challenge of one's own game."""
+    ALREADY_TAKEN = "already_taken"
+    """``challenge_take`` of a challenge the player has taken before (once each)."""
     INTERNAL_ERROR = "internal_error"
     """The server failed to handle the request; it is logged. A move, undo or resign that
     fails this way was not applied."""

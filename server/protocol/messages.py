@@ -249,6 +249,39 @@ class Replay(Request):
 
 
 @dataclass(frozen=True, slots=True)
+class ChallengeCreate(Request):
+    """The challenge of a finished game's replay (one's own, or any one may see)."""
+
+    TYPE = "challenge_create"
+    FIELDS = {"replay": Field(str, required=True)}
+    replay: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class ChallengeTake(Request):
+    """Race a challenge's ghost on its deal: by its id, or the challenge of a replay."""
+
+    TYPE = "challenge_take"
+    FIELDS = {"challenge": Field(str), "replay": Field(str)}
+    challenge: str | None = None
+    replay: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ChallengeShow(Request):
+    TYPE = "challenge_show"
+    FIELDS = {"challenge": Field(str, required=True)}
+    challenge: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Challenges(Request):
+    """The challenges made from the player's games, with results not yet seen."""
+
+    TYPE = "challenges"
+
+
+@dataclass(frozen=True, slots=True)
 class ReplayView(Request):
     TYPE = "replay_view"
     FIELDS = {
@@ -288,6 +321,10 @@ REQUESTS: dict[str, type[Request]] = {
         Unfollow,
         Replay,
         ReplayView,
+        ChallengeCreate,
+        ChallengeTake,
+        ChallengeShow,
+        Challenges,
     )
 }
 

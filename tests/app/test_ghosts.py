@@ -169,12 +169,14 @@ def test_ids_are_the_same_for_a_replay_and_differ_between_secrets() -> None:
 
 
 def test_the_share_line_says_the_time_or_the_cards() -> None:
-    ghost = {"name": "ann", "replay": "r1", "total": 52, "points": [[0, 0, 0], [102_400, 52, 140]],
-             "end": {"status": WON, "at": 102_400}}  # fmt: skip
+    points = [[0, 0, 0], [102_400, 52, 140]]
+    ghost: dict[str, Any] = {"name": "ann", "replay": "r1", "total": 52, "points": points,
+                             "end": {"status": WON, "at": 102_400}}  # fmt: skip
     record = ch.make("abcdefghijklmnop", {"id": "r1", "game": "gate", "seed": 3,
                      "kind": "solo", "player": "ann"}, ghost, True, 0, 1000)  # fmt: skip
     assert ch.share_line(record) == "Beat my 1:42 on The Gate · /c/abcdefghijklmnop"
     ghost["end"] = {"status": "resigned", "at": 5}
-    ghost["points"][-1][1] = 30
+    points[-1][1] = 30
     assert ch.share_line(record).startswith("Beat my 30/52 cards home on The Gate")
-    assert "seed" not in ch.shown(record)
+    assert "seed" not in ch.shown(record) and "replay" not in ch.shown(record)
+    assert ch.share_line(record, mine=False).startswith("Beat ann's 30/52")

@@ -69,11 +69,13 @@ def make(
     }
 
 
-def shown(record: dict[str, Any]) -> dict[str, Any]:
-    """The challenge as anyone with its link sees it: everything but the seed."""
+def shown(record: dict[str, Any], mine: bool = False, reveal: bool = False) -> dict[str, Any]:
+    """The challenge as anyone with its link sees it: everything but the seed (and its
+    player's id); ``mine``: as its player sees it (the share line in their voice). The
+    replays (the challenger's, in ``replay`` and ``result``) only with ``reveal``: to its
+    player and to those who have raced it (a replay shows the deal: :func:`hidden`)."""
     info = GAMES.get(record["game"])
-    ghost = record["ghost"]
-    return {
+    out = {
         "id": record["id"],
         "game": record["game"],
         "game_name": info.name if info is not None else record["game"],
@@ -86,23 +88,35 @@ def shown(record: dict[str, Any]) -> dict[str, Any]:
         "expires_at": record["expires_ms"],
         "result": ghost_entry(record),
         "link": link(record["id"]),
-        "share": share_line(record),
+        "share": share_line(record, mine),
     }
+    return out if reveal else hidden(out)
+
+
+def hidden(shown_or_entry: dict[str, Any]) -> dict[str, Any]:
+    """Without the replays it names: a replay of the challenge's deal shows its cards,
+    so none is shown to a player who may yet race it."""
+    out = {k: v for k, v in shown_or_entry.items() if k != "replay"}
+    if isinstance(out.get("result"), dict):
+        out["result"] = hidden(out["result"])
+    return out
 
 
 def link(cid: str) -> str:
     return f"/c/{cid}"
 
 
-def share_line(record: dict[str, Any]) -> str:
-    """What a player pastes to a friend: ``Beat my 1:42 on The Gate · /c/ID``."""
+def share_line(record: dict[str, Any], mine: bool = True) -> str:
+    """What a player pastes to a friend: ``Beat my 1:42 on The Gate · /c/ID`` (not
+    ``mine``: ``Beat ann's 1:42 ...``)."""
     info = GAMES.get(record["game"])
     name = info.name if info is not None else record["game"]
-    mine = ghost_entry(record)
-    if mine["status"] == WON:
-        what = f"Beat my {clock_text(mine['time_ms'])} on {name}"
+    theirs = ghost_entry(record)
+    whose = "my" if mine else f"{record['name']}'s"
+    if theirs["status"] == WON:
+        what = f"Beat {whose} {clock_text(theirs['time_ms'])} on {name}"
     else:
-        what = f"Beat my {mine['home']}/{mine['total']} cards home on {name}"
+        what = f"Beat {whose} {theirs['home']}/{theirs['total']} cards home on {name}"
     return f"{what} · {link(record['id'])}"
 
 

@@ -21,6 +21,9 @@ SOLO = "solo"
 RACE = "race"
 DAILY = "daily"
 PRACTICE = "practice"
+#: a challenge taken (``domain/challenges.py``): the deal of a recorded game, raced
+#: against its ghost; its ``created_ms`` is its start, after the countdown
+CHALLENGE = "challenge"
 UNDO = "!undo"
 RESIGN = "!resign"
 TIMEOUT_ENTRY = "!timeout"
@@ -46,6 +49,10 @@ class LiveGame:
     race: int = 0
     #: the daily challenge's day, for daily and practice games
     day: str | None = None
+    #: the challenge a challenge game takes, and whether it refuses hints (as the game
+    #: it races did)
+    challenge: str | None = None
+    hints_off: bool = False
     #: how it ended (won, lost, resigned, timeout) and when, in server ms
     result: str | None = None
     finished_ms: int | None = None
@@ -80,6 +87,8 @@ class LiveGame:
             "room": self.room or "",
             "race": self.race,
             "day": self.day or "",
+            "challenge": self.challenge or "",
+            "nohints": int(self.hints_off),
             "created": self.created_ms,
             "rules": self.game.rules_version,
         }

@@ -203,8 +203,12 @@ class Hints(Part):
             raise refuse(ErrorCode.RATE_LIMITED, BUSY) from None
 
     def check_allowed(self, live: g.LiveGame) -> None:
-        """Refuse a hint on a game over, a race not started or over, or a race in a room
-        made without hints."""
+        """Refuse a hint on a game over, a race not started or over, a race in a room
+        made without hints, or a challenge of a race in such a room."""
+        if live.hints_off and not live.finished:
+            raise refuse(
+                ErrorCode.HINTS_OFF, "the game this challenge races was played without hints"
+            )
         if live.kind == g.RACE and not live.finished:
             room = self.rooms.get(live.room or "")
             if room is not None and room.race == live.race and not room.hints:

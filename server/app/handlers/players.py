@@ -22,6 +22,7 @@ from ..held import HeldRoom
 from ..store.limits import Limit, Limiter, Use
 from .base import Context, Handler, Part, Session, refuse
 from .boards import Leaderboards
+from .challenges import Challenging
 from .host import RoomHost
 from .keeper import GameKeeper
 from .play import games_list
@@ -46,12 +47,14 @@ class Accounts(Part):
         host: RoomHost,
         lobby: Lobby,
         leaderboards: Leaderboards,
+        challenging: Challenging,
     ) -> None:
         super().__init__(ctx)
         self.keeper = keeper
         self.host = host
         self.lobby = lobby
         self.leaderboards = leaderboards
+        self.challenging = challenging
         self.limits = Limiter(ctx.redis)
 
     def requests(self) -> dict[type[m.Request], Handler]:
@@ -93,6 +96,7 @@ class Accounts(Part):
             await self._sign_in(session, pid_s, name)
             reply["player"] = {"id": pid_s, "name": session.name}
             reply["resume"] = await self._resume(session, pid_s)
+            reply["challenges_new"] = await self.ctx.challenges.unseen(pid_s)
         session.hello = True
         return reply
 
@@ -152,8 +156,8 @@ class Accounts(Part):
         self.forget_session(session)
 
     async def _resume(self, session: Session, pid: str) -> dict[str, Any]:
-        """The player's solo game, room and race game, as they were at the last
-        acknowledged move."""
+        """The player's solo game, room and race game, and challenge game in play, as
+        they were at the last acknowledged move."""
         resume: dict[str, Any] = {}
         solo, code = await self.players.places(pid)
         # the player's games are taken afresh from Redis: they may have been played
@@ -179,6 +183,9 @@ class Accounts(Part):
                     live = await self.keeper.get_game(racer.gid, fresh=True)
                     if live is not None:
                         resume["race"] = race_message(room, live)
+        challenge = await self.challenging.resume(pid)
+        if challenge is not None:
+            resume["challenge"] = challenge
         return resume
 
     def forget_session(self, session: Session) -> None:

@@ -49,26 +49,29 @@ class Replaying(Part):
         """A replay as its viewer may see it: a daily game's, and a day's book line, are
         public only after the day's reset (a game's player sees it sooner, but not the
         seed)."""
-        replay, secret = await self._shown(replay_id, pid)
+        replay, secret, _owner = await self.shown(replay_id, pid)
         return {**replay, "seed": None} if secret else replay
 
-    async def _shown(self, replay_id: str, pid: str | None) -> tuple[dict[str, Any], bool]:
-        """The replay as kept, if its viewer may see it at all, and whether its seed is
-        kept from them: a daily's own player before the day's reset (the seed would tell
-        the cards they never turned, and the deal before anyone else has played it)."""
+    async def shown(
+        self, replay_id: str, pid: str | None
+    ) -> tuple[dict[str, Any], bool, str | None]:
+        """The replay as kept, if its viewer may see it at all, whether its seed is kept
+        from them (a daily's own player before the day's reset: the seed would tell the
+        cards they never turned, and the deal before anyone else has played it), and its
+        player's id (never sent)."""
         found = await self.replays.get(replay_id)
         if found is None:
             raise refuse(ErrorCode.NO_SUCH_REPLAY, f"no replay {replay_id!r}")
         replay, owner = found
         day = replay.get("day")
-        secret_until_reset = replay.get("kind") in (g.DAILY, replays.BOOK)
-        if secret_until_reset and day is not None and day >= d.day_of(self.now()):
+        # a game of a daily deal (ranked, practice, a challenge of one) or its book line
+        if day is not None and day >= d.day_of(self.now()):
             if pid is None or owner != pid:
                 book = replay.get("kind") == replays.BOOK
                 what = "the book line" if book else "a daily game's replay"
                 raise refuse(ErrorCode.NOT_PUBLIC, f"{what} is public after the day's reset")
-            return replay, True
-        return replay, False
+            return replay, True, owner
+        return replay, False, owner
 
     async def on_replay(self, session: Session, req: m.Replay) -> dict[str, Any]:
         return {"type": "replay", "replay": await self.public_replay(req.replay, session.player)}
@@ -79,7 +82,7 @@ class Replaying(Part):
         player before the reset too. A view shows what the player saw at that step (no
         card face down), so its own player, who saw them all, may have them; the seed
         stays with the server."""
-        replay, _ = await self._shown(req.replay, session.player)
+        replay, _, _ = await self.shown(req.replay, session.player)
         if replay.get("seed") is None:
             raise refuse(ErrorCode.NOT_PUBLIC, "the deal is secret until the day's reset")
         moves = replay["moves"]

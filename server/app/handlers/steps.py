@@ -358,6 +358,7 @@ class RoomSteps(Part):
                         "room": room.code,
                         "race": room.race,
                         "start_ms": room.start_at_ms,
+                        "hints_allowed": room.hints,
                     },
                 )
                 for racer, live in entries

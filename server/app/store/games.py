@@ -193,6 +193,8 @@ class Games:
             room=meta.get("room") or None,
             race=int(meta.get("race") or 0),
             day=meta.get("day") or None,
+            challenge=meta.get("challenge") or None,
+            hints_off=meta.get("nohints") == "1",
             home_at_ms=created,
         )
         for raw in log:

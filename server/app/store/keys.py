@@ -52,8 +52,22 @@ key                         type    what
 ``lim:{kind}:{who}``        zset    a limit's sliding window: one member a use, scored by
                                     its server ms (``limits.py``; a window's length)
 ``claim:{kind}:{who}``      string  a short claim: one thing at a time (``limits.py``)
-``rp:{gid}``                string  a finished ranked daily or race game's replay (msgpack);
-                                    kept for good
+``rp:{gid}``                string  a finished game's replay (msgpack): a ranked daily's or a
+                                    race's kept for good; a solo, practice or challenge
+                                    game's :data:`REPLAY_TTL` (``replay_ttl``), and as long
+                                    as a challenge made from it lives
+``ch:{cid}``                string  a challenge (msgpack: ``domain/challenges.py``), with its
+                                    deal's seed; ``challenge_ttl`` from its making
+``ch:{cid}:takers``         hash    taker id -> the id of their challenge game (a challenge is
+                                    taken once a player); as long as the challenge
+``ch:{cid}:t``              hash    taker id -> their entry in the challenge's table (msgpack),
+                                    written once their game ends; as long as the challenge
+``pch:{pid}``               zset    the challenges made from the player's games, scored by
+                                    when made (server ms); ``challenge_ttl`` from the last
+``pchn:{pid}``              hash    challenge id -> results on it the player has not seen
+                                    (``challenges`` marks them seen)
+``pchg:{pid}``              string  the player's current challenge game (``welcome.resume``);
+                                    ``idle_ttl``
 ``lb:{B}``                  zset    a leaderboard ``B`` (its id): its members, lower score
                                     first (``docs/leaderboards.md``); a daily board's keys
                                     are kept :data:`DAILY_BOARD_TTL` after its last write
@@ -279,6 +293,39 @@ def follow_key(pid: str) -> str:
 
 def replay_key(gid: str) -> str:
     return f"rp:{gid}"
+
+
+#: ``Settings.replay_ttl``'s default, seconds (7 days): how long a solo, practice or
+#: challenge game's replay is kept when no challenge is made from it
+REPLAY_TTL = 7 * 24 * 3600
+
+#: ``Settings.challenge_ttl``'s default, seconds (30 days): how long a challenge, its
+#: table and the replays it races are kept from its making
+CHALLENGE_TTL = 30 * 24 * 3600
+
+
+def challenge_key(cid: str) -> str:
+    return f"ch:{{{cid}}}"
+
+
+def challenge_takers_key(cid: str) -> str:
+    return f"ch:{{{cid}}}:takers"
+
+
+def challenge_table_key(cid: str) -> str:
+    return f"ch:{{{cid}}}:t"
+
+
+def player_challenges_key(pid: str) -> str:
+    return f"pch:{pid}"
+
+
+def challenge_news_key(pid: str) -> str:
+    return f"pchn:{pid}"
+
+
+def challenge_game_key(pid: str) -> str:
+    return f"pchg:{pid}"
 
 
 def code_key(code: str) -> str:

@@ -49,3 +49,8 @@ class Presence:
                 pipe.exists(online_key(pid))
             found = await pipe.execute()
         return {pid for pid, n in zip(pids, found, strict=True) if n}
+
+    async def where(self, pid: str) -> str | None:
+        """The process the player is connected to, if any."""
+        raw = await self.redis.get(online_key(pid))
+        return None if raw is None else text(raw)

@@ -1,5 +1,7 @@
-"""Replays as Redis keeps them (``rp:``, kept for good): a finished ranked daily or race
-game's replay, with its owner's id beside it for the access check (never sent)."""
+"""Replays as Redis keeps them (``rp:``): a finished game's replay, with its owner's id
+beside it for the access check (never sent). A ranked daily's or a race's is kept for
+good; a solo, practice or challenge game's for a while (``keys.REPLAY_TTL``), longer
+while a challenge races it (``Challenges.make``)."""
 
 from __future__ import annotations
 
@@ -14,11 +16,14 @@ class Replays:
     def __init__(self, redis: RedisClient) -> None:
         self.redis = redis
 
-    async def keep(self, replays: list[tuple[str, dict[str, Any], str]]) -> None:
-        """Keep each ``(game id, replay, owner id)``, in one round trip."""
+    async def keep(
+        self, replays: list[tuple[str, dict[str, Any], str]], ttl: int | None = None
+    ) -> None:
+        """Keep each ``(game id, replay, owner id)``, in one round trip: for good, or
+        ``ttl`` seconds."""
         async with self.redis.pipeline(transaction=False) as pipe:
             for gid, replay, owner in replays:
-                pipe.set(replay_key(gid), pack({**replay, "owner": owner}))
+                pipe.set(replay_key(gid), pack({**replay, "owner": owner}), ex=ttl)
             await pipe.execute()
 
     async def get(self, replay_id: str) -> tuple[dict[str, Any], str | None] | None:

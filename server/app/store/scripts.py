@@ -275,6 +275,25 @@ return {0, used, math.max(1, tonumber(oldest[2]) + window - now)}
 )
 
 
+#: Lengthens a key's time to live to ``ms`` if it has a shorter one: a key kept for good
+#: (no TTL) or gone is left as it is (``EXPIRE ... GT`` needs Redis 7). Returns 1 if
+#: lengthened.
+LENGTHEN = Script(
+    ("key",),
+    ("ms",),
+    """
+local key = KEYS[1]
+local ms = ARGV[1]
+local left = redis.call('PTTL', key)
+if left > 0 and left < tonumber(ms) then
+  redis.call('PEXPIRE', key, ms)
+  return 1
+end
+return 0
+""",
+)
+
+
 async def load_scripts(conn: Any) -> None:
     """Load :data:`SCRIPTS` on a group-commit connection. A Redis that has just restarted
     answers ``LOADING`` until it has read its data: the scripts are loaded again then,
