@@ -40,7 +40,7 @@ REPLY_TYPES |= {"replay", "replay_view", "homed", "hint", "error"}
 REPLY_TYPES |= {"challenge", "challenge_taken", "challenges"}
 EVENT_TYPES = {"room", "race_start", "progress", "results", "signed_out", "daily_result"}
 EVENT_TYPES |= {"board_update", "stuck", "challenge_start", "challenge_result"}
-EVENT_TYPES |= {"challenge_news"}
+EVENT_TYPES |= {"challenge_news", "ghosts_result"}
 ERROR_CODES = {code.value for code in ErrorCode}
 SAMPLES = 12
 

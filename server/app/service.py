@@ -30,6 +30,7 @@ from .handlers.boards import Leaderboards
 from .handlers.certify import Certifier
 from .handlers.challenges import Challenging
 from .handlers.daily import DailyChallenge
+from .handlers.ghosts import BoardGhosts
 from .handlers.hints import Hints
 from .handlers.home import Homing
 from .handlers.host import RoomHost
@@ -105,8 +106,9 @@ class Service:
         self.challenging = Challenging(ctx, self.keeper, self.replaying)
         self.leaderboards = Leaderboards(ctx)
         self.certifier = Certifier(ctx)
+        self.board_ghosts = BoardGhosts(ctx)
         self.daily = DailyChallenge(
-            ctx, self.keeper, self.leaderboards, self.certifier, self.replaying
+            ctx, self.keeper, self.leaderboards, self.certifier, self.replaying, self.board_ghosts
         )
         self.play = Play(ctx, self.keeper, self.daily, self.moves)
         self.hints = Hints(ctx, self.keeper, self.daily, self.moves)
@@ -134,6 +136,7 @@ class Service:
             self.certifier,
             self.replaying,
             self.challenging,
+            self.board_ghosts,
             self.leaderboards,
             self.housekeeping,
             self.homing,

@@ -188,9 +188,10 @@ class Daily(Request):
     starting it would do (nothing dealt, no clock started)."""
 
     TYPE = "daily"
-    FIELDS = {"game": Field(str, required=True), "start": Field(bool)}
+    FIELDS = {"game": Field(str, required=True), "start": Field(bool), "ghosts": Field(bool)}
     game: str = ""
     start: bool = True
+    ghosts: bool = False
 
 
 @dataclass(frozen=True, slots=True)

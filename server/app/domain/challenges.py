@@ -122,24 +122,29 @@ def share_line(record: dict[str, Any], mine: bool = True) -> str:
 
 def ghost_entry(record: dict[str, Any]) -> dict[str, Any]:
     """The challenger's own result, as the ghost shows it, in a table entry's shape."""
-    ghost = record["ghost"]
+    entry = entry_of_ghost(record["ghost"], record.get("ghost_hints", 0), record["created_ms"])
+    return {**entry, "player": record["name"], "replay": record["replay"]}
+
+
+def entry_of_ghost(ghost: dict[str, Any], hints: int, taken_ms: int) -> dict[str, Any]:
+    """A ghost's result (where its recorded game ended) as a table entry."""
     end = ghost["end"] or {"status": "playing", "at": 0}
     last = ghost["points"][-1]
     home = last[1]
     reached = next(p[0] for p in ghost["points"] if p[1] == home)
     won = end["status"] == WON
     return {
-        "player": record["name"],
+        "player": ghost["name"],
         "ghost": True,
         "status": end["status"],
         "time_ms": end["at"] if won else None,
         "moves": last[2],
         "home": home,
         "total": ghost["total"],
-        "hints": record.get("ghost_hints", 0),
-        "replay": record["replay"],
+        "hints": hints,
+        "replay": ghost.get("replay"),
         "reached_ms": reached,
-        "taken_ms": record["created_ms"],
+        "taken_ms": taken_ms,
     }
 
 

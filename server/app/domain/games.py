@@ -53,6 +53,8 @@ class LiveGame:
     #: it races did)
     challenge: str | None = None
     hints_off: bool = False
+    #: a daily practice game raced against the day's board (``handlers/ghosts.py``)
+    ghosts: bool = False
     #: how it ended (won, lost, resigned, timeout) and when, in server ms
     result: str | None = None
     finished_ms: int | None = None
@@ -89,6 +91,7 @@ class LiveGame:
             "day": self.day or "",
             "challenge": self.challenge or "",
             "nohints": int(self.hints_off),
+            "ghosts": int(self.ghosts),
             "created": self.created_ms,
             "rules": self.game.rules_version,
         }

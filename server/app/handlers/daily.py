@@ -16,6 +16,7 @@ from ..domain.boards import parse_board
 from .base import Context, Handler, Part, Session, refuse
 from .boards import Leaderboards
 from .certify import Certifier
+from .ghosts import BoardGhosts
 from .keeper import GameKeeper
 from .replays import Replaying
 
@@ -30,8 +31,10 @@ class DailyChallenge(Part):
         leaderboards: Leaderboards,
         certifier: Certifier,
         replaying: Replaying,
+        ghosts: BoardGhosts,
     ) -> None:
         super().__init__(ctx)
+        self.ghosts = ghosts
         self.keeper = keeper
         self.leaderboards = leaderboards
         self.certifier = certifier
@@ -198,6 +201,7 @@ class DailyChallenge(Part):
             "par": par,
             "streak": await self._streaks(pid, req.game),
             **live.snapshot_message(),
+            **({"ghosts": await self.ghosts.race(live)} if req.ghosts and not ranked else {}),
         }
 
     async def status(self, pid: str, game_id: str) -> dict[str, Any]:

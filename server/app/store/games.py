@@ -97,6 +97,10 @@ class Games:
         for n, live in enumerate(dealt):
             created(live, replies[n * CREATE_REPLIES : (n + 1) * CREATE_REPLIES])
 
+    async def race_ghosts(self, gid: str) -> None:
+        """Mark a game as raced against ghosts (``LiveGame.ghosts``) in its meta."""
+        await self.redis.hset(game_key(gid), "ghosts", 1)
+
     async def delete(self, gid: str) -> None:
         """A game written but never played (a daily start that lost its race to another)."""
         await self.redis.delete(game_key(gid))
@@ -195,6 +199,7 @@ class Games:
             day=meta.get("day") or None,
             challenge=meta.get("challenge") or None,
             hints_off=meta.get("nohints") == "1",
+            ghosts=meta.get("ghosts") == "1",
             home_at_ms=created,
         )
         for raw in log:
