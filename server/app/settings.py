@@ -62,6 +62,7 @@ class Settings:
     lock_wait: float = 10.0
     retry_pause: float = 0.25
     stuck_settle: float = 1.0
+    slow_request: float = 30.0
     register_rate: int = 5
     deal_rate: int = 30
     log_limit: int = 5000
@@ -295,6 +296,10 @@ OPTIONS: dict[str, tuple[str, Callable[[str], Any]]] = {
     "stuck_settle": (
         "seconds a game stands still after a move before the stuck check looks at it",
         _non_negative_float,
+    ),
+    "slow_request": (
+        "seconds a request may be in hand before it is logged with where it waits",
+        _positive_float,
     ),
     "register_rate": (
         "players registered an hour from one client address; 0 no limit",

@@ -175,3 +175,23 @@ async def test_a_channel_subscribed_while_redis_is_away_is_heard_once_it_is_back
         await bus.stop()
         await redis.aclose()
     assert tracebacks(caplog) == []
+
+
+async def test_a_request_in_hand_too_long_is_logged_with_where_it_waits(
+    outage: Outage, settings: Settings, caplog: pytest.LogCaptureFixture
+) -> None:
+    own = with_settings(settings, redis_url=outage.redis.url, slow_request=0.3)
+    async with running(own) as server:
+        client = await Client.connect(server.url)
+        await client.call("hello", protocol=1)
+        await client.call("register", name="ann")
+        caplog.set_level(logging.INFO)
+        outage.freeze()  # what is sent to Redis waits, unanswered
+        asked = asyncio.ensure_future(client.request("new_game", timeout=30, game="gate"))
+        await until(lambda: any(r.getMessage() == "request slow" for r in caplog.records))
+        outage.thaw()
+        assert (await asked)["type"] == "game"
+        (slow,) = [r for r in caplog.records if r.getMessage() == "request slow"]
+        assert slow.request == "new_game"  # type: ignore[attr-defined]
+        where = slow.where  # type: ignore[attr-defined]
+        assert " -> ws.py:" in where and "play.py:" in where and "on_new_game" in where

@@ -59,6 +59,30 @@ CLOSE_TRY_AGAIN = 1013
 FRAMES_PER_PASS = 64
 
 
+def _slow(task: asyncio.Task[Any] | None, request: Any, player: str | None) -> None:
+    """Log a request in hand for ``slow_request`` seconds (none should be: every wait on
+    Redis or a room has a deadline of its own): its type and the chain of awaits it is
+    stopped in, outermost first (a compiled coroutine shows no frame of its own)."""
+    where: list[str] = []
+    awaited: Any = task.get_coro() if task is not None else None
+    while awaited is not None and len(where) < 40:
+        frame = getattr(awaited, "cr_frame", None) or getattr(awaited, "ag_frame", None)
+        if frame is None:
+            where.append(type(awaited).__name__)
+            break
+        code = frame.f_code
+        where.append(f"{code.co_filename.rsplit('/', 2)[-1]}:{frame.f_lineno} {code.co_name}")
+        awaited = getattr(awaited, "cr_await", None)
+    log.warning(
+        "request slow",
+        extra={
+            "request": request.TYPE,
+            "player": player,
+            "where": " -> ".join(where),
+        },
+    )
+
+
 class RaceConnection(ServerConnection):
     """websockets' server connection, with its messages handed to the connection's
     :class:`WsSession` as they are read instead of to websockets' message queue.
@@ -330,6 +354,9 @@ class WebServer:
             await ws.wait_closed()
             return
         ws.opened()
+        loop = asyncio.get_running_loop()
+        task = asyncio.current_task()
+        slow = self.settings.slow_request
         self.connections += 1
         self.per_address[address] = self.per_address.get(address, 0) + 1
         try:
@@ -341,12 +368,15 @@ class WebServer:
                     await ws.close(item[1], item[2])
                     break
                 received, request = item
+                watch = loop.call_later(slow, _slow, task, request, session.player)
                 try:
                     reply = await service.handle(session, request)
                 except ProtocolError as exc:
                     reply = _error(exc.request_id, exc.code, exc.message)
                 except Exception as exc:
                     reply = self.failed(session, exc, request.id)
+                finally:
+                    watch.cancel()
                 session.answer(reply, received)
                 session.done()
         finally:
