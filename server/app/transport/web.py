@@ -8,7 +8,8 @@ pages: ``/`` (or ``/index.html``) the index; ``/leaderboard/<board>`` and
 ``daily/gate`` for today, ``wins/gate``, ``best/gate``, ``races/week``, ``races/all``);
 ``/leaderboard?game=gate&day=2026-11-21`` (the day picker's form); ``/replay/<id>`` and
 ``/replay/<id>.json``. Their HTML is :mod:`server.app.transport.pages`. The browser
-client: ``/play`` and ``/r/<CODE>`` (a race room's link) answer its one page, and
+client: ``/play``, ``/r/<CODE>`` (a race room's link) and ``/c/<ID>`` (a challenge's
+link) answer its one page, and
 ``/web/...`` its files (:mod:`server.app.transport.static` says which; ``/web/pages.css``
 is the read-only pages' style sheet), each with an entity tag (a GET or HEAD whose
 ``If-None-Match`` names it, weakly, or is ``*``, gets 304) and, over a KiB, gzipped to a
@@ -270,14 +271,18 @@ async def replay_page(server: WebServer, found: Found) -> Answer:
 
 #: a room code as a link may give it (the server says whether the room exists)
 ROOM_CODE = re.compile(r"[A-Za-z0-9]{1,16}")
+#: a challenge's id as its link gives it (domain/challenges.py: base32, lower case)
+CHALLENGE_ID = re.compile(r"[a-z2-7]{16}")
 
 
 async def play_page(server: WebServer, found: Found) -> Answer:
-    """The browser client's page: ``/play``, and ``/r/<CODE>``, a race room's link (the
-    client reads the code from the address). Where the client is not installed, a page
-    saying how to install it."""
-    if found.route.path != "/play" and not ROOM_CODE.fullmatch(found.name):
+    """The browser client's page: ``/play``, ``/r/<CODE>``, a race room's link, and
+    ``/c/<ID>``, a challenge's (the client reads the code or id from the address). Where
+    the client is not installed, a page saying how to install it."""
+    if found.route.path == f"/r/{NAME}" and not ROOM_CODE.fullmatch(found.name):
         return error(HTML, 404, "no_such_room", "That is not a race room's link.")
+    if found.route.path == f"/c/{NAME}" and not CHALLENGE_ID.fullmatch(found.name):
+        return error(HTML, 404, "no_such_challenge", "That is not a challenge's link.")
     missing = static.client_ready()
     if missing is not None:
         return Answer(503, HTML, pages.no_client_html(missing))
@@ -461,6 +466,7 @@ ROUTES: tuple[Route, ...] = (
     Route(f"/replay/{NAME}", HTML, replay_page),
     Route("/play", HTML, play_page),
     Route(f"/r/{NAME}", HTML, play_page),
+    Route(f"/c/{NAME}", HTML, play_page),
     Route("/web/pages.css", static.CSS, pages_css),
     Route(f"/web/{NAME}", PLAIN, web_file),
 )
