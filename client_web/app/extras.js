@@ -1,17 +1,12 @@
-// The daily challenge (start when ready, the result line with a copy button, streaks),
-// the leaderboards (the read-only pages' boards, updated live) and replays drawn as
-// boards with a scrubber, play and pause, and speed (the server's `replay_view`).
+// The daily challenge (start when ready, the result line with a copy button, streaks,
+// a challenge of the attempt), the leaderboards (the read-only pages' boards, updated
+// live) and replays drawn as boards with a scrubber, play and pause, and speed (the
+// server's `replay_view`), with "Race this": the replay's challenge, taken.
 
 import { button, clock, count, h, replace } from "./dom.js";
 import { drawBoard } from "./board.js";
 import { GameScreen } from "./game.js";
-
-function copyButton(text) {
-  const copy = button("Copy", async () => {
-    try { await navigator.clipboard.writeText(text); copy.textContent = "Copied"; } catch { copy.textContent = "Select the line to copy it"; }
-  }, { "data-act": "copy" });
-  return copy;
-}
+import { challengeMaker, copyButton } from "./share.js";
 
 function streakText(streak) {
   if (!streak) return "";
@@ -51,7 +46,8 @@ export class DailyScreen {
     } else if (status.ranked_attempt === "playing") {
       replace(this.top, title, h("p", {}, "Your ranked attempt is under way: its clock is running."), button("Resume", () => this.start(), { class: "big", "data-act": "start-daily" }), resets);
     } else {
-      replace(this.top, title, this.resultBox(status.ranked_result), button("Practise this deal", () => this.start(), { "data-act": "practice" }), this.boardLink(status.day), resets);
+      const maker = status.game ? challengeMaker(this.app, status.game) : null;
+      replace(this.top, title, this.resultBox(status.ranked_result), maker, button("Practise this deal", () => this.start(), { "data-act": "practice" }), this.boardLink(status.day), resets);
     }
   }
 
@@ -70,7 +66,7 @@ export class DailyScreen {
     if (this.game) this.game.destroy();
     const info = this.app.game(this.rules);
     replace(this.top, h("p", { class: "muted" }, `${info ? info.name : this.rules} · ${reply.day} · ${reply.ranked ? "ranked attempt" : "practice"} · ${streakText(reply.streak)}`), reply.note ? h("p", { class: "note" }, reply.note) : null);
-    this.game = new GameScreen(this.app, reply, {});
+    this.game = new GameScreen(this.app, reply, { challenge: true });
     replace(this.gameBox, this.game.root);
     this.game.draw();
   }
@@ -192,12 +188,27 @@ export class ReplayScreen {
     this.stepText = h("span", { class: "step" });
     this.boardBox = h("div", { class: "board-box" });
     const res = r.result || {};
+    const mine = this.app.player && this.app.player.name === r.player;
+    const race = this.app.player && !mine && r.kind !== "book" ? button("Race this", () => this.race(), { "data-act": "race-replay" }) : null;
+    this.note = h("p", { class: "note", role: "status" });
     replace(this.root, h("h1", {}, `${info ? info.name : r.game}: ${r.player}`),
       h("p", { class: "muted" }, `${res.status} · ${clock(res.time_ms || 0)} · ${count(res.moves || 0, "move")} · ${res.home}/${res.total} home${r.room ? ` · race ${r.room}` : ""}${r.day ? ` · daily ${r.day}` : ""}`),
       h("div", { class: "controls" }, button("⏮", () => this.show(0), { "aria-label": "first" }), button("◀", () => this.show(this.step - 1), { "aria-label": "back", "data-act": "back" }), this.playButton, button("▶", () => this.show(this.step + 1), { "aria-label": "forward", "data-act": "forward" }), button("⏭", () => this.show(this.steps), { "aria-label": "last" }), speed),
       h("div", { class: "scrub" }, this.range, this.stepText),
+      race ? h("div", { class: "controls" }, race, h("span", { class: "muted" }, `the same deal, against ${r.player}'s ghost`)) : null,
+      this.note,
       this.boardBox);
     this.show(0);
+  }
+
+  // "Race this": the replay's challenge taken (made if need be), raced at /c/ID
+  async race() {
+    try {
+      const taken = await this.app.link.request("challenge_take", { replay: this.id });
+      this.app.raceChallenge(taken);
+    } catch (error) {
+      this.note.textContent = error.message;
+    }
   }
 
   toggle() {

@@ -6,6 +6,7 @@
 
 import { button, clock, count, h, replace } from "./dom.js";
 import { click, drawBoard, isWord } from "./board.js";
+import { challengeMaker } from "./share.js";
 
 const SHORTCUTS = [
   ["n or /", "type a move"],
@@ -18,7 +19,8 @@ const SHORTCUTS = [
 
 export class GameScreen {
   // app: the client (link, games, notice); snap: a game snapshot; opts: hints (bool),
-  // onOver(status) when the game ends, extra (node shown above the board), title
+  // onOver(status) when the game ends, extra (node shown above the board), actions,
+  // challenge (once the game is over, the "Challenge a friend" box: solo, daily, practice)
   constructor(app, snap, opts = {}) {
     this.app = app;
     this.opts = opts;
@@ -206,12 +208,16 @@ export class GameScreen {
       controls.append(button("Resign", () => { if (confirm("Resign this game?")) this.act("resign"); }, { "data-act": "resign" }));
     }
     if (this.opts.actions) controls.append(...this.opts.actions(this));
+    if (this.over && this.opts.challenge) {
+      if (!this.maker || this.maker.replay !== this.id) this.maker = { replay: this.id, node: challengeMaker(app, this.id) };
+    }
     const list = h("datalist", { id: "legal-moves" }, this.legal.map((m) => h("option", { value: m })));
     this.input = h("input", { id: "notation", list: "legal-moves", placeholder: "move, e.g. " + (this.legal[0] || "t1>b2"), autocomplete: "off", autocapitalize: "off", spellcheck: "false", "aria-label": "move in notation" });
     const form = h("form", { class: "notation", onsubmit: (e) => { e.preventDefault(); const text = this.input.value.trim(); if (text) { this.input.value = ""; this.move(text); } } }, this.input, list, h("button", { type: "submit" }, "Play"));
     const keys = h("details", { class: "shortcuts" }, h("summary", {}, "Keyboard shortcuts"), h("ul", {}, SHORTCUTS.map(([k, what]) => h("li", {}, h("kbd", {}, k), " ", what))), h("p", { class: "muted" }, "Tap or click a pile, then where it goes; or drag it there."));
     const note = h("p", { class: "note", role: "status" }, this.note);
-    replace(this.root, this.opts.extra ? this.opts.extra() : null, head, boardBox, controls, note, this.over ? null : form, keys);
+    const maker = this.over && this.maker ? this.maker.node : null;
+    replace(this.root, this.opts.extra ? this.opts.extra() : null, head, boardBox, controls, maker, note, this.over ? null : form, keys);
     // the room the board has: its box's width once on the page (less main's padding)
     const parent = this.root.parentElement;
     const room = parent && parent.clientWidth ? parent.clientWidth - 16 : window.innerWidth - 16;

@@ -83,6 +83,8 @@ export class Link {
     if (this.ws !== ws) return;
     this.attempt = 0;
     this.welcome = welcome;
+    // a first guess at the server's clock (a countdown may start before the pings end)
+    if (Number.isInteger(welcome.time)) this.offset = welcome.time - Date.now();
     this.onState("up");
     this.onWelcome(welcome);
     this.measureClock();

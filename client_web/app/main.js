@@ -1,18 +1,22 @@
 // The browser client of Patience Race: a full client of the race server on its own
 // port, with no rules of its own. Screens: the name form (first visit: the token is kept
 // in this browser's localStorage, never in an address), the games (solo play, the
-// daily, a race, the rules), a race room (/r/CODE), the leaderboards and replays.
+// daily, a race, the rules), a race room (/r/CODE), a challenge (/c/ID) and the
+// player's challenges, the leaderboards and replays.
 
 import { button, h, replace } from "./dom.js";
 import { Link, ServerError, storeToken, storedToken } from "./link.js";
 import { GameScreen } from "./game.js";
 import { RoomScreen } from "./room.js";
 import { BoardScreen, DailyScreen, ReplayScreen } from "./extras.js";
+import { CHALLENGE_ID, ChallengeScreen, ChallengesScreen, newsText } from "./challenge.js";
 
 const main = document.getElementById("main");
 const who = document.getElementById("who");
 const linkState = document.getElementById("link-state");
 const notices = document.getElementById("notices");
+const challengesLink = document.getElementById("challenges-link");
+const unseenBadge = document.getElementById("challenges-new");
 
 const app = {
   games: [],
@@ -44,6 +48,19 @@ const app = {
     history.pushState(null, "", address);
     route();
   },
+
+  // the results on the player's challenges not seen yet, as the header's badge
+  setUnseen(n) {
+    unseenBadge.textContent = n > 0 ? String(n) : "";
+    unseenBadge.hidden = !(n > 0);
+    challengesLink.setAttribute("aria-label", n > 0 ? `your challenges: ${n} new` : "your challenges");
+  },
+
+  // a challenge taken (its `challenge_taken` reply): raced at its link
+  raceChallenge(taken) {
+    history.pushState(null, "", taken.challenge.link);
+    this.show(new ChallengeScreen(this, taken.challenge.id, taken));
+  },
 };
 
 app.link = new Link({
@@ -55,6 +72,14 @@ app.link = new Link({
       app.notice("your race is starting");
       resumeRoom();
     } else if (message.type === "daily_result") app.notice(message.line);
+    else if (message.type === "challenge_news") {
+      app.notice(newsText(message));
+      app.setUnseen(message.unseen);
+    } else if (message.type === "challenge_start") {
+      app.welcome = { ...app.welcome, resume: { challenge: message } };
+      app.resumedOnce = true;
+      app.go(`/c/${message.challenge}`);
+    }
   },
   onState(state, text) {
     linkState.textContent = state === "up" ? "" : state === "signed_out" ? "signed in elsewhere" : text;
@@ -66,6 +91,8 @@ app.link = new Link({
     if (welcome.player) app.player = welcome.player;
     app.welcome = welcome;
     who.textContent = app.player ? app.player.name : "";
+    challengesLink.hidden = !app.player;
+    if (typeof welcome.challenges_new === "number") app.setUnseen(welcome.challenges_new);
     if (!app.started) {
       app.started = true;
       route();
@@ -78,12 +105,20 @@ app.link = new Link({
   },
 });
 
-window.addEventListener("popstate", () => route());
-window.addEventListener("hashchange", () => route());
+// a link to a hash fires both: the address is routed once (a second `challenges`
+// would find its new results already marked seen by the first)
+const routeChanged = () => { if (location.href !== app.routed) route(); };
+window.addEventListener("popstate", routeChanged);
+window.addEventListener("hashchange", routeChanged);
 
 function roomCode() {
   const match = location.pathname.match(/^\/r\/([A-Za-z0-9]{1,16})$/);
   return match ? match[1].toUpperCase() : null;
+}
+
+function challengeId() {
+  const match = location.pathname.match(/^\/c\/([^/]+)$/);
+  return match && CHALLENGE_ID.test(match[1]) ? match[1] : null;
 }
 
 function hashField(name) {
@@ -96,13 +131,17 @@ function hashField(name) {
 }
 
 async function route() {
+  app.routed = location.href;
   const code = roomCode();
+  const challenge = challengeId();
   if (!app.player && !(code && hashField("watch") !== null) && hashField("replay") === null && hashField("board") === null) {
-    app.show(nameForm(code));
+    app.show(nameForm(code, challenge));
     return;
   }
   if (code) return enterRoom(code);
+  if (challenge) return app.show(new ChallengeScreen(app, challenge));
   const resume = (app.welcome && app.welcome.resume) || {};
+  if (hashField("challenges") !== null) return app.show(new ChallengesScreen(app));
   if (hashField("replay") !== null) return app.show(new ReplayScreen(app, hashField("replay")));
   if (hashField("board") !== null) return app.show(new BoardScreen(app, hashField("board")));
   if (hashField("rules") !== null) return app.show(await rulesScreen(hashField("rules")));
@@ -112,6 +151,10 @@ async function route() {
   if (resume.room && app.started && !app.resumedOnce) {
     app.resumedOnce = true;
     return app.go(`/r/${resume.room.code}`);
+  }
+  if (resume.challenge && !app.resumedOnce) {
+    app.resumedOnce = true;
+    return app.go(`/c/${resume.challenge.challenge}`);
   }
   if (resume.solo && resume.solo.status === "playing" && !app.resumedOnce) {
     app.resumedOnce = true;
@@ -156,7 +199,7 @@ function message(text) {
   return { root: h("section", {}, h("p", { class: "note" }, text), h("p", {}, h("a", { href: "/play#home" }, "Back to the games"))) };
 }
 
-function nameForm(code) {
+function nameForm(code, challenge) {
   const input = h("input", { name: "name", required: true, minlength: 2, maxlength: 20, pattern: "[A-Za-z0-9_\\-]{2,20}", autocomplete: "nickname", placeholder: "your name", "aria-label": "your name" });
   const note = h("p", { class: "note", role: "status" });
   const form = h("form", {
@@ -168,16 +211,18 @@ function nameForm(code) {
         storeToken(reply.token);
         app.player = reply.player;
         who.textContent = reply.player.name;
+        challengesLink.hidden = false;
         route();
       } catch (error) {
         note.textContent = error instanceof ServerError ? error.message : String(error);
       }
     },
-  }, input, h("button", { type: "submit" }, code ? "Join the race" : "Play"));
+  }, input, h("button", { type: "submit" }, code ? "Join the race" : challenge ? "See the challenge" : "Play"));
   const watch = code ? h("p", {}, h("a", { href: `/r/${code}#watch` }, "Just watch this race")) : null;
+  const heading = code ? `You are invited to race (room ${code})` : challenge ? "You are challenged to a race" : "Patience Race";
   return {
     root: h("section", { class: "welcome" },
-      h("h1", {}, code ? `You are invited to race (room ${code})` : "Patience Race"),
+      h("h1", {}, heading),
       h("p", {}, "Pick a name to play under: 2 to 20 letters, digits, - or _. It is kept in this browser."),
       form, note, watch),
     draw() { input.focus(); },
@@ -202,7 +247,7 @@ function homeScreen() {
       h("form", { class: "join", onsubmit: (e) => { e.preventDefault(); const c = join.value.trim().toUpperCase(); if (c) app.go(`/r/${c}`); } }, join, h("button", { type: "submit" }, "Join a race")),
       h("p", { class: "muted" }, "Race: make a room, send its link, start when your friends are ready. ", h("label", {}, hints, " hints allowed"), " · ", limit),
       h("ul", { class: "games" }, rows),
-      h("p", {}, h("a", { href: "/play#board=races/week" }, "Leaderboards"), " · ", h("a", { href: "/" }, "the read-only pages"))),
+      h("p", {}, h("a", { href: "/play#challenges" }, "Your challenges"), " · ", h("a", { href: "/play#board=races/week" }, "Leaderboards"), " · ", h("a", { href: "/" }, "the read-only pages"))),
   };
 }
 
@@ -227,6 +272,7 @@ async function newGame(rules) {
 
 function showGame(snap) {
   const screen = new GameScreen(app, snap, {
+    challenge: true,
     actions: (game) => [button("New deal", () => newGame(game.rules), { "data-act": "new" }), h("a", { href: `/play#rules=${game.rules}` }, "Rules")],
   });
   app.show(screen);

@@ -1,10 +1,45 @@
 // A race room, as a racer or a watcher: the lobby (the link to share, who is ready,
 // ready and start), a large countdown, the race (one's own board, and a live bar per
 // racer: cards home and moves), notices (joined, left, finished first), the results
-// with each racer's replay, and the rematch. Every `room` event is the room's whole state.
+// with each racer's replay (and a challenge of one's own game), and the rematch. Every
+// `room` event is the room's whole state.
 
 import { button, clock, count, h, replace } from "./dom.js";
 import { GameScreen } from "./game.js";
+import { challengeMaker } from "./share.js";
+
+// The racers' panel, a race's and a challenge's: a live bar per racer (cards home, moves,
+// how their game ended), one's own row lit, a ghost's marked as one. rows: {name, home,
+// total, moves, status, ghost}.
+export function drawRacers(box, rows, me) {
+  replace(box, rows.map((p) => {
+    const total = p.total || 52;
+    const home = p.home || 0;
+    const fill = h("div", { class: "fill" });
+    fill.style.width = `${Math.round((100 * home) / total)}%`;
+    const mine = p.name === me && !p.ghost;
+    return h("div", { class: `bar-row${mine ? " mine" : ""}${p.ghost ? " ghost" : ""}`, dataset: { player: p.name, status: p.status || "playing" } },
+      h("span", { class: "who", title: p.ghost ? `${p.name}'s ghost: the recorded game` : p.name }, p.name, p.ghost ? h("span", { class: "tag ghost" }, "ghost") : null),
+      h("div", { class: "track" }, fill),
+      h("span", { class: "nums" }, `${home}/${total} · ${count(p.moves || 0, "move")}${p.status && p.status !== "playing" ? ` · ${p.status}` : ""}`));
+  }));
+}
+
+// Results ranked as a race's (a challenge's table too): rank, player (a ghost marked;
+// the name links to the replay, where one is named, as on the leaderboards), how it
+// ended, the time of a win, moves and cards home: narrow enough for a phone.
+export function resultsTable(results, me) {
+  const rows = results.map((r) => h("tr", { class: `${r.ghost ? "ghost" : ""}${r.player === me && !r.ghost ? " mine" : ""}`, dataset: { player: r.player } },
+    h("td", { class: "n" }, String(r.rank)),
+    h("td", {}, r.replay ? h("a", { href: `/play#replay=${encodeURIComponent(r.replay)}`, title: `${r.player}'s replay` }, r.player) : r.player, r.ghost ? h("span", { class: "tag ghost" }, "ghost") : null),
+    h("td", {}, r.status),
+    h("td", { class: "n" }, r.time_ms === null || r.time_ms === undefined ? "" : clock(r.time_ms)),
+    h("td", { class: "n" }, String(r.moves)),
+    h("td", { class: "n" }, `${r.home}/${r.total}`)));
+  const table = h("table", {}, h("thead", {}, h("tr", {}, ["#", "player", "result", "time", "moves", "home"].map((t) => h("th", {}, t)))), h("tbody", {}, rows));
+  const replays = results.some((r) => r.replay) ? h("p", { class: "muted" }, "A name opens its replay.") : null;
+  return h("div", { class: "table-box" }, table, replays);
+}
 
 export class RoomScreen {
   // room: a `room` message; race: a `race_start` (or resume.race) map or null
@@ -191,31 +226,15 @@ export class RoomScreen {
     if (room.state !== "racing" && room.state !== "finished") { replace(this.barsBox); return; }
     const names = room.players.map((p) => p.name);
     for (const name of this.progress.keys()) if (!names.includes(name)) names.push(name);
-    replace(this.barsBox, names.map((name) => {
-      const p = this.progress.get(name) || room.players.find((q) => q.name === name) || {};
-      const total = p.total || 52;
-      const home = p.home || 0;
-      const fill = h("div", { class: "fill" });
-      fill.style.width = `${Math.round((100 * home) / total)}%`;
-      return h("div", { class: `bar-row${name === this.me ? " mine" : ""}`, dataset: { player: name } },
-        h("span", { class: "who" }, name),
-        h("div", { class: "track" }, fill),
-        h("span", { class: "nums" }, `${home}/${total} · ${count(p.moves || 0, "move")}${p.status && p.status !== "playing" ? ` · ${p.status}` : ""}`));
-    }));
+    drawRacers(this.barsBox, names.map((name) => ({ name, ...(this.progress.get(name) || room.players.find((q) => q.name === name) || {}) })), this.me);
   }
 
   drawResults() {
     const results = this.room.results;
     if (!results) { replace(this.resultsBox); return; }
-    const rows = results.map((r) => h("tr", { dataset: { player: r.player } },
-      h("td", { class: "n" }, String(r.rank)),
-      h("td", {}, r.player),
-      h("td", {}, r.status),
-      h("td", { class: "n" }, r.time_ms === null || r.time_ms === undefined ? "" : clock(r.time_ms)),
-      h("td", { class: "n" }, String(r.moves)),
-      h("td", { class: "n" }, `${r.home}/${r.total}`),
-      h("td", {}, r.replay ? h("a", { href: `/play#replay=${encodeURIComponent(r.replay)}` }, "replay") : "")));
-    replace(this.resultsBox, h("h2", {}, "Results"), h("table", {}, h("thead", {}, h("tr", {}, ["#", "player", "result", "time", "moves", "home", ""].map((t) => h("th", {}, t)))), h("tbody", {}, rows)));
+    const mine = results.find((r) => r.player === this.me && r.replay);
+    if (mine && (!this.maker || this.maker.replay !== mine.replay)) this.maker = { replay: mine.replay, node: challengeMaker(this.app, mine.replay) };
+    replace(this.resultsBox, h("h2", {}, "Results"), resultsTable(results, this.me), mine ? this.maker.node : null);
   }
 
   tick() {

@@ -1,0 +1,294 @@
+// Challenges: a finished game raced again, later, against its ghost (/c/ID). The
+// challenge as its link shows it (the game, whose ghost, their result, the table) and
+// **Race**; the countdown to the server's start, as a race's; the game, played like a
+// solo game, with the ghost moved along in the racers' panel by the server time since
+// the start (its recorded points: the client decides nothing); the verdict, both
+// replays and the table. And the player's own challenges, with what is new on them.
+
+import { button, clock, count, h, replace } from "./dom.js";
+import { GameScreen } from "./game.js";
+import { drawRacers, resultsTable } from "./room.js";
+import { storedToken } from "./link.js";
+import { challengeMaker, shareBox } from "./share.js";
+
+// a challenge's id as its link has it (16 of base32's lower-case letters and digits)
+export const CHALLENGE_ID = /^[a-z2-7]{16}$/;
+
+const SOURCES = { solo: "a solo game", race: "a race", daily: "a daily", practice: "daily practice", challenge: "a challenge raced" };
+
+// Where a ghost stands `ms` after the start: at its last point at or before then, and
+// ended (its end's status) once `ms` reaches its end.
+export function ghostAt(ghost, ms) {
+  const points = Array.isArray(ghost.points) && ghost.points.length ? ghost.points : [[0, 0, 0]];
+  let point = points[0];
+  for (const p of points) {
+    if (p[0] > ms) break;
+    point = p;
+  }
+  const ended = ghost.end && ms >= ghost.end.at;
+  return { name: ghost.name, home: point[1], total: ghost.total, moves: point[2], status: ended ? ghost.end.status : "playing", ghost: true };
+}
+
+export function resultText(entry) {
+  if (!entry) return "";
+  const how = entry.status === "won" ? `won in ${clock(entry.time_ms)}` : `${entry.status}, ${entry.home}/${entry.total} home`;
+  return `${how} · ${count(entry.moves, "move")}`;
+}
+
+// "You beat ann's ghost by 0:12", "ann's ghost beat you by 51 cards", ...
+export function verdictText(verdict, ghost) {
+  const them = `${ghost}'s ghost`;
+  if (verdict.by_ms !== null && verdict.by_ms !== undefined) {
+    const by = verdict.by_ms < 1000 ? "less than a second" : clock(verdict.by_ms);
+    return verdict.beat ? `You beat ${them} by ${by}.` : `${them} beat you by ${by}.`;
+  }
+  if (!verdict.by_cards) return `Level on cards home: ${verdict.beat ? "you" : ghost} got there first.`;
+  const by = count(verdict.by_cards, "card");
+  return verdict.beat ? `You beat ${them} by ${by} home.` : `${them} beat you by ${by} home.`;
+}
+
+function title(challenge) {
+  return challenge.share.replace(` · ${challenge.link}`, "");
+}
+
+export class ChallengeScreen {
+  // id: the challenge's id; taken: a `challenge_taken` reply already had ("Race this")
+  constructor(app, id, taken = null) {
+    this.app = app;
+    this.id = id;
+    this.challenge = null; // as shown
+    this.shown = null; // the challenge_show reply
+    this.race = null; // {game, start_at, ghosts}: taken
+    this.game = null;
+    this.result = null;
+    this.ghostSeen = new Map();
+    this.root = h("section", { class: "challenge", dataset: { challenge: id } });
+    this.headBox = h("div", { class: "challenge-head" });
+    this.countBox = h("div", { class: "countdown", "aria-live": "polite" });
+    this.barsBox = h("div", { class: "bars" });
+    this.resultBox = h("div", { class: "challenge-result" });
+    this.tableBox = h("div", { class: "results" });
+    this.gameBox = h("div", { class: "race-game" });
+    this.root.append(this.headBox, this.countBox, this.barsBox, this.resultBox, this.gameBox, this.tableBox);
+    const resume = app.welcome && app.welcome.resume && app.welcome.resume.challenge;
+    if (taken) this.taken(taken);
+    else if (resume && resume.challenge === id) {
+      app.welcome.resume = { ...app.welcome.resume, challenge: null }; // (taken up: it grows stale)
+      this.carryOn(resume);
+    }
+    this.ticker = setInterval(() => this.tick(), 100);
+    this.load();
+  }
+
+  destroy() {
+    clearInterval(this.ticker);
+    if (this.game) this.game.destroy();
+  }
+
+  get me() {
+    return this.app.player ? this.app.player.name : null;
+  }
+
+  async load() {
+    try {
+      this.shown = await this.app.link.request("challenge_show", { challenge: this.id });
+    } catch (error) {
+      replace(this.headBox, h("h1", {}, "A challenge"), h("p", { class: "note" }, error.message), h("p", {}, h("a", { href: "/play#home" }, "Back to the games")));
+      return;
+    }
+    if (!this.race) this.challenge = this.shown.challenge;
+    this.drawHead();
+    if (!this.result) this.drawTable(this.shown.table);
+    const raced = this.shown.table.some((e) => e.player === this.me && !e.ghost);
+    if (this.shown.taken && !raced && !this.race) this.findGame();
+  }
+
+  // taken and not over, but not found on signing in (the page was left and come back
+  // to): signing in again says where the game is
+  async findGame() {
+    try {
+      const welcome = await this.app.link.request("hello", { protocol: 1, token: storedToken() || undefined });
+      const resume = welcome.resume && welcome.resume.challenge;
+      if (resume && resume.challenge === this.id && !this.race) this.carryOn(resume);
+    } catch { /* the table says what there is */ }
+  }
+
+  drawHead() {
+    const c = this.challenge;
+    if (!c) return;
+    const shown = this.shown || {};
+    const source = `${SOURCES[c.source] || c.source}${c.day ? ` of ${c.day}` : ""}`;
+    const line = h("p", { class: "muted" }, `${c.player}'s ghost · ${source} · ${resultText(c.result)} · ${c.hints ? "hints allowed" : "no hints"}`);
+    const parts = [h("h1", {}, title(c)), line];
+    if (this.race) {
+      // racing, or raced: the panel, the game and the verdict say the rest
+    } else if (c.player === this.me) {
+      parts.push(h("p", {}, "This is your challenge: send its link."), shareBox(c));
+    } else if (shown.closed) {
+      parts.push(h("p", { class: "note closed" }, shown.closed));
+    } else if (shown.taken) {
+      parts.push(h("p", {}, "You have raced this challenge: see the table."));
+    } else {
+      parts.push(
+        h("p", {}, `The same deal as ${c.player}'s game: a countdown, then ${c.player}'s ghost races beside you, as fast as they played.`),
+        button("Race", () => this.take(), { class: "big", "data-act": "take" }));
+    }
+    this.noteBox = h("p", { class: "note", role: "status" });
+    parts.push(this.noteBox);
+    replace(this.headBox, parts);
+  }
+
+  drawTable(table) {
+    if (!table || !table.length) { replace(this.tableBox); return; }
+    replace(this.tableBox, h("h2", {}, "The table"), resultsTable(table, this.me));
+  }
+
+  async take() {
+    try {
+      this.taken(await this.app.link.request("challenge_take", { challenge: this.id }));
+    } catch (error) {
+      if (this.noteBox) this.noteBox.textContent = error.message;
+      if (error.code === "already_taken") this.load();
+    }
+  }
+
+  taken(reply) {
+    this.challenge = reply.challenge;
+    this.race = { game: reply.game, start_at: reply.start_at, ghosts: reply.ghosts || [] };
+    this.drawHead();
+    this.tick();
+  }
+
+  // a challenge game being played (or counted down to) found on signing in again
+  carryOn(resume) {
+    this.race = { game: resume.game, start_at: resume.start_at, ghosts: resume.ghosts || [] };
+    if (resume.view) this.begin(resume);
+    this.drawHead();
+  }
+
+  begin(start) {
+    this.race = { game: start.game, start_at: start.start_at, ghosts: start.ghosts || (this.race && this.race.ghosts) || [] };
+    if (this.game && this.game.id === start.game) {
+      this.game.take(start);
+      this.game.draw();
+      return;
+    }
+    if (this.game) this.game.destroy();
+    const hints = this.challenge ? this.challenge.hints : true;
+    this.game = new GameScreen(this.app, start, { hints, clockFrom: () => this.race.start_at, onOver: () => this.waiting() });
+    replace(this.gameBox, this.game.root);
+    this.game.draw();
+    this.tick();
+  }
+
+  waiting() {
+    if (!this.result) replace(this.resultBox, h("p", { class: "muted" }, "Your game is over: the result is on its way."));
+  }
+
+  event(message) {
+    if (message.type === "challenge_start" && message.challenge === this.id) this.begin(message);
+    else if (message.type === "challenge_result" && message.challenge && message.challenge.id === this.id) this.onResult(message);
+    else if (message.type === "challenge_news" && message.challenge === this.id) {
+      // one's own challenge, open: the new result is seen as the table is asked again
+      this.app.notice(newsText(message));
+      this.app.setUnseen(Math.max(0, message.unseen - 1));
+      this.load();
+    } else return false;
+    return true;
+  }
+
+  resumed(welcome) {
+    const resume = welcome.resume && welcome.resume.challenge;
+    if (resume && resume.challenge === this.id) this.carryOn(resume);
+    else if (this.race && !this.result) this.load(); // it ended while away: the table has it
+  }
+
+  onResult(message) {
+    this.result = message;
+    this.challenge = message.challenge;
+    if (this.game && this.game.status === "playing") { this.game.status = message.you.status; this.game.draw(); }
+    const you = message.you;
+    const ghost = message.ghost;
+    const links = h("p", { class: "replays" },
+      you.replay ? h("a", { href: `/play#replay=${encodeURIComponent(you.replay)}`, dataset: { replay: "you" } }, "your replay") : null,
+      you.replay && ghost.replay ? " · " : null,
+      ghost.replay ? h("a", { href: `/play#replay=${encodeURIComponent(ghost.replay)}`, dataset: { replay: "ghost" } }, `${ghost.player}'s replay`) : null);
+    replace(this.resultBox,
+      h("h2", { class: `verdict ${message.verdict.beat ? "beat" : "lost"}`, dataset: { beat: String(message.verdict.beat) } }, verdictText(message.verdict, ghost.player)),
+      h("p", {}, `You: ${resultText(you)}. ${ghost.player}: ${resultText(ghost)}.`),
+      links,
+      you.replay ? challengeMaker(this.app, you.replay) : null);
+    this.drawHead();
+    this.drawTable(message.table);
+    this.tick();
+  }
+
+  tick() {
+    const race = this.race;
+    if (!race) return;
+    const now = this.app.link.serverNow();
+    if (!this.game && !this.result) {
+      const left = race.start_at - now;
+      this.countBox.textContent = left > 0 ? String(Math.ceil(left / 1000)) : "Go!";
+      this.countBox.classList.add("on");
+      return;
+    }
+    this.countBox.textContent = "";
+    this.countBox.classList.remove("on");
+    const ghosts = race.ghosts.map((g) => ghostAt(g, now - race.start_at));
+    for (const g of ghosts) {
+      const was = this.ghostSeen.get(g.name);
+      if (was === "playing" && g.status !== "playing") this.app.notice(`${g.name}'s ghost: ${g.status}`);
+      this.ghostSeen.set(g.name, g.status);
+    }
+    const rows = [...ghosts];
+    if (this.game) {
+      const v = this.game.view;
+      rows.unshift({ name: this.me, home: v.home, total: v.total, moves: v.moves, status: this.game.status });
+    }
+    const key = JSON.stringify(rows);
+    if (key === this.drawn) return;
+    this.drawn = key;
+    drawRacers(this.barsBox, rows, this.me);
+  }
+}
+
+// The player's challenges, newest first: each one's share line, how many took it, what is
+// new on it (opening the list marks them seen), and its link.
+export class ChallengesScreen {
+  constructor(app) {
+    this.app = app;
+    this.root = h("section", { class: "challenges" });
+    this.load();
+  }
+
+  async load() {
+    let reply;
+    try {
+      reply = await this.app.link.request("challenges");
+    } catch (error) {
+      replace(this.root, h("h1", {}, "Your challenges"), h("p", { class: "note" }, error.message));
+      return;
+    }
+    this.app.setUnseen(0);
+    const rows = reply.challenges.map((c) => h("li", { class: `challenge-row${c.new ? " new" : ""}`, dataset: { challenge: c.id } },
+      h("div", {}, h("a", { href: c.link }, title(c)), c.new ? h("span", { class: "tag new" }, `${c.new} new`) : null),
+      h("p", { class: "muted" }, `${SOURCES[c.source] || c.source}${c.day ? ` of ${c.day}` : ""} · ${resultText(c.result)} · ${count(c.takers, "taker")}`)));
+    replace(this.root, h("h1", {}, "Your challenges"),
+      rows.length ? h("ul", { class: "challenge-list" }, rows) : h("p", { class: "muted" }, "None yet: finish a game, then press Challenge a friend."),
+      h("p", {}, h("a", { href: "/play#home" }, "Back to the games")));
+  }
+
+  event(message) {
+    if (message.type !== "challenge_news") return false;
+    this.app.notice(newsText(message));
+    this.load();
+    return true;
+  }
+}
+
+// a `challenge_news` event as a notice
+export function newsText(news) {
+  const r = news.result;
+  return `${r.player} raced your challenge: ${resultText(r)} (${news.beat_you ? "beat you" : "you stay ahead"})`;
+}

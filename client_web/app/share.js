@@ -1,0 +1,50 @@
+// Sharing: a copy button, and the "Challenge a friend" box every result screen of a
+// finished game has (solo, race results, the daily, practice, a challenge raced): it
+// asks the server for the game's challenge (`challenge_create`, the game's id as the
+// replay) and shows its link (this page's origin + `/c/ID`), a copy button and the share
+// line. The same game always gives the same challenge, so asking twice is harmless.
+
+import { button, h, replace } from "./dom.js";
+
+export function copyButton(text, label = "Copy", attrs = { "data-act": "copy" }) {
+  const copy = button(label, async () => {
+    try { await navigator.clipboard.writeText(text); copy.textContent = "Copied"; } catch { copy.textContent = "Select the line to copy it"; }
+  }, attrs);
+  return copy;
+}
+
+// the full address of a challenge, for people: `link` is the server's `/c/ID`
+export function challengeUrl(challenge) {
+  return `${location.origin}${challenge.link}`;
+}
+
+// the share line with its link made whole, for pasting anywhere
+function shareText(challenge) {
+  return challenge.share.replace(challenge.link, challengeUrl(challenge));
+}
+
+// the link, its copy button and the share line of a challenge made
+export function shareBox(challenge) {
+  const url = challengeUrl(challenge);
+  const field = h("input", { class: "share", readonly: true, value: url, "aria-label": "the challenge's link" });
+  return h("div", { class: "challenge-share", dataset: { challenge: challenge.id } },
+    h("div", { class: "share-row" }, field, copyButton(url, "Copy link", { "data-act": "copy-challenge" })),
+    h("p", { class: "share-line" }, h("code", {}, challenge.share), " ", copyButton(shareText(challenge), "Copy the line", { "data-act": "copy-share" })));
+}
+
+// The "Challenge a friend" box for finished game `replay`: one node, kept by its screen
+// and put back on every redraw, so what it shows survives them.
+export function challengeMaker(app, replay) {
+  const note = h("p", { class: "note", role: "status" });
+  const box = h("div", { class: "challenge-maker" });
+  const ask = async () => {
+    try {
+      const reply = await app.link.request("challenge_create", { replay });
+      replace(box, h("p", { class: "muted" }, "Send this link: whoever opens it races your game's ghost on the same deal."), shareBox(reply.challenge));
+    } catch (error) {
+      note.textContent = error.message;
+    }
+  };
+  replace(box, button("Challenge a friend", ask, { "data-act": "challenge" }), note);
+  return box;
+}

@@ -1,0 +1,210 @@
+"""Challenges in the browser: a solo game finished and made a challenge ("Challenge a
+friend": its link, copied, and the share line); the link opened cold on a phone, the
+taker named, the challenge shown and raced against its ghost in the racers' panel
+(a reload on the way), the verdict, both replays and the table; the challenger told at
+once, with a badge and their list of challenges; a desktop page racing the same ghost
+from its replay ("Race this"); and a challenge of today's daily shown closed to one who
+has not played it. Nothing may be wider than the phone."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+from tests.app.client import player
+from tests.app.conftest import ServerProcess
+
+from .conftest import http, shot
+from .test_play import until
+from .test_race import register
+
+PHONE = {"viewport": {"width": 360, "height": 740}, "is_mobile": True, "has_touch": True}
+DESKTOP = {"viewport": {"width": 1100, "height": 900}}
+
+
+def fits(page: Any) -> None:
+    """Nothing on the page is wider than the viewport, nor the racers' rows, the tables
+    and the challenge's boxes wider than themselves (hidden overflow or a scroll bar)."""
+    seen = page.evaluate(
+        "() => ({page: document.documentElement.scrollWidth, view: window.innerWidth,"
+        " over: [...document.querySelectorAll('.bar-row, .bar-row .nums, .table-box,"
+        " .challenge-head, .challenge-result, .challenge-share, #bar')]"
+        ".filter(e => e.scrollWidth > e.clientWidth + 1).map(e => e.className || e.id)})"
+    )
+    assert seen["page"] <= seen["view"], seen
+    assert seen["over"] == [], seen
+
+
+def play_one_move(page: Any) -> None:
+    """The first legal move, typed in the notation box; its reply awaited."""
+    moves = page.evaluate("window.patienceRace.screen.game.legal")
+    page.fill("#notation", moves[0])
+    page.press("#notation", "Enter")
+    page.wait_for_selector(".race-game .moves:text-is('1 move')")
+
+
+def test_a_challenge_made_raced_cold_on_a_phone_and_from_its_replay(
+    browser: Any, web_server: ServerProcess
+) -> None:
+    base = http(web_server)
+    ann_ctx = browser.new_context(**DESKTOP)
+    ann_ctx.grant_permissions(["clipboard-read", "clipboard-write"])
+    bob_ctx = browser.new_context(**PHONE)
+    cy_ctx = browser.new_context(**DESKTOP)
+    try:
+        ann, bob, cy = ann_ctx.new_page(), bob_ctx.new_page(), cy_ctx.new_page()
+        for page in (ann, bob, cy):
+            page.on("dialog", lambda dialog: dialog.accept())
+
+        # ann finishes a solo game and makes it a challenge
+        ann.goto(f"{base}/play")
+        register(ann, "ann")
+        ann.click('.game-row[data-game="gate"] [data-act=solo]')
+        ann.wait_for_selector(".game .pile")
+        assert ann.locator("[data-act=challenge]").count() == 0  # not while it is played
+        moves = ann.evaluate("window.patienceRace.screen.legal")
+        ann.fill("#notation", moves[0])
+        ann.press("#notation", "Enter")
+        ann.wait_for_selector(".game .moves:text-is('1 move')")
+        ann.click("[data-act=resign]")
+        ann.click("[data-act=challenge]")
+        field = ann.wait_for_selector(".challenge-share input.share")
+        assert field is not None
+        link = field.input_value()
+        found = re.fullmatch(re.escape(base) + r"/c/([a-z2-7]{16})", link)
+        assert found is not None, link
+        cid = found[1]
+        ann_game = ann.evaluate("window.patienceRace.screen.id")
+        line = ann.inner_text(".challenge-share .share-line code")
+        assert line.startswith("Beat my ") and line.endswith(f" · /c/{cid}")
+        ann.click("[data-act=copy-challenge]")
+        ann.wait_for_selector("[data-act=copy-challenge]:text('Copied')")
+        assert ann.evaluate("navigator.clipboard.readText()") == link
+        shot(ann, "challenge-made")
+
+        # bob opens the link cold on a phone: names himself, sees the challenge
+        bob.goto(link)
+        assert bob.inner_text("h1") == "You are challenged to a race"
+        register(bob, "bob")
+        bob.wait_for_selector(".challenge-head [data-act=take]")
+        assert bob.inner_text(".challenge-head h1").startswith("Beat ann's ")
+        assert "ann's ghost · a solo game · resigned" in bob.inner_text(".challenge-head")
+        assert bob.locator(".results tbody tr").count() == 1
+        assert bob.locator('.results tr.ghost[data-player="ann"] .tag.ghost').count() == 1
+        assert bob.locator(".results a").count() == 0  # no replay of the deal before racing
+        fits(bob)
+        shot(bob, "phone-challenge")
+
+        # the race: a countdown, then the game with the ghost in the racers' panel
+        bob.tap("[data-act=take]")
+        bob.wait_for_selector(".countdown.on")
+        bob.wait_for_selector(".race-game .pile", timeout=10000)
+        bob.wait_for_selector('.bars .bar-row.ghost[data-player="ann"] .tag.ghost')
+        bob.wait_for_selector('.bars .bar-row.mine[data-player="bob"]')
+        assert bob.locator(".challenge-head [data-act=take]").count() == 0
+        assert bob.locator(".race-game [data-act=hint]").count() == 1  # a solo game's hints
+        play_one_move(bob)
+        bob.wait_for_selector('.bar-row.mine[data-player="bob"] .nums:has-text("· 1 move")')
+        # the ghost's end, once its time has come: ann resigned after one move
+        bob.wait_for_selector('.bar-row.ghost[data-status="resigned"] .nums:has-text("· 1 move")')
+        fits(bob)
+        shot(bob, "phone-challenge-race")
+
+        bob.reload()  # mid-game: back in it, the ghost beside him
+        bob.wait_for_selector(".race-game .moves:text-is('1 move')")
+        bob.wait_for_selector('.bars .bar-row.ghost[data-player="ann"]')
+        assert bob.evaluate("location.pathname") == f"/c/{cid}"
+
+        bob.click(".race-game [data-act=resign]")
+        verdict = bob.wait_for_selector(".challenge-result .verdict")
+        assert verdict is not None
+        rows = bob.locator(".results tbody tr")
+        until(bob, "n => document.querySelectorAll('.results tbody tr').length === n", 2)
+        order = [rows.nth(i).get_attribute("data-player") for i in range(2)]
+        beat = order == ["bob", "ann"]
+        assert verdict.get_attribute("data-beat") == str(beat).lower()
+        text = verdict.inner_text()
+        said = r"You beat ann's ghost by .+\." if beat else r"ann's ghost beat you by .+\."
+        assert re.fullmatch(said, text) or text.startswith("Level on cards home"), text
+        bob_game = bob.evaluate("window.patienceRace.screen.game.id")
+        you = bob.get_attribute(".challenge-result a[data-replay=you]", "href")
+        ghost = bob.get_attribute(".challenge-result a[data-replay=ghost]", "href")
+        assert (you, ghost) == (f"/play#replay={bob_game}", f"/play#replay={ann_game}")
+        assert bob.locator('.results tr.ghost[data-player="ann"] .tag.ghost').count() == 1
+        assert bob.locator('.results tr.mine[data-player="bob"]').count() == 1
+        assert bob.locator(".challenge-result [data-act=challenge]").count() == 1
+        fits(bob)
+        shot(bob, "phone-challenge-result")
+
+        # ann is told at once, and her list marks the new result
+        ann.wait_for_selector("#notices :text('bob raced your challenge')")
+        assert ann.inner_text("#challenges-new") == "1"
+        ann.click("#challenges-link")
+        ann.wait_for_selector(f'.challenge-row.new[data-challenge="{cid}"] .tag.new')
+        assert "1 new" in ann.inner_text(f'.challenge-row[data-challenge="{cid}"]')
+        assert "1 taker" in ann.inner_text(f'.challenge-row[data-challenge="{cid}"]')
+        assert ann.locator("#challenges-new").is_hidden()
+        shot(ann, "challenges")
+
+        # the link again, once raced: the table
+        bob.goto(link)
+        bob.wait_for_selector(".challenge-head :text('You have raced this challenge')")
+        assert bob.locator(".results tbody tr").count() == 2
+        assert bob.locator(".challenge-head [data-act=take]").count() == 0
+
+        # a desktop page: the challenge screen cold, then ann's replay raced ("Race this")
+        cy.goto(link)
+        register(cy, "cy")
+        cy.wait_for_selector(".challenge-head [data-act=take]")
+        assert cy.locator(".results tbody tr").count() == 2
+        fits(cy)
+        shot(cy, "challenge")
+        cy.goto(f"{base}/play#replay={ann_game}")
+        cy.wait_for_selector('.replay .board-box[data-step="0"] .pile')
+        cy.click("[data-act=race-replay]")
+        cy.wait_for_selector(".race-game .pile", timeout=10000)
+        assert cy.evaluate("location.pathname") == f"/c/{cid}"  # the same challenge
+        cy.wait_for_selector('.bars .bar-row.ghost[data-player="ann"]')
+        cy.click(".race-game [data-act=resign]")
+        cy.wait_for_selector(".challenge-result .verdict")
+        until(cy, "n => document.querySelectorAll('.results tbody tr').length === n", 3)
+        fits(cy)
+        shot(cy, "challenge-result")
+    finally:
+        for ctx in (ann_ctx, bob_ctx, cy_ctx):
+            ctx.close()
+
+
+async def a_daily_challenge(url: str, name: str) -> str:
+    """``name`` resigns today's ranked daily of The Gate and makes it a challenge: its id."""
+    client = await player(url, name)
+    try:
+        daily = await client.call("daily", game="gate")
+        await client.call("resign", game=daily["game"])
+        made = await client.call("challenge_create", replay=daily["game"])
+        cid: str = made["challenge"]["id"]
+        return cid
+    finally:
+        await client.close()
+
+
+def test_a_challenge_of_todays_daily_is_closed_to_one_who_has_not_played_it(
+    browser: Any, web_server: ServerProcess
+) -> None:
+    with ThreadPoolExecutor(1) as pool:  # (Playwright's loop holds this thread)
+        cid = pool.submit(asyncio.run, a_daily_challenge(web_server.url, "kim")).result(30)
+    context = browser.new_context(**PHONE)
+    try:
+        page = context.new_page()
+        page.goto(f"{http(web_server)}/c/{cid}")
+        register(page, "lee")
+        closed = page.wait_for_selector(".challenge-head .note.closed")
+        assert closed is not None
+        assert "opens once your own ranked attempt at it is over" in closed.inner_text()
+        assert page.locator("[data-act=take]").count() == 0
+        assert "a daily of " in page.inner_text(".challenge-head .muted")
+        fits(page)
+    finally:
+        context.close()
