@@ -15,6 +15,9 @@
     patience-race follow [NAME]              follow a player (no NAME: who you follow)
     patience-race unfollow NAME
     patience-race replay ID [--speed N]      step through a finished game: board and moves
+    patience-race challenge ID               race a challenge's ghost (ID, or its link)
+    patience-race challenge --replay ID      race a replay's ghost ("race this")
+    patience-race challenges                 your challenges, and who raced them
 
 Every command takes ``--server URL`` (else ``$PATIENCE_SERVER``, else
 ``ws://127.0.0.1:8765``) and ``--ascii`` (letters for suits, plain ASCII lines). More
@@ -31,7 +34,15 @@ from collections.abc import Callable, Sequence
 
 from . import __version__
 from .config import DEFAULT_SERVER, TokenStore, config_dir, pick_server
-from .queries import cmd_follow, cmd_games, cmd_replay, cmd_rules, cmd_top, cmd_unfollow
+from .queries import (
+    cmd_challenges,
+    cmd_follow,
+    cmd_games,
+    cmd_replay,
+    cmd_rules,
+    cmd_top,
+    cmd_unfollow,
+)
 from .session import Plan, run
 
 MAX_SEED = 2**64 - 1
@@ -112,6 +123,13 @@ def cmd_race_watch(args: argparse.Namespace) -> int:
     return _interactive(args, Plan("race-watch", code=args.code))
 
 
+def cmd_challenge(args: argparse.Namespace) -> int:
+    if (args.id is None) == (args.replay is None):
+        print("patience-race: challenge ID, or challenge --replay ID", file=sys.stderr)
+        return 2
+    return _interactive(args, Plan("challenge", code=args.id, replay=args.replay))
+
+
 COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "play": cmd_play,
     "games": cmd_games,
@@ -124,6 +142,8 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "follow": cmd_follow,
     "unfollow": cmd_unfollow,
     "replay": cmd_replay,
+    "challenge": cmd_challenge,
+    "challenges": cmd_challenges,
 }
 
 
@@ -201,6 +221,18 @@ def parser() -> argparse.ArgumentParser:
     replay.add_argument("id", metavar="ID", help="a replay id (a board entry's, a race game's)")
     replay.add_argument(
         "--speed", type=_speed, default=2.0, help="moves a second when playing (default 2)"
+    )
+    challenge = sub.add_parser(
+        "challenge",
+        parents=[common],
+        help="race a challenge's ghost: a finished game, on the same deal",
+        description="ID: a challenge's id, or its link (http://HOST/c/ID). --replay ID: race "
+        "the ghost of a replay instead (a race's, a solo game's, a past daily's).",
+    )
+    challenge.add_argument("id", nargs="?", metavar="ID", help="a challenge id, or its link")
+    challenge.add_argument("--replay", metavar="ID", help="race this replay's ghost")
+    sub.add_parser(
+        "challenges", parents=[common], help="your challenges, and who raced them (signs in)"
     )
     return top
 

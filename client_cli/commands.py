@@ -11,7 +11,9 @@ move's number on the legal line (``3``, or ``#3``: games whose piles are numbere
 ``#3``), ``home`` (every card that can go home, and again), ``u`` undo, ``hint`` a suggested
 move (the server's, counted in the game's result), ``resign``. Solo, once the game is over:
 ``n`` a new deal (``new GAME`` another game). In a room's lobby: ``r`` ready (again: not
-ready), ``s`` start (the host). After a race: ``m`` rematch (the host). The full-screen UI
+ready), ``s`` start (the host). After a race: ``m`` rematch (the host). Once a game of ours
+is over (solo, daily, a race's results, a challenge's): ``c`` makes it a challenge for a
+friend. The full-screen UI
 (:mod:`.tui`) also binds single keys: see :data:`KEYS`.
 
 >>> legal = ["t1>b2", "l>t4", "r>t4", "r>f", "deal"]
@@ -50,8 +52,8 @@ from .notation import move_piles
 @dataclass(frozen=True)
 class Action:
     """``kind`` is one of: move (``arg`` the move), home, undo, hint, resign, help, rules,
-    quit, new (``arg`` a rules id or None), ready, start, rematch, yes, no, say (show
-    ``note``), none."""
+    quit, new (``arg`` a rules id or None), ready, start, rematch, challenge, yes, no, say
+    (show ``note``), none."""
 
     kind: str
     arg: str | None = None
@@ -70,38 +72,47 @@ _WORDS: dict[str, str] = {
     "rules": "rules",
 }
 
+#: once a game of ours is over: make it a challenge for a friend
+_CHALLENGE = {"c": "challenge", "challenge": "challenge"}
+
 _IN_CONTEXT: dict[str, dict[str, str]] = {
     "play": {"u": "undo", "undo": "undo", "hint": "hint", "resign": "resign", "home": "home"},
-    "over": {"n": "new", "new": "new", "u": "undo", "undo": "undo"},
+    "over": {"n": "new", "new": "new", "u": "undo", "undo": "undo", **_CHALLENGE},
     "waiting": {},
     "spectating": {},
     "idle": {"n": "new", "new": "new"},
     "lobby": {"r": "ready", "ready": "ready", "s": "start", "start": "start"},
     "countdown": {},
-    "finished": {"m": "rematch", "rematch": "rematch"},
+    "finished": {"m": "rematch", "rematch": "rematch", **_CHALLENGE},
     "closed": {},
     "watch": {},
+    "challenge-countdown": {},
+    "challenge-wait": {},
+    "challenge-over": _CHALLENGE,
 }
 
 #: what each context offers, for the keys line at the foot of the screen (``+`` and ``?``
 #: act at once on an empty line; F1 to F4 anywhere: help, home, hint, rules)
 KEYS: dict[str, str] = {
     "play": "move or its # · Tab · + home · ? hint · u undo · F4 rules · h help · q quit",
-    "over": "n new deal · new GAME · F4 rules · h help · q quit",
-    "daily-over": "n the same deal again (practice) · new GAME another daily · q quit",
+    "over": "n new deal · new GAME · c challenge a friend · F4 rules · h help · q quit",
+    "daily-over": "n the same deal again (practice) · new GAME · c challenge a friend · q quit",
     "waiting": "your game is over: waiting for the others · q leave",
     "spectating": "the race is on without you · q leave",
     "idle": "n new deal · new GAME · q quit",
     "lobby": "r ready · s start (host) · F4 rules · q leave",
     "lobby-guest": "r ready (the host starts) · F4 rules · q leave",
     "countdown": "get ready · q leave",
-    "finished": "m rematch · q leave",
-    "finished-guest": "the host may call a rematch · q leave",
+    "finished": "m rematch · c challenge a friend · q leave",
+    "finished-guest": "c challenge a friend · the host may call a rematch · q leave",
     "closed": "the room is closed · q quit",
     "watch": "watching · q stop",
     "confirm": "y yes · anything else: no",
     "stuck": "y resign · u undo · anything else: play on",
     "daily": "Enter or y: start the ranked attempt · anything else: not now",
+    "challenge-countdown": "get ready: the ghost starts with you · q quit (the clock runs on)",
+    "challenge-wait": "your game is over: the result against the ghost is on its way · q quit",
+    "challenge-over": "c challenge a friend with your game · q quit",
 }
 
 #: a move picked by its number on the legal line: ``3`` or ``#3``

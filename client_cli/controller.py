@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
 
+from .challenge import made_lines, news_notice, verdict_line
 from .commands import interpret
 from .connection import (
     DOWN,
@@ -29,6 +30,7 @@ from .connection import (
     ServerError,
 )
 from .model import (
+    CHALLENGE,
     DAILY,
     ERROR,
     FINISHED,
@@ -158,6 +160,20 @@ class Client:
                 if model.confirm is None and not model.help:
                     model.confirm = "stuck"  # offer to resign: y, or play on
                 model.say(stuck_note(model.game, offer=model.confirm == "stuck"), WARN)
+        elif kind == "challenge_start":
+            model.apply_challenge_start(event, now_ms())
+            if model.screen == CHALLENGE and model.game is not None:
+                ghost = model.challenge.ghost_name if model.challenge else "the"
+                model.say(f"Go! {ghost}'s ghost is off too.", GOOD)
+        elif kind == "challenge_result":
+            model.apply_challenge_result(event)
+            race = model.challenge
+            if model.screen == CHALLENGE and race is not None and race.result is not None:
+                beat = (race.result.get("verdict") or {}).get("beat") is True
+                line = verdict_line(race.result.get("verdict"), race.ghost_name)
+                model.say(line, GOOD if beat else WARN)
+        elif kind == "challenge_news":
+            model.say(news_notice(event, model.games), GOOD if not event.get("beat_you") else WARN)
         elif kind == "signed_out":
             model.link = "signed out"
             model.say("You signed in from another client: this one has stopped. q quits.", ERROR)
@@ -208,8 +224,26 @@ class Client:
             model.apply_race_start(race)
         if model.screen == WATCH and model.room is not None:
             self.spawn(self._watch_again(clean(model.room.get("code", ""), 16)))
+        taken = resume.get("challenge")
+        race = model.challenge
+        if model.screen == CHALLENGE and race is not None and race.result is None:
+            if isinstance(taken, Mapping) and isinstance(taken.get("view"), Mapping):
+                model.apply_challenge_start(taken, now_ms())  # (started while away)
+            elif not isinstance(taken, Mapping) and model.game is not None:
+                self.spawn(self._ended_away(race.cid))
         model.changed()
         self.redraw()
+
+    async def _ended_away(self, cid: str) -> None:
+        """The challenge's game ended while we were away, its result told to no one:
+        the table instead (no verdict)."""
+        reply = await self.call("challenge_show", challenge=cid)
+        race = self.model.challenge
+        if reply is not None and race is not None and race.result is None:
+            self.model.apply_challenge_result(reply)
+            if self.model.game is not None and self.model.game.status == "playing":
+                self.model.game.status = "over"
+            self.redraw()
 
     async def _watch_again(self, code: str) -> None:
         reply = await self.call("room_watch", code=code)
@@ -271,7 +305,10 @@ class Client:
         elif kind == "hint":
             await self.hint()
         elif kind == "resign":
-            if model.screen == ROOM:
+            if model.screen == CHALLENGE:
+                model.confirm = "resign"
+                model.say("Resign? Your result goes on the challenge's table as it stands.", ERROR)
+            elif model.screen == ROOM:
                 model.confirm = "resign"
                 model.say("Resign this race? Your game ends here; the race goes on.", ERROR)
             elif model.daily_kind == DAILY:
@@ -300,6 +337,25 @@ class Client:
             reply = await self.call("rematch")
             if reply is not None:
                 model.apply_room(reply)
+        elif kind == "challenge":
+            await self.make_challenge()
+
+    async def make_challenge(self) -> None:
+        """Make the game on the table, now over, a challenge (``challenge_create`` with
+        its id: a game's replay id is its id), and show its link, the command a friend
+        types, and the share line, over the table."""
+        model = self.model
+        game = model.game
+        if game is None or not game.over:
+            model.say("no game of yours is over here to challenge a friend with", ERROR)
+            return
+        reply = await self.call("challenge_create", replay=game.gid)
+        shown = reply.get("challenge") if reply is not None else None
+        if not isinstance(shown, Mapping):
+            return
+        model.made = dict(shown)
+        model.open_page("Challenge a friend", "\n".join(made_lines(model.server, shown)))
+        model.say("Your challenge is made: send a friend the link.", GOOD)
 
     def rules_page(self) -> None:
         """The rules page of the game on the table (or the room's), over the table; the
@@ -340,7 +396,11 @@ class Client:
         home = f"{view.get('home')}/{view.get('total')}"
         if model.screen == ROOM and model.room_state == FINISHED:
             return  # the race ended with this game: the results are on the screen
-        if model.screen == ROOM:
+        if model.screen == CHALLENGE:
+            race = model.challenge
+            if race is not None and race.result is None:  # (else the verdict is said)
+                model.say(f"Your game is over ({game.status}, {home} home): the verdict…", INFO)
+        elif model.screen == ROOM:
             verb = "won" if game.status == "won" else f"ended ({game.status})"
             model.say(f"Your game is {verb}, {home} home: waiting for the others.", GOOD)
         elif model.daily_kind == PRACTICE:
@@ -448,6 +508,7 @@ class Client:
         """Leave the room (resigning a race game in play) and quit."""
         if self.model.me is not None and self.conn is not None and self.conn.connected:
             await self.call("room_leave")
+        self._tell_made()
         raise Quit(0)
 
     async def quit(self) -> None:
@@ -465,7 +526,16 @@ class Client:
             await self.leave()
         game = model.game
         result = model.daily_result
-        if model.daily_kind == DAILY and game is not None and not game.over:
+        race = model.challenge if model.screen == CHALLENGE else None
+        if race is not None and (game is None or not game.over):
+            self.farewell = (
+                "Your challenge game is kept on the server, and its clock runs on: "
+                f"patience-race challenge {race.cid} takes it up."
+            )
+        elif race is not None and race.result is not None:
+            verdict = verdict_line(race.result.get("verdict"), race.ghost_name)
+            self.farewell = f"{verdict} The table: patience-race challenge {race.cid}"
+        elif model.daily_kind == DAILY and game is not None and not game.over:
             self.farewell = (
                 f"Your ranked attempt is kept on the server, and its clock runs on: "
                 f"patience-race daily {game.rules} takes it up."
@@ -483,7 +553,15 @@ class Client:
         if ranked:
             more = f"Today's ranked result, to paste into a chat:\n\n{ranked}\n"
             self.farewell = f"{self.farewell}\n\n{more}" if self.farewell else more
+        self._tell_made()
         raise Quit(0)
+
+    def _tell_made(self) -> None:
+        """The challenge made here, told again as we leave, in one piece to copy."""
+        made = self.model.made
+        if made is not None:
+            more = "\n".join(made_lines(self.model.server, made, 200)) + "\n"
+            self.farewell = f"{self.farewell}\n\n{more}" if self.farewell else more
 
 
 def daily_greeting(model: Model) -> tuple[str, str]:

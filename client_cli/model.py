@@ -12,10 +12,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from .challenge import ChallengeRace
 from .sanitize import clean
 
 #: screens
-SOLO, ROOM, WATCH = "solo", "room", "watch"
+SOLO, ROOM, WATCH, CHALLENGE = "solo", "room", "watch", "challenge"
 #: room states
 LOBBY, COUNTDOWN, RACING, FINISHED, CLOSED = "lobby", "countdown", "racing", "finished", "closed"
 #: message tones
@@ -134,6 +135,10 @@ class Model:
     daily: dict[str, Any] | None = None
     #: the ``daily_result`` of the ranked attempt on the table, once it has ended
     daily_result: dict[str, Any] | None = None
+    #: the challenge being raced (the challenge screen)
+    challenge: ChallengeRace | None = None
+    #: the challenge last made of a game of ours (``c``), told again as we leave
+    made: dict[str, Any] | None = None
     help: bool = False
     #: a page over the table (a game's rules), its lines, and the first line shown
     page: list[str] | None = None
@@ -169,6 +174,8 @@ class Model:
         rules = rules if rules is not None else (self.game.rules if self.game else "")
         if not rules and self.room:
             rules = clean(self.room.get("game", ""), 32)
+        if not rules and self.challenge is not None:
+            rules = clean(self.challenge.shown.get("game", ""), 32)
         return self.games.get(rules) or rules
 
     def set_solo(self, msg: Mapping[str, Any], now: int) -> None:
@@ -270,6 +277,43 @@ class Model:
             game.legal = []
             self.clock_to = now
             self.changed()
+
+    def take_challenge(self, msg: Mapping[str, Any], now: int) -> None:
+        """A challenge taken (its ``challenge_taken`` reply, or ``welcome.resume.challenge``
+        before its start): the countdown to its start, then its game."""
+        self.screen = CHALLENGE
+        self.challenge = ChallengeRace.from_message(msg)
+        self.game = None
+        self.daily = self.daily_result = None
+        self.clock_from = self.clock_to = None
+        if isinstance(msg.get("view"), Mapping):  # taken up after its start
+            self.apply_challenge_start(msg, now)
+        self.changed()
+
+    def apply_challenge_start(self, msg: Mapping[str, Any], now: int) -> None:
+        """``challenge_start`` (or ``welcome.resume.challenge`` after the start): the
+        challenge's game, its clock from the start."""
+        race = self.challenge
+        if race is None or clean(msg.get("game", ""), 32) != race.gid:
+            return
+        self.game = Game.from_message(msg)
+        self.game.kind = "challenge"
+        start = msg.get("start_at")
+        if isinstance(start, int) and not isinstance(start, bool):
+            race.start_at = start
+        self.clock_from = race.start_at - self.offset_ms
+        self.clock_to = now if self.game.over else None
+        self.changed()
+
+    def apply_challenge_result(self, msg: Mapping[str, Any]) -> None:
+        """``challenge_result``: the race against the ghost is over."""
+        race = self.challenge
+        shown = msg.get("challenge")
+        if race is None or not isinstance(shown, Mapping) or shown.get("id") != race.cid:
+            return
+        race.result = dict(msg)
+        race.shown = dict(shown)
+        self.changed()
 
     def enter_room(self, msg: Mapping[str, Any], screen: str = ROOM) -> None:
         """The room we created, joined or watch (its ``room`` reply): from now on only its
@@ -382,6 +426,13 @@ class Model:
             return "confirm"
         if self.screen == WATCH:
             return "watch"
+        if self.screen == CHALLENGE:
+            race = self.challenge
+            if self.game is None:
+                return "challenge-countdown"
+            if not self.game.over:
+                return "play"
+            return "challenge-over" if race is not None and race.result else "challenge-wait"
         if self.screen == ROOM:
             state = self.room_state
             if state == RACING and self.game is not None and self.game.kind == "race":

@@ -1,7 +1,7 @@
 """The commands that show something and quit: ``games``, ``top`` (``--watch`` redraws the
-board as it changes), ``follow``, ``unfollow`` and ``replay`` (stepped through full screen
-at a terminal, else printed as a table) ask the server; ``rules`` reads the page shipped
-with the client, and asks nothing.
+board as it changes), ``follow``, ``unfollow``, ``challenges`` and ``replay`` (stepped
+through full screen at a terminal, else printed as a table; ``r`` there races its ghost)
+ask the server; ``rules`` reads the page shipped with the client, and asks nothing.
 
 Each is a function from the parsed arguments to an exit code, registered in
 :data:`client_cli.cli.COMMANDS`. They connect anonymously, or signed in with the saved
@@ -26,13 +26,15 @@ from rich.live import Live
 from rich.table import Table
 from rich.text import Text
 
-from . import pager, rules
+from . import challenge, pager, rules
 from .boards import board_id, board_view, overview, pick_day
 from .config import TokenStore, config_dir
 from .connection import Connection, ConnectionLost, LinkError, ServerError
+from .lines import as_int
 from .replay import Replay, replay_table
-from .replay_tui import run_replay
+from .replay_tui import RACE_THIS, run_replay
 from .sanitize import clean
+from .session import Plan, run
 
 #: characters --ascii replaces that NFKD cannot take apart
 _ASCII = str.maketrans(
@@ -390,6 +392,38 @@ def cmd_unfollow(args: argparse.Namespace) -> int:
     return cmd_follow(args, unfollow=True)
 
 
+def cmd_challenges(args: argparse.Namespace) -> int:
+    """The player's challenges, newest first, with the results not seen yet marked (the
+    server marks them seen as it answers)."""
+
+    async def fetch() -> list[Any]:
+        conn, _welcome = await _signed_in(args.server)
+        try:
+            reply = await conn.request("challenges")
+        finally:
+            await conn.close()
+        listed = reply.get("challenges")
+        return listed if isinstance(listed, list) else []
+
+    try:
+        listed = asyncio.run(fetch())
+    except Exception as exc:
+        return _fail(args, exc)
+    console = _console(args)
+    if not listed:
+        line = "You have made no challenge: c on a finished game's screen makes one."
+        _print(console, Text(line), args.ascii)
+        return 0
+    new = sum(as_int(c.get("new")) for c in listed if isinstance(c, dict))
+    head = f"Your challenges on {args.server}: {len(listed)}"
+    head += f", {new} new result{'s' if new != 1 else ''}" if new else ""
+    _print(console, Text(head, style="bold"), args.ascii)
+    _print(console, challenge.listing(listed, args.ascii), args.ascii)
+    more = "A challenge's table, link and share line: patience-race challenge ID"
+    _print(console, Text(more), args.ascii)
+    return 0
+
+
 def cmd_replay(args: argparse.Namespace) -> int:
     rid = args.id.strip().lower()
 
@@ -436,11 +470,23 @@ def cmd_replay(args: argparse.Namespace) -> int:
             if not (sys.stdin.isatty() and sys.stdout.isatty()):
                 _print(_console(args), replay_table(replay, args.ascii), args.ascii)
                 return 0
-            return await run_replay(
-                replay, args.server, speed=args.speed, ascii=args.ascii, conn=conn
+            account = TokenStore(config_dir()).get(args.server)
+            mine = account is not None and account.name.lower() == replay.player.lower()
+            code = await run_replay(
+                replay,
+                args.server,
+                speed=args.speed,
+                ascii=args.ascii,
+                conn=conn,
+                raceable=replay.kind != "book" and not mine,
             )
         finally:
             await conn.close()
+        if code != RACE_THIS:
+            return code
+        # race this: the replay's challenge, signed in (registering on the first run)
+        store = TokenStore(config_dir())
+        return await run(Plan("challenge", replay=rid), args.server, store, ascii=args.ascii)
 
     try:
         return asyncio.run(main())

@@ -45,6 +45,8 @@ from .screen import FIELD_NAMES, LAYOUT_FIELDS, STANDARD_FIELDS
 ENTRY_WORDS = {"!undo": "undo", "!resign": "resign", "!timeout": "time up", "!hint": "hint"}
 MIN_SPEED, MAX_SPEED = 0.25, 64.0
 KEYS = "Enter/space next · b back · p play/pause · + - speed · g G start/end · q quit"
+#: the keys of a replay the viewer may race (its ghost: ``patience-race challenge --replay``)
+RACE_KEYS = "Enter/space next · b back · p play · + - speed · g G ends · r race this · q quit"
 #: the narrowest list of moves beside the board; fewer columns: the list goes under it
 SIDE_MIN = 26
 #: the fewest moves listed under a board
@@ -193,6 +195,8 @@ class Stepper:
     boards: bool = False
     #: the views fetched so far, by step
     views: dict[int, dict[str, Any]] = field(default_factory=dict)
+    #: ``r`` races this replay's ghost (offered where the viewer may: not their own game)
+    raceable: bool = False
 
     def keep_view(self, step: int, view: Any) -> bool:
         """Keep a ``replay_view`` reply's view of ``step``; False if it is no view."""
@@ -369,7 +373,8 @@ def render_replay(stepper: Stepper, width: int, height: int, *, ascii: bool = Fa
     if stepper.message:
         style = {"warn": "bold yellow", "error": "bold red", "good": "bold green"}
         bottom = wrap(stepper.message, width - 1, style.get(stepper.tone, ""), 2)
-    bottom.append(fit(Text(KEYS.replace(" · ", g.sep), style="dim"), width))
+    keys = RACE_KEYS if stepper.raceable else KEYS
+    bottom.append(fit(Text(keys.replace(" · ", g.sep), style="dim"), width))
     if stepper.boards:
         room = max(height - len(top) - len(bottom), 3)
         body = _board_body(stepper, g, width, room, ascii)

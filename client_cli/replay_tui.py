@@ -40,12 +40,15 @@ def page_url(server: str, replay_id: str) -> str:
 FetchView = Callable[[int], Awaitable[Any]]
 
 NO_BOARD = "No board: the server keeps this deal secret until the day's reset; the moves only."
+#: the viewer's exit code when the player asked to race the replay's ghost (``r``)
+RACE_THIS = 64
 
 
 class ReplayTui:
     """A replay, stepped through with single keys: Enter or space the next entry, b back,
     p play or pause at ``speed`` entries a second, + and - the speed, g and G the start and
-    the end, q quits.
+    the end, q quits; where :attr:`Stepper.raceable`, r leaves to race its ghost
+    (:data:`RACE_THIS`).
 
     With ``fetch`` (and :attr:`Stepper.boards`), a task fetches the view of the current
     step, then of the next few, one request at a time, while the keys go on moving the
@@ -119,6 +122,11 @@ class ReplayTui:
         @on("q", "Q", "escape", "c-c", "c-d")
         def _quit(event: KeyPressEvent) -> None:
             event.app.exit(result=0)
+
+        @on("r")
+        def _race(event: KeyPressEvent) -> None:
+            if self.stepper.raceable:
+                event.app.exit(result=RACE_THIS)
 
         body = Window(FormattedTextControl(self._text, show_cursor=False), wrap_lines=False)
         self.app: Application[int] = Application(
@@ -196,11 +204,13 @@ async def run_replay(
     speed: float = 2.0,
     ascii: bool = False,
     conn: Connection | None = None,
+    raceable: bool = False,
 ) -> int:
     """Step through a replay full screen, with the board of each step fetched over
     ``conn`` (where its seed is public, and for a daily's own player before the reset,
-    who gets the boards they played without the seed); the exit code."""
-    stepper = Stepper(replay, speed=speed)
+    who gets the boards they played without the seed); the exit code (:data:`RACE_THIS`:
+    ``raceable``, and the player asked to race it)."""
+    stepper = Stepper(replay, speed=speed, raceable=raceable)
     if conn is None:
         stepper.message = (
             f"The moves as the server kept them. Its page: {page_url(server, replay.rid)}"

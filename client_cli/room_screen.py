@@ -4,7 +4,7 @@ countdown, a race watched, results)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rich.table import Table
@@ -108,23 +108,47 @@ def race_panel(model: Model, width: int, *, wide: bool = False) -> list[Text]:
     """The racers' progress, one line each, best first: cards home and moves, a bar while
     they play (to an eighth of a cell), how they ended. ``wide`` (watching) has room for a
     longer bar."""
-    g = Glyphs(model.ascii)
     room = model.room or {}
     players = [p for p in room.get("players") or [] if isinstance(p, Mapping)]
-    players.sort(key=lambda p: (-as_int(p.get("home")), as_int(p.get("moves"))))
+    title = f"Race {as_int(room.get('race'))}"
+    out = racers_panel(players, title, model, width, wide=wide)
+    watchers = as_int(room.get("watchers"))
+    if watchers:
+        out.append(Text(f"{'  ' if wide else ''}{watchers} watching", style="dim"))
+    return out
+
+
+def racers_panel(
+    players: Sequence[Mapping[str, Any]],
+    title: str,
+    model: Model,
+    width: int,
+    *,
+    wide: bool = False,
+) -> list[Text]:
+    """Racers' lines under ``title``, best first (a race's, or a challenge's with its
+    ghost: a player marked ``ghost`` has ``(ghost)`` after the name)."""
+    g = Glyphs(model.ascii)
+    players = sorted(players, key=lambda p: (-as_int(p.get("home")), as_int(p.get("moves"))))
     pad = "  " if wide else ""
-    longest = max((len(clean(p.get("name", ""))) for p in players), default=4)
+    longest = max((len(_shown_name(p)) for p in players), default=4)
     name_width = max(min(longest, 12, width - len(pad) - 16), 3)  # room for " x"
-    title = Text(f"{pad}Race {as_int(room.get('race'))}", style="bold")
-    title.align("left", max(len(pad) + 1 + name_width + 1, title.cell_len + 1))
-    title.append(" home moves", style="dim")
-    out = [fit(title, width)]
+    heading = Text(f"{pad}{title}", style="bold")
+    heading.align("left", max(len(pad) + 1 + name_width + 1, heading.cell_len + 1))
+    heading.append(" home moves", style="dim")
+    out = [fit(heading, width)]
     for p in players:
-        name = clean(p.get("name", ""), name_width)
-        me = name == model.me
+        name = clean(p.get("name", ""), 20)
+        me = name == model.me and not p.get("ghost")
         line = Text(pad)
         line.append(g.me if me else " ", style="bold")
-        line.append(f"{name:<{name_width}} ", style="bold" if me else "")
+        if p.get("ghost"):  # the mark is kept, the name cut to leave it room
+            line.append(clean(name, max(name_width - len(GHOST), 3)))
+            line.append(GHOST, style="dim")
+            line.append(" " * max(name_width - len(_shown_name(p)), 0))
+        else:
+            line.append(f"{clean(name, name_width):<{name_width}}", style="bold" if me else "")
+        line.append(" ")
         home, total = as_int(p.get("home")), as_int(p.get("total"))
         line.append(f"{home:>2}/{total:<2}")
         line.append(f" {as_int(p.get('moves')):>5}", style="dim")
@@ -141,10 +165,16 @@ def race_panel(model: Model, width: int, *, wide: bool = False) -> list[Text]:
             line.append(" ")
             line.append_text(bar(home, total, min(room_left, 24 if wide else 12), g))
         out.append(fit(line, width))
-    watchers = as_int(room.get("watchers"))
-    if watchers:
-        out.append(Text(f"{pad}{watchers} watching", style="dim"))
     return out
+
+
+#: after a ghost's name in the racers' panel
+GHOST = " (ghost)"
+
+
+def _shown_name(player: Mapping[str, Any]) -> str:
+    name = clean(player.get("name", ""))
+    return f"{name}{GHOST}" if player.get("ghost") else name
 
 
 def roster(model: Model, width: int) -> list[Text]:

@@ -15,11 +15,12 @@ from collections.abc import Mapping
 
 from rich.text import Text
 
+from .challenge_screen import challenge_panel, countdown_body, racers, result_lines
 from .clicks import Hit
 from .commands import KEYS, numbered_piles
 from .legend import legend
 from .lines import Glyphs, as_int, clock, fit, plural, side_by_side, split_line, to_ascii, wrap
-from .model import DAILY, PRACTICE, RACING, ROOM, WATCH, Model, stuck_note
+from .model import CHALLENGE, DAILY, PRACTICE, RACING, ROOM, WATCH, Model, stuck_note
 from .render import Spot, draw_board
 from .room_screen import race_panel, room_body
 from .sanitize import clean
@@ -55,6 +56,12 @@ def header(model: Model, width: int, now: int) -> Text:
                 left.append(f" ({clock(end - model.server_now(now))} left)")
         elif state:
             left.append(g.sep + state)
+    elif model.screen == CHALLENGE and model.challenge is not None:
+        left.append(f"{g.sep}challenge vs {model.challenge.ghost_name}")
+        if model.game is None:
+            left.append(g.sep + "countdown")
+        elif model.clock_from is not None:
+            left.append(g.sep + clock((model.clock_to or now) - model.clock_from), style="bold")
     elif model.game is not None:
         kind = model.daily_kind
         day = clean((model.daily or {}).get("day", ""), 10)
@@ -152,6 +159,7 @@ def help_lines(model: Model, width: int) -> list[Text]:
             "",
         ),
         ("  lobby: r ready, s start (host)    after a race: m rematch (host)", ""),
+        ("  a game of yours over: c challenge a friend to race its ghost", ""),
         ("", ""),
         (f"The rules, away from the table: patience-race rules {rules or 'GAME'}", ""),
         ("", ""),
@@ -291,7 +299,8 @@ def _table(model: Model, width: int, height: int, now: int) -> tuple[list[Text],
     game = model.game
     assert game is not None
     legal = game.legal if not game.over else []
-    in_race = model.screen == ROOM and model.room is not None
+    challenge = model.screen == CHALLENGE and model.challenge is not None
+    in_race = challenge or (model.screen == ROOM and model.room is not None)
     board = draw_board(
         game.view, width, height, ascii=model.ascii, legal=legal, picked=model.picked
     )
@@ -299,11 +308,16 @@ def _table(model: Model, width: int, height: int, now: int) -> tuple[list[Text],
         return board.lines, board.spots
     room_left = width - board.width - 3
     if room_left >= PANEL_MIN:
-        panel = race_panel(model, min(room_left, PANEL_MAX))
+        panel_width = min(room_left, PANEL_MAX)
+        if challenge:
+            panel = challenge_panel(model, panel_width, now)
+        else:
+            panel = race_panel(model, panel_width)
         return side_by_side(board.lines, board.width, panel)[:height], board.spots
     # no room beside: a line of the others' progress under the board
     g = Glyphs(model.ascii)
-    players = [p for p in (model.room or {}).get("players") or [] if isinstance(p, Mapping)]
+    players = racers(model, now) if challenge else (model.room or {}).get("players") or []
+    players = [p for p in players if isinstance(p, Mapping)]
     summary = g.sep.join(
         f"{clean(p.get('name', ''), 12)} {as_int(p.get('home'))}/{as_int(p.get('total'))}"
         for p in players
@@ -347,6 +361,8 @@ def render_screen(
         body = room_body(model, width, room, now, watching=True)
     elif model.screen == ROOM and not model.racing:
         body = room_body(model, width, room, now, watching=False)
+    elif model.screen == CHALLENGE and model.challenge is not None:
+        body = countdown_body(model, width, room, now)
     else:
         body = [Text("")]
     body = body[: max(room, 0)]
@@ -365,13 +381,17 @@ def _game_body(
     game = model.game
     assert game is not None
     above = [game_line(model, width, now), *ranked_line(model, width)]
+    race = model.challenge if model.screen == CHALLENGE else None
+    over = model.result_shown or (race is not None and race.result is not None)
     key = legend(game.rules, game.view, ascii=model.ascii, width=width - 1)
-    under = [fit(Text(key, style="dim"), width)] if key and not model.result_shown else []
+    under = [fit(Text(key, style="dim"), width)] if key and not over else []
     message = _message(model, width, most=1)
     room = height - len(above) - len(under) - len(message)
     spots: list[Spot] = []
     if model.result_shown:
         table = daily_result_lines(model, width, now)
+    elif race is not None and race.result is not None:
+        table = result_lines(model, race, width)
     else:
         table, spots = _table(model, width, room, now)
     if len(table) < room:

@@ -18,6 +18,8 @@ from prompt_toolkit.shortcuts import CompleteStyle
 from rich.console import Console
 from rich.text import Text
 
+from .challenge import new_results
+from .challenge_flow import begin
 from .config import Account, TokenStore
 from .connection import Connection, LinkError, ServerError
 from .controller import Client, Left, daily_greeting, now_ms, ranked_explained
@@ -30,7 +32,8 @@ from .tui import Tui
 class Plan:
     """What the command asked for: ``play`` (``game``, ``seed``), ``daily`` (``game``),
     ``race-new`` (``game``, ``seed``, ``max_players``, ``time_limit``), ``race-join`` or
-    ``race-watch`` (``code``)."""
+    ``race-watch`` (``code``), ``challenge`` (``code``, the challenge's id or link; or
+    ``replay``, a replay id to race)."""
 
     kind: str
     game: str | None = None
@@ -38,6 +41,7 @@ class Plan:
     code: str | None = None
     max_players: int | None = None
     time_limit: int | None = None
+    replay: str | None = None
 
     @property
     def needs_player(self) -> bool:
@@ -202,6 +206,10 @@ async def start(plan: Plan, client: Client, welcome: dict[str, Any]) -> bool:
             if room_resume is not None and room_resume.get("state") in ("racing", "countdown"):
                 code = clean(room_resume.get("code", ""), 16)
                 model.say(f"You are in a race in room {code}: race join {code} goes back.", INFO)
+            racing = resume.get("challenge")
+            if isinstance(racing, Mapping):
+                cid = clean(racing.get("challenge", ""), 32)
+                model.say(f"You are racing a challenge: challenge {cid} goes back to it.", INFO)
         elif plan.kind == "daily":
             rules = plan.game
             solo = resume.get("solo")
@@ -248,6 +256,8 @@ async def start(plan: Plan, client: Client, welcome: dict[str, Any]) -> bool:
         elif plan.kind == "race-watch":
             code = (plan.code or "").strip().upper()
             model.enter_room(await client.conn.request("room_watch", code=code), WATCH)
+        elif plan.kind == "challenge":
+            return await begin(plan, client, welcome, ask)
     except ServerError as exc:
         console.print(Text(exc.message, style="red"))
         if exc.code == "race_started" and plan.code:
@@ -268,6 +278,9 @@ async def run(plan: Plan, server: str, store: TokenStore, *, ascii: bool = False
     if welcome is None:
         await client.close()
         return 1
+    news = welcome.get("challenges_new")
+    if isinstance(news, int) and not isinstance(news, bool) and news > 0:
+        console.print(Text(new_results(news), style="bold"))
     try:
         started = await start(plan, client, welcome)
     except Left:
@@ -276,12 +289,14 @@ async def run(plan: Plan, server: str, store: TokenStore, *, ascii: bool = False
     if not started:
         await client.close()
         return 1
+    if isinstance(news, int) and not isinstance(news, bool) and news > 0:
+        model.say(f"{model.message} {new_results(news)}.".strip(), model.tone)
     tui = Tui(client)
     client.tui = tui
     try:
         code = await tui.app.run_async()
     finally:
         await client.close()
-    if client.farewell:
-        console.print(Text(client.farewell))
+    if client.farewell:  # (the terminal wraps it: a line to copy stays one line)
+        console.print(Text(client.farewell), soft_wrap=True)
     return code or 0

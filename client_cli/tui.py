@@ -32,6 +32,7 @@ from .clicks import Hit, click, hit_at
 
 if TYPE_CHECKING:  # a name for type checkers only
     from prompt_toolkit.key_binding.key_bindings import NotImplementedOrNone
+from .challenge_screen import countdown_second as challenge_second
 from .commands import common_start, completions, normalize
 from .controller import Client, Quit, now_ms
 from .lines import ansi
@@ -244,8 +245,12 @@ class Tui:
             self.client.model.changed()
 
     def _ring(self, app: Application[int]) -> None:
-        """The bell at each second of the countdown (3, 2, 1) and at the start."""
-        second = countdown_second(self.client.model, now_ms())
+        """The bell at each second of the countdown (3, 2, 1) and at the start, of a race
+        or of a challenge."""
+        model, now = self.client.model, now_ms()
+        second = countdown_second(model, now)
+        if second is None:
+            second = challenge_second(model, now)
         if rings(self._second, second):
             app.output.bell()
         self._second = second

@@ -1,0 +1,357 @@
+"""Challenges in words and tables: a finished game raced again later against its ghost.
+
+Pure: :class:`Ghost` is a recorded game's progress (``ghosts[i]`` of a
+``challenge_taken``), and :meth:`Ghost.at` where it stands at a moment of the race, so the
+racers' panel moves it along without the server; :class:`ChallengeRace` is a challenge
+being raced (taken, started, its result); the rest turns the protocol's challenge maps
+into what the player reads: the link on the server's HTTP side, the command a friend
+types, the share line, a result and a verdict in words, the table, the list of one's
+challenges.
+
+>>> ghost = Ghost.from_message({"name": "ann", "total": 52,
+...     "points": [[0, 1, 0], [800, 1, 1], [1600, 3, 2]], "end": {"status": "won", "at": 9000}})
+>>> ghost.at(-500), ghost.at(799), ghost.at(800), ghost.at(5000), ghost.at(9000)
+((1, 0, 'playing'), (1, 0, 'playing'), (1, 1, 'playing'), (3, 2, 'playing'), (3, 2, 'won'))
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+import textwrap
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from rich.table import Table
+from rich.text import Text
+
+from .config import DEFAULT_SERVER
+from .lines import Glyphs, as_int, race_time, split_line
+from .sanitize import clean
+
+#: a challenge id: 16 characters of a-z and 2-7 (the last part of its link)
+CHALLENGE_ID = re.compile(r"[a-z2-7]{16}")
+#: how the kinds of game a challenge is made from read
+SOURCES = {
+    "solo": "a solo game",
+    "race": "a race",
+    "daily": "a ranked daily",
+    "practice": "a daily practice game",
+    "challenge": "a challenge race",
+}
+
+
+@dataclass(frozen=True)
+class Ghost:
+    """A recorded game as its progress: ``points`` are ``(ms from the start, cards home,
+    moves)``, the first at 0; ``end_at`` is when it ended (None: never)."""
+
+    name: str
+    total: int
+    points: tuple[tuple[int, int, int], ...]
+    end_status: str = "playing"
+    end_at: int | None = None
+
+    @classmethod
+    def from_message(cls, msg: Mapping[str, Any]) -> Ghost:
+        raw = msg.get("points")
+        points = []
+        for p in raw if isinstance(raw, list) else []:
+            if isinstance(p, list) and len(p) == 3:
+                points.append((as_int(p[0]), as_int(p[1]), as_int(p[2])))
+        points.sort(key=lambda p: p[0])
+        end = msg.get("end")
+        end = end if isinstance(end, Mapping) else {}
+        at = end.get("at")
+        return cls(
+            name=clean(msg.get("name", ""), 20),
+            total=as_int(msg.get("total")),
+            points=tuple(points) or ((0, 0, 0),),
+            end_status=clean(end.get("status") or "playing", 16),
+            end_at=as_int(at) if isinstance(at, int) else None,
+        )
+
+    def at(self, ms: int) -> tuple[int, int, str]:
+        """Cards home, moves and status ``ms`` after the start: the last point at or
+        before it (the first before the start), ended once ``ms`` reaches ``end_at``."""
+        n = bisect.bisect_right([p[0] for p in self.points], ms)
+        _, home, moves = self.points[max(n - 1, 0)]
+        ended = self.end_at is not None and ms >= self.end_at
+        return home, moves, self.end_status if ended else "playing"
+
+
+@dataclass
+class ChallengeRace:
+    """A challenge being raced: the challenge as shown, the taker's game, its start
+    (server ms), the ghosts raced, and the ``challenge_result`` once it comes."""
+
+    cid: str
+    shown: dict[str, Any]
+    gid: str
+    start_at: int
+    ghosts: list[Ghost] = field(default_factory=list)
+    result: dict[str, Any] | None = None
+
+    @classmethod
+    def from_message(cls, msg: Mapping[str, Any]) -> ChallengeRace:
+        """A ``challenge_taken`` reply, or ``welcome.resume.challenge`` (its ``challenge``
+        an id, not the map)."""
+        shown = msg.get("challenge")
+        shown = dict(shown) if isinstance(shown, Mapping) else {"id": shown}
+        ghosts = msg.get("ghosts")
+        return cls(
+            cid=clean(shown.get("id") or "", 32),
+            shown=shown,
+            gid=clean(msg.get("game", ""), 32),
+            start_at=as_int(msg.get("start_at")),
+            ghosts=[Ghost.from_message(g) for g in ghosts or [] if isinstance(g, Mapping)],
+        )
+
+    @property
+    def ghost_name(self) -> str:
+        if self.ghosts:
+            return self.ghosts[0].name
+        return clean(self.shown.get("player") or "the ghost", 20)
+
+
+def challenge_id(text: str) -> str:
+    """The challenge an argument names: its id, or its link pasted whole.
+
+    >>> challenge_id("UA5J4VEKFXK6UOGY"), challenge_id("http://h:8765/c/ua5j4vekfxk6uogy/")
+    ('ua5j4vekfxk6uogy', 'ua5j4vekfxk6uogy')
+    """
+    return text.strip().rstrip("/").rpartition("/")[2].lower()
+
+
+def http_url(server: str, path: str) -> str:
+    """A path on the server's HTTP side, from the websocket URL the client uses.
+
+    >>> http_url("ws://127.0.0.1:8765", "/c/ab"), http_url("wss://race.example.org/", "/c/ab")
+    ('http://127.0.0.1:8765/c/ab', 'https://race.example.org/c/ab')
+    """
+    scheme, _, rest = server.partition("://")
+    return f"{'https' if scheme == 'wss' else 'http'}://{rest.rstrip('/')}{path}"
+
+
+def command(server: str, words: str) -> str:
+    """A ``patience-race`` command as a friend types it: ``--server`` too when this is
+    not the default server, so that it works as pasted.
+
+    >>> command("ws://127.0.0.1:8765", "challenge ab"), command("wss://x.org", "challenge ab")
+    ('patience-race challenge ab', 'patience-race challenge ab --server wss://x.org')
+    """
+    if not server or server == DEFAULT_SERVER:
+        return f"patience-race {words}"
+    return f"patience-race {words} --server {server}"
+
+
+def link(server: str, shown: Mapping[str, Any]) -> str:
+    """The challenge's link: its ``link`` (``/c/ID``) on the server's HTTP side."""
+    path = clean(shown.get("link") or f"/c/{clean(shown.get('id', ''), 32)}", 64)
+    return http_url(server, path)
+
+
+def share(server: str, shown: Mapping[str, Any]) -> str:
+    """The share line, its link made whole so that it works as pasted.
+
+    >>> share("ws://h:1", {"id": "ab", "link": "/c/ab", "share": "Beat my 1:38 on X · /c/ab"})
+    'Beat my 1:38 on X · http://h:1/c/ab'
+    """
+    line = clean(shown.get("share") or "", 200)
+    path = clean(shown.get("link") or "", 64)
+    if path and line.endswith(path):
+        line = line[: -len(path)] + link(server, shown)
+    return line
+
+
+def result_words(entry: Mapping[str, Any] | None) -> str:
+    """A table entry's result in words.
+
+    >>> result_words({"status": "won", "time_ms": 98715, "moves": 123, "home": 52, "total": 52})
+    'won in 1:38.7, 123 moves'
+    >>> result_words({"status": "resigned", "moves": 1, "home": 1, "total": 52})
+    'resigned, 1/52 home, 1 move'
+    """
+    entry = entry or {}
+    moves = as_int(entry.get("moves"))
+    counted = f"{moves} move" if moves == 1 else f"{moves} moves"
+    status = clean(entry.get("status", ""), 16)
+    if status == "won":
+        return f"won in {race_time(as_int(entry.get('time_ms')))}, {counted}"
+    return f"{status}, {as_int(entry.get('home'))}/{as_int(entry.get('total'))} home, {counted}"
+
+
+def by_time(ms: int) -> str:
+    """A difference of times: ``12.3 s`` under a minute, else ``m:ss.t``.
+
+    >>> by_time(12_345), by_time(75_400)
+    ('12.3 s', '1:15.4')
+    """
+    if ms < 60_000:
+        return f"{ms // 1000}.{ms % 1000 // 100} s"
+    return race_time(ms)
+
+
+def verdict_line(verdict: Mapping[str, Any] | None, ghost: str) -> str:
+    """Won or lost against the ghost, and by how much (the server's verdict).
+
+    >>> verdict_line({"beat": True, "by_ms": 12_345, "by_cards": 0}, "ann")
+    "You beat ann's ghost by 12.3 s."
+    >>> verdict_line({"beat": False, "by_ms": None, "by_cards": 51}, "ann")
+    "ann's ghost beat you by 51 cards home."
+    >>> verdict_line({"beat": False, "by_ms": None, "by_cards": 0}, "ann")
+    "ann's ghost beat you: as many cards home, and the ghost got there first."
+    """
+    if not isinstance(verdict, Mapping):
+        return f"Your race against {ghost}'s ghost is over."
+    beat = verdict.get("beat") is True
+    by_ms, cards = verdict.get("by_ms"), as_int(verdict.get("by_cards"))
+    if isinstance(by_ms, int) and not isinstance(by_ms, bool):
+        by = f" by {by_time(by_ms)}."
+    elif cards:
+        by = f" by {cards} card{'s' if cards != 1 else ''} home."
+    else:
+        first = "you" if beat else "the ghost"
+        by = f": as many cards home, and {first} got there first."
+    return f"You beat {ghost}'s ghost{by}" if beat else f"{ghost}'s ghost beat you{by}"
+
+
+def about(shown: Mapping[str, Any]) -> str:
+    """What a challenge is, in a line: whose game, of what, and its result.
+
+    >>> about({"player": "ann", "game_name": "The Gate", "source": "solo",
+    ...        "result": {"status": "won", "time_ms": 98715, "moves": 123}})
+    "ann's game of The Gate (a solo game): won in 1:38.7, 123 moves"
+    """
+    source = clean(shown.get("source", ""), 16)
+    day = clean(shown.get("day") or "", 10)
+    kind = SOURCES.get(source, source) + (f" of {day}" if day else "")
+    name = clean(shown.get("game_name") or shown.get("game", ""), 40)
+    result = shown.get("result")
+    result = result if isinstance(result, Mapping) else {}
+    player = clean(shown.get("player", ""), 20)
+    return f"{player}'s game of {name} ({kind}): {result_words(result)}"
+
+
+def table(entries: Sequence[Any], me: str | None, ascii: bool = False) -> Table:
+    """A challenge's table, ranked as the server ranks it: the ghost marked, the player's
+    own entry marked and bold, each entry's replay where the server names it."""
+    g = Glyphs(ascii)
+    out = Table(box=g.box, show_edge=False, pad_edge=False, expand=False)
+    for name, justify in (
+        ("#", "right"),
+        ("player", "left"),
+        ("result", "left"),
+        ("time", "right"),
+        ("moves", "right"),
+        ("home", "right"),
+        ("replay", "left"),
+    ):
+        out.add_column(
+            name,
+            justify=justify,  # type: ignore[arg-type]
+            no_wrap=name in ("replay", "#"),
+            min_width=16 if name == "replay" else None,
+        )
+    for e in entries:
+        if not isinstance(e, Mapping):
+            continue
+        name = clean(e.get("player", ""), 20)
+        mine = me is not None and name.lower() == me.lower() and not e.get("ghost")
+        player = Text(name, style="bold" if mine else "")
+        if e.get("ghost"):
+            player.append(" (ghost)", style="dim")
+        status = clean(e.get("status", ""), 12)
+        out.add_row(
+            f"{g.me if mine else ''}{as_int(e.get('rank'))}",
+            player,
+            Text(status, style="green" if status == "won" else ""),
+            race_time(e.get("time_ms")) or g.dash,
+            str(as_int(e.get("moves"))),
+            f"{as_int(e.get('home'))}/{as_int(e.get('total'))}",
+            Text(clean(e.get("replay") or "", 32) or g.dash, style="dim"),
+        )
+    return out
+
+
+def made_lines(server: str, shown: Mapping[str, Any], width: int = 76) -> list[str]:
+    """What the player is shown on making a challenge (and told again as they leave):
+    the link, the command, the share line."""
+    cid = clean(shown.get("id", ""), 32)
+    out = [
+        *textwrap.wrap(f"Your challenge: {about(shown)}.", width),
+        "Anyone with the link races your game's ghost on the same deal.",
+        "",
+        "The link:",
+        f"    {link(server, shown)}",
+        "In a terminal:",
+        f"    {command(server, f'challenge {cid}')}",
+        "To paste into a chat:",
+        *(f"    {piece}" for piece in split_line(share(server, shown), width - 4)),
+    ]
+    opens = shown.get("opens_at")
+    if isinstance(opens, int) and not isinstance(opens, bool):
+        out += [
+            "",
+            "A challenge of today's daily deal opens to each player once their own ranked",
+            "attempt is over, or to everyone at the day's reset.",
+        ]
+    return out
+
+
+def news_notice(event: Mapping[str, Any], games: Mapping[str, str]) -> str:
+    """A ``challenge_news`` event in a line: who raced your ghost, and how it went.
+
+    >>> news_notice({"challenge": "ab", "game": "gate", "beat_you": False, "unseen": 1,
+    ...     "result": {"player": "bob", "status": "resigned", "moves": 1, "home": 1,
+    ...                "total": 52}}, {"gate": "The Gate"})  # doctest: +NORMALIZE_WHITESPACE
+    'bob raced your ghost at The Gate: resigned, 1/52 home, 1 move; you stay ahead.
+     (patience-race challenges: 1 new)'
+    """
+    result = event.get("result")
+    result = result if isinstance(result, Mapping) else {}
+    who = clean(result.get("player") or "someone", 20)
+    rules = clean(event.get("game", ""), 32)
+    where = games.get(rules) or rules
+    outcome = "beat you" if event.get("beat_you") else "you stay ahead"
+    unseen = as_int(event.get("unseen"))
+    more = f" (patience-race challenges: {unseen} new)" if unseen else ""
+    return f"{who} raced your ghost at {where}: {result_words(result)}; {outcome}.{more}"
+
+
+def new_results(count: int) -> str:
+    """What signing in says of results on the player's challenges not yet seen.
+
+    >>> new_results(1)
+    '1 new result on your challenges: patience-race challenges'
+    >>> new_results(3).split(":")[0]
+    '3 new results on your challenges'
+    """
+    word = "result" if count == 1 else "results"
+    return f"{count} new {word} on your challenges: patience-race challenges"
+
+
+def listing(challenges: Sequence[Any], ascii: bool = False) -> Table:
+    """The player's challenges (a ``challenges`` reply), newest first: new results
+    marked."""
+    g = Glyphs(ascii)
+    out = Table(box=g.box, show_edge=False, pad_edge=False)
+    out.add_column("new", justify="right", no_wrap=True)
+    out.add_column("challenge", no_wrap=True)
+    out.add_column("game", overflow="ellipsis", max_width=20)
+    out.add_column("your result", overflow="ellipsis")
+    out.add_column("takers", justify="right")
+    for c in challenges:
+        if not isinstance(c, Mapping):
+            continue
+        new = as_int(c.get("new"))
+        result = c.get("result")
+        out.add_row(
+            Text(f"{new} new", style="bold yellow") if new else Text(""),
+            clean(c.get("id", ""), 32),
+            clean(c.get("game_name") or c.get("game", ""), 40),
+            result_words(result if isinstance(result, Mapping) else {}),
+            str(as_int(c.get("takers"))),
+        )
+    return out

@@ -1,0 +1,126 @@
+"""Taking a challenge, before the screen: ``patience-race challenge ID`` and
+``challenge --replay ID``.
+
+:func:`begin` shows the challenge at the plain prompt (``challenge_show``: whose game, its
+result, the table so far), then, as the table says, takes up the player's challenge game
+still in play (``welcome.resume.challenge``), or says why it cannot be raced (the
+player's own, raced already, not open yet), or asks and takes it (``challenge_take``):
+the screen then counts down to its start. ``--replay`` races a replay's challenge at once
+(``challenge_take`` with ``replay``: the same challenge as its player's link).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Mapping
+from typing import TYPE_CHECKING, Any
+
+from rich.console import Console
+from rich.text import Text
+
+from .challenge import about, challenge_id, made_lines, table
+from .connection import ServerError
+from .controller import Client, Left, now_ms
+from .lines import to_ascii
+from .model import INFO
+from .sanitize import clean
+
+if TYPE_CHECKING:
+    from .session import Plan
+
+
+def _say(console: Console, text: str, ascii: bool, style: str = "") -> None:
+    line = Text(text, style=style)
+    console.print(to_ascii(line) if ascii else line)
+
+
+def show(client: Client, reply: Mapping[str, Any]) -> dict[str, Any]:
+    """Print a ``challenge_show`` reply: whose game, its result, the table; the
+    challenge as shown."""
+    model, console = client.model, client.console
+    shown = reply.get("challenge")
+    shown = dict(shown) if isinstance(shown, Mapping) else {}
+    name = clean(shown.get("game_name") or shown.get("game", ""), 40)
+    _say(console, f"Challenge {clean(shown.get('id', ''), 32)} · {name}", model.ascii, "bold")
+    _say(console, about(shown), model.ascii)
+    hints = "hints allowed" if shown.get("hints", True) else "no hints (a race without them)"
+    left = shown.get("expires_at")
+    kept = ""
+    if isinstance(left, int) and not isinstance(left, bool):
+        days = max(left - model.server_now(now_ms()), 0) // 86_400_000
+        kept = f" · kept {days} more day{'s' if days != 1 else ''}"
+    _say(console, f"The same deal, against {clean(shown.get('player', ''), 20)}'s ghost · "
+         f"{hints}{kept}", model.ascii)  # fmt: skip
+    entries = reply.get("table")
+    entries = entries if isinstance(entries, list) else []
+    console.print(Text(""))
+    console.print(table(entries, model.me, model.ascii))
+    console.print(Text(""))
+    return shown
+
+
+#: a question at the plain prompt (:func:`client_cli.session.ask`)
+Ask = Callable[[str], Awaitable[str]]
+
+
+async def begin(plan: Plan, client: Client, welcome: Mapping[str, Any], ask: Ask) -> bool:
+    """Do what ``challenge`` asked, before the screen: True once a challenge game is on
+    the table (counting down, or taken up); False: it cannot be raced (the reason
+    printed). :class:`Left` when there is nothing to race (one's own, raced already, or
+    the player said no)."""
+    model, console, conn = client.model, client.console, client.conn
+    assert conn is not None
+    resume = welcome.get("resume")
+    resume = resume if isinstance(resume, Mapping) else {}
+    if plan.replay:
+        rid = plan.replay.strip().lower()
+        try:
+            taken = await conn.request("challenge_take", replay=rid)
+        except ServerError as exc:
+            if exc.code != "already_taken":
+                raise
+            made = await conn.request("challenge_create", replay=rid)  # its id, to show it
+            cid = clean((made.get("challenge") or {}).get("id", ""), 32)
+        else:
+            shown = taken.get("challenge")
+            _say(console, about(shown if isinstance(shown, Mapping) else {}), model.ascii)
+            model.take_challenge(taken, now_ms())
+            return True
+    else:
+        cid = challenge_id(plan.code or "")
+    reply = await conn.request("challenge_show", challenge=cid)
+    shown = show(client, reply)
+    playing = resume.get("challenge")
+    if isinstance(playing, Mapping) and playing.get("challenge") == shown.get("id"):
+        model.take_challenge({**playing, "challenge": shown}, now_ms())
+        model.say("Your challenge game, as you left it: its clock ran on.", INFO)
+        return True
+    mine = clean(shown.get("player", ""), 20).lower() == (model.me or "").lower()
+    if mine:
+        told = Text("\n".join(made_lines(model.server, shown, 200)))
+        console.print(to_ascii(told) if model.ascii else told, soft_wrap=True)
+        raise Left
+    if reply.get("taken"):
+        _say(console, "You have raced it: your result is in the table above.", model.ascii)
+        raise Left
+    closed = reply.get("closed")
+    if closed:
+        _say(console, f"Not yet: {clean(closed, 300)}", model.ascii, "yellow")
+        return False
+    ghost = clean(shown.get("player", ""), 20)
+    countdown = ""
+    limits = welcome.get("limits")
+    seconds = limits.get("countdown") if isinstance(limits, Mapping) else None
+    if isinstance(seconds, int | float) and not isinstance(seconds, bool):
+        countdown = f" after a {seconds:g} s countdown"
+    _say(
+        console,
+        f"Your game starts{countdown}, the ghost with it; once taken it is yours to finish, "
+        "and it goes on this table.",
+        model.ascii,
+    )
+    answer = await ask(f"Press Enter to race {ghost}'s ghost (q to leave) ")
+    if answer.lower() in ("q", "quit", "n", "no"):
+        raise Left
+    taken = await conn.request("challenge_take", challenge=cid)
+    model.take_challenge(taken, now_ms())
+    return True

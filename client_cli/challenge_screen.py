@@ -1,0 +1,126 @@
+"""A challenge's screens, drawn from the model by pure functions: the countdown to its
+start, the racers beside the board (the player, and the ghost moved along its recorded
+points by the server's time), and the result against the ghost with the challenge's
+table.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+
+from .challenge import ChallengeRace, about, result_words, table, verdict_line
+from .lines import Glyphs, fit, lines_of
+from .model import Model
+from .room_screen import big_number, racers_panel
+from .sanitize import clean
+
+
+def race_ms(model: Model, now: int) -> int:
+    """How long the challenge's race has run, by the server's clock (negative before
+    its start)."""
+    race = model.challenge
+    return model.server_now(now) - race.start_at if race is not None else 0
+
+
+def countdown_second(model: Model, now: int) -> int | None:
+    """The whole seconds left before the challenge's game starts, while it counts down;
+    else None (the terminal rings as it changes, as before a race)."""
+    if model.challenge is None or model.game is not None:
+        return None
+    left = -race_ms(model, now)
+    return max(-(-left // 1000), 0)
+
+
+def racers(model: Model, now: int) -> list[dict[str, Any]]:
+    """The player (the game on the table) and the ghosts where they stand now."""
+    race = model.challenge
+    out: list[dict[str, Any]] = []
+    game = model.game
+    if game is not None:
+        view = game.view
+        out.append(
+            {
+                "name": model.me or "you",
+                "home": view.get("home"),
+                "total": view.get("total"),
+                "moves": view.get("moves"),
+                "status": game.status,
+            }
+        )
+    at = race_ms(model, now)
+    for ghost in race.ghosts if race is not None else []:
+        home, moves, status = ghost.at(at)
+        out.append(
+            {
+                "name": ghost.name,
+                "ghost": True,
+                "home": home,
+                "total": ghost.total,
+                "moves": moves,
+                "status": status,
+            }
+        )
+    return out
+
+
+def challenge_panel(model: Model, width: int, now: int) -> list[Text]:
+    """The racers beside the board: the player and the ghost."""
+    return racers_panel(racers(model, now), "Challenge", model, width)
+
+
+def countdown_body(model: Model, width: int, height: int, now: int) -> list[Text]:
+    """Before the start: what is raced, and the seconds left in big digits."""
+    race = model.challenge
+    assert race is not None
+    g = Glyphs(model.ascii)
+    left = max(-race_ms(model, now), 0)
+    out = [
+        Text(""),
+        Text(f"  Racing {race.ghost_name}'s ghost", style="bold"),
+        Text(f"  {about(race.shown)}"),
+        Text(""),
+    ]
+    second = countdown_second(model, now) or 0
+    if height >= 16:
+        out.extend(Text(f"    {row}", style="bold yellow") for row in big_number(second, g))
+        out.append(Text(""))
+    out.append(Text(f"  Starting in {left / 1000:.1f} s", style="bold yellow"))
+    out.append(Text(""))
+    out.append(Text("  The same deal; the ghost moves as its game was played.", style="dim"))
+    return [fit(line, width) for line in out[:height]]
+
+
+def _entry(value: Any) -> dict[str, Any]:
+    return dict(value) if isinstance(value, dict) else {}
+
+
+def result_lines(model: Model, race: ChallengeRace, width: int) -> list[Text]:
+    """In place of the board once the race is over: the verdict, both results, the
+    table, both replays."""
+    result = race.result or {}
+    verdict = result.get("verdict")
+    beat = isinstance(verdict, dict) and verdict.get("beat") is True
+    ghost = race.ghost_name
+    you = _entry(result.get("you"))
+    theirs = _entry(result.get("ghost"))
+    out = [
+        Text(""),
+        Text(f"  {verdict_line(verdict, ghost)}", style="bold green" if beat else "bold red"),
+    ]
+    if you or theirs:
+        out.append(Text(f"  You: {result_words(you)}. {ghost}: {result_words(theirs)}."))
+    game = model.game
+    mine = clean(you.get("replay") or (game.gid if game is not None else ""), 32)
+    ghosts = clean(theirs.get("replay") or race.shown.get("replay") or "", 32)
+    out.append(Text(""))
+    if mine:
+        out.append(Text(f"  Your replay:   patience-race replay {mine}"))
+    if ghosts:
+        out.append(Text(f"  The ghost's:   patience-race replay {ghosts}"))
+    entries = result.get("table")
+    entries = entries if isinstance(entries, list) else []
+    out += [Text(""), Text(f"  The table of {ghost}'s challenge", style="bold")]
+    rows = lines_of(table(entries, model.me, model.ascii), width - 2)
+    return [fit(line, width) for line in [*out, *(Text("  ") + row for row in rows)]]

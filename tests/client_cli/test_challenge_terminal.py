@@ -1,0 +1,123 @@
+"""Challenges end to end: the real client in pseudo-terminals, against a real server and
+Redis. A finished game made a challenge (its link, command and share line shown), a
+friend racing its ghost to the verdict and the table, the challenger told; a public
+replay raced from the replay viewer."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from server.engine import new_game
+from tests.app.conftest import ServerProcess
+from tests.solver.positions import HOME
+
+from .terminal import Terminal
+from .test_terminal import LEGAL, register, start
+
+#: a challenge's id in its link
+LINK = r"http://127\.0\.0\.1:{port}/c/([a-z2-7]{{16}})"
+
+
+def challenge_made(terminals: list[Terminal], server: ServerProcess, config: Path) -> str:
+    """ann plays a Gate deal where ``home`` plays two cards, resigns, and makes it a
+    challenge with ``c``: its id, once the link, the command and the share line show."""
+    home = HOME["gate"]
+    ann = start(terminals, server, config, "play", "gate", "--seed", str(home.seed))
+    register(ann, "ann")
+    ann.wait_for(LEGAL)
+    dealt = new_game("gate", seed=home.seed).cards_home()
+    ann.type("home")
+    ann.wait_for(rf"home {dealt + 2}/52")
+    ann.type("resign")
+    ann.wait_for(r"RESIGNED")
+    ann.wait_for(r"c challenge a friend")
+    ann.type("c")
+    cid = ann.wait_for(LINK.format(port=server.port)).group(1)
+    ann.wait_for(r"Your challenge: ann's game of The Gate \(a solo game\): resigned")
+    ann.wait_for(rf"patience-race challenge {cid} --server {re.escape(server.url)}")
+    share = rf"Beat my {dealt + 2}/52 cards home on The Gate ·\s+http://127\.0\.0\.1:\d+/c/{cid}"
+    ann.wait_for(share)
+    ann.wait_for(r"Your challenge is made: send a friend the link")
+    return cid
+
+
+def test_a_challenge_made_raced_and_told(
+    server_process: ServerProcess, tmp_path: Path, terminals: list[Terminal]
+) -> None:
+    ann_config = tmp_path / "ann"
+    cid = challenge_made(terminals, server_process, ann_config)
+    ann = terminals[0]
+    dealt = new_game("gate", seed=HOME["gate"].seed).cards_home()
+
+    bob = start(terminals, server_process, tmp_path / "bob", "challenge", cid)
+    register(bob, "bob")
+    bob.wait_for(rf"Challenge {cid} · The Gate")
+    bob.wait_for(rf"ann's game of The Gate \(a solo game\): resigned, {dealt + 2}/52 home, 2")
+    bob.wait_for(rf"1\s+ann \(ghost\)\s+resigned\s+\S+\s+2\s+{dealt + 2}/52")  # the table
+    bob.wait_for(r"Press Enter to race ann's ghost \(q to leave\)")
+    bob.type("")
+    bob.wait_for(r"The Gate · challenge vs ann")
+    bob.wait_for(LEGAL, timeout=15)
+    # the ghost beside the board, its game over long ago (ann played it at once)
+    bob.wait_for(r"Challenge\s+home moves")
+    bob.wait_for(rf"ann \(ghost\)\s+{dealt + 2}/52\s+2 resigned")
+    bob.wait_for(rf"▸bob\s+{dealt}/52\s+0 ")
+    bob.type("resign")
+    bob.wait_for(r"Resign\? Your result goes on the challenge's table")
+    bob.type("y")
+    bob.wait_for(r"ann's ghost beat you by 2 cards home\.")
+    bob.wait_for(r"The table of ann's challenge")
+    bob.wait_for(rf"1\s+ann \(ghost\)\s+resigned\s+\S+\s+2\s+{dealt + 2}/52\s+[0-9a-f]{{16}}")
+    bob.wait_for(rf"▸2\s+bob\s+resigned\s+\S+\s+0\s+{dealt}/52\s+[0-9a-f]{{16}}")
+    bob.wait_for(r"Your replay:   patience-race replay [0-9a-f]{16}")
+    ghost = bob.wait_for(r"The ghost's:   patience-race replay ([0-9a-f]{16})").group(1)
+    bob.wait_for(r"c challenge a friend with your game · q quit")
+
+    # the challenger, connected, is told at once (under the challenge's page)
+    ann.wait_for(r"bob raced your ghost at The Gate: resigned, \d+/52 home, 0 moves;")
+    ann.wait_for(r"you stay ahead")
+    ann.type("q", enter=False)  # the page closes: the table again
+    ann.wait_for(r"RESIGNED")
+    ann.type("q")
+    assert ann.exit_code() == 0
+    assert f"patience-race challenge {cid}".encode() in ann.output  # told again as she left
+
+    bob.type("q")
+    assert bob.exit_code() == 0
+    assert b"ann's ghost beat you by 2 cards home." in bob.output
+    # once raced: the table, and nothing to take
+    again = start(terminals, server_process, tmp_path / "bob", "challenge", cid)
+    again.wait_for(r"You have raced it: your result is in the table above")
+    assert again.exit_code() == 0
+    assert re.search(r"2\s+bob\s+resigned", again.text), again.text
+
+    # ann, at her next start, hears of the result she has not looked at
+    back = start(terminals, server_process, ann_config, "play")
+    back.wait_for(r"1 new result on your challenges: patience-race challenges")
+    back.wait_for(r"which game\?")
+    back.type("q")
+    assert back.exit_code() == 0
+    listed = start(terminals, server_process, ann_config, "challenges")
+    assert listed.exit_code() == 0
+    assert re.search(rf"1 new\s+{cid}\s+The Gate\s+resigned, {dealt + 2}/52 home", listed.text)
+    assert re.search(r"Your challenges on \S+: 1, 1 new result\n", listed.text), listed.text
+    seen = start(terminals, server_process, ann_config, "challenges")
+    assert seen.exit_code() == 0
+    assert "1 new" not in seen.text and cid in seen.text, seen.text
+
+    # anyone may race the ghost from its replay: r in the replay viewer
+    viewer = start(terminals, server_process, tmp_path / "cy", "replay", ghost)
+    viewer.wait_for(r"r race this")
+    viewer.type("r", enter=False)
+    register(viewer, "cy")
+    viewer.wait_for(r"ann's game of The Gate \(a solo game\)")
+    viewer.wait_for(r"The Gate · challenge vs ann")
+    viewer.wait_for(LEGAL, timeout=15)
+    viewer.type("resign")
+    viewer.wait_for(r"Resign\?")
+    viewer.type("y")
+    viewer.wait_for(r"ann's ghost beat you by 2 cards home\.")
+    viewer.wait_for(r"▸3\s+cy\s+resigned")  # the same challenge, one table
+    viewer.type("q")
+    assert viewer.exit_code() == 0
