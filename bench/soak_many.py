@@ -435,6 +435,8 @@ def main(argv: list[str] | None = None) -> int:
         "PATIENCE_LOG_LEVEL": "INFO",
         "PATIENCE_CERTIFY_AHEAD": "0",
         "PATIENCE_SECRET": "soak-many-secret",
+        # a request in hand this long is logged with where it waits (none should be)
+        "PATIENCE_SLOW_REQUEST": "5",
     }
     servers = []
     for n in range(PROCS):
