@@ -319,7 +319,8 @@ def _table(model: Model, width: int, height: int, now: int) -> tuple[list[Text],
     players = racers(model, now) if challenge else (model.room or {}).get("players") or []
     players = [p for p in players if isinstance(p, Mapping)]
     summary = g.sep.join(
-        f"{clean(p.get('name', ''), 12)} {as_int(p.get('home'))}/{as_int(p.get('total'))}"
+        f"{clean(p.get('name', ''), 12)}{' (ghost)' if p.get('ghost') else ''} "
+        f"{as_int(p.get('home'))}/{as_int(p.get('total'))}"
         for p in players
     )
     board = draw_board(
