@@ -96,7 +96,11 @@ export class ChallengeScreen {
       replace(this.headBox, h("h1", {}, "A challenge"), h("p", { class: "note" }, error.message), h("p", {}, h("a", { href: "/play#home" }, "Back to the games")));
       return;
     }
-    if (!this.race) this.challenge = this.shown.challenge;
+    if (!this.race || !this.challenge) this.challenge = this.shown.challenge;
+    if (this.game && this.game.opts.hints !== this.challenge.hints) {
+      this.game.opts.hints = this.challenge.hints; // (a game resumed before this was known)
+      this.game.draw();
+    }
     this.drawHead();
     if (!this.result) this.drawTable(this.shown.table);
     const raced = this.shown.table.some((e) => e.player === this.me && !e.ghost);

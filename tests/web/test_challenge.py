@@ -3,8 +3,9 @@ friend": its link, copied, and the share line); the link opened cold on a phone,
 taker named, the challenge shown and raced against its ghost in the racers' panel
 (a reload on the way), the verdict, both replays and the table; the challenger told at
 once, with a badge and their list of challenges; a desktop page racing the same ghost
-from its replay ("Race this"); and a challenge of today's daily shown closed to one who
-has not played it. Nothing may be wider than the phone."""
+from its replay ("Race this"); a race's results made a challenge; and a challenge of
+today's daily shown closed to one who has not played it. Nothing may be wider than the
+phone."""
 
 from __future__ import annotations
 
@@ -174,6 +175,45 @@ def test_a_challenge_made_raced_cold_on_a_phone_and_from_its_replay(
         shot(cy, "challenge-result")
     finally:
         for ctx in (ann_ctx, bob_ctx, cy_ctx):
+            ctx.close()
+
+
+def test_a_race_result_is_made_a_challenge(browser: Any, web_server: ServerProcess) -> None:
+    base = http(web_server)
+    contexts = [browser.new_context(**DESKTOP), browser.new_context(**PHONE)]
+    try:
+        ann, bob = (ctx.new_page() for ctx in contexts)
+        for page in (ann, bob):
+            page.on("dialog", lambda dialog: dialog.accept())
+        ann.goto(f"{base}/play")
+        register(ann, "ann")
+        ann.click('.game-row[data-game="nestor"] [data-act=race]')
+        share = ann.wait_for_selector("input.share")
+        assert share is not None
+        bob.goto(share.input_value())
+        register(bob, "bob")
+        bob.click("[data-act=ready]")
+        ann.click("[data-act=start]")
+        for page in (ann, bob):
+            page.wait_for_selector(".race-game .pile", timeout=10000)
+            page.click(".race-game [data-act=resign]")
+        for page in (ann, bob):
+            page.wait_for_selector(".results table")
+        assert bob.locator(".race-game [data-act=challenge]").count() == 0  # the results' own
+        bob.click(".results [data-act=challenge]")
+        field = bob.wait_for_selector(".results .challenge-share input.share")
+        assert field is not None
+        link = field.input_value()
+        assert re.fullmatch(re.escape(base) + r"/c/[a-z2-7]{16}", link), link
+        assert bob.inner_text(".results .share-line code").startswith("Beat my 0/52 cards home")
+        fits(bob)
+        shot(bob, "phone-race-challenge")
+        # ann races bob's race from its link: the challenge of a race
+        ann.goto(link)
+        ann.wait_for_selector(".challenge-head [data-act=take]")
+        assert "bob's ghost · a race · resigned" in ann.inner_text(".challenge-head")
+    finally:
+        for ctx in contexts:
             ctx.close()
 
 
