@@ -9,7 +9,7 @@ from typing import Any
 
 from server.app.domain import ghosts
 
-from .client import Client, player, signed_in
+from .client import Client, player, racing, signed_in
 from .conftest import Running
 
 
@@ -196,3 +196,28 @@ async def test_a_challenge_of_todays_daily_opens_after_the_takers_ranked_attempt
     await bob.call("resign", game=mine["game"])
     taken = await bob.call("challenge_take", challenge=challenge["id"])
     assert taken["type"] == "challenge_taken"
+
+
+async def test_hints_in_a_challenge_follow_the_game_raced(server: Running) -> None:
+    ann, bob, cy = [await player(server.url, n) for n in ("ann", "bob", "cy")]
+    await racing(ann, bob)  # a room made without hints
+    race_game = next(f["game"] for f in ann.frames if f.get("type") == "race_start")
+    await ann.call("resign", game=race_game)
+    await bob.call("resign")
+    await ann.event("results")
+    challenge = await made(ann, race_game)
+    assert challenge["hints"] is False
+    taken = await cy.call("challenge_take", challenge=challenge["id"])
+    await cy.event("challenge_start")
+    refused = await cy.request("hint", game=taken["game"])
+    assert refused["code"] == "hints_off", refused
+    # a solo game's challenge allows them, and counts them in the entry
+    solo = await made(ann, await solo_won(ann))
+    assert solo["hints"] is True
+    again = await cy.call("challenge_take", challenge=solo["id"])
+    await cy.event("challenge_start")
+    hint = await cy.request("hint", game=again["game"])
+    assert hint["type"] == "hint", hint
+    await cy.call("resign", game=again["game"])
+    result = await cy.event("challenge_result")
+    assert result["you"]["hints"] == 1
