@@ -121,3 +121,31 @@ def test_a_challenge_made_raced_and_told(
     viewer.wait_for(r"▸3\s+cy\s+resigned")  # the same challenge, one table
     viewer.type("q")
     assert viewer.exit_code() == 0
+
+
+def test_a_challenge_game_left_is_taken_up(
+    server_process: ServerProcess, tmp_path: Path, terminals: list[Terminal]
+) -> None:
+    cid = challenge_made(terminals, server_process, tmp_path / "ann")
+    bob = start(terminals, server_process, tmp_path / "bob", "challenge", cid)
+    register(bob, "bob")
+    bob.wait_for(r"Press Enter to race ann's ghost")
+    bob.type("")
+    first = bob.wait_for(LEGAL, timeout=15).group(1)
+    bob.type(first)
+    bob.wait_for(r"moves 1")
+    bob.type("q")  # the game is kept, its clock running
+    assert bob.exit_code() == 0
+    assert f"its clock runs on: patience-race challenge {cid} takes it up".encode() in bob.output
+
+    again = start(terminals, server_process, tmp_path / "bob", "challenge", cid)
+    again.wait_for(r"Your challenge game, as you left it")
+    again.wait_for(r"The Gate · challenge vs ann")
+    assert "moves 1" in again.text and "Press Enter" not in again.text
+    again.type("resign")
+    again.wait_for(r"Resign\?")
+    again.type("y")
+    again.wait_for(r"ann's ghost beat you by \d+ cards? home\.|You beat ann's ghost")
+    again.wait_for(r"▸\d\s+bob\s+resigned\s+\S+\s+1\s")
+    again.type("q")
+    assert again.exit_code() == 0
