@@ -149,3 +149,30 @@ def test_a_challenge_game_left_is_taken_up(
     again.wait_for(r"▸\d\s+bob\s+resigned\s+\S+\s+1\s")
     again.type("q")
     assert again.exit_code() == 0
+
+
+def test_a_challenge_of_todays_daily_waits_for_the_takers_own_attempt(
+    server_process: ServerProcess, tmp_path: Path, terminals: list[Terminal]
+) -> None:
+    ann = start(terminals, server_process, tmp_path / "ann", "daily", "gate")
+    register(ann, "ann")
+    ann.wait_for(r"Press Enter to start your ranked attempt")
+    ann.type("")
+    ann.wait_for(LEGAL)
+    ann.type("resign")
+    ann.wait_for(r"Resign today's ranked attempt\?")
+    ann.type("y")
+    ann.wait_for(r"Your result, to paste into a chat")
+    ann.type("c")  # from the daily's result
+    cid = ann.wait_for(LINK.format(port=server_process.port)).group(1)
+    ann.wait_for(r"ann's game of The Gate \(a ranked daily of \d{4}-\d\d-\d\d\)")
+    ann.wait_for(r"opens to each player once their own ranked")
+    ann.type("q", enter=False)
+    ann.type("q")
+    assert ann.exit_code() == 0
+
+    bob = start(terminals, server_process, tmp_path / "bob", "challenge", cid)
+    register(bob, "bob")
+    bob.wait_for(r"Not yet: this challenge is of today's daily deal of The Gate")
+    assert bob.exit_code() == 1
+    assert "Press Enter" not in bob.text
