@@ -27,15 +27,38 @@ DESKTOP = {"viewport": {"width": 1100, "height": 900}}
 
 def fits(page: Any) -> None:
     """Nothing on the page is wider than the viewport, nor the racers' rows, the tables
-    and the challenge's boxes wider than themselves (hidden overflow or a scroll bar)."""
+    and the challenge's boxes wider than themselves (hidden overflow or a scroll bar).
+    The viewport is the one the context was given: on a phone, a page wider than it
+    widens ``window.innerWidth`` itself (the layout viewport grows to fit it)."""
+    width = page.viewport_size["width"]
     seen = page.evaluate(
-        "() => ({page: document.documentElement.scrollWidth, view: window.innerWidth,"
+        "() => ({page: document.documentElement.scrollWidth,"
         " over: [...document.querySelectorAll('.bar-row, .bar-row .nums, .table-box,"
         " .challenge-head, .challenge-result, .challenge-share, #bar')]"
         ".filter(e => e.scrollWidth > e.clientWidth + 1).map(e => e.className || e.id)})"
     )
-    assert seen["page"] <= seen["view"], seen
+    assert seen["page"] <= width, seen
     assert seen["over"] == [], seen
+
+
+def widest_racers_fit(page: Any) -> None:
+    """The racers' panel at its widest (the longest names, four-digit move counts, an
+    end's status), drawn by the client's own code in the page's panel, fits."""
+    seen = page.evaluate(
+        "async () => { const { drawRacers } = await import('/web/app/room.js');"
+        " const box = document.querySelector('.bars');"
+        " const row = (name, ghost) => ({name, ghost, home: 51, total: 104, moves: 1234,"
+        " status: 'resigned'});"
+        " drawRacers(box, [row('m'.repeat(20), false), row('W'.repeat(20), true)], 'x');"
+        " const over = [...box.querySelectorAll('.bar-row, .bar-row .nums')]"
+        ".filter(e => e.scrollWidth > e.clientWidth + 1).length;"
+        " const out = {over, page: document.documentElement.scrollWidth,"
+        " right: Math.max(...[...box.querySelectorAll('.bar-row *')]"
+        ".map(e => e.getBoundingClientRect().right))};"
+        " window.patienceRace.screen.drawn = null; return out; }"
+    )
+    width = page.viewport_size["width"]
+    assert seen["over"] == 0 and seen["page"] <= width and seen["right"] <= width, seen
 
 
 def play_one_move(page: Any) -> None:
@@ -112,6 +135,7 @@ def test_a_challenge_made_raced_cold_on_a_phone_and_from_its_replay(
         bob.wait_for_selector('.bar-row.ghost[data-status="resigned"] .nums:has-text("· 1 move")')
         fits(bob)
         shot(bob, "phone-challenge-race")
+        widest_racers_fit(bob)
 
         bob.reload()  # mid-game: back in it, the ghost beside him
         bob.wait_for_selector(".race-game .moves:text-is('1 move')")
