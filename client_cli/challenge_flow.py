@@ -48,8 +48,8 @@ def show(client: Client, reply: Mapping[str, Any]) -> dict[str, Any]:
     if isinstance(left, int) and not isinstance(left, bool):
         days = max(left - model.server_now(now_ms()), 0) // 86_400_000
         kept = f" · kept {days} more day{'s' if days != 1 else ''}"
-    _say(console, f"The same deal, against {clean(shown.get('player', ''), 20)}'s ghost · "
-         f"{hints}{kept}", model.ascii)  # fmt: skip
+    ghost = clean(shown.get("player", ""), 20)
+    _say(console, f"The same deal, against {ghost}'s ghost · {hints}{kept}", model.ascii)
     entries = reply.get("table")
     entries = entries if isinstance(entries, list) else []
     console.print(Text(""))
