@@ -59,9 +59,10 @@ def test_a_challenge_made_raced_and_told(
     bob.type("")
     bob.wait_for(r"The Gate · challenge vs ann")
     bob.wait_for(LEGAL, timeout=15)
-    # the ghost beside the board, its game over long ago (ann played it at once)
+    # the ghost beside the board, its game over as soon as ann's was (she played it at
+    # once: a busy machine may have taken a while, the wait as long)
     bob.wait_for(r"Challenge\s+home moves")
-    bob.wait_for(rf"ann \(ghost\)\s+{dealt + 2}/52\s+2 resigned")
+    bob.wait_for(rf"ann \(ghost\)\s+{dealt + 2}/52\s+2 resigned", timeout=30)
     bob.wait_for(rf"▸bob\s+{dealt}/52\s+0 ")
     bob.type("resign")
     bob.wait_for(r"Resign\? Your result goes on the challenge's table")
