@@ -234,12 +234,15 @@ def about(shown: Mapping[str, Any]) -> str:
     return f"{player}'s game of {name} ({kind}): {result_words(result)}"
 
 
-def table(entries: Sequence[Any], me: str | None, ascii: bool = False) -> Table:
+def table(
+    entries: Sequence[Any], me: str | None, ascii: bool = False, replays: bool = True
+) -> Table:
     """A challenge's table, ranked as the server ranks it: the ghost marked, the player's
-    own entry marked and bold, each entry's replay where the server names it."""
+    own entry marked and bold, each entry's replay where the server names it (no column
+    without ``replays``: a practice's table against the board, where none is given)."""
     g = Glyphs(ascii)
     out = Table(box=g.box, show_edge=False, pad_edge=False, expand=False)
-    for name, justify in (
+    columns = (
         ("#", "right"),
         ("player", "left"),
         ("result", "left"),
@@ -247,7 +250,8 @@ def table(entries: Sequence[Any], me: str | None, ascii: bool = False) -> Table:
         ("moves", "right"),
         ("home", "right"),
         ("replay", "left"),
-    ):
+    )
+    for name, justify in columns if replays else columns[:-1]:
         out.add_column(
             name,
             justify=justify,  # type: ignore[arg-type]
@@ -263,15 +267,17 @@ def table(entries: Sequence[Any], me: str | None, ascii: bool = False) -> Table:
         if e.get("ghost"):
             player.append(" (ghost)", style="dim")
         status = clean(e.get("status", ""), 12)
-        out.add_row(
+        cells: list[str | Text] = [
             f"{g.me if mine else ''}{as_int(e.get('rank'))}",
             player,
             Text(status, style="green" if status == "won" else ""),
             race_time(e.get("time_ms")) or g.dash,
             str(as_int(e.get("moves"))),
             f"{as_int(e.get('home'))}/{as_int(e.get('total'))}",
-            Text(clean(e.get("replay") or "", 32) or g.dash, style="dim"),
-        )
+        ]
+        if replays:
+            cells.append(Text(clean(e.get("replay") or "", 32) or g.dash, style="dim"))
+        out.add_row(*cells)
     return out
 
 

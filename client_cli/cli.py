@@ -8,7 +8,8 @@
     patience-race race new GAME [--seed N] [--max-players N] [--time-limit SECONDS]
     patience-race race join CODE             join a room's lobby (or go back to its race)
     patience-race race watch CODE            watch a room's races
-    patience-race daily [GAME]               today's challenge of a game
+    patience-race daily [GAME] [--no-ghosts] today's challenge of a game (practice races
+                                             the day's board; --no-ghosts: alone)
     patience-race top [BOARD] [--day DATE] [--around-me | --friends] [--watch]
                                              (no BOARD: today's daily boards; with
                                              --around-me or --friends, your last daily's)
@@ -101,7 +102,7 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 
 def cmd_daily(args: argparse.Namespace) -> int:
-    return _interactive(args, Plan("daily", game=args.game))
+    return _interactive(args, Plan("daily", game=args.game, ghosts=not args.no_ghosts))
 
 
 def cmd_race_new(args: argparse.Namespace) -> int:
@@ -193,6 +194,11 @@ def parser() -> argparse.ArgumentParser:
 
     daily = sub.add_parser("daily", parents=[common], help="today's challenge of a game")
     daily.add_argument("game", nargs="?", metavar="GAME", help="a game id (see: games)")
+    daily.add_argument(
+        "--no-ghosts",
+        action="store_true",
+        help="practise alone: no ghosts of the day's board beside you",
+    )
     board = sub.add_parser(
         "top",
         parents=[common],

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
 
+from .board_race import board_greeting, placing, result_message
 from .challenge import made_lines, news_notice, verdict_line
 from .commands import interpret
 from .connection import (
@@ -89,6 +90,8 @@ class Client:
         self.farewell = ""
         #: the daily asked about (a ``daily`` confirmation)
         self._daily_rules: str | None = None
+        #: practice of the daily races the board (``--no-ghosts``: not)
+        self.ghosts = True
         self._lock = asyncio.Lock()
         self._tasks: set[asyncio.Task[Any]] = set()
 
@@ -155,6 +158,9 @@ class Client:
             model.say(self._result_note(event), GOOD)
         elif kind == "daily_result":
             model.apply_daily_result(event)
+        elif kind == "ghosts_result":
+            if model.apply_ghosts_result(event) and model.against_board is not None:
+                model.say(result_message(event), GOOD)
         elif kind == "stuck":
             if model.apply_stuck(event) and model.game is not None:
                 if model.confirm is None and not model.help:
@@ -403,6 +409,8 @@ class Client:
         elif model.screen == ROOM:
             verb = "won" if game.status == "won" else f"ended ({game.status})"
             model.say(f"Your game is {verb}, {home} home: waiting for the others.", GOOD)
+        elif model.placed:
+            return  # (the place among the ghosts is said)
         elif model.daily_kind == PRACTICE:
             model.say(f"Practice over ({game.status}, {home} home), not ranked. n: again.", WARN)
         elif model.result_shown:
@@ -497,7 +505,7 @@ class Client:
                     WARN,
                 )
                 return False
-        reply = await self.call("daily", game=rules)
+        reply = await self.call("daily", game=rules, ghosts=self.ghosts or None)
         if reply is None:
             return False
         self.model.set_daily(reply, now_ms())
@@ -547,6 +555,8 @@ class Client:
             )
         elif result and model.result_shown:
             self.farewell = f"Your result, to paste into a chat:\n\n{result['line']}\n"
+        elif model.placed and model.against_board is not None:
+            self.farewell = f"Practice: {placing(model.against_board.result or {})}"
         elif game is not None and not game.over:
             self.farewell = "Your game is kept on the server: patience-race play takes it up."
         ranked = (model.daily or {}).get("ranked_result") if model.daily_kind == PRACTICE else ""
@@ -568,6 +578,9 @@ def daily_greeting(model: Model) -> tuple[str, str]:
     """The message a daily game opens with: practice says so; a ranked attempt says it
     counts, with the streaks."""
     daily = model.daily or {}
+    board = model.against_board
+    if board is not None and board.ghosts:
+        return board_greeting(len(board.ghosts)), WARN
     if not daily.get("ranked"):
         note = daily.get("note") or "practice: this game is not ranked"
         return f"{note[:1].upper()}{note[1:]}.", WARN

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from .board_race import BoardRace
 from .challenge import ChallengeRace
 from .sanitize import clean
 
@@ -137,6 +138,8 @@ class Model:
     daily_result: dict[str, Any] | None = None
     #: the challenge being raced (the challenge screen)
     challenge: ChallengeRace | None = None
+    #: the daily practice on the table's ghosts, where it races the board
+    board: BoardRace | None = None
     #: the challenge last made of a game of ours (``c``), told again as we leave
     made: dict[str, Any] | None = None
     help: bool = False
@@ -185,6 +188,7 @@ class Model:
         self.game = Game.from_message(msg)
         self.screen = SOLO
         self.daily = self.daily_result = None
+        self.board = None
         started = msg.get("started_at")
         if isinstance(started, int) and not isinstance(started, bool) and started > 0:
             self.clock_from = min(started - self.offset_ms, now)
@@ -208,7 +212,34 @@ class Model:
             "ranked_result": clean(msg.get("ranked_result") or "", 200),
         }
         self.daily_result = None
+        self.board = BoardRace.from_message(msg)
         self.changed()
+
+    def apply_ghosts_result(self, msg: Mapping[str, Any]) -> bool:
+        """The ``ghosts_result`` event: the practice raced against the board has ended
+        and is placed among the ghosts. Whether it was taken (one of another game is
+        not)."""
+        board = self.board
+        if board is None or clean(msg.get("game", ""), 32) != board.gid:
+            return False
+        board.result = dict(msg)
+        self.changed()
+        return True
+
+    @property
+    def against_board(self) -> BoardRace | None:
+        """The daily practice on the table, where it races the board."""
+        board, game = self.board, self.game
+        if board is None or game is None or self.daily_kind != PRACTICE:
+            return None
+        return board if board.gid == game.gid else None
+
+    @property
+    def placed(self) -> bool:
+        """The practice on the table raced ghosts, has ended, and its place among them
+        has come."""
+        board, game = self.against_board, self.game
+        return bool(board and board.ghosts and board.result and game is not None and game.over)
 
     def apply_daily_result(self, msg: Mapping[str, Any]) -> None:
         """The ``daily_result`` event: the ranked attempt on the table has ended (others,
@@ -285,6 +316,7 @@ class Model:
         self.challenge = ChallengeRace.from_message(msg)
         self.game = None
         self.daily = self.daily_result = None
+        self.board = None
         self.clock_from = self.clock_to = None
         if isinstance(msg.get("view"), Mapping):  # taken up after its start
             self.apply_challenge_start(msg, now)

@@ -104,18 +104,63 @@ def _status_word(player: Mapping[str, Any], g: Glyphs) -> Text:
     return Text("")
 
 
-def race_panel(model: Model, width: int, *, wide: bool = False) -> list[Text]:
+def race_panel(
+    model: Model, width: int, *, wide: bool = False, most: int | None = None
+) -> list[Text]:
     """The racers' progress, one line each, best first: cards home and moves, a bar while
     they play (to an eighth of a cell), how they ended. ``wide`` (watching) has room for a
-    longer bar."""
+    longer bar; ``most`` lines at most (a room of many racers beside a short board)."""
     room = model.room or {}
     players = [p for p in room.get("players") or [] if isinstance(p, Mapping)]
     title = f"Race {as_int(room.get('race'))}"
-    out = racers_panel(players, title, model, width, wide=wide)
     watchers = as_int(room.get("watchers"))
+    room_for = None if most is None else most - (1 if watchers else 0)
+    out = racers_panel(players, title, model, width, wide=wide, most=room_for)
     if watchers:
         out.append(Text(f"{'  ' if wide else ''}{watchers} watching", style="dim"))
     return out
+
+
+def standing(player: Mapping[str, Any]) -> tuple[int, int]:
+    """How racers are ordered, best first: more cards home, then fewer moves."""
+    return -as_int(player.get("home")), as_int(player.get("moves"))
+
+
+def nearest(players: Sequence[Mapping[str, Any]], me: str | None, keep: int) -> list[int]:
+    """Which of ``players`` (best first) to show when only ``keep`` fit: those nearest
+    the player in the standing (ahead first where as near), the player always; without
+    the player, the leaders. Their places in ``players``, in order.
+
+    >>> racers = [{"name": n} for n in "abcdefg"]
+    >>> nearest(racers, "e", 4), nearest(racers, "a", 3), nearest(racers, None, 2)
+    ([2, 3, 4, 5], [0, 1, 2], [0, 1])
+    """
+    mine = [n for n, p in enumerate(players) if _is_me(p, me)]
+    at = mine[0] if mine else 0
+    order = sorted(range(len(players)), key=lambda n: (abs(n - at), n > at))
+    return sorted(order[: max(keep, 1)])
+
+
+def more_line(players: Sequence[Mapping[str, Any]], shown: Sequence[int], me: str | None) -> str:
+    """What a panel that shows only some racers says of the rest: how many ahead of the
+    player and behind.
+
+    >>> racers = [{"name": n} for n in "abcdefg"]
+    >>> more_line(racers, [2, 3, 4, 5], "e"), more_line(racers, [0, 1, 2], "a")
+    ('2 more ahead, 1 behind', '4 more behind')
+    """
+    mine = [n for n, p in enumerate(players) if _is_me(p, me)]
+    at = mine[0] if mine else 0
+    hidden = [n for n in range(len(players)) if n not in shown]
+    ahead = sum(1 for n in hidden if n < at)
+    behind = len(hidden) - ahead
+    if ahead and behind:
+        return f"{ahead} more ahead, {behind} behind"
+    return f"{ahead} more ahead" if ahead else f"{behind} more behind"
+
+
+def _is_me(player: Mapping[str, Any], me: str | None) -> bool:
+    return me is not None and player.get("name") == me and not player.get("ghost")
 
 
 def racers_panel(
@@ -125,51 +170,99 @@ def racers_panel(
     width: int,
     *,
     wide: bool = False,
+    most: int | None = None,
 ) -> list[Text]:
     """Racers' lines under ``title``, best first (a race's, or a challenge's with its
-    ghost: a player marked ``ghost`` has ``(ghost)`` after the name)."""
+    ghost: a player marked ``ghost`` has ``(ghost)`` after the name). At most ``most``
+    lines: where the racers need more, those nearest the player, and a line saying how
+    many more are ahead and behind."""
     g = Glyphs(model.ascii)
-    players = sorted(players, key=lambda p: (-as_int(p.get("home")), as_int(p.get("moves"))))
+    players = sorted(players, key=standing)
     pad = "  " if wide else ""
-    longest = max((len(_shown_name(p)) for p in players), default=4)
-    name_width = max(min(longest, 12, width - len(pad) - 16), 3)  # room for " x"
+    hidden = ""
+    if most is not None and len(players) + 1 > most:
+        shown = nearest(players, model.me, most - 2)  # the title and the line of the rest
+        hidden = more_line(players, shown, model.me)
+        players = [players[n] for n in shown]
+    # a name up to 12 wide, a ghost's with its mark 16 (its name cut less); room for " x"
+    longest = max(
+        (min(len(_shown_name(p)), NAME_MOST[bool(p.get("ghost"))]) for p in players), default=4
+    )
+    name_width = max(min(longest, width - len(pad) - 16), 3)
     heading = Text(f"{pad}{title}", style="bold")
     heading.align("left", max(len(pad) + 1 + name_width + 1, heading.cell_len + 1))
     heading.append(" home moves", style="dim")
     out = [fit(heading, width)]
     for p in players:
-        name = clean(p.get("name", ""), 20)
-        me = name == model.me and not p.get("ghost")
-        line = Text(pad)
-        line.append(g.me if me else " ", style="bold")
-        if p.get("ghost"):  # the mark is kept, the name cut to leave it room
-            line.append(clean(name, max(name_width - len(GHOST), 3)))
-            line.append(GHOST, style="dim")
-            line.append(" " * max(name_width - len(_shown_name(p)), 0))
-        else:
-            line.append(f"{clean(name, name_width):<{name_width}}", style="bold" if me else "")
+        out.append(fit(_racer_line(p, model, g, pad, name_width, width, wide), width))
+    if hidden:
+        out.append(fit(Text(f"{pad} {hidden}", style="dim"), width))
+    return out if most is None else out[: max(most, 0)]
+
+
+def _racer_line(
+    p: Mapping[str, Any], model: Model, g: Glyphs, pad: str, name_width: int, width: int, wide: bool
+) -> Text:
+    name = clean(p.get("name", ""), 20)
+    me = name == model.me and not p.get("ghost")
+    line = Text(pad)
+    line.append(g.me if me else " ", style="bold")
+    if p.get("ghost"):  # the mark is kept, the name cut to leave it room
+        line.append(clean(name, max(name_width - len(GHOST), 3)))
+        line.append(GHOST, style="dim")
+        line.append(" " * max(name_width - len(_shown_name(p)), 0))
+    else:
+        line.append(f"{clean(name, name_width):<{name_width}}", style="bold" if me else "")
+    line.append(" ")
+    home, total = as_int(p.get("home")), as_int(p.get("total"))
+    line.append(f"{home:>2}/{total:<2}")
+    line.append(f" {as_int(p.get('moves')):>5}", style="dim")
+    word = _status_word(p, g)
+    room_left = width - line.cell_len - 1
+    if word.plain and word.cell_len > room_left:  # no room: a mark for how it ended
+        word = Text(g.won[0] if word.plain.endswith("won") else "x", style=word.style)
+    if word.plain:
         line.append(" ")
-        home, total = as_int(p.get("home")), as_int(p.get("total"))
-        line.append(f"{home:>2}/{total:<2}")
-        line.append(f" {as_int(p.get('moves')):>5}", style="dim")
-        word = _status_word(p, g)
-        room_left = width - line.cell_len - 1
-        if word.plain and word.cell_len > room_left:  # no room: a mark for how it ended
-            word = Text(g.won[0] if word.plain.endswith("won") else "x", style=word.style)
-        if word.plain:
-            line.append(" ")
-            line.append_text(word)
-        elif not p.get("present", True):
-            line.append(" away", style="dim")
-        elif room_left >= 4:
-            line.append(" ")
-            line.append_text(bar(home, total, min(room_left, 24 if wide else 12), g))
-        out.append(fit(line, width))
-    return out
+        line.append_text(word)
+    elif not p.get("present", True):
+        line.append(" away", style="dim")
+    elif room_left >= 4:
+        line.append(" ")
+        line.append_text(bar(home, total, min(room_left, 24 if wide else 12), g))
+    return line
+
+
+def summary(players: Sequence[Mapping[str, Any]], me: str | None, width: int, sep: str) -> Text:
+    """The racers in a line, under a board that leaves no room beside it: each one's name
+    and cards home, in the order given; where they do not all fit in ``width``, as many
+    as fit of those nearest the player, and how many more."""
+
+    def item(p: Mapping[str, Any]) -> str:
+        mark = GHOST if p.get("ghost") else ""
+        return (
+            f"{clean(p.get('name', ''), 12)}{mark} {as_int(p.get('home'))}/{as_int(p.get('total'))}"
+        )
+
+    line = sep.join(item(p) for p in players)
+    if len(line) <= width or len(players) < 2:
+        return fit(Text(line, style="bold"), width)
+    best_first = sorted(players, key=standing)
+    for keep in range(len(players) - 1, 0, -1):
+        chosen = {id(best_first[n]) for n in nearest(best_first, me, keep)}
+        shown = [p for p in players if id(p) in chosen]
+        rest = f"{sep}+{len(players) - keep} more"
+        line = sep.join(item(p) for p in shown)
+        if len(line) + len(rest) <= width:
+            break
+    text = Text(line, style="bold")
+    text.append(rest, style="dim")
+    return fit(text, width)
 
 
 #: after a ghost's name in the racers' panel
 GHOST = " (ghost)"
+#: the most a racer's name takes in the racers' panel: a player's, a ghost's with its mark
+NAME_MOST = (12, 16)
 
 
 def _shown_name(player: Mapping[str, Any]) -> str:

@@ -15,6 +15,8 @@ from collections.abc import Mapping
 
 from rich.text import Text
 
+from .board_screen import board_panel, placing_lines
+from .board_screen import racers as board_racers
 from .challenge_screen import challenge_panel, countdown_body, racers, result_lines
 from .clicks import Hit
 from .commands import KEYS, numbered_piles
@@ -22,7 +24,7 @@ from .legend import legend
 from .lines import Glyphs, as_int, clock, fit, plural, side_by_side, split_line, to_ascii, wrap
 from .model import CHALLENGE, DAILY, PRACTICE, RACING, ROOM, WATCH, Model, stuck_note
 from .render import Spot, draw_board
-from .room_screen import race_panel, room_body
+from .room_screen import race_panel, room_body, summary
 from .sanitize import clean
 
 #: view fields every game has; the rest are the game's own, shown under the header
@@ -300,7 +302,9 @@ def _table(model: Model, width: int, height: int, now: int) -> tuple[list[Text],
     assert game is not None
     legal = game.legal if not game.over else []
     challenge = model.screen == CHALLENGE and model.challenge is not None
-    in_race = challenge or (model.screen == ROOM and model.room is not None)
+    board_race = model.against_board
+    ghosts = board_race is not None and bool(board_race.ghosts)
+    in_race = challenge or ghosts or (model.screen == ROOM and model.room is not None)
     board = draw_board(
         game.view, width, height, ascii=model.ascii, legal=legal, picked=model.picked
     )
@@ -311,22 +315,24 @@ def _table(model: Model, width: int, height: int, now: int) -> tuple[list[Text],
         panel_width = min(room_left, PANEL_MAX)
         if challenge:
             panel = challenge_panel(model, panel_width, now)
+        elif ghosts:
+            panel = board_panel(model, panel_width, height, now)
         else:
-            panel = race_panel(model, panel_width)
+            panel = race_panel(model, panel_width, most=height)
         return side_by_side(board.lines, board.width, panel)[:height], board.spots
     # no room beside: a line of the others' progress under the board
     g = Glyphs(model.ascii)
-    players = racers(model, now) if challenge else (model.room or {}).get("players") or []
+    if challenge:
+        players = racers(model, now)
+    elif ghosts:
+        players = board_racers(model, now)
+    else:
+        players = (model.room or {}).get("players") or []
     players = [p for p in players if isinstance(p, Mapping)]
-    summary = g.sep.join(
-        f"{clean(p.get('name', ''), 12)}{' (ghost)' if p.get('ghost') else ''} "
-        f"{as_int(p.get('home'))}/{as_int(p.get('total'))}"
-        for p in players
-    )
     board = draw_board(
         game.view, width, height - 1, ascii=model.ascii, legal=legal, picked=model.picked
     )
-    return [*board.lines, fit(Text(summary, style="bold"), width)], board.spots
+    return [*board.lines, summary(players, model.me, width, g.sep)], board.spots
 
 
 def page_height(height: int) -> int:
@@ -383,7 +389,7 @@ def _game_body(
     assert game is not None
     above = [game_line(model, width, now), *ranked_line(model, width)]
     race = model.challenge if model.screen == CHALLENGE else None
-    over = model.result_shown or (race is not None and race.result is not None)
+    over = model.result_shown or model.placed or (race is not None and race.result is not None)
     key = legend(game.rules, game.view, ascii=model.ascii, width=width - 1)
     under = [fit(Text(key, style="dim"), width)] if key and not over else []
     message = _message(model, width, most=1)
@@ -391,6 +397,8 @@ def _game_body(
     spots: list[Spot] = []
     if model.result_shown:
         table = daily_result_lines(model, width, now)
+    elif model.placed:
+        table = placing_lines(model, width)
     elif race is not None and race.result is not None:
         table = result_lines(model, race, width)
     else:

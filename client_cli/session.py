@@ -33,7 +33,7 @@ class Plan:
     """What the command asked for: ``play`` (``game``, ``seed``), ``daily`` (``game``),
     ``race-new`` (``game``, ``seed``, ``max_players``, ``time_limit``), ``race-join`` or
     ``race-watch`` (``code``), ``challenge`` (``code``, the challenge's id or link; or
-    ``replay``, a replay id to race)."""
+    ``replay``, a replay id to race). ``ghosts``: a daily's practice races the board."""
 
     kind: str
     game: str | None = None
@@ -42,6 +42,7 @@ class Plan:
     max_players: int | None = None
     time_limit: int | None = None
     replay: str | None = None
+    ghosts: bool = True
 
     @property
     def needs_player(self) -> bool:
@@ -230,7 +231,7 @@ async def start(plan: Plan, client: Client, welcome: dict[str, Any]) -> bool:
                 answer = await ask("Press Enter to start your ranked attempt (q to leave) ")
                 if answer.lower() in ("q", "quit"):
                     raise Left
-            reply = await client.conn.request("daily", game=rules)
+            reply = await client.conn.request("daily", game=rules, ghosts=plan.ghosts or None)
             model.set_daily(reply, now_ms())
             model.say(*daily_greeting(model))
         elif plan.kind == "race-new":
@@ -274,6 +275,7 @@ async def run(plan: Plan, server: str, store: TokenStore, *, ascii: bool = False
     console = Console(highlight=False, emoji=False)
     model = Model(server=server, ascii=ascii)
     client = Client(model, console)
+    client.ghosts = plan.ghosts
     welcome = await connect(server, store, console, client, need_player=plan.needs_player)
     if welcome is None:
         await client.close()
