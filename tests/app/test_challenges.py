@@ -221,3 +221,21 @@ async def test_hints_in_a_challenge_follow_the_game_raced(server: Running) -> No
     await cy.call("resign", game=again["game"])
     result = await cy.event("challenge_result")
     assert result["you"]["hints"] == 1
+
+
+async def test_a_challenge_of_a_challenge_of_todays_daily_waits_too(server: Running) -> None:
+    # bob races ann's daily once his own is over, then makes a challenge of his race:
+    # the deal is still today's daily, so cy, who has not played it, must wait
+    ann, bob, cy = [await player(server.url, n) for n in ("ann", "bob", "cy")]
+    for client in (ann, bob):
+        daily = await client.call("daily", game="gate")
+        await client.call("resign", game=daily["game"])
+    challenge = await made(ann, next(f["game"] for f in ann.frames if f.get("type") == "daily"))
+    taken = await bob.call("challenge_take", challenge=challenge["id"])
+    await bob.event("challenge_start")
+    await bob.call("resign", game=taken["game"])
+    await bob.event("challenge_result")
+    second = await made(bob, taken["game"])
+    assert second["day"] == challenge["day"] and second["opens_at"] is not None
+    refused = await cy.request("challenge_take", challenge=second["id"])
+    assert refused["code"] == "not_yet", refused
