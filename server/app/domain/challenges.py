@@ -27,7 +27,7 @@ from typing import Any
 from server.engine import GAMES
 
 from .daily import DAY_MS, clock_text, day_of, day_start_ms
-from .games import DAILY, PRACTICE, WON, LiveGame
+from .games import WON, LiveGame
 
 #: the challenge's id, from a replay: characters of base32, lower case (80 bits)
 ID_LENGTH = 16
@@ -191,11 +191,12 @@ def verdict(mine: dict[str, Any], ghost: dict[str, Any]) -> dict[str, Any]:
 
 
 def daily_open_at(record: dict[str, Any], now_ms: int) -> int | None:
-    """For a challenge of a daily deal whose day is not over: when the day resets (a
-    player may take it sooner only once their own ranked attempt at it is over);
-    None for any other challenge."""
+    """For a challenge of a daily deal whose day is not over (a ranked daily, a
+    practice game, or a challenge game of one: any game with a day): when the day
+    resets (a player may take it sooner only once their own ranked attempt at it is
+    over); None for any other challenge."""
     day = record.get("day")
-    if record.get("source") not in (DAILY, PRACTICE) or day is None:
+    if day is None:
         return None
     if day < day_of(now_ms):
         return None
