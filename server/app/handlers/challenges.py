@@ -42,6 +42,9 @@ TABLE_TOP: Final = 50
 LISTED: Final = 50
 #: tries at writing a challenge game's end before it is left to the next look
 SETTLE_TRIES: Final = 5
+#: takers with no entry whose games a look at the table reads (to write the entry of
+#: one whose end was not written): a look costs at most this many reads
+SETTLED_A_LOOK: Final = 10
 
 
 class Challenging(Part):
@@ -355,11 +358,15 @@ class Challenging(Part):
         settled first. Its replays are shown (``reveal``; by default: to the challenge's
         player and its takers whose game is over) or left out."""
         entries, takers = await self.kept.table(record["id"])
-        for taker, gid in takers.items():
-            if taker not in entries and (gid not in self.games or self.games[gid].finished):
-                entry = await self.settle(record, taker)
-                if entry is not None:
-                    entries[taker] = entry
+        unsettled = [
+            taker
+            for taker, gid in takers.items()
+            if taker not in entries and (gid not in self.games or self.games[gid].finished)
+        ]
+        for taker in unsettled[:SETTLED_A_LOOK]:  # (most are still being played)
+            entry = await self.settle(record, taker)
+            if entry is not None:
+                entries[taker] = entry
         ranked = ch.rank([ch.ghost_entry(record), *entries.values()])
         mine = entries.get(pid) if pid is not None else None
         top = ranked[:TABLE_TOP]
