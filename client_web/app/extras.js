@@ -1,90 +1,9 @@
-// The daily challenge (start when ready, the result line with a copy button, streaks,
-// a challenge of the attempt), the leaderboards (the read-only pages' boards, updated
-// live) and replays drawn as boards with a scrubber, play and pause, and speed (the
-// server's `replay_view`), with "Race this": the replay's challenge, taken.
+// The leaderboards (the read-only pages' boards, updated live) and replays drawn as
+// boards with a scrubber, play and pause, and speed (the server's `replay_view`), with
+// "Race this": the replay's challenge, taken.
 
 import { button, clock, count, h, replace } from "./dom.js";
 import { drawBoard } from "./board.js";
-import { GameScreen } from "./game.js";
-import { challengeMaker, copyButton } from "./share.js";
-
-function streakText(streak) {
-  if (!streak) return "";
-  return `streak: ${streak.game.current} in this game (best ${streak.game.best}), ${streak.all.current} in any (best ${streak.all.best})`;
-}
-
-export class DailyScreen {
-  constructor(app, rules) {
-    this.app = app;
-    this.rules = rules;
-    this.game = null;
-    this.root = h("section", { class: "daily" });
-    this.top = h("div", { class: "daily-head" });
-    this.gameBox = h("div");
-    this.root.append(this.top, this.gameBox);
-    this.ask();
-  }
-
-  destroy() {
-    if (this.game) this.game.destroy();
-  }
-
-  async ask() {
-    const info = this.app.game(this.rules);
-    const name = info ? info.name : this.rules;
-    let status;
-    try {
-      status = await this.app.link.request("daily", { game: this.rules, start: false });
-    } catch (error) {
-      replace(this.top, h("p", { class: "note" }, error.message));
-      return;
-    }
-    const title = h("h1", {}, `${name}: daily challenge, ${status.day}`);
-    const resets = h("p", { class: "muted" }, `A new deal in ${clock(status.reset_in_ms)} (00:00 UTC).`);
-    if (status.ranked_attempt === "pending") {
-      replace(this.top, title, h("p", {}, "One ranked attempt a day; its clock starts when you press Start."), button("Start", () => this.start(), { class: "big", "data-act": "start-daily" }), resets);
-    } else if (status.ranked_attempt === "playing") {
-      replace(this.top, title, h("p", {}, "Your ranked attempt is under way: its clock is running."), button("Resume", () => this.start(), { class: "big", "data-act": "start-daily" }), resets);
-    } else {
-      const maker = status.game ? challengeMaker(this.app, status.game) : null;
-      replace(this.top, title, this.resultBox(status.ranked_result), maker, button("Practise this deal", () => this.start(), { "data-act": "practice" }), this.boardLink(status.day), resets);
-    }
-  }
-
-  boardLink(day) {
-    return h("p", {}, h("a", { href: `/play#board=daily/${this.rules}/${day}` }, "The day's board"));
-  }
-
-  resultBox(line, streak) {
-    if (!line) return null;
-    return h("div", { class: "result-line" }, h("code", { class: "line" }, line), copyButton(line), streak ? h("p", { class: "muted" }, streakText(streak)) : null);
-  }
-
-  async start() {
-    let reply;
-    try { reply = await this.app.link.request("daily", { game: this.rules }); } catch (error) { this.app.notice(error.message); return; }
-    if (this.game) this.game.destroy();
-    const info = this.app.game(this.rules);
-    replace(this.top, h("p", { class: "muted" }, `${info ? info.name : this.rules} · ${reply.day} · ${reply.ranked ? "ranked attempt" : "practice"} · ${streakText(reply.streak)}`), reply.note ? h("p", { class: "note" }, reply.note) : null);
-    this.game = new GameScreen(this.app, reply, { challenge: true });
-    replace(this.gameBox, this.game.root);
-    this.game.draw();
-  }
-
-  resumed(welcome) {
-    const solo = welcome.resume && welcome.resume.solo;
-    if (this.game && solo && solo.game === this.game.id) {
-      this.game.take(solo);
-      this.game.draw();
-    }
-  }
-
-  event(message) {
-    if (message.type !== "daily_result") return false;
-    replace(this.top, h("h1", {}, `Daily ${message.status}: rank ${message.rank}`), this.resultBox(message.line, message.streak), this.boardLink(message.day));
-    return true;
-  }
-}
 
 export class BoardScreen {
   constructor(app, board) {

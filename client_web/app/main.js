@@ -1,14 +1,15 @@
 // The browser client of Patience Race: a full client of the race server on its own
 // port, with no rules of its own. Screens: the name form (first visit: the token is kept
 // in this browser's localStorage, never in an address), the games (solo play, the
-// daily, a race, the rules), a race room (/r/CODE), a challenge (/c/ID) and the
+// daily and its practice against the board, a race, the rules), a race room (/r/CODE), a challenge (/c/ID) and the
 // player's challenges, the leaderboards and replays.
 
 import { button, h, replace } from "./dom.js";
 import { Link, ServerError, storeToken, storedToken } from "./link.js";
 import { GameScreen } from "./game.js";
 import { RoomScreen } from "./room.js";
-import { BoardScreen, DailyScreen, ReplayScreen } from "./extras.js";
+import { BoardScreen, ReplayScreen } from "./extras.js";
+import { DailyScreen, beatenText } from "./daily.js";
 import { CHALLENGE_ID, ChallengeScreen, ChallengesScreen, newsText } from "./challenge.js";
 
 const main = document.getElementById("main");
@@ -72,6 +73,9 @@ app.link = new Link({
       app.notice("your race is starting");
       resumeRoom();
     } else if (message.type === "daily_result") app.notice(message.line);
+    else if (message.type === "ghosts_result") {
+      app.notice(`practice: ${beatenText(message.beaten, message.table.filter((e) => e.ghost).length)}`);
+    }
     else if (message.type === "challenge_news") {
       app.notice(newsText(message));
       app.setUnseen(message.unseen);
@@ -158,6 +162,8 @@ async function route() {
   }
   if (resume.solo && resume.solo.status === "playing" && !app.resumedOnce) {
     app.resumedOnce = true;
+    // practice of the daily: back on the daily's screen, where it races the board
+    if (resume.solo.kind === "practice") return app.go(`/play#daily=${resume.solo.rules}`);
     return showGame(resume.solo);
   }
   app.show(homeScreen());

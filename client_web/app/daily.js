@@ -1,0 +1,250 @@
+// The daily challenge: start when ready, the result line with a copy button, streaks, a
+// challenge of the attempt; then practice of the day's deal, raced against the board
+// ("race the board", on unless unticked): the ghosts of those the player follows who
+// have finished the day and of the day's leaders move along the racers' panel by the
+// server time since the practice was dealt (their recorded points: the client decides
+// nothing), and at its end the server's placing among them (`ghosts_result`).
+
+import { button, clock, count, h, replace } from "./dom.js";
+import { GameScreen } from "./game.js";
+import { drawRacers, resultsTable } from "./room.js";
+import { ghostAt, resultText } from "./challenge.js";
+import { challengeMaker, copyButton } from "./share.js";
+
+const RACE_BOARD_KEY = "patience-race.race-the-board";
+
+function streakText(streak) {
+  if (!streak) return "";
+  return `streak: ${streak.game.current} in this game (best ${streak.game.best}), ${streak.all.current} in any (best ${streak.all.best})`;
+}
+
+// whether practice races the board: the player's last choice in this browser, else yes
+function raceBoard() {
+  try { return localStorage.getItem(RACE_BOARD_KEY) !== "off"; } catch { return true; }
+}
+
+function keepRaceBoard(on) {
+  try { localStorage.setItem(RACE_BOARD_KEY, on ? "on" : "off"); } catch { /* this page only */ }
+}
+
+// "1st", "2nd", "3rd", "4th", ..., "11th", "12th", "13th", "21st"
+export function ordinal(n) {
+  const teen = n % 100 >= 11 && n % 100 <= 13;
+  return `${n}${teen ? "th" : ["th", "st", "nd", "rd"][n % 10] || "th"}`;
+}
+
+// The racers as they stand at a moment, ranked as the server ranks the table at the end:
+// those who have won first, by when (`at`, ms from the start), then fewer moves; then
+// the most cards home, who reached that count first (`reached`), fewer moves; a ghost
+// ahead of the player when all is level (its game was played first). A guide while
+// racing: the placing is the server's, by its own clock.
+export function liveOrder(rows) {
+  const key = (r) => (r.status === "won" ? [0, r.at, r.moves] : [1, -r.home, r.reached, r.moves]).concat(r.ghost ? 0 : 1);
+  const compare = (a, b) => {
+    for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i] - b[i];
+    return 0;
+  };
+  return [...rows].sort((a, b) => compare(key(a), key(b)));
+}
+
+// when a ghost first stood at `home` cards home (ms from the start), as the server counts it
+function reachedAt(ghost, home) {
+  const point = (ghost.points || []).find((p) => p[1] === home);
+  return point ? point[0] : 0;
+}
+
+// "You beat 5 of 8 ghosts."
+export function beatenText(beaten, ghosts) {
+  if (!ghosts) return "No ghosts raced: nobody else had finished today's deal.";
+  if (beaten === ghosts) return `You beat all ${count(ghosts, "ghost")}.`;
+  return `You beat ${beaten} of ${count(ghosts, "ghost")}.`;
+}
+
+export class DailyScreen {
+  constructor(app, rules) {
+    this.app = app;
+    this.rules = rules;
+    this.game = null;
+    this.race = null; // practice racing the board: {game, start, ghosts}
+    this.wonAt = null; // ms from the start when the player's practice was seen won
+    this.ghostSeen = new Map();
+    this.drawn = null;
+    this.place = null;
+    this.root = h("section", { class: "daily" });
+    this.top = h("div", { class: "daily-head" });
+    this.placingBox = h("div", { class: "placing" });
+    this.standingBox = h("p", { class: "muted standing" });
+    this.barsBox = h("div", { class: "bars board-race" });
+    this.gameBox = h("div");
+    this.root.append(this.top, this.placingBox, this.standingBox, this.barsBox, this.gameBox);
+    this.ticker = setInterval(() => this.tick(), 200);
+    this.ask();
+  }
+
+  destroy() {
+    clearInterval(this.ticker);
+    if (this.game) this.game.destroy();
+  }
+
+  get me() {
+    return this.app.player ? this.app.player.name : null;
+  }
+
+  get name() {
+    const info = this.app.game(this.rules);
+    return info ? info.name : this.rules;
+  }
+
+  async ask() {
+    let status;
+    try {
+      status = await this.app.link.request("daily", { game: this.rules, start: false });
+    } catch (error) {
+      replace(this.top, h("p", { class: "note" }, error.message));
+      return;
+    }
+    const title = h("h1", {}, `${this.name}: daily challenge, ${status.day}`);
+    const resets = h("p", { class: "muted" }, `A new deal in ${clock(status.reset_in_ms)} (00:00 UTC).`);
+    if (status.ranked_attempt === "pending") {
+      replace(this.top, title, h("p", {}, "One ranked attempt a day; its clock starts when you press Start."), button("Start", () => this.start(), { class: "big", "data-act": "start-daily" }), resets);
+    } else if (status.ranked_attempt === "playing") {
+      replace(this.top, title, h("p", {}, "Your ranked attempt is under way: its clock is running."), button("Resume", () => this.start(), { class: "big", "data-act": "start-daily" }), resets);
+    } else if (this.practising()) {
+      this.start(true); // a practice game under way (a reload): back to it, and its ghosts
+    } else {
+      const maker = status.game ? challengeMaker(this.app, status.game) : null;
+      replace(this.top, title, this.resultBox(status.ranked_result), maker, this.practiceControls(), this.boardLink(status.day), resets);
+    }
+  }
+
+  // the player's current solo game, as they signed in, is a practice of this game's deal
+  practising() {
+    const solo = this.app.welcome && this.app.welcome.resume && this.app.welcome.resume.solo;
+    return Boolean(solo && solo.kind === "practice" && solo.rules === this.rules && solo.status === "playing");
+  }
+
+  // Practise this deal, and the toggle that makes it a race against the board
+  practiceControls(label = "Practise this deal") {
+    const toggle = h("input", { type: "checkbox", "data-act": "race-board", onchange: () => keepRaceBoard(toggle.checked) });
+    toggle.checked = raceBoard();
+    return h("div", { class: "controls practice" },
+      button(label, () => this.start(true), { "data-act": "practice" }),
+      h("label", { title: "the ghosts of those you follow who finished today, then the day's leaders" }, toggle, " race the board"));
+  }
+
+  boardLink(day) {
+    return h("p", {}, h("a", { href: `/play#board=daily/${this.rules}/${day}` }, "The day's board"));
+  }
+
+  resultBox(line, streak) {
+    if (!line) return null;
+    return h("div", { class: "result-line" }, h("code", { class: "line" }, line), copyButton(line), streak ? h("p", { class: "muted" }, streakText(streak)) : null);
+  }
+
+  // the ranked attempt dealt or resumed; or, once it is over (practice), practice, with
+  // the board's ghosts where the player races them
+  async start(practice = false) {
+    const fields = { game: this.rules };
+    if (practice && raceBoard()) fields.ghosts = true;
+    let reply;
+    try { reply = await this.app.link.request("daily", fields); } catch (error) { this.app.notice(error.message); return; }
+    if (this.game) this.game.destroy();
+    if (this.app.welcome && this.app.welcome.resume) this.app.welcome.resume = { ...this.app.welcome.resume, solo: null }; // (taken up: it grows stale)
+    this.race = reply.kind === "practice" && Array.isArray(reply.ghosts) ? { game: reply.game, start: reply.started_at, ghosts: reply.ghosts } : null;
+    this.wonAt = null;
+    // when the player's cards home last changed: 0 in a practice just dealt; else not known
+    // (a practice resumed) until it changes, the moment it was first seen
+    this.reached = { home: reply.view.home, at: reply.view.moves === 0 ? 0 : null };
+    this.ghostSeen.clear();
+    this.drawn = null;
+    this.place = null;
+    replace(this.placingBox);
+    replace(this.barsBox);
+    this.standingBox.textContent = "";
+    const kind = reply.ranked ? "ranked attempt" : this.race ? "practice against the board" : "practice";
+    const against = this.race ? h("p", { class: "muted" }, this.race.ghosts.length
+      ? `Racing ${count(this.race.ghosts.length, "ghost")}: those you follow who finished today, then the day's leaders, as fast as they played.`
+      : "No one else has finished today's deal yet: no ghosts to race.") : null;
+    replace(this.top, h("p", { class: "muted" }, `${this.name} · ${reply.day} · ${kind} · ${streakText(reply.streak)}`), reply.note ? h("p", { class: "note" }, reply.note) : null, against);
+    this.game = new GameScreen(this.app, reply, { challenge: true, onOver: () => this.waiting() });
+    replace(this.gameBox, this.game.root);
+    this.game.draw();
+    this.tick();
+  }
+
+  waiting() {
+    if (this.race && !this.placingBox.hasChildNodes()) replace(this.placingBox, h("p", { class: "muted" }, "Your practice is over: your place on the board is on its way."));
+  }
+
+  resumed(welcome) {
+    const solo = welcome.resume && welcome.resume.solo;
+    if (this.game && solo && solo.game === this.game.id) {
+      this.game.take(solo);
+      this.game.draw();
+    }
+  }
+
+  event(message) {
+    if (message.type === "daily_result") {
+      replace(this.top, h("h1", {}, `Daily ${message.status}: rank ${message.rank}`), this.resultBox(message.line, message.streak),
+        this.practiceControls("Practise against the board"), this.boardLink(message.day));
+      return true;
+    }
+    if (message.type === "ghosts_result" && this.race && message.game === this.race.game) {
+      this.placing(message);
+      return true;
+    }
+    return false;
+  }
+
+  // where the practice placed among the ghosts: the server's table, ghosts marked
+  placing(message) {
+    const ghosts = message.table.filter((e) => e.ghost).length;
+    const mine = message.table.find((e) => !e.ghost) || message.you;
+    if (this.game && this.game.status === "playing") { this.game.status = message.you.status; this.game.draw(); }
+    this.race = null; // the race is decided: the table replaces the panel
+    replace(this.barsBox);
+    this.standingBox.textContent = "";
+    replace(this.placingBox,
+      h("h2", { class: `verdict${ghosts && message.beaten === ghosts ? " beat" : ""}`, dataset: { beaten: String(message.beaten), ghosts: String(ghosts) } }, beatenText(message.beaten, ghosts)),
+      h("p", {}, `You placed ${ordinal(mine.rank)} of ${message.table.length}: ${resultText(message.you)}.`),
+      resultsTable(message.table, this.me),
+      this.practiceControls("Practise again"));
+    this.placingBox.scrollIntoView({ block: "nearest" });
+  }
+
+  tick() {
+    const race = this.race;
+    if (!race || !this.game) return;
+    const ms = this.app.link.serverNow() - race.start;
+    const ghosts = race.ghosts.map((g) => {
+      const at = ghostAt(g, ms);
+      return { ...at, at: at.status === "won" ? g.end.at : null, reached: reachedAt(g, at.home) };
+    });
+    for (const g of ghosts) {
+      if (this.ghostSeen.get(g.name) === "playing" && g.status === "won") this.app.notice(`${g.name}'s ghost won in ${clock(g.at)}`);
+      this.ghostSeen.set(g.name, g.status);
+    }
+    const v = this.game.view;
+    if (this.game.status === "won" && this.wonAt === null) this.wonAt = ms;
+    if (v.home !== this.reached.home || this.reached.at === null) this.reached = { home: v.home, at: ms };
+    const mine = { name: this.me, home: v.home, total: v.total, moves: v.moves, status: this.game.status, at: this.wonAt, reached: this.reached.at };
+    const rows = liveOrder([mine, ...ghosts]);
+    const key = JSON.stringify(rows);
+    if (key === this.drawn) return;
+    this.drawn = key;
+    const place = rows.indexOf(mine);
+    this.standingBox.textContent = ghosts.length ? `You: ${ordinal(place + 1)} of ${rows.length} so far` : "";
+    drawRacers(this.barsBox, rows, this.me);
+    if (place !== this.place) this.keepInView();
+    this.place = place;
+  }
+
+  // on a phone the panel scrolls: the player's row is kept in it as their place changes
+  keepInView() {
+    const box = this.barsBox;
+    const row = box.querySelector(".bar-row.mine");
+    if (!row || box.scrollHeight <= box.clientHeight) return;
+    box.scrollTop = row.offsetTop - (box.clientHeight - row.offsetHeight) / 2;
+  }
+}
