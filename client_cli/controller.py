@@ -556,7 +556,7 @@ class Client:
         elif result and model.result_shown:
             self.farewell = f"Your result, to paste into a chat:\n\n{result['line']}\n"
         elif model.placed and model.against_board is not None:
-            self.farewell = f"Practice: {placing(model.against_board.result or {})}"
+            self.farewell = placing(model.against_board.result or {})
         elif game is not None and not game.over:
             self.farewell = "Your game is kept on the server: patience-race play takes it up."
         ranked = (model.daily or {}).get("ranked_result") if model.daily_kind == PRACTICE else ""
