@@ -44,6 +44,10 @@ CLOSE_POLICY: Final = 1008
 INBOX_HIGH: Final = 32
 INBOX_LOW: Final = 8
 
+#: ``time.perf_counter``, held in a C variable (read through the module, it is two
+#: dictionary lookups a call)
+_perf_counter: Final = time.perf_counter
+
 
 class Served(Protocol):
     """What a session needs of the service directly: its move path (``move_now``)."""
@@ -122,7 +126,7 @@ class WsSession:
         self.rate = settings.rate
         self.burst = settings.burst
         self._tokens = float(settings.burst)
-        self._last = time.perf_counter()
+        self._last = _perf_counter()
         #: when the last ``rate_limited`` was sent: at most one a second
         self._refused_at = -math.inf
         self._limit = settings.max_outgoing
@@ -150,6 +154,8 @@ class WsSession:
         self._received = 0.0
         #: the service's move path (``Service.moves``), once a move has come
         self._moves: MovePath | None = None
+        #: the server's counters (read once: the shell is a Python object)
+        self._metrics: Metrics | None = web.metrics if web is not None else None
 
     # -- reading -------------------------------------------------------------------------
 
@@ -222,7 +228,7 @@ class WsSession:
     def _dispatch(self, frame: bytes | str) -> None:
         web = self.web
         assert web is not None
-        received = time.perf_counter()
+        received = _perf_counter()
         if not self.allow(received):
             self._refuse(frame, received)
             return
@@ -330,13 +336,12 @@ class WsSession:
         self._count(reply["type"], received)
 
     def _count(self, kind: str, received: float) -> None:
-        web = self.web
-        if web is None:
+        metrics = self._metrics
+        if metrics is None:
             return
-        metrics = web.metrics
         metrics.requests += 1
         if kind == "moved":
-            metrics.observe_move(time.perf_counter() - received)
+            metrics.observe_move(_perf_counter() - received)
         elif kind == "error":
             metrics.errors += 1
 
