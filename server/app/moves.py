@@ -254,25 +254,18 @@ class MovePath:
     ) -> bytes:
         """The ``moved`` reply as :meth:`played` makes it, with its ``id``, encoded (what
         ``codec.encode`` makes of it), and the room's progress event."""
-        view = live.view_encoder().encode_bytes()
+        out = [_MOVED, pack_str(live.gid), _MOVE, _text(move), _VIEW]
+        live.view_encoder().encode_into(out)
         legal = live.game.legal_moves()
-        frame = b"".join(
-            [
-                _MOVED,
-                pack_str(live.gid),
-                _MOVE,
-                _text(move),
-                _VIEW,
-                view,
-                _LEGAL,
-                array_header(len(legal)),
-                *[_text(mv.text) for mv in legal],
-                _STATUS,
-                pack_str(live.status()),
-                _ID,
-                pack_uint(request_id),
-            ]
-        )
+        out.append(_LEGAL)
+        out.append(array_header(len(legal)))
+        for mv in legal:
+            out.append(_text(mv.text))
+        out.append(_STATUS)
+        out.append(pack_str(live.status()))
+        out.append(_ID)
+        out.append(pack_uint(request_id))
+        frame = b"".join(out)
         self.tell(live, room)
         return frame
 

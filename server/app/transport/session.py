@@ -44,9 +44,10 @@ CLOSE_POLICY: Final = 1008
 INBOX_HIGH: Final = 32
 INBOX_LOW: Final = 8
 
-#: ``time.perf_counter``, held in a C variable (read through the module, it is two
-#: dictionary lookups a call)
+#: ``time.perf_counter`` and the open state, held in C variables (read through their
+#: module and class, each is lookups a call)
 _perf_counter: Final = time.perf_counter
+_OPEN: Final = State.OPEN
 
 
 class Served(Protocol):
@@ -114,6 +115,8 @@ class WsSession:
         web: Shell | None = None,
     ) -> None:
         self.ws = ws
+        #: websockets' Sans-I/O protocol of the connection (made with it, never replaced)
+        self._protocol = ws.protocol
         self.web = web
         self._outbox = outbox or Outbox()
         self._queued = False
@@ -405,13 +408,14 @@ class WsSession:
         place among what websockets itself sends (pongs, the close); its header is made
         here rather than by websockets' general framing (a server frame is never masked,
         and this server negotiates no extension)."""
-        protocol = self.ws.protocol
+        protocol = self._protocol
         # (``_state``: the ``state`` property's own field, without a Python call a frame)
-        if self._closing or protocol._state is not State.OPEN:
+        if self._closing or protocol._state is not _OPEN:
             return
         size = len(data)
-        protocol.writes.append(_HEADS[size] if size < 126 else frame_head(size))
-        protocol.writes.append(data)
+        writes = protocol.writes
+        writes.append(_HEADS[size] if size < 126 else frame_head(size))
+        writes.append(data)
         if not self._queued:
             self._queued = True
             self._outbox.add(self)
@@ -421,12 +425,15 @@ class WsSession:
         dropped rather than let it hold up anyone."""
         self._queued = False
         ws = self.ws
-        chunks = ws.protocol.data_to_send()
+        protocol = self._protocol
+        # (``data_to_send()``'s own two lines, without a Python call a write)
+        chunks = protocol.writes
+        protocol.writes = []
         if not chunks:
             return  # websockets wrote them already (with a pong, or a close)
         transport = ws.transport
         if SEND_EOF in chunks:
-            ws.protocol.writes[:0] = chunks  # an end of stream: websockets' own writer
+            protocol.writes[:0] = chunks  # an end of stream: websockets' own writer
             ws.send_data()
             return
         try:
