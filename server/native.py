@@ -53,6 +53,7 @@ SOURCES = (
     "server/app/moves.py",
     "server/app/metrics.py",
     "server/app/domain/games.py",
+    "server/app/store/commit.py",
 )
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -27,6 +27,7 @@ from .domain import games as g
 from .domain.room import COUNTDOWN, RACING
 from .events import Events, GameEnded, RacerProgress
 from .held import HeldRoom
+from .store.commit import append_head, packed_append
 
 if TYPE_CHECKING:
     from .settings import Clock, Settings
@@ -222,8 +223,8 @@ class MovePath:
             return
         head = live.append_head
         if head is None or head[0] != fence:
-            head = live.append_head = (fence, store.append_head(live.gid, fence))
-        commit.submit_packed(store.packed_append(head[1], entry), done)
+            head = live.append_head = (fence, append_head(live.gid, fence))
+        commit.submit_packed(packed_append(head[1], entry), done)
 
     def played(
         self, kind: str, live: g.LiveGame, move: str, room: HeldRoom | None
