@@ -48,6 +48,7 @@ SOURCES = (
     "server/engine/games/nestor.py",
     "server/engine/games/wedge.py",
     "server/protocol/codec.py",
+    "server/protocol/fastpath.py",
     "server/app/domain/views.py",
     "server/app/transport/session.py",
     "server/app/moves.py",

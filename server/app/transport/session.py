@@ -24,6 +24,7 @@ from websockets.protocol import SEND_EOF, State
 
 from server.protocol import ErrorCode, FrameError, ProtocolError, decode, encode, parse_request
 from server.protocol import messages as m
+from server.protocol.fastpath import move_fields
 
 from ..metrics import Metrics
 from ..moves import MovePath
@@ -251,7 +252,7 @@ class WsSession:
         request: m.Request | None = None
         fields: tuple[int, str, str | None] | None = None
         try:
-            fields = m.move_fields(raw) if isinstance(raw, dict) else None
+            fields = move_fields(raw) if isinstance(raw, dict) else None
             if fields is not None:
                 # a move: played here, with no request record, when its game is held here
                 self._id, self._received = fields[0], received
