@@ -153,12 +153,19 @@ def _reader() -> Any:
     )
 
 
-#: one reader for every frame: ``msgpack.unpackb`` builds one per call and parses its
-#: bounds as keywords each time, a third of what decoding a request costs; it is made
-#: afresh after a frame it could not read, so nothing of that frame stays in it
-_read = _reader()
-#: the bytes ``_read`` has been fed
-_fed = 0
+class _Reader:
+    """One reader for every frame: ``msgpack.unpackb`` builds one per call and parses its
+    bounds as keywords each time, a third of what decoding a request costs; it is made
+    afresh after a frame it could not read, so nothing of that frame stays in it. Kept,
+    with the bytes it has been fed, on one object (Final: compiled, its fields are read
+    directly, where module globals rebound a frame are dictionary lookups)."""
+
+    def __init__(self) -> None:
+        self.unpacker = _reader()
+        self.fed = 0
+
+
+_READ: Final = _Reader()
 
 
 def decode(frame: bytes | str) -> Any:
@@ -167,17 +174,19 @@ def decode(frame: bytes | str) -> Any:
     text, binary or extension value of more than ``MAX_BYTES`` bytes anywhere in it.
     Whether the value is a valid request is for
     :func:`~server.protocol.messages.parse_request` to say."""
-    global _read, _fed
-    if not isinstance(frame, bytes | bytearray):
+    # (a tuple of types: compiled, two type checks, where ``bytes | bytearray`` is a union
+    # made a call)
+    if not isinstance(frame, (bytes, bytearray)):
         raise FrameError("frames are binary msgpack, not text")
-    reader = _read
+    read = _READ
+    reader = read.unpacker
     try:
         reader.feed(frame)
         value = reader.unpack()
-        _fed += len(frame)
-        if reader.tell() != _fed:  # where the reader stands in all it was fed
+        read.fed += len(frame)
+        if reader.tell() != read.fed:  # where the reader stands in all it was fed
             raise msgpack.ExtraData(value, b"")
         return value
     except Exception as exc:  # msgpack raises several unrelated types
-        _read, _fed = _reader(), 0
+        read.unpacker, read.fed = _reader(), 0
         raise FrameError(f"not a msgpack frame ({type(exc).__name__})") from None
