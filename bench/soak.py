@@ -67,7 +67,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.soak_conn import Conn, Ledger  # noqa: E402
+from bench.soak_conn import Conn, Ledger, run_within  # noqa: E402
 from bench.soak_fuzz import Budget, Dancers, Fuzzer, World  # noqa: E402
 from bench.soak_limits import cap_per_address, flood  # noqa: E402
 from bench.soak_procs import RedisProc, ServerProc, tracebacks  # noqa: E402
@@ -436,8 +436,7 @@ class Soak:
     async def drain(self) -> None:
         """Stop the racers and await what is still on its way (unanswered after ``stall``)."""
         self.stop_racers.set()
-        while any(c.inflight for c in self.ledger.open_conns):
-            await asyncio.sleep(0.1)
+        await self.ledger.drain()
 
     # -- the whole run
 
@@ -599,7 +598,9 @@ def main(argv: list[str] | None = None) -> int:
             time.monotonic() + args.seconds - (time.monotonic() - started),
         )  # fmt: skip
         soak.budget = Budget(args.frames)
-        asyncio.run(soak.run())
+        late = run_within(soak.run(), args.seconds + args.stall + 20)
+        if late is not None:
+            figures.incomplete.append(late)
     except KeyboardInterrupt:
         figures.incomplete.append("interrupted")
     except Exception as exc:

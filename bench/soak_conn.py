@@ -22,7 +22,7 @@ import asyncio
 import collections
 import time
 from collections import Counter, deque
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -41,6 +41,17 @@ EVENT_TYPES = {"room", "race_start", "progress", "results", "signed_out", "daily
 EVENT_TYPES |= {"board_update", "stuck"}
 ERROR_CODES = {code.value for code in ErrorCode}
 SAMPLES = 12
+
+
+def run_within(main: Coroutine[Any, Any, None], seconds: float) -> str | None:
+    """Run a soak to its end or ``seconds``, whichever comes first (its phases have
+    deadlines; a wait that had none must end the run with a report, not hang it): what
+    went past its deadline, or None."""
+    try:
+        asyncio.run(asyncio.wait_for(main, seconds))
+    except TimeoutError:
+        return f"the whole run: past its deadline of {seconds:.0f} s"
+    return None
 
 
 @dataclass
@@ -87,6 +98,24 @@ class Ledger:
     def violation(self, text: str) -> None:
         self.violations += 1
         self.note("violations", text)
+
+    def waiting(self) -> int:
+        """Replies still awaited on open connections (not yet counted unanswered)."""
+        return sum(
+            1
+            for conn in self.open_conns
+            for sent in conn.inflight
+            if sent.expects and not sent.stale
+        )
+
+    async def drain(self) -> None:
+        """Until every reply on its way has come or is counted unanswered (``stall``
+        after it was sent): a frame that expects no reply holds nothing up."""
+        while True:
+            self.sweep()
+            if not self.waiting():
+                return
+            await asyncio.sleep(0.1)
 
     def sweep(self) -> None:
         """Count the requests on open connections waiting longer than ``stall``."""

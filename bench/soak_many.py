@@ -56,7 +56,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.soak_conn import Conn, Ledger  # noqa: E402
+from bench.soak_conn import Conn, Ledger, run_within  # noqa: E402
 from bench.soak_fuzz import Budget, Fuzzer, World  # noqa: E402
 from bench.soak_procs import RedisProc, ServerProc, tracebacks  # noqa: E402
 from bench.soak_racers import Acks, Plan, Racer, Target, Weather, lost_moves, open_room  # noqa: E402
@@ -292,8 +292,7 @@ class Many:
             await self.phase("the kills", 250, chaos)
             await asyncio.sleep(2)
             self.stop.set()
-            while any(c.inflight for c in ledger.open_conns):
-                await asyncio.sleep(0.1)
+            await ledger.drain()
             for racer in self.racers:
                 if racer.conn is not None:
                     await racer.conn.close()
@@ -457,7 +456,9 @@ def main(argv: list[str] | None = None) -> int:
             time.monotonic() + args.seconds - (time.monotonic() - started),
         )  # fmt: skip
         many.budget = Budget(args.frames)
-        asyncio.run(many.run())
+        late = run_within(many.run(), args.seconds + args.stall + 20)
+        if late is not None:
+            incomplete.append(late)
     except KeyboardInterrupt:
         incomplete.append("interrupted")
     except Exception as exc:

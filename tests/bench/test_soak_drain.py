@@ -9,7 +9,7 @@ import time
 
 import websockets
 
-from bench.soak_conn import Conn, Ledger, Sent
+from bench.soak_conn import Conn, Ledger, Sent, run_within
 
 
 async def test_the_drain_ends_with_a_reply_that_never_comes() -> None:
@@ -45,3 +45,11 @@ async def test_a_frame_that_expects_no_reply_holds_nothing_up() -> None:
             await ledger.drain()
         assert ledger.unanswered == 0
         await conn.close()
+
+
+def test_a_run_past_its_deadline_ends_with_a_report() -> None:
+    started = time.monotonic()
+    late = run_within(asyncio.sleep(30), 0.3)
+    assert late == "the whole run: past its deadline of 0 s"
+    assert time.monotonic() - started < 5
+    assert run_within(asyncio.sleep(0), 5) is None
