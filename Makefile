@@ -69,7 +69,8 @@ typecheck: $(STAMP)
 
 # The tests run on the compiled modules (PATIENCE_NATIVE=1 refuses to fall back), the
 # doctests and the tests of each compiled module once more on the source, as a machine
-# without a C compiler runs it (the engine, the views, the sessions' frames and errors).
+# without a C compiler runs it (the engine, the views, the sessions' frames and errors,
+# the group commit).
 # Both in parallel (pytest-xdist), and side by side, the second's output printed after
 # the first's: most tests wait on servers, Redis and the network rather than compute,
 # so more workers than cores (tests/conftest.py: what stays on one worker, what starts
@@ -78,7 +79,8 @@ PYTEST_WORKERS ?= 4
 SOURCE_WORKERS ?= 2
 ON_SOURCE := server docs README.md tests/engine tests/app/test_views.py \
 	tests/app/test_errors.py tests/app/test_ws_path.py tests/app/test_slow_reader.py \
-	tests/app/test_parse.py tests/app/test_flood.py tests/app/test_golden_transcript.py
+	tests/app/test_parse.py tests/app/test_flood.py tests/app/test_golden_transcript.py \
+	tests/app/test_store.py tests/app/test_scripts.py
 pytest: $(STAMP) $(NATIVE) web
 	@PATIENCE_NATIVE=0 $(BIN)/pytest -n $(SOURCE_WORKERS) --dist loadgroup $(ON_SOURCE) \
 		> $(VENV)/pytest-source.log 2>&1 & on_source=$$!; \

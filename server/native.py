@@ -48,11 +48,13 @@ SOURCES = (
     "server/engine/games/nestor.py",
     "server/engine/games/wedge.py",
     "server/protocol/codec.py",
+    "server/protocol/fastpath.py",
     "server/app/domain/views.py",
     "server/app/transport/session.py",
     "server/app/moves.py",
     "server/app/metrics.py",
     "server/app/domain/games.py",
+    "server/app/store/commit.py",
 )
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -10,11 +10,24 @@ True
 
 from __future__ import annotations
 
-import bisect
 import time
+from typing import Final
 
-#: upper bounds of the move latency buckets, in seconds
-BUCKETS = (0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1.0)
+#: upper bounds of the move latency buckets, in seconds (Final: compiled, a C variable
+#: of its own rather than a lookup in the module's dictionary a move)
+BUCKETS: Final[tuple[float, ...]] = (
+    0.0005,
+    0.001,
+    0.002,
+    0.005,
+    0.01,
+    0.02,
+    0.05,
+    0.1,
+    0.25,
+    0.5,
+    1.0,
+)
 
 
 class Metrics:
@@ -30,7 +43,14 @@ class Metrics:
     def observe_move(self, seconds: float) -> None:
         """One accepted move, handled in ``seconds`` (from its frame to its reply)."""
         self.moves += 1
-        self._counts[bisect.bisect_left(BUCKETS, seconds)] += 1
+        # the first bucket whose bound is not below it, as ``bisect.bisect_left`` finds
+        # it (a loop, compiled, over the bounds as C doubles: cheaper than the call)
+        at = 0
+        for bound in BUCKETS:
+            if bound >= seconds:
+                break
+            at += 1
+        self._counts[at] += 1
         self._sum += seconds
 
     def render(

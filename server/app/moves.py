@@ -27,6 +27,7 @@ from .domain import games as g
 from .domain.room import COUNTDOWN, RACING
 from .events import Events, GameEnded, RacerProgress
 from .held import HeldRoom
+from .store.commit import append_head, packed_append
 
 if TYPE_CHECKING:
     from .settings import Clock, Settings
@@ -226,8 +227,8 @@ class MovePath:
             return
         head = live.append_head
         if head is None or head[0] != fence:
-            head = live.append_head = (fence, store.append_head(live.gid, fence))
-        commit.submit_packed(store.packed_append(head[1], entry), done)
+            head = live.append_head = (fence, append_head(live.gid, fence))
+        commit.submit_packed(packed_append(head[1], entry), done)
 
     def played(
         self, kind: str, live: g.LiveGame, move: str, room: HeldRoom | None
@@ -258,25 +259,18 @@ class MovePath:
     ) -> bytes:
         """The ``moved`` reply as :meth:`played` makes it, with its ``id``, encoded (what
         ``codec.encode`` makes of it), and the room's progress event."""
-        view = live.view_encoder().encode_bytes()
+        out = [_MOVED, pack_str(live.gid), _MOVE, _text(move), _VIEW]
+        live.view_encoder().encode_into(out)
         legal = live.game.legal_moves()
-        frame = b"".join(
-            [
-                _MOVED,
-                pack_str(live.gid),
-                _MOVE,
-                _text(move),
-                _VIEW,
-                view,
-                _LEGAL,
-                array_header(len(legal)),
-                *[_text(mv.text) for mv in legal],
-                _STATUS,
-                pack_str(live.status()),
-                _ID,
-                pack_uint(request_id),
-            ]
-        )
+        out.append(_LEGAL)
+        out.append(array_header(len(legal)))
+        for mv in legal:
+            out.append(_text(mv.text))
+        out.append(_STATUS)
+        out.append(pack_str(live.status()))
+        out.append(_ID)
+        out.append(pack_uint(request_id))
+        frame = b"".join(out)
         self.tell(live, room)
         return frame
 

@@ -312,11 +312,16 @@ class Game:
         already there when the move began (cards a move itself put there, like a garden
         gathered up for a redeal, were in view and show nothing new)."""
         low = self._low
-        for pile in (src, dst):
-            if pile in self.HIDDEN and pile not in low:
-                low[pile] = len(self.p[pile])
-        if src in self.HIDDEN and dst not in self.HIDDEN:
-            remaining = len(self.p[src]) - n
+        p = self.p
+        hidden = self.HIDDEN
+        from_hidden = src in hidden
+        to_hidden = dst in hidden
+        if from_hidden and src not in low:
+            low[src] = len(p[src])
+        if to_hidden and dst not in low:
+            low[dst] = len(p[dst])
+        if from_hidden and not to_hidden:
+            remaining = len(p[src]) - n
             if remaining < low[src]:
                 self._revealed = True
                 low[src] = remaining
@@ -455,7 +460,10 @@ class Game:
         home = self._home
         if home is None:
             p = self.p
-            home = self._home = sum([len(p[i]) for i in self.HOME])
+            home = 0
+            for i in self.HOME:  # (a loop: compiled, cheaper than a list and sum())
+                home += len(p[i])
+            self._home = home
         return home
 
     @property

@@ -26,7 +26,7 @@ MAX_BYTES: Final = 512
 
 #: one packer for every frame: ``msgpack.packb`` builds a packer per call, which costs
 #: more than packing a small message (the server is single-threaded)
-_pack = msgpack.Packer(use_bin_type=True).pack
+_pack: Final = msgpack.Packer(use_bin_type=True).pack
 
 
 class FrameError(ValueError):
@@ -35,10 +35,19 @@ class FrameError(ValueError):
     connection (1003)."""
 
 
+#: the headers of small maps and arrays, and the encodings of short texts' lengths and
+#: of small whole numbers, made once (Final, as every table here: compiled, each is a C
+#: variable of its own, not a lookup in the module's dictionary a call)
+_FIXMAP: Final = [bytes((0x80 | n,)) for n in range(16)]
+_FIXARRAY: Final = [bytes((0x90 | n,)) for n in range(16)]
+_FIXSTR: Final = [bytes((0xA0 | n,)) for n in range(32)]
+_FIXINT: Final = [bytes((n,)) for n in range(128)]
+
+
 def map_header(size: int) -> bytes:
     """The msgpack header of a map of ``size`` entries."""
     if size < 16:
-        return bytes((0x80 | size,))
+        return _FIXMAP[size]
     if size < 1 << 16:
         return b"\xde" + size.to_bytes(2, "big")
     return b"\xdf" + size.to_bytes(4, "big")
@@ -47,14 +56,10 @@ def map_header(size: int) -> bytes:
 def array_header(size: int) -> bytes:
     """The msgpack header of an array of ``size`` items."""
     if size < 16:
-        return bytes((0x90 | size,))
+        return _FIXARRAY[size]
     if size < 1 << 16:
         return b"\xdc" + size.to_bytes(2, "big")
     return b"\xdd" + size.to_bytes(4, "big")
-
-
-_FIXSTR = [bytes((0xA0 | n,)) for n in range(32)]
-_FIXINT = [bytes((n,)) for n in range(128)]
 
 
 def pack_str(text: str) -> bytes:
@@ -101,7 +106,7 @@ def encode(message: dict[str, Any]) -> bytes:
 
 
 #: field names, encoded (the protocol's names are few; a bound all the same)
-_KEYS: dict[str, bytes] = {}
+_KEYS: Final[dict[str, bytes]] = {}
 
 
 def _splice(message: dict[str, Any]) -> bytes:
@@ -148,12 +153,19 @@ def _reader() -> Any:
     )
 
 
-#: one reader for every frame: ``msgpack.unpackb`` builds one per call and parses its
-#: bounds as keywords each time, a third of what decoding a request costs; it is made
-#: afresh after a frame it could not read, so nothing of that frame stays in it
-_read = _reader()
-#: the bytes ``_read`` has been fed
-_fed = 0
+class _Reader:
+    """One reader for every frame: ``msgpack.unpackb`` builds one per call and parses its
+    bounds as keywords each time, a third of what decoding a request costs; it is made
+    afresh after a frame it could not read, so nothing of that frame stays in it. Kept,
+    with the bytes it has been fed, on one object (Final: compiled, its fields are read
+    directly, where module globals rebound a frame are dictionary lookups)."""
+
+    def __init__(self) -> None:
+        self.unpacker = _reader()
+        self.fed = 0
+
+
+_READ: Final = _Reader()
 
 
 def decode(frame: bytes | str) -> Any:
@@ -162,17 +174,19 @@ def decode(frame: bytes | str) -> Any:
     text, binary or extension value of more than ``MAX_BYTES`` bytes anywhere in it.
     Whether the value is a valid request is for
     :func:`~server.protocol.messages.parse_request` to say."""
-    global _read, _fed
-    if not isinstance(frame, bytes | bytearray):
+    # (a tuple of types: compiled, two type checks, where ``bytes | bytearray`` is a union
+    # made a call)
+    if not isinstance(frame, (bytes, bytearray)):
         raise FrameError("frames are binary msgpack, not text")
-    reader = _read
+    read = _READ
+    reader = read.unpacker
     try:
         reader.feed(frame)
         value = reader.unpack()
-        _fed += len(frame)
-        if reader.tell() != _fed:  # where the reader stands in all it was fed
+        read.fed += len(frame)
+        if reader.tell() != read.fed:  # where the reader stands in all it was fed
             raise msgpack.ExtraData(value, b"")
         return value
     except Exception as exc:  # msgpack raises several unrelated types
-        _read, _fed = _reader(), 0
+        read.unpacker, read.fed = _reader(), 0
         raise FrameError(f"not a msgpack frame ({type(exc).__name__})") from None

@@ -19,10 +19,11 @@ from typing import Any, ClassVar
 
 from .codec import too_deep
 from .errors import ErrorCode, ProtocolError
+from .fastpath import MAX_ID as MAX_ID
+from .fastpath import MAX_TEXT as MAX_TEXT
+from .fastpath import move_fields
 
 PROTOCOL_VERSION = 1
-MAX_TEXT = 64
-MAX_ID = 2**53
 
 
 @dataclass(frozen=True)
@@ -96,6 +97,10 @@ class Move(Request):
     FIELDS = {"move": Field(str, required=True), "game": Field(str)}
     move: str = ""
     game: str | None = None
+
+
+# the move path reads a move's fields by hand, its texts held to MAX_TEXT (fastpath.py)
+assert Move.FIELDS["move"].max_len == Move.FIELDS["game"].max_len == MAX_TEXT
 
 
 @dataclass(frozen=True, slots=True)
@@ -397,36 +402,6 @@ def parse_request(raw: Any) -> Request:
     known = _field_names(cls)
     return cls(**{k: v for k, v in values.items() if k in known})
 
-
-def move_fields(raw: dict[str, Any]) -> tuple[int, str, str | None] | None:
-    """A ``move`` request's id, move and game, checked by hand as :func:`parse_request`
-    checks every field; None when it is anything else or not that simple (then
-    :func:`parse_request` says what is wrong). The move path's way past the
-    :class:`Move` record.
-
-    >>> move_fields({"type": "move", "id": 3, "move": "deal", "game": "ab12"})
-    (3, 'deal', 'ab12')
-    >>> move_fields({"type": "move", "id": 3, "move": 7}) is None
-    True
-    """
-    if raw.get("type") != "move" or not raw.keys() <= _MOVE_KEYS:
-        return None
-    request_id, move, game = raw.get("id"), raw.get("move"), raw.get("game")
-    if (
-        request_id.__class__ is int
-        and 0 <= request_id <= MAX_ID
-        and move.__class__ is str
-        and len(move) <= _MOVE_LEN
-        and (game is None or (game.__class__ is str and len(game) <= _GAME_LEN))
-    ):
-        return request_id, move, game
-    return None
-
-
-#: the lengths ``move`` requests are held to (their fields' specs)
-_MOVE_KEYS = frozenset({"type", "id", "move", "game"})
-_MOVE_LEN = Move.FIELDS["move"].max_len
-_GAME_LEN = Move.FIELDS["game"].max_len
 
 _FIELD_NAMES: dict[type[Request], frozenset[str]] = {}
 

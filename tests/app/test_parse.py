@@ -10,7 +10,8 @@ import msgpack
 import pytest
 
 from server.protocol import ErrorCode, FrameError, ProtocolError, decode, parse_request
-from server.protocol.messages import MAX_ID, REQUESTS, Move, Request, move_fields
+from server.protocol.fastpath import move_fields
+from server.protocol.messages import MAX_ID, REQUESTS, Move, Request
 
 MOVES: list[dict[str, Any]] = [
     {"type": "move", "id": 1, "move": "t1>b2"},

@@ -84,6 +84,7 @@ class ViewEncoder:
         "_indexes",
         "_layout",
         "_parts",
+        "_piles_head",
         "_position",
         "_prefix",
         "_shown",
@@ -109,6 +110,8 @@ class ViewEncoder:
         self._indexes: list[int] = []
         self._parts: list[bytes] = []
         self._position: list[int] = []
+        #: the header of the list of piles shown (its length changes with the layout)
+        self._piles_head = b""
 
     def _pile(self, i: int, cards: list[int]) -> bytes:
         """A pile's encoding: as ``msgpack.packb({**template, "cards": [...], "down": n})``."""
@@ -128,11 +131,19 @@ class ViewEncoder:
         return Encoded(self.encode_bytes())
 
     def encode_bytes(self) -> bytes:
-        """:meth:`encode` as plain bytes (the move path packs its reply around it)."""
+        """:meth:`encode` as plain bytes."""
+        out: list[bytes] = []
+        self.encode_into(out)
+        return b"".join(out)
+
+    def encode_into(self, out: list[bytes]) -> None:
+        """:meth:`encode`'s parts, appended to ``out``: the move path joins them into its
+        reply with the fields around them, the view's bytes copied once."""
         game = self.game
         layout = self._layout
         if layout.own_view:
-            return _packb(game.view())
+            out.append(_packb(game.view()))
+            return
         piles = game.p
         shown = None if layout.every_pile else tuple(game._shown())
         parts = self._parts
@@ -149,34 +160,28 @@ class ViewEncoder:
                 old[i] if i in old and snap[i] == piles[i] else self._pile(i, piles[i])
                 for i in self._indexes
             ]
+            self._piles_head = array_header(len(parts))
         else:
             snap = self._snap
             position = self._position
             for i in [i for i in self._indexes if snap[i] != piles[i]]:
                 parts[position[i]] = self._pile(i, piles[i])
         extra = game._view_extra()
-        tail = [
-            _STATUS,
-            _STATUSES[game.status],
-            _HOME,
-            pack_uint(game.cards_home()),
-            _TOTAL,
-            pack_uint(game.total),
-            _MOVES,
-            pack_uint(game.moves),
-            _CAN_UNDO,
-            _TRUE if game.can_undo() else _FALSE,
-        ]
+        out.append(map_header(2 + len(_TAIL) + len(extra)))
+        out.append(self._prefix)
+        out.append(self._piles_head)
+        out.extend(parts)
+        out.append(_STATUS)
+        out.append(_STATUSES[game.status])
+        out.append(_HOME)
+        out.append(pack_uint(game.cards_home()))
+        out.append(_TOTAL)
+        out.append(pack_uint(game.total))
+        out.append(_MOVES)
+        out.append(pack_uint(game.moves))
+        out.append(_CAN_UNDO)
+        out.append(_TRUE if game.can_undo() else _FALSE)
         for key, value in extra.items():
             assert key not in _TAIL, f"{type(game).__name__}._view_extra() names {key!r}"
-            tail.append(_packb(key))
-            tail.append(_packb(value))
-        return b"".join(
-            [
-                map_header(2 + len(_TAIL) + len(extra)),
-                self._prefix,
-                array_header(len(parts)),
-                *parts,
-                *tail,
-            ]
-        )
+            out.append(_packb(key))
+            out.append(_packb(value))

@@ -1,5 +1,9 @@
 """The group commit: writes from many players batched into one round trip, so that
-"acknowledged" means "in Redis" at a cost per move the server can afford."""
+"acknowledged" means "in Redis" at a cost per move the server can afford.
+
+Compiled with the move path (``server/native.py``): every move's log entry is queued,
+batched and answered here. A write waiting is a :class:`_Queued` object, not a tuple (a
+tuple typed by its items is unboxed by compiled code, which loses its identity)."""
 
 from __future__ import annotations
 
@@ -121,6 +125,16 @@ Write = Callable[[Commands], None]
 Done = Callable[["BaseException | None"], None]
 
 
+class _Queued:
+    """A write on its way: its commands (a :data:`Write`, or one command packed), who
+    hears of it, and whether it was sent again already (once only, after ``NOSCRIPT``)."""
+
+    def __init__(self, write: Write | bytes, waiter: asyncio.Future[None] | Done) -> None:
+        self.write = write
+        self.waiter = waiter
+        self.resent = False
+
+
 def outcome_unknown(exc: BaseException) -> bool:
     """Whether a failed write may have been run by Redis all the same: the connection
     failed (or timed out) after it was sent, rather than Redis refusing it."""
@@ -171,7 +185,7 @@ class GroupCommit:
         self._pool: ConnectionPool | None = (
             redis.connection_pool if isinstance(redis, Redis) else None
         )
-        self._pending: list[tuple[Write | bytes, asyncio.Future[None] | Done]] = []
+        self._pending: list[_Queued] = []
         self._scheduled = False
         self._inflight: set[asyncio.Task[None]] = set()
         self._lock = asyncio.Lock()
@@ -188,15 +202,11 @@ class GroupCommit:
         self._direct = self.cluster is None and FAST
         #: the batch with Redis: its writes, where each one's commands end, and the
         #: replies read so far
-        self._busy: (
-            tuple[list[tuple[Write | bytes, asyncio.Future[None] | Done]], list[int], int] | None
-        ) = None
+        self._busy: tuple[list[_Queued], list[int], int] | None = None
         self._replies: list[Any] = []
         self._transport: Any = None
         #: the hiredis reader of the connection's replies (``redis_internals``)
         self._reader: Any = None
-        #: the writes sent again after ``NOSCRIPT`` (their queue entries' ids): once only
-        self._resent: set[int] = set()
         #: the protocol that takes the group commit's connection's replies
         self._replies_protocol: _Replies | None = None
         #: when the batch with Redis was sent (loop time), and the timer that drops a
@@ -236,7 +246,7 @@ class GroupCommit:
         self._queue(command, done)
 
     def _queue(self, write: Write | bytes, waiter: asyncio.Future[None] | Done) -> None:
-        self._pending.append((write, waiter))
+        self._pending.append(_Queued(write, waiter))
         if self._direct:
             if not self._scheduled and self._busy is None:
                 # after every task already woken in this pass of the loop has submitted
@@ -268,12 +278,14 @@ class GroupCommit:
         batch, self._pending = self._pending, []
         commands = Commands()
         ends: list[int] = []
-        for write, _ in batch:
-            if write.__class__ is bytes:
-                commands.args.append(write)
+        args = commands.args
+        for entry in batch:
+            write = entry.write
+            if isinstance(write, bytes):
+                args.append(write)
             else:
-                write(commands)  # type: ignore[operator]
-            ends.append(len(commands))
+                write(commands)
+            ends.append(len(args))
         self._busy = (batch, ends, len(commands.args))
         self._write(
             lambda: b"".join(
@@ -319,8 +331,7 @@ class GroupCommit:
             self._connecting = None
             batch, self._pending = self._pending, []
             for entry in batch:
-                self._resent.discard(id(entry))
-                _settle(entry[1], exc)
+                _settle(entry.waiter, exc)
             return
         reader, transport = hiredis_reader(conn), transport_of(conn)
         if reader is None or transport is None:  # pragma: no cover
@@ -394,8 +405,7 @@ class GroupCommit:
         busy, self._busy, self._replies = self._busy, None, []
         if busy is not None:
             for entry in busy[0]:
-                self._resent.discard(id(entry))
-                _settle(entry[1], exc)
+                _settle(entry.waiter, exc)
             self._after_batch()
         self._drop_connection()
         self._schedule()
@@ -470,10 +480,11 @@ class GroupCommit:
         finally:
             self._lock.release()
 
-    async def _commit(self, batch: list[tuple[Write | bytes, asyncio.Future[None] | Done]]) -> None:
+    async def _commit(self, batch: list[_Queued]) -> None:
         commands = Commands()
         ends: list[int] = []
-        for write, _ in batch:
+        for entry in batch:
+            write = entry.write
             if isinstance(write, bytes):
                 commands.args.append(write)
             else:
@@ -490,19 +501,13 @@ class GroupCommit:
                 results = await cluster.execute(commands.args)  # type: ignore[arg-type]
         except Exception as exc:
             for entry in batch:
-                self._resent.discard(id(entry))
-                _settle(entry[1], exc)
+                _settle(entry.waiter, exc)
             self._after_batch()
             return
         self._resolve(batch, ends, results)
         self._after_batch()
 
-    def _resolve(
-        self,
-        batch: list[tuple[Write | bytes, asyncio.Future[None] | Done]],
-        ends: list[int],
-        results: list[Any],
-    ) -> None:
+    def _resolve(self, batch: list[_Queued], ends: list[int], results: list[Any]) -> None:
         """Each writer hears of its own commands: done, or the first error among them.
         A write whose script Redis did not have (``NOSCRIPT``: it did not run) is sent
         again whole, once, ahead of the writes pending, on a connection made afresh (the
@@ -510,11 +515,10 @@ class GroupCommit:
         beside its script (``EXPIRE``, ``SADD``) must be safe to run twice."""
         self.batches += 1
         self.writes += len(batch)
-        resent = self._resent
-        again: list[tuple[Write | bytes, asyncio.Future[None] | Done]] = []
+        again: list[_Queued] = []
         start = 0
         for entry, end in zip(batch, ends, strict=True):
-            waiter = entry[1]
+            waiter = entry.waiter
             error: BaseException | None = None
             for reply in results[start:end]:
                 if isinstance(reply, Exception):
@@ -527,12 +531,10 @@ class GroupCommit:
                 elif isinstance(error, NoScriptError):
                     if self._conn is not None:
                         self._drop_connection()
-                    if id(entry) not in resent:
-                        resent.add(id(entry))
+                    if not entry.resent:
+                        entry.resent = True
                         again.append(entry)
                         continue
-            if resent:
-                resent.discard(id(entry))
             _settle(waiter, error)
         if again:
             log.info("redis had lost the scripts: loading them again", extra={"writes": len(again)})

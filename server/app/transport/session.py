@@ -24,6 +24,7 @@ from websockets.protocol import SEND_EOF, State
 
 from server.protocol import ErrorCode, FrameError, ProtocolError, decode, encode, parse_request
 from server.protocol import messages as m
+from server.protocol.fastpath import move_fields
 
 from ..metrics import Metrics
 from ..moves import MovePath
@@ -43,6 +44,11 @@ CLOSE_POLICY: Final = 1008
 #: websockets' own queue, ``max_queue``) and under which it resumes
 INBOX_HIGH: Final = 32
 INBOX_LOW: Final = 8
+
+#: ``time.perf_counter`` and the open state, held in C variables (read through their
+#: module and class, each is lookups a call)
+_perf_counter: Final = time.perf_counter
+_OPEN: Final = State.OPEN
 
 
 class Served(Protocol):
@@ -110,6 +116,8 @@ class WsSession:
         web: Shell | None = None,
     ) -> None:
         self.ws = ws
+        #: websockets' Sans-I/O protocol of the connection (made with it, never replaced)
+        self._protocol = ws.protocol
         self.web = web
         self._outbox = outbox or Outbox()
         self._queued = False
@@ -122,7 +130,7 @@ class WsSession:
         self.rate = settings.rate
         self.burst = settings.burst
         self._tokens = float(settings.burst)
-        self._last = time.perf_counter()
+        self._last = _perf_counter()
         #: when the last ``rate_limited`` was sent: at most one a second
         self._refused_at = -math.inf
         self._limit = settings.max_outgoing
@@ -150,6 +158,8 @@ class WsSession:
         self._received = 0.0
         #: the service's move path (``Service.moves``), once a move has come
         self._moves: MovePath | None = None
+        #: the server's counters (read once: the shell is a Python object)
+        self._metrics: Metrics | None = web.metrics if web is not None else None
 
     # -- reading -------------------------------------------------------------------------
 
@@ -222,7 +232,7 @@ class WsSession:
     def _dispatch(self, frame: bytes | str) -> None:
         web = self.web
         assert web is not None
-        received = time.perf_counter()
+        received = _perf_counter()
         if not self.allow(received):
             self._refuse(frame, received)
             return
@@ -242,7 +252,7 @@ class WsSession:
         request: m.Request | None = None
         fields: tuple[int, str, str | None] | None = None
         try:
-            fields = m.move_fields(raw) if isinstance(raw, dict) else None
+            fields = move_fields(raw) if isinstance(raw, dict) else None
             if fields is not None:
                 # a move: played here, with no request record, when its game is held here
                 self._id, self._received = fields[0], received
@@ -330,13 +340,12 @@ class WsSession:
         self._count(reply["type"], received)
 
     def _count(self, kind: str, received: float) -> None:
-        web = self.web
-        if web is None:
+        metrics = self._metrics
+        if metrics is None:
             return
-        metrics = web.metrics
         metrics.requests += 1
         if kind == "moved":
-            metrics.observe_move(time.perf_counter() - received)
+            metrics.observe_move(_perf_counter() - received)
         elif kind == "error":
             metrics.errors += 1
 
@@ -400,13 +409,14 @@ class WsSession:
         place among what websockets itself sends (pongs, the close); its header is made
         here rather than by websockets' general framing (a server frame is never masked,
         and this server negotiates no extension)."""
-        protocol = self.ws.protocol
+        protocol = self._protocol
         # (``_state``: the ``state`` property's own field, without a Python call a frame)
-        if self._closing or protocol._state is not State.OPEN:
+        if self._closing or protocol._state is not _OPEN:
             return
         size = len(data)
-        protocol.writes.append(_HEADS[size] if size < 126 else frame_head(size))
-        protocol.writes.append(data)
+        writes = protocol.writes
+        writes.append(_HEADS[size] if size < 126 else frame_head(size))
+        writes.append(data)
         if not self._queued:
             self._queued = True
             self._outbox.add(self)
@@ -416,12 +426,15 @@ class WsSession:
         dropped rather than let it hold up anyone."""
         self._queued = False
         ws = self.ws
-        chunks = ws.protocol.data_to_send()
+        protocol = self._protocol
+        # (``data_to_send()``'s own two lines, without a Python call a write)
+        chunks = protocol.writes
+        protocol.writes = []
         if not chunks:
             return  # websockets wrote them already (with a pong, or a close)
         transport = ws.transport
         if SEND_EOF in chunks:
-            ws.protocol.writes[:0] = chunks  # an end of stream: websockets' own writer
+            protocol.writes[:0] = chunks  # an end of stream: websockets' own writer
             ws.send_data()
             return
         try:

@@ -27,6 +27,11 @@ POST_SIZE: Final = 5
 TO_PILE: Final = 0
 TO_FOUNDATION: Final = 1
 DEAL: Final = 2
+#: by card: where its rank and colour's two places start in ``Gate._generate``'s
+#: ``where``, and where those of the rank and colour that fits onto it do (a rank lower,
+#: the other colour)
+_KEY: Final = tuple((RANK[c] * 2 + RED[c]) * 2 for c in range(52))
+_FITS: Final = tuple((RANK[c] * 2 - 2 + (not RED[c])) * 2 for c in range(52))
 
 
 def _piles(width: int) -> tuple[PileSpec, ...]:
@@ -68,6 +73,11 @@ class Gate(Game):
     TO_F: ClassVar[dict[int, Move]]
     TO: ClassVar[dict[tuple[int, int], Move]]
     DEAL_MOVE: ClassVar[Move]
+    #: the moves by source and destination, ``TABLE[i * len(PILES) + j]``, and source
+    #: ``i`` home at ``TABLE[i * len(PILES) + i]`` (the game's positions are laid out
+    #: from the number of piles: the posts 0 and 1, the bars, the waste, the stock, the
+    #: foundations)
+    TABLE: ClassVar[tuple[Move, ...]]
 
     @classmethod
     def _declare(cls) -> None:
@@ -91,6 +101,14 @@ class Gate(Game):
             if i != j
         }
         cls.DEAL_MOVE = cls.MOVES["deal"]
+        n = len(cls.PILES)
+        assert cls.packs == 1 and cls.WASTE + 6 == cls.STOCK + 5 == cls.F0 + 4 == n
+        table = [cls.DEAL_MOVE] * (n * n)  # (what no source reaches: never read)
+        for (i, j), move in cls.TO.items():
+            table[i * n + j] = move
+        for i, move in cls.TO_F.items():
+            table[i * n + i] = move
+        cls.TABLE = tuple(table)
 
     @classmethod
     def _all_moves(cls) -> Iterable[Move]:
@@ -119,68 +137,70 @@ class Gate(Game):
 
     def _vacancies(self) -> bool:
         p = self.p
-        if len(p[self.LP]) < POST_SIZE or len(p[self.RP]) < POST_SIZE:
+        if len(p[0]) < POST_SIZE or len(p[1]) < POST_SIZE:
             return True
-        return any(not p[i] for i in self.BARS)
+        return any(not p[i] for i in range(2, len(p) - 6))  # the bars
 
     def _generate(self) -> list[Move]:
+        # (every index from the number of piles, and the moves from one flat table: a
+        # class attribute is a dictionary lookup a read in compiled code, a local is not)
         p = self.p
+        table = self.TABLE
+        n = len(p)
+        waste = n - 6
+        f0 = n - 4
         out: list[Move] = []
-        f0 = self.F0
-        to_f = self.TO_F
-        to = self.TO
-        for i in self.SOURCES:
+        # what can move onto a bar, by rank and colour (``_KEY``): the posts' and the
+        # waste's top cards (-1: none), and each bar's bottom card (a bar pile moves only
+        # whole, so its bottom card is the one that must fit), by where the bar's key
+        # starts in ``where`` (two places a key: one pack holds two cards of each rank
+        # and colour)
+        left = right = top = -1
+        where = [-1] * 56
+        empty = False
+        for i in range(waste + 1):  # the sources in order: the posts, the bars, the waste
             pile = p[i]
             if pile:
                 c = pile[-1]
                 if RANK[c] == len(p[f0 + SUIT[c]]) + 1:
-                    out.append(to_f[i])
-        lp, rp, waste = self.LP, self.RP, self.WASTE
-        # where each card that can move onto a bar sits, by rank and colour (rank * 2 +
-        # red): the posts' and the waste's top cards, then each bar's bottom card (a bar
-        # pile moves only whole, so its bottom card is the one that must fit); singles
-        # first, then bars in order, as moves are listed
-        where: list[list[int] | None] = [None] * 28
-        for i in (lp, rp, waste):
-            pile = p[i]
-            if pile:
-                c = pile[-1]
-                key = RANK[c] * 2 + RED[c]
-                found = where[key]
-                if found is None:
-                    where[key] = [i]
+                    out.append(table[i * n + i])
+                if i == 0:
+                    left = _KEY[c]
+                elif i == 1:
+                    right = _KEY[c]
+                elif i == waste:
+                    top = _KEY[c]
                 else:
-                    found.append(i)
-        empty = []
-        bars = self.BARS
-        for i in bars:
-            pile = p[i]
-            if not pile:
-                empty.append(i)
-                continue
-            bottom = pile[0]
-            key = RANK[bottom] * 2 + RED[bottom]
-            found = where[key]
-            if found is None:
-                where[key] = [i]
-            else:
-                found.append(i)
-        for j in bars:
+                    key = _KEY[pile[0]]
+                    where[key + 1 if where[key] >= 0 else key] = i
+            elif 2 <= i < waste:
+                empty = True
+        # onto each bar: the posts' and the waste's cards first, then the bars', in order
+        for j in range(2, waste):
             dest = p[j]
             if dest:
-                d = dest[-1]
-                # a rank lower, the other colour
-                found = where[RANK[d] * 2 - 2 + (not RED[d])]
-                if found is not None:
-                    for i in found:
-                        if i != j:
-                            out.append(to[i, j])
-        for j in empty:
-            if p[lp]:
-                out.append(to[lp, j])
-            if p[rp]:
-                out.append(to[rp, j])
-        if p[self.STOCK] or (p[waste] and self._vacancies()):
+                key = _FITS[dest[-1]]  # a rank lower, the other colour
+                if left == key:
+                    out.append(table[j])  # (0 * n + j)
+                if right == key:
+                    out.append(table[n + j])
+                if top == key:
+                    out.append(table[waste * n + j])
+                i = where[key]
+                if i >= 0:
+                    if i != j:
+                        out.append(table[i * n + j])
+                    i = where[key + 1]
+                    if i >= 0 and i != j:
+                        out.append(table[i * n + j])
+        if empty:
+            for j in range(2, waste):
+                if not p[j]:
+                    if left >= 0:
+                        out.append(table[j])
+                    if right >= 0:
+                        out.append(table[n + j])
+        if p[n - 5] or (top >= 0 and self._vacancies()):
             out.append(self.DEAL_MOVE)
         return out
 
@@ -193,18 +213,20 @@ class Gate(Game):
         elif kind == TO_PILE:
             src = move.a
             # a bar's pile shifts bodily, all of it; a post or the waste gives one card
-            self._mv(src, move.b, len(p[src]) if src in self.BARS else 1)
+            self._mv(src, move.b, len(p[src]) if 2 <= src < len(p) - 6 else 1)
         else:
             self._deal()
 
     def _deal(self) -> None:
         p = self.p
-        stock, waste = self.STOCK, self.WASTE
+        waste = len(p) - 6
+        stock = waste + 1
         if not self._vacancies():
             self._mv(stock, waste)
             return
-        for i in self.FILL_ORDER:
-            want = (POST_SIZE if i in (self.LP, self.RP) else 1) - len(p[i])
+        # the fill order: the left post, the bars, the right post
+        for i in (0, *range(2, waste), 1):
+            want = (POST_SIZE if i < 2 else 1) - len(p[i])
             for _ in range(want):
                 if p[stock]:
                     self._mv(stock, i)
@@ -216,11 +238,11 @@ class Gate(Game):
     def _auto(self) -> None:
         """Aces go out whenever exposed (after the whole fill pass, as ``_deal`` ends first)."""
         p = self.p
-        f0 = self.F0
+        f0 = len(p) - 4
         moved = True
         while moved:
             moved = False
-            for i in self.SOURCES:
+            for i in range(f0 - 1):  # the sources: the posts, the bars, the waste
                 pile = p[i]
                 if pile and RANK[pile[-1]] == 1:
                     self._mv(i, f0 + SUIT[pile[-1]])
