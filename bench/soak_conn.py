@@ -139,6 +139,12 @@ class Ledger:
                     sent.stale = True
                     self.unanswered += 1
                     self.note("unanswered", f"{conn.name}: {sent.kind} (id {sent.rid})")
+                    if not conn.probed:
+                        # does the connection still answer? a pong (its reply taken for
+                        # the stale request's: a violation naming both) says the request
+                        # was passed over; nothing, that the connection stopped reading
+                        conn.probed = True
+                        conn.request("ping", who="probe")
 
 
 class Conn:
@@ -164,6 +170,7 @@ class Conn:
         self.inflight: deque[Sent] = deque()
         self.next_id = 0
         self.ours = False  # closed or cut by the soak
+        self.probed = False  # a ping sent after a request went unanswered
         self.signed_out = False
         self.ended = asyncio.get_running_loop().create_future()
         self.close_code: int | None = None

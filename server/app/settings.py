@@ -315,8 +315,8 @@ OPTIONS: dict[str, tuple[str, Callable[[str], Any]]] = {
         _non_negative_int,
     ),
     "replay_ttl": (
-        "seconds a solo, practice or challenge game's replay is kept (longer while a "
-        "challenge races it)",
+        "seconds a finished solo, practice or challenge game is kept, its replay made from "
+        "it (kept longer once a challenge races it)",
         _positive_int,
     ),
     "challenge_ttl": (

@@ -6,7 +6,7 @@ and over HTTP."""
 from __future__ import annotations
 
 from server.app.settings import Settings
-from server.app.store.keys import replay_key
+from server.app.store.keys import log_key, replay_key
 
 from . import rawhttp
 from .client import player
@@ -15,22 +15,23 @@ from .test_challenges import made, solo_won
 
 
 async def test_a_solo_replay_lives_a_week_and_as_long_as_its_challenge(server: Running) -> None:
-    ann = await player(server.url, "ann")
+    # a finished solo game is kept replay_ttl, its replay made from its log when asked
+    # for (nothing more kept at its end); a challenge made of it keeps the replay as long
+    # as the challenge
+    ann, bob = await player(server.url, "ann"), await player(server.url, "bob")
     gid = await solo_won(ann)
     redis = server.redis
-
-    async def kept() -> bool:
-        return bool(await redis.exists(replay_key(gid)))
-
-    for _ in range(200):  # kept in the background as the game ends
-        if await kept():
-            break
-        await ann.call("ping")
-    ttl = await redis.ttl(replay_key(gid))
+    assert not await redis.exists(replay_key(gid))
+    ttl = await redis.ttl(log_key(gid))
     assert server.settings.replay_ttl - 60 < ttl <= server.settings.replay_ttl
+    replay = (await bob.call("replay", replay=gid))["replay"]
+    assert replay["kind"] == "solo" and replay["player"] == "ann" and replay["seed"] == 3
+    assert replay["result"]["status"] == "won"
+    assert not await redis.exists(replay_key(gid))  # (made, not kept)
     await made(ann, gid)
     ttl = await redis.ttl(replay_key(gid))
     assert server.settings.challenge_ttl - 60 < ttl <= server.settings.challenge_ttl
+    assert (await bob.call("replay", replay=gid))["replay"] == replay
 
 
 async def test_making_challenges_is_limited_an_hour(settings: Settings) -> None:

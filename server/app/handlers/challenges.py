@@ -1,14 +1,15 @@
 """Challenges: a finished game raced again by anyone, later, against its ghost
 (``domain/challenges.py``, ``domain/ghosts.py``). Making one, taking it (the taker's game
 dealt from the same seed, started after a countdown), its table, the results its player
-has not seen; the replays of solo and practice games kept when they end, so that any
-game can be challenged.
+has not seen.
 
 A challenge game is a game like any other on the move path (its kind ``challenge``,
 refused ``not_started`` before its start); when it ends (:class:`GameEnded`) the taker's
 entry is written once, the taker told how they did against the ghost
 (``challenge_result``) and the challenge's player told of the new result
-(``challenge_news``, through the process they are connected to). An end whose writing
+(``challenge_news``, through the process they are connected to). A solo or practice
+game's replay is made from its log when a challenge is made of it, and kept as long as
+the challenge (``Replaying.found``). An end whose writing
 failed is written when the challenge is next looked at (:meth:`Challenging.settle`)."""
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from ..domain import ghosts, replays
 from ..events import GameEnded
 from ..store.limits import Limit, Limiter
 from .base import Context, Handler, Part, Session, refuse
-from .keeper import GameKeeper
+from .keeper import KEPT_AS_REPLAYS, GameKeeper
 from .replays import Replaying
 
 log = logging.getLogger("patience.service")
@@ -93,6 +94,8 @@ class Challenging(Part):
         record = ch.make(cid, replay, ghost, hints, self.now(), ttl * 1000)
         record["owner"] = owner
         record["ghost_hints"] = int(replay.get("result", {}).get("hints") or 0)
+        if replay.get("kind") in KEPT_AS_REPLAYS:  # made from its log: kept from now on
+            await self.replays.keep([(replay["id"], replay, owner)], ttl)
         return await self.kept.make(record, owner, ttl)
 
     async def replay_for(
@@ -100,12 +103,6 @@ class Challenging(Part):
     ) -> tuple[dict[str, Any], str]:
         """A finished game's replay the player may see, and its player's id: a kept one,
         or the player's own finished game's, made from its log now."""
-        found = await self.replays.get(replay_id)
-        if found is None:
-            live = await self.stored.load(replay_id, fence=False) if replay_id.isalnum() else None
-            if live is None or live.owner != pid or not live.finished:
-                raise refuse(ErrorCode.NO_SUCH_REPLAY, f"no replay {replay_id!r}")
-            await self.keep_replay(live, session.name or "?")
         replay, _secret, owner = await self.replaying.shown(replay_id, pid)
         if not owner:
             raise refuse(ErrorCode.NO_SUCH_REPLAY, "the book line is no player's game")
@@ -251,27 +248,6 @@ class Challenging(Part):
         live = event.live
         if live.kind == g.CHALLENGE and live.challenge is not None:
             self.spawn(self._ended(live))
-        elif live.kind in (g.SOLO, g.PRACTICE):
-            self.spawn(self._keep_ended(live))
-
-    async def _keep_ended(self, live: g.LiveGame) -> None:
-        session = self.sessions.get(live.owner)
-        name = session.name if session is not None else None
-        await self.keep_replay(live, name or await self.players.name_of(live.owner) or "?")
-
-    async def keep_replay(
-        self, live: g.LiveGame, name: str, ttl: int | None = None
-    ) -> dict[str, Any]:
-        """Keep a solo, practice or challenge game's replay (``replay_ttl``)."""
-        extra: dict[str, Any] = {"player": name}
-        if live.day is not None:
-            extra["day"] = live.day
-        if live.challenge is not None:
-            extra["challenge"] = live.challenge
-        logs = await self.stored.read_logs([live.gid])
-        replay = replays.build(live, logs[0], extra)
-        await self.replays.keep([(live.gid, replay, live.owner)], ttl or self.settings.replay_ttl)
-        return replay
 
     async def _ended(self, live: g.LiveGame) -> None:
         """Write the taker's entry, tell them and the challenge's player; tried again a
@@ -309,7 +285,7 @@ class Challenging(Part):
         session = self.sessions.get(pid)
         name = (session.name if session is not None else None) or await self.players.name_of(pid)
         ttl_s = max((record["expires_ms"] - self.now()) // 1000, 60)
-        await self.keep_replay(live, name or "?", ttl_s)
+        await self.replaying.keep_game(live, name or "?", ttl_s)
         entry = ch.entry_of(name or "?", live, live.created_ms)
         if await self.kept.enter(cid, pid, entry, record["owner"], ttl_s * 1000):
             await self.tell_owner(record, entry)

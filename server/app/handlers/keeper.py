@@ -20,6 +20,10 @@ from .base import Context, Part, Session, refuse
 
 log = logging.getLogger("patience.service")
 
+#: the kinds of game whose replay is made when it is asked for, from the game's log: a
+#: finished one is kept ``replay_ttl`` (a solo or practice game, within the last ones
+#: that ended a player keeps: ``keep_solo``; a challenge game)
+KEPT_AS_REPLAYS: Final = frozenset((g.SOLO, g.PRACTICE, g.CHALLENGE))
 #: the limit of new games a player deals (``Settings.deal_rate`` of them a minute)
 DEAL: Final = "deal"
 MINUTE_MS: Final = 60_000
@@ -101,7 +105,13 @@ class GameKeeper(Part):
         the token this process took the game with; now and then, and at the end, the
         keys' time to live renewed; with a ranked daily's final entry, that its finish is
         owed (``DailyChallenge.finish``)."""
-        ttl = self.settings.ended_ttl if live.finished else self.settings.idle_ttl
+        settings = self.settings
+        if not live.finished:
+            ttl = settings.idle_ttl
+        elif live.kind in KEPT_AS_REPLAYS:  # (their replay is made from their log)
+            ttl = max(settings.replay_ttl, settings.ended_ttl)
+        else:
+            ttl = settings.ended_ttl
         fence = live.fence
         assert fence is not None, "a game is played only where it was taken"
         renew = live.finished or live.log_length % 64 == 0

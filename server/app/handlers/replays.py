@@ -1,4 +1,6 @@
-"""Replays: kept when a game ends, shown as their viewer may see them."""
+"""Replays: kept when a game ends (a ranked daily's, a race's, a challenge game's), or
+made from the game's log when asked for (a solo or practice game's, while the game is
+kept: ``keeper.KEPT_AS_REPLAYS``), and shown as their viewer may see them."""
 
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ from ..domain import daily as d
 from ..domain import games as g
 from ..domain import replays
 from .base import Handler, Part, Session, refuse
+from .keeper import KEPT_AS_REPLAYS
 
 log = logging.getLogger("patience.service")
 
@@ -45,6 +48,40 @@ class Replaying(Part):
         )
         return out
 
+    def extra_of(self, live: g.LiveGame, name: str) -> dict[str, Any]:
+        """What a solo, practice or challenge game's replay says besides its log."""
+        extra: dict[str, Any] = {"player": name}
+        if live.day is not None:
+            extra["day"] = live.day
+        if live.challenge is not None:
+            extra["challenge"] = live.challenge
+        return extra
+
+    async def keep_game(self, live: g.LiveGame, name: str, ttl: int) -> dict[str, Any]:
+        """Keep a solo, practice or challenge game's replay ``ttl`` seconds (a challenge
+        made from it, a challenge game's end)."""
+        logs = await self.stored.read_logs([live.gid])
+        replay = replays.build(live, logs[0], self.extra_of(live, name))
+        await self.replays.keep([(live.gid, replay, live.owner)], ttl)
+        return replay
+
+    async def found(self, replay_id: str) -> tuple[dict[str, Any], str | None] | None:
+        """A replay and its player's id: a kept one, or a finished solo, practice or
+        challenge game's made from its log (not kept: what one player can make Redis
+        keep stays bounded by the games they keep)."""
+        found = await self.replays.get(replay_id)
+        if found is not None or not replay_id.isalnum():
+            return found
+        live = await self.stored.load(replay_id, fence=False)
+        if live is None or not live.finished or live.kind not in KEPT_AS_REPLAYS:
+            return None
+        session = self.sessions.get(live.owner)
+        name = (session.name if session is not None else None) or await self.players.name_of(
+            live.owner
+        )
+        log_entries = await self.stored.read_log(live.gid)
+        return replays.build(live, log_entries, self.extra_of(live, name or "?")), live.owner
+
     async def public_replay(self, replay_id: str, pid: str | None) -> dict[str, Any]:
         """A replay as its viewer may see it: a daily game's, and a day's book line, are
         public only after the day's reset (a game's player sees it sooner, but not the
@@ -59,7 +96,7 @@ class Replaying(Part):
         from them (a daily's own player before the day's reset: the seed would tell the
         cards they never turned, and the deal before anyone else has played it), and its
         player's id (never sent)."""
-        found = await self.replays.get(replay_id)
+        found = await self.found(replay_id)
         if found is None:
             raise refuse(ErrorCode.NO_SUCH_REPLAY, f"no replay {replay_id!r}")
         replay, owner = found

@@ -53,9 +53,10 @@ key                         type    what
                                     its server ms (``limits.py``; a window's length)
 ``claim:{kind}:{who}``      string  a short claim: one thing at a time (``limits.py``)
 ``rp:{gid}``                string  a finished game's replay (msgpack): a ranked daily's or a
-                                    race's kept for good; a solo, practice or challenge
-                                    game's :data:`REPLAY_TTL` (``replay_ttl``), and as long
-                                    as a challenge made from it lives
+                                    race's kept for good; a solo or practice game's only
+                                    once a challenge is made of it (else it is made from
+                                    the game's log: ``Replaying.found``), and a challenge
+                                    game's, as long as the challenge lives
 ``ch:{cid}``                string  a challenge (msgpack: ``domain/challenges.py``), with its
                                     deal's seed; ``challenge_ttl`` from its making
 ``ch:{cid}:takers``         hash    taker id -> the id of their challenge game (a challenge is
@@ -295,8 +296,8 @@ def replay_key(gid: str) -> str:
     return f"rp:{gid}"
 
 
-#: ``Settings.replay_ttl``'s default, seconds (7 days): how long a solo, practice or
-#: challenge game's replay is kept when no challenge is made from it
+#: ``Settings.replay_ttl``'s default, seconds (7 days): how long a finished solo,
+#: practice or challenge game (its meta and log: its replay) is kept
 REPLAY_TTL = 7 * 24 * 3600
 
 #: ``Settings.challenge_ttl``'s default, seconds (30 days): how long a challenge, its
