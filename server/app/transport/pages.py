@@ -135,6 +135,18 @@ def no_client_html(why: str) -> str:
     return html_page("Patience Race: browser client", body)
 
 
+def race_this(replay: dict[str, Any]) -> str:
+    """A player's replay offers to race its ghost on the same deal (a book line is no
+    player's game): in the browser client, or with the terminal client's command."""
+    if replay.get("kind") == replays.BOOK:
+        return ""
+    rid = escape(str(replay["id"]))
+    return (
+        f'<p><a href="/play#replay={rid}">Race this</a>: the same deal against this game\'s '
+        f"ghost (in a terminal: <code>patience-race challenge --replay {rid}</code>)</p>"
+    )
+
+
 def replay_html(replay: dict[str, Any]) -> str:
     result = replay.get("result", {})
     name = GAMES[replay["game"]].name if replay.get("game") in GAMES else replay.get("game")
@@ -159,6 +171,7 @@ def replay_html(replay: dict[str, Any]) -> str:
         f" · rules version {version}</p>{rules_note}"
         f"<table><thead><tr><th>#</th><th>time</th><th>move</th></tr></thead>"
         f"<tbody>{moves}</tbody></table>"
+        f"{race_this(replay)}"
         f'<p class=muted><a href="/replay/{escape(str(replay["id"]))}.json">JSON</a> '
         "(check it: <code>patience-race-server verify FILE</code>)</p>"
     )
