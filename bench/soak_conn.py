@@ -171,6 +171,7 @@ class Conn:
         self.next_id = 0
         self.ours = False  # closed or cut by the soak
         self.probed = False  # a ping sent after a request went unanswered
+        self.last_heard = time.monotonic()  # when a frame last came
         self.signed_out = False
         self.ended = asyncio.get_running_loop().create_future()
         self.close_code: int | None = None
@@ -259,6 +260,7 @@ class Conn:
 
     def _message(self, payload: bytes) -> None:
         ledger = self.ledger
+        self.last_heard = time.monotonic()
         try:
             message = msgpack.unpackb(payload, raw=False, strict_map_key=False)
         except Exception:
@@ -334,6 +336,13 @@ class Conn:
             code is not None and (code in DOCUMENTED_CLOSES or self.ours)
         )
         for sent in self.inflight:
+            if sent.expects and sent.stale:
+                ledger.note(
+                    "late",
+                    f"{self.name}: {sent.kind} (id {sent.rid}) unanswered until the connection "
+                    f"ended ({reason}) {time.monotonic() - sent.at:.1f} s after it was sent; "
+                    f"last frame received {time.monotonic() - self.last_heard:.1f} s before",
+                )
             if not sent.expects or sent.stale:
                 continue
             if documented:
