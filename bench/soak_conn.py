@@ -69,6 +69,9 @@ class Sent:
     int_id: int | None = None
     future: asyncio.Future[dict[str, Any]] | None = None
     stale: bool = False
+    #: a ping asking whether a connection with a request unanswered still answers: its
+    #: own silence is noted (``probe``), not counted unanswered
+    probe: bool = False
     #: the error code the reply must have, when the frame decides it
     code: str | None = None
 
@@ -107,7 +110,7 @@ class Ledger:
             1
             for conn in self.open_conns
             for sent in conn.inflight
-            if sent.expects and not sent.stale
+            if sent.expects and not sent.stale and not sent.probe
         )
 
     async def drain(self, linger: float = 0.0) -> None:
@@ -131,20 +134,26 @@ class Ledger:
     def sweep(self) -> None:
         """Count the requests on open connections waiting longer than ``stall``."""
         now = time.monotonic()
+        probe = []
         for conn in list(self.open_conns):
             for sent in conn.inflight:
                 if now - sent.at < self.stall:
                     break
-                if sent.expects and not sent.stale:
+                if sent.probe and not sent.stale:
+                    sent.stale = True
+                    self.note("probe", f"{conn.name}: no pong either: it answers nothing now")
+                elif sent.expects and not sent.stale:
                     sent.stale = True
                     self.unanswered += 1
                     self.note("unanswered", f"{conn.name}: {sent.kind} (id {sent.rid})")
                     if not conn.probed:
-                        # does the connection still answer? a pong (its reply taken for
-                        # the stale request's: a violation naming both) says the request
-                        # was passed over; nothing, that the connection stopped reading
                         conn.probed = True
-                        conn.request("ping", who="probe")
+                        probe.append(conn)
+        for conn in probe:
+            # does the connection still answer? a pong (its reply taken for the stale
+            # request's: a violation naming both) says the request was passed over;
+            # nothing, that the connection stopped reading
+            conn.request("ping", who="probe", probe=True)
 
 
 class Conn:
@@ -222,7 +231,7 @@ class Conn:
             pass  # the connection is ending: the frame is dropped with it
 
     def request(
-        self, kind: str, who: str | None = None, **fields: Any
+        self, kind: str, who: str | None = None, probe: bool = False, **fields: Any
     ) -> asyncio.Future[dict[str, Any]]:
         """Send a request; the future gives its reply, or fails if the connection ends
         (``who``: whom the frame is counted for, if not the connection's owner)."""
@@ -232,7 +241,8 @@ class Conn:
         if self.closed or self.ours:
             future.set_exception(ConnectionError(f"{self.name} is closed"))
             return future
-        self.send_frame(frame, Sent(kind, time.monotonic(), rid, int_id=rid, future=future), who)
+        sent = Sent(kind, time.monotonic(), rid, int_id=rid, future=future, probe=probe)
+        self.send_frame(frame, sent, who)
         return future
 
     async def call(self, kind: str, timeout: float | None = None, **fields: Any) -> dict[str, Any]:
@@ -343,7 +353,7 @@ class Conn:
                     f"ended ({reason}) {time.monotonic() - sent.at:.1f} s after it was sent; "
                     f"last frame received {time.monotonic() - self.last_heard:.1f} s before",
                 )
-            if not sent.expects or sent.stale:
+            if not sent.expects or sent.stale or sent.probe:
                 continue
             if documented:
                 ledger.dropped[reason] += 1

@@ -28,6 +28,12 @@ async def test_the_drain_ends_with_a_reply_that_never_comes() -> None:
             await ledger.drain()
         assert 0.5 <= time.monotonic() - started < 3
         assert ledger.unanswered == 1 and not asked.done()
+        # it was asked whether it still answers anything (a ping): not counted, noted
+        await asyncio.sleep(0.7)
+        ledger.sweep()
+        assert ledger.unanswered == 1 and ledger.samples["probe"] == [
+            "c: no pong either: it answers nothing now"
+        ]
         await conn.close()
 
 
