@@ -8,45 +8,11 @@ import random
 
 import pytest
 
-from server.engine import GAMES, new_game
+from server.engine import GAMES
 
 from .client import Client, player
 from .conftest import Running
-from .test_fair_play import assert_fair
-
-
-class Taker:
-    """A challenge's taker playing random moves, undos and illegal moves, its game
-    replayed beside it by the engine (the test knows the seed) to know what is in view."""
-
-    def __init__(self, client: Client, game_id: str, seed: int, gid: str) -> None:
-        self.client = client
-        self.replica = new_game(game_id, seed=seed)
-        self.gid = gid
-        self.checked = 0
-
-    def check(self) -> None:
-        assert_fair(self.client.frames[self.checked :], self.replica, self.client.name or "")
-        self.checked = len(self.client.frames)
-
-    async def step(self, rng: random.Random, legal: list[str]) -> list[str]:
-        roll = rng.random()
-        if roll < 0.1:
-            reply = await self.client.request("undo", game=self.gid)
-            if reply["type"] == "undone":
-                self.replica.undo()
-        elif roll < 0.2:
-            illegal = [m.text for m in self.replica.MOVES.values() if m.text not in legal]
-            reply = await self.client.request("move", game=self.gid, move=rng.choice(illegal))
-            assert reply["code"] == "illegal_move", reply
-        else:
-            reply = await self.client.request("move", game=self.gid, move=rng.choice(legal))
-            assert reply["type"] == "moved", reply
-            self.replica.play(reply["move"])
-        self.check()
-        if reply["type"] in ("moved", "undone"):
-            return list(reply["legal"])
-        return [m.text for m in self.replica.legal_moves()]
+from .test_fair_play import Racer, assert_fair
 
 
 async def recorded(client: Client, game_id: str, seed: int, rng: random.Random) -> str:
@@ -75,7 +41,7 @@ async def test_no_challenge_frame_carries_a_card_the_taker_has_not_uncovered(
     cid = (await ann.call("challenge_create", replay=gid))["challenge"]["id"]
     await cy.call("challenge_show", challenge=cid)
     taken = await bob.call("challenge_take", challenge=cid)
-    taker = Taker(bob, game_id, seed, taken["game"])
+    taker = Racer(bob, game_id, seed, taken["game"])
     assert_fair(bob.frames, None, "bob before the start")  # the ghost, the table: no card
     start = await bob.event("challenge_start")
     taker.check()

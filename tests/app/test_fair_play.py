@@ -58,10 +58,15 @@ def assert_fair(frames: list[dict[str, Any]], replica: Game | None, who: str) ->
 
 
 class Racer:
-    def __init__(self, client: Client, game_id: str, seed: int) -> None:
+    """A player playing random moves, undos and illegal moves, their game replayed beside
+    it by the engine (the test knows the seed) to know what is in view; ``gid``: the game
+    to name in each request (none: the race's, the default)."""
+
+    def __init__(self, client: Client, game_id: str, seed: int, gid: str | None = None) -> None:
         self.client = client
         self.replica = new_game(game_id, seed=seed)
         self.checked = 0
+        self.named: dict[str, Any] = {"game": gid} if gid is not None else {}
 
     def check(self) -> None:
         assert_fair(self.client.frames[self.checked :], self.replica, self.client.name or "")
@@ -70,16 +75,16 @@ class Racer:
     async def step(self, rng: random.Random, legal: list[str]) -> list[str]:
         roll = rng.random()
         if roll < 0.1:
-            reply = await self.client.request("undo")
+            reply = await self.client.request("undo", **self.named)
             if reply["type"] == "undone":
                 self.replica.undo()
         elif roll < 0.2:
             # an illegal move: its message must not name a hidden card either
             illegal = [m.text for m in self.replica.MOVES.values() if m.text not in legal]
-            reply = await self.client.request("move", move=rng.choice(illegal))
+            reply = await self.client.request("move", move=rng.choice(illegal), **self.named)
             assert reply["code"] == "illegal_move"
         else:
-            reply = await self.client.request("move", move=rng.choice(legal))
+            reply = await self.client.request("move", move=rng.choice(legal), **self.named)
             assert reply["type"] == "moved", reply
             self.replica.play(reply["move"])
         self.check()
