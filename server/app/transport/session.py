@@ -351,6 +351,8 @@ class WsSession:
 
     def done(self) -> None:
         """The request in hand is answered: on to the next."""
+        if not self._busy:
+            log.warning("a request answered twice", extra={"player": self.player})
         self._busy = False
         if self._inbox is not None:
             self._pump()
@@ -358,6 +360,14 @@ class WsSession:
     # -- the connection's coroutine ------------------------------------------------------
 
     def _hand(self, item: tuple[Any, ...]) -> None:
+        lost = self._handed
+        if lost is not None and lost[0] != "close":
+            # one request at a time: one waiting unread here is a fault, logged with both
+            log.warning(
+                "a request passed over",
+                extra={"player": self.player, "lost": type(lost[1]).__name__,
+                       "by": type(item[1]).__name__ if item[0] != "close" else "close"},
+            )  # fmt: skip
         self._handed = item
         waiter = self._waiter
         if waiter is not None and not waiter.done():
