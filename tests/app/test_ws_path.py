@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import logging
 from typing import Any
 
 import msgpack
+import pytest
 from websockets.frames import Frame, Opcode
 from websockets.protocol import State
 
@@ -262,3 +264,23 @@ async def test_a_signed_out_connection_plays_no_more(server: Running) -> None:
     moved = await new.call("move", move=moves[0], game=gid)
     assert moved["view"]["moves"] == 1
     assert len(await Games(server.redis).read_log(gid)) == 1
+
+
+async def test_at_a_ping_every_request_before_it_is_answered(
+    server: Running, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The session counts the frames it takes to answer and the replies it sends: a ping
+    finds them level whatever came before it (moves held here and not, requests of the
+    coroutine, refusals, a frame that is no request); a request lost would be logged."""
+    caplog.set_level(logging.WARNING)
+    ann = await player(server.url, "ann")
+    game = await ann.call("new_game", game="gate", seed=3)
+    await ann.call("move", game=game["game"], move=game["legal"][0])
+    await ann.request("move", game=game["game"], move="zz")
+    await ann.request("move", game="nosuch", move="zz")
+    await ann.request("frobnicate")
+    await ann.send_raw(msgpack.packb([1, 2]))
+    await ann.call("ping")
+    await ann.call("games")
+    await ann.call("ping")
+    assert not [r for r in caplog.records if "unanswered" in r.getMessage()]

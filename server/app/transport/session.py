@@ -158,6 +158,12 @@ class WsSession:
         self._received = 0.0
         #: the service's move path (``Service.moves``), once a move has come
         self._moves: MovePath | None = None
+        # frames taken to be answered, and replies sent: every one is answered, in order,
+        # so at a ping they are level (else a request was lost: logged, with the last
+        # requests that were not moves)
+        self._asked = 0
+        self._answered = 0
+        self._recent: tuple[tuple[str, int], ...] = ()
         #: the server's counters (read once: the shell is a Python object)
         self._metrics: Metrics | None = web.metrics if web is not None else None
 
@@ -236,12 +242,14 @@ class WsSession:
         if not self.allow(received):
             self._refuse(frame, received)
             return
+        self._asked += 1
         try:
             raw = decode(frame)
         except FrameError as undecodable:
             # (each except clause names its exception differently: compiled, a name
             # keeps the type of its first use)
             self.send(_error(None, ErrorCode.BAD_REQUEST, str(undecodable)))
+            self._answered += 1
             self._ended = True
             self._drop_inbox()
             self._hand(("close", CLOSE_UNDECODABLE, "undecodable frame"))
@@ -269,6 +277,13 @@ class WsSession:
                     return
                 self._busy = False
             request = parse_request(raw)
+            if request.TYPE == "ping" and self._asked - 1 != self._answered:
+                log.warning(
+                    "a ping came with a request unanswered",
+                    extra={"player": self.player, "asked": self._asked - 1,
+                           "answered": self._answered, "recent": list(self._recent)},
+                )  # fmt: skip
+            self._recent = (*self._recent[-2:], (request.TYPE, request.id))
             self._busy = True
             self._hand((received, request))
             return
@@ -300,6 +315,7 @@ class WsSession:
         if not isinstance(request_id, int) or isinstance(request_id, bool):
             request_id = None
         message = f"more than {self.rate:g} requests a second: slow down"
+        self._asked += 1  # (answered, as the first refused in a second is)
         self.answer(_error(request_id, ErrorCode.RATE_LIMITED, message), received)
 
     def _end_for_policy(self, reason: str) -> None:
@@ -324,6 +340,7 @@ class WsSession:
         reply, encoded, or the error."""
         try:
             if isinstance(outcome, bytes):
+                self._answered += 1
                 self.send_encoded(outcome)
                 self._count("moved", self._received)
             elif isinstance(outcome, ProtocolError):
@@ -336,6 +353,7 @@ class WsSession:
 
     def answer(self, reply: dict[str, Any], received: float) -> None:
         """Send a request's reply, and count it."""
+        self._answered += 1
         self.send(reply)
         self._count(reply["type"], received)
 
