@@ -432,7 +432,7 @@ def main(argv: list[str] | None = None) -> int:
         "PATIENCE_REGISTER_RATE": "0",  # (every connection comes from one address)
         "PATIENCE_COUNTDOWN": str(COUNTDOWN),
         "PATIENCE_SWEEP_INTERVAL": "2",
-        "PATIENCE_LOG_LEVEL": "INFO",
+        "PATIENCE_LOG_LEVEL": "DEBUG",
         "PATIENCE_CERTIFY_AHEAD": "0",
         "PATIENCE_SECRET": "soak-many-secret",
         # a request in hand this long is logged with where it waits (none should be)

@@ -332,7 +332,11 @@ class Racer:
             with contextlib.suppress(ConnectionError):
                 reply = await plan.go()
                 if reply["type"] == "error" and reply["code"] != "race_started":
-                    self.rematched = 0  # e.g. Redis down: again
+                    # e.g. Redis down: again, after a pause, as a client would (asked
+                    # again at once, thousands a second, the rate limit drops one
+                    # unanswered, as the protocol says: a frame past it gets no reply)
+                    self.rematched = 0
+                    await asyncio.sleep(1.0 if reply["code"] == "rate_limited" else 0.2)
             return
         await asyncio.sleep(0.1)
         if plan.hold or self.weather.down:

@@ -284,6 +284,9 @@ class WsSession:
                            "answered": self._answered, "recent": list(self._recent)},
                 )  # fmt: skip
             self._recent = (*self._recent[-2:], (request.TYPE, request.id))
+            log.debug(
+                "request", extra={"player": self.player, "type": request.TYPE, "id": request.id}
+            )
             self._busy = True
             self._hand((received, request))
             return
@@ -354,6 +357,11 @@ class WsSession:
     def answer(self, reply: dict[str, Any], received: float) -> None:
         """Send a request's reply, and count it."""
         self._answered += 1
+        if reply["type"] != "moved":
+            log.debug(
+                "answer",
+                extra={"player": self.player, "type": reply["type"], "id": reply.get("id")},
+            )
         self.send(reply)
         self._count(reply["type"], received)
 
