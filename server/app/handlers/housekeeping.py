@@ -120,7 +120,14 @@ class Housekeeping(Part):
         now = self.now()
         ttl = self.ctx.online_ttl()
         if self.sessions:
-            await self.presence.renew(self.sessions, ttl)
+            renewed = list(self.sessions)
+            await self.presence.renew(renewed, ttl)
+            # a player who left while the renewal was on its way had their mark taken
+            # away before it landed, and it made the mark again: take it away again
+            # (only if still this process's: they may have come back elsewhere)
+            for pid in renewed:
+                if pid not in self.sessions:
+                    await self.presence.unmark(pid)
         await self.catch_up_rooms()
         limit = self.settings.forfeit_after * 1000
         for room in list(self.rooms.values()):
