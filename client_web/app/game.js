@@ -5,7 +5,8 @@
 // is the only truth about the position.
 
 import { button, clock, count, h, replace } from "./dom.js";
-import { click, drawBoard, isWord } from "./board.js";
+import { drawBoard } from "./board.js";
+import { click, isWord } from "./clicks.js";
 import { challengeMaker } from "./share.js";
 
 const SHORTCUTS = [
