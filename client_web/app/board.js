@@ -85,7 +85,7 @@ export function drawBoard(root, view, state) {
     if (state.picked === p.label) classes.push("picked");
     if (lit.has(p.label)) classes.push("target");
     if (marks.has(p.label)) classes.push("marked");
-    const pile = h("div", { class: classes.join(" "), dataset: { label: p.label }, role: "button", "aria-label": `pile ${p.label}` });
+    const pile = h("div", { class: classes.join(" "), dataset: { label: p.label, pile: p.label }, role: "button", "aria-label": `pile ${p.label}` });
     pile.style.left = `${p.x * (cw + gap)}px`;
     pile.style.top = `${tops[p.y]}px`;
     pile.append(h("div", { class: "label" }, p.label));

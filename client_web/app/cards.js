@@ -12,7 +12,7 @@ export function isCard(code) {
 }
 
 export function cardFace(code) {
-  if (!isCard(code)) return h("div", { class: "card odd" }, "??");
+  if (!isCard(code)) return h("div", { class: "card odd", dataset: { card: "" } }, "??");
   const rank = code[0] === "T" ? "10" : code[0];
   const red = code[1] === "D" || code[1] === "H";
   return h(
@@ -24,5 +24,5 @@ export function cardFace(code) {
 }
 
 export function cardBack(count) {
-  return h("div", { class: "card back", title: `${count} face down` }, h("span", { class: "count" }, String(count)));
+  return h("div", { class: "card back", title: `${count} face down`, dataset: { card: "" } }, h("span", { class: "count" }, String(count)));
 }
