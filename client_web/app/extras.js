@@ -41,10 +41,11 @@ export class BoardScreen {
     }
     if (watch) this.watched = page.board;
     if (watch && page.size > page.entries.length) return this.load(false);
-    this.draw(page);
+    this.render(page);
   }
 
-  draw(page) {
+  // not `draw`: the app calls a screen's draw() with nothing as it shows it
+  render(page) {
     if (page.kind === "daily") this.board = page.board; // the day it resolved to
     const counting = page.kind === "wins" || page.kind === "races";
     const head = counting ? ["#", "player", "count"] : ["#", "player", "result", "time", "moves"];
