@@ -250,21 +250,20 @@ def test_the_env_file_of_the_secret_is_never_committed() -> None:
 
 
 def test_the_image_ships_the_rules_pages_not_the_terminal_client() -> None:
-    """The server serves the players' rules pages (``/web/rules/GAME.txt``) from
-    ``client_cli/rules/`` beside its package: the image copies those pages there, and
-    neither the terminal client's package nor its command, which cannot run without
-    its libraries (``ModuleNotFoundError: rich``)."""
-    from server.app.transport import static
-
+    """The server serves the players' rules pages (``/rules/GAME``, ``/web/rules/GAME.txt``)
+    from the :mod:`rulebook` package, which the image installs with the server (its pages
+    as package data), and neither the terminal client's package nor its command, which
+    cannot run without its libraries (``ModuleNotFoundError: rich``)."""
     text = (DEPLOY / "Dockerfile").read_text()
     build, _, runtime = text.split("\nFROM ", 3)[1:]
-    assert "COPY client_cli" not in build
+    assert "COPY client_cli" not in build + runtime
+    assert "COPY rulebook ./rulebook" in build
+    assert build.index("COPY rulebook") < build.index("pip install --no-cache-dir .")
     assert "rm /opt/patience/bin/patience-race" in build
     assert '! /opt/patience/bin/python -c "import client_cli.cli"' in build
-    rules = static.RULES.relative_to(static.ROOT)
-    site = "/opt/patience/lib/python3.11/site-packages"
-    assert f"COPY {rules}/*.txt {site}/{rules}/" in runtime
     assert "docs/games" in runtime  # the pages of the `rules` request
+    pyproject = (ROOT / "pyproject.toml").read_text()
+    assert '"rulebook*"' in pyproject and 'rulebook = ["pages/*.txt"]' in pyproject
 
 
 def test_the_runtime_image_has_no_pip() -> None:

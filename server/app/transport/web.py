@@ -7,7 +7,8 @@ pages: ``/`` (or ``/index.html``) the index; ``/leaderboard/<board>`` and
 ``/leaderboard/<board>.json`` (``<board>`` as in the protocol: ``daily/gate/2026-11-22``,
 ``daily/gate`` for today, ``wins/gate``, ``best/gate``, ``races/week``, ``races/all``);
 ``/leaderboard?game=gate&day=2026-11-21`` (the day picker's form); ``/replay/<id>`` and
-``/replay/<id>.json``. Their HTML is :mod:`server.app.transport.pages`. The browser
+``/replay/<id>.json``; ``/rules/<game>`` and ``/rules/<game>.txt``, a game's rules for
+players (:mod:`.rules_page`). Their HTML is :mod:`server.app.transport.pages`. The browser
 client: ``/play``, ``/r/<CODE>`` (a race room's link) and ``/c/<ID>`` (a challenge's
 link) answer its one page, and
 ``/web/...`` its files (:mod:`server.app.transport.static` says which; ``/web/pages.css``
@@ -56,11 +57,12 @@ from websockets.protocol import State
 from websockets.server import ServerProtocol
 from websockets.typing import StatusLike
 
+from server.engine import GAMES
 from server.protocol import ErrorCode, ProtocolError
 
 from ..domain import daily as d
 from ..store.connect import answers
-from . import pages, static
+from . import pages, rules_page, static
 
 if TYPE_CHECKING:
     from ..metrics import Metrics
@@ -269,6 +271,15 @@ async def replay_page(server: WebServer, found: Found) -> Answer:
     return Answer(200, HTML, pages.replay_html(replay))
 
 
+async def rules_page_answer(server: WebServer, found: Found) -> Answer:
+    """A game's rules for players: the browser's page, or the terminal's text."""
+    if found.name not in GAMES:
+        return error(found.route.form, 404, "no_such_game", "There is no game by that name.")
+    if found.route.form == PLAIN:
+        return file_answer(static.rules_text(found.name))
+    return Answer(200, HTML, rules_page.rules_html(found.name))
+
+
 #: a room code as a link may give it (the server says whether the room exists)
 ROOM_CODE = re.compile(r"[A-Za-z0-9]{1,16}")
 #: a challenge's id as its link gives it (domain/challenges.py: base32, lower case)
@@ -394,7 +405,7 @@ async def web_file(server: WebServer, found: Found) -> Answer:
 
 
 #: the read-only pages' style sheet, served as the browser client's files are
-PAGES_CSS = static.served(pages.STYLE, static.CSS)
+PAGES_CSS = static.served(pages.STYLE + rules_page.STYLE, static.CSS)
 
 
 async def pages_css(server: WebServer, found: Found) -> Answer:
@@ -464,6 +475,8 @@ ROUTES: tuple[Route, ...] = (
     Route(f"/leaderboard/{NAME}", HTML, board_page),
     Route(f"/replay/{NAME}.json", JSON, replay_page),
     Route(f"/replay/{NAME}", HTML, replay_page),
+    Route(f"/rules/{NAME}.txt", PLAIN, rules_page_answer),
+    Route(f"/rules/{NAME}", HTML, rules_page_answer),
     Route("/play", HTML, play_page),
     Route(f"/r/{NAME}", HTML, play_page),
     Route(f"/c/{NAME}", HTML, play_page),
