@@ -49,10 +49,10 @@ run: $(STAMP)
 	@echo "the browser client: open http://127.0.0.1:8765/play (another port: the one given)"
 	$(BIN)/patience-race-server $(ARGS)
 
-# A game at the local console, straight on the engine: make console GAME=nestor
+# A game at the local console, straight on the engine: make console GAME=nestor [SEED=7]
 GAME ?= gate
 console: $(STAMP)
-	$(BIN)/patience-race-server play $(GAME)
+	$(BIN)/patience-race-server play $(GAME) $(if $(SEED),--seed $(SEED))
 
 # ruff over all the Python; then every code name a docstring, comment or page cites in
 # backticks must name something in the project (docs/check_names.py)
