@@ -29,6 +29,8 @@ async def test_the_client_page_and_its_files_with_their_types(server: Running) -
         "/web/vendor/msgpack/utils/int.mjs": static.JAVASCRIPT,
         "/web/rules/gate.txt": static.TEXT,
         "/web/pages.css": static.CSS,
+        "/web/icons/icon.svg": static.SVG,
+        "/web/manifest.webmanifest": static.MANIFEST,
     }
     for target, kind in kinds.items():
         answer = await rawhttp.get(port, target)
@@ -125,6 +127,13 @@ async def test_unknown_files_and_traversal_are_404(server: Running) -> None:
         "/web/vendor/msgpack/../package.json",
         "/web/vendor/msgpack/index.d.ts",
         "/web/vendor/msgpack/encode.mjs.map",
+        "/web/vendor/msgpack/LICENSE",
+        "/web/vendor/msgpack/vendored.json",
+        "/web/vendor/msgpack/README.md",
+        "/web/icons/icon.png",
+        "/web/icons/../manifest.webmanifest",
+        "/web/manifest.json",
+        "/web/app/manifest.webmanifest",
         "/web/node_modules/@msgpack/msgpack/package.json",
         "/web/rules/chess.txt",
         "/web/rules/../../server/cli.txt",
@@ -151,11 +160,13 @@ def test_a_name_resolving_outside_its_folder_is_not_served() -> None:
         link.unlink()
 
 
-def test_without_its_library_the_client_page_says_how_to_enable_it(tmp_path: Path) -> None:
+def test_without_its_library_the_client_page_says_what_is_missing(tmp_path: Path) -> None:
+    """The library is committed (client_web/vendor/): only a copy of the server without
+    it misses it, and no npm would bring it back."""
     assert static.client_ready() is None
     assert "without its browser client" in str(static.client_ready(tmp_path))
     (tmp_path / "index.html").write_text("<!doctype html>")
     why = static.client_ready(tmp_path)
-    assert why is not None and "make web" in why and "npm" in why
+    assert why is not None and "client_web/vendor/msgpack/" in why and "npm" not in why
     page = pages.no_client_html(why)
-    assert "make web" in page and "<script" not in page and "<style" not in page
+    assert "vendor/msgpack" in page and "<script" not in page and "<style" not in page
