@@ -65,7 +65,7 @@ lint: $(STAMP)
 # server and client_cli strict, tests, bench and the names check with mypy's default
 # checks (pyproject.toml's [tool.mypy] says which)
 typecheck: $(STAMP)
-	$(BIN)/mypy server client_cli tests bench docs
+	$(BIN)/mypy server client_cli rulebook tests bench docs
 
 # The tests run on the compiled modules (PATIENCE_NATIVE=1 refuses to fall back), the
 # doctests and the tests of each compiled module once more on the source, as a machine
@@ -77,7 +77,7 @@ typecheck: $(STAMP)
 # first). PYTEST_WORKERS=0 SOURCE_WORKERS=0: each in one process, in order.
 PYTEST_WORKERS ?= 4
 SOURCE_WORKERS ?= 2
-ON_SOURCE := server docs README.md tests/engine tests/app/test_views.py \
+ON_SOURCE := server rulebook docs README.md tests/engine tests/app/test_views.py \
 	tests/app/test_errors.py tests/app/test_ws_path.py tests/app/test_slow_reader.py \
 	tests/app/test_parse.py tests/app/test_flood.py tests/app/test_golden_transcript.py \
 	tests/app/test_store.py tests/app/test_scripts.py
