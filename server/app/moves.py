@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Final, Protocol
 
 from server.engine import IllegalMove
 from server.protocol import ErrorCode, ProtocolError
-from server.protocol.codec import array_header, map_header, pack_str, pack_uint
+from server.protocol.codec import array_header, encode, map_header, pack_str, pack_uint
 
 from . import store
 from .domain import games as g
@@ -39,8 +39,11 @@ Answer = Callable[["bytes | BaseException"], None]
 #: room it was raced in, or the error (the move taken back)
 Started = Callable[["tuple[str, HeldRoom | None] | BaseException"], None]
 
-#: the ``moved`` reply's fields up to the game id, and the names of the others, encoded
+#: the ``moved`` reply's fields up to the game id (a lost game's has ``lost`` too), and
+#: the names of the others, encoded
 _MOVED: Final = map_header(7) + pack_str("type") + pack_str("moved") + pack_str("game")
+_MOVED_LOST: Final = map_header(8) + pack_str("type") + pack_str("moved") + pack_str("game")
+_LOST: Final = pack_str("lost")
 _MOVE: Final = pack_str("move")
 _VIEW: Final = pack_str("view")
 _LEGAL: Final = pack_str("legal")
@@ -243,6 +246,9 @@ class MovePath:
             "legal": [mv.text for mv in game.legal_moves()],
             "status": live.status(),
         }
+        lost = live.lost()
+        if lost is not None:
+            reply["lost"] = lost
         self.tell(live, room)
         return reply
 
@@ -259,7 +265,14 @@ class MovePath:
     ) -> bytes:
         """The ``moved`` reply as :meth:`played` makes it, with its ``id``, encoded (what
         ``codec.encode`` makes of it), and the room's progress event."""
-        out = [_MOVED, pack_str(live.gid), _MOVE, _text(move), _VIEW]
+        lost = live.lost()
+        out = [
+            _MOVED if lost is None else _MOVED_LOST,
+            pack_str(live.gid),
+            _MOVE,
+            _text(move),
+            _VIEW,
+        ]
         live.view_encoder().encode_into(out)
         legal = live.game.legal_moves()
         out.append(_LEGAL)
@@ -268,6 +281,9 @@ class MovePath:
             out.append(_text(mv.text))
         out.append(_STATUS)
         out.append(pack_str(live.status()))
+        if lost is not None:
+            out.append(_LOST)
+            out.append(encode(lost))
         out.append(_ID)
         out.append(pack_uint(request_id))
         frame = b"".join(out)

@@ -12,6 +12,7 @@ import pytest
 from redis.asyncio import Redis
 
 from server.app.domain.games import LiveGame
+from server.app.domain.lost import report
 from server.app.service import Service
 from server.app.settings import Settings
 from server.engine import GAMES, new_game
@@ -90,6 +91,8 @@ async def test_a_moves_reply_is_packed_as_the_codec_packs_it(
                     "view": game.view(),
                     "legal": [m.text for m in game.legal_moves()],
                     "status": live.status(),
+                    # a lost game's reply says why (server/app/domain/lost.py)
+                    **({"lost": report(game, undo=game.can_undo())} if status == "lost" else {}),
                     "id": request_id,
                 }
                 checked += 1

@@ -15,6 +15,7 @@ from typing import Any
 from server.engine import Game, new_game
 from server.protocol.codec import Encoded
 
+from .lost import report as lost_report
 from .views import ViewEncoder
 
 SOLO = "solo"
@@ -32,6 +33,10 @@ HINT = "!hint"
 
 #: how a finished game ended
 WON, LOST, RESIGNED, TIMEOUT = "won", "lost", "resigned", "timeout"
+#: the kinds of game whose loss an ``undo`` takes back (where the engine can take the
+#: move back): a solo game and a daily's practice. Races, ranked dailies and challenges
+#: stay final: their results rank players against each other
+UNDO_AFTER_LOSS = frozenset((SOLO, PRACTICE))
 
 
 def new_game_id() -> str:
@@ -110,6 +115,8 @@ class LiveGame:
         before = self.game.cards_home()
         if entry == UNDO:
             self.game.undo()  # counts as a change, as when it was played (note_home_change)
+            if self.result == LOST:  # an undo after a loss (only ever logged where allowed)
+                self.result = self.finished_ms = None
         else:
             self.game.play(entry)
         self.note_home_change(before, at_ms)
@@ -125,6 +132,19 @@ class LiveGame:
         if self.result is None:
             self.result = result
             self.finished_ms = at_ms
+
+    def undo_after_loss(self) -> bool:
+        """Whether an ``undo`` would take back this game's loss now: it is lost, of a kind
+        whose loss may be undone (:data:`UNDO_AFTER_LOSS`), and the engine can take the
+        last move back."""
+        return self.result == LOST and self.kind in UNDO_AFTER_LOSS and self.game.can_undo()
+
+    def lost(self) -> dict[str, Any] | None:
+        """The ``lost`` field of a reply carrying this game's status: why no move is left,
+        how far it got, whether ``undo`` takes the loss back (None: the game is not lost)."""
+        if self.result != LOST:
+            return None
+        return lost_report(self.game, self.undo_after_loss())
 
     def view(self) -> dict[str, Any]:
         return self.game.view()
@@ -145,8 +165,9 @@ class LiveGame:
         return [m.text for m in self.game.legal_moves()]
 
     def snapshot_message(self) -> dict[str, Any]:
-        """The game as a client needs it on (re)joining: view, legal moves, status."""
-        return {
+        """The game as a client needs it on (re)joining: view, legal moves, status (and
+        why it is lost, when it is)."""
+        message: dict[str, Any] = {
             "game": self.gid,
             "kind": self.kind,
             "rules": self.game.id,
@@ -156,6 +177,10 @@ class LiveGame:
             "status": self.status(),
             "started_at": self.created_ms,
         }
+        lost = self.lost()
+        if lost is not None:
+            message["lost"] = lost
+        return message
 
 
 def dealt(

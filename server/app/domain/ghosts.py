@@ -30,7 +30,7 @@ from typing import Any
 
 from server.engine import new_game
 
-from .games import HINT, RESIGN, RESIGNED, TIMEOUT, TIMEOUT_ENTRY, UNDO
+from .games import HINT, LOST, RESIGN, RESIGNED, TIMEOUT, TIMEOUT_ENTRY, UNDO
 
 PLAYING = "playing"
 
@@ -45,6 +45,10 @@ def of_replay(replay: dict[str, Any]) -> dict[str, Any]:
     status = PLAYING
     ended_at = 0
     for at, what in replay["moves"]:
+        if status != PLAYING:
+            if status != LOST or what != UNDO:
+                break
+            status, ended_at = PLAYING, 0  # a loss undone (a solo or practice game)
         offset = max(int(at) - start, 0)
         if what == RESIGN:
             status = RESIGNED
@@ -68,7 +72,6 @@ def of_replay(replay: dict[str, Any]) -> dict[str, Any]:
                 points.append(point)
         if status != PLAYING:
             ended_at = offset
-            break
     _home, total = game.progress
     return {
         "name": replay.get("player"),

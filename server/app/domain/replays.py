@@ -15,6 +15,8 @@ A race game's replay has ``room`` and ``race`` instead of ``day``.
 ``verify`` plays the moves from the seed through the engine and checks that they are all
 legal, that the times run forwards from the start, and that they reproduce the result
 (the hints given too: a ``!hint`` entry is counted, and changes nothing on the board).
+Nothing comes after the game's end but, in a solo or practice game, an ``!undo`` that
+takes back a loss (``games.UNDO_AFTER_LOSS``): the game goes on from there.
 A replay is checked only against the rules it was played under: one played under another
 version of its game's rules than this engine's (``rules_version``; a replay without one
 was played under version 1) is refused with :class:`OtherRules`, neither verified nor
@@ -32,7 +34,18 @@ import msgpack
 from server.engine import GAMES, IllegalMove, UndoRefused, new_game
 
 from .daily import book_id
-from .games import HINT, RESIGN, RESIGNED, TIMEOUT, TIMEOUT_ENTRY, UNDO, WON, LiveGame
+from .games import (
+    HINT,
+    LOST,
+    RESIGN,
+    RESIGNED,
+    TIMEOUT,
+    TIMEOUT_ENTRY,
+    UNDO,
+    UNDO_AFTER_LOSS,
+    WON,
+    LiveGame,
+)
 
 #: a replay's kind for a certified daily deal's book line
 BOOK = "book"
@@ -140,6 +153,7 @@ def verify(replay: dict[str, Any]) -> dict[str, Any]:
     if not isinstance(recorded, dict):
         raise Tampered("not a replay: its result is not a map")
     status = "playing"
+    loss_undone = replay.get("kind") in UNDO_AFTER_LOSS
     hints = 0
     last = start
     finished_at = start
@@ -147,11 +161,12 @@ def verify(replay: dict[str, Any]) -> dict[str, Any]:
         if at < last:
             raise Tampered(f"move {n} ({what}) is timed before the one before it")
         last = at
-        if status != "playing":
+        if status != "playing" and not (status == LOST and what == UNDO and loss_undone):
             raise Tampered(f"move {n} ({what}) comes after the game ended ({status})")
         try:
             if what == UNDO:
                 game.undo()
+                status = "playing"
             elif what == RESIGN:
                 status = RESIGNED
             elif what == TIMEOUT_ENTRY:

@@ -80,6 +80,9 @@ class Homing(Part):
             "legal": [mv.text for mv in live.game.legal_moves()],
             "status": live.status(),
         }
+        lost = live.lost()
+        if lost is not None:
+            reply["lost"] = lost
         if stopped is not None:
             reply["error"] = stopped
         if played:

@@ -100,11 +100,11 @@ class GameKeeper(Part):
             raise refuse(ErrorCode.NO_SUCH_GAME, "no such game of yours: start one with new_game")
         return live
 
-    def log_write(self, live: g.LiveGame, entry: str) -> store.Write:
+    def log_write(self, live: g.LiveGame, entry: str, renew: bool = False) -> store.Write:
         """The group commit's write of a log entry (``store.games.log_write``): fenced by
-        the token this process took the game with; now and then, and at the end, the
-        keys' time to live renewed; with a ranked daily's final entry, that its finish is
-        owed (``DailyChallenge.finish``)."""
+        the token this process took the game with; now and then, at the end, and with
+        ``renew``, the keys' time to live renewed; with a ranked daily's final entry, that
+        its finish is owed (``DailyChallenge.finish``)."""
         settings = self.settings
         if not live.finished:
             ttl = settings.idle_ttl
@@ -114,7 +114,7 @@ class GameKeeper(Part):
             ttl = settings.ended_ttl
         fence = live.fence
         assert fence is not None, "a game is played only where it was taken"
-        renew = live.finished or live.log_length % 64 == 0
+        renew = renew or live.finished or live.log_length % 64 == 0
         owed = live.finished and live.kind == g.DAILY  # a ranked daily's final entry
         return log_write(live.gid, fence, entry, ttl, renew, owed)
 
@@ -137,10 +137,11 @@ class GameKeeper(Part):
             "this game is being played from another connection: sign in again to play it here",
         )
 
-    async def log(self, live: g.LiveGame, entry: str) -> None:
-        """Append a log entry through the group commit: returns once Redis has it."""
+    async def log(self, live: g.LiveGame, entry: str, renew: bool = False) -> None:
+        """Append a log entry through the group commit (with ``renew``, the keys' time to
+        live renewed too): returns once Redis has it."""
         try:
-            await self.commit.submit(self.log_write(live, entry))
+            await self.commit.submit(self.log_write(live, entry, renew))
         except Exception as exc:
             failed = self.log_failed(live, exc)
             if failed is exc:

@@ -105,7 +105,12 @@ class Play(Part):
     async def on_undo(self, session: Session, req: m.Undo) -> dict[str, Any]:
         live = await self.keeper.game_for(session, req.game)
         await self.daily.close_past_daily(live)
-        room = self.moves.check_playable(live)
+        reopen = live.result == g.LOST and live.kind in g.UNDO_AFTER_LOSS
+        if reopen:
+            await self._check_loss_undoable(live)
+            room = None
+        else:
+            room = self.moves.check_playable(live)
         self.moves.check_log_room(live)
         game = live.game
         now = self.now()
@@ -114,13 +119,28 @@ class Play(Part):
             move = game.undo()
         except UndoRefused as exc:
             raise refuse(ErrorCode.UNDO_REFUSED, str(exc)) from None
+        ended = live.result, live.finished_ms
+        if reopen:
+            live.result = live.finished_ms = None
         try:
-            await self.keeper.log(live, f"{now} {g.UNDO}")
+            # an undo after a loss renews the keys' time to live as the loss set it
+            await self.keeper.log(live, f"{now} {g.UNDO}", renew=reopen)
         except Exception:
             game.play(move)
+            live.result, live.finished_ms = ended
             raise
         live.note_home_change(home_before, now)
         return self._played("undone", live, move.text, room)
+
+    async def _check_loss_undoable(self, live: g.LiveGame) -> None:
+        """A lost solo or practice game's ``undo`` is refused, ``game_over`` as before,
+        once a challenge has been made of it: the challenge races the game as it ended,
+        and its replay is kept as it was (``Challenging.challenge_of``)."""
+        if await self.replays.kept(live.gid):
+            raise refuse(
+                ErrorCode.GAME_OVER,
+                "the game is over (lost), and a challenge has been made of it: its end stands",
+            )
 
     def _played(
         self, kind: str, live: g.LiveGame, move: str, room: HeldRoom | None

@@ -36,3 +36,8 @@ class Replays:
         replay: dict[str, Any] = unpack(raw)
         owner = replay.pop("owner", None)
         return replay, owner
+
+    async def kept(self, gid: str) -> bool:
+        """Whether a game's replay is kept (a solo or practice game's once a challenge is
+        made of it: its end then stands)."""
+        return bool(await self.redis.exists(replay_key(gid)))
