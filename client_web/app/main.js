@@ -148,7 +148,8 @@ async function route() {
   if (hashField("challenges") !== null) return app.show(new ChallengesScreen(app));
   if (hashField("replay") !== null) return app.show(new ReplayScreen(app, hashField("replay")));
   if (hashField("board") !== null) return app.show(new BoardScreen(app, hashField("board")));
-  if (hashField("rules") !== null) return app.show(await rulesScreen(hashField("rules")));
+  // the rules are a page of their own (the server renders them from the same source as the terminal's)
+  if (hashField("rules") !== null) return location.replace(`/rules/${encodeURIComponent(hashField("rules"))}`);
   if (hashField("daily") !== null) return app.show(new DailyScreen(app, hashField("daily") || "gate"));
   if (hashField("solo") !== null) return newGame(hashField("solo"));
   if (hashField("home") !== null) return app.show(homeScreen());
@@ -246,7 +247,7 @@ function homeScreen() {
       button("Play", () => app.go(`/play#solo=${g.id}`), { "data-act": "solo" }),
       button("Daily", () => app.go(`/play#daily=${g.id}`), { "data-act": "daily" }),
       button("Race", () => createRoom(g.id, hints.checked, Number(limit.value) || undefined), { "data-act": "race" }),
-      h("a", { href: `/play#rules=${g.id}` }, "Rules"))));
+      h("a", { href: `/rules/${g.id}` }, "Rules"))));
   return {
     root: h("section", { class: "home" },
       h("h1", {}, `Hello, ${app.player.name}`),
@@ -279,24 +280,9 @@ async function newGame(rules) {
 function showGame(snap) {
   const screen = new GameScreen(app, snap, {
     challenge: true,
-    actions: (game) => [button("New deal", () => newGame(game.rules), { "data-act": "new" }), h("a", { href: `/play#rules=${game.rules}` }, "Rules")],
+    actions: (game) => [button("New deal", () => newGame(game.rules), { "data-act": "new" }), h("a", { href: `/rules/${game.rules}`, target: "_blank", rel: "noopener" }, "Rules")],
   });
   app.show(screen);
-}
-
-async function rulesScreen(rules) {
-  const info = app.game(rules);
-  let text = "";
-  try {
-    const answer = await fetch(`/web/rules/${encodeURIComponent(rules)}.txt`);
-    text = answer.ok ? await answer.text() : "These rules are not on this server.";
-  } catch {
-    text = "The rules could not be fetched.";
-  }
-  return {
-    root: h("section", { class: "rules" }, h("h1", {}, info ? info.name : rules), h("pre", {}, text),
-      h("div", { class: "controls" }, button("Play it", () => app.go(`/play#solo=${rules}`)), h("a", { href: "/play#home" }, "All games"))),
-  };
 }
 
 app.link.open();

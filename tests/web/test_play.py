@@ -81,8 +81,9 @@ def test_drag_and_drop_and_the_notation_box(browser: Any, web_server: ServerProc
         page.goto(f"{http(web_server)}/play")
         register(page, "dee")
         page.goto(f"{http(web_server)}/play#rules=gate")
-        page.wait_for_selector(".rules pre:has-text('THE GATE')")
-        page.click("text=Play it")
+        page.wait_for_selector("article.rules h1:has-text('The Gate')")  # the rules' own page
+        assert page.url.endswith("/rules/gate")
+        page.click("text=Play The Gate")
         page.wait_for_selector(".game .pile")
         shot(page, "solo")
         assert page.locator("[data-act=hint]").count() == 1  # solo games have hints
