@@ -59,8 +59,12 @@ def die_with_parent() -> None:
 
 def redis_child() -> None:
     """In the child, before redis-server runs: the files it makes (its append-only file,
-    its log) readable by the server's user only, and SIGTERM when the parent dies."""
+    its log) readable by the server's user only, SIGTERM when the parent dies, and a
+    process group of its own: Ctrl-C in a terminal signals the whole foreground group,
+    and Redis shut down at once under a server still draining (the server stops it last,
+    ``EmbeddedRedis.stop``)."""
     os.umask(0o077)
+    os.setpgid(0, 0)
     die_with_parent()
 
 

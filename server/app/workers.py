@@ -33,6 +33,7 @@ import asyncio
 import multiprocessing
 import os
 import select
+import signal
 import threading
 import time
 from collections.abc import Callable
@@ -56,8 +57,12 @@ def end_with(pid: int) -> None:
 
 
 def start_worker(pid: int, nice: int) -> None:
-    """A pool's initializer: the worker ends with the server (:func:`end_with`) and runs
-    ``nice`` steps lower in priority."""
+    """A pool's initializer: the worker ends with the server (:func:`end_with`), runs
+    ``nice`` steps lower in priority, and ignores SIGINT: Ctrl-C in a terminal sends it
+    to the whole process group, and each idle worker printed a ``KeyboardInterrupt``
+    traceback while its server was still draining; the server stops its workers itself
+    (:meth:`Workers.close`)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     end_with(pid)
     if nice:
         os.nice(nice)
