@@ -5,47 +5,17 @@
 // the start (its recorded points: the client decides nothing); the verdict, both
 // replays and the table. And the player's own challenges, with what is new on them.
 
-import { button, clock, count, h, replace } from "./dom.js";
+import { button, count, h, replace } from "./dom.js";
 import { GameScreen } from "./game.js";
 import { drawRacers, resultsTable } from "./room.js";
 import { storedToken } from "./link.js";
 import { challengeMaker, shareBox } from "./share.js";
+import { ghostAt, resultText, verdictText } from "./ranking.js";
 
 // a challenge's id as its link has it (16 of base32's lower-case letters and digits)
 export const CHALLENGE_ID = /^[a-z2-7]{16}$/;
 
 const SOURCES = { solo: "a solo game", race: "a race", daily: "a daily", practice: "daily practice", challenge: "a challenge raced" };
-
-// Where a ghost stands `ms` after the start: at its last point at or before then, and
-// ended (its end's status) once `ms` reaches its end.
-export function ghostAt(ghost, ms) {
-  const points = Array.isArray(ghost.points) && ghost.points.length ? ghost.points : [[0, 0, 0]];
-  let point = points[0];
-  for (const p of points) {
-    if (p[0] > ms) break;
-    point = p;
-  }
-  const ended = ghost.end && ms >= ghost.end.at;
-  return { name: ghost.name, home: point[1], total: ghost.total, moves: point[2], status: ended ? ghost.end.status : "playing", ghost: true };
-}
-
-export function resultText(entry) {
-  if (!entry) return "";
-  const how = entry.status === "won" ? `won in ${clock(entry.time_ms)}` : `${entry.status}, ${entry.home}/${entry.total} home`;
-  return `${how} · ${count(entry.moves, "move")}`;
-}
-
-// "You beat ann's ghost by 0:12", "ann's ghost beat you by 51 cards", ...
-export function verdictText(verdict, ghost) {
-  const them = `${ghost}'s ghost`;
-  if (verdict.by_ms !== null && verdict.by_ms !== undefined) {
-    const by = verdict.by_ms < 1000 ? "less than a second" : clock(verdict.by_ms);
-    return verdict.beat ? `You beat ${them} by ${by}.` : `${them} beat you by ${by}.`;
-  }
-  if (!verdict.by_cards) return `Level on cards home: ${verdict.beat ? "you" : ghost} got there first.`;
-  const by = count(verdict.by_cards, "card");
-  return verdict.beat ? `You beat ${them} by ${by} home.` : `${them} beat you by ${by} home.`;
-}
 
 function title(challenge) {
   return challenge.share.replace(` · ${challenge.link}`, "");

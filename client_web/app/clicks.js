@@ -1,40 +1,75 @@
+// @ts-check
 // What a click or tap on the board means: pick a pile, then the pile it goes to. Pure
 // (no DOM), like the terminal client's client_cli/clicks.py, whose cases it shares
-// (client_web/tests/): it reads the notation's shape only (`src>dst`, a counted
-// `c3:2>e2`, a pair `4+8`, a word like `deal`); the server still decides what is legal.
+// (tests/fixtures/clicks.json; client_web/tests/clicks.test.js): it reads the notation's
+// shape only (`src>dst`, a counted `c3:2>e2`, a pair `4+8`, a word like `deal`); the
+// server still decides what is legal.
+
+/**
+ * What a click asks for: a move to send, or a note to show; and the pile picked after it.
+ * @typedef {{ move?: string, note?: string, picked: string | null }} Click
+ */
 
 // the kinds a click on deals, when a word move such as `deal` is legal
 const STOCK_KINDS = new Set(["stock", "talon"]);
 
-// the piles a move starts from: before `>` or `:`, or both halves of a pair; a word whole
+/**
+ * The piles a move starts from: before `>` or `:`, or both halves of a pair; a word whole.
+ * @param {string} move
+ * @returns {string[]}
+ */
 export function movePiles(move) {
   if (move.includes("+")) return move.split("+").filter(Boolean);
   return [move.split(/[>:]/)[0]];
 }
 
+/** @param {string} move */
 function target(move) {
   return move.includes(">") ? move.slice(move.lastIndexOf(">") + 1) : "";
 }
 
-// whether `move` ends on pile `label`, or on its family (`f` is any foundation fc..fs)
-function goesTo(move, label, labels) {
+/**
+ * Whether `move` ends on pile `label`, or on its family: a target no pile is named
+ * (`f`, `d`) stands for the foundations whose names start with it (`f` is any of
+ * fc..fs), never a cell that happens to (Babette's `d2` is no foundation down).
+ * @param {string} move
+ * @param {string} label
+ * @param {Record<string, string>} kinds every pile's kind, by label
+ */
+function goesTo(move, label, kinds) {
   const to = target(move);
   if (!to) return false;
-  return label === to || (!labels.has(to) && label.startsWith(to));
+  if (label === to) return true;
+  return !(to in kinds) && label.startsWith(to) && (kinds[label] || "").startsWith("foundation");
 }
 
+/**
+ * The legal moves that start at pile `label` (either half of a pair).
+ * @param {string} label
+ * @param {string[]} legal
+ */
 export function candidates(label, legal) {
   return legal.filter((move) => move !== label && movePiles(move).includes(label));
 }
 
+/**
+ * Whether a move is a word (`deal`, `reserve`): it names no pile to go to.
+ * @param {string} move
+ */
 export function isWord(move) {
   return movePiles(move).length === 1 && movePiles(move)[0] === move;
 }
 
-// What a click on pile `label` means, given the pile picked before (or null): a move to
-// send, a note, and the pile picked after. The server still decides what is legal.
+/**
+ * What a click on pile `label` means, given the pile picked before (or null): a move to
+ * send, a note, and the pile picked after. The server still decides what is legal.
+ * @param {string | null} picked
+ * @param {string} label
+ * @param {string[]} legal
+ * @param {Record<string, string>} kinds every pile's kind, by label
+ * @returns {Click}
+ */
 export function click(picked, label, legal, kinds) {
-  const labels = new Set(Object.keys(kinds));
   const words = legal.filter(isWord);
   if (picked === null) {
     if (legal.includes(label)) return { move: label, picked: null };
@@ -52,20 +87,26 @@ export function click(picked, label, legal, kinds) {
   }
   const fromPicked = candidates(picked, legal);
   const pairs = fromPicked.filter((m) => m.includes("+") && movePiles(m).includes(label));
-  const moves = pairs.length ? pairs : fromPicked.filter((m) => goesTo(m, label, labels));
+  const moves = pairs.length ? pairs : fromPicked.filter((m) => goesTo(m, label, kinds));
   if (moves.length === 1) return { move: moves[0], picked: null };
   if (moves.length) return { note: `which move? ${moves.join(", ")}`, picked: null };
   if (fromPicked.some((m) => m.includes("+"))) return { note: `${picked} and ${label} are not a pair`, picked: null };
   return { move: `${picked}>${label}`, picked: null }; // the server says why not
 }
 
-// the labels a picked pile's moves go to (lit up as targets)
+/**
+ * The labels a picked pile's moves go to (lit up as targets).
+ * @param {string} picked
+ * @param {string[]} legal
+ * @param {{ label: string, kind: string }[]} piles
+ * @returns {Set<string>}
+ */
 export function targets(picked, legal, piles) {
-  const labels = new Set(piles.map((p) => p.label));
+  const kinds = Object.fromEntries(piles.map((p) => [p.label, p.kind]));
   const out = new Set();
   for (const move of candidates(picked, legal)) {
     if (move.includes("+")) movePiles(move).forEach((l) => l !== picked && out.add(l));
-    else for (const label of labels) if (goesTo(move, label, labels)) out.add(label);
+    else for (const label of Object.keys(kinds)) if (goesTo(move, label, kinds)) out.add(label);
   }
   return out;
 }

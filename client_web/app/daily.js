@@ -8,8 +8,10 @@
 import { button, clock, count, h, replace } from "./dom.js";
 import { GameScreen } from "./game.js";
 import { drawRacers, resultsTable } from "./room.js";
-import { ghostAt, resultText } from "./challenge.js";
+import { beatenText, ghostAt, liveOrder, ordinal, resultText } from "./ranking.js";
 import { challengeMaker, copyButton } from "./share.js";
+
+export { beatenText }; // the notice of a placing that comes on another screen (main.js)
 
 const RACE_BOARD_KEY = "patience-race.race-the-board";
 
@@ -27,37 +29,10 @@ function keepRaceBoard(on) {
   try { localStorage.setItem(RACE_BOARD_KEY, on ? "on" : "off"); } catch { /* this page only */ }
 }
 
-// "1st", "2nd", "3rd", "4th", ..., "11th", "12th", "13th", "21st"
-export function ordinal(n) {
-  const teen = n % 100 >= 11 && n % 100 <= 13;
-  return `${n}${teen ? "th" : ["th", "st", "nd", "rd"][n % 10] || "th"}`;
-}
-
-// The racers as they stand at a moment, ranked as the server ranks the table at the end:
-// those who have won first, by when (`at`, ms from the start), then fewer moves; then
-// the most cards home, who reached that count first (`reached`), fewer moves; a ghost
-// ahead of the player when all is level (its game was played first). A guide while
-// racing: the placing is the server's, by its own clock.
-export function liveOrder(rows) {
-  const key = (r) => (r.status === "won" ? [0, r.at, r.moves] : [1, -r.home, r.reached, r.moves]).concat(r.ghost ? 0 : 1);
-  const compare = (a, b) => {
-    for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i] - b[i];
-    return 0;
-  };
-  return [...rows].sort((a, b) => compare(key(a), key(b)));
-}
-
 // when a ghost first stood at `home` cards home (ms from the start), as the server counts it
 function reachedAt(ghost, home) {
   const point = (ghost.points || []).find((p) => p[1] === home);
   return point ? point[0] : 0;
-}
-
-// "You beat 5 of 8 ghosts."
-export function beatenText(beaten, ghosts) {
-  if (!ghosts) return "No ghosts raced: nobody else had finished today's deal.";
-  if (beaten === ghosts) return `You beat all ${count(ghosts, "ghost")}.`;
-  return `You beat ${beaten} of ${count(ghosts, "ghost")}.`;
 }
 
 export class DailyScreen {

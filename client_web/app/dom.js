@@ -1,6 +1,23 @@
+// @ts-check
 // Building the page: every text goes in as a text node, never as HTML, so nothing a
 // player or the server wrote can become markup.
 
+/**
+ * What an element may be given as a child: a node, a text (a number is written out), a
+ * list of them, or nothing (null, undefined, false: skipped).
+ * @typedef {Node | string | number | null | undefined | false | Child[]} Child
+ */
+
+/**
+ * An element: its attributes (`class`; `dataset`, an object; `onEVENT`, a listener; the
+ * rest set as attributes, `true` as an empty one, null/undefined/false left out) and its
+ * children.
+ * @template {keyof HTMLElementTagNameMap} K
+ * @param {K} tag
+ * @param {Record<string, any>} [attrs]
+ * @param {...Child} children
+ * @returns {HTMLElementTagNameMap[K]}
+ */
 export function h(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
   for (const [key, value] of Object.entries(attrs)) {
@@ -10,17 +27,38 @@ export function h(tag, attrs = {}, ...children) {
     else if (key === "dataset") Object.assign(node.dataset, value);
     else node.setAttribute(key, value === true ? "" : String(value));
   }
-  for (const child of children.flat()) {
-    if (child === undefined || child === null || child === false) continue;
-    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
-  }
+  node.append(...nodes(children));
   return node;
 }
 
-export function replace(node, ...children) {
-  node.replaceChildren(...children.flat().filter((c) => c !== null && c !== undefined && c !== false));
+/**
+ * Children as the DOM takes them: nodes and texts (a text becomes a text node, never
+ * markup), nothing for null, undefined or false.
+ * @param {Child[]} children
+ * @returns {(Node | string)[]}
+ */
+function nodes(children) {
+  const out = [];
+  for (const child of children.flat()) {
+    if (child === undefined || child === null || child === false) continue;
+    out.push(child instanceof Node ? child : String(child));
+  }
+  return out;
 }
 
+/**
+ * Put `children` in place of what `node` holds.
+ * @param {Element} node
+ * @param {...Child} children
+ */
+export function replace(node, ...children) {
+  node.replaceChildren(...nodes(children));
+}
+
+/**
+ * A duration as a clock shows it: "0:07", "12:34", "1:02:03".
+ * @param {number} ms
+ */
 export function clock(ms) {
   const total = Math.max(0, Math.floor(ms / 1000));
   const hours = Math.floor(total / 3600);
@@ -29,11 +67,20 @@ export function clock(ms) {
   return hours ? `${hours}:${String(minutes).padStart(2, "0")}:${seconds}` : `${minutes}:${seconds}`;
 }
 
+/**
+ * @param {Child} text
+ * @param {(event: MouseEvent) => unknown} onclick
+ * @param {Record<string, any>} [attrs]
+ */
 export function button(text, onclick, attrs = {}) {
   return h("button", { type: "button", onclick, ...attrs }, text);
 }
 
-// "1 move", "2 moves"
+/**
+ * "1 move", "2 moves"
+ * @param {number} n
+ * @param {string} word
+ */
 export function count(n, word) {
   return `${n} ${word}${n === 1 ? "" : "s"}`;
 }

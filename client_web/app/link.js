@@ -1,11 +1,35 @@
+// @ts-check
 // The link to the race server: one websocket to this page's own origin, msgpack frames,
 // requests matched to their replies by id, events handed to a callback, and reconnection
 // with backoff (0.5 s, doubling up to 10 s) that signs in again with the stored token, so
 // the server's `welcome.resume` brings back whatever the player was doing. A close with
 // 4001 (signed in elsewhere) is final. The protocol is docs/protocol.md.
 
-import { encode } from "/web/vendor/msgpack/encode.mjs";
-import { decode } from "/web/vendor/msgpack/decode.mjs";
+// the vendored library (client_web/vendor/), served as /web/vendor/msgpack/
+import { encode } from "../vendor/msgpack/encode.mjs";
+import { decode } from "../vendor/msgpack/decode.mjs";
+
+/**
+ * A message of the protocol, a request's fields or a reply or event as decoded.
+ * @typedef {Record<string, any>} Message
+ */
+
+/**
+ * What the page hears from the link: every event (a message with no request id), the
+ * link's state ("up", "retrying" with why, "signed_out"), and each `welcome`.
+ * @typedef {object} Listeners
+ * @property {(message: Message) => void} onEvent
+ * @property {(state: string, text?: string) => void} onState
+ * @property {(welcome: Message) => void} onWelcome
+ */
+
+/**
+ * A request waiting for its reply.
+ * @typedef {object} Waiting
+ * @property {(reply: Message) => void} resolve
+ * @property {(error: ServerError) => void} reject
+ * @property {ReturnType<typeof setTimeout>} timer
+ */
 
 const PROTOCOL = 1;
 const CLIENT = "patience-race-web/0.1";
@@ -13,14 +37,21 @@ const TOKEN_KEY = "patience-race-token";
 const SIGNED_OUT = 4001;
 const TIMEOUT_MS = 30000;
 
+/**
+ * The pause before reconnection attempt `attempt` (0 first), in ms: 0.5 s, doubling,
+ * at most 10 s.
+ * @param {number} attempt
+ */
 export function backoff(attempt) {
   return Math.min(500 * 2 ** attempt, 10000);
 }
 
+/** @returns {string | null} */
 export function storedToken() {
   try { return localStorage.getItem(TOKEN_KEY); } catch { return null; }
 }
 
+/** @param {string} token */
 export function storeToken(token) {
   try { localStorage.setItem(TOKEN_KEY, token); } catch { /* private mode: this tab only */ }
 }
@@ -30,6 +61,10 @@ export function forgetToken() {
 }
 
 export class ServerError extends Error {
+  /**
+   * @param {string} code the protocol's error code (docs/protocol.md), or the link's own
+   * @param {string} message
+   */
   constructor(code, message) {
     super(message);
     this.code = code;
@@ -37,15 +72,19 @@ export class ServerError extends Error {
 }
 
 export class Link {
+  /** @param {Listeners} listeners */
   constructor({ onEvent, onState, onWelcome }) {
     this.onEvent = onEvent;
     this.onState = onState;
     this.onWelcome = onWelcome;
+    /** @type {WebSocket | null} */
     this.ws = null;
     this.nextId = 1;
+    /** @type {Map<number, Waiting>} */
     this.pending = new Map();
     this.attempt = 0;
     this.signedOut = false;
+    /** @type {Message | null} */
     this.welcome = null;
     this.offset = 0; // the server's clock minus ours, ms
     this.frames = { sent: 0, received: 0 };
@@ -65,7 +104,9 @@ export class Link {
     ws.onclose = (closed) => this.closed(ws, closed);
   }
 
+  /** @param {WebSocket} ws */
   async hello(ws) {
+    /** @type {Message} */
     const fields = { protocol: PROTOCOL, client: CLIENT };
     const token = storedToken();
     if (token) fields.token = token;
@@ -73,7 +114,7 @@ export class Link {
     try {
       welcome = await this.request("hello", fields);
     } catch (error) {
-      if (error.code === "bad_token") {
+      if (error instanceof ServerError && error.code === "bad_token") {
         forgetToken(); // a token this server does not know: start afresh
         welcome = await this.request("hello", { protocol: PROTOCOL, client: CLIENT });
       } else {
@@ -91,6 +132,7 @@ export class Link {
   }
 
   async measureClock() {
+    /** @type {[number, number] | null} */
     let best = null;
     for (let i = 0; i < 3; i += 1) {
       const t0 = Date.now();
@@ -106,6 +148,7 @@ export class Link {
     return Date.now() + this.offset;
   }
 
+  /** @param {unknown} data */
   read(data) {
     if (!(data instanceof ArrayBuffer)) return;
     this.frames.received += 1;
@@ -125,12 +168,21 @@ export class Link {
     this.onEvent(message);
   }
 
+  /**
+   * Send request `type` with `fields` (null and undefined ones left out): its reply, or
+   * a ServerError (the server's error, or the link's: not connected, dropped, no answer
+   * in 30 s).
+   * @param {string} type
+   * @param {Message} [fields]
+   * @returns {Promise<Message>}
+   */
   request(type, fields = {}) {
     const ws = this.ws;
     if (!ws || ws.readyState !== WebSocket.OPEN) {
       return Promise.reject(new ServerError("not_connected", "not connected: reconnecting"));
     }
     const id = this.nextId++;
+    /** @type {Message} */
     const message = { type, id };
     for (const [key, value] of Object.entries(fields)) {
       if (value !== undefined && value !== null) message[key] = value;
@@ -146,6 +198,10 @@ export class Link {
     });
   }
 
+  /**
+   * @param {WebSocket} ws
+   * @param {CloseEvent} closed
+   */
   closed(ws, closed) {
     if (this.ws !== ws) return;
     this.ws = null;

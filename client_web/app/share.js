@@ -1,3 +1,4 @@
+// @ts-check
 // Sharing: a copy button, and the "Challenge a friend" box every result screen of a
 // finished game has (solo, race results, the daily, practice, a challenge raced): it
 // asks the server for the game's challenge (`challenge_create`, the game's id as the
@@ -6,6 +7,20 @@
 
 import { button, h, replace } from "./dom.js";
 
+/**
+ * A challenge as the server sends it (`challenge_create`'s reply, docs/protocol.md).
+ * @typedef {object} Challenge
+ * @property {string} id
+ * @property {string} link its address on this server, `/c/ID`
+ * @property {string} share the share line, with `link` in it
+ */
+
+/**
+ * A button that copies `text` to the clipboard, and says whether it could.
+ * @param {string} text
+ * @param {string} [label]
+ * @param {Record<string, string>} [attrs]
+ */
 export function copyButton(text, label = "Copy", attrs = { "data-act": "copy" }) {
   const copy = button(label, async () => {
     try { await navigator.clipboard.writeText(text); copy.textContent = "Copied"; } catch { copy.textContent = "Select the line to copy it"; }
@@ -13,17 +28,26 @@ export function copyButton(text, label = "Copy", attrs = { "data-act": "copy" })
   return copy;
 }
 
-// the full address of a challenge, for people: `link` is the server's `/c/ID`
+/**
+ * The full address of a challenge, for people: `link` is the server's `/c/ID`.
+ * @param {Challenge} challenge
+ */
 export function challengeUrl(challenge) {
   return `${location.origin}${challenge.link}`;
 }
 
-// the share line with its link made whole, for pasting anywhere
+/**
+ * The share line with its link made whole, for pasting anywhere.
+ * @param {Challenge} challenge
+ */
 function shareText(challenge) {
   return challenge.share.replace(challenge.link, challengeUrl(challenge));
 }
 
-// the link, its copy button and the share line of a challenge made
+/**
+ * The link, its copy button and the share line of a challenge made.
+ * @param {Challenge} challenge
+ */
 export function shareBox(challenge) {
   const url = challengeUrl(challenge);
   const field = h("input", { class: "share", readonly: true, value: url, "aria-label": "the challenge's link" });
@@ -32,8 +56,12 @@ export function shareBox(challenge) {
     h("p", { class: "share-line" }, h("code", {}, challenge.share), " ", copyButton(shareText(challenge), "Copy the line", { "data-act": "copy-share" })));
 }
 
-// The "Challenge a friend" box for finished game `replay`: one node, kept by its screen
-// and put back on every redraw, so what it shows survives them.
+/**
+ * The "Challenge a friend" box for finished game `replay`: one node, kept by its screen
+ * and put back on every redraw, so what it shows survives them.
+ * @param {{ link: import("./link.js").Link }} app
+ * @param {string} replay the finished game's id
+ */
 export function challengeMaker(app, replay) {
   const note = h("p", { class: "note", role: "status" });
   const box = h("div", { class: "challenge-maker" });
@@ -42,7 +70,7 @@ export function challengeMaker(app, replay) {
       const reply = await app.link.request("challenge_create", { replay });
       replace(box, h("p", { class: "muted" }, "Send this link: whoever opens it races your game's ghost on the same deal."), shareBox(reply.challenge));
     } catch (error) {
-      note.textContent = error.message;
+      note.textContent = error instanceof Error ? error.message : String(error);
     }
   };
   replace(box, button("Challenge a friend", ask, { "data-act": "challenge" }), note);

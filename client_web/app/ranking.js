@@ -1,0 +1,132 @@
+// @ts-check
+// Where racers stand, and how results read: pure (no DOM), for the screens that race
+// ghosts (challenge.js: a challenge; daily.js: practice against the board) and the
+// notices about them. Unit tests: client_web/tests/ranking.test.js.
+
+import { clock, count } from "./dom.js";
+
+/**
+ * A ghost as the server sends it: its player, its recorded points (`[ms from the start,
+ * cards home, moves]`, in order), its cards in all, and its end.
+ * @typedef {object} Ghost
+ * @property {string} name
+ * @property {[number, number, number][]} [points]
+ * @property {number} total
+ * @property {{ at: number, status: string } | null} [end]
+ */
+
+/**
+ * A racer's row in the racers' panel at a moment.
+ * @typedef {object} Row
+ * @property {string} name
+ * @property {number} home
+ * @property {number} total
+ * @property {number} moves
+ * @property {string} status "playing", "won", "lost", "resigned"
+ * @property {boolean} [ghost]
+ */
+
+/**
+ * A row as practice against the board ranks it: when it won (`at`), and when it
+ * reached its cards home (`reached`), in ms from the start.
+ * @typedef {Row & { at: number | null, reached: number | null }} Standing
+ */
+
+/**
+ * A finished game's entry in a table: its status, time, cards home and moves.
+ * @typedef {object} Entry
+ * @property {string} status
+ * @property {number} time_ms
+ * @property {number} home
+ * @property {number} total
+ * @property {number} moves
+ */
+
+/**
+ * "1st", "2nd", "3rd", "4th", ..., "11th", "12th", "13th", "21st"
+ * @param {number} n
+ */
+export function ordinal(n) {
+  const teen = n % 100 >= 11 && n % 100 <= 13;
+  return `${n}${teen ? "th" : ["th", "st", "nd", "rd"][n % 10] || "th"}`;
+}
+
+/**
+ * The racers as they stand at a moment, ranked as the server ranks the table at the end:
+ * those who have won first, by when (`at`, ms from the start), then fewer moves; then
+ * the most cards home, who reached that count first (`reached`), fewer moves; a ghost
+ * ahead of the player when all is level (its game was played first). A guide while
+ * racing: the placing is the server's, by its own clock.
+ * @template {Standing} T
+ * @param {T[]} rows
+ * @returns {T[]}
+ */
+export function liveOrder(rows) {
+  /** @param {Standing} r */
+  const key = (r) =>
+    (r.status === "won" ? [0, r.at ?? 0, r.moves] : [1, -r.home, r.reached ?? 0, r.moves]).concat(r.ghost ? 0 : 1);
+  /**
+   * @param {number[]} a
+   * @param {number[]} b
+   */
+  const compare = (a, b) => {
+    for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i] - b[i];
+    return 0;
+  };
+  return [...rows].sort((a, b) => compare(key(a), key(b)));
+}
+
+/**
+ * "You beat 5 of 8 ghosts."
+ * @param {number} beaten
+ * @param {number} ghosts
+ */
+export function beatenText(beaten, ghosts) {
+  if (!ghosts) return "No ghosts raced: nobody else had finished today's deal.";
+  if (beaten === ghosts) return `You beat all ${count(ghosts, "ghost")}.`;
+  return `You beat ${beaten} of ${count(ghosts, "ghost")}.`;
+}
+
+/**
+ * Where a ghost stands `ms` after the start: at its last point at or before then, and
+ * ended (its end's status) once `ms` reaches its end.
+ * @param {Ghost} ghost
+ * @param {number} ms
+ * @returns {Row}
+ */
+export function ghostAt(ghost, ms) {
+  const points = Array.isArray(ghost.points) && ghost.points.length ? ghost.points : [[0, 0, 0]];
+  let point = points[0];
+  for (const p of points) {
+    if (p[0] > ms) break;
+    point = p;
+  }
+  const ended = ghost.end && ms >= ghost.end.at;
+  return { name: ghost.name, home: point[1], total: ghost.total, moves: point[2], status: ended && ghost.end ? ghost.end.status : "playing", ghost: true };
+}
+
+/**
+ * "won in 1:38 · 96 moves", "lost, 40/52 home · 120 moves"; "" for no entry.
+ * @param {Entry | null | undefined} entry
+ */
+export function resultText(entry) {
+  if (!entry) return "";
+  const how = entry.status === "won" ? `won in ${clock(entry.time_ms)}` : `${entry.status}, ${entry.home}/${entry.total} home`;
+  return `${how} · ${count(entry.moves, "move")}`;
+}
+
+/**
+ * "You beat ann's ghost by 0:12.", "ann's ghost beat you by 51 cards home.", ...
+ * @param {{ beat: boolean, by_ms?: number | null, by_cards?: number | null }} verdict
+ * @param {string} ghost the ghost's player
+ */
+export function verdictText(verdict, ghost) {
+  const them = `${ghost}'s ghost`;
+  if (verdict.by_ms !== null && verdict.by_ms !== undefined) {
+    const by = verdict.by_ms < 1000 ? "less than a second" : clock(verdict.by_ms);
+    return verdict.beat ? `You beat ${them} by ${by}.` : `${them} beat you by ${by}.`;
+  }
+  if (!verdict.by_cards) return `Level on cards home: ${verdict.beat ? "you" : ghost} got there first.`;
+  const by = count(verdict.by_cards, "card");
+  return verdict.beat ? `You beat ${them} by ${by} home.` : `${them} beat you by ${by} home.`;
+}

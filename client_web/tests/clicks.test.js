@@ -1,0 +1,37 @@
+// The browser's clicks (app/clicks.js) on the cases it shares with the terminal client's
+// clicks.py (tests/fixtures/clicks.json, read by tests/client_cli/test_clicks.py too):
+// the move a click sends, the pile picked after it, the note's common words, and the
+// piles lit as a picked pile's targets.
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+
+import { click, isWord, movePiles, targets } from "../app/clicks.js";
+
+const fixture = JSON.parse(readFileSync(new URL("../../tests/fixtures/clicks.json", import.meta.url), "utf8"));
+
+for (const position of fixture.positions) {
+  for (const c of position.clicks) {
+    test(`${position.game}: ${c.picked ?? "nothing"} picked, ${c.label} clicked: ${c.why}`, () => {
+      const got = click(c.picked, c.label, position.legal, position.kinds);
+      assert.equal(got.move ?? null, c.move);
+      assert.equal(got.picked, c.after);
+      if (c.says !== undefined) assert.ok(got.note?.includes(c.says), `${got.note} says ${c.says}`);
+    });
+  }
+  const piles = Object.entries(position.kinds).map(([label, kind]) => ({ label, kind }));
+  for (const [picked, expected] of Object.entries(position.targets)) {
+    test(`${position.game}: the targets of ${picked}`, () => {
+      assert.deepEqual([...targets(picked, position.legal, piles)].sort(), [...expected].sort());
+    });
+  }
+}
+
+test("the piles a move starts from, read off its notation", () => {
+  assert.deepEqual(movePiles("t1>b2"), ["t1"]);
+  assert.deepEqual(movePiles("c3:2>e2"), ["c3"]);
+  assert.deepEqual(movePiles("4+8"), ["4", "8"]);
+  assert.deepEqual(movePiles("deal"), ["deal"]);
+  assert.ok(isWord("deal") && isWord("reserve") && !isWord("r>f") && !isWord("1+3"));
+});
