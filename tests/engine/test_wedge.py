@@ -334,6 +334,21 @@ def test_the_conveyor_steps_each_time_cell_21_empties() -> None:
     assert pile(game, "21") == "4H 3C"
 
 
+def test_the_view_names_the_path_ahead_of_the_wedge() -> None:
+    """``path``: the cells the Wedge and the cards ahead of it step through, from its cell
+    to 21, for a client to draw; None once the Wedge has reached 21."""
+    game = stage_one(c22="3S", c23="5S")
+    assert game.view()["path"] == ["15", "14", "13", "12", "11", "10", "16", "21"]
+    game.play("21>23")
+    game.play("21>22")
+    assert game.view()["path"] == ["13", "12", "11", "10", "16", "21"]
+    layout = dict(STAGE_TWO, **{"16": "6S", "21": "QS JH TS", "20": "KD", "19": "", "w": ""})
+    game = wedge(layout, conveyor=True)
+    assert game.view()["path"] == ["16", "21"]
+    game.play("21>20")
+    assert game.view()["wedge"] is None and game.view()["path"] is None
+
+
 def test_path_cards_are_neither_moved_nor_built_on() -> None:
     game = stage_one(w="5H")
     illegal(game, "w>15", f"cell 15 {PATH_RULE}")  # 5H would fit on the Wedge 6S

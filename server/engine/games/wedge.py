@@ -341,5 +341,15 @@ class Wedge(Game):
         return [0 if view["wedge"] is None else 1]
 
     def _view_extra(self) -> dict[str, Any]:
+        """``stage``; ``wedge``, the Wedge's cell while it drives the conveyor; ``path``,
+        the cells it and the cards ahead of it step through, from its cell to 21, in
+        order (None once it has reached 21): a client draws the path from it."""
         wedge = self.wedge_cell()
-        return {"stage": self.stage(), "wedge": None if wedge is None else str(wedge + 1)}
+        if wedge is None:
+            return {"stage": self.stage(), "wedge": None, "path": None}
+        ahead = PATH[: PATH.index(wedge) + 1]
+        return {
+            "stage": self.stage(),
+            "wedge": str(wedge + 1),
+            "path": [str(i + 1) for i in reversed(ahead)],
+        }
