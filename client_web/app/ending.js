@@ -1,0 +1,82 @@
+// @ts-check
+// A game's end as the player meets it: the finish sounds (sound.js), a small celebration
+// of a won game (suits thrown up from the board, the home piles' top cards hopping: about
+// a second and a half, drawn over the board only and letting every click through, none
+// under `prefers-reduced-motion`), and a lost game's reason, how many got home, and the
+// Undo the server offers where it would take the last move back (`lost.undo`: solo games
+// and practice; races and ranked dailies stay final).
+
+import { button, h } from "./dom.js";
+import { still } from "./motion.js";
+import { finish } from "./sound.js";
+
+/** @type {WeakMap<Element, string>} the status each game's root was last drawn with */
+const seen = new WeakMap();
+
+const SUITS = ["♠", "♥", "♦", "♣"];
+const THROWN = 24;
+
+/**
+ * After a game's screen is drawn: if its status has just turned from `playing` to an end,
+ * the finish sounds and a win is celebrated. A game first drawn already over (a reload)
+ * is left quiet.
+ * @param {HTMLElement} root the game's screen
+ * @param {string} status
+ */
+export function ended(root, status) {
+  const was = seen.get(root);
+  seen.set(root, status);
+  if (was !== "playing" || status === "playing") return;
+  finish(status);
+  const board = root.querySelector(".board");
+  if (status === "won" && board && !still()) celebrate(root, board);
+}
+
+/**
+ * @param {HTMLElement} root
+ * @param {Element} board
+ */
+function celebrate(root, board) {
+  const box = board.getBoundingClientRect();
+  const layer = h("div", { class: "celebration", "aria-hidden": "true" });
+  // fixed over the board's box as it is on the screen: above the cards, clear of the controls
+  layer.style.left = `${Math.max(0, box.left)}px`;
+  layer.style.top = `${Math.max(0, box.top)}px`;
+  layer.style.width = `${Math.min(box.width, window.innerWidth)}px`;
+  const height = Math.max(0, Math.min(box.height, window.innerHeight - Math.max(0, box.top)));
+  layer.style.height = `${height}px`;
+  const animations = [];
+  for (let i = 0; i < THROWN; i += 1) {
+    const suit = SUITS[i % SUITS.length];
+    const bit = h("span", { class: `thrown ${suit === "♥" || suit === "♦" ? "red" : "black"}` }, suit);
+    bit.style.left = `${((i + 0.5) / THROWN) * 100}%`;
+    layer.append(bit);
+    const rise = 0.45 + 0.5 * (((i * 7) % THROWN) / THROWN);
+    const drift = ((i * 13) % 9) - 4;
+    animations.push(bit.animate([
+      { transform: "translate(0, 0) rotate(0deg)", opacity: 0 },
+      { opacity: 1, offset: 0.15 },
+      { transform: `translate(${drift * 6}px, -${Math.round(rise * height)}px) rotate(${drift * 40}deg)`, opacity: 0 },
+    ], { duration: 1300, delay: (i % 8) * 40, easing: "cubic-bezier(.2,.7,.4,1)", fill: "backwards" }));
+  }
+  document.body.append(layer);
+  const homes = board.querySelectorAll(".pile[class*='kind-foundation'] .card:last-of-type, .pile.kind-discard .card:last-of-type");
+  homes.forEach((card, i) => {
+    animations.push(card.animate([{ transform: "none" }, { transform: "translateY(-18%)" }, { transform: "none" }], { duration: 360, delay: 120 * i, easing: "ease-in-out" }));
+  });
+  root.dataset.celebrated = "won";
+  Promise.all(animations.map((a) => a.finished)).then(() => layer.remove(), () => layer.remove());
+}
+
+/**
+ * A lost game's reason and count, with Undo where the server would take the last move back.
+ * @param {{why?: string, home?: number, total?: number, unit?: string, undo?: boolean} | null | undefined} lost the reply's `lost`
+ * @param {() => void} undo
+ */
+export function lostNote(lost, undo) {
+  if (!lost) return null;
+  const unit = lost.unit === "pairs" ? "pairs" : "cards";
+  return h("div", { class: "lost-note", role: "status" },
+    h("p", {}, h("strong", {}, "Lost. "), lost.why || "No move is left.", ` ${lost.home ?? 0} of ${lost.total ?? 0} ${unit} home.`),
+    lost.undo ? h("p", {}, button("Undo the last move", undo, { "data-act": "undo-lost" }), " and play on from there.") : null);
+}
