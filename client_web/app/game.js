@@ -8,6 +8,8 @@ import { button, clock, count, h, replace } from "./dom.js";
 import { drawBoard } from "./board.js";
 import { click, isWord } from "./clicks.js";
 import { challengeMaker } from "./share.js";
+import { cardsMove } from "./motion.js";
+import { ended, lostNote } from "./ending.js";
 
 const SHORTCUTS = [
   ["n or /", "type a move"],
@@ -46,6 +48,7 @@ export class GameScreen {
     if (snap.view) this.view = snap.view;
     if (Array.isArray(snap.legal)) this.legal = snap.legal.map(String);
     if (snap.status) this.status = snap.status;
+    if (snap.status) this.lost = snap.lost || null; // why it was lost, and whether undo takes it back
     if (snap.started_at) this.startedAt = snap.started_at;
   }
 
@@ -121,7 +124,7 @@ export class GameScreen {
       n: () => this.input && this.input.focus(),
       "/": () => this.input && this.input.focus(),
     };
-    if (actions[event.key] && !this.over) {
+    if (actions[event.key] && (!this.over || (event.key === "u" && this.lost && this.lost.undo))) {
       event.preventDefault();
       actions[event.key]();
     }
@@ -218,11 +221,15 @@ export class GameScreen {
     const keys = h("details", { class: "shortcuts" }, h("summary", {}, "Keyboard shortcuts"), h("ul", {}, SHORTCUTS.map(([k, what]) => h("li", {}, h("kbd", {}, k), " ", what))), h("p", { class: "muted" }, "Tap or click a pile, then where it goes; or drag it there."));
     const note = h("p", { class: "note", role: "status" }, this.note);
     const maker = this.over && this.maker ? this.maker.node : null;
-    replace(this.root, this.opts.extra ? this.opts.extra() : null, head, boardBox, controls, maker, note, this.over ? null : form, keys);
+    const lost = this.status === "lost" ? lostNote(this.lost, () => this.act("undo")) : null;
+    const settle = cardsMove(this.root, v); // where the cards were: they slide from there
+    replace(this.root, this.opts.extra ? this.opts.extra() : null, head, boardBox, lost, controls, maker, note, this.over ? null : form, keys);
     // the room the board has: its box's width once on the page (less main's padding)
     const parent = this.root.parentElement;
     const room = parent && parent.clientWidth ? parent.clientWidth - 16 : window.innerWidth - 16;
     drawBoard(boardBox, v, { legal: this.over ? [] : this.legal, picked: this.picked, width: Math.min(room, 1100) });
+    settle();
+    ended(this.root, this.status);
     if (this.hinted) for (const label of this.hinted.split(/[>:+]/)) boardBox.querySelector(`.pile[data-label="${CSS.escape(label)}"]`)?.classList.add("hinted");
     clearInterval(this.ticker);
     const start = this.opts.clockFrom ? this.opts.clockFrom() : this.startedAt;
