@@ -11,6 +11,7 @@ import { drawRacers, resultsTable } from "./room.js";
 import { storedToken } from "./link.js";
 import { challengeMaker, shareBox } from "./share.js";
 import { ghostAt, resultText, verdictText } from "./ranking.js";
+import { countdown } from "./sound.js";
 
 // a challenge's id as its link has it (16 of base32's lower-case letters and digits)
 export const CHALLENGE_ID = /^[a-z2-7]{16}$/;
@@ -205,10 +206,12 @@ export class ChallengeScreen {
       const left = race.start_at - now;
       this.countBox.textContent = left > 0 ? String(Math.ceil(left / 1000)) : "Go!";
       this.countBox.classList.add("on");
+      countdown(this.countBox.textContent); // a tick as each number shows
       return;
     }
     this.countBox.textContent = "";
     this.countBox.classList.remove("on");
+    countdown("");
     const ghosts = race.ghosts.map((g) => ghostAt(g, now - race.start_at));
     for (const g of ghosts) {
       const was = this.ghostSeen.get(g.name);

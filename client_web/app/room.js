@@ -7,6 +7,7 @@
 import { button, clock, count, h, replace } from "./dom.js";
 import { GameScreen } from "./game.js";
 import { challengeMaker } from "./share.js";
+import { countdown } from "./sound.js";
 
 // The racers' panel, a race's and a challenge's: a live bar per racer (cards home, moves,
 // how their game ended), one's own row lit, a ghost's marked as one. rows: {name, home,
@@ -247,5 +248,6 @@ export class RoomScreen {
       this.countBox.textContent = "";
       this.countBox.classList.remove("on");
     }
+    countdown(this.countBox.textContent); // a tick as each number shows
   }
 }
