@@ -4,6 +4,7 @@
 
 import { button, clock, count, h, replace } from "./dom.js";
 import { drawBoard } from "./board.js";
+import { cardsMove } from "./motion.js";
 
 export class BoardScreen {
   constructor(app, board) {
@@ -150,7 +151,9 @@ export class ReplayScreen {
       this.views.set(step, view);
     }
     if (this.step !== step) return;
+    const settle = cardsMove(this.boardBox, view); // the step's card slides to where it went
     drawBoard(this.boardBox, view, { legal: [], picked: null, width: Math.min(this.root.clientWidth || window.innerWidth, 1100) });
+    settle();
     this.boardBox.dataset.step = String(step);
   }
 }
