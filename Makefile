@@ -10,12 +10,22 @@ NATIVE := server/_native/manifest.json
 NATIVE_SOURCES := server/native.py pyproject.toml \
 	$(shell sed -n 's/^    "\(server\/[a-z_/]*\.py\)",$$/\1/p' server/native.py)
 
-.PHONY: run console test lint typecheck pytest bench soak soak-many clean native web
+.PHONY: run console test lint typecheck pytest bench soak soak-many clean native web vendor \
+	lint-js typecheck-js node-test
 
-# The browser client's one library (@msgpack/msgpack, client_web/package-lock.json),
-# installed with npm ci into client_web/node_modules (not committed). Without npm the
-# server still runs; /play then says how to enable the browser client.
+# The browser client needs no npm to run: its one library, msgpack's ES module build, is
+# committed in client_web/vendor/msgpack/ (tests/web/vendored.py). npm is a development
+# tool: `make web` installs client_web/package.json's packages with npm ci into
+# client_web/node_modules (not committed): the library's package, which `make vendor`
+# copies, and the tools `make lint` and `make typecheck` run where they are installed
+# (ESLint, Prettier, TypeScript's tsc). With CI=true they must be: .ci/run installs them.
 WEB_STAMP := client_web/node_modules/.installed
+# a shell condition: true where the tools are installed (brought up to the lockfile
+# first), else false with one line saying they were skipped (CI=true: the run fails)
+JS_TOOLS := if [ -d client_web/node_modules ]; then $(MAKE) -s --no-print-directory web || exit 1; \
+	elif [ "$$CI" = true ]; then echo "client_web/node_modules is missing: make web"; exit 1; \
+	else echo "JavaScript checks skipped: no client_web/node_modules (make web, which needs npm)"; \
+	false; fi
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -25,15 +35,18 @@ $(STAMP): pyproject.toml
 
 native: $(NATIVE)
 
-web:
-	@$(MAKE) --no-print-directory $(WEB_STAMP) || echo "the browser client is not \
-	installed: install Node's npm, then run make web"
+web: $(WEB_STAMP)
 
 $(WEB_STAMP): client_web/package.json client_web/package-lock.json
-	@command -v npm >/dev/null 2>&1 || { echo "npm not found: the browser client \
-	needs it once (apt-get install npm), then make web"; exit 1; }
+	@command -v npm >/dev/null 2>&1 || { echo "npm not found: the browser client's \
+	development tools need it (apt-get install npm); running it does not"; exit 1; }
 	cd client_web && npm ci --no-audit --no-fund --loglevel=error
 	touch $(WEB_STAMP)
+
+# msgpack's build vendored again from the package npm installed, the lockfile's version
+# (to move to another: client_web/package.json, npm install there, then make vendor)
+vendor: $(STAMP) web
+	$(BIN)/python -m tests.web.vendored
 
 $(NATIVE): $(STAMP) $(NATIVE_SOURCES)
 	@echo "compiling the move path's modules (mypyc, about a minute)"
@@ -45,7 +58,6 @@ $(NATIVE): $(STAMP) $(NATIVE_SOURCES)
 run: $(STAMP)
 	@$(MAKE) --no-print-directory native || echo "could not compile the move path (see \
 	$(VENV)/native-build.log): the server runs it from source, slower"
-	@$(MAKE) --no-print-directory web
 	@echo "the browser client: open http://127.0.0.1:8765/play (another port: the one given)"
 	$(BIN)/patience-race-server $(ARGS)
 
@@ -61,11 +73,32 @@ lint: $(STAMP)
 	$(BIN)/ruff check $(LINTED)
 	$(BIN)/ruff format --check $(LINTED)
 	$(BIN)/python docs/check_names.py
+	@$(MAKE) --no-print-directory lint-js
+
+# the browser client's JavaScript: ESLint (client_web/eslint.config.js) and Prettier's
+# formatting (client_web/.prettierrc.json, .prettierignore)
+lint-js:
+	@if $(JS_TOOLS); then cd client_web && node_modules/.bin/eslint --max-warnings 0 . \
+		&& node_modules/.bin/prettier --check --log-level warn . && echo "eslint, prettier: ok"; fi
 
 # server and client_cli strict, tests, bench and the names check with mypy's default
 # checks (pyproject.toml's [tool.mypy] says which)
 typecheck: $(STAMP)
 	$(BIN)/mypy server client_cli rulebook tests bench docs
+	@$(MAKE) --no-print-directory typecheck-js
+
+# the browser client's modules that opt in with // @ts-check, their JSDoc types checked
+# by TypeScript (client_web/tsconfig.json)
+typecheck-js:
+	@if $(JS_TOOLS); then cd client_web && node_modules/.bin/tsc -p . && echo "tsc: ok"; fi
+
+# The browser client's pure parts (clicks, ranking, clocks) under node --test
+# (client_web/tests/): they need Node alone, no package. Skipped with a line where
+# there is no Node; CI=true needs it (.ci/run installs npm, which brings it).
+node-test:
+	@if command -v node >/dev/null 2>&1; then cd client_web && node --test tests/*.test.js; \
+	elif [ "$$CI" = true ]; then echo "node is missing: .ci/run installs it"; exit 1; \
+	else echo "node --test skipped: Node is not installed (apt-get install nodejs)"; fi
 
 # The tests run on the compiled modules (PATIENCE_NATIVE=1 refuses to fall back), the
 # doctests and the tests of each compiled module once more on the source, as a machine
@@ -81,7 +114,7 @@ ON_SOURCE := server rulebook docs README.md tests/engine tests/app/test_views.py
 	tests/app/test_errors.py tests/app/test_ws_path.py tests/app/test_slow_reader.py \
 	tests/app/test_parse.py tests/app/test_flood.py tests/app/test_golden_transcript.py \
 	tests/app/test_store.py tests/app/test_scripts.py
-pytest: $(STAMP) $(NATIVE) web
+pytest: $(STAMP) $(NATIVE)
 	@PATIENCE_NATIVE=0 $(BIN)/pytest -n $(SOURCE_WORKERS) --dist loadgroup $(ON_SOURCE) \
 		> $(VENV)/pytest-source.log 2>&1 & on_source=$$!; \
 	echo "PATIENCE_NATIVE=1 pytest -n $(PYTEST_WORKERS) tests; beside it, on the source:" \
@@ -91,7 +124,7 @@ pytest: $(STAMP) $(NATIVE) web
 	echo "--- on the source (PATIENCE_NATIVE=0; $(VENV)/pytest-source.log):"; \
 	cat $(VENV)/pytest-source.log; exit $$((compiled || source))
 
-test: lint typecheck pytest
+test: lint typecheck node-test pytest
 
 # The engine's micro-benchmarks, then the load test of the race server against a bare echo
 # server (bench/load/; about 2.5 minutes in all). BENCH_ARGS=--quick: a 30-second load test.

@@ -22,11 +22,19 @@ function streakText(streak) {
 
 // whether practice races the board: the player's last choice in this browser, else yes
 function raceBoard() {
-  try { return localStorage.getItem(RACE_BOARD_KEY) !== "off"; } catch { return true; }
+  try {
+    return localStorage.getItem(RACE_BOARD_KEY) !== "off";
+  } catch {
+    return true;
+  }
 }
 
 function keepRaceBoard(on) {
-  try { localStorage.setItem(RACE_BOARD_KEY, on ? "on" : "off"); } catch { /* this page only */ }
+  try {
+    localStorage.setItem(RACE_BOARD_KEY, on ? "on" : "off");
+  } catch {
+    /* this page only */
+  }
 }
 
 // when a ghost first stood at `home` cards home (ms from the start), as the server counts it
@@ -81,14 +89,34 @@ export class DailyScreen {
     const title = h("h1", {}, `${this.name}: daily challenge, ${status.day}`);
     const resets = h("p", { class: "muted" }, `A new deal in ${clock(status.reset_in_ms)} (00:00 UTC).`);
     if (status.ranked_attempt === "pending") {
-      replace(this.top, title, h("p", {}, "One ranked attempt a day; its clock starts when you press Start."), button("Start", () => this.start(), { class: "big", "data-act": "start-daily" }), resets);
+      replace(
+        this.top,
+        title,
+        h("p", {}, "One ranked attempt a day; its clock starts when you press Start."),
+        button("Start", () => this.start(), { class: "big", "data-act": "start-daily" }),
+        resets,
+      );
     } else if (status.ranked_attempt === "playing") {
-      replace(this.top, title, h("p", {}, "Your ranked attempt is under way: its clock is running."), button("Resume", () => this.start(), { class: "big", "data-act": "start-daily" }), resets);
+      replace(
+        this.top,
+        title,
+        h("p", {}, "Your ranked attempt is under way: its clock is running."),
+        button("Resume", () => this.start(), { class: "big", "data-act": "start-daily" }),
+        resets,
+      );
     } else if (this.practising()) {
       this.start(true); // a practice game under way (a reload): back to it, and its ghosts
     } else {
       const maker = status.game ? challengeMaker(this.app, status.game) : null;
-      replace(this.top, title, this.resultBox(status.ranked_result), maker, this.practiceControls(), this.boardLink(status.day), resets);
+      replace(
+        this.top,
+        title,
+        this.resultBox(status.ranked_result),
+        maker,
+        this.practiceControls(),
+        this.boardLink(status.day),
+        resets,
+      );
     }
   }
 
@@ -100,11 +128,23 @@ export class DailyScreen {
 
   // Practise this deal, and the toggle that makes it a race against the board
   practiceControls(label = "Practise this deal") {
-    const toggle = h("input", { type: "checkbox", "data-act": "race-board", onchange: () => keepRaceBoard(toggle.checked) });
+    const toggle = h("input", {
+      type: "checkbox",
+      "data-act": "race-board",
+      onchange: () => keepRaceBoard(toggle.checked),
+    });
     toggle.checked = raceBoard();
-    return h("div", { class: "controls practice" },
+    return h(
+      "div",
+      { class: "controls practice" },
       button(label, () => this.start(true), { "data-act": "practice" }),
-      h("label", { title: "the ghosts of those you follow who finished today, then the day's leaders" }, toggle, " race the board"));
+      h(
+        "label",
+        { title: "the ghosts of those you follow who finished today, then the day's leaders" },
+        toggle,
+        " race the board",
+      ),
+    );
   }
 
   boardLink(day) {
@@ -113,7 +153,13 @@ export class DailyScreen {
 
   resultBox(line, streak) {
     if (!line) return null;
-    return h("div", { class: "result-line" }, h("code", { class: "line" }, line), copyButton(line), streak ? h("p", { class: "muted" }, streakText(streak)) : null);
+    return h(
+      "div",
+      { class: "result-line" },
+      h("code", { class: "line" }, line),
+      copyButton(line),
+      streak ? h("p", { class: "muted" }, streakText(streak)) : null,
+    );
   }
 
   // the ranked attempt dealt or resumed; or, once it is over (practice), practice, with
@@ -122,10 +168,19 @@ export class DailyScreen {
     const fields = { game: this.rules };
     if (practice && raceBoard()) fields.ghosts = true;
     let reply;
-    try { reply = await this.app.link.request("daily", fields); } catch (error) { this.app.notice(error.message); return; }
+    try {
+      reply = await this.app.link.request("daily", fields);
+    } catch (error) {
+      this.app.notice(error.message);
+      return;
+    }
     if (this.game) this.game.destroy();
-    if (this.app.welcome && this.app.welcome.resume) this.app.welcome.resume = { ...this.app.welcome.resume, solo: null }; // (taken up: it grows stale)
-    this.race = reply.kind === "practice" && Array.isArray(reply.ghosts) ? { game: reply.game, start: reply.started_at, ghosts: reply.ghosts } : null;
+    if (this.app.welcome && this.app.welcome.resume)
+      this.app.welcome.resume = { ...this.app.welcome.resume, solo: null }; // (taken up: it grows stale)
+    this.race =
+      reply.kind === "practice" && Array.isArray(reply.ghosts)
+        ? { game: reply.game, start: reply.started_at, ghosts: reply.ghosts }
+        : null;
     this.wonAt = null;
     // when the player's cards home last changed: 0 in a practice just dealt; else not known
     // (a practice resumed) until it changes, the moment it was first seen
@@ -137,10 +192,21 @@ export class DailyScreen {
     replace(this.barsBox);
     this.standingBox.textContent = "";
     const kind = reply.ranked ? "ranked attempt" : this.race ? "practice against the board" : "practice";
-    const against = this.race ? h("p", { class: "muted" }, this.race.ghosts.length
-      ? `Racing ${count(this.race.ghosts.length, "ghost")}: those you follow who finished today, then the day's leaders, as fast as they played.`
-      : "No one else has finished today's deal yet: no ghosts to race.") : null;
-    replace(this.top, h("p", { class: "muted" }, `${this.name} · ${reply.day} · ${kind} · ${streakText(reply.streak)}`), reply.note ? h("p", { class: "note" }, reply.note) : null, against);
+    const against = this.race
+      ? h(
+          "p",
+          { class: "muted" },
+          this.race.ghosts.length
+            ? `Racing ${count(this.race.ghosts.length, "ghost")}: those you follow who finished today, then the day's leaders, as fast as they played.`
+            : "No one else has finished today's deal yet: no ghosts to race.",
+        )
+      : null;
+    replace(
+      this.top,
+      h("p", { class: "muted" }, `${this.name} · ${reply.day} · ${kind} · ${streakText(reply.streak)}`),
+      reply.note ? h("p", { class: "note" }, reply.note) : null,
+      against,
+    );
     this.game = new GameScreen(this.app, reply, { challenge: true, onOver: () => this.waiting() });
     replace(this.gameBox, this.game.root);
     this.game.draw();
@@ -148,7 +214,11 @@ export class DailyScreen {
   }
 
   waiting() {
-    if (this.race && !this.placingBox.hasChildNodes()) replace(this.placingBox, h("p", { class: "muted" }, "Your practice is over: your place on the board is on its way."));
+    if (this.race && !this.placingBox.hasChildNodes())
+      replace(
+        this.placingBox,
+        h("p", { class: "muted" }, "Your practice is over: your place on the board is on its way."),
+      );
   }
 
   resumed(welcome) {
@@ -161,8 +231,13 @@ export class DailyScreen {
 
   event(message) {
     if (message.type === "daily_result") {
-      replace(this.top, h("h1", {}, `Daily ${message.status}: rank ${message.rank}`), this.resultBox(message.line, message.streak),
-        this.practiceControls("Practise against the board"), this.boardLink(message.day));
+      replace(
+        this.top,
+        h("h1", {}, `Daily ${message.status}: rank ${message.rank}`),
+        this.resultBox(message.line, message.streak),
+        this.practiceControls("Practise against the board"),
+        this.boardLink(message.day),
+      );
       return true;
     }
     if (message.type === "ghosts_result" && this.race && message.game === this.race.game) {
@@ -176,15 +251,27 @@ export class DailyScreen {
   placing(message) {
     const ghosts = message.table.filter((e) => e.ghost).length;
     const mine = message.table.find((e) => !e.ghost) || message.you;
-    if (this.game && this.game.status === "playing") { this.game.status = message.you.status; this.game.draw(); }
+    if (this.game && this.game.status === "playing") {
+      this.game.status = message.you.status;
+      this.game.draw();
+    }
     this.race = null; // the race is decided: the table replaces the panel
     replace(this.barsBox);
     this.standingBox.textContent = "";
-    replace(this.placingBox,
-      h("h2", { class: `verdict${ghosts && message.beaten === ghosts ? " beat" : ""}`, dataset: { beaten: String(message.beaten), ghosts: String(ghosts) } }, beatenText(message.beaten, ghosts)),
+    replace(
+      this.placingBox,
+      h(
+        "h2",
+        {
+          class: `verdict${ghosts && message.beaten === ghosts ? " beat" : ""}`,
+          dataset: { beaten: String(message.beaten), ghosts: String(ghosts) },
+        },
+        beatenText(message.beaten, ghosts),
+      ),
       h("p", {}, `You placed ${ordinal(mine.rank)} of ${message.table.length}: ${resultText(message.you)}.`),
       resultsTable(message.table, this.me),
-      this.practiceControls("Practise again"));
+      this.practiceControls("Practise again"),
+    );
     this.placingBox.scrollIntoView({ block: "nearest" });
   }
 
@@ -197,13 +284,22 @@ export class DailyScreen {
       return { ...at, at: at.status === "won" ? g.end.at : null, reached: reachedAt(g, at.home) };
     });
     for (const g of ghosts) {
-      if (this.ghostSeen.get(g.name) === "playing" && g.status === "won") this.app.notice(`${g.name}'s ghost won in ${clock(g.at)}`);
+      if (this.ghostSeen.get(g.name) === "playing" && g.status === "won")
+        this.app.notice(`${g.name}'s ghost won in ${clock(g.at)}`);
       this.ghostSeen.set(g.name, g.status);
     }
     const v = this.game.view;
     if (this.game.status === "won" && this.wonAt === null) this.wonAt = ms;
     if (v.home !== this.reached.home || this.reached.at === null) this.reached = { home: v.home, at: ms };
-    const mine = { name: this.me, home: v.home, total: v.total, moves: v.moves, status: this.game.status, at: this.wonAt, reached: this.reached.at };
+    const mine = {
+      name: this.me,
+      home: v.home,
+      total: v.total,
+      moves: v.moves,
+      status: this.game.status,
+      at: this.wonAt,
+      reached: this.reached.at,
+    };
     const rows = liveOrder([mine, ...ghosts]);
     const key = JSON.stringify(rows);
     if (key === this.drawn) return;

@@ -48,16 +48,28 @@ export function backoff(attempt) {
 
 /** @returns {string | null} */
 export function storedToken() {
-  try { return localStorage.getItem(TOKEN_KEY); } catch { return null; }
+  try {
+    return localStorage.getItem(TOKEN_KEY);
+  } catch {
+    return null;
+  }
 }
 
 /** @param {string} token */
 export function storeToken(token) {
-  try { localStorage.setItem(TOKEN_KEY, token); } catch { /* private mode: this tab only */ }
+  try {
+    localStorage.setItem(TOKEN_KEY, token);
+  } catch {
+    /* private mode: this tab only */
+  }
 }
 
 export function forgetToken() {
-  try { localStorage.removeItem(TOKEN_KEY); } catch { /* nothing kept */ }
+  try {
+    localStorage.removeItem(TOKEN_KEY);
+  } catch {
+    /* nothing kept */
+  }
 }
 
 export class ServerError extends Error {
@@ -137,7 +149,11 @@ export class Link {
     for (let i = 0; i < 3; i += 1) {
       const t0 = Date.now();
       let pong;
-      try { pong = await this.request("ping"); } catch { return; }
+      try {
+        pong = await this.request("ping");
+      } catch {
+        return;
+      }
       const t1 = Date.now();
       if (best === null || t1 - t0 < best[0]) best = [t1 - t0, pong.time - (t0 + t1) / 2];
     }
@@ -153,7 +169,11 @@ export class Link {
     if (!(data instanceof ArrayBuffer)) return;
     this.frames.received += 1;
     let message;
-    try { message = decode(new Uint8Array(data)); } catch { return; }
+    try {
+      message = decode(new Uint8Array(data));
+    } catch {
+      return;
+    }
     if (message === null || typeof message !== "object") return;
     if ("id" in message) {
       const waiting = this.pending.get(message.id);

@@ -102,7 +102,14 @@ export function ghostAt(ghost, ms) {
     point = p;
   }
   const ended = ghost.end && ms >= ghost.end.at;
-  return { name: ghost.name, home: point[1], total: ghost.total, moves: point[2], status: ended && ghost.end ? ghost.end.status : "playing", ghost: true };
+  return {
+    name: ghost.name,
+    home: point[1],
+    total: ghost.total,
+    moves: point[2],
+    status: ended && ghost.end ? ghost.end.status : "playing",
+    ghost: true,
+  };
 }
 
 /**
@@ -111,7 +118,8 @@ export function ghostAt(ghost, ms) {
  */
 export function resultText(entry) {
   if (!entry) return "";
-  const how = entry.status === "won" ? `won in ${clock(entry.time_ms)}` : `${entry.status}, ${entry.home}/${entry.total} home`;
+  const how =
+    entry.status === "won" ? `won in ${clock(entry.time_ms)}` : `${entry.status}, ${entry.home}/${entry.total} home`;
   return `${how} · ${count(entry.moves, "move")}`;
 }
 

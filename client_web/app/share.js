@@ -22,9 +22,18 @@ import { button, h, replace } from "./dom.js";
  * @param {Record<string, string>} [attrs]
  */
 export function copyButton(text, label = "Copy", attrs = { "data-act": "copy" }) {
-  const copy = button(label, async () => {
-    try { await navigator.clipboard.writeText(text); copy.textContent = "Copied"; } catch { copy.textContent = "Select the line to copy it"; }
-  }, attrs);
+  const copy = button(
+    label,
+    async () => {
+      try {
+        await navigator.clipboard.writeText(text);
+        copy.textContent = "Copied";
+      } catch {
+        copy.textContent = "Select the line to copy it";
+      }
+    },
+    attrs,
+  );
   return copy;
 }
 
@@ -51,9 +60,18 @@ function shareText(challenge) {
 export function shareBox(challenge) {
   const url = challengeUrl(challenge);
   const field = h("input", { class: "share", readonly: true, value: url, "aria-label": "the challenge's link" });
-  return h("div", { class: "challenge-share", dataset: { challenge: challenge.id } },
+  return h(
+    "div",
+    { class: "challenge-share", dataset: { challenge: challenge.id } },
     h("div", { class: "share-row" }, field, copyButton(url, "Copy link", { "data-act": "copy-challenge" })),
-    h("p", { class: "share-line" }, h("code", {}, challenge.share), " ", copyButton(shareText(challenge), "Copy the line", { "data-act": "copy-share" })));
+    h(
+      "p",
+      { class: "share-line" },
+      h("code", {}, challenge.share),
+      " ",
+      copyButton(shareText(challenge), "Copy the line", { "data-act": "copy-share" }),
+    ),
+  );
 }
 
 /**
@@ -68,7 +86,11 @@ export function challengeMaker(app, replay) {
   const ask = async () => {
     try {
       const reply = await app.link.request("challenge_create", { replay });
-      replace(box, h("p", { class: "muted" }, "Send this link: whoever opens it races your game's ghost on the same deal."), shareBox(reply.challenge));
+      replace(
+        box,
+        h("p", { class: "muted" }, "Send this link: whoever opens it races your game's ghost on the same deal."),
+        shareBox(reply.challenge),
+      );
     } catch (error) {
       note.textContent = error instanceof Error ? error.message : String(error);
     }

@@ -7,10 +7,36 @@ import { beatenText, ghostAt, liveOrder, ordinal, resultText, verdictText } from
 
 test("ordinals, the teens included", () => {
   const got = [1, 2, 3, 4, 10, 11, 12, 13, 14, 21, 22, 23, 101, 111, 112, 113].map(ordinal);
-  assert.deepEqual(got, ["1st", "2nd", "3rd", "4th", "10th", "11th", "12th", "13th", "14th", "21st", "22nd", "23rd", "101st", "111th", "112th", "113th"]);
+  assert.deepEqual(got, [
+    "1st",
+    "2nd",
+    "3rd",
+    "4th",
+    "10th",
+    "11th",
+    "12th",
+    "13th",
+    "14th",
+    "21st",
+    "22nd",
+    "23rd",
+    "101st",
+    "111th",
+    "112th",
+    "113th",
+  ]);
 });
 
-const row = (name, fields) => ({ name, home: 0, total: 52, moves: 0, status: "playing", at: null, reached: 0, ...fields });
+const row = (name, fields) => ({
+  name,
+  home: 0,
+  total: 52,
+  moves: 0,
+  status: "playing",
+  at: null,
+  reached: 0,
+  ...fields,
+});
 
 test("the live order: the won first by time then moves, then most home, who got there first, fewer moves", () => {
   const rows = [
@@ -22,23 +48,44 @@ test("the live order: the won first by time then moves, then most home, who got 
     row("fifty", { home: 50, reached: 8000, moves: 10 }),
     row("forty-early-fewer", { home: 40, reached: 3000, moves: 60 }),
   ];
-  assert.deepEqual(liveOrder(rows).map((r) => r.name), ["fast-win-fewer", "fast-win", "slow-win", "fifty", "forty-early-fewer", "forty-early", "forty-late"]);
+  assert.deepEqual(
+    liveOrder(rows).map((r) => r.name),
+    ["fast-win-fewer", "fast-win", "slow-win", "fifty", "forty-early-fewer", "forty-early", "forty-late"],
+  );
   assert.equal(rows[0].name, "slow-win", "the rows given are left as they were");
 });
 
 test("a ghost is ahead of the player when all is level: its game was played first", () => {
   const me = row("me", { home: 12, reached: 4000, moves: 20 });
   const ghost = row("ann", { home: 12, reached: 4000, moves: 20, ghost: true });
-  assert.deepEqual(liveOrder([me, ghost]).map((r) => r.name), ["ann", "me"]);
+  assert.deepEqual(
+    liveOrder([me, ghost]).map((r) => r.name),
+    ["ann", "me"],
+  );
 });
 
 test("a lost or resigned racer stands by cards home like one still playing", () => {
-  const rows = [row("resigned", { status: "resigned", home: 30, reached: 100 }), row("playing", { home: 31, reached: 900 })];
-  assert.deepEqual(liveOrder(rows).map((r) => r.name), ["playing", "resigned"]);
+  const rows = [
+    row("resigned", { status: "resigned", home: 30, reached: 100 }),
+    row("playing", { home: 31, reached: 900 }),
+  ];
+  assert.deepEqual(
+    liveOrder(rows).map((r) => r.name),
+    ["playing", "resigned"],
+  );
 });
 
 test("a ghost moves along its points by the time since the start, and ends at its end", () => {
-  const ghost = { name: "ann", total: 52, points: [[0, 0, 0], [1000, 1, 3], [2500, 4, 9]], end: { at: 4000, status: "won" } };
+  const ghost = {
+    name: "ann",
+    total: 52,
+    points: [
+      [0, 0, 0],
+      [1000, 1, 3],
+      [2500, 4, 9],
+    ],
+    end: { at: 4000, status: "won" },
+  };
   assert.deepEqual(ghostAt(ghost, 0), { name: "ann", home: 0, total: 52, moves: 0, status: "playing", ghost: true });
   assert.equal(ghostAt(ghost, 999).home, 0);
   assert.deepEqual([ghostAt(ghost, 1000).home, ghostAt(ghost, 1000).moves], [1, 3]);
@@ -50,7 +97,10 @@ test("a ghost moves along its points by the time since the start, and ends at it
 
 test("results as lines", () => {
   assert.equal(resultText({ status: "won", time_ms: 98000, home: 52, total: 52, moves: 96 }), "won in 1:38 · 96 moves");
-  assert.equal(resultText({ status: "lost", time_ms: 5000, home: 40, total: 52, moves: 1 }), "lost, 40/52 home · 1 move");
+  assert.equal(
+    resultText({ status: "lost", time_ms: 5000, home: 40, total: 52, moves: 1 }),
+    "lost, 40/52 home · 1 move",
+  );
   assert.equal(resultText(null), "");
   assert.equal(beatenText(5, 8), "You beat 5 of 8 ghosts.");
   assert.equal(beatenText(1, 1), "You beat all 1 ghost.");
@@ -60,7 +110,13 @@ test("results as lines", () => {
 test("a challenge's verdict, by time or by cards home", () => {
   assert.equal(verdictText({ beat: true, by_ms: 12000 }, "ann"), "You beat ann's ghost by 0:12.");
   assert.equal(verdictText({ beat: false, by_ms: 400 }, "ann"), "ann's ghost beat you by less than a second.");
-  assert.equal(verdictText({ beat: false, by_ms: null, by_cards: 51 }, "ann"), "ann's ghost beat you by 51 cards home.");
+  assert.equal(
+    verdictText({ beat: false, by_ms: null, by_cards: 51 }, "ann"),
+    "ann's ghost beat you by 51 cards home.",
+  );
   assert.equal(verdictText({ beat: true, by_cards: 1 }, "ann"), "You beat ann's ghost by 1 card home.");
-  assert.equal(verdictText({ beat: false, by_ms: null, by_cards: 0 }, "ann"), "Level on cards home: ann got there first.");
+  assert.equal(
+    verdictText({ beat: false, by_ms: null, by_cards: 0 }, "ann"),
+    "Level on cards home: ann got there first.",
+  );
 });
