@@ -68,6 +68,27 @@ function boxes(root) {
 }
 
 /**
+ * A card dropped by a drag (the copy that followed the pointer, `.card.ghost`, gone by the
+ * time the move's reply is drawn): where it was let go, so that it slides on from there
+ * rather than from the pile it was dragged from. Seen in the capture phase, before the
+ * board's own pointerup handler takes the copy away; forgotten at the next redraw.
+ * @type {{code: string, box: Box} | null}
+ */
+let dropped = null;
+
+document.addEventListener("pointerup", () => {
+  const ghost = /** @type {HTMLElement | null} */ (document.querySelector(".card.ghost[data-card]"));
+  if (!ghost) { dropped = null; return; }
+  // the copy is drawn tilted: its box unturned, about the same centre
+  const box = ghost.getBoundingClientRect();
+  const width = ghost.offsetWidth;
+  const height = ghost.offsetHeight;
+  const x = box.x + (box.width - width) / 2;
+  const y = box.y + (box.height - height) / 2;
+  dropped = { code: ghost.dataset.card || "", box: { x, y, width, height } };
+}, true);
+
+/**
  * Before `view` is drawn into `root`: where every card is now. Returns what to call once
  * it is drawn.
  * @param {Element} root
@@ -76,9 +97,16 @@ function boxes(root) {
  */
 export function cardsMove(root, view) {
   const last = drawn.get(root);
+  const drop = dropped;
   drawn.set(root, view);
+  dropped = null;
   if (last === undefined || last === view || still()) return () => {};
   const before = boxes(root);
+  const from = drop && before.get(drop.code);
+  if (drop && from && from.length) {
+    const corner = origin(root);
+    from[0] = { x: drop.box.x - corner.x, y: drop.box.y - corner.y, width: drop.box.width, height: drop.box.height };
+  }
   return () => slide(root, before);
 }
 

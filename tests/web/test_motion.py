@@ -13,6 +13,7 @@ sound), so no assertion depends on how fast anything runs."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -38,13 +39,15 @@ WATCH = """() => {
     return [b.left, b.top, b.right, b.bottom];
   };
   const slides = (a) => JSON.stringify(a.effect.getKeyframes()).includes('translate');
+  const start = (a) => a.effect.getKeyframes()[0].transform;
   const watch = (records) => {
     for (const r of records) {
       const el = r.target;
       if (r.attributeName === 'data-sliding' && el.hasAttribute('data-sliding')) {
         const running = el.getAnimations().filter((a) => a.playState === 'running');
         seen.slid.push({card: el.dataset.card, running: running.length,
-                        moves: running.some(slides)});
+                        moves: running.some(slides),
+                        from: running.filter(slides).map(start)});
       }
       if (r.attributeName === 'data-sound') seen.sounds.push(document.body.dataset.sound);
       for (const added of r.addedNodes || []) {
@@ -167,6 +170,40 @@ def test_a_won_game_is_celebrated_over_the_board_and_its_replay_slides(
         page.wait_for_selector('.replay .board-box[data-step="1"]')
         slid = [s for s in seen(page)["slid"] if s["moves"]]
         assert (slid != []) == (motion != "reduce")
+    finally:
+        context.close()
+
+
+def test_a_dropped_card_slides_on_from_where_it_was_let_go(
+    browser: Any, web_server: ServerProcess
+) -> None:
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    try:
+        page = context.new_page()
+        base = http(web_server)
+        page.goto(f"{base}/play")
+        register(page, "drop")
+        page.wait_for_selector(".game-row")
+        deal(page, base, "gate", 0)
+        card = page.get_attribute('.pile[data-label="b2"] .card:last-of-type', "data-card")
+        start = page.locator('.pile[data-label="b2"] .card').last.bounding_box()
+        end = page.locator('.pile[data-label="t1"] .card').last.bounding_box()
+        assert card and start and end
+        page.mouse.move(start["x"] + 10, start["y"] + 10)
+        page.mouse.down()
+        drop_x, drop_y = end["x"] + 30, end["y"] + 40  # let go off the pile's corner
+        page.mouse.move(drop_x, drop_y, steps=5)
+        page.mouse.up()
+        moves_shown(page, 1)
+        [slid] = [s for s in seen(page)["slid"] if s["moves"]]
+        assert slid["card"] == card
+        page.evaluate("document.getAnimations().forEach((a) => a.finish())")  # at its place
+        placed = page.locator(f'.pile[data-label="t1"] [data-card="{card}"]').bounding_box()
+        assert placed is not None
+        # the copy under the pointer sat 10 pixels up and left of it (game.js)
+        dx, dy = (float(n) for n in re.findall(r"-?[\d.]+", slid["from"][0])[:2])
+        assert abs(placed["x"] + dx - (drop_x - 10)) < 2
+        assert abs(placed["y"] + dy - (drop_y - 10)) < 2
     finally:
         context.close()
 
