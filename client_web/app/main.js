@@ -206,6 +206,29 @@ function message(text) {
   return { root: h("section", {}, h("p", { class: "note" }, text), h("p", {}, h("a", { href: "/play#home" }, "Back to the games"))) };
 }
 
+// a fact of the invite page (the game, who hosts, how the room stands), put in the page's
+// head by the server with the link's preview: <meta name="patience:host" content="...">
+function pageFact(name) {
+  const tag = document.querySelector(`meta[name="patience:${name}"]`);
+  return tag ? tag.getAttribute("content") : null;
+}
+
+// what the name form says first: whose game and which, where the link's page names them
+function invite(code, challenge) {
+  const host = pageFact("host");
+  const game = pageFact("game-name");
+  const state = pageFact("state");
+  if (code && host && game) {
+    return { heading: `${host} invites you to race ${game}`, line: `Room ${code}: ${state}.` };
+  }
+  if (challenge && host && game) {
+    return { heading: `${host} challenges you to ${game}`, line: `${state}: race ${host}'s game on the same deal, against its ghost, whenever you like.` };
+  }
+  if (code) return { heading: `You are invited to race (room ${code})`, line: null };
+  if (challenge) return { heading: "You are challenged to a race", line: null };
+  return { heading: "Patience Race", line: null };
+}
+
 function nameForm(code, challenge) {
   const input = h("input", { name: "name", required: true, minlength: 2, maxlength: 20, pattern: "[A-Za-z0-9_\\-]{2,20}", autocomplete: "nickname", placeholder: "your name", "aria-label": "your name" });
   const note = h("p", { class: "note", role: "status" });
@@ -226,10 +249,11 @@ function nameForm(code, challenge) {
     },
   }, input, h("button", { type: "submit" }, code ? "Join the race" : challenge ? "See the challenge" : "Play"));
   const watch = code ? h("p", {}, h("a", { href: `/r/${code}#watch` }, "Just watch this race")) : null;
-  const heading = code ? `You are invited to race (room ${code})` : challenge ? "You are challenged to a race" : "Patience Race";
+  const { heading, line } = invite(code, challenge);
   return {
     root: h("section", { class: "welcome" },
       h("h1", {}, heading),
+      line ? h("p", { class: "invite" }, line) : null,
       h("p", {}, "Pick a name to play under: 2 to 20 letters, digits, - or _. It is kept in this browser."),
       form, note, watch),
     draw() { input.focus(); },
@@ -237,7 +261,8 @@ function nameForm(code, challenge) {
 }
 
 function homeScreen() {
-  const join = h("input", { placeholder: "room code", "aria-label": "room code", maxlength: 16, autocapitalize: "characters" });
+  const joinNote = h("p", { class: "note", id: "join-note", role: "status" });
+  const join = h("input", { placeholder: "room code", "aria-label": "room code", "aria-describedby": "join-note", maxlength: 200, autocapitalize: "characters" });
   const hints = h("input", { type: "checkbox", "aria-label": "hints allowed" });
   const limit = h("select", { "aria-label": "time limit" }, h("option", { value: "" }, "no time limit"),
     [3, 5, 10, 30].map((m) => h("option", { value: String(m * 60) }, `${m} minutes`)));
@@ -251,11 +276,29 @@ function homeScreen() {
   return {
     root: h("section", { class: "home" },
       h("h1", {}, `Hello, ${app.player.name}`),
-      h("form", { class: "join", onsubmit: (e) => { e.preventDefault(); const c = join.value.trim().toUpperCase(); if (c) app.go(`/r/${c}`); } }, join, h("button", { type: "submit" }, "Join a race")),
+      h("form", { class: "join", onsubmit: (e) => joinRace(e, join, joinNote) }, join, h("button", { type: "submit" }, "Join a race")),
+      joinNote,
       h("p", { class: "muted" }, "Race: make a room, send its link, start when your friends are ready. ", h("label", {}, hints, " hints allowed"), " · ", limit),
       h("ul", { class: "games" }, rows),
       h("p", {}, h("a", { href: "/play#challenges" }, "Your challenges"), " · ", h("a", { href: "/play#board=races/week" }, "Leaderboards"), " · ", h("a", { href: "/" }, "the read-only pages"))),
   };
+}
+
+// Join a race: the room's code, or the whole link a friend sent pasted (its code read from it);
+// with nothing usable typed, say what to type and stay in the box
+function joinRace(event, input, note) {
+  event.preventDefault();
+  const typed = input.value.trim();
+  const code = (typed.match(/\/r\/([A-Za-z0-9]{1,16})/) || [null, typed])[1].toUpperCase();
+  if (/^[A-Z0-9]{1,16}$/.test(code)) {
+    app.go(`/r/${code}`);
+    return;
+  }
+  note.textContent = typed
+    ? "A room code is letters and digits (up to 16), like the end of the link your friend sent."
+    : "Type the room code from your friend's link (the letters after /r/), or open the link itself.";
+  input.setAttribute("aria-invalid", "true");
+  input.focus();
 }
 
 async function createRoom(game, hints, timeLimit) {

@@ -27,11 +27,13 @@ nav a{margin-right:.8rem}a{color:#06c}.muted{color:#777}
 """
 
 
-def html_page(title: str, body: str) -> str:
+def html_page(title: str, body: str, meta: str = "") -> str:
+    """A page; ``meta``, more of its head (a link preview's tags: ``previews.py``)."""
     return (
         "<!doctype html><html lang=en><head><meta charset=utf-8>"
         '<meta name=viewport content="width=device-width,initial-scale=1">'
-        f'<title>{escape(title)}</title><link rel=stylesheet href="/web/pages.css"></head><body>'
+        f"<title>{escape(title)}</title><link rel=icon href=/web/icons/icon.svg type=image/svg+xml>"
+        f'<link rel=stylesheet href="/web/pages.css">{meta}</head><body>'
         f"{body}</body></html>"
     )
 
@@ -41,7 +43,7 @@ def _duration(entry: dict[str, Any]) -> str:
     return d.clock_text(time_ms) if isinstance(time_ms, int) else ""
 
 
-def board_html(page: dict[str, Any], board: Board, today: str) -> str:
+def board_html(page: dict[str, Any], board: Board, today: str, meta: str = "") -> str:
     rows = []
     counting = board.counting
     for entry in page["entries"]:
@@ -103,7 +105,7 @@ def board_html(page: dict[str, Any], board: Board, today: str) -> str:
         f"<p class=muted>{int(page['size'])} on this board · "
         f'<a href="/leaderboard/{escape(board.id)}.json">JSON</a></p>'
     )
-    return html_page(board.title(), body)
+    return html_page(board.title(), body, meta)
 
 
 def index_html(today: str) -> str:
@@ -147,7 +149,7 @@ def race_this(replay: dict[str, Any]) -> str:
     )
 
 
-def replay_html(replay: dict[str, Any]) -> str:
+def replay_html(replay: dict[str, Any], meta: str = "") -> str:
     result = replay.get("result", {})
     name = GAMES[replay["game"]].name if replay.get("game") in GAMES else replay.get("game")
     moves = "".join(
@@ -175,4 +177,4 @@ def replay_html(replay: dict[str, Any]) -> str:
         f'<p class=muted><a href="/replay/{escape(str(replay["id"]))}.json">JSON</a> '
         "(check it: <code>patience-race-server verify FILE</code>)</p>"
     )
-    return html_page(f"Replay {replay['id']}", body)
+    return html_page(f"Replay {replay['id']}", body, meta)

@@ -62,7 +62,7 @@ from server.protocol import ErrorCode, ProtocolError
 
 from ..domain import daily as d
 from ..store.connect import answers
-from . import pages, rules_page, static
+from . import pages, previews, rules_page, static
 
 if TYPE_CHECKING:
     from ..metrics import Metrics
@@ -259,7 +259,8 @@ async def board_page(server: WebServer, found: Found) -> Answer:
     shown = await service.leaderboards.board_page(board, 0, 100)
     if found.route.form == JSON:
         return Answer(200, JSON, json.dumps(shown))
-    return Answer(200, HTML, pages.board_html(shown, board, today))
+    meta = previews.meta_tags(previews.board_preview(shown, board), found.url)
+    return Answer(200, HTML, pages.board_html(shown, board, today, meta))
 
 
 async def replay_page(server: WebServer, found: Found) -> Answer:
@@ -268,7 +269,8 @@ async def replay_page(server: WebServer, found: Found) -> Answer:
     replay = await service.replaying.public_replay(found.name, None)
     if found.route.form == JSON:
         return Answer(200, JSON, json.dumps(replay))
-    return Answer(200, HTML, pages.replay_html(replay))
+    meta = previews.meta_tags(previews.replay_preview(replay), found.url)
+    return Answer(200, HTML, pages.replay_html(replay, meta))
 
 
 async def rules_page_answer(server: WebServer, found: Found) -> Answer:
@@ -288,11 +290,14 @@ CHALLENGE_ID = re.compile(r"[a-z2-7]{16}")
 
 async def play_page(server: WebServer, found: Found) -> Answer:
     """The browser client's page: ``/play``, ``/r/<CODE>``, a race room's link, and
-    ``/c/<ID>``, a challenge's (the client reads the code or id from the address). Where
-    the client is not installed, a page saying how to install it."""
-    if found.route.path == f"/r/{NAME}" and not ROOM_CODE.fullmatch(found.name):
+    ``/c/<ID>``, a challenge's (the client reads the code or id from the address), these
+    two with their link preview in the page's head (:mod:`.previews`). Where the client is
+    not installed, a page saying how to install it."""
+    room = found.route.path == f"/r/{NAME}"
+    challenge = found.route.path == f"/c/{NAME}"
+    if room and not ROOM_CODE.fullmatch(found.name):
         return error(HTML, 404, "no_such_room", "That is not a race room's link.")
-    if found.route.path == f"/c/{NAME}" and not CHALLENGE_ID.fullmatch(found.name):
+    if challenge and not CHALLENGE_ID.fullmatch(found.name):
         return error(HTML, 404, "no_such_challenge", "That is not a challenge's link.")
     missing = static.client_ready()
     if missing is not None:
@@ -300,7 +305,25 @@ async def play_page(server: WebServer, found: Found) -> Answer:
     page = static.read(static.INDEX, HTML)
     if page is None:
         return error(HTML, 503, "internal_error", "the browser client's page cannot be read")
-    return file_answer(page)
+    if not (room or challenge):
+        return file_answer(page)
+    preview = await link_preview(server, found.name, room)
+    tags = previews.meta_tags(preview, found.url)
+    return file_answer(static.served(previews.with_head(page.text, preview, tags), HTML))
+
+
+async def link_preview(server: WebServer, name: str, room: bool) -> previews.Preview:
+    """The preview of a room's link (``name``, its code) or a challenge's (its id), read
+    from Redis and changing nothing there; the generic one when Redis cannot say (the
+    page is served all the same)."""
+    service = server.service
+    try:
+        if room:
+            return previews.room_preview(await service.stored_rooms.read(name.upper()))
+        return previews.challenge_preview(await service.challenging.kept.get(name))
+    except Exception as exc:
+        server.failures.failed("link preview", exc)
+        return previews.GENERIC
 
 
 def file_answer(file: static.File) -> Answer:
@@ -312,6 +335,17 @@ def field(request: Request, name: str) -> str:
     """A list header's value, its lines joined (RFC 9110, 5.3: a list may come in
     several lines); "" when absent."""
     return ", ".join(request.headers.get_all(name))
+
+
+def address(server: WebServer, request: Request) -> str | None:
+    """A page's address (its path, without a query) as its request names it: its
+    ``Host``, and ``https`` where a proxy the server trusts (``client_ip_header`` set)
+    says ``X-Forwarded-Proto: https``."""
+    scheme = "http"
+    if server.settings.client_ip_header:
+        proto = field(request, "X-Forwarded-Proto").split(",")[0].strip().lower()
+        scheme = "https" if proto == "https" else "http"
+    return previews.page_url(field(request, "Host"), urlsplit(request.path).path, scheme)
 
 
 #: a q-value (RFC 9110, 12.4.2): 0 to 1, with at most three decimals
@@ -487,10 +521,13 @@ ROUTES: tuple[Route, ...] = (
 
 @dataclass(frozen=True)
 class Found:
-    """A request target's route, and the board or replay id it names."""
+    """A request target's route, and the board or replay id it names; ``url``, the
+    page's address as the request's ``Host`` names it (None: no host to trust), for
+    its link preview."""
 
     route: Route
     name: str = ""
+    url: str | None = None
 
 
 def route(target: str) -> Found | None:
@@ -541,6 +578,8 @@ async def answer(server: WebServer, request: Request) -> Response | None:
         if found.route.handler is metrics and header and request.headers.get_all(header):
             return response(Answer(403, PLAIN, THROUGH_PROXY), head)
         return response(await found.route.handler(server, found), head)
+    if form == HTML:
+        found = replace(found, url=address(server, request))
     try:
         given = gzip_form(await found.route.handler(server, found), request)
         etag = dict(given.headers).get("ETag")
