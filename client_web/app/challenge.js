@@ -1,3 +1,4 @@
+// @ts-check
 // Challenges: a finished game raced again, later, against its ghost (/c/ID). The
 // challenge as its link shows it (the game, whose ghost, their result, the table) and
 // **Race**; the countdown to the server's start, as a race's; the game, played like a
@@ -8,31 +9,52 @@
 import { button, count, h, replace } from "./dom.js";
 import { GameScreen } from "./game.js";
 import { drawRacers, resultsTable } from "./room.js";
-import { storedToken } from "./link.js";
+import { ServerError, errorText, storedToken } from "./link.js";
 import { challengeMaker, shareBox } from "./share.js";
 import { ghostAt, resultText, verdictText } from "./ranking.js";
 import { countdown } from "./sound.js";
 
+/** @typedef {import("./types.js").App} App */
+/** @typedef {import("./types.js").Message} Message */
+/** @typedef {{ game: string, start_at: number, ghosts: import("./ranking.js").Ghost[] }} Race */
+/** @typedef {import("./share.js").Challenge & Message} Challenge */
+
 // a challenge's id as its link has it (16 of base32's lower-case letters and digits)
 export const CHALLENGE_ID = /^[a-z2-7]{16}$/;
 
+/** @type {Record<string, string>} */
 const SOURCES = { solo: "a solo game", race: "a race", daily: "a daily", practice: "daily practice", challenge: "a challenge raced" };
 
+/** @param {Message} challenge */
 function title(challenge) {
   return challenge.share.replace(` · ${challenge.link}`, "");
 }
 
 export class ChallengeScreen {
-  // id: the challenge's id; taken: a `challenge_taken` reply already had ("Race this")
+  /**
+   * @param {App} app
+   * @param {string} id the challenge's id
+   * @param {Message | null} [taken] a `challenge_taken` reply already had ("Race this")
+   */
   constructor(app, id, taken = null) {
     this.app = app;
     this.id = id;
-    this.challenge = null; // as shown
-    this.shown = null; // the challenge_show reply
-    this.race = null; // {game, start_at, ghosts}: taken
+    /** @type {Challenge | null} as shown */
+    this.challenge = null;
+    /** @type {Message | null} the challenge_show reply */
+    this.shown = null;
+    /** @type {Race | null} taken */
+    this.race = null;
+    /** @type {GameScreen | null} */
     this.game = null;
+    /** @type {Message | null} */
     this.result = null;
+    /** @type {Map<string, string>} each ghost's status when last seen */
     this.ghostSeen = new Map();
+    /** @type {HTMLElement | null} */
+    this.noteBox = null;
+    /** @type {string | null} the racers' panel as last drawn */
+    this.drawn = null;
     this.root = h("section", { class: "challenge", dataset: { challenge: id } });
     this.headBox = h("div", { class: "challenge-head" });
     this.countBox = h("div", { class: "countdown", "aria-live": "polite" });
@@ -43,7 +65,7 @@ export class ChallengeScreen {
     this.root.append(this.headBox, this.countBox, this.barsBox, this.resultBox, this.gameBox, this.tableBox);
     const resume = app.welcome && app.welcome.resume && app.welcome.resume.challenge;
     if (taken) this.taken(taken);
-    else if (resume && resume.challenge === id) {
+    else if (resume && resume.challenge === id && app.welcome) {
       app.welcome.resume = { ...app.welcome.resume, challenge: null }; // (taken up: it grows stale)
       this.carryOn(resume);
     }
@@ -64,17 +86,19 @@ export class ChallengeScreen {
     try {
       this.shown = await this.app.link.request("challenge_show", { challenge: this.id });
     } catch (error) {
-      replace(this.headBox, h("h1", {}, "A challenge"), h("p", { class: "note" }, error.message), h("p", {}, h("a", { href: "/play#home" }, "Back to the games")));
+      replace(this.headBox, h("h1", {}, "A challenge"), h("p", { class: "note" }, errorText(error)), h("p", {}, h("a", { href: "/play#home" }, "Back to the games")));
       return;
     }
-    if (!this.race || !this.challenge) this.challenge = this.shown.challenge;
-    if (this.game && this.game.opts.hints !== this.challenge.hints) {
-      this.game.opts.hints = this.challenge.hints; // (a game resumed before this was known)
+    const challenge = !this.race || !this.challenge ? this.shown.challenge : this.challenge;
+    this.challenge = challenge;
+    const opts = this.game && /** @type {{ hints?: boolean }} */ (this.game.opts);
+    if (this.game && opts && opts.hints !== challenge.hints) {
+      opts.hints = challenge.hints; // (a game resumed before this was known)
       this.game.draw();
     }
     this.drawHead();
     if (!this.result) this.drawTable(this.shown.table);
-    const raced = this.shown.table.some((e) => e.player === this.me && !e.ghost);
+    const raced = this.shown.table.some((/** @type {Message} */ e) => e.player === this.me && !e.ghost);
     if (this.shown.taken && !raced && !this.race) this.findGame();
   }
 
@@ -94,6 +118,7 @@ export class ChallengeScreen {
     const shown = this.shown || {};
     const source = `${SOURCES[c.source] || c.source}${c.day ? ` of ${c.day}` : ""}`;
     const line = h("p", { class: "muted" }, `${c.player}'s ghost · ${source} · ${resultText(c.result)} · ${c.hints ? "hints allowed" : "no hints"}`);
+    /** @type {import("./dom.js").Child[]} */
     const parts = [h("h1", {}, title(c)), line];
     if (this.race) {
       // racing, or raced: the panel, the game and the verdict say the rest
@@ -113,6 +138,7 @@ export class ChallengeScreen {
     replace(this.headBox, parts);
   }
 
+  /** @param {Message[] | undefined} table */
   drawTable(table) {
     if (!table || !table.length) { replace(this.tableBox); return; }
     replace(this.tableBox, h("h2", {}, "The table"), resultsTable(table, this.me));
@@ -122,11 +148,12 @@ export class ChallengeScreen {
     try {
       this.taken(await this.app.link.request("challenge_take", { challenge: this.id }));
     } catch (error) {
-      if (this.noteBox) this.noteBox.textContent = error.message;
-      if (error.code === "already_taken") this.load();
+      if (this.noteBox) this.noteBox.textContent = errorText(error);
+      if (error instanceof ServerError && error.code === "already_taken") this.load();
     }
   }
 
+  /** @param {Message} reply `challenge_taken` */
   taken(reply) {
     this.challenge = reply.challenge;
     this.race = { game: reply.game, start_at: reply.start_at, ghosts: reply.ghosts || [] };
@@ -135,12 +162,14 @@ export class ChallengeScreen {
   }
 
   // a challenge game being played (or counted down to) found on signing in again
+  /** @param {Message} resume `welcome.resume.challenge` */
   carryOn(resume) {
     this.race = { game: resume.game, start_at: resume.start_at, ghosts: resume.ghosts || [] };
     if (resume.view) this.begin(resume);
     this.drawHead();
   }
 
+  /** @param {Message} start `challenge_start`, or a resume with its view */
   begin(start) {
     this.race = { game: start.game, start_at: start.start_at, ghosts: start.ghosts || (this.race && this.race.ghosts) || [] };
     if (this.game && this.game.id === start.game) {
@@ -150,7 +179,7 @@ export class ChallengeScreen {
     }
     if (this.game) this.game.destroy();
     const hints = this.challenge ? this.challenge.hints : true;
-    this.game = new GameScreen(this.app, start, { hints, clockFrom: () => this.race.start_at, onOver: () => this.waiting() });
+    this.game = new GameScreen(this.app, start, { hints, clockFrom: () => (this.race ? this.race.start_at : start.start_at), onOver: () => this.waiting() });
     replace(this.gameBox, this.game.root);
     this.game.draw();
     this.tick();
@@ -160,6 +189,7 @@ export class ChallengeScreen {
     if (!this.result) replace(this.resultBox, h("p", { class: "muted" }, "Your game is over: the result is on its way."));
   }
 
+  /** @param {Message} message */
   event(message) {
     if (message.type === "challenge_start" && message.challenge === this.id) this.begin(message);
     else if (message.type === "challenge_result" && message.challenge && message.challenge.id === this.id) this.onResult(message);
@@ -172,12 +202,14 @@ export class ChallengeScreen {
     return true;
   }
 
+  /** @param {Message} welcome */
   resumed(welcome) {
     const resume = welcome.resume && welcome.resume.challenge;
     if (resume && resume.challenge === this.id) this.carryOn(resume);
     else if (this.race && !this.result) this.load(); // it ended while away: the table has it
   }
 
+  /** @param {Message} message `challenge_result` */
   onResult(message) {
     this.result = message;
     this.challenge = message.challenge;
@@ -221,7 +253,7 @@ export class ChallengeScreen {
     const rows = [...ghosts];
     if (this.game) {
       const v = this.game.view;
-      rows.unshift({ name: this.me, home: v.home, total: v.total, moves: v.moves, status: this.game.status });
+      rows.unshift({ name: this.me ?? "", home: v.home, total: v.total, moves: v.moves, status: this.game.status });
     }
     const key = JSON.stringify(rows);
     if (key === this.drawn) return;
@@ -233,6 +265,7 @@ export class ChallengeScreen {
 // The player's challenges, newest first: each one's share line, how many took it, what is
 // new on it (opening the list marks them seen), and its link.
 export class ChallengesScreen {
+  /** @param {App} app */
   constructor(app) {
     this.app = app;
     this.root = h("section", { class: "challenges" });
@@ -240,15 +273,16 @@ export class ChallengesScreen {
   }
 
   async load() {
+    /** @type {Message} */
     let reply;
     try {
       reply = await this.app.link.request("challenges");
     } catch (error) {
-      replace(this.root, h("h1", {}, "Your challenges"), h("p", { class: "note" }, error.message));
+      replace(this.root, h("h1", {}, "Your challenges"), h("p", { class: "note" }, errorText(error)));
       return;
     }
     this.app.setUnseen(0);
-    const rows = reply.challenges.map((c) => h("li", { class: `challenge-row${c.new ? " new" : ""}`, dataset: { challenge: c.id } },
+    const rows = reply.challenges.map((/** @type {Challenge} */ c) => h("li", { class: `challenge-row${c.new ? " new" : ""}`, dataset: { challenge: c.id } },
       h("div", {}, h("a", { href: c.link }, title(c)), c.new ? h("span", { class: "tag new" }, `${c.new} new`) : null),
       h("p", { class: "muted" }, `${SOURCES[c.source] || c.source}${c.day ? ` of ${c.day}` : ""} · ${resultText(c.result)} · ${count(c.takers, "taker")}`)));
     replace(this.root, h("h1", {}, "Your challenges"),
@@ -256,6 +290,7 @@ export class ChallengesScreen {
       h("p", {}, h("a", { href: "/play#home" }, "Back to the games")));
   }
 
+  /** @param {Message} message */
   event(message) {
     if (message.type !== "challenge_news") return false;
     this.app.notice(newsText(message));
@@ -264,7 +299,10 @@ export class ChallengesScreen {
   }
 }
 
-// a `challenge_news` event as a notice
+/**
+ * A `challenge_news` event as a notice.
+ * @param {Message} news
+ */
 export function newsText(news) {
   const r = news.result;
   return `${r.player} raced your challenge: ${resultText(r)} (${news.beat_you ? "beat you" : "you stay ahead"})`;

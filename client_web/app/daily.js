@@ -1,3 +1,4 @@
+// @ts-check
 // The daily challenge: start when ready, the result line with a copy button, streaks, a
 // challenge of the attempt; then practice of the day's deal, raced against the board
 // ("race the board", on unless unticked): the ghosts of those the player follows who
@@ -9,12 +10,19 @@ import { button, clock, count, h, replace } from "./dom.js";
 import { GameScreen } from "./game.js";
 import { drawRacers, resultsTable } from "./room.js";
 import { beatenText, ghostAt, liveOrder, ordinal, resultText } from "./ranking.js";
+import { errorText } from "./link.js";
 import { challengeMaker, copyButton } from "./share.js";
+
+/** @typedef {import("./types.js").App} App */
+/** @typedef {import("./types.js").Message} Message */
+/** @typedef {import("./ranking.js").Ghost} Ghost */
+/** @typedef {{ game: string, start: number, ghosts: Ghost[] }} BoardRace practice racing the board */
 
 export { beatenText }; // the notice of a placing that comes on another screen (main.js)
 
 const RACE_BOARD_KEY = "patience-race.race-the-board";
 
+/** @param {Message | null | undefined} streak */
 function streakText(streak) {
   if (!streak) return "";
   return `streak: ${streak.game.current} in this game (best ${streak.game.best}), ${streak.all.current} in any (best ${streak.all.best})`;
@@ -29,6 +37,7 @@ function raceBoard() {
   }
 }
 
+/** @param {boolean} on */
 function keepRaceBoard(on) {
   try {
     localStorage.setItem(RACE_BOARD_KEY, on ? "on" : "off");
@@ -37,21 +46,37 @@ function keepRaceBoard(on) {
   }
 }
 
-// when a ghost first stood at `home` cards home (ms from the start), as the server counts it
+/**
+ * When a ghost first stood at `home` cards home (ms from the start), as the server counts it.
+ * @param {Ghost} ghost
+ * @param {number} home
+ */
 function reachedAt(ghost, home) {
   const point = (ghost.points || []).find((p) => p[1] === home);
   return point ? point[0] : 0;
 }
 
 export class DailyScreen {
+  /**
+   * @param {App} app
+   * @param {string} rules the game's id
+   */
   constructor(app, rules) {
     this.app = app;
     this.rules = rules;
+    /** @type {GameScreen | null} */
     this.game = null;
-    this.race = null; // practice racing the board: {game, start, ghosts}
-    this.wonAt = null; // ms from the start when the player's practice was seen won
+    /** @type {BoardRace | null} */
+    this.race = null;
+    /** @type {number | null} ms from the start when the player's practice was seen won */
+    this.wonAt = null;
+    /** @type {{ home: number, at: number | null }} when the player's cards home last changed */
+    this.reached = { home: 0, at: null };
+    /** @type {Map<string, string>} each ghost's status when last seen */
     this.ghostSeen = new Map();
+    /** @type {string | null} the racers' panel as last drawn */
     this.drawn = null;
+    /** @type {number | null} the player's place in it */
     this.place = null;
     this.root = h("section", { class: "daily" });
     this.top = h("div", { class: "daily-head" });
@@ -83,7 +108,7 @@ export class DailyScreen {
     try {
       status = await this.app.link.request("daily", { game: this.rules, start: false });
     } catch (error) {
-      replace(this.top, h("p", { class: "note" }, error.message));
+      replace(this.top, h("p", { class: "note" }, errorText(error)));
       return;
     }
     const title = h("h1", {}, `${this.name}: daily challenge, ${status.day}`);
@@ -147,10 +172,15 @@ export class DailyScreen {
     );
   }
 
+  /** @param {string} day */
   boardLink(day) {
     return h("p", {}, h("a", { href: `/play#board=daily/${this.rules}/${day}` }, "The day's board"));
   }
 
+  /**
+   * @param {string | null | undefined} line
+   * @param {Message | null} [streak]
+   */
   resultBox(line, streak) {
     if (!line) return null;
     return h(
@@ -165,13 +195,14 @@ export class DailyScreen {
   // the ranked attempt dealt or resumed; or, once it is over (practice), practice, with
   // the board's ghosts where the player races them
   async start(practice = false) {
+    /** @type {Message} */
     const fields = { game: this.rules };
     if (practice && raceBoard()) fields.ghosts = true;
     let reply;
     try {
       reply = await this.app.link.request("daily", fields);
     } catch (error) {
-      this.app.notice(error.message);
+      this.app.notice(errorText(error));
       return;
     }
     if (this.game) this.game.destroy();
@@ -221,6 +252,7 @@ export class DailyScreen {
       );
   }
 
+  /** @param {Message} welcome */
   resumed(welcome) {
     const solo = welcome.resume && welcome.resume.solo;
     if (this.game && solo && solo.game === this.game.id) {
@@ -229,6 +261,7 @@ export class DailyScreen {
     }
   }
 
+  /** @param {Message} message */
   event(message) {
     if (message.type === "daily_result") {
       replace(
@@ -248,9 +281,12 @@ export class DailyScreen {
   }
 
   // where the practice placed among the ghosts: the server's table, ghosts marked
+  /** @param {Message} message `ghosts_result` */
   placing(message) {
-    const ghosts = message.table.filter((e) => e.ghost).length;
-    const mine = message.table.find((e) => !e.ghost) || message.you;
+    /** @type {Message[]} */
+    const table = message.table;
+    const ghosts = table.filter((e) => e.ghost).length;
+    const mine = table.find((e) => !e.ghost) || message.you;
     if (this.game && this.game.status === "playing") {
       this.game.status = message.you.status;
       this.game.draw();
@@ -281,18 +317,18 @@ export class DailyScreen {
     const ms = this.app.link.serverNow() - race.start;
     const ghosts = race.ghosts.map((g) => {
       const at = ghostAt(g, ms);
-      return { ...at, at: at.status === "won" ? g.end.at : null, reached: reachedAt(g, at.home) };
+      return { ...at, at: at.status === "won" && g.end ? g.end.at : null, reached: reachedAt(g, at.home) };
     });
     for (const g of ghosts) {
       if (this.ghostSeen.get(g.name) === "playing" && g.status === "won")
-        this.app.notice(`${g.name}'s ghost won in ${clock(g.at)}`);
+        this.app.notice(`${g.name}'s ghost won in ${clock(g.at ?? 0)}`);
       this.ghostSeen.set(g.name, g.status);
     }
     const v = this.game.view;
     if (this.game.status === "won" && this.wonAt === null) this.wonAt = ms;
     if (v.home !== this.reached.home || this.reached.at === null) this.reached = { home: v.home, at: ms };
     const mine = {
-      name: this.me,
+      name: this.me ?? "",
       home: v.home,
       total: v.total,
       moves: v.moves,
@@ -315,7 +351,8 @@ export class DailyScreen {
   keepInView() {
     const box = this.barsBox;
     const row = box.querySelector(".bar-row.mine");
-    if (!row || box.scrollHeight <= box.clientHeight) return;
+    if (!(row instanceof HTMLElement)) return;
+    if (box.scrollHeight <= box.clientHeight) return;
     box.scrollTop = row.offsetTop - (box.clientHeight - row.offsetHeight) / 2;
   }
 }

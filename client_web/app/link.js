@@ -72,6 +72,14 @@ export function forgetToken() {
   }
 }
 
+/**
+ * What went wrong, as a line for the player: an error's message.
+ * @param {unknown} error
+ */
+export function errorText(error) {
+  return error instanceof Error ? error.message : String(error);
+}
+
 export class ServerError extends Error {
   /**
    * @param {string} code the protocol's error code (docs/protocol.md), or the link's own

@@ -1,0 +1,41 @@
+// @ts-check
+// The types the browser client's modules share, for TypeScript's check of the modules
+// that opt in with // @ts-check (make typecheck). JSDoc only: nothing here runs, and no
+// module imports it when the page loads (`import("./types.js")` in a type is erased).
+
+/**
+ * A message of the protocol (docs/protocol.md) as decoded.
+ * @typedef {import("./link.js").Message} Message
+ */
+
+/**
+ * The player signed in.
+ * @typedef {{ id: string, name: string }} Player
+ */
+
+/**
+ * A screen main.js shows: its root element, drawn once shown; an event offered first to
+ * the screen shown (true: taken); a welcome after a reconnection; stopped when replaced.
+ * @typedef {object} Screen
+ * @property {HTMLElement} root
+ * @property {() => void} [draw]
+ * @property {(message: Message) => boolean} [event]
+ * @property {(welcome: Message) => void} [resumed]
+ * @property {() => void} [destroy]
+ */
+
+/**
+ * The application the screens belong to (main.js's `app`).
+ * @typedef {object} App
+ * @property {import("./link.js").Link} link
+ * @property {Player | null} player
+ * @property {Message | null} welcome the last `welcome`, its `resume` taken up as used
+ * @property {(id: string) => Message | undefined} game a game of the list, by id
+ * @property {(text: string) => void} notice
+ * @property {(screen: Screen) => void} show
+ * @property {(address: string) => void} go
+ * @property {(unseen: number) => void} setUnseen
+ * @property {(taken: Message) => void} raceChallenge
+ */
+
+export {};
