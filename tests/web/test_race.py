@@ -55,7 +55,7 @@ def test_two_pages_race_from_a_link_and_a_third_watches(
         shot(ann, "lobby")
 
         bob.goto(link)  # straight into the lobby, once named
-        assert bob.inner_text("h1") == f"You are invited to race (room {code})"
+        assert bob.inner_text("h1") == "ann invites you to race Nestor"  # (test_invite.py)
         register(bob, "bob")
         bob.wait_for_selector('.players li[data-player="bob"]')
         ann.wait_for_selector('.players li[data-player="bob"]')
