@@ -110,7 +110,7 @@ def test_a_challenge_made_raced_cold_on_a_phone_and_from_its_replay(
 
         # bob opens the link cold on a phone: names himself, sees the challenge
         bob.goto(link)
-        assert bob.inner_text("h1") == "You are challenged to a race"
+        assert bob.inner_text("h1") == "ann challenges you to The Gate"  # (test_invite.py)
         register(bob, "bob")
         bob.wait_for_selector(".challenge-head [data-act=take]")
         assert bob.inner_text(".challenge-head h1").startswith("Beat ann's ")
