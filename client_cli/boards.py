@@ -112,8 +112,19 @@ def describe(entry: Mapping[str, Any] | None, kind: str) -> str:
     return f"not won, {_int(entry.get('home'))}/{_int(entry.get('total'))} home, {moves}"
 
 
+def _hints(entry: Mapping[str, Any]) -> str:
+    """The hints an entry took ("" for one written before hints were counted)."""
+    hints = entry.get("hints")
+    return str(hints) if isinstance(hints, int) and not isinstance(hints, bool) else ""
+
+
 def _table(page: Mapping[str, Any], me: str | None, g: Glyphs) -> Table:
     kind = clean(page.get("kind", ""), 16)
+    entries = page.get("entries")
+    # the hints taken, as the web board shows them, where some entry counts them
+    hinted = isinstance(entries, list) and any(
+        isinstance(e, Mapping) and _hints(e) for e in entries
+    )
     table = Table(box=g.box, show_edge=False, pad_edge=False)
     table.add_column("#", justify="right", no_wrap=True)
     table.add_column("player", no_wrap=True, overflow="ellipsis", max_width=20)
@@ -122,15 +133,19 @@ def _table(page: Mapping[str, Any], me: str | None, g: Glyphs) -> Table:
     elif kind == "best":
         table.add_column("time", justify="right", no_wrap=True)
         table.add_column("moves", justify="right")
+        if hinted:
+            table.add_column("hints", justify="right")
         table.add_column("day", no_wrap=True)
         table.add_column("replay", no_wrap=True)
     else:
+        # a result is "won", or how many cards got home (30/52): one column, leaving room
+        # for the hints
         table.add_column("result", no_wrap=True)
         table.add_column("time", justify="right", no_wrap=True)
         table.add_column("moves", justify="right")
-        table.add_column("home", justify="right", no_wrap=True)
+        if hinted:
+            table.add_column("hints", justify="right")
         table.add_column("replay", no_wrap=True)
-    entries = page.get("entries")
     for entry in entries if isinstance(entries, list) else []:
         if not isinstance(entry, Mapping):
             continue
@@ -147,18 +162,20 @@ def _table(page: Mapping[str, Any], me: str | None, g: Glyphs) -> Table:
                 player,
                 race_time(_int(entry.get("time_ms"))),
                 str(_int(entry.get("moves"))),
+                *([_hints(entry)] if hinted else []),
                 clean(entry.get("day") or "", 10),
                 replay,
             )
         else:
             won = bool(entry.get("won"))
+            home = f"{_int(entry.get('home'))}/{_int(entry.get('total'))}"
             table.add_row(
                 rank,
                 player,
-                Text("won", style="green") if won else Text("not won"),
+                Text("won", style="green") if won else Text(home),
                 race_time(_int(entry.get("time_ms"))),
                 str(_int(entry.get("moves"))),
-                f"{_int(entry.get('home'))}/{_int(entry.get('total'))}",
+                *([_hints(entry)] if hinted else []),
                 replay,
             )
     return table

@@ -30,6 +30,7 @@ from .connection import (
     LinkError,
     ServerError,
 )
+from .lines import as_int
 from .model import (
     CHALLENGE,
     DAILY,
@@ -306,8 +307,12 @@ class Client:
             await self.move(action.arg)
         elif kind == "undo":
             await self.undo()
+        elif kind == "home" and game is not None and game.pairs:
+            model.say("Nothing goes home here: pairs come off as you name them (4+8).", INFO)
         elif kind == "home":
             await self.home()
+        elif kind == "hint" and not model.hints_allowed:
+            model.say("This race room was made without hints.", ERROR)
         elif kind == "hint":
             await self.hint()
         elif kind == "resign":
@@ -400,6 +405,8 @@ class Client:
             return
         view = game.view
         home = f"{view.get('home')}/{view.get('total')}"
+        if game.pairs:
+            home = f"{as_int(view.get('home')) // 2}/{as_int(view.get('total')) // 2} pairs"
         if model.screen == ROOM and model.room_state == FINISHED:
             return  # the race ended with this game: the results are on the screen
         if model.screen == CHALLENGE:
@@ -411,13 +418,21 @@ class Client:
             model.say(f"Your game is {verb}, {home} home: waiting for the others.", GOOD)
         elif model.placed:
             return  # (the place among the ghosts is said)
+        elif game.lost is not None and model.daily_kind != DAILY:
+            again = "n: the deal again" if model.daily_kind == PRACTICE else "n deals again"
+            model.say(f"{game.lost.said()} {again}.", WARN)
         elif model.daily_kind == PRACTICE:
             model.say(f"Practice over ({game.status}, {home} home), not ranked. n: again.", WARN)
         elif model.result_shown:
             rank = (model.daily_result or {}).get("rank")
             model.say(f"Today's ranked attempt is over ({game.status}): rank {rank}.", GOOD)
         elif game.status == "won":
-            model.say(f"You won! All {view.get('total')} cards home. n deals again.", GOOD)
+            every = (
+                f"{as_int(view.get('total')) // 2} pairs off"
+                if game.pairs
+                else (f"{view.get('total')} cards home")
+            )
+            model.say(f"You won! All {every}. n deals again.", GOOD)
         else:
             model.say(f"The game is {game.status}, {home} home. n deals again.", INFO)
 
@@ -442,10 +457,14 @@ class Client:
 
     async def undo(self) -> None:
         model = self.model
+        game = model.game
+        was_lost = game is not None and game.status == "lost"
         reply = await self.on_game("undo")
         if reply is not None:
             model.apply_reply(reply, now_ms())
-            model.say(f"took back {clean(reply.get('move', ''), 32)}", INFO)
+            on = model.game is not None and not model.game.over
+            again = ": the game is on again" if was_lost and on else ""
+            model.say(f"took back {clean(reply.get('move', ''), 32)}{again}", INFO)
 
     async def hint(self) -> None:
         """Ask the server for a hint and show it (the server counts it in the game)."""

@@ -27,10 +27,9 @@ from .render import HOME_KINDS, Pile, mark_text, marked_piles, piles_of
 
 #: the widest legend, on an 80-column screen with room to spare
 WIDTH = 76
-#: The Wedge's path, from its first cell to its exit (the rules' own order)
+#: The Wedge's path, from its first cell to its exit (the rules' own order), for a view
+#: that does not name it
 WEDGE_PATH = ("15", "14", "13", "12", "11", "10", "16", "21")
-#: the cells on the path whose cards neither move nor are built on while the Wedge drives it
-LOCKED = "10-16"
 
 
 @dataclass(frozen=True)
@@ -100,13 +99,12 @@ def _wedge(board: _Board) -> list[Part]:
     marked = [label for label, name in marked_piles(board.view).items() if name == "wedge"]
     cell = board.pile(marked[0]) if marked else None
     if cell is not None and cell.cards:
+        # the board draws the path as arrows after its labels (the view's ``path``)
         mark = mark_text("wedge", board.ascii)
-        path = WEDGE_PATH[WEDGE_PATH.index(cell.label) :] if cell.label in WEDGE_PATH else ()
-        path = path or (cell.label,)
-        parts.append(
-            Part(f"{mark} the Wedge moves {' '.join(path)} as {WEDGE_PATH[-1]} empties", 0)
-        )
-        parts.append(Part(f"{LOCKED} locked", 1))
+        path = board.view.get("path")
+        end = path[-1] if isinstance(path, list) and path else WEDGE_PATH[-1]
+        parts.append(Part(f"{mark} the Wedge steps along the arrows as {end} empties", 0))
+        parts.append(Part("cards on them cannot move", 1))
     elif board.view.get("stage") == 2:
         parts.append(Part("stage two: only a king comes from the board into rows 1 and 4", 0))
     elif board.view.get("stage") == 1:

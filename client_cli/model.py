@@ -41,6 +41,43 @@ def _streaks(value: Any) -> dict[str, dict[str, int]]:
     return out
 
 
+@dataclass(frozen=True)
+class Lost:
+    """Why a game was lost and how far it got: a reply's ``lost`` field, checked."""
+
+    why: str
+    home: int
+    total: int
+    unit: str  # cards, or pairs in the games that take cards off in pairs
+    undo: bool  # the server would take the last move back now
+
+    @classmethod
+    def from_message(cls, value: Any) -> Lost | None:
+        if not isinstance(value, Mapping):
+            return None
+        unit = clean(value.get("unit", "cards"), 8)
+        return cls(
+            why=clean(value.get("why", ""), 160),
+            home=_int(value.get("home")),
+            total=_int(value.get("total")),
+            unit=unit if unit in ("cards", "pairs") else "cards",
+            undo=value.get("undo") is True,
+        )
+
+    def said(self) -> str:
+        """The loss in one line.
+
+        >>> Lost("No move is left and the stock is out.", 30, 52, "cards", True).said()
+        'Lost: no move is left and the stock is out. 30 of 52 cards home. u undoes the last move.'
+        >>> Lost("No pair is left to take off.", 11, 26, "pairs", False).said()
+        'Lost: no pair is left to take off. 11 of 26 pairs off.'
+        """
+        why = self.why[:1].lower() + self.why[1:] if self.why else "no move is left."
+        where = "off" if self.unit == "pairs" else "home"
+        line = f"Lost: {why} {self.home} of {self.total} {self.unit} {where}."
+        return f"{line} u undoes the last move." if self.undo else line
+
+
 @dataclass
 class Game:
     """A game snapshot: a ``game`` reply, a ``moved``/``undone`` reply, a ``race_start``."""
@@ -54,6 +91,9 @@ class Game:
     #: the server said no sequence of moves from here gets on (a ``stuck`` event),
     #: until the next reply changes the position
     stuck: bool = False
+    #: a lost game told plainly (the reply's ``lost``: why, how far it got, whether an
+    #: undo is accepted now), while the status is ``lost``
+    lost: Lost | None = None
 
     @classmethod
     def from_message(cls, msg: Mapping[str, Any]) -> Game:
@@ -66,6 +106,7 @@ class Game:
             view=dict(view) if isinstance(view, Mapping) else {},
             legal=[clean(m, 32) for m in legal] if isinstance(legal, list) else [],
             status=clean(msg.get("status", "playing"), 16),
+            lost=Lost.from_message(msg.get("lost")),
         )
 
     def update(self, msg: Mapping[str, Any]) -> None:
@@ -77,10 +118,20 @@ class Game:
         if isinstance(legal, list):
             self.legal = [clean(m, 32) for m in legal]
         self.status = clean(msg.get("status", self.status), 16)
+        self.lost = Lost.from_message(msg.get("lost")) if self.status == "lost" else None
 
     @property
     def over(self) -> bool:
         return self.status != "playing"
+
+    @property
+    def pairs(self) -> bool:
+        """Whether cards leave this table in pairs, onto a discard (Nestor, Doubles and
+        Quits): nothing goes home one card at a time, and progress counts pairs."""
+        piles = self.view.get("piles")
+        return isinstance(piles, list) and any(
+            isinstance(p, Mapping) and p.get("kind") == "discard" for p in piles
+        )
 
     @property
     def labels(self) -> frozenset[str]:
@@ -286,6 +337,8 @@ class Model:
         self.picked = None
         if game.over and not was_over:
             self.clock_to = now
+        elif was_over and not game.over:  # a loss undone: the clock runs on
+            self.clock_to = None
         self.changed()
 
     def apply_stuck(self, msg: Mapping[str, Any]) -> bool:
@@ -418,6 +471,16 @@ class Model:
     @property
     def is_host(self) -> bool:
         return bool(self.room and self.me and self.room.get("host") == self.me)
+
+    @property
+    def hints_allowed(self) -> bool:
+        """Whether the game on the table may ask for hints: always solo and daily; in a
+        race only when its room was made with them; in a challenge as in the game raced."""
+        if self.screen == ROOM:
+            return (self.room or {}).get("hints") is True
+        if self.screen == CHALLENGE and self.challenge is not None:
+            return self.challenge.shown.get("hints") is not False
+        return True
 
     @property
     def racing(self) -> bool:

@@ -23,6 +23,9 @@ face-up ``cards`` and a count of face-down cards (``down``). The renderer knows 
 - a pile a view field names (:data:`MARKING_FIELDS`: The Wedge's ``wedge``) has a mark
   after its top card, ``◀`` (``*`` in ASCII), hanging into the gap to its right so that
   no column moves for it;
+- a view's ``path`` (The Wedge's: the cells its cards step through, in order) is drawn
+  as an arrow after each label on it, pointing to the next pile (``←``, ``↓``; ``<``,
+  ``v`` in ASCII), hanging into the gap like a mark;
 - when the board is taller than the room it has, fanned piles are cut until it fits: each
   keeps its first card (the one a whole pile moves by) and its last ones, a line ``+n``
   between them for the ``n`` cards left out (with room for two cards or fewer, its last
@@ -39,6 +42,7 @@ import re
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import pairwise
 from math import ceil
 from typing import Any
 
@@ -131,6 +135,38 @@ def marked_piles(view: Mapping[str, Any]) -> dict[str, str]:
     return out
 
 
+#: the arrow from a pile on a path to the next, by the way it goes (plain, ASCII)
+ARROWS: Mapping[tuple[int, int], tuple[str, str]] = {
+    (-1, 0): ("←", "<"),
+    (1, 0): ("→", ">"),
+    (0, 1): ("↓", "v"),
+    (0, -1): ("↑", "^"),
+}
+
+
+def path_arrows(view: Mapping[str, Any], piles: Sequence[Pile], ascii: bool) -> dict[str, str]:
+    """The arrow after each label on the view's ``path`` (every pile but the last), the
+    way to the next pile on it.
+
+    >>> piles = [Pile("10", "cell", 0, 3, "down", (), 0), Pile("11", "cell", 1, 3, "down", (), 0),
+    ...          Pile("16", "cell", 0, 4, "down", (), 0)]
+    >>> path_arrows({"path": ["11", "10", "16"]}, piles, False)
+    {'11': '←', '10': '↓'}
+    """
+    path = view.get("path")
+    if not isinstance(path, list):
+        return {}
+    at = {p.label: (p.x, p.y) for p in piles}
+    labels = [clean(label, MAX_LABEL) for label in path if isinstance(label, str)]
+    out: dict[str, str] = {}
+    for here, there in pairwise(labels):
+        if here in at and there in at:
+            (x0, y0), (x1, y1) = at[here], at[there]
+            way = (0, 1 if y1 > y0 else -1) if y1 != y0 else (1 if x1 > x0 else -1, 0)
+            out[here] = ARROWS[way][1 if ascii else 0]
+    return out
+
+
 def mark_text(name: str, ascii: bool) -> str:
     """The mark drawn after the top card of a pile the view field ``name`` names."""
     plain, plain_ascii = MARKING_FIELDS.get(name, ("*", "*"))
@@ -152,6 +188,7 @@ class _Look:
     underline: bool  # its top card underlined (a playable garden cell)
     mark: str  # after its top card, hanging into the gap ("" for none)
     picked: bool = False  # its top card reversed (a garden cell the mouse picked)
+    arrow: str = ""  # after its label, hanging into the gap: the way its path goes
 
 
 @dataclass
@@ -182,6 +219,11 @@ class _Block:
     def hang(self) -> int:
         """Cells of the top card's line that hang into the gap to the right (the mark)."""
         return cell_len(self.look.mark)
+
+    @property
+    def head_hang(self) -> int:
+        """Cells of the label that hang into the gap to the right (a path's arrow)."""
+        return cell_len(self.look.arrow)
 
     def lines(self) -> range:
         return range(self.top if self.head is not None else self.first, self.bottom + 1)
@@ -287,24 +329,31 @@ def _blocks(
     playable: frozenset[str],
     marked: Mapping[str, str],
     picked: str | None = None,
+    arrows: Mapping[str, str] | None = None,
 ) -> list[_Block]:
     first_axis_row = min(axis.numbers) if axis else None
+    arrows = arrows or {}
     blocks = []
     for p in piles:
         on_grid = axis is not None and p.label in axis.labels
         head: Text | None
+        arrow = ""
         if on_grid:
             assert axis is not None
             head = Text(axis.letters[p.x], style=LABEL_STYLE) if p.y == first_axis_row else None
         else:
             style = PLAYABLE_STYLE if p.label in playable else LABEL_STYLE
             head = Text(p.label, style=PICKED_STYLE if p.label == picked else style)
+            arrow = arrows.get(p.label, "")
+            if arrow:
+                head.append(arrow, style=MARK_STYLE)
         mark = mark_text(marked[p.label], ascii) if p.label in marked and p.cards else ""
         look = _Look(
             ascii=ascii,
             underline=on_grid and p.label in playable,
             mark=mark,
             picked=on_grid and p.label == picked,
+            arrow=arrow,
         )
         blocks.append(_Block(p, head, look, cap))
     return blocks
@@ -434,7 +483,7 @@ def _draw(
     items: list[tuple[int, int, Text, int]] = []
     for b in blocks:
         if b.head is not None:
-            items.append((b.pile.x, b.top, b.head, 0))
+            items.append((b.pile.x, b.top, b.head, b.head_hang))
         for n, piece in enumerate(b.body):
             hang = b.hang if n == len(b.body) - 1 else 0
             items.append((b.pile.x, b.first + n, piece, hang))
@@ -518,11 +567,12 @@ def draw_board(
         return Board([Text("(nothing on the table)")])
     playable = playable_piles(legal)
     marked = marked_piles(view)
+    arrows = path_arrows(view, piles, ascii)
     axis = _axis(piles)
     axis_row = min(axis.numbers) if axis else None
     chosen: tuple[list[_Block], int, int | None] | None = None
     for cap in _caps(piles):
-        blocks = _blocks(piles, axis, cap, ascii, playable, marked, picked)
+        blocks = _blocks(piles, axis, cap, ascii, playable, marked, picked, arrows)
         tall = _place(blocks, height, axis_row)
         chosen = (blocks, tall, cap)
         if height is None or tall <= height:

@@ -10,6 +10,7 @@ from typing import Any
 from rich.table import Table
 from rich.text import Text
 
+from .challenge import http_url
 from .config import DEFAULT_SERVER
 from .lines import Glyphs, as_int, clock, fit, lines_of, race_time
 from .model import COUNTDOWN, FINISHED, LOBBY, RACING, Model
@@ -348,6 +349,16 @@ def join_command(server: str, code: str) -> str:
     return f"patience-race race join {code} --server {server}"
 
 
+def room_link(server: str, code: str) -> str:
+    """The room's link for a browser (``/r/CODE`` on the server's HTTP side, from the
+    websocket URL this client uses): it opens straight into the lobby.
+
+    >>> room_link("ws://127.0.0.1:8765", "8GY8VQ"), room_link("wss://race.example.org", "8GY8VQ")
+    ('http://127.0.0.1:8765/r/8GY8VQ', 'https://race.example.org/r/8GY8VQ')
+    """
+    return http_url(server, f"/r/{code}")
+
+
 def room_body(model: Model, width: int, height: int, now: int, *, watching: bool) -> list[Text]:
     g = Glyphs(model.ascii)
     room = model.room or {}
@@ -361,6 +372,8 @@ def room_body(model: Model, width: int, height: int, now: int, *, watching: bool
         if not watching:
             out.append(Text("  Friends join with:"))
             out.append(Text(f"    {join_command(model.server, code)}", style="bold"))
+            if model.server:
+                out.append(Text(f"    or in a browser: {room_link(model.server, code)}"))
         out.append(
             Text(
                 f"  Time limit: {limit_text}; up to {as_int(room.get('max_players'))} racers; "

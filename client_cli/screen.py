@@ -30,7 +30,7 @@ from .sanitize import clean
 #: view fields every game has; the rest are the game's own, shown under the header
 STANDARD_FIELDS = frozenset({"game", "piles", "status", "home", "total", "moves", "can_undo"})
 #: game fields that only describe the layout (the board shows them)
-LAYOUT_FIELDS = frozenset({"rows", "width"})
+LAYOUT_FIELDS = frozenset({"rows", "width", "path"})
 #: how a few game fields read; any other field shows as "name value"
 FIELD_NAMES = {"redeals": "redeals left", "stage": "stage", "wedge": "the Wedge at"}
 #: the narrowest race panel beside the board
@@ -99,8 +99,9 @@ def game_line(model: Model, width: int, now: int = 0) -> Text:
     game = model.game
     assert game is not None
     view = game.view
+    home, total = as_int(view.get("home")), as_int(view.get("total"))
     parts = [
-        f"home {as_int(view.get('home'))}/{as_int(view.get('total'))}",
+        f"pairs off {home // 2}/{total // 2}" if game.pairs else f"home {home}/{total}",
         f"moves {as_int(view.get('moves'))}",
     ]
     for key, value in view.items():
@@ -277,10 +278,18 @@ def _message(
 def _keys(model: Model, width: int, height: int = 0) -> Text:
     context = model.context()
     words = KEYS.get(context, "")
+    game = model.game
     if context == "confirm" and model.confirm in KEYS:
         words = KEYS[model.confirm]
+    if context == "play" and game is not None:
+        if game.pairs:  # nothing goes home a card at a time
+            words = words.replace(" · + home", "")
+        if not model.hints_allowed:
+            words = words.replace(" · ? hint", "")
     if context == "over" and model.daily_kind is not None:
         words = KEYS["daily-over"]
+    if context == "over" and game is not None and game.lost is not None and game.lost.undo:
+        words = f"u undo · {words}".replace(" · h help", "")  # (the line has room for 80)
     if context in ("lobby", "finished") and not model.is_host:
         words = KEYS[f"{context}-guest"]
     if model.help:

@@ -5,7 +5,8 @@ The screen above the input line is :func:`client_cli.screen.render_screen` of th
 redrawn when the model changes and twice a second for the clock; the input line completes
 moves from the server's legal ones with Tab (:meth:`Tui.complete`), and single keys act at
 once: F1 help, F2 or ``+`` (on an empty line) home, F3 or ``?`` a hint, F4 the rules page,
-which then pages with space, ``b``, the arrows and Page Up/Down, and closes with ``q`` or Esc.
+which then pages with space, ``b``, the arrows and Page Up/Down, and closes with ``q`` or Esc;
+in a lobby, ``r`` (ready) and ``s`` (start) on an empty line.
 Each typed line goes to the controller (:meth:`client_cli.controller.Client.handle`).
 Everything runs on one asyncio loop: prompt_toolkit reads the keyboard there, the connection
 reads the socket there.
@@ -119,6 +120,17 @@ class Tui:
         @keys.add("?", filter=empty_line & playing & ~paging, eager=True)
         def _hint(event: KeyPressEvent) -> None:
             send("hint")
+
+        # the lobby has no move to type: its keys act at once, Enter or not
+        lobby = Condition(lambda: model.context() == "lobby" and not model.help)
+
+        @keys.add("r", filter=empty_line & lobby & ~paging, eager=True)
+        def _ready(event: KeyPressEvent) -> None:
+            send("r")
+
+        @keys.add("s", filter=empty_line & lobby & ~paging, eager=True)
+        def _start(event: KeyPressEvent) -> None:
+            send("s")
 
         @keys.add("f4")
         def _rules(event: KeyPressEvent) -> None:

@@ -25,7 +25,9 @@ def text(renderable: RenderableType, width: int = 80) -> str:
     return str(out)
 
 
-def timed(player: str, rank: int, won: bool, time_ms: int, moves: int, home: int) -> dict[str, Any]:
+def timed(
+    player: str, rank: int, won: bool, time_ms: int, moves: int, home: int, hints: int = 0
+) -> dict[str, Any]:
     return {
         "player": player,
         "rank": rank,
@@ -34,6 +36,7 @@ def timed(player: str, rank: int, won: bool, time_ms: int, moves: int, home: int
         "moves": moves,
         "home": home,
         "total": 52,
+        "hints": hints,
         "replay": f"{rank:016x}",
         "day": "2026-11-22",
     }
@@ -41,7 +44,7 @@ def timed(player: str, rank: int, won: bool, time_ms: int, moves: int, home: int
 
 DAILY = [
     timed("bob", 1, True, 205_300, 142, 52),
-    timed("ann", 2, True, 312_000, 170, 52),
+    timed("ann", 2, True, 312_000, 170, 52, hints=2),
     timed("catherine_of_aragon_", 3, False, 61_000, 40, 30),
     timed("dan", 4, False, 4_400, 1, 1),
 ]
@@ -95,6 +98,22 @@ def test_a_past_day_around_me() -> None:
     shown = text(board_view(board, me="dan", around=True, server_ms=NOW))
     check_golden("top-daily-around", shown)
     assert "To beat: catherine_of_aragon_ (just above you, rank 3)" in shown
+
+
+def test_boards_show_the_hints_taken_as_the_web_board_does() -> None:
+    """The daily and best-times tables count each entry's hints; entries written before
+    hints were counted (no ``hints``) leave the column blank, and a board none of whose
+    entries counts them has no column."""
+    board = page("daily", "daily/gate/2026-11-22", "The Gate: daily challenge, 2026-11-22", DAILY)
+    shown = text(board_view(board, me="ann", server_ms=NOW))
+    assert "hints" in shown.splitlines()[3]
+    assert " 170       2 " in shown
+    best = page("best", "best/gate", "", [dict(DAILY[1]), {**DAILY[0], "hints": None}])
+    shown = text(board_view(best, me="ann", server_ms=NOW))
+    assert " 170       2 " in shown
+    old = [{k: v for k, v in e.items() if k != "hints"} for e in DAILY]
+    shown = text(board_view(page("daily", "daily/gate", "", old), server_ms=NOW))
+    assert "hints" not in shown
 
 
 def test_best_times() -> None:

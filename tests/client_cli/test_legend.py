@@ -20,7 +20,7 @@ from .views import GAME_IDS, played
 SAYS = {
     "gate": ["posts l r, bars t b", "deal fills gaps from s, then w, top first"],
     "gate-narrow": ["posts l r, bars t b", "deal fills gaps from s, then w, top first"],
-    "wedge": ["◀ the Wedge moves 15 14 13 12 11 10 16 21 as 21 empties", "10-16 locked"],
+    "wedge": ["◀ the Wedge steps along the arrows as 21 empties", "cards on them cannot move"],
     "labyrinth": ["g beside s: the grace, not column g; once, when stuck", "uc-us up, dc-ds down"],
     "babette": ["uc-us up from A, dc-ds down from K", "free: nothing below it", "2 redeals left"],
     "blockade": ["a cell's pile hangs down, top card last", "free: nothing below it"],
@@ -132,14 +132,24 @@ def test_the_gate_s_waste_refills_top_card_first() -> None:
 
 
 def test_the_wedge_s_legend_follows_the_wedge() -> None:
+    """In words a player gets, with the board's own marks: the Wedge's ◀, and the arrows
+    the board draws after each label on its path, pointing where the card goes next (no
+    list of cell numbers to look up in the rules)."""
     view = new_game("wedge", seed=1).view()
-    assert legend("wedge", view).startswith("◀ the Wedge moves 15 14")
-    assert legend("wedge", view, ascii=True).startswith("* the Wedge moves 15 14")
-    # the legend's mark is the board's
-    assert "◀" in render(view) and "*" in render(view, ascii=True)
+    assert legend("wedge", view).startswith("◀ the Wedge steps along the arrows as 21 empties")
+    assert legend("wedge", view, ascii=True).startswith("* the Wedge steps along the arrows")
+    assert not re.search(r"\d+ \d+ \d+|locked", legend("wedge", view))
+    # the legend's marks are the board's: the Wedge, and an arrow after each label on its
+    # path, toward the next cell (left along row 3, then down from 10 and 16 to 21)
+    board = render(view)
+    assert "◀" in board and "*" in render(view, ascii=True)
+    assert "10↓ 11← 12← 13← 14← 15←" in board and "16↓ 17" in board
+    assert "10v 11< 12< 13< 14< 15<" in render(view, ascii=True)
     later = played("wedge", seed=7, moves=60).view()
     assert later["wedge"] == "13"
-    assert "moves 13 12 11 10 16 21 as 21 empties" in legend("wedge", later)
+    drawn = render(later)
+    assert "10↓ 11← 12← 13← 14 " in drawn  # behind the Wedge: out of play, no arrow
+    assert "as 21 empties" in legend("wedge", later)
     # at 21 the Wedge is an ordinary card: the legend says what comes next instead
     done = {**view, "wedge": None, "stage": 2}
     assert "Wedge" not in legend("wedge", done)

@@ -135,7 +135,7 @@ def test_the_wedge_is_marked() -> None:
     view = game.view()
     assert view["wedge"] == "15"
     lines = render(view).splitlines()
-    row = next(n for n, line in enumerate(lines) if line.startswith("10 "))
+    row = next(n for n, line in enumerate(lines) if line.startswith("10↓ "))
     assert lines[row + 1].endswith("J♥◀") and lines[row + 1].count("◀") == 1
     assert render(view, ascii=True).splitlines()[row + 1].endswith("JH*")
     board = draw_board(view)

@@ -122,7 +122,7 @@ def test_solo_won() -> None:
     assert game.status == "won"
     model = solo(game)
     model.clock_to = NOW - 1_000
-    model.say("You won! All 52 cards home. n deals again.", "good")
+    model.say("You won! All 26 pairs off. n deals again.", "good")
     check_golden("screen-solo-won", screen(model))
 
 
