@@ -13,6 +13,7 @@ What varies from run to run is normalised, and nothing else:
 - generated ids become placeholders named in order of first appearance, so that equal ids
   stay visibly equal: ``<ann:id>`` and ``<ann:token>`` (a player's id and token),
   ``<game-3>`` (a game, and its replay: they share an id), ``<room-1>`` (a room code);
+- the server's address in a page (``og:url``) becomes ``http://<server>``;
 - server times are exact (the clock is frozen), written as offsets from its start,
   ``"<t+1500>"`` being 1.5 s after it, for reading;
 - a rematch draws a random seed: its racers' deal (the ``race_start`` view's piles and
@@ -179,8 +180,10 @@ class Transcript:
                 self.entries.append(("got", actor.name, frames))
 
     async def http(self, path: str) -> tuple[int, str, str]:
-        status, kind, body = await fetch(http(self.server) + path)
-        self.entries.append(("http", path, status, kind, body))
+        base = http(self.server)
+        status, kind, body = await fetch(base + path)
+        # (a page's link preview names its address, whose port is the run's)
+        self.entries.append(("http", path, status, kind, body.replace(base, "http://<server>")))
         return status, kind, body
 
     async def close(self) -> None:
