@@ -23,7 +23,13 @@ import { countdown } from "./sound.js";
 export const CHALLENGE_ID = /^[a-z2-7]{16}$/;
 
 /** @type {Record<string, string>} */
-const SOURCES = { solo: "a solo game", race: "a race", daily: "a daily", practice: "daily practice", challenge: "a challenge raced" };
+const SOURCES = {
+  solo: "a solo game",
+  race: "a race",
+  daily: "a daily",
+  practice: "daily practice",
+  challenge: "a challenge raced",
+};
 
 /** @param {Message} challenge */
 function title(challenge) {
@@ -86,7 +92,12 @@ export class ChallengeScreen {
     try {
       this.shown = await this.app.link.request("challenge_show", { challenge: this.id });
     } catch (error) {
-      replace(this.headBox, h("h1", {}, "A challenge"), h("p", { class: "note" }, errorText(error)), h("p", {}, h("a", { href: "/play#home" }, "Back to the games")));
+      replace(
+        this.headBox,
+        h("h1", {}, "A challenge"),
+        h("p", { class: "note" }, errorText(error)),
+        h("p", {}, h("a", { href: "/play#home" }, "Back to the games")),
+      );
       return;
     }
     const challenge = !this.race || !this.challenge ? this.shown.challenge : this.challenge;
@@ -109,7 +120,9 @@ export class ChallengeScreen {
       const welcome = await this.app.link.request("hello", { protocol: 1, token: storedToken() || undefined });
       const resume = welcome.resume && welcome.resume.challenge;
       if (resume && resume.challenge === this.id && !this.race) this.carryOn(resume);
-    } catch { /* the table says what there is */ }
+    } catch {
+      /* the table says what there is */
+    }
   }
 
   drawHead() {
@@ -117,7 +130,11 @@ export class ChallengeScreen {
     if (!c) return;
     const shown = this.shown || {};
     const source = `${SOURCES[c.source] || c.source}${c.day ? ` of ${c.day}` : ""}`;
-    const line = h("p", { class: "muted" }, `${c.player}'s ghost · ${source} · ${resultText(c.result)} · ${c.hints ? "hints allowed" : "no hints"}`);
+    const line = h(
+      "p",
+      { class: "muted" },
+      `${c.player}'s ghost · ${source} · ${resultText(c.result)} · ${c.hints ? "hints allowed" : "no hints"}`,
+    );
     /** @type {import("./dom.js").Child[]} */
     const parts = [h("h1", {}, title(c)), line];
     if (this.race) {
@@ -130,8 +147,13 @@ export class ChallengeScreen {
       parts.push(h("p", {}, "You have raced this challenge: see the table."));
     } else {
       parts.push(
-        h("p", {}, `The same deal as ${c.player}'s game: a countdown, then ${c.player}'s ghost races beside you, as fast as they played.`),
-        button("Race", () => this.take(), { class: "big", "data-act": "take" }));
+        h(
+          "p",
+          {},
+          `The same deal as ${c.player}'s game: a countdown, then ${c.player}'s ghost races beside you, as fast as they played.`,
+        ),
+        button("Race", () => this.take(), { class: "big", "data-act": "take" }),
+      );
     }
     this.noteBox = h("p", { class: "note", role: "status" });
     parts.push(this.noteBox);
@@ -140,7 +162,10 @@ export class ChallengeScreen {
 
   /** @param {Message[] | undefined} table */
   drawTable(table) {
-    if (!table || !table.length) { replace(this.tableBox); return; }
+    if (!table || !table.length) {
+      replace(this.tableBox);
+      return;
+    }
     replace(this.tableBox, h("h2", {}, "The table"), resultsTable(table, this.me));
   }
 
@@ -171,7 +196,11 @@ export class ChallengeScreen {
 
   /** @param {Message} start `challenge_start`, or a resume with its view */
   begin(start) {
-    this.race = { game: start.game, start_at: start.start_at, ghosts: start.ghosts || (this.race && this.race.ghosts) || [] };
+    this.race = {
+      game: start.game,
+      start_at: start.start_at,
+      ghosts: start.ghosts || (this.race && this.race.ghosts) || [],
+    };
     if (this.game && this.game.id === start.game) {
       this.game.take(start);
       this.game.draw();
@@ -179,20 +208,26 @@ export class ChallengeScreen {
     }
     if (this.game) this.game.destroy();
     const hints = this.challenge ? this.challenge.hints : true;
-    this.game = new GameScreen(this.app, start, { hints, clockFrom: () => (this.race ? this.race.start_at : start.start_at), onOver: () => this.waiting() });
+    this.game = new GameScreen(this.app, start, {
+      hints,
+      clockFrom: () => (this.race ? this.race.start_at : start.start_at),
+      onOver: () => this.waiting(),
+    });
     replace(this.gameBox, this.game.root);
     this.game.draw();
     this.tick();
   }
 
   waiting() {
-    if (!this.result) replace(this.resultBox, h("p", { class: "muted" }, "Your game is over: the result is on its way."));
+    if (!this.result)
+      replace(this.resultBox, h("p", { class: "muted" }, "Your game is over: the result is on its way."));
   }
 
   /** @param {Message} message */
   event(message) {
     if (message.type === "challenge_start" && message.challenge === this.id) this.begin(message);
-    else if (message.type === "challenge_result" && message.challenge && message.challenge.id === this.id) this.onResult(message);
+    else if (message.type === "challenge_result" && message.challenge && message.challenge.id === this.id)
+      this.onResult(message);
     else if (message.type === "challenge_news" && message.challenge === this.id) {
       // one's own challenge, open: the new result is seen as the table is asked again
       this.app.notice(newsText(message));
@@ -213,18 +248,38 @@ export class ChallengeScreen {
   onResult(message) {
     this.result = message;
     this.challenge = message.challenge;
-    if (this.game && this.game.status === "playing") { this.game.status = message.you.status; this.game.draw(); }
+    if (this.game && this.game.status === "playing") {
+      this.game.status = message.you.status;
+      this.game.draw();
+    }
     const you = message.you;
     const ghost = message.ghost;
-    const links = h("p", { class: "replays" },
-      you.replay ? h("a", { href: `/play#replay=${encodeURIComponent(you.replay)}`, dataset: { replay: "you" } }, "your replay") : null,
+    const links = h(
+      "p",
+      { class: "replays" },
+      you.replay
+        ? h("a", { href: `/play#replay=${encodeURIComponent(you.replay)}`, dataset: { replay: "you" } }, "your replay")
+        : null,
       you.replay && ghost.replay ? " · " : null,
-      ghost.replay ? h("a", { href: `/play#replay=${encodeURIComponent(ghost.replay)}`, dataset: { replay: "ghost" } }, `${ghost.player}'s replay`) : null);
-    replace(this.resultBox,
-      h("h2", { class: `verdict ${message.verdict.beat ? "beat" : "lost"}`, dataset: { beat: String(message.verdict.beat) } }, verdictText(message.verdict, ghost.player)),
+      ghost.replay
+        ? h(
+            "a",
+            { href: `/play#replay=${encodeURIComponent(ghost.replay)}`, dataset: { replay: "ghost" } },
+            `${ghost.player}'s replay`,
+          )
+        : null,
+    );
+    replace(
+      this.resultBox,
+      h(
+        "h2",
+        { class: `verdict ${message.verdict.beat ? "beat" : "lost"}`, dataset: { beat: String(message.verdict.beat) } },
+        verdictText(message.verdict, ghost.player),
+      ),
       h("p", {}, `You: ${resultText(you)}. ${ghost.player}: ${resultText(ghost)}.`),
       links,
-      you.replay ? challengeMaker(this.app, you.replay) : null);
+      you.replay ? challengeMaker(this.app, you.replay) : null,
+    );
     this.drawHead();
     this.drawTable(message.table);
     this.tick();
@@ -282,12 +337,31 @@ export class ChallengesScreen {
       return;
     }
     this.app.setUnseen(0);
-    const rows = reply.challenges.map((/** @type {Challenge} */ c) => h("li", { class: `challenge-row${c.new ? " new" : ""}`, dataset: { challenge: c.id } },
-      h("div", {}, h("a", { href: c.link }, title(c)), c.new ? h("span", { class: "tag new" }, `${c.new} new`) : null),
-      h("p", { class: "muted" }, `${SOURCES[c.source] || c.source}${c.day ? ` of ${c.day}` : ""} · ${resultText(c.result)} · ${count(c.takers, "taker")}`)));
-    replace(this.root, h("h1", {}, "Your challenges"),
-      rows.length ? h("ul", { class: "challenge-list" }, rows) : h("p", { class: "muted" }, "None yet: finish a game, then press Challenge a friend."),
-      h("p", {}, h("a", { href: "/play#home" }, "Back to the games")));
+    const rows = reply.challenges.map((/** @type {Challenge} */ c) =>
+      h(
+        "li",
+        { class: `challenge-row${c.new ? " new" : ""}`, dataset: { challenge: c.id } },
+        h(
+          "div",
+          {},
+          h("a", { href: c.link }, title(c)),
+          c.new ? h("span", { class: "tag new" }, `${c.new} new`) : null,
+        ),
+        h(
+          "p",
+          { class: "muted" },
+          `${SOURCES[c.source] || c.source}${c.day ? ` of ${c.day}` : ""} · ${resultText(c.result)} · ${count(c.takers, "taker")}`,
+        ),
+      ),
+    );
+    replace(
+      this.root,
+      h("h1", {}, "Your challenges"),
+      rows.length
+        ? h("ul", { class: "challenge-list" }, rows)
+        : h("p", { class: "muted" }, "None yet: finish a game, then press Challenge a friend."),
+      h("p", {}, h("a", { href: "/play#home" }, "Back to the games")),
+    );
   }
 
   /** @param {Message} message */
