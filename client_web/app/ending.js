@@ -53,19 +53,38 @@ function celebrate(root, board) {
     layer.append(bit);
     const rise = 0.45 + 0.5 * (((i * 7) % THROWN) / THROWN);
     const drift = ((i * 13) % 9) - 4;
-    animations.push(bit.animate([
-      { transform: "translate(0, 0) rotate(0deg)", opacity: 0 },
-      { opacity: 1, offset: 0.15 },
-      { transform: `translate(${drift * 6}px, -${Math.round(rise * height)}px) rotate(${drift * 40}deg)`, opacity: 0 },
-    ], { duration: 1300, delay: (i % 8) * 40, easing: "cubic-bezier(.2,.7,.4,1)", fill: "backwards" }));
+    animations.push(
+      bit.animate(
+        [
+          { transform: "translate(0, 0) rotate(0deg)", opacity: 0 },
+          { opacity: 1, offset: 0.15 },
+          {
+            transform: `translate(${drift * 6}px, -${Math.round(rise * height)}px) rotate(${drift * 40}deg)`,
+            opacity: 0,
+          },
+        ],
+        { duration: 1300, delay: (i % 8) * 40, easing: "cubic-bezier(.2,.7,.4,1)", fill: "backwards" },
+      ),
+    );
   }
   document.body.append(layer);
-  const homes = board.querySelectorAll(".pile[class*='kind-foundation'] .card:last-of-type, .pile.kind-discard .card:last-of-type");
+  const homes = board.querySelectorAll(
+    ".pile[class*='kind-foundation'] .card:last-of-type, .pile.kind-discard .card:last-of-type",
+  );
   homes.forEach((card, i) => {
-    animations.push(card.animate([{ transform: "none" }, { transform: "translateY(-18%)" }, { transform: "none" }], { duration: 360, delay: 120 * i, easing: "ease-in-out" }));
+    animations.push(
+      card.animate([{ transform: "none" }, { transform: "translateY(-18%)" }, { transform: "none" }], {
+        duration: 360,
+        delay: 120 * i,
+        easing: "ease-in-out",
+      }),
+    );
   });
   root.dataset.celebrated = "won";
-  Promise.all(animations.map((a) => a.finished)).then(() => layer.remove(), () => layer.remove());
+  Promise.all(animations.map((a) => a.finished)).then(
+    () => layer.remove(),
+    () => layer.remove(),
+  );
 }
 
 /**
@@ -76,7 +95,18 @@ function celebrate(root, board) {
 export function lostNote(lost, undo) {
   if (!lost) return null;
   const unit = lost.unit === "pairs" ? "pairs" : "cards";
-  return h("div", { class: "lost-note", role: "status" },
-    h("p", {}, h("strong", {}, "Lost. "), lost.why || "No move is left.", ` ${lost.home ?? 0} of ${lost.total ?? 0} ${unit} home.`),
-    lost.undo ? h("p", {}, button("Undo the last move", undo, { "data-act": "undo-lost" }), " and play on from there.") : null);
+  return h(
+    "div",
+    { class: "lost-note", role: "status" },
+    h(
+      "p",
+      {},
+      h("strong", {}, "Lost. "),
+      lost.why || "No move is left.",
+      ` ${lost.home ?? 0} of ${lost.total ?? 0} ${unit} home.`,
+    ),
+    lost.undo
+      ? h("p", {}, button("Undo the last move", undo, { "data-act": "undo-lost" }), " and play on from there.")
+      : null,
+  );
 }

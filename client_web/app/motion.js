@@ -76,17 +76,24 @@ function boxes(root) {
  */
 let dropped = null;
 
-document.addEventListener("pointerup", () => {
-  const ghost = /** @type {HTMLElement | null} */ (document.querySelector(".card.ghost[data-card]"));
-  if (!ghost) { dropped = null; return; }
-  // the copy is drawn tilted: its box unturned, about the same centre
-  const box = ghost.getBoundingClientRect();
-  const width = ghost.offsetWidth;
-  const height = ghost.offsetHeight;
-  const x = box.x + (box.width - width) / 2;
-  const y = box.y + (box.height - height) / 2;
-  dropped = { code: ghost.dataset.card || "", box: { x, y, width, height } };
-}, true);
+document.addEventListener(
+  "pointerup",
+  () => {
+    const ghost = /** @type {HTMLElement | null} */ (document.querySelector(".card.ghost[data-card]"));
+    if (!ghost) {
+      dropped = null;
+      return;
+    }
+    // the copy is drawn tilted: its box unturned, about the same centre
+    const box = ghost.getBoundingClientRect();
+    const width = ghost.offsetWidth;
+    const height = ghost.offsetHeight;
+    const x = box.x + (box.width - width) / 2;
+    const y = box.y + (box.height - height) / 2;
+    dropped = { code: ghost.dataset.card || "", box: { x, y, width, height } };
+  },
+  true,
+);
 
 /**
  * Before `view` is drawn into `root`: where every card is now. Returns what to call once
@@ -138,7 +145,9 @@ function pairs(root, before) {
       const same = old.findIndex((o) => Math.abs(o.x - box.x) < 1 && Math.abs(o.y - box.y) < 1);
       if (same >= 0) from[i] = old.splice(same, 1)[0];
     });
-    from.forEach((box, i) => { if (!box && old.length) from[i] = old.shift() || null; });
+    from.forEach((box, i) => {
+      if (!box && old.length) from[i] = old.shift() || null;
+    });
     cards.forEach((el, i) => out.push([el, from[i], placed[i]]));
   }
   return out;
@@ -166,7 +175,12 @@ function slide(root, before) {
     // while it slides the card is drawn above the piles it passes over
     card.dataset.sliding = "";
     const animation = card.animate(frames, { duration: SLIDE_MS, easing: "ease-out" });
-    animation.finished.then(() => { delete card.dataset.sliding; }, () => {});
+    animation.finished.then(
+      () => {
+        delete card.dataset.sliding;
+      },
+      () => {},
+    );
   }
   // the cards that slid last, kept until the next move (for the tests and the curious)
   if (moved.length) /** @type {HTMLElement} */ (root).dataset.slid = moved.join(" ");

@@ -16,12 +16,20 @@ let muted = readMuted();
 let lastCount = "";
 
 function readMuted() {
-  try { return localStorage.getItem(MUTED_KEY) === "1"; } catch { return false; }
+  try {
+    return localStorage.getItem(MUTED_KEY) === "1";
+  } catch {
+    return false;
+  }
 }
 
 /** @param {boolean} on */
 function storeMuted(on) {
-  try { localStorage.setItem(MUTED_KEY, on ? "1" : "0"); } catch { /* this page only */ }
+  try {
+    localStorage.setItem(MUTED_KEY, on ? "1" : "0");
+  } catch {
+    /* this page only */
+  }
 }
 
 export function isMuted() {
@@ -87,8 +95,16 @@ function note(audio, hz, at, length, wave = "sine", loudness = 0.2) {
 const SOUNDS = {
   tick: [[880, 0, 0.08]],
   go: [[1320, 0, 0.25]],
-  won: [[523.25, 0, 0.14], [659.25, 0.11, 0.14], [783.99, 0.22, 0.14], [1046.5, 0.33, 0.4]],
-  lost: [[392, 0, 0.22, "triangle", 0.25], [311.13, 0.2, 0.4, "triangle", 0.25]],
+  won: [
+    [523.25, 0, 0.14],
+    [659.25, 0.11, 0.14],
+    [783.99, 0.22, 0.14],
+    [1046.5, 0.33, 0.4],
+  ],
+  lost: [
+    [392, 0, 0.22, "triangle", 0.25],
+    [311.13, 0.2, 0.4, "triangle", 0.25],
+  ],
 };
 
 /**
