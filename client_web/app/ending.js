@@ -37,13 +37,13 @@ export function ended(root, status) {
  * @param {Element} board
  */
 function celebrate(root, board) {
-  const box = board.getBoundingClientRect();
+  const area = clear(board.getBoundingClientRect(), root.querySelectorAll(".controls, .notation, .lost-note"));
   const layer = h("div", { class: "celebration", "aria-hidden": "true" });
   // fixed over the board's box as it is on the screen: above the cards, clear of the controls
-  layer.style.left = `${Math.max(0, box.left)}px`;
-  layer.style.top = `${Math.max(0, box.top)}px`;
-  layer.style.width = `${Math.min(box.width, window.innerWidth)}px`;
-  const height = Math.max(0, Math.min(box.height, window.innerHeight - Math.max(0, box.top)));
+  layer.style.left = `${area.left}px`;
+  layer.style.top = `${area.top}px`;
+  layer.style.width = `${area.right - area.left}px`;
+  const height = area.bottom - area.top;
   layer.style.height = `${height}px`;
   const animations = [];
   for (let i = 0; i < THROWN; i += 1) {
@@ -85,6 +85,26 @@ function celebrate(root, board) {
     () => layer.remove(),
     () => layer.remove(),
   );
+}
+
+/**
+ * The part of the board's box on the screen that no control overlaps: cut off above a
+ * control that starts below its top, or below one that starts above it.
+ * @param {DOMRect} box
+ * @param {Iterable<Element>} controls
+ */
+function clear(box, controls) {
+  let top = Math.max(0, box.top);
+  let bottom = Math.min(box.bottom, window.innerHeight);
+  const left = Math.max(0, box.left);
+  const right = Math.min(box.right, window.innerWidth);
+  for (const control of controls) {
+    const c = control.getBoundingClientRect();
+    if (c.bottom <= top || c.top >= bottom || c.right <= left || c.left >= right) continue;
+    if (c.top > top) bottom = c.top;
+    else top = c.bottom;
+  }
+  return { left, top, right, bottom: Math.max(top, bottom) };
 }
 
 /**
