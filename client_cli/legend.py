@@ -113,8 +113,11 @@ def _wedge(board: _Board) -> list[Part]:
 
 
 def _up_down(board: _Board, short: bool = False) -> str:
-    up, down = board.span("foundation-up"), board.span("foundation-down")
-    return f"{up} up, {down} down" if short else f"{up} up from A, {down} down from K"
+    """The foundations as the moves name them (``>u``, ``>d``: small letters like the
+    foundations' labels ``uc`` .. ``ds``, where the garden's columns are capitals)."""
+    if short:
+        return ">u home up, >d home down"
+    return ">u home up from A, >d down from K"
 
 
 def _labyrinth(board: _Board) -> list[Part]:
@@ -123,10 +126,11 @@ def _labyrinth(board: _Board) -> list[Part]:
     if grace:
         g = grace[0]
         stock = board.first("stock", "s")
+        # (the garden's columns are capitals: its grace pile's small letter is no column)
         if board.view.get("grace_used") and not g.cards:
-            said = f"{g.label} beside {stock}: the grace (used), not column {g.label}"
+            said = f"{g.label} beside {stock}: the grace (used)"
         else:
-            said = f"{g.label} beside {stock}: the grace, not column {g.label}; once, when stuck"
+            said = f"{g.label} beside {stock}: the grace, once, when stuck"
         parts.append(Part(said, 0))
     return [
         *parts,

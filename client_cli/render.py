@@ -18,8 +18,10 @@ face-up ``cards`` and a count of face-down cards (``down``). The renderer knows 
   ``[n]``, an empty one ``·``;
 - a garden whose labels are a column letter and a row number (``a1`` .. ``h13``) is drawn
   as a grid with the letters above and the numbers beside it, instead of a label per cell;
-  the letters have a line of their own, so that no pile beside the garden (The Labyrinth's
-  grace pile ``g``) reads as one of its columns;
+  the letters are capitals (``A`` .. ``H``: :func:`cell_case`) on a line of their own, so
+  that no pile beside the garden, named in small letters (The Labyrinth's grace pile
+  ``g``, the foundations ``uc`` .. ``ds``, a move's ``>u`` and ``>d``), reads as one of
+  its columns;
 - a pile a view field names (:data:`MARKING_FIELDS`: The Wedge's ``wedge``) has a mark
   after its top card, ``◀`` (``*`` in ASCII), hanging into the gap to its right so that
   no column moves for it;
@@ -119,6 +121,32 @@ def piles_of(view: Mapping[str, Any]) -> list[Pile]:
             )
         )
     return out
+
+
+def garden_cells(view: Mapping[str, Any]) -> frozenset[str]:
+    """The labels of the view's garden cells (column letter, row number), if it has a
+    garden."""
+    axis = _axis(piles_of(view))
+    return axis.labels if axis is not None else frozenset()
+
+
+_MOVE_PARTS = re.compile(r"([>:+])")
+
+
+def cell_case(move: str, cells: frozenset[str]) -> str:
+    """A move as the board names its piles: a garden cell with a capital letter (``D4``),
+    every other pile as the notation has it. Case never matters to the server, so what a
+    player reads is what they may type.
+
+    >>> cell_case("d4>d", frozenset({"d4", "c3"})), cell_case("c3>g", frozenset({"c3"}))
+    ('D4>d', 'C3>g')
+    >>> cell_case("c3:2>e2", frozenset({"c3", "e2"})), cell_case("deal", frozenset())
+    ('C3:2>E2', 'deal')
+    """
+    if not cells:
+        return move
+    parts = _MOVE_PARTS.split(move)
+    return "".join(part.upper() if part in cells else part for part in parts)
 
 
 def marked_piles(view: Mapping[str, Any]) -> dict[str, str]:
@@ -340,7 +368,8 @@ def _blocks(
         arrow = ""
         if on_grid:
             assert axis is not None
-            head = Text(axis.letters[p.x], style=LABEL_STYLE) if p.y == first_axis_row else None
+            letter = axis.letters[p.x].upper()
+            head = Text(letter, style=LABEL_STYLE) if p.y == first_axis_row else None
         else:
             style = PLAYABLE_STYLE if p.label in playable else LABEL_STYLE
             head = Text(p.label, style=PICKED_STYLE if p.label == picked else style)

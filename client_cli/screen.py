@@ -23,7 +23,7 @@ from .commands import KEYS, numbered_piles
 from .legend import legend
 from .lines import Glyphs, as_int, clock, fit, plural, side_by_side, split_line, to_ascii, wrap
 from .model import CHALLENGE, DAILY, PRACTICE, RACING, ROOM, WATCH, Model, stuck_note
-from .render import Spot, draw_board
+from .render import Spot, cell_case, draw_board, garden_cells
 from .room_screen import race_panel, room_body, summary
 from .sanitize import clean
 
@@ -187,10 +187,11 @@ def legal_line(model: Model, width: int, hits: list[Hit] | None = None, at: int 
         return fit(line, width)
     line = Text("legal: ", style="dim")
     mark = "#" if numbered_piles(game.labels) else ""
+    cells = garden_cells(game.view)
     for n, move in enumerate(game.legal, start=1):
         left = line.cell_len
         line.append(f"{mark}{n}", style="cyan")
-        line.append(f" {move}")
+        line.append(f" {cell_case(move, cells)}")
         if hits is not None and left < width:
             hits.append(Hit(at, left, min(line.cell_len, width), move=move))
         if n < len(game.legal):

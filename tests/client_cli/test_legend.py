@@ -21,10 +21,10 @@ SAYS = {
     "gate": ["posts l r, bars t b", "deal fills gaps from s, then w, top first"],
     "gate-narrow": ["posts l r, bars t b", "deal fills gaps from s, then w, top first"],
     "wedge": ["◀ the Wedge steps along the arrows as 21 empties", "cards on them cannot move"],
-    "labyrinth": ["g beside s: the grace, not column g; once, when stuck", "uc-us up, dc-ds down"],
-    "babette": ["uc-us up from A, dc-ds down from K", "free: nothing below it", "2 redeals left"],
+    "labyrinth": ["g beside s: the grace, once, when stuck", ">u home up, >d home down"],
+    "babette": [">u home up from A, >d down from K", "free: nothing below it", "2 redeals left"],
     "blockade": ["a cell's pile hangs down, top card last", "free: nothing below it"],
-    "blockade-ten": ["uc1-us2 up, dc1-ds2 down", "free: nothing below (or above, once s is out)"],
+    "blockade-ten": [">u home up, >d home down", "free: nothing below (or above, once s is out)"],
     "nestor": ["reserve turns the next card up into r1-r4", "x: pairs taken off"],
     "doubles-and-quits": [
         "a pair must touch, even at a corner; 5 and 6 do not", "x: pairs taken off"
@@ -159,7 +159,11 @@ def test_the_wedge_s_legend_follows_the_wedge() -> None:
 
 def test_the_labyrinth_s_grace() -> None:
     view = new_game("labyrinth", seed=1).view()
-    assert legend("labyrinth", view).startswith("g beside s: the grace, not column g")
+    assert legend("labyrinth", view).startswith("g beside s: the grace, once, when stuck")
+    # the garden's columns are capitals, its grace pile a small letter: no column g
+    board = render(view)
+    assert re.search(r"\n  A   B   C   D   E   F   G   H   I   J\n", board)
+    assert re.search(r"\n +g\n", board)
     used = {**view, "grace_used": True}
     assert "the grace (used)" in legend("labyrinth", used)
     # only a view with a grace pile hears of it

@@ -158,10 +158,14 @@ def test_the_wedge_s_mark_moves_no_column() -> None:
 
 def test_the_grace_pile_is_not_read_as_a_garden_column() -> None:
     """The Labyrinth's grace pile g sits beside the garden, whose columns run a to j (g
-    among them): the garden's letters have their line to themselves."""
+    among them): the garden's letters have their line to themselves, and are capitals,
+    where every pile outside the garden (g, the foundations uc .. ds) is in small
+    letters, as the moves name them (c3>g, c3>u, c3>d); the legal line names the cells
+    as the board does (C3>g)."""
     lines = render(new_game("labyrinth", seed=1).view()).splitlines()
-    letters = next(n for n, line in enumerate(lines) if line.split()[:2] == ["a", "b"])
-    assert lines[letters].split() == list("abcdefghij")
+    letters = next(n for n, line in enumerate(lines) if line.split()[:2] == ["A", "B"])
+    assert lines[letters].split() == list("ABCDEFGHIJ")
+    assert lines[0].split() == ["uc", "ud", "uh", "us", "dc", "dd", "dh", "ds", "s"]
     grace = next(n for n, line in enumerate(lines) if line.split() == ["g"])
     assert grace < letters - 1 and lines[grace + 1].split() == ["·"]
 

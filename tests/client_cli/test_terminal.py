@@ -278,7 +278,7 @@ def test_the_daily_then_its_board_friends_and_replay(
     watch = start(terminals, server_process, config, "top", "gate", "--watch")
     watch.wait_for(r"· 1 player\n")
     bob = daily_resigned(server_process.url, "bob")
-    watch.wait_for(r"\n\s*\d\s+bob\s+not won\s+\S+\s+1\s+\d+/52")
+    watch.wait_for(r"\n\s*\d\s+bob\s+\d+/52\s+\S+\s+1\s+0\s")  # result, time, moves, hints
     watch.child.sendintr()
     assert watch.exit_code() == 0
     daily_resigned(server_process.url, "cat")
@@ -286,8 +286,8 @@ def test_the_daily_then_its_board_friends_and_replay(
     top = start(terminals, server_process, config, "top", "gate")
     assert top.exit_code() == 0
     assert f"daily/gate/{day} · 3 players" in top.text
-    assert re.search(r"\n\s*▸\d\s+ann\s+not won\s+\S+\s+3\s+\d+/52", top.text), top.text
-    assert re.search(r"\n\s*\d\s+cat\s+not won", top.text), top.text
+    assert re.search(r"\n\s*▸\d\s+ann\s+\d+/52\s+\S+\s+3\s+0\s", top.text), top.text
+    assert re.search(r"\n\s*\d\s+cat\s+\d+/52\s", top.text), top.text
     assert re.search(r"To beat: (bob|cat) \(the leader\)|You lead this board", top.text)
 
     follow = start(terminals, server_process, config, "follow", "BOB")
