@@ -3,14 +3,39 @@
 // in this browser's localStorage, never in an address), the games (solo play, the
 // daily and its practice against the board, a race, the rules), a race room (/r/CODE), a challenge (/c/ID) and the
 // player's challenges, the leaderboards and replays.
+//
+// The first screen (the name form or the games) needs this module, dom.js and link.js
+// (with msgpack) alone; every other screen's module is loaded (`import()`) the first time
+// one of its screens is asked for, see `withModule`.
 
 import { button, h, replace } from "./dom.js";
-import { Link, ServerError, storeToken, storedToken } from "./link.js";
-import { GameScreen } from "./game.js";
-import { RoomScreen } from "./room.js";
-import { BoardScreen, ReplayScreen } from "./extras.js";
-import { DailyScreen, beatenText } from "./daily.js";
-import { CHALLENGE_ID, ChallengeScreen, ChallengesScreen, newsText } from "./challenge.js";
+import { Link, ServerError, errorText, storeToken, storedToken } from "./link.js";
+// up front all the same: the header's mute button is on every screen, and the first
+// gesture (the one a browser lets a page start its audio on) may be on the first screen
+import "./sound.js";
+
+// a challenge's id, as challenge.js's CHALLENGE_ID (and the server's) has it: known here
+// before challenge.js is loaded, to route /c/ID
+const CHALLENGE_ID = /^[a-z2-7]{16}$/;
+
+// the modules the first screen does not need, by name; `loaded` holds those loaded so far
+const MODULES = {
+  challenge: () => import("./challenge.js"), // a challenge (/c/ID), the player's challenges
+  daily: () => import("./daily.js"),
+  extras: () => import("./extras.js"), // the leaderboards and the replays
+  game: () => import("./game.js"), // a solo game (with the board, motion and the ending)
+  ranking: () => import("./ranking.js"),
+  room: () => import("./room.js"), // a race room (/r/CODE)
+};
+const loaded = {};
+
+// bumped by each screen shown (app.show) or asked for (withModule): a screen whose module
+// comes after another screen was shown or asked for is not shown
+let asked = 0;
+// while a screen's module is loading, the server's events wait here, in order, for the
+// screen it is loaded for: they reach it as they would have had it been shown at once
+let loading = 0;
+const held = [];
 
 const main = document.getElementById("main");
 const who = document.getElementById("who");
@@ -37,6 +62,7 @@ const app = {
   },
 
   show(screen) {
+    asked += 1;
     if (this.screen && this.screen.destroy) this.screen.destroy();
     this.screen = screen;
     replace(main, screen.root);
@@ -60,31 +86,68 @@ const app = {
   // a challenge taken (its `challenge_taken` reply): raced at its link
   raceChallenge(taken) {
     history.pushState(null, "", taken.challenge.link);
-    this.show(new ChallengeScreen(this, taken.challenge.id, taken));
+    return withModule("challenge", ({ ChallengeScreen }) => this.show(new ChallengeScreen(this, taken.challenge.id, taken)));
   },
 };
 
+function unloadable(error) {
+  return `This screen could not be loaded (${errorText(error)}): check the connection, then reload the page.`;
+}
+
+/**
+ * Call `then(module)` with the module `name` loaded: at once if it is, else once it is
+ * loaded, unless another screen was shown or asked for meanwhile; the server's events
+ * held until then. A module that cannot be loaded says so in place of the screen.
+ */
+async function withModule(name, then) {
+  const turn = ++asked;
+  if (loaded[name]) return then(loaded[name]);
+  loading += 1;
+  let module = null;
+  try {
+    module = loaded[name] = await MODULES[name]();
+  } catch (error) {
+    if (turn === asked) app.show(message(unloadable(error)));
+  }
+  loading -= 1;
+  try {
+    return module && turn === asked ? then(module) : undefined;
+  } finally {
+    if (!loading) for (const event of held.splice(0)) onEvent(event);
+  }
+}
+
+// a notice worded by a module not needed up front (loaded, if it is not, for the notice)
+function noticeFrom(name, text) {
+  const module = loaded[name];
+  if (module) return app.notice(text(module));
+  MODULES[name]().then((m) => app.notice(text((loaded[name] = m))), (error) => app.notice(unloadable(error)));
+}
+
+function onEvent(message) {
+  if (loading) return void held.push(message);
+  if (app.screen && app.screen.event && app.screen.event(message)) return;
+  if (message.type === "stuck") app.notice(message.reason);
+  else if (message.type === "signed_out") app.notice("signed in elsewhere: this tab is closed");
+  else if (message.type === "race_start" || (message.type === "room" && message.state === "countdown")) {
+    app.notice("your race is starting");
+    resumeRoom();
+  } else if (message.type === "daily_result") app.notice(message.line);
+  else if (message.type === "ghosts_result") {
+    noticeFrom("ranking", ({ beatenText }) => `practice: ${beatenText(message.beaten, message.table.filter((e) => e.ghost).length)}`);
+  }
+  else if (message.type === "challenge_news") {
+    noticeFrom("challenge", ({ newsText }) => newsText(message));
+    app.setUnseen(message.unseen);
+  } else if (message.type === "challenge_start") {
+    app.welcome = { ...app.welcome, resume: { challenge: message } };
+    app.resumedOnce = true;
+    app.go(`/c/${message.challenge}`);
+  }
+}
+
 app.link = new Link({
-  onEvent(message) {
-    if (app.screen && app.screen.event && app.screen.event(message)) return;
-    if (message.type === "stuck") app.notice(message.reason);
-    else if (message.type === "signed_out") app.notice("signed in elsewhere: this tab is closed");
-    else if (message.type === "race_start" || (message.type === "room" && message.state === "countdown")) {
-      app.notice("your race is starting");
-      resumeRoom();
-    } else if (message.type === "daily_result") app.notice(message.line);
-    else if (message.type === "ghosts_result") {
-      app.notice(`practice: ${beatenText(message.beaten, message.table.filter((e) => e.ghost).length)}`);
-    }
-    else if (message.type === "challenge_news") {
-      app.notice(newsText(message));
-      app.setUnseen(message.unseen);
-    } else if (message.type === "challenge_start") {
-      app.welcome = { ...app.welcome, resume: { challenge: message } };
-      app.resumedOnce = true;
-      app.go(`/c/${message.challenge}`);
-    }
-  },
+  onEvent,
   onState(state, text) {
     linkState.textContent = state === "up" ? "" : state === "signed_out" ? "signed in elsewhere" : text;
     linkState.className = state;
@@ -102,7 +165,7 @@ app.link = new Link({
       route();
     } else if (app.screen && app.screen.resumed) {
       app.screen.resumed(welcome);
-    } else if (app.screen instanceof GameScreen && welcome.resume && welcome.resume.solo) {
+    } else if (loaded.game && app.screen instanceof loaded.game.GameScreen && welcome.resume && welcome.resume.solo) {
       app.screen.take(welcome.resume.solo);
       app.screen.draw();
     }
@@ -143,14 +206,14 @@ async function route() {
     return;
   }
   if (code) return enterRoom(code);
-  if (challenge) return app.show(new ChallengeScreen(app, challenge));
+  if (challenge) return withModule("challenge", ({ ChallengeScreen }) => app.show(new ChallengeScreen(app, challenge)));
   const resume = (app.welcome && app.welcome.resume) || {};
-  if (hashField("challenges") !== null) return app.show(new ChallengesScreen(app));
-  if (hashField("replay") !== null) return app.show(new ReplayScreen(app, hashField("replay")));
-  if (hashField("board") !== null) return app.show(new BoardScreen(app, hashField("board")));
+  if (hashField("challenges") !== null) return withModule("challenge", ({ ChallengesScreen }) => app.show(new ChallengesScreen(app)));
+  if (hashField("replay") !== null) return withModule("extras", ({ ReplayScreen }) => app.show(new ReplayScreen(app, hashField("replay"))));
+  if (hashField("board") !== null) return withModule("extras", ({ BoardScreen }) => app.show(new BoardScreen(app, hashField("board"))));
   // the rules are a page of their own (the server renders them from the same source as the terminal's)
   if (hashField("rules") !== null) return location.replace(`/rules/${encodeURIComponent(hashField("rules"))}`);
-  if (hashField("daily") !== null) return app.show(new DailyScreen(app, hashField("daily") || "gate"));
+  if (hashField("daily") !== null) return withModule("daily", ({ DailyScreen }) => app.show(new DailyScreen(app, hashField("daily") || "gate")));
   if (hashField("solo") !== null) return newGame(hashField("solo"));
   if (hashField("home") !== null) return app.show(homeScreen());
   if (resume.room && app.started && !app.resumedOnce) {
@@ -170,17 +233,23 @@ async function route() {
   app.show(homeScreen());
 }
 
+// the room's module is loaded before the server is asked (here, in enterRoom and in
+// createRoom), so that its screen is shown as soon as the reply comes, as before
 function resumeRoom() {
-  app.link.request("hello", { protocol: 1, token: storedToken() || undefined }).then((welcome) => {
+  return withModule("room", ({ RoomScreen }) => app.link.request("hello", { protocol: 1, token: storedToken() || undefined }).then((welcome) => {
     if (welcome.resume && welcome.resume.room) {
       const r = welcome.resume;
       history.pushState(null, "", `/r/${r.room.code}`);
       app.show(new RoomScreen(app, r.room, r.race || null));
     }
-  }, () => {});
+  }, () => {}));
 }
 
-async function enterRoom(code) {
+function enterRoom(code) {
+  return withModule("room", ({ RoomScreen }) => joinRoom(code, RoomScreen));
+}
+
+async function joinRoom(code, RoomScreen) {
   const resume = (app.welcome && app.welcome.resume) || {};
   if (resume.room && resume.room.code === code && app.player) {
     app.welcome.resume = {};
@@ -301,7 +370,11 @@ function joinRace(event, input, note) {
   input.focus();
 }
 
-async function createRoom(game, hints, timeLimit) {
+function createRoom(game, hints, timeLimit) {
+  return withModule("room", ({ RoomScreen }) => makeRoom(RoomScreen, game, hints, timeLimit));
+}
+
+async function makeRoom(RoomScreen, game, hints, timeLimit) {
   try {
     const room = await app.link.request("room_create", { game, hints, time_limit: timeLimit });
     history.pushState(null, "", `/r/${room.code}`);
@@ -311,21 +384,23 @@ async function createRoom(game, hints, timeLimit) {
   }
 }
 
-async function newGame(rules) {
-  try {
-    const snap = await app.link.request("new_game", { game: rules });
-    showGame(snap);
-  } catch (error) {
-    app.show(message(error.message));
-  }
+// the game's module is loaded before the server is asked for a deal (as the room's is)
+function newGame(rules) {
+  return withModule("game", async () => {
+    try {
+      const snap = await app.link.request("new_game", { game: rules });
+      showGame(snap);
+    } catch (error) {
+      app.show(message(error.message));
+    }
+  });
 }
 
 function showGame(snap) {
-  const screen = new GameScreen(app, snap, {
+  return withModule("game", ({ GameScreen }) => app.show(new GameScreen(app, snap, {
     challenge: true,
     actions: (game) => [button("New deal", () => newGame(game.rules), { "data-act": "new" }), h("a", { href: `/rules/${game.rules}`, target: "_blank", rel: "noopener" }, "Rules")],
-  });
-  app.show(screen);
+  })));
 }
 
 app.link.open();
