@@ -37,8 +37,17 @@ def test_a_rules_page_fits_a_phone(browser: Any, web_server: ServerProcess) -> N
     try:
         page = context.new_page()
         errors: list[str] = []
-        page.on("console", lambda m: m.type == "error" and errors.append(m.text))
-        page.on("response", lambda r: r.status >= 400 and errors.append(r.url))
+
+        def console(message: Any) -> None:
+            if message.type == "error":
+                errors.append(message.text)
+
+        def response(answer: Any) -> None:
+            if answer.status >= 400:
+                errors.append(answer.url)
+
+        page.on("console", console)
+        page.on("response", response)
         for game in ("gate", "nestor", "blockade"):
             page.goto(f"{http(web_server)}/rules/{game}")
             page.wait_for_selector("article.rules h1")
