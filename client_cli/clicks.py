@@ -69,11 +69,19 @@ def hit_at(hits: Sequence[Hit], line: int, column: int) -> Hit | None:
 STOCK_KINDS = frozenset({"stock", "talon"})
 
 
-def _goes_to(move: str, label: str) -> bool:
-    """Whether ``move`` ends on the clicked pile ``label`` (or on its family: ``f`` is any
-    foundation ``fc`` .. ``fs``)."""
+def _goes_to(move: str, label: str, kinds: Mapping[str, str]) -> bool:
+    """Whether ``move`` ends on the clicked pile ``label``, or on its family: ``f`` is any
+    foundation ``fc`` .. ``fs``. A family is a target no pile is named, and only the
+    foundations are in one: Babette's cell ``d2`` is not of ``>d``'s family (the falling
+    foundations), nor The Wedge's ``22`` of ``2``'s."""
     goes = target(move)
-    return bool(goes) and (label == goes or label.startswith(goes))
+    if not goes or label == goes:
+        return bool(goes)
+    return (
+        goes not in kinds
+        and label.startswith(goes)
+        and kinds.get(label, "").startswith("foundation")
+    )
 
 
 def click(
@@ -98,7 +106,7 @@ def click(
         return Action("say", note=f"{label}: which move? {', '.join(options)}"), None
     from_picked = candidates(picked, legal)
     pairs = [m for m in from_picked if "+" in m and label in move_piles(m)]
-    moves = pairs or [m for m in from_picked if _goes_to(m, label)]
+    moves = pairs or [m for m in from_picked if _goes_to(m, label, kinds)]
     if len(moves) == 1:
         return Action("move", moves[0]), None
     if moves:

@@ -17,25 +17,11 @@ from client_cli.clicks import click
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "clicks.json"
 POSITIONS: list[dict[str, Any]] = json.loads(FIXTURE.read_text())["positions"]
 
-#: the cases the terminal gets wrong, reported (client_cli/clicks.py's ``_goes_to`` takes
-#: any pile whose name starts with a move's target for that target: a click on the cell
-#: d2 sends Babette's ``f3>d``, to the foundations down, and one on The Wedge's pile 22
-#: matches ``w>2``). The browser's clicks.js counts a target as a family only when no
-#: pile has its name, and only among the foundations. Strict: fixed, they must go.
-TERMINAL_FAULTS = {
-    "babette-f3-d2",
-    "labyrinth-e1-d1",
-    "wedge-w-22",
-    "babette-f3",
-    "labyrinth-e1",
-    "labyrinth-g",
-    "wedge-w",
-}
-FAULT = pytest.mark.xfail(strict=True, reason="a target's family matched by name alone")
-
 
 def _param(*values: Any, id: str) -> Any:
-    return pytest.param(*values, id=id, marks=[FAULT] if id in TERMINAL_FAULTS else [])
+    # Babette's cell d2 once matched f3>d (the foundations down) and The Wedge's 22 matched
+    # w>2 in the terminal: the fixture holds those cases (babette-f3-d2, wedge-w-22)
+    return pytest.param(*values, id=id)
 
 
 CLICKS = [
