@@ -1,37 +1,34 @@
 // The board: one renderer for every game, from the layout data in the view (as the
 // terminal client's render.py): each pile has a label, a kind, a place on a table grid
 // (x columns, y rows growing downwards), a fan (down, right or none), its face-up cards
-// and a count of face-down ones. A grid row starts below the tallest pile of the row
-// above it, so fans never run into the next row; card size follows the board's width,
-// down to a 360-pixel phone. The renderer knows no game; which piles light up comes
+// and a count of face-down ones. The renderer knows no game; which piles light up comes
 // from the legal moves the server sent.
+//
+// The board fits the box it is given, width and height (layout.js works out the sizes):
+// the cards take the width first, and where the board would then be too tall its fans
+// close up, rows of single cards half cover the row before (as Babette's seed lays a
+// long garden), the middle of a long fan squares up, and only then do the cards shrink.
+// The sizes go to the board as custom properties (--cw, --ch) that the style sheet sizes
+// every card from; the piles are placed in pixels. Nothing here reads the page's layout:
+// one draw is one write of the board.
 
 import { h } from "./dom.js";
-import { cardBack, cardFace } from "./cards.js";
+import { cardBack, cardFace, cardName } from "./cards.js";
 import { movePiles, targets } from "./clicks.js";
+import { GAP, fit, fannedRight, rowsOf } from "./layout.js";
 
 // kinds whose count of cards beneath the top card is not shown (the progress says it)
 const HOME_KINDS = new Set(["foundation", "foundation-up", "foundation-down", "discard"]);
 // view fields whose value names a pile the board marks (The Wedge)
 const MARKING_FIELDS = ["wedge"];
-
-// a waste shows its top cards fanned to the right (the ones to come after the top card),
-// as many as WASTE_FAN; a pile fanned right shows them all
-const WASTE_FAN = 3;
-// how far each card of a pile fanned right is from the one beneath, in card widths
-const RIGHT_FAN = 0.5;
-
-function fannedRight(p) {
-  if (p.fan === "right") return p.cards;
-  if (p.kind === "waste" && p.fan === "none") return p.cards.slice(-WASTE_FAN);
-  return null;
-}
-
-// the cards beyond the first that a pile spreads to its right
-function spread(p) {
-  const cards = fannedRight(p);
-  return cards ? Math.max(0, cards.length - 1) : 0;
-}
+// what a pile of each kind is called in its accessible name (a kind not here: its own name)
+const KIND_NAMES = {
+  "foundation-up": "foundation up",
+  "foundation-down": "foundation down",
+  "reserve-card": "reserve card",
+};
+const SUITS = { c: "♣", d: "♦", h: "♥", s: "♠" };
+const SUIT_NAMES = { c: "clubs", d: "diamonds", h: "hearts", s: "spades" };
 
 function int(value, low, high) {
   return Number.isInteger(value) ? Math.min(Math.max(value, low), high) : low;
@@ -52,57 +49,87 @@ export function pilesOf(view) {
     }));
 }
 
-// Draw `view` into `root`. `state`: legal (list), picked (label or null), width (px).
+// A foundation that climbs or falls (`uc`, `dc2`: The Labyrinth's, Babette's, The
+// Blockade in tens') is captioned with its way and suit, "up ♣", so that its name is not
+// taken for a column `d1` or the grace `g`; null for any other pile.
+export function caption(p) {
+  const way = p.kind === "foundation-up" ? "up" : p.kind === "foundation-down" ? "down" : null;
+  const suit = /^[ud]([cdhs])\d?$/.exec(p.label);
+  if (!way || !suit) return null;
+  return { long: `${way} ${SUITS[suit[1]]}`, short: `${way === "up" ? "↑" : "↓"}${SUITS[suit[1]]}`, spoken: `${SUIT_NAMES[suit[1]]} ${way}` };
+}
+
+// What a pile says to a screen reader: its kind, its label, its top card and how many
+// cards it holds ("bar t1: 9 of hearts, 3 cards"); face-down cards are counted, never named.
+export function pileName(p) {
+  const named = caption(p);
+  const kind = named ? `foundation, ${named.spoken},` : KIND_NAMES[p.kind] || p.kind.replace(/-/g, " ");
+  const what = [];
+  if (p.cards.length) what.push(cardName(p.cards[p.cards.length - 1]));
+  const total = p.cards.length + p.down;
+  if (total > 1 || (total === 1 && !p.cards.length)) what.push(`${total} card${total === 1 ? "" : "s"}`);
+  if (p.down) what.push(`${p.down} face down`);
+  return `${kind} ${p.label}: ${what.length ? what.join(", ") : "empty"}`;
+}
+
+// Draw `view` into `root`. `state`: legal (list), picked (label or null), width and
+// height (px: the room the board has; height Infinity lays it out at its natural size).
 export function drawBoard(root, view, state) {
   const piles = pilesOf(view);
-  const columns = Math.max(1, ...piles.map((p) => p.x + 1 + spread(p) * RIGHT_FAN));
-  const gap = 4;
-  const cw = Math.max(20, Math.min(72, Math.floor((state.width - gap) / columns) - gap));
-  const ch = Math.round(cw * 1.4);
-  const fan = Math.max(12, Math.round(ch * 0.26));
-  const labelH = 15;
-  const heightOf = (p) => labelH + ch + (p.fan === "down" && p.cards.length > 1 ? fan * (p.cards.length - 1) : 0);
-  const maxY = Math.max(0, ...piles.map((p) => p.y));
-  const tops = [];
-  let top = 0;
-  for (let y = 0; y <= maxY; y += 1) {
-    tops[y] = top;
-    const row = piles.filter((p) => p.y === y);
-    top += row.length ? Math.max(...row.map(heightOf)) + gap * 2 : Math.round(ch * 0.2);
-  }
+  const size = fit(rowsOf(piles), state.width, state.height ?? Infinity);
+  const { cw, ch, step, tight, keep } = size;
   const playable = new Set(state.legal.flatMap(movePiles));
   const lit = state.picked ? targets(state.picked, state.legal, piles) : new Set();
   const marks = new Map();
   for (const field of MARKING_FIELDS) if (typeof view[field] === "string") marks.set(view[field], field);
-  const board = h("div", { class: "board", style: null });
+  const board = h("div", { class: `board${cw < 44 ? " narrow" : ""}` });
   board.style.setProperty("--cw", `${cw}px`);
   board.style.setProperty("--ch", `${ch}px`);
-  board.style.height = `${top}px`;
-  board.style.width = `${Math.ceil(columns * (cw + gap))}px`;
-  for (const p of piles) {
+  board.style.setProperty("--label", `${size.label}px`);
+  board.style.height = `${size.height}px`;
+  board.style.width = `${size.width}px`;
+  // in reading order: the tab order, and a lower row drawn over the row it half covers
+  const order = [...piles].sort((a, b) => a.y - b.y || a.x - b.x);
+  for (const p of order) {
+    const row = size.rows[p.y];
     const classes = ["pile", `kind-${p.kind.replace(/[^a-z-]/g, "")}`];
     if (playable.has(p.label)) classes.push("playable");
     if (state.picked === p.label) classes.push("picked");
     if (lit.has(p.label)) classes.push("target");
     if (marks.has(p.label)) classes.push("marked");
-    const pile = h("div", { class: classes.join(" "), dataset: { label: p.label, pile: p.label }, role: "button", "aria-label": `pile ${p.label}` });
-    pile.style.left = `${p.x * (cw + gap)}px`;
-    pile.style.top = `${tops[p.y]}px`;
-    pile.append(h("div", { class: "label" }, p.label));
+    if (!row.outer) classes.push("inner-label");
+    const pile = h("div", {
+      class: classes.join(" "),
+      dataset: { label: p.label, pile: p.label },
+      role: "button",
+      tabindex: 0,
+      "aria-label": pileName(p),
+      "aria-pressed": state.picked === p.label ? "true" : null,
+    });
+    pile.style.left = `${p.x * (cw + GAP)}px`;
+    pile.style.top = `${row.top}px`;
+    const named = caption(p);
+    pile.append(h("div", { class: "label", "aria-hidden": "true", title: named ? `${named.spoken} (${p.label})` : null },
+      named ? [h("span", { class: "long" }, named.long), h("span", { class: "short" }, named.short)] : p.label));
     const stack = h("div", { class: "stack" });
     if (p.down > 0 && p.cards.length === 0) stack.append(cardBack(p.down));
     else if (p.cards.length === 0) stack.append(h("div", { class: "card empty" }));
     else if (p.fan === "down") {
+      // the bottom card and the top `keep` show their corners; the middle may square up
+      const squared = Math.max(0, p.cards.length - 2 - keep);
+      let top = 0;
       p.cards.forEach((code, i) => {
         const card = cardFace(code);
-        card.style.top = `${i * fan}px`;
+        card.style.top = `${top}px`;
         stack.append(card);
+        top += i >= 1 && i <= squared ? tight : step;
       });
+      stack.style.height = `${top - step + ch}px`;
     } else if (fannedRight(p) && fannedRight(p).length > 1) {
       const shown = fannedRight(p);
       shown.forEach((code, i) => {
         const card = cardFace(code);
-        card.style.left = `${i * Math.round(cw * RIGHT_FAN)}px`;
+        card.style.left = `${i * Math.round(cw * size.rightFan)}px`;
         stack.append(card);
       });
       const under = p.cards.length - shown.length;

@@ -11,13 +11,21 @@ export function isCard(code) {
   return typeof code === "string" && code.length === 2 && RANKS.includes(code[0]) && code[1] in SUITS;
 }
 
+const RANK_NAMES = { A: "ace", T: "10", J: "jack", Q: "queen", K: "king" };
+
+// "9 of hearts", "queen of spades": a card as a screen reader says it
+export function cardName(code) {
+  if (!isCard(code)) return "an unknown card";
+  return `${RANK_NAMES[code[0]] || code[0]} of ${NAMES[code[1]]}`;
+}
+
 export function cardFace(code) {
   if (!isCard(code)) return h("div", { class: "card odd", dataset: { card: "" } }, "??");
   const rank = code[0] === "T" ? "10" : code[0];
   const red = code[1] === "D" || code[1] === "H";
   return h(
     "div",
-    { class: `card ${red ? "red" : "black"}`, title: `${rank} of ${NAMES[code[1]]}`, dataset: { card: code } },
+    { class: `card ${red ? "red" : "black"}`, title: cardName(code), dataset: { card: code } },
     h("span", { class: "corner" }, h("span", { class: "rank" }, rank), h("span", { class: "suit" }, SUITS[code[1]])),
     h("span", { class: "pip" }, SUITS[code[1]]),
   );

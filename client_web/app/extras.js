@@ -74,6 +74,32 @@ export class BoardScreen {
   }
 }
 
+// The replay's step buttons draw their own icons: the media symbols ⏮ ⏭ are missing from
+// many a system's fonts (Chromium on Linux shows an empty box), an SVG path never is.
+const ICONS = {
+  first: "M5 4h2v16H5zM19 4v16L8 12z",
+  back: "M17 4v16L6 12z",
+  forward: "M7 4v16l11-8z",
+  last: "M17 4h2v16h-2zM5 4v16l11-8z",
+};
+
+function icon(name) {
+  const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+  svg.setAttribute("viewBox", "0 0 24 24");
+  svg.setAttribute("aria-hidden", "true");
+  svg.setAttribute("focusable", "false");
+  const path = document.createElementNS("http://www.w3.org/2000/svg", "path");
+  path.setAttribute("d", ICONS[name]);
+  svg.append(path);
+  return svg;
+}
+
+function stepButton(name, onclick, attrs = {}) {
+  const node = button("", onclick, { "aria-label": name, title: name, class: "icon", ...attrs });
+  node.append(icon(name));
+  return node;
+}
+
 export class ReplayScreen {
   constructor(app, id) {
     this.app = app;
@@ -82,12 +108,30 @@ export class ReplayScreen {
     this.step = 0;
     this.speed = 2;
     this.timer = null;
-    this.root = h("section", { class: "replay" });
+    this.root = h("section", { class: "replay fit" });
+    // the board fills what the buttons leave of the window, its box watched as a game's is
+    this.boardBox = h("div", { class: "board-box" });
+    this.boxSize = null;
+    this.observer = new ResizeObserver(([entry]) => {
+      const width = Math.floor(entry.contentRect.width);
+      const height = Math.floor(entry.contentRect.height);
+      if (this.boxSize && this.boxSize.width === width && this.boxSize.height === height) return;
+      this.boxSize = { width, height };
+      if (this.shown) this.drawBoard(this.shown);
+    });
+    this.observer.observe(this.boardBox);
     this.load();
   }
 
   destroy() {
     clearInterval(this.timer);
+    this.observer.disconnect();
+  }
+
+  drawBoard(view) {
+    this.shown = view;
+    const size = this.boxSize || { width: Math.min(window.innerWidth - 16, 1100), height: Infinity };
+    drawBoard(this.boardBox, view, { legal: [], picked: null, width: size.width, height: size.height || Infinity });
   }
 
   async load() {
@@ -107,15 +151,14 @@ export class ReplayScreen {
       [1, 2, 4, 8].map((s) => h("option", { value: s }, `${s} moves/s`)));
     speed.value = String(this.speed);
     this.stepText = h("span", { class: "step" });
-    this.boardBox = h("div", { class: "board-box" });
     const res = r.result || {};
     const mine = this.app.player && this.app.player.name === r.player;
     const race = this.app.player && !mine && r.kind !== "book" ? button("Race this", () => this.race(), { "data-act": "race-replay" }) : null;
     this.note = h("p", { class: "note", role: "status" });
     replace(this.root, h("h1", {}, `${info ? info.name : r.game}: ${r.player}`),
       h("p", { class: "muted" }, `${res.status} · ${clock(res.time_ms || 0)} · ${count(res.moves || 0, "move")} · ${res.home}/${res.total} home${r.room ? ` · race ${r.room}` : ""}${r.day ? ` · daily ${r.day}` : ""}`),
-      h("div", { class: "controls" }, button("⏮", () => this.show(0), { "aria-label": "first" }), button("◀", () => this.show(this.step - 1), { "aria-label": "back", "data-act": "back" }), this.playButton, button("▶", () => this.show(this.step + 1), { "aria-label": "forward", "data-act": "forward" }), button("⏭", () => this.show(this.steps), { "aria-label": "last" }), speed),
-      h("div", { class: "scrub" }, this.range, this.stepText),
+      h("div", { class: "controls" }, stepButton("first", () => this.show(0)), stepButton("back", () => this.show(this.step - 1), { "data-act": "back" }), this.playButton, stepButton("forward", () => this.show(this.step + 1), { "data-act": "forward" }), stepButton("last", () => this.show(this.steps)), speed,
+        h("div", { class: "scrub" }, this.range, this.stepText)),
       race ? h("div", { class: "controls" }, race, h("span", { class: "muted" }, `the same deal, against ${r.player}'s ghost`)) : null,
       this.note,
       this.boardBox);
@@ -152,7 +195,7 @@ export class ReplayScreen {
     }
     if (this.step !== step) return;
     const settle = cardsMove(this.boardBox, view); // the step's card slides to where it went
-    drawBoard(this.boardBox, view, { legal: [], picked: null, width: Math.min(this.root.clientWidth || window.innerWidth, 1100) });
+    this.drawBoard(view);
     settle();
     this.boardBox.dataset.step = String(step);
   }

@@ -144,7 +144,7 @@ export class RoomScreen {
       "li", { dataset: { player: p.name } },
       p.name,
       p.host ? h("span", { class: "tag" }, "host") : null,
-      room.state === "lobby" ? h("span", { class: p.ready ? "tag ready" : "tag" }, p.ready ? "ready" : "not ready") : null,
+      room.state === "lobby" && !p.host ? h("span", { class: p.ready ? "tag ready" : "tag" }, p.ready ? "ready" : "not ready") : null,
       p.present ? null : h("span", { class: "tag away" }, "away"),
     )));
     const actions = h("div", { class: "controls" });
@@ -158,10 +158,19 @@ export class RoomScreen {
     if (room.state === "finished" && host) actions.append(button("Rematch", () => this.ask("rematch"), { "data-act": "rematch" }));
     if (member || this.watching) actions.append(button(member ? "Leave the room" : "Stop watching", () => this.leave(), { "data-act": "leave" }));
     this.noteBox = h("p", { class: "note", role: "status" });
+    const title = `Race ${room.code}: ${info ? info.name : room.game}`;
+    const facts = `${room.state}${room.race ? ` · race ${room.race}` : ""} · ${room.players.length}/${room.max_players} racers · ${room.watchers} watching${room.hints ? " · hints allowed" : ""}${room.time_limit ? ` · ${clock(room.time_limit * 1000)} limit` : ""}${this.watching && !member ? " · you are watching" : ""}`;
+    // while the race runs the heading is one line: the board and the racers' bars need the room
+    this.headBox.classList.toggle("compact", room.state === "racing");
+    if (room.state === "racing") {
+      // the game's name is in the game's own heading, below
+      replace(this.headBox, h("h1", { title }, `Race ${room.code}`), h("span", { class: "muted facts", title: facts }, facts), ...actions.children, this.noteBox);
+      return;
+    }
     replace(
       this.headBox,
-      h("h1", {}, `Race ${room.code}: ${info ? info.name : room.game}`),
-      h("p", { class: "muted" }, `${room.state}${room.race ? ` · race ${room.race}` : ""} · ${room.players.length}/${room.max_players} racers · ${room.watchers} watching${room.hints ? " · hints allowed" : ""}${room.time_limit ? ` · ${clock(room.time_limit * 1000)} limit` : ""}`, this.watching && !member ? " · you are watching" : ""),
+      h("h1", {}, title),
+      h("p", { class: "muted" }, facts),
       room.state === "lobby" ? h("div", { class: "share-row" }, share, copy) : null,
       room.state === "lobby" ? h("p", { class: "muted" }, host ? "Send the link to friends; start when they are ready." : member ? "Press Ready, then the host starts." : "Waiting for the host to start.") : null,
       players,

@@ -5,11 +5,15 @@ drawn as empty boxes."""
 
 from __future__ import annotations
 
+import asyncio
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+from tests.app.client import player, racing
 from tests.app.conftest import ServerProcess
 
-from .conftest import http
+from .conftest import http, shot
+from .test_race import register
 
 
 def test_every_leaderboard_address_opens_without_an_error(
@@ -24,5 +28,97 @@ def test_every_leaderboard_address_opens_without_an_error(
             page.goto(f"{http(web_server)}/play#board={board}")
             page.wait_for_selector(".boards table")  # drawn after the screen is shown
         assert errors == []
+    finally:
+        context.close()
+
+
+def test_the_lobby_calls_its_host_the_host_and_never_not_ready(
+    browser: Any, web_server: ServerProcess
+) -> None:
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        page.goto(f"{http(web_server)}/play")
+        register(page, "hal")
+        page.click('.game-row[data-game="gate"] [data-act=race]')
+        page.wait_for_selector('.players li[data-player="hal"]')
+        tags = page.eval_on_selector_all(
+            '.players li[data-player="hal"] .tag', "tags => tags.map(t => t.textContent)"
+        )
+        assert tags == ["host"]  # the host starts the race: never "not ready"
+    finally:
+        context.close()
+
+
+async def a_finished_race(url: str) -> tuple[str, str, str]:
+    """A race of two over the protocol, both resigned: its code and the racers' tokens."""
+    ann = await player(url, "annabel_longname")
+    bob = await player(url, "bob")
+    try:
+        code = await racing(ann, bob, game="babette")
+        await ann.call("move", move="deal")
+        await ann.call("resign")
+        await bob.call("resign")
+        await ann.event("results")
+        assert ann.token is not None and bob.token is not None
+        return code, ann.token, bob.token
+    finally:
+        await ann.close()
+        await bob.close()
+
+
+def test_the_results_fit_a_phone_with_every_column_named(
+    browser: Any, web_server: ServerProcess
+) -> None:
+    with ThreadPoolExecutor(1) as pool:
+        code, token, _ = pool.submit(asyncio.run, a_finished_race(web_server.url)).result(30)
+    context = browser.new_context(viewport={"width": 360, "height": 740})
+    try:
+        page = context.new_page()
+        page.goto(f"{http(web_server)}/play#board=races/week")
+        page.evaluate("t => localStorage.setItem('patience-race-token', t)", token)
+        page.goto(f"{http(web_server)}/r/{code}")
+        page.wait_for_selector(".results table")
+        heads = page.eval_on_selector_all(
+            ".results th", "ths => ths.map(th => th.textContent.trim())"
+        )
+        assert heads and all(heads), heads  # every column says what it holds
+        assert page.locator(".results tbody a[href*='#replay=']").count() == 2  # the replays
+        assert page.evaluate("document.documentElement.scrollWidth") <= 360
+        # the whole table in its box: no column scrolled out of sight
+        assert page.evaluate(
+            "(b => b.scrollWidth <= b.clientWidth)(document.querySelector('.results .table-box'))"
+        )
+        for row in page.locator(".bars .bar-row .track").all():
+            box = row.bounding_box()
+            assert box is not None and box["width"] >= 40  # bars, not stubs
+        shot(page, "phone-results")
+    finally:
+        context.close()
+
+
+def test_the_replays_first_and_last_buttons_draw_their_icons(
+    browser: Any, web_server: ServerProcess
+) -> None:
+    with ThreadPoolExecutor(1) as pool:
+        code, token, _ = pool.submit(asyncio.run, a_finished_race(web_server.url)).result(30)
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        page.goto(f"{http(web_server)}/play#board=races/week")
+        page.evaluate("t => localStorage.setItem('patience-race-token', t)", token)
+        page.goto(f"{http(web_server)}/r/{code}")
+        page.click(".results tbody a[href*='#replay=']")
+        page.wait_for_selector(".replay .board .pile")
+        for name in ("first", "back", "forward", "last"):
+            button = page.locator(f".replay button[aria-label={name}]")
+            # an icon drawn by the page (not a font's glyph, which Chromium may lack: an empty box)
+            assert button.locator("svg").count() == 1, name
+            icon = button.locator("svg").bounding_box()
+            assert icon is not None and icon["width"] >= 8, name
+        page.click(".replay button[aria-label=last]")
+        page.wait_for_selector(".replay .board-box:not([data-step='0'])")
+        page.click(".replay button[aria-label=first]")
+        page.wait_for_selector(".replay .board-box[data-step='0']")
     finally:
         context.close()

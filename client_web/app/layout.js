@@ -1,0 +1,229 @@
+// @ts-check
+// How big the board's cards are, and where its rows go, for the board to fit a box of a
+// given width and height. Pure (no DOM): board.js draws what this works out.
+//
+// The view places piles on a grid (x columns, y rows). A row is as tall as its tallest
+// pile: a card, and a fanned pile a step more for each card past the first; an empty grid
+// row is a sliver. The cards first take the width (up to CW_MAX). Where the board is then
+// too tall, in this order, each step only as far as the height needs:
+//  1. the fans close up (each card shows less of itself, never less than its corner) and
+//     a row of single cards half covers the row before it, as Babette's seed lays a long
+//     garden (its labels move into the cards' corners);
+//  2. the middle of a long fan squares up (the bottom card and the top KEEP stay readable);
+//  3. the cards shrink, down to CW_MIN.
+// Heights are linear in the card's height for each step, so each is solved, not searched.
+
+/** width of a card over its height */
+export const RATIO = 1.4;
+/** the gap between piles, in pixels */
+export const GAP = 4;
+/** a pile's label above it, in pixels */
+export const LABEL = 14;
+/** the widest and narrowest card, in pixels */
+export const CW_MAX = 96;
+export const CW_MIN = 16;
+/** how much of itself a fanned card shows, in card heights: at ease, and at the least */
+export const STEP = 0.28;
+export const STEP_MIN = 0.22;
+/** a squared card in the middle of a long fan, in card heights */
+export const TIGHT = 0.06;
+/** the cards at the top of a fan that never square up */
+export const KEEP = 4;
+/** how much of a card a row covering it leaves, at the least, in card heights */
+export const COVER_MIN = 0.3;
+/** an empty grid row, in card heights */
+export const EMPTY_ROW = 0.2;
+/** how far each card of a pile fanned right is from the one beneath, in card widths */
+export const RIGHT_FAN = 0.5;
+/** a waste shows this many of its top cards fanned to the right */
+const WASTE_FAN = 3;
+
+/**
+ * @typedef {{label: string, kind: string, x: number, y: number, fan: string, cards: string[], down: number}} Pile
+ * @typedef {{occupied: boolean, fan: number, columns: Set<number>}} Row
+ *   fan: how many cards past the first its longest pile fanned down shows; columns: its piles' x
+ * @typedef {{rows: Row[], columns: number}} Grid
+ * @typedef {{top: number, outer: boolean}} Placed
+ * @typedef {{cw: number, ch: number, step: number, tight: number, keep: number, label: number,
+ *   rightFan: number, width: number, height: number, rows: Placed[], stage: string}} Fit
+ */
+
+/**
+ * The cards a pile spreads to its right, or null: a pile fanned right, and a waste's top
+ * cards (the ones to come after its top card).
+ * @param {Pile} p
+ * @returns {string[] | null}
+ */
+export function fannedRight(p) {
+  if (p.fan === "right") return p.cards;
+  if (p.kind === "waste" && p.fan === "none") return p.cards.slice(-WASTE_FAN);
+  return null;
+}
+
+/**
+ * @param {Pile} p
+ * @returns {number}
+ */
+function spread(p) {
+  const cards = fannedRight(p);
+  return cards ? Math.max(0, cards.length - 1) : 0;
+}
+
+/**
+ * The grid's rows and columns as the layout needs them.
+ * @param {Pile[]} piles
+ * @returns {Grid}
+ */
+export function rowsOf(piles) {
+  const maxY = Math.max(0, ...piles.map((p) => p.y));
+  /** @type {Row[]} */
+  const rows = Array.from({ length: maxY + 1 }, () => ({ occupied: false, fan: 0, columns: new Set() }));
+  for (const p of piles) {
+    const row = rows[p.y];
+    row.occupied = true;
+    row.columns.add(p.x);
+    if (p.fan === "down") row.fan = Math.max(row.fan, p.cards.length - 1);
+  }
+  const columns = Math.max(1, ...piles.map((p) => p.x + 1 + spread(p) * RIGHT_FAN));
+  return { rows, columns };
+}
+
+/**
+ * The gaps of a fan of n + 1 cards that square up (the first and the top KEEP never do).
+ * @param {number} n
+ */
+function squared(n) {
+  return Math.max(0, n - 1 - KEEP);
+}
+
+/**
+ * The board's height as `a + b * ch` for one arrangement: `k` from 1 (at ease) to 0 (fans
+ * closed, rows half covering), `t` from 0 to 1 (long fans' middles squared).
+ * @param {Row[]} rows
+ * @param {boolean} covering whether rows of single cards may cover the row before
+ * @param {number} k
+ * @param {number} t
+ */
+function height(rows, covering, k, t) {
+  const step = STEP_MIN + k * (STEP - STEP_MIN);
+  const tight = step - t * (step - TIGHT);
+  const cover = COVER_MIN + k * (1 - COVER_MIN);
+  let a = 0;
+  let b = 0;
+  rows.forEach((row, y) => {
+    const last = y === rows.length - 1;
+    if (!row.occupied) {
+      if (!last) b += EMPTY_ROW;
+      return;
+    }
+    if (outer(rows, covering, y)) a += LABEL;
+    const fan = (row.fan - squared(row.fan)) * step + squared(row.fan) * tight;
+    if (last) b += 1 + fan;
+    else if (covers(rows, covering, y)) {
+      a += GAP;
+      b += cover;
+    } else {
+      a += GAP;
+      b += 1 + fan;
+    }
+  });
+  return { a, b };
+}
+
+/**
+ * Whether row y is half covered by the row below it: a garden's rows, where every pile of
+ * row y has one below it, and row y's piles show one card each (a fan's top card is never
+ * covered). A row above other piles (The Gate's foundations over its stock) keeps its room.
+ * @param {Row[]} rows
+ * @param {boolean} covering
+ * @param {number} y
+ */
+function covers(rows, covering, y) {
+  if (!covering || y + 1 >= rows.length || !rows[y].occupied || rows[y].fan > 0) return false;
+  const below = rows[y + 1].columns;
+  return [...rows[y].columns].every((x) => below.has(x));
+}
+
+/**
+ * Whether row y's labels sit above its cards (else in their corners: the row above covers
+ * the room they would have).
+ * @param {Row[]} rows
+ * @param {boolean} covering
+ * @param {number} y
+ */
+function outer(rows, covering, y) {
+  return !(y > 0 && covers(rows, covering, y - 1));
+}
+
+/**
+ * The sizes that fit `grid` in `width` x `avail` pixels (avail Infinity: at ease).
+ * @param {Grid} grid
+ * @param {number} width
+ * @param {number} avail
+ * @returns {Fit}
+ */
+export function fit(grid, width, avail) {
+  const { rows, columns } = grid;
+  const room = Number.isFinite(width) && width > 0 ? width : 360;
+  let cw = Math.max(CW_MIN, Math.min(CW_MAX, Math.floor((room - GAP) / columns) - GAP));
+  let ch = Math.round(cw * RATIO);
+  const tall = (/** @type {boolean} */ covering, /** @type {number} */ k, /** @type {number} */ t) => {
+    const { a, b } = height(rows, covering, k, t);
+    return a + b * ch;
+  };
+  /** @type {[boolean, number, number, string]} */
+  let chosen = [false, 1, 0, "at ease"];
+  if (!(tall(false, 1, 0) <= avail)) {
+    const at = (/** @type {number} */ k, /** @type {number} */ t) => height(rows, true, k, t);
+    const ease = at(1, 0);
+    const closed = at(0, 0);
+    const square = at(0, 1);
+    const within = (avail - ease.a) / ch; // the b that fits, for the card height the width gave
+    if (ease.b <= within) chosen = [true, 1, 0, "covered"];
+    else if (closed.b <= (avail - closed.a) / ch) {
+      chosen = [true, ((avail - closed.a) / ch - closed.b) / (ease.b - closed.b), 0, "closed up"];
+    } else if (square.b <= (avail - square.a) / ch) {
+      chosen = [true, 0, (closed.b - (avail - square.a) / ch) / (closed.b - square.b), "squared"];
+    } else {
+      // to a hundredth of a pixel: a whole pixel off the card is a row of pixels off each fan
+      cw = Math.max(CW_MIN, Math.floor(((avail - square.a) / square.b / RATIO) * 100) / 100);
+      ch = cw * RATIO;
+      chosen = [true, 0, 1, "shrunk"];
+    }
+  }
+  const [covering, k0, t0, stage] = chosen;
+  const k = Math.min(1, Math.max(0, k0));
+  const t = Math.min(1, Math.max(0, t0));
+  const step = ch * (STEP_MIN + k * (STEP - STEP_MIN));
+  const tight = step - t * (step - TIGHT * ch);
+  const cover = ch * (COVER_MIN + k * (1 - COVER_MIN));
+  /** @type {Placed[]} */
+  const placed = [];
+  let top = 0;
+  rows.forEach((row, y) => {
+    const out = outer(rows, covering, y);
+    placed.push({ top, outer: out });
+    if (!row.occupied) {
+      top += Math.round(EMPTY_ROW * ch);
+      return;
+    }
+    const fan = (row.fan - squared(row.fan)) * step + squared(row.fan) * tight;
+    const label = out ? LABEL : 0;
+    if (y === rows.length - 1) top += label + ch + fan;
+    else if (covers(rows, covering, y)) top += label + GAP + cover;
+    else top += label + GAP + ch + fan;
+  });
+  return {
+    cw,
+    ch,
+    step,
+    tight,
+    keep: KEEP,
+    label: LABEL,
+    rightFan: RIGHT_FAN,
+    width: Math.ceil(columns * (cw + GAP)),
+    height: Math.ceil(top - 1e-6),
+    rows: placed,
+    stage,
+  };
+}

@@ -1,0 +1,209 @@
+"""The board fits the screen: for every game, on a deal driven to its largest board
+(``largest.json``: the most garden rows, the longest fans the engine's search found),
+racing, playing solo and replaying at 1280x800, 768x1024 and 360x740, the board, the
+racers' panel, the clock, the controls and the move box are inside the window without
+scrolling, and no page is wider than the window.
+
+The lines are played over the protocol by registered players (a race of two on the
+line's seed, the host playing it; a solo game on the same seed for another player), and
+the browser signs in as them with their tokens. One browser and one server for the
+module; a screenshot of every game's race at every size."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+
+from server.engine import GAMES
+from tests.app.client import player
+from tests.app.client import signed_in as signed_in_client
+from tests.app.conftest import ServerProcess
+
+from .conftest import http, shot
+from .largest import lines
+
+SIZES = [(1280, 800), (768, 1024), (360, 740)]
+
+
+@dataclass
+class Driven:
+    """A game's line, played: the racer's token and room, the solo player's token, and
+    (once the race is over) the racer's replay."""
+
+    game: str
+    racer: str = ""
+    guest: str = ""
+    code: str = ""
+    solo: str = ""
+    replay: str = ""
+
+
+@pytest.fixture(scope="module")
+def fit_server(
+    redis_server: Any, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[ServerProcess]:
+    """One server for the module, with room for the lines' hundreds of moves a second."""
+    proc = ServerProcess(
+        redis_server.url,
+        tmp_path_factory.mktemp("fit"),
+        PATIENCE_RATE="2000",
+        PATIENCE_BURST="2000",
+        PATIENCE_DEAL_RATE="0",
+        PATIENCE_FORFEIT_AFTER="0",
+    )
+    proc.start()
+    yield proc
+    if proc.process is not None:
+        proc.stop()
+
+
+async def drive(url: str, game: str, n: int) -> Driven:
+    line = lines()[game]
+    driven = Driven(game)
+    host = await player(url, f"fit{n}h")
+    guest = await player(url, f"fit{n}g")
+    solo = await player(url, f"fit{n}s")
+    room = await host.call("room_create", game=game, seed=line["seed"])
+    driven.code = room["code"]
+    await guest.call("room_join", code=driven.code)
+    await guest.call("ready")
+    await host.call("start")
+    race = await host.event("race_start")
+    await guest.event("race_start")
+    await solo.call("new_game", game=game, seed=line["seed"])
+    for move in line["moves"]:
+        await host.call("move", move=move, game=race["game"])
+        await solo.call("move", move=move)
+    assert host.token is not None and guest.token is not None and solo.token is not None
+    driven.racer, driven.guest, driven.solo = host.token, guest.token, solo.token
+    for client in (host, guest, solo):
+        await client.close()  # the browser signs in as them
+    return driven
+
+
+async def finish(url: str, driven: Driven) -> None:
+    """Both racers resign: the race's results name the racer's replay."""
+    host = await signed_in_client(url, driven.racer)
+    guest = await signed_in_client(url, driven.guest)
+    try:
+        await host.call("resign")
+        await guest.call("resign")
+        results = await host.event("results")
+        driven.replay = next(r["replay"] for r in results["results"] if r["player"] == host.name)
+    finally:
+        await host.close()
+        await guest.close()
+
+
+def run(coroutine: Any) -> Any:
+    """Protocol work from a thread of its own (Playwright's loop holds this one)."""
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coroutine).result(120)
+
+
+async def drive_all(url: str) -> list[Driven]:
+    return list(await asyncio.gather(*(drive(url, game, n) for n, game in enumerate(GAMES))))
+
+
+async def finish_all(url: str, driven: list[Driven]) -> None:
+    await asyncio.gather(*(finish(url, d) for d in driven))
+
+
+# In the page: every box named is inside the window, the page no wider than it.
+OUTSIDE = """([width, height, selectors]) => {
+  const out = [];
+  for (const [name, selector] of selectors) {
+    const nodes = [...document.querySelectorAll(selector)];
+    if (!nodes.length) { out.push(`${name}: none on the page (${selector})`); continue; }
+    for (const node of nodes) {
+      const r = node.getBoundingClientRect();
+      if (r.left < -0.5 || r.top < -0.5 || r.right > width + 0.5 || r.bottom > height + 0.5) {
+        const at = [r.left, r.top, r.right, r.bottom].map(Math.round);
+        out.push(`${name} ${node.dataset.pile || ""} from ${at[0]},${at[1]} to ${at[2]},${at[3]}`);
+      }
+    }
+  }
+  const wide = document.documentElement.scrollWidth;
+  if (wide > width) out.push(`the page is ${wide} px wide`);
+  return out;
+}"""
+
+SETTLED = """() => new Promise((done) =>
+  requestAnimationFrame(() => requestAnimationFrame(() => done(true))))"""
+
+
+def outside(page: Any, size: tuple[int, int], boxes: list[tuple[str, str]]) -> list[str]:
+    page.evaluate(SETTLED)  # the board redrawn for its box, if the box moved
+    found: list[str] = page.evaluate(OUTSIDE, [size[0], size[1], boxes])
+    return found
+
+
+def signed_in(page: Any, base: str, token: str, address: str) -> None:
+    page.goto(f"{base}/play#board=races/week")  # a page that needs no name, to hold the token
+    page.evaluate("t => localStorage.setItem('patience-race-token', t)", token)
+    page.goto("about:blank")
+    page.goto(f"{base}{address}")
+
+
+GAME_BOXES = [
+    ("board", ".game .board"),
+    ("pile", ".game .pile"),
+    ("clock", ".game .clock"),
+    ("undo", ".game [data-act=undo]"),
+    ("hint or resign", ".game [data-act=resign]"),
+    ("move box", "#notation"),
+]
+
+
+def test_every_board_fits_the_screen_at_its_largest(
+    browser: Any, fit_server: ServerProcess
+) -> None:
+    base = http(fit_server)
+    driven = run(drive_all(fit_server.url))
+    faults: list[str] = []
+    for size in SIZES:
+        context = browser.new_context(viewport={"width": size[0], "height": size[1]})
+        try:
+            page = context.new_page()
+            for d in driven:
+                signed_in(page, base, d.racer, f"/r/{d.code}")
+                page.wait_for_selector(".race-game .pile")
+                page.wait_for_selector(".bars .bar-row")
+                homes = page.locator(".game [data-act=home]").count()
+                boxes = [*GAME_BOXES, ("racers", ".room .bars"), ("heading", ".room-head")]
+                if homes:
+                    boxes.append(("home", ".game [data-act=home]"))
+                faults += [f"race {d.game} {size}: {f}" for f in outside(page, size, boxes)]
+                head = page.locator(".room-head").bounding_box()
+                if head is None or head["height"] > 48:
+                    faults.append(f"race {d.game} {size}: the room's heading is {head} high")
+                shot(page, f"fit-{d.game}-{size[0]}x{size[1]}")
+                signed_in(page, base, d.solo, "/play")
+                page.wait_for_selector(".game .pile")
+                faults += [f"solo {d.game} {size}: {f}" for f in outside(page, size, GAME_BOXES)]
+        finally:
+            context.close()
+    run(finish_all(fit_server.url, driven))
+    for size in SIZES:
+        context = browser.new_context(viewport={"width": size[0], "height": size[1]})
+        try:
+            page = context.new_page()
+            for d in driven:
+                page.goto(f"{base}/play#replay={d.replay}")
+                page.click("[aria-label=last]")
+                page.wait_for_selector(".replay .board-box:not([data-step='0']) .pile")
+                boxes = [
+                    ("board", ".replay .board"),
+                    ("pile", ".replay .pile"),
+                    ("buttons", ".replay .controls button"),
+                ]
+                faults += [f"replay {d.game} {size}: {f}" for f in outside(page, size, boxes)]
+                shot(page, f"fit-replay-{d.game}-{size[0]}x{size[1]}")
+        finally:
+            context.close()
+    assert not faults, "\n".join(faults)
