@@ -3,9 +3,16 @@
 // resign, the word moves such as `deal`), the notation box with completion from the
 // legal moves, and the keyboard shortcuts. Every move goes to the server, whose reply
 // is the only truth about the position.
+//
+// The board fills the room its box is given by the style sheet (the screen fits the
+// window: the box takes what the heading, the controls and the move box leave). The box
+// is kept from one draw to the next and watched (ResizeObserver), so a move reads no
+// layout to size the board: the box's size is known, and a change of it redraws the board
+// alone. Every pile can be reached with Tab and picked with Enter or Space; focus stays
+// on the pile or in the move box across the redraw a move makes.
 
 import { button, clock, count, h, replace } from "./dom.js";
-import { drawBoard } from "./board.js";
+import { drawBoard, pilesOf } from "./board.js";
 import { click, isWord } from "./clicks.js";
 import { challengeMaker } from "./share.js";
 import { cardsMove } from "./motion.js";
@@ -32,12 +39,42 @@ export class GameScreen {
     this.busy = false;
     this.hinted = null;
     this.take(snap);
-    this.root = h("section", { class: "game", dataset: { game: this.id, kind: this.kind } });
+    this.root = h("section", { class: "game fit", dataset: { game: this.id, kind: this.kind } });
     this.keys = (event) => this.key(event);
     document.addEventListener("keydown", this.keys);
-    this.resize = () => this.draw();
-    window.addEventListener("resize", this.resize);
     this.drag = null;
+    this.boardBox = h("div", {
+      class: "board-box",
+      onpointerdown: (e) => this.pointerDown(e),
+      onpointerup: (e) => this.pointerUp(e),
+      onpointermove: (e) => this.pointerMove(e),
+      onpointercancel: () => { if (this.drag && this.drag.ghost) this.drag.ghost.remove(); this.drag = null; },
+      onclick: (e) => {
+        if (this.dragged) { this.dragged = false; return; }
+        const pile = e.target.closest(".pile");
+        if (pile) this.pick(pile.dataset.label);
+      },
+      onkeydown: (e) => {
+        const pile = e.target.closest(".pile");
+        if (!pile || (e.key !== "Enter" && e.key !== " ") || e.ctrlKey || e.metaKey || e.altKey) return;
+        e.preventDefault(); // Space would scroll
+        this.pick(pile.dataset.label);
+      },
+    });
+    // the box's size, kept as the page lays it out: a move's draw reads nothing
+    this.boxSize = null;
+    this.observer = new ResizeObserver(([entry]) => {
+      const width = Math.floor(entry.contentRect.width);
+      const height = Math.floor(entry.contentRect.height);
+      if (this.boxSize && this.boxSize.width === width && this.boxSize.height === height) return;
+      this.boxSize = { width, height };
+      if (this.view) this.drawBoard();
+    });
+    this.observer.observe(this.boardBox);
+    this.list = h("datalist", { id: "legal-moves" });
+    this.input = h("input", { id: "notation", list: "legal-moves", autocomplete: "off", autocapitalize: "off", spellcheck: "false", "aria-label": "move in notation" });
+    this.form = h("form", { class: "notation", onsubmit: (e) => { e.preventDefault(); const text = this.input.value.trim(); if (text) { this.input.value = ""; this.move(text); } } },
+      this.input, this.list, h("button", { type: "submit" }, "Play"));
     this.draw();
   }
 
@@ -54,12 +91,22 @@ export class GameScreen {
 
   destroy() {
     document.removeEventListener("keydown", this.keys);
-    window.removeEventListener("resize", this.resize);
+    this.observer.disconnect();
     clearInterval(this.ticker);
   }
 
   get over() {
     return this.status !== "playing";
+  }
+
+  // whether anything here goes home a card at a time (Nestor and Doubles and Quits take
+  // pairs off onto a discard instead: no Home, and progress in pairs)
+  get homes() {
+    return pilesOf(this.view).some((p) => p.kind.startsWith("foundation"));
+  }
+
+  get pairs() {
+    return !this.homes && pilesOf(this.view).some((p) => p.kind === "discard");
   }
 
   kinds() {
@@ -118,7 +165,7 @@ export class GameScreen {
     if (typing) return;
     const actions = {
       u: () => this.act("undo"),
-      o: () => this.act("home"),
+      o: () => this.homes && this.act("home"),
       i: () => this.hintsAllowed() && this.act("hint"),
       d: () => { const word = this.legal.find(isWord); if (word) this.move(word); },
       n: () => this.input && this.input.focus(),
@@ -178,7 +225,7 @@ export class GameScreen {
     const app = this.app;
     const info = app.game(this.rules);
     const v = this.view;
-    const status = this.over ? this.status : `${v.home}/${v.total} home`;
+    const status = this.over ? this.status : this.pairs ? `${Math.floor(v.home / 2)}/${Math.floor(v.total / 2)} pairs off` : `${v.home}/${v.total} home`;
     const clockNode = h("span", { class: "clock" });
     const head = h(
       "div",
@@ -189,25 +236,12 @@ export class GameScreen {
       h("span", { class: "moves" }, count(v.moves, "move")),
       clockNode,
     );
-    const boardBox = h("div", {
-      class: "board-box",
-      onpointerdown: (e) => this.pointerDown(e),
-      onpointerup: (e) => this.pointerUp(e),
-      onpointermove: (e) => this.pointerMove(e),
-      onpointercancel: () => { if (this.drag && this.drag.ghost) this.drag.ghost.remove(); this.drag = null; },
-      onclick: (e) => {
-        if (this.dragged) { this.dragged = false; return; }
-        const pile = e.target.closest(".pile");
-        if (pile) this.pick(pile.dataset.label);
-      },
-    });
+    const boardBox = this.boardBox;
     const controls = h("div", { class: "controls" });
     if (!this.over) {
       for (const word of this.legal.filter(isWord)) controls.append(button(word, () => this.move(word), { class: "word" }));
-      controls.append(
-        button("Undo", () => this.act("undo"), { disabled: !v.can_undo, "data-act": "undo" }),
-        button("Home", () => this.act("home"), { "data-act": "home" }),
-      );
+      controls.append(button("Undo", () => this.act("undo"), { disabled: !v.can_undo, "data-act": "undo" }));
+      if (this.homes) controls.append(button("Home", () => this.act("home"), { "data-act": "home" }));
       if (this.hintsAllowed()) controls.append(button("Hint", () => this.act("hint"), { "data-act": "hint" }));
       controls.append(button("Resign", () => { if (confirm("Resign this game?")) this.act("resign"); }, { "data-act": "resign" }));
     }
@@ -215,22 +249,25 @@ export class GameScreen {
     if (this.over && this.opts.challenge) {
       if (!this.maker || this.maker.replay !== this.id) this.maker = { replay: this.id, node: challengeMaker(app, this.id) };
     }
-    const list = h("datalist", { id: "legal-moves" }, this.legal.map((m) => h("option", { value: m })));
-    this.input = h("input", { id: "notation", list: "legal-moves", placeholder: "move, e.g. " + (this.legal[0] || "t1>b2"), autocomplete: "off", autocapitalize: "off", spellcheck: "false", "aria-label": "move in notation" });
-    const form = h("form", { class: "notation", onsubmit: (e) => { e.preventDefault(); const text = this.input.value.trim(); if (text) { this.input.value = ""; this.move(text); } } }, this.input, list, h("button", { type: "submit" }, "Play"));
+    replace(this.list, this.legal.map((m) => h("option", { value: m })));
+    this.input.placeholder = "move, e.g. " + (this.legal[0] || "t1>b2");
+    const form = this.form;
     const keys = h("details", { class: "shortcuts" }, h("summary", {}, "Keyboard shortcuts"), h("ul", {}, SHORTCUTS.map(([k, what]) => h("li", {}, h("kbd", {}, k), " ", what))), h("p", { class: "muted" }, "Tap or click a pile, then where it goes; or drag it there."));
     const note = h("p", { class: "note", role: "status" }, this.note);
     const maker = this.over && this.maker ? this.maker.node : null;
     const lost = this.status === "lost" ? lostNote(this.lost, () => this.act("undo")) : null;
     const settle = cardsMove(this.root, v); // where the cards were: they slide from there
-    replace(this.root, this.opts.extra ? this.opts.extra() : null, head, boardBox, lost, controls, maker, note, this.over ? null : form, keys);
-    // the room the board has: its box's width once on the page (less main's padding)
-    const parent = this.root.parentElement;
-    const room = parent && parent.clientWidth ? parent.clientWidth - 16 : window.innerWidth - 16;
-    drawBoard(boardBox, v, { legal: this.over ? [] : this.legal, picked: this.picked, width: Math.min(room, 1100) });
+    // taking the screen apart drops the focus: the pile or the box that had it gets it back
+    const active = document.activeElement;
+    const typing = active === this.input;
+    const focused = active instanceof HTMLElement && boardBox.contains(active) ? active.dataset.pile : null;
+    // the buttons, the move box and the shortcuts share a line where the width allows
+    const dock = h("div", { class: "dock" }, controls, this.over ? null : form, keys);
+    replace(this.root, this.opts.extra ? this.opts.extra() : null, head, boardBox, lost, note, maker, dock);
+    this.drawBoard(focused);
+    if (typing && !this.over) this.input.focus({ preventScroll: true });
     settle();
     ended(this.root, this.status);
-    if (this.hinted) for (const label of this.hinted.split(/[>:+]/)) boardBox.querySelector(`.pile[data-label="${CSS.escape(label)}"]`)?.classList.add("hinted");
     clearInterval(this.ticker);
     const start = this.opts.clockFrom ? this.opts.clockFrom() : this.startedAt;
     const end = this.opts.clockTo ? this.opts.clockTo() : null;
@@ -241,5 +278,21 @@ export class GameScreen {
     };
     tick();
     if (!this.over) this.ticker = setInterval(tick, 500);
+  }
+
+  // The board alone, in the room its box has (a move's draw, or the box resized); the
+  // pile that had the focus has it again.
+  drawBoard(focused = null) {
+    const box = this.boardBox;
+    if (!this.boxSize && box.isConnected) {
+      // once, before the observer has said: the one read of the layout a screen makes
+      this.boxSize = { width: Math.floor(box.clientWidth), height: Math.floor(box.clientHeight) };
+    }
+    const size = this.boxSize || { width: Math.min(window.innerWidth - 16, 1100), height: Infinity };
+    const active = document.activeElement;
+    if (focused === null && active instanceof HTMLElement && box.contains(active)) focused = active.dataset.pile || null;
+    drawBoard(box, this.view, { legal: this.over ? [] : this.legal, picked: this.picked, width: size.width, height: size.height || Infinity });
+    if (this.hinted) for (const label of this.hinted.split(/[>:+]/)) box.querySelector(`.pile[data-label="${CSS.escape(label)}"]`)?.classList.add("hinted");
+    if (focused) box.querySelector(`.pile[data-pile="${CSS.escape(focused)}"]`)?.focus({ preventScroll: true });
   }
 }
