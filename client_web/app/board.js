@@ -65,10 +65,10 @@ export function pileName(p) {
   const named = caption(p);
   const kind = named ? `foundation, ${named.spoken},` : KIND_NAMES[p.kind] || p.kind.replace(/-/g, " ");
   const what = [];
-  if (p.cards.length) what.push(cardName(p.cards[p.cards.length - 1]));
   const total = p.cards.length + p.down;
-  if (total > 1 || (total === 1 && !p.cards.length)) what.push(`${total} card${total === 1 ? "" : "s"}`);
-  if (p.down) what.push(`${p.down} face down`);
+  if (p.cards.length) what.push(cardName(p.cards[p.cards.length - 1]));
+  if (p.cards.length && total > 1) what.push(`${total} cards`);
+  if (p.down) what.push(`${p.down} ${p.cards.length ? "" : p.down === 1 ? "card " : "cards "}face down`);
   return `${kind} ${p.label}: ${what.length ? what.join(", ") : "empty"}`;
 }
 
@@ -103,15 +103,18 @@ export function drawBoard(root, view, state) {
       dataset: { label: p.label, pile: p.label },
       role: "button",
       tabindex: 0,
-      "aria-label": pileName(p),
       "aria-pressed": state.picked === p.label ? "true" : null,
     });
+    // its name from its content: the words below, read out; what is drawn is hidden from
+    // screen readers (a name given by aria-label would not hold the label seen on the pile)
+    pile.append(h("span", { class: "spoken" }, pileName(p)));
     pile.style.left = `${p.x * (cw + GAP)}px`;
     pile.style.top = `${row.top}px`;
     const named = caption(p);
     pile.append(h("div", { class: "label", "aria-hidden": "true", title: named ? `${named.spoken} (${p.label})` : null },
       named ? [h("span", { class: "long" }, named.long), h("span", { class: "short" }, named.short)] : p.label));
-    const stack = h("div", { class: "stack" });
+    // what the cards show is in the pile's name; read out, they would only repeat it
+    const stack = h("div", { class: "stack", "aria-hidden": "true" });
     if (p.down > 0 && p.cards.length === 0) stack.append(cardBack(p.down));
     else if (p.cards.length === 0) stack.append(h("div", { class: "card empty" }));
     else if (p.fan === "down") {

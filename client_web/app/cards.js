@@ -11,9 +11,10 @@ export function isCard(code) {
   return typeof code === "string" && code.length === 2 && RANKS.includes(code[0]) && code[1] in SUITS;
 }
 
-const RANK_NAMES = { A: "ace", T: "10", J: "jack", Q: "queen", K: "king" };
+const RANK_NAMES = { A: "ace", T: "10", J: "knave", Q: "queen", K: "king" };
 
-// "9 of hearts", "queen of spades": a card as a screen reader says it
+// "9 of hearts", "knave of spades": a card in words, as the seed books (and the engine's
+// card_name) say it
 export function cardName(code) {
   if (!isCard(code)) return "an unknown card";
   return `${RANK_NAMES[code[0]] || code[0]} of ${NAMES[code[1]]}`;

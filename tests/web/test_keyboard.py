@@ -1,0 +1,201 @@
+"""The keyboard flows, and the screens pass axe-core: Tab reaches every pile and every
+control with a visible focus ring, a pile's accessible name says what is on it, Enter or
+Space picks a pile and plays onto a target, Esc drops the pick, and a move typed in the
+move box leaves the focus there. axe-core (vendored for these tests,
+``tests/web/vendor/axe-core``) finds no serious or critical violation on the games, a
+game, a lobby, a race, its results, a leaderboard and a replay."""
+
+from __future__ import annotations
+
+import asyncio
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+from server.engine import card_name, parse_card
+from tests.app.client import player, racing
+from tests.app.conftest import ServerProcess
+
+from .conftest import http
+
+AXE = Path(__file__).with_name("vendor") / "axe-core" / "axe.min.js"
+KINDS = {"foundation-up": "foundation up", "foundation-down": "foundation down"}
+
+
+def run(coroutine: Any) -> Any:
+    """Protocol work from a thread of its own (Playwright's loop holds this one)."""
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coroutine).result(30)
+
+
+async def a_gate_game(url: str) -> str:
+    """A player with The Gate on seed 1 in hand (its t1 goes onto t3): the token."""
+    client = await player(url, "kay")
+    try:
+        await client.call("new_game", game="gate", seed=1)
+        assert client.token is not None
+        return client.token
+    finally:
+        await client.close()
+
+
+def signed_in(page: Any, base: str, token: str, address: str) -> None:
+    page.goto(f"{base}/play#board=races/week")  # a page that needs no name, to hold the token
+    page.evaluate("t => localStorage.setItem('patience-race-token', t)", token)
+    page.goto("about:blank")
+    page.goto(f"{base}{address}")
+
+
+def spoken(pile: dict[str, Any]) -> str:
+    """A pile's accessible name, from the view: kind, label, top card, how many."""
+    cards, down = pile["cards"], pile["down"]
+    what = []
+    if cards:
+        what.append(card_name(parse_card(cards[-1])))
+    if cards and len(cards) + down > 1:
+        what.append(f"{len(cards) + down} cards")
+    if down:
+        what.append(f"{down} face down" if cards else f"{down} cards face down")
+    kind = KINDS.get(pile["kind"], pile["kind"])
+    return f"{kind} {pile['label']}: {', '.join(what) if what else 'empty'}"
+
+
+def focused(page: Any) -> str:
+    where: str = page.evaluate(
+        "(() => { const a = document.activeElement;"
+        " return a.dataset.pile ? `pile ${a.dataset.pile}` : a.dataset.act ? `act ${a.dataset.act}`"
+        " : a.id ? `#${a.id}` : a.tagName.toLowerCase(); })()"
+    )
+    return where
+
+
+def test_tab_enter_space_and_escape_play_a_game(browser: Any, web_server: ServerProcess) -> None:
+    token = run(a_gate_game(web_server.url))
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    try:
+        page = context.new_page()
+        signed_in(page, http(web_server), token, "/play")
+        page.wait_for_selector(".game .pile")
+        view = page.evaluate("window.patienceRace.screen.view")
+        # each pile's accessible name, as the browser computes it, says what is on it
+        for pile in view["piles"]:
+            name = spoken(pile)
+            button = page.get_by_role("button", name=name, exact=True)
+            assert button.get_attribute("data-pile") == pile["label"], name
+        assert spoken(next(p for p in view["piles"] if p["label"] == "s")) == (
+            "stock s: 34 cards face down"
+        )
+
+        # Tab from the top of the page reaches every pile and control, each with a ring
+        page.locator("#home-link").focus()
+        reached = []
+        for _ in range(60):
+            page.keyboard.press("Tab")
+            where = focused(page)
+            ring = page.evaluate(
+                "(() => { const s = getComputedStyle(document.activeElement);"
+                " return s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) >= 2; })()"
+            )
+            assert ring, f"no focus ring on {where}"
+            reached.append(where)
+            if where == "#notation":
+                break
+        piles = {f"pile {p['label']}" for p in view["piles"]}
+        assert piles <= set(reached)
+        assert {"act home", "act hint", "act resign", "act deal", "#notation"} <= set(reached)
+
+        # Enter picks, Esc drops, Space picks, Enter on a target plays
+        page.locator('.pile[data-pile="t1"]').focus()
+        page.keyboard.press("Enter")
+        page.wait_for_selector('.pile.picked[data-pile="t1"][aria-pressed=true]')
+        assert focused(page) == "pile t1"  # still there after the redraw
+        page.keyboard.press("Escape")
+        page.wait_for_selector('.pile[data-pile="t1"]:not(.picked)')
+        page.keyboard.press(" ")
+        page.wait_for_selector('.pile.picked[data-pile="t1"]')
+        page.wait_for_selector('.pile.target[data-pile="t3"]')
+        page.keyboard.press("Tab")
+        page.keyboard.press("Tab")
+        assert focused(page) == "pile t3"
+        page.keyboard.press("Enter")
+        page.wait_for_selector(".game .moves:text-is('1 move')")
+        assert focused(page) == "pile t3"
+
+        # a move typed in the box, and Enter: the box keeps the focus for the next one
+        legal = page.evaluate("window.patienceRace.screen.legal")
+        page.locator("#notation").focus()
+        page.keyboard.type(next(m for m in legal if ">" in m))
+        page.keyboard.press("Enter")
+        page.wait_for_selector(".game .moves:text-is('2 moves')")
+        assert focused(page) == "#notation"
+    finally:
+        context.close()
+
+
+async def races(url: str) -> tuple[str, str, str, str, str]:
+    """Two races of two over the protocol: one under way, one with both racers resigned.
+    The running race's code and a racer's token, the finished one's code, a racer's
+    token and a replay."""
+    ann, bob, cy, di = [await player(url, name) for name in ("ann", "bob", "cy", "di")]
+    try:
+        running = await racing(cy, di)
+        code = await racing(ann, bob)
+        await ann.call("resign")
+        await bob.call("resign")
+        results = await ann.event("results")
+        assert ann.token is not None and cy.token is not None
+        return running, cy.token, code, ann.token, results["results"][0]["replay"]
+    finally:
+        for client in (ann, bob, cy, di):
+            await client.close()
+
+
+def serious(page: Any) -> list[str]:
+    """axe-core's serious and critical violations on the page as it is."""
+    page.add_script_tag(path=str(AXE))
+    found: list[str] = page.evaluate(
+        """async () => {
+          const result = await axe.run(document, { resultTypes: ["violations"] });
+          return result.violations
+            .filter((v) => v.impact === "serious" || v.impact === "critical")
+            .map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target)}`);
+        }"""
+    )
+    return found
+
+
+def test_no_serious_violation_on_the_main_screens(browser: Any, web_server: ServerProcess) -> None:
+    base = http(web_server)
+    running, racer, code, token, replay = run(races(web_server.url))
+    game = run(a_gate_game(web_server.url))
+    context = browser.new_context(viewport={"width": 1280, "height": 800}, bypass_csp=True)
+    found: dict[str, list[str]] = {}
+    try:
+        page = context.new_page()
+        page.goto(f"{base}/play")
+        page.wait_for_selector("form.name-form")
+        found["name form"] = serious(page)
+        signed_in(page, base, game, "/play")
+        page.wait_for_selector(".game .pile")
+        found["game"] = serious(page)
+        page.goto(f"{base}/play#home")
+        page.wait_for_selector(".game-row")
+        found["home"] = serious(page)
+        page.click('.game-row[data-game="nestor"] [data-act=race]')
+        page.wait_for_selector("input.share")
+        found["lobby"] = serious(page)
+        signed_in(page, base, racer, f"/r/{running}")
+        page.wait_for_selector(".race-game .pile")
+        found["race"] = serious(page)
+        signed_in(page, base, token, f"/r/{code}")
+        page.wait_for_selector(".results table")
+        found["results"] = serious(page)
+        page.goto(f"{base}/play#board=races/week")
+        page.wait_for_selector(".boards table")
+        found["leaderboard"] = serious(page)
+        page.goto(f"{base}/play#replay={replay}")
+        page.wait_for_selector(".replay .board .pile")
+        found["replay"] = serious(page)
+    finally:
+        context.close()
+    assert {screen: v for screen, v in found.items() if v} == {}
