@@ -239,7 +239,7 @@ export class GameScreen {
     const boardBox = this.boardBox;
     const controls = h("div", { class: "controls" });
     if (!this.over) {
-      for (const word of this.legal.filter(isWord)) controls.append(button(word, () => this.move(word), { class: "word" }));
+      for (const word of this.legal.filter(isWord)) controls.append(button(word, () => this.move(word), { class: "word", "data-act": word }));
       controls.append(button("Undo", () => this.act("undo"), { disabled: !v.can_undo, "data-act": "undo" }));
       if (this.homes) controls.append(button("Home", () => this.act("home"), { "data-act": "home" }));
       if (this.hintsAllowed()) controls.append(button("Hint", () => this.act("hint"), { "data-act": "hint" }));
