@@ -29,7 +29,7 @@ def fresh_install(where: Path) -> Path:
     for name in ("pyproject.toml", "README.md"):
         shutil.copy(ROOT / name, source / name)
     skip = shutil.ignore_patterns("__pycache__", "_native", "*.so")
-    for package in ("server", "client_cli"):
+    for package in ("server", "client_cli", "rulebook"):
         shutil.copytree(ROOT / package, source / package, ignore=skip)
     venv = where / "venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=120)
