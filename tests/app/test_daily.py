@@ -144,7 +144,7 @@ async def test_streak_across_midnight(settings: Settings) -> None:
         first = await ann.event("daily_result")
         assert first["streak"]["game"] == {"current": 1, "best": 1}
         assert first["line"].startswith(f"Patience Race · Doubles and Quits · {today} · won in")
-        assert "52/52 home" in first["line"]
+        assert "26/26 pairs off" in first["line"]  # Doubles and Quits takes pairs off
         assert next_day(clock) == tomorrow
         fresh = await ann.call("daily", game=GAME)
         assert fresh["ranked"] and fresh["day"] == tomorrow

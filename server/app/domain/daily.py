@@ -130,10 +130,12 @@ def result_line(
     total: int,
     par: int | None = None,
     hints: int = 0,
+    unit: str = "cards",
 ) -> str:
     """The spoiler-free line a player pastes into a chat: no card, no move; with the
     day's par (the book line's length) where the deal is certified, and the hints
-    taken, when there were any.
+    taken, when there were any. Where the cards leave in pairs (``unit`` "pairs", as
+    ``lost.unit`` says: Nestor, Doubles and Quits), the pairs taken off are counted.
 
     >>> result_line("The Gate", "2026-11-22", True, 205_000, 142, 52, 52)
     'Patience Race · The Gate · 2026-11-22 · won in 3:25 · 142 moves · 52/52 home'
@@ -141,12 +143,13 @@ def result_line(
     'Patience Race · Nestor · 2026-11-22 · not won · 1:01 · 20 moves · 30/52 home · par 31'
     >>> result_line("Nestor", "2026-11-22", False, 61_000, 20, 30, 52, hints=2)
     'Patience Race · Nestor · 2026-11-22 · not won · 1:01 · 20 moves · 30/52 home · 2 hints'
+    >>> result_line("Nestor", "2026-11-22", False, 61_000, 20, 30, 52, unit="pairs")
+    'Patience Race · Nestor · 2026-11-22 · not won · 1:01 · 20 moves · 15/26 pairs off'
     """
     outcome = f"won in {clock_text(time_ms)}" if won else f"not won · {clock_text(time_ms)}"
     plural = "move" if moves == 1 else "moves"
-    line = (
-        f"Patience Race · {game_name} · {day} · {outcome} · {moves} {plural} · {home}/{total} home"
-    )
+    got = f"{home // 2}/{total // 2} pairs off" if unit == "pairs" else f"{home}/{total} home"
+    line = f"Patience Race · {game_name} · {day} · {outcome} · {moves} {plural} · {got}"
     if par is not None:
         line += f" · par {par}"
     if hints:

@@ -12,6 +12,7 @@ from server.protocol import messages as m
 
 from ..domain import daily as d
 from ..domain import games as g
+from ..domain import lost
 from ..domain.boards import parse_board
 from .base import Context, Handler, Part, Session, refuse
 from .boards import Leaderboards
@@ -249,6 +250,7 @@ class DailyChallenge(Part):
             total,
             par,
             hints=live.hints,
+            unit=lost.unit(live.game),
         )
 
     async def finished(self, live: g.LiveGame) -> None:
@@ -320,6 +322,7 @@ class DailyChallenge(Part):
                         result["total"],
                         par,
                         hints=live.hints,
+                        unit=lost.unit(live.game),
                     ),
                 }
             )
