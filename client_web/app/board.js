@@ -30,6 +30,26 @@ const KIND_NAMES = {
 const SUITS = { c: "♣", d: "♦", h: "♥", s: "♠" };
 const SUIT_NAMES = { c: "clubs", d: "diamonds", h: "hearts", s: "spades" };
 
+// the legend under the board (The Wedge's path): a line, two on a narrow board, in pixels
+const LEGEND_LINE = 17;
+
+// The Wedge's path (the view's `path`: the cells the Wedge and the cards ahead of it step
+// through, to its exit): for each cell but the last, the arrow toward the next one.
+function pathArrows(view, piles) {
+  const path = Array.isArray(view.path) ? view.path.map(String) : [];
+  const at = new Map(piles.map((p) => [p.label, p]));
+  const arrows = new Map();
+  path.forEach((label, i) => {
+    const here = at.get(label);
+    const next = at.get(path[i + 1]);
+    if (!here) return;
+    if (!next) { arrows.set(label, { arrow: "", next: null }); return; }
+    const arrow = next.x < here.x ? "←" : next.x > here.x ? "→" : next.y > here.y ? "↓" : "↑";
+    arrows.set(label, { arrow, next: next.label });
+  });
+  return arrows;
+}
+
 function int(value, low, high) {
   return Number.isInteger(value) ? Math.min(Math.max(value, low), high) : low;
 }
@@ -76,7 +96,11 @@ export function pileName(p) {
 // height (px: the room the board has; height Infinity lays it out at its natural size).
 export function drawBoard(root, view, state) {
   const piles = pilesOf(view);
-  const size = fit(rowsOf(piles), state.width, state.height ?? Infinity);
+  const path = pathArrows(view, piles);
+  const lines = state.width < 520 ? 2 : 1;
+  const legend = path.size ? h("p", { class: "legend" }, `◀ the Wedge steps along the arrows as ${[...path.keys()].pop()} empties; cards on them cannot move`) : null;
+  if (legend) legend.style.height = `${lines * LEGEND_LINE}px`;
+  const size = fit(rowsOf(piles), state.width, (state.height ?? Infinity) - (legend ? lines * LEGEND_LINE : 0));
   const { cw, ch, step, tight, keep } = size;
   const playable = new Set(state.legal.flatMap(movePiles));
   const lit = state.picked ? targets(state.picked, state.legal, piles) : new Set();
@@ -98,6 +122,8 @@ export function drawBoard(root, view, state) {
     if (lit.has(p.label)) classes.push("target");
     if (marks.has(p.label)) classes.push("marked");
     if (!row.outer) classes.push("inner-label");
+    const onPath = path.get(p.label);
+    if (onPath) classes.push("on-path");
     const pile = h("div", {
       class: classes.join(" "),
       dataset: { label: p.label, pile: p.label },
@@ -107,12 +133,13 @@ export function drawBoard(root, view, state) {
     });
     // its name from its content: the words below, read out; what is drawn is hidden from
     // screen readers (a name given by aria-label would not hold the label seen on the pile)
-    pile.append(h("span", { class: "spoken" }, pileName(p)));
+    pile.append(h("span", { class: "spoken" }, pileName(p) + (onPath ? `; on the Wedge's path${onPath.next ? `, toward ${onPath.next}` : ", its end"}` : "")));
     pile.style.left = `${p.x * (cw + GAP)}px`;
     pile.style.top = `${row.top}px`;
     const named = caption(p);
     pile.append(h("div", { class: "label", "aria-hidden": "true", title: named ? `${named.spoken} (${p.label})` : null },
-      named ? [h("span", { class: "long" }, named.long), h("span", { class: "short" }, named.short)] : p.label));
+      named ? [h("span", { class: "long" }, named.long), h("span", { class: "short" }, named.short)] : p.label,
+      onPath && onPath.arrow ? h("span", { class: "arrow" }, onPath.arrow) : null));
     // what the cards show is in the pile's name; read out, they would only repeat it
     const stack = h("div", { class: "stack", "aria-hidden": "true" });
     if (p.down > 0 && p.cards.length === 0) stack.append(cardBack(p.down));
@@ -146,6 +173,7 @@ export function drawBoard(root, view, state) {
     pile.append(stack);
     board.append(pile);
   }
-  root.replaceChildren(board);
+  if (legend) root.replaceChildren(board, legend);
+  else root.replaceChildren(board);
   return piles;
 }

@@ -6,6 +6,7 @@
 // pile: a card, and a fanned pile a step more for each card past the first; an empty grid
 // row is a sliver. The cards first take the width (up to CW_MAX). Where the board is then
 // too tall, in this order, each step only as far as the height needs:
+//  0. the cards shrink a little (to EASE of the width's size, never under CW_EASE);
 //  1. the fans close up (each card shows less of itself, never less than its corner) and
 //     a row of single cards half covers the row before it, as Babette's seed lays a long
 //     garden (its labels move into the cards' corners);
@@ -33,6 +34,9 @@ export const KEEP = 4;
 export const COVER_MIN = 0.3;
 /** an empty grid row, in card heights */
 export const EMPTY_ROW = 0.2;
+/** the cards shrink this far, and no smaller than CW_EASE pixels, before the board closes up */
+export const EASE = 0.75;
+export const CW_EASE = 48;
 /** how far each card of a pile fanned right is from the one beneath, in card widths */
 export const RIGHT_FAN = 0.5;
 /** a waste shows this many of its top cards fanned to the right */
@@ -174,6 +178,13 @@ export function fit(grid, width, avail) {
   /** @type {[boolean, number, number, string]} */
   let chosen = [false, 1, 0, "at ease"];
   if (!(tall(false, 1, 0) <= avail)) {
+    const natural = height(rows, false, 1, 0);
+    const least = Math.min(ch, Math.max(ch * EASE, CW_EASE * RATIO));
+    const fits = (avail - natural.a) / natural.b;
+    ch = Math.max(least, Math.min(ch, fits));
+    cw = ch / RATIO;
+  }
+  if (!(tall(false, 1, 0) <= avail)) {
     const at = (/** @type {number} */ k, /** @type {number} */ t) => height(rows, true, k, t);
     const ease = at(1, 0);
     const closed = at(0, 0);
@@ -204,7 +215,7 @@ export function fit(grid, width, avail) {
     const out = outer(rows, covering, y);
     placed.push({ top, outer: out });
     if (!row.occupied) {
-      top += Math.round(EMPTY_ROW * ch);
+      top += EMPTY_ROW * ch;
       return;
     }
     const fan = (row.fan - squared(row.fan)) * step + squared(row.fan) * tight;
