@@ -68,8 +68,9 @@ class Play(Part):
         )
         self.games[live.gid] = live
         await self.players.set_solo(pid, live.gid)
+        held = self.games.get(before) if before is not None else None
         self.keeper.take_solo(pid, live.gid)
-        await self.keeper.keep_solo(pid, live.gid, before)
+        await self.keeper.keep_solo(pid, live.gid, before, held)
         return {"type": "game", **live.snapshot_message()}
 
     async def play_move(self, live: g.LiveGame, text: str) -> tuple[str, HeldRoom | None]:
