@@ -67,10 +67,12 @@ class GameKeeper(Part):
 
         Whether it ended is what its log in Redis says, read back and replayed, unless
         this process holds it (``held``, taken under its fencing token) and it has ended
-        here: an ended game takes no more moves, so the copy here is its log's last word
-        (a log of hundreds of moves read and replayed on every new deal cost the load
-        test 2.5% of the server's time). Held unfinished, it is read all the same:
-        another process may have taken it since and ended it."""
+        here: an ended game takes no more moves but an undo after a loss, so the copy
+        here is its log's last word (a log of hundreds of moves read and replayed on
+        every new deal cost the load test 2.5% of the server's time). If the player undid
+        that loss from another process meanwhile, the game is kept as one that ended
+        rather than deleted: one more kept, never one lost. Held unfinished, it is read
+        all the same: another process may have taken it since and ended it."""
         replaced = None
         if before is not None:
             ended_here = (
