@@ -203,7 +203,6 @@ def test_every_board_fits_the_screen_at_its_largest(
                     ("buttons", ".replay .controls button"),
                 ]
                 faults += [f"replay {d.game} {size}: {f}" for f in outside(page, size, boxes)]
-                shot(page, f"fit-replay-{d.game}-{size[0]}x{size[1]}")
         finally:
             context.close()
     assert not faults, "\n".join(faults)
