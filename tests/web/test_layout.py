@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import pytest
+from redis import Redis as SyncRedis
 
 from server.engine import GAMES
 from tests.app.client import player
@@ -47,7 +48,11 @@ class Driven:
 def fit_server(
     redis_server: Any, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[ServerProcess]:
-    """One server for the module, with room for the lines' hundreds of moves a second."""
+    """One server for the module, with room for the lines' hundreds of moves a second, on
+    an emptied Redis (as every test's: a server before it left its daily secret's mark)."""
+    client = SyncRedis.from_url(redis_server.url)
+    client.flushall()
+    client.close()
     proc = ServerProcess(
         redis_server.url,
         tmp_path_factory.mktemp("fit"),
