@@ -43,7 +43,10 @@ function pathArrows(view, piles) {
     const here = at.get(label);
     const next = at.get(path[i + 1]);
     if (!here) return;
-    if (!next) { arrows.set(label, { arrow: "", next: null }); return; }
+    if (!next) {
+      arrows.set(label, { arrow: "", next: null });
+      return;
+    }
     const arrow = next.x < here.x ? "←" : next.x > here.x ? "→" : next.y > here.y ? "↓" : "↑";
     arrows.set(label, { arrow, next: next.label });
   });
@@ -76,7 +79,11 @@ export function caption(p) {
   const way = p.kind === "foundation-up" ? "up" : p.kind === "foundation-down" ? "down" : null;
   const suit = /^[ud]([cdhs])\d?$/.exec(p.label);
   if (!way || !suit) return null;
-  return { long: `${way} ${SUITS[suit[1]]}`, short: `${way === "up" ? "↑" : "↓"}${SUITS[suit[1]]}`, spoken: `${SUIT_NAMES[suit[1]]} ${way}` };
+  return {
+    long: `${way} ${SUITS[suit[1]]}`,
+    short: `${way === "up" ? "↑" : "↓"}${SUITS[suit[1]]}`,
+    spoken: `${SUIT_NAMES[suit[1]]} ${way}`,
+  };
 }
 
 // What a pile says to a screen reader: its kind, its label, its top card and how many
@@ -98,7 +105,13 @@ export function drawBoard(root, view, state) {
   const piles = pilesOf(view);
   const path = pathArrows(view, piles);
   const lines = state.width < 520 ? 2 : 1;
-  const legend = path.size ? h("p", { class: "legend" }, `◀ the Wedge steps along the arrows as ${[...path.keys()].pop()} empties; cards on them cannot move`) : null;
+  const legend = path.size
+    ? h(
+        "p",
+        { class: "legend" },
+        `◀ the Wedge steps along the arrows as ${[...path.keys()].pop()} empties; cards on them cannot move`,
+      )
+    : null;
   if (legend) legend.style.height = `${lines * LEGEND_LINE}px`;
   const size = fit(rowsOf(piles), state.width, (state.height ?? Infinity) - (legend ? lines * LEGEND_LINE : 0));
   const { cw, ch, step, tight, keep } = size;
@@ -133,13 +146,24 @@ export function drawBoard(root, view, state) {
     });
     // its name from its content: the words below, read out; what is drawn is hidden from
     // screen readers (a name given by aria-label would not hold the label seen on the pile)
-    pile.append(h("span", { class: "spoken" }, pileName(p) + (onPath ? `; on the Wedge's path${onPath.next ? `, toward ${onPath.next}` : ", its end"}` : "")));
+    pile.append(
+      h(
+        "span",
+        { class: "spoken" },
+        pileName(p) + (onPath ? `; on the Wedge's path${onPath.next ? `, toward ${onPath.next}` : ", its end"}` : ""),
+      ),
+    );
     pile.style.left = `${p.x * (cw + GAP)}px`;
     pile.style.top = `${row.top}px`;
     const named = caption(p);
-    pile.append(h("div", { class: "label", "aria-hidden": "true", title: named ? `${named.spoken} (${p.label})` : null },
-      named ? [h("span", { class: "long" }, named.long), h("span", { class: "short" }, named.short)] : p.label,
-      onPath && onPath.arrow ? h("span", { class: "arrow" }, onPath.arrow) : null));
+    pile.append(
+      h(
+        "div",
+        { class: "label", "aria-hidden": "true", title: named ? `${named.spoken} (${p.label})` : null },
+        named ? [h("span", { class: "long" }, named.long), h("span", { class: "short" }, named.short)] : p.label,
+        onPath && onPath.arrow ? h("span", { class: "arrow" }, onPath.arrow) : null,
+      ),
+    );
     // what the cards show is in the pile's name; read out, they would only repeat it
     const stack = h("div", { class: "stack", "aria-hidden": "true" });
     if (p.down > 0 && p.cards.length === 0) stack.append(cardBack(p.down));
@@ -167,7 +191,8 @@ export function drawBoard(root, view, state) {
     } else {
       const card = cardFace(p.cards[p.cards.length - 1]);
       stack.append(card);
-      if (p.cards.length > 1 && !HOME_KINDS.has(p.kind)) stack.append(h("span", { class: "more" }, `+${p.cards.length - 1}`));
+      if (p.cards.length > 1 && !HOME_KINDS.has(p.kind))
+        stack.append(h("span", { class: "more" }, `+${p.cards.length - 1}`));
     }
     if (marks.has(p.label)) stack.append(h("span", { class: "mark", title: marks.get(p.label) }, "◀"));
     pile.append(stack);

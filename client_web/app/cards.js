@@ -33,5 +33,9 @@ export function cardFace(code) {
 }
 
 export function cardBack(count) {
-  return h("div", { class: "card back", title: `${count} face down`, dataset: { card: "" } }, h("span", { class: "count" }, String(count)));
+  return h(
+    "div",
+    { class: "card back", title: `${count} face down`, dataset: { card: "" } },
+    h("span", { class: "count" }, String(count)),
+  );
 }

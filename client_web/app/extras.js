@@ -20,22 +20,42 @@ export class BoardScreen {
   }
 
   picker() {
-    const kinds = [["daily", "today's daily"], ["best", "best times"], ["wins", "most wins"]];
-    const options = [h("option", { value: "races/week" }, "Races won this week"), h("option", { value: "races/all" }, "Races won, all time")];
-    for (const g of this.app.games) for (const [kind, text] of kinds) options.push(h("option", { value: `${kind}/${g.id}` }, `${g.name}: ${text}`));
+    const kinds = [
+      ["daily", "today's daily"],
+      ["best", "best times"],
+      ["wins", "most wins"],
+    ];
+    const options = [
+      h("option", { value: "races/week" }, "Races won this week"),
+      h("option", { value: "races/all" }, "Races won, all time"),
+    ];
+    for (const g of this.app.games)
+      for (const [kind, text] of kinds) options.push(h("option", { value: `${kind}/${g.id}` }, `${g.name}: ${text}`));
     const [kind, game] = this.board.split("/");
-    const select = h("select", { "aria-label": "board", onchange: () => this.app.go(`/play#board=${select.value}`) }, options);
+    const select = h(
+      "select",
+      { "aria-label": "board", onchange: () => this.app.go(`/play#board=${select.value}`) },
+      options,
+    );
     select.value = kind === "daily" ? `daily/${game}` : this.board;
     if (kind !== "daily") return select;
     // a daily board has a day picker, as the read-only page has
-    const day = h("input", { type: "date", "aria-label": "day", value: this.board.split("/")[2] || "", onchange: () => day.value && this.app.go(`/play#board=daily/${game}/${day.value}`) });
+    const day = h("input", {
+      type: "date",
+      "aria-label": "day",
+      value: this.board.split("/")[2] || "",
+      onchange: () => day.value && this.app.go(`/play#board=daily/${game}/${day.value}`),
+    });
     return h("div", { class: "controls" }, select, day);
   }
 
   async load(watch) {
     let page;
     try {
-      page = await this.app.link.request(watch ? "board_watch" : "top", { board: this.watched || this.board, limit: watch ? undefined : 100 });
+      page = await this.app.link.request(watch ? "board_watch" : "top", {
+        board: this.watched || this.board,
+        limit: watch ? undefined : 100,
+      });
     } catch (error) {
       replace(this.root, this.picker(), h("p", { class: "note" }, error.message));
       return;
@@ -50,16 +70,51 @@ export class BoardScreen {
     if (page.kind === "daily") this.board = page.board; // the day it resolved to
     const counting = page.kind === "wins" || page.kind === "races";
     const head = counting ? ["#", "player", "count"] : ["#", "player", "result", "time", "moves"];
-    const rows = page.entries.map((e) => h("tr", {}, h("td", { class: "n" }, String(e.rank)),
-      h("td", {}, e.replay && !counting ? h("a", { href: `/play#replay=${encodeURIComponent(e.replay)}` }, e.player) : e.player),
-      counting ? h("td", { class: "n" }, String(e.count)) : [
-        h("td", {}, (e.won ? "won" : `${e.home}/${e.total}`) + (e.hints ? ` · ${e.hints} hint${e.hints === 1 ? "" : "s"}` : "")),
-        h("td", { class: "n" }, clock(e.time_ms || 0)),
-        h("td", { class: "n" }, String(e.moves))]));
-    replace(this.root, h("h1", {}, page.title), this.picker(),
-      h("table", {}, h("thead", {}, h("tr", {}, head.map((t) => h("th", {}, t)))), h("tbody", {}, rows)),
+    const rows = page.entries.map((e) =>
+      h(
+        "tr",
+        {},
+        h("td", { class: "n" }, String(e.rank)),
+        h(
+          "td",
+          {},
+          e.replay && !counting ? h("a", { href: `/play#replay=${encodeURIComponent(e.replay)}` }, e.player) : e.player,
+        ),
+        counting
+          ? h("td", { class: "n" }, String(e.count))
+          : [
+              h(
+                "td",
+                {},
+                (e.won ? "won" : `${e.home}/${e.total}`) +
+                  (e.hints ? ` · ${e.hints} hint${e.hints === 1 ? "" : "s"}` : ""),
+              ),
+              h("td", { class: "n" }, clock(e.time_ms || 0)),
+              h("td", { class: "n" }, String(e.moves)),
+            ],
+      ),
+    );
+    replace(
+      this.root,
+      h("h1", {}, page.title),
+      this.picker(),
+      h(
+        "table",
+        {},
+        h(
+          "thead",
+          {},
+          h(
+            "tr",
+            {},
+            head.map((t) => h("th", {}, t)),
+          ),
+        ),
+        h("tbody", {}, rows),
+      ),
       page.entries.length ? null : h("p", { class: "muted" }, "No results yet."),
-      h("p", { class: "muted" }, `${page.size} on this board · updated live`));
+      h("p", { class: "muted" }, `${page.size} on this board · updated live`),
+    );
   }
 
   event(message) {
@@ -145,23 +200,68 @@ export class ReplayScreen {
     const r = this.replay;
     const info = this.app.game(r.game);
     this.steps = r.moves.length;
-    this.range = h("input", { type: "range", min: 0, max: this.steps, value: 0, "aria-label": "step", oninput: () => this.show(Number(this.range.value)) });
+    this.range = h("input", {
+      type: "range",
+      min: 0,
+      max: this.steps,
+      value: 0,
+      "aria-label": "step",
+      oninput: () => this.show(Number(this.range.value)),
+    });
     this.playButton = button("Play", () => this.toggle(), { "data-act": "play" });
-    const speed = h("select", { "aria-label": "speed", onchange: () => { this.speed = Number(speed.value); if (this.timer) { this.toggle(); this.toggle(); } } },
-      [1, 2, 4, 8].map((s) => h("option", { value: s }, `${s} moves/s`)));
+    const speed = h(
+      "select",
+      {
+        "aria-label": "speed",
+        onchange: () => {
+          this.speed = Number(speed.value);
+          if (this.timer) {
+            this.toggle();
+            this.toggle();
+          }
+        },
+      },
+      [1, 2, 4, 8].map((s) => h("option", { value: s }, `${s} moves/s`)),
+    );
     speed.value = String(this.speed);
     this.stepText = h("span", { class: "step" });
     const res = r.result || {};
     const mine = this.app.player && this.app.player.name === r.player;
-    const race = this.app.player && !mine && r.kind !== "book" ? button("Race this", () => this.race(), { "data-act": "race-replay" }) : null;
+    const race =
+      this.app.player && !mine && r.kind !== "book"
+        ? button("Race this", () => this.race(), { "data-act": "race-replay" })
+        : null;
     this.note = h("p", { class: "note", role: "status" });
-    replace(this.root, h("h1", {}, `${info ? info.name : r.game}: ${r.player}`),
-      h("p", { class: "muted" }, `${res.status} · ${clock(res.time_ms || 0)} · ${count(res.moves || 0, "move")} · ${res.home}/${res.total} home${r.room ? ` · race ${r.room}` : ""}${r.day ? ` · daily ${r.day}` : ""}`),
-      h("div", { class: "controls" }, stepButton("first", () => this.show(0)), stepButton("back", () => this.show(this.step - 1), { "data-act": "back" }), this.playButton, stepButton("forward", () => this.show(this.step + 1), { "data-act": "forward" }), stepButton("last", () => this.show(this.steps)), speed,
-        h("div", { class: "scrub" }, this.range, this.stepText)),
-      race ? h("div", { class: "controls" }, race, h("span", { class: "muted" }, `the same deal, against ${r.player}'s ghost`)) : null,
+    replace(
+      this.root,
+      h("h1", {}, `${info ? info.name : r.game}: ${r.player}`),
+      h(
+        "p",
+        { class: "muted" },
+        `${res.status} · ${clock(res.time_ms || 0)} · ${count(res.moves || 0, "move")} · ${res.home}/${res.total} home${r.room ? ` · race ${r.room}` : ""}${r.day ? ` · daily ${r.day}` : ""}`,
+      ),
+      h(
+        "div",
+        { class: "controls" },
+        stepButton("first", () => this.show(0)),
+        stepButton("back", () => this.show(this.step - 1), { "data-act": "back" }),
+        this.playButton,
+        stepButton("forward", () => this.show(this.step + 1), { "data-act": "forward" }),
+        stepButton("last", () => this.show(this.steps)),
+        speed,
+        h("div", { class: "scrub" }, this.range, this.stepText),
+      ),
+      race
+        ? h(
+            "div",
+            { class: "controls" },
+            race,
+            h("span", { class: "muted" }, `the same deal, against ${r.player}'s ghost`),
+          )
+        : null,
       this.note,
-      this.boardBox);
+      this.boardBox,
+    );
     this.show(0);
   }
 
@@ -176,10 +276,18 @@ export class ReplayScreen {
   }
 
   toggle() {
-    if (this.timer) { clearInterval(this.timer); this.timer = null; this.playButton.textContent = "Play"; return; }
+    if (this.timer) {
+      clearInterval(this.timer);
+      this.timer = null;
+      this.playButton.textContent = "Play";
+      return;
+    }
     if (this.step >= this.steps) this.step = 0;
     this.playButton.textContent = "Pause";
-    this.timer = setInterval(() => { if (this.step >= this.steps) this.toggle(); else this.show(this.step + 1); }, 1000 / this.speed);
+    this.timer = setInterval(() => {
+      if (this.step >= this.steps) this.toggle();
+      else this.show(this.step + 1);
+    }, 1000 / this.speed);
   }
 
   async show(step) {
@@ -190,7 +298,12 @@ export class ReplayScreen {
     this.stepText.textContent = `step ${step} of ${this.steps}: ${what}`;
     let view = this.views.get(step);
     if (!view) {
-      try { view = (await this.app.link.request("replay_view", { replay: this.id, step })).view; } catch (error) { this.stepText.textContent = error.message; return; }
+      try {
+        view = (await this.app.link.request("replay_view", { replay: this.id, step })).view;
+      } catch (error) {
+        this.stepText.textContent = error.message;
+        return;
+      }
       this.views.set(step, view);
     }
     if (this.step !== step) return;

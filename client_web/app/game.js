@@ -48,9 +48,15 @@ export class GameScreen {
       onpointerdown: (e) => this.pointerDown(e),
       onpointerup: (e) => this.pointerUp(e),
       onpointermove: (e) => this.pointerMove(e),
-      onpointercancel: () => { if (this.drag && this.drag.ghost) this.drag.ghost.remove(); this.drag = null; },
+      onpointercancel: () => {
+        if (this.drag && this.drag.ghost) this.drag.ghost.remove();
+        this.drag = null;
+      },
       onclick: (e) => {
-        if (this.dragged) { this.dragged = false; return; }
+        if (this.dragged) {
+          this.dragged = false;
+          return;
+        }
         const pile = e.target.closest(".pile");
         if (pile) this.pick(pile.dataset.label);
       },
@@ -72,9 +78,31 @@ export class GameScreen {
     });
     this.observer.observe(this.boardBox);
     this.list = h("datalist", { id: "legal-moves" });
-    this.input = h("input", { id: "notation", list: "legal-moves", autocomplete: "off", autocapitalize: "off", spellcheck: "false", "aria-label": "move in notation" });
-    this.form = h("form", { class: "notation", onsubmit: (e) => { e.preventDefault(); const text = this.input.value.trim(); if (text) { this.input.value = ""; this.move(text); } } },
-      this.input, this.list, h("button", { type: "submit" }, "Play"));
+    this.input = h("input", {
+      id: "notation",
+      list: "legal-moves",
+      autocomplete: "off",
+      autocapitalize: "off",
+      spellcheck: "false",
+      "aria-label": "move in notation",
+    });
+    this.form = h(
+      "form",
+      {
+        class: "notation",
+        onsubmit: (e) => {
+          e.preventDefault();
+          const text = this.input.value.trim();
+          if (text) {
+            this.input.value = "";
+            this.move(text);
+          }
+        },
+      },
+      this.input,
+      this.list,
+      h("button", { type: "submit" }, "Play"),
+    );
     this.draw();
   }
 
@@ -126,7 +154,12 @@ export class GameScreen {
         this.note = reply.move ? `hint: ${reply.move}: ${reply.reason}` : "no hint: no move is legal";
       } else {
         this.take(reply);
-        this.note = kind === "homed" || kind === "home" ? (reply.moves.length ? `home: ${reply.moves.join(" ")}` : "no card can go home") : "";
+        this.note =
+          kind === "homed" || kind === "home"
+            ? reply.moves.length
+              ? `home: ${reply.moves.join(" ")}`
+              : "no card can go home"
+            : "";
         if (reply.error) this.note = reply.error.message;
       }
     } catch (error) {
@@ -167,7 +200,10 @@ export class GameScreen {
       u: () => this.act("undo"),
       o: () => this.homes && this.act("home"),
       i: () => this.hintsAllowed() && this.act("hint"),
-      d: () => { const word = this.legal.find(isWord); if (word) this.move(word); },
+      d: () => {
+        const word = this.legal.find(isWord);
+        if (word) this.move(word);
+      },
       n: () => this.input && this.input.focus(),
       "/": () => this.input && this.input.focus(),
     };
@@ -218,14 +254,21 @@ export class GameScreen {
     if (first.move) return this.move(first.move);
     const second = click(drag.from, pile.dataset.label, this.legal, this.kinds());
     if (second.move) this.move(second.move);
-    else { this.note = second.note || ""; this.draw(); }
+    else {
+      this.note = second.note || "";
+      this.draw();
+    }
   }
 
   draw() {
     const app = this.app;
     const info = app.game(this.rules);
     const v = this.view;
-    const status = this.over ? this.status : this.pairs ? `${Math.floor(v.home / 2)}/${Math.floor(v.total / 2)} pairs off` : `${v.home}/${v.total} home`;
+    const status = this.over
+      ? this.status
+      : this.pairs
+        ? `${Math.floor(v.home / 2)}/${Math.floor(v.total / 2)} pairs off`
+        : `${v.home}/${v.total} home`;
     const clockNode = h("span", { class: "clock" });
     const head = h(
       "div",
@@ -239,20 +282,43 @@ export class GameScreen {
     const boardBox = this.boardBox;
     const controls = h("div", { class: "controls" });
     if (!this.over) {
-      for (const word of this.legal.filter(isWord)) controls.append(button(word, () => this.move(word), { class: "word", "data-act": word }));
+      for (const word of this.legal.filter(isWord))
+        controls.append(button(word, () => this.move(word), { class: "word", "data-act": word }));
       controls.append(button("Undo", () => this.act("undo"), { disabled: !v.can_undo, "data-act": "undo" }));
       if (this.homes) controls.append(button("Home", () => this.act("home"), { "data-act": "home" }));
       if (this.hintsAllowed()) controls.append(button("Hint", () => this.act("hint"), { "data-act": "hint" }));
-      controls.append(button("Resign", () => { if (confirm("Resign this game?")) this.act("resign"); }, { "data-act": "resign" }));
+      controls.append(
+        button(
+          "Resign",
+          () => {
+            if (confirm("Resign this game?")) this.act("resign");
+          },
+          { "data-act": "resign" },
+        ),
+      );
     }
     if (this.opts.actions) controls.append(...this.opts.actions(this));
     if (this.over && this.opts.challenge) {
-      if (!this.maker || this.maker.replay !== this.id) this.maker = { replay: this.id, node: challengeMaker(app, this.id) };
+      if (!this.maker || this.maker.replay !== this.id)
+        this.maker = { replay: this.id, node: challengeMaker(app, this.id) };
     }
-    replace(this.list, this.legal.map((m) => h("option", { value: m })));
+    replace(
+      this.list,
+      this.legal.map((m) => h("option", { value: m })),
+    );
     this.input.placeholder = "move, e.g. " + (this.legal[0] || "t1>b2");
     const form = this.form;
-    const keys = h("details", { class: "shortcuts" }, h("summary", {}, "Keyboard shortcuts"), h("ul", {}, SHORTCUTS.map(([k, what]) => h("li", {}, h("kbd", {}, k), " ", what))), h("p", { class: "muted" }, "Tap or click a pile, then where it goes; or drag it there."));
+    const keys = h(
+      "details",
+      { class: "shortcuts" },
+      h("summary", {}, "Keyboard shortcuts"),
+      h(
+        "ul",
+        {},
+        SHORTCUTS.map(([k, what]) => h("li", {}, h("kbd", {}, k), " ", what)),
+      ),
+      h("p", { class: "muted" }, "Tap or click a pile, then where it goes; or drag it there."),
+    );
     const note = h("p", { class: "note", role: "status" }, this.note);
     const maker = this.over && this.maker ? this.maker.node : null;
     const lost = this.status === "lost" ? lostNote(this.lost, () => this.act("undo")) : null;
@@ -290,9 +356,17 @@ export class GameScreen {
     }
     const size = this.boxSize || { width: Math.min(window.innerWidth - 16, 1100), height: Infinity };
     const active = document.activeElement;
-    if (focused === null && active instanceof HTMLElement && box.contains(active)) focused = active.dataset.pile || null;
-    drawBoard(box, this.view, { legal: this.over ? [] : this.legal, picked: this.picked, width: size.width, height: size.height || Infinity });
-    if (this.hinted) for (const label of this.hinted.split(/[>:+]/)) box.querySelector(`.pile[data-label="${CSS.escape(label)}"]`)?.classList.add("hinted");
+    if (focused === null && active instanceof HTMLElement && box.contains(active))
+      focused = active.dataset.pile || null;
+    drawBoard(box, this.view, {
+      legal: this.over ? [] : this.legal,
+      picked: this.picked,
+      width: size.width,
+      height: size.height || Infinity,
+    });
+    if (this.hinted)
+      for (const label of this.hinted.split(/[>:+]/))
+        box.querySelector(`.pile[data-label="${CSS.escape(label)}"]`)?.classList.add("hinted");
     if (focused) box.querySelector(`.pile[data-pile="${CSS.escape(focused)}"]`)?.focus({ preventScroll: true });
   }
 }

@@ -86,7 +86,9 @@ const app = {
   // a challenge taken (its `challenge_taken` reply): raced at its link
   raceChallenge(taken) {
     history.pushState(null, "", taken.challenge.link);
-    return withModule("challenge", ({ ChallengeScreen }) => this.show(new ChallengeScreen(this, taken.challenge.id, taken)));
+    return withModule("challenge", ({ ChallengeScreen }) =>
+      this.show(new ChallengeScreen(this, taken.challenge.id, taken)),
+    );
   },
 };
 
@@ -121,7 +123,10 @@ async function withModule(name, then) {
 function noticeFrom(name, text) {
   const module = loaded[name];
   if (module) return app.notice(text(module));
-  MODULES[name]().then((m) => app.notice(text((loaded[name] = m))), (error) => app.notice(unloadable(error)));
+  MODULES[name]().then(
+    (m) => app.notice(text((loaded[name] = m))),
+    (error) => app.notice(unloadable(error)),
+  );
 }
 
 function onEvent(message) {
@@ -134,9 +139,11 @@ function onEvent(message) {
     resumeRoom();
   } else if (message.type === "daily_result") app.notice(message.line);
   else if (message.type === "ghosts_result") {
-    noticeFrom("ranking", ({ beatenText }) => `practice: ${beatenText(message.beaten, message.table.filter((e) => e.ghost).length)}`);
-  }
-  else if (message.type === "challenge_news") {
+    noticeFrom(
+      "ranking",
+      ({ beatenText }) => `practice: ${beatenText(message.beaten, message.table.filter((e) => e.ghost).length)}`,
+    );
+  } else if (message.type === "challenge_news") {
     noticeFrom("challenge", ({ newsText }) => newsText(message));
     app.setUnseen(message.unseen);
   } else if (message.type === "challenge_start") {
@@ -174,7 +181,9 @@ app.link = new Link({
 
 // a link to a hash fires both: the address is routed once (a second `challenges`
 // would find its new results already marked seen by the first)
-const routeChanged = () => { if (location.href !== app.routed) route(); };
+const routeChanged = () => {
+  if (location.href !== app.routed) route();
+};
 window.addEventListener("popstate", routeChanged);
 window.addEventListener("hashchange", routeChanged);
 
@@ -201,19 +210,28 @@ async function route() {
   app.routed = location.href;
   const code = roomCode();
   const challenge = challengeId();
-  if (!app.player && !(code && hashField("watch") !== null) && hashField("replay") === null && hashField("board") === null) {
+  if (
+    !app.player &&
+    !(code && hashField("watch") !== null) &&
+    hashField("replay") === null &&
+    hashField("board") === null
+  ) {
     app.show(nameForm(code, challenge));
     return;
   }
   if (code) return enterRoom(code);
   if (challenge) return withModule("challenge", ({ ChallengeScreen }) => app.show(new ChallengeScreen(app, challenge)));
   const resume = (app.welcome && app.welcome.resume) || {};
-  if (hashField("challenges") !== null) return withModule("challenge", ({ ChallengesScreen }) => app.show(new ChallengesScreen(app)));
-  if (hashField("replay") !== null) return withModule("extras", ({ ReplayScreen }) => app.show(new ReplayScreen(app, hashField("replay"))));
-  if (hashField("board") !== null) return withModule("extras", ({ BoardScreen }) => app.show(new BoardScreen(app, hashField("board"))));
+  if (hashField("challenges") !== null)
+    return withModule("challenge", ({ ChallengesScreen }) => app.show(new ChallengesScreen(app)));
+  if (hashField("replay") !== null)
+    return withModule("extras", ({ ReplayScreen }) => app.show(new ReplayScreen(app, hashField("replay"))));
+  if (hashField("board") !== null)
+    return withModule("extras", ({ BoardScreen }) => app.show(new BoardScreen(app, hashField("board"))));
   // the rules are a page of their own (the server renders them from the same source as the terminal's)
   if (hashField("rules") !== null) return location.replace(`/rules/${encodeURIComponent(hashField("rules"))}`);
-  if (hashField("daily") !== null) return withModule("daily", ({ DailyScreen }) => app.show(new DailyScreen(app, hashField("daily") || "gate")));
+  if (hashField("daily") !== null)
+    return withModule("daily", ({ DailyScreen }) => app.show(new DailyScreen(app, hashField("daily") || "gate")));
   if (hashField("solo") !== null) return newGame(hashField("solo"));
   if (hashField("home") !== null) return app.show(homeScreen());
   if (resume.room && app.started && !app.resumedOnce) {
@@ -236,13 +254,18 @@ async function route() {
 // the room's module is loaded before the server is asked (here, in enterRoom and in
 // createRoom), so that its screen is shown as soon as the reply comes, as before
 function resumeRoom() {
-  return withModule("room", ({ RoomScreen }) => app.link.request("hello", { protocol: 1, token: storedToken() || undefined }).then((welcome) => {
-    if (welcome.resume && welcome.resume.room) {
-      const r = welcome.resume;
-      history.pushState(null, "", `/r/${r.room.code}`);
-      app.show(new RoomScreen(app, r.room, r.race || null));
-    }
-  }, () => {}));
+  return withModule("room", ({ RoomScreen }) =>
+    app.link.request("hello", { protocol: 1, token: storedToken() || undefined }).then(
+      (welcome) => {
+        if (welcome.resume && welcome.resume.room) {
+          const r = welcome.resume;
+          history.pushState(null, "", `/r/${r.room.code}`);
+          app.show(new RoomScreen(app, r.room, r.race || null));
+        }
+      },
+      () => {},
+    ),
+  );
 }
 
 function enterRoom(code) {
@@ -272,7 +295,14 @@ async function joinRoom(code, RoomScreen) {
 }
 
 function message(text) {
-  return { root: h("section", {}, h("p", { class: "note" }, text), h("p", {}, h("a", { href: "/play#home" }, "Back to the games"))) };
+  return {
+    root: h(
+      "section",
+      {},
+      h("p", { class: "note" }, text),
+      h("p", {}, h("a", { href: "/play#home" }, "Back to the games")),
+    ),
+  };
 }
 
 // a fact of the invite page (the game, who hosts, how the room stands), put in the page's
@@ -291,7 +321,10 @@ function invite(code, challenge) {
     return { heading: `${host} invites you to race ${game}`, line: `Room ${code}: ${state}.` };
   }
   if (challenge && host && game) {
-    return { heading: `${host} challenges you to ${game}`, line: `${state}: race ${host}'s game on the same deal, against its ghost, whenever you like.` };
+    return {
+      heading: `${host} challenges you to ${game}`,
+      line: `${state}: race ${host}'s game on the same deal, against its ghost, whenever you like.`,
+    };
   }
   if (code) return { heading: `You are invited to race (room ${code})`, line: null };
   if (challenge) return { heading: "You are challenged to a race", line: null };
@@ -299,57 +332,119 @@ function invite(code, challenge) {
 }
 
 function nameForm(code, challenge) {
-  const input = h("input", { name: "name", required: true, minlength: 2, maxlength: 20, pattern: "[A-Za-z0-9_\\-]{2,20}", autocomplete: "nickname", placeholder: "your name", "aria-label": "your name" });
+  const input = h("input", {
+    name: "name",
+    required: true,
+    minlength: 2,
+    maxlength: 20,
+    pattern: "[A-Za-z0-9_\\-]{2,20}",
+    autocomplete: "nickname",
+    placeholder: "your name",
+    "aria-label": "your name",
+  });
   const note = h("p", { class: "note", role: "status" });
-  const form = h("form", {
-    class: "name-form",
-    onsubmit: async (event) => {
-      event.preventDefault();
-      try {
-        const reply = await app.link.request("register", { name: input.value.trim() });
-        storeToken(reply.token);
-        app.player = reply.player;
-        who.textContent = reply.player.name;
-        challengesLink.hidden = false;
-        route();
-      } catch (error) {
-        note.textContent = error instanceof ServerError ? error.message : String(error);
-      }
+  const form = h(
+    "form",
+    {
+      class: "name-form",
+      onsubmit: async (event) => {
+        event.preventDefault();
+        try {
+          const reply = await app.link.request("register", { name: input.value.trim() });
+          storeToken(reply.token);
+          app.player = reply.player;
+          who.textContent = reply.player.name;
+          challengesLink.hidden = false;
+          route();
+        } catch (error) {
+          note.textContent = error instanceof ServerError ? error.message : String(error);
+        }
+      },
     },
-  }, input, h("button", { type: "submit" }, code ? "Join the race" : challenge ? "See the challenge" : "Play"));
+    input,
+    h("button", { type: "submit" }, code ? "Join the race" : challenge ? "See the challenge" : "Play"),
+  );
   const watch = code ? h("p", {}, h("a", { href: `/r/${code}#watch` }, "Just watch this race")) : null;
   const { heading, line } = invite(code, challenge);
   return {
-    root: h("section", { class: "welcome" },
+    root: h(
+      "section",
+      { class: "welcome" },
       h("h1", {}, heading),
       line ? h("p", { class: "invite" }, line) : null,
       h("p", {}, "Pick a name to play under: 2 to 20 letters, digits, - or _. It is kept in this browser."),
-      form, note, watch),
-    draw() { input.focus(); },
+      form,
+      note,
+      watch,
+    ),
+    draw() {
+      input.focus();
+    },
   };
 }
 
 function homeScreen() {
   const joinNote = h("p", { class: "note", id: "join-note", role: "status" });
-  const join = h("input", { placeholder: "room code", "aria-label": "room code", "aria-describedby": "join-note", maxlength: 200, autocapitalize: "characters" });
+  const join = h("input", {
+    placeholder: "room code",
+    "aria-label": "room code",
+    "aria-describedby": "join-note",
+    maxlength: 200,
+    autocapitalize: "characters",
+  });
   const hints = h("input", { type: "checkbox", "aria-label": "hints allowed" });
-  const limit = h("select", { "aria-label": "time limit" }, h("option", { value: "" }, "no time limit"),
-    [3, 5, 10, 30].map((m) => h("option", { value: String(m * 60) }, `${m} minutes`)));
-  const rows = app.games.map((g) => h("li", { class: "game-row", dataset: { game: g.id } },
-    h("div", {}, h("strong", {}, g.name), h("p", { class: "muted" }, g.summary)),
-    h("div", { class: "controls" },
-      button("Play", () => app.go(`/play#solo=${g.id}`), { "data-act": "solo" }),
-      button("Daily", () => app.go(`/play#daily=${g.id}`), { "data-act": "daily" }),
-      button("Race", () => createRoom(g.id, hints.checked, Number(limit.value) || undefined), { "data-act": "race" }),
-      h("a", { href: `/rules/${g.id}` }, "Rules"))));
+  const limit = h(
+    "select",
+    { "aria-label": "time limit" },
+    h("option", { value: "" }, "no time limit"),
+    [3, 5, 10, 30].map((m) => h("option", { value: String(m * 60) }, `${m} minutes`)),
+  );
+  const rows = app.games.map((g) =>
+    h(
+      "li",
+      { class: "game-row", dataset: { game: g.id } },
+      h("div", {}, h("strong", {}, g.name), h("p", { class: "muted" }, g.summary)),
+      h(
+        "div",
+        { class: "controls" },
+        button("Play", () => app.go(`/play#solo=${g.id}`), { "data-act": "solo" }),
+        button("Daily", () => app.go(`/play#daily=${g.id}`), { "data-act": "daily" }),
+        button("Race", () => createRoom(g.id, hints.checked, Number(limit.value) || undefined), { "data-act": "race" }),
+        h("a", { href: `/rules/${g.id}` }, "Rules"),
+      ),
+    ),
+  );
   return {
-    root: h("section", { class: "home" },
+    root: h(
+      "section",
+      { class: "home" },
       h("h1", {}, `Hello, ${app.player.name}`),
-      h("form", { class: "join", onsubmit: (e) => joinRace(e, join, joinNote) }, join, h("button", { type: "submit" }, "Join a race")),
+      h(
+        "form",
+        { class: "join", onsubmit: (e) => joinRace(e, join, joinNote) },
+        join,
+        h("button", { type: "submit" }, "Join a race"),
+      ),
       joinNote,
-      h("p", { class: "muted" }, "Race: make a room, send its link, start when your friends are ready. ", h("label", {}, hints, " hints allowed"), " · ", limit),
+      h(
+        "p",
+        { class: "muted" },
+        "Race: make a room, send its link, start when your friends are ready. ",
+        h("label", {}, hints, " hints allowed"),
+        " · ",
+        limit,
+      ),
       h("ul", { class: "games" }, rows),
-      h("p", {}, h("a", { href: "/play#challenges" }, "Your challenges"), " · ", h("a", { href: "/play#board=races/week" }, "Leaderboards"), " · ", h("a", { href: "/" }, "the read-only pages"))),
+      h(
+        "p",
+        {},
+        h("a", { href: "/play#challenges" }, "Your challenges"),
+        " · ",
+        h("a", { href: "/play#board=races/week" }, "Leaderboards"),
+        " · ",
+        h("a", { href: "/" }, "the read-only pages"),
+      ),
+    ),
   };
 }
 
@@ -397,10 +492,17 @@ function newGame(rules) {
 }
 
 function showGame(snap) {
-  return withModule("game", ({ GameScreen }) => app.show(new GameScreen(app, snap, {
-    challenge: true,
-    actions: (game) => [button("New deal", () => newGame(game.rules), { "data-act": "new" }), h("a", { href: `/rules/${game.rules}`, target: "_blank", rel: "noopener" }, "Rules")],
-  })));
+  return withModule("game", ({ GameScreen }) =>
+    app.show(
+      new GameScreen(app, snap, {
+        challenge: true,
+        actions: (game) => [
+          button("New deal", () => newGame(game.rules), { "data-act": "new" }),
+          h("a", { href: `/rules/${game.rules}`, target: "_blank", rel: "noopener" }, "Rules"),
+        ],
+      }),
+    ),
+  );
 }
 
 app.link.open();

@@ -13,31 +13,77 @@ import { countdown } from "./sound.js";
 // how their game ended), one's own row lit, a ghost's marked as one. rows: {name, home,
 // total, moves, status, ghost}.
 export function drawRacers(box, rows, me) {
-  replace(box, rows.map((p) => {
-    const total = p.total || 52;
-    const home = p.home || 0;
-    const fill = h("div", { class: "fill" });
-    fill.style.width = `${Math.round((100 * home) / total)}%`;
-    const mine = p.name === me && !p.ghost;
-    return h("div", { class: `bar-row${mine ? " mine" : ""}${p.ghost ? " ghost" : ""}`, dataset: { player: p.name, status: p.status || "playing" } },
-      h("span", { class: "who", title: p.ghost ? `${p.name}'s ghost: the recorded game` : p.name }, p.name, p.ghost ? h("span", { class: "tag ghost" }, "ghost") : null),
-      h("div", { class: "track" }, fill),
-      h("span", { class: "nums" }, `${home}/${total} · ${count(p.moves || 0, "move")}${p.status && p.status !== "playing" ? ` · ${p.status}` : ""}`));
-  }));
+  replace(
+    box,
+    rows.map((p) => {
+      const total = p.total || 52;
+      const home = p.home || 0;
+      const fill = h("div", { class: "fill" });
+      fill.style.width = `${Math.round((100 * home) / total)}%`;
+      const mine = p.name === me && !p.ghost;
+      return h(
+        "div",
+        {
+          class: `bar-row${mine ? " mine" : ""}${p.ghost ? " ghost" : ""}`,
+          dataset: { player: p.name, status: p.status || "playing" },
+        },
+        h(
+          "span",
+          { class: "who", title: p.ghost ? `${p.name}'s ghost: the recorded game` : p.name },
+          p.name,
+          p.ghost ? h("span", { class: "tag ghost" }, "ghost") : null,
+        ),
+        h("div", { class: "track" }, fill),
+        h(
+          "span",
+          { class: "nums" },
+          `${home}/${total} · ${count(p.moves || 0, "move")}${p.status && p.status !== "playing" ? ` · ${p.status}` : ""}`,
+        ),
+      );
+    }),
+  );
 }
 
 // Results ranked as a race's (a challenge's table too): rank, player (a ghost marked;
 // the name links to the replay, where one is named, as on the leaderboards), how it
 // ended, the time of a win, moves and cards home: narrow enough for a phone.
 export function resultsTable(results, me) {
-  const rows = results.map((r) => h("tr", { class: `${r.ghost ? "ghost" : ""}${r.player === me && !r.ghost ? " mine" : ""}`, dataset: { player: r.player } },
-    h("td", { class: "n" }, String(r.rank)),
-    h("td", {}, r.replay ? h("a", { href: `/play#replay=${encodeURIComponent(r.replay)}`, title: `${r.player}'s replay` }, r.player) : r.player, r.ghost ? h("span", { class: "tag ghost" }, "ghost") : null),
-    h("td", {}, r.status),
-    h("td", { class: "n" }, r.time_ms === null || r.time_ms === undefined ? "" : clock(r.time_ms)),
-    h("td", { class: "n" }, String(r.moves)),
-    h("td", { class: "n" }, `${r.home}/${r.total}`)));
-  const table = h("table", {}, h("thead", {}, h("tr", {}, ["#", "player", "result", "time", "moves", "home"].map((t) => h("th", {}, t)))), h("tbody", {}, rows));
+  const rows = results.map((r) =>
+    h(
+      "tr",
+      {
+        class: `${r.ghost ? "ghost" : ""}${r.player === me && !r.ghost ? " mine" : ""}`,
+        dataset: { player: r.player },
+      },
+      h("td", { class: "n" }, String(r.rank)),
+      h(
+        "td",
+        {},
+        r.replay
+          ? h("a", { href: `/play#replay=${encodeURIComponent(r.replay)}`, title: `${r.player}'s replay` }, r.player)
+          : r.player,
+        r.ghost ? h("span", { class: "tag ghost" }, "ghost") : null,
+      ),
+      h("td", {}, r.status),
+      h("td", { class: "n" }, r.time_ms === null || r.time_ms === undefined ? "" : clock(r.time_ms)),
+      h("td", { class: "n" }, String(r.moves)),
+      h("td", { class: "n" }, `${r.home}/${r.total}`),
+    ),
+  );
+  const table = h(
+    "table",
+    {},
+    h(
+      "thead",
+      {},
+      h(
+        "tr",
+        {},
+        ["#", "player", "result", "time", "moves", "home"].map((t) => h("th", {}, t)),
+      ),
+    ),
+    h("tbody", {}, rows),
+  );
   const replays = results.some((r) => r.replay) ? h("p", { class: "muted" }, "A name opens its replay.") : null;
   return h("div", { class: "table-box" }, table, replays);
 }
@@ -88,7 +134,10 @@ export class RoomScreen {
       this.update(resume.room);
       if (resume.race) this.raceStart(resume.race);
     } else if (this.watching && this.room) {
-      this.app.link.request("room_watch", { code: this.room.code }).then((room) => this.update(room), () => {});
+      this.app.link.request("room_watch", { code: this.room.code }).then(
+        (room) => this.update(room),
+        () => {},
+      );
     }
   }
 
@@ -97,7 +146,11 @@ export class RoomScreen {
     if (before && room.race !== before.race) {
       this.progress.clear();
       this.firstDone = false;
-      if (this.game) { this.game.destroy(); this.game = null; replace(this.gameBox); }
+      if (this.game) {
+        this.game.destroy();
+        this.game = null;
+        replace(this.gameBox);
+      }
     }
     if (before) {
       const was = new Set(before.players.map((p) => p.name));
@@ -138,25 +191,47 @@ export class RoomScreen {
     const link = `${location.origin}/r/${room.code}`;
     const share = h("input", { class: "share", readonly: true, value: link, "aria-label": "the room's link" });
     const copy = button("Copy link", async () => {
-      try { await navigator.clipboard.writeText(link); copy.textContent = "Copied"; } catch { share.select(); copy.textContent = "Press Ctrl+C"; }
+      try {
+        await navigator.clipboard.writeText(link);
+        copy.textContent = "Copied";
+      } catch {
+        share.select();
+        copy.textContent = "Press Ctrl+C";
+      }
     });
-    const players = h("ul", { class: "players" }, room.players.map((p) => h(
-      "li", { dataset: { player: p.name } },
-      p.name,
-      p.host ? h("span", { class: "tag" }, "host") : null,
-      room.state === "lobby" && !p.host ? h("span", { class: p.ready ? "tag ready" : "tag" }, p.ready ? "ready" : "not ready") : null,
-      p.present ? null : h("span", { class: "tag away" }, "away"),
-    )));
+    const players = h(
+      "ul",
+      { class: "players" },
+      room.players.map((p) =>
+        h(
+          "li",
+          { dataset: { player: p.name } },
+          p.name,
+          p.host ? h("span", { class: "tag" }, "host") : null,
+          room.state === "lobby" && !p.host
+            ? h("span", { class: p.ready ? "tag ready" : "tag" }, p.ready ? "ready" : "not ready")
+            : null,
+          p.present ? null : h("span", { class: "tag away" }, "away"),
+        ),
+      ),
+    );
     const actions = h("div", { class: "controls" });
     const member = this.isMember();
     const host = room.host === this.me && member;
     if (room.state === "lobby" && member && !host) {
       const mine = room.players.find((p) => p.name === this.me);
-      actions.append(button(mine.ready ? "Not ready" : "Ready", () => this.ask("ready", { ready: !mine.ready }), { "data-act": "ready" }));
+      actions.append(
+        button(mine.ready ? "Not ready" : "Ready", () => this.ask("ready", { ready: !mine.ready }), {
+          "data-act": "ready",
+        }),
+      );
     }
-    if (room.state === "lobby" && host) actions.append(button("Start the race", () => this.ask("start"), { "data-act": "start" }));
-    if (room.state === "finished" && host) actions.append(button("Rematch", () => this.ask("rematch"), { "data-act": "rematch" }));
-    if (member || this.watching) actions.append(button(member ? "Leave the room" : "Stop watching", () => this.leave(), { "data-act": "leave" }));
+    if (room.state === "lobby" && host)
+      actions.append(button("Start the race", () => this.ask("start"), { "data-act": "start" }));
+    if (room.state === "finished" && host)
+      actions.append(button("Rematch", () => this.ask("rematch"), { "data-act": "rematch" }));
+    if (member || this.watching)
+      actions.append(button(member ? "Leave the room" : "Stop watching", () => this.leave(), { "data-act": "leave" }));
     this.noteBox = h("p", { class: "note", role: "status" });
     const title = `Race ${room.code}: ${info ? info.name : room.game}`;
     const facts = `${room.state}${room.race ? ` · race ${room.race}` : ""} · ${room.players.length}/${room.max_players} racers · ${room.watchers} watching${room.hints ? " · hints allowed" : ""}${room.time_limit ? ` · ${clock(room.time_limit * 1000)} limit` : ""}${this.watching && !member ? " · you are watching" : ""}`;
@@ -164,7 +239,13 @@ export class RoomScreen {
     this.headBox.classList.toggle("compact", room.state === "racing");
     if (room.state === "racing") {
       // the game's name is in the game's own heading, below
-      replace(this.headBox, h("h1", { title }, `Race ${room.code}`), h("span", { class: "muted facts", title: facts }, facts), ...actions.children, this.noteBox);
+      replace(
+        this.headBox,
+        h("h1", { title }, `Race ${room.code}`),
+        h("span", { class: "muted facts", title: facts }, facts),
+        ...actions.children,
+        this.noteBox,
+      );
       return;
     }
     replace(
@@ -172,7 +253,17 @@ export class RoomScreen {
       h("h1", {}, title),
       h("p", { class: "muted" }, facts),
       room.state === "lobby" ? h("div", { class: "share-row" }, share, copy) : null,
-      room.state === "lobby" ? h("p", { class: "muted" }, host ? "Send the link to friends; start when they are ready." : member ? "Press Ready, then the host starts." : "Waiting for the host to start.") : null,
+      room.state === "lobby"
+        ? h(
+            "p",
+            { class: "muted" },
+            host
+              ? "Send the link to friends; start when they are ready."
+              : member
+                ? "Press Ready, then the host starts."
+                : "Waiting for the host to start.",
+          )
+        : null,
       players,
       actions,
       this.noteBox,
@@ -189,7 +280,11 @@ export class RoomScreen {
   }
 
   async leave() {
-    try { await this.app.link.request("room_leave"); } catch { /* gone all the same */ }
+    try {
+      await this.app.link.request("room_leave");
+    } catch {
+      /* gone all the same */
+    }
     this.app.go("/play#home");
   }
 
@@ -225,7 +320,10 @@ export class RoomScreen {
     this.room = { ...this.room, results: message.results, state: "finished" };
     if (this.game && this.game.status === "playing") {
       const mine = message.results.find((r) => r.player === this.me);
-      if (mine) { this.game.status = mine.status; this.game.draw(); }
+      if (mine) {
+        this.game.status = mine.status;
+        this.game.draw();
+      }
     }
     this.drawResults();
     this.drawHead();
@@ -233,17 +331,28 @@ export class RoomScreen {
 
   drawBars() {
     const room = this.room;
-    if (room.state !== "racing" && room.state !== "finished") { replace(this.barsBox); return; }
+    if (room.state !== "racing" && room.state !== "finished") {
+      replace(this.barsBox);
+      return;
+    }
     const names = room.players.map((p) => p.name);
     for (const name of this.progress.keys()) if (!names.includes(name)) names.push(name);
-    drawRacers(this.barsBox, names.map((name) => ({ name, ...(this.progress.get(name) || room.players.find((q) => q.name === name) || {}) })), this.me);
+    drawRacers(
+      this.barsBox,
+      names.map((name) => ({ name, ...(this.progress.get(name) || room.players.find((q) => q.name === name) || {}) })),
+      this.me,
+    );
   }
 
   drawResults() {
     const results = this.room.results;
-    if (!results) { replace(this.resultsBox); return; }
+    if (!results) {
+      replace(this.resultsBox);
+      return;
+    }
     const mine = results.find((r) => r.player === this.me && r.replay);
-    if (mine && (!this.maker || this.maker.replay !== mine.replay)) this.maker = { replay: mine.replay, node: challengeMaker(this.app, mine.replay) };
+    if (mine && (!this.maker || this.maker.replay !== mine.replay))
+      this.maker = { replay: mine.replay, node: challengeMaker(this.app, mine.replay) };
     replace(this.resultsBox, h("h2", {}, "Results"), resultsTable(results, this.me), mine ? this.maker.node : null);
   }
 
