@@ -1,25 +1,38 @@
+// @ts-check
 // Cards as the player sees them: a rank and a suit symbol, red or black. The wire form
 // is a code, a rank `A 2 3 4 5 6 7 8 9 T J Q K` and a suit `C D H S` (`TH`: ten of hearts).
 
 import { h } from "./dom.js";
 
 const RANKS = "A23456789TJQK";
+/** @type {Record<string, string>} */
 const SUITS = { C: "♣", D: "♦", H: "♥", S: "♠" };
+/** @type {Record<string, string>} */
 const NAMES = { C: "clubs", D: "diamonds", H: "hearts", S: "spades" };
 
+/**
+ * Whether `code` is a card's code (`TH`), not a face-down card or anything else.
+ * @param {string} code
+ */
 export function isCard(code) {
   return typeof code === "string" && code.length === 2 && RANKS.includes(code[0]) && code[1] in SUITS;
 }
 
+/** @type {Record<string, string>} */
 const RANK_NAMES = { A: "ace", T: "10", J: "knave", Q: "queen", K: "king" };
 
 // "9 of hearts", "knave of spades": a card in words, as the seed books (and the engine's
 // card_name) say it
+/** @param {string} code */
 export function cardName(code) {
   if (!isCard(code)) return "an unknown card";
   return `${RANK_NAMES[code[0]] || code[0]} of ${NAMES[code[1]]}`;
 }
 
+/**
+ * A face-up card, drawn; a code that is no card is drawn as "??".
+ * @param {string} code
+ */
 export function cardFace(code) {
   if (!isCard(code)) return h("div", { class: "card odd", dataset: { card: "" } }, "??");
   const rank = code[0] === "T" ? "10" : code[0];
@@ -32,6 +45,10 @@ export function cardFace(code) {
   );
 }
 
+/**
+ * A pile's face-down cards, drawn as one back with their count.
+ * @param {number} count
+ */
 export function cardBack(count) {
   return h(
     "div",
