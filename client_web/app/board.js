@@ -1,3 +1,4 @@
+// @ts-check
 // The board: one renderer for every game, from the layout data in the view (as the
 // terminal client's render.py): each pile has a label, a kind, a place on a table grid
 // (x columns, y rows growing downwards), a fan (down, right or none), its face-up cards
@@ -17,17 +18,36 @@ import { cardBack, cardFace, cardName } from "./cards.js";
 import { movePiles, targets } from "./clicks.js";
 import { GAP, fit, fannedRight, rowsOf } from "./layout.js";
 
+/** @typedef {import("./types.js").Message} Message */
+/** @typedef {import("./layout.js").Pile} Pile */
+
+/**
+ * What a board is drawn with besides its view: the legal moves (none: nothing lights up),
+ * the pile picked, and the room it has in pixels (height Infinity, or none: its natural
+ * height).
+ * @typedef {{ legal: string[], picked: string | null, width: number, height?: number }} BoardState
+ */
+
+/**
+ * A cell of The Wedge's path: the arrow toward the next cell ("" at its end) and that
+ * cell's label (null at the end).
+ * @typedef {{ arrow: string, next: string | null }} PathStep
+ */
+
 // kinds whose count of cards beneath the top card is not shown (the progress says it)
 const HOME_KINDS = new Set(["foundation", "foundation-up", "foundation-down", "discard"]);
 // view fields whose value names a pile the board marks (The Wedge)
 const MARKING_FIELDS = ["wedge"];
 // what a pile of each kind is called in its accessible name (a kind not here: its own name)
+/** @type {Record<string, string>} */
 const KIND_NAMES = {
   "foundation-up": "foundation up",
   "foundation-down": "foundation down",
   "reserve-card": "reserve card",
 };
+/** @type {Record<string, string>} */
 const SUITS = { c: "♣", d: "♦", h: "♥", s: "♠" };
+/** @type {Record<string, string>} */
 const SUIT_NAMES = { c: "clubs", d: "diamonds", h: "hearts", s: "spades" };
 
 // the legend under the board (The Wedge's path): a line, two on a narrow board, in pixels
@@ -35,9 +55,16 @@ const LEGEND_LINE = 17;
 
 // The Wedge's path (the view's `path`: the cells the Wedge and the cards ahead of it step
 // through, to its exit): for each cell but the last, the arrow toward the next one.
+/**
+ * @param {Message} view
+ * @param {Pile[]} piles
+ * @returns {Map<string, PathStep>} by the cell's label, in the path's order
+ */
 function pathArrows(view, piles) {
+  /** @type {string[]} */
   const path = Array.isArray(view.path) ? view.path.map(String) : [];
   const at = new Map(piles.map((p) => [p.label, p]));
+  /** @type {Map<string, PathStep>} */
   const arrows = new Map();
   path.forEach((label, i) => {
     const here = at.get(label);
@@ -53,28 +80,45 @@ function pathArrows(view, piles) {
   return arrows;
 }
 
+/**
+ * `value` held to low..high where it is an integer, else `low`.
+ * @param {unknown} value
+ * @param {number} low
+ * @param {number} high
+ */
 function int(value, low, high) {
-  return Number.isInteger(value) ? Math.min(Math.max(value, low), high) : low;
+  return typeof value === "number" && Number.isInteger(value) ? Math.min(Math.max(value, low), high) : low;
 }
 
+/**
+ * The view's piles, each field read defensively (a missing or odd one has a default).
+ * @param {Message | null | undefined} view
+ * @returns {Pile[]}
+ */
 export function pilesOf(view) {
-  const raw = Array.isArray(view && view.piles) ? view.piles : [];
-  return raw
-    .filter((p) => p && typeof p === "object")
-    .map((p) => ({
-      label: String(p.label ?? "?").slice(0, 8),
-      kind: String(p.kind ?? ""),
-      x: int(p.x, 0, 60),
-      y: int(p.y, 0, 60),
-      fan: String(p.fan ?? "none"),
-      cards: Array.isArray(p.cards) ? p.cards.map(String) : [],
-      down: int(p.down, 0, 9999),
-    }));
+  /** @type {Record<string, unknown>[]} the view's piles that are maps, their fields not yet read */
+  const raw =
+    view && Array.isArray(view.piles)
+      ? view.piles.filter((/** @type {unknown} */ p) => p && typeof p === "object")
+      : [];
+  return raw.map((p) => ({
+    label: String(p.label ?? "?").slice(0, 8),
+    kind: String(p.kind ?? ""),
+    x: int(p.x, 0, 60),
+    y: int(p.y, 0, 60),
+    fan: String(p.fan ?? "none"),
+    cards: Array.isArray(p.cards) ? p.cards.map(String) : [],
+    down: int(p.down, 0, 9999),
+  }));
 }
 
 // A foundation that climbs or falls (`uc`, `dc2`: The Labyrinth's, Babette's, The
 // Blockade in tens') is captioned with its way and suit, "up ♣", so that its name is not
 // taken for a column `d1` or the grace `g`; null for any other pile.
+/**
+ * @param {Pile} p
+ * @returns {{ long: string, short: string, spoken: string } | null}
+ */
 export function caption(p) {
   const way = p.kind === "foundation-up" ? "up" : p.kind === "foundation-down" ? "down" : null;
   const suit = /^[ud]([cdhs])\d?$/.exec(p.label);
@@ -88,9 +132,11 @@ export function caption(p) {
 
 // What a pile says to a screen reader: its kind, its label, its top card and how many
 // cards it holds ("bar t1: 9 of hearts, 3 cards"); face-down cards are counted, never named.
+/** @param {Pile} p */
 export function pileName(p) {
   const named = caption(p);
   const kind = named ? `foundation, ${named.spoken},` : KIND_NAMES[p.kind] || p.kind.replace(/-/g, " ");
+  /** @type {string[]} */
   const what = [];
   const total = p.cards.length + p.down;
   if (p.cards.length) what.push(cardName(p.cards[p.cards.length - 1]));
@@ -101,6 +147,12 @@ export function pileName(p) {
 
 // Draw `view` into `root`. `state`: legal (list), picked (label or null), width and
 // height (px: the room the board has; height Infinity lays it out at its natural size).
+/**
+ * @param {Element} root
+ * @param {Message} view
+ * @param {BoardState} state
+ * @returns {Pile[]} the piles drawn
+ */
 export function drawBoard(root, view, state) {
   const piles = pilesOf(view);
   const path = pathArrows(view, piles);
@@ -166,6 +218,7 @@ export function drawBoard(root, view, state) {
     );
     // what the cards show is in the pile's name; read out, they would only repeat it
     const stack = h("div", { class: "stack", "aria-hidden": "true" });
+    const shown = fannedRight(p); // the cards it spreads to its right, if it does
     if (p.down > 0 && p.cards.length === 0) stack.append(cardBack(p.down));
     else if (p.cards.length === 0) stack.append(h("div", { class: "card empty" }));
     else if (p.fan === "down") {
@@ -179,8 +232,7 @@ export function drawBoard(root, view, state) {
         top += i >= 1 && i <= squared ? tight : step;
       });
       stack.style.height = `${top - step + ch}px`;
-    } else if (fannedRight(p) && fannedRight(p).length > 1) {
-      const shown = fannedRight(p);
+    } else if (shown && shown.length > 1) {
       shown.forEach((code, i) => {
         const card = cardFace(code);
         card.style.left = `${i * Math.round(cw * size.rightFan)}px`;
