@@ -108,8 +108,14 @@ function clear(box, controls) {
 }
 
 /**
+ * Why a game was lost (a reply's or snapshot's `lost`): the reason, the cards (or pairs)
+ * home, and whether an undo takes the losing move back.
+ * @typedef {{why?: string, home?: number, total?: number, unit?: string, undo?: boolean}} Lost
+ */
+
+/**
  * A lost game's reason and count, with Undo where the server would take the last move back.
- * @param {{why?: string, home?: number, total?: number, unit?: string, undo?: boolean} | null | undefined} lost the reply's `lost`
+ * @param {Lost | null | undefined} lost the reply's `lost`
  * @param {() => void} undo
  */
 export function lostNote(lost, undo) {

@@ -1,3 +1,4 @@
+// @ts-check
 // A game being played, whatever its kind (solo, daily, practice, race): its board, the
 // buttons the server offers (undo while `view.can_undo`, home, hint where allowed,
 // resign, the word moves such as `deal`), the notation box with completion from the
@@ -17,6 +18,44 @@ import { click, isWord } from "./clicks.js";
 import { challengeMaker } from "./share.js";
 import { cardsMove } from "./motion.js";
 import { ended, lostNote } from "./ending.js";
+import { errorText } from "./link.js";
+
+/** @typedef {import("./types.js").App} App */
+/** @typedef {import("./types.js").Message} Message */
+/** @typedef {import("./dom.js").Child} Child */
+/** @typedef {import("./ending.js").Lost} Lost */
+
+/**
+ * How a screen plays its game: hints allowed (unless false), told when the game ends,
+ * something drawn above the board, buttons of its own beside the game's, the "Challenge a
+ * friend" box once the game is over (solo, daily, practice), and the clock's start and end
+ * (server time, ms) where they are not the game's own start and no end.
+ * @typedef {object} GameOptions
+ * @property {boolean} [hints]
+ * @property {(status: string) => void} [onOver]
+ * @property {() => Child} [extra]
+ * @property {(game: GameScreen) => (Node | string)[]} [actions]
+ * @property {boolean} [challenge]
+ * @property {() => number | null | undefined} [clockFrom]
+ * @property {() => number | null | undefined} [clockTo]
+ */
+
+/**
+ * A pile being dragged: where from (its label, the pointer's start), and the copy of its
+ * top card that follows the pointer once it has moved.
+ * @typedef {{ from: string, x: number, y: number, ghost: HTMLElement | null, pile: HTMLElement }} Drag
+ */
+
+/**
+ * The pile `target` is on (the pile itself or something in it) and its label, or null.
+ * @param {EventTarget | null} target
+ * @returns {{ pile: HTMLElement, label: string } | null}
+ */
+function pileAt(target) {
+  const pile = target instanceof Element ? target.closest(".pile") : null;
+  if (!(pile instanceof HTMLElement) || pile.dataset.label === undefined) return null;
+  return { pile, label: pile.dataset.label };
+}
 
 const SHORTCUTS = [
   ["n or /", "type a move"],
@@ -28,46 +67,75 @@ const SHORTCUTS = [
 ];
 
 export class GameScreen {
-  // app: the client (link, games, notice); snap: a game snapshot; opts: hints (bool),
-  // onOver(status) when the game ends, extra (node shown above the board), actions,
-  // challenge (once the game is over, the "Challenge a friend" box: solo, daily, practice)
+  /**
+   * @param {App} app the client (link, games, notice)
+   * @param {Message} snap a game snapshot
+   * @param {GameOptions} [opts]
+   */
   constructor(app, snap, opts = {}) {
     this.app = app;
     this.opts = opts;
+    // the first snapshot's fields, which every snapshot has (docs/protocol.md); take()
+    // reads each snapshot and reply after it, and this one's other fields
+    /** @type {string} the game's id */
+    this.id = snap.game;
+    /** @type {string} solo, daily, practice, race or challenge */
+    this.kind = snap.kind;
+    /** @type {string} the game's rules, by id ("gate") */
+    this.rules = snap.rules ?? (snap.view && snap.view.game);
+    /** @type {Message} the position as the server last sent it */
+    this.view = snap.view;
+    /** @type {string[]} */
+    this.legal = snap.legal;
+    /** @type {string} the server's: playing, won, lost, resigned or timeout */
+    this.status = snap.status;
+    /** @type {Lost | null | undefined} why it was lost, and whether undo takes it back */
+    this.lost = undefined;
+    /** @type {number | undefined} when it started, server time in ms */
+    this.startedAt = undefined;
+    /** @type {ReturnType<typeof setInterval> | undefined} the clock's */
+    this.ticker = undefined;
+    /** @type {{ replay: string, node: HTMLElement } | undefined} the challenge box, once over */
+    this.maker = undefined;
+    /** @type {string | null} */
     this.picked = null;
     this.note = "";
     this.busy = false;
+    /** @type {string | null} the move a hint gave, lit up until the next action */
     this.hinted = null;
     this.take(snap);
     this.root = h("section", { class: "game fit", dataset: { game: this.id, kind: this.kind } });
-    this.keys = (event) => this.key(event);
+    this.keys = (/** @type {KeyboardEvent} */ event) => this.key(event);
     document.addEventListener("keydown", this.keys);
+    /** @type {Drag | null} */
     this.drag = null;
+    this.dragged = false; // a drop just made a move: the click that follows is no pick
     this.boardBox = h("div", {
       class: "board-box",
-      onpointerdown: (e) => this.pointerDown(e),
-      onpointerup: (e) => this.pointerUp(e),
-      onpointermove: (e) => this.pointerMove(e),
+      onpointerdown: (/** @type {PointerEvent} */ e) => this.pointerDown(e),
+      onpointerup: (/** @type {PointerEvent} */ e) => this.pointerUp(e),
+      onpointermove: (/** @type {PointerEvent} */ e) => this.pointerMove(e),
       onpointercancel: () => {
         if (this.drag && this.drag.ghost) this.drag.ghost.remove();
         this.drag = null;
       },
-      onclick: (e) => {
+      onclick: (/** @type {MouseEvent} */ e) => {
         if (this.dragged) {
           this.dragged = false;
           return;
         }
-        const pile = e.target.closest(".pile");
-        if (pile) this.pick(pile.dataset.label);
+        const at = pileAt(e.target);
+        if (at) this.pick(at.label);
       },
-      onkeydown: (e) => {
-        const pile = e.target.closest(".pile");
-        if (!pile || (e.key !== "Enter" && e.key !== " ") || e.ctrlKey || e.metaKey || e.altKey) return;
+      onkeydown: (/** @type {KeyboardEvent} */ e) => {
+        const at = pileAt(e.target);
+        if (!at || (e.key !== "Enter" && e.key !== " ") || e.ctrlKey || e.metaKey || e.altKey) return;
         e.preventDefault(); // Space would scroll
-        this.pick(pile.dataset.label);
+        this.pick(at.label);
       },
     });
     // the box's size, kept as the page lays it out: a move's draw reads nothing
+    /** @type {{ width: number, height: number } | null} */
     this.boxSize = null;
     this.observer = new ResizeObserver(([entry]) => {
       const width = Math.floor(entry.contentRect.width);
@@ -90,7 +158,7 @@ export class GameScreen {
       "form",
       {
         class: "notation",
-        onsubmit: (e) => {
+        onsubmit: (/** @type {SubmitEvent} */ e) => {
           e.preventDefault();
           const text = this.input.value.trim();
           if (text) {
@@ -106,6 +174,10 @@ export class GameScreen {
     this.draw();
   }
 
+  /**
+   * What a snapshot or a reply says about the game (the fields it has).
+   * @param {Message} snap
+   */
   take(snap) {
     this.id = snap.game ?? this.id;
     this.kind = snap.kind ?? this.kind;
@@ -138,11 +210,17 @@ export class GameScreen {
   }
 
   kinds() {
+    /** @type {Record<string, string>} */
     const out = {};
     for (const p of this.view.piles || []) out[p.label] = p.kind;
     return out;
   }
 
+  /**
+   * Ask the server (a move, undo, home, hint, resign) and draw what it answers.
+   * @param {string} kind the request
+   * @param {Message} [fields]
+   */
   async act(kind, fields = {}) {
     if (this.busy) return;
     this.busy = true;
@@ -163,7 +241,7 @@ export class GameScreen {
         if (reply.error) this.note = reply.error.message;
       }
     } catch (error) {
-      this.note = error.message;
+      this.note = errorText(error);
     } finally {
       this.busy = false;
     }
@@ -172,10 +250,12 @@ export class GameScreen {
     if (this.over && this.opts.onOver) this.opts.onOver(this.status);
   }
 
+  /** @param {string} move */
   move(move) {
     return this.act("move", { move });
   }
 
+  /** @param {string} label */
   pick(label) {
     if (this.over) return;
     const result = click(this.picked, label, this.legal, this.kinds());
@@ -185,6 +265,7 @@ export class GameScreen {
     else this.draw();
   }
 
+  /** @param {KeyboardEvent} event */
   key(event) {
     if (!this.root.isConnected || event.ctrlKey || event.metaKey || event.altKey) return;
     const typing = event.target instanceof HTMLInputElement;
@@ -196,6 +277,7 @@ export class GameScreen {
       return;
     }
     if (typing) return;
+    /** @type {Record<string, () => unknown>} */
     const actions = {
       u: () => this.act("undo"),
       o: () => this.homes && this.act("home"),
@@ -217,42 +299,46 @@ export class GameScreen {
     return this.opts.hints !== false;
   }
 
+  /** @param {PointerEvent} event */
   pointerDown(event) {
-    const pile = event.target.closest(".pile");
-    if (!pile || this.over || event.button > 0) return;
-    this.drag = { from: pile.dataset.label, x: event.clientX, y: event.clientY, ghost: null, pile };
+    const at = pileAt(event.target);
+    if (!at || this.over || event.button > 0) return;
+    this.drag = { from: at.label, x: event.clientX, y: event.clientY, ghost: null, pile: at.pile };
   }
 
   // while a pile is dragged, a copy of its top card follows the pointer
+  /** @param {PointerEvent} event */
   pointerMove(event) {
     const drag = this.drag;
     if (!drag || (!drag.ghost && Math.hypot(event.clientX - drag.x, event.clientY - drag.y) < 8)) return;
     if (!drag.ghost) {
       const top = drag.pile.querySelector(".card:last-of-type");
       if (!top) return;
-      drag.ghost = top.cloneNode(true);
-      drag.ghost.classList.add("ghost");
-      drag.ghost.style.setProperty("--cw", getComputedStyle(drag.pile).getPropertyValue("width"));
-      drag.ghost.style.setProperty("--ch", `${top.getBoundingClientRect().height}px`);
-      document.body.append(drag.ghost);
+      const ghost = /** @type {HTMLElement} */ (top.cloneNode(true));
+      ghost.classList.add("ghost");
+      ghost.style.setProperty("--cw", getComputedStyle(drag.pile).getPropertyValue("width"));
+      ghost.style.setProperty("--ch", `${top.getBoundingClientRect().height}px`);
+      document.body.append(ghost);
+      drag.ghost = ghost;
     }
     drag.ghost.style.left = `${event.clientX - 10}px`;
     drag.ghost.style.top = `${event.clientY - 10}px`;
   }
 
+  /** @param {PointerEvent} event */
   pointerUp(event) {
     const drag = this.drag;
     this.drag = null;
     if (drag && drag.ghost) drag.ghost.remove();
     if (!drag || Math.hypot(event.clientX - drag.x, event.clientY - drag.y) < 8) return;
     const under = document.elementFromPoint(event.clientX, event.clientY);
-    const pile = under && under.closest(".pile");
-    if (!pile || pile.dataset.label === drag.from) return;
+    const at = pileAt(under);
+    if (!at || at.label === drag.from) return;
     this.dragged = true; // the click that follows this drop is not a pick
     this.picked = null;
     const first = click(null, drag.from, this.legal, this.kinds());
     if (first.move) return this.move(first.move);
-    const second = click(drag.from, pile.dataset.label, this.legal, this.kinds());
+    const second = click(drag.from, at.label, this.legal, this.kinds());
     if (second.move) this.move(second.move);
     else {
       this.note = second.note || "";
@@ -348,6 +434,7 @@ export class GameScreen {
 
   // The board alone, in the room its box has (a move's draw, or the box resized); the
   // pile that had the focus has it again.
+  /** @param {string | null} [focused] the pile to give the focus, by label */
   drawBoard(focused = null) {
     const box = this.boardBox;
     if (!this.boxSize && box.isConnected) {
@@ -367,6 +454,9 @@ export class GameScreen {
     if (this.hinted)
       for (const label of this.hinted.split(/[>:+]/))
         box.querySelector(`.pile[data-label="${CSS.escape(label)}"]`)?.classList.add("hinted");
-    if (focused) box.querySelector(`.pile[data-pile="${CSS.escape(focused)}"]`)?.focus({ preventScroll: true });
+    if (focused) {
+      const pile = /** @type {HTMLElement | null} */ (box.querySelector(`.pile[data-pile="${CSS.escape(focused)}"]`));
+      pile?.focus({ preventScroll: true });
+    }
   }
 }
