@@ -1,3 +1,4 @@
+// @ts-check
 // A race room, as a racer or a watcher: the lobby (the link to share, who is ready,
 // ready and start), a large countdown, the race (one's own board, and a live bar per
 // racer: cards home and moves), notices (joined, left, finished first), the results
@@ -8,10 +9,53 @@ import { button, clock, count, h, replace } from "./dom.js";
 import { GameScreen } from "./game.js";
 import { challengeMaker } from "./share.js";
 import { countdown } from "./sound.js";
+import { errorText } from "./link.js";
+
+/** @typedef {import("./types.js").App} App */
+/** @typedef {import("./types.js").Message} Message */
+
+/**
+ * A racer's row in the racers' panel: a missing count is drawn as none (total: 52), a
+ * missing status as playing.
+ * @typedef {object} RacerRow
+ * @property {string} name
+ * @property {number} [home]
+ * @property {number} [total]
+ * @property {number} [moves]
+ * @property {string} [status]
+ * @property {boolean} [ghost]
+ */
+
+/**
+ * A member of a room as its `room` message lists them (docs/protocol.md): while the
+ * room races and once it has finished, with their game's counts and status too.
+ * @typedef {object} RoomPlayer
+ * @property {string} name
+ * @property {boolean} ready
+ * @property {boolean} present connected now
+ * @property {boolean} host
+ * @property {number} [home]
+ * @property {number} [total]
+ * @property {number} [moves]
+ * @property {string} [status]
+ */
+
+/**
+ * A room's members, from its `room` message.
+ * @param {Message} room
+ * @returns {RoomPlayer[]}
+ */
+function playersOf(room) {
+  return room.players;
+}
 
 // The racers' panel, a race's and a challenge's: a live bar per racer (cards home, moves,
-// how their game ended), one's own row lit, a ghost's marked as one. rows: {name, home,
-// total, moves, status, ghost}.
+// how their game ended), one's own row lit, a ghost's marked as one.
+/**
+ * @param {Element} box
+ * @param {RacerRow[]} rows
+ * @param {string | null} me the player's name
+ */
 export function drawRacers(box, rows, me) {
   replace(
     box,
@@ -47,6 +91,11 @@ export function drawRacers(box, rows, me) {
 // Results ranked as a race's (a challenge's table too): rank, player (a ghost marked;
 // the name links to the replay, where one is named, as on the leaderboards), how it
 // ended, the time of a win, moves and cards home: narrow enough for a phone.
+/**
+ * @param {Message[]} results as the server ranks them: rank, player, status, time_ms
+ *   (null unless won), moves, home, total; replay and ghost where they apply
+ * @param {string | null} me the player's name
+ */
 export function resultsTable(results, me) {
   const rows = results.map((r) =>
     h(
@@ -89,13 +138,25 @@ export function resultsTable(results, me) {
 }
 
 export class RoomScreen {
-  // room: a `room` message; race: a `race_start` (or resume.race) map or null
+  /**
+   * @param {App} app
+   * @param {Message} room a `room` message
+   * @param {Message | null} [race] a `race_start` (or resume.race) map
+   * @param {boolean} [watching] as a watcher, not a racer
+   */
   constructor(app, room, race = null, watching = false) {
     this.app = app;
     this.watching = watching;
-    this.room = null;
+    /** @type {Message} the room's state as last heard (a `room` event or reply) */
+    this.room = room;
+    /** @type {Map<string, Message>} each racer's last `progress` (or room entry), by name */
     this.progress = new Map();
+    /** @type {GameScreen | null} the player's own game in the race */
     this.game = null;
+    /** @type {HTMLElement | null} the heading's note (a refused request's error) */
+    this.noteBox = null;
+    /** @type {{ replay: string, node: HTMLElement } | null} the challenge of one's own game */
+    this.maker = null;
     this.firstDone = false;
     this.root = h("section", { class: "room" });
     this.headBox = h("div", { class: "room-head" });
@@ -104,7 +165,7 @@ export class RoomScreen {
     this.gameBox = h("div", { class: "race-game" });
     this.resultsBox = h("div", { class: "results" });
     this.root.append(this.headBox, this.countBox, this.barsBox, this.resultsBox, this.gameBox);
-    this.update(room);
+    this.update(room, null);
     if (race) this.raceStart(race);
     this.ticker = setInterval(() => this.tick(), 100);
   }
@@ -118,6 +179,7 @@ export class RoomScreen {
     return this.app.player ? this.app.player.name : null;
   }
 
+  /** @param {Message} message */
   event(message) {
     if (message.code && this.room && message.code !== this.room.code) return false;
     if (message.type === "room") this.update(message);
@@ -128,6 +190,7 @@ export class RoomScreen {
     return true;
   }
 
+  /** @param {Message} welcome */
   resumed(welcome) {
     const resume = welcome.resume || {};
     if (resume.room && this.room && resume.room.code === this.room.code) {
@@ -141,8 +204,13 @@ export class RoomScreen {
     }
   }
 
-  update(room) {
-    const before = this.room;
+  /**
+   * The room's new state drawn, with notices of what changed since `before` (none where
+   * there is nothing before it: the room first shown).
+   * @param {Message} room
+   * @param {Message | null} [before]
+   */
+  update(room, before = this.room) {
     if (before && room.race !== before.race) {
       this.progress.clear();
       this.firstDone = false;
@@ -153,19 +221,27 @@ export class RoomScreen {
       }
     }
     if (before) {
-      const was = new Set(before.players.map((p) => p.name));
-      const now = new Set(room.players.map((p) => p.name));
+      const was = new Set(playersOf(before).map((p) => p.name));
+      const now = new Set(playersOf(room).map((p) => p.name));
       for (const name of now) if (!was.has(name)) this.app.notice(`${name} joined`);
       for (const name of was) if (!now.has(name)) this.app.notice(`${name} left`);
       const me = this.me;
-      const wasReady = new Set(before.players.filter((p) => p.ready).map((p) => p.name));
+      const wasReady = new Set(
+        playersOf(before)
+          .filter((p) => p.ready)
+          .map((p) => p.name),
+      );
       if (room.state === "lobby") {
         for (const p of room.players) {
           if (p.ready && !wasReady.has(p.name) && p.name !== me) this.app.notice(`${p.name} is ready`);
         }
       }
-      const others = room.players.filter((p) => p.name !== room.host);
-      const allReady = (r) => r.state === "lobby" && r.players.filter((p) => p.name !== r.host).every((p) => p.ready);
+      const others = playersOf(room).filter((p) => p.name !== room.host);
+      const allReady = (/** @type {Message} */ r) =>
+        r.state === "lobby" &&
+        playersOf(r)
+          .filter((p) => p.name !== r.host)
+          .every((p) => p.ready);
       if (room.host === me && others.length && allReady(room) && !allReady(before)) {
         this.app.notice("everyone is ready: press Start");
       }
@@ -182,7 +258,7 @@ export class RoomScreen {
   }
 
   isMember() {
-    return this.room.players.some((p) => p.name === this.me);
+    return playersOf(this.room).some((p) => p.name === this.me);
   }
 
   drawHead() {
@@ -202,7 +278,7 @@ export class RoomScreen {
     const players = h(
       "ul",
       { class: "players" },
-      room.players.map((p) =>
+      playersOf(room).map((p) =>
         h(
           "li",
           { dataset: { player: p.name } },
@@ -218,8 +294,8 @@ export class RoomScreen {
     const actions = h("div", { class: "controls" });
     const member = this.isMember();
     const host = room.host === this.me && member;
-    if (room.state === "lobby" && member && !host) {
-      const mine = room.players.find((p) => p.name === this.me);
+    const mine = playersOf(room).find((p) => p.name === this.me); // found where a member
+    if (room.state === "lobby" && mine && !host) {
       actions.append(
         button(mine.ready ? "Not ready" : "Ready", () => this.ask("ready", { ready: !mine.ready }), {
           "data-act": "ready",
@@ -234,7 +310,7 @@ export class RoomScreen {
       actions.append(button(member ? "Leave the room" : "Stop watching", () => this.leave(), { "data-act": "leave" }));
     this.noteBox = h("p", { class: "note", role: "status" });
     const title = `Race ${room.code}: ${info ? info.name : room.game}`;
-    const facts = `${room.state}${room.race ? ` · race ${room.race}` : ""} · ${room.players.length}/${room.max_players} racers · ${room.watchers} watching${room.hints ? " · hints allowed" : ""}${room.time_limit ? ` · ${clock(room.time_limit * 1000)} limit` : ""}${this.watching && !member ? " · you are watching" : ""}`;
+    const facts = `${room.state}${room.race ? ` · race ${room.race}` : ""} · ${playersOf(room).length}/${room.max_players} racers · ${room.watchers} watching${room.hints ? " · hints allowed" : ""}${room.time_limit ? ` · ${clock(room.time_limit * 1000)} limit` : ""}${this.watching && !member ? " · you are watching" : ""}`;
     // while the race runs the heading is one line: the board and the racers' bars need the room
     this.headBox.classList.toggle("compact", room.state === "racing");
     if (room.state === "racing") {
@@ -270,12 +346,16 @@ export class RoomScreen {
     );
   }
 
+  /**
+   * @param {string} kind the request (ready, start, rematch)
+   * @param {Message} [fields]
+   */
   async ask(kind, fields = {}) {
     try {
       const room = await this.app.link.request(kind, fields);
       this.update(room);
     } catch (error) {
-      if (this.noteBox) this.noteBox.textContent = error.message;
+      if (this.noteBox) this.noteBox.textContent = errorText(error);
     }
   }
 
@@ -288,6 +368,7 @@ export class RoomScreen {
     this.app.go("/play#home");
   }
 
+  /** @param {Message} race a `race_start`, or the map shaped like it in a resume */
   raceStart(race) {
     if (this.game && this.game.id === race.game) {
       this.game.take(race);
@@ -304,6 +385,7 @@ export class RoomScreen {
     this.game.draw();
   }
 
+  /** @param {Message} message a `progress` event */
   onProgress(message) {
     const was = this.progress.get(message.player);
     this.progress.set(message.player, message);
@@ -316,10 +398,11 @@ export class RoomScreen {
     this.drawBars();
   }
 
+  /** @param {Message} message a `results` event */
   onResults(message) {
     this.room = { ...this.room, results: message.results, state: "finished" };
     if (this.game && this.game.status === "playing") {
-      const mine = message.results.find((r) => r.player === this.me);
+      const mine = message.results.find((/** @type {Message} */ r) => r.player === this.me);
       if (mine) {
         this.game.status = mine.status;
         this.game.draw();
@@ -335,16 +418,20 @@ export class RoomScreen {
       replace(this.barsBox);
       return;
     }
-    const names = room.players.map((p) => p.name);
+    const names = playersOf(room).map((p) => p.name);
     for (const name of this.progress.keys()) if (!names.includes(name)) names.push(name);
     drawRacers(
       this.barsBox,
-      names.map((name) => ({ name, ...(this.progress.get(name) || room.players.find((q) => q.name === name) || {}) })),
+      names.map((name) => ({
+        name,
+        ...(this.progress.get(name) || playersOf(room).find((q) => q.name === name) || {}),
+      })),
       this.me,
     );
   }
 
   drawResults() {
+    /** @type {Message[] | undefined} */
     const results = this.room.results;
     if (!results) {
       replace(this.resultsBox);
@@ -353,7 +440,8 @@ export class RoomScreen {
     const mine = results.find((r) => r.player === this.me && r.replay);
     if (mine && (!this.maker || this.maker.replay !== mine.replay))
       this.maker = { replay: mine.replay, node: challengeMaker(this.app, mine.replay) };
-    replace(this.resultsBox, h("h2", {}, "Results"), resultsTable(results, this.me), mine ? this.maker.node : null);
+    const maker = mine && this.maker ? this.maker.node : null;
+    replace(this.resultsBox, h("h2", {}, "Results"), resultsTable(results, this.me), maker);
   }
 
   tick() {
