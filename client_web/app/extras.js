@@ -1,3 +1,4 @@
+// @ts-check
 // The leaderboards (the read-only pages' boards, updated live) and replays drawn as
 // boards with a scrubber, play and pause, and speed (the server's `replay_view`), with
 // "Race this": the replay's challenge, taken.
@@ -5,11 +6,21 @@
 import { button, clock, count, h, replace } from "./dom.js";
 import { drawBoard } from "./board.js";
 import { cardsMove } from "./motion.js";
+import { errorText } from "./link.js";
+
+/** @typedef {import("./types.js").App} App */
+/** @typedef {import("./types.js").Message} Message */
 
 export class BoardScreen {
+  /**
+   * @param {App} app
+   * @param {string | null} board the board's name (`races/week`, `best/gate`,
+   *   `daily/gate/2026-11-26`); none: this week's races
+   */
   constructor(app, board) {
     this.app = app;
     this.board = board || "races/week";
+    /** @type {string | null} the board the server sends updates of (board_watch) */
     this.watched = null;
     this.root = h("section", { class: "boards" });
     this.load(true);
@@ -49,6 +60,12 @@ export class BoardScreen {
     return h("div", { class: "controls" }, select, day);
   }
 
+  /**
+   * The board's page, watched (its first page, and updates of it) or read whole (`top`:
+   * after an update, or where it is longer than the watched page).
+   * @param {boolean} watch
+   * @returns {Promise<void>}
+   */
   async load(watch) {
     let page;
     try {
@@ -57,7 +74,7 @@ export class BoardScreen {
         limit: watch ? undefined : 100,
       });
     } catch (error) {
-      replace(this.root, this.picker(), h("p", { class: "note" }, error.message));
+      replace(this.root, this.picker(), h("p", { class: "note" }, errorText(error)));
       return;
     }
     if (watch) this.watched = page.board;
@@ -66,11 +83,12 @@ export class BoardScreen {
   }
 
   // not `draw`: the app calls a screen's draw() with nothing as it shows it
+  /** @param {Message} page a `board` reply */
   render(page) {
     if (page.kind === "daily") this.board = page.board; // the day it resolved to
     const counting = page.kind === "wins" || page.kind === "races";
     const head = counting ? ["#", "player", "count"] : ["#", "player", "result", "time", "moves"];
-    const rows = page.entries.map((e) =>
+    const rows = page.entries.map((/** @type {Message} */ e) =>
       h(
         "tr",
         {},
@@ -117,6 +135,7 @@ export class BoardScreen {
     );
   }
 
+  /** @param {Message} message */
   event(message) {
     if (message.type !== "board_update" || message.board !== this.watched) return false;
     this.load(false);
@@ -138,6 +157,7 @@ const ICONS = {
   last: "M17 4h2v16h-2zM5 4v16l11-8z",
 };
 
+/** @param {keyof typeof ICONS} name */
 function icon(name) {
   const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
   svg.setAttribute("viewBox", "0 0 24 24");
@@ -149,6 +169,11 @@ function icon(name) {
   return svg;
 }
 
+/**
+ * @param {keyof typeof ICONS} name
+ * @param {() => void} onclick
+ * @param {Record<string, string>} [attrs]
+ */
 function stepButton(name, onclick, attrs = {}) {
   const node = button("", onclick, { "aria-label": name, title: name, class: "icon", ...attrs });
   node.append(icon(name));
@@ -156,16 +181,29 @@ function stepButton(name, onclick, attrs = {}) {
 }
 
 export class ReplayScreen {
+  /**
+   * @param {App} app
+   * @param {string} id the replay's id
+   */
   constructor(app, id) {
     this.app = app;
     this.id = id;
+    /** @type {Map<number, Message>} the views of the steps seen, by step */
     this.views = new Map();
+    /** @type {Message | undefined} the view drawn last */
+    this.shown = undefined;
     this.step = 0;
+    // the replay's moves, as `[ms from the start, the move]`, and how many: once loaded
+    /** @type {[number, string][]} */
+    this.moves = [];
+    this.steps = 0;
     this.speed = 2;
-    this.timer = null;
+    /** @type {ReturnType<typeof setInterval> | undefined} while it plays */
+    this.timer = undefined;
     this.root = h("section", { class: "replay fit" });
     // the board fills what the buttons leave of the window, its box watched as a game's is
     this.boardBox = h("div", { class: "board-box" });
+    /** @type {{ width: number, height: number } | null} */
     this.boxSize = null;
     this.observer = new ResizeObserver(([entry]) => {
       const width = Math.floor(entry.contentRect.width);
@@ -175,6 +213,18 @@ export class ReplayScreen {
       if (this.shown) this.drawBoard(this.shown);
     });
     this.observer.observe(this.boardBox);
+    // the controls, shown once the replay is loaded
+    this.range = h("input", {
+      type: "range",
+      min: 0,
+      max: 0,
+      value: 0,
+      "aria-label": "step",
+      oninput: () => this.show(Number(this.range.value)),
+    });
+    this.playButton = button("Play", () => this.toggle(), { "data-act": "play" });
+    this.stepText = h("span", { class: "step" });
+    this.note = h("p", { class: "note", role: "status" });
     this.load();
   }
 
@@ -183,6 +233,7 @@ export class ReplayScreen {
     this.observer.disconnect();
   }
 
+  /** @param {Message} view */
   drawBoard(view) {
     this.shown = view;
     const size = this.boxSize || { width: Math.min(window.innerWidth - 16, 1100), height: Infinity };
@@ -190,25 +241,19 @@ export class ReplayScreen {
   }
 
   async load() {
+    /** @type {Message} */
+    let r;
     try {
       const reply = await this.app.link.request("replay", { replay: this.id });
-      this.replay = reply.replay;
+      r = reply.replay;
     } catch (error) {
-      replace(this.root, h("p", { class: "note" }, error.message));
+      replace(this.root, h("p", { class: "note" }, errorText(error)));
       return;
     }
-    const r = this.replay;
     const info = this.app.game(r.game);
+    this.moves = r.moves;
     this.steps = r.moves.length;
-    this.range = h("input", {
-      type: "range",
-      min: 0,
-      max: this.steps,
-      value: 0,
-      "aria-label": "step",
-      oninput: () => this.show(Number(this.range.value)),
-    });
-    this.playButton = button("Play", () => this.toggle(), { "data-act": "play" });
+    this.range.max = String(this.steps);
     const speed = h(
       "select",
       {
@@ -224,14 +269,12 @@ export class ReplayScreen {
       [1, 2, 4, 8].map((s) => h("option", { value: s }, `${s} moves/s`)),
     );
     speed.value = String(this.speed);
-    this.stepText = h("span", { class: "step" });
     const res = r.result || {};
     const mine = this.app.player && this.app.player.name === r.player;
     const race =
       this.app.player && !mine && r.kind !== "book"
         ? button("Race this", () => this.race(), { "data-act": "race-replay" })
         : null;
-    this.note = h("p", { class: "note", role: "status" });
     replace(
       this.root,
       h("h1", {}, `${info ? info.name : r.game}: ${r.player}`),
@@ -271,14 +314,14 @@ export class ReplayScreen {
       const taken = await this.app.link.request("challenge_take", { replay: this.id });
       this.app.raceChallenge(taken);
     } catch (error) {
-      this.note.textContent = error.message;
+      this.note.textContent = errorText(error);
     }
   }
 
   toggle() {
     if (this.timer) {
       clearInterval(this.timer);
-      this.timer = null;
+      this.timer = undefined;
       this.playButton.textContent = "Play";
       return;
     }
@@ -290,21 +333,25 @@ export class ReplayScreen {
     }, 1000 / this.speed);
   }
 
+  /** @param {number} step */
   async show(step) {
     step = Math.max(0, Math.min(this.steps, step));
     this.step = step;
     this.range.value = String(step);
-    const what = step === 0 ? "the deal" : String(this.replay.moves[step - 1][1]);
+    const what = step === 0 ? "the deal" : String(this.moves[step - 1][1]);
     this.stepText.textContent = `step ${step} of ${this.steps}: ${what}`;
     let view = this.views.get(step);
     if (!view) {
+      /** @type {Message} */
+      let fetched;
       try {
-        view = (await this.app.link.request("replay_view", { replay: this.id, step })).view;
+        fetched = (await this.app.link.request("replay_view", { replay: this.id, step })).view;
       } catch (error) {
-        this.stepText.textContent = error.message;
+        this.stepText.textContent = errorText(error);
         return;
       }
-      this.views.set(step, view);
+      this.views.set(step, fetched);
+      view = fetched;
     }
     if (this.step !== step) return;
     const settle = cardsMove(this.boardBox, view); // the step's card slides to where it went

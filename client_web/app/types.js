@@ -28,6 +28,7 @@
  * The application the screens belong to (main.js's `app`).
  * @typedef {object} App
  * @property {import("./link.js").Link} link
+ * @property {Message[]} games the games the server offers (`welcome.games`: id, name, summary)
  * @property {Player | null} player
  * @property {Message | null} welcome the last `welcome`, its `resume` taken up as used
  * @property {(id: string) => Message | undefined} game a game of the list, by id
