@@ -1,3 +1,4 @@
+// @ts-check
 // The browser client of Patience Race: a full client of the race server on its own
 // port, with no rules of its own. Screens: the name form (first visit: the token is kept
 // in this browser's localStorage, never in an address), the games (solo play, the
@@ -14,11 +15,31 @@ import { Link, ServerError, errorText, storeToken, storedToken } from "./link.js
 // gesture (the one a browser lets a page start its audio on) may be on the first screen
 import "./sound.js";
 
+/** @typedef {import("./types.js").App} App */
+/** @typedef {import("./types.js").Message} Message */
+/** @typedef {import("./types.js").Screen} Screen */
+
+/**
+ * The application as this module holds it: the screen shown, whether the first welcome
+ * has been routed, whether the welcome's `resume` has been taken up, the address routed.
+ * @typedef {App & { screen: Screen | null, started: boolean, resumedOnce?: boolean, routed?: string }} Main
+ */
+
 // a challenge's id, as challenge.js's CHALLENGE_ID (and the server's) has it: known here
 // before challenge.js is loaded, to route /c/ID
 const CHALLENGE_ID = /^[a-z2-7]{16}$/;
 
 // the modules the first screen does not need, by name; `loaded` holds those loaded so far
+/**
+ * @typedef {object} Modules
+ * @property {typeof import("./challenge.js")} challenge
+ * @property {typeof import("./daily.js")} daily
+ * @property {typeof import("./extras.js")} extras
+ * @property {typeof import("./game.js")} game
+ * @property {typeof import("./ranking.js")} ranking
+ * @property {typeof import("./room.js")} room
+ */
+/** @type {{ [N in keyof Modules]: () => Promise<Modules[N]> }} */
 const MODULES = {
   challenge: () => import("./challenge.js"), // a challenge (/c/ID), the player's challenges
   daily: () => import("./daily.js"),
@@ -27,6 +48,7 @@ const MODULES = {
   ranking: () => import("./ranking.js"),
   room: () => import("./room.js"), // a race room (/r/CODE)
 };
+/** @type {Partial<Modules>} */
 const loaded = {};
 
 // bumped by each screen shown (app.show) or asked for (withModule): a screen whose module
@@ -35,16 +57,30 @@ let asked = 0;
 // while a screen's module is loading, the server's events wait here, in order, for the
 // screen it is loaded for: they reach it as they would have had it been shown at once
 let loading = 0;
+/** @type {Message[]} */
 const held = [];
 
-const main = document.getElementById("main");
-const who = document.getElementById("who");
-const linkState = document.getElementById("link-state");
-const notices = document.getElementById("notices");
-const challengesLink = document.getElementById("challenges-link");
-const unseenBadge = document.getElementById("challenges-new");
+/**
+ * An element of the page's own (index.html), which is there.
+ * @param {string} id
+ * @returns {HTMLElement}
+ */
+function pageElement(id) {
+  const node = document.getElementById(id);
+  if (!node) throw new Error(`the page has no #${id}`);
+  return node;
+}
 
+const main = pageElement("main");
+const who = pageElement("who");
+const linkState = pageElement("link-state");
+const notices = pageElement("notices");
+const challengesLink = pageElement("challenges-link");
+const unseenBadge = pageElement("challenges-new");
+
+/** @type {Main} */
 const app = {
+  link: new Link({ onEvent, onState, onWelcome }),
   games: [],
   player: null,
   screen: null,
@@ -92,6 +128,7 @@ const app = {
   },
 };
 
+/** @param {unknown} error */
 function unloadable(error) {
   return `This screen could not be loaded (${errorText(error)}): check the connection, then reload the page.`;
 }
@@ -100,11 +137,18 @@ function unloadable(error) {
  * Call `then(module)` with the module `name` loaded: at once if it is, else once it is
  * loaded, unless another screen was shown or asked for meanwhile; the server's events
  * held until then. A module that cannot be loaded says so in place of the screen.
+ * @template {keyof Modules} N
+ * @template R
+ * @param {N} name
+ * @param {(module: Modules[N]) => R} then
+ * @returns {Promise<R | undefined>}
  */
 async function withModule(name, then) {
   const turn = ++asked;
-  if (loaded[name]) return then(loaded[name]);
+  const ready = loaded[name];
+  if (ready) return then(ready);
   loading += 1;
+  /** @type {Modules[N] | null} */
   let module = null;
   try {
     module = loaded[name] = await MODULES[name]();
@@ -120,6 +164,11 @@ async function withModule(name, then) {
 }
 
 // a notice worded by a module not needed up front (loaded, if it is not, for the notice)
+/**
+ * @template {keyof Modules} N
+ * @param {N} name
+ * @param {(module: Modules[N]) => string} text
+ */
 function noticeFrom(name, text) {
   const module = loaded[name];
   if (module) return app.notice(text(module));
@@ -129,6 +178,7 @@ function noticeFrom(name, text) {
   );
 }
 
+/** @param {Message} message */
 function onEvent(message) {
   if (loading) return void held.push(message);
   if (app.screen && app.screen.event && app.screen.event(message)) return;
@@ -141,7 +191,8 @@ function onEvent(message) {
   else if (message.type === "ghosts_result") {
     noticeFrom(
       "ranking",
-      ({ beatenText }) => `practice: ${beatenText(message.beaten, message.table.filter((e) => e.ghost).length)}`,
+      ({ beatenText }) =>
+        `practice: ${beatenText(message.beaten, message.table.filter((/** @type {Message} */ e) => e.ghost).length)}`,
     );
   } else if (message.type === "challenge_news") {
     noticeFrom("challenge", ({ newsText }) => newsText(message));
@@ -153,31 +204,35 @@ function onEvent(message) {
   }
 }
 
-app.link = new Link({
-  onEvent,
-  onState(state, text) {
-    linkState.textContent = state === "up" ? "" : state === "signed_out" ? "signed in elsewhere" : text;
-    linkState.className = state;
-    document.body.dataset.link = state;
-  },
-  onWelcome(welcome) {
-    app.games = Array.isArray(welcome.games) ? welcome.games : app.games;
-    if (welcome.player) app.player = welcome.player;
-    app.welcome = welcome;
-    who.textContent = app.player ? app.player.name : "";
-    challengesLink.hidden = !app.player;
-    if (typeof welcome.challenges_new === "number") app.setUnseen(welcome.challenges_new);
-    if (!app.started) {
-      app.started = true;
-      route();
-    } else if (app.screen && app.screen.resumed) {
-      app.screen.resumed(welcome);
-    } else if (loaded.game && app.screen instanceof loaded.game.GameScreen && welcome.resume && welcome.resume.solo) {
-      app.screen.take(welcome.resume.solo);
-      app.screen.draw();
-    }
-  },
-});
+// the link's listeners (app.link's): its state in the header, and each welcome
+/**
+ * @param {string} state
+ * @param {string} [text]
+ */
+function onState(state, text) {
+  linkState.textContent = state === "up" ? "" : state === "signed_out" ? "signed in elsewhere" : (text ?? "");
+  linkState.className = state;
+  document.body.dataset.link = state;
+}
+
+/** @param {Message} welcome */
+function onWelcome(welcome) {
+  app.games = Array.isArray(welcome.games) ? welcome.games : app.games;
+  if (welcome.player) app.player = welcome.player;
+  app.welcome = welcome;
+  who.textContent = app.player ? app.player.name : "";
+  challengesLink.hidden = !app.player;
+  if (typeof welcome.challenges_new === "number") app.setUnseen(welcome.challenges_new);
+  if (!app.started) {
+    app.started = true;
+    route();
+  } else if (app.screen && app.screen.resumed) {
+    app.screen.resumed(welcome);
+  } else if (loaded.game && app.screen instanceof loaded.game.GameScreen && welcome.resume && welcome.resume.solo) {
+    app.screen.take(welcome.resume.solo);
+    app.screen.draw();
+  }
+}
 
 // a link to a hash fires both: the address is routed once (a second `challenges`
 // would find its new results already marked seen by the first)
@@ -197,6 +252,11 @@ function challengeId() {
   return match && CHALLENGE_ID.test(match[1]) ? match[1] : null;
 }
 
+/**
+ * A field of the address's hash (`#daily=gate&x`: "gate" for daily, "" for x), or null.
+ * @param {string} name
+ * @returns {string | null}
+ */
 function hashField(name) {
   const hash = location.hash.replace(/^#/, "");
   for (const part of hash.split("&")) {
@@ -224,15 +284,18 @@ async function route() {
   const resume = (app.welcome && app.welcome.resume) || {};
   if (hashField("challenges") !== null)
     return withModule("challenge", ({ ChallengesScreen }) => app.show(new ChallengesScreen(app)));
-  if (hashField("replay") !== null)
-    return withModule("extras", ({ ReplayScreen }) => app.show(new ReplayScreen(app, hashField("replay"))));
-  if (hashField("board") !== null)
-    return withModule("extras", ({ BoardScreen }) => app.show(new BoardScreen(app, hashField("board"))));
+  // each field read as the address is routed (a screen made once its module is loaded)
+  const replay = hashField("replay");
+  if (replay !== null) return withModule("extras", ({ ReplayScreen }) => app.show(new ReplayScreen(app, replay)));
+  const board = hashField("board");
+  if (board !== null) return withModule("extras", ({ BoardScreen }) => app.show(new BoardScreen(app, board)));
   // the rules are a page of their own (the server renders them from the same source as the terminal's)
-  if (hashField("rules") !== null) return location.replace(`/rules/${encodeURIComponent(hashField("rules"))}`);
-  if (hashField("daily") !== null)
-    return withModule("daily", ({ DailyScreen }) => app.show(new DailyScreen(app, hashField("daily") || "gate")));
-  if (hashField("solo") !== null) return newGame(hashField("solo"));
+  const rules = hashField("rules");
+  if (rules !== null) return location.replace(`/rules/${encodeURIComponent(rules)}`);
+  const daily = hashField("daily");
+  if (daily !== null) return withModule("daily", ({ DailyScreen }) => app.show(new DailyScreen(app, daily || "gate")));
+  const solo = hashField("solo");
+  if (solo !== null) return newGame(solo);
   if (hashField("home") !== null) return app.show(homeScreen());
   if (resume.room && app.started && !app.resumedOnce) {
     app.resumedOnce = true;
@@ -268,13 +331,20 @@ function resumeRoom() {
   );
 }
 
+/** @typedef {typeof import("./room.js").RoomScreen} RoomScreenClass */
+
+/** @param {string} code */
 function enterRoom(code) {
   return withModule("room", ({ RoomScreen }) => joinRoom(code, RoomScreen));
 }
 
+/**
+ * @param {string} code
+ * @param {RoomScreenClass} RoomScreen
+ */
 async function joinRoom(code, RoomScreen) {
   const resume = (app.welcome && app.welcome.resume) || {};
-  if (resume.room && resume.room.code === code && app.player) {
+  if (app.welcome && resume.room && resume.room.code === code && app.player) {
     app.welcome.resume = {};
     return app.show(new RoomScreen(app, resume.room, resume.race || null));
   }
@@ -283,17 +353,23 @@ async function joinRoom(code, RoomScreen) {
       const room = await app.link.request("room_join", { code });
       return app.show(new RoomScreen(app, room));
     } catch (error) {
-      if (error.code !== "race_started" && error.code !== "room_full") return app.show(message(error.message));
+      const why = error instanceof ServerError ? error.code : null;
+      if (why !== "race_started" && why !== "room_full") return app.show(message(errorText(error)));
     }
   }
   try {
     const room = await app.link.request("room_watch", { code });
     app.show(new RoomScreen(app, room, null, true));
   } catch (error) {
-    app.show(message(error.message));
+    app.show(message(errorText(error)));
   }
 }
 
+/**
+ * A screen that says `text`, with the way back to the games.
+ * @param {string} text
+ * @returns {Screen}
+ */
 function message(text) {
   return {
     root: h(
@@ -307,12 +383,17 @@ function message(text) {
 
 // a fact of the invite page (the game, who hosts, how the room stands), put in the page's
 // head by the server with the link's preview: <meta name="patience:host" content="...">
+/** @param {string} name */
 function pageFact(name) {
   const tag = document.querySelector(`meta[name="patience:${name}"]`);
   return tag ? tag.getAttribute("content") : null;
 }
 
 // what the name form says first: whose game and which, where the link's page names them
+/**
+ * @param {string | null} code the room's, at /r/CODE
+ * @param {string | null} challenge the challenge's id, at /c/ID
+ */
 function invite(code, challenge) {
   const host = pageFact("host");
   const game = pageFact("game-name");
@@ -331,6 +412,11 @@ function invite(code, challenge) {
   return { heading: "Patience Race", line: null };
 }
 
+/**
+ * @param {string | null} code the room's, at /r/CODE
+ * @param {string | null} challenge the challenge's id, at /c/ID
+ * @returns {Screen}
+ */
 function nameForm(code, challenge) {
   const input = h("input", {
     name: "name",
@@ -347,7 +433,7 @@ function nameForm(code, challenge) {
     "form",
     {
       class: "name-form",
-      onsubmit: async (event) => {
+      onsubmit: async (/** @type {SubmitEvent} */ event) => {
         event.preventDefault();
         try {
           const reply = await app.link.request("register", { name: input.value.trim() });
@@ -383,6 +469,7 @@ function nameForm(code, challenge) {
   };
 }
 
+/** @returns {Screen} */
 function homeScreen() {
   const joinNote = h("p", { class: "note", id: "join-note", role: "status" });
   const join = h("input", {
@@ -418,10 +505,10 @@ function homeScreen() {
     root: h(
       "section",
       { class: "home" },
-      h("h1", {}, `Hello, ${app.player.name}`),
+      h("h1", {}, `Hello, ${app.player ? app.player.name : ""}`), // (signed in: route() says so)
       h(
         "form",
-        { class: "join", onsubmit: (e) => joinRace(e, join, joinNote) },
+        { class: "join", onsubmit: (/** @type {SubmitEvent} */ e) => joinRace(e, join, joinNote) },
         join,
         h("button", { type: "submit" }, "Join a race"),
       ),
@@ -450,6 +537,11 @@ function homeScreen() {
 
 // Join a race: the room's code, or the whole link a friend sent pasted (its code read from it);
 // with nothing usable typed, say what to type and stay in the box
+/**
+ * @param {SubmitEvent} event
+ * @param {HTMLInputElement} input
+ * @param {HTMLElement} note
+ */
 function joinRace(event, input, note) {
   event.preventDefault();
   const typed = input.value.trim();
@@ -465,32 +557,45 @@ function joinRace(event, input, note) {
   input.focus();
 }
 
+/**
+ * @param {string} game the rules, by id
+ * @param {boolean} hints
+ * @param {number | undefined} timeLimit seconds; none: no limit
+ */
 function createRoom(game, hints, timeLimit) {
   return withModule("room", ({ RoomScreen }) => makeRoom(RoomScreen, game, hints, timeLimit));
 }
 
+/**
+ * @param {RoomScreenClass} RoomScreen
+ * @param {string} game
+ * @param {boolean} hints
+ * @param {number | undefined} timeLimit
+ */
 async function makeRoom(RoomScreen, game, hints, timeLimit) {
   try {
     const room = await app.link.request("room_create", { game, hints, time_limit: timeLimit });
     history.pushState(null, "", `/r/${room.code}`);
     app.show(new RoomScreen(app, room));
   } catch (error) {
-    app.notice(error.message);
+    app.notice(errorText(error));
   }
 }
 
 // the game's module is loaded before the server is asked for a deal (as the room's is)
+/** @param {string} rules */
 function newGame(rules) {
   return withModule("game", async () => {
     try {
       const snap = await app.link.request("new_game", { game: rules });
       showGame(snap);
     } catch (error) {
-      app.show(message(error.message));
+      app.show(message(errorText(error)));
     }
   });
 }
 
+/** @param {Message} snap */
 function showGame(snap) {
   return withModule("game", ({ GameScreen }) =>
     app.show(
@@ -506,4 +611,4 @@ function showGame(snap) {
 }
 
 app.link.open();
-window.patienceRace = app; // for the browser tests and for the curious: the link's frame counts
+Object.assign(window, { patienceRace: app }); // for the browser tests and for the curious: the link's frame counts
