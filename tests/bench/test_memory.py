@@ -14,16 +14,18 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def test_a_small_run_counts_its_racers_and_their_parts(tmp_path: Path) -> None:
     out = tmp_path / "memory.json"
-    subprocess.run(
+    done = subprocess.run(
         [sys.executable, "bench/memory.py", "--racers", "16", "--parts", "--json-out", str(out)],
         cwd=ROOT,
         # from source, as --parts is meant to run: a compiled module's allocations would
         # count against its caller
         env={**os.environ, "PATIENCE_NATIVE": "0"},
-        check=True,
         timeout=240,
         capture_output=True,
+        text=True,
     )
+    # a failed run says why (its last lines), not only its status
+    assert done.returncode == 0, (done.stdout[-1500:], done.stderr[-3000:])
     (runs,) = json.loads(out.read_text()).values()
     (run,) = runs
     assert run["racers"] == 16
