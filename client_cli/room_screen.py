@@ -192,17 +192,26 @@ def racers_panel(
     name_width = max(min(longest, width - len(pad) - 16), 3)
     heading = Text(f"{pad}{title}", style="bold")
     heading.align("left", max(len(pad) + 1 + name_width + 1, heading.cell_len + 1))
-    heading.append(" home moves", style="dim")
+    # the games that take cards off in pairs count pairs, as the player's own line does
+    pairs = model.game is not None and model.game.pairs
+    heading.append(" pairs moves" if pairs else " home moves", style="dim")
     out = [fit(heading, width)]
     for p in players:
-        out.append(fit(_racer_line(p, model, g, pad, name_width, width, wide), width))
+        out.append(fit(_racer_line(p, model, g, pad, name_width, width, wide, pairs), width))
     if hidden:
         out.append(fit(Text(f"{pad} {hidden}", style="dim"), width))
     return out if most is None else out[: max(most, 0)]
 
 
 def _racer_line(
-    p: Mapping[str, Any], model: Model, g: Glyphs, pad: str, name_width: int, width: int, wide: bool
+    p: Mapping[str, Any],
+    model: Model,
+    g: Glyphs,
+    pad: str,
+    name_width: int,
+    width: int,
+    wide: bool,
+    pairs: bool = False,
 ) -> Text:
     name = clean(p.get("name", ""), 20)
     me = name == model.me and not p.get("ghost")
@@ -216,7 +225,7 @@ def _racer_line(
         line.append(f"{clean(name, name_width):<{name_width}}", style="bold" if me else "")
     line.append(" ")
     home, total = as_int(p.get("home")), as_int(p.get("total"))
-    line.append(f"{home:>2}/{total:<2}")
+    line.append(f"{home // 2:>2}/{total // 2:<2}" if pairs else f"{home:>2}/{total:<2}")
     line.append(f" {as_int(p.get('moves')):>5}", style="dim")
     word = _status_word(p, g)
     room_left = width - line.cell_len - 1

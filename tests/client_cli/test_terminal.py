@@ -154,7 +154,7 @@ def test_two_players_race_to_the_results(
     bob.wait_for(r"Go!")
     first = ann.wait_for(LEGAL).group(1)
     ann.type(first)
-    bob.wait_for(r"ann\s+2/52\s+1 ")  # her progress, cards home and moves, beside his board
+    bob.wait_for(r"ann\s+1/26\s+1 ")  # her progress, pairs off and moves, beside his board
     watcher.wait_for(r"ann\s+2/52\s+1 ")
     assert "1 moves" not in watcher.text
 
@@ -162,7 +162,7 @@ def test_two_players_race_to_the_results(
     bob.wait_for(r"Resign this race\?")
     bob.type("y")
     bob.wait_for(r"waiting for the others")
-    ann.wait_for(r"bob\s+0/52\s+0 resigned")
+    ann.wait_for(r"bob\s+0/26\s+0 resigned")
     ann.wait_for(r"bob resigned")
     ann.type("q")  # quitting a race asks first
     ann.wait_for(r"Leave the race\?")
