@@ -120,7 +120,8 @@ function clear(box, controls) {
  */
 export function lostNote(lost, undo) {
   if (!lost) return null;
-  const unit = lost.unit === "pairs" ? "pairs" : "cards";
+  // pairs are taken off, as the terminal and the result line say; cards go home
+  const got = lost.unit === "pairs" ? "pairs off" : "cards home";
   return h(
     "div",
     { class: "lost-note", role: "status" },
@@ -129,7 +130,7 @@ export function lostNote(lost, undo) {
       {},
       h("strong", {}, "Lost. "),
       lost.why || "No move is left.",
-      ` ${lost.home ?? 0} of ${lost.total ?? 0} ${unit} home.`,
+      ` ${lost.home ?? 0} of ${lost.total ?? 0} ${got}.`,
     ),
     lost.undo
       ? h("p", {}, button("Undo the last move", undo, { "data-act": "undo-lost" }), " and play on from there.")

@@ -273,7 +273,7 @@ def test_a_lost_solo_game_says_why_and_undo_plays_on(
         lost = page.evaluate("window.patienceRace.screen.lost")
         assert lost["unit"] == "pairs" and lost["undo"] is True
         assert lost["why"] in note
-        assert f"{lost['home']} of {lost['total']} pairs home" in note
+        assert f"{lost['home']} of {lost['total']} pairs off" in note
         assert seen(page)["sounds"] == ["lost"]
         shot(page, "phone-lost")
         page.tap("[data-act=undo-lost]")
