@@ -119,6 +119,9 @@ def test_the_compiled_list_names_real_modules() -> None:
 
 
 @built  # a build here means the tools to compile are here too
+# a whole mypyc build, a minute on a quiet machine: it passed 300 s once while the machine
+# also certified a server's dailies beside the suite
+@pytest.mark.timeout(900)
 def test_it_builds_in_an_installed_package(tmp_path: Path) -> None:
     """``native build`` in a package installed into site-packages (as the Dockerfile and
     deploy/README.md do it): mypy there must not take the other top-level modules beside
