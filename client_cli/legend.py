@@ -23,7 +23,7 @@ from typing import Any
 
 from rich.cells import cell_len
 
-from .render import HOME_KINDS, Pile, mark_text, marked_piles, piles_of
+from .marks import HOME_KINDS, Pile, mark_text, marked_piles, piles_of
 
 #: the widest legend, on an 80-column screen with room to spare
 WIDTH = 76

@@ -22,8 +22,9 @@ from .clicks import Hit
 from .commands import KEYS, numbered_piles
 from .legend import legend
 from .lines import Glyphs, as_int, clock, fit, plural, side_by_side, split_line, to_ascii, wrap
+from .marks import cell_case
 from .model import CHALLENGE, DAILY, PRACTICE, RACING, ROOM, WATCH, Model, stuck_note
-from .render import Spot, cell_case, draw_board, garden_cells
+from .render import Spot, draw_board, garden_cells
 from .room_screen import race_panel, room_body, summary
 from .sanitize import clean
 
