@@ -68,7 +68,7 @@ console: $(STAMP)
 
 # ruff over all the Python; then every code name a docstring, comment or page cites in
 # backticks must name something in the project (docs/check_names.py)
-LINTED := server client_cli tests bench deploy docs
+LINTED := server client_cli rulebook tests bench deploy docs
 lint: $(STAMP)
 	$(BIN)/ruff check $(LINTED)
 	$(BIN)/ruff format --check $(LINTED)

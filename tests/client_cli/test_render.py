@@ -10,8 +10,9 @@ import pytest
 from rich.text import Text
 
 from client_cli.cards import card_text
+from client_cli.marks import piles_of
 from client_cli.notation import move_piles
-from client_cli.render import MARK_STYLE, draw_board, piles_of, render
+from client_cli.render import MARK_STYLE, draw_board, render
 from server.engine import new_game
 
 from .conftest import check_golden
