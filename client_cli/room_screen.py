@@ -397,7 +397,17 @@ def room_body(model: Model, width: int, height: int, now: int, *, watching: bool
             if model.is_host:
                 out.append(Text("  You host: start (s) when the others are ready.", style="dim"))
             else:
-                out.append(Text(f"  {host} hosts and starts the race; say r when ready."))
+                mine = [
+                    p
+                    for p in room.get("players") or []
+                    if isinstance(p, Mapping) and p.get("name") == model.me
+                ]
+                said = (
+                    ": you are ready (r again: not ready)."
+                    if mine and mine[0].get("ready")
+                    else "; say r when ready."
+                )
+                out.append(Text(f"  {host} hosts and starts the race{said}"))
     elif state == COUNTDOWN:
         start = as_int(room.get("start_at"))
         left = max(start - model.server_now(now), 0)

@@ -40,6 +40,8 @@ def test_the_lobby_s_single_keys_browser_link_and_no_hint_offered(
     ann.wait_for(r"bob\s+ready")
     bob.wait_for(r"You are ready\.")
     assert bob.text.rstrip().splitlines()[-1] == ">"  # nothing was left in the line
+    bob.wait_for(r"ann hosts and starts the race: you are ready \(r again: not ready\)\.")
+    assert "say r when ready" not in bob.text
     ann.type("s", enter=False)
     bob.wait_for(r"Go!", timeout=15)
     ann.wait_for(LEGAL, timeout=15)
@@ -52,7 +54,7 @@ def test_the_lobby_s_single_keys_browser_link_and_no_hint_offered(
     for terminal in (ann, bob):
         terminal.type("q")
         terminal.wait_for(r"Leave the race\?")
-        terminal.type("y")
+        terminal.type("y", enter=False)  # a yes acts at once, as the lobby's keys do
         assert terminal.exit_code() == 0
 
 
