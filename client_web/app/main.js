@@ -11,6 +11,7 @@
 
 import { button, h, replace } from "./dom.js";
 import { Link, ServerError, errorText, storeToken, storedToken } from "./link.js";
+import { recoveryBox, recoveryForm } from "./recovery.js";
 // up front all the same: the header's mute button is on every screen, and the first
 // gesture (the one a browser lets a page start its audio on) may be on the first screen
 import "./sound.js";
@@ -461,6 +462,7 @@ function nameForm(code, challenge) {
       h("p", {}, "Pick a name to play under: 2 to 20 letters, digits, - or _. It is kept in this browser."),
       form,
       note,
+      recoveryForm(),
       watch,
     ),
     draw() {
@@ -531,6 +533,7 @@ function homeScreen() {
         " · ",
         h("a", { href: "/" }, "the read-only pages"),
       ),
+      recoveryBox(),
     ),
   };
 }
