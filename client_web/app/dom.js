@@ -84,3 +84,36 @@ export function button(text, onclick, attrs = {}) {
 export function count(n, word) {
   return `${n} ${word}${n === 1 ? "" : "s"}`;
 }
+
+/**
+ * A board's box watched as the page lays it out: `seen` is its size in whole pixels as last
+ * laid out (null until the first report), and `changed` hears each change, so a draw reads
+ * no layout of its own.
+ */
+export class BoxWatch {
+  /**
+   * @param {HTMLElement} node
+   * @param {() => void} changed
+   */
+  constructor(node, changed) {
+    /** @type {{ width: number, height: number } | null} */
+    this.seen = null;
+    this.observer = new ResizeObserver(([entry]) => {
+      const width = Math.floor(entry.contentRect.width);
+      const height = Math.floor(entry.contentRect.height);
+      if (this.seen && this.seen.width === width && this.seen.height === height) return;
+      this.seen = { width, height };
+      changed();
+    });
+    this.observer.observe(node);
+  }
+
+  /** The size to draw in: as seen, else a guess from the window's width, height unbounded. */
+  size() {
+    return this.seen || { width: Math.min(window.innerWidth - 16, 1100), height: Infinity };
+  }
+
+  stop() {
+    this.observer.disconnect();
+  }
+}

@@ -3,7 +3,7 @@
 // boards with a scrubber, play and pause, and speed (the server's `replay_view`), with
 // "Race this": the replay's challenge, taken.
 
-import { button, clock, count, h, replace } from "./dom.js";
+import { BoxWatch, button, clock, count, h, replace } from "./dom.js";
 import { drawBoard } from "./board.js";
 import { cardsMove } from "./motion.js";
 import { errorText } from "./link.js";
@@ -203,16 +203,9 @@ export class ReplayScreen {
     this.root = h("section", { class: "replay fit" });
     // the board fills what the buttons leave of the window, its box watched as a game's is
     this.boardBox = h("div", { class: "board-box" });
-    /** @type {{ width: number, height: number } | null} */
-    this.boxSize = null;
-    this.observer = new ResizeObserver(([entry]) => {
-      const width = Math.floor(entry.contentRect.width);
-      const height = Math.floor(entry.contentRect.height);
-      if (this.boxSize && this.boxSize.width === width && this.boxSize.height === height) return;
-      this.boxSize = { width, height };
+    this.box = new BoxWatch(this.boardBox, () => {
       if (this.shown) this.drawBoard(this.shown);
     });
-    this.observer.observe(this.boardBox);
     // the controls, shown once the replay is loaded
     this.range = h("input", {
       type: "range",
@@ -230,13 +223,13 @@ export class ReplayScreen {
 
   destroy() {
     clearInterval(this.timer);
-    this.observer.disconnect();
+    this.box.stop();
   }
 
   /** @param {Message} view */
   drawBoard(view) {
     this.shown = view;
-    const size = this.boxSize || { width: Math.min(window.innerWidth - 16, 1100), height: Infinity };
+    const size = this.box.size();
     drawBoard(this.boardBox, view, { legal: [], picked: null, width: size.width, height: size.height || Infinity });
   }
 

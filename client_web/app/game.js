@@ -12,7 +12,7 @@
 // alone. Every pile can be reached with Tab and picked with Enter or Space; focus stays
 // on the pile or in the move box across the redraw a move makes.
 
-import { button, clock, count, h, replace } from "./dom.js";
+import { BoxWatch, button, clock, count, h, replace } from "./dom.js";
 import { drawBoard, pilesOf } from "./board.js";
 import { click, isWord } from "./clicks.js";
 import { challengeMaker } from "./share.js";
@@ -135,16 +135,9 @@ export class GameScreen {
       },
     });
     // the box's size, kept as the page lays it out: a move's draw reads nothing
-    /** @type {{ width: number, height: number } | null} */
-    this.boxSize = null;
-    this.observer = new ResizeObserver(([entry]) => {
-      const width = Math.floor(entry.contentRect.width);
-      const height = Math.floor(entry.contentRect.height);
-      if (this.boxSize && this.boxSize.width === width && this.boxSize.height === height) return;
-      this.boxSize = { width, height };
+    this.box = new BoxWatch(this.boardBox, () => {
       if (this.view) this.drawBoard();
     });
-    this.observer.observe(this.boardBox);
     this.list = h("datalist", { id: "legal-moves" });
     this.input = h("input", {
       id: "notation",
@@ -191,7 +184,7 @@ export class GameScreen {
 
   destroy() {
     document.removeEventListener("keydown", this.keys);
-    this.observer.disconnect();
+    this.box.stop();
     clearInterval(this.ticker);
   }
 
@@ -437,11 +430,11 @@ export class GameScreen {
   /** @param {string | null} [focused] the pile to give the focus, by label */
   drawBoard(focused = null) {
     const box = this.boardBox;
-    if (!this.boxSize && box.isConnected) {
+    if (!this.box.seen && box.isConnected) {
       // once, before the observer has said: the one read of the layout a screen makes
-      this.boxSize = { width: Math.floor(box.clientWidth), height: Math.floor(box.clientHeight) };
+      this.box.seen = { width: Math.floor(box.clientWidth), height: Math.floor(box.clientHeight) };
     }
-    const size = this.boxSize || { width: Math.min(window.innerWidth - 16, 1100), height: Infinity };
+    const size = this.box.size();
     const active = document.activeElement;
     if (focused === null && active instanceof HTMLElement && box.contains(active))
       focused = active.dataset.pile || null;
