@@ -242,16 +242,21 @@ def _racer_line(
     return line
 
 
-def summary(players: Sequence[Mapping[str, Any]], me: str | None, width: int, sep: str) -> Text:
+def summary(
+    players: Sequence[Mapping[str, Any]],
+    me: str | None,
+    width: int,
+    sep: str,
+    pairs: bool = False,
+) -> Text:
     """The racers in a line, under a board that leaves no room beside it: each one's name
-    and cards home, in the order given; where they do not all fit in ``width``, as many
-    as fit of those nearest the player, and how many more."""
+    and cards home (pairs off, where cards leave in pairs), in the order given; where they
+    do not all fit in ``width``, as many as fit of those nearest the player, and how many
+    more."""
 
     def item(p: Mapping[str, Any]) -> str:
         mark = GHOST if p.get("ghost") else ""
-        return (
-            f"{clean(p.get('name', ''), 12)}{mark} {as_int(p.get('home'))}/{as_int(p.get('total'))}"
-        )
+        return f"{clean(p.get('name', ''), 12)}{mark} {progress(p, pairs)}"
 
     line = sep.join(item(p) for p in players)
     if len(line) <= width or len(players) < 2:
@@ -267,6 +272,16 @@ def summary(players: Sequence[Mapping[str, Any]], me: str | None, width: int, se
     text = Text(line, style="bold")
     text.append(rest, style="dim")
     return fit(text, width)
+
+
+def progress(entry: Mapping[str, Any], pairs: bool) -> str:
+    """A racer's cards home of all, or pairs off of all where cards leave in pairs.
+
+    >>> progress({"home": 22, "total": 52}, False), progress({"home": 22, "total": 52}, True)
+    ('22/52', '11/26')
+    """
+    home, total = as_int(entry.get("home")), as_int(entry.get("total"))
+    return f"{home // 2}/{total // 2}" if pairs else f"{home}/{total}"
 
 
 #: after a ghost's name in the racers' panel
@@ -309,6 +324,8 @@ def results_table(model: Model, width: int) -> list[Text]:
     g = Glyphs(model.ascii)
     room = model.room or {}
     results = room.get("results") or []
+    # the games that take cards off in pairs count pairs, as the racers' panel does
+    pairs = model.game is not None and model.game.pairs
     table = Table(box=g.box, show_edge=False, pad_edge=False, expand=False)
     for name, justify in (
         ("#", "right"),
@@ -316,7 +333,7 @@ def results_table(model: Model, width: int) -> list[Text]:
         ("result", "left"),
         ("time", "right"),
         ("moves", "right"),
-        ("home", "right"),
+        ("pairs" if pairs else "home", "right"),
         ("replay", "left"),
     ):
         table.add_column(  # a replay id is never cut: the racers' names give way
@@ -337,7 +354,7 @@ def results_table(model: Model, width: int) -> list[Text]:
             Text(status, style="green" if status == "won" else ""),
             race_time(r.get("time_ms")) or g.dash,
             str(as_int(r.get("moves"))),
-            f"{as_int(r.get('home'))}/{as_int(r.get('total'))}",
+            progress(r, pairs),
             Text(clean(r.get("replay") or "", 32) or g.dash, style="dim"),
         )
     title = Text(f"  Results of race {as_int(room.get('race'))}", style="bold")

@@ -373,3 +373,17 @@ def test_the_race_panel_title_is_whole_beside_short_names() -> None:
         player["name"] = name
     model.me = "al"
     assert re.search(r"Race 1 +home moves", screen(model)), screen(model)
+
+
+def test_results_of_a_game_of_pairs_count_pairs() -> None:
+    model = racing("nestor")
+    model.enter_room(room("finished", game="nestor", results=RESULTS))
+    shown = screen(model)
+    assert re.search(r"catherine_of_aragon .* 1/26 +ca7ca7ca7ca7ca7c\n", shown), shown
+    assert re.search(r"\bpairs\b", shown) and "/52" not in shown, shown
+
+
+def test_the_line_under_a_narrow_board_counts_pairs_in_a_game_of_pairs() -> None:
+    model = racing("nestor")
+    shown = screen(model, width=40)
+    assert "bob 10/26" in shown and "/52" not in shown, shown
