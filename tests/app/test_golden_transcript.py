@@ -12,7 +12,8 @@ What varies from run to run is normalised, and nothing else:
 
 - generated ids become placeholders named in order of first appearance, so that equal ids
   stay visibly equal: ``<ann:id>`` and ``<ann:token>`` (a player's id and token),
-  ``<game-3>`` (a game, and its replay: they share an id), ``<room-1>`` (a room code);
+  ``<game-3>`` (a game, and its replay: they share an id), ``<room-1>`` (a room code),
+  ``<commitment-1>`` and ``<salt-1>`` (a daily deal's commitment, made with a random salt);
 - the server's address in a page (``og:url``) becomes ``http://<server>``;
 - server times are exact (the clock is frozen), written as offsets from its start,
   ``"<t+1500>"`` being 1.5 s after it, for reading;
@@ -220,6 +221,8 @@ class Normaliser:
             self._name(text, None, "room")
             # (a code is read ignoring case: the script sends one in lower case too)
             self._name(text.lower(), self.names[text][:-1] + ", lower case>", "room")
+        elif key in ("commitment", "salt") and re.fullmatch(r"[0-9a-f]{64}", text):
+            self._name(text, None, key)  # (a salt is random: docs/commitments.md)
         elif re.fullmatch(r"[0-9a-f]{16}", text):
             if key == "id" and parent is not None and "name" in parent:
                 self._name(text, f"<{parent['name']}:id>", "player")
