@@ -56,6 +56,10 @@ async def test_a_certified_deal_and_its_book_line_secret_until_the_reset(
         reply = await ann.call("daily", game=GAME)
         assert reply["certified"] is True and reply["par"] is None  # not while ranked
         assert reply["ranked"] is True
+        # committed to once its day entered the window: certified, as published
+        committed = await server.service.commitments.record(day, GAME)
+        assert committed["certified"] is True and committed["seed"] == fixed["seed"]
+        assert reply["commitment"] == committed["commitment"]
         # the deal dealt is the certified one (the views match a fresh deal of its seed)
         assert reply["view"] == new_game(GAME, seed=fixed["seed"]).view()
 
