@@ -119,6 +119,8 @@ async def test_committed_a_week_ahead_revealed_at_the_reset_and_verified(
     replay = json.loads(body)
     assert replay["commitment"] == before[today][GAME]["commitment"]
     assert replay["salt"] == after[today][GAME]["salt"]
+    status, _, page = await fetch(http(server) + f"/replay/{reply['game']}")
+    assert status == 200 and replay["commitment"] in page and replay["salt"] in page
     saved = tmp_path / "daily.json"
     saved.write_text(body)
     checked = verify(saved)

@@ -13,7 +13,8 @@ What varies from run to run is normalised, and nothing else:
 - generated ids become placeholders named in order of first appearance, so that equal ids
   stay visibly equal: ``<ann:id>`` and ``<ann:token>`` (a player's id and token),
   ``<game-3>`` (a game, and its replay: they share an id), ``<room-1>`` (a room code),
-  ``<commitment-1>`` and ``<salt-1>`` (a daily deal's commitment, made with a random salt);
+  ``<commitment-1>`` and ``<salt-1>`` (a daily deal's commitment, made with a random salt;
+  ``<hash-1>``, either, where a page shows it first);
 - the server's address in a page (``og:url``) becomes ``http://<server>``;
 - server times are exact (the clock is frozen), written as offsets from its start,
   ``"<t+1500>"`` being 1.5 s after it, for reading;
@@ -230,7 +231,10 @@ class Normaliser:
                 self._name(text, None, "game")
 
     def text(self, text: str) -> str:
-        """Every id known replaced in a text."""
+        """Every id known replaced in a text (and every 64-digit hash: a page shows a
+        commitment's salt before any message names it)."""
+        for found in re.findall(r"(?<![0-9a-f])[0-9a-f]{64}(?![0-9a-f])", text):
+            self._name(found, None, "hash")
         if not self.names:
             return text
         if self._pattern is None:
