@@ -157,6 +157,11 @@ async def test_a_deal_changed_after_its_commitment_is_refused_and_caught(
     assert status["commitment"] == published["commitment"]  # the commitment stands
     # another game's deal is dealt as ever
     assert (await ann.call("daily", game="nestor"))["ranked"] is True
+    # the committed deal put back, it is dealt
+    await server.redis.set(deal_key(today, GAME), pack(committed))
+    dealt = await ann.call("daily", game=GAME)
+    assert dealt["ranked"] is True and dealt["view"] == new_game(GAME, seed=committed["seed"]).view()
+    assert server.service.commitments.refused == 1
 
     # after the reset the true seed is revealed; a replay of the changed deal fails verify
     next_day(server.clock)

@@ -66,6 +66,11 @@ class Certifier(Part):
                 del self._deals[oldest]
         return found
 
+    def forget(self, day: str, game_id: str) -> None:
+        """Read the day's deal afresh next time: what was read is not the deal committed
+        to (``Commitments.deal``), and an operator may put that one back."""
+        self._deals.pop((day, game_id), None)
+
     async def fixed(self, day: str, game_id: str) -> dict[str, Any]:
         """The day's deal of a game as Redis holds it, fixed now as its first candidate,
         uncertified, if nothing fixed it before (its day has come, or entered the window

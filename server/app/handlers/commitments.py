@@ -101,6 +101,7 @@ class Commitments(Part):
         deal = await self.certifier.deal(day, game)
         record = await self.record(day, game)
         if not c.matches(game, day, int(deal["seed"]), record):
+            self.certifier.forget(day, game)
             self.refused += 1
             log.error(
                 "a daily deal does not match its published commitment: not dealt",
