@@ -160,7 +160,8 @@ async def test_a_deal_changed_after_its_commitment_is_refused_and_caught(
     # the committed deal put back, it is dealt
     await server.redis.set(deal_key(today, GAME), pack(committed))
     dealt = await ann.call("daily", game=GAME)
-    assert dealt["ranked"] is True and dealt["view"] == new_game(GAME, seed=committed["seed"]).view()
+    assert dealt["ranked"] is True
+    assert dealt["view"] == new_game(GAME, seed=committed["seed"]).view()
     assert server.service.commitments.refused == 1
 
     # after the reset the true seed is revealed; a replay of the changed deal fails verify
