@@ -261,6 +261,8 @@ class Model:
             "streak": _streaks(streak),
             #: practice: the ranked attempt's result line (for one who missed the event)
             "ranked_result": clean(msg.get("ranked_result") or "", 200),
+            #: the day's commitment to the deal (docs/commitments.md): 64 hex digits
+            "commitment": clean(msg.get("commitment") or "", 64),
         }
         self.daily_result = None
         self.board = BoardRace.from_message(msg)

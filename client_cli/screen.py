@@ -17,6 +17,7 @@ from rich.text import Text
 
 from .board_screen import board_panel, placing_lines
 from .board_screen import racers as board_racers
+from .challenge import http_url
 from .challenge_screen import challenge_panel, countdown_body, racers, result_lines
 from .clicks import Hit
 from .commands import KEYS, numbered_piles
@@ -250,7 +251,21 @@ def daily_result_lines(model: Model, width: int, now: int) -> list[Text]:
         Text(f"  Your replay: patience-race replay {clean(result.get('game', ''), 32)}"),
         Text("               (yours alone until the day's reset, then anyone's)", style="dim"),
     ]
+    out += commitment_lines(model)
     return [fit(line, width) for line in out]
+
+
+def commitment_lines(model: Model) -> list[Text]:
+    """The day's commitment to the deal, short (its first 12 hex digits), and where the
+    commitments are published: to compare after the reset (docs/commitments.md)."""
+    made = clean((model.daily or {}).get("commitment") or "", 64)
+    if not made:
+        return []
+    page = http_url(model.server, "/daily/commitments") if model.server else "/daily/commitments"
+    return [
+        Text(f"  The deal:    committed ahead, {made[:12]}"),
+        Text(f"               {page}", style="dim"),
+    ]
 
 
 # -- screens ---------------------------------------------------------------------------

@@ -4,7 +4,8 @@
 server (every flag has a ``PATIENCE_*`` variable: see docs/server.md). The other commands
 stand on the rules engine alone: ``games`` lists the games, ``deal`` shows a deal, ``play``
 plays a game at a local console (no network, no accounts: for trying the rules),
-``verify FILE`` re-plays a replay file and says whether it reproduces its result, and
+``verify FILE`` re-plays a replay file and says whether it reproduces its result (and a
+daily's, whether its seed is the one committed to: ``docs/commitments.md``), and
 ``solve`` and ``winnability`` ask the solver whether deals can be won
 (:mod:`server.solving`).
 """
@@ -15,6 +16,7 @@ import argparse
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 from server.engine import GAMES, IllegalMove, UndoRefused, new_game
 from server.solving import add_commands, seed_arg
@@ -112,6 +114,31 @@ def cmd_verify(args: argparse.Namespace) -> int:
         f"{result['time_ms'] / 1000:.1f} s, {result['moves']} moves, "
         f"{result['home']}/{result['total']} home"
     )
+    return check_commitment(replay, args.commitment)
+
+
+def check_commitment(replay: dict[str, Any], expected: str | None) -> int:
+    """``verify``'s second half: a daily replay's seed against its day's commitment
+    (``docs/commitments.md``), and against ``expected`` (``--commitment``) when given."""
+    from server.app.domain.commitments import NoCommitment, NotCommitted, check_replay
+
+    try:
+        found = check_replay(replay, expected)
+    except NotCommitted as exc:
+        print(f"does not match its commitment: {exc}")
+        return 1
+    except NoCommitment as exc:
+        if expected is None:  # (a race's or solo game's, or a daily's from before them)
+            if replay.get("day") is not None:
+                print(f"no commitment checked: {exc}")
+            return 0
+        print(f"cannot check the commitment: {exc}", file=sys.stderr)
+        return 2
+    same = " (the one given)" if expected is not None else ""
+    print(
+        f"committed: the seed and salt hash to the commitment {found}{same}; compare it "
+        f"with the one published for {replay['day']} before the day (/daily/commitments)"
+    )
     return 0
 
 
@@ -141,6 +168,11 @@ def build_parser() -> argparse.ArgumentParser:
     play.set_defaults(func=cmd_play)
     verify = sub.add_parser("verify", help="check that a replay file reproduces its result")
     verify.add_argument("file", type=Path)
+    verify.add_argument(
+        "--commitment",
+        metavar="HEX",
+        help="a daily's commitment saved before its day: the replay's must be this one",
+    )
     verify.set_defaults(func=cmd_verify)
     native = sub.add_parser(
         "native", help="build the compiled modules, or say whether they are in use"

@@ -22,6 +22,24 @@ export { beatenText }; // the notice of a placing that comes on another screen (
 
 const RACE_BOARD_KEY = "patience-race.race-the-board";
 
+/**
+ * The day's commitment to the deal, short, and the page where every commitment is
+ * published and, after the reset, revealed (docs/commitments.md).
+ * @param {string | undefined} commitment 64 hex digits
+ */
+function commitmentLine(commitment) {
+  if (typeof commitment !== "string" || !commitment) return null;
+  return h(
+    "span",
+    { class: "commitment", "data-commitment": commitment },
+    " The deal is committed ahead: ",
+    h("code", { title: commitment }, commitment.slice(0, 12)),
+    " (",
+    h("a", { href: "/daily/commitments", target: "_blank", rel: "noopener" }, "check it"),
+    ").",
+  );
+}
+
 /** @param {Message | null | undefined} streak */
 function streakText(streak) {
   if (!streak) return "";
@@ -112,7 +130,12 @@ export class DailyScreen {
       return;
     }
     const title = h("h1", {}, `${this.name}: daily challenge, ${status.day}`);
-    const resets = h("p", { class: "muted" }, `A new deal in ${clock(status.reset_in_ms)} (00:00 UTC).`);
+    const resets = h(
+      "p",
+      { class: "muted" },
+      `A new deal in ${clock(status.reset_in_ms)} (00:00 UTC).`,
+      commitmentLine(status.commitment),
+    );
     if (status.ranked_attempt === "pending") {
       replace(
         this.top,

@@ -21,6 +21,7 @@ from .settings import Settings
 from .store import bus
 from .store.boards import Boards
 from .store.challenges import Challenges
+from .store.commitments import DailyCommitments
 from .store.daily import Dailies
 from .store.failures import FailureLog
 from .store.games import Games
@@ -82,6 +83,7 @@ class Context:
         self.boards = Boards(redis)
         self.stored_rooms = Rooms(redis, self.proc)
         self.challenges = Challenges(redis)
+        self.commitments = DailyCommitments(redis)
         #: room changes tried again because another process changed the room first, and
         #: appends refused because another process had taken the game (for /metrics)
         self.room_conflicts = 0

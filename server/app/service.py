@@ -29,6 +29,7 @@ from .handlers.base import Handler, Part
 from .handlers.boards import Leaderboards
 from .handlers.certify import Certifier
 from .handlers.challenges import Challenging
+from .handlers.commitments import Commitments
 from .handlers.daily import DailyChallenge
 from .handlers.ghosts import BoardGhosts
 from .handlers.hints import Hints
@@ -106,9 +107,16 @@ class Service:
         self.challenging = Challenging(ctx, self.keeper, self.replaying)
         self.leaderboards = Leaderboards(ctx)
         self.certifier = Certifier(ctx)
+        self.commitments = Commitments(ctx, self.certifier)
         self.board_ghosts = BoardGhosts(ctx)
         self.daily = DailyChallenge(
-            ctx, self.keeper, self.leaderboards, self.certifier, self.replaying, self.board_ghosts
+            ctx,
+            self.keeper,
+            self.leaderboards,
+            self.certifier,
+            self.replaying,
+            self.board_ghosts,
+            self.commitments,
         )
         self.play = Play(ctx, self.keeper, self.daily, self.moves)
         self.hints = Hints(ctx, self.keeper, self.daily, self.moves)
@@ -134,6 +142,7 @@ class Service:
             self.races,
             self.daily,
             self.certifier,
+            self.commitments,
             self.replaying,
             self.challenging,
             self.board_ghosts,
@@ -207,6 +216,10 @@ class Service:
                 self.stuck.searched,
             ),
             "stuck_told": ("Stuck events sent to players.", self.stuck.told),
+            "deals_refused": (
+                "Daily deals refused: they no longer match their published commitment.",
+                self.commitments.refused,
+            ),
         }
 
     def limits(self) -> dict[str, Any]:
@@ -252,12 +265,14 @@ class Service:
         await self.bus.start()
         count = await self.housekeeping.start()
         self.certifier.start()
+        self.commitments.start()
         return count
 
     async def shutdown(self) -> None:
         """Stop the timers and housekeeping, write what is queued, leave the bus."""
         self.housekeeping.stop()
         self.certifier.stop()
+        self.commitments.stop()
         self.host.stop()
         self.races.stop()
         self.stuck.stop()

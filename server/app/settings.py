@@ -70,7 +70,7 @@ class Settings:
     challenge_ttl: int = 30 * 24 * 3600
     challenge_rate: int = 20
     secret: str | None = None
-    certify_ahead: int = 1
+    certify_ahead: int = 9
     certify_budget: float = 10.0
     certify_candidates: int = 20
     rules_dir: Path | None = None
@@ -329,8 +329,9 @@ OPTIONS: dict[str, tuple[str, Callable[[str], Any]]] = {
     ),
     "secret": ("key of the daily deals' seeds (else one kept in the data directory)", _secret),
     "certify_ahead": (
-        "days ahead whose daily deals are certified winnable in the background (1: "
-        "today's and tomorrow's); 0 none (every day's deal is its first candidate)",
+        "days ahead whose daily deals are certified winnable in the background (9: "
+        "each fixed before its day's commitment is published, 7 days ahead); 0 none "
+        "(every day's deal is its first candidate)",
         _non_negative_int,
     ),
     "certify_budget": ("seconds of search a daily deal's candidate gets", _positive_float),

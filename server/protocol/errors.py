@@ -83,6 +83,11 @@ class ErrorCode(StrEnum):
     """``challenge_take`` of a challenge of one's own game."""
     ALREADY_TAKEN = "already_taken"
     """``challenge_take`` of a challenge the player has taken before (once each)."""
+    DEAL_CHANGED = "deal_changed"
+    """``daily``: today's deal of that game, as the server holds it, no longer matches the
+    commitment published for it (``docs/commitments.md``): it was changed after it was
+    committed to, and the server will not deal it. Logged as an error, and counted in
+    ``/metrics``; nothing is dealt."""
     INTERNAL_ERROR = "internal_error"
     """The server failed to handle the request; it is logged. A move, undo or resign that
     fails this way was not applied."""

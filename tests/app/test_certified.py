@@ -10,6 +10,7 @@ import asyncio
 import json
 from pathlib import Path
 
+from server.app.domain import commitments as c
 from server.app.domain import daily as d
 from server.app.domain import replays
 from server.app.settings import Settings
@@ -29,13 +30,22 @@ def certifying(settings: Settings, **more: object) -> Settings:
     return with_settings(settings, **{"certify_budget": 5.0, "certify_candidates": 3, **more})
 
 
+def beyond_the_window(server: Running) -> str:
+    """The first day whose deals are not committed to yet (so not fixed): 8 days ahead."""
+    return d.next_day(c.window(d.day_of(server.clock.now_ms()))[-1])
+
+
 async def test_a_certified_deal_and_its_book_line_secret_until_the_reset(
     settings: Settings, tmp_path: Path
 ) -> None:
     async with running(certifying(settings)) as server:
-        day = d.day_of(server.clock.now_ms())
+        # certified ahead of the days whose deals are committed (and so fixed) already,
+        # then played on its day
+        day = beyond_the_window(server)
         fixed = await server.service.certifier.certify_one(day, GAME)
         assert fixed is not None and fixed["certified"] is True
+        while d.day_of(server.clock.now_ms()) != day:
+            next_day(server.clock)
         secret = server.service.daily.secret
         assert fixed["seed"] == d.candidate_seed(secret, day, GAME, fixed["n"])
         # the certificate is checked: it wins from the deal through the engine
@@ -46,6 +56,10 @@ async def test_a_certified_deal_and_its_book_line_secret_until_the_reset(
         reply = await ann.call("daily", game=GAME)
         assert reply["certified"] is True and reply["par"] is None  # not while ranked
         assert reply["ranked"] is True
+        # committed to once its day entered the window: certified, as published
+        committed = await server.service.commitments.record(day, GAME)
+        assert committed["certified"] is True and committed["seed"] == fixed["seed"]
+        assert reply["commitment"] == committed["commitment"]
         # the deal dealt is the certified one (the views match a fresh deal of its seed)
         assert reply["view"] == new_game(GAME, seed=fixed["seed"]).view()
 
@@ -125,7 +139,7 @@ async def test_no_candidate_proved_in_the_budget_is_the_first_uncertified(
     that budget, the certifier gives up and fixes the first candidate, uncertified."""
     game = "light-and-shade"
     async with running(certifying(settings, certify_budget=0.001, certify_candidates=2)) as one:
-        day = d.next_day(d.day_of(one.clock.now_ms()))
+        day = beyond_the_window(one)
         fixed = await one.service.certifier.certify_one(day, game)
         secret = one.service.daily.secret
         assert fixed == {"seed": d.candidate_seed(secret, day, game, 0), "n": 0, "certified": False}
@@ -138,7 +152,7 @@ async def test_two_processes_never_solve_one_deal_twice(settings: Settings) -> N
         running(certifying(settings, certify_candidates=8)) as one,
         running(certifying(settings, certify_candidates=8)) as two,
     ):
-        day = d.next_day(d.day_of(one.clock.now_ms()))  # tomorrow's, ahead of its day
+        day = beyond_the_window(one)  # ahead of its day, and of its commitment
         await asyncio.gather(
             one.service.certifier.certify_ahead([day], games),
             two.service.certifier.certify_ahead([day], games),

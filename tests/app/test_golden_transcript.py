@@ -12,7 +12,9 @@ What varies from run to run is normalised, and nothing else:
 
 - generated ids become placeholders named in order of first appearance, so that equal ids
   stay visibly equal: ``<ann:id>`` and ``<ann:token>`` (a player's id and token),
-  ``<game-3>`` (a game, and its replay: they share an id), ``<room-1>`` (a room code);
+  ``<game-3>`` (a game, and its replay: they share an id), ``<room-1>`` (a room code),
+  ``<commitment-1>`` and ``<salt-1>`` (a daily deal's commitment, made with a random salt;
+  ``<hash-1>``, either, where a page shows it first);
 - the server's address in a page (``og:url``) becomes ``http://<server>``;
 - server times are exact (the clock is frozen), written as offsets from its start,
   ``"<t+1500>"`` being 1.5 s after it, for reading;
@@ -220,6 +222,8 @@ class Normaliser:
             self._name(text, None, "room")
             # (a code is read ignoring case: the script sends one in lower case too)
             self._name(text.lower(), self.names[text][:-1] + ", lower case>", "room")
+        elif key in ("commitment", "salt") and re.fullmatch(r"[0-9a-f]{64}", text):
+            self._name(text, None, key)  # (a salt is random: docs/commitments.md)
         elif re.fullmatch(r"[0-9a-f]{16}", text):
             if key == "id" and parent is not None and "name" in parent:
                 self._name(text, f"<{parent['name']}:id>", "player")
@@ -227,7 +231,10 @@ class Normaliser:
                 self._name(text, None, "game")
 
     def text(self, text: str) -> str:
-        """Every id known replaced in a text."""
+        """Every id known replaced in a text (and every 64-digit hash: a page shows a
+        commitment's salt before any message names it)."""
+        for found in re.findall(r"(?<![0-9a-f])[0-9a-f]{64}(?![0-9a-f])", text):
+            self._name(found, None, "hash")
         if not self.names:
             return text
         if self._pattern is None:

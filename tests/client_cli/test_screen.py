@@ -349,6 +349,18 @@ def test_daily_result_line() -> None:
     assert text.isascii() and "Patience Race . Doubles and Quits" in text
 
 
+def test_the_daily_result_shows_the_deals_commitment() -> None:
+    """Short, with where the commitments are published (docs/commitments.md)."""
+    model = daily_over()
+    assert model.daily is not None
+    model.daily["commitment"] = "3f2a9c0e1b7d" + "0" * 52
+    model.server = "wss://race.example.org"
+    shown = screen(model)
+    lines = shown.splitlines()
+    at = lines.index("  The deal:    committed ahead, 3f2a9c0e1b7d")
+    assert lines[at + 1] == "               https://race.example.org/daily/commitments"
+
+
 def test_a_result_for_another_game_is_not_shown() -> None:
     model = daily(new_game("gate", seed=1))
     model.apply_daily_result({"type": "daily_result", "game": "ffffffffffffffff", "line": LINE})

@@ -4,7 +4,9 @@ is started when ready, played, and its result line shared with the copy button."
 
 from __future__ import annotations
 
+import json
 import time
+import urllib.request
 from typing import Any
 
 from tests.app.conftest import ServerProcess
@@ -134,6 +136,16 @@ def test_a_daily_is_started_when_ready_played_and_shared(
         start = page.wait_for_selector("[data-act=start-daily]")
         assert start is not None and start.inner_text() == "Start"  # no clock yet
         assert page.locator(".game .pile").count() == 0
+        # the day's commitment to the deal, short, as published (docs/commitments.md)
+        committed = page.wait_for_selector(".commitment")
+        assert committed is not None
+        full = committed.get_attribute("data-commitment")
+        assert full is not None and page.inner_text(".commitment code") == full[:12]
+        assert page.get_attribute(".commitment a", "href") == "/daily/commitments"
+        with urllib.request.urlopen(f"{http(web_server)}/daily/commitments.json") as answer:
+            published = json.loads(answer.read())
+        deals = [deal for day in published["days"] for deal in day["deals"]]
+        assert {"game": "nestor", "commitment": full, "certified": False} in deals
         shot(page, "daily-start")
         start.click()
         page.wait_for_selector(".game .pile")

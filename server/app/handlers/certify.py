@@ -2,7 +2,9 @@
 seeds (``domain.daily.candidate_seed``) that the solver proves winnable, its shortest line
 found kept as the book line (its length is par), all of it secret until the day's reset.
 
-Deals are certified ahead, today's and ``certify_ahead`` days more, by a background task
+Deals are certified ahead, today's and ``certify_ahead`` days more (9 by default: a deal
+is fixed before its day enters the 8 days whose commitments are published,
+``handlers.commitments``), by a background task
 that runs the solver in a worker process (``server.solver.certify``, in the ``certify``
 pool, whose processes run at a lower CPU priority than the server: the event loop never
 waits on it) and that one process of those sharing the Redis claims for each deal. A
@@ -56,15 +58,27 @@ class Certifier(Part):
         key = (day, game_id)
         found = self._deals.get(key)
         if found is None:
-            found = await self.dailies.deal(day, game_id)
-            if found is None:
-                seed = d.candidate_seed(self.ctx.secret, day, game_id, 0)
-                found = await self.dailies.fix_deal(day, game_id, uncertified(seed))
+            found = await self.fixed(day, game_id)
             if not found.get("certified") or "par" in found:  # (else: its par to come)
                 self._deals[key] = found
             if len(self._deals) > 4 * len(GAMES):  # (yesterday's and older: forgotten)
                 oldest = min(self._deals)
                 del self._deals[oldest]
+        return found
+
+    def forget(self, day: str, game_id: str) -> None:
+        """Read the day's deal afresh next time: what was read is not the deal committed
+        to (``Commitments.deal``), and an operator may put that one back."""
+        self._deals.pop((day, game_id), None)
+
+    async def fixed(self, day: str, game_id: str) -> dict[str, Any]:
+        """The day's deal of a game as Redis holds it, fixed now as its first candidate,
+        uncertified, if nothing fixed it before (its day has come, or entered the window
+        of committed days: ``handlers.commitments``). Not kept here: read afresh."""
+        found = await self.dailies.deal(day, game_id)
+        if found is None:
+            seed = d.candidate_seed(self.ctx.secret, day, game_id, 0)
+            found = await self.dailies.fix_deal(day, game_id, uncertified(seed))
         return found
 
     async def par(self, day: str, game_id: str) -> int | None:

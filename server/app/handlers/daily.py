@@ -17,6 +17,7 @@ from ..domain.boards import parse_board
 from .base import Context, Handler, Part, Session, refuse
 from .boards import Leaderboards
 from .certify import Certifier
+from .commitments import Commitments
 from .ghosts import BoardGhosts
 from .keeper import GameKeeper
 from .replays import Replaying
@@ -33,8 +34,10 @@ class DailyChallenge(Part):
         certifier: Certifier,
         replaying: Replaying,
         ghosts: BoardGhosts,
+        commitments: Commitments,
     ) -> None:
         super().__init__(ctx)
+        self.commitments = commitments
         self.ghosts = ghosts
         self.keeper = keeper
         self.leaderboards = leaderboards
@@ -141,7 +144,7 @@ class DailyChallenge(Part):
             return await self.status(pid, req.game)
         now = self.now()
         day = d.day_of(now)
-        deal = await self.certifier.deal(day, req.game)
+        deal, committed = await self.commitments.deal(day, req.game)
         seed = int(deal["seed"])
         gid = await self.dailies.ranked(day, req.game, pid)
         live: g.LiveGame | None = None
@@ -199,6 +202,7 @@ class DailyChallenge(Part):
             "reset_in_ms": reset - now,
             "ranked_result": ranked_result,
             "certified": bool(deal.get("certified")),
+            "commitment": committed["commitment"],
             "par": par,
             "streak": await self._streaks(pid, req.game),
             **live.snapshot_message(),
@@ -223,6 +227,7 @@ class DailyChallenge(Part):
             state = "ended" if live is None or live.finished else "playing"
         if live is not None and live.finished:
             result = self._result_line_of(live, await self.certifier.par(day, game_id))
+        committed = await self.commitments.record(day, game_id)
         reset = d.next_reset_ms(now)
         return {
             "type": "daily_status",
@@ -234,6 +239,8 @@ class DailyChallenge(Part):
             "reset_at": reset,
             "reset_in_ms": reset - now,
             "ranked_result": result,
+            "commitment": committed["commitment"],
+            "certified": bool(committed.get("certified")),
         }
 
     def _result_line_of(self, live: g.LiveGame, par: int | None) -> str:

@@ -87,7 +87,24 @@ class Replaying(Part):
         public only after the day's reset (a game's player sees it sooner, but not the
         seed)."""
         replay, secret, _owner = await self.shown(replay_id, pid)
+        replay = await self.with_commitment(replay, secret)
         return {**replay, "seed": None} if secret else replay
+
+    async def with_commitment(self, replay: dict[str, Any], secret: bool) -> dict[str, Any]:
+        """A replay of a daily deal with its day's commitment (``docs/commitments.md``),
+        and, once the day is over (``secret`` false), the salt that with its seed makes
+        it: what ``verify`` checks (a replay with a ``day`` is of that day's deal; one of
+        a deal changed after its commitment would fail that check, as it should)."""
+        day, game = replay.get("day"), replay.get("game")
+        if not isinstance(day, str) or not isinstance(game, str) or not d.valid_day(day):
+            return replay
+        record = await self.ctx.commitments.get(day, game)
+        if record is None:
+            return replay
+        shown = {**replay, "commitment": record["commitment"]}
+        if not secret:
+            shown["salt"] = record["salt"]
+        return shown
 
     async def shown(
         self, replay_id: str, pid: str | None

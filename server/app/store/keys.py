@@ -38,6 +38,12 @@ key                         type    what
                                     it was fixed (msgpack), fixed once (31 days)
 ``deal:{day}:{game}:claim`` string  the process certifying that deal, or searching for its
                                     par (expires)
+``dcommit:{day}:{game}``     string  the commitment to the day's deal of a game (msgpack:
+                                    ``commitment``, ``seed``, ``salt``, ``certified``,
+                                    ``at``), written once (``NX``) from the fixed deal at
+                                    least 7 days ahead; seed and salt shown only after the
+                                    day's reset (``docs/commitments.md``); kept for good,
+                                    as the replays it checks are
 ``dailies:owed``            set     ids of ranked daily games ended whose finish (replay,
                                     boards, streak) is not written yet; added in the write
                                     that logs the final entry, removed once it is written
@@ -199,6 +205,12 @@ def deal_par_key(day: str, game: str) -> str:
 
 def deal_claim_key(day: str, game: str) -> str:
     return f"deal:{day}:{game}:claim"
+
+
+def commitment_key(day: str, game: str) -> str:
+    """The commitment to a day's deal of a game (``DailyCommitments``): no TTL, so that a
+    daily replay kept for good can always be checked against it (ten small keys a day)."""
+    return f"dcommit:{day}:{game}"
 
 
 def streak_key(pid: str) -> str:

@@ -149,6 +149,20 @@ def race_this(replay: dict[str, Any]) -> str:
     )
 
 
+def committed(replay: dict[str, Any]) -> str:
+    """A daily replay's commitment to its deal, with the salt once it is revealed
+    (``docs/commitments.md``); nothing for a replay without one."""
+    made = replay.get("commitment")
+    if not isinstance(made, str):
+        return ""
+    salt = replay.get("salt")
+    revealed = f" · salt <code class=hash>{escape(salt)}</code>" if isinstance(salt, str) else ""
+    return (
+        f"<p class=muted>Deal committed ahead: <code class=hash>{escape(made)}</code>"
+        f'{revealed} (<a href="/daily/commitments">the commitments</a>)</p>'
+    )
+
+
 def replay_html(replay: dict[str, Any], meta: str = "") -> str:
     result = replay.get("result", {})
     name = GAMES[replay["game"]].name if replay.get("game") in GAMES else replay.get("game")
@@ -170,7 +184,7 @@ def replay_html(replay: dict[str, Any], meta: str = "") -> str:
         f"<p>{escape(str(result.get('status')))} · {d.clock_text(int(result.get('time_ms', 0)))}"
         f" · {int(result.get('moves', 0))} moves · {int(result.get('home', 0))}/"
         f"{int(result.get('total', 0))} home · seed {escape(str(seed))}"
-        f" · rules version {version}</p>{rules_note}"
+        f" · rules version {version}</p>{rules_note}{committed(replay)}"
         f"<table><thead><tr><th>#</th><th>time</th><th>move</th></tr></thead>"
         f"<tbody>{moves}</tbody></table>"
         f"{race_this(replay)}"

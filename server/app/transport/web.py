@@ -7,10 +7,11 @@ pages: ``/`` (or ``/index.html``) the index; ``/leaderboard/<board>`` and
 ``/leaderboard/<board>.json`` (``<board>`` as in the protocol: ``daily/gate/2026-11-22``,
 ``daily/gate`` for today, ``wins/gate``, ``best/gate``, ``races/week``, ``races/all``);
 ``/leaderboard?game=gate&day=2026-11-21`` (the day picker's form); ``/replay/<id>`` and
-``/replay/<id>.json``; ``/rules/<game>`` and ``/rules/<game>.txt``, a game's rules for
-players (:mod:`.rules_page`). Their HTML is :mod:`server.app.transport.pages`. The browser
-client: ``/play``, ``/r/<CODE>`` (a race room's link) and ``/c/<ID>`` (a challenge's
-link) answer its one page, and
+``/replay/<id>.json``; ``/daily/commitments`` and ``/daily/commitments.json``, the daily
+deals' commitments (:mod:`.commitments_page`); ``/rules/<game>`` and
+``/rules/<game>.txt``, a game's rules for players (:mod:`.rules_page`). Their HTML is
+:mod:`server.app.transport.pages`. The browser client: ``/play``, ``/r/<CODE>`` (a race
+room's link) and ``/c/<ID>`` (a challenge's link) answer its one page, and
 ``/web/...`` its files (:mod:`server.app.transport.static` says which; ``/web/pages.css``
 is the read-only pages' style sheet), each with an entity tag (a GET or HEAD whose
 ``If-None-Match`` names it, weakly, or is ``*``, gets 304) and, over a KiB, gzipped to a
@@ -62,7 +63,7 @@ from server.protocol import ErrorCode, ProtocolError
 
 from ..domain import daily as d
 from ..store.connect import answers
-from . import pages, previews, rules_page, static
+from . import commitments_page, pages, previews, rules_page, static
 
 if TYPE_CHECKING:
     from ..metrics import Metrics
@@ -273,6 +274,14 @@ async def replay_page(server: WebServer, found: Found) -> Answer:
     return Answer(200, HTML, pages.replay_html(replay, meta))
 
 
+async def commitments_answer(server: WebServer, found: Found) -> Answer:
+    """The daily deals' commitments (:mod:`.commitments_page`), or their JSON."""
+    listing = await server.service.commitments.listing()
+    if found.route.form == JSON:
+        return Answer(200, JSON, json.dumps(listing))
+    return Answer(200, HTML, commitments_page.commitments_html(listing))
+
+
 async def rules_page_answer(server: WebServer, found: Found) -> Answer:
     """A game's rules for players: the browser's page, or the terminal's text."""
     if found.name not in GAMES:
@@ -439,7 +448,7 @@ async def web_file(server: WebServer, found: Found) -> Answer:
 
 
 #: the read-only pages' style sheet, served as the browser client's files are
-PAGES_CSS = static.served(pages.STYLE + rules_page.STYLE, static.CSS)
+PAGES_CSS = static.served(pages.STYLE + rules_page.STYLE + commitments_page.STYLE, static.CSS)
 
 
 async def pages_css(server: WebServer, found: Found) -> Answer:
@@ -509,6 +518,8 @@ ROUTES: tuple[Route, ...] = (
     Route(f"/leaderboard/{NAME}", HTML, board_page),
     Route(f"/replay/{NAME}.json", JSON, replay_page),
     Route(f"/replay/{NAME}", HTML, replay_page),
+    Route("/daily/commitments.json", JSON, commitments_answer),
+    Route("/daily/commitments", HTML, commitments_answer),
     Route(f"/rules/{NAME}.txt", PLAIN, rules_page_answer),
     Route(f"/rules/{NAME}", HTML, rules_page_answer),
     Route("/play", HTML, play_page),

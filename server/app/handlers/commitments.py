@@ -1,0 +1,140 @@
+"""Committed daily deals (``docs/commitments.md``): every game's deal of today and the
+next 7 days is committed to, by a hash of its seed and a salt, before anyone can play it;
+the seed and salt are revealed at the day's reset; and a deal that no longer matches its
+commitment is never dealt.
+
+Who publishes: every process, and none has to. Each looks every minute (and at its
+start), and a request that needs a commitment (``daily``, ``daily_status``, the page)
+looks too: a day and game of the window with no commitment gets its deal fixed (by the
+certifier's certificate if it came first, else as its first candidate, uncertified:
+``Certifier.fixed``) and its commitment written once (``SET NX``, with a salt drawn by
+the writer). Whoever writes first, every process then reads the same record, so all
+serve the same commitments, across restarts of any of them.
+
+One salt per day and game, not per day: it is drawn by whoever writes that commitment and
+stored in the same record in the same ``SET NX``, so a commitment and its salt can never
+come from two writers; all of a day's salts are revealed at the same moment anyway.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+from server.engine import GAMES
+from server.protocol import ErrorCode
+
+from ..domain import commitments as c
+from ..domain import daily as d
+from .base import Context, Part, refuse
+from .certify import Certifier
+
+log = logging.getLogger("patience.service")
+
+#: seconds between a process's looks at the window of committed days
+PUBLISH_INTERVAL = 60.0
+
+
+class Commitments(Part):
+    def __init__(self, ctx: Context, certifier: Certifier) -> None:
+        super().__init__(ctx)
+        self.certifier = certifier
+        self.store = ctx.commitments
+        #: deals refused because they no longer match their commitment (for /metrics)
+        self.refused = 0
+        self._task: asyncio.Task[None] | None = None
+
+    # -- publishing ---------------------------------------------------------------------
+
+    def start(self) -> None:
+        if self._task is None:
+            self._task = asyncio.get_running_loop().create_task(self._forever())
+
+    def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            self._task = None
+
+    async def _forever(self) -> None:
+        while True:
+            try:
+                await self.publish()
+            except Exception as exc:  # tried again at the next look
+                self.failures.failed("publishing the daily commitments", exc)
+            await asyncio.sleep(PUBLISH_INTERVAL)
+
+    async def publish(self) -> list[tuple[str, list[dict[str, Any] | None]]]:
+        """Make sure every game's deal of every day of the window (today and the next
+        7) is committed to: one round trip when all are (the usual case), else the
+        missing ones fixed and committed now. The window's records, a day at a time."""
+        days = c.window(d.day_of(self.now()))
+        pairs = [(day, game) for day in days for game in GAMES]
+        found = await self.store.get_many(pairs)
+        made = 0
+        for n, (record, (day, game)) in enumerate(zip(found, pairs, strict=True)):
+            if record is None:
+                found[n] = await self._commit(day, game)
+                made += 1
+        if made:
+            log.info("daily deals committed", extra={"days": days, "committed": made})
+        per_day = len(GAMES)
+        return [(day, found[i * per_day : (i + 1) * per_day]) for i, day in enumerate(days)]
+
+    async def _commit(self, day: str, game: str) -> dict[str, Any]:
+        deal = await self.certifier.fixed(day, game)
+        record = c.sealed(game, day, deal, c.new_salt(), self.now())
+        return await self.store.commit(day, game, record)
+
+    async def record(self, day: str, game: str) -> dict[str, Any]:
+        """The commitment to a day's deal of a game, written now if it is not yet (a
+        request of today's that came before any look at the window)."""
+        found = await self.store.get(day, game)
+        return found if found is not None else await self._commit(day, game)
+
+    # -- dealing --------------------------------------------------------------------------
+
+    async def deal(self, day: str, game: str) -> tuple[dict[str, Any], dict[str, Any]]:
+        """The day's deal of a game, and its commitment; refused (``deal_changed``,
+        logged as an error and counted) when the deal no longer matches what was
+        committed: someone changed it in Redis after it was published."""
+        deal = await self.certifier.deal(day, game)
+        record = await self.record(day, game)
+        if not c.matches(game, day, int(deal["seed"]), record):
+            self.certifier.forget(day, game)
+            self.refused += 1
+            log.error(
+                "a daily deal does not match its published commitment: not dealt",
+                extra={"day": day, "game": game, "commitment": record["commitment"]},
+            )
+            raise refuse(
+                ErrorCode.DEAL_CHANGED,
+                f"today's deal of {GAMES[game].name} does not match the commitment "
+                f"published for it ({record['commitment'][:12]}...): the server will not "
+                "deal it; its operators are alerted",
+            )
+        return deal, record
+
+    # -- showing --------------------------------------------------------------------------
+
+    async def listing(self) -> dict[str, Any]:
+        """The commitments page's content: the window's days (today and the next 7, their
+        commitments only) and the last 31 days (revealed: seed and salt), the latest
+        first, each with every game's commitment that was published."""
+        today = d.day_of(self.now())
+        ahead = await self.publish()
+        before = c.past(today)
+        pairs = [(day, game) for day in before for game in GAMES]
+        found = await self.store.get_many(pairs)
+        per_day = len(GAMES)
+        past = [(day, found[i * per_day : (i + 1) * per_day]) for i, day in enumerate(before)]
+        days = []
+        for day, records in [*reversed(ahead), *past]:
+            shown = [
+                c.shown(game, day, record, today)
+                for game, record in zip(GAMES, records, strict=True)
+                if record is not None
+            ]
+            if shown:
+                days.append({"day": day, "revealed": day < today, "deals": shown})
+        return {"today": today, "layout": c.LAYOUT, "days": days}
