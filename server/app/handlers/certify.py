@@ -18,7 +18,6 @@ day is never held up. Its book line and par are fixed once too, when found
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import time
 from dataclasses import dataclass
@@ -30,6 +29,7 @@ from server.solver.certify import first_winnable, shortest_line
 
 from ..domain import daily as d
 from ..domain import replays
+from ..periodic import Periodic
 from ..workers import timed
 from .base import Context, Part
 
@@ -46,7 +46,9 @@ class Certifier(Part):
         self._deals: dict[tuple[str, str], dict[str, Any]] = {}
         #: deals certified by this process (for the tests and the log)
         self.certified_here = 0
-        self._task: asyncio.Task[None] | None = None
+        self._looks = Periodic(
+            "certifying daily deals", self.certify_ahead, lambda: CERTIFY_INTERVAL, ctx.failures
+        )
 
     # -- the deal of a day --------------------------------------------------------------
 
@@ -92,21 +94,11 @@ class Certifier(Part):
     # -- certifying ahead ---------------------------------------------------------------
 
     def start(self) -> None:
-        if self.settings.certify_ahead > 0 and self._task is None:
-            self._task = asyncio.get_running_loop().create_task(self._forever())
+        if self.settings.certify_ahead > 0:
+            self._looks.start()
 
     def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            self._task = None
-
-    async def _forever(self) -> None:
-        while True:
-            try:
-                await self.certify_ahead()
-            except Exception as exc:  # tried again at the next look
-                self.failures.failed("certifying daily deals", exc)
-            await asyncio.sleep(CERTIFY_INTERVAL)
+        self._looks.stop()
 
     async def certify_ahead(
         self, days: list[str] | None = None, games: list[str] | None = None

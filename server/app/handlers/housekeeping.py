@@ -18,6 +18,7 @@ from ..domain.room import (
     RACING,
 )
 from ..held import HeldRoom
+from ..periodic import Periodic
 from .base import Context, Part
 from .daily import DailyChallenge
 from .host import RoomHost
@@ -48,33 +49,38 @@ class Housekeeping(Part):
         self.races = races
         self.keeper = keeper
         self.daily = daily
-        self._sweeper: asyncio.Task[None] | None = None
-        self._resets: asyncio.Task[None] | None = None
+        self._sweeper = Periodic(
+            "housekeeping",
+            self.sweep,
+            lambda: self.settings.sweep_interval,
+            ctx.failures,
+            wait_first=True,
+        )
+        self._resets = Periodic(
+            "ending dailies at the reset", self._to_reset, lambda: 0, ctx.failures
+        )
 
     async def start(self) -> int:
         """Resume the rooms a previous run left, and start the housekeeping and the
         wait for the day's reset (which first ends what a reset passed while this
         process was not running left open); how many rooms were resumed."""
         count = await self.resume_rooms()
-        loop = asyncio.get_running_loop()
-        self._sweeper = loop.create_task(self._sweep_forever())
-        self._resets = loop.create_task(self._at_resets())
+        self._sweeper.start()
+        self._resets.start()
         return count
 
     def stop(self) -> None:
-        for task in (self._sweeper, self._resets):
-            if task is not None:
-                task.cancel()
+        self._sweeper.stop()
+        self._resets.stop()
 
-    async def _at_resets(self) -> None:
-        """End the ranked dailies left open by the resets passed, then again at every
-        day's reset (00:00 UTC on the server clock) as it comes. Every housekeeping pass
-        looks too, for what a failure or another process's claim left."""
-        while True:
-            await self.end_dailies()
-            reset = d.next_reset_ms(self.now())
-            while (left := reset - self.now()) > 0:
-                await asyncio.sleep(min(left / 1000, RESET_LOOK))
+    async def _to_reset(self) -> None:
+        """End the ranked dailies left open by the resets passed, then wait for the next
+        day's reset (00:00 UTC on the server clock), to do it again then. Every
+        housekeeping pass looks too, for what a failure or another process's claim left."""
+        await self.end_dailies()
+        reset = d.next_reset_ms(self.now())
+        while (left := reset - self.now()) > 0:
+            await asyncio.sleep(min(left / 1000, RESET_LOOK))
 
     async def end_dailies(self) -> None:
         """:meth:`DailyChallenge.close_ended`; a failure is logged (the next look tries
@@ -97,11 +103,6 @@ class Housekeeping(Part):
             await self.steps.settle(room)
             count += 1
         return count
-
-    async def _sweep_forever(self) -> None:
-        while True:
-            await asyncio.sleep(self.settings.sweep_interval)
-            await self.run_once()
 
     async def run_once(self) -> None:
         """A pass of :meth:`sweep`; a failure is logged (the next pass tries again)."""
