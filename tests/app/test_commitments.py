@@ -16,13 +16,15 @@ from pathlib import Path
 from typing import Any
 
 from server.app.domain import daily as d
+from server.app.service import Service
 from server.app.settings import Settings
 from server.app.store.codec import pack
 from server.app.store.keys import commitment_key, deal_key
 from server.engine import GAMES, new_game
+from server.solver.certify import first_winnable
 
 from .client import player
-from .conftest import Running, running
+from .conftest import Running, running, with_settings
 from .test_daily import next_day
 from .test_pages import fetch, http
 
@@ -214,3 +216,52 @@ async def test_two_processes_publish_the_same_commitments(settings: Settings) ->
         for game in GAMES:
             record = await one.service.commitments.record(today, game)
             assert (await two.service.commitments.deal(today, game))[1] == record
+
+
+async def test_a_new_server_leaves_deals_to_the_certifier_and_commits_them_as_fixed(
+    server: Running,
+) -> None:
+    # a new server, certifying 9 days ahead: its first looks find no deal fixed (the test
+    # server's own looks, which fixed them at once with certification off, stopped and
+    # wiped)
+    server.service.commitments.stop()
+    today = d.day_of(server.clock.now_ms())
+    days = window(today)
+    await server.redis.delete(
+        *[key(day, g) for day in days for g in GAMES for key in (commitment_key, deal_key)]
+    )
+    fresh = Service(with_settings(server.settings, certify_ahead=9), server.redis)
+    looks = fresh.commitments
+    # nothing fixed uncertified to publish it: every day pending, no deal fixed
+    assert all(record is None for _, records in await looks.publish() for record in records)
+    for day in days:
+        assert await fresh.dailies.deal(day, GAME) is None, day
+    listed = await looks.listing()
+    pending = {day["day"]: day.get("pending") for day in listed["days"]}
+    assert pending == {day: list(GAMES) for day in days}
+    status = await fresh.daily.status("0123456789abcdef", GAME)
+    assert status["commitment"] is None and status["certified"] is None
+    assert await fresh.dailies.deal(today, GAME) is None  # (a look deals nothing)
+    # the certifier fixes a deal 5 days ahead, certified: the next look commits to it
+    ahead = days[5]
+    seeds = [d.candidate_seed(fresh.daily.secret, ahead, GAME, n) for n in range(3)]
+    found = first_winnable(GAME, seeds, 5.0)
+    assert found is not None
+    await fresh.dailies.fix_deal(ahead, GAME, {**found, "certified": True})
+    committed = dict(await looks.publish())[ahead]
+    record = committed[list(GAMES).index(GAME)]
+    assert record is not None and record["certified"] is True
+    assert record["commitment"] == by_hand(GAME, ahead, found["seed"], record["salt"])
+    assert sum(r is not None for r in committed) == 1  # the day's others still pending
+    # today's daily asked for: its day has come, so it is fixed as it stands and committed
+    dealt, made = await looks.deal(today, "nestor")
+    assert dealt["certified"] is False and made["certified"] is False
+    assert (await fresh.daily.status("0123456789abcdef", "nestor"))["commitment"] == (
+        made["commitment"]
+    )
+    # certification that does not reach a day of the window: that day committed at once
+    short = Service(with_settings(server.settings, certify_ahead=3), server.redis)
+    published = dict(await short.commitments.publish())
+    assert all(r is not None for day in days[4:] for r in published[day])
+    assert (await short.dailies.deal(days[4], GAME) or {}).get("certified") is False
+    assert await short.dailies.deal(days[2], GAME) is None  # still the certifier's

@@ -75,6 +75,17 @@ def window(today: str) -> list[str]:
     return days
 
 
+def days_after(day: str, count: int) -> str:
+    """The day ``count`` days after ``day``.
+
+    >>> days_after("2026-12-30", 9)
+    '2027-01-08'
+    """
+    for _ in range(count):
+        day = next_day(day)
+    return day
+
+
 def past(today: str, count: int = PAST) -> list[str]:
     """The ``count`` days before today, the latest first."""
     days = [previous_day(today)]

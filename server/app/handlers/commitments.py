@@ -4,12 +4,19 @@ the seed and salt are revealed at the day's reset; and a deal that no longer mat
 commitment is never dealt.
 
 Who publishes: every process, and none has to. Each looks every minute (and at its
-start), and a request that needs a commitment (``daily``, ``daily_status``, the page)
-looks too: a day and game of the window with no commitment gets its deal fixed (by the
-certifier's certificate if it came first, else as its first candidate, uncertified:
-``Certifier.fixed``) and its commitment written once (``SET NX``, with a salt drawn by
-the writer). Whoever writes first, every process then reads the same record, so all
-serve the same commitments, across restarts of any of them.
+start), and so does a request for the page: a day and game of the window whose deal is
+fixed but not committed to gets its commitment written once (``SET NX``, with a salt
+drawn by the writer). Whoever writes first, every process then reads the same record,
+so all serve the same commitments, across restarts of any of them.
+
+A deal not fixed yet is left to the certifier while it may still certify it (its day is
+within ``certify_ahead``): a new server's first looks would otherwise fix a week of deals
+uncertified before the certifier reached them. The certifier fixes each deal two days
+before its day enters the window, so in steady state every day is committed 7 days
+ahead; a new server publishes each day as its deal is certified (today's within a
+minute, the week's within the hour). A deal is fixed now as its first candidate,
+uncertified, when nothing will certify it: certification is off or does not reach that
+day, or a player asks for the day's daily (``daily``, ``daily_status``: its day has come).
 
 One salt per day and game, not per day: it is drawn by whoever writes that commitment and
 stored in the same record in the same ``SET NX``, so a commitment and its salt can never
@@ -18,7 +25,6 @@ come from two writers; all of a day's salts are revealed at the same moment anyw
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from typing import Any
 
@@ -27,6 +33,7 @@ from server.protocol import ErrorCode
 
 from ..domain import commitments as c
 from ..domain import daily as d
+from ..periodic import Periodic
 from .base import Context, Part, refuse
 from .certify import Certifier
 
@@ -43,46 +50,56 @@ class Commitments(Part):
         self.store = ctx.commitments
         #: deals refused because they no longer match their commitment (for /metrics)
         self.refused = 0
-        self._task: asyncio.Task[None] | None = None
+        self._looks = Periodic(
+            "publishing the daily commitments",
+            self._publish,
+            lambda: PUBLISH_INTERVAL,
+            ctx.failures,
+        )
 
     # -- publishing ---------------------------------------------------------------------
 
     def start(self) -> None:
-        if self._task is None:
-            self._task = asyncio.get_running_loop().create_task(self._forever())
+        self._looks.start()
 
     def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            self._task = None
+        self._looks.stop()
 
-    async def _forever(self) -> None:
-        while True:
-            try:
-                await self.publish()
-            except Exception as exc:  # tried again at the next look
-                self.failures.failed("publishing the daily commitments", exc)
-            await asyncio.sleep(PUBLISH_INTERVAL)
+    async def _publish(self) -> None:
+        await self.publish()
 
     async def publish(self) -> list[tuple[str, list[dict[str, Any] | None]]]:
         """Make sure every game's deal of every day of the window (today and the next
         7) is committed to: one round trip when all are (the usual case), else the
         missing ones fixed and committed now. The window's records, a day at a time."""
-        days = c.window(d.day_of(self.now()))
+        today = d.day_of(self.now())
+        days = c.window(today)
         pairs = [(day, game) for day in days for game in GAMES]
         found = await self.store.get_many(pairs)
         made = 0
+        # the last day the certifier works on: up to it, a deal not fixed is left to it
+        reach = c.days_after(today, self.settings.certify_ahead)
         for n, (record, (day, game)) in enumerate(zip(found, pairs, strict=True)):
-            if record is None:
+            if record is not None:
+                continue
+            if self.settings.certify_ahead > 0 and day <= reach:
+                deal = await self.dailies.deal(day, game)
+                if deal is None:
+                    continue  # (being certified: committed at a later look)
+                found[n] = await self._seal(day, game, deal)
+            else:
                 found[n] = await self._commit(day, game)
-                made += 1
+            made += 1
         if made:
             log.info("daily deals committed", extra={"days": days, "committed": made})
         per_day = len(GAMES)
         return [(day, found[i * per_day : (i + 1) * per_day]) for i, day in enumerate(days)]
 
     async def _commit(self, day: str, game: str) -> dict[str, Any]:
-        deal = await self.certifier.fixed(day, game)
+        """Commit to the day's deal, fixing it now, uncertified, if it is not fixed."""
+        return await self._seal(day, game, await self.certifier.fixed(day, game))
+
+    async def _seal(self, day: str, game: str, deal: dict[str, Any]) -> dict[str, Any]:
         record = c.sealed(game, day, deal, c.new_salt(), self.now())
         return await self.store.commit(day, game, record)
 
@@ -91,6 +108,19 @@ class Commitments(Part):
         request of today's that came before any look at the window)."""
         found = await self.store.get(day, game)
         return found if found is not None else await self._commit(day, game)
+
+    async def looked_up(self, day: str, game: str) -> dict[str, Any] | None:
+        """The commitment to a day's deal of a game, written now if its deal is fixed
+        (or nothing will certify it), but never fixing a deal the certifier may still
+        certify: None while it is at it. For a look that deals nothing
+        (``daily_status``)."""
+        found = await self.store.get(day, game)
+        if found is not None:
+            return found
+        if self.settings.certify_ahead == 0:
+            return await self._commit(day, game)
+        deal = await self.dailies.deal(day, game)
+        return None if deal is None else await self._seal(day, game, deal)
 
     # -- dealing --------------------------------------------------------------------------
 
@@ -120,7 +150,8 @@ class Commitments(Part):
     async def listing(self) -> dict[str, Any]:
         """The commitments page's content: the window's days (today and the next 7, their
         commitments only) and the last 31 days (revealed: seed and salt), the latest
-        first, each with every game's commitment that was published."""
+        first, each with every game's commitment that was published, and the days ahead
+        whose deals are still being certified (``pending``: none is committed yet)."""
         today = d.day_of(self.now())
         ahead = await self.publish()
         before = c.past(today)
@@ -135,6 +166,14 @@ class Commitments(Part):
                 for game, record in zip(GAMES, records, strict=True)
                 if record is not None
             ]
-            if shown:
-                days.append({"day": day, "revealed": day < today, "deals": shown})
+            pending = [game for game, record in zip(GAMES, records, strict=True) if record is None]
+            if shown or (pending and day >= today):
+                days.append(
+                    {
+                        "day": day,
+                        "revealed": day < today,
+                        "deals": shown,
+                        **({"pending": pending} if pending and day >= today else {}),
+                    }
+                )
         return {"today": today, "layout": c.LAYOUT, "days": days}

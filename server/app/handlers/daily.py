@@ -227,7 +227,7 @@ class DailyChallenge(Part):
             state = "ended" if live is None or live.finished else "playing"
         if live is not None and live.finished:
             result = self._result_line_of(live, await self.certifier.par(day, game_id))
-        committed = await self.commitments.record(day, game_id)
+        committed = await self.commitments.looked_up(day, game_id)
         reset = d.next_reset_ms(now)
         return {
             "type": "daily_status",
@@ -239,8 +239,8 @@ class DailyChallenge(Part):
             "reset_at": reset,
             "reset_in_ms": reset - now,
             "ranked_result": result,
-            "commitment": committed["commitment"],
-            "certified": bool(committed.get("certified")),
+            "commitment": committed["commitment"] if committed else None,
+            "certified": bool(committed.get("certified")) if committed else None,
         }
 
     def _result_line_of(self, live: g.LiveGame, par: int | None) -> str:

@@ -52,6 +52,11 @@ def commitments_html(listing: dict[str, Any]) -> str:
         else:
             head = f"{when}: ahead"
         deals = "".join(_deal(when, deal) for deal in day["deals"])
+        if day.get("pending"):
+            names = ", ".join(GAMES[g].name if g in GAMES else g for g in day["pending"])
+            deals += (
+                f"<li class=muted>not committed yet, its deal being certified: {escape(names)}</li>"
+            )
         sections.append(f"<h2>{escape(head)}</h2><ul class=commits>{deals}</ul>")
     body = (
         '<p><a href="/">Patience Race</a></p><h1>Daily deals, committed ahead</h1>'
