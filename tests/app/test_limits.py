@@ -24,7 +24,6 @@ from .test_cluster import cluster, local_cluster, on_cluster  # noqa: F401 (fixt
 from .test_processes import three
 
 
-
 async def registered(url: str, name: str) -> dict:
     client = await Client.connect(url)
     await client.call("hello", protocol=1)
