@@ -16,6 +16,7 @@ from server.app.store.keys import name_key, player_key
 
 from .client import Client, player, signed_in
 from .conftest import Running, ServerProcess, running, with_settings
+from .test_challenges import made, solo_won
 
 DAY_S = 86_400
 
@@ -177,3 +178,28 @@ async def test_rename_days_is_a_setting(settings: Settings) -> None:
         assert "once a day: the next change is allowed from " in refused["message"]
         server.clock.advance(DAY_S)
         assert (await ann.call("rename", name="annie"))["player"]["name"] == "annie"
+
+
+async def test_a_challenge_shows_its_player_and_takers_under_their_names_now(
+    server: Running,
+) -> None:
+    ann, bob = await player(server.url, "ann"), await player(server.url, "bob")
+    gid = await solo_won(ann)
+    cid = (await made(ann, gid))["id"]
+    taken = await bob.call("challenge_take", challenge=cid)
+    start = await bob.event("challenge_start")
+    await bob.call("resign", game=start["game"])
+    await bob.event("challenge_result")
+    assert taken["challenge"]["player"] == "ann"
+    await ann.call("rename", name="Annika")
+    await bob.call("rename", name="Bobby")
+    for viewer in (ann, bob):
+        shown = await viewer.call("challenge_show", challenge=cid)
+        assert shown["challenge"]["player"] == "Annika"
+        assert [(e["player"], e["ghost"]) for e in shown["table"]] == [
+            ("Annika", True),
+            ("Bobby", False),
+        ]
+    listed = (await ann.call("challenges"))["challenges"]
+    assert [c["player"] for c in listed] == ["Annika"]
+    assert listed[0]["share"].startswith("Beat my ")

@@ -32,6 +32,16 @@ class Players:
         raw = await self.redis.hget(player_key(pid), "name")
         return None if raw is None else text(raw)
 
+    async def names_of(self, pids: list[str]) -> list[str | None]:
+        """Each player's name now (None: no such player), in one round trip."""
+        if not pids:
+            return []
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for pid in pids:
+                pipe.hget(player_key(pid), "name")
+            found = await pipe.execute()
+        return [None if raw is None else text(raw) for raw in found]
+
     async def create(self, pid: str, name: str, token: str, created_ms: int) -> str | None:
         """A new player, if ``name`` is free: None; else, and nothing written, ``""`` if
         it is another's, or the server ms until which it is kept for the player who had
