@@ -15,8 +15,10 @@ from server.app.store.codec import text
 from server.app.store.keys import name_key, player_key
 
 from .client import Client, player, signed_in
+from .cluster import LocalCluster
 from .conftest import Running, ServerProcess, running, with_settings
 from .test_challenges import made, solo_won
+from .test_cluster import cluster, local_cluster, on_cluster  # noqa: F401 (fixtures)
 
 DAY_S = 86_400
 
@@ -203,3 +205,25 @@ async def test_a_challenge_shows_its_player_and_takers_under_their_names_now(
     listed = (await ann.call("challenges"))["challenges"]
     assert [c["player"] for c in listed] == ["Annika"]
     assert listed[0]["share"].startswith("Beat my ")
+
+
+async def test_a_change_of_name_on_a_cluster(
+    cluster: LocalCluster,  # noqa: F811 (the fixture)
+    tmp_path: Path,
+) -> None:
+    """On a Redis Cluster too: each script touches one key (the name keys and the
+    player's hash are in different slots), and a board's page reads its names in one
+    pipeline split by node."""
+    async with running(on_cluster(cluster, tmp_path)) as server:
+        ann, bob = await player(server.url, "ann"), await player(server.url, "bob")
+        dealt = await ann.call("daily", game="gate")
+        await ann.call("move", move=dealt["legal"][0])
+        await ann.call("resign")
+        await ann.event("daily_result")
+        await ann.call("rename", name="Annika")
+        assert (await bob.request("rename", name="ann"))["code"] == "name_taken"
+        assert (await ann.request("rename", name="anna"))["code"] == "rate_limited"
+        top = await bob.call("top", board="daily/gate")
+        assert [e["player"] for e in top["entries"]] == ["Annika"]
+        replay = (await ann.call("replay", replay=dealt["game"]))["replay"]
+        assert (replay["player"], replay["player_now"]) == ("ann", "Annika")

@@ -8,7 +8,7 @@ key                         type    what
 ==========================  ======  ===========================================================
 ``p:{pid}``                 hash    a player: ``name``, ``created``, ``solo`` (game id),
                                     ``daily`` (their last daily's board), ``room`` (room
-                                    code)
+                                    code), ``renamed`` (ms of their last change of name)
 ``pname:{lower name}``      string  player id owning a name (names are unique ignoring case);
                                     ``"<pid> <until ms>"``: a name they had, kept for them
                                     until then (``names.py``; a day past it, it goes)
