@@ -5,6 +5,7 @@ refused with nothing changed; two players racing for one name across processes."
 from __future__ import annotations
 
 import asyncio
+import json
 import signal
 from pathlib import Path
 
@@ -19,6 +20,7 @@ from .cluster import LocalCluster
 from .conftest import Running, ServerProcess, running, with_settings
 from .test_challenges import made, solo_won
 from .test_cluster import cluster, local_cluster, on_cluster  # noqa: F401 (fixtures)
+from .test_pages import fetch
 
 DAY_S = 86_400
 
@@ -58,10 +60,11 @@ async def test_a_new_name_shows_on_boards_replays_and_in_the_room(server: Runnin
     await bob.call("follow", name="Annika")
     friends = await bob.call("top", board="daily/gate", friends=True)
     assert [e["player"] for e in friends["entries"]] == ["Annika"]
-    page = await server.service.leaderboards.board_page(
-        server.service.leaderboards.board("daily/gate"), 0, 100
-    )
-    assert [e["player"] for e in page["entries"]] == ["Annika"]
+    base = f"http://127.0.0.1:{server.web.port}/leaderboard/daily/gate"
+    status, _, body = await fetch(f"{base}.json")
+    assert status == 200 and [e["player"] for e in json.loads(body)["entries"]] == ["Annika"]
+    status, _, html = await fetch(base)
+    assert status == 200 and "Annika" in html and ">ann<" not in html
     # the replay: the name it was played under, and the name now
     replay = (await ann.call("replay", replay=dealt["game"]))["replay"]
     assert replay["player"] == "ann" and replay["player_now"] == "Annika"
