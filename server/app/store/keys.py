@@ -122,8 +122,8 @@ def token_key(token: str) -> str:
 
 
 def limit_key(kind: str, who: str) -> str:
-    """Sorted set: the uses of limit ``kind`` (``register``, ``deal``, ``hint``,
-    ``stuck``) by ``who`` (an address, a player id) in its window, each scored by its
+    """Sorted set: the uses of limit ``kind`` (``deal``, ``hint``, ``stuck``,
+    ``challenge``) by ``who`` (an address, a player id) in its window, each scored by its
     server ms. Expires a window after its last use."""
     return f"lim:{kind}:{who}"
 
