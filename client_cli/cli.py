@@ -19,6 +19,7 @@
     patience-race challenge ID               race a challenge's ghost (ID, or its link)
     patience-race challenge --replay ID      race a replay's ghost ("race this")
     patience-race challenges                 your challenges, and who raced them
+    patience-race name [NEW]                 the name you race under; NEW changes it
 
 Every command takes ``--server URL`` (else ``$PATIENCE_SERVER``, else
 ``ws://127.0.0.1:8765``) and ``--ascii`` (letters for suits, plain ASCII lines). More
@@ -35,6 +36,7 @@ from collections.abc import Callable, Sequence
 
 from . import __version__
 from .config import DEFAULT_SERVER, TokenStore, config_dir, pick_server
+from .names import cmd_name
 from .queries import (
     cmd_challenges,
     cmd_follow,
@@ -145,6 +147,8 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "replay": cmd_replay,
     "challenge": cmd_challenge,
     "challenges": cmd_challenges,
+    "name": cmd_name,
+    "rename": cmd_name,
 }
 
 
@@ -240,6 +244,13 @@ def parser() -> argparse.ArgumentParser:
     sub.add_parser(
         "challenges", parents=[common], help="your challenges, and who raced them (signs in)"
     )
+    name = sub.add_parser(
+        "name",
+        aliases=["rename"],
+        parents=[common],
+        help="the name you race under; NEW changes it (once in 30 days)",
+    )
+    name.add_argument("name", nargs="?", metavar="NEW", help="2 to 20 letters, digits, _ or -")
     return top
 
 

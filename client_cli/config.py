@@ -93,6 +93,13 @@ class TokenStore:
         if data["servers"].pop(normalize_server(server), None) is not None:
             self._write(data)
 
+    def keep_name(self, server: str, name: str) -> None:
+        """The name kept beside the server's token, when the player's name there is now
+        another (changed here, or on another device)."""
+        account = self.get(server)
+        if account is not None and name and account.name != name:
+            self.put(server, Account(name, account.token))
+
     def _write(self, data: dict[str, Any]) -> None:
         self.directory.mkdir(mode=0o700, parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=self.directory, prefix=".tokens-", suffix=".tmp")

@@ -471,7 +471,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
                 _print(_console(args), replay_table(replay, args.ascii), args.ascii)
                 return 0
             account = TokenStore(config_dir()).get(args.server)
-            mine = account is not None and account.name.lower() == replay.player.lower()
+            mine = account is not None and account.name.lower() == replay.player_now.lower()
             code = await run_replay(
                 replay,
                 args.server,

@@ -68,6 +68,17 @@ class Entry:
     note: str = ""
 
 
+def _whose(msg: Mapping[str, Any]) -> str:
+    """The name a replay was played under, and the name now where its player changed it.
+
+    >>> _whose({"player": "ann", "player_now": "Annika"}), _whose({"player": "ann"})
+    ('ann (now Annika)', 'ann')
+    """
+    then = clean(msg.get("player", ""), 20)
+    now = clean(msg.get("player_now") or then, 20)
+    return then if now == then else f"{then} (now {now})"
+
+
 @dataclass
 class Replay:
     rid: str
@@ -89,6 +100,9 @@ class Replay:
     name: str = ""
     #: the version of the game's rules it was played under (1 when the replay names none)
     rules_version: int = 1
+    #: the player's name now (``player``: the name it was played under, and the name now
+    #: beside it where they differ)
+    player_now: str = ""
 
     @classmethod
     def from_message(cls, msg: Mapping[str, Any], games: Mapping[str, str] | None = None) -> Replay:
@@ -136,12 +150,13 @@ class Replay:
             moves=_int(result.get("moves")),
             home=_int(result.get("home")),
             total=_int(result.get("total")),
-            player=clean(msg.get("player", ""), 20),
+            player=_whose(msg),
             day=clean(msg.get("day") or "", 10),
             room=clean(msg.get("room") or "", 16),
             race=_int(msg.get("race")),
             name=(games or {}).get(clean(msg.get("game", ""), 32), ""),
             rules_version=max(1, _int(msg.get("rules_version"))),
+            player_now=clean(msg.get("player_now") or msg.get("player", ""), 20),
         )
 
     def title(self) -> str:

@@ -138,6 +138,7 @@ async def connect(
     player = welcome.get("player")
     if isinstance(player, Mapping):
         client.model.me = clean(player.get("name", ""), 20)
+        store.keep_name(server, client.model.me)  # (changed on another device, maybe)
     elif need_player:
         name = await register(conn, console, store)
         if name is None:

@@ -263,14 +263,17 @@ export class ReplayScreen {
     );
     speed.value = String(this.speed);
     const res = r.result || {};
-    const mine = this.app.player && this.app.player.name === r.player;
+    // the name it was played under, and the name now where the player has changed it since
+    const now = r.player_now || r.player;
+    const whose = now === r.player ? r.player : `${r.player} (now ${now})`;
+    const mine = this.app.player && this.app.player.name === now;
     const race =
       this.app.player && !mine && r.kind !== "book"
         ? button("Race this", () => this.race(), { "data-act": "race-replay" })
         : null;
     replace(
       this.root,
-      h("h1", {}, `${info ? info.name : r.game}: ${r.player}`),
+      h("h1", {}, `${info ? info.name : r.game}: ${whose}`),
       h(
         "p",
         { class: "muted" },
@@ -288,12 +291,7 @@ export class ReplayScreen {
         h("div", { class: "scrub" }, this.range, this.stepText),
       ),
       race
-        ? h(
-            "div",
-            { class: "controls" },
-            race,
-            h("span", { class: "muted" }, `the same deal, against ${r.player}'s ghost`),
-          )
+        ? h("div", { class: "controls" }, race, h("span", { class: "muted" }, `the same deal, against ${now}'s ghost`))
         : null,
       this.note,
       this.boardBox,

@@ -12,6 +12,7 @@
 import { button, h, replace } from "./dom.js";
 import { Link, ServerError, errorText, storeToken, storedToken } from "./link.js";
 import { recoveryBox, recoveryForm } from "./recovery.js";
+import { renameBox } from "./rename.js";
 // up front all the same: the header's mute button is on every screen, and the first
 // gesture (the one a browser lets a page start its audio on) may be on the first screen
 import "./sound.js";
@@ -503,11 +504,20 @@ function homeScreen() {
       ),
     ),
   );
+  const hello = h("h1", {}, `Hello, ${app.player ? app.player.name : ""}`); // (signed in: route() says so)
+  const rename = renameBox(app.player ? app.player.name : "", {
+    request: (type, fields) => app.link.request(type, fields),
+    renamed: (player) => {
+      app.player = player;
+      who.textContent = player.name;
+      hello.textContent = `Hello, ${player.name}`;
+    },
+  });
   return {
     root: h(
       "section",
       { class: "home" },
-      h("h1", {}, `Hello, ${app.player ? app.player.name : ""}`), // (signed in: route() says so)
+      hello,
       h(
         "form",
         { class: "join", onsubmit: (/** @type {SubmitEvent} */ e) => joinRace(e, join, joinNote) },
@@ -533,6 +543,7 @@ function homeScreen() {
         " · ",
         h("a", { href: "/" }, "the read-only pages"),
       ),
+      rename,
       recoveryBox(),
     ),
   };

@@ -37,6 +37,7 @@ from .handlers.home import Homing
 from .handlers.host import RoomHost
 from .handlers.housekeeping import Housekeeping
 from .handlers.keeper import GameKeeper
+from .handlers.names import Naming
 from .handlers.play import Play, rules_text
 from .handlers.players import Accounts
 from .handlers.races import Races
@@ -131,6 +132,7 @@ class Service:
         self.accounts = Accounts(
             ctx, self.keeper, self.host, self.lobby, self.leaderboards, self.challenging
         )
+        self.naming = Naming(ctx, self.host, self.steps)
         self.parts: tuple[Part, ...] = (
             self.accounts,
             self.keeper,
@@ -150,6 +152,7 @@ class Service:
             self.housekeeping,
             self.homing,
             self.stuck,
+            self.naming,
         )
         self._handlers = request_table(self.parts)
 

@@ -64,6 +64,9 @@ class Settings:
     stuck_settle: float = 1.0
     slow_request: float = 30.0
     register_rate: int = 5
+    register_burst: int = 30
+    rename_days: int = 30
+    name_kept_days: int = 90
     deal_rate: int = 30
     log_limit: int = 5000
     replay_ttl: int = 7 * 24 * 3600
@@ -302,7 +305,20 @@ OPTIONS: dict[str, tuple[str, Callable[[str], Any]]] = {
         _positive_float,
     ),
     "register_rate": (
-        "players registered an hour from one client address; 0 no limit",
+        "players registered an hour from one client address once its burst is spent; 0 no limit",
+        _non_negative_int,
+    ),
+    "register_burst": (
+        "players one client address may register at once (a class, an office), before "
+        "register_rate an hour",
+        _positive_int,
+    ),
+    "rename_days": (
+        "days a player waits between two changes of name (rename); 0 no wait",
+        _non_negative_int,
+    ),
+    "name_kept_days": (
+        "days a player's former name stays theirs after a change: nobody else may take it",
         _non_negative_int,
     ),
     "deal_rate": (

@@ -21,9 +21,10 @@ class ErrorCode(StrEnum):
     BAD_TOKEN = "bad_token"
     """``hello`` carried a token that belongs to no player."""
     NAME_TAKEN = "name_taken"
-    """``register``: another player has this name (names are unique ignoring case)."""
+    """``register``, ``rename``: another player has this name (names are unique ignoring
+    case), or had it lately (a former name is kept for its player ``name_kept_days``)."""
     BAD_NAME = "bad_name"
-    """``register``: a name is 2-20 letters, digits, ``_`` or ``-``."""
+    """``register``, ``rename``: a name is 2-20 letters, digits, ``_`` or ``-``."""
     ALREADY_REGISTERED = "already_registered"
     """``register`` on a connection already signed in as a player."""
     ILLEGAL_MOVE = "illegal_move"
@@ -67,7 +68,8 @@ class ErrorCode(StrEnum):
     this request was not carried out. Try again in a moment."""
     RATE_LIMITED = "rate_limited"
     """Too many requests: this one was dropped. Slow down (see ``limits`` in ``welcome``).
-    Also ``register`` past the new players an address may register in an hour,
+    Also ``register`` past the new players an address may register (``register_burst``
+    at once, then ``register_rate`` an hour), ``rename`` within ``rename_days`` of the last,
     ``new_game`` past the new games a player may deal in a minute, and ``hint`` asked
     while one is being worked out, past the hints a minute allows, or while the server's
     hint workers are busy with other players' hints."""

@@ -298,6 +298,15 @@ class ReplayView(Request):
     step: int = 0
 
 
+@dataclass(frozen=True, slots=True)
+class Rename(Request):
+    """A signed-in player's change of name (at most once in ``rename_days``)."""
+
+    TYPE = "rename"
+    FIELDS = {"name": Field(str, required=True)}
+    name: str = ""
+
+
 REQUESTS: dict[str, type[Request]] = {
     cls.TYPE: cls
     for cls in (
@@ -331,6 +340,7 @@ REQUESTS: dict[str, type[Request]] = {
         ChallengeTake,
         ChallengeShow,
         Challenges,
+        Rename,
     )
 }
 

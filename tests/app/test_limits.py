@@ -23,8 +23,6 @@ from .conftest import ManualClock, Running, running, until, with_settings
 from .test_cluster import cluster, local_cluster, on_cluster  # noqa: F401 (fixtures)
 from .test_processes import three
 
-HOUR_MS = 3_600_000
-
 
 async def registered(url: str, name: str) -> dict:
     client = await Client.connect(url)
@@ -32,31 +30,42 @@ async def registered(url: str, name: str) -> dict:
     return await client.request("register", name=name)
 
 
-async def test_registrations_are_counted_over_the_last_hour_not_the_clock_hour(
+async def test_a_class_registers_at_once_and_then_one_comes_back_every_twelve_minutes(
     settings: Settings,
 ) -> None:
-    """Three an hour from one address, across two processes: three at 00:59 leave none
-    for 01:01 (counted by the clock hour, three more fitted in two minutes), and one
-    comes free an hour after the first."""
-    limited = with_settings(settings, register_rate=3)
+    """``register_burst`` (30) from one address at once, spread over three processes (a
+    class behind one address), then ``register_rate`` (5) an hour: the 31st is refused
+    with the wait in words, and one more fits once that wait is over, whichever process
+    it asks."""
+    limited = with_settings(settings, register_rate=5, register_burst=30)
+    assert Settings().register_burst == 30 and Settings().register_rate == 5  # the defaults
     clock = limited.clock
     assert isinstance(clock, ManualClock)
-    async with running(limited) as one, running(limited) as two:
-        # 00:59:00 of an hour
-        clock.advance((HOUR_MS - 60_000 - clock.now_ms() % HOUR_MS) / 1000)
-        for url, name in ((one.url, "ann"), (two.url, "bob"), (one.url, "cat")):
-            assert (await registered(url, name))["type"] == "registered"
-            clock.advance(1)
-        refused = await registered(two.url, "dan")
+    async with running(limited) as one, running(limited) as two, running(limited) as three:
+        urls = [one.url, two.url, three.url]
+        for n in range(30):
+            reply = await registered(urls[n % 3], f"pupil{n}")
+            assert reply["type"] == "registered", (n, reply)
+        refused = await registered(two.url, "pupil30")
         assert refused["code"] == "rate_limited"
-        assert "no more than 3 new players an hour from one address" in refused["message"]
-        clock.advance(120)  # 01:01:03, the next clock hour
-        refused = await registered(one.url, "dan")
-        assert refused.get("code") == "rate_limited", refused
-        assert "try again in 58 min" in refused["message"], refused["message"]
-        clock.advance(HOUR_MS / 1000 - 123)  # an hour after ann's
-        assert (await registered(two.url, "dan"))["type"] == "registered"
-        assert (await registered(one.url, "eve"))["code"] == "rate_limited"
+        assert refused["message"] == (
+            "no more than 30 new players at once from one address, then 5 an hour: "
+            "try again in 12 min, or sign in with your token"
+        )
+        clock.advance(11 * 60)
+        assert "try again in 60 s" in (await registered(three.url, "pupil30"))["message"]
+        clock.advance(60)
+        assert (await registered(three.url, "pupil30"))["type"] == "registered"
+        assert (await registered(one.url, "pupil31"))["code"] == "rate_limited"
+        # a name taken is no registration: its place goes back
+        clock.advance(12 * 60)
+        assert (await registered(one.url, "pupil0"))["code"] == "name_taken"
+        assert (await registered(two.url, "pupil31"))["type"] == "registered"
+        # a quiet day fills the bucket again, and no more than it holds
+        clock.advance(24 * 3600)
+        for n in range(30):
+            assert (await registered(urls[n % 3], f"next{n}"))["type"] == "registered"
+        assert (await registered(one.url, "next30"))["code"] == "rate_limited"
 
 
 async def test_dealing_is_limited_per_player_across_processes(settings: Settings) -> None:
@@ -290,7 +299,9 @@ async def test_the_limits_and_the_games_kept_on_a_cluster(
     """On a Redis Cluster too (a window's script touches one key, a game's keys are
     deleted a slot at a time): the registrations an hour, the new games a minute, a
     hint, and the solo games kept."""
-    settings = with_settings(on_cluster(cluster, tmp_path), register_rate=1, deal_rate=3)
+    settings = with_settings(
+        on_cluster(cluster, tmp_path), register_rate=1, register_burst=1, deal_rate=3
+    )
     async with running(settings) as server:
         ann = await registered(server.url, "ann")
         assert ann["type"] == "registered"

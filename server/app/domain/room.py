@@ -23,6 +23,7 @@ step               asked for by                effects
 ``leave``          ``room_leave``, a new room  (Resign), Persist, Announce, Unseat,
                                                (CheckEnd*); the last one out: Close, Unseat
 ``host_away``      the host's connection gone  Persist
+``rename``         a racer's ``rename``        Persist, Announce
 =================  ==========================  ==============================================
 
 (* after the lock is let go.) ``time_up`` names the games a race's time limit ends; the
@@ -410,6 +411,20 @@ def join(room: Room, pid: str, name: str, now_ms: int) -> list[Effect]:
     check_joinable(room)
     room.racers[pid] = Racer(pid, name, now_ms)
     return [Persist(), Seat(pid), Announce()]
+
+
+def rename(room: Room, pid: str, name: str) -> list[Effect]:
+    """A racer has changed their name: the room shows the new one, in its last race's
+    results too (the results kept of each race, and its replays, keep the name it was
+    raced under)."""
+    racer = room.racers.get(pid)
+    if racer is None or racer.name == name:
+        return []
+    for result in room.results or []:
+        if result.get("player") == racer.name:
+            result["player"] = name
+    racer.name = name
+    return [Persist(), Announce()]
 
 
 def leave(room: Room, pid: str, online: set[str]) -> list[Effect]:

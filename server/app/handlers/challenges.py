@@ -129,6 +129,7 @@ class Challenging(Part):
             record = await self.challenge_of(session, pid, req.replay)
         else:
             raise refuse(ErrorCode.BAD_REQUEST, "challenge_take: name a 'challenge' or a 'replay'")
+        record = await self.named(record)
         cid = record["id"]
         if record["owner"] == pid:
             raise refuse(ErrorCode.OWN_CHALLENGE, "this challenge is of your own game")
@@ -313,6 +314,7 @@ class Challenging(Part):
     async def result_message(
         self, record: dict[str, Any], pid: str, mine: dict[str, Any]
     ) -> dict[str, Any]:
+        record = await self.named(record)
         ghost = ch.ghost_entry(record)
         table, _ = await self.table(record, pid, reveal=True)
         return {
@@ -343,6 +345,10 @@ class Challenging(Part):
             entry = await self.settle(record, taker)
             if entry is not None:
                 entries[taker] = entry
+        names = await self.players.names_of(list(entries))  # (their names now)
+        for taker, name in zip(list(entries), names, strict=True):
+            if name is not None:
+                entries[taker] = {**entries[taker], "player": name}
         ranked = ch.rank([ch.ghost_entry(record), *entries.values()])
         mine = entries.get(pid) if pid is not None else None
         top = ranked[:TABLE_TOP]
@@ -352,6 +358,14 @@ class Challenging(Part):
         if not reveal:
             top = [ch.hidden(e) for e in top]
         return top, takers.get(pid) if pid is not None else None
+
+    async def named(self, record: dict[str, Any]) -> dict[str, Any]:
+        """The challenge's record, to show: its player under their name now (the record
+        keeps the name it was made under)."""
+        name = await self.players.name_of(record["owner"])
+        if name is None or name == record["name"]:
+            return record
+        return {**record, "name": name, "ghost": {**record["ghost"], "name": name}}
 
     def shown(
         self, record: dict[str, Any], pid: str | None, reveal: bool = False
@@ -363,7 +377,7 @@ class Challenging(Part):
         return out
 
     async def on_show(self, session: Session, req: m.ChallengeShow) -> dict[str, Any]:
-        record = await self.find(req.challenge)
+        record = await self.named(await self.find(req.challenge))
         pid = session.player
         entries, _ = await self.kept.table(record["id"])
         raced = pid is not None and pid in entries
@@ -383,7 +397,7 @@ class Challenging(Part):
         pid = self.need_player(session)
         listed = await self.kept.of_player(pid, LISTED)
         out = [
-            {**self.shown(record, pid), "takers": takers, "new": new}
+            {**self.shown({**record, "name": session.name}, pid), "takers": takers, "new": new}
             for record, takers, new in listed
         ]
         await self.kept.seen(pid, [c["id"] for c in out if c["new"]])

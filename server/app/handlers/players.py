@@ -4,7 +4,6 @@ player comes back to, who is connected, going away, and following others."""
 from __future__ import annotations
 
 import logging
-import re
 import secrets
 from typing import Any, Final
 
@@ -13,13 +12,14 @@ from server.protocol import PROTOCOL_VERSION, ErrorCode
 from server.protocol import messages as m
 
 from .. import store
+from ..domain.names import BAD_NAME, NAME_RE, name_taken
 from ..domain.room import (
     FINISHED,
     LOBBY,
     RACING,
 )
 from ..held import HeldRoom
-from ..store.limits import Limit, Limiter, Use
+from ..store.limits import Bucket, Limiter, Use
 from .base import Context, Handler, Part, Session, refuse
 from .boards import Leaderboards
 from .challenges import Challenging
@@ -31,8 +31,8 @@ from .steps import race_message
 
 log = logging.getLogger("patience.service")
 
-NAME_RE = re.compile(r"[A-Za-z0-9_-]{2,20}")
-#: the limit of players registered from one address (``register_rate`` of them an hour)
+#: the limit of players registered from one address (``register_burst`` at once, then
+#: ``register_rate`` an hour)
 REGISTER: Final = "register"
 HOUR_MS: Final = 3_600_000
 #: close codes the server uses besides the standard ones
@@ -104,31 +104,34 @@ class Accounts(Part):
         if session.player is not None:
             raise refuse(ErrorCode.ALREADY_REGISTERED, f"already signed in as {session.name}")
         if not NAME_RE.fullmatch(req.name):  # not match and "$": "ann\n" is no name
-            raise refuse(ErrorCode.BAD_NAME, "a name is 2 to 20 letters, digits, '_' or '-'")
+            raise refuse(ErrorCode.BAD_NAME, BAD_NAME)
         counted = await self._registration(session.address)
         pid = secrets.token_hex(8)
         token = secrets.token_urlsafe(24)  # 192 random bits
-        if not await self.players.create(pid, req.name, token, self.now()):
+        taken = await self.players.create(pid, req.name, token, self.now())
+        if taken is not None:
             if counted is not None:  # no player registered: the place goes back
-                await self.limits.give_back(counted)
-            raise refuse(ErrorCode.NAME_TAKEN, f"the name {req.name!r} is taken")
+                await self.limits.give_back_bucket(counted)
+            raise refuse(ErrorCode.NAME_TAKEN, name_taken(req.name, taken))
         await self._sign_in(session, pid, req.name)
         return {"type": "registered", "player": {"id": pid, "name": req.name}, "token": token}
 
     async def _registration(self, address: str | None) -> Use | None:
-        """This registration counted against its address (None: not counted), over the
-        last hour of server time in Redis, whichever process registered the others;
-        refused with ``rate_limited`` once the hour holds ``register_rate`` of them. A
-        second account to scout a shared deal is what this makes costly."""
-        most = self.settings.register_rate
-        if not address or most <= 0:
+        """This registration counted against its address (None: not counted), in a token
+        bucket in Redis, whichever process registered the others: ``register_burst`` at
+        once (a class or an office behind one address), then ``register_rate`` an hour;
+        refused with ``rate_limited`` past them. Many accounts to scout a shared deal is
+        what this makes costly (docs/server.md)."""
+        rate, burst = self.settings.register_rate, self.settings.register_burst
+        if not address or rate <= 0:
             return None
-        use = await self.limits.take(Limit(REGISTER, most, HOUR_MS), address, self.now())
+        bucket = Bucket(REGISTER, max(1, burst), -(-HOUR_MS // rate))
+        use = await self.limits.take_bucket(bucket, address, self.now())
         if not use.allowed:
             raise refuse(
                 ErrorCode.RATE_LIMITED,
-                f"no more than {most} new players an hour from one address: "
-                f"try again in {use.wait_text()}, or sign in with your token",
+                f"no more than {bucket.burst} new players at once from one address, then "
+                f"{rate} an hour: try again in {use.wait_text()}, or sign in with your token",
             )
         return use
 

@@ -117,6 +117,10 @@ class Replaying(Part):
         if found is None:
             raise refuse(ErrorCode.NO_SUCH_REPLAY, f"no replay {replay_id!r}")
         replay, owner = found
+        if owner is not None:  # the name it was played under stays; the name now beside it
+            name = await self.players.name_of(owner)
+            if name is not None:
+                replay = {**replay, "player_now": name}
         day = replay.get("day")
         # a game of a daily deal (ranked, practice, a challenge of one) or its book line
         if day is not None and day >= d.day_of(self.now()):

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any, cast
 
 from ..domain.boards import Board, pid_of, time_member, time_score
-from .codec import pack, unpack
+from .codec import pack, text, unpack
 from .commit import RedisClient
 from .keys import (
     COUNTED_TTL,
@@ -18,6 +18,7 @@ from .keys import (
     board_keys,
     board_members_key,
     counted_key,
+    player_key,
 )
 from .scripts import SUBMIT_COUNT, SUBMIT_TIME
 
@@ -67,20 +68,33 @@ class Boards:
     async def _entries(
         self, board: Board, members: list[tuple[bytes, float]], first_rank: int
     ) -> list[dict[str, Any]]:
+        return await self._ranked(board, [(first_rank + n, m) for n, (m, _) in enumerate(members)])
+
+    async def _ranked(self, board: Board, members: list[tuple[int, bytes]]) -> list[dict[str, Any]]:
+        """The entries of ``(rank, member)``, in one round trip: their details as written
+        and each player's name now (a player who changed their name shows the new one on
+        every board; ``names.py``)."""
         if not members:
             return []
-        pids = [pid_of(m.decode()) for m, _ in members]
+        pids = [pid_of(m.decode()) for _, m in members]
         async with self.redis.pipeline(transaction=False) as pipe:
             pipe.hmget(board_details_key(board.id), pids)
             if board.counting:
                 pipe.hmget(board_counts_key(board.id), pids)
+            for pid in pids:
+                pipe.hget(player_key(pid), "name")
             results = await pipe.execute()
         details = results[0]
         counts = results[1] if board.counting else [None] * len(pids)
+        names = results[2:] if board.counting else results[1:]
         out = []
-        for n, (pid, raw, count) in enumerate(zip(pids, details, counts, strict=True)):
+        for (rank, _), pid, raw, count, name in zip(
+            members, pids, details, counts, names, strict=True
+        ):
             entry: dict[str, Any] = unpack(raw) if raw else {"player": "?"}
-            entry["rank"] = first_rank + n
+            if name is not None:
+                entry["player"] = text(name)
+            entry["rank"] = rank
             entry["pid"] = pid
             if count is not None:
                 entry["count"] = int(count)
@@ -140,7 +154,5 @@ class Boards:
             if score is not None and rank is not None:
                 ranked.append((int(rank), member, score))
         ranked.sort()
-        entries = []
-        for rank, member, score in ranked:
-            entries.extend(await self._entries(board, [(member, score)], rank + 1))
+        entries = await self._ranked(board, [(rank + 1, member) for rank, member, _ in ranked])
         return {"entries": entries, "size": int(size), "offset": 0}

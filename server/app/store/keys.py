@@ -8,8 +8,10 @@ key                         type    what
 ==========================  ======  ===========================================================
 ``p:{pid}``                 hash    a player: ``name``, ``created``, ``solo`` (game id),
                                     ``daily`` (their last daily's board), ``room`` (room
-                                    code)
-``pname:{lower name}``      string  player id owning a name (names are unique ignoring case)
+                                    code), ``renamed`` (ms of their last change of name)
+``pname:{lower name}``      string  player id owning a name (names are unique ignoring case);
+                                    ``"<pid> <until ms>"``: a name they had, kept for them
+                                    until then (``names.py``; a day past it, it goes)
 ``ptoken:{sha256(token)}``  string  player id of a token; the token itself is never stored
 ``g:{gid}``                 hash    a game: ``game``, ``seed``, ``owner``, ``kind`` (solo,
                                     race), ``room``, ``race``, ``created``
@@ -58,6 +60,8 @@ key                         type    what
 ``lim:{kind}:{who}``        zset    a limit's sliding window: one member a use, scored by
                                     its server ms (``limits.py``; a window's length)
 ``claim:{kind}:{who}``      string  a short claim: one thing at a time (``limits.py``)
+``bkt:{kind}:{who}``        string  a token bucket's time (``limits.py``): registrations from
+                                    an address (``register_burst``, ``register_rate``)
 ``rp:{gid}``                string  a finished game's replay (msgpack): a ranked daily's or a
                                     race's kept for good; a solo or practice game's only
                                     once a challenge is made of it (else it is made from
@@ -124,8 +128,8 @@ def token_key(token: str) -> str:
 
 
 def limit_key(kind: str, who: str) -> str:
-    """Sorted set: the uses of limit ``kind`` (``register``, ``deal``, ``hint``,
-    ``stuck``) by ``who`` (an address, a player id) in its window, each scored by its
+    """Sorted set: the uses of limit ``kind`` (``deal``, ``hint``, ``stuck``,
+    ``challenge``) by ``who`` (an address, a player id) in its window, each scored by its
     server ms. Expires a window after its last use."""
     return f"lim:{kind}:{who}"
 
@@ -148,6 +152,18 @@ def solo_games_key(pid: str) -> str:
     replaced unfinished, or pushed past those, is deleted (``Games.keep_solo``). Kept
     ``idle_ttl`` from the last deal."""
     return f"psolo:{pid}"
+
+
+def bucket_key(kind: str, who: str) -> str:
+    """String: a token bucket's "theoretical arrival time" (server ms) for limit ``kind``
+    (``register``) and ``who`` (an address): ``scripts.TOKEN_BUCKET``. Expires once the
+    bucket is full again (plus :data:`WINDOW_MARGIN_MS`)."""
+    return f"bkt:{kind}:{who}"
+
+
+#: how long past its time a former name's key is kept before it goes, ms (a day: a clock
+#: a little behind Redis's still finds it kept)
+NAME_KEPT_MARGIN_MS = 86_400_000
 
 
 #: the finished solo games a player keeps beside the newest

@@ -11,6 +11,11 @@ refused says how long until one more fits (the oldest use leaving the window). T
 window's key expires a window after its last use; a Redis that restarts without its data
 forgets the uses (a limit then counts afresh, as after one quiet window).
 
+A :class:`Bucket` allows ``burst`` uses at once and one more every ``interval_ms`` after
+that, for each one counted (a token bucket, as a generic cell rate: one key a bucket,
+``bkt:<kind>:<who>``, holding a time, moved on by :data:`.scripts.TOKEN_BUCKET`):
+registrations from one address, where a group behind one address registers at once.
+
 A claim (:meth:`Limiter.claim`) is a key set only if absent (``SET NX PX``) holding a
 random token, let go only by its holder (:data:`.scripts.DELETE_IF_OURS`) or by its
 time to live: one thing at a time per player, across processes (a player's hint).
@@ -22,8 +27,8 @@ import secrets
 from dataclasses import dataclass
 
 from .commit import RedisClient
-from .keys import WINDOW_MARGIN_MS, claim_key, limit_key
-from .scripts import DELETE_IF_OURS, SLIDING_WINDOW
+from .keys import WINDOW_MARGIN_MS, bucket_key, claim_key, limit_key
+from .scripts import BUCKET_GIVE_BACK, DELETE_IF_OURS, SLIDING_WINDOW, TOKEN_BUCKET
 
 
 @dataclass(frozen=True)
@@ -34,6 +39,16 @@ class Limit:
     kind: str
     most: int
     window_ms: int
+
+
+@dataclass(frozen=True)
+class Bucket:
+    """At most ``burst`` uses of ``kind`` at once, and one more every ``interval_ms`` of
+    server time after that, for each one counted."""
+
+    kind: str
+    burst: int
+    interval_ms: int
 
 
 @dataclass(frozen=True)
@@ -80,6 +95,22 @@ class Limiter:
         """Take back a use that fitted but did not happen (a name already taken)."""
         if use.allowed:
             await self.redis.zrem(use.key, use.member)
+
+    async def take_bucket(self, bucket: Bucket, who: str, now: int) -> Use:
+        """One use of ``bucket`` by ``who`` at server ms ``now``, if it fits (``used``
+        is not counted: 0)."""
+        key = bucket_key(bucket.kind, who)
+        allowed, wait = await TOKEN_BUCKET(
+            self.redis,
+            keys=[key],
+            args=[now, bucket.interval_ms, bucket.burst, WINDOW_MARGIN_MS],
+        )
+        return Use(bool(allowed), 0, int(wait), key, str(bucket.interval_ms))
+
+    async def give_back_bucket(self, use: Use) -> None:
+        """Take back a use of a bucket that fitted but did not happen."""
+        if use.allowed:
+            await BUCKET_GIVE_BACK(self.redis, keys=[use.key], args=[use.member])
 
     async def claim(self, kind: str, who: str, ttl_ms: int) -> str | None:
         """Claim ``kind`` for ``who`` for at most ``ttl_ms``: the token to let it go

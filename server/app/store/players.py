@@ -7,6 +7,7 @@ from __future__ import annotations
 from .codec import text
 from .commit import RedisClient
 from .keys import follow_key, name_key, player_key, token_key
+from .names import Names
 
 
 class Players:
@@ -21,28 +22,43 @@ class Players:
         return None if pid is None else text(pid)
 
     async def by_name(self, name: str) -> str | None:
-        """The id of the player of this name (any case), or None."""
+        """The id of the player of this name now (any case), or None (a name kept for a
+        player who had it is none: ``names.py``)."""
         pid = await self.redis.get(name_key(name))
-        return None if pid is None else text(pid)
+        found = None if pid is None else text(pid)
+        return None if found is None or " " in found else found
 
     async def name_of(self, pid: str) -> str | None:
         raw = await self.redis.hget(player_key(pid), "name")
         return None if raw is None else text(raw)
 
-    async def create(self, pid: str, name: str, token: str, created_ms: int) -> bool:
-        """A new player, if ``name`` is free (False, and nothing written, if taken). The
-        name is claimed first; if the player's own keys then fail, it is given back."""
-        if not await self.redis.set(name_key(name), pid, nx=True):
-            return False
+    async def names_of(self, pids: list[str]) -> list[str | None]:
+        """Each player's name now (None: no such player), in one round trip."""
+        if not pids:
+            return []
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for pid in pids:
+                pipe.hget(player_key(pid), "name")
+            found = await pipe.execute()
+        return [None if raw is None else text(raw) for raw in found]
+
+    async def create(self, pid: str, name: str, token: str, created_ms: int) -> str | None:
+        """A new player, if ``name`` is free: None; else, and nothing written, ``""`` if
+        it is another's, or the server ms until which it is kept for the player who had
+        it (``names.Names.claim``). The name is claimed first; if the player's own keys
+        then fail, it is given back."""
+        status, detail = await Names(self.redis).claim(name, pid, created_ms)
+        if status != "ok":
+            return detail
         try:
             async with self.redis.pipeline(transaction=False) as pipe:
                 pipe.hset(player_key(pid), mapping={"name": name, "created": created_ms})
                 pipe.set(token_key(token), pid)
                 await pipe.execute()
         except Exception:
-            await self.redis.delete(name_key(name))
+            await Names(self.redis).unclaim(name, pid, detail)
             raise
-        return True
+        return None
 
     async def places(self, pid: str) -> tuple[str | None, str | None]:
         """The player's solo game and room, as last written (None: none)."""

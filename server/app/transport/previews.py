@@ -159,7 +159,7 @@ def challenge_preview(record: dict[str, Any] | None) -> Preview:
 def replay_preview(replay: dict[str, Any]) -> Preview:
     """A replay's page: whose game of what, and how it ended."""
     result = replay.get("result") or {}
-    player = str(replay.get("player") or "someone")
+    player = str(replay.get("player_now") or replay.get("player") or "someone")
     whose = "the book line" if player == "the book" else f"{player}'s"
     status = result.get("status")
     home, total = result.get("home"), result.get("total")

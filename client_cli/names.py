@@ -1,0 +1,45 @@
+"""``patience-race name [NEW]``: the name you race under on a server, and a change of it
+(``rename``: as often as the server allows, once in 30 days by default). The tokens file
+keeps the name beside the token (:mod:`.config`), so a change is written there too; a
+change made on another device is taken into it the next time this client signs in
+(``session.connect``, ``TokenStore.keep_name``)."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+from typing import Any
+
+from rich.text import Text
+
+from .config import TokenStore, config_dir
+from .queries import _console, _fail, _print, _signed_in
+from .sanitize import clean
+
+
+def cmd_name(args: argparse.Namespace) -> int:
+    async def ask() -> dict[str, Any]:
+        conn, welcome = await _signed_in(args.server)
+        try:
+            if args.name is None:
+                return {"player": welcome.get("player") or {}}
+            return await conn.request("rename", name=args.name)
+        finally:
+            await conn.close()
+
+    try:
+        reply = asyncio.run(ask())
+    except Exception as exc:
+        return _fail(args, exc)
+    player = reply.get("player")
+    name = clean(player.get("name", ""), 20) if isinstance(player, dict) else ""
+    if not name:
+        return _fail(args, ValueError("the server sent no name"))
+    TokenStore(config_dir()).keep_name(args.server, name)
+    if args.name is None:
+        line = f"You race as {name} on {args.server}: patience-race name NEW changes it."
+    else:
+        was = clean(reply.get("was", ""), 20)
+        line = f"You race as {name} now" + (f" (was {was})." if was and was != name else ".")
+    _print(_console(args), Text(line), args.ascii)
+    return 0

@@ -1,0 +1,77 @@
+"""A change of name (``rename``): once in ``rename_days``, to a name nobody else holds or
+had lately (``name_kept_days``: a former name stays its player's), shown from then on
+wherever the player is shown: their connection, the room they are in, boards (looked up
+by id when a page is read) and replays (``player_now``)."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from server.protocol import ErrorCode
+from server.protocol import messages as m
+
+from ..domain import room as rm
+from ..domain.names import BAD_NAME, DAY_MS, NAME_RE, name_taken, next_change
+from ..domain.room import RoomConflict
+from ..held import HeldRoom
+from ..store import names as n
+from .base import Context, Handler, Part, Session, refuse
+from .host import RoomHost
+from .steps import RoomSteps
+
+log = logging.getLogger("patience.service")
+
+
+class Naming(Part):
+    def __init__(self, ctx: Context, host: RoomHost, steps: RoomSteps) -> None:
+        super().__init__(ctx)
+        self.host = host
+        self.steps = steps
+        self.names = n.Names(ctx.redis)
+
+    def requests(self) -> dict[type[m.Request], Handler]:
+        return {m.Rename: self.on_rename}
+
+    async def on_rename(self, session: Session, req: m.Rename) -> dict[str, Any]:
+        """Every refusal leaves the name, and every key, as it was."""
+        pid = self.need_player(session)
+        if not NAME_RE.fullmatch(req.name):  # not match and "$": "ann\n" is no name
+            raise refuse(ErrorCode.BAD_NAME, BAD_NAME)
+        every = self.settings.rename_days * DAY_MS
+        now = self.now()
+        change = await self.names.rename(
+            pid, req.name, now, every, self.settings.name_kept_days * DAY_MS
+        )
+        if change.outcome == n.TOO_SOON:
+            raise refuse(ErrorCode.RATE_LIMITED, next_change(change.when - every, change.when))
+        if change.outcome == n.TAKEN:
+            raise refuse(ErrorCode.NAME_TAKEN, name_taken(req.name, ""))
+        if change.outcome == n.RESERVED:
+            raise refuse(ErrorCode.NAME_TAKEN, name_taken(req.name, str(change.when)))
+        if change.outcome == n.GONE:
+            raise refuse(ErrorCode.BAD_TOKEN, "no player has this token")
+        session.name = change.name
+        if change.outcome == n.RENAMED:
+            log.info("player %s renamed %r -> %r", pid, change.old, change.name)
+            room = self.host.racer_room(pid)
+            if room is not None:
+                self.spawn(self._in_room(room, pid, change.name))
+        return {
+            "type": "renamed",
+            "player": {"id": pid, "name": change.name},
+            "was": change.old,
+            "next": change.when,
+        }
+
+    async def _in_room(self, room: HeldRoom, pid: str, name: str) -> None:
+        """The room the player is in shows the new name (tried until it goes through)."""
+
+        async def step(room: HeldRoom) -> None:
+            try:
+                await self.steps.step(room, lambda room: rm.rename(room, pid, name))
+            except RoomConflict:  # changed elsewhere first: read it, and try again
+                await self.host.reload(room.code)
+                raise
+
+        await self.host.until_done("a racer's new name", room, step)

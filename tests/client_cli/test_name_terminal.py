@@ -1,0 +1,73 @@
+"""``patience-race name [NEW]`` in a pseudo-terminal against a real server and Redis: a
+change of name said on the screen and kept in the tokens file; refusals said, the file
+unchanged; a name changed on another device taken into the file."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from client_cli.config import Account, TokenStore
+from tests.app.client import player, signed_in
+from tests.app.conftest import ServerProcess
+
+from .terminal import Terminal
+
+
+def registered(url: str, config: Path, name: str) -> str:
+    """A player registered over the protocol, their token saved for the client."""
+
+    async def go() -> str:
+        client = await player(url, name)
+        assert client.token is not None
+        await client.close()
+        return client.token
+
+    token = asyncio.run(go())
+    TokenStore(config / "patience-race").put(url, Account(name, token))
+    return token
+
+
+def run(url: str, config: Path, *args: str) -> tuple[int, str]:
+    terminal = Terminal(list(args), server=url, config=config)
+    try:
+        code = terminal.exit_code(timeout=30)
+        # its lines as written: the screen wraps them at 80 columns
+        return code, "".join(line for line in terminal.text.splitlines() if line)
+    finally:
+        terminal.close()
+
+
+def saved(url: str, config: Path) -> str | None:
+    account = TokenStore(config / "patience-race").get(url)
+    return account.name if account else None
+
+
+def test_a_change_of_name_from_the_terminal(server_process: ServerProcess, tmp_path: Path) -> None:
+    url = server_process.url
+    ann, bob = tmp_path / "ann", tmp_path / "bob"
+    registered(url, ann, "ann")
+    code, screen = run(url, ann, "name", "Annika")
+    assert code == 0, screen  # (run on the code before the command: "invalid choice")
+    assert "You race as Annika now (was ann)." in screen
+    assert saved(url, ann) == "Annika"
+    # refused: said, and nothing kept
+    code, screen = run(url, ann, "rename", "x")
+    assert code == 1 and "a name is 2 to 20 letters, digits, '_' or '-'" in screen
+    code, screen = run(url, ann, "name", "Zed")
+    assert code == 1, screen
+    assert "you may change your name once in 30 days: the next change is allowed" in screen
+    assert saved(url, ann) == "Annika"
+    # bob changes his name through another client: this one learns it when it signs in
+    bob_token = registered(url, bob, "bob")
+
+    async def elsewhere() -> None:
+        client = await signed_in(url, bob_token)
+        await client.call("rename", name="Bobby")
+        await client.close()
+
+    asyncio.run(elsewhere())
+    assert saved(url, bob) == "bob"
+    code, screen = run(url, bob, "name")
+    assert code == 0 and "You race as Bobby on " in screen
+    assert saved(url, bob) == "Bobby"

@@ -1,0 +1,48 @@
+"""A change of name from the browser's home screen: a refusal said under the form in the
+server's words with nothing changed, a change shown at once in the header and the
+greeting, and kept (the page reloaded signs in under the new name)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.app.conftest import ServerProcess
+
+from .conftest import http, shot
+from .test_race import register
+
+
+def test_a_change_of_name_on_the_home_screen(browser: Any, web_server: ServerProcess) -> None:
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    other = browser.new_context(viewport={"width": 360, "height": 740})
+    try:
+        lee = other.new_page()
+        lee.goto(f"{http(web_server)}/play")
+        register(lee, "lee")
+        lee.wait_for_selector(".home h1:has-text('Hello, lee')")
+
+        page = context.new_page()
+        page.goto(f"{http(web_server)}/play")
+        register(page, "kay")
+        page.wait_for_selector(".home h1:has-text('Hello, kay')")
+        page.click("summary:has-text('Change your name')")
+        assert page.input_value("input[name=new-name]") == "kay"
+        page.fill("input[name=new-name]", "LEE")
+        page.click("[data-act=rename]")
+        page.wait_for_selector("details.rename .note:has-text(\"the name 'LEE' is taken\")")
+        assert page.inner_text("#who") == "kay"
+        page.fill("input[name=new-name]", "Kayla")
+        page.click("[data-act=rename]")
+        page.wait_for_selector("details.rename .note:has-text('You race as Kayla now (was kay).')")
+        assert page.inner_text("#who") == "Kayla"
+        assert page.inner_text(".home h1") == "Hello, Kayla"
+        shot(page, "renamed")
+        page.fill("input[name=new-name]", "Kaylee")
+        page.click("[data-act=rename]")
+        page.wait_for_selector("details.rename .note:has-text('once in 30 days')")
+        page.reload()
+        page.wait_for_selector(".home h1:has-text('Hello, Kayla')")
+        assert page.inner_text("#who") == "Kayla"
+    finally:
+        context.close()
+        other.close()
