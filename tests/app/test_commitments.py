@@ -224,7 +224,9 @@ async def test_a_new_server_leaves_deals_to_the_certifier_and_commits_them_as_fi
     # a new server, certifying 9 days ahead: its first looks find no deal fixed (the test
     # server's own looks, which fixed them at once with certification off, stopped and
     # wiped)
-    server.service.commitments.stop()
+    looking = server.service.commitments.stop()
+    if looking is not None:
+        await asyncio.wait({looking})  # (a look under way goes on to its end)
     today = d.day_of(server.clock.now_ms())
     days = window(today)
     await server.redis.delete(

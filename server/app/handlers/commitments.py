@@ -25,6 +25,7 @@ come from two writers; all of a day's salts are revealed at the same moment anyw
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import Any
 
@@ -62,8 +63,9 @@ class Commitments(Part):
     def start(self) -> None:
         self._looks.start()
 
-    def stop(self) -> None:
-        self._looks.stop()
+    def stop(self) -> asyncio.Task[None] | None:
+        """Stop looking; the task, to await where a look under way must be over."""
+        return self._looks.stop()
 
     async def _publish(self) -> None:
         await self.publish()
