@@ -259,7 +259,7 @@ async def test_a_finish_written_again_holds_once(settings: Settings) -> None:
 async def test_a_scripts_race_win_is_not_counted(server: Running) -> None:
     """A race won at a script's pace is held: its results say so, and the race boards do
     not count it; the same race won at a person's pace counts."""
-    counted = []
+    counted: list[str | None] = []
     for pace_gap in (0.0, HUMAN_GAP):
         ann, bob = (
             await player(server.url, f"ann{len(counted)}"),
