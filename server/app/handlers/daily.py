@@ -222,7 +222,7 @@ class DailyChallenge(Part):
         state, result = "pending", None
         if gid is not None:
             state = "ended" if live is None or live.finished else "playing"
-        held = None
+        held: dict[str, Any] = {}
         if live is not None and live.finished:
             result = self._result_line_of(live, await self.certifier.par(day, game_id))
         if gid is not None and state == "ended":
@@ -238,24 +238,26 @@ class DailyChallenge(Part):
             "reset_at": reset,
             "reset_in_ms": reset - now,
             "ranked_result": result,
-            "review": held,
+            **held,
         }
 
-    async def _review_of(self, gid: str) -> dict[str, Any] | None:
-        """The review of a ranked result, as its player is told of it (None: not held)."""
+    async def _review_of(self, gid: str) -> dict[str, Any]:
+        """The review of a ranked result, as its player is told of it (:meth:`_review`)."""
         state, decision = await self.ctx.reviews.state(gid)
         if state is None:
-            return None
+            return {}
         record = await self.ctx.reviews.record(gid) or {}
         return self._review(state, decision, record.get("pace", {}).get("why", []))
 
     def _review(
         self, state: str | None, decision: dict[str, Any] | None, why: list[str]
-    ) -> dict[str, Any] | None:
-        """``review`` in ``daily_result`` and ``daily_status``: the result's state
-        (``held``, ``cleared``, ``removed``) and a note in words; None: not held."""
-        words = review.note(state, decision, why)
-        return None if state is None else {"state": state, "note": words}
+    ) -> dict[str, Any]:
+        """``review`` in ``daily_result`` and ``daily_status``, only for a result the
+        pace check held: its state (``held``, ``cleared``, ``removed``) and a note in
+        words."""
+        if state is None:
+            return {}
+        return {"review": {"state": state, "note": review.note(state, decision, why)}}
 
     def _result_line_of(self, live: g.LiveGame, par: int | None) -> str:
         """The result line of an ended ranked daily (for a player who missed the event)."""
@@ -344,9 +346,9 @@ class DailyChallenge(Part):
                     "status": live.result,
                     "rank": await self.boards.rank_of(daily_board, pid),
                     "board": daily_board.id,
-                    "review": self._review(state, None, check.why),
                     "streak": await self._streaks(pid, live.game.id),
                     "par": par,
+                    **self._review(state, None, check.why),
                     "line": d.result_line(
                         live.game.name,
                         day,
