@@ -70,6 +70,8 @@ async def _review(args: argparse.Namespace, settings: Any) -> int:
         try:
             if args.action == "clear":
                 done = await review.clear(reviews, Boards(redis), args.id, args.reason.strip(), now)
+                for board_id in done["written"]:  # (watchers hear of it, as of a finish)
+                    await _announce(redis, board_id, done["player"], now)
                 boards = ", ".join(done["written"]) or "none changed"
                 again = " (cleared before: written again)" if done["again"] else ""
                 print(f"cleared {args.id} ({done.get('name')}){again}: boards written: {boards}")
@@ -82,6 +84,23 @@ async def _review(args: argparse.Namespace, settings: Any) -> int:
         return 0
     finally:
         await redis.aclose()
+
+
+async def _announce(redis: Any, board_id: str, pid: str, now: int) -> None:
+    """``board_update`` to a cleared result's board's watchers, in every process."""
+    from server.app.domain import daily as d
+    from server.app.domain.boards import parse_board
+    from server.app.store.boards import Boards
+    from server.app.store.bus import announce_board
+    from server.protocol import encode
+
+    board = parse_board(board_id, d.day_of(now), d.iso_week(now))
+    page = await Boards(redis).around(board, pid, radius=0)
+    entry = page["entries"][0] if page["entries"] else None
+    if entry is not None:
+        entry.pop("pid", None)
+    data = encode({"type": "board_update", "board": board.id, "entry": entry, "size": page["size"]})
+    await announce_board(redis, "review", board.id, data)
 
 
 def _when(ms: int | None) -> str:

@@ -207,9 +207,17 @@ async def test_a_scripts_daily_is_held_and_the_operator_clears_or_removes_it(
         assert f"{len(line)} moves" in listed.stdout and "in a row under 0.25 s" in listed.stdout
         assert "bob" not in listed.stdout
 
+        watcher = await Client.connect(server.url)
+        await watcher.call("hello", protocol=1)
+        await watcher.call("board_watch", board="daily/gate")
         cleared = review(server.settings, "clear", held["game"], "--reason", "a fast player")
         assert cleared.returncode == 0, cleared.stderr
         assert "daily/gate/" in cleared.stdout
+        # the board's watchers hear of it, as of a finish
+        update = await watcher.event(
+            "board_update", lambda e: (e["entry"] or {}).get("player") == "ann"
+        )
+        assert update["entry"]["rank"] == 1 and update["size"] == 2
         # in its place: ann finished first, in less time
         assert await entries(ann, "daily/gate") == ["ann", "bob"]
         assert await entries(ann, "best/gate") == ["ann", "bob"]
