@@ -5,6 +5,7 @@ clears it into its place or removes it. A player paced like a person is left alo
 
 from __future__ import annotations
 
+import doctest
 import os
 import random
 import subprocess
@@ -13,6 +14,8 @@ from itertools import count
 from pathlib import Path
 from typing import Any
 
+from server import review_cli
+from server.app import review as held
 from server.app.domain import pace
 from server.app.domain.daily import daily_seed, day_of
 from server.app.settings import Settings
@@ -31,6 +34,14 @@ HUMAN_GAP = 0.6
 
 def spaced(gap_ms: int, n: int, start: int = 0) -> list[tuple[int, str]]:
     return [(start + gap_ms * k, f"m{k}") for k in range(1, n + 1)]
+
+
+def test_the_examples_in_the_docstrings_hold() -> None:
+    """The check's, the player's note's and the operator's listing's examples (the test
+    run collects doctests under tests/ only)."""
+    for module in (pace, held, review_cli):
+        failed, tried = doctest.testmod(module)
+        assert tried and not failed, module.__name__
 
 
 def test_a_run_under_the_floor_is_fast_and_one_short_of_it_is_not() -> None:
