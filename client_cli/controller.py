@@ -192,7 +192,13 @@ class Client:
         results = event.get("results") or []
         for r in results:
             if isinstance(r, Mapping) and r.get("player") == self.model.me:
-                return f"Race over: you came {r.get('rank')} of {len(results)}."
+                held = (
+                    " Your win is held for review (played faster than people play): "
+                    "it counts on the race boards only if an operator clears it."
+                    if r.get("review") == "held"
+                    else ""
+                )
+                return f"Race over: you came {r.get('rank')} of {len(results)}.{held}"
         return "Race over."
 
     def on_link(self, state: str, delay: float | None) -> None:
@@ -424,8 +430,12 @@ class Client:
         elif model.daily_kind == PRACTICE:
             model.say(f"Practice over ({game.status}, {home} home), not ranked. n: again.", WARN)
         elif model.result_shown:
-            rank = (model.daily_result or {}).get("rank")
-            model.say(f"Today's ranked attempt is over ({game.status}): rank {rank}.", GOOD)
+            result = model.daily_result or {}
+            if result.get("review"):
+                model.say(f"Today's ranked attempt is over ({game.status}): held for review.", WARN)
+            else:
+                rank = result.get("rank")
+                model.say(f"Today's ranked attempt is over ({game.status}): rank {rank}.", GOOD)
         elif game.status == "won":
             every = (
                 f"{as_int(view.get('total')) // 2} pairs off"

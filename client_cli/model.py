@@ -309,6 +309,8 @@ class Model:
             "board": clean(msg.get("board", ""), 64),
             "streak": _streaks(msg.get("streak")),
             "line": clean(msg.get("line", ""), 200),
+            # a result the pace check held off the public boards (else empty)
+            "review": clean((msg.get("review") or {}).get("note") or "", 400),
         }
         if self.daily is not None:
             self.daily["streak"] = self.daily_result["streak"]

@@ -347,6 +347,8 @@ def results_table(model: Model, width: int) -> list[Text]:
             continue
         name = clean(r.get("player", ""), 20)
         status = clean(r.get("status", ""), 12)
+        if r.get("review") == "held":  # (the pace check: not counted on the race boards)
+            status += " (held for review)"
         style = "bold" if name == model.me else ""
         table.add_row(
             str(as_int(r.get("rank"))),

@@ -224,13 +224,12 @@ def daily_result_lines(model: Model, width: int, now: int) -> list[Text]:
     any_game = streak.get("all") or {}
     reset = as_int((model.daily or {}).get("reset_at"))
     rules = game.rules if game is not None else ""
+    held = clean(result.get("review", ""), 400)
+    place = "held for review" if held else f"rank {as_int(result.get('rank'))} on the day's board"
     out = [
         Text(""),
-        Text(
-            f"  Today's daily challenge is done: {status}, rank {as_int(result.get('rank'))} on "
-            f"the day's board.",
-            style="bold",
-        ),
+        Text(f"  Today's daily challenge is done: {status}, {place}.", style="bold"),
+        *(Text("  ") + line for line in (wrap(held, width - 4, "yellow", 4) if held else [])),
         Text(
             f"  Streak: {plural(as_int(mine.get('current')), 'day')} at {name} "
             f"(best {as_int(mine.get('best'))}); {as_int(any_game.get('current'))} at any game "

@@ -227,6 +227,10 @@ async def start(plan: Plan, client: Client, welcome: dict[str, Any]) -> bool:
                 rules = await _ask_game(client)
             rules = rules.lower()
             status = await client.conn.request("daily", game=rules, start=False)
+            held = (status.get("review") or {}).get("note")
+            if held:  # the ranked attempt's result, held by the pace check (or decided)
+                said = f"Your ranked attempt today: {clean(held, 400)}"
+                console.print(Text(said, style="yellow"))
             if status.get("ranked_attempt") == "pending":
                 console.print(Text(ranked_explained(model.game_name(rules))))
                 answer = await ask("Press Enter to start your ranked attempt (q to leave) ")

@@ -7,7 +7,8 @@ plays a game at a local console (no network, no accounts: for trying the rules),
 ``verify FILE`` re-plays a replay file and says whether it reproduces its result (and a
 daily's, whether its seed is the one committed to: ``docs/commitments.md``), and
 ``solve`` and ``winnability`` ask the solver whether deals can be won
-(:mod:`server.solving`).
+(:mod:`server.solving`), and ``review`` lists, clears and removes the results the pace
+policy held (:mod:`server.review_cli`).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from server.engine import GAMES, IllegalMove, UndoRefused, new_game
+from server.review_cli import add_commands as add_review
 from server.solving import add_commands, seed_arg
 
 
@@ -180,10 +182,11 @@ def build_parser() -> argparse.ArgumentParser:
     native.add_argument("action", choices=("build", "status"), nargs="?", default="status")
     native.set_defaults(func=cmd_native)
     add_commands(sub)
+    add_review(sub)
     return parser
 
 
-TOOLS = ("games", "deal", "play", "verify", "native", "solve", "winnability")
+TOOLS = ("games", "deal", "play", "verify", "native", "solve", "winnability", "review")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -192,6 +195,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         from server.app.main import main as serve
 
         return serve(argv[1:] if argv and argv[0] == "serve" else argv)
+    if argv[0] == "review":  # (the server's own flags too: the Redis it reads)
+        args, server_flags = build_parser().parse_known_args(argv)
+        return int(args.func(args, server_flags))
     args = build_parser().parse_args(argv)
     result: int = args.func(args)
     return result

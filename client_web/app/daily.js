@@ -160,6 +160,7 @@ export class DailyScreen {
         this.top,
         title,
         this.resultBox(status.ranked_result),
+        reviewNote(status.review),
         maker,
         this.practiceControls(),
         this.boardLink(status.day),
@@ -287,9 +288,11 @@ export class DailyScreen {
   /** @param {Message} message */
   event(message) {
     if (message.type === "daily_result") {
+      const held = message.review ? "held for review" : `rank ${message.rank}`;
       replace(
         this.top,
-        h("h1", {}, `Daily ${message.status}: rank ${message.rank}`),
+        h("h1", {}, `Daily ${message.status}: ${held}`),
+        reviewNote(message.review),
         this.resultBox(message.line, message.streak),
         this.practiceControls("Practise against the board"),
         this.boardLink(message.day),
@@ -378,4 +381,12 @@ export class DailyScreen {
     if (box.scrollHeight <= box.clientHeight) return;
     box.scrollTop = row.offsetTop - (box.clientHeight - row.offsetHeight) / 2;
   }
+}
+
+// a ranked result the pace check held off the public boards, or decided since, in words
+// (docs/leaderboards.md, "Fair play: the pace policy"); null for any other result
+/** @param {Message | undefined} review `review` of daily_result or daily_status */
+function reviewNote(review) {
+  if (!review || typeof review.note !== "string") return null;
+  return h("p", { class: "review-note", "data-review": String(review.state) }, review.note);
 }

@@ -189,7 +189,7 @@ function onEvent(message) {
   else if (message.type === "race_start" || (message.type === "room" && message.state === "countdown")) {
     app.notice("your race is starting");
     resumeRoom();
-  } else if (message.type === "daily_result") app.notice(message.line);
+  } else if (message.type === "daily_result") app.notice(message.review ? message.review.note : message.line);
   else if (message.type === "ghosts_result") {
     noticeFrom(
       "ranking",

@@ -113,7 +113,7 @@ export function resultsTable(results, me) {
           : r.player,
         r.ghost ? h("span", { class: "tag ghost" }, "ghost") : null,
       ),
-      h("td", {}, r.status),
+      h("td", {}, r.review === "held" ? `${r.status} (held for review)` : r.status),
       h("td", { class: "n" }, r.time_ms === null || r.time_ms === undefined ? "" : clock(r.time_ms)),
       h("td", { class: "n" }, String(r.moves)),
       h("td", { class: "n" }, `${r.home}/${r.total}`),

@@ -25,6 +25,7 @@ from .store.commitments import DailyCommitments
 from .store.daily import Dailies
 from .store.failures import FailureLog
 from .store.games import Games
+from .store.pace import Reviews
 from .store.players import Players
 from .store.presence import Presence
 from .store.replays import Replays
@@ -84,6 +85,8 @@ class Context:
         self.stored_rooms = Rooms(redis, self.proc)
         self.challenges = Challenges(redis)
         self.commitments = DailyCommitments(redis)
+        #: home chains and results held for review (the pace check)
+        self.reviews = Reviews(redis)
         #: room changes tried again because another process changed the room first, and
         #: appends refused because another process had taken the game (for /metrics)
         self.room_conflicts = 0

@@ -46,8 +46,19 @@ def next_day(clock: ManualClock) -> str:
     return day_of(clock.now_ms())
 
 
-async def play_out(client: Client, reply: dict[str, Any]) -> dict[str, Any]:
+#: a person's gap between moves (seconds): a test standing in for a person whose result
+#: must reach the boards moves the server's clock on so before each move, as the pace
+#: policy judges play by the server's times (docs/leaderboards.md, "Fair play")
+PERSON_GAP = 0.6
+
+
+async def play_out(
+    client: Client, reply: dict[str, Any], clock: ManualClock | None = None
+) -> dict[str, Any]:
+    """Play the first legal move until none is left; with ``clock``, at a person's pace."""
     while reply["legal"]:
+        if clock is not None:
+            clock.advance(PERSON_GAP)
         reply = await client.call("move", move=reply["legal"][0])
     return reply
 
@@ -139,7 +150,7 @@ async def test_streak_across_midnight(settings: Settings) -> None:
     secret = secret_winning_on(today, tomorrow)
     async with running(with_settings(settings, clock=clock, secret=secret)) as server:
         ann = await player(server.url, "ann")
-        won = await play_out(ann, await ann.call("daily", game=GAME))
+        won = await play_out(ann, await ann.call("daily", game=GAME), clock)
         assert won["status"] == "won"
         first = await ann.event("daily_result")
         assert first["streak"]["game"] == {"current": 1, "best": 1}
@@ -149,7 +160,7 @@ async def test_streak_across_midnight(settings: Settings) -> None:
         fresh = await ann.call("daily", game=GAME)
         assert fresh["ranked"] and fresh["day"] == tomorrow
         assert fresh["streak"]["game"]["current"] == 1  # still alive: won yesterday
-        await play_out(ann, fresh)
+        await play_out(ann, fresh, clock)
         second = await ann.event("daily_result")
         assert second["streak"]["game"] == {"current": 2, "best": 2}
         assert second["streak"]["all"] == {"current": 2, "best": 2}
@@ -283,6 +294,7 @@ async def test_a_race_win_counts_on_the_races_boards(server: Running) -> None:
         await ann.call("rematch")
     assert line is not None
     for move in line:
+        server.clock.advance(PERSON_GAP)
         reply = await ann.call("move", move=move)
     assert reply["status"] == "won"
     await ann.event("results", lambda e: e["results"][0]["status"] == "won")
@@ -350,6 +362,7 @@ async def test_a_seeded_rooms_first_race_does_not_count_but_its_rematches_do(
         await ann.event("results")
     assert line is not None
     for move in line:
+        server.clock.advance(PERSON_GAP)
         reply = await ann.call("move", move=move)
     assert reply["status"] == "won"
     await ann.event("results", lambda e: e["results"][0]["status"] == "won")

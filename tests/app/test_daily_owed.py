@@ -27,7 +27,7 @@ from server.engine import new_game
 
 from .client import Client, player
 from .conftest import Outage, Running, running, with_settings
-from .test_daily import GAME, next_day, secret_winning_on
+from .test_daily import GAME, PERSON_GAP, next_day, secret_winning_on
 
 
 @pytest.fixture
@@ -101,7 +101,8 @@ async def test_a_daily_won_as_redis_goes_away_is_answered_moved_and_finished_lat
     line = winning_line(server, day)
     ann = await player(server.url, "ann")
     gid = (await ann.call("daily", game=GAME))["game"]
-    for move in line[:-1]:
+    for move in line[:-1]:  # (at a person's pace: the boards take it)
+        server.clock.advance(PERSON_GAP)
         await ann.call("move", move=move, game=gid)
     kill_after_the_next_batch(server, outage)
     final = await ann.request("move", move=line[-1], game=gid)
@@ -243,6 +244,7 @@ async def test_a_finish_written_again_counts_nothing_twice(
         ann = await player(one.url, "ann")
         gid = (await ann.call("daily", game=GAME))["game"]
         for move in winning_line(one, day):
+            one.clock.advance(PERSON_GAP)
             await ann.call("move", move=move, game=gid)
         assert (await ann.event("daily_result"))["status"] == "won"
         written = await standing(one.redis, ann, day)

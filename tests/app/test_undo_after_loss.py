@@ -17,7 +17,7 @@ from server.engine import new_game
 from tests.solver.positions import LOST
 
 from .client import Client, player, racing, signed_in
-from .conftest import Running, running
+from .conftest import ManualClock, Running, running
 
 #: Nestor, seed 16: six moves, lost, the last of them a pair that can be taken back
 LOSING = LOST["nestor"].line
@@ -37,9 +37,14 @@ LOST_16 = {
 }
 
 
-async def play(client: Client, gid: str, line: list[str]) -> dict:
+async def play(client: Client, gid: str, line: list[str], clock: ManualClock | None = None) -> dict:
+    """Play ``line``; with ``clock``, at a person's pace (the server's clock moved on
+    before each move: a ranked result played faster than people play is held off its
+    board, docs/leaderboards.md)."""
     reply: dict = {}
     for move in line:
+        if clock is not None:
+            clock.advance(0.6)
         reply = await client.call("move", move=move, game=gid)
     return reply
 
@@ -125,7 +130,7 @@ async def test_a_lost_ranked_daily_stays_over_and_its_practice_is_undone(
     assert line is not None
     ranked = await ann.call("daily", game=game_id)
     assert ranked["ranked"] and ranked["kind"] == "daily"
-    lost = await play(ann, ranked["game"], line)
+    lost = await play(ann, ranked["game"], line, server.clock)
     assert lost["status"] == "lost" and lost["lost"]["undo"] is False
     refused = await ann.request("undo", game=ranked["game"])
     assert refused["code"] == "game_over"

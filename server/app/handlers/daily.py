@@ -10,6 +10,7 @@ from server.engine import GAMES
 from server.protocol import ErrorCode
 from server.protocol import messages as m
 
+from .. import review
 from ..domain import daily as d
 from ..domain import games as g
 from ..domain import lost
@@ -225,9 +226,12 @@ class DailyChallenge(Part):
         state, result = "pending", None
         if gid is not None:
             state = "ended" if live is None or live.finished else "playing"
+        held: dict[str, Any] = {}
         if live is not None and live.finished:
             result = self._result_line_of(live, await self.certifier.par(day, game_id))
         committed = await self.commitments.looked_up(day, game_id)
+        if gid is not None and state == "ended":
+            held = await self._review_of(gid)
         reset = d.next_reset_ms(now)
         return {
             "type": "daily_status",
@@ -241,7 +245,26 @@ class DailyChallenge(Part):
             "ranked_result": result,
             "commitment": committed["commitment"] if committed else None,
             "certified": bool(committed.get("certified")) if committed else None,
+            **held,
         }
+
+    async def _review_of(self, gid: str) -> dict[str, Any]:
+        """The review of a ranked result, as its player is told of it (:meth:`_review`)."""
+        state, decision = await self.ctx.reviews.state(gid)
+        if state is None:
+            return {}
+        record = await self.ctx.reviews.record(gid) or {}
+        return self._review(state, decision, record.get("pace", {}).get("why", []))
+
+    def _review(
+        self, state: str | None, decision: dict[str, Any] | None, why: list[str]
+    ) -> dict[str, Any]:
+        """``review`` in ``daily_result`` and ``daily_status``, only for a result the
+        pace check held: its state (``held``, ``cleared``, ``removed``) and a note in
+        words."""
+        if state is None:
+            return {}
+        return {"review": {"state": state, "note": review.note(state, decision, why)}}
 
     def _result_line_of(self, live: g.LiveGame, par: int | None) -> str:
         """The result line of an ended ranked daily (for a player who missed the event)."""
@@ -288,20 +311,33 @@ class DailyChallenge(Part):
         finished = live.finished_ms or self.now()
         today, week = d.day_of(self.now()), d.iso_week(self.now())
         daily_board = parse_board(f"daily/{live.game.id}/{day}", today, week)
-        await self.boards.submit_time(daily_board, pid, details, finished, "first")
-        changed = [daily_board]
+        writes = [review.time_write(daily_board.id, details, finished, "first")]
         if won:
-            best = parse_board(f"best/{live.game.id}", today, week)
-            if await self.boards.submit_time(best, pid, details, finished, "best"):
-                changed.append(best)
-            wins = parse_board(f"wins/{live.game.id}", today, week)
-            await self.boards.submit_count(
-                wins, pid, {"player": name, "replay": live.gid}, finished, game=live.gid
+            writes.append(review.time_write(f"best/{live.game.id}", details, finished, "best"))
+            wins = {"player": name, "replay": live.gid}
+            writes.append(review.count_write(f"wins/{live.game.id}", wins, finished, live.gid))
+        check = await review.judge(self.ctx.reviews, live.gid, replay["moves"], live.created_ms)
+        state = None
+        if check.fast:  # kept, off the public boards until an operator clears it
+            record = review.held_record(
+                gid=live.gid,
+                kind=g.DAILY,
+                pid=pid,
+                name=name,
+                rules=live.game.id,
+                finished_ms=finished,
+                check=check,
+                writes=writes,
+                day=day,
             )
-            changed.append(wins)
+            state = await self.ctx.reviews.hold(record, self.now())
+        if state in (None, review.CLEARED):
+            for write in writes:
+                board = await review.put(self.boards, pid, write, self.now())
+                if board is not None or write["board"] == daily_board.id:
+                    await self.leaderboards.changed(board or daily_board, pid)
+        if won:  # (the streak is the player's own: it counts while a result is held)
             await self.dailies.count_win(pid, live.game.id, day, d.previous_day(day))
-        for board in changed:
-            await self.leaderboards.changed(board, pid)
         await self.dailies.ended(pid, live.gid)  # (the reset has nothing to end)
         if not await self.dailies.settle(live.gid):
             return  # another finisher of the same game took it off, and tells the player
@@ -319,6 +355,7 @@ class DailyChallenge(Part):
                     "board": daily_board.id,
                     "streak": await self._streaks(pid, live.game.id),
                     "par": par,
+                    **self._review(state, None, check.why),
                     "line": d.result_line(
                         live.game.name,
                         day,

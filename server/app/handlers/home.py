@@ -53,6 +53,7 @@ class Homing(Part):
         room = self.moves.check_playable(live)
         played: list[str] = []
         stopped: dict[str, str] | None = None
+        first = live.log_length  # (the chain's first move's place in the log)
         # each move sends at least one card home: there are no more moves than cards
         for _ in range(live.game.total):
             found = live.game.home_moves() if live.result is None else []
@@ -68,6 +69,8 @@ class Homing(Part):
             played.append(text)
             if room is not None:
                 self.events.tell(RacerProgress(room, live))
+        if len(played) > 1:
+            await self._chained(live, first, len(played))
         if played and live.result is not None:
             self.events.tell(GameEnded(live, room))
         if live.finished and live.kind == g.DAILY and played:
@@ -88,6 +91,16 @@ class Homing(Part):
         if played:
             self.moves.after(live)
         return reply
+
+    async def _chained(self, live: g.LiveGame, first: int, moves: int) -> None:
+        """The moves one ``home`` played are one action of the player's to the pace
+        check (``domain/pace.py``): recorded before the game's end is told, which its
+        finish (the check) follows. Lost, they count as moves of their own (a result
+        held for review, at worst): the moves stand either way."""
+        try:
+            await self.ctx.reviews.chained(live.gid, first, moves, self.settings.idle_ttl)
+        except Exception as exc:
+            self.failures.failed("recording a home chain", exc, player=live.owner)
 
     def _stopped(self, session: Session, exc: Exception) -> dict[str, str]:
         """Why ``home`` stopped part way (the moves before stand): as the error a move

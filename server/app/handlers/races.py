@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Sequence
+from typing import Any
 
 from server.protocol import encode
 
-from .. import store
+from .. import review, store
 from ..domain import daily as d
 from ..domain import games as g
 from ..domain.boards import Board, parse_board
@@ -118,25 +120,79 @@ class Races(Part):
             session.send_encoded(data)
         self.bus.publish_soon(store.room_channel(room.code), "results", f=[data], race=room.race)
 
+    @staticmethod
+    def counts(room: HeldRoom, entries: Sequence[tuple[Racer, g.LiveGame]]) -> bool:
+        """Whether the race's win counts on the race boards: against someone, on a deal
+        nobody chose."""
+        return len(entries) >= 2 and (room.fixed_seed is None or room.race > 1)
+
+    async def review_win(
+        self,
+        room: HeldRoom,
+        results: list[dict[str, Any]],
+        entries: Sequence[tuple[Racer, g.LiveGame]],
+    ) -> None:
+        """The pace check of a win that counts (``domain/pace.py``), before the results
+        are kept: a win played faster than people play says so in the results
+        (``review: held``), and :meth:`count_race_win` holds it for review rather than
+        count it."""
+        winner = results[0] if results else None
+        if winner is None or winner["status"] != g.WON or not self.counts(room, entries):
+            return
+        gid = winner["replay"]
+        log = await self.stored.read_log(gid)
+        start = room.start_at_ms if room.start_at_ms is not None else 0
+        check = await review.judge(self.ctx.reviews, gid, log, start)
+        if check.fast:
+            winner["review"] = review.HELD
+
     async def count_race_win(
         self, room: HeldRoom, entries: tuple[tuple[Racer, g.LiveGame], ...]
     ) -> None:
-        """A race won counts on the race boards, against someone, on a deal nobody chose."""
+        """A race won counts on the race boards, against someone, on a deal nobody chose;
+        one its pace check held (:meth:`review_win`) is kept for review instead, to be
+        counted if an operator clears it."""
         winner = room.results[0] if room.results else None
-        counts = len(entries) >= 2 and (room.fixed_seed is None or room.race > 1)
-        if not counts or winner is None or winner["status"] != g.WON:
+        if not self.counts(room, entries) or winner is None or winner["status"] != g.WON:
             return
         name = winner["player"]
         pid = next(r.pid for r, _ in entries if r.name == name)
         now = self.now()
+        boards = ("races/all", f"races/week/{d.iso_week(now)}")
+        if winner.get("review") == review.HELD:
+            await self._hold_win(room, winner["replay"], pid, name, now, boards)
+            return
 
         async def count_win(board: Board) -> None:
             await self.boards.submit_count(board, pid, {"player": name}, now)
             await self.leaderboards.changed(board, pid)
 
         await asyncio.gather(
-            *(
-                count_win(parse_board(board_id, d.day_of(now), d.iso_week(now)))
-                for board_id in ("races/all", f"races/week/{d.iso_week(now)}")
-            )
+            *(count_win(parse_board(b, d.day_of(now), d.iso_week(now))) for b in boards)
         )
+
+    async def _hold_win(
+        self, room: HeldRoom, gid: str, pid: str, name: str, now: int, boards: tuple[str, ...]
+    ) -> None:
+        """Hold a race's win for review, with the counts it would have made (each
+        counted once a game, when an operator clears it: ``review.clear``)."""
+        start = room.start_at_ms if room.start_at_ms is not None else 0
+        check = await review.judge(self.ctx.reviews, gid, await self.stored.read_log(gid), start)
+        writes = [review.count_write(b, {"player": name}, now, gid) for b in boards]
+        record = review.held_record(
+            gid=gid,
+            kind=g.RACE,
+            pid=pid,
+            name=name,
+            rules=room.game_id,
+            finished_ms=now,
+            check=check,
+            writes=writes,
+            room=room.code,
+            race=room.race,
+        )
+        if await self.ctx.reviews.hold(record, now) == review.CLEARED:
+            for write in writes:  # (cleared before this was tried again: counted once)
+                board = await review.put(self.boards, pid, write, now)
+                if board is not None:
+                    await self.leaderboards.changed(board, pid)

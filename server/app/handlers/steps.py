@@ -249,6 +249,7 @@ class RoomSteps(Part):
         """The machine's ``end``: the racers ranked, a host who is not here replaced."""
         assert room.start_at_ms is not None
         ranked = rank(entries, room.start_at_ms)
+        await self.races.review_win(room, ranked, entries)
         online = await self.ctx.online(room.members())
         return rm.end(room, ranked, online, tuple(entries))
 

@@ -319,3 +319,15 @@ class Bus:
 
 def _text(channel: str | bytes) -> str:
     return channel.decode() if isinstance(channel, bytes) else channel
+
+
+async def announce_board(redis: RedisClient, origin: str, board_id: str, data: bytes) -> None:
+    """A ``board_update`` (``data``, encoded) from outside the server's processes (the
+    operator's ``review clear``): on the board feed and the ``boards`` channel, as
+    :meth:`Bus.publish_board` sends one, from ``origin`` (no process's id), so that every
+    process tells its watchers."""
+    await redis.execute_command(
+        "XADD", BOARD_FEED, "MAXLEN", "~", BOARD_FEED_LEN, "*",
+        "o", origin, "b", board_id, "d", data,
+    )  # fmt: skip
+    await redis.publish(BOARDS, pack({"o": origin, "k": "board", "id": board_id, "data": data}))

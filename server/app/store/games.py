@@ -22,6 +22,7 @@ from .keys import (
     SOLO_KEPT,
     fence_key,
     game_key,
+    homes_key,
     log_key,
     solo_games_key,
     standings_key,
@@ -113,9 +114,9 @@ class Games:
 
     async def keep_solo(self, pid: str, gid: str, replaced: str | None, ttl: int) -> list[str]:
         """``gid`` is the player's newest solo game. ``replaced``, the one before it that
-        had not ended, is deleted (meta, log and fencing token: a copy another process
-        still holds can no longer append), and so are the finished ones pushed past the
-        :data:`~.keys.SOLO_KEPT` kept. Returns the ids deleted."""
+        had not ended, is deleted (meta, log, fencing token and home chains: a copy
+        another process still holds can no longer append), and so are the finished ones
+        pushed past the :data:`~.keys.SOLO_KEPT` kept. Returns the ids deleted."""
         key = solo_games_key(pid)
         async with self.redis.pipeline(transaction=False) as pipe:
             if replaced is not None:
@@ -131,7 +132,7 @@ class Games:
         if gone:
             async with self.redis.pipeline(transaction=False) as pipe:
                 for old in gone:  # one game's keys share a slot: one DEL each
-                    pipe.delete(game_key(old), log_key(old), fence_key(old))
+                    pipe.delete(game_key(old), log_key(old), fence_key(old), homes_key(old))
                 await pipe.execute()
         return gone
 

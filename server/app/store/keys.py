@@ -90,6 +90,14 @@ key                         type    what
 ``bus:boards``              stream  the ``board_update`` events published on the bus, the last
                                     :data:`BOARD_FEED_LEN` or so: a process that could not
                                     hear the bus reads those it missed (``Bus.missed_boards``)
+``g:{gid}:homes``           list    the game's ``home`` chains (``"{first index} {moves}"``):
+                                    one action each to the pace check; as the game's log
+``rv:{review}:rec``         hash    id (a game's) -> a result held for review (msgpack: its
+                                    player, boards, entries, the pace check's figures)
+``rv:{review}:state``       hash    id -> ``held``, ``cleared`` or ``removed``
+``rv:{review}:why``         hash    id -> the operator's decision (msgpack: reason, when)
+``rv:{review}:open``        zset    ids held, not decided, by when held (server ms)
+``rv:{review}:done``        zset    ids decided, by when (server ms); all kept for good
 ``secret:fp``               string  the fingerprint of the daily deals' secret (an HMAC of
                                     a fixed label under it, never the secret), set
                                     (``NX``) by the first process to start; one whose
@@ -419,6 +427,29 @@ BOARD_FEED_LEN = 1000
 
 #: the daily deals' secret's fingerprint, agreed by every process (``secret.py``); no TTL
 SECRET_FINGERPRINT = "secret:fp"
+
+
+# -- the pace check and its review (``pace.py``; the check: ``server.app.domain.pace``) --
+
+
+def homes_key(gid: str) -> str:
+    """List: the game's ``home`` chains, ``"{first log index} {moves}"`` each: the moves
+    one ``home`` request played, one action to the pace check. Kept as the game's log
+    is (the same TTL, set at each chain)."""
+    return f"g:{{{gid}}}:homes"
+
+
+#: a held result's record (msgpack: what was held, its board entries, the check's
+#: figures), by id (the game's); one hash tag for the review's keys, one slot
+REVIEW_RECORDS = "rv:{review}:rec"
+#: id -> ``held``, ``cleared`` or ``removed``
+REVIEW_STATES = "rv:{review}:state"
+#: id -> the decision (msgpack: state, reason, when)
+REVIEW_DECISIONS = "rv:{review}:why"
+#: ids held and not decided, scored by when held (server ms)
+REVIEW_OPEN = "rv:{review}:open"
+#: ids decided, scored by when decided (server ms); records and decisions are kept for good
+REVIEW_DONE = "rv:{review}:done"
 
 
 def first_key(args: tuple[Any, ...]) -> Any:

@@ -407,6 +407,45 @@ return 0
 )
 
 
+#: A result held for review (``pace.py``): its record and its state ``held``, and its id
+#: among those open (scored ``at``, server ms), unless the id has a state already (a
+#: finish written again, or one decided since). Returns the id's state.
+HOLD_RESULT = Script(
+    ("records", "states", "open"),
+    ("id", "record", "at"),
+    """
+local records, states, open = KEYS[1], KEYS[2], KEYS[3]
+local id, record, at = ARGV[1], ARGV[2], ARGV[3]
+local state = redis.call('HGET', states, id)
+if state then return state end
+redis.call('HSET', records, id, record)
+redis.call('HSET', states, id, 'held')
+redis.call('ZADD', open, at, id)
+return 'held'
+""",
+)
+
+#: An operator's decision on a held result: ``state`` (``cleared`` or ``removed``) and
+#: the ``decision`` (msgpack: reason, when), only while the id is ``held``; it leaves
+#: the open ids for the decided (scored ``at``). Returns the id's state before ('' for
+#: an id never held): ``held`` means this decided it.
+DECIDE_RESULT = Script(
+    ("states", "decisions", "open", "done"),
+    ("id", "state", "decision", "at"),
+    """
+local states, decisions, open, done = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
+local id, state, decision, at = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
+local before = redis.call('HGET', states, id)
+if before ~= 'held' then return before or '' end
+redis.call('HSET', states, id, state)
+redis.call('HSET', decisions, id, decision)
+redis.call('ZREM', open, id)
+redis.call('ZADD', done, at, id)
+return 'held'
+""",
+)
+
+
 async def load_scripts(conn: Any) -> None:
     """Load :data:`SCRIPTS` on a group-commit connection. A Redis that has just restarted
     answers ``LOADING`` until it has read its data: the scripts are loaded again then,
