@@ -30,6 +30,7 @@ from .handlers.boards import Leaderboards
 from .handlers.certify import Certifier
 from .handlers.challenges import Challenging
 from .handlers.daily import DailyChallenge
+from .handlers.devices import Linking
 from .handlers.ghosts import BoardGhosts
 from .handlers.hints import Hints
 from .handlers.home import Homing
@@ -123,8 +124,10 @@ class Service:
         self.accounts = Accounts(
             ctx, self.keeper, self.host, self.lobby, self.leaderboards, self.challenging
         )
+        self.linking = Linking(ctx, self.accounts)
         self.parts: tuple[Part, ...] = (
             self.accounts,
+            self.linking,
             self.keeper,
             self.play,
             self.hints,
@@ -221,8 +224,9 @@ class Service:
         kind = data.get("k")
         if kind == "kick":
             session = self.sessions.get(data.get("pid", ""))
-            if session is not None:
-                self.accounts.kick(session)
+            told = None if session is None else self.accounts.book.told(session, data)
+            if session is not None and told is not None:
+                self.accounts.kick(session, *told)
         elif kind == "tell":  # an event for a player connected here
             session = self.sessions.get(data.get("pid", ""))
             if session is not None and isinstance(data.get("message"), dict):
