@@ -25,6 +25,7 @@ DOCUMENTED = {code.value for code in ErrorCode} - {ErrorCode.INTERNAL_ERROR.valu
 #: the replies a frame that happens to be a valid request may get
 REPLIES = {"pong", "welcome", "registered", "games", "game", "moved", "undone", "resigned"}
 REPLIES |= {"room", "left", "homed", "hint", "challenges", "challenge_taken"}
+REPLIES |= {"link_code", "linked", "devices"}
 #: what the server may send unasked: a mutated ``room_create`` can put the fuzzer in a room,
 #: and a game it plays may come to a stuck position
 EVENTS = {"room", "race_start", "progress", "results", "stuck"}
@@ -233,6 +234,7 @@ REQUIRED: dict[str, dict[str, Any]] = {
     "replay_view": {"replay": "abc", "step": 0},
     "challenge_create": {"replay": "abc"},
     "challenge_show": {"challenge": "abcdefghijklmnop"},
+    "link": {"code": "ABCD-EFGH"},
 }
 
 
