@@ -19,6 +19,10 @@
     patience-race challenge ID               race a challenge's ghost (ID, or its link)
     patience-race challenge --replay ID      race a replay's ghost ("race this")
     patience-race challenges                 your challenges, and who raced them
+    patience-race link [CODE] [--replace]    a code to play as yourself on another device
+                                             (CODE: sign this terminal in with one)
+    patience-race devices [sign-out ID | sign-out --everywhere]
+                                             your devices, and signing them out
 
 Every command takes ``--server URL`` (else ``$PATIENCE_SERVER``, else
 ``ws://127.0.0.1:8765``) and ``--ascii`` (letters for suits, plain ASCII lines). More
@@ -35,6 +39,7 @@ from collections.abc import Callable, Sequence
 
 from . import __version__
 from .config import DEFAULT_SERVER, TokenStore, config_dir, pick_server
+from .linking import cmd_devices, cmd_link
 from .queries import (
     cmd_challenges,
     cmd_follow,
@@ -145,6 +150,8 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "replay": cmd_replay,
     "challenge": cmd_challenge,
     "challenges": cmd_challenges,
+    "link": cmd_link,
+    "devices": cmd_devices,
 }
 
 
@@ -239,6 +246,26 @@ def parser() -> argparse.ArgumentParser:
     challenge.add_argument("--replay", metavar="ID", help="race this replay's ghost")
     sub.add_parser(
         "challenges", parents=[common], help="your challenges, and who raced them (signs in)"
+    )
+    link = sub.add_parser(
+        "link",
+        parents=[common],
+        help="play as yourself on another device: a code to enter there (signs in)",
+        description="No CODE: a code to enter on another device (a browser, another "
+        "terminal), good once for a few minutes. CODE: sign this terminal in as the player "
+        "who showed it, with a token of its own, kept as play keeps one.",
+    )
+    link.add_argument("code", nargs="?", metavar="CODE", help="a code from your other device")
+    link.add_argument(
+        "--replace", action="store_true", help="replace the player this terminal plays as"
+    )
+    devices = sub.add_parser(
+        "devices", parents=[common], help="your devices, and signing them out (signs in)"
+    )
+    devices.add_argument("action", nargs="?", choices=["sign-out"], metavar="sign-out")
+    devices.add_argument("id", nargs="?", metavar="ID", help="the device to sign out")
+    devices.add_argument(
+        "--everywhere", action="store_true", help="sign out every device but this one"
     )
     return top
 

@@ -216,7 +216,7 @@ def _fail(args: argparse.Namespace, exc: BaseException) -> int:
         return 1
     if isinstance(exc, ServerError):
         message = exc.message
-        if exc.code == "bad_token":
+        if exc.code == "bad_token" and not message.startswith("this device was signed out"):
             message = f"{args.server} does not know the saved token (was its data reset?)"
         print(f"patience-race: {message}", file=sys.stderr)
         return 1
