@@ -157,3 +157,45 @@ def test_a_terminals_link_code_signs_a_phone_in_to_its_game(
         assert page.locator("[data-act=ask-sign-out-everywhere]").count() == 0
     finally:
         phone.close()
+
+
+def test_a_browser_signed_out_by_another_says_so_on_its_name_form(
+    browser: Any, web_server: ServerProcess
+) -> None:
+    desk = browser.new_context(**DESKTOP)
+    phone = browser.new_context(**PHONE)
+    try:
+        page = desk.new_page()
+        page.goto(f"{http(web_server)}/play")
+        register(page, "lou")
+        page.wait_for_selector(".home h1:has-text('Hello, lou')")
+        page.click("summary:has-text('Play as yourself on another device')")
+        page.click("[data-act=link-code]")
+        code = page.get_attribute("[data-code]", "data-code")
+        assert code
+
+        other = phone.new_page()
+        other.goto(f"{http(web_server)}/play")
+        other.click("summary:has-text('Have a link code?')")
+        other.fill("input[name=link-code]", code)
+        other.click("text=Sign in with the code")
+        other.wait_for_selector(".home h1:has-text('Hello, lou')")
+        page.wait_for_selector(
+            ".signed-out .note:has-text('Signed in on another device: Chrome on Android.')"
+        )
+
+        other.click("summary:has-text('Your devices')")
+        desk_row = other.locator(".device-list li", has_text="Chrome on Linux")
+        desk_row.locator("[data-act=sign-out]").click()
+        other.wait_for_selector(".devices .note:has-text('Signed out Chrome on Linux.')")
+
+        # the desk plays here again: its key is refused, and the name form says why
+        page.click("[data-act=reload]")
+        page.wait_for_selector("input[name=name]")
+        said = page.inner_text(".welcome .note")
+        assert said.startswith("this device was signed out from Chrome on Android on "), said
+        assert page.evaluate("localStorage.getItem('patience-race-token')") is None
+        fits(page)
+    finally:
+        desk.close()
+        phone.close()
