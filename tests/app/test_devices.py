@@ -246,3 +246,17 @@ async def test_linking_and_signing_out_across_processes(settings: Settings) -> N
             "hello", protocol=1, token=desk.token
         )
         assert refused["code"] == "bad_token" and "Chrome on Android" in refused["message"]
+
+
+async def test_a_player_has_at_most_sixteen_devices(server: Running) -> None:
+    current = await registered(server.url, "ann", "device 1")
+    for n in range(2, 17):
+        code = (await current.call("link_code"))["code"]
+        current, _ = await linked(server.url, code, f"device {n}")
+    refused = await current.request("link_code")
+    assert refused["code"] == "too_many_devices", refused
+    assert refused["message"] == "a player may have 16 devices: sign one out first"
+    listed = await current.call("devices")
+    assert len(listed["devices"]) == 16
+    await current.call("sign_out", device=listed["devices"][0]["id"])
+    assert (await current.call("link_code"))["code"]

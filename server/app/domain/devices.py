@@ -68,7 +68,8 @@ class Device:
 
 
 def new_device_id() -> str:
-    """A device's id: 8 hex digits, unique among its player's (checked where added)."""
+    """A device's id: 8 hex digits (32 random bits: two alike among a player's few are
+    as good as impossible)."""
     return secrets.token_hex(4)
 
 

@@ -21,7 +21,7 @@ from server.protocol import messages as m
 
 from .. import store
 from ..domain import devices as dv
-from ..store.limits import Limit, Limiter
+from ..store.limits import Limit, Limiter, Use
 from .base import Context, Handler, Part, Session, refuse
 from .players import Accounts
 
@@ -90,25 +90,28 @@ class Linking(Part):
                 f"{req.code!r} is not a link code: 8 letters and digits like ABCD-EFGH "
                 "(no 0, 1, I, L, O or U)",
             )
+        shown = dv.shown_code(code)
         counted = await self._counted(session.address)
-        made = await self.devices.take_code(code)
+        # looked at first, taken last: a code refused below is left as it was
+        made = await self.devices.peek_code(code)
         if made is None:
             raise refuse(
                 ErrorCode.NO_SUCH_LINK_CODE,
-                f"no link code {dv.shown_code(code)}: it may have been used or have "
+                f"no link code {shown}: it may have been used or have "
                 "expired; ask for a new one on your signed-in device",
             )
         if self.now() > made["exp"]:
             raise refuse(
                 ErrorCode.NO_SUCH_LINK_CODE,
-                f"the link code {dv.shown_code(code)} has expired: "
-                "ask for a new one on your signed-in device",
+                f"the link code {shown} has expired: ask for a new one on your signed-in device",
             )
         pid = str(made["pid"])
         name = await self.players.name_of(pid)
         if name is None:
             raise refuse(ErrorCode.NO_SUCH_LINK_CODE, "the player of this link code is gone")
         await self._room_for_one_more(pid)
+        if await self.devices.take_code(code) is None:  # taken meanwhile, elsewhere
+            raise refuse(ErrorCode.NO_SUCH_LINK_CODE, f"the link code {shown} was just used")
         token = secrets.token_urlsafe(24)  # 192 random bits, as register's
         device = self.book.new_device(token, req.device)
         await self.devices.add_token(pid, device)
@@ -123,7 +126,7 @@ class Linking(Part):
             "resume": resume,
         }
 
-    async def _counted(self, address: str | None) -> Any:
+    async def _counted(self, address: str | None) -> Use | None:
         """This try counted against its address; refused with ``rate_limited`` once the
         window holds ``link_tries`` of them."""
         most = self.settings.link_tries

@@ -99,6 +99,14 @@ class Devices:
         if before is not None and text(before) != code:
             await self.redis.delete(link_key(text(before)))
 
+    async def peek_code(self, code: str) -> dict[str, Any] | None:
+        """The link code's record, left in place (None: no such code)."""
+        raw = await self.redis.get(link_key(code))
+        if raw is None:
+            return None
+        record: dict[str, Any] = unpack(raw)
+        return record
+
     async def take_code(self, code: str) -> dict[str, Any] | None:
         """The link code's record, taken (no one can take it again), or None."""
         raw = await self.redis.getdel(link_key(code))
