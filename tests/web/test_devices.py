@@ -7,10 +7,13 @@ fit a phone (360x740) and a desktop (1280x800)."""
 from __future__ import annotations
 
 import re
+import time
 from pathlib import Path
 from typing import Any
 
+from server.app.domain.daily import day_of, next_reset_ms
 from tests.app.conftest import ServerProcess
+from tests.app.test_daily import secret_winning_on
 from tests.client_cli.conftest import terminals  # noqa: F401 (a fixture)
 from tests.client_cli.terminal import Terminal
 
@@ -29,6 +32,7 @@ PHONE = {
 }
 DESKTOP = {"viewport": {"width": 1280, "height": 800}}
 CODE = r"[2-9A-Z]{4}-[2-9A-Z]{4}"
+DOUBLES = "doubles-and-quits"
 
 
 def fits(page: Any) -> None:
@@ -199,3 +203,60 @@ def test_a_browser_signed_out_by_another_says_so_on_its_name_form(
     finally:
         desk.close()
         phone.close()
+
+
+def test_the_daily_won_on_a_linked_terminal_counts_on_the_browser_too(
+    browser: Any,
+    redis_url: str,
+    tmp_path: Path,
+    terminals: list[Terminal],  # noqa: F811
+) -> None:
+    """A browser's player links a terminal, which wins today's ranked Doubles and Quits
+    (a secret whose deal the first legal move always wins, as tests/app/test_daily.py's);
+    back in the browser, the same player's streak counts it."""
+    now = time.time_ns() // 1_000_000
+    secret = secret_winning_on(day_of(now), day_of(next_reset_ms(now) + 1))
+    server = ServerProcess(redis_url, tmp_path, PATIENCE_SECRET=secret)
+    server.start()
+    desk = browser.new_context(**DESKTOP)
+    try:
+        page = desk.new_page()
+        page.goto(f"{http(server)}/play")
+        register(page, "mia")
+        page.wait_for_selector(".home h1:has-text('Hello, mia')")
+        page.click("summary:has-text('Play as yourself on another device')")
+        page.click("[data-act=link-code]")
+        code = page.get_attribute("[data-code]", "data-code") or ""
+
+        config = tmp_path / "laptop"
+        linked = terminal(terminals, server, config, "link", code)
+        linked.wait_for(r"This terminal now plays as mia")
+        assert linked.exit_code() == 0
+        daily = terminal(terminals, server, config, "daily", DOUBLES)
+        daily.wait_for(r"Press Enter to start your ranked attempt")
+        daily.type("")
+        moves = 0
+        while "Today's daily challenge is done" not in daily.text:
+            daily.wait_for(r"legal: #?1 ")
+            moves += 1
+            daily.type("#1")  # (a number alone is a position here)
+            daily.wait_for(rf"moves {moves}\b|Today's daily challenge is done")
+        daily.wait_for(r"Today's daily challenge is done: won")
+        daily.wait_for(r"Streak: 1 day at Doubles and Quits")
+        daily.type("q")
+        assert daily.exit_code() == 0
+
+        page.click("[data-act=reload]")  # the tab the terminal took over
+        page.wait_for_selector(".home h1:has-text('Hello, mia')")
+        page.click(f".game-row[data-game={DOUBLES}] [data-act=daily]")
+        # the ranked result the terminal played, and (dealing practice) the streak it won
+        page.wait_for_selector("text=Doubles and Quits · ")
+        assert re.search(
+            r"· won in \d+:\d\d · \d+ moves · 26/26 pairs off", page.inner_text("main")
+        )
+        page.click("[data-act=race-board]")  # (practice alone: no ghosts to wait for)
+        page.click("[data-act=practice]")
+        page.wait_for_selector("text=streak: 1 in this game (best 1), 1 in any (best 1)")
+    finally:
+        desk.close()
+        server.stop()
