@@ -6,13 +6,16 @@ and changes nothing; across processes on one Redis as on one."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import Any
 
 from server.app.settings import Settings
 from server.app.store.keys import devices_key
 
 from .client import Client, player, signed_in
+from .cluster import LocalCluster
 from .conftest import Running, running, with_settings
+from .test_cluster import cluster, local_cluster, on_cluster  # noqa: F401 (fixtures)
 
 CODE_RE = re.compile(r"[2-9A-Z]{4}-[2-9A-Z]{4}")
 
@@ -260,3 +263,23 @@ async def test_a_player_has_at_most_sixteen_devices(server: Running) -> None:
     assert len(listed["devices"]) == 16
     await current.call("sign_out", device=listed["devices"][0]["id"])
     assert (await current.call("link_code"))["code"]
+
+
+async def test_devices_on_a_cluster(cluster: LocalCluster, tmp_path: Path) -> None:  # noqa: F811
+    """On a Redis Cluster too: every key of a player's devices and link codes stands alone
+    (no script touches two), and a sign-out's pipeline is split by node."""
+    async with running(with_settings(on_cluster(cluster, tmp_path), link_tries=2)) as server:
+        desk = await registered(server.url, "ann", "desk")
+        phone, _ = await linked(server.url, (await desk.call("link_code"))["code"], "phone")
+        tablet, _ = await linked(server.url, (await phone.call("link_code"))["code"], "tablet")
+        assert labels(await tablet.call("devices")) == ["desk", "phone", "tablet"]
+        assert labels(await tablet.call("sign_out", everywhere=True)) == ["tablet"]
+        for token in (desk.token, phone.token):
+            refused = await (await Client.connect(server.url)).request(
+                "hello", protocol=1, token=token
+            )
+            assert refused["code"] == "bad_token" and "from tablet" in refused["message"]
+        guesser = await anonymous(server.url)
+        for guess in ("2222-2222", "3333-3333"):
+            assert (await guesser.request("link", code=guess))["code"] == "no_such_link_code"
+        assert (await guesser.request("link", code="4444-4444"))["code"] == "rate_limited"
