@@ -51,6 +51,11 @@ def test_a_code_links_a_second_terminal_which_signs_the_first_out(
     refused = start(terminals, server_process, desk, "devices")
     refused.wait_for(r"this device was signed out from terminal on \S+ on \d{4}-\d\d-\d\d")
     assert refused.exit_code() == 1
+    # the dead token is forgotten: the desk links again without --replace
+    code = start(terminals, server_process, laptop, "link").wait_for(r"code: (\S+) ")[1]
+    relinked = start(terminals, server_process, desk, "link", code)
+    relinked.wait_for(r"This terminal now plays as ann")
+    assert relinked.exit_code() == 0
 
 
 def test_bad_codes_are_refused_in_words(
