@@ -254,6 +254,8 @@ async def test_linking_and_signing_out_across_processes(settings: Settings) -> N
 async def test_a_player_has_at_most_sixteen_devices(server: Running) -> None:
     current = await registered(server.url, "ann", "device 1")
     for n in range(2, 17):
+        if n == 11:  # (ten codes an hour)
+            server.clock.advance(3601)
         code = (await current.call("link_code"))["code"]
         current, _ = await linked(server.url, code, f"device {n}")
     refused = await current.request("link_code")
@@ -283,3 +285,14 @@ async def test_devices_on_a_cluster(cluster: LocalCluster, tmp_path: Path) -> No
         for guess in ("2222-2222", "3333-3333"):
             assert (await guesser.request("link", code=guess))["code"] == "no_such_link_code"
         assert (await guesser.request("link", code="4444-4444"))["code"] == "rate_limited"
+
+
+async def test_link_codes_asked_for_are_limited_an_hour(server: Running) -> None:
+    ann = await registered(server.url, "ann", "desk")
+    for _ in range(10):
+        await ann.call("link_code")
+    refused = await ann.request("link_code")
+    assert refused["code"] == "rate_limited", refused
+    assert refused["message"].startswith("at most 10 link codes an hour: try again in ")
+    server.clock.advance(3601)
+    assert (await ann.call("link_code"))["code"]

@@ -28,6 +28,9 @@ from .players import Accounts
 #: the limit of link codes tried from one address (``link_tries`` of them in this long)
 LINK: Final = "link"
 LINK_WINDOW_MS: Final = 600_000
+#: the link codes a player may ask for an hour: each can make a device, and each device
+#: signed out leaves a note for 30 days, so this bounds what one player adds
+LINK_CODES: Final = Limit("linkcode", 10, 3_600_000)
 
 
 class Linking(Part):
@@ -64,6 +67,12 @@ class Linking(Part):
     async def on_link_code(self, session: Session, req: m.LinkCode) -> dict[str, Any]:
         pid, device = self._device(session)
         await self._room_for_one_more(pid)
+        use = await self.limits.take(LINK_CODES, pid, self.now())
+        if not use.allowed:
+            raise refuse(
+                ErrorCode.RATE_LIMITED,
+                f"at most {LINK_CODES.most} link codes an hour: try again in {use.wait_text()}",
+            )
         code = dv.new_code()
         now = self.now()
         expires = now + self.settings.link_ttl * 1000
