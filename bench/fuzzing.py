@@ -25,10 +25,11 @@ DOCUMENTED = {code.value for code in ErrorCode} - {ErrorCode.INTERNAL_ERROR.valu
 #: the replies a frame that happens to be a valid request may get
 REPLIES = {"pong", "welcome", "registered", "games", "game", "moved", "undone", "resigned"}
 REPLIES |= {"room", "left", "homed", "hint", "challenges", "challenge_taken"}
-REPLIES |= {"link_code", "linked", "devices"}
 #: what the server may send unasked: a mutated ``room_create`` can put the fuzzer in a room,
 #: and a game it plays may come to a stuck position
 EVENTS = {"room", "race_start", "progress", "results", "stuck"}
+#: the replies of the devices' requests (link codes, devices, signing out)
+REPLIES |= {"link_code", "linked", "devices"}
 DOUBLES = "doubles-and-quits"
 
 Frame = bytes | str
@@ -218,6 +219,7 @@ def wrong_values(spec: Field) -> list[Any]:
 REQUIRED: dict[str, dict[str, Any]] = {
     "hello": {"protocol": 1},
     "register": {"name": "someone"},
+    "link": {"code": "ABCD-EFGH"},
     "new_game": {"game": DOUBLES},
     "move": {"move": "4+5"},
     "room_create": {"game": DOUBLES},
@@ -234,7 +236,6 @@ REQUIRED: dict[str, dict[str, Any]] = {
     "replay_view": {"replay": "abc", "step": 0},
     "challenge_create": {"replay": "abc"},
     "challenge_show": {"challenge": "abcdefghijklmnop"},
-    "link": {"code": "ABCD-EFGH"},
 }
 
 

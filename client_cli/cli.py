@@ -15,14 +15,14 @@
                                              --around-me or --friends, your last daily's)
     patience-race follow [NAME]              follow a player (no NAME: who you follow)
     patience-race unfollow NAME
-    patience-race replay ID [--speed N]      step through a finished game: board and moves
-    patience-race challenge ID               race a challenge's ghost (ID, or its link)
-    patience-race challenge --replay ID      race a replay's ghost ("race this")
-    patience-race challenges                 your challenges, and who raced them
     patience-race link [CODE] [--replace]    a code to play as yourself on another device
                                              (CODE: sign this terminal in with one)
     patience-race devices [sign-out ID | sign-out --everywhere]
                                              your devices, and signing them out
+    patience-race replay ID [--speed N]      step through a finished game: board and moves
+    patience-race challenge ID               race a challenge's ghost (ID, or its link)
+    patience-race challenge --replay ID      race a replay's ghost ("race this")
+    patience-race challenges                 your challenges, and who raced them
 
 Every command takes ``--server URL`` (else ``$PATIENCE_SERVER``, else
 ``ws://127.0.0.1:8765``) and ``--ascii`` (letters for suits, plain ASCII lines). More
@@ -147,11 +147,11 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "top": cmd_top,
     "follow": cmd_follow,
     "unfollow": cmd_unfollow,
+    "link": cmd_link,
+    "devices": cmd_devices,
     "replay": cmd_replay,
     "challenge": cmd_challenge,
     "challenges": cmd_challenges,
-    "link": cmd_link,
-    "devices": cmd_devices,
 }
 
 
@@ -230,23 +230,6 @@ def parser() -> argparse.ArgumentParser:
     follow.add_argument("name", nargs="?", metavar="NAME", help="no NAME: whom you follow")
     unfollow = sub.add_parser("unfollow", parents=[common], help="stop following a player")
     unfollow.add_argument("name", metavar="NAME")
-    replay = sub.add_parser("replay", parents=[common], help="step through a game's replay")
-    replay.add_argument("id", metavar="ID", help="a replay id (a board entry's, a race game's)")
-    replay.add_argument(
-        "--speed", type=_speed, default=2.0, help="moves a second when playing (default 2)"
-    )
-    challenge = sub.add_parser(
-        "challenge",
-        parents=[common],
-        help="race a challenge's ghost: a finished game, on the same deal",
-        description="ID: a challenge's id, or its link (http://HOST/c/ID). --replay ID: race "
-        "the ghost of a replay instead (a race's, a solo game's, a past daily's).",
-    )
-    challenge.add_argument("id", nargs="?", metavar="ID", help="a challenge id, or its link")
-    challenge.add_argument("--replay", metavar="ID", help="race this replay's ghost")
-    sub.add_parser(
-        "challenges", parents=[common], help="your challenges, and who raced them (signs in)"
-    )
     link = sub.add_parser(
         "link",
         parents=[common],
@@ -266,6 +249,23 @@ def parser() -> argparse.ArgumentParser:
     devices.add_argument("id", nargs="?", metavar="ID", help="the device to sign out")
     devices.add_argument(
         "--everywhere", action="store_true", help="sign out every device but this one"
+    )
+    replay = sub.add_parser("replay", parents=[common], help="step through a game's replay")
+    replay.add_argument("id", metavar="ID", help="a replay id (a board entry's, a race game's)")
+    replay.add_argument(
+        "--speed", type=_speed, default=2.0, help="moves a second when playing (default 2)"
+    )
+    challenge = sub.add_parser(
+        "challenge",
+        parents=[common],
+        help="race a challenge's ghost: a finished game, on the same deal",
+        description="ID: a challenge's id, or its link (http://HOST/c/ID). --replay ID: race "
+        "the ghost of a replay instead (a race's, a solo game's, a past daily's).",
+    )
+    challenge.add_argument("id", nargs="?", metavar="ID", help="a challenge id, or its link")
+    challenge.add_argument("--replay", metavar="ID", help="race this replay's ghost")
+    sub.add_parser(
+        "challenges", parents=[common], help="your challenges, and who raced them (signs in)"
     )
     return top
 

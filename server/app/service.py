@@ -124,10 +124,9 @@ class Service:
         self.accounts = Accounts(
             ctx, self.keeper, self.host, self.lobby, self.leaderboards, self.challenging
         )
-        self.linking = Linking(ctx, self.accounts)
         self.parts: tuple[Part, ...] = (
             self.accounts,
-            self.linking,
+            Linking(ctx, self.accounts),  # link codes and devices (handlers/devices.py)
             self.keeper,
             self.play,
             self.hints,

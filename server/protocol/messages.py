@@ -74,6 +74,38 @@ class Register(Request):
 
 
 @dataclass(frozen=True, slots=True)
+class LinkCode(Request):
+    """A code another device enters to sign in as this player (``link``)."""
+
+    TYPE = "link_code"
+
+
+@dataclass(frozen=True, slots=True)
+class Link(Request):
+    """Sign this connection in as the player whose link code this is, with a new token."""
+
+    TYPE = "link"
+    FIELDS = {"code": Field(str, required=True, max_len=16), "device": Field(str)}
+    code: str = ""
+    device: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Devices(Request):
+    TYPE = "devices"
+
+
+@dataclass(frozen=True, slots=True)
+class SignOut(Request):
+    """Sign out one of the player's other devices, or (``everywhere``) all of them."""
+
+    TYPE = "sign_out"
+    FIELDS = {"device": Field(str, max_len=16), "everywhere": Field(bool)}
+    device: str | None = None
+    everywhere: bool = False
+
+
+@dataclass(frozen=True, slots=True)
 class Games(Request):
     TYPE = "games"
 
@@ -305,43 +337,15 @@ class ReplayView(Request):
     step: int = 0
 
 
-@dataclass(frozen=True, slots=True)
-class LinkCode(Request):
-    """A code another device enters to sign in as this player (``link``)."""
-
-    TYPE = "link_code"
-
-
-@dataclass(frozen=True, slots=True)
-class Link(Request):
-    """Sign this connection in as the player whose link code this is, with a new token."""
-
-    TYPE = "link"
-    FIELDS = {"code": Field(str, required=True, max_len=16), "device": Field(str)}
-    code: str = ""
-    device: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Devices(Request):
-    TYPE = "devices"
-
-
-@dataclass(frozen=True, slots=True)
-class SignOut(Request):
-    """Sign out one of the player's other devices, or (``everywhere``) all of them."""
-
-    TYPE = "sign_out"
-    FIELDS = {"device": Field(str, max_len=16), "everywhere": Field(bool)}
-    device: str | None = None
-    everywhere: bool = False
-
-
 REQUESTS: dict[str, type[Request]] = {
     cls.TYPE: cls
     for cls in (
         Hello,
         Register,
+        LinkCode,
+        Link,
+        Devices,
+        SignOut,
         Games,
         Rules,
         Ping,
@@ -370,10 +374,6 @@ REQUESTS: dict[str, type[Request]] = {
         ChallengeTake,
         ChallengeShow,
         Challenges,
-        LinkCode,
-        Link,
-        Devices,
-        SignOut,
     )
 }
 

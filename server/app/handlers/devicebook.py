@@ -16,6 +16,8 @@ from ..store.devices import Devices
 from ..store.keys import token_digest
 from .base import Context, Session
 
+__all__ = ["Device", "DeviceBook"]
+
 
 class DeviceBook:
     def __init__(self, ctx: Context) -> None:
@@ -66,10 +68,11 @@ class DeviceBook:
         now = self.ctx.now()
         return Device(dv.new_device_id(), dv.clean_label(label), now, now, token_digest(token))
 
-    async def added(self, pid: str, token: str, label: str | None) -> Device:
-        """A registered player's first token: its device's record."""
+    async def registered(self, session: Session, pid: str, token: str, label: str | None) -> Device:
+        """A new player's first token, signed in on ``session``: its device's record."""
         device = self.new_device(token, label)
         await self.store.put(pid, device)
+        self.hold(session, pid, device)
         return device
 
     def hold(self, session: Session, pid: str, device: Device) -> None:

@@ -13,7 +13,6 @@ from server.protocol import PROTOCOL_VERSION, ErrorCode
 from server.protocol import messages as m
 
 from .. import store
-from ..domain.devices import Device
 from ..domain.room import (
     FINISHED,
     LOBBY,
@@ -24,7 +23,7 @@ from ..store.limits import Limit, Limiter, Use
 from .base import Context, Handler, Part, Session, refuse
 from .boards import Leaderboards
 from .challenges import Challenging
-from .devicebook import DeviceBook
+from .devicebook import Device, DeviceBook
 from .host import RoomHost
 from .keeper import GameKeeper
 from .play import games_list
@@ -117,8 +116,8 @@ class Accounts(Part):
             if counted is not None:  # no player registered: the place goes back
                 await self.limits.give_back(counted)
             raise refuse(ErrorCode.NAME_TAKEN, f"the name {req.name!r} is taken")
-        device = await self.book.added(pid, token, req.device)
-        await self._sign_in(session, pid, req.name, device)
+        await self._sign_in(session, pid, req.name)
+        await self.book.registered(session, pid, token, req.device)
         return {"type": "registered", "player": {"id": pid, "name": req.name}, "token": token}
 
     async def _registration(self, address: str | None) -> Use | None:
