@@ -28,6 +28,8 @@ REPLIES |= {"room", "left", "homed", "hint", "challenges", "challenge_taken", "r
 #: what the server may send unasked: a mutated ``room_create`` can put the fuzzer in a room,
 #: and a game it plays may come to a stuck position
 EVENTS = {"room", "race_start", "progress", "results", "stuck"}
+#: the replies of the devices' requests (link codes, devices, signing out)
+REPLIES |= {"link_code", "linked", "devices"}
 DOUBLES = "doubles-and-quits"
 
 Frame = bytes | str
@@ -217,6 +219,7 @@ def wrong_values(spec: Field) -> list[Any]:
 REQUIRED: dict[str, dict[str, Any]] = {
     "hello": {"protocol": 1},
     "register": {"name": "someone"},
+    "link": {"code": "ABCD-EFGH"},
     "new_game": {"game": DOUBLES},
     "move": {"move": "4+5"},
     "room_create": {"game": DOUBLES},

@@ -15,6 +15,10 @@
                                              --around-me or --friends, your last daily's)
     patience-race follow [NAME]              follow a player (no NAME: who you follow)
     patience-race unfollow NAME
+    patience-race link [CODE] [--replace]    a code to play as yourself on another device
+                                             (CODE: sign this terminal in with one)
+    patience-race devices [sign-out ID | sign-out --everywhere]
+                                             your devices, and signing them out
     patience-race replay ID [--speed N]      step through a finished game: board and moves
     patience-race challenge ID               race a challenge's ghost (ID, or its link)
     patience-race challenge --replay ID      race a replay's ghost ("race this")
@@ -36,6 +40,7 @@ from collections.abc import Callable, Sequence
 
 from . import __version__
 from .config import DEFAULT_SERVER, TokenStore, config_dir, pick_server
+from .linking import cmd_devices, cmd_link
 from .names import cmd_name
 from .queries import (
     cmd_challenges,
@@ -144,6 +149,8 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "top": cmd_top,
     "follow": cmd_follow,
     "unfollow": cmd_unfollow,
+    "link": cmd_link,
+    "devices": cmd_devices,
     "replay": cmd_replay,
     "challenge": cmd_challenge,
     "challenges": cmd_challenges,
@@ -227,6 +234,26 @@ def parser() -> argparse.ArgumentParser:
     follow.add_argument("name", nargs="?", metavar="NAME", help="no NAME: whom you follow")
     unfollow = sub.add_parser("unfollow", parents=[common], help="stop following a player")
     unfollow.add_argument("name", metavar="NAME")
+    link = sub.add_parser(
+        "link",
+        parents=[common],
+        help="play as yourself on another device: a code to enter there (signs in)",
+        description="No CODE: a code to enter on another device (a browser, another "
+        "terminal), good once for a few minutes. CODE: sign this terminal in as the player "
+        "who showed it, with a token of its own, kept as play keeps one.",
+    )
+    link.add_argument("code", nargs="?", metavar="CODE", help="a code from your other device")
+    link.add_argument(
+        "--replace", action="store_true", help="replace the player this terminal plays as"
+    )
+    devices = sub.add_parser(
+        "devices", parents=[common], help="your devices, and signing them out (signs in)"
+    )
+    devices.add_argument("action", nargs="?", choices=["sign-out"], metavar="sign-out")
+    devices.add_argument("id", nargs="?", metavar="ID", help="the device to sign out")
+    devices.add_argument(
+        "--everywhere", action="store_true", help="sign out every device but this one"
+    )
     replay = sub.add_parser("replay", parents=[common], help="step through a game's replay")
     replay.add_argument("id", metavar="ID", help="a replay id (a board entry's, a race game's)")
     replay.add_argument(

@@ -16,6 +16,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import socket
 import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -55,10 +56,40 @@ def pick_server(flag: str | None, environ: Mapping[str, str] | None = None) -> s
     return normalize_server(flag or env.get("PATIENCE_SERVER") or DEFAULT_SERVER)
 
 
+def device_label() -> str:
+    """What this client calls itself in the player's list of devices (``hello``'s
+    ``device``): the machine's name, so "terminal on desk" tells one terminal from
+    another.
+
+    >>> device_label().startswith("terminal on ")
+    True
+    """
+    host = socket.gethostname().split(".")[0].strip() or "this machine"
+    return f"terminal on {host}"[:40]
+
+
 @dataclass(frozen=True)
 class Account:
     name: str
     token: str
+
+
+def forgotten_token(server: str, account: Account | None, message: str) -> str:
+    """What to say when the server refuses the saved token (``bad_token``, its
+    ``message``): signed out from another of the player's devices, or not known at all.
+
+    >>> forgotten_token("ws://h", Account("ann", "t"), "no player has this token")
+    'ws://h does not know the saved token for ann (was its data reset?): register again.'
+    """
+    if message.startswith("this device was signed out"):
+        return (
+            f"{server}: {message}. Register as someone new, or sign in as yourself with a "
+            "code from that device: patience-race link CODE"
+        )
+    name = account.name if account else "?"
+    return (
+        f"{server} does not know the saved token for {name} (was its data reset?): register again."
+    )
 
 
 class TokenStore:

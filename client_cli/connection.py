@@ -31,6 +31,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
 from . import __version__
+from .config import device_label
 from .sanitize import clean
 
 PROTOCOL = 1
@@ -148,6 +149,7 @@ class Connection:
         self._reader = asyncio.get_running_loop().create_task(self._read(ws))
         try:
             fields: dict[str, Any] = {"protocol": PROTOCOL, "client": CLIENT}
+            fields["device"] = device_label()
             if self.token:
                 fields["token"] = self.token
             welcome = await self.request("hello", **fields)

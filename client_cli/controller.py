@@ -47,7 +47,7 @@ from .model import (
     Model,
     stuck_note,
 )
-from .notices import progress_notice, room_notices
+from .notices import progress_notice, room_notices, signed_out_notice
 from .rules import UnknownGame, page
 from .sanitize import clean
 
@@ -183,7 +183,7 @@ class Client:
             model.say(news_notice(event, model.games), GOOD if not event.get("beat_you") else WARN)
         elif kind == "signed_out":
             model.link = "signed out"
-            model.say("You signed in from another client: this one has stopped. q quits.", ERROR)
+            model.say(signed_out_notice(event), ERROR)
         elif kind == "link_error":
             model.say(f"cannot sign in again: {clean(event.get('message', ''), 200)}", ERROR)
         self.redraw()

@@ -109,3 +109,19 @@ def progress_notice(room: Mapping[str, Any] | None, event: Mapping[str, Any]) ->
     if status == "timeout":
         return f"{name} ran out of time"
     return f"{name} {clean(status, 12)}"
+
+
+def signed_out_notice(event: Mapping[str, Any]) -> str:
+    """What the player reads when this terminal's connection was taken over or signed
+    out by another of their devices (``signed_out``: its ``reason`` names it).
+
+    >>> signed_out_notice({"reason": "signed in on another device: Chrome on Android"})
+    'Signed in on another device: Chrome on Android. This terminal has stopped; q quits.'
+    >>> signed_out_notice({"reason": "signed out from tablet", "cause": "signed_out"})[-47:]
+    'quits (link it again: patience-race link CODE).'
+    """
+    reason = clean(event.get("reason") or "signed in from another client", 120)
+    line = f"{reason[:1].upper()}{reason[1:]}. This terminal has stopped; q quits"
+    if event.get("cause") == "signed_out":
+        return line + " (link it again: patience-race link CODE)."
+    return line + "."

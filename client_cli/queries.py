@@ -216,7 +216,11 @@ def _fail(args: argparse.Namespace, exc: BaseException) -> int:
         return 1
     if isinstance(exc, ServerError):
         message = exc.message
-        if exc.code == "bad_token":
+        if exc.code == "bad_token" and message.startswith("this device was signed out"):
+            # the token is dead for good: forgotten, so that link CODE needs no --replace
+            TokenStore(config_dir()).forget(args.server)
+            message += " (patience-race link CODE)"
+        elif exc.code == "bad_token":
             message = f"{args.server} does not know the saved token (was its data reset?)"
         print(f"patience-race: {message}", file=sys.stderr)
         return 1

@@ -20,7 +20,7 @@ from rich.text import Text
 
 from .challenge import new_results
 from .challenge_flow import begin
-from .config import Account, TokenStore
+from .config import Account, TokenStore, device_label, forgotten_token
 from .connection import Connection, LinkError, ServerError
 from .controller import Client, Left, daily_greeting, now_ms, ranked_explained
 from .model import DAILY, INFO, PRACTICE, WATCH, Model
@@ -78,7 +78,7 @@ async def register(conn: Connection, console: Console, store: TokenStore) -> str
         if not name:
             return None
         try:
-            reply = await conn.request("register", name=name)
+            reply = await conn.request("register", name=name, device=device_label())
         except ServerError as exc:
             console.print(Text(exc.message, style="red"))
             continue
@@ -114,13 +114,7 @@ async def connect(
         if exc.code != "bad_token":
             console.print(Text(f"the server refused us: {exc.message}", style="red"))
             return None
-        console.print(
-            Text(
-                f"{server} does not know the saved token for {account.name if account else '?'} "
-                "(was its data reset?): register again.",
-                style="yellow",
-            )
-        )
+        console.print(Text(forgotten_token(server, account, exc.message), style="yellow"))
         store.forget(server)
         conn.token = None
         welcome = await conn.open()

@@ -46,6 +46,51 @@ export function backoff(attempt) {
   return Math.min(500 * 2 ** attempt, 10000);
 }
 
+/**
+ * What this browser calls itself in the player's list of devices (`hello`'s `device`):
+ * "Chrome on Android", "Safari on iPhone", from the user agent's string.
+ * @param {string} [agent]
+ */
+export function deviceLabel(agent = navigator.userAgent) {
+  const browsers = [
+    [/Edg(e|A|iOS)?\//, "Edge"],
+    [/OPR\/|Opera/, "Opera"],
+    [/Firefox\/|FxiOS\//, "Firefox"],
+    [/Chrome\/|CriOS\/|Chromium\//, "Chrome"],
+    [/Safari\//, "Safari"],
+  ];
+  const systems = [
+    [/Android/, "Android"],
+    [/iPhone/, "iPhone"],
+    [/iPad/, "iPad"],
+    [/CrOS/, "ChromeOS"],
+    [/Windows/, "Windows"],
+    [/Mac OS X|Macintosh/, "Mac"],
+    [/Linux/, "Linux"],
+  ];
+  /** @param {(RegExp | string)[][]} table */
+  const find = (table) => {
+    const found = table.find(([pattern]) => /** @type {RegExp} */ (pattern).test(agent));
+    return found ? /** @type {string} */ (found[1]) : null;
+  };
+  const browser = find(browsers) || "a browser";
+  const system = find(systems);
+  return system ? `${browser} on ${system}` : browser;
+}
+
+/**
+ * What a tab signed out by the server (`signed_out`) says, in words: where the player went.
+ * @param {Message} event
+ */
+export function signedOutText(event) {
+  const reason = typeof event.reason === "string" && event.reason ? event.reason : "signed in elsewhere";
+  const said = reason[0].toUpperCase() + reason.slice(1);
+  if (event.cause === "signed_out") {
+    return `${said}. This browser no longer plays as you: to play here again, sign in with a link code from a device still signed in.`;
+  }
+  return `${said}. This tab has stopped, so the two do not take turns throwing each other out: reload it to play here again (that signs the other one out).`;
+}
+
 /** @returns {string | null} */
 export function storedToken() {
   try {
@@ -104,6 +149,8 @@ export class Link {
     this.pending = new Map();
     this.attempt = 0;
     this.signedOut = false;
+    /** @type {string | null} why the stored token was refused, if it was */
+    this.refused = null;
     /** @type {Message | null} */
     this.welcome = null;
     this.offset = 0; // the server's clock minus ours, ms
@@ -127,7 +174,7 @@ export class Link {
   /** @param {WebSocket} ws */
   async hello(ws) {
     /** @type {Message} */
-    const fields = { protocol: PROTOCOL, client: CLIENT };
+    const fields = { protocol: PROTOCOL, client: CLIENT, device: deviceLabel() };
     const token = storedToken();
     if (token) fields.token = token;
     let welcome;
@@ -136,6 +183,7 @@ export class Link {
     } catch (error) {
       if (error instanceof ServerError && error.code === "bad_token") {
         forgetToken(); // a token this server does not know: start afresh
+        this.refused = error.message; // (the name form says why: a device signed out, say)
         welcome = await this.request("hello", { protocol: PROTOCOL, client: CLIENT });
       } else {
         return;

@@ -10,7 +10,7 @@
 // one of its screens is asked for, see `withModule`.
 
 import { button, h, replace } from "./dom.js";
-import { Link, ServerError, errorText, storeToken, storedToken } from "./link.js";
+import { Link, ServerError, deviceLabel, errorText, signedOutText, storeToken, storedToken } from "./link.js";
 import { recoveryBox, recoveryForm } from "./recovery.js";
 import { renameBox } from "./rename.js";
 // up front all the same: the header's mute button is on every screen, and the first
@@ -36,6 +36,7 @@ const CHALLENGE_ID = /^[a-z2-7]{16}$/;
  * @typedef {object} Modules
  * @property {typeof import("./challenge.js")} challenge
  * @property {typeof import("./daily.js")} daily
+ * @property {typeof import("./devices.js")} devices
  * @property {typeof import("./extras.js")} extras
  * @property {typeof import("./game.js")} game
  * @property {typeof import("./ranking.js")} ranking
@@ -45,6 +46,7 @@ const CHALLENGE_ID = /^[a-z2-7]{16}$/;
 const MODULES = {
   challenge: () => import("./challenge.js"), // a challenge (/c/ID), the player's challenges
   daily: () => import("./daily.js"),
+  devices: () => import("./devices.js"), // link codes and the player's devices
   extras: () => import("./extras.js"), // the leaderboards and the replays
   game: () => import("./game.js"), // a solo game (with the board, motion and the ending)
   ranking: () => import("./ranking.js"),
@@ -185,7 +187,7 @@ function onEvent(message) {
   if (loading) return void held.push(message);
   if (app.screen && app.screen.event && app.screen.event(message)) return;
   if (message.type === "stuck") app.notice(message.reason);
-  else if (message.type === "signed_out") app.notice("signed in elsewhere: this tab is closed");
+  else if (message.type === "signed_out") app.show(signedOutScreen(message));
   else if (message.type === "race_start" || (message.type === "room" && message.state === "countdown")) {
     app.notice("your race is starting");
     resumeRoom();
@@ -383,6 +385,25 @@ function message(text) {
   };
 }
 
+/**
+ * What a tab signed out (`signed_out`) shows in place of its screen: where the player
+ * went, in words, and the way back (a reload: this connection is closed for good).
+ * @param {Message} event
+ * @returns {Screen}
+ */
+function signedOutScreen(event) {
+  const again = event.cause === "signed_out" ? "Sign in again" : "Play here again";
+  return {
+    root: h(
+      "section",
+      { class: "signed-out" },
+      h("h1", {}, "This tab has stopped"),
+      h("p", { class: "note", "data-reason": event.reason || "" }, signedOutText(event)),
+      button(again, () => location.reload(), { "data-act": "reload" }),
+    ),
+  };
+}
+
 // a fact of the invite page (the game, who hosts, how the room stands), put in the page's
 // head by the server with the link's preview: <meta name="patience:host" content="...">
 /** @param {string} name */
@@ -430,7 +451,8 @@ function nameForm(code, challenge) {
     placeholder: "your name",
     "aria-label": "your name",
   });
-  const note = h("p", { class: "note", role: "status" });
+  // a stored token the server refused says why here (a device signed out, say)
+  const note = h("p", { class: "note", role: "status" }, app.link.refused || "");
   const form = h(
     "form",
     {
@@ -438,12 +460,9 @@ function nameForm(code, challenge) {
       onsubmit: async (/** @type {SubmitEvent} */ event) => {
         event.preventDefault();
         try {
-          const reply = await app.link.request("register", { name: input.value.trim() });
+          const reply = await app.link.request("register", { name: input.value.trim(), device: deviceLabel() });
           storeToken(reply.token);
-          app.player = reply.player;
-          who.textContent = reply.player.name;
-          challengesLink.hidden = false;
-          route();
+          signedIn(reply);
         } catch (error) {
           note.textContent = error instanceof ServerError ? error.message : String(error);
         }
@@ -463,6 +482,9 @@ function nameForm(code, challenge) {
       h("p", {}, "Pick a name to play under: 2 to 20 letters, digits, - or _. It is kept in this browser."),
       form,
       note,
+      lazyBox(h("summary", {}, "Have a link code?"), "link-code-form", ({ linkCodeForm }) =>
+        linkCodeForm(app, signedIn),
+      ),
       recoveryForm(),
       watch,
     ),
@@ -544,9 +566,47 @@ function homeScreen() {
         h("a", { href: "/" }, "the read-only pages"),
       ),
       rename,
-      recoveryBox(),
+      recoveryBox(lazyBox(null, "link-code-box", ({ linkCodeBox }) => linkCodeBox(app))),
+      lazyBox(h("summary", {}, "Your devices"), "devices-box", ({ devicesBox }) => devicesBox(app)),
     ),
   };
+}
+
+/**
+ * The player signed in by the name form (`registered`, or `linked` from a link code,
+ * which brings what the player was doing: its `resume`).
+ * @param {Message} reply
+ */
+function signedIn(reply) {
+  app.player = reply.player;
+  who.textContent = reply.player.name;
+  challengesLink.hidden = false;
+  if (reply.resume) app.welcome = { ...app.welcome, resume: reply.resume };
+  route();
+}
+
+/**
+ * A box of devices.js's (loaded the first time it is opened): a `<details>` with
+ * `summary`, or, with none, a part of the enclosing `<details>` (filled once that opens).
+ * @param {HTMLElement | null} summary
+ * @param {string} name the box's class
+ * @param {(module: Modules["devices"]) => HTMLElement} build
+ */
+function lazyBox(summary, name, build) {
+  const slot = h("div", { class: name });
+  const fill = (/** @type {Event} */ event) => {
+    const details = /** @type {HTMLDetailsElement} */ (event.currentTarget);
+    if (!details.open || slot.childElementCount) return;
+    const ready = loaded.devices;
+    if (ready) return void slot.replaceChildren(build(ready));
+    MODULES.devices().then(
+      (m) => slot.replaceChildren(build((loaded.devices = m))),
+      (error) => slot.replaceChildren(h("p", { class: "note" }, unloadable(error))),
+    );
+  };
+  if (summary) return h("details", { class: `recovery ${name}`, ontoggle: fill }, summary, slot);
+  queueMicrotask(() => slot.closest("details")?.addEventListener("toggle", fill));
+  return slot;
 }
 
 // Join a race: the room's code, or the whole link a friend sent pasted (its code read from it);

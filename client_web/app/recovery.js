@@ -21,8 +21,12 @@ export function isKey(text) {
   return TOKEN.test(text.trim());
 }
 
-/** The home screen's box: the key behind a warning and a button, then a copy button. */
-export function recoveryBox() {
+/**
+ * The home screen's box: `first` (the link codes' part: devices.js, the easier way), then
+ * the key behind a warning and a button, then a copy button.
+ * @param {HTMLElement | null} [first]
+ */
+export function recoveryBox(first = null) {
   const shown = h("p", { class: "recovery-key", hidden: true });
   const show = button(
     "Show my recovery key",
@@ -42,11 +46,15 @@ export function recoveryBox() {
     "details",
     { class: "recovery" },
     h("summary", {}, "Play as yourself on another device"),
+    first,
     h(
       "p",
       {},
-      "Your recovery key signs in as you: paste it on another device's name form to play there " +
-        "as the same player. Anyone who has it can play as you, so keep it to yourself.",
+      (first
+        ? "Or copy your recovery key instead (this browser's own key, good until signed out): "
+        : "Your recovery key signs in as you: ") +
+        "paste it on another device's name form to play there as the same player. " +
+        "Anyone who has it can play as you, so keep it to yourself.",
     ),
     show,
     shown,

@@ -31,6 +31,7 @@ from .handlers.certify import Certifier
 from .handlers.challenges import Challenging
 from .handlers.commitments import Commitments
 from .handlers.daily import DailyChallenge
+from .handlers.devices import Linking
 from .handlers.ghosts import BoardGhosts
 from .handlers.hints import Hints
 from .handlers.home import Homing
@@ -135,6 +136,7 @@ class Service:
         self.naming = Naming(ctx, self.host, self.steps)
         self.parts: tuple[Part, ...] = (
             self.accounts,
+            Linking(ctx, self.accounts),  # link codes and devices (handlers/devices.py)
             self.keeper,
             self.play,
             self.hints,
@@ -237,8 +239,9 @@ class Service:
         kind = data.get("k")
         if kind == "kick":
             session = self.sessions.get(data.get("pid", ""))
-            if session is not None:
-                self.accounts.kick(session)
+            told = None if session is None else self.accounts.book.told(session, data)
+            if session is not None and told is not None:
+                self.accounts.kick(session, *told)
         elif kind == "tell":  # an event for a player connected here
             session = self.sessions.get(data.get("pid", ""))
             if session is not None and isinstance(data.get("message"), dict):

@@ -72,6 +72,8 @@ class Settings:
     replay_ttl: int = 7 * 24 * 3600
     challenge_ttl: int = 30 * 24 * 3600
     challenge_rate: int = 20
+    link_ttl: int = 300
+    link_tries: int = 10
     secret: str | None = None
     certify_ahead: int = 9
     certify_budget: float = 10.0
@@ -341,6 +343,14 @@ OPTIONS: dict[str, tuple[str, Callable[[str], Any]]] = {
     ),
     "challenge_rate": (
         "challenges one player may make (or race from a replay) an hour; 0 no limit",
+        _non_negative_int,
+    ),
+    "link_ttl": (
+        "seconds a link code (another device signing in as the player) may be used",
+        _positive_int,
+    ),
+    "link_tries": (
+        "link codes that may be tried from one client address in 10 minutes; 0 no limit",
         _non_negative_int,
     ),
     "secret": ("key of the daily deals' seeds (else one kept in the data directory)", _secret),

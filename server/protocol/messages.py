@@ -53,17 +53,56 @@ class Hello(Request):
         "protocol": Field(int, required=True, low=0, high=1000),
         "token": Field(str, max_len=128),
         "client": Field(str),
+        "device": Field(str),
     }
     protocol: int = PROTOCOL_VERSION
     token: str | None = None
     client: str | None = None
+    #: this device's label, as its player will see it in ``devices``
+    device: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class Register(Request):
     TYPE = "register"
-    FIELDS = {"name": Field(str, required=True)}
+    FIELDS = {
+        "name": Field(str, required=True),
+        "device": Field(str),
+    }
     name: str = ""
+    device: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class LinkCode(Request):
+    """A code another device enters to sign in as this player (``link``)."""
+
+    TYPE = "link_code"
+
+
+@dataclass(frozen=True, slots=True)
+class Link(Request):
+    """Sign this connection in as the player whose link code this is, with a new token."""
+
+    TYPE = "link"
+    FIELDS = {"code": Field(str, required=True, max_len=16), "device": Field(str)}
+    code: str = ""
+    device: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Devices(Request):
+    TYPE = "devices"
+
+
+@dataclass(frozen=True, slots=True)
+class SignOut(Request):
+    """Sign out one of the player's other devices, or (``everywhere``) all of them."""
+
+    TYPE = "sign_out"
+    FIELDS = {"device": Field(str, max_len=16), "everywhere": Field(bool)}
+    device: str | None = None
+    everywhere: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -312,6 +351,10 @@ REQUESTS: dict[str, type[Request]] = {
     for cls in (
         Hello,
         Register,
+        LinkCode,
+        Link,
+        Devices,
+        SignOut,
         Games,
         Rules,
         Ping,

@@ -85,7 +85,11 @@ async def test_signing_in_through_another_process_signs_out_the_first(settings: 
         game = await ann.call("new_game", game="gate", seed=3)
         await ann.call("move", move=game["legal"][0])
         twin = await signed_in(two.url, ann.token or "")
-        assert (await ann.event("signed_out"))["reason"] == "signed in from another connection"
+        out = await ann.event("signed_out")
+        assert out["reason"] == (
+            "signed in again on this device (unnamed device), on another connection"
+        )
+        assert out["cause"] == "replaced"
         assert (await ann.closed())[0] == 4001
         # the game goes on through the second process, from the acknowledged move
         resumed = twin.welcome["resume"]["solo"]  # type: ignore[attr-defined]

@@ -23,6 +23,7 @@ from ..store.limits import Bucket, Limiter, Use
 from .base import Context, Handler, Part, Session, refuse
 from .boards import Leaderboards
 from .challenges import Challenging
+from .devicebook import Device, DeviceBook
 from .host import RoomHost
 from .keeper import GameKeeper
 from .play import games_list
@@ -56,6 +57,8 @@ class Accounts(Part):
         self.leaderboards = leaderboards
         self.challenging = challenging
         self.limits = Limiter(ctx.redis)
+        #: the device each connection signed in here is (``handlers/devicebook.py``)
+        self.book = DeviceBook(ctx)
 
     def requests(self) -> dict[type[m.Request], Handler]:
         return {
@@ -82,7 +85,7 @@ class Accounts(Part):
         if req.token is not None:
             pid_s = await self.players.by_token(req.token)
             if pid_s is None:
-                raise refuse(ErrorCode.BAD_TOKEN, "no player has this token")
+                raise refuse(ErrorCode.BAD_TOKEN, await self.book.no_player(req.token))
             if session.player is not None and session.player != pid_s:
                 raise refuse(
                     ErrorCode.ALREADY_REGISTERED,
@@ -92,8 +95,9 @@ class Accounts(Part):
             name = await self.players.name_of(pid_s)
             if name is None:
                 raise refuse(ErrorCode.BAD_TOKEN, "no player has this token")
+            device = await self.book.signed_in(pid_s, req.token, req.device)
             session.hello = True
-            await self._sign_in(session, pid_s, name)
+            await self._sign_in(session, pid_s, name, device)
             reply["player"] = {"id": pid_s, "name": session.name}
             reply["resume"] = await self._resume(session, pid_s)
             reply["challenges_new"] = await self.ctx.challenges.unseen(pid_s)
@@ -114,6 +118,7 @@ class Accounts(Part):
                 await self.limits.give_back_bucket(counted)
             raise refuse(ErrorCode.NAME_TAKEN, name_taken(req.name, taken))
         await self._sign_in(session, pid, req.name)
+        await self.book.registered(session, pid, token, req.device)
         return {"type": "registered", "player": {"id": pid, "name": req.name}, "token": token}
 
     async def _registration(self, address: str | None) -> Use | None:
@@ -135,26 +140,40 @@ class Accounts(Part):
             )
         return use
 
-    async def _sign_in(self, session: Session, pid: str, name: str) -> None:
+    async def _sign_in(
+        self, session: Session, pid: str, name: str, device: Device | None = None
+    ) -> None:
         """One connection per player, across processes: a connection signed in before,
-        here or in another process, is signed out (4001)."""
+        here or in another process, is signed out (4001), told on which device the
+        player signed in (``device``: this connection's)."""
         old = self.sessions.get(pid)
+        before = self.book.device_of(old) if old is not None else None
+        if device is not None:
+            self.book.hold(session, pid, device)
         session.player = pid
         session.name = name
         # the new session first: a takeover is no leave (the host stays the host)
         self.sessions[pid] = session
         self.absent_since.pop(pid, None)
         if old is not None and old is not session:
-            self.kick(old)
+            self.kick(old, *self.book.replaced(before, device))
         elsewhere = await self.presence.mark(pid, self.ctx.online_ttl())
         if elsewhere is not None:
-            self.bus.publish_soon(store.proc_channel(elsewhere), "kick", pid=pid)
+            where = self.book.kick_fields(device)
+            self.bus.publish_soon(store.proc_channel(elsewhere), "kick", pid=pid, **where)
         room = self.host.racer_room(pid)
         if room is not None:
             await self.host.broadcast_room(room)
 
-    def kick(self, session: Session) -> None:
-        session.send({"type": "signed_out", "reason": "signed in from another connection"})
+    def kick(
+        self,
+        session: Session,
+        reason: str = "signed in from another connection",
+        cause: str = "replaced",
+    ) -> None:
+        """Sign the connection out (4001), telling it why in words (``reason``) and as a
+        word a client can act on (``cause``: ``replaced``, ``signed_out``)."""
+        session.send({"type": "signed_out", "reason": reason, "cause": cause})
         session.close(CLOSE_REPLACED, "signed in elsewhere")
         self.forget_session(session)
 
@@ -201,6 +220,7 @@ class Accounts(Part):
                 if not self.ctx.stopping:
                     self.spawn(self.host.watchers_changed(room))
         session.watching.clear()
+        self.book.forget(session)
         pid = session.player
         if pid is not None and self.sessions.get(pid) is session:
             del self.sessions[pid]
@@ -255,3 +275,12 @@ class Accounts(Part):
             if name:
                 names.append(name)
         return sorted(names, key=str.lower)
+
+    async def sign_in_linked(
+        self, session: Session, pid: str, name: str, device: Device
+    ) -> dict[str, Any]:
+        """Sign in a connection that entered a link code, on its new ``device``: what
+        the player comes back to (``resume``), as ``hello`` with a token gives it."""
+        session.hello = True
+        await self._sign_in(session, pid, name, device)
+        return await self._resume(session, pid)

@@ -98,6 +98,13 @@ key                         type    what
 ``rv:{review}:why``         hash    id -> the operator's decision (msgpack: reason, when)
 ``rv:{review}:open``        zset    ids held, not decided, by when held (server ms)
 ``rv:{review}:done``        zset    ids decided, by when (server ms); all kept for good
+``pdev:{pid}``              hash    device id -> the device (msgpack: label, added, seen, the
+                                    token's SHA-256): every token of the player (devices.py)
+``ptokout:{sha256(token)}`` string  a token signed out, and from which device (msgpack), so
+                                    its next ``hello`` is told in words (:data:`SIGNED_OUT_TTL`)
+``plink:{code}``            string  a link code (msgpack: player id, the device that asked,
+                                    its expiry in server ms); taken once (``GETDEL``)
+``plinkof:{pid}``           string  the player's live link code: a new one revokes it
 ``secret:fp``               string  the fingerprint of the daily deals' secret (an HMAC of
                                     a fixed label under it, never the secret), set
                                     (``NX``) by the first process to start; one whose
@@ -130,6 +137,51 @@ def name_key(name: str) -> str:
 
 def token_key(token: str) -> str:
     return "ptoken:" + hashlib.sha256(token.encode()).hexdigest()
+
+
+# -- a player's devices and link codes (``devices.py``) -----------------------------------
+
+
+def token_digest(token: str) -> str:
+    """The SHA-256 of a token (hex): what its key and its device record name it by."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def digest_token_key(digest: str) -> str:
+    """:func:`token_key` of the token whose digest this is."""
+    return "ptoken:" + digest
+
+
+def devices_key(pid: str) -> str:
+    """Hash: device id -> the device (msgpack), one a token of the player's."""
+    return f"pdev:{pid}"
+
+
+def signed_out_key(digest: str) -> str:
+    """A token signed out (by its digest): who signed it out and when (msgpack)."""
+    return f"ptokout:{digest}"
+
+
+#: how long a signed-out token's note is kept, seconds (30 days): its device is told why
+#: at its next ``hello`` within that, and plain ``bad_token`` after
+SIGNED_OUT_TTL = 30 * 86400
+
+
+def link_key(code: str) -> str:
+    """A link code (as kept: no dash, capitals) -> its player and expiry (msgpack)."""
+    return f"plink:{code}"
+
+
+def player_link_key(pid: str) -> str:
+    """The player's live link code: asking for another revokes it."""
+    return f"plinkof:{pid}"
+
+
+#: how long past its expiry (server time, checked when used) a link code's key lives in
+#: Redis, ms: the expiry is the server clock's, the key's TTL Redis's own
+LINK_MARGIN_MS = 60_000
+
+# -- end of the devices' keys ------------------------------------------------------------
 
 
 # -- limits shared by the processes (``limits.py``) and what one player keeps -----------

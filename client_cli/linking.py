@@ -1,0 +1,164 @@
+"""One player on every device, from the terminal: ``link`` shows a code to enter on
+another device (a browser, another terminal), ``link CODE`` signs this terminal in as the
+player whose code it is (its token saved as ``play`` saves one), ``devices`` lists the
+player's devices and ``devices sign-out ID`` / ``--everywhere`` signs others out.
+
+Like the other commands that ask and quit (``queries.py``), they sign in with the saved
+token where they need the player: the player's connection elsewhere (a game in another
+terminal, a browser tab) is told this terminal took over, as the server allows one
+connection a player.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+import time
+from typing import Any
+
+from rich import box
+from rich.table import Table
+from rich.text import Text
+
+from .config import Account, TokenStore, config_dir, device_label
+from .connection import Connection
+from .lines import as_int
+from .queries import _console, _fail, _print, _signed_in
+from .sanitize import clean
+
+
+def _clock(ms: int, now_ms: int) -> str:
+    """A server time as a person reads it: the time today, else the date (UTC).
+
+    >>> _clock(1_795_309_164_784, 1_795_309_200_000), _clock(1_795_000_000_000, 1_795_309_200_000)
+    ('00:59', '2026-11-18')
+    """
+    day, today = time.gmtime(ms / 1000), time.gmtime(now_ms / 1000)
+    if day[:3] == today[:3]:
+        return time.strftime("%H:%M", day)
+    return time.strftime("%Y-%m-%d", day)
+
+
+def cmd_link(args: argparse.Namespace) -> int:
+    if args.code is None:
+        return _show_code(args)
+    return _enter_code(args)
+
+
+def _show_code(args: argparse.Namespace) -> int:
+    async def fetch() -> dict[str, Any]:
+        conn, _welcome = await _signed_in(args.server)
+        try:
+            return await conn.request("link_code")
+        finally:
+            await conn.close()
+
+    try:
+        made = asyncio.run(fetch())
+    except Exception as exc:
+        return _fail(args, exc)
+    code = clean(made.get("code", ""), 9)
+    minutes = max(1, as_int(made.get("ttl")) // 60)
+    lines = [
+        Text.assemble("Your link code: ", (code, "bold"), f" (for {minutes} minutes, once)"),
+        Text(
+            "On your other device, sign in with it: in a browser, the home screen's "
+            f"'Play as yourself on another device'; in a terminal, patience-race link {code}"
+        ),
+        Text("Keep it to yourself: whoever enters it plays as you."),
+    ]
+    console = _console(args)
+    for line in lines:
+        _print(console, line, args.ascii)
+    return 0
+
+
+def _enter_code(args: argparse.Namespace) -> int:
+    store = TokenStore(config_dir())
+    saved = store.get(args.server)
+    if saved is not None and not args.replace:
+        print(
+            f"patience-race: this terminal already plays as {clean(saved.name, 20)} on "
+            f"{args.server}: linking would replace its token. If that player has another "
+            "device, or you mean to leave them, add --replace",
+            file=sys.stderr,
+        )
+        return 1
+
+    async def link() -> dict[str, Any]:
+        conn = Connection(args.server)
+        await conn.open()
+        try:
+            return await conn.request("link", code=args.code, device=device_label())
+        finally:
+            await conn.close()
+
+    try:
+        reply = asyncio.run(link())
+    except Exception as exc:
+        return _fail(args, exc)
+    token = reply.get("token")
+    player = reply.get("player") or {}
+    if not isinstance(token, str):
+        print("patience-race: the server sent no token", file=sys.stderr)
+        return 1
+    name = clean(player.get("name", ""), 20)
+    store.put(args.server, Account(name, token))
+    line = (
+        f"This terminal now plays as {name} on {args.server} ({device_label()}); "
+        f"the token is kept in {store.path}. patience-race devices lists your devices."
+    )
+    _print(_console(args), Text(line), args.ascii)
+    return 0
+
+
+def cmd_devices(args: argparse.Namespace) -> int:
+    if args.action is None and (args.id is not None or args.everywhere):
+        print(
+            "patience-race: devices sign-out ID, or devices sign-out --everywhere", file=sys.stderr
+        )
+        return 2
+    if args.action == "sign-out" and (args.id is None) == (not args.everywhere):
+        print(
+            "patience-race: devices sign-out ID, or devices sign-out --everywhere", file=sys.stderr
+        )
+        return 2
+
+    async def fetch() -> tuple[dict[str, Any], int]:
+        conn, welcome = await _signed_in(args.server)
+        try:
+            if args.action == "sign-out":
+                fields = {"everywhere": True} if args.everywhere else {"device": args.id}
+                reply = await conn.request("sign_out", **fields)
+            else:
+                reply = await conn.request("devices")
+        finally:
+            await conn.close()
+        return reply, as_int(welcome.get("time"))
+
+    try:
+        reply, now = asyncio.run(fetch())
+    except Exception as exc:
+        return _fail(args, exc)
+    listed = [d for d in reply.get("devices") or [] if isinstance(d, dict)]
+    console = _console(args)
+    if args.action == "sign-out":
+        done = "Every other device signed out" if args.everywhere else f"Signed out {args.id}"
+        _print(console, Text(f"{done}: its token no longer signs in."), args.ascii)
+    table = Table(box=box.ASCII2 if args.ascii else box.SIMPLE_HEAD, pad_edge=False)
+    for column in ("id", "device", "added", "last seen", ""):
+        table.add_column(column, no_wrap=True)
+    for d in listed:
+        table.add_row(
+            clean(d.get("id", ""), 16),
+            clean(d.get("label", ""), 40),
+            _clock(as_int(d.get("added")), now),
+            _clock(as_int(d.get("seen")), now),
+            "this one" if d.get("this") else "",
+        )
+    _print(console, Text(f"Your devices on {args.server}: {len(listed)}", style="bold"), args.ascii)
+    _print(console, table, args.ascii)
+    more = "Sign one out: patience-race devices sign-out ID (or --everywhere: all but this one)"
+    _print(console, Text(more), args.ascii)
+    return 0

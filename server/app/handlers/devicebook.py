@@ -1,0 +1,114 @@
+"""Which device each connection signed in here is: the record of every token a player
+signs in with (``hello``, ``register``, ``link``), and what a connection replaced by a
+newer one, or signed out by another device, is told in words.
+
+Not a part of its own (it answers no request): :class:`~.players.Accounts` keeps one and
+calls it as it signs players in; ``handlers/devices.py`` answers the devices' requests."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from ..domain import devices as dv
+from ..domain.devices import Device
+from ..store.devices import Devices
+from ..store.keys import token_digest
+from .base import Context, Session
+
+__all__ = ["Device", "DeviceBook"]
+
+
+class DeviceBook:
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+        self.store = Devices(ctx.redis)
+        #: player -> (their connection here, its device): at most one a player here, as
+        #: ``ctx.sessions``; let go with the connection (:meth:`forget`)
+        self.here: dict[str, tuple[Session, Device]] = {}
+
+    def device_of(self, session: Session) -> Device | None:
+        """The device the connection signed in with, if it is signed in here."""
+        pid = session.player
+        held = self.here.get(pid) if pid is not None else None
+        return held[1] if held is not None and held[0] is session else None
+
+    async def signed_in(self, pid: str, token: str, label: str | None) -> Device:
+        """A connection signs in with ``token`` (``hello``): its device is seen now,
+        with the label the client gave (kept if it gave none). A token from before
+        devices were kept becomes the player's "first device"."""
+        now = self.ctx.now()
+        digest = token_digest(token)
+        found = await self.store.by_digest(pid, digest)
+        if found is None:
+            device = Device(
+                dv.new_device_id(), dv.clean_label(label, dv.FIRST_DEVICE), now, now, digest
+            )
+        else:
+            kept = found.label if label is None else dv.clean_label(label, found.label)
+            device = Device(found.id, kept, found.added, now, digest)
+        await self.store.put(pid, device)
+        return device
+
+    async def no_player(self, token: str) -> str:
+        """``bad_token``'s message for a token no player has: in words who signed it out,
+        if it was signed out (and that is still remembered)."""
+        note = await self.store.signed_out(token_digest(token))
+        if note is None:
+            return "no player has this token"
+        by, at = note
+        when = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(at / 1000))
+        return (
+            f"this device was {dv.signed_out_reason(by)} on {when}: "
+            "sign in again with a link code from a device still signed in"
+        )
+
+    def new_device(self, token: str, label: str | None) -> Device:
+        """The device of a new token of the player's (``register``, ``link``)."""
+        now = self.ctx.now()
+        return Device(dv.new_device_id(), dv.clean_label(label), now, now, token_digest(token))
+
+    async def registered(self, session: Session, pid: str, token: str, label: str | None) -> Device:
+        """A new player's first token, signed in on ``session``: its device's record."""
+        device = self.new_device(token, label)
+        await self.store.put(pid, device)
+        self.hold(session, pid, device)
+        return device
+
+    def hold(self, session: Session, pid: str, device: Device) -> None:
+        """This connection is now the player's one here, on ``device`` (read the device
+        of the one it replaces first: :meth:`device_of`)."""
+        self.here[pid] = (session, device)
+
+    def forget(self, session: Session) -> None:
+        pid = session.player
+        if pid is not None and (held := self.here.get(pid)) is not None and held[0] is session:
+            del self.here[pid]
+
+    def kick_fields(self, device: Device | None) -> dict[str, Any]:
+        """What a ``kick`` on the bus carries of the newer connection's device, for the
+        process holding the older one to say where it went."""
+        if device is None:
+            return {}
+        return {"device": device.id, "label": device.label}
+
+    def replaced(self, old: Device | None, new: Device | None) -> tuple[str, str]:
+        """``signed_out``'s ``reason`` and ``cause`` for a connection on ``old`` replaced
+        by a newer one on ``new``."""
+        if new is None:
+            return "signed in from another connection", "replaced"
+        return dv.replaced_reason(new.id, new.label, old.id if old else None), "replaced"
+
+    def told(self, session: Session, data: dict[str, Any]) -> tuple[str, str] | None:
+        """What a connection here is told for a ``kick`` heard on the bus (None: the
+        kick is not for it: a sign-out of devices that are not its own)."""
+        mine = self.device_of(session)
+        if data.get("cause") == "signed_out":
+            if mine is None or mine.id not in data.get("devices", ()):
+                return None
+            return dv.signed_out_reason(str(data.get("by", "another device"))), "signed_out"
+        label = data.get("label")
+        if not isinstance(label, str):
+            return self.replaced(mine, None)
+        new = Device(str(data.get("device", "")), label, 0, 0, "")
+        return self.replaced(mine, new)

@@ -1,0 +1,73 @@
+"""One player on two terminals, end to end: the real client in pseudo-terminals against a
+real server and Redis. ``link`` shows a code, ``link CODE`` signs another terminal in as
+the same player, ``devices`` lists them and signs one out; a terminal taken over says in
+words where the player went."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from tests.app.conftest import ServerProcess
+
+from .terminal import Terminal
+from .test_terminal import GATE_1234, register, start
+
+
+def test_a_code_links_a_second_terminal_which_signs_the_first_out(
+    server_process: ServerProcess, tmp_path: Path, terminals: list[Terminal]
+) -> None:
+    desk, laptop = tmp_path / "desk", tmp_path / "laptop"
+    playing = start(terminals, server_process, desk, "play", "gate", "--seed", "1234")
+    register(playing, "ann")
+    playing.wait_for(GATE_1234)
+
+    shown = start(terminals, server_process, desk, "link")
+    code = shown.wait_for(r"Your link code: ([2-9A-Z]{4}-[2-9A-Z]{4}) \(for 5 minutes, once\)")[1]
+    assert shown.exit_code() == 0
+    # the game in the first terminal was taken over by the command: it says so in words
+    playing.wait_for(r"Signed in again on this device \(terminal on [^)]+\), on another")
+    playing.wait_for(r"This\s+terminal has stopped; q quits")
+
+    # the laptop plays as nobody yet: the code signs it in as ann, typed as it comes
+    linked = start(terminals, server_process, laptop, "link", code.lower().replace("-", ""))
+    linked.wait_for(r"This terminal now plays as ann on ws://")
+    assert linked.exit_code() == 0
+    again = start(terminals, server_process, laptop, "link", code)
+    again.wait_for(r"already plays as ann on [\s\S]*add --replace")
+    assert again.exit_code() == 1
+
+    listing = start(terminals, server_process, laptop, "devices")
+    listing.wait_for(r"Your devices on \S+: 2")
+    listing.wait_for(r"Sign one out")
+    rows = re.findall(r"^\s*([0-9a-f]{8})\s+terminal on \S+.*?(this one)?$", listing.text, re.M)
+    assert [this for _id, this in rows] == ["", "this one"], listing.text
+    assert listing.exit_code() == 0
+
+    out = start(terminals, server_process, laptop, "devices", "sign-out", rows[0][0])
+    out.wait_for(rf"Signed out {rows[0][0]}: its token no longer signs in")
+    out.wait_for(r"Your devices on \S+: 1")
+    assert out.exit_code() == 0
+    refused = start(terminals, server_process, desk, "devices")
+    refused.wait_for(r"this device was signed out from terminal on \S+ on \d{4}-\d\d-\d\d")
+    assert refused.exit_code() == 1
+    # the dead token is forgotten: the desk links again without --replace
+    code = start(terminals, server_process, laptop, "link").wait_for(r"code: (\S+) ")[1]
+    relinked = start(terminals, server_process, desk, "link", code)
+    relinked.wait_for(r"This terminal now plays as ann")
+    assert relinked.exit_code() == 0
+
+
+def test_bad_codes_are_refused_in_words(
+    server_process: ServerProcess, tmp_path: Path, terminals: list[Terminal]
+) -> None:
+    malformed = start(terminals, server_process, tmp_path, "link", "ABCD-EFG1")
+    malformed.wait_for(r"'ABCD-EFG1' is not a link code")
+    assert malformed.exit_code() == 1
+    unknown = start(terminals, server_process, tmp_path, "link", "2222-3333")
+    unknown.wait_for(r"no link code 2222-3333: it may have been used or have expired")
+    assert unknown.exit_code() == 1
+    assert not (tmp_path / "patience-race" / "tokens.json").exists()
+    usage = start(terminals, server_process, tmp_path, "devices", "sign-out")
+    usage.wait_for(r"devices sign-out ID, or devices sign-out --everywhere")
+    assert usage.exit_code() == 2
