@@ -168,6 +168,8 @@ class Model:
     me: str | None = None
     #: rules id -> the game's name
     games: dict[str, str] = field(default_factory=dict)
+    #: the games whose progress counts pairs off (the games list's `unit`)
+    pair_games: set[str] = field(default_factory=set)
     screen: str = SOLO
     game: Game | None = None
     #: the code of the room on screen, and its last state
@@ -222,7 +224,21 @@ class Model:
                 for g in games
                 if isinstance(g, Mapping)
             }
+            self.pair_games = {
+                clean(g.get("id", ""), 32)
+                for g in games
+                if isinstance(g, Mapping) and g.get("unit") == "pairs"
+            }
         self.changed()
+
+    @property
+    def counts_pairs(self) -> bool:
+        """Whether progress here counts pairs off (of 26) rather than cards home: the
+        game in play takes cards off in pairs or, with none (watching a room), the room's
+        game does (the games list's ``unit``)."""
+        if self.game is not None:
+            return self.game.pairs
+        return clean((self.room or {}).get("game", ""), 32) in self.pair_games
 
     def game_name(self, rules: str | None = None) -> str:
         rules = rules if rules is not None else (self.game.rules if self.game else "")

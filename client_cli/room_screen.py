@@ -193,7 +193,7 @@ def racers_panel(
     heading = Text(f"{pad}{title}", style="bold")
     heading.align("left", max(len(pad) + 1 + name_width + 1, heading.cell_len + 1))
     # the games that take cards off in pairs count pairs, as the player's own line does
-    pairs = model.game is not None and model.game.pairs
+    pairs = model.counts_pairs
     heading.append(" pairs moves" if pairs else " home moves", style="dim")
     out = [fit(heading, width)]
     for p in players:
@@ -325,7 +325,7 @@ def results_table(model: Model, width: int) -> list[Text]:
     room = model.room or {}
     results = room.get("results") or []
     # the games that take cards off in pairs count pairs, as the racers' panel does
-    pairs = model.game is not None and model.game.pairs
+    pairs = model.counts_pairs
     table = Table(box=g.box, show_edge=False, pad_edge=False, expand=False)
     for name, justify in (
         ("#", "right"),

@@ -399,3 +399,10 @@ def test_the_line_under_a_narrow_board_counts_pairs_in_a_game_of_pairs() -> None
     model = racing("nestor")
     shown = screen(model, width=40)
     assert "bob 10/26" in shown and "/52" not in shown, shown
+
+
+def test_watching_a_race_of_pairs_counts_pairs() -> None:
+    model = in_room("racing", me="dan", game="doubles-and-quits")
+    model.screen = WATCH
+    shown = screen(model)
+    assert re.search(r"bob\s+10/26\s+30 ", shown) and "/52" not in shown, shown

@@ -7,13 +7,12 @@ import random
 from collections.abc import Iterator
 from typing import Any
 
+from server.app.handlers.play import games_list
 from server.engine import GAMES, Game, new_game
 
 GAME_IDS = list(GAMES)
 #: the games as the ``games`` reply lists them
-GAME_LIST: list[dict[str, Any]] = [
-    {"id": i.id, "name": i.name, "packs": i.packs, "summary": i.summary} for i in GAMES.values()
-]
+GAME_LIST: list[dict[str, Any]] = games_list()
 
 
 def snapshot(game: Game, gid: str = "0123456789abcdef", kind: str = "solo") -> dict[str, Any]:

@@ -25,7 +25,7 @@ CARDS: Final = "cards"
 PAIRS: Final = "pairs"
 
 
-def unit(game: Game) -> str:
+def unit(game: Game | type[Game]) -> str:
     """``pairs`` for the games whose cards leave the table in pairs (their home is a
     ``discard``: Nestor, Doubles and Quits), else ``cards``."""
     for spec in game.PILES:

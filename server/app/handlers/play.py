@@ -15,6 +15,7 @@ from server.protocol import messages as m
 from server.solver.winnability import MEASURED
 
 from ..domain import games as g
+from ..domain import lost
 from ..held import HeldRoom
 from ..moves import MovePath
 from .base import Context, Handler, Part, Session, refuse
@@ -167,6 +168,7 @@ def games_list() -> list[dict[str, Any]]:
             "packs": info.packs,
             "summary": info.summary,
             "rules_version": info.rules_version,
+            "unit": lost.unit(info.cls),
             "winnability": MEASURED[info.id].to_json(),
         }
         for info in GAMES.values()
