@@ -5,14 +5,13 @@
 // daily and its practice against the board, a race, the rules), a race room (/r/CODE), a challenge (/c/ID) and the
 // player's challenges, the leaderboards and replays.
 //
-// The first screen (the name form or the games) needs this module, dom.js and link.js
-// (with msgpack) alone; every other screen's module is loaded (`import()`) the first time
-// one of its screens is asked for, see `withModule`.
+// The first screen (the name form or the games: front.js, with recovery.js and rename.js)
+// needs this module, dom.js and link.js (with msgpack) besides; every other screen's module
+// is loaded (`import()`) the first time one of its screens is asked for, see `withModule`.
 
 import { button, h, replace } from "./dom.js";
-import { Link, ServerError, deviceLabel, errorText, signedOutText, storeToken, storedToken } from "./link.js";
-import { recoveryBox, recoveryForm } from "./recovery.js";
-import { renameBox } from "./rename.js";
+import { homeScreen, nameForm, signedOutScreen } from "./front.js";
+import { Link, ServerError, errorText, storedToken } from "./link.js";
 // up front all the same: the header's mute button is on every screen, and the first
 // gesture (the one a browser lets a page start its audio on) may be on the first screen
 import "./sound.js";
@@ -130,6 +129,19 @@ const app = {
       this.show(new ChallengeScreen(this, taken.challenge.id, taken)),
     );
   },
+};
+
+// what the front door (front.js: the name form, the home screen) needs of this module's
+/** @type {import("./front.js").Door} */
+const door = {
+  app,
+  who,
+  challengesLink,
+  route,
+  createRoom,
+  devices: () => loaded.devices,
+  loadDevices: () => MODULES.devices().then((m) => (loaded.devices = m)),
+  unloadable,
 };
 
 /** @param {unknown} error */
@@ -280,7 +292,7 @@ async function route() {
     hashField("replay") === null &&
     hashField("board") === null
   ) {
-    app.show(nameForm(code, challenge));
+    app.show(nameForm(door, code, challenge));
     return;
   }
   if (code) return enterRoom(code);
@@ -300,7 +312,7 @@ async function route() {
   if (daily !== null) return withModule("daily", ({ DailyScreen }) => app.show(new DailyScreen(app, daily || "gate")));
   const solo = hashField("solo");
   if (solo !== null) return newGame(solo);
-  if (hashField("home") !== null) return app.show(homeScreen());
+  if (hashField("home") !== null) return app.show(homeScreen(door));
   if (resume.room && app.started && !app.resumedOnce) {
     app.resumedOnce = true;
     return app.go(`/r/${resume.room.code}`);
@@ -315,7 +327,7 @@ async function route() {
     if (resume.solo.kind === "practice") return app.go(`/play#daily=${resume.solo.rules}`);
     return showGame(resume.solo);
   }
-  app.show(homeScreen());
+  app.show(homeScreen(door));
 }
 
 // the room's module is loaded before the server is asked (here, in enterRoom and in
@@ -383,252 +395,6 @@ function message(text) {
       h("p", {}, h("a", { href: "/play#home" }, "Back to the games")),
     ),
   };
-}
-
-/**
- * What a tab signed out (`signed_out`) shows in place of its screen: where the player
- * went, in words, and the way back (a reload: this connection is closed for good).
- * @param {Message} event
- * @returns {Screen}
- */
-function signedOutScreen(event) {
-  const again = event.cause === "signed_out" ? "Sign in again" : "Play here again";
-  return {
-    root: h(
-      "section",
-      { class: "signed-out" },
-      h("h1", {}, "This tab has stopped"),
-      h("p", { class: "note", "data-reason": event.reason || "" }, signedOutText(event)),
-      button(again, () => location.reload(), { "data-act": "reload" }),
-    ),
-  };
-}
-
-// a fact of the invite page (the game, who hosts, how the room stands), put in the page's
-// head by the server with the link's preview: <meta name="patience:host" content="...">
-/** @param {string} name */
-function pageFact(name) {
-  const tag = document.querySelector(`meta[name="patience:${name}"]`);
-  return tag ? tag.getAttribute("content") : null;
-}
-
-// what the name form says first: whose game and which, where the link's page names them
-/**
- * @param {string | null} code the room's, at /r/CODE
- * @param {string | null} challenge the challenge's id, at /c/ID
- */
-function invite(code, challenge) {
-  const host = pageFact("host");
-  const game = pageFact("game-name");
-  const state = pageFact("state");
-  if (code && host && game) {
-    return { heading: `${host} invites you to race ${game}`, line: `Room ${code}: ${state}.` };
-  }
-  if (challenge && host && game) {
-    return {
-      heading: `${host} challenges you to ${game}`,
-      line: `${state}: race ${host}'s game on the same deal, against its ghost, whenever you like.`,
-    };
-  }
-  if (code) return { heading: `You are invited to race (room ${code})`, line: null };
-  if (challenge) return { heading: "You are challenged to a race", line: null };
-  return { heading: "Patience Race", line: null };
-}
-
-/**
- * @param {string | null} code the room's, at /r/CODE
- * @param {string | null} challenge the challenge's id, at /c/ID
- * @returns {Screen}
- */
-function nameForm(code, challenge) {
-  const input = h("input", {
-    name: "name",
-    required: true,
-    minlength: 2,
-    maxlength: 20,
-    pattern: "[A-Za-z0-9_\\-]{2,20}",
-    autocomplete: "nickname",
-    placeholder: "your name",
-    "aria-label": "your name",
-  });
-  // a stored token the server refused says why here (a device signed out, say)
-  const note = h("p", { class: "note", role: "status" }, app.link.refused || "");
-  const form = h(
-    "form",
-    {
-      class: "name-form",
-      onsubmit: async (/** @type {SubmitEvent} */ event) => {
-        event.preventDefault();
-        try {
-          const reply = await app.link.request("register", { name: input.value.trim(), device: deviceLabel() });
-          storeToken(reply.token);
-          signedIn(reply);
-        } catch (error) {
-          note.textContent = error instanceof ServerError ? error.message : String(error);
-        }
-      },
-    },
-    input,
-    h("button", { type: "submit" }, code ? "Join the race" : challenge ? "See the challenge" : "Play"),
-  );
-  const watch = code ? h("p", {}, h("a", { href: `/r/${code}#watch` }, "Just watch this race")) : null;
-  const { heading, line } = invite(code, challenge);
-  return {
-    root: h(
-      "section",
-      { class: "welcome" },
-      h("h1", {}, heading),
-      line ? h("p", { class: "invite" }, line) : null,
-      h("p", {}, "Pick a name to play under: 2 to 20 letters, digits, - or _. It is kept in this browser."),
-      form,
-      note,
-      lazyBox(h("summary", {}, "Have a link code?"), "link-code-form", ({ linkCodeForm }) =>
-        linkCodeForm(app, signedIn),
-      ),
-      recoveryForm(),
-      watch,
-    ),
-    draw() {
-      input.focus();
-    },
-  };
-}
-
-/** @returns {Screen} */
-function homeScreen() {
-  const joinNote = h("p", { class: "note", id: "join-note", role: "status" });
-  const join = h("input", {
-    placeholder: "room code",
-    "aria-label": "room code",
-    "aria-describedby": "join-note",
-    maxlength: 200,
-    autocapitalize: "characters",
-  });
-  const hints = h("input", { type: "checkbox", "aria-label": "hints allowed" });
-  const limit = h(
-    "select",
-    { "aria-label": "time limit" },
-    h("option", { value: "" }, "no time limit"),
-    [3, 5, 10, 30].map((m) => h("option", { value: String(m * 60) }, `${m} minutes`)),
-  );
-  const rows = app.games.map((g) =>
-    h(
-      "li",
-      { class: "game-row", dataset: { game: g.id } },
-      h("div", {}, h("strong", {}, g.name), h("p", { class: "muted" }, g.summary)),
-      h(
-        "div",
-        { class: "controls" },
-        button("Play", () => app.go(`/play#solo=${g.id}`), { "data-act": "solo" }),
-        button("Daily", () => app.go(`/play#daily=${g.id}`), { "data-act": "daily" }),
-        button("Race", () => createRoom(g.id, hints.checked, Number(limit.value) || undefined), { "data-act": "race" }),
-        h("a", { href: `/rules/${g.id}` }, "Rules"),
-      ),
-    ),
-  );
-  const hello = h("h1", {}, `Hello, ${app.player ? app.player.name : ""}`); // (signed in: route() says so)
-  const rename = renameBox(app.player ? app.player.name : "", {
-    request: (type, fields) => app.link.request(type, fields),
-    renamed: (player) => {
-      app.player = player;
-      who.textContent = player.name;
-      hello.textContent = `Hello, ${player.name}`;
-    },
-  });
-  return {
-    root: h(
-      "section",
-      { class: "home" },
-      hello,
-      h(
-        "form",
-        { class: "join", onsubmit: (/** @type {SubmitEvent} */ e) => joinRace(e, join, joinNote) },
-        join,
-        h("button", { type: "submit" }, "Join a race"),
-      ),
-      joinNote,
-      h(
-        "p",
-        { class: "muted" },
-        "Race: make a room, send its link, start when your friends are ready. ",
-        h("label", {}, hints, " hints allowed"),
-        " · ",
-        limit,
-      ),
-      h("ul", { class: "games" }, rows),
-      h(
-        "p",
-        {},
-        h("a", { href: "/play#challenges" }, "Your challenges"),
-        " · ",
-        h("a", { href: "/play#board=races/week" }, "Leaderboards"),
-        " · ",
-        h("a", { href: "/" }, "the read-only pages"),
-      ),
-      rename,
-      recoveryBox(lazyBox(null, "link-code-box", ({ linkCodeBox }) => linkCodeBox(app))),
-      lazyBox(h("summary", {}, "Your devices"), "devices-box", ({ devicesBox }) => devicesBox(app)),
-    ),
-  };
-}
-
-/**
- * The player signed in by the name form (`registered`, or `linked` from a link code,
- * which brings what the player was doing: its `resume`).
- * @param {Message} reply
- */
-function signedIn(reply) {
-  app.player = reply.player;
-  who.textContent = reply.player.name;
-  challengesLink.hidden = false;
-  if (reply.resume) app.welcome = { ...app.welcome, resume: reply.resume };
-  route();
-}
-
-/**
- * A box of devices.js's (loaded the first time it is opened): a `<details>` with
- * `summary`, or, with none, a part of the enclosing `<details>` (filled once that opens).
- * @param {HTMLElement | null} summary
- * @param {string} name the box's class
- * @param {(module: Modules["devices"]) => HTMLElement} build
- */
-function lazyBox(summary, name, build) {
-  const slot = h("div", { class: name });
-  const fill = (/** @type {Event} */ event) => {
-    const details = /** @type {HTMLDetailsElement} */ (event.currentTarget);
-    if (!details.open || slot.childElementCount) return;
-    const ready = loaded.devices;
-    if (ready) return void slot.replaceChildren(build(ready));
-    MODULES.devices().then(
-      (m) => slot.replaceChildren(build((loaded.devices = m))),
-      (error) => slot.replaceChildren(h("p", { class: "note" }, unloadable(error))),
-    );
-  };
-  if (summary) return h("details", { class: `recovery ${name}`, ontoggle: fill }, summary, slot);
-  queueMicrotask(() => slot.closest("details")?.addEventListener("toggle", fill));
-  return slot;
-}
-
-// Join a race: the room's code, or the whole link a friend sent pasted (its code read from it);
-// with nothing usable typed, say what to type and stay in the box
-/**
- * @param {SubmitEvent} event
- * @param {HTMLInputElement} input
- * @param {HTMLElement} note
- */
-function joinRace(event, input, note) {
-  event.preventDefault();
-  const typed = input.value.trim();
-  const code = (typed.match(/\/r\/([A-Za-z0-9]{1,16})/) || [null, typed])[1].toUpperCase();
-  if (/^[A-Z0-9]{1,16}$/.test(code)) {
-    app.go(`/r/${code}`);
-    return;
-  }
-  note.textContent = typed
-    ? "A room code is letters and digits (up to 16), like the end of the link your friend sent."
-    : "Type the room code from your friend's link (the letters after /r/), or open the link itself.";
-  input.setAttribute("aria-invalid", "true");
-  input.focus();
 }
 
 /**

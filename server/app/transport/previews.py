@@ -3,7 +3,7 @@ is ("Race Ada at The Gate: waiting for racers, 2 in"), for the pages people shar
 race room's link (``/r/CODE``), a challenge's (``/c/ID``), a replay's page and the
 leaderboards'. The browser client's page (``index.html``) gets its tags put in its head
 as it is served (:func:`with_head`), with the facts its invite page shows before asking
-a name (``patience:*`` tags, which ``client_web/app/main.js`` reads: the
+a name (``patience:*`` tags, which ``client_web/app/front.js`` reads: the
 Content-Security-Policy allows no inline script to hand them over).
 
 Everything here is worked out from what Redis already holds, read and never changed (a
