@@ -5,7 +5,8 @@ Typed lines are read by :func:`client_cli.commands.interpret` and handled one at
 in order (:meth:`Client.handle`); server events update the model as they come
 (:meth:`Client.on_event`, :meth:`Client.on_link`, :meth:`Client.on_welcome`). A request
 the server refuses shows as the message. :class:`Quit` leaves the session; the terminal
-UI (:mod:`.tui`) redraws after each change.
+UI (:mod:`.tui`) redraws after each change. What is said as a game ends and the farewell
+printed on leaving are worded in :mod:`.endings`.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
 
-from .board_race import board_greeting, placing, result_message
+from .board_race import result_message
 from .challenge import made_lines, news_notice, verdict_line
 from .commands import interpret
 from .connection import (
@@ -30,15 +31,13 @@ from .connection import (
     LinkError,
     ServerError,
 )
-from .lines import as_int
+from .endings import daily_greeting, end_note, farewell, result_note, with_made
 from .model import (
     CHALLENGE,
     DAILY,
     ERROR,
-    FINISHED,
     GOOD,
     INFO,
-    PRACTICE,
     ROOM,
     SOLO,
     WARN,
@@ -61,16 +60,6 @@ def now_ms() -> int:
 
 class Left(Exception):
     """The player chose to leave before the table (``q`` at a question): no error."""
-
-
-def ranked_explained(name: str) -> str:
-    """What a ranked daily attempt is, said before its clock starts."""
-    return (
-        f"{name}, today's deal: the same for everyone. Your ranked attempt is the one that "
-        "counts: its clock starts when the cards are dealt, runs on the server until the "
-        "game ends (won, or you resign), even if you quit, and the result goes on the "
-        "day's board. After it, the same deal is yours to practise, unranked."
-    )
 
 
 class Quit(Exception):
@@ -156,7 +145,7 @@ class Client:
                 model.say(notice, INFO)
         elif kind == "results":
             model.apply_results(event)
-            model.say(self._result_note(event), GOOD)
+            model.say(result_note(event, model.me), GOOD)
         elif kind == "daily_result":
             model.apply_daily_result(event)
         elif kind == "ghosts_result":
@@ -187,19 +176,6 @@ class Client:
         elif kind == "link_error":
             model.say(f"cannot sign in again: {clean(event.get('message', ''), 200)}", ERROR)
         self.redraw()
-
-    def _result_note(self, event: Mapping[str, Any]) -> str:
-        results = event.get("results") or []
-        for r in results:
-            if isinstance(r, Mapping) and r.get("player") == self.model.me:
-                held = (
-                    " Your win is held for review (played faster than people play): "
-                    "it counts on the race boards only if an operator clears it."
-                    if r.get("review") == "held"
-                    else ""
-                )
-                return f"Race over: you came {r.get('rank')} of {len(results)}.{held}"
-        return "Race over."
 
     def on_link(self, state: str, delay: float | None) -> None:
         model = self.model
@@ -405,46 +381,9 @@ class Client:
         self._note_end()
 
     def _note_end(self) -> None:
-        model = self.model
-        game = model.game
-        if game is None or not game.over:
-            return
-        view = game.view
-        home = f"{view.get('home')}/{view.get('total')}"
-        if game.pairs:
-            home = f"{as_int(view.get('home')) // 2}/{as_int(view.get('total')) // 2} pairs"
-        if model.screen == ROOM and model.room_state == FINISHED:
-            return  # the race ended with this game: the results are on the screen
-        if model.screen == CHALLENGE:
-            race = model.challenge
-            if race is not None and race.result is None:  # (else the verdict is said)
-                model.say(f"Your game is over ({game.status}, {home} home): the verdict…", INFO)
-        elif model.screen == ROOM:
-            verb = "won" if game.status == "won" else f"ended ({game.status})"
-            model.say(f"Your game is {verb}, {home} home: waiting for the others.", GOOD)
-        elif model.placed:
-            return  # (the place among the ghosts is said)
-        elif game.lost is not None and model.daily_kind != DAILY:
-            again = "n: the deal again" if model.daily_kind == PRACTICE else "n deals again"
-            model.say(f"{game.lost.said()} {again}.", WARN)
-        elif model.daily_kind == PRACTICE:
-            model.say(f"Practice over ({game.status}, {home} home), not ranked. n: again.", WARN)
-        elif model.result_shown:
-            result = model.daily_result or {}
-            if result.get("review"):
-                model.say(f"Today's ranked attempt is over ({game.status}): held for review.", WARN)
-            else:
-                rank = result.get("rank")
-                model.say(f"Today's ranked attempt is over ({game.status}): rank {rank}.", GOOD)
-        elif game.status == "won":
-            every = (
-                f"{as_int(view.get('total')) // 2} pairs off"
-                if game.pairs
-                else (f"{view.get('total')} cards home")
-            )
-            model.say(f"You won! All {every}. n deals again.", GOOD)
-        else:
-            model.say(f"The game is {game.status}, {home} home. n deals again.", INFO)
+        note = end_note(self.model)
+        if note is not None:
+            self.model.say(*note)
 
     async def home(self) -> None:
         """Every card that can go home, and again, until none can."""
@@ -561,63 +500,9 @@ class Client:
             raise Quit(0)  # closing the connection ends the watching
         if model.screen == ROOM:
             await self.leave()
-        game = model.game
-        result = model.daily_result
-        race = model.challenge if model.screen == CHALLENGE else None
-        if race is not None and (game is None or not game.over):
-            self.farewell = (
-                "Your challenge game is kept on the server, and its clock runs on: "
-                f"patience-race challenge {race.cid} takes it up."
-            )
-        elif race is not None and race.result is not None:
-            verdict = verdict_line(race.result.get("verdict"), race.ghost_name)
-            self.farewell = f"{verdict} The table: patience-race challenge {race.cid}"
-        elif model.daily_kind == DAILY and game is not None and not game.over:
-            self.farewell = (
-                f"Your ranked attempt is kept on the server, and its clock runs on: "
-                f"patience-race daily {game.rules} takes it up."
-            )
-        elif model.daily_kind == PRACTICE and game is not None and not game.over:
-            self.farewell = (
-                f"Your practice game is kept on the server: patience-race daily {game.rules} "
-                "takes it up."
-            )
-        elif result and model.result_shown:
-            self.farewell = f"Your result, to paste into a chat:\n\n{result['line']}\n"
-        elif model.placed and model.against_board is not None:
-            self.farewell = placing(model.against_board.result or {})
-        elif game is not None and not game.over:
-            self.farewell = "Your game is kept on the server: patience-race play takes it up."
-        ranked = (model.daily or {}).get("ranked_result") if model.daily_kind == PRACTICE else ""
-        if ranked:
-            more = f"Today's ranked result, to paste into a chat:\n\n{ranked}\n"
-            self.farewell = f"{self.farewell}\n\n{more}" if self.farewell else more
-        self._tell_made()
+        self.farewell = farewell(model, self.farewell)
         raise Quit(0)
 
     def _tell_made(self) -> None:
         """The challenge made here, told again as we leave, in one piece to copy."""
-        made = self.model.made
-        if made is not None:
-            more = "\n".join(made_lines(self.model.server, made, 200)) + "\n"
-            self.farewell = f"{self.farewell}\n\n{more}" if self.farewell else more
-
-
-def daily_greeting(model: Model) -> tuple[str, str]:
-    """The message a daily game opens with: practice says so; a ranked attempt says it
-    counts, with the streaks."""
-    daily = model.daily or {}
-    board = model.against_board
-    if board is not None and board.ghosts:
-        return board_greeting(len(board.ghosts)), WARN
-    if not daily.get("ranked"):
-        note = daily.get("note") or "practice: this game is not ranked"
-        return f"{note[:1].upper()}{note[1:]}.", WARN
-    streak = daily.get("streak") or {}
-    mine, every = streak.get("game") or {}, streak.get("all") or {}
-    return (
-        f"Today's deal, your one ranked attempt: its clock runs on the server until it ends. "
-        f"Streak {mine.get('current', 0)} (best {mine.get('best', 0)}), any game "
-        f"{every.get('current', 0)} (best {every.get('best', 0)}).",
-        INFO,
-    )
+        self.farewell = with_made(self.model, self.farewell)

@@ -22,7 +22,8 @@ from .challenge import new_results
 from .challenge_flow import begin
 from .config import Account, TokenStore, device_label, forgotten_token
 from .connection import Connection, LinkError, ServerError
-from .controller import Client, Left, daily_greeting, now_ms, ranked_explained
+from .controller import Client, Left, now_ms
+from .endings import daily_greeting, ranked_explained
 from .model import DAILY, INFO, PRACTICE, WATCH, Model
 from .sanitize import clean
 from .tui import Tui

@@ -14,7 +14,7 @@ import pytest
 from client_cli.board_race import placing
 from client_cli.board_screen import racers
 from client_cli.cli import parser
-from client_cli.controller import daily_greeting
+from client_cli.endings import daily_greeting
 from client_cli.lines import plain
 from client_cli.model import Model
 from client_cli.room_screen import racers_panel, summary

@@ -1,0 +1,169 @@
+"""What the terminal says as a game ends and as the player leaves: the note a game's end
+brings (:func:`end_note`: won, lost, the daily's rank, waiting for the race's others, the
+challenge's verdict coming), the race's result (:func:`result_note`), the words a daily
+opens with (:func:`ranked_explained` before the ranked clock starts, :func:`daily_greeting`
+once dealt), and the farewell printed after the screen closes (:func:`farewell`: what is
+kept on the server and how to take it up, a result to paste, the challenge made here).
+
+All of it is read from the model, pure: :mod:`.controller` says it, :mod:`.session`
+prints it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from .board_race import board_greeting, placing
+from .challenge import made_lines, verdict_line
+from .lines import as_int
+from .model import (
+    CHALLENGE,
+    DAILY,
+    FINISHED,
+    GOOD,
+    INFO,
+    PRACTICE,
+    ROOM,
+    WARN,
+    Model,
+)
+
+
+def ranked_explained(name: str) -> str:
+    """What a ranked daily attempt is, said before its clock starts."""
+    return (
+        f"{name}, today's deal: the same for everyone. Your ranked attempt is the one that "
+        "counts: its clock starts when the cards are dealt, runs on the server until the "
+        "game ends (won, or you resign), even if you quit, and the result goes on the "
+        "day's board. After it, the same deal is yours to practise, unranked."
+    )
+
+
+def daily_greeting(model: Model) -> tuple[str, str]:
+    """The message a daily game opens with: practice says so; a ranked attempt says it
+    counts, with the streaks."""
+    daily = model.daily or {}
+    board = model.against_board
+    if board is not None and board.ghosts:
+        return board_greeting(len(board.ghosts)), WARN
+    if not daily.get("ranked"):
+        note = daily.get("note") or "practice: this game is not ranked"
+        return f"{note[:1].upper()}{note[1:]}.", WARN
+    streak = daily.get("streak") or {}
+    mine, every = streak.get("game") or {}, streak.get("all") or {}
+    return (
+        f"Today's deal, your one ranked attempt: its clock runs on the server until it ends. "
+        f"Streak {mine.get('current', 0)} (best {mine.get('best', 0)}), any game "
+        f"{every.get('current', 0)} (best {every.get('best', 0)}).",
+        INFO,
+    )
+
+
+def result_note(event: Mapping[str, Any], me: str | None) -> str:
+    """A race's ``results`` as the player ``me`` reads them: the place, and a win held
+    for review."""
+    results = event.get("results") or []
+    for r in results:
+        if isinstance(r, Mapping) and r.get("player") == me:
+            held = (
+                " Your win is held for review (played faster than people play): "
+                "it counts on the race boards only if an operator clears it."
+                if r.get("review") == "held"
+                else ""
+            )
+            return f"Race over: you came {r.get('rank')} of {len(results)}.{held}"
+    return "Race over."
+
+
+def end_note(model: Model) -> tuple[str, str] | None:
+    """The message (and its level) for the game on the table once it is over, or None:
+    none in play or still on, or the screen says it already (the race's results, the
+    place among the ghosts)."""
+    game = model.game
+    if game is None or not game.over:
+        return None
+    view = game.view
+    home = f"{view.get('home')}/{view.get('total')}"
+    if game.pairs:
+        home = f"{as_int(view.get('home')) // 2}/{as_int(view.get('total')) // 2} pairs"
+    if model.screen == ROOM and model.room_state == FINISHED:
+        return None  # the race ended with this game: the results are on the screen
+    if model.screen == CHALLENGE:
+        race = model.challenge
+        if race is not None and race.result is None:  # (else the verdict is said)
+            return f"Your game is over ({game.status}, {home} home): the verdict…", INFO
+        return None
+    if model.screen == ROOM:
+        verb = "won" if game.status == "won" else f"ended ({game.status})"
+        return f"Your game is {verb}, {home} home: waiting for the others.", GOOD
+    if model.placed:
+        return None  # (the place among the ghosts is said)
+    if game.lost is not None and model.daily_kind != DAILY:
+        again = "n: the deal again" if model.daily_kind == PRACTICE else "n deals again"
+        return f"{game.lost.said()} {again}.", WARN
+    if model.daily_kind == PRACTICE:
+        return f"Practice over ({game.status}, {home} home), not ranked. n: again.", WARN
+    if model.result_shown:
+        result = model.daily_result or {}
+        if result.get("review"):
+            return f"Today's ranked attempt is over ({game.status}): held for review.", WARN
+        rank = result.get("rank")
+        return f"Today's ranked attempt is over ({game.status}): rank {rank}.", GOOD
+    if game.status == "won":
+        every = (
+            f"{as_int(view.get('total')) // 2} pairs off"
+            if game.pairs
+            else (f"{view.get('total')} cards home")
+        )
+        return f"You won! All {every}. n deals again.", GOOD
+    return f"The game is {game.status}, {home} home. n deals again.", INFO
+
+
+def farewell(model: Model, said: str = "") -> str:
+    """What is printed as the player quits, after ``said`` (the farewell so far, kept
+    where nothing here replaces it): a game or attempt kept on the server and the command
+    that takes it up, a verdict, a result to paste, today's ranked result after practice,
+    and the challenge made here (:func:`with_made`)."""
+    game = model.game
+    result = model.daily_result
+    race = model.challenge if model.screen == CHALLENGE else None
+    if race is not None and (game is None or not game.over):
+        said = (
+            "Your challenge game is kept on the server, and its clock runs on: "
+            f"patience-race challenge {race.cid} takes it up."
+        )
+    elif race is not None and race.result is not None:
+        verdict = verdict_line(race.result.get("verdict"), race.ghost_name)
+        said = f"{verdict} The table: patience-race challenge {race.cid}"
+    elif model.daily_kind == DAILY and game is not None and not game.over:
+        said = (
+            f"Your ranked attempt is kept on the server, and its clock runs on: "
+            f"patience-race daily {game.rules} takes it up."
+        )
+    elif model.daily_kind == PRACTICE and game is not None and not game.over:
+        said = (
+            f"Your practice game is kept on the server: patience-race daily {game.rules} "
+            "takes it up."
+        )
+    elif result and model.result_shown:
+        said = f"Your result, to paste into a chat:\n\n{result['line']}\n"
+    elif model.placed and model.against_board is not None:
+        said = placing(model.against_board.result or {})
+    elif game is not None and not game.over:
+        said = "Your game is kept on the server: patience-race play takes it up."
+    ranked = (model.daily or {}).get("ranked_result") if model.daily_kind == PRACTICE else ""
+    if ranked:
+        more = f"Today's ranked result, to paste into a chat:\n\n{ranked}\n"
+        said = f"{said}\n\n{more}" if said else more
+    return with_made(model, said)
+
+
+def with_made(model: Model, said: str) -> str:
+    """The farewell ``said``, with the challenge made here told again as we leave, in one
+    piece to copy."""
+    made = model.made
+    if made is not None:
+        more = "\n".join(made_lines(model.server, made, 200)) + "\n"
+        return f"{said}\n\n{more}" if said else more
+    return said
