@@ -110,7 +110,7 @@ export function linkCodeBox(app) {
 export function devicesBox(app) {
   const list = h("ul", { class: "device-list" });
   const note = h("p", { class: "note", role: "status" });
-  const box = h("div", { class: "devices" }, h("h2", {}, "Your devices"), list, note);
+  const box = h("div", { class: "devices" }, list, note);
 
   /** @param {Message[]} devices */
   const draw = (devices) => {
