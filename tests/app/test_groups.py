@@ -91,9 +91,7 @@ async def test_bad_input_is_refused_and_changes_nothing(settings: Settings, tmp_
         assert (await bob.request("group_join", group="abcdefghij", key=key))[
             "code"
         ] == "no_such_group"
-        assert (await bob.request("group_join", group=gid, key="short"))[
-            "code"
-        ] == "bad_group_link"
+        assert (await bob.request("group_join", group=gid, key="short"))["code"] == "bad_group_link"
         assert (await bob.request("group_join", group=gid, key="A" * 16))[
             "code"
         ] == "bad_group_link"
