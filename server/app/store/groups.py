@@ -52,7 +52,7 @@ class Groups:
         while True:
             gid = "".join(secrets.choice(ID_ALPHABET) for _ in range(10))
             made = await GROUP_CREATE(
-                self.redis, keys=group_keys(gid), args=[owner, name, new_key(), now_ms]
+                self.redis, keys=group_keys(gid)[:2], args=[owner, name, new_key(), now_ms]
             )
             if made:
                 await self.redis.sadd(player_groups_key(owner), gid)

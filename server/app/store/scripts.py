@@ -407,15 +407,15 @@ return 0
 )
 
 
-# -- groups (``groups.py``): each script takes a group's three keys (``keys.group_keys``)
+# -- groups (``groups.py``): each script takes a group's keys (``keys.group_keys``)
 
 #: A new group: its record and its owner as its first member (joined ``at``), unless the
 #: id is taken. Returns 1, or 0 (nothing written).
 GROUP_CREATE = Script(
-    ("group", "members", "out"),
+    ("group", "members"),
     ("owner", "name", "key", "at"),
     """
-local group, members, out = KEYS[1], KEYS[2], KEYS[3]
+local group, members = KEYS[1], KEYS[2]
 local owner, name, key, at = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
 if redis.call('EXISTS', group) == 1 then return 0 end
 redis.call('HSET', group, 'name', name, 'owner', owner, 'key', key, 'created', at)
