@@ -10,6 +10,7 @@ from typing import Any
 
 from server.app.settings import Settings
 
+from . import rawhttp
 from .client import Client, player
 from .conftest import Running, ServerProcess, running
 
@@ -190,3 +191,14 @@ async def test_groups_across_two_processes(redis_url: str, tmp_path: Path) -> No
     finally:
         for process in (one, two):
             process.stop()
+
+
+async def test_a_group_link_is_the_browser_clients_page_and_a_bad_one_is_404(
+    server: Running,
+) -> None:
+    ann = await player(server.url, "ann")
+    link = (await make(ann))["link"]
+    good = await rawhttp.get(server.web.port, link)
+    assert good.status in (200, 503)  # (503: the browser client is not installed here)
+    for bad in ("/g/NOT-AN-ID", "/g/abc", "/g/abcdefghijk"):
+        assert (await rawhttp.get(server.web.port, bad)).status == 404, bad
