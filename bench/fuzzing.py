@@ -30,6 +30,7 @@ REPLIES |= {"room", "left", "homed", "hint", "challenges", "challenge_taken", "r
 EVENTS = {"room", "race_start", "progress", "results", "stuck"}
 #: the replies of the devices' requests (link codes, devices, signing out)
 REPLIES |= {"link_code", "linked", "devices"}
+REPLIES |= {"group", "groups"}  # the groups' requests (handlers/groups.py)
 DOUBLES = "doubles-and-quits"
 
 Frame = bytes | str
@@ -237,6 +238,14 @@ REQUIRED: dict[str, dict[str, Any]] = {
     "challenge_create": {"replay": "abc"},
     "challenge_show": {"challenge": "abcdefghijklmnop"},
     "rename": {"name": "someone"},
+    "group_create": {"name": "Some Club"},
+    "group_join": {"group": "abcdefghij", "key": "ABCDEFGHIJKLMNOP"},
+    "group_leave": {"group": "abcdefghij"},
+    "group_remove": {"group": "abcdefghij", "name": "someone"},
+    "group_link": {"group": "abcdefghij"},
+    "group_delete": {"group": "abcdefghij"},
+    "group_show": {"group": "abcdefghij"},
+    "group_board": {"group": "abcdefghij", "board": "races/all"},
 }
 
 

@@ -13,6 +13,10 @@
     patience-race top [BOARD] [--day DATE] [--around-me | --friends] [--watch]
                                              (no BOARD: today's daily boards; with
                                              --around-me or --friends, your last daily's)
+    patience-race top BOARD --group GROUP    the board among a group's members
+    patience-race group [new NAME | join LINK | show GROUP | leave GROUP | top GROUP [BOARD]
+                         | remove GROUP NAME | link GROUP | delete GROUP]
+                                             your groups (GROUP: its id or name)
     patience-race follow [NAME]              follow a player (no NAME: who you follow)
     patience-race unfollow NAME
     patience-race link [CODE] [--replace]    a code to play as yourself on another device
@@ -40,6 +44,7 @@ from collections.abc import Callable, Sequence
 
 from . import __version__
 from .config import DEFAULT_SERVER, TokenStore, config_dir, pick_server
+from .groups import cmd_group, cmd_top_group
 from .linking import cmd_devices, cmd_link
 from .names import cmd_name
 from .queries import (
@@ -48,7 +53,6 @@ from .queries import (
     cmd_games,
     cmd_replay,
     cmd_rules,
-    cmd_top,
     cmd_unfollow,
 )
 from .session import Plan, run
@@ -146,7 +150,8 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "race join": cmd_race_join,
     "race watch": cmd_race_watch,
     "daily": cmd_daily,
-    "top": cmd_top,
+    "top": cmd_top_group,  # (cmd_top, or the board among a group: --group)
+    "group": cmd_group,
     "follow": cmd_follow,
     "unfollow": cmd_unfollow,
     "link": cmd_link,
@@ -230,6 +235,27 @@ def parser() -> argparse.ArgumentParser:
     )
     board.add_argument("--limit", type=_limit, default=20, help="entries, 1 to 100 (default 20)")
     board.add_argument("--watch", action="store_true", help="redraw the board as it changes")
+    board.add_argument(
+        "--group", metavar="GROUP", help="among a group's members (its id or name; signs in)"
+    )
+    group = sub.add_parser(
+        "group",
+        parents=[common],
+        help="your groups: make, join by a link, show, leave, their boards (signs in)",
+        description="No ACTION: your groups. new NAME; join LINK (http://HOST/g/ID?k=KEY); "
+        "show GROUP (members, who is online, the link, members' challenges); leave GROUP; "
+        "top GROUP [BOARD] (a board among its members: a game's daily, best/GAME, "
+        "wins/GAME, races/week, races/all, or week/GAME, the group's week of dailies); "
+        "the owner's: remove GROUP NAME, link GROUP (a new link; the old one stops "
+        "working), delete GROUP. GROUP: the group's id or name.",
+    )
+    group.add_argument(
+        "action",
+        nargs="?",
+        choices=["new", "join", "show", "leave", "top", "remove", "link", "delete"],
+        metavar="ACTION",
+    )
+    group.add_argument("words", nargs="*", metavar="ARG")
     follow = sub.add_parser("follow", parents=[common], help="follow a player (top --friends)")
     follow.add_argument("name", nargs="?", metavar="NAME", help="no NAME: whom you follow")
     unfollow = sub.add_parser("unfollow", parents=[common], help="stop following a player")

@@ -31,6 +31,7 @@ import { renameBox } from "./rename.js";
  * @property {() => Devices | undefined} devices
  * @property {() => Promise<Devices>} loadDevices
  * @property {(error: unknown) => string} unloadable
+ * @property {() => HTMLElement} groupsArea the home screen's "Your groups" (groups.js's, loaded)
  */
 
 /**
@@ -210,6 +211,7 @@ export function homeScreen(door) {
         limit,
       ),
       h("ul", { class: "games" }, rows),
+      door.groupsArea(),
       h(
         "p",
         {},

@@ -38,6 +38,7 @@ const CHALLENGE_ID = /^[a-z2-7]{16}$/;
  * @property {typeof import("./devices.js")} devices
  * @property {typeof import("./extras.js")} extras
  * @property {typeof import("./game.js")} game
+ * @property {typeof import("./groups.js")} groups
  * @property {typeof import("./ranking.js")} ranking
  * @property {typeof import("./room.js")} room
  */
@@ -48,6 +49,7 @@ const MODULES = {
   devices: () => import("./devices.js"), // link codes and the player's devices
   extras: () => import("./extras.js"), // the leaderboards and the replays
   game: () => import("./game.js"), // a solo game (with the board, motion and the ending)
+  groups: () => import("./groups.js"), // the player's groups, a group (#group=ID), its link (/g/ID)
   ranking: () => import("./ranking.js"),
   room: () => import("./room.js"), // a race room (/r/CODE)
 };
@@ -142,7 +144,28 @@ const door = {
   devices: () => loaded.devices,
   loadDevices: () => MODULES.devices().then((m) => (loaded.devices = m)),
   unloadable,
+  groupsArea,
 };
+
+// the home screen's "Your groups" (groups.js's, filled once loaded; no screen waits on it)
+function groupsArea() {
+  const slot = h("div", { class: "groups-slot" });
+  MODULES.groups().then(
+    (m) => {
+      loaded.groups = m;
+      slot.replaceChildren(m.groupsArea(app));
+    },
+    (error) => slot.replaceChildren(h("p", { class: "note" }, unloadable(error))),
+  );
+  return slot;
+}
+
+// a group's link, /g/ID?k=KEY: its id and key, or null
+function groupLink() {
+  const match = location.pathname.match(/^\/g\/([a-z0-9]{10})$/);
+  const key = new URLSearchParams(location.search).get("k");
+  return match && key ? { group: match[1], key } : null;
+}
 
 /** @param {unknown} error */
 function unloadable(error) {
@@ -296,6 +319,8 @@ async function route() {
     return;
   }
   if (code) return enterRoom(code);
+  const joining = groupLink();
+  if (joining) return withModule("groups", ({ joinGroup }) => joinGroup(app, joining.group, joining.key));
   if (challenge) return withModule("challenge", ({ ChallengeScreen }) => app.show(new ChallengeScreen(app, challenge)));
   const resume = (app.welcome && app.welcome.resume) || {};
   if (hashField("challenges") !== null)
@@ -303,6 +328,9 @@ async function route() {
   // each field read as the address is routed (a screen made once its module is loaded)
   const replay = hashField("replay");
   if (replay !== null) return withModule("extras", ({ ReplayScreen }) => app.show(new ReplayScreen(app, replay)));
+  const group = hashField("group");
+  if (group !== null)
+    return withModule("groups", ({ GroupScreen }) => app.show(new GroupScreen(app, group, hashField("board"))));
   const board = hashField("board");
   if (board !== null) return withModule("extras", ({ BoardScreen }) => app.show(new BoardScreen(app, board)));
   // the rules are a page of their own (the server renders them from the same source as the terminal's)

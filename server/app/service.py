@@ -33,6 +33,7 @@ from .handlers.commitments import Commitments
 from .handlers.daily import DailyChallenge
 from .handlers.devices import Linking
 from .handlers.ghosts import BoardGhosts
+from .handlers.groups import Grouping
 from .handlers.hints import Hints
 from .handlers.home import Homing
 from .handlers.host import RoomHost
@@ -155,6 +156,7 @@ class Service:
             self.homing,
             self.stuck,
             self.naming,
+            Grouping(ctx, self.leaderboards, self.challenging),  # groups (handlers/groups.py)
         )
         self._handlers = request_table(self.parts)
 

@@ -72,6 +72,8 @@ class Settings:
     replay_ttl: int = 7 * 24 * 3600
     challenge_ttl: int = 30 * 24 * 3600
     challenge_rate: int = 20
+    group_members: int = 100
+    player_groups: int = 20
     link_ttl: int = 300
     link_tries: int = 10
     secret: str | None = None
@@ -345,6 +347,8 @@ OPTIONS: dict[str, tuple[str, Callable[[str], Any]]] = {
         "challenges one player may make (or race from a replay) an hour; 0 no limit",
         _non_negative_int,
     ),
+    "group_members": ("members a group may have (its owner one)", _positive_int),
+    "player_groups": ("groups a player may be in (their own and others')", _positive_int),
     "link_ttl": (
         "seconds a link code (another device signing in as the player) may be used",
         _positive_int,

@@ -100,6 +100,29 @@ class ErrorCode(StrEnum):
     commitment published for it (``docs/commitments.md``): it was changed after it was
     committed to, and the server will not deal it. Logged as an error, and counted in
     ``/metrics``; nothing is dealt."""
+    BAD_GROUP_NAME = "bad_group_name"
+    """``group_create``: a group's name is 2-32 letters, digits, spaces, ``_ - ' . &``,
+    starting with a letter or digit, with no two spaces in a row."""
+    NO_SUCH_GROUP = "no_such_group"
+    """A group request named no group (never made, deleted, or not a group id)."""
+    NOT_A_MEMBER = "not_a_member"
+    """A group request of a group the player is not in; ``group_remove`` of a player who
+    is not in it."""
+    NOT_GROUP_OWNER = "not_group_owner"
+    """``group_remove``, ``group_link``, ``group_delete`` by a member who is not the
+    group's owner."""
+    GROUP_FULL = "group_full"
+    """``group_join`` of a group that has the most members a group may
+    (``group_members``)."""
+    TOO_MANY_GROUPS = "too_many_groups"
+    """``group_create`` or ``group_join`` by a player in the most groups a player may be
+    in (``player_groups``)."""
+    BAD_GROUP_LINK = "bad_group_link"
+    """``group_join`` with a key that is not the group's: mistyped, or an old link the
+    owner has replaced (``group_link``)."""
+    REMOVED_FROM_GROUP = "removed_from_group"
+    """``group_join`` by a player the owner removed from the group: no link lets them
+    back."""
     INTERNAL_ERROR = "internal_error"
     """The server failed to handle the request; it is logged. A move, undo or resign that
     fails this way was not applied."""

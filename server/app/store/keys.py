@@ -105,6 +105,13 @@ key                         type    what
 ``plink:{code}``            string  a link code (msgpack: player id, the device that asked,
                                     its expiry in server ms); taken once (``GETDEL``)
 ``plinkof:{pid}``           string  the player's live link code: a new one revokes it
+``grp:{gid}``               hash    a group: ``name``, ``owner`` (player id), ``key`` (its join
+                                    key), ``created`` (server ms); for good, until deleted
+``grp:{gid}:m``             zset    a group's members (player ids), scored by when they
+                                    joined (server ms); the owner is one
+``grp:{gid}:out``           set     players the owner removed: a link does not let them back
+``pgrp:{pid}``              set     ids of the groups the player is in (an index: the
+                                    group's members are the truth; ``store/groups.py``)
 ``secret:fp``               string  the fingerprint of the daily deals' secret (an HMAC of
                                     a fixed label under it, never the secret), set
                                     (``NX``) by the first process to start; one whose
@@ -502,6 +509,28 @@ REVIEW_DECISIONS = "rv:{review}:why"
 REVIEW_OPEN = "rv:{review}:open"
 #: ids decided, scored by when decided (server ms); records and decisions are kept for good
 REVIEW_DONE = "rv:{review}:done"
+
+
+# -- groups (``groups.py``; what a group is: ``server.app.domain.groups``) -------------
+
+
+def group_keys(gid: str) -> list[str]:
+    """A group's three keys, as its scripts take them: the group, its members, the
+    players removed from it. One hash tag, one slot.
+
+    >>> group_keys("k3v9xq2mab")
+    ['grp:{k3v9xq2mab}', 'grp:{k3v9xq2mab}:m', 'grp:{k3v9xq2mab}:out']
+    """
+    return [f"grp:{{{gid}}}", f"grp:{{{gid}}}:m", f"grp:{{{gid}}}:out"]
+
+
+def player_groups_key(pid: str) -> str:
+    """Set: ids of the groups the player is in (an index; a group's members are the
+    truth, and an id in it that is no longer so is dropped when read)."""
+    return f"pgrp:{pid}"
+
+
+# -- end of the groups' keys -------------------------------------------------------------
 
 
 def first_key(args: tuple[Any, ...]) -> Any:

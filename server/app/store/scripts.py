@@ -407,6 +407,95 @@ return 0
 )
 
 
+# -- groups (``groups.py``): each script takes a group's keys (``keys.group_keys``)
+
+#: A new group: its record and its owner as its first member (joined ``at``), unless the
+#: id is taken. Returns 1, or 0 (nothing written).
+GROUP_CREATE = Script(
+    ("group", "members"),
+    ("owner", "name", "key", "at"),
+    """
+local group, members = KEYS[1], KEYS[2]
+local owner, name, key, at = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
+if redis.call('EXISTS', group) == 1 then return 0 end
+redis.call('HSET', group, 'name', name, 'owner', owner, 'key', key, 'created', at)
+redis.call('ZADD', members, at, owner)
+return 1
+""",
+)
+
+#: A player joins with a key: ``none`` (no such group), ``key`` (not its key now),
+#: ``out`` (the owner removed them), ``full`` (``cap`` members), ``member`` (already
+#: one: nothing changes) or ``joined``.
+GROUP_JOIN = Script(
+    ("group", "members", "out"),
+    ("pid", "key", "at", "cap"),
+    """
+local group, members, out = KEYS[1], KEYS[2], KEYS[3]
+local pid, key, at, cap = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
+local held = redis.call('HGET', group, 'key')
+if not held then return 'none' end
+if held ~= key then return 'key' end
+if redis.call('ZSCORE', members, pid) then return 'member' end
+if redis.call('SISMEMBER', out, pid) == 1 then return 'out' end
+if redis.call('ZCARD', members) >= tonumber(cap) then return 'full' end
+redis.call('ZADD', members, at, pid)
+return 'joined'
+""",
+)
+
+#: A member leaves: ``none`` (no such group), ``not`` (not a member), ``left``; the
+#: owner leaving hands the group to the member who joined first (``handed`` and their
+#: id), and the last member leaving deletes it (``deleted``).
+GROUP_LEAVE = Script(
+    ("group", "members", "out"),
+    ("pid",),
+    """
+local group, members, out = KEYS[1], KEYS[2], KEYS[3]
+local pid = ARGV[1]
+if redis.call('EXISTS', group) == 0 then return {'none'} end
+if redis.call('ZREM', members, pid) == 0 then return {'not'} end
+if redis.call('ZCARD', members) == 0 then
+  redis.call('DEL', group, members, out)
+  return {'deleted'}
+end
+if redis.call('HGET', group, 'owner') == pid then
+  local heir = redis.call('ZRANGE', members, 0, 0)[1]
+  redis.call('HSET', group, 'owner', heir)
+  return {'handed', heir}
+end
+return {'left'}
+""",
+)
+
+#: The owner's changes: ``remove`` a member (kept out), ``key`` a new join key, or
+#: ``delete`` the group. Returns ``none`` (no such group), ``owner`` (``pid`` is not its
+#: owner), ``not`` (removing someone who is not a member, or the owner), or ``ok``; a
+#: delete returns ``ok`` and the ids of the members it had.
+GROUP_OWNER = Script(
+    ("group", "members", "out"),
+    ("pid", "change", "value"),
+    """
+local group, members, out = KEYS[1], KEYS[2], KEYS[3]
+local pid, change, value = ARGV[1], ARGV[2], ARGV[3]
+local owner = redis.call('HGET', group, 'owner')
+if not owner then return {'none'} end
+if owner ~= pid then return {'owner'} end
+if change == 'remove' then
+  if value == pid or redis.call('ZREM', members, value) == 0 then return {'not'} end
+  redis.call('SADD', out, value)
+elseif change == 'key' then
+  redis.call('HSET', group, 'key', value)
+elseif change == 'delete' then
+  local had = redis.call('ZRANGE', members, 0, -1)
+  redis.call('DEL', group, members, out)
+  return {'ok', unpack(had)}
+end
+return {'ok'}
+""",
+)
+
+
 #: A result held for review (``pace.py``): its record and its state ``held``, and its id
 #: among those open (scored ``at``, server ms), unless the id has a state already (a
 #: finish written again, or one decided since). Returns the id's state.

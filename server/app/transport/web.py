@@ -62,6 +62,7 @@ from server.engine import GAMES
 from server.protocol import ErrorCode, ProtocolError
 
 from ..domain import daily as d
+from ..domain.groups import GROUP_ID_RE
 from ..store.connect import answers
 from . import commitments_page, pages, previews, rules_page, static
 from .headers import gzip_accepted, none_match
@@ -309,6 +310,8 @@ async def play_page(server: WebServer, found: Found) -> Answer:
         return error(HTML, 404, "no_such_room", "That is not a race room's link.")
     if challenge and not CHALLENGE_ID.fullmatch(found.name):
         return error(HTML, 404, "no_such_challenge", "That is not a challenge's link.")
+    if found.route.path == f"/g/{NAME}" and not GROUP_ID_RE.fullmatch(found.name):
+        return error(HTML, 404, "no_such_group", "That is not a group's link.")
     missing = static.client_ready()
     if missing is not None:
         return Answer(503, HTML, pages.no_client_html(missing))
@@ -462,6 +465,7 @@ ROUTES: tuple[Route, ...] = (
     Route("/play", HTML, play_page),
     Route(f"/r/{NAME}", HTML, play_page),
     Route(f"/c/{NAME}", HTML, play_page),
+    Route(f"/g/{NAME}", HTML, play_page),  # a group's link (the client joins with its key)
     Route("/web/pages.css", static.CSS, pages_css),
     Route(f"/web/{NAME}", PLAIN, web_file),
 )

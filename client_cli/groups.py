@@ -1,0 +1,232 @@
+"""``patience-race group ...``: the player's groups, made, joined by a link, shown (who is
+in it and online, its link, its members' challenges), left, and the owner's changes; and
+a group's boards (``group top GROUP [BOARD]``, also ``top BOARD --group GROUP``).
+
+A group is named by its id or its name (any case, among the player's groups); a link is
+``http://HOST/g/ID?k=KEY`` as the browser shows it, or its path. Pure parts
+(:func:`parse_link`, :func:`group_view`, :func:`groups_view`) are tested as text.
+
+>>> parse_link("http://127.0.0.1:8765/g/k3v9xq2mab?k=Zm9vYmFyYmF6cXV4")
+('k3v9xq2mab', 'Zm9vYmFyYmF6cXV4')
+>>> parse_link("/g/k3v9xq2mab?k=Zm9v&x=1"), parse_link("k3v9xq2mab"), parse_link("/c/ab")
+(('k3v9xq2mab', 'Zm9v'), None, None)
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import re
+import sys
+from collections.abc import Mapping, Sequence
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from .boards import board_id, board_view
+from .challenge import http_url, result_words
+from .connection import Connection
+from .lines import Glyphs, as_int, race_time
+from .queries import _console, _fail, _me, _print, _signed_in, cmd_top
+from .sanitize import clean
+
+
+def parse_link(text: str) -> tuple[str, str] | None:
+    """A group link's id and key, or None when ``text`` is no group link."""
+    parts = urlsplit(text.strip())
+    found = re.fullmatch(r"(?:.*/)?g/([A-Za-z0-9]+)/?", parts.path)
+    keys = parse_qs(parts.query).get("k")
+    if found is None or not keys:
+        return None
+    return found[1].lower(), keys[0]
+
+
+def groups_view(reply: Mapping[str, Any], ascii: bool = False) -> RenderableType:
+    """A ``groups`` reply: the player's groups."""
+    g = Glyphs(ascii)
+    listed = [x for x in reply.get("groups") or [] if isinstance(x, Mapping)]
+    if not listed:
+        return Text(
+            "You are in no group. Make one: patience-race group new NAME; "
+            "join one: patience-race group join LINK"
+        )
+    table = Table(box=g.box, show_edge=False, pad_edge=False)
+    table.add_column("group", no_wrap=True, overflow="ellipsis", max_width=32)
+    table.add_column("id", no_wrap=True)
+    table.add_column("members", justify="right")
+    table.add_column("")
+    for x in listed:
+        table.add_row(
+            clean(x.get("name", ""), 32),
+            clean(x.get("id", ""), 16),
+            str(as_int(x.get("members"))),
+            "yours" if x.get("owner") else "",
+        )
+    head = Text(f"Your groups ({len(listed)} of at most {as_int(reply.get('most'))})")
+    more = "A group: patience-race group show GROUP; its boards: group top GROUP BOARD"
+    return Group(head, Text(""), table, Text(""), Text(more, style="dim"))
+
+
+def group_view(reply: Mapping[str, Any], server: str, ascii: bool = False) -> RenderableType:
+    """A ``group`` reply: its name, link, members (online marked) and, from
+    ``group_show``, its members' challenges."""
+    g = Glyphs(ascii)
+    group = reply.get("group")
+    group = group if isinstance(group, Mapping) else {}
+    members = [x for x in group.get("members") or [] if isinstance(x, Mapping)]
+    head = Text(clean(group.get("name", ""), 32), style="bold")
+    count = "1 member" if len(members) == 1 else f"{len(members)} members"
+    head.append(f"{g.sep}{count}{g.sep}{as_int(group.get('online'))} online")
+    link = http_url(server, clean(group.get("link", ""), 80))
+    parts: list[RenderableType] = [head, Text(f"Link to join: {link}"), Text("")]
+    table = Table(box=g.box, show_edge=False, pad_edge=False)
+    table.add_column("member", no_wrap=True)
+    table.add_column("", no_wrap=True)
+    for x in members:
+        what = ", ".join(
+            w for w, on in (("owner", x.get("owner")), ("online", x.get("online"))) if on
+        )
+        name = Text(clean(x.get("name", ""), 20), style="bold" if x.get("you") else "")
+        table.add_row(name, Text(what, style="green" if x.get("online") else "dim"))
+    parts.append(table)
+    challenges = [c for c in reply.get("challenges") or [] if isinstance(c, Mapping)]
+    if challenges:
+        parts += [Text(""), Text("Challenges made by members", style="bold")]
+        for c in challenges:
+            made = c.get("challenge")
+            made = made if isinstance(made, Mapping) else {}
+            line = Text(f"{clean(made.get('player', ''), 20)}: ")
+            line.append(clean(made.get("game_name", ""), 40))
+            line.append(f"{g.sep}patience-race challenge {clean(made.get('id', ''), 32)}")
+            parts.append(line)
+            for entry in c.get("table") or []:
+                if isinstance(entry, Mapping):
+                    row = f"  {as_int(entry.get('rank'))}. {clean(entry.get('player', ''), 20)}"
+                    parts.append(Text(f"{row}  {result_words(entry)}"))
+    if group.get("owner"):
+        parts += [
+            Text(""),
+            Text(
+                "You own it: group remove GROUP NAME, group link GROUP (a new link), "
+                "group delete GROUP",
+                style="dim",
+            ),
+        ]
+    return Group(*parts)
+
+
+async def _group_id(conn: Connection, text: str) -> str:
+    """The id of one of the player's groups, by its id or its name (any case); else
+    ``text`` as it is (the server says what is wrong with it)."""
+    reply = await conn.request("groups")
+    for x in reply.get("groups") or []:
+        if isinstance(x, Mapping) and text.lower() in (
+            str(x.get("id", "")),
+            str(x.get("name", "")).lower(),
+        ):
+            return str(x.get("id"))
+    return text.strip().lower()
+
+
+def cmd_group(args: argparse.Namespace) -> int:
+    console = _console(args)
+    action = args.action or "list"
+    words: Sequence[str] = args.words
+
+    async def ask() -> tuple[RenderableType, str | None]:
+        conn, welcome = await _signed_in(args.server)
+        try:
+            if action == "list":
+                return groups_view(await conn.request("groups"), args.ascii), None
+            if action == "new":
+                reply = await conn.request("group_create", name=" ".join(words))
+                return group_view(reply, args.server, args.ascii), None
+            if action == "join":
+                link = parse_link(words[0])
+                if link is None:
+                    return Text(""), f"{words[0]!r} is not a group link (/g/ID?k=KEY)"
+                reply = await conn.request("group_join", group=link[0], key=link[1])
+                return group_view(reply, args.server, args.ascii), None
+            gid = await _group_id(conn, words[0])
+            if action == "show":
+                reply = await conn.request("group_show", group=gid)
+            elif action == "leave":
+                return groups_view(await conn.request("group_leave", group=gid), args.ascii), None
+            elif action == "delete":
+                reply = await conn.request("group_delete", group=gid)
+                return groups_view(reply, args.ascii), None
+            elif action == "remove":
+                reply = await conn.request("group_remove", group=gid, name=words[1])
+            elif action == "link":
+                reply = await conn.request("group_link", group=gid)
+            else:  # top
+                board = board_id(words[1] if len(words) > 1 else "races/week", None)
+                page = await conn.request("group_board", group=gid, board=board)
+                me = _me(args.server, welcome)
+                return group_board_view(page, me, args.ascii), None
+            return group_view(reply, args.server, args.ascii), None
+        finally:
+            await conn.close()
+
+    need = {"new": 1, "join": 1, "show": 1, "leave": 1, "delete": 1, "remove": 2, "link": 1}
+    if len(words) < need.get(action, 1 if action == "top" else 0):
+        print(f"patience-race: group {action}: see patience-race group --help", file=sys.stderr)
+        return 2
+    try:
+        shown, problem = asyncio.run(ask())
+    except Exception as exc:
+        return _fail(args, exc)
+    if problem is not None:
+        print(f"patience-race: {problem}", file=sys.stderr)
+        return 2
+    _print(console, shown, args.ascii)
+    return 0
+
+
+def group_board_view(page: Mapping[str, Any], me: str | None, ascii: bool) -> RenderableType:
+    """A ``group_board`` reply: the board among the group's members (their place in the
+    group, their rank on the whole board), or the group's week board."""
+    name = clean(page.get("group_name", ""), 32)
+    about = Text(f"Among the {as_int(page.get('members'))} members of {name}", style="dim")
+    if page.get("kind") == "week":
+        title = Text(clean(page.get("title", ""), 80), style="bold")
+        return Group(title, about, Text(""), week_table(page, me, ascii))
+    return Group(about, board_view(page, me=me, ascii=ascii, friends=False))
+
+
+def week_table(page: Mapping[str, Any], me: str | None, ascii: bool) -> RenderableType:
+    """A group's week board: each member's dailies of the week won, played, and the
+    total time of those won."""
+    g = Glyphs(ascii)
+    entries = [e for e in page.get("entries") or [] if isinstance(e, Mapping)]
+    if not entries:
+        return Text("No member has played this game's daily this week.")
+    table = Table(box=g.box, show_edge=False, pad_edge=False)
+    for column in ("#", "player", "won", "played", "time"):
+        table.add_column(column, justify="left" if column == "player" else "right")
+    for e in entries:
+        player = clean(e.get("player", ""), 20)
+        mine = me is not None and player.lower() == me.lower()
+        table.add_row(
+            f"{g.me if mine else ''}{as_int(e.get('place'))}",
+            Text(player, style="bold" if mine else ""),
+            str(as_int(e.get("wins"))),
+            str(as_int(e.get("played"))),
+            race_time(as_int(e.get("time_ms"))) if as_int(e.get("wins")) else "",
+        )
+    return table
+
+
+def cmd_top_group(args: argparse.Namespace) -> int:
+    """``top BOARD --group GROUP``: the board among a group's members (``top`` itself
+    otherwise)."""
+    if getattr(args, "group", None) is None:
+        return cmd_top(args)
+    if args.around_me or args.friends or args.watch or args.day:
+        print("patience-race: top --group shows the board among the group", file=sys.stderr)
+        return 2
+    args.action, args.words = "top", [args.group, args.board or "races/week"]
+    return cmd_group(args)

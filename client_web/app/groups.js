@@ -1,0 +1,342 @@
+// @ts-check
+// Groups (docs/protocol.md "Groups"): the home screen's "Your groups" area (the player's
+// groups, and making one), a group's screen (/play#group=ID: its link, its members and
+// who is online, its boards among the members, its members' challenges, and the owner's
+// changes), and joining from a group's link (/g/ID?k=KEY). A group is its members' only:
+// every request here is signed in, and the server refuses the rest (not_a_member).
+
+import { button, clock, h, replace } from "./dom.js";
+import { errorText } from "./link.js";
+
+/** @typedef {import("./types.js").App} App */
+/** @typedef {import("./types.js").Message} Message */
+
+// a group's id as its link gives it (the server's GROUP_ID_RE)
+export const GROUP_ID = /^[a-z0-9]{10}$/;
+
+/**
+ * The "Your groups" area of the home screen: the player's groups, each a link to its
+ * screen, and a form that makes one.
+ * @param {App} app
+ * @returns {HTMLElement}
+ */
+export function groupsArea(app) {
+  const list = h("ul", { class: "group-list" });
+  const note = h("p", { class: "note", role: "status" });
+  const name = h("input", {
+    name: "group-name",
+    minlength: 2,
+    maxlength: 32,
+    placeholder: "a new group's name",
+    "aria-label": "a new group's name",
+  });
+  const form = h(
+    "form",
+    {
+      class: "group-create",
+      onsubmit: async (/** @type {SubmitEvent} */ event) => {
+        event.preventDefault();
+        try {
+          const reply = await app.link.request("group_create", { name: name.value.trim() });
+          app.go(`/play#group=${reply.group.id}`);
+        } catch (error) {
+          note.textContent = errorText(error);
+        }
+      },
+    },
+    name,
+    h("button", { type: "submit" }, "Make a group"),
+  );
+  app.link.request("groups").then(
+    (reply) => {
+      const rows = reply.groups.map((/** @type {Message} */ g) =>
+        h(
+          "li",
+          { dataset: { group: g.id } },
+          h("a", { href: `/play#group=${g.id}` }, g.name),
+          h(
+            "span",
+            { class: "muted" },
+            ` · ${g.members} member${g.members === 1 ? "" : "s"}${g.owner ? " · yours" : ""}`,
+          ),
+        ),
+      );
+      replace(list, rows.length ? rows : h("li", { class: "muted" }, "None yet: make one, or open a group's link."));
+    },
+    (error) => (note.textContent = errorText(error)),
+  );
+  return h("section", { class: "groups-area" }, h("h2", {}, "Your groups"), list, form, note);
+}
+
+/**
+ * Join a group from its link's id and key, then show it; a refusal says why.
+ * @param {App} app
+ * @param {string} group
+ * @param {string} key
+ */
+export async function joinGroup(app, group, key) {
+  try {
+    await app.link.request("group_join", { group, key });
+    history.replaceState(null, "", `/play#group=${group}`);
+    app.show(new GroupScreen(app, group));
+  } catch (error) {
+    app.show({
+      root: h(
+        "section",
+        { class: "group" },
+        h("h1", {}, "This group's link did not work"),
+        h("p", { class: "note", role: "alert" }, errorText(error)),
+        h("p", {}, h("a", { href: "/play#home" }, "Back to the games")),
+      ),
+    });
+  }
+}
+
+/**
+ * The boards a group's screen offers: every game's day, week, best times and wins, and
+ * the races (the server's board ids; `week/GAME` is the group's own).
+ * @param {Message[]} games
+ * @returns {[string, string][]}
+ */
+export function boardChoices(games) {
+  /** @type {[string, string][]} */
+  const out = [
+    ["races/week", "Races won this week"],
+    ["races/all", "Races won, all time"],
+  ];
+  for (const g of games) {
+    out.push(
+      [`daily/${g.id}`, `${g.name}: today's daily`],
+      [`week/${g.id}`, `${g.name}: this week's dailies`],
+      [`best/${g.id}`, `${g.name}: best times`],
+      [`wins/${g.id}`, `${g.name}: most wins`],
+    );
+  }
+  return out;
+}
+
+/**
+ * A board entry's result in words, by the board's kind.
+ * @param {Message} e
+ * @param {string} kind
+ */
+export function resultText(e, kind) {
+  if (kind === "week") return e.wins ? `${e.wins} won of ${e.played} · ${clock(e.time_ms)}` : `${e.played} played`;
+  if (kind === "wins" || kind === "races") return String(e.count);
+  return e.won ? `won in ${clock(e.time_ms || 0)} · ${e.moves} moves` : `${e.home}/${e.total} home`;
+}
+
+export class GroupScreen {
+  /**
+   * @param {App} app
+   * @param {string} id the group's
+   * @param {string | null} [board] the board shown first (a hash's `board=`)
+   */
+  constructor(app, id, board = null) {
+    this.app = app;
+    this.id = id;
+    this.board = board || (app.games.length ? `week/${app.games[0].id}` : "races/week");
+    this.root = h("section", { class: "group" }, h("p", { class: "muted" }, "Loading the group…"));
+    this.boardBox = h("div", { class: "group-board" });
+    this.note = h("p", { class: "note", role: "status" });
+    this.load();
+  }
+
+  async load() {
+    try {
+      const reply = await this.app.link.request("group_show", { group: this.id });
+      this.render(reply);
+    } catch (error) {
+      replace(
+        this.root,
+        h("p", { class: "note", role: "alert" }, errorText(error)),
+        h("p", {}, h("a", { href: "/play#home" }, "Back to the games")),
+      );
+    }
+  }
+
+  /**
+   * @param {string} type
+   * @param {Message} fields
+   * @returns {Promise<Message | null>}
+   */
+  async ask(type, fields) {
+    try {
+      return await this.app.link.request(type, { group: this.id, ...fields });
+    } catch (error) {
+      this.note.textContent = errorText(error);
+      return null;
+    }
+  }
+
+  /** @param {Message} reply a `group_show` reply */
+  render(reply) {
+    const g = reply.group;
+    const address = `${location.origin}${g.link}`;
+    const link = h("input", { readonly: true, value: address, "aria-label": "the group's link", class: "group-link" });
+    const members = g.members.map((/** @type {Message} */ m) =>
+      h(
+        "li",
+        { class: m.online ? "member online" : "member", dataset: { member: m.name } },
+        h("span", { class: "dot", "aria-hidden": "true" }),
+        h("strong", {}, m.name),
+        h("span", { class: "muted" }, [m.owner ? " · owner" : "", m.online ? " · online" : ""].join("")),
+        g.owner && !m.you
+          ? button(
+              "Remove",
+              async () => {
+                if (!confirm(`Remove ${m.name} from ${g.name}? No link lets them back.`)) return;
+                const changed = await this.ask("group_remove", { name: m.name });
+                if (changed) this.render({ ...changed, challenges: reply.challenges });
+              },
+              { "data-act": "remove", class: "small" },
+            )
+          : null,
+      ),
+    );
+    const select = h(
+      "select",
+      { "aria-label": "group board", onchange: () => this.showBoard(select.value) },
+      boardChoices(this.app.games).map(([value, text]) => h("option", { value }, text)),
+    );
+    select.value = this.board.split("/").slice(0, 2).join("/");
+    const owner = g.owner
+      ? [
+          button(
+            "New link",
+            async () => {
+              const changed = await this.ask("group_link", {});
+              if (changed) this.render({ ...changed, challenges: reply.challenges });
+            },
+            { "data-act": "new-link" },
+          ),
+          button(
+            "Delete the group",
+            async () => {
+              if (!confirm(`Delete ${g.name} for all its members?`)) return;
+              if (await this.ask("group_delete", {})) this.app.go("/play#home");
+            },
+            { "data-act": "delete" },
+          ),
+        ]
+      : null;
+    replace(
+      this.root,
+      h("h1", {}, g.name),
+      h("p", { class: "muted" }, `${g.members.length} of at most ${g.most} members · ${g.online} online`),
+      h(
+        "p",
+        { class: "controls" },
+        link,
+        button(
+          "Copy the link",
+          () => navigator.clipboard?.writeText(address).then(() => this.app.notice("link copied")),
+          { "data-act": "copy" },
+        ),
+      ),
+      h("p", { class: "muted" }, "Whoever opens this link joins the group."),
+      this.note,
+      h("h2", {}, "Boards among the members"),
+      select,
+      this.boardBox,
+      h("h2", {}, "Members"),
+      h("ul", { class: "members" }, members),
+      this.challenges(reply.challenges || []),
+      h(
+        "p",
+        { class: "controls" },
+        button(
+          "Leave the group",
+          async () => {
+            if (!confirm(`Leave ${g.name}?`)) return;
+            if (await this.ask("group_leave", {})) this.app.go("/play#home");
+          },
+          { "data-act": "leave" },
+        ),
+        owner,
+        button("Refresh", () => this.load(), { "data-act": "refresh" }),
+      ),
+    );
+    this.showBoard(this.board);
+  }
+
+  /** @param {Message[]} listed */
+  challenges(listed) {
+    if (!listed.length) return null;
+    return h(
+      "section",
+      { class: "group-challenges" },
+      h("h2", {}, "Members' challenges"),
+      listed.map(({ challenge, table }) =>
+        h(
+          "div",
+          { class: "group-challenge" },
+          h(
+            "p",
+            {},
+            h("a", { href: `/c/${challenge.id}` }, `${challenge.player}: ${challenge.game_name}`),
+            h("span", { class: "muted" }, ` · ${challenge.source}`),
+          ),
+          h(
+            "ol",
+            {},
+            table.map((/** @type {Message} */ e) =>
+              h(
+                "li",
+                {},
+                `${e.player}${e.ghost ? " (ghost)" : ""}: ${e.status === "won" ? clock(e.time_ms || 0) : e.status}`,
+              ),
+            ),
+          ),
+        ),
+      ),
+    );
+  }
+
+  /** @param {string} board */
+  async showBoard(board) {
+    this.board = board;
+    history.replaceState(null, "", `/play#group=${this.id}&board=${board}`);
+    this.app.link.request("group_board", { group: this.id, board }).then(
+      (page) => {
+        if (this.board !== board) return;
+        const whole = page.kind !== "week";
+        const rows = page.entries.map((/** @type {Message} */ e) =>
+          h(
+            "tr",
+            { dataset: { player: e.player } },
+            h("td", { class: "n" }, String(e.place)),
+            h("td", {}, e.player),
+            h("td", {}, resultText(e, page.kind)),
+            whole ? h("td", { class: "n" }, String(e.rank)) : null,
+          ),
+        );
+        const head = ["#", "player", page.kind === "week" ? "dailies" : "result", whole ? "overall" : null];
+        replace(
+          this.boardBox,
+          h("h3", {}, page.title),
+          h(
+            "table",
+            {},
+            h(
+              "thead",
+              {},
+              h(
+                "tr",
+                {},
+                head.filter((t) => t).map((t) => h("th", {}, t)),
+              ),
+            ),
+            h("tbody", {}, rows),
+          ),
+          rows.length ? null : h("p", { class: "muted" }, "No member is on this board yet."),
+        );
+      },
+      (error) => replace(this.boardBox, h("p", { class: "note" }, errorText(error))),
+    );
+  }
+
+  resumed() {
+    this.load();
+  }
+}

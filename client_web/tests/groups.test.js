@@ -1,0 +1,29 @@
+// A group's screen's pure parts (app/groups.js): the boards it offers, an entry's result
+// in words by the board's kind, and what a group's id may be.
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+
+import { GROUP_ID, boardChoices, resultText } from "../app/groups.js";
+
+test("every game's day, week, best and wins boards, after the races", () => {
+  const choices = boardChoices([{ id: "gate", name: "The Gate" }]);
+  assert.deepEqual(
+    choices.map(([board]) => board),
+    ["races/week", "races/all", "daily/gate", "week/gate", "best/gate", "wins/gate"],
+  );
+  assert.equal(choices[3][1], "The Gate: this week's dailies");
+});
+
+test("an entry's result, by its board's kind", () => {
+  assert.equal(resultText({ wins: 2, played: 3, time_ms: 201_344 }, "week"), "2 won of 3 · 3:21");
+  assert.equal(resultText({ wins: 0, played: 1, time_ms: 0 }, "week"), "1 played");
+  assert.equal(resultText({ count: 4 }, "races"), "4");
+  assert.equal(resultText({ won: true, time_ms: 98_715, moves: 123 }, "daily"), "won in 1:38 · 123 moves");
+  assert.equal(resultText({ won: false, home: 30, total: 52 }, "best"), "30/52 home");
+});
+
+test("a group's id is 10 lower-case letters and digits", () => {
+  assert.ok(GROUP_ID.test("k3v9xq2mab"));
+  assert.ok(!GROUP_ID.test("K3V9XQ2MAB") && !GROUP_ID.test("k3v9xq2ma") && !GROUP_ID.test("k3v9xq2mab/"));
+});

@@ -1,0 +1,77 @@
+"""``patience-race group ...`` in a pseudo-terminal, against a real server and Redis: ann
+makes a group, bob joins it from the link ann's screen shows, and the group's boards show
+its members only (not cat, who played the same daily)."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from pathlib import Path
+
+from client_cli.config import Account, TokenStore
+from client_cli.groups import parse_link
+from tests.app.client import player
+from tests.app.conftest import ServerProcess
+
+from .terminal import Terminal
+
+
+def accounts(url: str, root: Path) -> dict[str, Path]:
+    """ann, bob and cat, each with a config folder of their own holding their token;
+    all three have played today's Nestor daily (resigned at once)."""
+
+    async def go() -> dict[str, Path]:
+        folders = {}
+        for name in ("ann", "bob", "cat"):
+            client = await player(url, name)
+            await client.call("daily", game="nestor")
+            await client.call("resign")
+            assert client.token is not None
+            folders[name] = root / name
+            TokenStore(folders[name] / "patience-race").put(url, Account(name, client.token))
+            await client.close()
+        return folders
+
+    return asyncio.run(go())
+
+
+def run(terminals: list[Terminal], url: str, config: Path, *args: str) -> Terminal:
+    terminal = Terminal(list(args), server=url, config=config, cols=100, rows=40)
+    terminals.append(terminal)
+    return terminal
+
+
+def test_a_group_made_joined_by_its_link_and_its_boards_in_the_terminal(
+    server_process: ServerProcess, tmp_path: Path, terminals: list[Terminal]
+) -> None:
+    url = server_process.url
+    config = accounts(url, tmp_path)
+    made = run(terminals, url, config["ann"], "group", "new", "Friday", "Club")
+    made.wait_for(r"Friday Club · 1 member · 1 online")
+    link = made.wait_for(r"Link to join: (http://\S+)")[1]
+    assert made.exit_code() == 0
+    assert parse_link(link) is not None
+
+    joined = run(terminals, url, config["bob"], "group", "join", link)
+    joined.wait_for(r"Friday Club · 2 members")
+    assert joined.exit_code() == 0
+    assert re.search(r"ann\s+owner", joined.text) and "bob" in joined.text
+
+    # the group's day board: ann and bob, not cat
+    board = run(terminals, url, config["bob"], "top", "nestor", "--group", "friday club")
+    board.wait_for(r"Among the 2 members of Friday Club")
+    assert board.exit_code() == 0
+    shown = board.text
+    assert "ann" in shown and "bob" in shown and "cat" not in shown
+    week = run(terminals, url, config["ann"], "group", "top", "Friday Club", "week/nestor")
+    week.wait_for(r"Nestor: the week's dailies")
+    assert week.exit_code() == 0
+    assert "cat" not in week.text and re.search(r"\bann\b.*\b1\b", week.text)
+
+    # cat with a mistyped link is told so, and is in no group
+    bad = run(terminals, url, config["cat"], "group", "join", link[:-1] + "Q")
+    bad.wait_for(r"that link is not this group's: ask for a new one")
+    assert bad.exit_code() == 1
+    listed = run(terminals, url, config["cat"], "group")
+    listed.wait_for(r"You are in no group")
+    assert listed.exit_code() == 0

@@ -1,0 +1,94 @@
+"""Groups in Chromium, on the real server and Redis: a player makes a group on the home
+screen, a friend opens its link in another browser (a new player: the name form, then the
+group joined), and the group's boards show its members only, not another player who
+played the same daily; who is online shows; a bad link says why and joins nothing."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.app.conftest import ServerProcess
+
+from .conftest import http, shot
+from .test_play import until
+from .test_race import register
+
+
+def play_nestor_daily(page: Any) -> None:
+    """The page's player starts today's Nestor daily and resigns it, by the protocol the
+    page holds (what the daily screen does is tested elsewhere)."""
+    page.evaluate(
+        """async () => {
+            const link = window.patienceRace.link;
+            await link.request("daily", { game: "nestor" });
+            await link.request("resign", {});
+        }"""
+    )
+
+
+def test_a_group_link_opened_in_a_browser_joins_and_its_boards_show_members_only(
+    browser: Any, web_server: ServerProcess
+) -> None:
+    base = http(web_server)
+    # cy, in no group, plays today's Nestor daily too
+    cy_context = browser.new_context()
+    cy_page = cy_context.new_page()
+    cy_page.goto(f"{base}/play")
+    register(cy_page, "cy")
+    cy_page.wait_for_selector(".groups-area")
+    play_nestor_daily(cy_page)
+    cy_context.close()
+    ann_context = browser.new_context(viewport={"width": 1280, "height": 800})
+    bo_context = browser.new_context(
+        viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True
+    )
+    try:
+        ann = ann_context.new_page()
+        ann.goto(f"{base}/play")
+        register(ann, "ann")
+        ann.wait_for_selector(".groups-area")
+        ann.fill("input[name=group-name]", "Friday Club")
+        ann.click("form.group-create button[type=submit]")
+        ann.wait_for_selector(".group h1:text('Friday Club')")
+        link = ann.input_value("input.group-link")
+        assert link.startswith(f"{base}/g/") and "?k=" in link
+        play_nestor_daily(ann)
+
+        bo = bo_context.new_page()
+        bo.goto(link)
+        register(bo, "bo")  # a new player: the name form first, then the group joined
+        bo.wait_for_selector(".group h1:text('Friday Club')")
+        until(bo, "() => location.hash.startsWith('#group=')")
+        names = bo.locator(".members li").all_inner_texts()
+        assert any("ann" in n and "owner" in n and "online" in n for n in names), names
+        assert any("bo" in n for n in names)
+        play_nestor_daily(bo)
+
+        # today's Nestor among the members: ann and bo, never cy (on the whole board too)
+        bo.select_option("select[aria-label='group board']", "daily/nestor")
+        bo.wait_for_selector(".group-board tr[data-player=bo]")
+        players = bo.locator(".group-board tbody tr").evaluate_all(
+            "rows => rows.map(r => r.dataset.player)"
+        )
+        assert sorted(players) == ["ann", "bo"]
+        shot(bo, "group-phone")
+        # the week board: the same two, a daily played each
+        bo.select_option("select[aria-label='group board']", "week/nestor")
+        until(bo, "() => document.querySelector('.group-board h3')?.textContent.includes('week')")
+        week = bo.locator(".group-board tbody tr").all_inner_texts()
+        assert len(week) == 2 and all("1 played" in row for row in week), week
+
+        # ann's home screen lists the group, with its two members
+        ann.goto(f"{base}/play#home")
+        ann.wait_for_selector(".group-list li[data-group] a:text('Friday Club')")
+        assert "2 members" in ann.inner_text(".group-list")
+        shot(ann, "group-home")
+
+        # a link with a wrong key: said, and nothing joined
+        cy = bo_context.new_page()
+        wrong = link[:-1] + ("A" if link[-1] != "A" else "B")
+        cy.goto(wrong)
+        cy.wait_for_selector("text=that link is not this group's")
+    finally:
+        ann_context.close()
+        bo_context.close()
