@@ -346,6 +346,24 @@ class Rename(Request):
     name: str = ""
 
 
+@dataclass(frozen=True, slots=True)
+class EventJoin(Request):
+    """Join this week's event: placed in a league of one's tier (``docs/leaderboards.md``,
+    "Weekly leagues")."""
+
+    TYPE = "event_join"
+
+
+@dataclass(frozen=True, slots=True)
+class Event(Request):
+    """One's league of a week's event and its standings (``week``: ``YYYY-Www``, this
+    week's by default; a past week's as it closed)."""
+
+    TYPE = "event"
+    FIELDS = {"week": Field(str, max_len=8)}
+    week: str | None = None
+
+
 REQUESTS: dict[str, type[Request]] = {
     cls.TYPE: cls
     for cls in (
@@ -384,6 +402,8 @@ REQUESTS: dict[str, type[Request]] = {
         ChallengeShow,
         Challenges,
         Rename,
+        EventJoin,
+        Event,
     )
 }
 

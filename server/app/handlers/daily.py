@@ -13,6 +13,7 @@ from server.protocol import messages as m
 from .. import review
 from ..domain import daily as d
 from ..domain import games as g
+from ..domain import leagues as lg
 from ..domain import lost
 from ..domain.boards import parse_board
 from .base import Context, Handler, Part, Session, refuse
@@ -316,6 +317,9 @@ class DailyChallenge(Part):
             writes.append(review.time_write(f"best/{live.game.id}", details, finished, "best"))
             wins = {"player": name, "replay": live.gid}
             writes.append(review.count_write(f"wins/{live.game.id}", wins, finished, live.gid))
+        league = {"day": day, "game": live.game.id, "won": won, "moves": result["moves"]}
+        league["time_ms"] = result["time_ms"]  # (a member's week's league: leagues.py)
+        writes.append(review.league_write(lg.week_of_day(day), league, finished))
         check = await review.judge(self.ctx.reviews, live.gid, replay["moves"], live.created_ms)
         state = None
         if check.fast:  # kept, off the public boards until an operator clears it
