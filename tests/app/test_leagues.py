@@ -21,7 +21,9 @@ from .test_daily import GAME, play_out, secret_winning_on
 
 
 async def pid_of(server: Running, client: Client) -> str:
-    return (await server.redis.get(name_key(client.name))).decode()  # type: ignore[union-attr]
+    raw = await server.redis.get(name_key(str(client.name)))
+    assert raw is not None
+    return raw.decode()
 
 
 async def test_31_joiners_make_two_leagues_and_joining_again_changes_nothing(
