@@ -22,7 +22,7 @@ from .test_daily import GAME, play_out, secret_winning_on
 
 async def pid_of(server: Running, client: Client) -> str:
     raw = await server.redis.get(name_key(str(client.name)))
-    assert raw is not None
+    assert isinstance(raw, bytes)
     return raw.decode()
 
 
