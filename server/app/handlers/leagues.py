@@ -14,6 +14,7 @@ minute on the standings screen) rather than being pushed each change.
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
 from typing import Any
 
 from server.protocol import ErrorCode
@@ -169,34 +170,53 @@ class WeeklyEvents(Part):
         return done
 
     async def close(self, week: str) -> bool:
-        """Close a week: no more results (its door shut first), each league's standings
-        as they stand, its top up a tier and bottom down (:func:`lg.moves`), the week
-        marked closed and its keys kept :data:`~.keys.EVENT_TTL`. Every write may be
-        done again (the tiers written are worked out from the week's tiers, not added
-        to), so a close cut short is done again whole by the next claim. True if this
-        call marked the week closed."""
-        await self.leagues.shut(week)
-        leagues = await self.leagues.leagues(week)
-        up = down = 0
-        for start in range(0, len(leagues), BATCH):
-            batch = leagues[start : start + BATCH]
-            tiers: dict[str, str] = {}
-            for league, (members, results) in zip(
-                batch, await self.leagues.tables(week, batch), strict=True
-            ):
-                tier = lg.tier_of(league)
-                moved = lg.moves(tier, lg.standings(members, results))
-                for pid in members:
-                    tiers[pid] = moved.get(pid, tier)
-                    way = lg.movement(tier, moved.get(pid, tier))
-                    up += way == "up"
-                    down += way == "down"
-            await self.leagues.set_tiers(tiers)
-        marked = await self.leagues.mark_closed(week, leagues, self.proc)
-        if marked:
+        """Close a week (:func:`close_week`); True if this call marked it closed."""
+        closed = await close_week(self.leagues, week, self.proc)
+        if closed.marked:
             self.closed_here.append(week)
             log.info(
                 "weekly leagues closed",
-                extra={"week": week, "leagues": len(leagues), "up": up, "down": down},
+                extra={
+                    "week": week,
+                    "leagues": closed.leagues,
+                    "up": closed.up,
+                    "down": closed.down,
+                },
             )
-        return marked
+        return closed.marked
+
+
+@dataclass(frozen=True, slots=True)
+class Closed:
+    """What a week's close did: whether it marked the week closed (False: a close before
+    had), how many leagues it went through, and how many moved up and down."""
+
+    marked: bool
+    leagues: int
+    up: int
+    down: int
+
+
+async def close_week(store: Leagues, week: str, proc: str) -> Closed:
+    """Close a week: no more results (its door shut first), each league's standings as
+    they stand, its top up a tier and bottom down (:func:`lg.moves`), the week marked
+    closed and its keys kept :data:`~.keys.EVENT_TTL`. Every write may be done again
+    (the tiers written are worked out from the week's tiers, not added to), so a close
+    cut short is done again whole by the next claim (``bench/league_close.py`` times it)."""
+    await store.shut(week)
+    leagues = await store.leagues(week)
+    up = down = 0
+    for start in range(0, len(leagues), BATCH):
+        batch = leagues[start : start + BATCH]
+        tiers: dict[str, str] = {}
+        for league, (members, results) in zip(batch, await store.tables(week, batch), strict=True):
+            tier = lg.tier_of(league)
+            moved = lg.moves(tier, lg.standings(members, results))
+            for pid in members:
+                tiers[pid] = moved.get(pid, tier)
+                way = lg.movement(tier, tiers[pid])
+                up += way == "up"
+                down += way == "down"
+        await store.set_tiers(tiers)
+    marked = await store.mark_closed(week, leagues, proc)
+    return Closed(marked, len(leagues), up, down)
