@@ -38,6 +38,7 @@ const CHALLENGE_ID = /^[a-z2-7]{16}$/;
  * @property {typeof import("./devices.js")} devices
  * @property {typeof import("./extras.js")} extras
  * @property {typeof import("./game.js")} game
+ * @property {typeof import("./league.js")} league
  * @property {typeof import("./ranking.js")} ranking
  * @property {typeof import("./room.js")} room
  */
@@ -48,6 +49,7 @@ const MODULES = {
   devices: () => import("./devices.js"), // link codes and the player's devices
   extras: () => import("./extras.js"), // the leaderboards and the replays
   game: () => import("./game.js"), // a solo game (with the board, motion and the ending)
+  league: () => import("./league.js"), // this week's league: the standings (#league[=WEEK])
   ranking: () => import("./ranking.js"),
   room: () => import("./room.js"), // a race room (/r/CODE)
 };
@@ -303,6 +305,8 @@ async function route() {
   // each field read as the address is routed (a screen made once its module is loaded)
   const replay = hashField("replay");
   if (replay !== null) return withModule("extras", ({ ReplayScreen }) => app.show(new ReplayScreen(app, replay)));
+  const league = hashField("league");
+  if (league !== null) return withModule("league", ({ LeagueScreen }) => app.show(new LeagueScreen(app, league)));
   const board = hashField("board");
   if (board !== null) return withModule("extras", ({ BoardScreen }) => app.show(new BoardScreen(app, board)));
   // the rules are a page of their own (the server renders them from the same source as the terminal's)
