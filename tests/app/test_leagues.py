@@ -77,6 +77,17 @@ async def test_points_from_real_dailies_ranked_by_time_within_the_league(
         assert [e["today"] for e in view["standings"]] == [20, 19, 2]
         assert view["rank"] == 3 and view["points"] == 2
         assert not (await dan.call("event"))["joined"]
+        # dan joins now: his daily ended before he joined, and does not count
+        assert (await dan.call("event_join"))["standings"][-1] == {
+            "rank": 4,
+            "name": "dan",
+            "points": 0,
+            "wins": 0,
+            "played": 0,
+            "today": 0,
+            "zone": "stay",
+            "you": True,
+        }
 
         # a finish written again (after a failure, finish_owed) scores nothing more
         gid = won["game"]
