@@ -208,3 +208,42 @@ def test_tiers_hold_at_the_ends_and_nobody_rises_without_points() -> None:
     assert set(lg.moves("bronze", rows).values()) == {"silver"}
     nothing = [lg.Standing(str(n)) for n in range(9)]
     assert lg.moves("gold", nothing) == dict.fromkeys("678", "silver")
+
+
+async def test_a_close_cut_short_is_done_by_the_next_look_and_a_restart_keeps_the_league(
+    settings: Settings,
+) -> None:
+    clock = ManualClock()
+    shared = with_settings(settings, clock=clock)
+    async with running(shared) as first:
+        people = [await player(first.url, f"r{n}") for n in range(3)]
+        for p in people:
+            await p.call("event_join")
+        week = d.iso_week(clock.now_ms())
+        store = Leagues(first.redis)
+        pids = [await pid_of(first, p) for p in people]
+        result = {"day": d.day_of(clock.now_ms()), "game": GAME, "won": True, "moves": 9, "at": 0}
+        for n, pid in enumerate(pids):
+            await store.score(week, pid, {**result, "time_ms": 1000 * (n + 1)})
+    # the server is gone; another starts on the same Redis: the league is as it was
+    async with running(shared) as again:
+        store = Leagues(again.redis)
+        ann = await player(again.url, "reader")
+        assert (await ann.call("event_join"))["league"] == "bronze-1"
+        view = await ann.call("event")
+        assert [e["points"] for e in view["standings"]] == [20, 19, 18, 0]
+        # a process claimed the close, shut the week and died before it was done
+        clock.advance((lg.week_end_ms(week) + lg.CLOSE_GRACE_MS - clock.now_ms()) / 1000 + 1)
+        assert await store.claim_close(week, "a-dead-process")
+        await store.shut(week)
+        assert await again.service.weekly.close_due() == 0  # its claim stands
+        assert not await store.closed(week)
+        await store.release_close(week, "a-dead-process")  # (as its claim lapses)
+        for _ in range(200):  # the next look, here or the periodic one
+            if await store.closed(week):
+                break
+            await again.service.weekly.close_due()
+            await asyncio.sleep(0.05)
+        assert await store.closed(week)
+        assert again.service.weekly.closed_here == [week]
+        assert [await store.tier(pid) for pid in pids] == ["silver", "bronze", "bronze"]
