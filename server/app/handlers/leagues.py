@@ -160,6 +160,9 @@ class WeeklyEvents(Part):
         passed) and that no other process is closing: how many were closed here."""
         done = 0
         for week in await self.leagues.due(self.now()):
+            if await self.leagues.closed(week):  # (its close died before it was forgotten:
+                await self.leagues.forget_open(week)  # never done again, nor its tiers)
+                continue
             if not await self.leagues.claim_close(week, self.proc):
                 continue  # another process is closing it
             try:

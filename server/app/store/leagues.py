@@ -48,8 +48,9 @@ class Leagues:
             keys=[event_members_key(week), event_fill_key(week)],
             args=[pid, tier, lg.LEAGUE_SIZE, league_members_key(week, "")],
         )
-        if fresh:  # (the close looks for the weeks with members here)
-            await self.redis.zadd(EVENTS_OPEN, {week: lg.week_end_ms(week)}, nx=True)
+        # the close looks for the weeks with members here (at every join, so that a
+        # process that died between the two leaves none out)
+        await self.redis.zadd(EVENTS_OPEN, {week: lg.week_end_ms(week)}, nx=True)
         return text(league), bool(fresh)
 
     async def league_of(self, week: str, pid: str) -> str | None:
@@ -111,6 +112,10 @@ class Leagues:
         """The close begins: no result is written to the week after this."""
         await self.redis.set(event_shut_key(week), 1)
 
+    async def forget_open(self, week: str) -> None:
+        """The week is closed: the close has nothing more to look at there."""
+        await self.redis.zrem(EVENTS_OPEN, week)
+
     async def closed(self, week: str) -> bool:
         return bool(await self.redis.exists(event_closed_key(week)))
 
@@ -146,7 +151,7 @@ class Leagues:
             for key in keys[start : start + BATCH * 2]:
                 pipe.expire(key, EVENT_TTL)
             await pipe.execute()
-        await self.redis.zrem(EVENTS_OPEN, week)
+        await self.forget_open(week)
         return marked
 
 
