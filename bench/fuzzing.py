@@ -30,6 +30,8 @@ REPLIES |= {"room", "left", "homed", "hint", "challenges", "challenge_taken", "r
 EVENTS = {"room", "race_start", "progress", "results", "stuck"}
 #: the replies of the devices' requests (link codes, devices, signing out)
 REPLIES |= {"link_code", "linked", "devices"}
+#: the reply of the weekly events' requests (event_join, event)
+REPLIES |= {"event"}
 DOUBLES = "doubles-and-quits"
 
 Frame = bytes | str
