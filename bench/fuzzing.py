@@ -31,6 +31,8 @@ EVENTS = {"room", "race_start", "progress", "results", "stuck"}
 #: the replies of the devices' requests (link codes, devices, signing out)
 REPLIES |= {"link_code", "linked", "devices"}
 REPLIES |= {"group", "groups"}  # the groups' requests (handlers/groups.py)
+#: the reply of the weekly events' requests (event_join, event)
+REPLIES |= {"event"}
 DOUBLES = "doubles-and-quits"
 
 Frame = bytes | str

@@ -45,6 +45,7 @@ from collections.abc import Callable, Sequence
 from . import __version__
 from .config import DEFAULT_SERVER, TokenStore, config_dir, pick_server
 from .groups import cmd_group, cmd_top_group
+from .league import cmd_league
 from .linking import cmd_devices, cmd_link
 from .names import cmd_name
 from .queries import (
@@ -161,6 +162,7 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "challenges": cmd_challenges,
     "name": cmd_name,
     "rename": cmd_name,
+    "league": cmd_league,
 }
 
 
@@ -304,6 +306,11 @@ def parser() -> argparse.ArgumentParser:
         help="the name you race under; NEW changes it (once in 30 days)",
     )
     name.add_argument("name", nargs="?", metavar="NEW", help="2 to 20 letters, digits, _ or -")
+    league = sub.add_parser(
+        "league", parents=[common], help="this week's league: standings, tiers (signs in)"
+    )
+    league.add_argument("--join", action="store_true", help="join this week's event")
+    league.add_argument("--week", metavar="YYYY-Www", help="a past week's league, as it closed")
     return top
 
 

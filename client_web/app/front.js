@@ -210,6 +210,7 @@ export function homeScreen(door) {
         " · ",
         limit,
       ),
+      leagueSlot(app),
       h("ul", { class: "games" }, rows),
       door.groupsArea(),
       h(
@@ -265,6 +266,18 @@ function lazyBox(door, summary, name, build) {
   };
   if (summary) return h("details", { class: `recovery ${name}`, ontoggle: fill }, summary, slot);
   queueMicrotask(() => slot.closest("details")?.addEventListener("toggle", fill));
+  return slot;
+}
+
+// "This week's league" (league.js, loaded here as the box is first drawn: the first load
+// is as it was), above the games
+/** @param {App} app */
+function leagueSlot(app) {
+  const slot = h("div", { class: "league-slot" });
+  import("./league.js").then(
+    ({ leagueBox }) => slot.replaceChildren(leagueBox(app)),
+    () => {},
+  );
   return slot;
 }
 

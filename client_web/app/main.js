@@ -39,6 +39,7 @@ const CHALLENGE_ID = /^[a-z2-7]{16}$/;
  * @property {typeof import("./extras.js")} extras
  * @property {typeof import("./game.js")} game
  * @property {typeof import("./groups.js")} groups
+ * @property {typeof import("./league.js")} league
  * @property {typeof import("./ranking.js")} ranking
  * @property {typeof import("./room.js")} room
  */
@@ -50,6 +51,7 @@ const MODULES = {
   extras: () => import("./extras.js"), // the leaderboards and the replays
   game: () => import("./game.js"), // a solo game (with the board, motion and the ending)
   groups: () => import("./groups.js"), // the player's groups, a group (#group=ID), its link (/g/ID)
+  league: () => import("./league.js"), // this week's league: the standings (#league[=WEEK])
   ranking: () => import("./ranking.js"),
   room: () => import("./room.js"), // a race room (/r/CODE)
 };
@@ -331,6 +333,8 @@ async function route() {
   const group = hashField("group");
   if (group !== null)
     return withModule("groups", ({ GroupScreen }) => app.show(new GroupScreen(app, group, hashField("board"))));
+  const league = hashField("league");
+  if (league !== null) return withModule("league", ({ LeagueScreen }) => app.show(new LeagueScreen(app, league)));
   const board = hashField("board");
   if (board !== null) return withModule("extras", ({ BoardScreen }) => app.show(new BoardScreen(app, board)));
   // the rules are a page of their own (the server renders them from the same source as the terminal's)

@@ -21,6 +21,7 @@ from .domain import daily as d
 from .domain import pace
 from .domain.boards import Board, parse_board
 from .store.boards import Boards
+from .store.leagues import Leagues
 from .store.pace import CLEARED, HELD, REMOVED, Reviews
 
 __all__ = ["CLEARED", "HELD", "REMOVED", "Undecidable", "clear", "judge", "remove"]
@@ -38,9 +39,19 @@ def count_write(
     return {"board": board, "how": "count", "details": details, "at": at_ms, "game": game}
 
 
+def league_write(week: str, details: dict[str, Any], at_ms: int) -> dict[str, Any]:
+    """A ranked daily's result in its player's league of ``week``, if they joined that
+    week's event (``handlers/leagues.py``): held and cleared as a board entry is."""
+    return {"board": f"league/{week}", "how": "league", "details": details, "at": at_ms}
+
+
 async def put(boards: Boards, pid: str, write: dict[str, Any], now_ms: int) -> Board | None:
     """Make one board write; the board if it changed (None: a first or best result
-    kept already)."""
+    kept already, or a league's result, which is on no board)."""
+    if write["how"] == "league":
+        week = write["board"].partition("/")[2]
+        await Leagues(boards.redis).score(week, pid, {**write["details"], "at": write["at"]})
+        return None
     board = parse_board(write["board"], d.day_of(now_ms), d.iso_week(now_ms))
     if write["how"] == "count":
         await boards.submit_count(

@@ -39,6 +39,7 @@ from .handlers.home import Homing
 from .handlers.host import RoomHost
 from .handlers.housekeeping import Housekeeping
 from .handlers.keeper import GameKeeper
+from .handlers.leagues import WeeklyEvents
 from .handlers.names import Naming
 from .handlers.play import Play, rules_text
 from .handlers.players import Accounts
@@ -135,6 +136,7 @@ class Service:
             ctx, self.keeper, self.host, self.lobby, self.leaderboards, self.challenging
         )
         self.naming = Naming(ctx, self.host, self.steps)
+        self.weekly = WeeklyEvents(ctx)  # weekly events and leagues (handlers/leagues.py)
         self.parts: tuple[Part, ...] = (
             self.accounts,
             Linking(ctx, self.accounts),  # link codes and devices (handlers/devices.py)
@@ -157,6 +159,7 @@ class Service:
             self.stuck,
             self.naming,
             Grouping(ctx, self.leaderboards, self.challenging),  # groups (handlers/groups.py)
+            self.weekly,
         )
         self._handlers = request_table(self.parts)
 
@@ -274,6 +277,7 @@ class Service:
         count = await self.housekeeping.start()
         self.certifier.start()
         self.commitments.start()
+        self.weekly.start()
         return count
 
     async def shutdown(self) -> None:
@@ -281,6 +285,7 @@ class Service:
         self.housekeeping.stop()
         self.certifier.stop()
         self.commitments.stop()
+        self.weekly.stop()
         self.host.stop()
         self.races.stop()
         self.stuck.stop()

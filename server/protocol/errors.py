@@ -123,6 +123,12 @@ class ErrorCode(StrEnum):
     REMOVED_FROM_GROUP = "removed_from_group"
     """``group_join`` by a player the owner removed from the group: no link lets them
     back."""
+    NO_SUCH_WEEK = "no_such_week"
+    """``event`` named no ISO week (``YYYY-Www``), a week that has not come, or one whose
+    event is no longer kept (``docs/leaderboards.md``, "Weekly leagues")."""
+    EVENT_CLOSING = "event_closing"
+    """``event_join`` while last week's leagues are being closed (the first minutes of
+    Monday, UTC): the tiers are being settled; try again in a few minutes."""
     INTERNAL_ERROR = "internal_error"
     """The server failed to handle the request; it is logged. A move, undo or resign that
     fails this way was not applied."""

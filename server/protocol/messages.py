@@ -439,6 +439,24 @@ GROUP_REQUESTS = (
 )
 
 
+@dataclass(frozen=True, slots=True)
+class EventJoin(Request):
+    """Join this week's event: placed in a league of one's tier (``docs/leaderboards.md``,
+    "Weekly leagues")."""
+
+    TYPE = "event_join"
+
+
+@dataclass(frozen=True, slots=True)
+class Event(Request):
+    """One's league of a week's event and its standings (``week``: ``YYYY-Www``, this
+    week's by default; a past week's as it closed)."""
+
+    TYPE = "event"
+    FIELDS = {"week": Field(str, max_len=8)}
+    week: str | None = None
+
+
 REQUESTS: dict[str, type[Request]] = {
     cls.TYPE: cls
     for cls in (
@@ -478,6 +496,8 @@ REQUESTS: dict[str, type[Request]] = {
         Challenges,
         Rename,
         *GROUP_REQUESTS,
+        EventJoin,
+        Event,
     )
 }
 

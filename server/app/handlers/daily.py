@@ -13,8 +13,10 @@ from server.protocol import messages as m
 from .. import review
 from ..domain import daily as d
 from ..domain import games as g
+from ..domain import leagues as lg
 from ..domain import lost
 from ..domain.boards import parse_board
+from ..store.leagues import Leagues
 from .base import Context, Handler, Part, Session, refuse
 from .boards import Leaderboards
 from .certify import Certifier
@@ -46,6 +48,8 @@ class DailyChallenge(Part):
         self.replaying = replaying
         #: what the daily seeds are made from (``d.daily_seed``)
         self.secret = ctx.secret
+        #: the weekly leagues a member's result counts in (``handlers/leagues.py``)
+        self.leagues = Leagues(ctx.redis)
 
     def requests(self) -> dict[type[m.Request], Handler]:
         return {
@@ -316,6 +320,11 @@ class DailyChallenge(Part):
             writes.append(review.time_write(f"best/{live.game.id}", details, finished, "best"))
             wins = {"player": name, "replay": live.gid}
             writes.append(review.count_write(f"wins/{live.game.id}", wins, finished, live.gid))
+        week = lg.week_of_day(day)
+        if await self.leagues.league_of(week, pid) is not None:  # (a member's: leagues.py)
+            league = {"day": day, "game": live.game.id, "won": won, "moves": result["moves"]}
+            league["time_ms"] = result["time_ms"]
+            writes.append(review.league_write(week, league, finished))
         check = await review.judge(self.ctx.reviews, live.gid, replay["moves"], live.created_ms)
         state = None
         if check.fast:  # kept, off the public boards until an operator clears it

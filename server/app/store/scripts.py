@@ -535,6 +535,54 @@ return 'held'
 )
 
 
+# -- weekly events and their leagues (``leagues.py``): one week's keys, one hash tag ---
+
+#: A player joins a week's event in ``tier``: the league they are in already, or the
+#: tier's open league while it holds fewer than ``size``, else a new one (``{tier}:n``
+#: one more); they go at the end of its members (``league_prefix`` .. league: its list,
+#: under the week's hash tag). Atomic, so two processes never overfill a league.
+#: Returns ``{league, 1 if joined now else 0}``.
+JOIN_LEAGUE = Script(
+    ("members", "fill"),
+    ("pid", "tier", "size", "league_prefix"),
+    """
+local members, fill = KEYS[1], KEYS[2]
+local pid, tier, size, league_prefix = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
+local league = redis.call('HGET', members, pid)
+if league then return {league, 0} end
+local n = tonumber(redis.call('HGET', fill, tier .. ':n') or '0')
+local c = tonumber(redis.call('HGET', fill, tier .. ':c') or '0')
+if n == 0 or c >= tonumber(size) then
+  n = n + 1
+  c = 0
+end
+league = tier .. '-' .. n
+redis.call('HSET', fill, tier .. ':n', n, tier .. ':c', c + 1)
+redis.call('HSET', members, pid, league)
+redis.call('RPUSH', league_prefix .. league, pid)
+return {league, 1}
+""",
+)
+
+#: A member's daily result in their league that week (``results_prefix`` .. league),
+#: kept first (a finish written again changes nothing), and none once the week's close
+#: has begun (``shut``). Returns the league written to, ``''`` for a player who has not
+#: joined, ``'shut'`` after the close began.
+SCORE_LEAGUE = Script(
+    ("shut", "members"),
+    ("pid", "field", "entry", "results_prefix"),
+    """
+local shut, members = KEYS[1], KEYS[2]
+local pid, field, entry, results_prefix = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
+local league = redis.call('HGET', members, pid)
+if not league then return '' end
+if redis.call('EXISTS', shut) == 1 then return 'shut' end
+redis.call('HSETNX', results_prefix .. league, field, entry)
+return league
+""",
+)
+
+
 async def load_scripts(conn: Any) -> None:
     """Load :data:`SCRIPTS` on a group-commit connection. A Redis that has just restarted
     answers ``LOADING`` until it has read its data: the scripts are loaded again then,

@@ -1,0 +1,118 @@
+"""``patience-race league``: this week's league (``--join`` joins the week's event), or a
+past week's as it closed (``--week``), as a table: rank, name, points, wins, dailies
+counted, today's points, and who is on the way up or down (``docs/client.md``).
+
+The table is a pure function of the server's ``event`` reply (:func:`league_view`), so
+that it is tested as text at a fixed width."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+from typing import Any
+
+from rich import box
+from rich.console import Group
+from rich.table import Table
+from rich.text import Text
+
+from .lines import as_int
+from .queries import _console, _fail, _print, _signed_in
+from .sanitize import clean
+
+#: how a zone shows beside a member (``--ascii``: the second)
+ZONES = {"up": ("▲ up", "^ up"), "down": ("▼ down", "v down"), "stay": ("", "")}
+
+
+def _left(ms: int) -> str:
+    """``2d 5h``, ``5h 12m``, ``12m``: the time left to the week's end."""
+    minutes = ms // 60_000
+    days, rest = divmod(minutes, 24 * 60)
+    hours, minutes = divmod(rest, 60)
+    if days:
+        return f"{days}d {hours}h"
+    return f"{hours}h {minutes}m" if hours else f"{minutes}m"
+
+
+def headline(reply: dict[str, Any]) -> str:
+    """The line above the table: the week, the tier and league, the rank, the end.
+
+    >>> headline({"week": "2026-W48", "joined": True, "tier": "gold", "league": "gold-2",
+    ...   "rank": 3, "players": 30, "points": 41, "current": True, "ends_in_ms": 93_600_000})
+    'Week 2026-W48 · Gold league gold-2 · you are 3rd of 30 with 41 points · ends in 1d 2h'
+    """
+    week = clean(str(reply.get("week", "")), 8)
+    tier = clean(str(reply.get("tier", "")), 12).capitalize()
+    if not reply.get("joined"):
+        return f"Week {week} · you have not joined; you would play in {tier}"
+    rank = as_int(reply.get("rank"))
+    suffix = "th" if 10 <= rank % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(rank % 10, "th")
+    league = clean(str(reply.get("league", "")), 20)
+    players, points = as_int(reply.get("players")), as_int(reply.get("points"))
+    line = f"Week {week} · {tier} league {league} · you are {rank}{suffix} of {players}"
+    line += f" with {points} points"
+    if reply.get("closed"):
+        return line + " · closed"
+    if reply.get("current"):
+        return line + f" · ends in {_left(as_int(reply.get('ends_in_ms')))}"
+    return line + " · ended, closing"
+
+
+def league_view(reply: dict[str, Any], ascii: bool = False) -> Any:
+    """The league's standings as a table (the player's own row in bold)."""
+    table = Table(box=box.ASCII if ascii else box.SIMPLE_HEAD, pad_edge=False)
+    for column, justify in (
+        ("#", "right"),
+        ("player", "left"),
+        ("points", "right"),
+        ("wins", "right"),
+        ("dailies", "right"),
+        ("today", "right"),
+        ("", "left"),
+    ):
+        table.add_column(column, justify=justify)  # type: ignore[arg-type]
+    for entry in reply.get("standings") or []:
+        if not isinstance(entry, dict):
+            continue
+        zone = ZONES.get(str(entry.get("zone")), ("", ""))[1 if ascii else 0]
+        today = as_int(entry.get("today"))
+        table.add_row(
+            str(as_int(entry.get("rank"))),
+            clean(str(entry.get("name", "?")), 20),
+            str(as_int(entry.get("points"))),
+            str(as_int(entry.get("wins"))),
+            str(as_int(entry.get("played"))),
+            f"+{today}" if today else "",
+            zone,
+            style="bold" if entry.get("you") else None,
+        )
+    rules = reply.get("rules") or {}
+    moves = (as_int(rules.get("movers")) if isinstance(rules, dict) else 0) or 5
+    notes = Text(
+        f"A won daily: 10 points and up to 10 more by its time among the league's; ended not "
+        f"won: 2. The top {moves} move up a tier at the week's end, the bottom {moves} down."
+    )
+    return Group(Text(headline(reply), style="bold"), table, notes)
+
+
+def cmd_league(args: argparse.Namespace) -> int:
+    async def fetch() -> dict[str, Any]:
+        conn, _welcome = await _signed_in(args.server)
+        try:
+            if args.join:
+                return await conn.request("event_join")
+            return await conn.request("event", **({"week": args.week} if args.week else {}))
+        finally:
+            await conn.close()
+
+    try:
+        reply = asyncio.run(fetch())
+    except Exception as exc:
+        return _fail(args, exc)
+    console = _console(args)
+    if reply.get("joined_now"):
+        _print(console, Text("You have joined this week's event.", style="bold"), args.ascii)
+    _print(console, league_view(reply, args.ascii), args.ascii)
+    if not reply.get("joined") and reply.get("current"):
+        _print(console, Text("Join it: patience-race league --join"), args.ascii)
+    return 0

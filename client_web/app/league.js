@@ -1,0 +1,189 @@
+// @ts-check
+// This week's league (docs/web.md, "This week's league"): the box on the home screen (the
+// tier, the league, one's rank and points and the time to the week's end, or a button to
+// join the week's event) and the standings screen (/play#league, or #league=YYYY-Www for a
+// past week as it closed). Both ask the server (`event`, `event_join`); nothing is pushed,
+// so the standings screen asks again every minute while it is shown. Loaded when the home
+// screen is first drawn (front.js), so the first load stays as it was.
+
+import { button, h, replace } from "./dom.js";
+import { ServerError } from "./link.js";
+
+/** @typedef {import("./types.js").App} App */
+/** @typedef {import("./types.js").Message} Message */
+
+/** how often the standings screen asks again, ms */
+const REFRESH_MS = 60_000;
+
+/**
+ * `2d 5h`, `5h 12m`, `12m`: the time left to the week's end.
+ * @param {number} ms
+ * @returns {string}
+ */
+export function timeLeft(ms) {
+  const minutes = Math.floor(ms / 60_000);
+  const days = Math.floor(minutes / 1440);
+  const hours = Math.floor((minutes % 1440) / 60);
+  if (days) return `${days}d ${hours}h`;
+  return hours ? `${hours}h ${minutes % 60}m` : `${minutes % 60}m`;
+}
+
+/** @param {string} tier */
+function tierName(tier) {
+  return tier ? tier[0].toUpperCase() + tier.slice(1) : "";
+}
+
+/**
+ * `3rd`
+ * @param {number} n
+ */
+function ordinal(n) {
+  const teen = n % 100 >= 11 && n % 100 <= 13;
+  const suffix = teen ? "th" : { 1: "st", 2: "nd", 3: "rd" }[n % 10] || "th";
+  return `${n}${suffix}`;
+}
+
+/**
+ * The line that sums up one's league: "Gold · 3rd of 30 · 41 points · ends in 1d 2h".
+ * @param {Message} e an `event` reply
+ * @returns {string}
+ */
+export function summary(e) {
+  if (!e.joined) return `Not joined: you would race in ${tierName(e.tier)}`;
+  const end = e.closed ? "closed" : e.current ? `ends in ${timeLeft(e.ends_in_ms)}` : "closing";
+  return `${tierName(e.tier)} · ${ordinal(e.rank)} of ${e.players} · ${e.points} points · ${end}`;
+}
+
+/** @param {unknown} error */
+function errorText(error) {
+  return error instanceof ServerError ? error.message : "the server could not be reached";
+}
+
+/**
+ * The home screen's "This week's league" box, filled in once the server answers.
+ * @param {App} app
+ * @returns {HTMLElement}
+ */
+export function leagueBox(app) {
+  const box = h("section", { class: "league-box", "aria-live": "polite" }, h("h2", {}, "This week's league"));
+  const fill = (/** @type {Message} */ e) => {
+    const line = h("p", { class: "league-line", dataset: { zone: e.zone || "" } }, summary(e));
+    const join = button("Join this week", () => joinNow(app, box, fill), { "data-act": "league-join" });
+    replace(
+      box,
+      h("h2", {}, "This week's league"),
+      line,
+      e.joined ? h("a", { href: "/play#league" }, "Standings") : join,
+    );
+  };
+  app.link.request("event").then(fill, (error) => {
+    replace(box, h("h2", {}, "This week's league"), h("p", { class: "note" }, errorText(error)));
+  });
+  return box;
+}
+
+/**
+ * @param {App} app
+ * @param {HTMLElement} box
+ * @param {(e: Message) => void} fill
+ */
+function joinNow(app, box, fill) {
+  app.link.request("event_join").then(fill, (error) => {
+    box.append(h("p", { class: "note", role: "status" }, errorText(error)));
+  });
+}
+
+export class LeagueScreen {
+  /**
+   * @param {App} app
+   * @param {string} week "" for this week
+   */
+  constructor(app, week) {
+    this.app = app;
+    this.week = week;
+    this.root = h("section", { class: "league" }, h("h1", {}, "This week's league"));
+    /** @type {ReturnType<typeof setInterval> | null} */
+    this.timer = week ? null : setInterval(() => this.load(), REFRESH_MS);
+    this.load();
+  }
+
+  destroy() {
+    if (this.timer) clearInterval(this.timer);
+  }
+
+  async load() {
+    /** @type {Message} */
+    let e;
+    try {
+      e = await this.app.link.request("event", this.week ? { week: this.week } : {});
+    } catch (error) {
+      replace(this.root, h("h1", {}, "League"), h("p", { class: "note" }, errorText(error)), back());
+      return;
+    }
+    this.render(e);
+  }
+
+  /** @param {Message} e */
+  render(e) {
+    const title = e.current ? "This week's league" : `League of ${e.week}`;
+    const rows = e.standings.map((/** @type {Message} */ s) =>
+      h(
+        "tr",
+        { class: s.you ? "you" : "", dataset: { zone: s.zone } },
+        h("td", { class: "n" }, String(s.rank)),
+        h("td", {}, s.name),
+        h("td", { class: "n" }, String(s.points)),
+        h("td", { class: "n" }, String(s.wins)),
+        h("td", { class: "n" }, s.today ? `+${s.today}` : ""),
+        h("td", { class: "zone" }, s.zone === "up" ? "▲" : s.zone === "down" ? "▼" : ""),
+      ),
+    );
+    const r = e.rules;
+    replace(
+      this.root,
+      h("h1", {}, title),
+      h("p", { class: "league-line" }, `${e.week} · ${e.league || ""} · ${summary(e)}`),
+      e.joined
+        ? h(
+            "div",
+            { class: "table-box" },
+            h(
+              "table",
+              { class: "league-table" },
+              h(
+                "thead",
+                {},
+                h(
+                  "tr",
+                  {},
+                  ["#", "player", "pts", "wins", "today", ""].map((c) => h("th", {}, c)),
+                ),
+              ),
+              h("tbody", {}, rows),
+            ),
+          )
+        : e.current
+          ? button("Join this week", () => this.join(), { "data-act": "league-join" })
+          : h("p", { class: "muted" }, "You did not race that week."),
+      h(
+        "p",
+        { class: "muted" },
+        `A won daily: ${r.win} points and up to ${r.rank_bonus} more by its time among the league's; ` +
+          `ended not won: ${r.played}. At the week's end the top ${r.movers} (▲) move up a tier, ` +
+          `the bottom ${r.movers} (▼) down: ${e.tiers.map(tierName).join(", ")}.`,
+      ),
+      back(),
+    );
+  }
+
+  join() {
+    this.app.link.request("event_join").then(
+      (e) => this.render(e),
+      (error) => this.app.notice(errorText(error)),
+    );
+  }
+}
+
+function back() {
+  return h("p", {}, h("a", { href: "/play#home" }, "Back to the games"));
+}

@@ -1,0 +1,19 @@
+// The league's words (app/league.js): the time to the week's end and the summary line.
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+
+import { summary, timeLeft } from "../app/league.js";
+
+test("the time left to the week's end", () => {
+  const got = [93_600_000, 3_600_000, 18_720_000, 720_000, 59_999].map(timeLeft);
+  assert.deepEqual(got, ["1d 2h", "1h 0m", "5h 12m", "12m", "0m"]);
+});
+
+test("the summary of one's league, joined or not, open or closed", () => {
+  const e = { joined: true, tier: "gold", rank: 12, players: 30, points: 41, current: true, ends_in_ms: 720_000 };
+  assert.equal(summary(e), "Gold · 12th of 30 · 41 points · ends in 12m");
+  assert.equal(summary({ ...e, rank: 22, closed: true }), "Gold · 22nd of 30 · 41 points · closed");
+  assert.equal(summary({ ...e, current: false }), "Gold · 12th of 30 · 41 points · closing");
+  assert.equal(summary({ joined: false, tier: "bronze" }), "Not joined: you would race in Bronze");
+});

@@ -1,0 +1,82 @@
+"""``patience-race league`` in a pseudo-terminal against a real server and Redis: not
+joined, joined (``--join``), the standings with the player's row, a bad week refused;
+and the table as text at a fixed width."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from client_cli.league import headline, league_view
+from client_cli.queries import _render
+from tests.app.conftest import ServerProcess
+
+from .test_name_terminal import registered, run
+
+
+def test_the_league_from_the_terminal(server_process: ServerProcess, tmp_path: Path) -> None:
+    url = server_process.url
+    ann = tmp_path / "ann"
+    registered(url, ann, "ann")
+    code, screen = run(url, ann, "league")
+    assert code == 0, screen
+    assert "you have not joined; you would play in Bronze" in screen
+    assert "patience-race league --join" in screen
+    code, screen = run(url, ann, "league", "--join")
+    assert code == 0, screen
+    assert "You have joined this week's event." in screen
+    assert "Bronze league bronze-1 · you are 1st of 1 with 0 points" in screen
+    assert "ann" in screen and "The top 5 move up a tier" in screen.replace("ended", "ended ")
+    code, screen = run(url, ann, "league", "--week", "2026-W60")
+    assert code == 1 and "'2026-W60' is no ISO week" in screen
+
+
+def test_the_standings_table_at_60_columns() -> None:
+    reply = {
+        "week": "2026-W48",
+        "joined": True,
+        "current": True,
+        "tier": "silver",
+        "league": "silver-1",
+        "rank": 2,
+        "players": 3,
+        "points": 19,
+        "ends_in_ms": 3_600_000,
+        "rules": {"movers": 1},
+        "standings": [
+            {
+                "rank": 1,
+                "name": "bob",
+                "points": 20,
+                "wins": 1,
+                "played": 1,
+                "today": 20,
+                "zone": "up",
+            },
+            {
+                "rank": 2,
+                "name": "ann",
+                "points": 19,
+                "wins": 1,
+                "played": 1,
+                "today": 19,
+                "zone": "stay",
+                "you": True,
+            },
+            {
+                "rank": 3,
+                "name": "cat",
+                "points": 2,
+                "wins": 0,
+                "played": 1,
+                "today": 0,
+                "zone": "down",
+            },
+        ],
+    }
+    assert headline(reply).endswith("you are 2nd of 3 with 19 points · ends in 1h 0m")
+    text = _render(league_view(reply, ascii=True), True, 60).plain
+    rows = [line.split() for line in text.splitlines() if line.strip()[:1].isdigit() or "|" in line]
+    flat = " ".join(" ".join(r) for r in rows)
+    assert "bob" in flat and "^ up" in flat and "v down" in flat
+    assert max(len(line) for line in text.splitlines()) <= 60
+    assert "The top 1 move up a tier" in text

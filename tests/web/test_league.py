@@ -1,0 +1,53 @@
+"""This week's league in the browser at 360x740: the home screen's box (not joined, the
+join, the summary), the standings screen (the player's row, a second member, no
+sideways scroll), and a week no longer kept refused in the server's words."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.app.conftest import ServerProcess
+
+from .conftest import http, shot
+from .test_race import register
+
+
+def test_the_league_box_and_the_standings_screen(browser: Any, web_server: ServerProcess) -> None:
+    phone = browser.new_context(viewport={"width": 360, "height": 740})
+    other = browser.new_context(viewport={"width": 360, "height": 740})
+    try:
+        page = phone.new_page()
+        page.goto(f"{http(web_server)}/play")
+        register(page, "ann")
+        page.wait_for_selector(
+            ".league-box .league-line:has-text('Not joined: you would race in Bronze')"
+        )
+        page.click("[data-act=league-join]")
+        line = page.wait_for_selector(
+            ".league-box .league-line:has-text('Bronze · 1st of 1 · 0 points')"
+        )
+        assert line is not None and "ends in" in line.inner_text()
+
+        bob = other.new_page()
+        bob.goto(f"{http(web_server)}/play")
+        register(bob, "bob")
+        bob.click("[data-act=league-join]")
+        bob.wait_for_selector(".league-box .league-line:has-text('of 2')")
+
+        shot(page, "league-home")
+        page.click(".league-box a:has-text('Standings')")
+        page.wait_for_selector(".league .league-table tbody tr >> nth=1")
+        rows = page.locator(".league-table tbody tr")
+        assert rows.count() == 2
+        assert page.inner_text(".league-table tr.you").split()[1] == "ann"
+        assert "bronze-1" in page.inner_text(".league .league-line")
+        assert "the top 5 (▲) move up a tier" in page.inner_text(".league")
+        width = page.evaluate("document.scrollingElement.scrollWidth")
+        assert width <= 360, width
+        shot(page, "league")
+
+        page.goto(f"{http(web_server)}/play#league=2020-W01")
+        page.wait_for_selector('.league .note:has-text("2020-W01\'s event is no longer kept")')
+    finally:
+        phone.close()
+        other.close()
