@@ -123,7 +123,7 @@ class RaceRatings(Part):
         if req.name:
             found = await self.players.by_name(req.name)
             if found is None:
-                raise refuse(ErrorCode.NO_SUCH_PLAYER, f"no player is called {req.name!r}")
+                raise refuse(ErrorCode.NO_SUCH_PLAYER, f"no player named {req.name!r}")
             pid = found
         name = await self.players.name_of(pid) or "?"
         mine = await self.ratings.of_player(pid, sorted(GAMES))
