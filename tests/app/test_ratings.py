@@ -18,7 +18,6 @@ from server.app.store.codec import text, unpack
 from .client import Client, player
 from .conftest import Running, running, with_settings
 from .test_challenges import made, solo_won
-from .test_pages import fetch
 
 GAME = "gate"
 
