@@ -24,6 +24,8 @@
     patience-race challenge --replay ID      race a replay's ghost ("race this")
     patience-race challenges                 your challenges, and who raced them
     patience-race name [NEW]                 the name you race under; NEW changes it
+    patience-race profile [NAME]             your ratings at each game (NAME: another's);
+                                             also: patience-race me
 
 Every command takes ``--server URL`` (else ``$PATIENCE_SERVER``, else
 ``ws://127.0.0.1:8765``) and ``--ascii`` (letters for suits, plain ASCII lines). More
@@ -42,6 +44,7 @@ from . import __version__
 from .config import DEFAULT_SERVER, TokenStore, config_dir, pick_server
 from .linking import cmd_devices, cmd_link
 from .names import cmd_name
+from .profile import cmd_profile
 from .queries import (
     cmd_challenges,
     cmd_follow,
@@ -156,6 +159,8 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "challenges": cmd_challenges,
     "name": cmd_name,
     "rename": cmd_name,
+    "profile": cmd_profile,
+    "me": cmd_profile,
 }
 
 
@@ -215,7 +220,7 @@ def parser() -> argparse.ArgumentParser:
         parents=[common],
         help="a leaderboard (no BOARD: today's daily boards, or your last daily's)",
         description="BOARD: a game (its daily board), daily/GAME[/DATE], best/GAME, "
-        "wins/GAME, races/week[/YYYY-Www] or races/all. No BOARD: every game's daily "
+        "wins/GAME, rating/GAME, races/week[/YYYY-Www] or races/all. No BOARD: every game's daily "
         "board; with --around-me or --friends, the board of the last daily you played "
         "on this server.",
     )
@@ -230,6 +235,9 @@ def parser() -> argparse.ArgumentParser:
     )
     board.add_argument("--limit", type=_limit, default=20, help="entries, 1 to 100 (default 20)")
     board.add_argument("--watch", action="store_true", help="redraw the board as it changes")
+    profile = sub.add_parser("profile", parents=[common], help="your ratings at each game")
+    profile.add_argument("name", nargs="?", metavar="NAME", help="another player's")
+    sub.add_parser("me", parents=[common], help="your ratings at each game (profile)")
     follow = sub.add_parser("follow", parents=[common], help="follow a player (top --friends)")
     follow.add_argument("name", nargs="?", metavar="NAME", help="no NAME: whom you follow")
     unfollow = sub.add_parser("unfollow", parents=[common], help="stop following a player")
