@@ -9,6 +9,7 @@
 
 import { button, h } from "./dom.js";
 import { ServerError, deviceLabel, signedOutText, storeToken } from "./link.js";
+import { ratingsBox } from "./ratings.js";
 import { recoveryBox, recoveryForm } from "./recovery.js";
 import { renameBox } from "./rename.js";
 
@@ -210,6 +211,7 @@ export function homeScreen(door) {
         limit,
       ),
       h("ul", { class: "games" }, rows),
+      ratingsBox((type, fields) => app.link.request(type, fields), app.games),
       h(
         "p",
         {},
