@@ -18,6 +18,8 @@ from server.app.store.codec import text, unpack
 from .client import Client, player
 from .conftest import Running, running, with_settings
 from .test_challenges import made, solo_won
+from .test_pace import HUMAN_GAP, home_first_else_random
+from .test_pages import fetch
 
 GAME = "gate"
 
@@ -125,6 +127,12 @@ async def test_a_known_sequence_gives_the_librarys_figures(board_of_two: Setting
         assert (
             top["rating"] == ordinal(best.mu, best.sigma) and top["races"] == races[by_ordinal[0]]
         )
+        # and its page, over HTTP
+        http = f"http://127.0.0.1:{server.web.port}"
+        status, _, page = await fetch(f"{http}/leaderboard/rating/{GAME}")
+        assert status == 200 and "<th>rating</th><th>races</th>" in page
+        cells = f"<td class=n>{top['rating']}</td><td class=n>{top['races']}</td>"
+        assert f"<td>{by_ordinal[0]}</td>{cells}" in page
 
 
 async def test_the_board_waits_for_enough_races(server: Running) -> None:
@@ -206,3 +214,40 @@ async def test_what_is_not_a_race_of_people_rates_nobody(server: Running) -> Non
         await client.call("resign")
     rated = await ann.event("results", lambda e: e["race"] == 2)
     assert [r["rating_change"] for r in rated["results"]] == [3, -2]
+
+
+async def test_a_win_held_for_review_rates_nobody(server: Running) -> None:
+    """A race won at a script's pace is held for review (the pace policy): it changes no
+    rating; the same race won at a person's pace is rated."""
+    rated: list[bool] = []
+    for pace_gap in (0.0, HUMAN_GAP):
+        n = len(rated)
+        ann, bob = await player(server.url, f"ann{n}"), await player(server.url, f"bob{n}")
+        code = (await ann.call("room_create", game=GAME))["code"]
+        await bob.call("room_join", code=code)
+        await bob.call("ready")
+        await ann.call("start")
+        line = None
+        for race_no in range(1, 31):  # until a race deals a deal the script wins
+            start = await ann.event("race_start", lambda e, r=race_no: e["race"] == r)
+            await bob.event("race_start", lambda e, r=race_no: e["race"] == r)
+            seed = int(await server.redis.hget(f"g:{{{start['game']}}}", "seed") or 0)
+            line = home_first_else_random(seed)
+            await bob.call("resign")
+            if line is not None:
+                break
+            await ann.call("resign")
+            await ann.event("results", lambda e, r=race_no: e["race"] == r)
+            await ann.call("rematch")
+        assert line is not None
+        await server.redis.delete(f"rtg:{{{GAME}}}")  # (the races lost on the way)
+        for move in line:
+            server.clock.advance(pace_gap)
+            await ann.call("move", move=move)
+        results = (await ann.event("results", lambda e: e["results"][0]["status"] == "won"))[
+            "results"
+        ]
+        assert (results[0].get("review") == "held") == (pace_gap == 0.0)
+        rated.append(all("rating" in r for r in results))
+        assert rated[-1] == (await server.redis.exists(f"rtg:{{{GAME}}}") == 1)
+    assert rated == [False, True]
