@@ -6,6 +6,7 @@ challenges, practice, a race of one and a deal someone chose change nothing."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -216,6 +217,11 @@ async def test_what_is_not_a_race_of_people_rates_nobody(server: Running) -> Non
     assert [r["rating_change"] for r in rated["results"]] == [3, -2]
 
 
+def of_race(n: int) -> Callable[[dict[str, Any]], bool]:
+    """An event of race ``n`` of a room."""
+    return lambda event: event["race"] == n
+
+
 async def test_a_win_held_for_review_rates_nobody(server: Running) -> None:
     """A race won at a script's pace is held for review (the pace policy): it changes no
     rating; the same race won at a person's pace is rated."""
@@ -229,15 +235,16 @@ async def test_a_win_held_for_review_rates_nobody(server: Running) -> None:
         await ann.call("start")
         line = None
         for race_no in range(1, 31):  # until a race deals a deal the script wins
-            start = await ann.event("race_start", lambda e, r=race_no: e["race"] == r)
-            await bob.event("race_start", lambda e, r=race_no: e["race"] == r)
+            this_race = of_race(race_no)
+            start = await ann.event("race_start", this_race)
+            await bob.event("race_start", this_race)
             seed = int(await server.redis.hget(f"g:{{{start['game']}}}", "seed") or 0)
             line = home_first_else_random(seed)
             await bob.call("resign")
             if line is not None:
                 break
             await ann.call("resign")
-            await ann.event("results", lambda e, r=race_no: e["race"] == r)
+            await ann.event("results", this_race)
             await ann.call("rematch")
         assert line is not None
         await server.redis.delete(f"rtg:{{{GAME}}}")  # (the races lost on the way)
