@@ -15,6 +15,7 @@ from openskill.models import PlackettLuce
 from server.app.domain import ratings as rt
 from server.app.settings import Settings
 from server.app.store.codec import text, unpack
+from server.app.store.ratings import Ratings
 
 from .client import Client, player
 from .conftest import Running, running, with_settings
@@ -258,3 +259,43 @@ async def test_a_win_held_for_review_rates_nobody(server: Running) -> None:
         rated.append(all("rating" in r for r in results))
         assert rated[-1] == (await server.redis.exists(f"rtg:{{{GAME}}}") == 1)
     assert rated == [False, True]
+
+
+class ReadEarly(Ratings):
+    """The repository, its first read of the ratings made early (before another race's
+    write landed): what a process sees when two races of a player end at once."""
+
+    def __init__(self, redis: Any, early: dict[str, bytes | None]) -> None:
+        super().__init__(redis)
+        self.early: dict[str, bytes | None] | None = early
+
+    async def _raw(self, game: str, pids: list[str]) -> dict[str, bytes | None]:
+        early, self.early = self.early, None
+        return early if early is not None else await super()._raw(game, pids)
+
+
+async def test_a_rating_changed_meanwhile_is_read_again(server: Running) -> None:
+    """Two races of one player rated at once (the other's write lands between this one's
+    read and its write): this one is worked out again from the ratings the other left,
+    so neither race's change is lost; a race rated again writes nothing."""
+    store = server.service.ctx.ratings
+    calls: list[dict[str, rt.Rating]] = []
+
+    def work_out(
+        before: dict[str, rt.Rating],
+    ) -> tuple[dict[str, rt.Rating], dict[str, Any]]:
+        calls.append(before)
+        after = dict(zip(before, rt.update(list(before.values()), [1, 2]), strict=True))
+        return after, {pid: r.to_dict() for pid, r in after.items()}
+
+    early = ReadEarly(server.redis, await store._raw(GAME, ["a", "b"]))
+    await store.rate(GAME, "other", ["a", "c"], work_out)  # lands after that read
+    figures = await early.rate(GAME, "one", ["a", "b"], work_out)
+    kept = await store.read(GAME, ["a", "b", "c"])
+    assert (kept["a"].n, kept["b"].n, kept["c"].n) == (2, 1, 1)
+    # worked out twice: from the early read (refused), then from the other race's "a"
+    assert [c["a"].n for c in calls] == [0, 0, 1]
+    assert figures["a"] == kept["a"].to_dict()
+    again = await store.rate(GAME, "one", ["a", "b"], work_out)
+    assert again == figures and await store.read(GAME, ["a", "b", "c"]) == kept
+    assert len(calls) == 4  # (worked out, but the race's mark kept the first figures)

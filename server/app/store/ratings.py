@@ -5,6 +5,7 @@ msgpack ``{"mu", "sigma", "n"}``), a race's new ratings written once by the Lua 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, cast
 
 from ..domain.boards import Board, time_member
@@ -13,6 +14,10 @@ from .codec import pack, unpack
 from .commit import RedisClient
 from .keys import RATED_TTL, board_keys, rated_key, ratings_key
 from .scripts import RATE, SET_ENTRY
+
+#: how a race's new ratings are worked out from the racers' ratings as they stand: the new
+#: ratings, and the figures to keep with the race's mark
+WorkOut = Callable[[dict[str, Rating]], tuple[dict[str, Rating], dict[str, Any]]]
 
 
 class Ratings:
@@ -45,7 +50,7 @@ class Ratings:
         return {game: _rating(v) for game, v in zip(games, values, strict=True) if v is not None}
 
     async def rate(
-        self, game: str, race: str, pids: list[str], work_out: Any, tries: int = 5
+        self, game: str, race: str, pids: list[str], work_out: WorkOut, tries: int = 5
     ) -> dict[str, Any]:
         """Rate a race once: ``work_out(before: dict[pid, Rating]) -> (after: dict[pid,
         Rating], figures)`` from the ratings as they stand; the figures kept with the
