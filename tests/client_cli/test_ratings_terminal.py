@@ -71,6 +71,8 @@ def test_ratings_in_the_lobby_the_results_and_the_profile(
         for place, name, before, after in ((1, "ann", ann1, ann2), (2, "bob", bob1, bob2)):
             shown = re.escape(f"{after.shown} ({after.shown - before.shown:+d})")
             terminal.wait_for(rf"{place}\s+{name}\s+resigned.*{shown}")
+    ann.wait_for(re.escape(f"Your rating: {ann2.shown} ({ann2.shown - ann1.shown:+d})."))
+    for terminal in (ann, bob):
         terminal.type("q")
         assert terminal.exit_code() == 0
     me = run(url, tmp_path / "ann", "me")
