@@ -96,9 +96,13 @@ def describe(entry: Mapping[str, Any] | None, kind: str) -> str:
     'not won, 30/52 home, 1 move'
     >>> describe({"count": 1}, "races"), describe({"count": 3}, "wins")
     ('1 race won', '3 wins')
+    >>> describe({"rating": 12, "races": 7}, "rating")
+    'rating 12 after 7 races'
     """
     if entry is None:
         return ""
+    if kind == "rating":
+        return f"rating {_int(entry.get('rating'))} after {_int(entry.get('races'))} races"
     if kind in COUNTS:
         count = _int(entry.get("count"))
         word = COUNTS[kind]
@@ -130,6 +134,9 @@ def _table(page: Mapping[str, Any], me: str | None, g: Glyphs) -> Table:
     table.add_column("player", no_wrap=True, overflow="ellipsis", max_width=20)
     if kind in COUNTS:
         table.add_column(COUNTS[kind], justify="right")
+    elif kind == "rating":  # (docs/ratings.md)
+        table.add_column("rating", justify="right")
+        table.add_column("races", justify="right")
     elif kind == "best":
         table.add_column("time", justify="right", no_wrap=True)
         table.add_column("moves", justify="right")
@@ -156,6 +163,10 @@ def _table(page: Mapping[str, Any], me: str | None, g: Glyphs) -> Table:
         replay = clean(entry.get("replay") or "", 32)
         if kind in COUNTS:
             table.add_row(rank, player, str(_int(entry.get("count"))))
+        elif kind == "rating":
+            table.add_row(
+                rank, player, str(_int(entry.get("rating"))), str(_int(entry.get("races")))
+            )
         elif kind == "best":
             table.add_row(
                 rank,

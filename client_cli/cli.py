@@ -28,6 +28,8 @@
     patience-race challenge --replay ID      race a replay's ghost ("race this")
     patience-race challenges                 your challenges, and who raced them
     patience-race name [NEW]                 the name you race under; NEW changes it
+    patience-race profile [NAME]             your ratings at each game (NAME: another's);
+                                             also: patience-race me
 
 Every command takes ``--server URL`` (else ``$PATIENCE_SERVER``, else
 ``ws://127.0.0.1:8765``) and ``--ascii`` (letters for suits, plain ASCII lines). More
@@ -48,6 +50,7 @@ from .groups import cmd_group, cmd_top_group
 from .league import cmd_league
 from .linking import cmd_devices, cmd_link
 from .names import cmd_name
+from .profile import cmd_profile
 from .queries import (
     cmd_challenges,
     cmd_follow,
@@ -163,6 +166,8 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "name": cmd_name,
     "rename": cmd_name,
     "league": cmd_league,
+    "profile": cmd_profile,
+    "me": cmd_profile,
 }
 
 
@@ -222,7 +227,7 @@ def parser() -> argparse.ArgumentParser:
         parents=[common],
         help="a leaderboard (no BOARD: today's daily boards, or your last daily's)",
         description="BOARD: a game (its daily board), daily/GAME[/DATE], best/GAME, "
-        "wins/GAME, races/week[/YYYY-Www] or races/all. No BOARD: every game's daily "
+        "wins/GAME, rating/GAME, races/week[/YYYY-Www] or races/all. No BOARD: every game's daily "
         "board; with --around-me or --friends, the board of the last daily you played "
         "on this server.",
     )
@@ -258,6 +263,9 @@ def parser() -> argparse.ArgumentParser:
         metavar="ACTION",
     )
     group.add_argument("words", nargs="*", metavar="ARG")
+    profile = sub.add_parser("profile", parents=[common], help="your ratings at each game")
+    profile.add_argument("name", nargs="?", metavar="NAME", help="another player's")
+    sub.add_parser("me", parents=[common], help="your ratings at each game (profile)")
     follow = sub.add_parser("follow", parents=[common], help="follow a player (top --friends)")
     follow.add_argument("name", nargs="?", metavar="NAME", help="no NAME: whom you follow")
     unfollow = sub.add_parser("unfollow", parents=[common], help="stop following a player")

@@ -61,8 +61,13 @@ def daily_greeting(model: Model) -> tuple[str, str]:
 
 
 def result_note(event: Mapping[str, Any], me: str | None) -> str:
-    """A race's ``results`` as the player ``me`` reads them: the place, and a win held
-    for review."""
+    """A race's ``results`` as the player ``me`` reads them: the place, their rating and
+    its change in a rated race (``docs/ratings.md``), and a win held for review.
+
+    >>> result_note({"results": [{"player": "ann", "rank": 1, "rating": 6,
+    ...     "rating_change": 3}, {"player": "bob", "rank": 2}]}, "ann")
+    'Race over: you came 1 of 2. Your rating: 6 (+3).'
+    """
     results = event.get("results") or []
     for r in results:
         if isinstance(r, Mapping) and r.get("player") == me:
@@ -72,7 +77,12 @@ def result_note(event: Mapping[str, Any], me: str | None) -> str:
                 if r.get("review") == "held"
                 else ""
             )
-            return f"Race over: you came {r.get('rank')} of {len(results)}.{held}"
+            rated = (
+                f" Your rating: {as_int(r.get('rating'))} ({as_int(r.get('rating_change')):+d})."
+                if "rating" in r
+                else ""
+            )
+            return f"Race over: you came {r.get('rank')} of {len(results)}.{rated}{held}"
     return "Race over."
 
 

@@ -316,6 +316,9 @@ def roster(model: Model, width: int) -> list[Text]:
             )
         if not p.get("present", True):
             line.append("(away)", style="dim")
+        if isinstance(p.get("rating"), int):  # (the room's game's: docs/ratings.md)
+            line.pad_right(max(0, 36 - len(line)))
+            line.append(f"rating {as_int(p.get('rating'))}", style="magenta")
         out.append(fit(line, width))
     return out
 
@@ -326,6 +329,7 @@ def results_table(model: Model, width: int) -> list[Text]:
     results = room.get("results") or []
     # the games that take cards off in pairs count pairs, as the racers' panel does
     pairs = model.counts_pairs
+    rated = any(isinstance(r, Mapping) and "rating" in r for r in results)
     table = Table(box=g.box, show_edge=False, pad_edge=False, expand=False)
     for name, justify in (
         ("#", "right"),
@@ -334,11 +338,12 @@ def results_table(model: Model, width: int) -> list[Text]:
         ("time", "right"),
         ("moves", "right"),
         ("pairs" if pairs else "home", "right"),
+        *((("rating", "right"),) if rated else ()),
         ("replay", "left"),
     ):
         table.add_column(  # a replay id is never cut: the racers' names give way
             name,
-            justify=justify,  # type: ignore[arg-type]
+            justify=justify,
             no_wrap=name == "replay",
             min_width=16 if name == "replay" else None,
         )
@@ -357,10 +362,20 @@ def results_table(model: Model, width: int) -> list[Text]:
             race_time(r.get("time_ms")) or g.dash,
             str(as_int(r.get("moves"))),
             progress(r, pairs),
+            *((rating_change(r, g),) if rated else ()),
             Text(clean(r.get("replay") or "", 32) or g.dash, style="dim"),
         )
     title = Text(f"  Results of race {as_int(room.get('race'))}", style="bold")
     return [title, *(Text("  ") + line for line in lines_of(table, width - 2))]
+
+
+def rating_change(result: Mapping[str, Any], g: Glyphs) -> str:
+    """A racer's rating after a rated race and its change: ``12 (+3)``; a dash for a
+    racer the race did not rate."""
+    if "rating" not in result:
+        return g.dash
+    change = as_int(result.get("rating_change"))
+    return f"{as_int(result.get('rating'))} ({change:+d})"
 
 
 def join_command(server: str, code: str) -> str:

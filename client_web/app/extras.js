@@ -35,6 +35,7 @@ export class BoardScreen {
       ["daily", "today's daily"],
       ["best", "best times"],
       ["wins", "most wins"],
+      ["rating", "ratings"],
     ];
     const options = [
       h("option", { value: "races/week" }, "Races won this week"),
@@ -87,7 +88,12 @@ export class BoardScreen {
   render(page) {
     if (page.kind === "daily") this.board = page.board; // the day it resolved to
     const counting = page.kind === "wins" || page.kind === "races";
-    const head = counting ? ["#", "player", "count"] : ["#", "player", "result", "time", "moves"];
+    const rating = page.kind === "rating"; // (docs/ratings.md)
+    const head = counting
+      ? ["#", "player", "count"]
+      : rating
+        ? ["#", "player", "rating", "races"]
+        : ["#", "player", "result", "time", "moves"];
     const rows = page.entries.map((/** @type {Message} */ e) =>
       h(
         "tr",
@@ -100,16 +106,18 @@ export class BoardScreen {
         ),
         counting
           ? h("td", { class: "n" }, String(e.count))
-          : [
-              h(
-                "td",
-                {},
-                (e.won ? "won" : `${e.home}/${e.total}`) +
-                  (e.hints ? ` · ${e.hints} hint${e.hints === 1 ? "" : "s"}` : ""),
-              ),
-              h("td", { class: "n" }, clock(e.time_ms || 0)),
-              h("td", { class: "n" }, String(e.moves)),
-            ],
+          : rating
+            ? [h("td", { class: "n" }, String(e.rating)), h("td", { class: "n" }, String(e.races))]
+            : [
+                h(
+                  "td",
+                  {},
+                  (e.won ? "won" : `${e.home}/${e.total}`) +
+                    (e.hints ? ` · ${e.hints} hint${e.hints === 1 ? "" : "s"}` : ""),
+                ),
+                h("td", { class: "n" }, clock(e.time_ms || 0)),
+                h("td", { class: "n" }, String(e.moves)),
+              ],
       ),
     );
     replace(

@@ -9,6 +9,7 @@
 
 import { button, h } from "./dom.js";
 import { ServerError, deviceLabel, signedOutText, storeToken } from "./link.js";
+import { ratingsBox } from "./ratings.js";
 import { recoveryBox, recoveryForm } from "./recovery.js";
 import { renameBox } from "./rename.js";
 
@@ -213,6 +214,7 @@ export function homeScreen(door) {
       leagueSlot(app),
       h("ul", { class: "games" }, rows),
       door.groupsArea(),
+      ratingsBox((type, fields) => app.link.request(type, fields), app.games),
       h(
         "p",
         {},

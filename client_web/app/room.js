@@ -34,6 +34,7 @@ import { errorText } from "./link.js";
  * @property {boolean} ready
  * @property {boolean} present connected now
  * @property {boolean} host
+ * @property {number} [rating] their shown rating at the room's game (docs/ratings.md)
  * @property {number} [home]
  * @property {number} [total]
  * @property {number} [moves]
@@ -97,6 +98,8 @@ export function drawRacers(box, rows, me) {
  * @param {string | null} me the player's name
  */
 export function resultsTable(results, me) {
+  // a rated race's (docs/ratings.md): each racer's rating after it, and its change
+  const rated = results.some((r) => typeof r.rating === "number");
   const rows = results.map((r) =>
     h(
       "tr",
@@ -117,6 +120,7 @@ export function resultsTable(results, me) {
       h("td", { class: "n" }, r.time_ms === null || r.time_ms === undefined ? "" : clock(r.time_ms)),
       h("td", { class: "n" }, String(r.moves)),
       h("td", { class: "n" }, `${r.home}/${r.total}`),
+      rated ? h("td", { class: "n rating" }, ratingChange(r)) : null,
     ),
   );
   const table = h(
@@ -128,13 +132,24 @@ export function resultsTable(results, me) {
       h(
         "tr",
         {},
-        ["#", "player", "result", "time", "moves", "home"].map((t) => h("th", {}, t)),
+        ["#", "player", "result", "time", "moves", "home", ...(rated ? ["rating"] : [])].map((t) => h("th", {}, t)),
       ),
     ),
     h("tbody", {}, rows),
   );
   const replays = results.some((r) => r.replay) ? h("p", { class: "muted" }, "A name opens its replay.") : null;
   return h("div", { class: "table-box" }, table, replays);
+}
+
+/**
+ * A racer's rating after a rated race and its change, "12 (+3)"; "" for one not rated.
+ * @param {Message} result
+ * @returns {string}
+ */
+export function ratingChange(result) {
+  if (typeof result.rating !== "number") return "";
+  const change = Number(result.rating_change) || 0;
+  return `${result.rating} (${change >= 0 ? "+" : ""}${change})`;
 }
 
 export class RoomScreen {
@@ -288,6 +303,9 @@ export class RoomScreen {
             ? h("span", { class: p.ready ? "tag ready" : "tag" }, p.ready ? "ready" : "not ready")
             : null,
           p.present ? null : h("span", { class: "tag away" }, "away"),
+          typeof p.rating === "number"
+            ? h("span", { class: "tag rating", title: `${p.name}'s rating at this game` }, `rating ${p.rating}`)
+            : null,
         ),
       ),
     );

@@ -28,6 +28,7 @@ from .store.games import Games
 from .store.pace import Reviews
 from .store.players import Players
 from .store.presence import Presence
+from .store.ratings import Ratings
 from .store.replays import Replays
 from .store.rooms import Rooms
 from .workers import Workers
@@ -82,6 +83,7 @@ class Context:
         self.replays = Replays(redis)
         self.stored = Games(redis)
         self.boards = Boards(redis)
+        self.ratings = Ratings(redis)
         self.stored_rooms = Rooms(redis, self.proc)
         self.challenges = Challenges(redis)
         self.commitments = DailyCommitments(redis)

@@ -44,6 +44,7 @@ from .handlers.names import Naming
 from .handlers.play import Play, rules_text
 from .handlers.players import Accounts
 from .handlers.races import Races
+from .handlers.ratings import RaceRatings
 from .handlers.replays import Replaying
 from .handlers.rooms import Lobby
 from .handlers.steps import RoomSteps
@@ -127,7 +128,10 @@ class Service:
         self.homing = Homing(ctx, self.keeper, self.daily, self.play, self.moves)
         self.host = RoomHost(ctx)
         self.races = Races(ctx, self.host, self.leaderboards)
-        self.steps = RoomSteps(ctx, self.host, self.races, self.keeper, self.replaying)
+        self.ratings = RaceRatings(ctx, self.leaderboards)  # (handlers/ratings.py)
+        self.steps = RoomSteps(
+            ctx, self.host, self.races, self.keeper, self.replaying, self.ratings
+        )
         self.lobby = Lobby(ctx, self.host, self.steps)
         self.housekeeping = Housekeeping(
             ctx, self.host, self.steps, self.races, self.keeper, self.daily
@@ -160,6 +164,7 @@ class Service:
             self.naming,
             Grouping(ctx, self.leaderboards, self.challenging),  # groups (handlers/groups.py)
             self.weekly,
+            self.ratings,
         )
         self._handlers = request_table(self.parts)
 

@@ -74,6 +74,7 @@ class Settings:
     challenge_rate: int = 20
     group_members: int = 100
     player_groups: int = 20
+    rating_board_races: int = 5
     link_ttl: int = 300
     link_tries: int = 10
     secret: str | None = None
@@ -337,6 +338,10 @@ OPTIONS: dict[str, tuple[str, Callable[[str], Any]]] = {
     "replay_ttl": (
         "seconds a finished solo, practice or challenge game is kept, its replay made from "
         "it (kept longer once a challenge races it)",
+        _positive_int,
+    ),
+    "rating_board_races": (
+        "rated races a player needs to show on a game's rating board (rating/GAME)",
         _positive_int,
     ),
     "challenge_ttl": (

@@ -280,6 +280,13 @@ class Follow(Request):
 
 
 @dataclass(frozen=True, slots=True)
+class Profile(Request):
+    TYPE = "profile"
+    FIELDS = {"name": Field(str)}
+    name: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class Unfollow(Request):
     TYPE = "unfollow"
     FIELDS = {"name": Field(str, required=True)}
@@ -498,6 +505,7 @@ REQUESTS: dict[str, type[Request]] = {
         *GROUP_REQUESTS,
         EventJoin,
         Event,
+        Profile,
     )
 }
 

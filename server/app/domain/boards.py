@@ -28,7 +28,7 @@ NOT_WON = 1 << 45
 # digits are [0-9], not \d, which takes any script's digits ("٢")
 _BOARD = re.compile(
     r"daily/(?P<dgame>[a-z-]+)/(?P<day>[0-9]{4}-[0-9]{2}-[0-9]{2})"
-    r"|(?P<kind>wins|best)/(?P<game>[a-z-]+)"
+    r"|(?P<kind>wins|best|rating)/(?P<game>[a-z-]+)"
     r"|races/week/(?P<week>[0-9]{4}-W[0-9]{2})"
     r"|races/all"
 )
@@ -37,10 +37,10 @@ _BOARD = re.compile(
 @dataclass(frozen=True)
 class Board:
     """A board id, parsed: ``daily/GAME/DATE``, ``wins/GAME``, ``best/GAME``,
-    ``races/week/YYYY-Www`` or ``races/all``."""
+    ``races/week/YYYY-Www``, ``races/all`` or ``rating/GAME``."""
 
     id: str
-    kind: str  # daily, wins, best, races
+    kind: str  # daily, wins, best, races, rating
     game: str | None = None
     day: str | None = None
 
@@ -56,6 +56,8 @@ class Board:
             return f"{name}: daily wins, all time"
         if self.kind == "best":
             return f"{name}: best daily times, all time"
+        if self.kind == "rating":
+            return f"{name}: ratings"
         if self.id == "races/all":
             return "Races won, all time"
         return f"Races won, week {self.id.rsplit('/', 1)[1]}"

@@ -52,6 +52,7 @@ class RoomHost(Part):
         watchers = len(room.watchers) + found.watchers
         standings = found.standings
         results = {r["player"]: r for r in room.results or []} if room.state == FINISHED else {}
+        ratings = await self.ctx.ratings.read(room.game_id, [r.pid for r in members])
         players = []
         for racer in members:
             entry: dict[str, Any] = {
@@ -59,6 +60,7 @@ class RoomHost(Part):
                 "ready": racer.ready,
                 "present": racer.pid in self.sessions or racer.pid in online,
                 "host": racer.pid == room.host,
+                "rating": ratings[racer.pid].shown,  # (the game's: handlers/ratings.py)
             }
             if racing:
                 standing = self._standing(racer, standings, results)

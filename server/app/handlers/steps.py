@@ -27,6 +27,7 @@ from .base import Context, Part
 from .host import RoomHost
 from .keeper import GameKeeper
 from .races import Races
+from .ratings import RaceRatings
 from .replays import Replaying
 
 log = logging.getLogger("patience.service")
@@ -57,8 +58,10 @@ class RoomSteps(Part):
         races: Races,
         keeper: GameKeeper,
         replaying: Replaying,
+        ratings: RaceRatings,
     ) -> None:
         super().__init__(ctx)
+        self.ratings = ratings
         self.host = host
         self.races = races
         self.keeper = keeper
@@ -250,6 +253,7 @@ class RoomSteps(Part):
         assert room.start_at_ms is not None
         ranked = rank(entries, room.start_at_ms)
         await self.races.review_win(room, ranked, entries)
+        await self.ratings.rate(room, ranked, entries)  # (once a race: handlers/ratings.py)
         online = await self.ctx.online(room.members())
         return rm.end(room, ranked, online, tuple(entries))
 

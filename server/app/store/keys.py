@@ -87,6 +87,12 @@ key                         type    what
 ``lbc:{B}``                 hash    player id -> their count (counting boards)
 ``lbg:{B}:{gid}``           string  a game's win counted on counting board B (31 days), so
                                     a retried count counts once
+``rtg:{GAME}``              hash    player id -> their rating at the game (msgpack: ``mu``,
+                                    ``sigma``, ``n`` races rated; ``domain/ratings.py``);
+                                    kept for good
+``rtg:{GAME}:race:{race}``  string  a race rated (``{code}:{n}:{start ms}``): the figures it
+                                    wrote (msgpack), so that it is rated once
+                                    (:data:`RATED_TTL`)
 ``bus:boards``              stream  the ``board_update`` events published on the bus, the last
                                     :data:`BOARD_FEED_LEN` or so: a process that could not
                                     hear the bus reads those it missed (``Bus.missed_boards``)
@@ -394,6 +400,23 @@ def counted_key(board_id: str, gid: str) -> str:
 #: how long a counted game's mark is kept, seconds (31 days: far longer than a finish
 #: can stay owed, since its game expires ``ended_ttl`` after it ends)
 COUNTED_TTL = DAILY_TTL
+
+
+def ratings_key(game: str) -> str:
+    """Hash: player id -> their rating at ``game`` (msgpack; ``store/ratings.py``)."""
+    return f"rtg:{{{game}}}"
+
+
+def rated_key(game: str, race: str) -> str:
+    """String: the figures a race's rating wrote (``race`` is ``{code}:{n}:{start ms}``),
+    set with them, in :func:`ratings_key`'s slot, so that a race is rated once however
+    often its end is tried. Kept :data:`RATED_TTL`."""
+    return f"rtg:{{{game}}}:race:{race}"
+
+
+#: how long a race's rating mark is kept, seconds: a race's end is tried again for
+#: minutes at most, so a week is ample
+RATED_TTL = 7 * 86400
 
 
 def follow_key(pid: str) -> str:

@@ -583,6 +583,55 @@ return league
 )
 
 
+#: A race's new ratings (``store/ratings.py``), written once: a race rated already
+#: (``rated``) returns the figures it wrote; a player whose rating is not as read
+#: (another race of theirs was rated meanwhile) returns nil, to be read and worked out
+#: again. ``changes`` is text: ``"<pid> <old value, hex, or -> <new value, hex>"`` for
+#: each racer, separated by spaces (a player id is hex).
+RATE = Script(
+    ("ratings", "rated"),
+    ("changes", "figures", "ttl"),
+    """
+local ratings, rated = KEYS[1], KEYS[2]
+local changes, figures, ttl = ARGV[1], ARGV[2], ARGV[3]
+local kept = redis.call('GET', rated)
+if kept then return kept end
+local function bytes(hex)
+  if hex == '-' then return '' end
+  return (hex:gsub('..', function(pair) return string.char(tonumber(pair, 16)) end))
+end
+local rows = {}
+for pid, old, new in changes:gmatch('(%S+) (%S+) (%S+)') do
+  rows[#rows + 1] = {pid, bytes(old), bytes(new)}
+end
+for _, row in ipairs(rows) do
+  if (redis.call('HGET', ratings, row[1]) or '') ~= row[2] then return false end
+end
+for _, row in ipairs(rows) do redis.call('HSET', ratings, row[1], row[3]) end
+redis.call('SET', rated, figures, 'EX', ttl)
+return figures
+""",
+)
+
+
+#: A player's entry on a board set as it stands (a rating board's: ``store/ratings.py``),
+#: replacing the one they had.
+SET_ENTRY = Script(
+    ("board", "details", "members"),
+    ("pid", "member", "score", "entry"),
+    """
+local board, details, members = KEYS[1], KEYS[2], KEYS[3]
+local pid, member, score, entry = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
+local old = redis.call('HGET', members, pid)
+if old and old ~= member then redis.call('ZREM', board, old) end
+redis.call('ZADD', board, score, member)
+redis.call('HSET', members, pid, member)
+redis.call('HSET', details, pid, entry)
+return 1
+""",
+)
+
+
 async def load_scripts(conn: Any) -> None:
     """Load :data:`SCRIPTS` on a group-commit connection. A Redis that has just restarted
     answers ``LOADING`` until it has read its data: the scripts are loaded again then,

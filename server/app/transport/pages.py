@@ -55,6 +55,11 @@ def board_html(page: dict[str, Any], board: Board, today: str, meta: str = "") -
             player_cell = player
         if counting:
             cells = f"<td class=n>{int(entry.get('count', 0))}</td>"
+        elif board.kind == "rating":  # (docs/ratings.md)
+            cells = (
+                f"<td class=n>{int(entry.get('rating', 0))}</td>"
+                f"<td class=n>{int(entry.get('races', 0))}</td>"
+            )
         else:
             result = "won" if entry.get("won") else f"{entry.get('home')}/{entry.get('total')}"
             hints = entry.get("hints")
@@ -68,6 +73,8 @@ def board_html(page: dict[str, Any], board: Board, today: str, meta: str = "") -
     head = (
         "<tr><th>#</th><th>player</th><th>count</th></tr>"
         if counting
+        else "<tr><th>#</th><th>player</th><th>rating</th><th>races</th></tr>"
+        if board.kind == "rating"
         else "<tr><th>#</th><th>player</th><th>result</th><th>time</th><th>moves</th></tr>"
     )
     picker = ""
@@ -112,7 +119,8 @@ def index_html(today: str) -> str:
     items = "".join(
         f'<li><a href="/leaderboard/daily/{gid}/{today}">{escape(info.name)}</a> · '
         f'<a href="/leaderboard/best/{gid}">best times</a> · '
-        f'<a href="/leaderboard/wins/{gid}">most wins</a></li>'
+        f'<a href="/leaderboard/wins/{gid}">most wins</a> · '
+        f'<a href="/leaderboard/rating/{gid}">ratings</a></li>'
         for gid, info in GAMES.items()
     )
     body = (

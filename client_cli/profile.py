@@ -1,0 +1,81 @@
+"""``patience-race profile [NAME]`` (or ``me``): a player's ratings at each game they
+have raced a rated race at (``profile``; ``docs/ratings.md``), yours without NAME.
+
+Pure: :func:`profile_view` turns a ``profile`` reply into rich renderables.
+
+>>> from rich.console import Console
+>>> Console(width=60, color_system=None).print(profile_view({"player": "ann", "ratings": [
+...     {"game": "gate", "rating": 12, "races": 7, "mu": 21.2, "sigma": 3.1}]}, ascii=True))
+ann's ratings
+<BLANKLINE>
+game | rating | races |    mu | sigma
+-----+--------+-------+-------+------
+gate |     12 |     7 | 21.20 |  3.10
+<BLANKLINE>
+The rating shown is mu - 3 sigma, rounded: patience-race top
+rating/GAME ranks a game's racers.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+from collections.abc import Mapping
+from typing import Any
+
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from .lines import Glyphs
+from .queries import _console, _fail, _print, _signed_in
+from .sanitize import clean
+
+
+def _number(value: Any) -> float:
+    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else 0.0
+
+
+def profile_view(reply: Mapping[str, Any], *, ascii: bool = False) -> RenderableType:
+    """A ``profile`` reply: whose, and a table of their ratings, highest first."""
+    g = Glyphs(ascii)
+    name = clean(reply.get("player", ""), 20)
+    ratings = reply.get("ratings")
+    rows = [r for r in ratings if isinstance(r, Mapping)] if isinstance(ratings, list) else []
+    head = Text(f"{name}'s ratings", style="bold")
+    if not rows:
+        return Group(head, Text(""), Text("No rated race yet: a race against people rates you."))
+    table = Table(box=g.box, show_edge=False, pad_edge=False)
+    table.add_column("game", no_wrap=True)
+    for column in ("rating", "races", "mu", "sigma"):
+        table.add_column(column, justify="right")
+    for row in rows:
+        table.add_row(
+            clean(row.get("game", ""), 32),
+            str(round(_number(row.get("rating")))),
+            str(round(_number(row.get("races")))),
+            f"{_number(row.get('mu')):.2f}",
+            f"{_number(row.get('sigma')):.2f}",
+        )
+    note = Text(
+        "The rating shown is mu - 3 sigma, rounded: patience-race top rating/GAME ranks "
+        "a game's racers.",
+        style="dim",
+    )
+    return Group(head, Text(""), table, Text(""), note)
+
+
+def cmd_profile(args: argparse.Namespace) -> int:
+    async def ask() -> dict[str, Any]:
+        conn, _welcome = await _signed_in(args.server)
+        try:
+            return await conn.request("profile", name=getattr(args, "name", None))
+        finally:
+            await conn.close()
+
+    try:
+        reply = asyncio.run(ask())
+    except Exception as exc:
+        return _fail(args, exc)
+    _print(_console(args), profile_view(reply, ascii=args.ascii), args.ascii)
+    return 0

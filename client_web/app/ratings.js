@@ -1,0 +1,50 @@
+// @ts-check
+// The home screen's ratings (docs/ratings.md): the player's rating at each game they have
+// raced a rated race at, from the server's `profile` (docs/protocol.md#profile), each
+// linking to the game's rating board. Shown as the answer comes; a failure says so in
+// the box, and the rest of the home screen stands.
+
+import { h, replace } from "./dom.js";
+import { errorText } from "./link.js";
+
+/**
+ * The box, filled once `request("profile")` answers.
+ * @param {(type: string, fields?: Record<string, any>) => Promise<Record<string, any>>} request
+ * @param {Record<string, any>[]} games the games the server offers (their names)
+ * @returns {HTMLElement}
+ */
+export function ratingsBox(request, games) {
+  const box = h("div", { class: "ratings", "aria-live": "polite" });
+  request("profile").then(
+    (reply) => replace(box, ...ratingsList(reply.ratings || [], games)),
+    (error) => replace(box, h("p", { class: "note" }, errorText(error))),
+  );
+  return box;
+}
+
+/**
+ * The box's contents: a heading and a line a game, or how to get a rating.
+ * @param {Record<string, any>[]} ratings `profile`'s, highest first
+ * @param {Record<string, any>[]} games
+ * @returns {HTMLElement[]}
+ */
+export function ratingsList(ratings, games) {
+  const head = h("h2", {}, "Your ratings");
+  if (!ratings.length)
+    return [head, h("p", { class: "muted" }, "No rating yet: a race against people (two or more) rates you.")];
+  const name = (/** @type {string} */ id) => (games.find((g) => g.id === id) || { name: id }).name;
+  const rows = ratings.map((r) =>
+    h(
+      "li",
+      { dataset: { game: r.game } },
+      h("a", { href: `/play#board=${r.board}` }, name(r.game)),
+      `: ${r.rating} `,
+      h("span", { class: "muted" }, `(${r.races} rated race${r.races === 1 ? "" : "s"})`),
+    ),
+  );
+  return [
+    head,
+    h("ul", { class: "ratings" }, rows),
+    h("p", { class: "muted" }, "A rating is mu - 3 sigma: it rises as races prove it."),
+  ];
+}

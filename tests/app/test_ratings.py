@@ -1,0 +1,301 @@
+"""Ratings end to end (``handlers/ratings.py``, ``docs/ratings.md``): a race of two or
+more people rates its racers with openskill's Plackett-Luce, once, and the figures
+reach the results, the lobby, ``profile`` and the ``rating/GAME`` board; ghosts,
+challenges, practice, a race of one and a deal someone chose change nothing."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from openskill.models import PlackettLuce
+
+from server.app.domain import ratings as rt
+from server.app.settings import Settings
+from server.app.store.codec import text, unpack
+from server.app.store.ratings import Ratings
+
+from .client import Client, player
+from .conftest import Running, running, with_settings
+from .test_challenges import made, solo_won
+from .test_pace import HUMAN_GAP, home_first_else_random
+from .test_pages import fetch
+
+GAME = "gate"
+
+
+async def race(server: Running, racers: list[Client], **room: Any) -> list[dict[str, Any]]:
+    """A race of ``racers`` that finishes in that order: each joins after the one before
+    and all resign at once, with nothing played (so the results rank them by when they
+    joined); its results, and everyone out of the room again."""
+    code = (await racers[0].call("room_create", game=GAME, **room))["code"]
+    for client in racers[1:]:
+        server.clock.advance(1)
+        await client.call("room_join", code=code)
+        await client.call("ready")
+    await racers[0].call("start")
+    for client in racers:
+        await client.event("race_start", lambda e: e["code"] == code)
+    for client in racers:
+        await client.call("resign")
+    told = [await c.event("results", lambda e: e["code"] == code) for c in racers]
+    results: list[dict[str, Any]] = told[0]["results"]
+    for client in racers:
+        await client.call("room_leave")
+    return results
+
+
+async def stored(server: Running, name: str) -> dict[str, Any] | None:
+    pid = await server.redis.get(f"pname:{name}")
+    raw = await server.redis.hget(f"rtg:{{{GAME}}}", text(pid)) if pid else None
+    return None if raw is None else dict(unpack(raw))
+
+
+def ordinal(mu: float, sigma: float) -> int:
+    return round(mu - 3 * sigma)
+
+
+@pytest.fixture
+def board_of_two(settings: Settings) -> Settings:
+    return with_settings(settings, rating_board_races=2)
+
+
+async def test_a_known_sequence_gives_the_librarys_figures(board_of_two: Settings) -> None:
+    """Four races between four players: the stored ratings, the results' figures, the
+    lobby, ``profile`` and the rating board all give what openskill gives for them."""
+    sequence = [["ann", "bob", "cat"], ["cat", "ann"], ["bob", "dan", "ann", "cat"], ["dan", "cat"]]
+    model = PlackettLuce()  # the package's defaults: the server's model (docs/ratings.md)
+    expected = {name: model.rating() for name in ("ann", "bob", "cat", "dan")}
+    races = {name: 0 for name in expected}
+    async with running(board_of_two) as server:
+        clients = {name: await player(server.url, name) for name in expected}
+        for order in sequence:
+            before = {name: expected[name].ordinal() for name in order}
+            rated = model.rate(
+                [[expected[name]] for name in order], ranks=[1.0, 2.0, 3.0, 4.0][: len(order)]
+            )
+            for name, team in zip(order, rated, strict=True):
+                expected[name] = team[0]
+                races[name] += 1
+            results = await race(server, [clients[name] for name in order])
+            assert [r["player"] for r in results] == order
+            for result in results:
+                new = expected[result["player"]]
+                shown = ordinal(new.mu, new.sigma)
+                assert result["rating"] == shown
+                assert result["rating_change"] == shown - round(before[result["player"]])
+        for name, rating in expected.items():
+            kept = await stored(server, name)
+            assert kept is not None
+            assert kept["mu"] == pytest.approx(rating.mu, abs=1e-9)
+            assert kept["sigma"] == pytest.approx(rating.sigma, abs=1e-9)
+            assert kept["n"] == races[name]
+        # the lobby shows each racer's rating at the room's game
+        lobby = await clients["ann"].call("room_create", game=GAME)
+        await clients["dan"].call("room_join", code=lobby["code"])
+        room = await clients["ann"].event(
+            "room", lambda e: e["code"] == lobby["code"] and len(e["players"]) == 2
+        )
+        lobby_ratings = {p["name"]: p["rating"] for p in room["players"]}
+        assert lobby_ratings == {
+            n: ordinal(expected[n].mu, expected[n].sigma) for n in ("ann", "dan")
+        }
+        # profile: one's own, and another's by name
+        mine = await clients["bob"].call("profile")
+        assert mine["player"] == "bob"
+        assert mine["ratings"] == [
+            {
+                "game": GAME,
+                "rating": ordinal(expected["bob"].mu, expected["bob"].sigma),
+                "races": 2,
+                "mu": round(expected["bob"].mu, 3),
+                "sigma": round(expected["bob"].sigma, 3),
+                "board": f"rating/{GAME}",
+            }
+        ]
+        cats = await clients["bob"].call("profile", name="CAT")
+        assert cats["player"] == "cat" and cats["ratings"][0]["races"] == 4
+        nobody = await clients["bob"].request("profile", name="nobody")
+        assert nobody["code"] == "no_such_player"
+        # the board: higher ordinal first; everyone has raced twice or more
+        board = await clients["ann"].call("top", board=f"rating/{GAME}")
+        by_ordinal = sorted(expected, key=lambda n: -expected[n].ordinal())
+        assert [e["player"] for e in board["entries"]] == by_ordinal
+        assert board["kind"] == "rating" and board["title"] == "The Gate: ratings"
+        top = board["entries"][0]
+        best = expected[by_ordinal[0]]
+        assert (
+            top["rating"] == ordinal(best.mu, best.sigma) and top["races"] == races[by_ordinal[0]]
+        )
+        # and its page, over HTTP
+        http = f"http://127.0.0.1:{server.web.port}"
+        status, _, page = await fetch(f"{http}/leaderboard/rating/{GAME}")
+        assert status == 200 and "<th>rating</th><th>races</th>" in page
+        cells = f"<td class=n>{top['rating']}</td><td class=n>{top['races']}</td>"
+        assert f"<td>{by_ordinal[0]}</td>{cells}" in page
+
+
+async def test_the_board_waits_for_enough_races(server: Running) -> None:
+    """Only a player with ``rating_board_races`` rated races (5 by default) is on it."""
+    ann, bob = await player(server.url, "ann"), await player(server.url, "bob")
+    for _ in range(4):
+        await race(server, [ann, bob])
+    assert (await ann.call("top", board=f"rating/{GAME}"))["size"] == 0
+    await race(server, [bob, ann])
+    board = await ann.call("top", board=f"rating/{GAME}")
+    assert [e["player"] for e in board["entries"]] == ["ann", "bob"]
+    assert board["entries"][0]["races"] == 5
+
+
+async def test_two_processes_ending_one_race_rate_it_once(settings: Settings) -> None:
+    """The racers on two processes resign at once, so that both may end the race: it is
+    rated once (each racer's ``n`` is 1 and the figures those of one update), and an
+    end tried again (another process, a retry) writes nothing more."""
+    async with running(settings) as one, running(settings) as two:
+        ann, bob = await player(one.url, "ann"), await player(two.url, "bob")
+        code = (await ann.call("room_create", game=GAME))["code"]
+        await bob.call("room_join", code=code)
+        await bob.call("ready")
+        await ann.call("start")
+        await ann.event("race_start")
+        await bob.event("race_start")
+        await asyncio.gather(ann.call("resign"), bob.call("resign"))
+        results = (await ann.event("results"))["results"]
+        assert (await bob.event("results"))["results"] == results
+        first, second = rt.update([rt.DEFAULT, rt.DEFAULT], [1, 2])
+        kept = {r["player"]: await stored(one, r["player"]) for r in results}
+        assert [kept[r["player"]]["n"] for r in results] == [1, 1]  # type: ignore[index]
+        assert kept[results[0]["player"]]["mu"] == pytest.approx(first.mu)  # type: ignore[index]
+        assert results[0]["rating"] == first.shown and results[1]["rating"] == second.shown
+        # the end tried again, on the other process: the same figures, nothing written
+        room = two.service.rooms.get(code) or await two.service.host.reload(code)
+        assert room is not None
+        entries = await two.service.steps._race_entries(room)
+        again = [{k: v for k, v in r.items() if not k.startswith("rating")} for r in results]
+        await two.service.ratings.rate(room, again, entries)
+        assert again == results
+        for name in ("ann", "bob"):
+            assert (await stored(two, name)) == kept[name]
+
+
+async def test_what_is_not_a_race_of_people_rates_nobody(server: Running) -> None:
+    """A race of one, a room's first race on a seed its creator chose, a challenge taken
+    against a ghost and a daily's practice against the board's ghosts change no rating."""
+    ann, bob = await player(server.url, "ann"), await player(server.url, "bob")
+    alone = await race(server, [ann])
+    assert "rating" not in alone[0]
+    seeded = await race(server, [ann, bob], seed=5)
+    assert all("rating" not in r for r in seeded)
+    challenge = await made(ann, await solo_won(ann))
+    taken = await bob.call("challenge_take", challenge=challenge["id"])
+    server.clock.advance(10)
+    await bob.call("resign", game=taken["game"])
+    await bob.event("challenge_result")
+    await ann.call("daily", game=GAME)
+    await ann.call("resign")
+    practice = await ann.call("daily", game=GAME, ghosts=True)
+    await ann.call("resign", game=practice["game"])
+    await ann.event("ghosts_result")
+    assert await server.redis.exists(f"rtg:{{{GAME}}}") == 0
+    profile = await ann.call("profile")
+    assert profile["ratings"] == []
+    # and the room's rematch, on a random deal, is rated
+    code = (await ann.call("room_create", game=GAME, seed=5))["code"]
+    await bob.call("room_join", code=code)
+    await bob.call("ready")
+    await ann.call("start")
+    for client in (ann, bob):
+        await client.event("race_start")
+        await client.call("resign")
+    await ann.event("results")
+    await ann.call("rematch")
+    for client in (ann, bob):
+        await client.event("race_start", lambda e: e["race"] == 2)
+        await client.call("resign")
+    rated = await ann.event("results", lambda e: e["race"] == 2)
+    assert [r["rating_change"] for r in rated["results"]] == [3, -2]
+
+
+def of_race(n: int) -> Callable[[dict[str, Any]], bool]:
+    """An event of race ``n`` of a room."""
+    return lambda event: event["race"] == n
+
+
+async def test_a_win_held_for_review_rates_nobody(server: Running) -> None:
+    """A race won at a script's pace is held for review (the pace policy): it changes no
+    rating; the same race won at a person's pace is rated."""
+    rated: list[bool] = []
+    for pace_gap in (0.0, HUMAN_GAP):
+        n = len(rated)
+        ann, bob = await player(server.url, f"ann{n}"), await player(server.url, f"bob{n}")
+        code = (await ann.call("room_create", game=GAME))["code"]
+        await bob.call("room_join", code=code)
+        await bob.call("ready")
+        await ann.call("start")
+        line = None
+        for race_no in range(1, 31):  # until a race deals a deal the script wins
+            this_race = of_race(race_no)
+            start = await ann.event("race_start", this_race)
+            await bob.event("race_start", this_race)
+            seed = int(await server.redis.hget(f"g:{{{start['game']}}}", "seed") or 0)
+            line = home_first_else_random(seed)
+            await bob.call("resign")
+            if line is not None:
+                break
+            await ann.call("resign")
+            await ann.event("results", this_race)
+            await ann.call("rematch")
+        assert line is not None
+        await server.redis.delete(f"rtg:{{{GAME}}}")  # (the races lost on the way)
+        for move in line:
+            server.clock.advance(pace_gap)
+            await ann.call("move", move=move)
+        results = (await ann.event("results", lambda e: e["results"][0]["status"] == "won"))[
+            "results"
+        ]
+        assert (results[0].get("review") == "held") == (pace_gap == 0.0)
+        rated.append(all("rating" in r for r in results))
+        assert rated[-1] == (await server.redis.exists(f"rtg:{{{GAME}}}") == 1)
+    assert rated == [False, True]
+
+
+class ReadEarly(Ratings):
+    """The repository, its first read of the ratings made early (before another race's
+    write landed): what a process sees when two races of a player end at once."""
+
+    def __init__(self, redis: Any, early: dict[str, bytes | None]) -> None:
+        super().__init__(redis)
+        self.early: dict[str, bytes | None] | None = early
+
+    async def _raw(self, game: str, pids: list[str]) -> dict[str, bytes | None]:
+        early, self.early = self.early, None
+        return early if early is not None else await super()._raw(game, pids)
+
+
+async def test_a_rating_changed_meanwhile_is_read_again(server: Running) -> None:
+    """Two races of one player rated at once (the other's write lands between this one's
+    read and its write): this one is worked out again from the ratings the other left,
+    so neither race's change is lost; a race rated again writes nothing."""
+    store = server.service.ctx.ratings
+    calls: list[dict[str, rt.Rating]] = []
+
+    def work_out(
+        before: dict[str, rt.Rating],
+    ) -> tuple[dict[str, rt.Rating], dict[str, Any]]:
+        calls.append(before)
+        after = dict(zip(before, rt.update(list(before.values()), [1, 2]), strict=True))
+        return after, {pid: r.to_dict() for pid, r in after.items()}
+
+    early = ReadEarly(server.redis, await store._raw(GAME, ["a", "b"]))
+    await store.rate(GAME, "other", ["a", "c"], work_out)  # lands after that read
+    figures = await early.rate(GAME, "one", ["a", "b"], work_out)
+    kept = await store.read(GAME, ["a", "b", "c"])
+    assert (kept["a"].n, kept["b"].n, kept["c"].n) == (2, 1, 1)
+    # worked out twice: from the early read (refused), then from the other race's "a"
+    assert [c["a"].n for c in calls] == [0, 0, 1]
+    assert figures["a"] == kept["a"].to_dict()
+    again = await store.rate(GAME, "one", ["a", "b"], work_out)
+    assert again == figures and await store.read(GAME, ["a", "b", "c"]) == kept
+    assert len(calls) == 4  # (worked out, but the race's mark kept the first figures)

@@ -1,0 +1,95 @@
+"""Ratings in the terminal client, in pseudo-terminals against a real server and Redis:
+each racer's rating in the lobby, the rating and its change in the results, and
+``patience-race me`` / ``profile`` (``docs/ratings.md``)."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from pathlib import Path
+
+from client_cli.config import Account, TokenStore
+from server.app.domain import ratings as rt
+from tests.app.client import player
+from tests.app.conftest import ServerProcess
+
+from .terminal import Terminal
+
+
+def raced_once(url: str, ann_config: Path, bob_config: Path) -> None:
+    """ann and bob race once over the protocol (both resign at the start: ann, who
+    joined first, ranks first), their tokens saved for the terminal client."""
+
+    async def go() -> None:
+        ann, bob = await player(url, "ann"), await player(url, "bob")
+        code = (await ann.call("room_create", game="gate"))["code"]
+        await bob.call("room_join", code=code)
+        await bob.call("ready")
+        await ann.call("start")
+        for client in (ann, bob):
+            await client.event("race_start")
+        for client in (ann, bob):
+            await client.call("resign")
+        results = (await ann.event("results"))["results"]
+        assert [r["player"] for r in results] == ["ann", "bob"]
+        for client, config, name in ((ann, ann_config, "ann"), (bob, bob_config, "bob")):
+            await client.call("room_leave")
+            assert client.token is not None
+            TokenStore(config / "patience-race").put(url, Account(name, client.token))
+            await client.close()
+
+    asyncio.run(go())
+
+
+def test_ratings_in_the_lobby_the_results_and_the_profile(
+    server_process: ServerProcess, tmp_path: Path, terminals: list[Terminal]
+) -> None:
+    url = server_process.url
+    raced_once(url, tmp_path / "ann", tmp_path / "bob")
+    ann1, bob1 = rt.update([rt.DEFAULT, rt.DEFAULT], [1, 2])
+    ann2, bob2 = rt.update([ann1, bob1], [1, 2])
+    ann = Terminal(["race", "new", "gate"], server=url, config=tmp_path / "ann")
+    terminals.append(ann)
+    code = ann.wait_for(r"race join ([A-Z0-9]{6})").group(1)
+    bob = Terminal(["race", "join", code], server=url, config=tmp_path / "bob")
+    terminals.append(bob)
+    # the lobby: each racer's rating at the room's game
+    ann.wait_for(rf"ann\s+host\s+rating {ann1.shown}\n")
+    ann.wait_for(rf"bob\s+not ready\s+rating {bob1.shown}\n")
+    bob.type("r")
+    ann.wait_for(r"everyone is ready: s to start")
+    ann.type("s")
+    for terminal in (ann, bob):
+        terminal.wait_for(r"legal: ", timeout=15)
+        terminal.type("resign")
+        terminal.wait_for(r"Resign this race\?")
+        terminal.type("y")
+    # the results: the rating after the race and its change
+    for terminal in (ann, bob):
+        terminal.wait_for(r"Results of race 1")
+        terminal.wait_for(r"\brating\b")
+        for place, name, before, after in ((1, "ann", ann1, ann2), (2, "bob", bob1, bob2)):
+            shown = re.escape(f"{after.shown} ({after.shown - before.shown:+d})")
+            terminal.wait_for(rf"{place}\s+{name}\s+resigned.*{shown}")
+    ann.wait_for(re.escape(f"Your rating: {ann2.shown} ({ann2.shown - ann1.shown:+d})."))
+    for terminal in (ann, bob):
+        terminal.type("q")
+        assert terminal.exit_code() == 0
+    me = run(url, tmp_path / "ann", "me")
+    assert "ann's ratings" in me
+    assert re.search(rf"gate\s+{ann2.shown}\s+2\s+{ann2.mu:.2f}", me), me
+    bobs = run(url, tmp_path / "ann", "profile", "BOB")
+    assert "bob's ratings" in bobs
+    assert re.search(rf"gate\s+{bob2.shown}\s+2\s", bobs), bobs
+    nobody = run(url, tmp_path / "ann", "profile", "nobody", code=1)
+    assert "no player named 'nobody'" in nobody
+
+
+def run(url: str, config: Path, *args: str, code: int = 0) -> str:
+    """A command run to its end: its screen (the exit code checked)."""
+    terminal = Terminal(list(args), server=url, config=config)
+    try:
+        assert terminal.exit_code(timeout=30) == code, terminal.text
+        return terminal.text
+    finally:
+        terminal.close()
