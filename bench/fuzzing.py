@@ -33,6 +33,8 @@ REPLIES |= {"link_code", "linked", "devices"}
 REPLIES |= {"group", "groups"}  # the groups' requests (handlers/groups.py)
 #: the reply of the weekly events' requests (event_join, event)
 REPLIES |= {"event"}
+#: the reply of a player's ratings (profile)
+REPLIES |= {"profile"}
 DOUBLES = "doubles-and-quits"
 
 Frame = bytes | str

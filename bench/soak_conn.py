@@ -40,6 +40,8 @@ REPLY_TYPES |= {"replay", "replay_view", "homed", "hint", "error"}
 REPLY_TYPES |= {"challenge", "challenge_taken", "challenges"}
 #: a player's name and devices (the soak's fuzzing connections may send these requests)
 REPLY_TYPES |= {"renamed", "link_code", "linked", "devices"}
+#: groups, weekly leagues, ratings
+REPLY_TYPES |= {"group", "groups", "event", "profile"}
 #: the weekly events' (event_join, event)
 REPLY_TYPES |= {"event"}
 EVENT_TYPES = {"room", "race_start", "progress", "results", "signed_out", "daily_result"}
