@@ -45,7 +45,8 @@ def test_the_lobby_calls_its_host_the_host_and_never_not_ready(
         tags = page.eval_on_selector_all(
             '.players li[data-player="hal"] .tag', "tags => tags.map(t => t.textContent)"
         )
-        assert tags == ["host"]  # the host starts the race: never "not ready"
+        # the host starts the race: never "not ready" (beside the rating at the room's game)
+        assert tags == ["host", "rating 0"]
     finally:
         context.close()
 
