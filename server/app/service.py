@@ -41,6 +41,7 @@ from .handlers.keeper import GameKeeper
 from .handlers.names import Naming
 from .handlers.play import Play, rules_text
 from .handlers.players import Accounts
+from .handlers.quick import QuickRace
 from .handlers.races import Races
 from .handlers.replays import Replaying
 from .handlers.rooms import Lobby
@@ -134,6 +135,7 @@ class Service:
             ctx, self.keeper, self.host, self.lobby, self.leaderboards, self.challenging
         )
         self.naming = Naming(ctx, self.host, self.steps)
+        self.quick = QuickRace(ctx, self.host, self.steps, self.lobby)
         self.parts: tuple[Part, ...] = (
             self.accounts,
             Linking(ctx, self.accounts),  # link codes and devices (handlers/devices.py)
@@ -155,6 +157,7 @@ class Service:
             self.homing,
             self.stuck,
             self.naming,
+            self.quick,
         )
         self._handlers = request_table(self.parts)
 
@@ -202,6 +205,8 @@ class Service:
 
     def disconnected(self, session: Session) -> None:
         self.accounts.forget_session(session)
+        if session.player is not None and session.player not in self.sessions:
+            self.quick.went_away(session.player)
 
     def counters(self) -> dict[str, tuple[str, int]]:
         """Counters for /metrics beyond the websocket layer's."""
@@ -246,6 +251,8 @@ class Service:
             session = self.sessions.get(data.get("pid", ""))
             if session is not None and isinstance(data.get("message"), dict):
                 session.send(data["message"])
+        elif kind == "quick":  # a player connected here matched by another process
+            self.quick.on_bus(data)
         elif kind == "board":
             self.leaderboards.relay(data.get("id", ""), data["data"])
         elif channel.startswith("room:"):
@@ -272,6 +279,7 @@ class Service:
         count = await self.housekeeping.start()
         self.certifier.start()
         self.commitments.start()
+        self.quick.start()
         return count
 
     async def shutdown(self) -> None:
@@ -283,6 +291,7 @@ class Service:
         self.races.stop()
         self.stuck.stop()
         self.challenging.stop()
+        self.quick.stop()
         if self.ctx.background:  # what closing connections started (presence, host)
             await asyncio.wait(set(self.ctx.background), timeout=5)
         await self.host.uncount_watchers()

@@ -100,6 +100,9 @@ class ErrorCode(StrEnum):
     commitment published for it (``docs/commitments.md``): it was changed after it was
     committed to, and the server will not deal it. Logged as an error, and counted in
     ``/metrics``; nothing is dealt."""
+    QUICK_ROOM = "quick_room"
+    """``start``, ``rematch`` or ``room_join`` in a quick race's room: it starts by itself
+    and is joined only through the queue (``quick``)."""
     INTERNAL_ERROR = "internal_error"
     """The server failed to handle the request; it is logged. A move, undo or resign that
     fails this way was not applied."""

@@ -77,6 +77,7 @@ class RoomHost(Part):
             "max_players": room.max_players,
             "time_limit": room.time_limit,
             "hints": room.hints,
+            "quick": room.quick,
             "start_at": room.start_at_ms,
             "end_at": room.end_at_ms,
             "now": now,
