@@ -38,6 +38,7 @@ const CHALLENGE_ID = /^[a-z2-7]{16}$/;
  * @property {typeof import("./devices.js")} devices
  * @property {typeof import("./extras.js")} extras
  * @property {typeof import("./game.js")} game
+ * @property {typeof import("./quick.js")} quick
  * @property {typeof import("./ranking.js")} ranking
  * @property {typeof import("./room.js")} room
  */
@@ -48,6 +49,7 @@ const MODULES = {
   devices: () => import("./devices.js"), // link codes and the player's devices
   extras: () => import("./extras.js"), // the leaderboards and the replays
   game: () => import("./game.js"), // a solo game (with the board, motion and the ending)
+  quick: () => import("./quick.js"), // the quick race's queue, and its ghosts
   ranking: () => import("./ranking.js"),
   room: () => import("./room.js"), // a race room (/r/CODE)
 };
@@ -312,6 +314,9 @@ async function route() {
   if (daily !== null) return withModule("daily", ({ DailyScreen }) => app.show(new DailyScreen(app, daily || "gate")));
   const solo = hashField("solo");
   if (solo !== null) return newGame(solo);
+  const quick = hashField("quick");
+  if (quick !== null)
+    return withModule("quick", ({ QuickScreen }) => app.show(new QuickScreen(app, quick || "gate", showQuickRoom)));
   if (hashField("home") !== null) return app.show(homeScreen(door));
   if (resume.room && app.started && !app.resumedOnce) {
     app.resumedOnce = true;
@@ -348,6 +353,15 @@ function resumeRoom() {
 }
 
 /** @typedef {typeof import("./room.js").RoomScreen} RoomScreenClass */
+
+// the room a quick race matched the player into (its first `room` message)
+/** @param {Message} room */
+function showQuickRoom(room) {
+  return withModule("room", ({ RoomScreen }) => {
+    history.pushState(null, "", `/r/${room.code}`);
+    app.show(new RoomScreen(app, room));
+  });
+}
 
 /** @param {string} code */
 function enterRoom(code) {
