@@ -40,5 +40,21 @@ async def test_the_script_matches_as_the_rule_says(settings: Settings) -> None:
             assert len(taken) == len(set(taken))
             assert all(2 <= len(group) <= RULE.most for group in got)
             assert await redis.zcard(quick_joined_key(game)) == len(waiting) - len(taken)
+        # crowded windows (more than 64 in one): the nearest on each side are read, and
+        # with no two ratings alike the groups are the rule's all the same
+        for trial in range(10):
+            game = f"crowd{trial}"
+            ratings = rng.sample(range(0, 4000), 150)
+            waiting = [
+                q.Waiting(f"p{n:03}", rng.randrange(0, 8_000), r / 1000)
+                for n, r in enumerate(ratings)
+            ]
+            for w in waiting:
+                await queue.join(w.pid, game, w.rating, w.joined_ms)
+            groups, _ = await queue.match(game, 8_000, window)
+            got = [[w.pid for w in group] for group in groups]
+            want = [[w.pid for w in group] for group in q.match(waiting, 8_000, RULE)]
+            assert got == want, trial
+            assert all(len(group) == RULE.most for group in got[:-1])
     finally:
         await redis.aclose()

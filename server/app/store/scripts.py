@@ -499,7 +499,9 @@ return taken
 #: ``figures``: base, widen, every, most, gather, budget, stale, one string): the
 #: ``budget`` longest waiting, oldest first, each with the players whose rating is within
 #: its window (``base`` + ``widen`` for every ``every`` ms it has waited); where two or
-#: more are (``most`` at most, nearest rating first), and the oldest has waited
+#: more are (``most`` at most, nearest rating first; counted first, ``ZCOUNT``, and read
+#: only when they may race; in a window of more than 64, the nearest ``most`` on each
+#: side), and the oldest has waited
 #: ``gather`` ms or the room is full, they are taken out of the queue together, here,
 #: atomically: a player is matched once. Waiters older than ``stale`` ms are taken out
 #: as gone (their process would have sent them to the ghosts long before). Returns
@@ -530,13 +532,29 @@ for i = 1, #oldest, 2 do
     rating = tonumber(rating)
     local waited = math.max(now - at, 0)
     local w = base + widen * math.floor(waited / every)
-    local near = redis.call('ZRANGEBYSCORE', ratings, rating - w, rating + w,
-      'WITHSCORES', 'LIMIT', 0, 64)
+    local count = redis.call('ZCOUNT', ratings, rating - w, rating + w)
+    local near = {}
+    if count >= 2 and (count >= most or waited >= gather) then
+      if count <= 64 then
+        near = redis.call('ZRANGEBYSCORE', ratings, rating - w, rating + w, 'WITHSCORES')
+      else  -- the nearest on each side (ties at the edge: whichever Redis gives first)
+        near = redis.call('ZRANGEBYSCORE', ratings, rating, rating + w,
+          'WITHSCORES', 'LIMIT', 0, most)
+        local down = redis.call('ZREVRANGEBYSCORE', ratings, rating, rating - w,
+          'WITHSCORES', 'LIMIT', 0, most)
+        for k = 1, #down do near[#near + 1] = down[k] end
+        near[#near + 1] = pid
+        near[#near + 1] = tostring(rating)
+      end
+    end
     if #near >= 4 then
-      local found = {}
+      local found, seen = {}, {}
       for k = 1, #near, 2 do
         local other = near[k]
-        found[#found + 1] = {other, math.abs(tonumber(near[k + 1]) - rating), near[k + 1]}
+        if not seen[other] then
+          seen[other] = true
+          found[#found + 1] = {other, math.abs(tonumber(near[k + 1]) - rating), near[k + 1]}
+        end
       end
       table.sort(found, function(a, b)
         if a[1] == pid then return b[1] ~= pid end
