@@ -10,7 +10,7 @@ from collections import Counter
 
 from server.app import store
 from server.app.settings import Settings
-from server.app.store.keys import QUICK_WAITING, quick_joined_key, rating_key
+from server.app.store.keys import QUICK_WAITING, quick_joined_key, quick_ratings_key, rating_key
 from server.engine import new_game
 
 from .client import Client, player, racing
@@ -162,7 +162,23 @@ async def test_leaving_the_queue_and_going_away(settings: Settings) -> None:
         await bob.call("quick", game=GAME)
         await bob.close()
         await until(lambda: not server.service.quick.waiting, timeout=10)
-        while await server.redis.zcard(quick_joined_key(GAME)):  # (the take is on its way)
-            await asyncio.sleep(0.02)
+        async with asyncio.timeout(10):  # (the take is on its way)
+            while await server.redis.zcard(quick_joined_key(GAME)):
+                await asyncio.sleep(0.02)
         refused = await ann.request("quick", game="no-such-game")
         assert refused["code"] == "no_such_game"
+
+
+async def test_a_queue_lost_by_redis_takes_its_waiters_back(settings: Settings) -> None:
+    """Redis comes back without the queue (its data lost): the process whose player waits
+    puts them back, their wait's start kept, and they race ghosts at its end all the same."""
+    async with running(quick_settings(settings)) as server:
+        ann, pid = await rated(server, "ann", 10.0)
+        waiting = await ann.call("quick", game=GAME)
+        await server.redis.delete(quick_joined_key(GAME), quick_ratings_key(GAME), QUICK_WAITING)
+        async with asyncio.timeout(10):  # (a few of the matcher's passes)
+            while await server.redis.zscore(quick_joined_key(GAME), pid) is None:
+                await asyncio.sleep(0.02)
+        assert await server.redis.zscore(quick_joined_key(GAME), pid) == waiting["since"]
+        server.clock.advance(20)
+        assert (await ann.event("quick_ghosts"))["ghosts"] == []

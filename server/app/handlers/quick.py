@@ -77,6 +77,8 @@ class QuickRace(Part):
         )
         #: the players connected here who wait: pid -> (game, joined ms, window told)
         self.waiting: dict[str, tuple[str, int, float]] = {}
+        #: waiters here missing from the queue at the last passes: how many passes
+        self.missing: dict[str, int] = {}
         #: player -> the timer that sends their ghost race's start
         self.starts: dict[str, asyncio.TimerHandle] = {}
         self.passes = Periodic(
@@ -166,6 +168,7 @@ class QuickRace(Part):
 
     async def look_at_waiters(self, now: int) -> None:
         after = int(self.settings.quick_ghosts_after * 1000)
+        await self.find_lost()
         for pid, (game, joined, told) in list(self.waiting.items()):
             session = self.sessions.get(pid)
             if session is None:
@@ -182,6 +185,23 @@ class QuickRace(Part):
                 self.waiting[pid] = (game, joined, window)
                 rating = (await self.ratings.ordinals(game, [pid]))[pid]
                 session.send(self.waiting_message(game, joined, rating, window))
+
+    async def find_lost(self) -> None:
+        """Waiters here whom the queue has lost (a Redis that came back without its data):
+        missing at two passes in a row (a match's notice takes milliseconds, not a pass),
+        they are put back as they were, their wait's start kept."""
+        if not self.waiting:
+            return
+        present = await self.queue.present({pid: w[0] for pid, w in self.waiting.items()})
+        for pid, (game, joined, _told) in list(self.waiting.items()):
+            if pid in present:
+                self.missing.pop(pid, None)
+                continue
+            self.missing[pid] = self.missing.get(pid, 0) + 1
+            if self.missing[pid] >= 2:
+                del self.missing[pid]
+                rating = (await self.ratings.ordinals(game, [pid]))[pid]
+                await self.queue.put_back(game, [Waiter(pid, joined, rating)])
 
     async def make_room(self, game: str, group: list[Waiter]) -> None:
         """A room for a match taken out of the queue: those still connected race (the

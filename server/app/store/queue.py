@@ -162,6 +162,15 @@ class QuickQueue:
             args = [waiter.pid, game, waiter.rating, waiter.joined_ms, game]
             await QUICK_JOIN(self.redis, keys, args)
 
+    async def present(self, waiting: dict[str, str]) -> set[str]:
+        """Which of these players (-> the game they wait for) are in its queue."""
+        names = list(waiting)
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for pid in names:
+                pipe.zscore(quick_joined_key(waiting[pid]), pid)
+            found = await pipe.execute()
+        return {pid for pid, at in zip(names, found, strict=True) if at is not None}
+
     async def sizes(self, games: Iterable[str]) -> dict[str, int]:
         """How many wait in each game's queue (one round trip)."""
         names = list(games)
