@@ -30,6 +30,9 @@ REPLIES |= {"room", "left", "homed", "hint", "challenges", "challenge_taken", "r
 EVENTS = {"room", "race_start", "progress", "results", "stuck"}
 #: the replies of the devices' requests (link codes, devices, signing out)
 REPLIES |= {"link_code", "linked", "devices"}
+#: the quick race's: a fuzzer waiting in its queue may be matched, or race ghosts
+REPLIES |= {"quick_waiting", "quick_left"}
+EVENTS |= {"quick_waiting", "quick_matched", "quick_ghosts", "quick_ghosts_start"}
 DOUBLES = "doubles-and-quits"
 
 Frame = bytes | str
@@ -237,6 +240,7 @@ REQUIRED: dict[str, dict[str, Any]] = {
     "challenge_create": {"replay": "abc"},
     "challenge_show": {"challenge": "abcdefghijklmnop"},
     "rename": {"name": "someone"},
+    "quick": {"game": DOUBLES},
 }
 
 

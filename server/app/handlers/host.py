@@ -77,13 +77,13 @@ class RoomHost(Part):
             "max_players": room.max_players,
             "time_limit": room.time_limit,
             "hints": room.hints,
-            "quick": room.quick,
             "start_at": room.start_at_ms,
             "end_at": room.end_at_ms,
             "now": now,
             "players": players,
             "watchers": watchers,
             "results": room.results if room.state == FINISHED else None,
+            **({"quick": True} if room.quick else {}),  # (a quick race's room alone)
         }
 
     def _standing(
