@@ -150,6 +150,24 @@ async def test_leaving_a_quick_race_is_resigning(settings: Settings) -> None:
         assert table["bob"]["status"] == "resigned" and table["bob"]["resigned"]
 
 
+async def test_leaving_in_the_countdown_is_resigning(settings: Settings) -> None:
+    """Matched is in the race: leaving before the start resigns as leaving after it."""
+    async with running(with_settings(quick_settings(settings), countdown=2.0)) as server:
+        ann, _ = await rated(server, "ann", 10.0)
+        bob, _ = await rated(server, "bob", 11.0)
+        await ann.call("quick", game=GAME)
+        await bob.call("quick", game=GAME)
+        server.clock.advance(3)
+        await bob.event("quick_matched")
+        await bob.call("room_leave")
+        await ann.event("race_start")
+        await ann.call("resign")
+        results = await ann.event("results")
+        table = {r["player"]: r for r in results["results"]}
+        assert set(table) == {"ann", "bob"}
+        assert table["bob"]["status"] == "resigned"
+
+
 async def test_leaving_the_queue_and_going_away(settings: Settings) -> None:
     async with running(quick_settings(settings)) as server:
         ann, _ = await rated(server, "ann", 10.0)

@@ -444,10 +444,13 @@ def leave(room: Room, pid: str, online: set[str]) -> list[Effect]:
     """A racer leaves. In a race they resign and stay in its results (``left``), as they
     do once it is over; in the lobby they are gone. A host leaving hands the part on (to
     the longest-present member when none is connected); the last one out closes the room,
-    unless a race is on."""
+    unless a race is on. A quick race's racer is in its race from the countdown on (they
+    were matched into it): leaving then resigns."""
     racer = room.racers[pid]
     effects: list[Effect] = []
-    if room.state == RACING and racer.gid:
+    # a quick race is dealt as it is made: leaving it in its countdown resigns too
+    dealt = room.state == RACING or (room.quick and room.state == COUNTDOWN)
+    if dealt and racer.gid:
         effects.append(Resign(pid, racer.gid))
         racer.left = True
     elif room.state == FINISHED and racer.gid:
