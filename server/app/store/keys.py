@@ -107,7 +107,8 @@ key                         type    what
 ``plinkof:{pid}``           string  the player's live link code: a new one revokes it
 ``qq:{quick}:{game}``       zset    the players waiting in a game's quick race queue, scored by
                                     rating; ``...:j`` the same by when they joined (server ms);
-                                    ``qq:{quick}:at`` hash, player -> the game they wait for
+                                    ``qq:{quick}:at`` hash, player -> the game they wait for;
+                                    ``qq:{quick}:m`` zset, those matched lately, by when
 ``qgr:{game}``              zset    ``{code}:{race}`` of races a lone quick racer may race as
                                     ghosts, scored by a racer's rating (the last 5000)
 ``qseen:{pid}``             set     the races the player has raced as ghosts (30 days)
@@ -212,6 +213,8 @@ def quick_joined_key(game: str) -> str:
 
 #: hash: player id -> the game whose queue they wait in (one queue at a time)
 QUICK_WAITING = "qq:{quick}:at"
+#: sorted set: players a match took out of a queue lately, scored by when (server ms)
+QUICK_MATCHED = "qq:{quick}:m"
 
 
 def quick_races_key(game: str) -> str:

@@ -16,6 +16,7 @@ from typing import Any, Protocol
 from .codec import pack, text, unpack
 from .commit import RedisClient
 from .keys import (
+    QUICK_MATCHED,
     QUICK_RACES_KEPT,
     QUICK_SEEN_TTL,
     QUICK_WAITING,
@@ -126,7 +127,7 @@ class QuickQueue:
     ) -> tuple[list[list[Waiter]], list[str]]:
         """One pass of the matcher over ``game``'s queue: the groups taken out of it to
         race (each 2 to ``window.most``), and the stale waiters taken out as gone."""
-        keys = [QUICK_WAITING, quick_ratings_key(game), quick_joined_key(game)]
+        keys = [QUICK_WAITING, quick_ratings_key(game), quick_joined_key(game), QUICK_MATCHED]
         figures = (
             window.base,
             window.widen,
@@ -163,13 +164,19 @@ class QuickQueue:
             await QUICK_JOIN(self.redis, keys, args)
 
     async def present(self, waiting: dict[str, str]) -> set[str]:
-        """Which of these players (-> the game they wait for) are in its queue."""
+        """Which of these players (-> the game they wait for) are in its queue, or were
+        matched lately (their room on its way)."""
         names = list(waiting)
         async with self.redis.pipeline(transaction=False) as pipe:
             for pid in names:
                 pipe.zscore(quick_joined_key(waiting[pid]), pid)
-            found = await pipe.execute()
-        return {pid for pid, at in zip(names, found, strict=True) if at is not None}
+            pipe.zmscore(QUICK_MATCHED, names)
+            *found, matched = await pipe.execute()
+        return {
+            pid
+            for pid, at, took in zip(names, found, matched, strict=True)
+            if at is not None or took is not None
+        }
 
     async def sizes(self, games: Iterable[str]) -> dict[str, int]:
         """How many wait in each game's queue (one round trip)."""

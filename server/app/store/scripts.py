@@ -504,13 +504,15 @@ return taken
 #: side), and the oldest has waited
 #: ``gather`` ms or the room is full, they are taken out of the queue together, here,
 #: atomically: a player is matched once. Waiters older than ``stale`` ms are taken out
-#: as gone (their process would have sent them to the ghosts long before). Returns
+#: as gone (their process would have sent them to the ghosts long before). Each player
+#: matched is marked in ``matched`` (scored by ``now``, kept ``stale`` ms), so that the
+#: process they wait at does not take them for lost while their room is made. Returns
 #: ``{groups, stale}``: each group a flat list of pid, joined ms, rating.
 QUICK_MATCH = Script(
-    ("waiting", "ratings", "joined"),
+    ("waiting", "ratings", "joined", "matched"),
     ("now", "figures"),
     """
-local waiting, ratings, joined = KEYS[1], KEYS[2], KEYS[3]
+local waiting, ratings, joined, matched = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local now, figures = ARGV[1], ARGV[2]
 now = tonumber(now)
 local f = {}
@@ -521,6 +523,7 @@ local function take(pid)
   redis.call('ZREM', joined, pid)
   redis.call('HDEL', waiting, pid)
 end
+redis.call('ZREMRANGEBYSCORE', matched, '-inf', now - stale)
 local gone = redis.call('ZRANGEBYSCORE', joined, '-inf', now - stale, 'LIMIT', 0, budget)
 for _, pid in ipairs(gone) do take(pid) end
 local groups = {}
@@ -570,6 +573,7 @@ for i = 1, #oldest, 2 do
           group[#group + 1] = redis.call('ZSCORE', joined, other)
           group[#group + 1] = found[k][3]
           take(other)
+          redis.call('ZADD', matched, now, other)
         end
         groups[#groups + 1] = group
       end
