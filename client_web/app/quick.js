@@ -82,6 +82,8 @@ export class QuickScreen {
   destroy() {
     clearInterval(this.ticker);
     if (this.game) this.game.destroy();
+    // another screen shown while waiting (the back button, a link): out of the queue
+    if (this.waiting && !this.matched && !this.race) this.app.link.request("quick_leave").catch(() => {});
   }
 
   get me() {
@@ -104,6 +106,7 @@ export class QuickScreen {
     } catch {
       /* gone all the same: closing the page leaves the queue too */
     }
+    this.waiting = null; // (left: nothing more to leave)
     this.app.go("/play#home");
   }
 

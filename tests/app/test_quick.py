@@ -200,3 +200,22 @@ async def test_a_queue_lost_by_redis_takes_its_waiters_back(settings: Settings) 
         assert await server.redis.zscore(quick_joined_key(GAME), pid) == waiting["since"]
         server.clock.advance(20)
         assert (await ann.event("quick_ghosts"))["ghosts"] == []
+
+
+async def test_one_who_joined_a_room_meanwhile_is_left_out_of_the_match(
+    settings: Settings,
+) -> None:
+    """A client that makes a room while it waits has chosen that room: the match goes on
+    without it."""
+    async with running(quick_settings(settings)) as server:
+        ann, _ = await rated(server, "ann", 10.0)
+        bob, _ = await rated(server, "bob", 10.5)
+        cat, _ = await rated(server, "cat", 11.0)
+        for client in (ann, bob, cat):
+            await client.call("quick", game=GAME)
+        await cat.call("room_create", game=GAME)
+        server.clock.advance(3)
+        matched = await ann.event("quick_matched")
+        assert sorted(matched["players"]) == ["ann", "bob"]
+        assert (await bob.event("quick_matched"))["code"] == matched["code"]
+        assert not await server.redis.zcard(quick_joined_key(GAME))

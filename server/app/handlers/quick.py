@@ -209,7 +209,8 @@ class QuickRace(Part):
         pids = [w.pid for w in group]
         online = {p for p in pids if p in self.sessions}
         online |= await self.presence.online([p for p in pids if p not in online])
-        racers = [w for w in group if w.pid in online]
+        busy = await self.busy([p for p in pids if p in online])
+        racers = [w for w in group if w.pid in online and w.pid not in busy]
         if len(racers) < 2:
             await self.queue.put_back(game, racers)
             return
@@ -255,6 +256,20 @@ class QuickRace(Part):
                     rating=w.rating,
                     joined=w.joined_ms,
                 )
+
+    async def busy(self, pids: list[str]) -> set[str]:
+        """Those in another room's lobby or race meanwhile (a client that made or joined
+        one while it waited): they have chosen it, and leave the match (and the queue)."""
+        out = set()
+        for pid in pids:
+            _solo, code = await self.players.places(pid)
+            data = await self.stored_rooms.read(code) if code else None
+            if data is None or data.get("state") == rm.FINISHED:
+                continue
+            racer = next((r for r in data.get("racers", ()) if r.get("pid") == pid), None)
+            if racer is not None and not racer.get("left"):
+                out.add(pid)
+        return out
 
     def matched_message(self, room: HeldRoom, waiter: Waiter) -> dict[str, Any]:
         return {
