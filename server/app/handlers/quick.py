@@ -35,7 +35,7 @@ from ..domain.room import new_code
 from ..events import GameEnded
 from ..held import HeldRoom
 from ..periodic import Periodic
-from ..store.queue import Ordinals, QuickQueue, StoredOrdinals, Waiter, Window
+from ..store.queue import MuSigma, OrdinalsOf, QuickQueue, StoredRatings, Waiter, Window
 from .base import Context, Handler, Part, Session, refuse
 from .host import RoomHost
 from .rooms import Lobby
@@ -58,15 +58,16 @@ class QuickRace(Part):
         host: RoomHost,
         steps: RoomSteps,
         lobby: Lobby,
-        ratings: Ordinals | None = None,
+        ratings: MuSigma | None = None,
     ) -> None:
         super().__init__(ctx)
         self.host = host
         self.steps = steps
         self.lobby = lobby
         self.queue = QuickQueue(ctx.redis)
-        # (the ratings part's store stands in for StoredOrdinals at the merge)
-        self.ratings: Ordinals = ratings or StoredOrdinals(ctx.redis)
+        # the players' ratings, as shown: at the merge with the ratings, their store
+        # (``ctx.ratings``) is passed in and the stand-in reader goes
+        self.ordinals = OrdinalsOf(ratings or StoredRatings(ctx.redis))
         s = ctx.settings
         self.rule = q.Rule(
             base=s.quick_window,
@@ -110,7 +111,7 @@ class QuickRace(Part):
         if req.game not in GAMES:
             raise refuse(ErrorCode.NO_SUCH_GAME, f"no game {req.game!r}; see the games list")
         await self.lobby.leave_current(pid)  # (a race left is resigned, as room_create does)
-        rating = (await self.ratings.ordinals(req.game, [pid]))[pid]
+        rating = (await self.ordinals.ordinals(req.game, [pid]))[pid]
         now = self.now()
         joined, _left = await self.queue.join(pid, req.game, rating, now)
         window = self.rule.window(now - joined)
@@ -183,7 +184,7 @@ class QuickRace(Part):
             window = self.rule.window(now - joined)
             if window != told:
                 self.waiting[pid] = (game, joined, window)
-                rating = (await self.ratings.ordinals(game, [pid]))[pid]
+                rating = (await self.ordinals.ordinals(game, [pid]))[pid]
                 session.send(self.waiting_message(game, joined, rating, window))
 
     async def find_lost(self) -> None:
@@ -200,7 +201,7 @@ class QuickRace(Part):
             self.missing[pid] = self.missing.get(pid, 0) + 1
             if self.missing[pid] >= 2:
                 del self.missing[pid]
-                rating = (await self.ratings.ordinals(game, [pid]))[pid]
+                rating = (await self.ordinals.ordinals(game, [pid]))[pid]
                 await self.queue.put_back(game, [Waiter(pid, joined, rating)])
 
     async def make_room(self, game: str, group: list[Waiter]) -> None:
@@ -307,7 +308,7 @@ class QuickRace(Part):
     async def race_ghosts(self, session: Session, pid: str, game: str) -> None:
         """Race the ghosts of a recorded race near the player's rating, on its deal
         (never one they have played or raced before); with none, a fresh deal alone."""
-        rating = (await self.ratings.ordinals(game, [pid]))[pid]
+        rating = (await self.ordinals.ordinals(game, [pid]))[pid]
         found, race, seed = await self.ghosts_for(pid, game, rating)
         if seed is None:
             seed = secrets.randbits(64)
@@ -395,7 +396,7 @@ class QuickRace(Part):
         """A race game ended: its race may be raced as ghosts by a lone player later (its
         results, written at the race's end, say its seed and replays)."""
         try:
-            rating = (await self.ratings.ordinals(live.game.id, [live.owner]))[live.owner]
+            rating = (await self.ordinals.ordinals(live.game.id, [live.owner]))[live.owner]
             await self.queue.record_race(live.game.id, f"{room.code}:{live.race}", rating)
         except Exception as exc:
             self.failures.failed("recording a race for the quick race's ghosts", exc)

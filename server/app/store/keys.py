@@ -113,8 +113,6 @@ key                         type    what
                                     ghosts, scored by a racer's rating (the last 5000)
 ``qseen:{pid}``             set     the races the player has raced as ghosts (30 days)
 ``qgh:{gid}``               string  a ghost race's ghosts (msgpack), ``idle_ttl``
-``rtg:{game}``              hash    player id -> rating (msgpack ``mu``, ``sigma``, ``n``): the
-                                    ratings' own; read by the quick race
 ``secret:fp``               string  the fingerprint of the daily deals' secret (an HMAC of
                                     a fixed label under it, never the secret), set
                                     (``NX``) by the first process to start; one whose
@@ -243,9 +241,10 @@ def quick_ghosts_key(gid: str) -> str:
 
 def rating_key(game: str) -> str:
     """Hash: player id -> their rating in ``game`` (msgpack ``mu``, ``sigma``, ``n``).
-    The ratings' own (branch ratings, ``store/ratings.py``); named here for the quick
-    race's reader until the two meet (then theirs stands)."""
-    return f"rtg:{game}"
+    The ratings' own key (their store/ratings.py names it too), spelt here for the
+    quick race's stand-in reader until the branches meet: then theirs stands and this
+    goes."""
+    return f"rtg:{{{game}}}"
 
 
 # -- end of the quick race's keys -------------------------------------------------------

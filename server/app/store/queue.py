@@ -3,9 +3,9 @@ each game, since when, at what rating; and the races a lone player may race as g
 (``qgr:``). Every process shares it: a player is taken out of it by one script run, so
 one process, one match (``scripts.QUICK_MATCH``, ``QUICK_TAKE``).
 
-The ratings are the ratings part's (``rtg:{GAME}``); :class:`StoredOrdinals` reads them
-here until that part's store stands in for it (the matcher asks only for
-:class:`Ordinals`)."""
+The ratings are the ratings part's (``rtg:{GAME}``): the matcher asks only for
+:class:`Ordinals`, made (:class:`OrdinalsOf`) from any store with their ``get_many``;
+:class:`StoredRatings` reads their layout here until their store stands in for it."""
 
 from __future__ import annotations
 
@@ -42,27 +42,46 @@ class Ordinals(Protocol):
     async def ordinals(self, game: str, pids: Iterable[str]) -> dict[str, float]: ...
 
 
-class StoredOrdinals:
-    """The ratings part's layout read as it stands (``rtg:{GAME}``: player id -> msgpack
-    ``{"mu", "sigma", "n"}``; a player without one has the defaults).
+class MuSigma(Protocol):
+    """A store of ratings: each player's ``(mu, sigma)`` in a game, the defaults for one
+    who has none (as the ratings' own store, store/ratings.py, answers get_many)."""
 
-    TO BE REPLACED at the merge with the ratings' own store (``store/ratings.py``,
-    branch ratings), which satisfies :class:`Ordinals`."""
+    async def get_many(self, game: str, pids: list[str]) -> dict[str, tuple[float, float]]: ...
+
+
+class OrdinalsOf:
+    """:class:`Ordinals` from a store of ratings (:class:`MuSigma`)."""
+
+    def __init__(self, source: MuSigma) -> None:
+        self.source = source
+
+    async def ordinals(self, game: str, pids: Iterable[str]) -> dict[str, float]:
+        found = await self.source.get_many(game, list(pids))
+        return {pid: mu - 3 * sigma for pid, (mu, sigma) in found.items()}
+
+
+class StoredRatings:
+    """The ratings' layout read as it stands (``rtg:{GAME}``, a hash tag: player id ->
+    msgpack ``{"mu", "sigma", "n"}``; a player without one has the defaults).
+
+    A STAND-IN, TO GO AT THE MERGE with branch ratings: their store (store/ratings.py,
+    the context's ratings) has the same get_many, and is what :class:`QuickRace` is then
+    given in service.py."""
 
     def __init__(self, redis: RedisClient) -> None:
         self.redis = redis
 
-    async def ordinals(self, game: str, pids: Iterable[str]) -> dict[str, float]:
-        wanted = list(pids)
-        if not wanted:
+    async def get_many(self, game: str, pids: list[str]) -> dict[str, tuple[float, float]]:
+        if not pids:
             return {}
-        raw = await self.redis.hmget(rating_key(game), wanted)
+        raw = await self.redis.hmget(rating_key(game), pids)
         out = {}
-        for pid, blob in zip(wanted, raw, strict=True):
+        for pid, blob in zip(pids, raw, strict=True):
             rating = unpack(blob) if blob is not None else {}
-            mu = float(rating.get("mu", DEFAULT_MU))
-            sigma = float(rating.get("sigma", DEFAULT_SIGMA))
-            out[pid] = mu - 3 * sigma
+            out[pid] = (
+                float(rating.get("mu", DEFAULT_MU)),
+                float(rating.get("sigma", DEFAULT_SIGMA)),
+            )
         return out
 
 
