@@ -22,13 +22,17 @@ from .test_terminal import LEGAL, start
 
 
 @pytest.fixture
-def quick_server(redis_url: str, tmp_path: Path) -> Iterator[ServerProcess]:
+def quick_server(
+    request: pytest.FixtureRequest, redis_url: str, tmp_path: Path
+) -> Iterator[ServerProcess]:
+    """The server; ghosts after ``request.param`` seconds (the matched test waits long:
+    the other player's arrival is not raced against the clock)."""
     proc = ServerProcess(
         redis_url,
         tmp_path,
         PATIENCE_QUICK_TICK="0.1",
         PATIENCE_QUICK_GATHER="0",
-        PATIENCE_QUICK_GHOSTS_AFTER="3",
+        PATIENCE_QUICK_GHOSTS_AFTER=str(request.param),
     )
     proc.start()
     yield proc
@@ -48,6 +52,7 @@ def saved(url: str, config: Path, name: str) -> None:
     asyncio.run(go())
 
 
+@pytest.mark.parametrize("quick_server", [600], indirect=True)
 def test_matched_with_another_player_and_leaving_is_resigning(
     quick_server: ServerProcess, tmp_path: Path, terminals: list[Terminal]
 ) -> None:
@@ -76,6 +81,7 @@ def test_matched_with_another_player_and_leaving_is_resigning(
     assert ann.exit_code() == 0
 
 
+@pytest.mark.parametrize("quick_server", [3], indirect=True)
 def test_alone_races_the_ghosts_of_a_recorded_race(
     quick_server: ServerProcess, tmp_path: Path, terminals: list[Terminal]
 ) -> None:
@@ -92,13 +98,13 @@ def test_alone_races_the_ghosts_of_a_recorded_race(
     config = tmp_path / "cat"
     saved(quick_server.url, config, "cat")
     cat = start(terminals, quick_server, config, "quick", "gate")
-    cat.wait_for(r"Quick race of The Gate: waiting")
     cat.wait_for(r"The Gate · quick race vs 2 ghosts", timeout=20)
     cat.wait_for(LEGAL)
     cat.settle()
     assert "ann (ghost)" in cat.text and "bob (ghost)" in cat.text, cat.text
     said = rb"racing the ghosts of\s+(ann\s+and\s+bob|bob\s+and\s+ann),\s+on\s+their"
     assert re.search(said, cat.output), cat.text
+    assert b"Quick race of The Gate: waiting" in cat.output  # (at the prompt, before)
     cat.type("resign")
     cat.wait_for(r"Resign\?")
     cat.type("y")

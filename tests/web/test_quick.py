@@ -24,7 +24,7 @@ def quick_server(redis_url: str, tmp_path: Path) -> Iterator[ServerProcess]:
         PATIENCE_COUNTDOWN="1.0",
         PATIENCE_QUICK_TICK="0.1",
         PATIENCE_QUICK_GATHER="0",
-        PATIENCE_QUICK_GHOSTS_AFTER="4",
+        PATIENCE_QUICK_GHOSTS_AFTER="600",  # (ghosts later: the server restarted sooner)
     )
     proc.start()
     yield proc
@@ -66,6 +66,12 @@ def test_quick_race_matches_two_pages_then_one_races_their_ghosts(
         ann.wait_for_selector("[data-act=quick]")
         assert ann.query_selector("[data-act=rematch]") is None
 
+        # the same server again (the same Redis, the race recorded), its ghosts sooner:
+        # the two pages above were not raced against the clock
+        quick_server.stop()
+        quick_server.env["PATIENCE_QUICK_GHOSTS_AFTER"] = "2"
+        quick_server.start()
+        base = http(quick_server)
         cat.goto(f"{base}/play")
         register(cat, "cat")
         cat.click('.game-row[data-game="gate"] [data-act=quick]')
