@@ -35,6 +35,9 @@ REPLIES |= {"group", "groups"}  # the groups' requests (handlers/groups.py)
 REPLIES |= {"event"}
 #: the reply of a player's ratings (profile)
 REPLIES |= {"profile"}
+#: the quick race's: a fuzzer waiting in its queue may be matched, or race ghosts
+REPLIES |= {"quick_waiting", "quick_left"}
+EVENTS |= {"quick_waiting", "quick_matched", "quick_ghosts", "quick_ghosts_start"}
 DOUBLES = "doubles-and-quits"
 
 Frame = bytes | str
@@ -250,6 +253,7 @@ REQUIRED: dict[str, dict[str, Any]] = {
     "group_delete": {"group": "abcdefghij"},
     "group_show": {"group": "abcdefghij"},
     "group_board": {"group": "abcdefghij", "board": "races/all"},
+    "quick": {"game": DOUBLES},
 }
 
 

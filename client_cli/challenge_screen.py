@@ -13,6 +13,7 @@ from rich.text import Text
 from .challenge import ChallengeRace, about, result_words, table, verdict_line
 from .lines import Glyphs, fit, lines_of
 from .model import Model
+from .quick_words import result_message as quick_result
 from .room_screen import big_number, racers_panel
 from .sanitize import clean
 
@@ -76,12 +77,15 @@ def countdown_body(model: Model, width: int, height: int, now: int) -> list[Text
     assert race is not None
     g = Glyphs(model.ascii)
     left = max(-race_ms(model, now), 0)
-    out = [
-        Text(""),
-        Text(f"  Racing {race.ghost_name}'s ghost", style="bold"),
-        Text(f"  {about(race.shown)}"),
-        Text(""),
-    ]
+    if not race.cid:  # a quick race's ghosts (no challenge)
+        out = [Text(""), Text(f"  Quick race · {quick_about(race)}", style="bold"), Text("")]
+    else:
+        out = [
+            Text(""),
+            Text(f"  Racing {race.ghost_name}'s ghost", style="bold"),
+            Text(f"  {about(race.shown)}"),
+            Text(""),
+        ]
     second = countdown_second(model, now) or 0
     if height >= 16:
         out.extend(Text(f"    {row}", style="bold yellow") for row in big_number(second, g))
@@ -100,6 +104,8 @@ def result_lines(model: Model, race: ChallengeRace, width: int) -> list[Text]:
     """In place of the board once the race is over: the verdict, both results, the
     table, both replays."""
     result = race.result or {}
+    if result.get("quick"):
+        return quick_result_lines(model, result, width)
     verdict = result.get("verdict")
     beat = isinstance(verdict, dict) and verdict.get("beat") is True
     ghost = race.ghost_name
@@ -124,3 +130,34 @@ def result_lines(model: Model, race: ChallengeRace, width: int) -> list[Text]:
     out += [Text(""), Text(f"  The table of {ghost}'s challenge", style="bold")]
     rows = lines_of(table(entries, model.me, model.ascii), width - 2)
     return [fit(line, width) for line in [*out, *(Text("  ") + row for row in rows)]]
+
+
+def quick_about(race: ChallengeRace) -> str:
+    """What a quick race's ghost race is, in a line.
+
+    >>> from .challenge import Ghost
+    >>> race = ChallengeRace("", {}, "g1", 0, [Ghost("ann", 52, ((0, 0, 0),))])
+    >>> quick_about(race)
+    'against the ghost of ann'
+    """
+    names = [g.name for g in race.ghosts]
+    if not names:
+        return "a fresh deal, alone (no race recorded to race)"
+    return f"against the ghost{'s' if len(names) > 1 else ''} of {', '.join(names)}"
+
+
+def quick_result_lines(model: Model, result: dict[str, Any], width: int) -> list[Text]:
+    """A quick race's ghost race over: the place, and the table."""
+    first = result.get("rank") == 1
+    entries = result.get("table")
+    entries = entries if isinstance(entries, list) else []
+    out = [
+        Text(""),
+        Text(f"  {quick_result(result)}", style="bold green" if first else "bold"),
+        Text(""),
+        Text("  Against the ghosts", style="bold"),
+    ]
+    rows = lines_of(table(entries, model.me, model.ascii, replays=False), width - 2)
+    out += [Text("  ") + row for row in rows]
+    out += [Text(""), Text("  quick GAME again: patience-race quick", style="dim")]
+    return [fit(line, width) for line in out]

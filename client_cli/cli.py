@@ -8,6 +8,8 @@
     patience-race race new GAME [--seed N] [--max-players N] [--time-limit SECONDS]
     patience-race race join CODE             join a room's lobby (or go back to its race)
     patience-race race watch CODE            watch a room's races
+    patience-race quick [GAME]               a quick race: matched with players of your
+                                             rating (ghosts when nobody comes)
     patience-race daily [GAME] [--no-ghosts] today's challenge of a game (practice races
                                              the day's board; --no-ghosts: alone)
     patience-race top [BOARD] [--day DATE] [--around-me | --friends] [--watch]
@@ -131,6 +133,10 @@ def cmd_race_new(args: argparse.Namespace) -> int:
     return _interactive(args, plan)
 
 
+def cmd_quick(args: argparse.Namespace) -> int:
+    return _interactive(args, Plan("quick", game=args.game))
+
+
 def cmd_race_join(args: argparse.Namespace) -> int:
     return _interactive(args, Plan("race-join", code=args.code))
 
@@ -154,6 +160,7 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "race join": cmd_race_join,
     "race watch": cmd_race_watch,
     "daily": cmd_daily,
+    "quick": cmd_quick,
     "top": cmd_top_group,  # (cmd_top, or the board among a group: --group)
     "group": cmd_group,
     "follow": cmd_follow,
@@ -215,6 +222,12 @@ def parser() -> argparse.ArgumentParser:
     watch = race_sub.add_parser("watch", parents=[common], help="watch a room's races")
     watch.add_argument("code", metavar="CODE")
 
+    quick = sub.add_parser(
+        "quick",
+        parents=[common],
+        help="a quick race: players of your rating, matched at once (ghosts if none come)",
+    )
+    quick.add_argument("game", nargs="?", metavar="GAME", help="a game id (see: games)")
     daily = sub.add_parser("daily", parents=[common], help="today's challenge of a game")
     daily.add_argument("game", nargs="?", metavar="GAME", help="a game id (see: games)")
     daily.add_argument(

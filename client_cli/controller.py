@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
@@ -47,6 +47,7 @@ from .model import (
     stuck_note,
 )
 from .notices import progress_notice, room_notices, signed_out_notice
+from .quick_words import result_message as quick_result
 from .rules import UnknownGame, page
 from .sanitize import clean
 
@@ -84,6 +85,8 @@ class Client:
         self.ghosts = True
         self._lock = asyncio.Lock()
         self._tasks: set[asyncio.Task[Any]] = set()
+        #: hears every event while a quick race's wait is shown (``quick_flow.begin``)
+        self.quick_watch: Callable[[dict[str, Any]], None] | None = None
 
     # -- plumbing --------------------------------------------------------------------
 
@@ -121,6 +124,8 @@ class Client:
     def on_event(self, event: dict[str, Any]) -> None:
         model = self.model
         kind = event.get("type")
+        if self.quick_watch is not None:
+            self.quick_watch(event)
         if kind == "room":
             before, shown = model.room_state, model.room
             model.apply_room(event)
@@ -168,6 +173,15 @@ class Client:
                 beat = (race.result.get("verdict") or {}).get("beat") is True
                 line = verdict_line(race.result.get("verdict"), race.ghost_name)
                 model.say(line, GOOD if beat else WARN)
+        elif kind == "quick_ghosts_start":
+            model.apply_challenge_start(event, now_ms())
+            if model.screen == CHALLENGE and model.game is not None:
+                model.say("Go! The ghosts are off too.", GOOD)
+        elif kind == "quick_ghosts_result":
+            race = model.challenge
+            if model.screen == CHALLENGE and race is not None and not race.cid:
+                model.apply_challenge_result({**event, "challenge": race.shown, "quick": True})
+                model.say(quick_result(event), GOOD if event.get("rank") == 1 else INFO)
         elif kind == "challenge_news":
             model.say(news_notice(event, model.games), GOOD if not event.get("beat_you") else WARN)
         elif kind == "signed_out":

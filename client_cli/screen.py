@@ -61,7 +61,11 @@ def header(model: Model, width: int, now: int) -> Text:
         elif state:
             left.append(g.sep + state)
     elif model.screen == CHALLENGE and model.challenge is not None:
-        left.append(f"{g.sep}challenge vs {model.challenge.ghost_name}")
+        race = model.challenge
+        if race.cid:
+            left.append(f"{g.sep}challenge vs {race.ghost_name}")
+        else:  # a quick race's ghosts
+            left.append(f"{g.sep}quick race vs {len(race.ghosts)} ghosts")
         if model.game is None:
             left.append(g.sep + "countdown")
         elif model.clock_from is not None:

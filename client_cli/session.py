@@ -18,6 +18,7 @@ from prompt_toolkit.shortcuts import CompleteStyle
 from rich.console import Console
 from rich.text import Text
 
+from . import quick_flow
 from .challenge import new_results
 from .challenge_flow import begin
 from .config import Account, TokenStore, device_label, forgotten_token
@@ -33,8 +34,9 @@ from .tui import Tui
 class Plan:
     """What the command asked for: ``play`` (``game``, ``seed``), ``daily`` (``game``),
     ``race-new`` (``game``, ``seed``, ``max_players``, ``time_limit``), ``race-join`` or
-    ``race-watch`` (``code``), ``challenge`` (``code``, the challenge's id or link; or
-    ``replay``, a replay id to race). ``ghosts``: a daily's practice races the board."""
+    ``race-watch`` (``code``), ``quick`` (``game``), ``challenge`` (``code``, the
+    challenge's id or link; or ``replay``, a replay id to race). ``ghosts``: a daily's
+    practice races the board."""
 
     kind: str
     game: str | None = None
@@ -259,6 +261,8 @@ async def start(plan: Plan, client: Client, welcome: dict[str, Any]) -> bool:
             model.enter_room(await client.conn.request("room_watch", code=code), WATCH)
         elif plan.kind == "challenge":
             return await begin(plan, client, welcome, ask)
+        elif plan.kind == "quick":
+            return await quick_flow.begin(plan.game, client, _ask_game)
     except ServerError as exc:
         console.print(Text(exc.message, style="red"))
         if exc.code == "race_started" and plan.code:

@@ -178,6 +178,7 @@ export function homeScreen(door) {
         button("Play", () => app.go(`/play#solo=${g.id}`), { "data-act": "solo" }),
         button("Daily", () => app.go(`/play#daily=${g.id}`), { "data-act": "daily" }),
         button("Race", () => createRoom(g.id, hints.checked, Number(limit.value) || undefined), { "data-act": "race" }),
+        button("Quick race", () => app.go(`/play#quick=${g.id}`), { "data-act": "quick" }),
         h("a", { href: `/rules/${g.id}` }, "Rules"),
       ),
     ),
@@ -206,7 +207,7 @@ export function homeScreen(door) {
       h(
         "p",
         { class: "muted" },
-        "Race: make a room, send its link, start when your friends are ready. ",
+        "Quick race: raced at once with players of your rating. Race: make a room, send its link, start when your friends are ready. ",
         h("label", {}, hints, " hints allowed"),
         " · ",
         limit,

@@ -40,6 +40,7 @@ const CHALLENGE_ID = /^[a-z2-7]{16}$/;
  * @property {typeof import("./game.js")} game
  * @property {typeof import("./groups.js")} groups
  * @property {typeof import("./league.js")} league
+ * @property {typeof import("./quick.js")} quick
  * @property {typeof import("./ranking.js")} ranking
  * @property {typeof import("./room.js")} room
  */
@@ -52,6 +53,7 @@ const MODULES = {
   game: () => import("./game.js"), // a solo game (with the board, motion and the ending)
   groups: () => import("./groups.js"), // the player's groups, a group (#group=ID), its link (/g/ID)
   league: () => import("./league.js"), // this week's league: the standings (#league[=WEEK])
+  quick: () => import("./quick.js"), // the quick race's queue, and its ghosts
   ranking: () => import("./ranking.js"),
   room: () => import("./room.js"), // a race room (/r/CODE)
 };
@@ -344,6 +346,9 @@ async function route() {
   if (daily !== null) return withModule("daily", ({ DailyScreen }) => app.show(new DailyScreen(app, daily || "gate")));
   const solo = hashField("solo");
   if (solo !== null) return newGame(solo);
+  const quick = hashField("quick");
+  if (quick !== null)
+    return withModule("quick", ({ QuickScreen }) => app.show(new QuickScreen(app, quick || "gate", showQuickRoom)));
   if (hashField("home") !== null) return app.show(homeScreen(door));
   if (resume.room && app.started && !app.resumedOnce) {
     app.resumedOnce = true;
@@ -380,6 +385,15 @@ function resumeRoom() {
 }
 
 /** @typedef {typeof import("./room.js").RoomScreen} RoomScreenClass */
+
+// the room a quick race matched the player into (its first `room` message)
+/** @param {Message} room */
+function showQuickRoom(room) {
+  return withModule("room", ({ RoomScreen }) => {
+    history.pushState(null, "", `/r/${room.code}`);
+    app.show(new RoomScreen(app, room));
+  });
+}
 
 /** @param {string} code */
 function enterRoom(code) {

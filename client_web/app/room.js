@@ -322,8 +322,12 @@ export class RoomScreen {
     }
     if (room.state === "lobby" && host)
       actions.append(button("Start the race", () => this.ask("start"), { "data-act": "start" }));
-    if (room.state === "finished" && host)
+    if (room.state === "finished" && host && !room.quick)
       actions.append(button("Rematch", () => this.ask("rematch"), { "data-act": "rematch" }));
+    if (room.state === "finished" && member && room.quick)
+      actions.append(
+        button("Another quick race", () => this.app.go(`/play#quick=${room.game}`), { "data-act": "quick" }),
+      );
     if (member || this.watching)
       actions.append(button(member ? "Leave the room" : "Stop watching", () => this.leave(), { "data-act": "leave" }));
     this.noteBox = h("p", { class: "note", role: "status" });

@@ -43,6 +43,7 @@ from .handlers.leagues import WeeklyEvents
 from .handlers.names import Naming
 from .handlers.play import Play, rules_text
 from .handlers.players import Accounts
+from .handlers.quick import QuickRace
 from .handlers.races import Races
 from .handlers.ratings import RaceRatings
 from .handlers.replays import Replaying
@@ -141,6 +142,7 @@ class Service:
         )
         self.naming = Naming(ctx, self.host, self.steps)
         self.weekly = WeeklyEvents(ctx)  # weekly events and leagues (handlers/leagues.py)
+        self.quick = QuickRace(ctx, self.host, self.steps, self.lobby, ctx.ratings)
         self.parts: tuple[Part, ...] = (
             self.accounts,
             Linking(ctx, self.accounts),  # link codes and devices (handlers/devices.py)
@@ -165,6 +167,7 @@ class Service:
             Grouping(ctx, self.leaderboards, self.challenging),  # groups (handlers/groups.py)
             self.weekly,
             self.ratings,
+            self.quick,
         )
         self._handlers = request_table(self.parts)
 
@@ -212,6 +215,8 @@ class Service:
 
     def disconnected(self, session: Session) -> None:
         self.accounts.forget_session(session)
+        if session.player is not None and session.player not in self.sessions:
+            self.quick.went_away(session.player)
 
     def counters(self) -> dict[str, tuple[str, int]]:
         """Counters for /metrics beyond the websocket layer's."""
@@ -256,6 +261,8 @@ class Service:
             session = self.sessions.get(data.get("pid", ""))
             if session is not None and isinstance(data.get("message"), dict):
                 session.send(data["message"])
+        elif kind == "quick":  # a player connected here matched by another process
+            self.quick.on_bus(data)
         elif kind == "board":
             self.leaderboards.relay(data.get("id", ""), data["data"])
         elif channel.startswith("room:"):
@@ -283,6 +290,7 @@ class Service:
         self.certifier.start()
         self.commitments.start()
         self.weekly.start()
+        self.quick.start()
         return count
 
     async def shutdown(self) -> None:
@@ -295,6 +303,7 @@ class Service:
         self.races.stop()
         self.stuck.stop()
         self.challenging.stop()
+        self.quick.stop()
         if self.ctx.background:  # what closing connections started (presence, host)
             await asyncio.wait(set(self.ctx.background), timeout=5)
         await self.host.uncount_watchers()

@@ -82,6 +82,14 @@ class Settings:
     certify_budget: float = 10.0
     certify_candidates: int = 20
     rules_dir: Path | None = None
+    quick_window: float = 3.0
+    quick_widen: float = 2.0
+    quick_widen_every: float = 5.0
+    quick_gather: float = 3.0
+    quick_ghosts_after: float = 20.0
+    quick_tick: float = 1.0
+    quick_players: int = 8
+    quick_time_limit: int = 900
     clock_offset: float = 0.0
     clock: Clock = field(default_factory=Clock, compare=False)
 
@@ -175,6 +183,13 @@ def _finite_float(raw: str) -> float:
     value = float(raw)
     if not math.isfinite(value):
         raise ValueError(f"must be a number, not {raw!r}")
+    return value
+
+
+def _quick_players(raw: str) -> int:
+    value = int(raw)
+    if not 2 <= value <= 16:
+        raise ValueError(f"must be 2 to 16, not {value}")
     return value
 
 
@@ -375,6 +390,27 @@ OPTIONS: dict[str, tuple[str, Callable[[str], Any]]] = {
         _positive_int,
     ),
     "rules_dir": ("folder of the game pages served as rules (else the source's docs/games)", Path),
+    "quick_window": (
+        "quick race: the rating window a waiting player is matched within, +/- ordinal points",
+        _non_negative_float,
+    ),
+    "quick_widen": (
+        "quick race: ordinal points the window widens by every quick_widen_every seconds",
+        _non_negative_float,
+    ),
+    "quick_widen_every": ("quick race: seconds between two widenings", _positive_float),
+    "quick_gather": (
+        "quick race: seconds the longest waiting of a match waits for more players (a "
+        "full room goes at once)",
+        _non_negative_float,
+    ),
+    "quick_ghosts_after": (
+        "quick race: seconds a player waits unmatched before racing ghosts instead",
+        _positive_float,
+    ),
+    "quick_tick": ("quick race: seconds between the matcher's passes", _positive_float),
+    "quick_players": ("quick race: the most racers in a room (2 to 16)", _quick_players),
+    "quick_time_limit": ("quick race: seconds a race lasts at most", _positive_int),
     "clock_offset": (
         "seconds added to the server clock, to try out a day's reset (every process on "
         "one Redis the same); 0 in service",

@@ -129,6 +129,9 @@ class ErrorCode(StrEnum):
     EVENT_CLOSING = "event_closing"
     """``event_join`` while last week's leagues are being closed (the first minutes of
     Monday, UTC): the tiers are being settled; try again in a few minutes."""
+    QUICK_ROOM = "quick_room"
+    """``start``, ``rematch`` or ``room_join`` in a quick race's room: it starts by itself
+    and is joined only through the queue (``quick``)."""
     INTERNAL_ERROR = "internal_error"
     """The server failed to handle the request; it is logged. A move, undo or resign that
     fails this way was not applied."""

@@ -227,6 +227,20 @@ class Rematch(Request):
 
 
 @dataclass(frozen=True, slots=True)
+class Quick(Request):
+    """Wait in ``game``'s quick race queue (docs/protocol.md, "The quick race")."""
+
+    TYPE = "quick"
+    FIELDS = {"game": Field(str, required=True)}
+    game: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class QuickLeave(Request):
+    TYPE = "quick_leave"
+
+
+@dataclass(frozen=True, slots=True)
 class Daily(Request):
     """Start or resume today's challenge of a game; with ``start`` false, only say what
     starting it would do (nothing dealt, no clock started)."""
@@ -489,6 +503,8 @@ REQUESTS: dict[str, type[Request]] = {
         Ready,
         Start,
         Rematch,
+        Quick,
+        QuickLeave,
         Daily,
         Top,
         BoardWatch,

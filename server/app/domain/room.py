@@ -24,10 +24,15 @@ step               asked for by                effects
                                                (CheckEnd*); the last one out: Close, Unseat
 ``host_away``      the host's connection gone  Persist
 ``rename``         a racer's ``rename``        Persist, Announce
+``quick_start``    the quick race's matcher    Deal, Persist (no notice), Hold, Seat (each),
+                                               Announce, Arm
 =================  ==========================  ==============================================
 
-(* after the lock is let go.) ``time_up`` names the games a race's time limit ends; the
-step that ends them then ends the race (``end``).
+(* after the lock is let go.) A quick race's room (``Room.quick``: made by the matcher,
+``handlers/quick.py``) is born in its countdown with the matched players in it; it has
+no host's actions (``start``, ``rematch``) and nobody joins it by its code.
+``time_up`` names the games a race's time limit ends; the step that ends them then ends
+the race (``end``).
 """
 
 from __future__ import annotations
@@ -108,6 +113,9 @@ class Room:
     seed: int | None = None
     #: whether its racers may ask for hints (chosen at creation; off by default)
     hints: bool = False
+    #: a quick race's room: its racers the players matched, no host's actions, not joined
+    #: by its code
+    quick: bool = False
     state: str = LOBBY
     race: int = 0
     start_at_ms: int | None = None
@@ -141,6 +149,7 @@ class Room:
             "fixed_seed": self.fixed_seed,
             "seed": self.seed,
             "hints": self.hints,
+            "quick": self.quick,
             "state": self.state,
             "race": self.race,
             "start_at": self.start_at_ms,
@@ -174,6 +183,7 @@ class Room:
             fixed_seed=data.get("fixed_seed"),
             seed=data.get("seed"),
             hints=bool(data.get("hints", False)),  # rooms were first written without it
+            quick=bool(data.get("quick", False)),
             state=data["state"],
             race=data["race"],
             start_at_ms=data.get("start_at"),
@@ -196,6 +206,7 @@ PERSISTED = (
     "fixed_seed",
     "seed",
     "hints",
+    "quick",
     "state",
     "race",
     "start_at_ms",
@@ -389,6 +400,8 @@ def successor(room: Room, online: set[str], leaving: str | None = None) -> str |
 
 
 def check_joinable(room: Room) -> None:
+    if room.quick:
+        raise refuse(ErrorCode.QUICK_ROOM, "a quick race is joined through its queue: quick GAME")
     if room.state != LOBBY:
         raise refuse(ErrorCode.RACE_STARTED, "the race has started; watch it instead")
     if len(room.members()) >= room.max_players:
@@ -431,10 +444,13 @@ def leave(room: Room, pid: str, online: set[str]) -> list[Effect]:
     """A racer leaves. In a race they resign and stay in its results (``left``), as they
     do once it is over; in the lobby they are gone. A host leaving hands the part on (to
     the longest-present member when none is connected); the last one out closes the room,
-    unless a race is on."""
+    unless a race is on. A quick race's racer is in its race from the countdown on (they
+    were matched into it): leaving then resigns."""
     racer = room.racers[pid]
     effects: list[Effect] = []
-    if room.state == RACING and racer.gid:
+    # a quick race is dealt as it is made: leaving it in its countdown resigns too
+    dealt = room.state == RACING or (room.quick and room.state == COUNTDOWN)
+    if dealt and racer.gid:
         effects.append(Resign(pid, racer.gid))
         racer.left = True
     elif room.state == FINISHED and racer.gid:
@@ -476,6 +492,8 @@ def ready(room: Room, pid: str, value: bool) -> list[Effect]:
 def start(room: Room, pid: str, now_ms: int, countdown_ms: int, seed: int) -> list[Effect]:
     """The host starts the race once everyone else is ready: a countdown on the room's
     seed, or on ``seed`` (random) where the room was made without one."""
+    if room.quick:
+        raise refuse(ErrorCode.QUICK_ROOM, "a quick race starts by itself")
     if room.host != pid:
         raise refuse(ErrorCode.NOT_HOST, "only the host starts the race")
     if room.state != LOBBY:
@@ -490,6 +508,8 @@ def start(room: Room, pid: str, now_ms: int, countdown_ms: int, seed: int) -> li
 def rematch(room: Room, pid: str, now_ms: int, countdown_ms: int, seed: int) -> list[Effect]:
     """The host calls a rematch once a race is over: those still in the room race again,
     on a new deal (``seed``, random)."""
+    if room.quick:
+        raise refuse(ErrorCode.QUICK_ROOM, "a quick race has no rematch: quick GAME again")
     if room.host != pid:
         raise refuse(ErrorCode.NOT_HOST, "only the host calls a rematch")
     if room.state != FINISHED:
@@ -510,6 +530,27 @@ def count_down(room: Room, now_ms: int, countdown_ms: int, seed: int) -> list[Ef
         racer.ready = False
     pids = tuple(r.pid for r in members)
     return [Deal(room.race, seed, pids, now_ms), Persist(), Announce(), Arm()]
+
+
+def quick_start(
+    room: Room, players: list[tuple[str, str]], now_ms: int, countdown_ms: int, seed: int
+) -> list[Effect]:
+    """A quick race's room just made (``room.quick``) for the players the matcher took
+    out of the queue together (``(pid, name)``): every one of them in, the countdown on
+    ``seed`` (drawn now: nobody knew it before). Written before it is held, as
+    :func:`create`'s."""
+    for n, (pid, name) in enumerate(players):
+        room.racers[pid] = Racer(pid, name, now_ms + n)
+    effects = count_down(room, now_ms, countdown_ms, seed)
+    deal = effects[0]
+    return [
+        deal,
+        Persist(notice=None),
+        Hold(),
+        *(Seat(pid) for pid, _ in players),
+        Announce(),
+        Arm(),
+    ]
 
 
 def countdown_due(room: Room, now_ms: int) -> list[Effect]:

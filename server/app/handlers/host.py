@@ -85,6 +85,7 @@ class RoomHost(Part):
             "players": players,
             "watchers": watchers,
             "results": room.results if room.state == FINISHED else None,
+            **({"quick": True} if room.quick else {}),  # (a quick race's room alone)
         }
 
     def _standing(

@@ -118,6 +118,14 @@ key                         type    what
 ``grp:{gid}:out``           set     players the owner removed: a link does not let them back
 ``pgrp:{pid}``              set     ids of the groups the player is in (an index: the
                                     group's members are the truth; ``store/groups.py``)
+``qq:{quick}:{game}``       zset    the players waiting in a game's quick race queue, scored by
+                                    rating; ``...:j`` the same by when they joined (server ms);
+                                    ``qq:{quick}:at`` hash, player -> the game they wait for;
+                                    ``qq:{quick}:m`` zset, those matched lately, by when
+``qgr:{game}``              zset    ``{code}:{race}`` of races a lone quick racer may race as
+                                    ghosts, scored by a racer's rating (the last 5000)
+``qseen:{pid}``             set     the races the player has raced as ghosts (30 days)
+``qgh:{gid}``               string  a ghost race's ghosts (msgpack), ``idle_ttl``
 ``secret:fp``               string  the fingerprint of the daily deals' secret (an HMAC of
                                     a fixed label under it, never the secret), set
                                     (``NX``) by the first process to start; one whose
@@ -208,6 +216,56 @@ def player_link_key(pid: str) -> str:
 LINK_MARGIN_MS = 60_000
 
 # -- end of the devices' keys ------------------------------------------------------------
+
+
+# -- the quick race's queue and its ghosts (``queue.py``, ``handlers/quick.py``) ----------
+#
+# Every queue key carries the hash tag ``{quick}``: the scripts that match players (and
+# take them out of every game's queue at once) touch them together, on one node.
+
+
+def quick_ratings_key(game: str) -> str:
+    """Sorted set: the players waiting in ``game``'s quick race queue, scored by their
+    rating (the ordinal, mu - 3 sigma)."""
+    return f"qq:{{quick}}:{game}"
+
+
+def quick_joined_key(game: str) -> str:
+    """Sorted set: the same players, scored by when they joined (server ms)."""
+    return f"qq:{{quick}}:{game}:j"
+
+
+#: hash: player id -> the game whose queue they wait in (one queue at a time)
+QUICK_WAITING = "qq:{quick}:at"
+#: sorted set: players a match took out of a queue lately, scored by when (server ms)
+QUICK_MATCHED = "qq:{quick}:m"
+
+
+def quick_races_key(game: str) -> str:
+    """Sorted set: ``{code}:{race}`` of races of ``game`` whose replays a lone player of
+    the quick race may race as ghosts, scored by the rating of a racer in it."""
+    return f"qgr:{game}"
+
+
+#: races of a game kept in its :func:`quick_races_key` (the newest by rating are kept)
+QUICK_RACES_KEPT = 5000
+
+
+def quick_seen_key(pid: str) -> str:
+    """Set: ``{code}:{race}`` of the races the player has raced as ghosts (never again)."""
+    return f"qseen:{pid}"
+
+
+#: how long the races a player raced as ghosts are remembered, seconds (30 days)
+QUICK_SEEN_TTL = 30 * 86400
+
+
+def quick_ghosts_key(gid: str) -> str:
+    """String: a ghost race's ghosts (msgpack), for its result wherever it ends."""
+    return f"qgh:{{{gid}}}"
+
+
+# -- end of the quick race's keys -------------------------------------------------------
 
 
 # -- limits shared by the processes (``limits.py``) and what one player keeps -----------

@@ -632,6 +632,145 @@ return 1
 )
 
 
+# -- the quick race's queue (``queue.py``): every key of the hash tag ``{quick}`` --------
+
+#: A player joins ``game``'s quick race queue (``ratings``, ``joined`` its keys) with
+#: ``rating`` at ``now``, leaving the queue of any other game they waited in (its keys
+#: ``old_r``, ``old_j``, named by the caller from ``waiting``'s answer: a
+#: second call when it named the wrong one). Joining again keeps the first join's time.
+#: Returns ``{joined ms, the game left or ''}``; ``{-1, game}`` when ``old_*`` were not
+#: the keys of the game they wait in (``game``: call again with those).
+QUICK_JOIN = Script(
+    ("waiting", "ratings", "joined", "old_r", "old_j"),
+    ("pid", "game", "rating", "now", "old_game"),
+    """
+local waiting, ratings, joined, old_r, old_j = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
+local pid, game, rating, now, old_game = ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5]
+local before = redis.call('HGET', waiting, pid)
+local left = ''
+if before and before ~= game then
+  if before ~= old_game then return {-1, before} end
+  redis.call('ZREM', old_r, pid)
+  redis.call('ZREM', old_j, pid)
+  left = before
+end
+local at = redis.call('ZSCORE', joined, pid)
+if not at then
+  at = now
+  redis.call('ZADD', joined, now, pid)
+end
+redis.call('ZADD', ratings, rating, pid)
+redis.call('HSET', waiting, pid, game)
+return {tonumber(at), left}
+""",
+)
+
+#: Takes a player out of ``game``'s queue (leaving it, or gone to race ghosts): 1 if they
+#: were in it, 0 if not (matched meanwhile, or never there): the one who gets 1 is the
+#: one who decides what becomes of them.
+QUICK_TAKE = Script(
+    ("waiting", "ratings", "joined"),
+    ("pid", "game"),
+    """
+local waiting, ratings, joined = KEYS[1], KEYS[2], KEYS[3]
+local pid, game = ARGV[1], ARGV[2]
+local taken = redis.call('ZREM', joined, pid)
+redis.call('ZREM', ratings, pid)
+if redis.call('HGET', waiting, pid) == game then redis.call('HDEL', waiting, pid) end
+return taken
+""",
+)
+
+#: The matcher's pass over ``game``'s queue (``domain/quick.py`` says the rule;
+#: ``figures``: base, widen, every, most, gather, budget, stale, one string): the
+#: ``budget`` longest waiting, oldest first, each with the players whose rating is within
+#: its window (``base`` + ``widen`` for every ``every`` ms it has waited); where two or
+#: more are (``most`` at most, nearest rating first; counted first, ``ZCOUNT``, and read
+#: only when they may race; in a window of more than 64, the nearest ``most`` on each
+#: side), and the oldest has waited
+#: ``gather`` ms or the room is full, they are taken out of the queue together, here,
+#: atomically: a player is matched once. Waiters older than ``stale`` ms are taken out
+#: as gone (their process would have sent them to the ghosts long before). Each player
+#: matched is marked in ``matched`` (scored by ``now``, kept ``stale`` ms), so that the
+#: process they wait at does not take them for lost while their room is made. Returns
+#: ``{groups, stale}``: each group a flat list of pid, joined ms, rating.
+QUICK_MATCH = Script(
+    ("waiting", "ratings", "joined", "matched"),
+    ("now", "figures"),
+    """
+local waiting, ratings, joined, matched = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
+local now, figures = ARGV[1], ARGV[2]
+now = tonumber(now)
+local f = {}
+for word in string.gmatch(figures, '%S+') do f[#f + 1] = tonumber(word) end
+local base, widen, every, most, gather, budget, stale = f[1], f[2], f[3], f[4], f[5], f[6], f[7]
+local function take(pid)
+  redis.call('ZREM', ratings, pid)
+  redis.call('ZREM', joined, pid)
+  redis.call('HDEL', waiting, pid)
+end
+redis.call('ZREMRANGEBYSCORE', matched, '-inf', now - stale)
+local gone = redis.call('ZRANGEBYSCORE', joined, '-inf', now - stale, 'LIMIT', 0, budget)
+for _, pid in ipairs(gone) do take(pid) end
+local groups = {}
+local oldest = redis.call('ZRANGE', joined, 0, budget - 1, 'WITHSCORES')
+for i = 1, #oldest, 2 do
+  local pid, at = oldest[i], tonumber(oldest[i + 1])
+  local rating = redis.call('ZSCORE', ratings, pid)
+  if rating then
+    rating = tonumber(rating)
+    local waited = math.max(now - at, 0)
+    local w = base + widen * math.floor(waited / every)
+    local count = redis.call('ZCOUNT', ratings, rating - w, rating + w)
+    local near = {}
+    if count >= 2 and (count >= most or waited >= gather) then
+      if count <= 64 then
+        near = redis.call('ZRANGEBYSCORE', ratings, rating - w, rating + w, 'WITHSCORES')
+      else  -- the nearest on each side (ties at the edge: whichever Redis gives first)
+        near = redis.call('ZRANGEBYSCORE', ratings, rating, rating + w,
+          'WITHSCORES', 'LIMIT', 0, most)
+        local down = redis.call('ZREVRANGEBYSCORE', ratings, rating, rating - w,
+          'WITHSCORES', 'LIMIT', 0, most)
+        for k = 1, #down do near[#near + 1] = down[k] end
+        near[#near + 1] = pid
+        near[#near + 1] = tostring(rating)
+      end
+    end
+    if #near >= 4 then
+      local found, seen = {}, {}
+      for k = 1, #near, 2 do
+        local other = near[k]
+        if not seen[other] then
+          seen[other] = true
+          found[#found + 1] = {other, math.abs(tonumber(near[k + 1]) - rating), near[k + 1]}
+        end
+      end
+      table.sort(found, function(a, b)
+        if a[1] == pid then return b[1] ~= pid end
+        if b[1] == pid then return false end
+        if a[2] == b[2] then return a[1] < b[1] end
+        return a[2] < b[2]
+      end)
+      if #found >= most or waited >= gather then
+        local group = {}
+        for k = 1, math.min(#found, most) do
+          local other = found[k][1]
+          group[#group + 1] = other
+          group[#group + 1] = redis.call('ZSCORE', joined, other)
+          group[#group + 1] = found[k][3]
+          take(other)
+          redis.call('ZADD', matched, now, other)
+        end
+        groups[#groups + 1] = group
+      end
+    end
+  end
+end
+return {groups, gone}
+""",
+)
+
+
 async def load_scripts(conn: Any) -> None:
     """Load :data:`SCRIPTS` on a group-commit connection. A Redis that has just restarted
     answers ``LOADING`` until it has read its data: the scripts are loaded again then,

@@ -1,0 +1,212 @@
+// @ts-check
+// The quick race (/play#quick=GAME): waiting in the game's public queue, the rating window
+// widening as the server says, and a way out; then the matched room's screen (room.js,
+// shown by main.js as for any room), or, matched with nobody in time, the race against
+// the ghosts of a recorded race on its deal: the countdown, the game played like a solo
+// game with the ghosts moved along beside it by the server time since the start (their
+// recorded points: the client decides nothing), and where the player placed among them.
+
+import { button, clock, h, replace } from "./dom.js";
+import { GameScreen } from "./game.js";
+import { errorText } from "./link.js";
+import { ghostAt, ordinal } from "./ranking.js";
+import { drawRacers, resultsTable } from "./room.js";
+import { countdown } from "./sound.js";
+
+/** @typedef {import("./types.js").App} App */
+/** @typedef {import("./types.js").Message} Message */
+/** @typedef {{ game: string, start_at: number, ghosts: import("./ranking.js").Ghost[] }} Race */
+
+/**
+ * What the wait says: the rating, the window, and when ghosts take over.
+ * @param {Message} waiting `quick_waiting`
+ * @param {number} now server ms
+ */
+export function waitingText(waiting, now) {
+  const left = Math.max(0, waiting.ghosts_at - now);
+  return `Your rating ${waiting.rating} · matched within ±${waiting.window} · ghosts in ${Math.ceil(left / 1000)} s`;
+}
+
+/**
+ * Who the ghosts are.
+ * @param {{ name: string }[]} ghosts
+ */
+export function ghostsText(ghosts) {
+  if (!ghosts.length) return "Nobody was matched in time, and no race is recorded yet: a fresh deal, alone.";
+  const names = ghosts.map((g) => g.name);
+  const who = names.length === 1 ? names[0] : `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
+  return `Nobody was matched in time: racing the ghosts of ${who}, on their race's deal.`;
+}
+
+export class QuickScreen {
+  /**
+   * @param {App} app
+   * @param {string} rules the game, by id
+   * @param {(room: Message) => unknown} showRoom the matched room's screen
+   */
+  constructor(app, rules, showRoom) {
+    this.app = app;
+    this.rules = rules;
+    this.showRoom = showRoom;
+    /** @type {Message | null} the last `quick_waiting` */
+    this.waiting = null;
+    /** @type {string | null} the room matched into */
+    this.matched = null;
+    /** @type {Map<string, Message>} the rooms heard of while waiting, by code */
+    this.rooms = new Map();
+    /** @type {Race | null} the ghosts raced */
+    this.race = null;
+    /** @type {GameScreen | null} */
+    this.game = null;
+    /** @type {Message | null} */
+    this.result = null;
+    /** @type {string | null} */
+    this.drawn = null;
+    const info = app.game(rules);
+    this.root = h("section", { class: "quick challenge", dataset: { quick: rules } });
+    this.headBox = h("div", { class: "challenge-head" }, h("h1", {}, `Quick race: ${info ? info.name : rules}`));
+    this.waitBox = h("p", { class: "quick-wait", role: "status" }, "Joining the queue…");
+    this.noteBox = h("p", { class: "note", role: "status" });
+    this.leaveButton = button("Leave the queue", () => this.leave(), { "data-act": "quick-leave" });
+    this.countBox = h("div", { class: "countdown", "aria-live": "polite" });
+    this.barsBox = h("div", { class: "bars" });
+    this.resultBox = h("div", { class: "challenge-result" });
+    this.gameBox = h("div", { class: "race-game" });
+    this.tableBox = h("div", { class: "results" });
+    this.headBox.append(this.waitBox, this.leaveButton, this.noteBox);
+    this.root.append(this.headBox, this.countBox, this.barsBox, this.resultBox, this.gameBox, this.tableBox);
+    this.ticker = setInterval(() => this.tick(), 100);
+    this.join();
+  }
+
+  destroy() {
+    clearInterval(this.ticker);
+    if (this.game) this.game.destroy();
+    // another screen shown while waiting (the back button, a link): out of the queue
+    if (this.waiting && !this.matched && !this.race) this.app.link.request("quick_leave").catch(() => {});
+  }
+
+  get me() {
+    return this.app.player ? this.app.player.name : null;
+  }
+
+  async join() {
+    try {
+      this.waiting = await this.app.link.request("quick", { game: this.rules });
+      this.tick();
+    } catch (error) {
+      this.waitBox.textContent = errorText(error);
+      this.leaveButton.hidden = true;
+    }
+  }
+
+  async leave() {
+    try {
+      await this.app.link.request("quick_leave");
+    } catch {
+      /* gone all the same: closing the page leaves the queue too */
+    }
+    this.waiting = null; // (left: nothing more to leave)
+    this.app.go("/play#home");
+  }
+
+  /** @param {Message} message */
+  event(message) {
+    const type = message.type;
+    if (type === "quick_waiting") {
+      this.waiting = message;
+      this.tick();
+    } else if (type === "room" && !this.race) {
+      this.rooms.set(message.code, message);
+      if (message.code === this.matched) this.showRoom(message);
+    } else if (type === "quick_matched") {
+      this.matched = message.code;
+      const others = message.players.filter((/** @type {string} */ p) => p !== this.me);
+      this.waitBox.textContent = `Matched with ${others.join(", ")}: the race starts in a moment.`;
+      this.leaveButton.hidden = true;
+      const room = this.rooms.get(message.code);
+      if (room) this.showRoom(room);
+    } else if (type === "quick_ghosts") {
+      this.race = { game: message.game, start_at: message.start_at, ghosts: message.ghosts || [] };
+      this.waitBox.textContent = ghostsText(this.race.ghosts);
+      this.leaveButton.hidden = true;
+      this.tick();
+    } else if (type === "quick_ghosts_start" && this.race && message.game === this.race.game) {
+      this.begin(message);
+    } else if (type === "quick_ghosts_result" && this.race && message.game === this.race.game) {
+      this.onResult(message);
+    } else return false;
+    return true;
+  }
+
+  /** @param {Message} start `quick_ghosts_start` */
+  begin(start) {
+    if (!this.race) return;
+    this.race.start_at = start.start_at;
+    this.game = new GameScreen(this.app, start, {
+      hints: false,
+      clockFrom: () => (this.race ? this.race.start_at : start.start_at),
+      onOver: () => {
+        if (!this.result)
+          replace(this.resultBox, h("p", { class: "muted" }, "Your game is over: the result is on its way."));
+      },
+    });
+    replace(this.gameBox, this.game.root);
+    this.game.draw();
+    this.tick();
+  }
+
+  /** @param {Message} message `quick_ghosts_result` */
+  onResult(message) {
+    this.result = message;
+    if (this.game && this.game.status === "playing") {
+      this.game.status = message.you.status;
+      this.game.draw();
+    }
+    const count = message.table.length;
+    replace(
+      this.resultBox,
+      h(
+        "h2",
+        { class: `verdict ${message.rank === 1 ? "beat" : "lost"}`, dataset: { rank: String(message.rank) } },
+        `You finished ${ordinal(message.rank)} of ${count} against the ghosts`,
+      ),
+      button("Another quick race", () => this.app.go(`/play#quick=${this.rules}`), {
+        "data-act": "quick",
+      }),
+    );
+    replace(this.tableBox, h("h2", {}, "Against the ghosts"), resultsTable(message.table, this.me));
+    this.tick();
+  }
+
+  tick() {
+    const now = this.app.link.serverNow();
+    const race = this.race;
+    if (!race) {
+      if (this.waiting && !this.matched) {
+        const waited = clock(Math.max(0, now - this.waiting.since));
+        this.waitBox.textContent = `Waiting ${waited} · ${waitingText(this.waiting, now)}`;
+      }
+      return;
+    }
+    if (!this.game && !this.result) {
+      const left = race.start_at - now;
+      this.countBox.textContent = left > 0 ? String(Math.ceil(left / 1000)) : "Go!";
+      this.countBox.classList.add("on");
+      countdown(this.countBox.textContent);
+      return;
+    }
+    this.countBox.textContent = "";
+    this.countBox.classList.remove("on");
+    countdown("");
+    const rows = race.ghosts.map((g) => ghostAt(g, now - race.start_at));
+    if (this.game) {
+      const v = this.game.view;
+      rows.unshift({ name: this.me ?? "", home: v.home, total: v.total, moves: v.moves, status: this.game.status });
+    }
+    const key = JSON.stringify(rows);
+    if (key === this.drawn) return;
+    this.drawn = key;
+    drawRacers(this.barsBox, rows, this.me);
+  }
+}

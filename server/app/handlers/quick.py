@@ -1,0 +1,423 @@
+"""The quick race: a public queue per game (``quick``, ``quick_leave``), players matched by
+rating within a window that widens while they wait (``domain/quick.py``), and a room of 2
+to ``quick_players`` made for them that starts by itself after the countdown, on a seed
+drawn then (nobody knows the deal before). A player nobody is matched with within
+``quick_ghosts_after`` seconds races ghosts instead: the replays of a recorded race of
+players of a similar rating, on a deal they have not played.
+
+The queue lives in Redis (``store/queue.py``): every process runs the matcher over it
+every ``quick_tick`` seconds, and the script that takes a match's players out of the
+queue runs once for them, whichever process runs it. That process makes the room and
+tells the processes the players are connected to (the bus's ``quick`` notice), which take
+the room and tell them. Each process keeps only its own connections' waits (for the
+widening window they are told of, and the time to send them to the ghosts); a connection
+that goes away leaves the queue. Leaving a quick race is resigning, as in any race.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+from typing import Any, Final
+
+from server.engine import GAMES, IllegalMove, UndoRefused
+from server.protocol import ErrorCode
+from server.protocol import messages as m
+
+from .. import store
+from ..domain import challenges as ch
+from ..domain import games as g
+from ..domain import ghosts
+from ..domain import quick as q
+from ..domain import room as rm
+from ..domain.room import new_code
+from ..events import GameEnded
+from ..held import HeldRoom
+from ..periodic import Periodic
+from ..store.queue import MuSigma, OrdinalsOf, QuickQueue, Waiter, Window
+from .base import Context, Handler, Part, Session, refuse
+from .host import RoomHost
+from .rooms import Lobby
+from .steps import RoomSteps
+
+log = logging.getLogger("patience.service")
+
+#: the most ghosts a lone player races
+GHOSTS: Final = 7
+#: recorded races looked at on each side of the player's rating
+NEAR: Final = 10
+#: a waiter this many times ``quick_ghosts_after`` old is one whose process has gone
+STALE_TIMES: Final = 3
+
+
+class QuickRace(Part):
+    def __init__(
+        self,
+        ctx: Context,
+        host: RoomHost,
+        steps: RoomSteps,
+        lobby: Lobby,
+        ratings: MuSigma,
+    ) -> None:
+        super().__init__(ctx)
+        self.host = host
+        self.steps = steps
+        self.lobby = lobby
+        self.queue = QuickQueue(ctx.redis)
+        # the players' ratings, as shown (the ratings' store: ``ctx.ratings``)
+        self.ordinals = OrdinalsOf(ratings)
+        s = ctx.settings
+        self.rule = q.Rule(
+            base=s.quick_window,
+            widen=s.quick_widen,
+            every_ms=int(s.quick_widen_every * 1000),
+            most=s.quick_players,
+            gather_ms=int(s.quick_gather * 1000),
+        )
+        #: the players connected here who wait: pid -> (game, joined ms, window told)
+        self.waiting: dict[str, tuple[str, int, float]] = {}
+        #: waiters here missing from the queue at the last passes: how many passes
+        self.missing: dict[str, int] = {}
+        #: player -> the timer that sends their ghost race's start
+        self.starts: dict[str, asyncio.TimerHandle] = {}
+        self.passes = Periodic(
+            "the quick race's matcher", self.tick, lambda: s.quick_tick, ctx.failures
+        )
+        ctx.events.on(GameEnded, self.on_game_ended)
+
+    def requests(self) -> dict[type[m.Request], Handler]:
+        return {m.Quick: self.on_quick, m.QuickLeave: self.on_quick_leave}
+
+    def start(self) -> None:
+        self.passes.start()
+
+    def stop(self) -> None:
+        self.passes.stop()
+        for timer in self.starts.values():
+            timer.cancel()
+        self.starts.clear()
+
+    def window_of(self) -> Window:
+        r = self.rule
+        stale = int(self.settings.quick_ghosts_after * 1000) * STALE_TIMES
+        return Window(r.base, r.widen, r.every_ms, r.most, r.gather_ms, stale)
+
+    # -- the requests ---------------------------------------------------------------------
+
+    async def on_quick(self, session: Session, req: m.Quick) -> dict[str, Any]:
+        pid = self.need_player(session)
+        if req.game not in GAMES:
+            raise refuse(ErrorCode.NO_SUCH_GAME, f"no game {req.game!r}; see the games list")
+        await self.lobby.leave_current(pid)  # (a race left is resigned, as room_create does)
+        rating = (await self.ordinals.ordinals(req.game, [pid]))[pid]
+        now = self.now()
+        joined, _left = await self.queue.join(pid, req.game, rating, now)
+        window = self.rule.window(now - joined)
+        self.waiting[pid] = (req.game, joined, window)
+        return self.waiting_message(req.game, joined, rating, window)
+
+    def waiting_message(
+        self, game: str, joined: int, rating: float, window: float
+    ) -> dict[str, Any]:
+        return {
+            "type": "quick_waiting",
+            "game": game,
+            "rating": round(rating, 2),
+            "window": window,
+            "since": joined,
+            "now": self.now(),
+            "ghosts_at": joined + int(self.settings.quick_ghosts_after * 1000),
+        }
+
+    async def on_quick_leave(self, session: Session, req: m.QuickLeave) -> dict[str, Any]:
+        pid = self.need_player(session)
+        game = self.waiting.pop(pid, (None,))[0] or await self.queue.waiting_in(pid)
+        left = bool(game) and await self.queue.take(pid, game or "")
+        return {"type": "quick_left", "game": game, "waiting": False, "left": left}
+
+    def went_away(self, pid: str) -> None:
+        """The player's connection here has gone: they leave the queue (where a match has
+        not taken them already)."""
+        found = self.waiting.pop(pid, None)
+        if found is not None and not self.ctx.stopping:
+            self.spawn(self._take(pid, found[0]))
+
+    async def _take(self, pid: str, game: str) -> None:
+        try:
+            await self.queue.take(pid, game)
+        except Exception as exc:  # (the matcher drops one who is not online)
+            self.failures.failed("a player leaving the quick queue", exc)
+
+    # -- the matcher ----------------------------------------------------------------------
+
+    async def tick(self) -> None:
+        """One pass: every game's queue with players in it matched (whichever process
+        runs it), then this process's waiters told of a wider window or sent to the
+        ghosts."""
+        now = self.now()
+        sizes = await self.queue.sizes(GAMES)
+        window = self.window_of()
+        for game, size in sizes.items():
+            if size < 1:
+                continue
+            groups, _gone = await self.queue.match(game, now, window)
+            for group in groups:
+                await self.make_room(game, group)
+        await self.look_at_waiters(now)
+
+    async def look_at_waiters(self, now: int) -> None:
+        after = int(self.settings.quick_ghosts_after * 1000)
+        await self.find_lost()
+        for pid, (game, joined, told) in list(self.waiting.items()):
+            session = self.sessions.get(pid)
+            if session is None:
+                self.went_away(pid)
+                continue
+            if now - joined >= after:
+                if self.waiting.pop(pid, None) is None:
+                    continue
+                if await self.queue.take(pid, game):
+                    await self.race_ghosts(session, pid, game)
+                continue  # (not in the queue: a match took them, and says so)
+            window = self.rule.window(now - joined)
+            if window != told:
+                self.waiting[pid] = (game, joined, window)
+                rating = (await self.ordinals.ordinals(game, [pid]))[pid]
+                session.send(self.waiting_message(game, joined, rating, window))
+
+    async def find_lost(self) -> None:
+        """Waiters here whom the queue has lost (a Redis that came back without its data):
+        missing at two passes in a row (a match's notice takes milliseconds, not a pass),
+        they are put back as they were, their wait's start kept."""
+        if not self.waiting:
+            return
+        present = await self.queue.present({pid: w[0] for pid, w in self.waiting.items()})
+        for pid, (game, joined, _told) in list(self.waiting.items()):
+            if pid in present:
+                self.missing.pop(pid, None)
+                continue
+            self.missing[pid] = self.missing.get(pid, 0) + 1
+            if self.missing[pid] >= 2:
+                del self.missing[pid]
+                rating = (await self.ordinals.ordinals(game, [pid]))[pid]
+                await self.queue.put_back(game, [Waiter(pid, joined, rating)])
+
+    async def make_room(self, game: str, group: list[Waiter]) -> None:
+        """A room for a match taken out of the queue: those still connected race (the
+        others are gone); one left alone goes back to the queue as they were."""
+        pids = [w.pid for w in group]
+        online = {p for p in pids if p in self.sessions}
+        online |= await self.presence.online([p for p in pids if p not in online])
+        busy = await self.busy([p for p in pids if p in online])
+        racers = [w for w in group if w.pid in online and w.pid not in busy]
+        if len(racers) < 2:
+            await self.queue.put_back(game, racers)
+            return
+        players = []
+        for w in racers:
+            session = self.sessions.get(w.pid)
+            name = session.name if session is not None else None
+            players.append((w.pid, name or await self.players.name_of(w.pid) or "?"))
+        for _ in range(20):
+            code = new_code()
+            if await self.stored_rooms.claim_code(code):
+                break
+        else:
+            raise RuntimeError("no free room code")
+        now = self.now()
+        room = HeldRoom(
+            code=code,
+            game_id=game,
+            host=players[0][0],
+            max_players=len(players),
+            time_limit=self.settings.quick_time_limit,
+            created_ms=now,
+            quick=True,
+        )
+        seed = secrets.randbits(64)
+        countdown = int(self.settings.countdown * 1000)
+        await self.steps.step(
+            room, lambda room: rm.quick_start(room, players, now, countdown, seed)
+        )
+        for w in racers:
+            self.waiting.pop(w.pid, None)
+            session = self.sessions.get(w.pid)
+            if session is not None:
+                session.send(self.matched_message(room, w))
+                continue
+            proc = await self.presence.where(w.pid)
+            if proc is not None and proc != self.proc:
+                self.bus.publish_soon(
+                    store.proc_channel(proc),
+                    "quick",
+                    pid=w.pid,
+                    code=code,
+                    rating=w.rating,
+                    joined=w.joined_ms,
+                )
+
+    async def busy(self, pids: list[str]) -> set[str]:
+        """Those in another room's lobby or race meanwhile (a client that made or joined
+        one while it waited): they have chosen it, and leave the match (and the queue)."""
+        out = set()
+        for pid in pids:
+            _solo, code = await self.players.places(pid)
+            data = await self.stored_rooms.read(code) if code else None
+            if data is None or data.get("state") == rm.FINISHED:
+                continue
+            racer = next((r for r in data.get("racers", ()) if r.get("pid") == pid), None)
+            if racer is not None and not racer.get("left"):
+                out.add(pid)
+        return out
+
+    def matched_message(self, room: HeldRoom, waiter: Waiter) -> dict[str, Any]:
+        return {
+            "type": "quick_matched",
+            "game": room.game_id,
+            "code": room.code,
+            "players": [r.name for r in room.members()],
+            "waited": max(self.now() - waiter.joined_ms, 0),
+            "start_at": room.start_at_ms,
+        }
+
+    def on_bus(self, data: dict[str, Any]) -> None:
+        """Another process matched a player connected here: hold their room, tell them
+        (on a task of its own: holding a room subscribes to its channel, which the bus's
+        reader, running this, must be free to do)."""
+        self.spawn(self.matched_here(data))
+
+    async def matched_here(self, data: dict[str, Any]) -> None:
+        pid, code = data.get("pid", ""), data.get("code", "")
+        session = self.sessions.get(pid)
+        self.waiting.pop(pid, None)
+        room = await self.host.get(code)
+        if room is None:
+            return
+        self.room_of[pid] = code
+        if session is not None:
+            waiter = Waiter(pid, int(data.get("joined", 0)), float(data.get("rating", 0)))
+            session.send(self.matched_message(room, waiter))
+            session.send(await self.host.room_message(room))
+        if room.state == rm.RACING:
+            await self.steps.send_race_starts(room)
+
+    # -- ghosts for one nobody was matched with -------------------------------------------
+
+    async def race_ghosts(self, session: Session, pid: str, game: str) -> None:
+        """Race the ghosts of a recorded race near the player's rating, on its deal
+        (never one they have played or raced before); with none, a fresh deal alone."""
+        rating = (await self.ordinals.ordinals(game, [pid]))[pid]
+        found, race, seed = await self.ghosts_for(pid, game, rating)
+        if seed is None:
+            seed = secrets.randbits(64)
+        start = self.now() + int(self.settings.countdown * 1000)
+        live = g.dealt(game, seed, pid, g.CHALLENGE, start)
+        live.hints_off = True
+        ttl = self.settings.idle_ttl
+        await self.queue.keep_ghosts(live.gid, {"ghosts": found, "race": race}, ttl)
+        if race:
+            await self.queue.mark_seen(pid, race)
+        await self.stored.create(live, ttl)
+        self.games[live.gid] = live
+        session.send(
+            {
+                "type": "quick_ghosts",
+                "game": live.gid,
+                "rules": game,
+                "start_at": start,
+                "now": self.now(),
+                "ghosts": [ch.hidden(gh) for gh in found],
+            }
+        )
+        self.arm_start(pid, live, found)
+
+    async def ghosts_for(
+        self, pid: str, game: str, rating: float
+    ) -> tuple[list[dict[str, Any]], str | None, int | None]:
+        """The ghosts to race, the race they come from and its seed (none: [], None, None)."""
+        near = await self.queue.races_near(game, rating, NEAR)
+        seen = await self.queue.seen(pid)
+        for race in q.pick_race(near, seen, rating, self.rule.base):
+            results = await self.queue.race_results(race)
+            if results is None or results.get("seed") is None:
+                continue
+            out: list[dict[str, Any]] = []
+            played = False
+            for entry in results.get("results") or []:
+                replay_id = entry.get("replay")
+                found = await self.replays.get(replay_id) if replay_id else None
+                if found is None:
+                    continue
+                replay, owner = found
+                if owner == pid:
+                    played = True
+                    break
+                try:
+                    ghost = ghosts.of_replay(replay)
+                except (IllegalMove, UndoRefused, KeyError, ValueError):
+                    continue
+                if len(out) < GHOSTS:
+                    out.append({**ghost, "hints": entry.get("hints", 0)})
+            if out and not played:
+                return out, race, int(results["seed"])
+        return [], None, None
+
+    def arm_start(self, pid: str, live: g.LiveGame, found: list[dict[str, Any]]) -> None:
+        old = self.starts.pop(pid, None)
+        if old is not None:
+            old.cancel()
+        delay = max(live.created_ms - self.now(), 0) / 1000
+
+        def send() -> None:
+            self.starts.pop(pid, None)
+            session = self.sessions.get(pid)
+            if session is not None and not live.finished:
+                session.send(
+                    {
+                        "type": "quick_ghosts_start",
+                        "start_at": live.created_ms,
+                        "ghosts": [ch.hidden(gh) for gh in found],
+                        **live.snapshot_message(),
+                    }
+                )
+
+        self.starts[pid] = asyncio.get_running_loop().call_later(delay, send)
+
+    def on_game_ended(self, event: GameEnded) -> None:
+        live = event.live
+        if live.kind == g.CHALLENGE and live.challenge is None:
+            self.spawn(self._ghosts_ended(live))
+        elif live.kind == g.RACE and event.room is not None and live.room:
+            self.spawn(self._record(live, event.room))
+
+    async def _record(self, live: g.LiveGame, room: HeldRoom) -> None:
+        """A race game ended: its race may be raced as ghosts by a lone player later (its
+        results, written at the race's end, say its seed and replays)."""
+        try:
+            rating = (await self.ordinals.ordinals(live.game.id, [live.owner]))[live.owner]
+            await self.queue.record_race(live.game.id, f"{room.code}:{live.race}", rating)
+        except Exception as exc:
+            self.failures.failed("recording a race for the quick race's ghosts", exc)
+
+    async def _ghosts_ended(self, live: g.LiveGame) -> None:
+        """``quick_ghosts_result``: the lone player's game ranked among its ghosts."""
+        record = await self.queue.ghosts_of(live.gid)
+        session = self.sessions.get(live.owner)
+        if record is None or session is None:
+            return
+        found = record.get("ghosts") or []
+        mine = ch.entry_of(session.name or "?", live, live.created_ms)
+        table = ch.rank([mine, *(ch.entry_of_ghost(gh, gh.get("hints", 0), 0) for gh in found)])
+        rank = next(e["rank"] for e in table if not e["ghost"])
+        session.send(
+            {
+                "type": "quick_ghosts_result",
+                "game": live.gid,
+                "rules": live.game.id,
+                "you": ch.hidden(mine),
+                "rank": rank,
+                "beaten": sum(1 for e in table if e["ghost"] and e["rank"] > rank),
+                "table": [ch.hidden(e) for e in table],
+            }
+        )

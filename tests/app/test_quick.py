@@ -1,0 +1,221 @@
+"""The quick race end to end: real servers, real Redis, real websocket clients. Players
+matched into rooms by rating, two processes sharing one queue, a lone player racing
+ghosts after the wait, leaving a quick race as resigning (docs/protocol.md, "The quick
+race")."""
+
+from __future__ import annotations
+
+import asyncio
+from collections import Counter
+
+from server.app import store
+from server.app.settings import Settings
+from server.app.store.keys import QUICK_WAITING, quick_joined_key, quick_ratings_key, ratings_key
+from server.engine import new_game
+
+from .client import Client, player, racing
+from .conftest import Running, running, until, with_settings
+
+GAME = "gate"
+
+
+def quick_settings(settings: Settings) -> Settings:
+    """The matcher looks often (the tests wait on what it does, not on its pauses)."""
+    return with_settings(settings, quick_tick=0.05)
+
+
+async def rated(server: Running, name: str, ordinal: float) -> tuple[Client, str]:
+    """A registered player whose rating in The Gate shows ``ordinal``, and their id."""
+    client = await Client.connect(server.url)
+    await client.call("hello", protocol=1)
+    reply = await client.call("register", name=name)
+    client.token, client.name = reply["token"], name
+    pid = reply["player"]["id"]
+    rating = {"mu": ordinal + 3.0, "sigma": 1.0, "n": 10}
+    await server.redis.hset(ratings_key(GAME), pid, store.pack(rating))
+    return client, pid
+
+
+async def test_ten_players_are_matched_into_rooms_by_rating(settings: Settings) -> None:
+    async with running(quick_settings(settings)) as server:
+        low = [await rated(server, f"low{n}", 10 + n / 2) for n in range(5)]
+        high = [await rated(server, f"high{n}", 40 + n / 2) for n in range(5)]
+        for client, _ in [*low, *high]:
+            waiting = await client.call("quick", game=GAME)
+            assert waiting["type"] == "quick_waiting" and waiting["window"] == 3.0
+        assert await server.redis.zcard(quick_joined_key(GAME)) == 10
+        server.clock.advance(3)  # the longest waiting has gathered long enough
+        matched = {c.name: await c.event("quick_matched") for c, _ in [*low, *high]}
+        rooms = {name: m["code"] for name, m in matched.items()}
+        assert len({rooms[c.name] for c, _ in low}) == 1
+        assert len({rooms[c.name] for c, _ in high}) == 1
+        assert rooms["low0"] != rooms["high0"]
+        assert sorted(matched["low3"]["players"]) == [f"low{n}" for n in range(5)]
+        assert await server.redis.zcard(quick_joined_key(GAME)) == 0
+        assert not await server.redis.hlen(QUICK_WAITING)
+        # the race starts by itself, the same deal for the room, a fresh one per room
+        starts = {c.name: await c.event("race_start") for c, _ in [*low, *high]}
+        views = {n: s["view"]["piles"] for n, s in starts.items()}
+        assert all(views[f"low{n}"] == views["low0"] for n in range(5))
+        assert views["low0"] != views["high0"]
+        room = await low[0][0].event("room", lambda e: e["state"] == "racing")
+        assert room["quick"] is True and len(room["players"]) == 5
+        # no host's actions, and nobody joins by the code
+        host = next(c for c, _ in low if c.name == room["host"])
+        refused = await host.request("rematch")
+        assert refused["code"] == "quick_room"
+        outsider = await player(server.url, "zed")
+        joined = await outsider.request("room_join", code=rooms["low0"])
+        assert joined["code"] == "quick_room"
+
+
+async def test_two_processes_share_one_queue(settings: Settings) -> None:
+    """Sixteen players of one rating, half on each process, both matchers running: each
+    is matched once, into one of two full rooms."""
+    quick = quick_settings(settings)
+    async with running(quick) as one, running(quick) as two:
+        clients = []
+        for n in range(16):
+            client, _ = await rated(one if n % 2 else two, f"p{n}", 20.0)
+            await client.call("quick", game=GAME)
+            clients.append(client)
+        one.clock.advance(3)
+        two.clock.advance(3)
+        matched = [await c.event("quick_matched") for c in clients]
+        sizes = Counter(m["code"] for m in matched)
+        assert sorted(sizes.values()) == [8, 8]
+        for m in matched:
+            assert len(set(m["players"])) == 8
+        members = Counter(
+            name
+            for code in sizes
+            for name in next(m["players"] for m in matched if m["code"] == code)
+        )
+        assert set(members.values()) == {1} and len(members) == 16
+        starts = [await c.event("race_start") for c in clients]
+        assert {s["code"] for s in starts} == set(sizes)
+        for client in clients:  # nobody was matched twice
+            assert not [e for e in client.events if e.get("type") == "quick_matched"]
+
+
+async def test_a_lone_player_races_ghosts_of_a_recorded_race(settings: Settings) -> None:
+    async with running(quick_settings(settings)) as server:
+        ann, _ = await rated(server, "ann", 12.0)
+        bob, _ = await rated(server, "bob", 14.0)
+        await racing(ann, bob)  # The Gate, seed 3
+        await ann.call("resign")
+        await bob.call("resign")
+        await ann.event("results")
+        cat, _ = await rated(server, "cat", 13.0)
+        waiting = await cat.call("quick", game=GAME)
+        assert waiting["ghosts_at"] == waiting["since"] + 20_000
+        server.clock.advance(20)
+        ghosts = await cat.event("quick_ghosts")
+        assert sorted(g["name"] for g in ghosts["ghosts"]) == ["ann", "bob"]
+        assert all("replay" not in g for g in ghosts["ghosts"])
+        start = await cat.event("quick_ghosts_start")
+        assert start["game"] == ghosts["game"]
+        assert start["view"]["piles"] == new_game(GAME, seed=3).view()["piles"]
+        await cat.call("resign", game=start["game"])
+        result = await cat.event("quick_ghosts_result")
+        assert sorted(e["player"] for e in result["table"]) == ["ann", "bob", "cat"]
+        assert result["rank"] in (1, 2, 3) and result["beaten"] == 3 - result["rank"]
+        assert result["you"]["status"] == "resigned"
+        # raced once: never again; with no other race recorded, a fresh deal alone
+        await cat.call("quick", game=GAME)
+        server.clock.advance(20)
+        alone = await cat.event("quick_ghosts")
+        assert alone["ghosts"] == []
+        # one who raced that race is never given it: ann, alone, races no ghost of it
+        await ann.call("quick", game=GAME)
+        server.clock.advance(20)
+        assert (await ann.event("quick_ghosts"))["ghosts"] == []
+
+
+async def test_leaving_a_quick_race_is_resigning(settings: Settings) -> None:
+    async with running(quick_settings(settings)) as server:
+        ann, _ = await rated(server, "ann", 10.0)
+        bob, _ = await rated(server, "bob", 11.0)
+        await ann.call("quick", game=GAME)
+        await bob.call("quick", game=GAME)
+        server.clock.advance(3)
+        await ann.event("race_start")
+        await bob.event("race_start")
+        await bob.call("room_leave")
+        gone = await ann.event("progress", lambda e: e["player"] == "bob")
+        assert gone["status"] == "resigned"
+        await ann.call("resign")
+        results = await ann.event("results")
+        table = {r["player"]: r for r in results["results"]}
+        assert table["bob"]["status"] == "resigned" and table["bob"]["resigned"]
+
+
+async def test_leaving_in_the_countdown_is_resigning(settings: Settings) -> None:
+    """Matched is in the race: leaving before the start resigns as leaving after it."""
+    async with running(with_settings(quick_settings(settings), countdown=2.0)) as server:
+        ann, _ = await rated(server, "ann", 10.0)
+        bob, _ = await rated(server, "bob", 11.0)
+        await ann.call("quick", game=GAME)
+        await bob.call("quick", game=GAME)
+        server.clock.advance(3)
+        await bob.event("quick_matched")
+        await bob.call("room_leave")
+        await ann.event("race_start")
+        await ann.call("resign")
+        results = await ann.event("results")
+        table = {r["player"]: r for r in results["results"]}
+        assert set(table) == {"ann", "bob"}
+        assert table["bob"]["status"] == "resigned"
+
+
+async def test_leaving_the_queue_and_going_away(settings: Settings) -> None:
+    async with running(quick_settings(settings)) as server:
+        ann, _ = await rated(server, "ann", 10.0)
+        bob, _ = await rated(server, "bob", 10.0)
+        await ann.call("quick", game=GAME)
+        left = await ann.call("quick_leave")
+        assert left["type"] == "quick_left" and left["left"] is True
+        again = await ann.call("quick_leave")
+        assert again["left"] is False
+        await bob.call("quick", game=GAME)
+        await bob.close()
+        await until(lambda: not server.service.quick.waiting, timeout=10)
+        async with asyncio.timeout(10):  # (the take is on its way)
+            while await server.redis.zcard(quick_joined_key(GAME)):
+                await asyncio.sleep(0.02)
+        refused = await ann.request("quick", game="no-such-game")
+        assert refused["code"] == "no_such_game"
+
+
+async def test_a_queue_lost_by_redis_takes_its_waiters_back(settings: Settings) -> None:
+    """Redis comes back without the queue (its data lost): the process whose player waits
+    puts them back, their wait's start kept, and they race ghosts at its end all the same."""
+    async with running(quick_settings(settings)) as server:
+        ann, pid = await rated(server, "ann", 10.0)
+        waiting = await ann.call("quick", game=GAME)
+        await server.redis.delete(quick_joined_key(GAME), quick_ratings_key(GAME), QUICK_WAITING)
+        async with asyncio.timeout(10):  # (a few of the matcher's passes)
+            while await server.redis.zscore(quick_joined_key(GAME), pid) is None:
+                await asyncio.sleep(0.02)
+        assert await server.redis.zscore(quick_joined_key(GAME), pid) == waiting["since"]
+        server.clock.advance(20)
+        assert (await ann.event("quick_ghosts"))["ghosts"] == []
+
+
+async def test_one_who_joined_a_room_meanwhile_is_left_out_of_the_match(
+    settings: Settings,
+) -> None:
+    """A client that makes a room while it waits has chosen that room: the match goes on
+    without it."""
+    async with running(quick_settings(settings)) as server:
+        ann, _ = await rated(server, "ann", 10.0)
+        bob, _ = await rated(server, "bob", 10.5)
+        cat, _ = await rated(server, "cat", 11.0)
+        for client in (ann, bob, cat):
+            await client.call("quick", game=GAME)
+        await cat.call("room_create", game=GAME)
+        server.clock.advance(3)
+        matched = await ann.event("quick_matched")
+        assert sorted(matched["players"]) == ["ann", "bob"]
+        assert (await bob.event("quick_matched"))["code"] == matched["code"]
+        assert not await server.redis.zcard(quick_joined_key(GAME))

@@ -1,0 +1,113 @@
+"""The quick race in the terminal, end to end: the real client in a pseudo-terminal
+against a real server (a child process: its quick race figures shortened by setting, as
+a test cannot move a child's clock) and Redis. Matched with a player over the protocol
+and leaving the race (resigning); alone, racing the ghosts of a recorded race."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import signal
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from client_cli.config import Account, TokenStore
+from tests.app.client import Client, player, racing
+from tests.app.conftest import ServerProcess
+
+from .terminal import Terminal
+from .test_terminal import LEGAL, start
+
+
+@pytest.fixture
+def quick_server(
+    request: pytest.FixtureRequest, redis_url: str, tmp_path: Path
+) -> Iterator[ServerProcess]:
+    """The server; ghosts after ``request.param`` seconds (the matched test waits long:
+    the other player's arrival is not raced against the clock)."""
+    proc = ServerProcess(
+        redis_url,
+        tmp_path,
+        PATIENCE_QUICK_TICK="0.1",
+        PATIENCE_QUICK_GATHER="0",
+        PATIENCE_QUICK_GHOSTS_AFTER=str(request.param),
+    )
+    proc.start()
+    yield proc
+    if proc.process is not None:
+        proc.stop(signal.SIGKILL)
+
+
+def saved(url: str, config: Path, name: str) -> None:
+    """``name`` registered over the protocol, their token kept for the terminal."""
+
+    async def go() -> None:
+        client = await player(url, name)
+        assert client.token is not None
+        TokenStore(config / "patience-race").put(url, Account(name, client.token))
+        await client.close()
+
+    asyncio.run(go())
+
+
+@pytest.mark.parametrize("quick_server", [600], indirect=True)
+def test_matched_with_another_player_and_leaving_is_resigning(
+    quick_server: ServerProcess, tmp_path: Path, terminals: list[Terminal]
+) -> None:
+    config = tmp_path / "ann"
+    saved(quick_server.url, config, "ann")
+    ann = start(terminals, quick_server, config, "quick", "gate")
+    ann.wait_for(r"Quick race of The Gate: waiting · your rating 0 · within ±3 · ghosts in \d+ s")
+
+    async def bob_races() -> None:
+        bob = await player(quick_server.url, "bob")
+        waiting = await bob.call("quick", game="gate")
+        assert waiting["window"] == 3.0
+        matched = await bob.event("quick_matched")
+        assert sorted(matched["players"]) == ["ann", "bob"]
+        await bob.event("race_start")
+        await asyncio.to_thread(ann.wait_for, r"Matched with bob")
+        await asyncio.to_thread(ann.wait_for, LEGAL)
+        ann.type("q")
+        await asyncio.to_thread(ann.wait_for, r"Leave the race\? Your game will be resigned")
+        ann.type("y")
+        gone = await bob.event("progress", lambda e: e["player"] == "ann", timeout=20)
+        assert gone["status"] == "resigned"
+        await bob.close()
+
+    asyncio.run(bob_races())
+    assert ann.exit_code() == 0
+
+
+@pytest.mark.parametrize("quick_server", [3], indirect=True)
+def test_alone_races_the_ghosts_of_a_recorded_race(
+    quick_server: ServerProcess, tmp_path: Path, terminals: list[Terminal]
+) -> None:
+    async def recorded() -> None:
+        ann, bob = await player(quick_server.url, "ann"), await player(quick_server.url, "bob")
+        await racing(ann, bob)
+        for who in (ann, bob):
+            await who.call("resign")
+        await ann.event("results")
+        for who in (ann, bob):
+            await Client.close(who)
+
+    asyncio.run(recorded())
+    config = tmp_path / "cat"
+    saved(quick_server.url, config, "cat")
+    cat = start(terminals, quick_server, config, "quick", "gate")
+    cat.wait_for(r"The Gate · quick race vs 2 ghosts", timeout=20)
+    cat.wait_for(LEGAL)
+    cat.settle()
+    assert "ann (ghost)" in cat.text and "bob (ghost)" in cat.text, cat.text
+    said = rb"racing the ghosts of\s+(ann\s+and\s+bob|bob\s+and\s+ann),\s+on\s+their"
+    assert re.search(said, cat.output), cat.text
+    assert b"Quick race of The Gate: waiting" in cat.output  # (at the prompt, before)
+    cat.type("resign")
+    cat.wait_for(r"Resign\?")
+    cat.type("y")
+    cat.wait_for(r"You finished \d(st|nd|rd) of 3 against the ghosts")
+    cat.type("q")
+    assert cat.exit_code() == 0
