@@ -38,6 +38,7 @@ REPLIES |= {"profile"}
 #: the quick race's: a fuzzer waiting in its queue may be matched, or race ghosts
 REPLIES |= {"quick_waiting", "quick_left"}
 EVENTS |= {"quick_waiting", "quick_matched", "quick_ghosts", "quick_ghosts_start"}
+EVENTS |= {"quick_ghosts_result"}
 DOUBLES = "doubles-and-quits"
 
 Frame = bytes | str

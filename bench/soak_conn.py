@@ -41,12 +41,15 @@ REPLY_TYPES |= {"challenge", "challenge_taken", "challenges"}
 #: a player's name and devices (the soak's fuzzing connections may send these requests)
 REPLY_TYPES |= {"renamed", "link_code", "linked", "devices"}
 #: groups, weekly leagues, ratings
-REPLY_TYPES |= {"group", "groups", "event", "profile"}
+REPLY_TYPES |= {"group", "groups", "event", "profile", "quick_waiting", "quick_left"}
 #: the weekly events' (event_join, event)
 REPLY_TYPES |= {"event"}
 EVENT_TYPES = {"room", "race_start", "progress", "results", "signed_out", "daily_result"}
 EVENT_TYPES |= {"board_update", "stuck", "challenge_start", "challenge_result"}
 EVENT_TYPES |= {"challenge_news", "ghosts_result"}
+#: the quick race's (a fuzzing connection may join a queue)
+EVENT_TYPES |= {"quick_waiting", "quick_matched", "quick_ghosts", "quick_ghosts_start"}
+EVENT_TYPES |= {"quick_ghosts_result"}
 ERROR_CODES = {code.value for code in ErrorCode}
 SAMPLES = 12
 

@@ -154,7 +154,12 @@ class QuickRace(Part):
     async def tick(self) -> None:
         """One pass: every game's queue with players in it matched (whichever process
         runs it), then this process's waiters told of a wider window or sent to the
-        ghosts."""
+        ghosts. A process with nobody waiting here sends Redis nothing: each waiter's own
+        process runs the matcher, which takes in the other processes' waiters too, and an
+        idle server's connections to Redis stay idle (so that a connection that died
+        silently meanwhile is found by its health check, not by a request)."""
+        if not self.waiting:
+            return
         now = self.now()
         sizes = await self.queue.sizes(GAMES)
         window = self.window_of()
