@@ -105,6 +105,7 @@ KEYS: dict[str, str] = {
     "countdown": "get ready · q leave",
     "finished": "m rematch · c challenge a friend · q leave",
     "finished-guest": "c challenge a friend · the host may call a rematch · q leave",
+    "finished-quick": "c challenge a friend · q leave (then patience-race quick: another)",
     "closed": "the room is closed · q quit",
     "watch": "watching · q stop",
     "confirm": "y yes · anything else: no",

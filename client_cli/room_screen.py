@@ -465,7 +465,10 @@ def room_body(model: Model, width: int, height: int, now: int, *, watching: bool
         if any(isinstance(r, Mapping) and r.get("replay") for r in room.get("results") or []):
             out.append(Text("  Anyone's:     patience-race replay ID (the replay column)"))
         if not watching:
-            if model.is_host:
+            if room.get("quick"):
+                again = f"patience-race quick {clean(room.get('game') or '', 32)}"
+                out.append(Text(f"  A quick race has no rematch: {again} races again."))
+            elif model.is_host:
                 out.append(Text("  You host: m calls a rematch (a new deal for everyone)."))
             else:
                 host = clean(room.get("host") or "", 20)

@@ -312,6 +312,8 @@ def _keys(model: Model, width: int, height: int = 0) -> Text:
         words = f"u undo · {words}".replace(" · h help", "")  # (the line has room for 80)
     if context in ("lobby", "finished") and not model.is_host:
         words = KEYS[f"{context}-guest"]
+    if context == "finished" and (model.room or {}).get("quick"):
+        words = KEYS["finished-quick"]  # (a quick room has no host, and no rematch)
     if model.help:
         words = "Enter or Esc: back to the table"
     if model.page is not None:

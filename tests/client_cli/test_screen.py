@@ -406,3 +406,10 @@ def test_watching_a_race_of_pairs_counts_pairs() -> None:
     model.screen = WATCH
     shown = screen(model)
     assert re.search(r"bob\s+10/26\s+30 ", shown) and "/52" not in shown, shown
+
+
+def test_the_results_of_a_quick_race_offer_no_rematch() -> None:
+    shown = screen(in_room("finished", results=RESULTS, quick=True))
+    assert "rematch" not in shown.replace("has no rematch", ""), shown
+    assert "A quick race has no rematch: patience-race quick gate races again." in shown
+    assert "c challenge a friend · q leave (then patience-race quick: another)" in shown
