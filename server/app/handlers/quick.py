@@ -31,7 +31,6 @@ from ..domain import games as g
 from ..domain import ghosts
 from ..domain import quick as q
 from ..domain import room as rm
-from ..domain.room import new_code
 from ..events import GameEnded
 from ..held import HeldRoom
 from ..periodic import Periodic
@@ -224,12 +223,7 @@ class QuickRace(Part):
             session = self.sessions.get(w.pid)
             name = session.name if session is not None else None
             players.append((w.pid, name or await self.players.name_of(w.pid) or "?"))
-        for _ in range(20):
-            code = new_code()
-            if await self.stored_rooms.claim_code(code):
-                break
-        else:
-            raise RuntimeError("no free room code")
+        code = await self.stored_rooms.claim_new_code()
         now = self.now()
         room = HeldRoom(
             code=code,

@@ -16,7 +16,6 @@ from ..domain.room import (
     FINISHED,
     LOBBY,
     RoomConflict,
-    new_code,
     normalize_code,
 )
 from ..held import HeldRoom
@@ -57,12 +56,7 @@ class Lobby(Part):
         if req.game not in GAMES:
             raise refuse(ErrorCode.NO_SUCH_GAME, f"no game {req.game!r}; see the games list")
         await self.leave_current(pid)
-        for _ in range(20):
-            code = new_code()
-            if await self.stored_rooms.claim_code(code):
-                break
-        else:
-            raise RuntimeError("no free room code")
+        code = await self.stored_rooms.claim_new_code()
         now = self.now()
         room = HeldRoom(
             code=code,

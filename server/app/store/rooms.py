@@ -11,6 +11,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..domain.room import new_code
 from .codec import pack, text, unpack
 from .commit import RedisClient
 from .keys import (
@@ -58,6 +59,15 @@ class Rooms:
     async def claim_code(self, code: str) -> bool:
         """Take a room code for a new room; False if it is taken."""
         return bool(await self.redis.set(code_key(code), 1, nx=True))
+
+    async def claim_new_code(self, tries: int = 20) -> str:
+        """A room code drawn afresh and taken for a new room (another drawn while the one
+        drawn is taken); RuntimeError after ``tries`` taken ones."""
+        for _ in range(tries):
+            code = new_code()
+            if await self.claim_code(code):
+                return code
+        raise RuntimeError("no free room code")
 
     async def write(self, code: str, version: int, state: dict[str, Any], ttl: int) -> int:
         """Write the room's ``state`` if its version in Redis is still ``version``: the
