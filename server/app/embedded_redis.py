@@ -22,6 +22,13 @@ from .store.ready import POLL, LoadWait
 
 log = logging.getLogger("patience.redis")
 
+#: when Redis fsyncs its append-only file (the ``redis_fsync`` setting): ``always`` writes
+#: and fsyncs each pass's commands before it answers them, so an acknowledged write
+#: survives Redis killed and the machine losing power; with ``everysec`` Redis answers
+#: writes it has not written to its file yet while a slow fsync is under way (for up to
+#: 2 s), and a kill -9 then loses them (``tests/app/test_durability.py``)
+FSYNC = "always"
+
 
 class NoRedis(RuntimeError):
     """No Redis URL is set and no redis-server is here to start."""
@@ -71,10 +78,11 @@ def redis_child() -> None:
 class EmbeddedRedis:
     """``with EmbeddedRedis(dir) as r: r.url`` runs a Redis on a unix socket in ``dir``."""
 
-    def __init__(self, data_dir: Path, appendonly: bool = True) -> None:
+    def __init__(self, data_dir: Path, appendonly: bool = True, fsync: str = FSYNC) -> None:
         self.dir = Path(data_dir).resolve()
         self.socket = self.dir / "redis.sock"
         self.appendonly = appendonly
+        self.fsync = fsync
         self.process: subprocess.Popen[bytes] | None = None
         self._lock: int | None = None
 
@@ -107,7 +115,7 @@ class EmbeddedRedis:
             "--dir", str(self.dir),
             "--save", "",
             "--appendonly", "yes" if self.appendonly else "no",
-            "--appendfsync", "everysec",
+            "--appendfsync", self.fsync,
             "--daemonize", "no",
             "--logfile", str(self.dir / "redis.log"),
         ]  # fmt: skip

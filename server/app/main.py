@@ -19,7 +19,7 @@ from .embedded_redis import EmbeddedRedis, NoRedis
 from .service import Service
 from .settings import Settings
 from .store.connect import open_redis
-from .store.ready import RedisNotReady, wait_until_loaded
+from .store.ready import RedisNotReady, check_durability, wait_until_loaded
 from .store.secret import SecretMismatch
 from .transport.ws import WebServer
 
@@ -76,13 +76,14 @@ async def run(settings: Settings, started: asyncio.Event | None = None) -> None:
         if settings.redis_cluster:
             raise ValueError("a Redis Cluster needs a Redis URL, one of its nodes")
         private_dir(settings.data_dir)
-        embedded = EmbeddedRedis(settings.data_dir / "redis")
+        embedded = EmbeddedRedis(settings.data_dir / "redis", fsync=settings.redis_fsync)
         url = embedded.start(load_timeout=settings.redis_load_timeout)
     redis = open_redis(url, settings.redis_cluster)
     service: Service | None = None
     try:
         what = "embedded" if embedded else "cluster" if settings.redis_cluster else "external"
         await wait_until_loaded(redis, settings.redis_load_timeout, what)
+        await check_durability(redis, what)
         service = Service(settings, redis)
         rooms = await service.start()
         web = WebServer(settings, service)

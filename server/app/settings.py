@@ -43,6 +43,7 @@ class Settings:
     redis_url: str | None = None
     redis_cluster: bool = False
     redis_load_timeout: float = 60.0
+    redis_fsync: str = "always"
     data_dir: Path = Path("data")
     log_level: str = "INFO"
     max_frame: int = 4096
@@ -214,6 +215,13 @@ def _level(raw: str) -> str:
     return level
 
 
+def _fsync(raw: str) -> str:
+    value = raw.strip().lower()
+    if value not in ("always", "everysec"):
+        raise ValueError(f"must be always or everysec, not {raw!r}")
+    return value
+
+
 def _header_name(raw: str) -> str:
     if not re.fullmatch(r"[A-Za-z0-9-]+", raw):
         raise ValueError(f"a header name is letters, digits and '-', not {raw!r}")
@@ -274,6 +282,11 @@ OPTIONS: dict[str, tuple[str, Callable[[str], Any]]] = {
     "redis_load_timeout": (
         "seconds to wait at startup for Redis to load its data before giving up",
         _positive_float,
+    ),
+    "redis_fsync": (
+        "when the embedded Redis fsyncs its append-only file: always (before it answers a "
+        "write) or everysec (faster; a write Redis answered may be lost if it is killed)",
+        _fsync,
     ),
     "data_dir": ("directory of the embedded Redis's files and the server's secret", Path),
     "log_level": ("DEBUG, INFO, WARNING, ERROR or CRITICAL", _level),

@@ -42,6 +42,7 @@ def test_every_setting_has_a_variable() -> None:
             "PATIENCE_REDIS_LOAD_TIMEOUT: must be a positive",
         ),
         ([], {"PATIENCE_MAX_CONNECTIONS_PER_IP": "-1"}, "_PER_IP: must be 0 or more"),
+        ([], {"PATIENCE_REDIS_FSYNC": "no"}, "PATIENCE_REDIS_FSYNC: must be always or everysec"),
         (["--redis-cluster", "maybe"], {}, "--redis-cluster: must be 1, true or yes, or 0"),
         ([], {"PATIENCE_REDIS_CLUSTER": "yes"}, "PATIENCE_REDIS_CLUSTER: a Redis Cluster needs"),
         (

@@ -22,7 +22,7 @@ from typing import Any
 from redis.asyncio import Redis, RedisCluster
 from redis.asyncio.retry import Retry
 from redis.backoff import ExponentialBackoff
-from redis.exceptions import BusyLoadingError
+from redis.exceptions import BusyLoadingError, ResponseError
 
 log = logging.getLogger("patience.redis")
 
@@ -129,3 +129,31 @@ async def _ping_once(redis: Redis) -> None:
 async def _ping_cluster(redis: RedisCluster) -> None:
     await redis.initialize()  # the slot map, read from a node that has loaded
     await redis.ping(target_nodes=RedisCluster.PRIMARIES)
+
+
+#: what a Redis must be set to for an acknowledged write to survive it being killed: its
+#: append-only file on, and written and fsynced before it answers (``appendfsync
+#: everysec`` answers writes it has not written yet while a slow fsync is under way)
+DURABLE = {"appendonly": "yes", "appendfsync": "always"}
+
+
+async def check_durability(redis: Any, what: str) -> dict[str, str] | None:
+    """Warn, once at startup, when Redis's persistence settings can lose a write it has
+    answered; return them (None: Redis would not say: ``CONFIG`` renamed or not allowed,
+    as on some managed Redis, which is logged too)."""
+    try:
+        if isinstance(redis, RedisCluster):
+            raw = await redis.config_get("append*", target_nodes=RedisCluster.RANDOM)
+        else:
+            raw = await redis.config_get("append*")
+    except ResponseError as exc:
+        log.info("redis's persistence settings could not be read", extra={"reason": str(exc)})
+        return None
+    found = {name: str(raw.get(name, "")) for name in DURABLE}
+    if found != DURABLE:
+        log.warning(
+            "redis may lose acknowledged moves if it is killed: run it with appendonly yes "
+            "and appendfsync always",
+            extra={"redis": what, **found},
+        )
+    return found
