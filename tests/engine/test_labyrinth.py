@@ -80,13 +80,16 @@ def test_deal_order_of_an_explicit_deck() -> None:
     game = new_game("labyrinth", deck=deck)
     assert isinstance(game, Labyrinth)
     assert row(game, 1) == deck[0:10]  # 2C .. JC
-    assert moves(game) == ["a1>u", "deal"]
-    game.play("deal")  # the first row is full: a new row
-    assert row(game, 2) == deck[10:20]
-    game.play("a2>d")  # QC on the king of clubs
-    game.play("deal")  # the lowest row's gap is filled before any new row
-    assert pile(game, "a2") == deck[20]
-    assert game.rows == 2
+    assert moves(game) == ["a1>u"]  # the 2C must go home before the next deal
+    game.play("a1>u")
+    game.play("b1>u")  # and then the 3C
+    assert moves(game) == ["c1>u"]
+    for cell in ("c1", "d1", "e1", "f1", "g1", "h1", "i1", "j1"):
+        game.play(f"{cell}>u")  # 4C .. JC climb: the first row empties
+    assert moves(game) == ["deal"]
+    game.play("deal")  # the first row is all gaps: deal refills it, left to right
+    assert row(game, 1) == deck[10:20]
+    assert game.rows == 1
 
 
 def test_a_seed_takes_out_the_first_ace_and_king_of_each_suit_it_meets() -> None:
@@ -122,7 +125,7 @@ def test_free_from_above_or_below_and_in_the_top_and_lowest_rows() -> None:
     available = [game.cell_label(i) for i in game._available()]
     # a1, c1 top row; b2 empty above; c2 empty below; a4 b4 c4 lowest row
     assert available == ["a1", "c1", "b2", "c2", "a4", "b4", "c4"]
-    assert moves(game) == ["b2>u", "c2>u", "deal"]
+    assert moves(game) == ["b2>u", "c2>u"]  # no deal while a card can go home
     with pytest.raises(IllegalMove, match="9D at a2 is blocked"):
         game.play("a2>u")
     with pytest.raises(IllegalMove, match="8C at b3 is blocked"):
@@ -140,7 +143,7 @@ def test_a_play_from_above_frees_the_card_below() -> None:
 
 def test_the_top_row_is_free_with_a_card_below_it() -> None:
     game = maze(2, a1="2H", a2="9C", s="7C")
-    assert moves(game) == ["a1>u", "deal"]
+    assert moves(game) == ["a1>u"]
 
 
 # -- foundations -------------------------------------------------------------------------
@@ -148,7 +151,7 @@ def test_the_top_row_is_free_with_a_card_below_it() -> None:
 
 def test_up_and_down_by_suit() -> None:
     game = maze(1, a1="2S", b1="QS", c1="3S", s="7C")
-    assert moves(game) == ["a1>u", "b1>d", "deal"]
+    assert moves(game) == ["a1>u", "b1>d"]
     with pytest.raises(IllegalMove, match="3S cannot go up: the spades ascend from the 2"):
         game.play("c1>u")
     with pytest.raises(IllegalMove, match="3S cannot go down: the spades descend from the queen"):
@@ -165,12 +168,40 @@ def test_the_second_copies_finish_the_opposite_piles() -> None:
 
 def test_a_card_that_fits_both_piles_is_the_players_choice() -> None:
     game = maze(1, ud=up("D", "4"), dd=down("D", "6"), a1="5D", s="7C")
-    assert moves(game) == ["a1>u", "a1>d", "deal"]
+    assert moves(game) == ["a1>u", "a1>d"]
     game.play("a1>d")
     assert pile(game, "dd") == down("D", "5")
 
 
 # -- deal --------------------------------------------------------------------------------
+
+
+def test_deal_only_when_no_card_can_go_home() -> None:
+    """Rules version 2: suitable cards are played before the next deal. Which card, and
+    which foundation, stay the player's choice; the deal comes back once none is left."""
+    game = maze(2, a1="2S", b1="QS", a2="9C", b2="9D", s="7C 8C")
+    assert moves(game) == ["a1>u", "b1>d"]
+    with pytest.raises(
+        IllegalMove,
+        match="illegal move 'deal': suitable cards are played before the next deal: "
+        "2S at a1 can go home",
+    ):
+        game.play("deal")
+    game.play("b1>d")  # the queen first: the player's choice
+    with pytest.raises(IllegalMove, match="2S at a1 can go home"):
+        game.play("deal")
+    game.play("a1>u")
+    assert moves(game) == ["deal"]
+    game.play("deal")
+    assert row(game, 2)[:4] == ["9C", "9D", "8C", "7C"]  # the lowest row's gaps filled
+
+
+def test_a_card_freed_by_a_play_must_be_played_too() -> None:
+    game = maze(2, uc=up("C", "2"), a1="3C", a2="4C", b1="9D", b2="9H", s="7D")
+    game.play("a1>u")
+    assert moves(game) == ["a2>u"]  # a2 is free now, and fits: no deal yet
+    game.play("a2>u")
+    assert moves(game) == ["deal"]
 
 
 def test_deal_fills_the_lowest_rows_gaps_left_to_right_first() -> None:
@@ -209,10 +240,17 @@ def test_a_short_last_row() -> None:
 
 
 def test_the_top_row_stays_free_under_a_new_row() -> None:
-    game = maze(1, grace=0, **{**FULL_ROW, "a1": "2C"}, s="8D QH")
+    game = maze(1, grace=0, **FULL_ROW, s="8D QH")
     game.play("deal")
     # a2 (QH) is the lowest row; a1 above it is still free, being in the top row
-    assert moves(game) == ["a1>u", "a2>d"]
+    assert [game.cell_label(i) for i in game._available()] == [
+        "a1",
+        "b1",
+        *[f"{c}1" for c in COLUMNS[2:]],
+        "a2",
+        "b2",
+    ]
+    assert moves(game) == ["a2>d"]
 
 
 # -- the grace ---------------------------------------------------------------------------

@@ -9,8 +9,9 @@ import pytest
 
 from server.engine import GAMES, new_game, restore
 
-#: the rule sets whose rulings were corrected on 2026-11-24 (docs/games/README.md)
-CORRECTED = {"gate", "gate-narrow", "wedge", "babette", "blockade", "blockade-ten"}
+#: the rule sets whose rulings were corrected on 2026-11-24, and The Labyrinth's on
+#: 2026-11-25 (docs/games/README.md)
+CORRECTED = {"gate", "gate-narrow", "wedge", "babette", "blockade", "blockade-ten", "labyrinth"}
 
 
 def test_the_corrected_games_are_at_version_two_and_the_others_at_one() -> None:

@@ -121,9 +121,10 @@ CHECKED: dict[str, Position] = {
         "deal deal e10>u",
     ),
     "labyrinth": Position(
-        1,
-        "deal c2>d deal j2>d deal deal deal deal f5>u a5>u deal h5>u deal deal deal c7>d deal "
-        "deal deal",
+        73,
+        "a1>d deal deal d2>d h2>u b1>u deal deal deal e4>d h1>d i4>u deal i4>d deal deal g5>u "
+        "deal deal g6>d deal deal a7>d e7>u j7>d b7>u d7>u f7>u deal e7>u deal deal e8>d j1>d "
+        "a8>d b8>d j2>u j3>u i8>u deal",
     ),
     "blockade": Position(
         8,
@@ -162,9 +163,10 @@ LOST: dict[str, Position] = {
         "redeal deal deal deal g4>d f4>u deal deal deal deal a8>u deal a9>u deal",
     ),
     "labyrinth": Position(
-        1,
-        "deal c2>d deal j2>d deal deal deal deal f5>u a5>u deal h5>u deal deal deal c7>d deal "
-        "deal deal j3>g j2>u",
+        73,
+        "a1>d deal deal d2>d h2>u b1>u deal deal deal e4>d h1>d i4>u deal i4>d deal deal g5>u "
+        "deal deal g6>d deal deal a7>d e7>u j7>d b7>u d7>u f7>u deal e7>u deal deal e8>d j1>d "
+        "a8>d b8>d j2>u j3>u i8>u deal d2>g",
     ),
     "blockade-ten": Position(
         14,

@@ -66,6 +66,9 @@ class GridGame(Game):
     FREE: ClassVar[int] = BELOW
     REFILL: ClassVar[int] = NEVER
     PILED: ClassVar[bool] = False
+    #: ``deal`` only when no available card can go home (The Labyrinth: suitable cards are
+    #: played before the next deal)
+    PLAY_BEFORE_DEAL: ClassVar[bool] = False
     FOUNDATIONS: ClassVar[int] = UP_AND_DOWN
     COUNTERS: ClassVar[tuple[str, ...]] = ("rows",)
     ALIASES: ClassVar[dict[str, str]] = {"d": "deal"}
@@ -284,7 +287,7 @@ class GridGame(Game):
         if self.PILED:
             self._generate_builds(available, out)
         self._generate_own(out)
-        if self._deal_legal():
+        if self._deal_legal() and not (out and self.PLAY_BEFORE_DEAL):
             out.append(self.DEAL_MOVE)
         return out
 
@@ -346,7 +349,7 @@ class GridGame(Game):
     def _why(self, move: Move) -> str:
         kind = move.kind
         if kind == DEAL:
-            return "the stock is empty"
+            return self._why_deal()
         if kind not in (HOME, BUILD):
             return self._why_own(move)
         why = self._why_source(move.a)
@@ -355,6 +358,11 @@ class GridGame(Game):
         if kind == HOME:
             return self._why_home(self.p[move.a][-1], move.b)
         return self._why_build(move)
+
+    def _why_deal(self) -> str:
+        if not self.p[self.STOCK]:
+            return "the stock is empty"
+        return "not legal now"
 
     def _why_source(self, src: int) -> str:
         """Why nothing may move from cell ``src`` now, or "" when its top card may."""

@@ -4,8 +4,11 @@
 One ace and one king of each suit are taken out first as foundations, aces ascending,
 kings descending. Rows of ten are dealt one at a time. A card is free when it is in the
 top row or the lowest row dealt, or has an empty cell directly above or below it. Only
-the lowest row's gaps are refilled, by ``deal``. When all is stuck with the stock out,
-one grace: any one card of the tableau may be taken out.
+the lowest row's gaps are refilled, by ``deal``, and only once no available card can go
+home (rules version 2: the seed has the player deal a row, then "play any suitable
+cards"; under version 1 a player could hold plays back and deal over them, which made
+nearly every deal winnable). When all is stuck with the stock out, one grace: any one
+card of the tableau may be taken out.
 
 Notation: cells ``a1``..``j10``. ``c3>u``, ``c3>d`` play home; ``deal``; ``c3>g`` takes
 c3's card as the grace, ``g>u`` / ``g>d`` plays it home.
@@ -16,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any, ClassVar, Final
 
-from ..cards import RANK, card_of
+from ..cards import CODE, RANK, card_of
 from ..core import Move, PileSpec
 from ..deal import sorted_deck
 from .grid import ENDS, HOME, LOWEST, OWN, GridGame
@@ -27,12 +30,14 @@ GRACE_HOME: Final = OWN + 1
 
 class Labyrinth(GridGame):
     id = "labyrinth"
+    rules_version = 2  # corrected 2026-11-25: deal only when nothing can go home
     name = "The Labyrinth"
     summary = "Two packs in rows of ten, free from above or below; one grace when stuck."
     WIDTH = 10
     MAX_ROWS = 10
     FREE = ENDS
     REFILL = LOWEST
+    PLAY_BEFORE_DEAL = True
     COUNTERS = ("rows", "grace")
     NOTATION_HINT = "Moves look like c3>u, c3>d, deal, c3>g or g>u (cells: column a-j, row 1-10)."
     HOME_KINDS = frozenset({HOME, GRACE_HOME})
@@ -108,6 +113,17 @@ class Labyrinth(GridGame):
             target = self._home_target(self.p[self.GRACE][-1], move.b)
             assert target is not None
             self._mv(self.GRACE, target)
+
+    def _why_deal(self) -> str:
+        if self.p[self.STOCK]:
+            for i in self._available():
+                card = self.p[i][-1]
+                if self._homes(card):
+                    return (
+                        f"suitable cards are played before the next deal: {CODE[card]} at "
+                        f"{self.cell_label(i)} can go home"
+                    )
+        return super()._why_deal()
 
     def _why_own(self, move: Move) -> str:
         p = self.p
