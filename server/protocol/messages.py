@@ -15,35 +15,29 @@ server.protocol.errors.ProtocolError: move: field 'move' is required
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
-from typing import Any, ClassVar
+from typing import Any
 
 from .codec import too_deep
 from .errors import ErrorCode, ProtocolError
 from .fastpath import MAX_ID as MAX_ID
 from .fastpath import MAX_TEXT as MAX_TEXT
 from .fastpath import move_fields
+from .fields import Field as Field
+from .fields import Request as Request
+from .groups import GROUP_REQUESTS as GROUP_REQUESTS
+from .groups import Event as Event
+from .groups import EventJoin as EventJoin
+from .groups import GroupBoard as GroupBoard
+from .groups import GroupCreate as GroupCreate
+from .groups import GroupDelete as GroupDelete
+from .groups import GroupJoin as GroupJoin
+from .groups import GroupLeave as GroupLeave
+from .groups import GroupLink as GroupLink
+from .groups import GroupList as GroupList
+from .groups import GroupRemove as GroupRemove
+from .groups import GroupShow as GroupShow
 
 PROTOCOL_VERSION = 1
-
-
-@dataclass(frozen=True)
-class Field:
-    """How one request field is checked: its type, whether required, and its bounds."""
-
-    kind: type
-    required: bool = False
-    low: int | None = None
-    high: int | None = None
-    max_len: int = MAX_TEXT
-
-
-@dataclass(frozen=True, slots=True)
-class Request:
-    """Base of every request record. ``id`` is echoed in the reply."""
-
-    TYPE: ClassVar[str] = ""
-    FIELDS: ClassVar[dict[str, Field]] = {}
-    id: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -368,114 +362,6 @@ class Rename(Request):
 
 
 # -- groups (``handlers/groups.py``; docs/protocol.md "Groups") -------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class GroupCreate(Request):
-    TYPE = "group_create"
-    FIELDS = {"name": Field(str, required=True, max_len=64)}
-    name: str = ""
-
-
-@dataclass(frozen=True, slots=True)
-class GroupJoin(Request):
-    """Join a group with its link's key (``/g/GROUP?k=KEY``)."""
-
-    TYPE = "group_join"
-    FIELDS = {
-        "group": Field(str, required=True, max_len=16),
-        "key": Field(str, required=True, max_len=32),
-    }
-    group: str = ""
-    key: str = ""
-
-
-@dataclass(frozen=True, slots=True)
-class GroupLeave(Request):
-    TYPE = "group_leave"
-    FIELDS = {"group": Field(str, required=True, max_len=16)}
-    group: str = ""
-
-
-@dataclass(frozen=True, slots=True)
-class GroupRemove(Request):
-    """The owner removes a member (by name), who cannot join again by a link."""
-
-    TYPE = "group_remove"
-    FIELDS = {"group": Field(str, required=True, max_len=16), "name": Field(str, required=True)}
-    group: str = ""
-    name: str = ""
-
-
-@dataclass(frozen=True, slots=True)
-class GroupLink(Request):
-    """The owner makes a new join link; the old one stops working."""
-
-    TYPE = "group_link"
-    FIELDS = {"group": Field(str, required=True, max_len=16)}
-    group: str = ""
-
-
-@dataclass(frozen=True, slots=True)
-class GroupDelete(Request):
-    TYPE = "group_delete"
-    FIELDS = {"group": Field(str, required=True, max_len=16)}
-    group: str = ""
-
-
-@dataclass(frozen=True, slots=True)
-class GroupShow(Request):
-    TYPE = "group_show"
-    FIELDS = {"group": Field(str, required=True, max_len=16)}
-    group: str = ""
-
-
-@dataclass(frozen=True, slots=True)
-class GroupList(Request):
-    """The groups the player is in."""
-
-    TYPE = "groups"
-
-
-@dataclass(frozen=True, slots=True)
-class GroupBoard(Request):
-    """A board among a group's members (or the group's week board, ``week/GAME``)."""
-
-    TYPE = "group_board"
-    FIELDS = {"group": Field(str, required=True, max_len=16), "board": Field(str, required=True)}
-    group: str = ""
-    board: str = ""
-
-
-GROUP_REQUESTS = (
-    GroupCreate,
-    GroupJoin,
-    GroupLeave,
-    GroupRemove,
-    GroupLink,
-    GroupDelete,
-    GroupShow,
-    GroupList,
-    GroupBoard,
-)
-
-
-@dataclass(frozen=True, slots=True)
-class EventJoin(Request):
-    """Join this week's event: placed in a league of one's tier (``docs/leaderboards.md``,
-    "Weekly leagues")."""
-
-    TYPE = "event_join"
-
-
-@dataclass(frozen=True, slots=True)
-class Event(Request):
-    """One's league of a week's event and its standings (``week``: ``YYYY-Www``, this
-    week's by default; a past week's as it closed)."""
-
-    TYPE = "event"
-    FIELDS = {"week": Field(str, max_len=8)}
-    week: str | None = None
 
 
 REQUESTS: dict[str, type[Request]] = {
