@@ -36,7 +36,8 @@ HOLD = 0.8
 
 def tracer_of(pid: int, task: str) -> int:
     status = Path(f"/proc/{pid}/task/{task}/status").read_text()
-    return int(next(line.split()[1] for line in status.splitlines() if line.startswith("TracerPid")))
+    line = next(line for line in status.splitlines() if line.startswith("TracerPid"))
+    return int(line.split()[1])
 
 
 @contextmanager
