@@ -147,3 +147,15 @@ def test_the_ttl_check_finds_one(tmp_path: Path) -> None:
         "    await r.expire('k', 60)\n"
     )
     assert len(own_ttls(bad)) == 4
+
+
+def test_every_key_is_in_the_servers_table_of_redis_keys() -> None:
+    """``docs/server.md``, "What is kept in Redis", has a row for every key prefix keys.py
+    builds (keys.py's docstring points there rather than keeping a table of its own)."""
+    text = (ROOT / "docs/server.md").read_text()
+    table = text[text.index("## What is kept in Redis") :]
+    table = table[: table.index("\n## ", 1)]
+    rows = [line for line in table.splitlines() if line.startswith("| `")]
+    named = {p for p in prefixes() if len(p) < 64}  # (token_digest's SHA-256 is no key)
+    missing = sorted(p for p in named if not any(row.startswith(f"| `{p}:") for row in rows))
+    assert not missing, f"keys with no row in docs/server.md's table: {missing}"
