@@ -1,6 +1,6 @@
 """The quick race's rules, pure: the rating window a waiting player is matched within,
 and which recorded race a lone player races as ghosts. The matcher itself runs in Redis
-(``store/scripts.py`` ``QUICK_MATCH``, so that every process shares one queue and a
+(``store/scripts/social.py`` ``QUICK_MATCH``, so that every process shares one queue and a
 player is matched once); :func:`match` here is the same rule in Python, what the tests
 and the documentation hold the script to.
 

@@ -1,5 +1,5 @@
 """The leaderboards' repository: board entries in Redis sorted sets, written by the Lua
-scripts ``SUBMIT_TIME`` and ``SUBMIT_COUNT`` (``scripts.py``); what a board is, and its
+scripts ``SUBMIT_TIME`` and ``SUBMIT_COUNT`` (``scripts/games.py``); what a board is, and its
 scores, is ``server.app.domain.boards`` (and ``docs/leaderboards.md``)."""
 
 from __future__ import annotations
