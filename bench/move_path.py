@@ -44,6 +44,7 @@ class Seat:
         self.player: str | None = None
         self.name: str | None = None
         self.hello = False
+        self.side = False
         self.watching: set[str] = set()
         self.address: str | None = None
         self.frames = 0

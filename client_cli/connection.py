@@ -103,9 +103,13 @@ class Connection:
         first_delay: float = FIRST_DELAY,
         max_delay: float = MAX_DELAY,
         open_timeout: float = 5.0,
+        side: bool = False,
     ) -> None:
         self.url = url
         self.token = token
+        #: sign in beside the player's own connection (a one-shot command's): their
+        #: game in another terminal is not signed out, and this connection cannot play
+        self.side = side
         self.on_event = on_event or (lambda event: None)
         self.on_link = on_link or (lambda state, delay: None)
         self.on_welcome = on_welcome or (lambda welcome: None)
@@ -152,6 +156,8 @@ class Connection:
             fields["device"] = device_label()
             if self.token:
                 fields["token"] = self.token
+                if self.side:
+                    fields["side"] = True
             welcome = await self.request("hello", **fields)
         except BaseException:
             await self._drop(ws)

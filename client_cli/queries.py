@@ -195,12 +195,12 @@ class NoAccount(Exception):
 
 
 async def _signed_in(server: str) -> tuple[Connection, dict[str, Any]]:
-    """A connection signed in with the saved token (a client of the same player playing
-    elsewhere is signed out, as the server allows one connection a player)."""
+    """A connection signed in with the saved token, beside the player's own (``side``): a
+    game they are playing in another terminal or a browser goes on undisturbed."""
     account = TokenStore(config_dir()).get(server)
     if account is None:
         raise NoAccount
-    conn = Connection(server, token=account.token)
+    conn = Connection(server, token=account.token, side=True)
     welcome = await conn.open()
     return conn, welcome
 

@@ -40,6 +40,8 @@ class Session(Protocol):
     player: str | None
     name: str | None
     hello: bool
+    #: signed in beside the player's own connection (``hello``'s ``side``): cannot play
+    side: bool
     watching: set[str]
     #: the client's address (the peer's, or as the proxy in front says), for limits
     address: str | None

@@ -75,6 +75,9 @@ class Mover(Protocol):
     @property
     def player(self) -> str | None: ...
 
+    @property
+    def side(self) -> bool: ...
+
 
 class GameLog(Protocol):
     """How a game's log is written (``handlers.keeper.GameKeeper``)."""
@@ -128,6 +131,7 @@ class MovePath:
         if (
             live is None
             or not session.hello
+            or session.side
             or live.owner != session.player
             or live.kind == g.DAILY
         ):

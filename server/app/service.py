@@ -196,6 +196,13 @@ class Service:
         """The reply to a request (an ``error`` reply for a :class:`ProtocolError`)."""
         if not session.hello and not isinstance(request, m.Hello):
             raise ProtocolError(ErrorCode.HELLO_FIRST, "send hello first", request.id)
+        if session.side and type(request) not in m.SIDE_REQUESTS:
+            raise ProtocolError(
+                ErrorCode.SIDE_CONNECTION,
+                f"{request.TYPE}: this connection is signed in beside your own (hello with "
+                "side), and cannot play: play on a connection signed in without side",
+                request.id,
+            )
         handler = self._handlers[type(request)]
         for attempt in range(4):
             try:
@@ -215,6 +222,8 @@ class Service:
 
     def disconnected(self, session: Session) -> None:
         self.accounts.forget_session(session)
+        if session.side:
+            return  # it held nothing of the player's: their own connection carries on
         if session.player is not None and session.player not in self.sessions:
             self.quick.went_away(session.player)
 

@@ -16,6 +16,10 @@ class ErrorCode(StrEnum):
     """``hello`` asked for a protocol version this server does not speak."""
     HELLO_FIRST = "hello_first"
     """A request other than ``hello`` before ``hello``."""
+    SIDE_CONNECTION = "side_connection"
+    """A request to play (a game, a room, a daily, the quick race, a hint) on a connection
+    signed in with ``hello``'s ``side``: it sits beside the player's own connection and
+    cannot play."""
     NOT_AUTHENTICATED = "not_authenticated"
     """The request needs a signed-in player: ``register`` or ``hello`` with a token first."""
     BAD_TOKEN = "bad_token"

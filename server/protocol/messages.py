@@ -48,12 +48,16 @@ class Hello(Request):
         "token": Field(str, max_len=128),
         "client": Field(str),
         "device": Field(str),
+        "side": Field(bool),
     }
     protocol: int = PROTOCOL_VERSION
     token: str | None = None
     client: str | None = None
     #: this device's label, as its player will see it in ``devices``
     device: str | None = None
+    #: with ``token``: sign in beside the player's connection, not in its place (a one-shot
+    #: command's): it takes nothing over and cannot play (:data:`SIDE_REQUESTS`)
+    side: bool | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -410,6 +414,36 @@ REQUESTS: dict[str, type[Request]] = {
         Profile,
     )
 }
+
+#: what a connection signed in with ``hello``'s ``side`` may ask (a one-shot command's:
+#: its player's account, boards, replays, groups and leagues); anything else, playing
+#: above all, is refused with ``side_connection``
+SIDE_REQUESTS: frozenset[type[Request]] = frozenset(
+    {
+        Hello,
+        LinkCode,
+        Devices,
+        SignOut,
+        Games,
+        Rules,
+        Ping,
+        Top,
+        BoardWatch,
+        BoardUnwatch,
+        Follow,
+        Unfollow,
+        Replay,
+        ReplayView,
+        ChallengeCreate,
+        ChallengeShow,
+        Challenges,
+        Rename,
+        *GROUP_REQUESTS,
+        EventJoin,
+        Event,
+        Profile,
+    }
+)
 
 
 def _bad(message: str, request_id: Any) -> ProtocolError:

@@ -129,6 +129,7 @@ class Seat:
         self.player: str | None = player
         self.name: str | None = name
         self.hello = True
+        self.side = False
         self.watching: set[str] = set()
         self.address: str | None = None
         self.sent: list[Any] = []

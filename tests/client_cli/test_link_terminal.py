@@ -1,7 +1,8 @@
 """One player on two terminals, end to end: the real client in pseudo-terminals against a
 real server and Redis. ``link`` shows a code, ``link CODE`` signs another terminal in as
 the same player, ``devices`` lists them and signs one out; a terminal taken over says in
-words where the player went."""
+words where the player went. A one-shot command signs in beside the player's game, which
+goes on."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from .terminal import Terminal
 from .test_terminal import GATE_1234, register, start
 
 
-def test_a_code_links_a_second_terminal_which_signs_the_first_out(
+def test_a_code_links_a_second_terminal_and_the_game_in_the_first_goes_on(
     server_process: ServerProcess, tmp_path: Path, terminals: list[Terminal]
 ) -> None:
     desk, laptop = tmp_path / "desk", tmp_path / "laptop"
@@ -25,9 +26,11 @@ def test_a_code_links_a_second_terminal_which_signs_the_first_out(
     shown = start(terminals, server_process, desk, "link")
     code = shown.wait_for(r"Your link code: ([2-9A-Z]{4}-[2-9A-Z]{4}) \(for 5 minutes, once\)")[1]
     assert shown.exit_code() == 0
-    # the game in the first terminal was taken over by the command: it says so in words
-    playing.wait_for(r"Signed in again on this device \(terminal on [^)]+\), on another")
-    playing.wait_for(r"This\s+terminal has stopped; q quits")
+    # the command signed in beside the game in the first terminal (hello's side), which
+    # goes on: its next move is played
+    playing.type("b4>t3")
+    playing.wait_for(r"moves 1")
+    assert "Signed in again" not in playing.text and "has stopped" not in playing.text
 
     # the laptop plays as nobody yet: the code signs it in as ann, typed as it comes
     linked = start(terminals, server_process, laptop, "link", code.lower().replace("-", ""))

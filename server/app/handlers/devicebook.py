@@ -26,12 +26,17 @@ class DeviceBook:
         #: player -> (their connection here, its device): at most one a player here, as
         #: ``ctx.sessions``; let go with the connection (:meth:`forget`)
         self.here: dict[str, tuple[Session, Device]] = {}
+        #: connections signed in beside their player's (``hello``'s ``side``) -> their
+        #: device; let go with the connection
+        self.beside: dict[Session, Device] = {}
 
     def device_of(self, session: Session) -> Device | None:
         """The device the connection signed in with, if it is signed in here."""
         pid = session.player
         held = self.here.get(pid) if pid is not None else None
-        return held[1] if held is not None and held[0] is session else None
+        if held is not None and held[0] is session:
+            return held[1]
+        return self.beside.get(session)
 
     async def signed_in(self, pid: str, token: str, label: str | None) -> Device:
         """A connection signs in with ``token`` (``hello``): its device is seen now,
@@ -80,7 +85,12 @@ class DeviceBook:
         of the one it replaces first: :meth:`device_of`)."""
         self.here[pid] = (session, device)
 
+    def hold_beside(self, session: Session, device: Device) -> None:
+        """This connection is signed in beside its player's own (``side``), on ``device``."""
+        self.beside[session] = device
+
     def forget(self, session: Session) -> None:
+        self.beside.pop(session, None)
         pid = session.player
         if pid is not None and (held := self.here.get(pid)) is not None and held[0] is session:
             del self.here[pid]

@@ -96,7 +96,18 @@ class Accounts(Part):
             if name is None:
                 raise refuse(ErrorCode.BAD_TOKEN, "no player has this token")
             device = await self.book.signed_in(pid_s, req.token, req.device)
+            if req.side and session.player is None:
+                # beside the player's connection, not in its place: nothing taken over,
+                # nothing resumed, no presence of its own
+                self.book.hold_beside(session, device)
+                session.hello = session.side = True
+                session.player, session.name = pid_s, name
+                reply["player"] = {"id": pid_s, "name": name}
+                reply["side"] = True
+                reply["challenges_new"] = await self.ctx.challenges.unseen(pid_s)
+                return reply
             session.hello = True
+            session.side = False
             await self._sign_in(session, pid_s, name, device)
             reply["player"] = {"id": pid_s, "name": session.name}
             reply["resume"] = await self._resume(session, pid_s)

@@ -126,6 +126,9 @@ class WsSession:
         #: the client's address, for limits (set as the connection is let in)
         self.address: str | None = None
         self.hello = False
+        #: signed in with ``hello``'s ``side``: beside the player's connection, not in its
+        #: place (it takes nothing over, and cannot play)
+        self.side = False
         self.watching: set[str] = set()
         self.rate = settings.rate
         self.burst = settings.burst
