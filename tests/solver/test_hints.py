@@ -198,10 +198,9 @@ def test_a_view_of_another_game_is_refused() -> None:
 def test_the_budget_is_the_documented_one() -> None:
     assert hints.BUDGET_S == 0.2
     game = midgame("blockade", 2, 30)
-    started = __import__("time").process_time()
-    hint(game.view(), "blockade", seed=1, max_nodes=10**9)
-    # the CPU cap stops a search with no node bound (with room for building the answer)
-    assert __import__("time").process_time() - started < hints.BUDGET_S + 0.5
+    found = hint(game.view(), "blockade", seed=1, max_nodes=10**9)
+    # the CPU cap stops a search with no node bound, and the hint says so
+    assert found is not None and found.stopped == "cpu" and found.nodes < 10**9
 
 
 def many_moves(game_id: str, most: int) -> Game:
