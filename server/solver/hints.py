@@ -69,8 +69,8 @@ NODES: Final = {"blockade": 3_000}
 #: how many orders of the hidden cards are drawn
 SAMPLES: Final = 6
 #: the share of a hint's budget (CPU and wall clock each) its search may take: the rest
-#: is kept for choosing among the moves it liked best and saying why (a few ms; up to
-#: about 20 in a Blockade position of two hundred moves, on the source engine)
+#: is kept for choosing among the moves it liked best and saying why (at most 6 ms
+#: measured, in the Blockade, on the source engine: ``docs/performance.md``)
 SEARCH_SHARE: Final = 0.9
 #: how many positions pass between looks at the clock: a look costs about a
 #: microsecond of CPU, a position 5 to 500
@@ -199,8 +199,8 @@ def _choose(
 
     What a move does at once (and whether it leads up, :func:`_uphill`) is looked at for
     the :data:`_FINALISTS` moves the search liked best, in that order, while the hint's
-    budget lasts (the first always): with many moves, a Blockade of two hundred, it
-    takes tens of milliseconds, and the clock may end it."""
+    budget lasts (the first always): each is played, and in a wide Blockade the moves
+    back from it tried, so that on a slow or loaded machine the clock may end it."""
 
     def value(text: str) -> tuple[float, ...]:
         """What the search found of a move: the samples it won, then its mean score."""
