@@ -8,11 +8,14 @@ by following them, against games played at random). Prints Markdown tables for
 Positions: seeds 0..N-1 of each game, each after a random number (0 to 60) of random
 legal moves (taken back to before the end where they end the game), so that openings,
 middle games and ends all count. Each is hinted twice:
-in this process, timing the CPU the hint took (``time.process_time``), and through
-``server.app.workers.Workers`` (the pool the server runs hints in: a fork-server
-process, the view pickled there and the answer back), timing the wall clock from the
-call to the answer, as the request handler awaits it. The first hint through the pool
-(its process starting) is left out of the latency and reported on its own.
+in this process, timing the CPU the hint took (``time.process_time``; the CPU cap alone,
+so that a busy machine does not hide what the search costs), and through
+``server.app.workers.Workers`` as the server asks (``suggest``, the CPU and the wall
+clock capped: a fork-server process, the view pickled there and the answer back),
+timing the wall clock from the call to the answer, as the request handler awaits it.
+The first hint through the pool (its process starting) is left out of the latency and
+reported on its own. *Ended by the clock*: the hints (in this process) whose search the
+CPU cap ended before its positions did, which the same view and seed may not repeat.
 
 ``--play N`` then plays N deals of each game to the end by following the hints (and the
 same deals at random), at the server's budget: how much hints help (0 to skip it).
@@ -85,25 +88,28 @@ def cost_table(games: list[str], count: int) -> None:
     )
     print()
     print(
-        "| game | hints | CPU ms mean | CPU ms p95 | CPU ms max | latency ms median "
-        "| latency ms p95 | first (pool start) ms | positions searched |"
+        "| game | hints | CPU ms median | CPU ms p95 | CPU ms max | latency ms median "
+        "| latency ms p95 | first (pool start) ms | positions searched | ended by the clock |"
     )
-    print("|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     for game_id in games:
         games_at = positions(game_id, count)
         views = [g.view() for g in games_at]
         cpu = []
         nodes = []
+        clocked = 0
         for view in views:
             started = time.process_time()
             found = hint(view, game_id, hint_seed(view))
             cpu.append(1000 * (time.process_time() - started))
             nodes.append(found.nodes if found else 0)
+            clocked += found is not None and found.stopped != ""
         first, latency = asyncio.run(through_workers(views, game_id))
         print(
-            f"| `{game_id}` | {len(views)} | {statistics.mean(cpu):.1f} | "
+            f"| `{game_id}` | {len(views)} | {statistics.median(cpu):.1f} | "
             f"{percentile(cpu, 0.95):.1f} | {max(cpu):.1f} | {statistics.median(latency):.1f} | "
-            f"{percentile(latency, 0.95):.1f} | {first:.0f} | {statistics.mean(nodes):,.0f} |",
+            f"{percentile(latency, 0.95):.1f} | {first:.0f} | {statistics.mean(nodes):,.0f} | "
+            f"{clocked} |",
             flush=True,
         )
 

@@ -26,12 +26,19 @@ How a move is chosen (*determinized* search, as card-game programs do it):
    (a run moved to a space and back) only one is ever hinted before the moves that
    make progress (:func:`_uphill`), so that hints followed never go round in a circle.
 
-The same view and seed always give the same hint (the samples come only from them),
-unless the CPU budget cuts the search short first: it is counted in positions
-(:data:`MAX_NODES`, fewer in a game whose positions cost more: :data:`NODES`), with a
-cap on the CPU time (:data:`BUDGET_S`, about 200 ms) that a loaded machine may reach
-first. Choosing among the moves the search liked best, and the reason, take a few
-milliseconds more.
+The budget is counted in positions (:data:`MAX_NODES`, fewer in a game whose positions
+cost more: :data:`NODES`), and the same view and seed always give the same hint when the
+positions end the search (the samples come only from them; :attr:`Hint.stopped` is
+empty). It is capped by the clock too: the whole hint may take :data:`BUDGET_S` of CPU
+(200 ms), and the server's task (:func:`suggest`) as long on the wall clock, since a
+worker on a busy machine gets less than a core and the player waits for the wall clock.
+The search stops at :data:`SEARCH_SHARE` of either cap (the clock looked at every few
+positions, over all the moves searched); the moves it liked best are then weighed in
+turn while the budget lasts, and the reason is one move played and taken back. A hint
+a clock ended is the best move found by then, always a legal move with a reason, but the
+same view and seed may give another one next time: on a loaded machine, or with the
+engine running from source (each position costing about three times as much as
+compiled), in the games whose positions cost most.
 
 >>> from server.engine import new_game
 >>> hint = suggest(new_game("gate", seed=1).view(), "gate", seed=7)
@@ -61,8 +68,13 @@ MAX_NODES: Final = 12_000
 NODES: Final = {"blockade": 3_000}
 #: how many orders of the hidden cards are drawn
 SAMPLES: Final = 6
-#: how many positions pass between looks at the clock
-_CLOCK_EVERY = 64
+#: the share of a hint's budget (CPU and wall clock each) its search may take: the rest
+#: is kept for choosing among the moves it liked best and saying why (at most 6 ms
+#: measured, in the Blockade, on the source engine: ``docs/performance.md``)
+SEARCH_SHARE: Final = 0.9
+#: how many positions pass between looks at the clock: a look costs about a
+#: microsecond of CPU, a position 5 to 500
+_CLOCK_EVERY: Final = 8
 #: the score of a win
 _WIN = float("inf")
 #: how many of the moves the search liked best are weighed on what they do at once
@@ -72,13 +84,16 @@ _FINALISTS = 24
 @dataclass(frozen=True)
 class Hint:
     """A suggested move and why, with what the search did: the samples it searched
-    whole, those of them in which the move led to a win, and the positions entered."""
+    whole, those of them in which the move led to a win, the positions entered, and
+    which clock ended the search before its positions did ("cpu", "wall"; "" when
+    none did, and the hint is a function of the view and the seed)."""
 
     move: str
     reason: str
     samples: int = 0
     wins: int = 0
     nodes: int = 0
+    stopped: str = ""
 
 
 class _OutOfTime(Exception):
@@ -93,8 +108,10 @@ def suggest(
     max_nodes: int | None = None,
 ) -> tuple[str, str] | None:
     """The hint for a player's ``view`` of a ``game_id`` game: (move text, reason), or
-    None when no move is legal. Plain data in and out: the task a server's worker runs."""
-    found = hint(view, game_id, seed, budget_s=budget_s, max_nodes=max_nodes)
+    None when no move is legal. Plain data in and out: the task a server's worker runs.
+    ``budget_s`` caps both the CPU the hint takes and its wall clock: on a loaded machine
+    a worker gets less than a core, and the player waits for the wall clock."""
+    found = hint(view, game_id, seed, budget_s=budget_s, max_nodes=max_nodes, wall_s=budget_s)
     return None if found is None else (found.move, found.reason)
 
 
@@ -105,16 +122,18 @@ def hint(
     budget_s: float | None = BUDGET_S,
     max_nodes: int | None = None,
     samples: int = SAMPLES,
+    wall_s: float | None = None,
 ) -> Hint | None:
     """The :class:`Hint` for ``view`` (see the module's docstring), or None when no move
-    is legal. ``budget_s``: CPU seconds (None: no cap); ``max_nodes``: positions (None:
-    the game's :data:`NODES`, else :data:`MAX_NODES`)."""
+    is legal. ``budget_s``: CPU seconds for the whole hint (None: no cap); ``wall_s``:
+    seconds of the wall clock, the same way (None: no cap); ``max_nodes``: positions
+    (None: the game's :data:`NODES`, else :data:`MAX_NODES`)."""
+    clock = _Clock(budget_s, wall_s)
     info = GAMES.get(game_id)
     if info is None:
         raise ValueError(f"no such game: {game_id!r} (games: {', '.join(GAMES)})")
     cls = info.cls
     unseen = cls.unseen_cards(view)  # ValueError for a view of another game
-    deadline = None if budget_s is None else time.process_time() + budget_s
     hooks = hooks_for(game_id)
     here = cls.from_view(view, unseen)
     legal = here.legal_moves()
@@ -129,6 +148,8 @@ def hint(
         max_nodes = NODES.get(game_id, MAX_NODES)
     per_sample = max(1, max_nodes // orders)
     tally: dict[str, _Tally] = {}
+    # the moves searched so far in the sample under way, with what they reached
+    results: list[tuple[str, _Reached]] = []
     nodes = 0
     searched = 0
     try:
@@ -140,18 +161,46 @@ def hint(
             share = max(1, per_sample // len(moves))
             results = []
             for move in moves:
-                reached = _reach(sample, hooks, move, share, deadline)
+                reached = _reach(sample, hooks, move, share, clock)
                 nodes += reached.nodes
                 results.append((move.text, reached))
             searched += 1
             for n, (text, reached) in enumerate(results):
                 tally.setdefault(text, _Tally(order=n)).add(reached)
     except _OutOfTime:
-        pass
+        # a sample cut short counts only when it is all there is: the moves it searched
+        # before the clock, each once (the moves after them were not searched at all)
+        if not tally:
+            for n, (text, reached) in enumerate(results):
+                tally.setdefault(text, _Tally(order=n)).add(reached)
     if not tally:
-        # not one sample searched whole: what each move does at once decides
-        chosen = min(legal, key=lambda m: (_at_once(view, here, m), legal.index(m)))
-        return Hint(chosen.text, reason(view, here, chosen), nodes=nodes)
+        # the clock ended before a move was searched: the hooks' first choice here
+        chosen = hooks.expand(here)[0]
+        return Hint(chosen.text, reason(view, here, chosen), nodes=nodes, stopped=clock.stopped)
+    text = _choose(view, here, hooks, tally, clock)
+    wins = tally[text].wins
+    move = here.parse(text)
+    why = reason(view, here, move)
+    if wins and not unseen:
+        why = f"{why}; it leads to a win"
+    elif wins:
+        why = f"{why}; it leads to a win in {wins} of {searched} guesses at the face-down cards"
+    return Hint(text, why, samples=searched, wins=wins, nodes=nodes, stopped=clock.stopped)
+
+
+def _choose(
+    view: Mapping[str, Any],
+    here: Game,
+    hooks: Hooks,
+    tally: dict[str, _Tally],
+    clock: _Clock,
+) -> str:
+    """The move to hint of those the search tallied (see the module's docstring, 3).
+
+    What a move does at once (and whether it leads up, :func:`_uphill`) is looked at for
+    the :data:`_FINALISTS` moves the search liked best, in that order, while the hint's
+    budget lasts (the first always): each is played, and in a wide Blockade the moves
+    back from it tried, so that on a slow or loaded machine the clock may end it."""
 
     def value(text: str) -> tuple[float, ...]:
         """What the search found of a move: the samples it won, then its mean score."""
@@ -168,17 +217,48 @@ def hint(
         depth = t.best_depth / t.count
         return (0, back, -mean, _at_once(view, here, move), depth, t.order)
 
-    # what a move does at once is looked at for the moves the search liked best
     best = sorted(tally, key=lambda text: (value(text), tally[text].order))[:_FINALISTS]
-    text = min(best, key=rank)
-    wins = tally[text].wins
-    move = here.parse(text)
-    why = reason(view, here, move)
-    if wins and not unseen:
-        why = f"{why}; it leads to a win"
-    elif wins:
-        why = f"{why}; it leads to a win in {wins} of {searched} guesses at the face-down cards"
-    return Hint(text, why, samples=searched, wins=wins, nodes=nodes)
+    ranked: list[tuple[tuple[float, ...], int, str]] = []
+    for n, text in enumerate(best):
+        if ranked and clock.over():
+            break
+        ranked.append((rank(text), n, text))  # of two alike, the one the search liked more
+    return min(ranked)[2]
+
+
+class _Clock:
+    """A hint's deadlines, from when it was asked: ``cpu_s`` seconds of this process's
+    CPU (``time.process_time``) and ``wall_s`` of the wall clock (``time.monotonic``),
+    each None for no cap. The search ends at :data:`SEARCH_SHARE` of each
+    (:meth:`search_over`), so that choosing among its moves fits in the rest
+    (:meth:`over`); :attr:`stopped` says which clock ended the search, if one did."""
+
+    def __init__(self, cpu_s: float | None, wall_s: float | None) -> None:
+        cpu = time.process_time()
+        wall = time.monotonic()
+        self.cpu_search = None if cpu_s is None else cpu + cpu_s * SEARCH_SHARE
+        self.cpu_end = None if cpu_s is None else cpu + cpu_s
+        self.wall_search = None if wall_s is None else wall + wall_s * SEARCH_SHARE
+        self.wall_end = None if wall_s is None else wall + wall_s
+        #: "cpu" or "wall" once that clock has ended the search; "" while none has
+        self.stopped = ""
+
+    def search_over(self) -> bool:
+        """Whether the search's share of either budget is spent (and which, in
+        :attr:`stopped`)."""
+        if self.wall_search is not None and time.monotonic() > self.wall_search:
+            self.stopped = "wall"
+            return True
+        if self.cpu_search is not None and time.process_time() > self.cpu_search:
+            self.stopped = "cpu"
+            return True
+        return False
+
+    def over(self) -> bool:
+        """Whether either whole budget is spent: the answer is due."""
+        if self.wall_end is not None and time.monotonic() > self.wall_end:
+            return True
+        return self.cpu_end is not None and time.process_time() > self.cpu_end
 
 
 @dataclass
@@ -244,10 +324,14 @@ def _uphill(game: Game, hooks: Hooks, move: Move) -> bool:
         game.pop()
 
 
-def _reach(game: Game, hooks: Hooks, first: Move, cap: int, deadline: float | None) -> _Reached:
+def _reach(game: Game, hooks: Hooks, first: Move, cap: int, clock: _Clock) -> _Reached:
     """Play ``first`` and search on from there, depth first, for at most ``cap``
     positions, never back to where ``game`` is now: a win, or the best score reached.
-    ``game`` is left as it was. :class:`_OutOfTime` past ``deadline`` (CPU seconds)."""
+    ``game`` is left as it was. :class:`_OutOfTime` once the search's share of the
+    ``clock`` is spent, looked at on the first position and every :data:`_CLOCK_EVERY`
+    after: a search of many moves gives each only a few positions, and a look only
+    every so many positions *of one move* never came (a Blockade hint of 50 moves took
+    513 ms of CPU so)."""
     key = hooks.key
     expand = hooks.expand
     score = hooks.score
@@ -263,6 +347,8 @@ def _reach(game: Game, hooks: Hooks, first: Move, cap: int, deadline: float | No
     try:
         while True:
             nodes += 1
+            if nodes % _CLOCK_EVERY == 1 and clock.search_over():
+                raise _OutOfTime
             k = key(game)
             if k in seen:
                 stack.append([])
@@ -284,12 +370,6 @@ def _reach(game: Game, hooks: Hooks, first: Move, cap: int, deadline: float | No
                 path.pop()
             if nodes >= cap:
                 return _Reached(False, best, best_depth, nodes)
-            if (
-                deadline is not None
-                and nodes % _CLOCK_EVERY == 0
-                and time.process_time() > deadline
-            ):
-                raise _OutOfTime
             path.append(game.play(stack[-1].pop()))
     finally:
         for _ in path:

@@ -14,8 +14,9 @@ race room allows them only when it was made with ``hints`` (``room_create``).
 
 Limits (``docs/protocol.md``), the same whichever process a player asks through: one
 hint at a time per player (a claim in Redis, ``store/limits.py``), :data:`PER_MINUTE` a
-minute (counted in Redis over the last minute). The search takes at most ``BUDGET_S`` of
-CPU (about 200 ms) in one of this process's hint workers; at most
+minute (counted in Redis over the last minute). The hint takes at most ``BUDGET_S`` of
+CPU (200 ms), and as long on the wall clock, in one of this process's hint workers
+(the best move found by then); at most
 :data:`WAITING_PER_WORKER` hints a worker wait for them (:class:`HintQueue`), the
 players who had the fewest hints lately first, and one more is refused at once
 (``rate_limited``, the server busy) rather than queued for seconds behind a flood; a
