@@ -32,13 +32,21 @@ STUCK_SETTLE = 0.2
 
 
 class ManualClock(Clock):
-    """Real time plus an offset the test can move forward."""
+    """Real time plus an offset the test can move forward; or, once frozen, a fixed time
+    plus that offset (a test whose figures must not drift while a loaded machine runs its
+    steps)."""
 
     def __init__(self) -> None:
         self.offset_ms = 0
+        self.frozen_ms: int | None = None
 
     def now_ms(self) -> int:
-        return super().now_ms() + self.offset_ms
+        base = super().now_ms() if self.frozen_ms is None else self.frozen_ms
+        return base + self.offset_ms
+
+    def freeze(self) -> None:
+        """Stop real time: from now on only :meth:`advance` moves the clock."""
+        self.frozen_ms = super().now_ms()
 
     def advance(self, seconds: float) -> None:
         self.offset_ms += int(seconds * 1000)
