@@ -83,7 +83,8 @@ class ErrorCode(StrEnum):
     at once, then ``register_rate`` an hour), ``rename`` within ``rename_days`` of the last,
     ``new_game`` past the new games a player may deal in a minute, and ``hint`` asked
     while one is being worked out, past the hints a minute allows, or while the server's
-    hint workers are busy with other players' hints."""
+    hint workers are busy with other players' hints; ``review`` past the reviews a
+    player may have worked out in an hour, or while the review workers are busy."""
     HINTS_OFF = "hints_off"
     """``hint`` on a race game in a room made without hints (``room_create``'s
     ``hints``)."""
