@@ -13,7 +13,8 @@ move (the server's, counted in the game's result), ``resign``. Solo, once the ga
 ``n`` a new deal (``new GAME`` another game). In a room's lobby: ``r`` ready (again: not
 ready), ``s`` start (the host). After a race: ``m`` rematch (the host). Once a game of ours
 is over (solo, daily, a race's results, a challenge's): ``c`` makes it a challenge for a
-friend. The full-screen UI
+friend, ``review`` shows where it was lost (or how far over par it was won). The
+full-screen UI
 (:mod:`.tui`) also binds single keys: see :data:`KEYS`.
 
 >>> legal = ["t1>b2", "l>t4", "r>t4", "r>f", "deal"]
@@ -52,8 +53,8 @@ from .notation import move_piles
 @dataclass(frozen=True)
 class Action:
     """``kind`` is one of: move (``arg`` the move), home, undo, hint, resign, help, rules,
-    quit, new (``arg`` a rules id or None), ready, start, rematch, challenge, yes, no, say
-    (show ``note``), none."""
+    quit, new (``arg`` a rules id or None), ready, start, rematch, challenge, review, yes,
+    no, say (show ``note``), none."""
 
     kind: str
     arg: str | None = None
@@ -72,8 +73,8 @@ _WORDS: dict[str, str] = {
     "rules": "rules",
 }
 
-#: once a game of ours is over: make it a challenge for a friend
-_CHALLENGE = {"c": "challenge", "challenge": "challenge"}
+#: once a game of ours is over: make it a challenge for a friend, or review it
+_CHALLENGE = {"c": "challenge", "challenge": "challenge", "review": "review"}
 
 _IN_CONTEXT: dict[str, dict[str, str]] = {
     "play": {"u": "undo", "undo": "undo", "hint": "hint", "resign": "resign", "home": "home"},
@@ -95,16 +96,16 @@ _IN_CONTEXT: dict[str, dict[str, str]] = {
 #: act at once on an empty line; F1 to F4 anywhere: help, home, hint, rules)
 KEYS: dict[str, str] = {
     "play": "move or its # · Tab · + home · ? hint · u undo · F4 rules · h help · q quit",
-    "over": "n new deal · new GAME · c challenge a friend · F4 rules · h help · q quit",
-    "daily-over": "n the same deal again (practice) · new GAME · c challenge a friend · q quit",
+    "over": "n new deal · new GAME · c challenge a friend · review · F4 rules · h help · q quit",
+    "daily-over": "n the same deal again (practice) · new GAME · c challenge · review · q quit",
     "waiting": "your game is over: waiting for the others · q leave",
     "spectating": "the race is on without you · q leave",
     "idle": "n new deal · new GAME · q quit",
     "lobby": "r ready · s start (host) · F4 rules · q leave",
     "lobby-guest": "r ready (the host starts) · F4 rules · q leave",
     "countdown": "get ready · q leave",
-    "finished": "m rematch · c challenge a friend · q leave",
-    "finished-guest": "c challenge a friend · the host may call a rematch · q leave",
+    "finished": "m rematch · c challenge a friend · review · q leave",
+    "finished-guest": "c challenge a friend · review · the host may call a rematch · q leave",
     "finished-quick": "c challenge a friend · q leave (then patience-race quick: another)",
     "closed": "the room is closed · q quit",
     "watch": "watching · q stop",
@@ -113,7 +114,7 @@ KEYS: dict[str, str] = {
     "daily": "Enter or y: start the ranked attempt · anything else: not now",
     "challenge-countdown": "get ready: the ghost starts with you · q quit (the clock runs on)",
     "challenge-wait": "your game is over: the result against the ghost is on its way · q quit",
-    "challenge-over": "c challenge a friend with your game · q quit",
+    "challenge-over": "c challenge a friend with your game · review · q quit",
 }
 
 #: a move picked by its number on the legal line: ``3`` or ``#3``
