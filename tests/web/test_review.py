@@ -17,9 +17,7 @@ from .test_play import until
 from .test_race import register
 
 
-def test_review_at_the_end_and_on_the_replay_page(
-    browser: Any, web_server: ServerProcess
-) -> None:
+def test_review_at_the_end_and_on_the_replay_page(browser: Any, web_server: ServerProcess) -> None:
     context = browser.new_context(viewport={"width": 1100, "height": 900})
     try:
         page = context.new_page()
