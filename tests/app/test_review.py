@@ -235,3 +235,20 @@ async def test_bad_review_requests_get_documented_errors(server: Running) -> Non
     for gid in ("0123456789abcdef", "../../etc", ""):
         assert (await ann.request("review", game=gid))["code"] == ErrorCode.NO_SUCH_GAME
     assert (await ann.call("ping"))["type"] == "pong"
+
+
+async def test_two_processes_search_a_game_once(settings: Settings) -> None:
+    """Two server processes on one Redis, asked at once: one searches under the game's
+    claim, the other answers with the review it keeps; a third request through either
+    is answered from Redis."""
+    async with running(settings) as one, running(settings) as two:
+        ann = await player(one.url, "ann")
+        bob = await player(two.url, "bob")
+        gid = (await ann.call("new_game", game="nestor", seed=SEED))["game"]
+        await play_lost_line(ann)
+        a, b = await asyncio.gather(ann.call("review", game=gid), bob.call("review", game=gid))
+        assert a["at"] == b["at"] == 5 and a["continuation"] == b["continuation"]
+        assert one.service.reviewing.searched + two.service.reviewing.searched == 1
+        again = await bob.call("review", game=gid)
+        assert again["cached"] is True
+        assert one.service.reviewing.searched + two.service.reviewing.searched == 1
