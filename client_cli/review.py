@@ -114,7 +114,7 @@ def _over_par(review: Mapping[str, Any], width: int) -> list[str]:
     elif review.get("shortest"):
         source = "proved the shortest"
     else:
-        source = "the shortest line found"
+        source = "the shortest line the review found in its time, not proved"
     if over is None or par is None:
         return ["No par for this game."]
     if over > 0:

@@ -25,7 +25,11 @@ const REVIEW_HEIGHT = 300;
 export function reviewLines(r) {
   if (r.found === "over_par") {
     const source =
-      r.par_from === "book" ? "the day's book line" : r.shortest ? "proved the shortest" : "the shortest line found";
+      r.par_from === "book"
+        ? "the day's book line"
+        : r.shortest
+          ? "proved the shortest"
+          : "the shortest line the review found in its time, not proved";
     const how = r.over > 0 ? `${r.over} over par` : r.over < 0 ? `${-r.over} under par` : "on par";
     const lines = [`Won in ${r.moves} moves: ${how} (${r.par}, ${source}).`];
     if (r.detour) {

@@ -46,7 +46,9 @@ test("a won game: over, under or on par, and the longest detour", () => {
     "The longest detour: moves 30 to 31 came back to where they began.",
   ]);
   const under = reviewLines({ found: "over_par", moves: 100, par: 104, over: -4, par_from: "found", shortest: false });
-  assert.deepEqual(under.lines, ["Won in 100 moves: 4 under par (104, the shortest line found)."]);
+  assert.deepEqual(under.lines, [
+    "Won in 100 moves: 4 under par (104, the shortest line the review found in its time, not proved).",
+  ]);
   const on = reviewLines({ found: "over_par", moves: 26, par: 26, over: 0, par_from: "found", shortest: true });
   assert.deepEqual(on.lines, ["Won in 26 moves: on par (26, proved the shortest)."]);
 });
