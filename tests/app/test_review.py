@@ -9,7 +9,7 @@ from typing import Any
 from server.app.domain.daily import daily_seed, day_of
 from server.app.settings import Settings
 from server.app.store.keys import review_key
-from server.engine import new_game
+from server.engine import GAMES, new_game
 from server.protocol import ErrorCode
 from server.solver import solve
 
@@ -234,6 +234,21 @@ async def test_bad_review_requests_get_documented_errors(server: Running) -> Non
     assert (await ann.request("review", game="x" * 33))["code"] == ErrorCode.BAD_REQUEST
     for gid in ("0123456789abcdef", "../../etc", ""):
         assert (await ann.request("review", game=gid))["code"] == ErrorCode.NO_SUCH_GAME
+    # a game played under rules this server no longer plays: its replay is kept, but
+    # it is not replayed (nor reviewed) under rules it was not played under
+    old = {
+        "id": "0ld0ld0ld0ld0ld0",
+        "game": "labyrinth",
+        "rules_version": GAMES["labyrinth"].rules_version - 1,
+        "seed": 1,
+        "kind": "race",
+        "start_ms": 0,
+        "moves": [[1, "deal"]],
+        "result": {"status": "lost", "time_ms": 1, "moves": 1, "home": 8, "total": 104},
+    }
+    await server.service.replays.keep([(old["id"], old, "nobody")])
+    refused = await ann.request("review", game=old["id"])
+    assert refused["code"] == ErrorCode.OTHER_RULES and "version 1" in refused["message"]
     assert (await ann.call("ping"))["type"] == "pong"
 
 
