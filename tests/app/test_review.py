@@ -267,3 +267,23 @@ async def test_two_processes_search_a_game_once(settings: Settings) -> None:
         again = await bob.call("review", game=gid)
         assert again["cached"] is True
         assert one.service.reviewing.searched + two.service.reviewing.searched == 1
+
+
+async def test_a_certified_dailys_par_is_its_book_line(settings: Settings) -> None:
+    """A won game of a certified daily deal is measured against the day's book line."""
+    from .test_certified import beyond_the_window, certifying
+
+    async with running(certifying(settings)) as server:
+        day = beyond_the_window(server)
+        fixed = await server.service.certifier.certify_one(day, "nestor")
+        assert fixed is not None and fixed["certified"] is True
+        while day_of(server.clock.now_ms()) != day:
+            next_day(server.clock)
+        ann = await player(server.url, "ann")
+        dealt = await ann.call("daily", game="nestor")
+        assert (await play(ann, fixed["line"]))["status"] == "won"
+        next_day(server.clock)
+        review = await ann.call("review", game=dealt["game"])
+        assert review["found"] == "over_par" and review["par_from"] == "book"
+        assert review["par"] == fixed["par"] == len(fixed["line"]) and review["over"] == 0
+        assert review["par_line"] is None  # the book line is the day's, on its own page
