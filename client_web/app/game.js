@@ -403,9 +403,11 @@ export class GameScreen {
     );
     const note = h("p", { class: "note", role: "status" }, this.note);
     const maker = this.over && this.maker ? this.maker.node : null;
-    if (this.over && (!this.reviewer || this.reviewer.game !== this.id))
+    // a game of today's daily deal is reviewed after the reset (its replay page has the button)
+    const reviewable = this.over && this.kind !== "daily" && this.kind !== "practice";
+    if (reviewable && (!this.reviewer || this.reviewer.game !== this.id))
       this.reviewer = { game: this.id, node: reviewBox(app, this.id) };
-    const reviewer = this.over && this.reviewer ? this.reviewer.node : null;
+    const reviewer = reviewable && this.reviewer ? this.reviewer.node : null;
     const lost = this.status === "lost" ? lostNote(this.lost, () => this.act("undo")) : null;
     const settle = cardsMove(this.root, v); // where the cards were: they slide from there
     // taking the screen apart drops the focus: the pile or the box that had it gets it back

@@ -236,7 +236,7 @@ async def test_bad_review_requests_get_documented_errors(server: Running) -> Non
         assert (await ann.request("review", game=gid))["code"] == ErrorCode.NO_SUCH_GAME
     # a game played under rules this server no longer plays: its replay is kept, but
     # it is not replayed (nor reviewed) under rules it was not played under
-    old = {
+    old: dict[str, Any] = {
         "id": "0ld0ld0ld0ld0ld0",
         "game": "labyrinth",
         "rules_version": GAMES["labyrinth"].rules_version - 1,
