@@ -35,7 +35,7 @@ import asyncio
 import logging
 from typing import Any, Final
 
-from server.protocol import ErrorCode
+from server.protocol import ErrorCode, ProtocolError
 from server.protocol import messages as m
 from server.solver import check_line
 from server.solver.review import review as review_task
@@ -177,7 +177,11 @@ class Reviewing(Part):
                     f"at most {PER_HOUR} reviews worked out an hour: ask again in "
                     f"{use.wait_text()}",
                 )
-            found = await self.work_out(replay)
+            try:
+                found = await self.work_out(replay)
+            except ProtocolError:  # the workers busy: not counted
+                await self.limits.give_back(use)
+                raise
             await self.kept.keep(gid, found)
             return found
         finally:
