@@ -8,7 +8,9 @@ from typing import Any
 
 from server.app.domain.daily import daily_seed, day_of
 from server.app.settings import Settings
+from server.app.handlers.review import HOUR_MS, PER_HOUR, REVIEW
 from server.app.store.keys import review_key
+from server.app.store.limits import Limit
 from server.engine import GAMES, new_game
 from server.protocol import ErrorCode
 from server.solver import solve
@@ -288,3 +290,27 @@ async def test_a_certified_dailys_par_is_its_book_line(settings: Settings) -> No
         assert review["found"] == "over_par" and review["par_from"] == "book"
         assert review["par"] == fixed["par"] == len(fixed["line"]) and review["over"] == 0
         assert review["par_line"] is None  # the book line is the day's, on its own page
+
+
+async def test_thirty_reviews_worked_out_an_hour(server: Running) -> None:
+    """Past 30 reviews worked out in an hour a player is refused; a review kept is
+    answered all the same, and an hour later one more is worked out."""
+    ann, bob = await player(server.url, "ann"), await player(server.url, "bob")
+    kept = (await ann.call("new_game", game="nestor", seed=SEED))["game"]
+    await play_lost_line(ann)
+    await ann.call("review", game=kept)
+    fresh = (await ann.call("new_game", game="nestor", seed=SEED))["game"]
+    await play_lost_line(ann)
+    reviewing = server.service.reviewing
+    pid = next(p for p, s in server.service.sessions.items() if s.name == "bob")
+    for _ in range(PER_HOUR):
+        use = await reviewing.limits.take(
+            Limit(REVIEW, PER_HOUR, HOUR_MS), pid, server.clock.now_ms()
+        )
+        assert use.allowed
+    limited = await bob.request("review", game=fresh)
+    assert limited["code"] == ErrorCode.RATE_LIMITED
+    assert f"at most {PER_HOUR} reviews worked out an hour" in limited["message"]
+    assert (await bob.call("review", game=kept))["cached"] is True
+    server.clock.advance(3601)
+    assert (await bob.call("review", game=fresh))["cached"] is False
