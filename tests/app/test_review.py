@@ -7,8 +7,8 @@ import asyncio
 from typing import Any
 
 from server.app.domain.daily import daily_seed, day_of
-from server.app.settings import Settings
 from server.app.handlers.review import HOUR_MS, PER_HOUR, REVIEW
+from server.app.settings import Settings
 from server.app.store.keys import review_key
 from server.app.store.limits import Limit
 from server.engine import GAMES, new_game
