@@ -13,7 +13,8 @@ move (the server's, counted in the game's result), ``resign``. Solo, once the ga
 ``n`` a new deal (``new GAME`` another game). In a room's lobby: ``r`` ready (again: not
 ready), ``s`` start (the host). After a race: ``m`` rematch (the host). Once a game of ours
 is over (solo, daily, a race's results, a challenge's): ``c`` makes it a challenge for a
-friend. The full-screen UI
+friend, ``review`` shows where it was lost (or how far over par it was won). The
+full-screen UI
 (:mod:`.tui`) also binds single keys: see :data:`KEYS`.
 
 >>> legal = ["t1>b2", "l>t4", "r>t4", "r>f", "deal"]
@@ -52,8 +53,8 @@ from .notation import move_piles
 @dataclass(frozen=True)
 class Action:
     """``kind`` is one of: move (``arg`` the move), home, undo, hint, resign, help, rules,
-    quit, new (``arg`` a rules id or None), ready, start, rematch, challenge, yes, no, say
-    (show ``note``), none."""
+    quit, new (``arg`` a rules id or None), ready, start, rematch, challenge, review, yes,
+    no, say (show ``note``), none."""
 
     kind: str
     arg: str | None = None
@@ -72,8 +73,8 @@ _WORDS: dict[str, str] = {
     "rules": "rules",
 }
 
-#: once a game of ours is over: make it a challenge for a friend
-_CHALLENGE = {"c": "challenge", "challenge": "challenge"}
+#: once a game of ours is over: make it a challenge for a friend, or review it
+_CHALLENGE = {"c": "challenge", "challenge": "challenge", "review": "review"}
 
 _IN_CONTEXT: dict[str, dict[str, str]] = {
     "play": {"u": "undo", "undo": "undo", "hint": "hint", "resign": "resign", "home": "home"},

@@ -48,6 +48,7 @@ from .model import (
 )
 from .notices import progress_notice, room_notices, signed_out_notice
 from .quick_words import result_message as quick_result
+from .review import review_page
 from .rules import UnknownGame, page
 from .sanitize import clean
 
@@ -346,6 +347,23 @@ class Client:
                 model.apply_room(reply)
         elif kind == "challenge":
             await self.make_challenge()
+        elif kind == "review":
+            await self.review()
+
+    async def review(self) -> None:
+        """Where the game on the table, now over, was lost (or how far over par it was
+        won): the server's ``review``, as a page over the table (``client_cli/review.py``)."""
+        model = self.model
+        game = model.game
+        if game is None or not game.over:
+            model.say("no game of yours is over here to review", ERROR)
+            return
+        model.say("Reviewing the game: the server searches it (up to a few seconds)…", INFO)
+        self.redraw()
+        reply = await self.call("review", game=game.gid)
+        if reply is None:
+            return
+        model.open_page("Review", review_page(reply, 76, ascii=model.ascii))
 
     async def make_challenge(self) -> None:
         """Make the game on the table, now over, a challenge (``challenge_create`` with

@@ -169,6 +169,7 @@ def help_lines(model: Model, width: int) -> list[Text]:
         ),
         ("  lobby: r ready, s start (host)    after a race: m rematch (host)", ""),
         ("  a game of yours over: c challenge a friend to race its ghost", ""),
+        ("  a game over: review, where it was lost (or how far over par)", ""),
         ("", ""),
         (f"The rules, away from the table: patience-race rules {rules or 'GAME'}", ""),
         ("", ""),

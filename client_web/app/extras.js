@@ -7,6 +7,7 @@ import { BoxWatch, button, clock, count, h, replace } from "./dom.js";
 import { drawBoard } from "./board.js";
 import { cardsMove } from "./motion.js";
 import { errorText } from "./link.js";
+import { reviewBox } from "./review.js";
 
 /** @typedef {import("./types.js").App} App */
 /** @typedef {import("./types.js").Message} Message */
@@ -301,6 +302,7 @@ export class ReplayScreen {
       race
         ? h("div", { class: "controls" }, race, h("span", { class: "muted" }, `the same deal, against ${now}'s ghost`))
         : null,
+      r.kind !== "book" && this.app.player ? reviewBox(this.app, this.id, (step) => this.show(step)) : null,
       this.note,
       this.boardBox,
     );

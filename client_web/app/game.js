@@ -18,6 +18,7 @@ import { click, isWord } from "./clicks.js";
 import { challengeMaker } from "./share.js";
 import { cardsMove } from "./motion.js";
 import { ended, lostNote } from "./ending.js";
+import { reviewBox } from "./review.js";
 import { errorText } from "./link.js";
 
 /** @typedef {import("./types.js").App} App */
@@ -97,6 +98,8 @@ export class GameScreen {
     this.ticker = undefined;
     /** @type {{ replay: string, node: HTMLElement } | undefined} the challenge box, once over */
     this.maker = undefined;
+    /** @type {{ game: string, node: HTMLElement } | undefined} the review box, once over */
+    this.reviewer = undefined;
     /** @type {string | null} */
     this.picked = null;
     this.note = "";
@@ -400,6 +403,11 @@ export class GameScreen {
     );
     const note = h("p", { class: "note", role: "status" }, this.note);
     const maker = this.over && this.maker ? this.maker.node : null;
+    // a game of today's daily deal is reviewed after the reset (its replay page has the button)
+    const reviewable = this.over && this.kind !== "daily" && this.kind !== "practice";
+    if (reviewable && (!this.reviewer || this.reviewer.game !== this.id))
+      this.reviewer = { game: this.id, node: reviewBox(app, this.id) };
+    const reviewer = reviewable && this.reviewer ? this.reviewer.node : null;
     const lost = this.status === "lost" ? lostNote(this.lost, () => this.act("undo")) : null;
     const settle = cardsMove(this.root, v); // where the cards were: they slide from there
     // taking the screen apart drops the focus: the pile or the box that had it gets it back
@@ -408,7 +416,7 @@ export class GameScreen {
     const focused = active instanceof HTMLElement && boardBox.contains(active) ? active.dataset.pile : null;
     // the buttons, the move box and the shortcuts share a line where the width allows
     const dock = h("div", { class: "dock" }, controls, this.over ? null : form, keys);
-    replace(this.root, this.opts.extra ? this.opts.extra() : null, head, boardBox, lost, note, maker, dock);
+    replace(this.root, this.opts.extra ? this.opts.extra() : null, head, boardBox, lost, note, maker, reviewer, dock);
     this.drawBoard(focused);
     if (typing && !this.over) this.input.focus({ preventScroll: true });
     settle();

@@ -47,6 +47,7 @@ from .handlers.quick import QuickRace
 from .handlers.races import Races
 from .handlers.ratings import RaceRatings
 from .handlers.replays import Replaying
+from .handlers.review import Reviewing
 from .handlers.rooms import Lobby
 from .handlers.steps import RoomSteps
 from .handlers.stuck import StuckWatch
@@ -143,6 +144,7 @@ class Service:
         self.naming = Naming(ctx, self.host, self.steps)
         self.weekly = WeeklyEvents(ctx)  # weekly events and leagues (handlers/leagues.py)
         self.quick = QuickRace(ctx, self.host, self.steps, self.lobby, ctx.ratings)
+        self.reviewing = Reviewing(ctx, self.replaying)  # post-game reviews (handlers/review.py)
         self.parts: tuple[Part, ...] = (
             self.accounts,
             Linking(ctx, self.accounts),  # link codes and devices (handlers/devices.py)
@@ -168,6 +170,7 @@ class Service:
             self.weekly,
             self.ratings,
             self.quick,
+            self.reviewing,
         )
         self._handlers = request_table(self.parts)
 

@@ -60,8 +60,9 @@ class ErrorCode(StrEnum):
     NOT_PUBLIC = "not_public"
     """A daily replay before that day's reset: only its player may see it until then."""
     OTHER_RULES = "other_rules"
-    """``replay_view``: the replay was played under another version of its game's rules
-    than this server plays, so the server cannot draw its steps (its moves still show)."""
+    """``replay_view``, ``review``: the replay was played under another version of its
+    game's rules than this server plays, so the server cannot draw its steps (its moves
+    still show) nor review it."""
     NO_SUCH_PLAYER = "no_such_player"
     """``follow``/``unfollow``/``profile`` named no player."""
     BAD_LINK_CODE = "bad_link_code"
@@ -86,7 +87,8 @@ class ErrorCode(StrEnum):
     at once, then ``register_rate`` an hour), ``rename`` within ``rename_days`` of the last,
     ``new_game`` past the new games a player may deal in a minute, and ``hint`` asked
     while one is being worked out, past the hints a minute allows, or while the server's
-    hint workers are busy with other players' hints."""
+    hint workers are busy with other players' hints; ``review`` past the reviews a
+    player may have worked out in an hour, or while the review workers are busy."""
     HINTS_OFF = "hints_off"
     """``hint`` on a race game in a room made without hints (``room_create``'s
     ``hints``)."""
@@ -136,6 +138,12 @@ class ErrorCode(StrEnum):
     QUICK_ROOM = "quick_room"
     """``start``, ``rematch`` or ``room_join`` in a quick race's room: it starts by itself
     and is joined only through the queue (``quick``)."""
+    GAME_NOT_OVER = "game_not_over"
+    """``review`` of a game still being played: a game is reviewed once it is over."""
+    REVIEW_LATER = "review_later"
+    """``review`` of a game of a daily deal (a ranked daily, a practice, a challenge of
+    one) before that day's reset: a review tells the order of the stock, which players
+    of the day's deal must not know. It opens at the reset, for everyone."""
     INTERNAL_ERROR = "internal_error"
     """The server failed to handle the request; it is logged. A move, undo or resign that
     fails this way was not applied."""

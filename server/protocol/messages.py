@@ -36,6 +36,8 @@ from .groups import GroupLink as GroupLink
 from .groups import GroupList as GroupList
 from .groups import GroupRemove as GroupRemove
 from .groups import GroupShow as GroupShow
+from .review import REVIEW_REQUESTS as REVIEW_REQUESTS
+from .review import Review as Review
 
 PROTOCOL_VERSION = 1
 
@@ -412,6 +414,7 @@ REQUESTS: dict[str, type[Request]] = {
         EventJoin,
         Event,
         Profile,
+        *REVIEW_REQUESTS,
     )
 }
 

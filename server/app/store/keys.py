@@ -349,6 +349,20 @@ def replay_key(gid: str) -> str:
 #: practice or challenge game (its meta and log: its replay) is kept
 REPLAY_TTL = 7 * 24 * 3600
 
+
+def review_key(gid: str) -> str:
+    """A finished game's review, worked out once (``handlers/review.py``)."""
+    return f"rv:{{{gid}}}"
+
+
+#: how long a game's review is kept, seconds (as long as a solo game's replay at least;
+#: a race's or a ranked daily's replay outlives it, and its review is worked out again)
+REVIEW_TTL = 7 * 24 * 3600
+#: how long the claim to work out a game's review holds when never let go (its process
+#: died), ms: longer than a review's wait for a worker and its search
+#: (``handlers/review.py``: ``WAIT_S`` and ``BUDGET_S`` with its margin)
+REVIEW_CLAIM_MS = 120_000
+
 #: ``Settings.challenge_ttl``'s default, seconds (30 days): how long a challenge, its
 #: table and the replays it races are kept from its making
 CHALLENGE_TTL = 30 * 24 * 3600

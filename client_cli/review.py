@@ -1,0 +1,136 @@
+"""A finished game's review as a page of text (``review``, once a game is over): where it
+was lost, the board there, the move played and a move that kept the win with the line
+that wins from there; or, for a won game, its moves over par and its longest detour.
+
+Pure: :func:`review_page` takes the server's ``review`` reply (``docs/protocol.md``,
+"Reviews") and a width. Every text from the server goes through :func:`clean`.
+
+>>> page = review_page({"found": "lost_at", "status": "lost", "moves": 18, "at": 5,
+...     "move": 6, "played": "1+7", "better": "1+5", "continuation": ["1+5", "2+8"],
+...     "lost_by": 6, "deal": "won", "view": None, "seconds": 0.01}, 60)
+>>> print(page)
+Where the game was lost
+<BLANKLINE>
+A win was still possible for a player who knew the stock
+until move 6: you played 1+7, and from then on no win was
+left.
+1+5 there kept the win. A line that wins from there (checked
+by the rules engine):
+  1+5 2+8
+>>> print(review_page({"found": "over_par", "status": "won", "moves": 112, "par": 108,
+...     "over": 4, "par_from": "book", "shortest": False, "detour": {"from": 30,
+...     "moves": 2}}, 60))
+How far over par
+<BLANKLINE>
+Won in 112 moves: 4 over par (108, the day's book line).
+The longest detour: moves 30 to 31 came back to where they
+began.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from collections.abc import Mapping
+from typing import Any
+
+from .render import render
+from .sanitize import clean
+
+
+def _int(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _moves(value: Any) -> list[str]:
+    if not isinstance(value, list):
+        return []
+    return [clean(str(move), 16) for move in value]
+
+
+def _para(text: str, width: int) -> list[str]:
+    return textwrap.wrap(text, width) or [""]
+
+
+def review_page(review: Mapping[str, Any], width: int, *, ascii: bool = False) -> str:
+    """The review as text at most ``width`` columns wide (the board as wide as it
+    needs)."""
+    width = max(width, 30)
+    found = clean(str(review.get("found", "")), 20)
+    if found == "over_par":
+        return "\n".join(["How far over par", "", *_over_par(review, width)])
+    lines = ["Where the game was lost", ""]
+    played = clean(str(review.get("played") or ""), 16)
+    better = clean(str(review.get("better") or ""), 16)
+    move = _int(review.get("move"))
+    lost_by = _int(review.get("lost_by"))
+    line = _moves(review.get("continuation"))
+    if found == "lost_at":
+        text = (
+            f"A win was still possible for a player who knew the stock until move {move}: "
+            f"you played {played}, and from then on no win was left."
+        )
+    elif found == "between":
+        until = (
+            f"; by move {lost_by} no win was left"
+            if lost_by is not None
+            else "; the positions after it could not be decided in time"
+        )
+        text = (
+            f"A win was still possible for a player who knew the stock at move {move} "
+            f"(you played {played} there){until}. Between them the review could not "
+            "decide in its time."
+        )
+    elif found == "still_winnable":
+        text = (
+            "The game ended in a position a player who knew the stock could still win "
+            f"(after {_int(review.get('moves'))} moves)."
+        )
+    elif found == "deal_lost":
+        text = (
+            "This deal could not be won, even by a player who knew the stock: nothing "
+            "you did lost it."
+        )
+    else:
+        text = "The review could not decide, in its time, where a win was still possible."
+    lines += _para(text, width)
+    if better:
+        lines += _para(
+            f"{better} there kept the win. A line that wins from there (checked by the "
+            "rules engine):",
+            width,
+        )
+        lines += textwrap.wrap(" ".join(line), width, initial_indent="  ", subsequent_indent="  ")
+    view = review.get("view")
+    if isinstance(view, Mapping):
+        lines += ["", f"The board before move {move}:", ""]
+        lines += render(view, width, ascii=ascii).split("\n")
+    return "\n".join(lines)
+
+
+def _over_par(review: Mapping[str, Any], width: int) -> list[str]:
+    moves, par, over = _int(review.get("moves")), _int(review.get("par")), _int(review.get("over"))
+    if review.get("par_from") == "book":
+        source = "the day's book line"
+    elif review.get("shortest"):
+        source = "proved the shortest"
+    else:
+        source = "the shortest line the review found in its time, not proved"
+    if over is None or par is None:
+        return ["No par for this game."]
+    if over > 0:
+        how = f"{over} over par"
+    elif over < 0:
+        how = f"{-over} under par"
+    else:
+        how = "on par"
+    lines = _para(f"Won in {moves} moves: {how} ({par}, {source}).", width)
+    detour = review.get("detour")
+    if isinstance(detour, Mapping):
+        start, length = _int(detour.get("from")), _int(detour.get("moves"))
+        if start is not None and length is not None:
+            lines += _para(
+                f"The longest detour: moves {start} to {start + length - 1} came back to "
+                "where they began.",
+                width,
+            )
+    return lines

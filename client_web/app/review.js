@@ -1,0 +1,122 @@
+// @ts-check
+// A finished game's review (the server's `review`, docs/protocol.md "Reviews"): where it
+// was lost (the move number, the move played there, a move that kept the win and the line
+// that wins from there, checked by the server's engine), or, for a won game, its moves
+// over par and its longest detour. At a game's end a Review button asks for it and shows
+// the board there; on the replay page the same button moves the replay to that position.
+// `reviewLines` is pure (tests/review.test.js); the rest is the thin DOM layer.
+
+import { button, h, replace } from "./dom.js";
+import { drawBoard } from "./board.js";
+import { errorText } from "./link.js";
+
+/** the review's board at most this wide and tall, in CSS pixels */
+const REVIEW_WIDTH = 520;
+const REVIEW_HEIGHT = 300;
+
+/** @typedef {import("./types.js").App} App */
+/** @typedef {import("./types.js").Message} Message */
+
+/**
+ * The review in words: a title and its paragraphs (the winning line last, when there is one).
+ * @param {Message} r the `review` reply
+ * @returns {{ title: string, lines: string[], line: string[] }}
+ */
+export function reviewLines(r) {
+  if (r.found === "over_par") {
+    const source =
+      r.par_from === "book"
+        ? "the day's book line"
+        : r.shortest
+          ? "proved the shortest"
+          : "the shortest line the review found in its time, not proved";
+    const how = r.over > 0 ? `${r.over} over par` : r.over < 0 ? `${-r.over} under par` : "on par";
+    const lines = [`Won in ${r.moves} moves: ${how} (${r.par}, ${source}).`];
+    if (r.detour) {
+      const last = r.detour.from + r.detour.moves - 1;
+      lines.push(`The longest detour: moves ${r.detour.from} to ${last} came back to where they began.`);
+    }
+    return { title: "How far over par", lines, line: [] };
+  }
+  /** @type {string[]} */
+  const lines = [];
+  if (r.found === "lost_at")
+    lines.push(
+      `A win was still possible for a player who knew the stock until move ${r.move}: you played ${r.played}, and from then on no win was left.`,
+    );
+  else if (r.found === "between")
+    lines.push(
+      `A win was still possible for a player who knew the stock at move ${r.move} (you played ${r.played} there)` +
+        (r.lost_by !== null && r.lost_by !== undefined
+          ? `; by move ${r.lost_by} no win was left.`
+          : "; the positions after it could not be decided in time.") +
+        " Between them the review could not decide in its time.",
+    );
+  else if (r.found === "still_winnable")
+    lines.push(`The game ended in a position a player who knew the stock could still win (after ${r.moves} moves).`);
+  else if (r.found === "deal_lost")
+    lines.push("This deal could not be won, even by a player who knew the stock: nothing you did lost it.");
+  else lines.push("The review could not decide, in its time, where a win was still possible.");
+  if (r.better)
+    lines.push(`${r.better} there kept the win. A line that wins from there (checked by the rules engine):`);
+  return { title: "Where the game was lost", lines, line: Array.isArray(r.continuation) ? r.continuation : [] };
+}
+
+/**
+ * The review's text as elements.
+ * @param {Message} r
+ */
+function reviewText(r) {
+  const { title, lines, line } = reviewLines(r);
+  return [
+    h("h2", {}, title),
+    ...lines.map((text) => h("p", {}, text)),
+    line.length ? h("p", { class: "review-line" }, h("code", {}, line.join(" "))) : null,
+  ];
+}
+
+/**
+ * A Review button for a finished game; the review shown under it. With `onStep`, a
+ * "Show that position" button hands it the replay step of the position (the replay
+ * page); without, the board there is drawn under the text.
+ * @param {App} app
+ * @param {string} gameId the game's id (its replay's)
+ * @param {(step: number) => void} [onStep]
+ */
+export function reviewBox(app, gameId, onStep) {
+  const box = h("div", { class: "review", "data-review": gameId });
+  const note = h("p", { class: "note", role: "status" });
+  const ask = async () => {
+    note.textContent = "Reviewing: the server searches the game (up to a few seconds)…";
+    /** @type {Message} */
+    let r;
+    try {
+      r = await app.link.request("review", { game: gameId });
+    } catch (error) {
+      note.textContent = errorText(error);
+      return;
+    }
+    const shown = reviewText(r);
+    if (onStep && typeof r.step === "number") {
+      const step = r.step;
+      replace(
+        box,
+        ...shown,
+        h(
+          "p",
+          {},
+          button(`Show the board before move ${r.move}`, () => onStep(step), { "data-act": "review-step" }),
+        ),
+      );
+      onStep(step);
+      return;
+    }
+    const board = h("div", { class: "board review-board" });
+    replace(box, ...shown, r.view ? h("p", { class: "muted" }, `The board before move ${r.move}:`) : null, board);
+    // a small board: the game's own stays the larger on the screen
+    const width = Math.min(box.clientWidth || REVIEW_WIDTH, REVIEW_WIDTH);
+    if (r.view) drawBoard(board, r.view, { legal: [], picked: null, width, height: REVIEW_HEIGHT });
+  };
+  replace(box, button("Review", ask, { "data-act": "review" }), note);
+  return box;
+}

@@ -1,0 +1,65 @@
+"""A game's review in the browser: a lost Nestor game, its Review button at the game's
+end (where it was lost, the move played, the move that kept the win with its line, the
+board there), and the same from the replay page, which moves the replay to that
+position."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from server.engine import new_game
+from tests.app.conftest import ServerProcess
+from tests.app.test_review import LOST_LINE, SEED
+
+from .conftest import http, shot
+from .test_motion import deal, play
+from .test_play import until
+from .test_race import register
+
+
+def test_review_at_the_end_and_on_the_replay_page(browser: Any, web_server: ServerProcess) -> None:
+    context = browser.new_context(viewport={"width": 1100, "height": 900})
+    try:
+        page = context.new_page()
+        base = http(web_server)
+        page.goto(f"{base}/play")
+        register(page, "rev")
+        page.wait_for_selector(".game-row")
+        deal(page, base, "nestor", SEED)
+        assert page.locator("[data-act=review]").count() == 0  # not over: not offered
+        play(page, [*LOST_LINE, "reserve", "reserve", "reserve"])
+        until(page, "() => window.patienceRace.screen.status === 'lost'")
+        gid = page.evaluate("window.patienceRace.screen.id")
+        page.click("[data-act=review]")
+        box = page.locator(".review")
+        box.locator("text=Where the game was lost").wait_for()
+        text = box.inner_text()
+        assert "until move 6: you played 1+7" in text
+        assert "1+5 there kept the win" in text
+        line = box.locator(".review-line").inner_text().split()
+        assert line[0] == "1+5"
+        # the line shown wins from there, played through the engine here too
+        game = new_game("nestor", seed=SEED)
+        for move in [*LOST_LINE[:5], *line]:
+            game.play(move)
+        assert game.status == "won"
+        # the board before move 6, drawn: the deal after the first five moves
+        before = new_game("nestor", seed=SEED)
+        for move in LOST_LINE[:5]:
+            before.play(move)
+        for pile in before.view()["piles"]:
+            if pile["kind"] == "column" and pile["cards"]:
+                top = box.locator(f'.review-board .pile[data-label="{pile["label"]}"] .card')
+                assert top.last.get_attribute("data-card") == pile["cards"][-1]
+        shot(page, "review-at-the-end")
+
+        # the replay page: Review moves the replay to the position
+        page.goto(f"{base}/play#replay={gid}")
+        page.wait_for_selector("[data-act=review]")
+        page.click("[data-act=review]")
+        page.locator(".review >> text=Where the game was lost").wait_for()
+        until(page, "() => document.querySelector('.board-box[data-step]')?.dataset.step === '5'")
+        assert "step 5 of" in page.inner_text(".scrub")
+        shot(page, "review-replay")
+    finally:
+        context.close()
