@@ -7,6 +7,7 @@ import { BoxWatch, button, clock, count, h, replace } from "./dom.js";
 import { drawBoard } from "./board.js";
 import { cardsMove } from "./motion.js";
 import { errorText } from "./link.js";
+import { parWords } from "./par.js";
 
 /** @typedef {import("./types.js").App} App */
 /** @typedef {import("./types.js").Message} Message */
@@ -139,6 +140,7 @@ export class BoardScreen {
         h("tbody", {}, rows),
       ),
       page.entries.length ? null : h("p", { class: "muted" }, "No results yet."),
+      page.book ? bookLine(page.book) : null,
       h("p", { class: "muted" }, `${page.size} on this board · updated live`),
     );
   }
@@ -154,6 +156,20 @@ export class BoardScreen {
     this.watched = null;
     this.load(true);
   }
+}
+
+/**
+ * A past day's certified deal on its board: par, proved shortest or not, and its book line.
+ * @param {Message} book `book` of a daily board's page
+ */
+function bookLine(book) {
+  const said = parWords(book.par, book.shortest);
+  return h(
+    "p",
+    { class: "book" },
+    `${said[0].toUpperCase()}${said.slice(1)}: `,
+    h("a", { href: `/play#replay=${encodeURIComponent(book.replay)}` }, "the book line"),
+  );
 }
 
 // The replay's step buttons draw their own icons: the media symbols ⏮ ⏭ are missing from

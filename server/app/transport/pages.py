@@ -101,7 +101,7 @@ def board_html(page: dict[str, Any], board: Board, today: str, meta: str = "") -
     empty = "" if rows else "<p class=muted>No results yet.</p>"
     book = page.get("book")
     if book:  # a certified deal's par and book line: only once the day is over
-        proved = " (proved the shortest)" if book.get("shortest") else ""
+        proved = " (proved shortest)" if book.get("shortest") else " (shortest found)"
         picker += (
             f"<p>Par {int(book['par'])}{proved}: "
             f'<a href="/replay/{escape(str(book["replay"]))}">the book line</a></p>'
