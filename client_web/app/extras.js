@@ -301,7 +301,7 @@ export class ReplayScreen {
       h(
         "p",
         { class: "muted" },
-        `${res.status} · ${clock(res.time_ms || 0)} · ${count(res.moves || 0, "move")} · ${res.home}/${res.total} home${r.room ? ` · race ${r.room}` : ""}${r.day ? ` · daily ${r.day}` : ""}`,
+        `${res.status} · ${clock(res.time_ms || 0)} · ${count(res.moves || 0, "move")} · ${res.home}/${res.total} home${r.room ? ` · race ${r.room}` : ""}${r.day ? ` · daily ${r.day}` : ""}${r.kind === "book" && typeof r.par === "number" ? ` · the book line, ${parWords(r.par, r.shortest)}` : ""}`,
       ),
       h(
         "div",

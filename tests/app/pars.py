@@ -1,15 +1,18 @@
 """A certified daily deal with its par, fixed in Redis as the certifier fixes it, for the
 tests of where par is shown (the server's replies and pages, both clients): the deal of
-a seed, its solver's winning line as the book line, and whether it is proved shortest
-as the test says (so both words can be seen without waiting for A*)."""
+a seed, its solver's winning line as the book line (kept as its replay too), and
+whether it is proved shortest as the test says (so both words can be seen without
+waiting for A*)."""
 
 from __future__ import annotations
 
 import datetime
 
-from server.app.domain.daily import previous_day
+from server.app.domain import replays
+from server.app.domain.daily import day_start_ms, previous_day
 from server.app.store.connect import open_redis
 from server.app.store.daily import Dailies
+from server.app.store.replays import Replays
 from server.solver import WON, solve
 
 
@@ -25,6 +28,10 @@ async def fix_certified(redis_url: str, day: str, game_id: str, seed: int, short
         await dailies.fix_deal(day, game_id, deal)
         found = {"line": result.line, "par": len(result.line), "shortest": shortest}
         await dailies.fix_par(day, game_id, found)
+        # its book line kept as a replay, as the certifier keeps it
+        shown = replays.book(day, day_start_ms(day), game_id, seed, result.line)
+        shown["shortest"] = shortest
+        await Replays(redis).keep([(shown["id"], shown, "")])
     finally:
         await redis.aclose()
     return len(result.line)

@@ -1,6 +1,6 @@
 """Par, and whether it is proved the shortest, where the server tells it: the ``daily``
 reply and the ``daily_result`` event once the ranked attempt is over, a past day's
-board (``top``'s ``book``) and its HTML page."""
+board (``top``'s ``book``) and its HTML page, and the book line's replay page."""
 
 from __future__ import annotations
 
@@ -36,3 +36,7 @@ async def test_par_says_whether_it_is_proved_the_shortest(settings: Settings) ->
             assert board["book"]["par"] == par and board["book"]["shortest"] is proved
             status, _, page = await fetch(http(server) + f"/leaderboard/daily/{game}/{yesterday}")
             assert status == 200 and f"Par {par} {words}: " in page, page
+            # the book line's replay page
+            book = board["book"]["replay"]
+            status, _, page = await fetch(http(server) + f"/replay/{book}")
+            assert status == 200 and f"Par {par} {words}: the day's book line." in page

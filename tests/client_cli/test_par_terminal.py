@@ -47,5 +47,10 @@ def test_par_says_proved_shortest_or_shortest_found(
             par = pars[f"yesterday/{game}"]
             book = f"book{yesterday.replace('-', '')}{game}"
             assert f"Par {par} ({words}): the book line, patience-race replay {book}" in top.text
+            shown = Terminal(["replay", book], server=server.url, config=config)
+            terminals.append(shown)
+            shown.wait_for(rf"the book line of {yesterday}, par {par} \({words}\)")
+            shown.type("q")
+            assert shown.exit_code() == 0
     finally:
         server.stop()

@@ -49,6 +49,8 @@ def test_par_says_proved_shortest_or_shortest_found(
             assert book.inner_text() == f"Par {par} ({words}): the book line"
             link = f"/play#replay=book{yesterday.replace('-', '')}{game}"
             assert page.get_attribute(".book a", "href") == link
+            page.click(".book a")  # the book line's replay says it too
+            page.wait_for_selector(f"p.muted:has-text('the book line, par {par} ({words})')")
         shot(page, "board-par")
     finally:
         context.close()
