@@ -26,6 +26,7 @@ from rich.table import Table
 from rich.text import Text
 
 from .lines import Glyphs, clock, race_time
+from .par import par_words
 from .sanitize import clean
 
 DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
@@ -246,6 +247,15 @@ def board_view(
             line.append(name, style="bold")
             line.append(f" ({where}): {describe(to_beat, kind)}")
             parts.append(line)
+    book = page.get("book")
+    if kind == "daily" and isinstance(book, Mapping) and isinstance(book.get("par"), int):
+        # a past day's certified deal: its par, and the book line to watch
+        shortest = book.get("shortest") if isinstance(book.get("shortest"), bool) else None
+        said = par_words(book["par"], shortest)
+        replay = clean(str(book.get("replay", "")), 64)
+        parts.append(
+            Text(f"{said[0].upper()}{said[1:]}: the book line, patience-race replay {replay}")
+        )
     if kind in ("daily", "best") and isinstance(entries, list) and entries:
         day = board.rsplit("/", 1)[-1] if kind == "daily" else None
         if server_ms is not None and day == day_of(server_ms):

@@ -316,6 +316,7 @@ class Model:
         game = self.game
         if game is None or clean(msg.get("game", ""), 32) != game.gid:
             return
+        par, shortest = msg.get("par"), msg.get("par_shortest")
         self.daily_result = {
             "day": clean(msg.get("day", ""), 10),
             "game": game.gid,
@@ -325,6 +326,9 @@ class Model:
             "board": clean(msg.get("board", ""), 64),
             "streak": _streaks(msg.get("streak")),
             "line": clean(msg.get("line", ""), 200),
+            # the day's par, once told, and whether it is proved the shortest
+            "par": _int(par) if isinstance(par, int) else None,
+            "par_shortest": shortest if isinstance(shortest, bool) else None,
             # a result the pace check held off the public boards (else empty)
             "review": clean((msg.get("review") or {}).get("note") or "", 400),
         }

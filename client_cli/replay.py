@@ -37,6 +37,7 @@ from rich.table import Table
 from rich.text import Text
 
 from .lines import Glyphs, fit, race_time, side_by_side, to_ascii, wrap
+from .par import par_words
 from .render import draw_board
 from .sanitize import clean
 from .screen import FIELD_NAMES, LAYOUT_FIELDS, STANDARD_FIELDS
@@ -103,6 +104,9 @@ class Replay:
     #: the player's name now (``player``: the name it was played under, and the name now
     #: beside it where they differ)
     player_now: str = ""
+    #: a book line's par (its length), and whether it is proved the shortest
+    par: int | None = None
+    shortest: bool | None = None
 
     @classmethod
     def from_message(cls, msg: Mapping[str, Any], games: Mapping[str, str] | None = None) -> Replay:
@@ -157,6 +161,8 @@ class Replay:
             name=(games or {}).get(clean(msg.get("game", ""), 32), ""),
             rules_version=max(1, _int(msg.get("rules_version"))),
             player_now=clean(msg.get("player_now") or msg.get("player", ""), 20),
+            par=_int(msg.get("par")) if isinstance(msg.get("par"), int) else None,
+            shortest=msg.get("shortest") if isinstance(msg.get("shortest"), bool) else None,
         )
 
     def title(self) -> str:
@@ -169,6 +175,8 @@ class Replay:
             return f"race {self.race} of room {self.room}"
         if self.kind == "daily":
             return f"daily {self.day}"
+        if self.kind == "book" and self.par is not None:
+            return f"the book line of {self.day}, {par_words(self.par, self.shortest)}"
         return self.kind
 
     def outcome(self) -> str:

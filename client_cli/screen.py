@@ -25,6 +25,7 @@ from .legend import legend
 from .lines import Glyphs, as_int, clock, fit, plural, side_by_side, split_line, to_ascii, wrap
 from .marks import cell_case
 from .model import CHALLENGE, DAILY, PRACTICE, RACING, ROOM, WATCH, Model, stuck_note
+from .par import par_words
 from .render import Spot, draw_board, garden_cells
 from .room_screen import race_panel, room_body, summary
 from .sanitize import clean
@@ -217,6 +218,16 @@ def page_lines(model: Model, width: int, height: int) -> list[Text]:
     return out
 
 
+def par_line(result: Mapping[str, object]) -> list[Text]:
+    """The day's par, where the server told it, and whether it is proved the shortest."""
+    par, shortest = result.get("par"), result.get("par_shortest")
+    if not isinstance(par, int):
+        return []
+    return [
+        Text(f"  The day's {par_words(par, shortest if isinstance(shortest, bool) else None)}.")
+    ]
+
+
 def daily_result_lines(model: Model, width: int, now: int) -> list[Text]:
     """The ranked daily's result in place of the board: rank, streaks, the next deal,
     and the line to paste into a chat."""
@@ -234,6 +245,7 @@ def daily_result_lines(model: Model, width: int, now: int) -> list[Text]:
     out = [
         Text(""),
         Text(f"  Today's daily challenge is done: {status}, {place}.", style="bold"),
+        *par_line(result),
         *(Text("  ") + line for line in (wrap(held, width - 4, "yellow", 4) if held else [])),
         Text(
             f"  Streak: {plural(as_int(mine.get('current')), 'day')} at {name} "

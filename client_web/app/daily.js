@@ -11,6 +11,7 @@ import { GameScreen } from "./game.js";
 import { drawRacers, resultsTable } from "./room.js";
 import { beatenText, ghostAt, liveOrder, ordinal, resultText } from "./ranking.js";
 import { errorText } from "./link.js";
+import { parWords } from "./par.js";
 import { challengeMaker, copyButton } from "./share.js";
 
 /** @typedef {import("./types.js").App} App */
@@ -293,6 +294,9 @@ export class DailyScreen {
         this.top,
         h("h1", {}, `Daily ${message.status}: ${held}`),
         reviewNote(message.review),
+        typeof message.par === "number"
+          ? h("p", { class: "par" }, `The day's ${parWords(message.par, message.par_shortest)}.`)
+          : null,
         this.resultBox(message.line, message.streak),
         this.practiceControls("Practise against the board"),
         this.boardLink(message.day),

@@ -8,6 +8,7 @@ import { drawBoard } from "./board.js";
 import { cardsMove } from "./motion.js";
 import { errorText } from "./link.js";
 import { reviewBox } from "./review.js";
+import { parWords } from "./par.js";
 
 /** @typedef {import("./types.js").App} App */
 /** @typedef {import("./types.js").Message} Message */
@@ -140,6 +141,7 @@ export class BoardScreen {
         h("tbody", {}, rows),
       ),
       page.entries.length ? null : h("p", { class: "muted" }, "No results yet."),
+      page.book ? bookLine(page.book) : null,
       h("p", { class: "muted" }, `${page.size} on this board · updated live`),
     );
   }
@@ -155,6 +157,20 @@ export class BoardScreen {
     this.watched = null;
     this.load(true);
   }
+}
+
+/**
+ * A past day's certified deal on its board: par, proved shortest or not, and its book line.
+ * @param {Message} book `book` of a daily board's page
+ */
+function bookLine(book) {
+  const said = parWords(book.par, book.shortest);
+  return h(
+    "p",
+    { class: "book" },
+    `${said[0].toUpperCase()}${said.slice(1)}: `,
+    h("a", { href: `/play#replay=${encodeURIComponent(book.replay)}` }, "the book line"),
+  );
 }
 
 // The replay's step buttons draw their own icons: the media symbols ⏮ ⏭ are missing from
@@ -286,7 +302,7 @@ export class ReplayScreen {
       h(
         "p",
         { class: "muted" },
-        `${res.status} · ${clock(res.time_ms || 0)} · ${count(res.moves || 0, "move")} · ${res.home}/${res.total} home${r.room ? ` · race ${r.room}` : ""}${r.day ? ` · daily ${r.day}` : ""}`,
+        `${res.status} · ${clock(res.time_ms || 0)} · ${count(res.moves || 0, "move")} · ${res.home}/${res.total} home${r.room ? ` · race ${r.room}` : ""}${r.day ? ` · daily ${r.day}` : ""}${r.kind === "book" && typeof r.par === "number" ? ` · the book line, ${parWords(r.par, r.shortest)}` : ""}`,
       ),
       h(
         "div",

@@ -91,6 +91,14 @@ class Certifier(Part):
             return None
         return int(found["par"])
 
+    async def par_shortest(self, day: str, game_id: str) -> bool | None:
+        """Whether the day's par is proved the shortest line (A* finished), where there
+        is a par to tell (:meth:`par`); else None."""
+        found = self._deals.get((day, game_id)) or await self.dailies.deal(day, game_id)
+        if found is None or not found.get("certified") or found.get("par") is None:
+            return None
+        return bool(found.get("shortest"))
+
     # -- certifying ahead ---------------------------------------------------------------
 
     def start(self) -> None:

@@ -174,10 +174,11 @@ class DailyChallenge(Part):
                 raise refuse(ErrorCode.NO_SUCH_GAME, "today's ranked game has expired")
         ranked = not live.finished
         ranked_result = None
-        par = None
+        par = par_shortest = None
         if not ranked:
             if deal.get("certified") and deal.get("par") is not None:
                 par = int(deal["par"])  # (once the ranked attempt is over, not before)
+                par_shortest = bool(deal.get("shortest"))
             ranked_result = self._result_line_of(live, par)
             pgid = await self.dailies.practice(day, req.game, pid)
             practice = await self.keeper.get_game(pgid) if pgid else None
@@ -209,6 +210,7 @@ class DailyChallenge(Part):
             "certified": bool(deal.get("certified")),
             "commitment": committed["commitment"],
             "par": par,
+            "par_shortest": par_shortest,
             "streak": await self._streaks(pid, req.game),
             **live.snapshot_message(),
             **({"ghosts": await self.ghosts.race(live)} if req.ghosts and not ranked else {}),
@@ -364,6 +366,7 @@ class DailyChallenge(Part):
                     "board": daily_board.id,
                     "streak": await self._streaks(pid, live.game.id),
                     "par": par,
+                    "par_shortest": await self.certifier.par_shortest(day, live.game.id),
                     **self._review(state, None, check.why),
                     "line": d.result_line(
                         live.game.name,

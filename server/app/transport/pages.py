@@ -101,7 +101,7 @@ def board_html(page: dict[str, Any], board: Board, today: str, meta: str = "") -
     empty = "" if rows else "<p class=muted>No results yet.</p>"
     book = page.get("book")
     if book:  # a certified deal's par and book line: only once the day is over
-        proved = " (proved the shortest)" if book.get("shortest") else ""
+        proved = " (proved shortest)" if book.get("shortest") else " (shortest found)"
         picker += (
             f"<p>Par {int(book['par'])}{proved}: "
             f'<a href="/replay/{escape(str(book["replay"]))}">the book line</a></p>'
@@ -157,6 +157,15 @@ def race_this(replay: dict[str, Any]) -> str:
     )
 
 
+def book_par(replay: dict[str, Any]) -> str:
+    """A book line's par, and whether it is proved the shortest; nothing for a player's
+    replay."""
+    if replay.get("kind") != replays.BOOK or not isinstance(replay.get("par"), int):
+        return ""
+    proved = "proved shortest" if replay.get("shortest") else "shortest found"
+    return f"<p>Par {int(replay['par'])} ({proved}): the day's book line.</p>"
+
+
 def committed(replay: dict[str, Any]) -> str:
     """A daily replay's commitment to its deal, with the salt once it is revealed
     (``docs/commitments.md``); nothing for a replay without one."""
@@ -192,7 +201,7 @@ def replay_html(replay: dict[str, Any], meta: str = "") -> str:
         f"<p>{escape(str(result.get('status')))} · {d.clock_text(int(result.get('time_ms', 0)))}"
         f" · {int(result.get('moves', 0))} moves · {int(result.get('home', 0))}/"
         f"{int(result.get('total', 0))} home · seed {escape(str(seed))}"
-        f" · rules version {version}</p>{rules_note}{committed(replay)}"
+        f" · rules version {version}</p>{book_par(replay)}{rules_note}{committed(replay)}"
         f"<table><thead><tr><th>#</th><th>time</th><th>move</th></tr></thead>"
         f"<tbody>{moves}</tbody></table>"
         f"{race_this(replay)}"

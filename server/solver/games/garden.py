@@ -52,6 +52,7 @@ from server.engine import Game, Move
 from server.engine.cards import RANK, SUIT
 from server.engine.games.grid import DEAL, HOME, TWO_EACH_WAY, GridGame
 
+from ..bounds import garden_deals
 from ..hooks import Hooks
 
 #: separates the parts of a key (no card byte reaches it)
@@ -130,6 +131,15 @@ class GardenHooks(Hooks):
     def _grace_card(self, game: GridGame) -> int | None:
         """The card set aside as the grace (The Labyrinth), if any."""
         return None
+
+    # -- par ------------------------------------------------------------------------------
+
+    def lower_bound(self, game: Game) -> int:
+        """The plain bound (a move for each card not home that the rules do not send home
+        themselves) and a ``deal`` for every row's worth of cards in the stock
+        (:func:`server.solver.bounds.garden_deals`): a card leaves the garden's stock only
+        by a deal, and no move but a deal takes one out."""
+        return super().lower_bound(game) + garden_deals(cast(GridGame, game))
 
     # -- the search's two questions ------------------------------------------------------
 

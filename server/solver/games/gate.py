@@ -22,6 +22,7 @@ from typing import ClassVar
 from server.engine import Game, Move
 from server.engine.games.gate import DEAL, TO_FOUNDATION, Gate
 
+from ..bounds import gate_extra
 from ..hooks import Hooks
 from ._colours import never_a_target
 
@@ -58,6 +59,13 @@ class GateHooks(Hooks):
         parts.append(bytes((len(p[game.STOCK]),)))
         parts.append(bytes(len(p[i]) for i in game.HOME))
         return _SEP.join(parts)
+
+    def lower_bound(self, game: Game) -> int:
+        """A move for each card not home but the aces (they go out by themselves), and
+        the moves of :func:`server.solver.bounds.gate_extra`: cards a post must give up
+        to a bar first, the deal the stock still needs, the waste's blocked cards."""
+        assert isinstance(game, Gate)
+        return super().lower_bound(game) + gate_extra(game)
 
     def expand(self, game: Game) -> list[Move]:
         """The moves in the order of the module's docstring; or the one safe home move

@@ -33,6 +33,7 @@ from server.engine.games.wedge import (
     Wedge,
 )
 
+from ..bounds import wedge_extra
 from ..hooks import Hooks
 from ._colours import never_a_target
 
@@ -102,6 +103,14 @@ class WedgeHooks(Hooks):
         fixed.append(bytes((len(p[STOCK]), running)))
         fixed.append(bytes(len(p[i]) for i in game.HOME))
         return _SEP.join(fixed)
+
+    def lower_bound(self, game: Game) -> int:
+        """A move for each card not home but the aces (they go out by themselves), and
+        the moves of :func:`server.solver.bounds.wedge_extra`: a deal for each card of
+        the stock, a move off the waste for each of its cards over a lower one of its
+        suit."""
+        assert isinstance(game, Wedge)
+        return super().lower_bound(game) + wedge_extra(game)
 
     def expand(self, game: Game) -> list[Move]:
         """The moves in the order of the module's docstring; or one safe home move alone.

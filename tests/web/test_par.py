@@ -1,0 +1,57 @@
+"""Par in the browser: once today's ranked attempt is over, the result says the day's
+par and whether it is proved the shortest; a past day's board says its par the same way,
+with a link to the book line. Real Chromium against a real server and Redis, the deals
+certified in Redis before the server starts."""
+
+from __future__ import annotations
+
+import asyncio
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+from tests.app.conftest import ServerProcess
+from tests.app.pars import fix_pars, today_and_yesterday
+
+from .conftest import http, shot
+from .test_race import register
+
+
+def test_par_says_proved_shortest_or_shortest_found(
+    browser: Any, redis_url: str, tmp_path: Path
+) -> None:
+    # (in a thread: Playwright's own event loop runs in this one)
+    with ThreadPoolExecutor(1) as thread:
+        pars = thread.submit(asyncio.run, fix_pars(redis_url)).result()
+    _, yesterday = today_and_yesterday()
+    server = ServerProcess(redis_url, tmp_path, PATIENCE_COUNTDOWN="1.0")
+    server.start()
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        page.on("dialog", lambda dialog: dialog.accept())
+        page.goto(f"{http(server)}/play")
+        register(page, "dan")
+        page.click('.game-row[data-game="nestor"] [data-act=daily]')
+        page.click("[data-act=start-daily]")
+        page.wait_for_selector(".game .pile")
+        page.click("[data-act=resign]")
+        said = page.wait_for_selector(".par")
+        assert said is not None
+        assert said.inner_text() == f"The day's par {pars['today/nestor']} (proved shortest)."
+        shot(page, "daily-result-par")
+
+        for game, words in (("nestor", "proved shortest"), ("gate", "shortest found")):
+            page.goto(f"{http(server)}/play#board=daily/{game}/{yesterday}")
+            book = page.wait_for_selector(".book")
+            assert book is not None
+            par = pars[f"yesterday/{game}"]
+            assert book.inner_text() == f"Par {par} ({words}): the book line"
+            link = f"/play#replay=book{yesterday.replace('-', '')}{game}"
+            assert page.get_attribute(".book a", "href") == link
+            page.click(".book a")  # the book line's replay says it too
+            page.wait_for_selector(f"p.muted:has-text('the book line, par {par} ({words})')")
+        shot(page, "board-par")
+    finally:
+        context.close()
+        server.stop()
