@@ -77,6 +77,9 @@ def header(model: Model, width: int, now: int) -> Text:
             left.append(f"{g.sep}daily {day}".rstrip())
         elif kind == PRACTICE:
             left.append(f"{g.sep}practice {day}".rstrip(), style="bold yellow")
+        grade = ((model.daily or {}).get("difficulty") or {}).get("grade") if kind else None
+        if grade:  # the day's deal's difficulty (client_cli/difficulty.py)
+            left.append(f"{g.sep}{grade}")
         else:
             left.append(f"{g.sep}solo")
         if model.clock_from is not None:

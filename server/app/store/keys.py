@@ -40,6 +40,10 @@ key                         type    what
                                     it was fixed (msgpack), fixed once (31 days)
 ``deal:{day}:{game}:claim`` string  the process certifying that deal, or searching for its
                                     par (expires)
+``deal:{day}:{game}:grade`` string  the difficulty of the day's deal (msgpack: its grade and
+                                    the figures it came from, with the seed graded), fixed
+                                    once (31 days; ``store/difficulty.py``)
+``deal:{day}:{game}:gclaim`` string the process grading that deal (expires)
 ``dcommit:{day}:{game}``     string  the commitment to the day's deal of a game (msgpack:
                                     ``commitment``, ``seed``, ``salt``, ``certified``,
                                     ``at``), written once (``NX``) from the fixed deal at
@@ -365,6 +369,17 @@ def deal_par_key(day: str, game: str) -> str:
 
 def deal_claim_key(day: str, game: str) -> str:
     return f"deal:{day}:{game}:claim"
+
+
+def deal_grade_key(day: str, game: str) -> str:
+    """The difficulty of a day's deal (``Grades.fix``), kept :data:`DAILY_TTL`."""
+    return f"deal:{day}:{game}:grade"
+
+
+def deal_grade_claim_key(day: str, game: str) -> str:
+    """The process grading a day's deal (``Grades.claim``): its own claim, so that the
+    grading and the certifier's search for par of one deal never wait on each other."""
+    return f"deal:{day}:{game}:gclaim"
 
 
 def commitment_key(day: str, game: str) -> str:

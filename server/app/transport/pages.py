@@ -13,6 +13,7 @@ from typing import Any
 from server.engine import GAMES
 
 from ..domain import daily as d
+from ..domain import difficulty as df
 from ..domain import replays
 from ..domain.boards import Board
 
@@ -99,6 +100,9 @@ def board_html(page: dict[str, Any], board: Board, today: str, meta: str = "") -
             f"{later}</nav>"
         )
     empty = "" if rows else "<p class=muted>No results yet.</p>"
+    difficulty = page.get("difficulty")
+    if difficulty:  # the day's deal's grade: public before play (docs/solver.md)
+        picker += f"<p>Difficulty {escape(df.words(difficulty))}</p>"
     book = page.get("book")
     if book:  # a certified deal's par and book line: only once the day is over
         proved = " (proved the shortest)" if book.get("shortest") else ""
