@@ -12,6 +12,7 @@ import { drawRacers, resultsTable } from "./room.js";
 import { beatenText, ghostAt, liveOrder, ordinal, resultText } from "./ranking.js";
 import { errorText } from "./link.js";
 import { challengeMaker, copyButton } from "./share.js";
+import { difficultyText, gradeOf } from "./difficulty.js";
 
 /** @typedef {import("./types.js").App} App */
 /** @typedef {import("./types.js").Message} Message */
@@ -130,6 +131,10 @@ export class DailyScreen {
       return;
     }
     const title = h("h1", {}, `${this.name}: daily challenge, ${status.day}`);
+    const graded = difficultyText(status.difficulty);
+    const difficulty = graded
+      ? h("p", { class: "difficulty", "data-grade": gradeOf(status.difficulty) }, graded)
+      : null;
     const resets = h(
       "p",
       { class: "muted" },
@@ -141,6 +146,7 @@ export class DailyScreen {
         this.top,
         title,
         h("p", {}, "One ranked attempt a day; its clock starts when you press Start."),
+        difficulty,
         button("Start", () => this.start(), { class: "big", "data-act": "start-daily" }),
         resets,
       );
@@ -149,6 +155,7 @@ export class DailyScreen {
         this.top,
         title,
         h("p", {}, "Your ranked attempt is under way: its clock is running."),
+        difficulty,
         button("Resume", () => this.start(), { class: "big", "data-act": "start-daily" }),
         resets,
       );
@@ -160,6 +167,7 @@ export class DailyScreen {
         this.top,
         title,
         this.resultBox(status.ranked_result),
+        difficulty,
         reviewNote(status.review),
         maker,
         this.practiceControls(),
@@ -258,7 +266,11 @@ export class DailyScreen {
       : null;
     replace(
       this.top,
-      h("p", { class: "muted" }, `${this.name} · ${reply.day} · ${kind} · ${streakText(reply.streak)}`),
+      h(
+        "p",
+        { class: "muted" },
+        `${this.name} · ${reply.day} · ${kind}${gradeOf(reply.difficulty) ? ` · ${gradeOf(reply.difficulty)}` : ""} · ${streakText(reply.streak)}`,
+      ),
       reply.note ? h("p", { class: "note" }, reply.note) : null,
       against,
     );

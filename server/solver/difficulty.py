@@ -128,7 +128,7 @@ def board_tries(game_id: str, seed: int) -> list[float]:
     return scores
 
 
-def _randomized(inner: Hooks, rng: random.Random) -> Hooks:
+def randomized(inner: Hooks, rng: random.Random) -> Hooks:
     """``inner`` (a game's hooks) with the order of the moves it would try shuffled (a
     dominance's one move stays alone) and the beam's scores blurred, by ``rng``."""
 
@@ -161,15 +161,18 @@ def _randomized(inner: Hooks, rng: random.Random) -> Hooks:
     return Randomized()
 
 
-def solver_lines(game_id: str, seed: int, search: int, nodes: int = SEARCH_NODES) -> bool:
+def solver_lines(
+    game_id: str, seed: int, search: int, nodes: int = SEARCH_NODES, hooks: Hooks | None = None
+) -> bool:
     """Whether randomized search number ``search`` of the deal of ``seed`` wins within
-    ``nodes`` positions (see the module's docstring); its line, when it does, has been
-    played through a fresh engine and won (``CertificateError`` otherwise: a fault)."""
-    inner = hooks_for(game_id)
+    ``nodes`` positions (see the module's docstring), with the game's hooks (or
+    ``hooks``); its line, when it does, has been played through a fresh engine and won
+    (``CertificateError`` otherwise: a fault)."""
+    inner = hooks_for(game_id) if hooks is None else hooks
     rng = random.Random(_seed("lines", game_id, seed, search))
     game = new_game(game_id, seed=seed)
     try:
-        found = run(game, _randomized(inner, rng), max_nodes=nodes, first_pass=nodes // 4)
+        found = run(game, randomized(inner, rng), max_nodes=nodes, first_pass=nodes // 4)
     finally:
         inner.order = 0
     if found.verdict != WON:
