@@ -7,10 +7,16 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
+from typing import Any
+
+from redis import Redis as SyncRedis
 
 from server.app.domain import daily as d
 from server.app.service import Service
 from server.app.settings import Settings
+from server.app.store.codec import pack
+from server.app.store.keys import deal_grade_key, deal_key
 from server.solver.difficulty import GRADES, grade_deal
 
 from .client import player
@@ -123,3 +129,20 @@ async def test_two_processes_grade_a_deal_once_and_a_restart_keeps_it(
             assert record is not None
             assert await fresh.grader.grades.get(day, game) == record
         fresh.workers.close()
+
+
+def graded_today(redis_url: str, secret: str, game: str) -> dict[str, Any]:
+    """Today's deal of ``game`` under ``secret`` fixed (its first candidate, as a day
+    that comes uncertified fixes it) and graded, as a grader would have: for the tests
+    of the clients, whose server process grades nothing (``certify_ahead`` 0). What
+    ``difficulty`` then says."""
+    day = d.day_of(int(time.time() * 1000))
+    seed = d.daily_seed(secret.encode(), day, game)
+    graded = grade_deal(game, seed)
+    client = SyncRedis.from_url(redis_url)
+    try:
+        client.set(deal_key(day, game), pack({"seed": seed, "n": 0, "certified": False}))
+        client.set(deal_grade_key(day, game), pack({**graded, "seed": seed}))
+    finally:
+        client.close()
+    return {k: graded[k] for k in SHOWN}
