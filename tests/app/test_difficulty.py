@@ -64,10 +64,30 @@ async def test_a_deal_graded_ahead_is_shown_before_and_during_its_day(
         assert code == 200 and json.loads(body)["difficulty"] == shown
         code, _, page = await fetch(http(server) + f"/leaderboard/daily/{GAME}/{day}")
         assert f"Difficulty {graded['grade']}: the hint engine" in page
+        code, _, index = await fetch(http(server) + "/")
+        assert code == 200 and f"Doubles and Quits</a> ({graded['grade']}) · " in index
         await ann.call("resign")
         await ann.event("daily_result")
         practice = await ann.call("daily", game=GAME)
         assert practice["ranked"] is False and practice["difficulty"] == shown
+
+
+async def test_a_grade_kept_for_another_seed_is_never_shown(server: Running) -> None:
+    """An operator put another deal in place of a graded one: its grade is not this
+    deal's, and nothing shows it."""
+    ann = await player(server.url, "ann")
+    reply = await ann.call("daily", game=GAME)
+    day = reply["day"]
+    deal = await server.service.dailies.deal(day, GAME)
+    assert deal is not None
+    other = grade_deal(GAME, int(deal["seed"]) + 1)
+    await server.service.grader.grades.fix(day, GAME, {**other, "seed": int(deal["seed"]) + 1})
+    assert (await ann.call("daily", game=GAME, start=False))["difficulty"] is None
+    assert (await ann.call("daily", game=GAME))["difficulty"] is None
+    assert (await ann.call("top", board=f"daily/{GAME}"))["difficulty"] is None
+    assert await server.service.grader.grades.of_day(day, [GAME]) == {}
+    code, _, index = await fetch(http(server) + "/")
+    assert code == 200 and "Doubles and Quits</a> · " in index
 
 
 async def test_a_deal_not_graded_says_null(server: Running) -> None:

@@ -8,7 +8,7 @@ from typing import Any
 
 from .codec import pack, unpack
 from .commit import RedisClient
-from .keys import DAILY_TTL, deal_grade_claim_key, deal_grade_key
+from .keys import DAILY_TTL, deal_grade_claim_key, deal_grade_key, deal_key
 from .scripts import DELETE_IF_OURS
 
 
@@ -20,6 +20,22 @@ class Grades:
         """The difficulty fixed for the day's deal of a game (:meth:`fix`), or None."""
         raw = await self.redis.get(deal_grade_key(day, game))
         return None if raw is None else dict(unpack(raw))
+
+    async def of_day(self, day: str, games: list[str]) -> dict[str, dict[str, Any]]:
+        """The grades kept for a day's deals of ``games`` whose seed is the deal's fixed
+        now (a grade for another seed is never shown), by game: one round trip."""
+        raw = await self.redis.mget(
+            [deal_grade_key(day, g) for g in games] + [deal_key(day, g) for g in games]
+        )
+        found: dict[str, dict[str, Any]] = {}
+        for n, game in enumerate(games):
+            graded, deal = raw[n], raw[len(games) + n]
+            if graded is None or deal is None:
+                continue
+            kept = dict(unpack(graded))
+            if kept.get("seed") == dict(unpack(deal)).get("seed"):
+                found[game] = kept
+        return found
 
     async def fix(self, day: str, game: str, graded: dict[str, Any]) -> dict[str, Any]:
         """Fix the difficulty of the day's deal of a game, unless it is fixed already: as

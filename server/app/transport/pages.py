@@ -119,9 +119,14 @@ def board_html(page: dict[str, Any], board: Board, today: str, meta: str = "") -
     return html_page(board.title(), body, meta)
 
 
-def index_html(today: str) -> str:
+def index_html(today: str, grades: dict[str, str] | None = None) -> str:
+    """The index page: today's dailies (each with its deal's grade where it is graded:
+    ``grades``, by game), the boards, the browser client."""
+    grades = grades or {}
     items = "".join(
-        f'<li><a href="/leaderboard/daily/{gid}/{today}">{escape(info.name)}</a> · '
+        f'<li><a href="/leaderboard/daily/{gid}/{today}">{escape(info.name)}</a>'
+        + (f" ({escape(str(grades[gid]))})" if grades.get(gid) else "")
+        + " · "
         f'<a href="/leaderboard/best/{gid}">best times</a> · '
         f'<a href="/leaderboard/wins/{gid}">most wins</a> · '
         f'<a href="/leaderboard/rating/{gid}">ratings</a></li>'
