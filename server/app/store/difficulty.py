@@ -23,10 +23,14 @@ class Grades:
 
     async def of_day(self, day: str, games: list[str]) -> dict[str, dict[str, Any]]:
         """The grades kept for a day's deals of ``games`` whose seed is the deal's fixed
-        now (a grade for another seed is never shown), by game: one round trip."""
-        raw = await self.redis.mget(
-            [deal_grade_key(day, g) for g in games] + [deal_key(day, g) for g in games]
-        )
+        now (a grade for another seed is never shown), by game: one round trip (a
+        pipeline, not MGET: the keys lie in many cluster slots)."""
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for g in games:
+                pipe.get(deal_grade_key(day, g))
+            for g in games:
+                pipe.get(deal_key(day, g))
+            raw = await pipe.execute()
         found: dict[str, dict[str, Any]] = {}
         for n, game in enumerate(games):
             graded, deal = raw[n], raw[len(games) + n]
