@@ -76,14 +76,40 @@ def spread(values: list[int], most: int) -> str:
 
 
 def cuts(figures: list[float]) -> tuple[float, float, float]:
-    """Thresholds (easy, medium, hard) splitting ``figures`` nearest a quarter each: the
-    distinct values are walked from the top and a cut made once a quarter is passed."""
-    ordered = sorted(figures, reverse=True)
-    n = len(ordered)
-    found: list[float] = []
-    for q in (0.25, 0.5, 0.75):
-        value = ordered[min(n - 1, max(0, round(q * n) - 1))]
-        found.append(value)
+    """Thresholds (easy, medium, hard: each the least figure of its grade) splitting
+    ``figures`` into four grades as near a quarter each as their ties allow: of every
+    three distinct values, the three whose grades' sizes are nearest a quarter (least
+    sum of squares; the higher cuts first among equals). Each grade gets at least one
+    deal where there are four distinct values."""
+    # (rounded: the same figure summed in another order differs in its last bits)
+    ordered = sorted((round(f, 6) for f in figures), reverse=True)
+    values = sorted(set(ordered), reverse=True)
+    quarter = len(ordered) / 4
+    best: tuple[float, tuple[float, float, float]] | None = None
+    for a in range(len(values)):
+        for b in range(a + 1, len(values)):
+            for c in range(b + 1, len(values)):
+                cut = (values[a], values[b], values[c])
+                sizes = [
+                    sum(1 for f in ordered if f >= cut[0]),
+                    sum(1 for f in ordered if cut[0] > f >= cut[1]),
+                    sum(1 for f in ordered if cut[1] > f >= cut[2]),
+                    sum(1 for f in ordered if f < cut[2]),
+                ]
+                if min(sizes) == 0:
+                    continue
+                spread = sum((n - quarter) ** 2 for n in sizes)
+                if best is None or spread < best[0]:
+                    best = (spread, cut)
+    if best is None:
+        raise ValueError("fewer than four distinct figures: no four grades")
+    # each cut moved down to a round figure halfway to the next lower value: the same
+    # split of these deals, and a deal between two measured ones falls to the nearer
+    found = []
+    for cut in best[1]:
+        lower = max((v for v in values if v < cut), default=0.0)
+        middle = round((cut + lower) / 2, 3)
+        found.append(middle if lower < middle <= cut else (cut + lower) / 2)
     return found[0], found[1], found[2]
 
 
@@ -152,13 +178,22 @@ def main() -> None:
         )
     if args.thresholds:
         print()
-        print("| game | easy from | medium from | hard from |")
-        print("|---|---|---|---|")
+        print("| game | easy from | medium from | hard from | easy | medium | hard | expert |")
+        print("|---|---|---|---|---|---|---|---|")
         for g in games:
             rows = [done[(g, day)] for day in days if (g, day) in done]
             if rows:
-                a, b, c = cuts([r["ease"] for r in rows])
-                print(f"| `{g}` | {a:.3f} | {b:.3f} | {c:.3f} |")
+                figures = [r["ease"] for r in rows]
+                a, b, c = cuts(figures)
+                split = [
+                    sum(1 for f in figures if f >= a),
+                    sum(1 for f in figures if a > f >= b),
+                    sum(1 for f in figures if b > f >= c),
+                    sum(1 for f in figures if f < c),
+                ]
+                print(
+                    f"| `{g}` | {a:.3f} | {b:.3f} | {c:.3f} | " + " | ".join(map(str, split)) + " |"
+                )
 
 
 if __name__ == "__main__":
