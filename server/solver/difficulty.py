@@ -23,10 +23,10 @@ the deal alone), so that anyone who runs them again on the same deal gets the sa
 
 The grade (:func:`grade`) is the deal's place among the deals of its game: the two
 shares are folded into one figure (:func:`ease`), compared with each game's thresholds
-(:data:`THRESHOLDS`), chosen from the figures of about 50 daily deals a game
+(:data:`THRESHOLDS`), chosen from the figures of 20 to 30 daily deals a game
 (``bench/difficulty.py``; ``docs/solver.md`` has the measurements). Per game, because
 the games differ far more than their deals do (the board-only player wins nearly every
-Gate and few Light and Shade deals): global thresholds would grade every Gate easy.
+Gate and no Light and Shade deal): global thresholds would grade every Gate easy.
 
 Nothing in a grade tells the stock: the board-only player sees only what every player
 sees at the start, and the count of lines is one number per deal.
@@ -79,10 +79,22 @@ SEARCH_NODES: Final = 5_000
 #: how much the beam's scores are blurred (in the hooks' units: about a card home)
 _NOISE = 1.0
 
-#: per game, the least :func:`ease` of each grade but the last (easy, medium, hard),
-#: from the figures of daily deals measured with ``bench/difficulty.py`` (docs/solver.md)
+#: per game, the least :func:`ease` of each grade but the last (easy, medium, hard):
+#: the cuts nearest a quarter of the game's daily deals each, from their figures
+#: measured with ``bench/difficulty.py --thresholds`` (2026-12-01 on, a fixed secret:
+#: 30 days a game, 26 for The Blockade, 20 for The Blockade in rows of ten, Light and
+#: Shade and The Wedge; docs/solver.md#difficulty)
 THRESHOLDS: Final[dict[str, tuple[float, float, float]]] = {
-    game: (0.75, 0.5, 0.25) for game in GAMES
+    "gate": (0.966, 0.907, 0.885),
+    "gate-narrow": (0.718, 0.659, 0.493),
+    "nestor": (0.912, 0.716, 0.647),
+    "doubles-and-quits": (0.964, 0.774, 0.661),
+    "babette": (0.507, 0.461, 0.435),
+    "labyrinth": (0.978, 0.770, 0.554),
+    "blockade": (0.426, 0.379, 0.232),
+    "blockade-ten": (0.983, 0.892, 0.826),
+    "light-and-shade": (0.208, 0.156, 0.146),
+    "wedge": (0.950, 0.867, 0.744),
 }
 
 
