@@ -106,10 +106,10 @@ def cuts(figures: list[float]) -> tuple[float, float, float]:
     # each cut moved down to a round figure halfway to the next lower value: the same
     # split of these deals, and a deal between two measured ones falls to the nearer
     found = []
-    for cut in best[1]:
-        lower = max((v for v in values if v < cut), default=0.0)
-        middle = round((cut + lower) / 2, 3)
-        found.append(middle if lower < middle <= cut else (cut + lower) / 2)
+    for least in best[1]:
+        lower = max((v for v in values if v < least), default=0.0)
+        middle = round((least + lower) / 2, 3)
+        found.append(middle if lower < middle <= least else (least + lower) / 2)
     return found[0], found[1], found[2]
 
 
