@@ -25,6 +25,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from .difficulty import difficulty_of, difficulty_words
 from .lines import Glyphs, clock, race_time
 from .par import par_words
 from .sanitize import clean
@@ -219,6 +220,9 @@ def board_view(
     parts: list[RenderableType] = [head, about]
     if picked:
         parts.append(Text(f"No BOARD given: the board of your last daily, {board}."))
+    graded = difficulty_of(page.get("difficulty")) if kind == "daily" else None
+    if graded is not None:  # the day's deal's grade (client_cli/difficulty.py)
+        parts.append(Text(difficulty_words(graded)))
     parts.append(Text(""))
     entries = page.get("entries")
     if isinstance(entries, list) and entries:

@@ -31,6 +31,7 @@ from .connection import (
     LinkError,
     ServerError,
 )
+from .difficulty import difficulty_of, difficulty_words
 from .endings import daily_greeting, end_note, farewell, result_note, with_made
 from .model import (
     CHALLENGE,
@@ -498,10 +499,12 @@ class Client:
             if status.get("ranked_attempt") == "pending":
                 self._daily_rules = rules
                 model.confirm = "daily"
+                graded = difficulty_of(status.get("difficulty"))
                 model.say(
                     f"Start today's ranked {model.game_name(rules)}? One attempt: its clock "
                     "starts at the deal and runs on the server until the game ends, and it "
-                    "goes on the day's board.",
+                    "goes on the day's board."
+                    + (f" {difficulty_words(graded)}" if graded is not None else ""),
                     WARN,
                 )
                 return False

@@ -14,6 +14,7 @@ from typing import Any
 
 from .board_race import BoardRace
 from .challenge import ChallengeRace
+from .difficulty import difficulty_of
 from .sanitize import clean
 
 #: screens
@@ -279,6 +280,8 @@ class Model:
             "ranked_result": clean(msg.get("ranked_result") or "", 200),
             #: the day's commitment to the deal (docs/commitments.md): 64 hex digits
             "commitment": clean(msg.get("commitment") or "", 64),
+            #: the day's deal's grade and what it was measured from, or None
+            "difficulty": difficulty_of(msg.get("difficulty")),
         }
         self.daily_result = None
         self.board = BoardRace.from_message(msg)

@@ -80,6 +80,9 @@ def header(model: Model, width: int, now: int) -> Text:
             left.append(f"{g.sep}practice {day}".rstrip(), style="bold yellow")
         else:
             left.append(f"{g.sep}solo")
+        grade = ((model.daily or {}).get("difficulty") or {}).get("grade") if kind else None
+        if grade:  # the day's deal's difficulty (client_cli/difficulty.py)
+            left.append(f"{g.sep}{grade}")
         if model.clock_from is not None:
             elapsed = (model.clock_to or now) - model.clock_from
             left.append(g.sep + clock(elapsed), style="bold")

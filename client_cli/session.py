@@ -24,6 +24,7 @@ from .challenge_flow import begin
 from .config import Account, TokenStore, device_label, forgotten_token
 from .connection import Connection, LinkError, ServerError
 from .controller import Client, Left, now_ms
+from .difficulty import difficulty_of, difficulty_words
 from .endings import daily_greeting, ranked_explained
 from .model import DAILY, INFO, PRACTICE, WATCH, Model
 from .sanitize import clean
@@ -230,6 +231,9 @@ async def start(plan: Plan, client: Client, welcome: dict[str, Any]) -> bool:
                 console.print(Text(said, style="yellow"))
             if status.get("ranked_attempt") == "pending":
                 console.print(Text(ranked_explained(model.game_name(rules))))
+                graded = difficulty_of(status.get("difficulty"))
+                if graded is not None:  # today's deal's grade, before its clock starts
+                    console.print(Text(difficulty_words(graded)))
                 answer = await ask("Press Enter to start your ranked attempt (q to leave) ")
                 if answer.lower() in ("q", "quit"):
                     raise Left

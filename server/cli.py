@@ -8,7 +8,8 @@ plays a game at a local console (no network, no accounts: for trying the rules),
 daily's, whether its seed is the one committed to: ``docs/commitments.md``), and
 ``solve`` and ``winnability`` ask the solver whether deals can be won
 (:mod:`server.solving`), and ``review`` lists, clears and removes the results the pace
-policy held (:mod:`server.review_cli`).
+policy held (:mod:`server.review_cli`); ``difficulty`` grades a deal as the server
+grades its dailies (:mod:`server.grading`).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from server.engine import GAMES, IllegalMove, UndoRefused, new_game
+from server.grading import add_difficulty
 from server.review_cli import add_commands as add_review
 from server.solving import add_commands, seed_arg
 
@@ -182,11 +184,22 @@ def build_parser() -> argparse.ArgumentParser:
     native.add_argument("action", choices=("build", "status"), nargs="?", default="status")
     native.set_defaults(func=cmd_native)
     add_commands(sub)
+    add_difficulty(sub)  # (server/grading.py)
     add_review(sub)
     return parser
 
 
-TOOLS = ("games", "deal", "play", "verify", "native", "solve", "winnability", "review")
+TOOLS = (
+    "games",
+    "deal",
+    "play",
+    "verify",
+    "native",
+    "solve",
+    "winnability",
+    "review",
+    "difficulty",
+)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

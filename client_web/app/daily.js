@@ -13,6 +13,7 @@ import { beatenText, ghostAt, liveOrder, ordinal, resultText } from "./ranking.j
 import { errorText } from "./link.js";
 import { parWords } from "./par.js";
 import { challengeMaker, copyButton } from "./share.js";
+import { difficultyText, gradeOf } from "./difficulty.js";
 
 /** @typedef {import("./types.js").App} App */
 /** @typedef {import("./types.js").Message} Message */
@@ -131,6 +132,10 @@ export class DailyScreen {
       return;
     }
     const title = h("h1", {}, `${this.name}: daily challenge, ${status.day}`);
+    const graded = difficultyText(status.difficulty);
+    const difficulty = graded
+      ? h("p", { class: "difficulty", "data-grade": gradeOf(status.difficulty) }, graded)
+      : null;
     const resets = h(
       "p",
       { class: "muted" },
@@ -142,6 +147,7 @@ export class DailyScreen {
         this.top,
         title,
         h("p", {}, "One ranked attempt a day; its clock starts when you press Start."),
+        difficulty,
         button("Start", () => this.start(), { class: "big", "data-act": "start-daily" }),
         resets,
       );
@@ -150,6 +156,7 @@ export class DailyScreen {
         this.top,
         title,
         h("p", {}, "Your ranked attempt is under way: its clock is running."),
+        difficulty,
         button("Resume", () => this.start(), { class: "big", "data-act": "start-daily" }),
         resets,
       );
@@ -161,6 +168,7 @@ export class DailyScreen {
         this.top,
         title,
         this.resultBox(status.ranked_result),
+        difficulty,
         reviewNote(status.review),
         maker,
         this.practiceControls(),
@@ -259,7 +267,11 @@ export class DailyScreen {
       : null;
     replace(
       this.top,
-      h("p", { class: "muted" }, `${this.name} · ${reply.day} · ${kind} · ${streakText(reply.streak)}`),
+      h(
+        "p",
+        { class: "muted" },
+        `${this.name} · ${reply.day} · ${kind}${gradeOf(reply.difficulty) ? ` · ${gradeOf(reply.difficulty)}` : ""} · ${streakText(reply.streak)}`,
+      ),
       reply.note ? h("p", { class: "note" }, reply.note) : null,
       against,
     );

@@ -32,6 +32,7 @@ from .handlers.challenges import Challenging
 from .handlers.commitments import Commitments
 from .handlers.daily import DailyChallenge
 from .handlers.devices import Linking
+from .handlers.difficulty import Grader
 from .handlers.ghosts import BoardGhosts
 from .handlers.groups import Grouping
 from .handlers.hints import Hints
@@ -115,6 +116,7 @@ class Service:
         self.leaderboards = Leaderboards(ctx)
         self.certifier = Certifier(ctx)
         self.commitments = Commitments(ctx, self.certifier)
+        self.grader = Grader(ctx)  # the daily deals' difficulty (handlers/difficulty.py)
         self.board_ghosts = BoardGhosts(ctx)
         self.daily = DailyChallenge(
             ctx,
@@ -158,6 +160,7 @@ class Service:
             self.daily,
             self.certifier,
             self.commitments,
+            self.grader,
             self.replaying,
             self.challenging,
             self.board_ghosts,
@@ -301,6 +304,7 @@ class Service:
         count = await self.housekeeping.start()
         self.certifier.start()
         self.commitments.start()
+        self.grader.start()
         self.weekly.start()
         self.quick.start()
         return count
@@ -310,6 +314,7 @@ class Service:
         self.housekeeping.stop()
         self.certifier.stop()
         self.commitments.stop()
+        self.grader.stop()
         self.weekly.stop()
         self.host.stop()
         self.races.stop()

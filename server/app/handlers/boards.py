@@ -9,7 +9,9 @@ from server.protocol import ErrorCode, encode
 from server.protocol import messages as m
 
 from ..domain import daily as d
+from ..domain import difficulty as df
 from ..domain.boards import Board, parse_board
+from ..store.difficulty import Grades
 from .base import Context, Handler, Part, Session, refuse
 
 log = logging.getLogger("patience.service")
@@ -20,6 +22,8 @@ class Leaderboards(Part):
         super().__init__(ctx)
         #: board id -> sessions watching it
         self.board_watchers: dict[str, set[Session]] = {}
+        #: each daily deal's difficulty, shown on its day's board (``handlers/difficulty.py``)
+        self.grades = Grades(ctx.redis)
 
     def requests(self) -> dict[type[m.Request], Handler]:
         return {
@@ -73,6 +77,7 @@ class Leaderboards(Part):
                 entry.pop("pid", None)
         if board.kind == "daily":
             page["book"] = await self._book(board)
+            page["difficulty"] = await self._difficulty(board)
         return {"board": board.id, "title": board.title(), "kind": board.kind, **page}
 
     async def _book(self, board: Board) -> dict[str, Any] | None:
@@ -90,6 +95,17 @@ class Leaderboards(Part):
             "par": int(deal["par"]),
             "shortest": bool(deal.get("shortest")),
         }
+
+    async def _difficulty(self, board: Board) -> dict[str, Any] | None:
+        """The difficulty of a daily board's deal, where it is graded: shown before and
+        during the day too (it tells nothing of the stock: ``docs/solver.md``)."""
+        if board.day is None or board.game is None:
+            return None
+        kept = await self.grades.get(board.day, board.game)
+        if kept is None:
+            return None
+        deal = await self.dailies.deal(board.day, board.game)
+        return df.shown(kept, None if deal is None else int(deal["seed"]))
 
     def relay(self, board_id: str, data: bytes) -> None:
         """A ``board_update`` from another process, to the board's watchers here."""

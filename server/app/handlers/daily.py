@@ -12,10 +12,12 @@ from server.protocol import messages as m
 
 from .. import review
 from ..domain import daily as d
+from ..domain import difficulty as df
 from ..domain import games as g
 from ..domain import leagues as lg
 from ..domain import lost
 from ..domain.boards import parse_board
+from ..store.difficulty import Grades
 from ..store.leagues import Leagues
 from .base import Context, Handler, Part, Session, refuse
 from .boards import Leaderboards
@@ -50,6 +52,8 @@ class DailyChallenge(Part):
         self.secret = ctx.secret
         #: the weekly leagues a member's result counts in (``handlers/leagues.py``)
         self.leagues = Leagues(ctx.redis)
+        #: each daily deal's difficulty, as graded ahead (``handlers/difficulty.py``)
+        self.grades = Grades(ctx.redis)
 
     def requests(self) -> dict[type[m.Request], Handler]:
         return {
@@ -211,6 +215,7 @@ class DailyChallenge(Part):
             "commitment": committed["commitment"],
             "par": par,
             "par_shortest": par_shortest,
+            "difficulty": df.shown(await self.grades.get(day, req.game), seed),
             "streak": await self._streaks(pid, req.game),
             **live.snapshot_message(),
             **({"ghosts": await self.ghosts.race(live)} if req.ghosts and not ranked else {}),
@@ -251,8 +256,18 @@ class DailyChallenge(Part):
             "ranked_result": result,
             "commitment": committed["commitment"] if committed else None,
             "certified": bool(committed.get("certified")) if committed else None,
+            "difficulty": await self._difficulty(day, game_id),
             **held,
         }
+
+    async def _difficulty(self, day: str, game_id: str) -> dict[str, Any] | None:
+        """The difficulty of the day's deal, where it is fixed and graded (a look that
+        fixes nothing: ``daily_status``)."""
+        kept = await self.grades.get(day, game_id)
+        if kept is None:
+            return None
+        deal = await self.dailies.deal(day, game_id)
+        return df.shown(kept, None if deal is None else int(deal["seed"]))
 
     async def _review_of(self, gid: str) -> dict[str, Any]:
         """The review of a ranked result, as its player is told of it (:meth:`_review`)."""

@@ -227,6 +227,17 @@ def deal_claim_key(day: str, game: str) -> str:
     return f"deal:{day}:{game}:claim"
 
 
+def deal_grade_key(day: str, game: str) -> str:
+    """The difficulty of a day's deal (``Grades.fix``), kept :data:`DAILY_TTL`."""
+    return f"deal:{day}:{game}:grade"
+
+
+def deal_grade_claim_key(day: str, game: str) -> str:
+    """The process grading a day's deal (``Grades.claim``): its own claim, so that the
+    grading and the certifier's search for par of one deal never wait on each other."""
+    return f"deal:{day}:{game}:gclaim"
+
+
 def commitment_key(day: str, game: str) -> str:
     """The commitment to a day's deal of a game (``DailyCommitments``): no TTL, so that a
     daily replay kept for good can always be checked against it (ten small keys a day)."""

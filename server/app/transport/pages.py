@@ -13,6 +13,7 @@ from typing import Any
 from server.engine import GAMES
 
 from ..domain import daily as d
+from ..domain import difficulty as df
 from ..domain import replays
 from ..domain.boards import Board
 
@@ -99,6 +100,9 @@ def board_html(page: dict[str, Any], board: Board, today: str, meta: str = "") -
             f"{later}</nav>"
         )
     empty = "" if rows else "<p class=muted>No results yet.</p>"
+    difficulty = page.get("difficulty")
+    if difficulty:  # the day's deal's grade: public before play (docs/solver.md)
+        picker += f"<p>Difficulty {escape(df.words(difficulty))}</p>"
     book = page.get("book")
     if book:  # a certified deal's par and book line: only once the day is over
         proved = " (proved shortest)" if book.get("shortest") else " (shortest found)"
@@ -115,9 +119,14 @@ def board_html(page: dict[str, Any], board: Board, today: str, meta: str = "") -
     return html_page(board.title(), body, meta)
 
 
-def index_html(today: str) -> str:
+def index_html(today: str, grades: dict[str, str] | None = None) -> str:
+    """The index page: today's dailies (each with its deal's grade where it is graded:
+    ``grades``, by game), the boards, the browser client."""
+    grades = grades or {}
     items = "".join(
-        f'<li><a href="/leaderboard/daily/{gid}/{today}">{escape(info.name)}</a> · '
+        f'<li><a href="/leaderboard/daily/{gid}/{today}">{escape(info.name)}</a>'
+        + (f" ({escape(str(grades[gid]))})" if grades.get(gid) else "")
+        + " · "
         f'<a href="/leaderboard/best/{gid}">best times</a> · '
         f'<a href="/leaderboard/wins/{gid}">most wins</a> · '
         f'<a href="/leaderboard/rating/{gid}">ratings</a></li>'

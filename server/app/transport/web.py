@@ -251,7 +251,8 @@ async def index_page(server: WebServer, found: Found) -> Answer:
     """The index page."""
     service = server.service
     today = d.day_of(service.now())
-    return Answer(200, HTML, pages.index_html(today))
+    graded = await service.grader.grades.of_day(today, list(GAMES))
+    return Answer(200, HTML, pages.index_html(today, {g: k["grade"] for g, k in graded.items()}))
 
 
 async def board_page(server: WebServer, found: Found) -> Answer:

@@ -1,0 +1,45 @@
+"""A daily deal's difficulty as the terminal shows it: the ``difficulty`` map of the
+``daily`` and ``daily_status`` replies (docs/protocol.md#difficulty), checked and cut
+to what can be said, and said in words.
+
+>>> shown = difficulty_of({"grade": "hard", "board_wins": 1, "tries": 6,
+...                        "line_wins": 4, "searches": 6})
+>>> shown["grade"]
+'hard'
+>>> for part in difficulty_words(shown).split("; "):
+...     print(part)
+Difficulty: hard (the hint engine, seeing only the board, won 1 of 6 tries
+4 of 6 solver searches found a win).
+>>> difficulty_of({"grade": "\\x1b[31mhard"}) is None, difficulty_of(None) is None
+(True, True)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+#: the grades a server sends, easiest first
+GRADES = ("easy", "medium", "hard", "expert")
+
+
+def _count(value: Any) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else 0
+
+
+def difficulty_of(raw: Any) -> dict[str, Any] | None:
+    """The difficulty from a reply, or None (absent, null: not graded yet, or not a
+    grade this client knows)."""
+    if not isinstance(raw, dict) or raw.get("grade") not in GRADES:
+        return None
+    counts = ("board_wins", "tries", "line_wins", "searches")
+    return {"grade": raw["grade"], **{name: _count(raw.get(name)) for name in counts}}
+
+
+def difficulty_words(shown: dict[str, Any]) -> str:
+    """The difficulty in a sentence, with what it was measured from."""
+    tries, searches = shown["tries"], shown["searches"]
+    return (
+        f"Difficulty: {shown['grade']} (the hint engine, seeing only the board, won "
+        f"{shown['board_wins']} of {tries} {'try' if tries == 1 else 'tries'}; "
+        f"{shown['line_wins']} of {searches} solver searches found a win)."
+    )

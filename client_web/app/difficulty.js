@@ -1,0 +1,42 @@
+// @ts-check
+// A daily deal's difficulty as the browser shows it: the `difficulty` map of the `daily`
+// and `daily_status` replies (docs/protocol.md#difficulty), in words. Pure.
+
+/** the grades a server sends, easiest first */
+export const GRADES = ["easy", "medium", "hard", "expert"];
+
+/**
+ * @param {unknown} value
+ * @returns {number}
+ */
+function counted(value) {
+  return typeof value === "number" && Number.isInteger(value) && value >= 0 ? value : 0;
+}
+
+/**
+ * The grade of a reply's `difficulty`, or null (absent, null: not graded yet, or a grade
+ * this client does not know).
+ * @param {any} difficulty
+ * @returns {string | null}
+ */
+export function gradeOf(difficulty) {
+  if (!difficulty || typeof difficulty !== "object") return null;
+  return GRADES.includes(difficulty.grade) ? difficulty.grade : null;
+}
+
+/**
+ * The difficulty in a sentence, with what it was measured from; "" when not graded.
+ * @param {any} difficulty
+ * @returns {string}
+ */
+export function difficultyText(difficulty) {
+  const grade = gradeOf(difficulty);
+  if (grade === null) return "";
+  const tries = counted(difficulty.tries);
+  const searches = counted(difficulty.searches);
+  return (
+    `Difficulty: ${grade} (the hint engine, seeing only the board, won ${counted(difficulty.board_wins)} ` +
+    `of ${tries} ${tries === 1 ? "try" : "tries"}; ${counted(difficulty.line_wins)} of ${searches} ` +
+    "solver searches found a win)."
+  );
+}
