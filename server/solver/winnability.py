@@ -1,6 +1,7 @@
 """Each game's measured winnability: how many of 1,000 deals (seeds 0 to 999) the solver
 won, proved lost, or left undecided at 10 s a deal (``patience-race-server winnability
-GAME --deals 1000 --budget 10 --jobs 2``, measured 2026-11-24; ``docs/games/README.md``
+GAME --deals 1000 --budget 10 --jobs 2``, measured 2026-11-24, The Labyrinth again under its
+corrected rules on 2026-11-26; ``docs/games/README.md``
 has the table, its intervals and times). What the ``games`` list and the rules pages
 tell players; measured again when a game's rules or the solver change.
 
@@ -45,7 +46,7 @@ MEASURED: dict[str, Winnability] = {
     "nestor": Winnability(1000, 333, 667),
     "doubles-and-quits": Winnability(1000, 437, 563),
     "babette": Winnability(1000, 997, 0),
-    "labyrinth": Winnability(1000, 999, 0),
+    "labyrinth": Winnability(1000, 960, 17),
     "blockade": Winnability(1000, 1000, 0),
     "blockade-ten": Winnability(1000, 1000, 0),
     "light-and-shade": Winnability(1000, 511, 0),
