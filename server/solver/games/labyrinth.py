@@ -1,43 +1,55 @@
 """The Labyrinth's knowledge for the search: the garden's (:mod:`.garden`), with the
-grace.
+grace, under rules version 2 (``deal`` only when no available card can go home).
 
-``deal`` fills the lowest row's gaps before it lays a new row, so a card of the lowest
-row gone home earlier would change what a deal does; a gap above the lowest row is never
-filled. The grace is legal only with the stock out and nothing playable.
+**Plays home commute.** Under version 2 a card ``X`` that is available and fits a
+foundation ``P`` now cannot be dealt over: while it stays there and ``P`` still wants its
+rank, something can go home, so neither ``deal`` nor the grace (legal only when nothing
+can be played) is legal. Only a deal fills a cell, so ``X`` stays available until a deal.
+Hence every line from here plays home only, until ``X`` or another copy of its rank has
+gone on ``P`` (or ``X`` gone elsewhere): no deal or grace a line makes before ``X`` goes
+home can differ for ``X`` having gone first, which is what :meth:`GardenHooks.commutes`
+asks, and the garden's dominance (cases A, B and C) holds with ``commutes`` always true.
+(Under version 1 a deal could come first and refill ``X``'s cell or cover it, so
+``commutes`` had to ask where ``X`` lay.)
+
+**Dead positions.** :func:`.labyrinth_dead.lost` proves a position lost by a looser game
+that clears every card a real line could; the search then tries no move from it (an
+empty list: the position is a leaf with no win below it, which is what it is). It is
+asked where a stage ends (``deal`` is legal, so nothing can go home) and everywhere once
+the stock is out, where the grace makes the endgame's space large.
 """
 
 from __future__ import annotations
 
-from server.engine import Game
+from typing import cast
+
+from server.engine import Game, Move
 from server.engine.games.grid import GridGame
+from server.engine.games.labyrinth import Labyrinth
 
 from .garden import GardenHooks, stock_free_key
+from .labyrinth_dead import lost
 
 
 class LabyrinthHooks(GardenHooks):
     NAME = "labyrinth"
 
     def commutes(self, game: GridGame, cell: int) -> bool:
-        """True with the stock out (no deal is left, and the card stays available and
-        playable, so the grace cannot come first). Otherwise the card must be above the
-        lowest row (no deal fills its cell) and, while the grace is unused, stay available
-        until it goes home, so that the grace cannot come first: it is in the top row, or
-        the cell above it is empty (above the lowest row, so never filled), or the cell
-        below it is empty and above the lowest row too."""
-        p = game.p
-        if not p[game.STOCK]:
-            return True
-        w = game.WIDTH
-        lowest = (game.sc[0] - 1) * w
-        if cell >= lowest:
-            return False
-        if game.sc[1] or cell < w or not p[cell - w]:
-            return True
-        return cell + w < lowest and not p[cell + w]
+        """Always (the module docstring: under version 2 nothing is dealt, and the grace
+        is not taken, while an available card fits a foundation)."""
+        return True
 
     def _grace_card(self, game: GridGame) -> int | None:
         grace = game.p[-1]
         return grace[-1] if grace else None
+
+    def expand(self, game: Game) -> list[Move]:
+        """The garden's moves, none from a position proved lost."""
+        moves = super().expand(game)
+        lab = cast(Labyrinth, game)
+        if (not game.p[lab.STOCK] or (moves and moves[-1] is lab.DEAL_MOVE)) and lost(lab):
+            return []
+        return moves
 
     def key(self, game: Game) -> bytes:
         return stock_free_key(game)
