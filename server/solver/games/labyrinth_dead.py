@@ -11,8 +11,10 @@ lost, so that the search need not walk everything below them.
 - a card may be *cleared* when it is available and fits a foundation as the looser game
   counts them (below); nothing waits (no deal, no "nothing can go home" before a deal or
   the grace);
-- with the grace unused, one card ``G`` of the garden, chosen freely, is available from
-  the start (the real grace takes any card once, and only when nothing can be played).
+- with the grace unused, one card ``G`` of the garden, chosen freely, is taken out at
+  the start: its cell is empty, and ``G`` waits, available, until it fits (the real
+  grace takes any card out of its cell once, only when nothing can be played, and it
+  goes home when it fits).
 
 The foundations: in the real game each copy of a rank goes on one pile of its suit, the
 ascending one (from the ace) or the descending one (from the king). The looser game
@@ -35,7 +37,7 @@ The looser game needs no search: what it may clear only grows as it clears (clea
 blocks nothing and takes back no copy), so clearing whatever may be cleared, in any
 order, until nothing more may, reaches the one largest set (the least fixed point). A
 ``G`` that the looser game clears without the grace changes nothing (that set is a fixed
-point with ``G`` available too), so only the cards it leaves are tried as ``G``, each
+point with ``G`` taken out at the start too), so only the cards it leaves are tried as ``G``, each
 from where the run without it stopped.
 """
 
@@ -103,11 +105,10 @@ def _clear(
     cleared: list[bool],
     loose: list[int],
     piles: _Piles,
-    grace_cell: int,
 ) -> None:
     """Clear in place all the looser game may: ``cells`` the dealt garden (a card or -1),
     ``cleared`` per cell, ``loose`` the always available cards (left with those not
-    cleared), ``grace_cell`` the cell taken as ``G`` (-1: none)."""
+    cleared)."""
     end = len(cells)
     changed = True
     while changed:
@@ -128,7 +129,6 @@ def _clear(
             if not (
                 i < w
                 or i >= lowest
-                or i == grace_cell
                 or cells[i - w] < 0
                 or cleared[i - w]
                 or cells[i + w] < 0
@@ -152,7 +152,7 @@ def lost(game: Labyrinth) -> bool:
     f0 = game.F0
     piles = _Piles([len(p[f0 + s]) for s in range(4)], [len(p[f0 + 4 + s]) for s in range(4)])
     cleared = [False] * end
-    _clear(cells, w, end - w, cleared, loose, piles, -1)
+    _clear(cells, w, end - w, cleared, loose, piles)
     left = [i for i in range(end) if cells[i] >= 0 and not cleared[i]]
     if not left and not loose:
         return False
@@ -160,8 +160,9 @@ def lost(game: Labyrinth) -> bool:
         return True
     for g in left:
         more = list(cleared)
-        still = list(loose)
-        _clear(cells, w, end - w, more, still, piles.copy(), g)
+        more[g] = True  # taken out: its cell is empty, the card waits until it fits
+        still = [*loose, cells[g]]
+        _clear(cells, w, end - w, more, still, piles.copy())
         if not still and all(cells[i] < 0 or more[i] for i in left):
             return False
     return True
