@@ -15,8 +15,11 @@ asks, and the garden's dominance (cases A, B and C) holds with ``commutes`` alwa
 **Dead positions.** :func:`.labyrinth_dead.lost` proves a position lost by a looser game
 that clears every card a real line could; the search then tries no move from it (an
 empty list: the position is a leaf with no win below it, which is what it is). It is
-asked where a stage ends (``deal`` is legal, so nothing can go home) and everywhere once
-the stock is out, where the grace makes the endgame's space large.
+asked only where the search would branch (more than one move to try): a position the
+looser game cannot win has no successor it can win (a real move is one of the looser
+game's, and taking it only narrows what is left), so along a line of single moves the
+first branching position is proved lost as surely as the first position, and the tests
+in between would cost without pruning anything.
 """
 
 from __future__ import annotations
@@ -46,8 +49,7 @@ class LabyrinthHooks(GardenHooks):
     def expand(self, game: Game) -> list[Move]:
         """The garden's moves, none from a position proved lost."""
         moves = super().expand(game)
-        lab = cast(Labyrinth, game)
-        if (not game.p[lab.STOCK] or (moves and moves[-1] is lab.DEAL_MOVE)) and lost(lab):
+        if len(moves) > 1 and lost(cast(Labyrinth, game)):
             return []
         return moves
 

@@ -35,7 +35,10 @@ start, that one too), and the real grace card is some ``G``. So if for no choice
 
 The looser game needs no search: what it may clear only grows as it clears (clearing
 blocks nothing and takes back no copy), so clearing whatever may be cleared, in any
-order, until nothing more may, reaches the one largest set (the least fixed point). A
+order, until nothing more may, reaches the one largest set (the least fixed point). It
+is run as a worklist: a card is looked at when it becomes available (a neighbour
+cleared) and again when its suit's piles can come further, never in passes over the
+whole garden. A
 ``G`` that the looser game clears without the grace changes nothing (that set is a fixed
 point with ``G`` taken out at the start too), so only the cards it leaves are tried as ``G``, each
 from where the run without it stopped.
@@ -47,44 +50,82 @@ from server.engine.cards import RANK, SUIT
 from server.engine.games.labyrinth import Labyrinth
 
 
-class _Piles:
-    """The looser game's foundations: per suit, the copies of each rank counted, and how
-    far each pile can come with them."""
+class _Run:
+    """One run of the looser game: the garden's cells (a card or -1) and which are
+    cleared, the always available cards, and per suit the copies of each rank counted,
+    how far each pile can come with them, and the available cards that do not fit yet."""
 
-    __slots__ = ("copies", "down0", "reach_down", "reach_up", "up0")
+    __slots__ = (
+        "cells",
+        "cleared",
+        "copies",
+        "down0",
+        "gone",
+        "loose",
+        "lowest",
+        "reach_down",
+        "reach_up",
+        "up0",
+        "waiting",
+        "width",
+    )
 
-    def __init__(self, ups: list[int], downs: list[int]) -> None:
+    def __init__(self, game: Labyrinth) -> None:
+        p = game.p
+        w = self.width = game.WIDTH
+        end = game.sc[0] * w
+        self.lowest = end - w
+        self.cells = [pile[-1] if pile else -1 for pile in p[:end]]
+        self.cleared = [False] * end
+        #: the stock and the grace card: always available, cleared once they fit
+        self.loose = [*p[game.STOCK], *p[game.GRACE]]
+        self.gone = [False] * len(self.loose)
+        f0 = game.F0
+        ups = [len(p[f0 + s]) for s in range(4)]
+        downs = [len(p[f0 + 4 + s]) for s in range(4)]
         #: the highest rank on the ascending pile, the lowest on the descending, at the start
         self.up0 = ups
         self.down0 = [14 - d for d in downs]
         self.copies = [
             [int(r <= ups[s]) + int(r >= 14 - downs[s]) for r in range(14)] for s in range(4)
         ]
-        self.reach_up = [0] * 4
-        self.reach_down = [0] * 4
+        self.reach_up = [1] * 4
+        self.reach_down = [13] * 4
+        self.waiting: list[list[int]] = [[], [], [], []]
         for s in range(4):
             self._reach(s)
 
-    def copy(self) -> _Piles:
-        other = _Piles.__new__(_Piles)
-        other.up0 = self.up0
-        other.down0 = self.down0
+    def copy(self) -> _Run:
+        other = _Run.__new__(_Run)
+        other.width, other.lowest, other.cells = self.width, self.lowest, self.cells
+        other.up0, other.down0 = self.up0, self.down0
+        other.cleared = list(self.cleared)
+        other.loose = list(self.loose)
+        other.gone = list(self.gone)
         other.copies = [list(c) for c in self.copies]
         other.reach_up = list(self.reach_up)
         other.reach_down = list(self.reach_down)
+        other.waiting = [list(x) for x in self.waiting]
         return other
 
-    def _reach(self, s: int) -> None:
+    def _reach(self, s: int) -> bool:
+        """Bring suit ``s``'s reaches up to date (they only grow); whether they grew. The
+        ascending pile passes rank ``k`` with one copy counted, two when the descending
+        pile held ``k`` at the start; the descending one likewise."""
         c = self.copies[s]
         up0, down0 = self.up0[s], self.down0[s]
-        h = 1
+        grew = False
+        h = self.reach_up[s]
         while h < 12 and c[h + 1] >= 1 + (h + 1 >= down0):
             h += 1
+            grew = True
         self.reach_up[s] = h
-        h = 13
+        h = self.reach_down[s]
         while h > 2 and c[h - 1] >= 1 + (h - 1 <= up0):
             h -= 1
+            grew = True
         self.reach_down[s] = h
+        return grew
 
     def fits(self, card: int) -> bool:
         s, r = SUIT[card], RANK[card]
@@ -92,77 +133,81 @@ class _Piles:
             r < self.down0[s] and self.reach_down[s] <= r + 1
         )
 
-    def count(self, card: int) -> None:
-        s = SUIT[card]
-        self.copies[s][RANK[card]] += 1
-        self._reach(s)
+    def available(self, i: int) -> bool:
+        """Whether the card in cell ``i`` is available in the looser game."""
+        w = self.width
+        cells, cleared = self.cells, self.cleared
+        return (
+            i < w
+            or i >= self.lowest
+            or cells[i - w] < 0
+            or cleared[i - w]
+            or cells[i + w] < 0
+            or cleared[i + w]
+        )
 
+    def clear(self, todo: list[int]) -> None:
+        """Clear all the looser game may, looking first at ``todo``: cells (0 up) or
+        loose cards (``~k`` for ``loose[k]``) that may have become clearable."""
+        cells, cleared, loose, gone = self.cells, self.cleared, self.loose, self.gone
+        w = self.width
+        end = len(cells)
+        while todo:
+            x = todo.pop()
+            if x >= 0:
+                if cleared[x]:
+                    continue
+                card = cells[x]
+            else:
+                if gone[~x]:
+                    continue
+                card = loose[~x]
+            s = SUIT[card]
+            if not self.fits(card):
+                self.waiting[s].append(x)
+                continue
+            if x >= 0:
+                cleared[x] = True
+                # its neighbours above and below are available now
+                if x >= w and cells[x - w] >= 0 and not cleared[x - w]:
+                    todo.append(x - w)
+                if x + w < end and cells[x + w] >= 0 and not cleared[x + w]:
+                    todo.append(x + w)
+            else:
+                gone[~x] = True
+            self.copies[s][RANK[card]] += 1
+            if self._reach(s):
+                todo += self.waiting[s]
+                self.waiting[s] = []
 
-def _clear(
-    cells: list[int],
-    w: int,
-    lowest: int,
-    cleared: list[bool],
-    loose: list[int],
-    piles: _Piles,
-) -> None:
-    """Clear in place all the looser game may: ``cells`` the dealt garden (a card or -1),
-    ``cleared`` per cell, ``loose`` the always available cards (left with those not
-    cleared)."""
-    end = len(cells)
-    changed = True
-    while changed:
-        changed = False
-        if loose:
-            rest = []
-            for card in loose:
-                if piles.fits(card):
-                    piles.count(card)
-                    changed = True
-                else:
-                    rest.append(card)
-            loose[:] = rest
-        for i in range(end):
-            card = cells[i]
-            if card < 0 or cleared[i]:
-                continue
-            if not (
-                i < w
-                or i >= lowest
-                or cells[i - w] < 0
-                or cleared[i - w]
-                or cells[i + w] < 0
-                or cleared[i + w]
-            ):
-                continue
-            if piles.fits(card):
-                cleared[i] = True
-                piles.count(card)
-                changed = True
+    def done(self) -> bool:
+        """Whether every card is cleared."""
+        return all(self.gone) and all(
+            c < 0 or k for c, k in zip(self.cells, self.cleared, strict=True)
+        )
 
 
 def lost(game: Labyrinth) -> bool:
     """True when the position is proved lost (the module docstring): for no grace card
     does the looser game clear every card. False says nothing."""
-    p = game.p
-    w = game.WIDTH
-    end = game.sc[0] * w
-    cells = [pile[-1] if pile else -1 for pile in p[:end]]
-    loose = list(p[game.STOCK]) + list(p[game.GRACE])
-    f0 = game.F0
-    piles = _Piles([len(p[f0 + s]) for s in range(4)], [len(p[f0 + 4 + s]) for s in range(4)])
-    cleared = [False] * end
-    _clear(cells, w, end - w, cleared, loose, piles)
-    left = [i for i in range(end) if cells[i] >= 0 and not cleared[i]]
-    if not left and not loose:
+    run = _Run(game)
+    end = len(run.cells)
+    todo = [i for i in range(end) if run.cells[i] >= 0 and run.available(i)]
+    todo += [~k for k in range(len(run.loose))]
+    run.clear(todo)
+    if run.done():
         return False
     if game.sc[1]:
         return True
-    for g in left:
-        more = list(cleared)
-        more[g] = True  # taken out: its cell is empty, the card waits until it fits
-        still = [*loose, cells[g]]
-        _clear(cells, w, end - w, more, still, piles.copy())
-        if not still and all(cells[i] < 0 or more[i] for i in left):
+    cells, w = run.cells, run.width
+    for g in [i for i in range(end) if cells[i] >= 0 and not run.cleared[i]]:
+        trial = run.copy()
+        trial.cleared[g] = True  # taken out: its cell is empty, the card waits until it fits
+        trial.loose.append(cells[g])
+        trial.gone.append(False)
+        todo = [~(len(trial.loose) - 1)]
+        todo += [i for i in (g - w, g + w) if 0 <= i < end and cells[i] >= 0]
+        trial.clear(todo)
+        if trial.done():
             return False
     return True
