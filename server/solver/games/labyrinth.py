@@ -14,12 +14,13 @@ asks, and the garden's dominance (cases A, B and C) holds with ``commutes`` alwa
 
 **Dead positions.** :func:`.labyrinth_dead.lost` proves a position lost by a looser game
 that clears every card a real line could; the search then tries no move from it (an
-empty list: the position is a leaf with no win below it, which is what it is). It is
-asked only where the search would branch (more than one move to try): a position the
-looser game cannot win has no successor it can win (a real move is one of the looser
-game's, and taking it only narrows what is left), so along a line of single moves the
-first branching position is proved lost as surely as the first position, and the tests
-in between would cost without pruning anything.
+empty list: the position is a leaf with no win below it, which is what it is). Any
+position may be asked (a ``lost`` anywhere is a proof); where it is asked is a matter of
+cost. A position the looser game cannot win has no successor it can win (a real move is
+one of the looser game's, and taking it only narrows what is left), so it is asked where
+a stage ends (``deal`` the only move: nothing can go home), which cuts off the whole
+future below, and once the stock is out wherever the search would branch (more than one
+move: the grace's many choices, the copies'), never on a line of single moves.
 """
 
 from __future__ import annotations
@@ -36,6 +37,10 @@ from .labyrinth_dead import lost
 
 class LabyrinthHooks(GardenHooks):
     NAME = "labyrinth"
+    #: depth first alone: with the dead test it backs out of a lost branch at once, and
+    #: the beam's passes only took time from the proofs of lost deals (seeds 0 to 199:
+    #: the same verdicts, 24 s against 44 s in all)
+    SEARCH = "depth"
 
     def commutes(self, game: GridGame, cell: int) -> bool:
         """Always (the module docstring: under version 2 nothing is dealt, and the grace
@@ -49,7 +54,9 @@ class LabyrinthHooks(GardenHooks):
     def expand(self, game: Game) -> list[Move]:
         """The garden's moves, none from a position proved lost."""
         moves = super().expand(game)
-        if len(moves) > 1 and lost(cast(Labyrinth, game)):
+        lab = cast(Labyrinth, game)
+        ask = len(moves) > 1 or (len(moves) == 1 and moves[0] is lab.DEAL_MOVE)
+        if ask and lost(lab):
             return []
         return moves
 

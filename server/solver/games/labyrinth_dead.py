@@ -40,8 +40,11 @@ is run as a worklist: a card is looked at when it becomes available (a neighbour
 cleared) and again when its suit's piles can come further, never in passes over the
 whole garden. A
 ``G`` that the looser game clears without the grace changes nothing (that set is a fixed
-point with ``G`` taken out at the start too), so only the cards it leaves are tried as ``G``, each
-from where the run without it stopped.
+point with ``G`` taken out at the start too), so only the cards it leaves are tried as
+``G``, each from where the run without it stopped; and of those only one that fits the
+piles as they are then, or has a neighbour above or below that does: the first card the
+trial clears is ``G`` or a card its emptied cell frees (anything else it could have
+cleared, the run without it had), and it must fit, so otherwise the trial clears nothing.
 """
 
 from __future__ import annotations
@@ -91,7 +94,9 @@ class _Run:
         ]
         self.reach_up = [1] * 4
         self.reach_down = [13] * 4
-        self.waiting: list[list[int]] = [[], [], [], []]
+        #: per suit and rank, the available cards (as :meth:`clear` names them) that did
+        #: not fit when looked at: looked at again when that rank comes to fit
+        self.waiting: list[list[list[int]]] = [[[] for _ in range(14)] for _ in range(4)]
         for s in range(4):
             self._reach(s)
 
@@ -105,7 +110,7 @@ class _Run:
         other.copies = [list(c) for c in self.copies]
         other.reach_up = list(self.reach_up)
         other.reach_down = list(self.reach_down)
-        other.waiting = [list(x) for x in self.waiting]
+        other.waiting = [[list(x) for x in ws] for ws in self.waiting]
         return other
 
     def _reach(self, s: int) -> bool:
@@ -128,7 +133,9 @@ class _Run:
         return grew
 
     def fits(self, card: int) -> bool:
-        s, r = SUIT[card], RANK[card]
+        return self._fits(SUIT[card], RANK[card])
+
+    def _fits(self, s: int, r: int) -> bool:
         return (r > self.up0[s] and self.reach_up[s] >= r - 1) or (
             r < self.down0[s] and self.reach_down[s] <= r + 1
         )
@@ -162,9 +169,9 @@ class _Run:
                 if gone[~x]:
                     continue
                 card = loose[~x]
-            s = SUIT[card]
-            if not self.fits(card):
-                self.waiting[s].append(x)
+            s, r = SUIT[card], RANK[card]
+            if not self._fits(s, r):
+                self.waiting[s][r].append(x)
                 continue
             if x >= 0:
                 cleared[x] = True
@@ -175,10 +182,13 @@ class _Run:
                     todo.append(x + w)
             else:
                 gone[~x] = True
-            self.copies[s][RANK[card]] += 1
+            self.copies[s][r] += 1
             if self._reach(s):
-                todo += self.waiting[s]
-                self.waiting[s] = []
+                waiting = self.waiting[s]
+                for k in range(1, 14):
+                    if waiting[k] and self._fits(s, k):
+                        todo += waiting[k]
+                        waiting[k] = []
 
     def done(self) -> bool:
         """Whether every card is cleared."""
@@ -199,8 +209,16 @@ def lost(game: Labyrinth) -> bool:
         return False
     if game.sc[1]:
         return True
-    cells, w = run.cells, run.width
-    for g in [i for i in range(end) if cells[i] >= 0 and not run.cleared[i]]:
+    cells, w, cleared = run.cells, run.width, run.cleared
+    for g in range(end):
+        if cells[g] < 0 or cleared[g]:
+            continue
+        if not run.fits(cells[g]) and not any(
+            0 <= i < end and cells[i] >= 0 and not cleared[i] and run.fits(cells[i])
+            for i in (g - w, g + w)
+        ):
+            continue  # the trial could clear nothing first: neither it nor a neighbour fits
+
         trial = run.copy()
         trial.cleared[g] = True  # taken out: its cell is empty, the card waits until it fits
         trial.loose.append(cells[g])
