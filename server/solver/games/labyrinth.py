@@ -35,6 +35,13 @@ from .garden import GardenHooks, stock_free_key
 from .labyrinth_dead import lost
 
 
+#: the dead test is asked only with fewer cards than this left to deal: with more, the
+#: looser game's free stock cards clear nearly everything (over the 30 slowest deals of
+#: 1,000 it never fired with 30 or more left), and a hint's search, mostly early in a
+#: game, should not pay for it
+DEAD_BELOW = 30
+
+
 class LabyrinthHooks(GardenHooks):
     NAME = "labyrinth"
     #: depth first alone: with the dead test it backs out of a lost branch at once, and
@@ -56,7 +63,7 @@ class LabyrinthHooks(GardenHooks):
         moves = super().expand(game)
         lab = cast(Labyrinth, game)
         ask = len(moves) > 1 or (len(moves) == 1 and moves[0] is lab.DEAL_MOVE)
-        if ask and lost(lab):
+        if ask and len(lab.p[lab.STOCK]) < DEAD_BELOW and lost(lab):
             return []
         return moves
 
