@@ -18,6 +18,7 @@ from server.solver import Hooks
 from server.solver.games.labyrinth import HOOKS
 from server.solver.games.labyrinth_dead import lost
 from server.solver.hints import suggest
+from server.solver.portfolio import run
 from server.solver.search import LOST, UNKNOWN, WON, search
 
 from .against_plain import dominances
@@ -219,3 +220,13 @@ def test_late_positions_of_real_deals_agree_with_the_rules() -> None:
             assert search(game, HOOKS).verdict == plain, (seed, stock)
             verdicts[plain] += 1
     assert min(verdicts.values()) >= 3, verdicts
+
+
+def test_depth_first_alone_with_one_order_is_one_pass() -> None:
+    """The Labyrinth's solve is depth first alone with one move order: a restart would walk
+    the same positions again, so the portfolio runs one pass to the budget."""
+    game = new_game("labyrinth", seed=73)
+    once = search(game, HOOKS)
+    assert once.verdict == LOST
+    found = run(game, HOOKS, first_pass=100)
+    assert (found.verdict, found.nodes) == (LOST, once.nodes)
