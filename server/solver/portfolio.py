@@ -71,7 +71,7 @@ def run(
                     return done(Outcome(UNKNOWN, why="nodes"))
                 if kind == "depth":
                     left_s = None if deadline is None else deadline - time.perf_counter()
-                    this_cap = cap if left is None else min(cap, left)
+                    this_cap: int | None = cap if left is None else min(cap, left)
                     if hooks.SEARCH == "depth" and hooks.ORDERS == 1:
                         # one order and no beam between: a pass with a larger cap would
                         # walk the same positions again first, so one pass, to the budget

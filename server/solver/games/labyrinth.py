@@ -19,8 +19,9 @@ position may be asked (a ``lost`` anywhere is a proof); where it is asked is a m
 cost. A position the looser game cannot win has no successor it can win (a real move is
 one of the looser game's, and taking it only narrows what is left), so it is asked where
 a stage ends (``deal`` the only move: nothing can go home), which cuts off the whole
-future below, and once the stock is out wherever the search would branch (more than one
-move: the grace's many choices, the copies'), never on a line of single moves.
+future below, and wherever the search would branch (more than one move: the grace's many
+choices, the copies'), never on a line of single moves; and only late in a deal
+(``DEAD_BELOW``).
 """
 
 from __future__ import annotations
@@ -33,7 +34,6 @@ from server.engine.games.labyrinth import Labyrinth
 
 from .garden import GardenHooks, stock_free_key
 from .labyrinth_dead import lost
-
 
 #: the dead test is asked only with fewer cards than this left to deal: with more, the
 #: looser game's free stock cards clear nearly everything (over the 30 slowest deals of
