@@ -230,3 +230,22 @@ def test_depth_first_alone_with_one_order_is_one_pass() -> None:
     assert once.verdict == LOST
     found = run(game, HOOKS, first_pass=100)
     assert (found.verdict, found.nodes) == (LOST, once.nodes)
+
+
+def test_positions_of_random_playouts_agree_with_the_rules() -> None:
+    """Random playouts of 25 deals, positions with at most 12 cards left to deal: where the
+    plain search written here finishes, the dead test never fires on a won position, and
+    the solver's verdict is the plain one; both verdicts occur, and the test fires."""
+    rng = random.Random("labyrinth-playouts")
+    found = {(WON, False): 0, (WON, True): 0, (LOST, False): 0, (LOST, True): 0}
+    for seed in range(25):
+        game = cast(Labyrinth, new_game("labyrinth", seed=seed))
+        while game.legal_moves():
+            if len(game.p[game.STOCK]) <= 12 and rng.random() < 0.15:
+                plain = plain_verdict(game, 40_000)
+                if plain != UNKNOWN:
+                    found[plain, lost(game)] += 1
+                    assert search(game, HOOKS).verdict == plain, (seed, game.moves)
+            game.play(rng.choice(game.legal_moves()))
+    assert found[WON, True] == 0, found
+    assert found[WON, False] >= 20 and found[LOST, True] >= 10, found
