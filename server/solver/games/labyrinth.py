@@ -36,7 +36,7 @@ from .garden import GardenHooks, stock_free_key
 from .labyrinth_dead import lost
 
 #: the dead test is asked only with fewer cards than this left to deal: with more, the
-#: looser game's free stock cards clear nearly everything (over the 30 slowest deals of
+#: looser game's free stock cards clear nearly everything (over 17 of the slowest deals of
 #: 1,000 it never fired with 30 or more left), and a hint's search, mostly early in a
 #: game, should not pay for it
 DEAD_BELOW = 30
