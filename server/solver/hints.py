@@ -158,6 +158,8 @@ def hint(
             rng.shuffle(cards)
             sample = cls.from_view(view, cards)
             moves = hooks.expand(sample)
+            if not moves:
+                continue  # a hook proved this sample lost (The Labyrinth's dead test)
             share = max(1, per_sample // len(moves))
             results = []
             for move in moves:

@@ -39,7 +39,8 @@ def run(
 
     - ``"depth"``: depth first, pass k with order k (round ``hooks.ORDERS``) and at
       most ``first_pass * 2**k`` positions; a pass that ends below its cap searched
-      everything, so its ``lost`` is a proof;
+      everything, so its ``lost`` is a proof (with one order, a single pass to the
+      budget: a restart would only walk the same positions again);
     - ``"both"``: after each depth-first pass, a beam of ``first_width * 2**k`` positions
       a stage, with the same order (its width bounds it: it runs to its end);
     - ``"beam"``: the beam alone, pass k with order k and its width doubling from
@@ -70,7 +71,11 @@ def run(
                     return done(Outcome(UNKNOWN, why="nodes"))
                 if kind == "depth":
                     left_s = None if deadline is None else deadline - time.perf_counter()
-                    this_cap = cap if left is None else min(cap, left)
+                    this_cap: int | None = cap if left is None else min(cap, left)
+                    if hooks.SEARCH == "depth" and hooks.ORDERS == 1:
+                        # one order and no beam between: a pass with a larger cap would
+                        # walk the same positions again first, so one pass, to the budget
+                        this_cap = left
                     found = search(game, hooks, budget_s=left_s, max_nodes=this_cap)
                 else:
                     # a beam's width bounds it: cut short, it would be wasted

@@ -42,6 +42,17 @@ Aces and kings that go out by themselves (The Blockade) may go earlier, which is
 only cards gone earlier from cells above the lowest row. From there the positions agree
 (up to interchangeable piles), so the line still wins. Two copies of a card are one card
 to the game (they share a number), which is why it does not matter which copy ``L`` used.
+
+**The Labyrinth's rules version 2** (``GridGame.PLAY_BEFORE_DEAL``: a deal is legal only
+when no available card can go home) leaves the proof standing, and makes its hardest step
+easier. The step that could fail is a deal of ``L`` that is no longer legal once ``X``
+has gone early (a card ``X`` freed, or a pile it fed, could then go home). But ``L`` makes
+no deal before ``X``, or another copy of its rank, has gone on ``P``: until then ``X`` is
+available (only a deal fills a cell) and fits ``P``, so a card can go home and ``deal`` is
+not legal; nor is the grace, which waits for nothing playable. So every move of ``L``
+before ``X`` goes home is a play home, each still legal after ``X`` has gone, and from
+there the positions agree as before. This is why The Labyrinth's ``commutes`` is now
+always true (:mod:`.labyrinth`).
 """
 
 from __future__ import annotations
