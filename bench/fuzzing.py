@@ -39,6 +39,8 @@ REPLIES |= {"profile"}
 REPLIES |= {"quick_waiting", "quick_left"}
 EVENTS |= {"quick_waiting", "quick_matched", "quick_ghosts", "quick_ghosts_start"}
 EVENTS |= {"quick_ghosts_result"}
+#: a finished game's review
+REPLIES |= {"review"}
 DOUBLES = "doubles-and-quits"
 
 Frame = bytes | str
@@ -255,6 +257,7 @@ REQUIRED: dict[str, dict[str, Any]] = {
     "group_show": {"group": "abcdefghij"},
     "group_board": {"group": "abcdefghij", "board": "races/all"},
     "quick": {"game": DOUBLES},
+    "review": {"game": "abcdefghijklmnop"},
 }
 
 

@@ -44,6 +44,8 @@ REPLY_TYPES |= {"renamed", "link_code", "linked", "devices"}
 REPLY_TYPES |= {"group", "groups", "event", "profile", "quick_waiting", "quick_left"}
 #: the weekly events' (event_join, event)
 REPLY_TYPES |= {"event"}
+#: a finished game's review
+REPLY_TYPES |= {"review"}
 EVENT_TYPES = {"room", "race_start", "progress", "results", "signed_out", "daily_result"}
 EVENT_TYPES |= {"board_update", "stuck", "challenge_start", "challenge_result"}
 EVENT_TYPES |= {"challenge_news", "ghosts_result"}

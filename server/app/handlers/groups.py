@@ -178,9 +178,11 @@ class Grouping(Part):
 
     async def shown(self, pid: str, group: Group) -> dict[str, Any]:
         """A group as its members see it: its link, and its members (first joined
-        first) with who of them is online, to this process or another."""
+        first) with who of them is online, to this process or another: the one asking
+        is (a one-shot command's connection, signed in beside their game, holds no
+        presence of its own)."""
         names = await self.players.names_of(group.members)
-        here = {p for p in group.members if p in self.sessions}
+        here = {p for p in group.members if p in self.sessions or p == pid}
         online = here | await self.presence.online([p for p in group.members if p not in here])
         members = [
             {"name": name, "owner": p == group.owner, "online": p in online, "you": p == pid}
