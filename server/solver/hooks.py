@@ -76,6 +76,20 @@ class Hooks:
                         left += 1
         return -(-left // per)
 
+    def stage_score(self, game: Game, move: Move) -> float | None:
+        """The :meth:`score` of the position after the stage move ``move``, told without
+        playing it, or None (the beam then plays it, keys and scores the position). Hooks
+        that tell it promise that two positions with different keys stay different after
+        ``move``, so the beam may know the position after it by the key before."""
+        return None
+
+    def dead(self, game: Game) -> bool:
+        """Whether the position is proved lost (no line from it wins), by a cheap argument
+        of the game's own; False when it cannot tell. The beam leaves out the positions it
+        keeps that are dead without counting them as dropped, so every True must be a
+        proof (say why in the docstring, and test it)."""
+        return False
+
     def score(self, game: Game) -> float:
         """How promising the position is, higher better, for the beam to keep the best:
         here, the cards home."""
