@@ -41,6 +41,10 @@ class Hooks:
     #: the searches :func:`server.solver.solve` runs (:func:`server.solver.portfolio.run`):
     #: ``"both"`` depth first and the beam in turn, ``"depth"`` or ``"beam"`` alone
     SEARCH: ClassVar[str] = "both"
+    #: the first beam's width (0: the portfolio's own, 16) and what each beam pass after
+    #: it multiplies it by (:func:`server.solver.portfolio.run`)
+    BEAM_WIDTH: ClassVar[int] = 0
+    BEAM_GROWTH: ClassVar[int] = 2
 
     def key(self, game: Game) -> bytes:
         """The position as bytes (:func:`server.engine.keys.packed_key`): every pile but

@@ -13,7 +13,9 @@ from __future__ import annotations
 import functools
 import random
 from collections import Counter
-from typing import Any
+from typing import Any, ClassVar
+
+import pytest
 
 from server.engine import Game, Move, new_game
 from server.engine.cards import CODE, RANK, RED
@@ -26,10 +28,11 @@ from server.engine.games.light_and_shade import (
     TALON,
     LightAndShade,
 )
-from server.solver import solve
+from server.solver import Hooks, portfolio, solve
 from server.solver.beam import beam
 from server.solver.games.light_and_shade import DEAD_STOCK, LightAndShadeHooks
 from server.solver.games.light_and_shade_dead import dead, never_home
+from server.solver.search import Outcome
 
 #: positions the search here may enter before a case is left out as too big for it
 LIMIT = 60_000
@@ -239,19 +242,39 @@ def test_stage_score_is_the_score_after_the_deal() -> None:
     for _ in range(150):
         legal = game.legal_moves()
         if deal in legal:
-            for order in (0, 1):
-                hooks.order = order
-                told = hooks.stage_score(game, deal)
-                game.play(deal)
-                assert told == hooks.score(game)
-                game.pop()
+            told = hooks.stage_score(game, deal)
+            game.play(deal)
+            assert told == hooks.score(game)
+            game.pop()
         if not legal:
             break
         game.play(rng.choice(legal))
-    hooks.order = 0
 
 
 def test_dead_is_asked_only_near_the_end() -> None:
     hooks = LightAndShadeHooks()
     game = new_game("light-and-shade", seed=4)
     assert len(game.p[STOCK]) > DEAD_STOCK and not hooks.dead(game)
+
+
+def test_the_passes_start_wide_and_grow_fourfold(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Light and Shade's beam passes take widths 64, 256, 1,024, ... (``BEAM_WIDTH``,
+    ``BEAM_GROWTH``); hooks that leave them alone, 16, 32, 64 (the real beam runs each;
+    deal 6 is won by none of them)."""
+    widths: list[int] = []
+
+    def counted(game: Game, hooks: Hooks, width: int, **kwargs: Any) -> Outcome:
+        widths.append(width)
+        return beam(game, hooks, width, **kwargs)
+
+    monkeypatch.setattr(portfolio, "beam", counted)
+    portfolio.run(new_game("light-and-shade", seed=6), LightAndShadeHooks(), max_nodes=150_000)
+    assert widths[:3] == [64, 256, 1024]
+    widths.clear()
+    portfolio.run(new_game("light-and-shade", seed=6), Doubling(), max_nodes=40_000)
+    assert widths[:3] == [16, 32, 64]
+
+
+class Doubling(LightAndShadeHooks):
+    BEAM_WIDTH: ClassVar[int] = Hooks.BEAM_WIDTH
+    BEAM_GROWTH: ClassVar[int] = Hooks.BEAM_GROWTH
