@@ -1,4 +1,5 @@
-"""Light and Shade: a smaller key, one safe play home, and an order of moves.
+"""Light and Shade: a smaller key, one safe play home, an order of moves, and a proof of a
+locked position (:mod:`.light_and_shade_dead`).
 
 The game never looks at a card's suit, only at its rank and colour (its ``KEY``): the
 Auxiliaries build down in alternate colours, the foundations up in alternate colours
@@ -48,7 +49,7 @@ class LightAndShadeHooks(Hooks):
     """Key positions by class, up to the order of the Auxiliaries and of the Rivals; play
     home at once a card nothing can ever be built on; try the rest in a useful order."""
 
-    NAME: ClassVar[str] = "light-and-shade: classes, safe home"
+    NAME: ClassVar[str] = "light-and-shade: classes, safe home, locks"
     #: depth first never finishes a deal of 88 stages: the beam alone, one score, wide
     #: from the start and four times wider each pass (see :meth:`score`)
     SEARCH: ClassVar[str] = "beam"
