@@ -195,7 +195,7 @@ def test_a_locked_position() -> None:
     kings = {"a2": "KS", "a3": "KH", "a4": "KD", "r1": "KC", "r2": "KS", "r3": "KH", "r4": "KD"}
     game = LightAndShade.from_layout(aces | kings | {"a1": "3C", "t": "2D KC QH"})
     assert [m.text for m in game.legal_moves()] == ["t>a2"]
-    assert dead(game)
+    assert dead(game) and LightAndShadeHooks().dead(game)
     assert lost_by_rules(game) == "lost"
     free = LightAndShade.from_layout(aces | {"a1": "3C", "t": "2D"})
     assert not dead(free) and lost_by_rules(free) == "won"
