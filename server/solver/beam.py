@@ -5,8 +5,9 @@ that cannot be taken back, :meth:`Hooks.is_stage`). From every position it keeps
 beam walks all the positions reachable without a stage move (depth first, with undo and
 a table of the stage's keys, so a position reached from two kept ones is walked once),
 plays each stage move that can end one, and keeps the ``width`` best of the positions
-that makes, by the game's :meth:`Hooks.score`; then the next stage, until one position
-is won or none is left.
+that makes, by the game's :meth:`Hooks.score` (when they are more than it keeps and it
+has dropped none yet, less those :meth:`Hooks.dead` proves lost); then the next stage,
+until one position is won or none is left.
 
 Depth first commits to its first choices and must exhaust everything below them before
 it changes one: in a game of many stages (Light and Shade deals 88 cards one by one) a
@@ -72,6 +73,8 @@ def beam(
     expand = hooks.expand
     is_stage = hooks.is_stage
     score = hooks.score
+    stage_score = hooks.stage_score
+    dead = hooks.dead
     total = game.total
     nodes = 0
     exhaustive = True
@@ -99,6 +102,11 @@ def beam(
             inner: list[Move] = []
             for move in expand(g):
                 if is_stage(move):
+                    known = stage_score(g, move)
+                    if known is not None:
+                        # the hooks promise distinct positions stay distinct after it
+                        out[k + move.text.encode()] = _Candidate(known, source, (*path, move))
+                        continue
                     g.play(move)
                     after = key(g)
                     if after not in out:
@@ -148,15 +156,21 @@ def beam(
                         WON, _flatten((line, tuple(won))), nodes, time.perf_counter() - started
                     )
             best = sorted(made.values(), key=lambda c: -c.score)
-            if len(best) > width:
-                exhaustive = False
-                del best[width:]
+            # only when the stage makes more than it can keep, and it has dropped
+            # nothing yet, are the dead positions looked for: leaving out a proved-lost
+            # one drops nothing, so the beam may still say lost
+            sift = exhaustive and len(best) > width
             nxt: list[tuple[Game, Line]] = []
             for cand in best:
+                if len(nxt) == width:
+                    exhaustive = False  # a live position is dropped (or may be)
+                    break
                 g, line = kept[cand.source]
                 h = g.copy()
                 for move in cand.moves:
                     h.play(move)
+                if sift and dead(h):
+                    continue
                 nxt.append((h, (line, cand.moves)))
             kept = nxt
     except _Stop as stop:

@@ -41,6 +41,10 @@ class Hooks:
     #: the searches :func:`server.solver.solve` runs (:func:`server.solver.portfolio.run`):
     #: ``"both"`` depth first and the beam in turn, ``"depth"`` or ``"beam"`` alone
     SEARCH: ClassVar[str] = "both"
+    #: the first beam's width (0: the portfolio's own, 16) and what each beam pass after
+    #: it multiplies it by (:func:`server.solver.portfolio.run`)
+    BEAM_WIDTH: ClassVar[int] = 0
+    BEAM_GROWTH: ClassVar[int] = 2
 
     def key(self, game: Game) -> bytes:
         """The position as bytes (:func:`server.engine.keys.packed_key`): every pile but
@@ -75,6 +79,20 @@ class Hooks:
                     if RANK[card % 52] not in auto:
                         left += 1
         return -(-left // per)
+
+    def stage_score(self, game: Game, move: Move) -> float | None:
+        """The :meth:`score` of the position after the stage move ``move``, told without
+        playing it, or None (the beam then plays it, keys and scores the position). Hooks
+        that tell it promise that two positions with different keys stay different after
+        ``move``, so the beam may know the position after it by the key before."""
+        return None
+
+    def dead(self, game: Game) -> bool:
+        """Whether the position is proved lost (no line from it wins), by a cheap argument
+        of the game's own; False when it cannot tell. The beam leaves out the positions it
+        keeps that are dead without counting them as dropped, so every True must be a
+        proof (say why in the docstring, and test it)."""
+        return False
 
     def score(self, game: Game) -> float:
         """How promising the position is, higher better, for the beam to keep the best:

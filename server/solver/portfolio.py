@@ -46,13 +46,16 @@ def run(
     - ``"beam"``: the beam alone, pass k with order k and its width doubling from
       ``first_width`` (an order may change the beam's :meth:`Hooks.score`).
 
+    A hook's ``BEAM_WIDTH`` (when not 0) replaces ``first_width``, and its
+    ``BEAM_GROWTH`` replaces the beam's doubling.
+
     It stops at a win, a proof of ``lost``, or the budget (seconds, or positions).
     """
     started = time.perf_counter()
     deadline = None if budget_s is None else started + budget_s
     nodes = 0
     cap = first_pass
-    width = first_width
+    width = hooks.BEAM_WIDTH or first_width
     k = 0
 
     def done(found: Outcome) -> Outcome:
@@ -84,7 +87,7 @@ def run(
                 if found.verdict != UNKNOWN or found.why == "time":
                     return done(found)
             cap *= 2
-            width *= 2
+            width *= hooks.BEAM_GROWTH
             k += 1
     finally:
         hooks.order = 0

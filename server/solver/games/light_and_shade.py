@@ -1,4 +1,5 @@
-"""Light and Shade: a smaller key, one safe play home, and an order of moves.
+"""Light and Shade: a smaller key, one safe play home, an order of moves, and a proof of a
+locked position (:mod:`.light_and_shade_dead`).
 
 The game never looks at a card's suit, only at its rank and colour (its ``KEY``): the
 Auxiliaries build down in alternate colours, the foundations up in alternate colours
@@ -33,6 +34,10 @@ from server.engine.games.light_and_shade import (
 )
 
 from ..hooks import Hooks
+from . import light_and_shade_dead
+
+#: the most cards in the stock for which :meth:`LightAndShadeHooks.dead` is asked
+DEAD_STOCK: Final = 12
 
 #: card number -> its class (rank and colour), for ``bytes.translate``; the class of a
 #: card is at least 4 (a black two), so 0 can stand for an empty Rival
@@ -44,10 +49,12 @@ class LightAndShadeHooks(Hooks):
     """Key positions by class, up to the order of the Auxiliaries and of the Rivals; play
     home at once a card nothing can ever be built on; try the rest in a useful order."""
 
-    NAME: ClassVar[str] = "light-and-shade: classes, safe home"
-    #: depth first never finishes a deal of 88 stages: the beam alone, with two scores
+    NAME: ClassVar[str] = "light-and-shade: classes, safe home, locks"
+    #: depth first never finishes a deal of 88 stages: the beam alone, one score, wide
+    #: from the start and four times wider each pass (see :meth:`score`)
     SEARCH: ClassVar[str] = "beam"
-    ORDERS: ClassVar[int] = 2
+    BEAM_WIDTH: ClassVar[int] = 64
+    BEAM_GROWTH: ClassVar[int] = 4
 
     def key(self, game: Game) -> bytes:
         """Two positions with the same key are the same game, up to renaming:
@@ -120,15 +127,32 @@ class LightAndShadeHooks(Hooks):
         return home + builds + talon + fills + rivals + last
 
     def score(self, game: Game) -> float:
-        """Order 0: cards home, less a third for every card on the talon (a talon card is
-        buried under the cards dealt after it, and each of them must find an Auxiliary
-        or a Rival before it can be played). Order 1: cards home alone. Each wins deals
-        the other does not in the same time (deals 1 to 20, 5 s: 11 and 10 won, 13
-        between them); weights of two, four and eight to one, and counting the talon's
-        buried low cards, did no better."""
-        if self.order:
-            return float(game.cards_home())
+        """Cards home, less a third for every card on the talon (a talon card is buried
+        under the cards dealt after it, and each of them must find an Auxiliary or a
+        Rival before it can be played).
+
+        One score and wide beams: the deals a 10 s solve left unknown were mostly wins
+        that need a wide beam (widths 1,024: deals 1, 3, 5 and 7 won, 21 to 56 s each,
+        the machine loaded), not losses. Widths 64, 256, 1,024 with this score alone won
+        3 of ten such deals in 10 s and all of twenty the old passes won (16, 32, 64, ...
+        doubling, taking this score and cards home alone in turn), where the old passes
+        won none of the ten again, and starting them at 64 two. Growing the talon's
+        weight towards the end, counting rivals taken or empty, and weights of two, four
+        and eight to one, did no better."""
         return 3.0 * game.cards_home() - len(game.p[TALON])
+
+    def stage_score(self, game: Game, move: Move) -> float | None:
+        """The score after ``deal`` (the only stage move): one card more on the talon, none
+        more home. A deal turns the stock's top onto the talon, so the key after it is
+        the key before with the talon one card longer and the stock one shorter: two
+        positions keyed apart before it stay apart after it."""
+        return 3.0 * game.cards_home() - len(game.p[TALON]) - 1
+
+    def dead(self, game: Game) -> bool:
+        """Proved lost by :mod:`.light_and_shade_dead` (some card can never go home); asked
+        only with at most ``DEAD_STOCK`` cards in the stock, where it finds locked
+        positions (earlier it almost never does, and it costs half a millisecond)."""
+        return len(game.p[STOCK]) <= DEAD_STOCK and light_and_shade_dead.dead(game)
 
     def lower_bound(self, game: Game) -> int:
         """The moves every card still needs, each its own: a card in the stock a deal, a
