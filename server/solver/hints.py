@@ -176,8 +176,10 @@ def hint(
             for n, (text, reached) in enumerate(results):
                 tally.setdefault(text, _Tally(order=n)).add(reached)
     if not tally:
-        # the clock ended before a move was searched: the hooks' first choice here
-        chosen = hooks.expand(here)[0]
+        # the clock ended before a move was searched: the hooks' first choice here; or
+        # every sample was skipped, the hooks offering nothing to search in a position
+        # they know is lost (The Labyrinth's dead test): the first legal move
+        chosen = (hooks.expand(here) or here.legal_moves())[0]
         return Hint(chosen.text, reason(view, here, chosen), nodes=nodes, stopped=clock.stopped)
     text = _choose(view, here, hooks, tally, clock)
     wins = tally[text].wins

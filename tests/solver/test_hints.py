@@ -259,3 +259,27 @@ def test_a_hint_the_positions_ended_says_no_clock_did(game_id: str) -> None:
     found = hint(game.view(), game_id, seed=3, budget_s=None, max_nodes=500)
     assert found is not None and found.stopped == ""
     assert found.nodes <= 500 + len(game.legal_moves()) * hints.SAMPLES
+
+
+#: a Labyrinth position the solver's dead test calls lost while moves are left (its
+#: hooks offer nothing to search): seed 1, reached by a random playout
+DEAD_LABYRINTH = (
+    "deal c2>d j2>d d2>d i2>d deal j2>d i2>d f1>d c2>d deal deal a3>d deal deal j4>u e4>u "
+    "h4>d h3>u d4>d f2>u c4>u deal d4>u deal deal j5>d e5>d deal e5>u j1>u h1>u b5>u d1>u "
+    "d2>u i1>u h5>u deal deal b6>u e6>u c1>u c6>u i6>u a1>u f6>u deal deal g7>d c7>u e7>d "
+    "b7>d h2>d h7>d c2>d j2>d i2>d g1>d d3>d g6>d h6>d i3>u i4>u i5>u"
+)
+
+
+def test_a_position_the_hooks_call_dead_still_gets_a_legal_hint() -> None:
+    """Every sample of a dead position is skipped (its hooks offer no move to search):
+    the hint is then the first legal move, not an IndexError (the daily grader's
+    board-only player met one, and a player asking for a hint there would have)."""
+    game = new_game("labyrinth", seed=1)
+    for move in DEAD_LABYRINTH.split():
+        game.play(move)
+    hooks = hooks_for("labyrinth")
+    assert game.legal_moves() and not hooks.expand(game)
+    found = hint(game.view(), "labyrinth", 0)
+    assert found is not None and found.move in [m.text for m in game.legal_moves()]
+    assert found.reason

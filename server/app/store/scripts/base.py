@@ -52,6 +52,7 @@ class Script:
         """The ``EVALSHA`` command running it on ``keys`` and ``args`` (as a group
         commit's write sends it).
 
+        >>> from server.app.store.scripts import FENCED_APPEND
         >>> FENCED_APPEND.command(["g:{x}:fence", "g:{x}:log"], [3, "1 t1>b2"])[2:]
         (2, 'g:{x}:fence', 'g:{x}:log', 3, '1 t1>b2')
         """
