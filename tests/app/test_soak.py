@@ -41,7 +41,7 @@ def test_a_short_soak(tmp_path: Path) -> None:
         cwd=ROOT,
         capture_output=True,
         text=True,
-        timeout=150,
+        timeout=180,
     )
     report = run.stdout[-8000:] + run.stderr[-3000:]
     figures = json.loads(out.read_text())
