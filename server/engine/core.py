@@ -18,7 +18,6 @@ Exceptions, all ``ValueError``::
 from __future__ import annotations
 
 import secrets
-import struct
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -27,7 +26,7 @@ from typing import Any, ClassVar, Final
 from . import positions
 from .cards import CODE, parse_card
 from .deal import MAX_SEED, Shuffler, sorted_deck
-from .snapshots import SNAPSHOT_MAGIC, SNAPSHOT_VERSION, Reader, pack_ints
+from .snapshots import Reader, pack_snapshot
 
 PLAYING: Final = "playing"
 WON: Final = "won"
@@ -550,30 +549,15 @@ class Game:
     def snapshot(self) -> bytes:
         """The position as compact versioned bytes, with the moves that can still be undone
         (nothing before the last move that showed hidden cards is kept)."""
-        gid = self.id.encode()
-        out = bytearray(SNAPSHOT_MAGIC)
-        out += struct.pack("<BB", SNAPSHOT_VERSION, len(gid)) + gid
-        out += struct.pack("<H", self.rules_version)
-        out += struct.pack("<?QI", self.seed is not None, self.seed or 0, self.moves)
-        out += pack_ints(self.sc)
-        out += struct.pack("<B", len(self.p))
-        for pile in self.p:
-            out += struct.pack("<B", len(pile)) + bytes(pile)
         keep: list[Entry] = []
         for entry in reversed(self._journal):
             if entry[4]:
                 break
             keep.append(entry)
-        keep.reverse()
-        out += struct.pack("<H", len(keep))
-        for move, _legal, counters, ops, _revealed in keep:
-            text = move.text.encode()
-            out += struct.pack("<B", len(text)) + text
-            out += pack_ints(counters)
-            out += struct.pack("<H", len(ops))
-            for op in ops:
-                out += struct.pack("<BBB", *op)
-        return bytes(out)
+        undoable = [(move.text, counters, ops) for move, _legal, counters, ops, _ in reversed(keep)]
+        return pack_snapshot(
+            self.id, self.rules_version, self.seed, self.moves, self.sc, self.p, undoable
+        )
 
     @classmethod
     def _restore(cls, reader: Reader, seed: int | None, moves: int) -> Game:
@@ -587,13 +571,10 @@ class Game:
             raise ValueError("snapshot does not match this game's piles")
         game.p = [list(reader.take(reader.u8())) for _ in range(npiles)]
         game._journal = []
-        for _ in range(reader.u16()):
-            text = reader.take(reader.u8()).decode()
+        for text, counters, ops in reader.journal():
             move = cls.MOVES.get(text) or cls._lazy_move(text)
             if move is None:
                 raise ValueError(f"snapshot names no move of {cls.id}: {text!r}")
-            counters = tuple(reader.ints())
-            ops = [reader.op() for _ in range(reader.u16())]
             # the legal moves before a restored move are recomputed if it is undone
             game._journal.append((move, _LAZY, counters, ops, False))
         if not reader.done():

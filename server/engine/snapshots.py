@@ -53,8 +53,49 @@ class Reader:
         a, b, c = self.unpack("<BBB")
         return (a, b, c)
 
+    def journal(self) -> list[tuple[str, tuple[int, ...], list[Op]]]:
+        """The undoable moves :func:`pack_snapshot` wrote: each move's text, the counters
+        before it and its transfers."""
+        entries = []
+        for _ in range(self.u16()):
+            text = self.take(self.u8()).decode()
+            counters = tuple(self.ints())
+            entries.append((text, counters, [self.op() for _ in range(self.u16())]))
+        return entries
+
     def done(self) -> bool:
         return self.pos == len(self.data)
+
+
+def pack_snapshot(
+    game_id: str,
+    rules: int,
+    seed: int | None,
+    moves: int,
+    counters: Sequence[int],
+    piles: Sequence[Sequence[int]],
+    undoable: Sequence[tuple[str, Sequence[int], Sequence[Op]]],
+) -> bytes:
+    """A game's snapshot: the header :func:`read_snapshot_header` reads, the counters, the
+    piles, then each undoable move's text, the counters before it and its transfers."""
+    gid = game_id.encode()
+    out = bytearray(SNAPSHOT_MAGIC)
+    out += struct.pack("<BB", SNAPSHOT_VERSION, len(gid)) + gid
+    out += struct.pack("<H", rules)
+    out += struct.pack("<?QI", seed is not None, seed or 0, moves)
+    out += pack_ints(counters)
+    out += struct.pack("<B", len(piles))
+    for pile in piles:
+        out += struct.pack("<B", len(pile)) + bytes(pile)
+    out += struct.pack("<H", len(undoable))
+    for text, before, ops in undoable:
+        encoded = text.encode()
+        out += struct.pack("<B", len(encoded)) + encoded
+        out += pack_ints(before)
+        out += struct.pack("<H", len(ops))
+        for op in ops:
+            out += struct.pack("<BBB", *op)
+    return bytes(out)
 
 
 def read_snapshot_header(data: bytes) -> tuple[str, int, Reader, int | None, int]:
