@@ -67,6 +67,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.soak_args import parse  # noqa: E402
 from bench.soak_conn import Conn, Ledger, run_within  # noqa: E402
 from bench.soak_fuzz import Budget, Dancers, Fuzzer, World  # noqa: E402
 from bench.soak_limits import cap_per_address, flood  # noqa: E402
@@ -540,41 +541,8 @@ def commit_of(tree: Path) -> str:
     return out.stdout.strip()
 
 
-def parse(argv: list[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--frames", type=int, default=200_000, help="fuzz frames to send")
-    parser.add_argument("--racers", type=int, default=8, help="racers beside the fuzz")
-    parser.add_argument("--fuzzers", type=int, default=6, help="fuzzing connections")
-    parser.add_argument("--seed", type=int, default=1, help="the run's random seed")
-    parser.add_argument("--seconds", type=float, default=900, help="the whole run's cap")
-    parser.add_argument("--stall", type=float, default=30, help="seconds before a request "
-                        "with no reply counts as unanswered, or a race as stranded")  # fmt: skip
-    parser.add_argument("--server-tree", type=Path, help="a checkout whose server to run")
-    parser.add_argument("--no-kills", action="store_true", help="fuzz and race only")
-    parser.add_argument(
-        "--ballast", type=float, default=60, metavar="MB",
-        help="junk keys for Redis to load at each restart, in MB of its append-only file "
-        "(60: about a second; 0: none)",
-    )  # fmt: skip
-    parser.add_argument(
-        "--quick", action="store_true",
-        help="a short run: 3,000 frames, --stall 10, --ballast 20 at most, --seconds 120",
-    )  # fmt: skip
-    parser.add_argument("--json-out", type=Path, help="write the figures as JSON here")
-    parser.add_argument("--keep", action="store_true", help="keep the temporary directory")
-    args = parser.parse_args(argv)
-    if args.quick:
-        args.frames, args.racers, args.fuzzers = min(args.frames, 3000), 5, 4
-        # (a deadline, not a length: a run ends when its phases are done, about 70 s; a
-        # loaded machine, Redis loading its ballast in 4 s rather than 2, left the last
-        # phase, both restarted, no time within 90 s)
-        args.stall, args.seconds = min(args.stall, 10), min(args.seconds, 120)
-        args.ballast = min(args.ballast, 20)
-    return args
-
-
 def main(argv: list[str] | None = None) -> int:
-    args = parse(argv)
+    args = parse(argv, __doc__.split("\n\n")[0])
     started = time.monotonic()
     tmp = Path(tempfile.mkdtemp(prefix="patience-soak-"))
     tree = args.server_tree.resolve() if args.server_tree else None

@@ -4,7 +4,8 @@ stays above whom."""
 from __future__ import annotations
 
 from server.app.domain.games import RESIGN, RESIGNED, TIMEOUT, LiveGame, dealt
-from server.app.domain.room import Racer, rank
+from server.app.domain.results import rank
+from server.app.domain.room import Racer
 
 START_MS = 10_000
 

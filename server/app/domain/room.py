@@ -1,6 +1,6 @@
 """Race rooms: who is in, the lobby, the countdown, the race, the results.
 
-This module holds the room's data and the pure rules about it (codes, ranking, and the
+This module holds the room's data and the pure rules about it (codes and the
 race room's state machine); the room host (``server.app.handlers.host``) holds a room in
 a process, and ``server.app.handlers.steps`` (``RoomSteps.step``, the one entry every
 change to a room goes through) takes its lock, runs a step of the machine below, carries
@@ -43,7 +43,7 @@ from typing import Any, Self
 
 from server.protocol import ErrorCode, ProtocolError
 
-from .games import RESIGNED, TIMEOUT, WON, LiveGame
+from .games import LiveGame
 
 #: room codes: six characters without look-alikes (no 0/O, 1/I/L)
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
@@ -214,47 +214,6 @@ PERSISTED = (
     "results",
     "version",
 )
-
-
-def rank(entries: list[tuple[Racer, LiveGame]], start_at_ms: int) -> list[dict[str, Any]]:
-    """Results: winners by server time from the start to the winning move, then fewer
-    moves; then everyone else by cards home, a racer who stayed above one who left the
-    room (``Racer.left``) with as many, then by who reached that count first; ties after
-    that by who joined first."""
-
-    def key(item: tuple[Racer, LiveGame]) -> tuple[Any, ...]:
-        racer, live = item
-        if live.result == WON:
-            assert live.finished_ms is not None
-            return (0, live.finished_ms - start_at_ms, live.game.moves, 0, racer.joined_ms)
-        return (
-            1,
-            -live.game.cards_home(),
-            racer.left,
-            live.home_at_ms,
-            live.game.moves,
-            racer.joined_ms,
-        )
-
-    results = []
-    for n, (racer, live) in enumerate(sorted(entries, key=key), start=1):
-        home, total = live.game.progress
-        won = live.result == WON
-        results.append(
-            {
-                "rank": n,
-                "player": racer.name,
-                "status": live.result or TIMEOUT,
-                "time_ms": (live.finished_ms or 0) - start_at_ms if won else None,
-                "moves": live.game.moves,
-                "home": home,
-                "total": total,
-                "resigned": live.result == RESIGNED,
-                "hints": live.hints,
-                "replay": live.gid,
-            }
-        )
-    return results
 
 
 # -- the race room's state machine ---------------------------------------------------------
@@ -584,7 +543,7 @@ def end(
     entries: tuple[tuple[Racer, LiveGame], ...] = (),
 ) -> list[Effect]:
     """Every racer has finished, or the time is up: the results (of ``entries``, each
-    racer with their game: :func:`rank`) stand, and a host who has gone hands the part to
+    racer with their game: ``results.rank``) stand, and a host who has gone hands the part to
     a racer who is here, so that the rematch does not wait on them. The results and
     replays are kept for good before the room's end is written; the end is written
     without a notice, so that the results go out first, then the state."""

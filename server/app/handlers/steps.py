@@ -19,7 +19,8 @@ from typing import Any
 from .. import store
 from ..domain import games as g
 from ..domain import room as rm
-from ..domain.room import COUNTDOWN, RACING, Racer, RoomConflict, rank
+from ..domain.results import rank
+from ..domain.room import COUNTDOWN, RACING, Racer, RoomConflict
 from ..events import GameEnded, RoomDue
 from ..held import HeldRoom
 from ..store import ENDING_CLAIM_MS
