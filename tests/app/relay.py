@@ -7,7 +7,12 @@ container's bridge or a load balancer is another matter: the old connections loo
 nothing tells the server they are dead, and the first command written on one is answered
 with a reset. :meth:`Relay.sever` does that to every connection it carries: each stays
 open on the server's side, hears nothing more, and is reset when the server writes to it.
-New connections reach Redis as before."""
+New connections reach Redis as before.
+
+:meth:`Relay.quiet` waits until no command connection has carried a byte for a while:
+the server's health check trusts a connection used within its last second, so a test of
+what it does with dead ones severs them only once each has stood idle longer than that
+(a background task of the server's may use one at any moment)."""
 
 from __future__ import annotations
 
@@ -15,6 +20,7 @@ import asyncio
 import contextlib
 import socket
 import struct
+import time
 
 
 class Relay:
@@ -27,6 +33,10 @@ class Relay:
         self._pairs: set[tuple[asyncio.StreamWriter, asyncio.StreamWriter]] = set()
         self._severed: set[asyncio.StreamWriter] = set()
         self._tasks: set[asyncio.Task[None]] = set()
+        #: when each connection carried a byte last (monotonic), by its server side
+        self._heard: dict[asyncio.StreamWriter, float] = {}
+        #: the connections that subscribed (the bus's: it watches its own)
+        self._subscribers: set[asyncio.StreamWriter] = set()
 
     @property
     def url(self) -> str:
@@ -49,6 +59,7 @@ class Relay:
             return
         pair = (writer, up_writer)
         self._pairs.add(pair)
+        self._heard[writer] = time.monotonic()
         for source, sink, towards_redis in (
             (reader, up_writer, True),
             (up_reader, writer, False),
@@ -74,6 +85,9 @@ class Relay:
                         _reset(client)
                         return
                     continue  # nothing from the old Redis gets through any more
+                self._heard[client] = time.monotonic()
+                if towards_redis and b"SUBSCRIBE" in data.upper():
+                    self._subscribers.add(client)
                 sink.write(data)
                 await sink.drain()
         if client in self._severed:
@@ -81,6 +95,22 @@ class Relay:
         self._pairs.discard(pair)
         for writer in pair:
             writer.close()
+
+    async def quiet(self, seconds: float, limit: float = 30.0) -> None:
+        """Wait until every command connection carried now (the subscribers' aside) has
+        carried nothing for ``seconds``; fails after ``limit`` seconds."""
+        deadline = time.monotonic() + limit
+        while True:
+            now = time.monotonic()
+            busy = [
+                now - self._heard[client]
+                for client, _ in self._pairs
+                if client not in self._subscribers and now - self._heard[client] < seconds
+            ]
+            if not busy:
+                return
+            assert now < deadline, f"the server's connections never stood idle {seconds} s"
+            await asyncio.sleep(seconds - min(busy) + 0.01)
 
     def sever(self) -> None:
         """Every connection carried now goes dead without a word to the server's side."""

@@ -12,6 +12,7 @@ from collections.abc import AsyncIterator
 import pytest
 
 from server.app.settings import Settings
+from server.app.store.commit import IDLE_CHECK
 
 from .client import player
 from .conftest import running, with_settings
@@ -43,7 +44,7 @@ async def test_requests_after_the_connections_died_silently_are_answered(
             *(p.call("move", move=g["legal"][0]) for p, g in zip(players, games, strict=True))
         )
         games = [{**g, "legal": m["legal"]} for g, m in zip(games, moved, strict=True)]
-        await asyncio.sleep(1.2)  # the connections stand idle a moment
+        await relay.quiet(IDLE_CHECK + 0.2)  # each connection stands idle past its check
         relay.sever()
         # a move first: the group commit's own connection
         moves = await asyncio.gather(
