@@ -119,8 +119,8 @@ def test_the_compiled_list_names_real_modules() -> None:
 
 
 @built  # a build here means the tools to compile are here too
-# a whole mypyc build, a minute on a quiet machine: it passed 300 s once while the machine
-# also certified a server's dailies beside the suite
+# a whole mypyc build, half a minute at -O0 on a quiet machine (a minute at -O3): it passed
+# 300 s once while the machine also certified a server's dailies beside the suite
 @pytest.mark.timeout(900)
 def test_it_builds_in_an_installed_package(tmp_path: Path) -> None:
     """``native build`` in a package installed into site-packages (as the Dockerfile and
@@ -143,7 +143,13 @@ def test_it_builds_in_an_installed_package(tmp_path: Path) -> None:
         capture_output=True,
         text=True,
         cwd=elsewhere,
-        env={**os.environ, "PYTHONPATH": str(site), "PATIENCE_NATIVE": "auto"},
+        # (the C compiler at -O0: what is checked is the build, not its speed)
+        env={
+            **os.environ,
+            "PYTHONPATH": str(site),
+            "PATIENCE_NATIVE": "auto",
+            "PATIENCE_NATIVE_OPT": "0",
+        },
     )
     assert out.returncode == 0, out.stdout + out.stderr
     assert (site / "server" / "_native" / "manifest.json").is_file()
@@ -166,3 +172,16 @@ def test_make_rebuilds_when_any_compiled_source_changes() -> None:
     covered = set(match[1].split())
     assert set(native.SOURCES) <= covered, set(native.SOURCES) - covered
     assert "server/native.py" in covered
+
+
+def test_the_optimisation_level_is_checked(tmp_path: Path) -> None:
+    """A level the C compiler does not have is refused before anything is compiled."""
+    out = subprocess.run(
+        [sys.executable, "-m", "server.cli", "native", "build"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env={**os.environ, "PATIENCE_NATIVE": "0", "PATIENCE_NATIVE_OPT": "fast"},
+    )
+    assert out.returncode != 0
+    assert "PATIENCE_NATIVE_OPT=fast: an optimisation level, 0 to 3" in out.stdout + out.stderr

@@ -152,7 +152,7 @@ async def interleaved(settings: Settings, plan: Plan) -> None:
 
 
 @hypothesis.settings(
-    max_examples=200,
+    max_examples=100,  # (a server started for each: about a second each on one core)
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
