@@ -161,9 +161,9 @@ def build(out: Path = DIR) -> None:
     from mypyc.build import mypycify
     from setuptools import Distribution  # type: ignore[import-untyped]
 
-    opt = os.environ.get("PATIENCE_NATIVE_OPT", "3")
-    if opt not in ("0", "1", "2", "3"):
-        raise NativeError(f"PATIENCE_NATIVE_OPT={opt}: an optimisation level, 0 to 3")
+    native_opt = os.environ.get("PATIENCE_NATIVE_OPT", "3")
+    if native_opt not in ("0", "1", "2", "3"):
+        raise NativeError(f"PATIENCE_NATIVE_OPT={native_opt}: an optimisation level, 0 to 3")
     suffix = importlib.machinery.EXTENSION_SUFFIXES[0]
     digests = {source: _digest(ROOT / source) for source in SOURCES}
     cwd = os.getcwd()
@@ -181,7 +181,7 @@ def build(out: Path = DIR) -> None:
         (tree / "mypy.ini").write_text("[mypy]\n[mypy-msgpack.*]\nignore_missing_imports = True\n")
         os.chdir(tree)
         try:
-            extensions = mypycify(list(SOURCES), opt_level=opt, target_dir=f"{tmp}/c")
+            extensions = mypycify(list(SOURCES), opt_level=native_opt, target_dir=f"{tmp}/c")
             stage = Path(tmp) / "lib"
             dist = Distribution(
                 {
