@@ -78,7 +78,7 @@ lint: $(STAMP)
 # the browser client's JavaScript: ESLint (client_web/eslint.config.js) and Prettier's
 # formatting (client_web/.prettierrc.json, .prettierignore)
 lint-js:
-	@if $(JS_TOOLS); then cd client_web && node_modules/.bin/eslint --max-warnings 0 . \
+	+@if $(JS_TOOLS); then cd client_web && node_modules/.bin/eslint --max-warnings 0 . \
 		&& node_modules/.bin/prettier --check --log-level warn . && echo "eslint, prettier: ok"; fi
 
 # server and client_cli strict, tests, bench and the names check with mypy's default
@@ -90,7 +90,7 @@ typecheck: $(STAMP)
 # the browser client's modules that opt in with // @ts-check, their JSDoc types checked
 # by TypeScript (client_web/tsconfig.json)
 typecheck-js:
-	@if $(JS_TOOLS); then cd client_web && node_modules/.bin/tsc -p . && echo "tsc: ok"; fi
+	+@if $(JS_TOOLS); then cd client_web && node_modules/.bin/tsc -p . && echo "tsc: ok"; fi
 
 # The browser client's pure parts (clicks, ranking, clocks) under node --test
 # (client_web/tests/): they need Node alone, no package. Skipped with a line where
@@ -124,7 +124,11 @@ pytest: $(STAMP) $(NATIVE)
 	echo "--- on the source (PATIENCE_NATIVE=0; $(VENV)/pytest-source.log):"; \
 	cat $(VENV)/pytest-source.log; exit $$((compiled || source))
 
-test: lint typecheck node-test pytest
+# the checks and the compile side by side (each is one process: mypy, mypyc's build, ruff),
+# each one's output kept together, then the tests
+test: $(STAMP)
+	@$(MAKE) --no-print-directory -j2 --output-sync=target lint typecheck node-test native
+	@$(MAKE) --no-print-directory pytest
 
 # The engine's micro-benchmarks, then the load test of the race server against a bare echo
 # server (bench/load/; about 2.5 minutes in all). BENCH_ARGS=--quick: a 30-second load test.
