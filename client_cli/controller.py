@@ -359,7 +359,7 @@ class Client:
         if game is None or not game.over:
             model.say("no game of yours is over here to review", ERROR)
             return
-        model.say("Reviewing the game: the server searches it (up to a few seconds)…", INFO)
+        model.say("Reviewing the game: the server searches it (up to ten seconds)…", INFO)
         self.redraw()
         reply = await self.call("review", game=game.gid)
         if reply is None:

@@ -87,7 +87,7 @@ export function reviewBox(app, gameId, onStep) {
   const box = h("div", { class: "review", "data-review": gameId });
   const note = h("p", { class: "note", role: "status" });
   const ask = async () => {
-    note.textContent = "Reviewing: the server searches the game (up to a few seconds)…";
+    note.textContent = "Reviewing: the server searches the game (up to ten seconds)…";
     /** @type {Message} */
     let r;
     try {
