@@ -363,7 +363,7 @@ REPLAY_TTL = 7 * 24 * 3600
 
 def review_key(gid: str) -> str:
     """A finished game's review, worked out once (``handlers/review.py``)."""
-    return f"rv:{{{gid}}}"
+    return f"grv:{{{gid}}}"
 
 
 #: how long a game's review is kept, seconds (as long as a solo game's replay at least;
