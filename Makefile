@@ -114,15 +114,25 @@ ON_SOURCE := server rulebook docs README.md tests/engine tests/app/test_views.py
 	tests/app/test_errors.py tests/app/test_ws_path.py tests/app/test_slow_reader.py \
 	tests/app/test_parse.py tests/app/test_flood.py tests/app/test_golden_transcript.py \
 	tests/app/test_store.py tests/app/test_scripts.py
+# Their temporary files go to memory where /dev/shm is (TMPDIR, removed when they pass):
+# the many Redis servers the tests start fsync their append-only files before they answer,
+# and on this machine's disk an fsync takes milliseconds when quiet and, behind other
+# tests' writes, seconds (the race, room and daily tests on tmpfs: a fifth to a quarter
+# less time; under such load a soak once saw every process's requests wait 80 s). What
+# the tests kill is processes, whose writes the kernel keeps either way.
 pytest: $(STAMP) $(NATIVE)
-	@PATIENCE_NATIVE=0 $(BIN)/pytest -n $(SOURCE_WORKERS) --dist loadgroup $(ON_SOURCE) \
+	@tmp=$$( { [ -w /dev/shm ] && mktemp -d /dev/shm/patience-tests.XXXXXX; } || mktemp -d ); \
+	export TMPDIR=$$tmp; \
+	PATIENCE_NATIVE=0 $(BIN)/pytest -n $(SOURCE_WORKERS) --dist loadgroup $(ON_SOURCE) \
 		> $(VENV)/pytest-source.log 2>&1 & on_source=$$!; \
 	echo "PATIENCE_NATIVE=1 pytest -n $(PYTEST_WORKERS) tests; beside it, on the source:" \
 		"PATIENCE_NATIVE=0 pytest -n $(SOURCE_WORKERS) $(ON_SOURCE)"; \
 	PATIENCE_NATIVE=1 $(BIN)/pytest -n $(PYTEST_WORKERS) --dist loadgroup tests; \
 	compiled=$$?; wait $$on_source; source=$$?; \
 	echo "--- on the source (PATIENCE_NATIVE=0; $(VENV)/pytest-source.log):"; \
-	cat $(VENV)/pytest-source.log; exit $$((compiled || source))
+	cat $(VENV)/pytest-source.log; failed=$$((compiled || source)); \
+	if [ $$failed = 0 ]; then rm -rf $$tmp; else echo "the tests' temporary files: $$tmp"; fi; \
+	exit $$failed
 
 # the checks and the compile side by side (each is one process: mypy, mypyc's build, ruff),
 # each one's output kept together, then the tests
