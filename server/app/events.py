@@ -7,7 +7,8 @@ it happens publishes it here, and the parts that care subscribe when the service
 them together, in the order they are told. Two kinds:
 
 - told at once, on the caller's stack (:meth:`Events.tell`): the move path's news
-  (:class:`RacerProgress`, :class:`GameEnded`), which has no coroutine;
+  (:class:`RacerProgress`, :class:`GameEnded`), which has no coroutine, and a daily's
+  finish's (:class:`LeagueChanged`);
 - awaited (:meth:`Events.publish`): :class:`RoomDue`, whose handler does I/O; an error
   from a handler reaches the publisher (the room's timer tries again).
 
@@ -47,13 +48,22 @@ class GameEnded:
 
 
 @dataclass(frozen=True, slots=True)
+class LeagueChanged:
+    """A league's standings changed here (a member's daily result counted in it): its
+    watchers, in every process, are sent them again (``handlers/leagues.py``)."""
+
+    week: str
+    league: str
+
+
+@dataclass(frozen=True, slots=True)
 class RoomDue:
     """A room's timer fell due: its countdown is over, or its race's time is up."""
 
     room: HeldRoom
 
 
-Told = RacerProgress | GameEnded
+Told = RacerProgress | GameEnded | LeagueChanged
 E = TypeVar("E")
 
 

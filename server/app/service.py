@@ -228,6 +228,7 @@ class Service:
 
     def disconnected(self, session: Session) -> None:
         self.accounts.forget_session(session)
+        self.weekly.forget(session)  # (its league's standings watched)
         if session.side:
             return  # it held nothing of the player's: their own connection carries on
         if session.player is not None and session.player not in self.sessions:
@@ -280,6 +281,8 @@ class Service:
             self.quick.on_bus(data)
         elif kind == "board":
             self.leaderboards.relay(data.get("id", ""), data["data"])
+        elif kind == "league":  # a league's standings changed: to its watchers here
+            self.weekly.relay(data)
         elif channel.startswith("room:"):
             room = await self.host.on_bus(channel[len("room:") :], kind, data)
             if room is not None:
@@ -291,9 +294,11 @@ class Service:
         """The bus hears again after it could not (Redis restarted): what the other
         processes published meanwhile is lost to this one, so the rooms held here are
         read again from Redis and their audience told what changed (a race started or
-        ended), and the board updates missed are read from the board feed."""
+        ended), the board updates missed are read from the board feed, and the watchers
+        of a weekly league are sent its standings again."""
         await self.housekeeping.catch_up_rooms()
         await self.leaderboards.catch_up()
+        await self.weekly.catch_up()
 
     async def start(self) -> int:
         """Agree the daily deals' secret with the other processes on this Redis (else

@@ -109,8 +109,11 @@ class EventJoin(Request):
 @dataclass(frozen=True, slots=True)
 class Event(Request):
     """One's league of a week's event and its standings (``week``: ``YYYY-Www``, this
-    week's by default; a past week's as it closed)."""
+    week's by default; a past week's as it closed); ``watch`` true: this week's league
+    is sent again, as an ``event`` event, each time its standings change (false: no
+    more)."""
 
     TYPE = "event"
-    FIELDS = {"week": Field(str, max_len=8)}
+    FIELDS = {"week": Field(str, max_len=8), "watch": Field(bool)}
     week: str | None = None
+    watch: bool | None = None
