@@ -44,7 +44,7 @@ from .handlers.leagues import WeeklyEvents
 from .handlers.names import Naming
 from .handlers.play import Play, rules_text
 from .handlers.players import Accounts
-from .handlers.quick import QuickRace
+from .handlers.quick import QuickRace, starts_other
 from .handlers.races import Races
 from .handlers.ratings import RaceRatings
 from .handlers.replays import Replaying
@@ -223,6 +223,8 @@ class Service:
                 if attempt == 3:
                     raise
                 await self.host.reload(exc.args[0])
+        if session.player in self.quick.waiting and starts_other(request):
+            await self.quick.chose_other(session.player)  # (one thing at a time)
         reply["id"] = request.id
         return reply
 

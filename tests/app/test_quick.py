@@ -219,3 +219,39 @@ async def test_one_who_joined_a_room_meanwhile_is_left_out_of_the_match(
         assert sorted(matched["players"]) == ["ann", "bob"]
         assert (await bob.event("quick_matched"))["code"] == matched["code"]
         assert not await server.redis.zcard(quick_joined_key(GAME))
+
+
+async def test_starting_anything_else_leaves_the_queue(settings: Settings) -> None:
+    """One thing at a time: a solo game, a daily, a challenge taken or a room made while
+    waiting takes the player out of the queue at once (a custom client can ask for them
+    while it waits); asking what a daily would do, or a refused request, does not."""
+    async with running(quick_settings(settings)) as server:
+        names = ("ann", "bob", "cat", "dan", "eve", "fay")
+        players = {n: await rated(server, n, 10.0 + i / 10) for i, n in enumerate(names)}
+        for client, _ in players.values():
+            await client.call("quick", game=GAME)
+
+        async def waiting(name: str) -> bool:
+            pid = players[name][1]
+            return await server.redis.zscore(quick_joined_key(GAME), pid) is not None
+
+        ann, _bob, cat, dan, eve, fay = (players[n][0] for n in names)
+        assert (await cat.request("new_game", game="no-such-game"))["code"] == "no_such_game"
+        await cat.call("daily", game=GAME, start=False)
+        assert await waiting("cat") and players["cat"][1] in server.service.quick.waiting
+        await cat.call("new_game", game=GAME)
+        await dan.call("daily", game=GAME)
+        zed = await player(server.url, "zed")  # (a challenge for eve: zed's game resigned)
+        gid = (await zed.call("new_game", game=GAME, seed=7))["game"]
+        await zed.call("resign", game=gid)
+        challenge = await zed.call("challenge_create", replay=gid)
+        await eve.call("challenge_take", challenge=challenge["challenge"]["id"])
+        await fay.call("room_create", game=GAME)
+        for name in ("cat", "dan", "eve", "fay"):
+            assert not await waiting(name), name
+        assert await waiting("ann") and await waiting("bob")
+
+        server.clock.advance(3)
+        matched = await ann.event("quick_matched")
+        assert sorted(matched["players"]) == ["ann", "bob"]
+        assert not await server.redis.zcard(quick_joined_key(GAME))

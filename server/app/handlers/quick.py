@@ -48,6 +48,17 @@ GHOSTS: Final = 7
 NEAR: Final = 10
 #: a waiter this many times ``quick_ghosts_after`` old is one whose process has gone
 STALE_TIMES: Final = 3
+#: the requests that start something else (a solo game, a daily, a challenge, a room):
+#: one who asks for one while waiting has chosen it, and leaves the queue
+OTHER_STARTS: Final = (m.NewGame, m.Daily, m.ChallengeTake, m.RoomCreate, m.RoomJoin)
+
+
+def starts_other(request: m.Request) -> bool:
+    """Whether ``request`` starts something other than a quick race (a ``daily`` with
+    ``start`` false only says what it would do)."""
+    if isinstance(request, m.Daily):
+        return request.start
+    return isinstance(request, OTHER_STARTS)
 
 
 class QuickRace(Part):
@@ -134,6 +145,15 @@ class QuickRace(Part):
         game = self.waiting.pop(pid, (None,))[0] or await self.queue.waiting_in(pid)
         left = bool(game) and await self.queue.take(pid, game or "")
         return {"type": "quick_left", "game": game, "waiting": False, "left": left}
+
+    async def chose_other(self, pid: str) -> None:
+        """The player, waiting here, started something else (:func:`starts_other`, done):
+        they leave the queue, as a room made while waiting leaves the match (``busy``).
+        A match that took them a moment before goes on to its room's ``busy`` look."""
+        found = self.waiting.pop(pid, None)
+        if found is not None:
+            self.missing.pop(pid, None)
+            await self.queue.take(pid, found[0])
 
     def went_away(self, pid: str) -> None:
         """The player's connection here has gone: they leave the queue (where a match has
