@@ -145,6 +145,7 @@ class Service:
         )
         self.naming = Naming(ctx, self.host, self.steps)
         self.weekly = WeeklyEvents(ctx)  # weekly events and leagues (handlers/leagues.py)
+        self.grouping = Grouping(ctx, self.leaderboards, self.challenging)  # handlers/groups.py
         self.quick = QuickRace(ctx, self.host, self.steps, self.lobby, ctx.ratings)
         self.reviewing = Reviewing(ctx, self.replaying)  # post-game reviews (handlers/review.py)
         self.parts: tuple[Part, ...] = (
@@ -169,7 +170,7 @@ class Service:
             self.homing,
             self.stuck,
             self.naming,
-            Grouping(ctx, self.leaderboards, self.challenging),  # groups (handlers/groups.py)
+            self.grouping,
             self.weekly,
             self.ratings,
             self.quick,
@@ -231,6 +232,7 @@ class Service:
     def disconnected(self, session: Session) -> None:
         self.accounts.forget_session(session)
         self.weekly.forget(session)  # (its league's standings watched)
+        self.grouping.forget(session)  # (its group watched)
         if session.side:
             return  # it held nothing of the player's: their own connection carries on
         if session.player is not None and session.player not in self.sessions:
@@ -285,6 +287,8 @@ class Service:
             self.leaderboards.relay(data.get("id", ""), data["data"])
         elif kind == "league":  # a league's standings changed: to its watchers here
             self.weekly.relay(data)
+        elif kind == "group":  # a group's members or who is online changed
+            self.grouping.relay(data)
         elif channel.startswith("room:"):
             room = await self.host.on_bus(channel[len("room:") :], kind, data)
             if room is not None:
@@ -297,10 +301,11 @@ class Service:
         processes published meanwhile is lost to this one, so the rooms held here are
         read again from Redis and their audience told what changed (a race started or
         ended), the board updates missed are read from the board feed, and the watchers
-        of a weekly league are sent its standings again."""
+        of a weekly league or a group are sent it again."""
         await self.housekeeping.catch_up_rooms()
         await self.leaderboards.catch_up()
         await self.weekly.catch_up()
+        await self.grouping.catch_up()
 
     async def start(self) -> int:
         """Agree the daily deals' secret with the other processes on this Redis (else

@@ -63,9 +63,13 @@ class GroupDelete(Request):
 
 @dataclass(frozen=True, slots=True)
 class GroupShow(Request):
+    """A group as its members see it; ``watch`` true: sent again, as a ``group`` event,
+    each time a member comes online or goes, joins or leaves (false: no more)."""
+
     TYPE = "group_show"
-    FIELDS = {"group": Field(str, required=True, max_len=16)}
+    FIELDS = {"group": Field(str, required=True, max_len=16), "watch": Field(bool)}
     group: str = ""
+    watch: bool | None = None
 
 
 @dataclass(frozen=True, slots=True)

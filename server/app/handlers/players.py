@@ -18,6 +18,7 @@ from ..domain.room import (
     LOBBY,
     RACING,
 )
+from ..events import PresenceChanged
 from ..held import HeldRoom
 from ..store.limits import Bucket, Limiter, Use
 from .base import Context, Handler, Part, Session, refuse
@@ -169,6 +170,7 @@ class Accounts(Part):
         if old is not None and old is not session:
             self.kick(old, *self.book.replaced(before, device))
         elsewhere = await self.presence.mark(pid, self.ctx.online_ttl())
+        self.ctx.events.tell(PresenceChanged(pid))  # (their groups show them online)
         if elsewhere is not None:
             where = self.book.kick_fields(device)
             self.bus.publish_soon(store.proc_channel(elsewhere), "kick", pid=pid, **where)
@@ -243,6 +245,8 @@ class Accounts(Part):
             await self.presence.unmark(pid)
         except Exception as exc:  # the mark lapses by itself (its time to live)
             self.failures.failed("a player going away", exc)
+        if pid not in self.sessions:  # (back meanwhile: they never showed offline)
+            self.ctx.events.tell(PresenceChanged(pid))
         room = self.host.racer_room(pid)
         if room is None or self.ctx.stopping:
             return

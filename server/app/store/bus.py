@@ -7,7 +7,8 @@ Channels:
 - ``proc:<id>``: messages for one process (a player who signed in elsewhere is kicked);
 - ``boards``: ``board_update`` events, forwarded to each process's board watchers, and
   ``league`` notices (a weekly league's standings changed: each process sends its
-  watchers of the league the standings again; see :meth:`Bus.publish_league`).
+  watchers of the league the standings again; see :meth:`Bus.publish_league`) and
+  ``group`` notices (a group's members or who of them is online changed).
 
 A message is a msgpack map with ``o``, the sending process's id (a process skips its own:
 it has told its own connections already), and ``k``, its kind. Pub/sub delivers at most
@@ -193,6 +194,11 @@ class Bus:
         league of the week, closed). It carries no standings: each process reads them
         for its own watchers, so a notice heard twice is harmless."""
         return self.publish_soon(BOARDS, "league", week=week, league=league)
+
+    def publish_group(self, gid: str) -> asyncio.Future[None]:
+        """A ``group`` notice: the group's members, or who of them is online, changed;
+        each process reads the group for its own watchers of it."""
+        return self.publish_soon(BOARDS, "group", group=gid)
 
     async def missed_boards(self) -> list[tuple[str, bytes]]:
         """The board updates other processes published since shortly before this one
