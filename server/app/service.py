@@ -146,7 +146,10 @@ class Service:
         self.naming = Naming(ctx, self.host, self.steps)
         self.weekly = WeeklyEvents(ctx)  # weekly events and leagues (handlers/leagues.py)
         self.grouping = Grouping(ctx, self.leaderboards, self.challenging)  # handlers/groups.py
-        self.quick = QuickRace(ctx, self.host, self.steps, self.lobby, ctx.ratings)
+        self.quick = QuickRace(
+            ctx, self.host, self.steps, self.lobby, ctx.ratings, self.keeper, self.replaying
+        )
+        self.accounts.resumers["quick"] = self.quick.resume  # (a ghost race, taken up again)
         self.reviewing = Reviewing(ctx, self.replaying)  # post-game reviews (handlers/review.py)
         self.parts: tuple[Part, ...] = (
             self.accounts,

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 import secrets
+from collections.abc import Awaitable, Callable
 from typing import Any, Final
 
 from server import __version__
@@ -60,6 +61,9 @@ class Accounts(Part):
         self.limits = Limiter(ctx.redis)
         #: the device each connection signed in here is (``handlers/devicebook.py``)
         self.book = DeviceBook(ctx)
+        #: parts built after this one with something of the player's to take up again on
+        #: sign-in, by its ``resume`` key (the quick race's ghost race: ``service.py``)
+        self.resumers: dict[str, Callable[[str], Awaitable[dict[str, Any] | None]]] = {}
 
     def requests(self) -> dict[type[m.Request], Handler]:
         return {
@@ -221,6 +225,10 @@ class Accounts(Part):
         challenge = await self.challenging.resume(pid)
         if challenge is not None:
             resume["challenge"] = challenge
+        for key, resumer in self.resumers.items():
+            found = await resumer(pid)
+            if found is not None:
+                resume[key] = found
         return resume
 
     def forget_session(self, session: Session) -> None:
