@@ -332,6 +332,9 @@ def parser() -> argparse.ArgumentParser:
     )
     league.add_argument("--join", action="store_true", help="join this week's event")
     league.add_argument("--week", metavar="YYYY-Www", help="a past week's league, as it closed")
+    league.add_argument(
+        "--watch", action="store_true", help="keep the table, redrawn as the standings change"
+    )
     return top
 
 
