@@ -107,7 +107,7 @@ def test_the_league_watched_from_the_terminal(
 
         asyncio.run(join())
         terminal.wait_for(rf"you are \d+\w\w of {players + 1}\b", timeout=15)
-        assert "dee" in terminal.text
+        terminal.wait_for(r"\bdee\b")  # (its row, drawn after the line on top)
         terminal.type("\x03", enter=False)
         assert terminal.exit_code() == 0
     finally:
