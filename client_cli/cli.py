@@ -276,6 +276,9 @@ def parser() -> argparse.ArgumentParser:
         metavar="ACTION",
     )
     group.add_argument("words", nargs="*", metavar="ARG")
+    group.add_argument(
+        "--watch", action="store_true", help="show GROUP kept on screen, redrawn as it changes"
+    )
     profile = sub.add_parser("profile", parents=[common], help="your ratings at each game")
     profile.add_argument("name", nargs="?", metavar="NAME", help="another player's")
     sub.add_parser("me", parents=[common], help="your ratings at each game (profile)")
