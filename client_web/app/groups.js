@@ -180,8 +180,12 @@ export class GroupScreen {
     }
   }
 
-  /** @param {Message} reply a `group_show` reply */
-  render(reply) {
+  /**
+   * @param {Message} reply a `group_show` reply
+   * @param {boolean} [board] whether to ask for the board again (not for a pushed group:
+   *   its board box is kept as it is)
+   */
+  render(reply, board = true) {
     const g = reply.group;
     const address = `${location.origin}${g.link}`;
     const link = h("input", { readonly: true, value: address, "aria-label": "the group's link", class: "group-link" });
@@ -268,7 +272,7 @@ export class GroupScreen {
         button("Refresh", () => this.load(), { "data-act": "refresh" }),
       ),
     );
-    this.showBoard(this.board);
+    if (board) this.showBoard(this.board);
   }
 
   /** @param {Message[]} listed */
@@ -355,7 +359,7 @@ export class GroupScreen {
    */
   event(message) {
     if (message.type !== "group" || this.gone || !message.group || message.group.id !== this.id) return false;
-    this.render({ ...message, challenges: this.listed });
+    this.render({ ...message, challenges: this.listed }, false);
     return true;
   }
 
