@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from server.app.settings import Settings
+from server.app.store.keys import name_key, online_key
 
 from .client import player, signed_in
 from .conftest import running
@@ -73,3 +74,25 @@ async def test_watching_a_group_stops_when_asked_and_needs_a_member(server: Any)
     await bob.call("ping")
     assert not [e for e in bob.events if e.get("type") == "group"]
     assert server.service.grouping.watching == {}
+
+
+async def test_a_process_that_heard_nothing_for_a_while_sends_the_group_again(
+    settings: Settings,
+) -> None:
+    """A member gone while a process could not hear the bus: once it hears again, each of
+    its watchers is sent the group as it stands."""
+    async with running(settings) as server:
+        ann = await player(server.url, "ann")
+        made = (await ann.call("group_create", name="Club"))["group"]
+        bob = await player(server.url, "bob")
+        await bob.call("group_join", group=made["id"], key=made["key"])
+        assert online(await ann.call("group_show", group=made["id"], watch=True))["bob"]
+        # bob's mark lapses with no notice on the bus (his process died, say)
+        raw = await server.redis.get(name_key("bob"))
+        assert isinstance(raw, bytes)
+        bob_id = raw.decode()
+        server.service.sessions.pop(bob_id)
+        await server.redis.delete(online_key(bob_id))
+        await server.service.on_bus_back()
+        pushed = await ann.event("group", lambda e: not online(e)["bob"])
+        assert pushed["group"]["online"] == 1

@@ -10,6 +10,8 @@ from typing import Any
 from server.app.domain import daily as d
 from server.app.domain import leagues as lg
 from server.app.settings import Settings
+from server.app.store.keys import name_key
+from server.app.store.leagues import Leagues
 
 from .client import player
 from .conftest import ManualClock, running, with_settings
@@ -94,3 +96,26 @@ async def test_watching_stops_when_asked_and_is_refused_for_a_past_week(
         assert (await cat.call("event", watch=True))["watching"]
         joined = await cat.call("event_join")
         assert joined["watching"] and joined["players"] == 3
+
+
+async def test_a_process_that_heard_nothing_for_a_while_sends_the_standings_again(
+    settings: Settings,
+) -> None:
+    """What changed while a process could not hear the bus (Redis restarted) is lost to
+    it: once it hears again, each of its watchers is sent the standings as they stand."""
+    clock = ManualClock()
+    async with running(with_settings(settings, clock=clock)) as server:
+        ann, bob = await player(server.url, "ann"), await player(server.url, "bob")
+        await ann.call("event_join")
+        await bob.call("event_join")
+        await ann.call("event", watch=True)
+        raw = await server.redis.get(name_key("bob"))
+        assert isinstance(raw, bytes)
+        pid = raw.decode()
+        day, week = d.day_of(clock.now_ms()), d.iso_week(clock.now_ms())
+        result = {"day": day, "game": "gate", "won": True, "time_ms": 60_000, "moves": 90}
+        # scored with no notice on the bus, as one published while deaf
+        await Leagues(server.redis).score(week, pid, {**result, "at": clock.now_ms()})
+        await server.service.on_bus_back()
+        pushed = await ann.event("event", lambda e: points(e).get("bob", 0) > 0)
+        assert points(pushed) == {"bob": 20, "ann": 0}
