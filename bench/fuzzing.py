@@ -31,8 +31,10 @@ EVENTS = {"room", "race_start", "progress", "results", "stuck"}
 #: the replies of the devices' requests (link codes, devices, signing out)
 REPLIES |= {"link_code", "linked", "devices"}
 REPLIES |= {"group", "groups"}  # the groups' requests (handlers/groups.py)
-#: the reply of the weekly events' requests (event_join, event)
+#: the reply of the weekly events' requests (event_join, event), and the event a watched
+#: league's standings come again in (event with watch)
 REPLIES |= {"event"}
+EVENTS |= {"event", "group"}  # (a watched league, a watched group)
 #: the reply of a player's ratings (profile)
 REPLIES |= {"profile"}
 #: the quick race's: a fuzzer waiting in its queue may be matched, or race ghosts

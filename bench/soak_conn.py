@@ -52,6 +52,8 @@ EVENT_TYPES |= {"challenge_news", "ghosts_result"}
 #: the quick race's (a fuzzing connection may join a queue)
 EVENT_TYPES |= {"quick_waiting", "quick_matched", "quick_ghosts", "quick_ghosts_start"}
 EVENT_TYPES |= {"quick_ghosts_result"}
+#: a watched weekly league's standings (event with watch)
+EVENT_TYPES |= {"event", "group"}  # (and a watched group)
 ERROR_CODES = {code.value for code in ErrorCode}
 SAMPLES = 12
 

@@ -276,6 +276,9 @@ def parser() -> argparse.ArgumentParser:
         metavar="ACTION",
     )
     group.add_argument("words", nargs="*", metavar="ARG")
+    group.add_argument(
+        "--watch", action="store_true", help="show GROUP kept on screen, redrawn as it changes"
+    )
     profile = sub.add_parser("profile", parents=[common], help="your ratings at each game")
     profile.add_argument("name", nargs="?", metavar="NAME", help="another player's")
     sub.add_parser("me", parents=[common], help="your ratings at each game (profile)")
@@ -332,6 +335,9 @@ def parser() -> argparse.ArgumentParser:
     )
     league.add_argument("--join", action="store_true", help="join this week's event")
     league.add_argument("--week", metavar="YYYY-Www", help="a past week's league, as it closed")
+    league.add_argument(
+        "--watch", action="store_true", help="keep the table, redrawn as the standings change"
+    )
     return top
 
 

@@ -231,10 +231,13 @@ class Client:
             self.spawn(self._watch_again(clean(model.room.get("code", ""), 16)))
         taken = resume.get("challenge")
         race = model.challenge
+        quick = resume.get("quick")
+        if race is not None and not race.cid and isinstance(quick, Mapping):
+            taken = quick.get("started") or quick  # (a quick race's ghosts: no challenge id)
         if model.screen == CHALLENGE and race is not None and race.result is None:
             if isinstance(taken, Mapping) and isinstance(taken.get("view"), Mapping):
                 model.apply_challenge_start(taken, now_ms())  # (started while away)
-            elif not isinstance(taken, Mapping) and model.game is not None:
+            elif not isinstance(taken, Mapping) and model.game is not None and race.cid:
                 self.spawn(self._ended_away(race.cid))
         model.changed()
         self.redraw()

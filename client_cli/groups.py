@@ -23,14 +23,15 @@ from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 from rich.console import Group, RenderableType
+from rich.live import Live
 from rich.table import Table
 from rich.text import Text
 
 from .boards import board_id, board_view
 from .challenge import http_url, result_words
-from .connection import Connection
+from .connection import Connection, LinkError, ServerError
 from .lines import Glyphs, as_int, race_time
-from .queries import _console, _fail, _me, _print, _signed_in, cmd_top
+from .queries import _console, _fail, _me, _print, _render, _signed_in, cmd_top
 from .sanitize import clean
 
 
@@ -151,6 +152,8 @@ def cmd_group(args: argparse.Namespace) -> int:
                 reply = await conn.request("group_join", group=link[0], key=link[1])
                 return group_view(reply, args.server, args.ascii), None
             gid = await _group_id(conn, words[0])
+            if action == "show" and args.watch:
+                await watch(conn, gid)
             if action == "show":
                 reply = await conn.request("group_show", group=gid)
             elif action == "leave":
@@ -171,12 +174,40 @@ def cmd_group(args: argparse.Namespace) -> int:
         finally:
             await conn.close()
 
+    async def watch(conn: Connection, gid: str) -> None:
+        """The group, redrawn each time the server sends it again (who is online, who is
+        in it), until Ctrl-C; its members' challenges as first shown."""
+        came: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
+        conn.on_event = lambda e: came.put_nowait(e) if e.get("type") == "group" else None
+        conn.on_welcome = lambda welcome: came.put_nowait(None)  # (reconnected)
+        hint = Text("watching: redrawn as members come and go · Ctrl-C stops", style="dim")
+
+        def shown(reply: Mapping[str, Any]) -> Any:
+            view = group_view(reply, args.server, args.ascii)
+            return _render(Group(view, hint), args.ascii, console.width)
+
+        first = await conn.request("group_show", group=gid, watch=True)
+        challenges = first.get("challenges")
+        with Live(shown(first), console=console, auto_refresh=False) as live:
+            while True:
+                event = await came.get()
+                try:  # (a reconnection: watching is not brought back)
+                    event = event or await conn.request("group_show", group=gid, watch=True)
+                except (LinkError, ServerError):
+                    continue
+                live.update(shown({**event, "challenges": challenges}), refresh=True)
+
+    if args.watch and action != "show":
+        print("patience-race: --watch goes with group show GROUP", file=sys.stderr)
+        return 2
     need = {"new": 1, "join": 1, "show": 1, "leave": 1, "delete": 1, "remove": 2, "link": 1}
     if len(words) < need.get(action, 1 if action == "top" else 0):
         print(f"patience-race: group {action}: see patience-race group --help", file=sys.stderr)
         return 2
     try:
         shown, problem = asyncio.run(ask())
+    except KeyboardInterrupt:
+        return 0
     except Exception as exc:
         return _fail(args, exc)
     if problem is not None:

@@ -1,6 +1,8 @@
 """``patience-race league``: this week's league (``--join`` joins the week's event), or a
 past week's as it closed (``--week``), as a table: rank, name, points, wins, dailies
 counted, today's points, and who is on the way up or down (``docs/client.md``).
+``--watch`` keeps this week's table on the screen, redrawn as the server sends the
+standings again (``event`` with ``watch``), until Ctrl-C.
 
 The table is a pure function of the server's ``event`` reply (:func:`league_view`), so
 that it is tested as text at a fixed width."""
@@ -9,15 +11,18 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import sys
 from typing import Any
 
 from rich import box
 from rich.console import Group
+from rich.live import Live
 from rich.table import Table
 from rich.text import Text
 
+from .connection import Connection, LinkError, ServerError
 from .lines import as_int
-from .queries import _console, _fail, _print, _signed_in
+from .queries import _console, _fail, _print, _render, _signed_in
 from .sanitize import clean
 
 #: how a zone shows beside a member (``--ascii``: the second)
@@ -96,17 +101,48 @@ def league_view(reply: dict[str, Any], ascii: bool = False) -> Any:
 
 
 def cmd_league(args: argparse.Namespace) -> int:
+    if args.watch and args.week:
+        print("patience-race: --watch shows this week's league, not a past week's", file=sys.stderr)
+        return 2
+
     async def fetch() -> dict[str, Any]:
         conn, _welcome = await _signed_in(args.server)
         try:
             if args.join:
-                return await conn.request("event_join")
-            return await conn.request("event", **({"week": args.week} if args.week else {}))
+                reply = await conn.request("event_join")
+            else:
+                reply = await conn.request("event", **({"week": args.week} if args.week else {}))
+            if args.watch:
+                await watch(conn, reply)
+            return reply
         finally:
             await conn.close()
 
+    async def watch(conn: Connection, reply: dict[str, Any]) -> None:
+        """The table, redrawn each time the server sends the standings again."""
+        console = _console(args)
+        came: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
+        conn.on_event = lambda e: came.put_nowait(e) if e.get("type") == "event" else None
+        conn.on_welcome = lambda welcome: came.put_nowait(None)  # (reconnected)
+        hint = Text("watching: redrawn as the standings change · Ctrl-C stops", style="dim")
+
+        def shown(reply: dict[str, Any]) -> Any:
+            return _render(Group(league_view(reply, args.ascii), hint), args.ascii, console.width)
+
+        reply = await conn.request("event", watch=True)
+        with Live(shown(reply), console=console, auto_refresh=False) as live:
+            while True:
+                event = await came.get()
+                try:  # (a reconnection: watching is not brought back)
+                    event = event or await conn.request("event", watch=True)
+                except (LinkError, ServerError):
+                    continue
+                live.update(shown(event), refresh=True)
+
     try:
         reply = asyncio.run(fetch())
+    except KeyboardInterrupt:
+        return 0
     except Exception as exc:
         return _fail(args, exc)
     console = _console(args)

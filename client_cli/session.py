@@ -266,7 +266,8 @@ async def start(plan: Plan, client: Client, welcome: dict[str, Any]) -> bool:
         elif plan.kind == "challenge":
             return await begin(plan, client, welcome, ask)
         elif plan.kind == "quick":
-            return await quick_flow.begin(plan.game, client, _ask_game)
+            quick = resume.get("quick")  # (a ghost race in play, taken up again)
+            return await quick_flow.begin(plan.game, client, _ask_game, quick)
     except ServerError as exc:
         console.print(Text(exc.message, style="red"))
         if exc.code == "race_started" and plan.code:

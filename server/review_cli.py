@@ -72,6 +72,7 @@ async def _review(args: argparse.Namespace, settings: Any) -> int:
                 done = await review.clear(reviews, Boards(redis), args.id, args.reason.strip(), now)
                 for board_id in done["written"]:  # (watchers hear of it, as of a finish)
                     await _announce(redis, board_id, done["player"], now)
+                await _announce_league(redis, done)
                 boards = ", ".join(done["written"]) or "none changed"
                 again = " (cleared before: written again)" if done["again"] else ""
                 print(f"cleared {args.id} ({done.get('name')}){again}: boards written: {boards}")
@@ -101,6 +102,20 @@ async def _announce(redis: Any, board_id: str, pid: str, now: int) -> None:
         entry.pop("pid", None)
     data = encode({"type": "board_update", "board": board.id, "entry": entry, "size": page["size"]})
     await announce_board(redis, "review", board.id, data)
+
+
+async def _announce_league(redis: Any, done: dict[str, Any]) -> None:
+    """A ``league`` notice for a cleared result that scores in its player's league: the
+    league's watchers, in every process, are sent the standings again."""
+    from server.app.store.bus import announce_league
+    from server.app.store.leagues import Leagues
+
+    for write in done.get("writes", []):
+        if write.get("how") == "league":
+            week = write["board"].partition("/")[2]
+            league = await Leagues(redis).league_of(week, done["player"])
+            if league is not None:
+                await announce_league(redis, "review", week, league)
 
 
 def _when(ms: int | None) -> str:

@@ -3,7 +3,9 @@
 // groups, and making one), a group's screen (/play#group=ID: its link, its members and
 // who is online, its boards among the members, its members' challenges, and the owner's
 // changes), and joining from a group's link (/g/ID?k=KEY). A group is its members' only:
-// every request here is signed in, and the server refuses the rest (not_a_member).
+// every request here is signed in, and the server refuses the rest (not_a_member). The
+// group's screen watches the group (`group_show` with `watch`): the server sends it again
+// as members come online or go, join or leave, and the screen redraws.
 
 import { button, clock, h, replace } from "./dom.js";
 import { errorText } from "./link.js";
@@ -139,12 +141,21 @@ export class GroupScreen {
     this.root = h("section", { class: "group" }, h("p", { class: "muted" }, "Loading the group…"));
     this.boardBox = h("div", { class: "group-board" });
     this.note = h("p", { class: "note", role: "status" });
+    /** @type {Message[]} the members' challenges as last shown (a pushed group has none) */
+    this.listed = [];
+    this.gone = false;
     this.load();
+  }
+
+  destroy() {
+    this.gone = true;
+    this.app.link.request("group_show", { group: this.id, watch: false }).catch(() => {});
   }
 
   async load() {
     try {
-      const reply = await this.app.link.request("group_show", { group: this.id });
+      const reply = await this.app.link.request("group_show", { group: this.id, watch: true });
+      this.listed = reply.challenges || [];
       this.render(reply);
     } catch (error) {
       replace(
@@ -169,8 +180,12 @@ export class GroupScreen {
     }
   }
 
-  /** @param {Message} reply a `group_show` reply */
-  render(reply) {
+  /**
+   * @param {Message} reply a `group_show` reply
+   * @param {boolean} [board] whether to ask for the board again (not for a pushed group:
+   *   its board box is kept as it is)
+   */
+  render(reply, board = true) {
     const g = reply.group;
     const address = `${location.origin}${g.link}`;
     const link = h("input", { readonly: true, value: address, "aria-label": "the group's link", class: "group-link" });
@@ -257,7 +272,7 @@ export class GroupScreen {
         button("Refresh", () => this.load(), { "data-act": "refresh" }),
       ),
     );
-    this.showBoard(this.board);
+    if (board) this.showBoard(this.board);
   }
 
   /** @param {Message[]} listed */
@@ -336,6 +351,19 @@ export class GroupScreen {
     );
   }
 
+  /**
+   * The group pushed as it changes (who is online, who is in it): drawn again, its
+   * challenges as last asked for.
+   * @param {Message} message
+   * @returns {boolean} whether it was this screen's
+   */
+  event(message) {
+    if (message.type !== "group" || this.gone || !message.group || message.group.id !== this.id) return false;
+    this.render({ ...message, challenges: this.listed }, false);
+    return true;
+  }
+
+  // the connection came back: a watch is not brought back, so ask (and watch) again
   resumed() {
     this.load();
   }

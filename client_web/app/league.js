@@ -2,8 +2,10 @@
 // This week's league (docs/web.md, "This week's league"): the box on the home screen (the
 // tier, the league, one's rank and points and the time to the week's end, or a button to
 // join the week's event) and the standings screen (/play#league, or #league=YYYY-Www for a
-// past week as it closed). Both ask the server (`event`, `event_join`); nothing is pushed,
-// so the standings screen asks again every minute while it is shown. Loaded when the home
+// past week as it closed). Both ask the server (`event`, `event_join`); this week's
+// standings screen watches its league (`event` with `watch`), so the server sends the
+// standings again as they change (a member's daily counted, a member joined, the week
+// closed) and the screen redraws; it stops watching when it goes. Loaded when the home
 // screen is first drawn (front.js), so the first load stays as it was.
 
 import { button, h, replace } from "./dom.js";
@@ -11,9 +13,6 @@ import { ServerError } from "./link.js";
 
 /** @typedef {import("./types.js").App} App */
 /** @typedef {import("./types.js").Message} Message */
-
-/** how often the standings screen asks again, ms */
-const REFRESH_MS = 60_000;
 
 /**
  * `2d 5h`, `5h 12m`, `12m`: the time left to the week's end.
@@ -102,20 +101,21 @@ export class LeagueScreen {
     this.app = app;
     this.week = week;
     this.root = h("section", { class: "league" }, h("h1", {}, "This week's league"));
-    /** @type {ReturnType<typeof setInterval> | null} */
-    this.timer = week ? null : setInterval(() => this.load(), REFRESH_MS);
+    this.gone = false;
     this.load();
   }
 
   destroy() {
-    if (this.timer) clearInterval(this.timer);
+    this.gone = true;
+    if (!this.week) this.app.link.request("event", { watch: false }).catch(() => {});
   }
 
+  // this week's standings are watched: asked with `watch`, then pushed as they change
   async load() {
     /** @type {Message} */
     let e;
     try {
-      e = await this.app.link.request("event", this.week ? { week: this.week } : {});
+      e = await this.app.link.request("event", this.week ? { week: this.week } : { watch: true });
     } catch (error) {
       replace(this.root, h("h1", {}, "League"), h("p", { class: "note" }, errorText(error)), back());
       return;
@@ -181,6 +181,22 @@ export class LeagueScreen {
       (e) => this.render(e),
       (error) => this.app.notice(errorText(error)),
     );
+  }
+
+  /**
+   * The standings pushed for the watched league: drawn as they come.
+   * @param {Message} message
+   * @returns {boolean} whether it was this screen's
+   */
+  event(message) {
+    if (message.type !== "event" || this.week || this.gone) return false;
+    this.render(message);
+    return true;
+  }
+
+  // the connection came back: a watch is not brought back, so ask (and watch) again
+  resumed() {
+    this.load();
   }
 }
 

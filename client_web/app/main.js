@@ -358,6 +358,10 @@ async function route() {
     app.resumedOnce = true;
     return app.go(`/c/${resume.challenge.challenge}`);
   }
+  if (resume.quick && !app.resumedOnce) {
+    app.resumedOnce = true; // a ghost race of the quick race, on its screen (quick.js)
+    return app.go(`/play#quick=${resume.quick.rules}`);
+  }
   if (resume.solo && resume.solo.status === "playing" && !app.resumedOnce) {
     app.resumedOnce = true;
     // practice of the daily: back on the daily's screen, where it races the board

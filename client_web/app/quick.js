@@ -76,7 +76,39 @@ export class QuickScreen {
     this.headBox.append(this.waitBox, this.leaveButton, this.noteBox);
     this.root.append(this.headBox, this.countBox, this.barsBox, this.resultBox, this.gameBox, this.tableBox);
     this.ticker = setInterval(() => this.tick(), 100);
-    this.join();
+    const resume = app.welcome && app.welcome.resume;
+    const back = resume && resume.quick;
+    if (back && back.rules === rules) {
+      resume.quick = null; // taken up once: "Another quick race" joins the queue
+      this.takeUp(back);
+    } else this.join();
+  }
+
+  /**
+   * A ghost race in play taken up again (`welcome.resume.quick`: the page reloaded, or
+   * the connection came back): its countdown, or its game as it is now.
+   * @param {Message} back
+   */
+  takeUp(back) {
+    this.race = { game: back.game, start_at: back.start_at, ghosts: back.ghosts || [] };
+    this.waitBox.textContent = ghostsText(this.race.ghosts);
+    this.leaveButton.hidden = true;
+    if (back.started && this.game) {
+      this.game.take(back.started);
+      this.game.draw();
+    } else if (back.started) this.begin(back.started);
+    this.tick();
+  }
+
+  /**
+   * The connection came back: a ghost race goes on where it stands; a wait, which the
+   * dropped connection left, is joined again.
+   * @param {Message} welcome
+   */
+  resumed(welcome) {
+    const back = welcome && welcome.resume && welcome.resume.quick;
+    if (back && !this.result && (!this.race || this.race.game === back.game)) this.takeUp(back);
+    else if (this.waiting && !this.matched && !this.race) this.join();
   }
 
   destroy() {
@@ -174,6 +206,9 @@ export class QuickScreen {
       button("Another quick race", () => this.app.go(`/play#quick=${this.rules}`), {
         "data-act": "quick",
       }),
+      message.replay
+        ? h("a", { href: `/play#replay=${encodeURIComponent(message.replay)}`, class: "replay-link" }, "Your replay")
+        : null,
     );
     replace(this.tableBox, h("h2", {}, "Against the ghosts"), resultsTable(message.table, this.me));
     this.tick();

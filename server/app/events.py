@@ -7,7 +7,9 @@ it happens publishes it here, and the parts that care subscribe when the service
 them together, in the order they are told. Two kinds:
 
 - told at once, on the caller's stack (:meth:`Events.tell`): the move path's news
-  (:class:`RacerProgress`, :class:`GameEnded`), which has no coroutine;
+  (:class:`RacerProgress`, :class:`GameEnded`), which has no coroutine, a daily's
+  finish's (:class:`LeagueChanged`) and a sign-in's or a going away's
+  (:class:`PresenceChanged`);
 - awaited (:meth:`Events.publish`): :class:`RoomDue`, whose handler does I/O; an error
   from a handler reaches the publisher (the room's timer tries again).
 
@@ -47,13 +49,30 @@ class GameEnded:
 
 
 @dataclass(frozen=True, slots=True)
+class LeagueChanged:
+    """A league's standings changed here (a member's daily result counted in it): its
+    watchers, in every process, are sent them again (``handlers/leagues.py``)."""
+
+    week: str
+    league: str
+
+
+@dataclass(frozen=True, slots=True)
+class PresenceChanged:
+    """A player signed in here, or their connection here went (their presence mark set
+    or taken away): the groups they are in show them online or not."""
+
+    pid: str
+
+
+@dataclass(frozen=True, slots=True)
 class RoomDue:
     """A room's timer fell due: its countdown is over, or its race's time is up."""
 
     room: HeldRoom
 
 
-Told = RacerProgress | GameEnded
+Told = RacerProgress | GameEnded | LeagueChanged | PresenceChanged
 E = TypeVar("E")
 
 

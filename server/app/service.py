@@ -44,7 +44,7 @@ from .handlers.leagues import WeeklyEvents
 from .handlers.names import Naming
 from .handlers.play import Play, rules_text
 from .handlers.players import Accounts
-from .handlers.quick import QuickRace
+from .handlers.quick import QuickRace, starts_other
 from .handlers.races import Races
 from .handlers.ratings import RaceRatings
 from .handlers.replays import Replaying
@@ -145,7 +145,11 @@ class Service:
         )
         self.naming = Naming(ctx, self.host, self.steps)
         self.weekly = WeeklyEvents(ctx)  # weekly events and leagues (handlers/leagues.py)
-        self.quick = QuickRace(ctx, self.host, self.steps, self.lobby, ctx.ratings)
+        self.grouping = Grouping(ctx, self.leaderboards, self.challenging)  # handlers/groups.py
+        self.quick = QuickRace(
+            ctx, self.host, self.steps, self.lobby, ctx.ratings, self.keeper, self.replaying
+        )
+        self.accounts.resumers["quick"] = self.quick.resume  # (a ghost race, taken up again)
         self.reviewing = Reviewing(ctx, self.replaying)  # post-game reviews (handlers/review.py)
         self.parts: tuple[Part, ...] = (
             self.accounts,
@@ -169,7 +173,7 @@ class Service:
             self.homing,
             self.stuck,
             self.naming,
-            Grouping(ctx, self.leaderboards, self.challenging),  # groups (handlers/groups.py)
+            self.grouping,
             self.weekly,
             self.ratings,
             self.quick,
@@ -223,11 +227,15 @@ class Service:
                 if attempt == 3:
                     raise
                 await self.host.reload(exc.args[0])
+        if session.player in self.quick.waiting and starts_other(request):
+            await self.quick.chose_other(session.player)  # (one thing at a time)
         reply["id"] = request.id
         return reply
 
     def disconnected(self, session: Session) -> None:
         self.accounts.forget_session(session)
+        self.weekly.forget(session)  # (its league's standings watched)
+        self.grouping.forget(session)  # (its group watched)
         if session.side:
             return  # it held nothing of the player's: their own connection carries on
         if session.player is not None and session.player not in self.sessions:
@@ -280,6 +288,10 @@ class Service:
             self.quick.on_bus(data)
         elif kind == "board":
             self.leaderboards.relay(data.get("id", ""), data["data"])
+        elif kind == "league":  # a league's standings changed: to its watchers here
+            self.weekly.relay(data)
+        elif kind == "group":  # a group's members or who is online changed
+            self.grouping.relay(data)
         elif channel.startswith("room:"):
             room = await self.host.on_bus(channel[len("room:") :], kind, data)
             if room is not None:
@@ -291,9 +303,12 @@ class Service:
         """The bus hears again after it could not (Redis restarted): what the other
         processes published meanwhile is lost to this one, so the rooms held here are
         read again from Redis and their audience told what changed (a race started or
-        ended), and the board updates missed are read from the board feed."""
+        ended), the board updates missed are read from the board feed, and the watchers
+        of a weekly league or a group are sent it again."""
         await self.housekeeping.catch_up_rooms()
         await self.leaderboards.catch_up()
+        await self.weekly.catch_up()
+        await self.grouping.catch_up()
 
     async def start(self) -> int:
         """Agree the daily deals' secret with the other processes on this Redis (else

@@ -63,9 +63,13 @@ class GroupDelete(Request):
 
 @dataclass(frozen=True, slots=True)
 class GroupShow(Request):
+    """A group as its members see it; ``watch`` true: sent again, as a ``group`` event,
+    each time a member comes online or goes, joins or leaves (false: no more)."""
+
     TYPE = "group_show"
-    FIELDS = {"group": Field(str, required=True, max_len=16)}
+    FIELDS = {"group": Field(str, required=True, max_len=16), "watch": Field(bool)}
     group: str = ""
+    watch: bool | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,8 +113,11 @@ class EventJoin(Request):
 @dataclass(frozen=True, slots=True)
 class Event(Request):
     """One's league of a week's event and its standings (``week``: ``YYYY-Www``, this
-    week's by default; a past week's as it closed)."""
+    week's by default; a past week's as it closed); ``watch`` true: this week's league
+    is sent again, as an ``event`` event, each time its standings change (false: no
+    more)."""
 
     TYPE = "event"
-    FIELDS = {"week": Field(str, max_len=8)}
+    FIELDS = {"week": Field(str, max_len=8), "watch": Field(bool)}
     week: str | None = None
+    watch: bool | None = None

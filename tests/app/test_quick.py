@@ -13,7 +13,7 @@ from server.app.settings import Settings
 from server.app.store.keys import QUICK_WAITING, quick_joined_key, quick_ratings_key, ratings_key
 from server.engine import new_game
 
-from .client import Client, player, racing
+from .client import Client, player, racing, signed_in
 from .conftest import Running, running, until, with_settings
 
 GAME = "gate"
@@ -219,3 +219,78 @@ async def test_one_who_joined_a_room_meanwhile_is_left_out_of_the_match(
         assert sorted(matched["players"]) == ["ann", "bob"]
         assert (await bob.event("quick_matched"))["code"] == matched["code"]
         assert not await server.redis.zcard(quick_joined_key(GAME))
+
+
+async def test_starting_anything_else_leaves_the_queue(settings: Settings) -> None:
+    """One thing at a time: a solo game, a daily, a challenge taken or a room made while
+    waiting takes the player out of the queue at once (a custom client can ask for them
+    while it waits); asking what a daily would do, or a refused request, does not."""
+    async with running(quick_settings(settings)) as server:
+        names = ("ann", "bob", "cat", "dan", "eve", "fay")
+        players = {n: await rated(server, n, 10.0 + i / 10) for i, n in enumerate(names)}
+        for client, _ in players.values():
+            await client.call("quick", game=GAME)
+
+        async def waiting(name: str) -> bool:
+            pid = players[name][1]
+            return await server.redis.zscore(quick_joined_key(GAME), pid) is not None
+
+        ann, _bob, cat, dan, eve, fay = (players[n][0] for n in names)
+        assert (await cat.request("new_game", game="no-such-game"))["code"] == "no_such_game"
+        await cat.call("daily", game=GAME, start=False)
+        assert await waiting("cat") and players["cat"][1] in server.service.quick.waiting
+        await cat.call("new_game", game=GAME)
+        await dan.call("daily", game=GAME)
+        zed = await player(server.url, "zed")  # (a challenge for eve: zed's game resigned)
+        gid = (await zed.call("new_game", game=GAME, seed=7))["game"]
+        await zed.call("resign", game=gid)
+        challenge = await zed.call("challenge_create", replay=gid)
+        await eve.call("challenge_take", challenge=challenge["challenge"]["id"])
+        await fay.call("room_create", game=GAME)
+        for name in ("cat", "dan", "eve", "fay"):
+            assert not await waiting(name), name
+        assert await waiting("ann") and await waiting("bob")
+
+        server.clock.advance(3)
+        matched = await ann.event("quick_matched")
+        assert sorted(matched["players"]) == ["ann", "bob"]
+        assert not await server.redis.zcard(quick_joined_key(GAME))
+
+
+async def test_a_ghost_race_is_taken_up_again_after_a_reconnect_and_kept_as_a_replay(
+    settings: Settings,
+) -> None:
+    """A lone player racing ghosts who reconnects (to another process, before the start
+    and during the race) finds their ghost race in ``resume``; its start is sent wherever
+    they are; at its end the game is kept as a replay, and nothing is left to resume."""
+    shared = quick_settings(settings)
+    async with running(shared) as one, running(shared) as two:
+        cat, _ = await rated(one, "cat", 13.0)
+        await cat.call("quick", game=GAME)
+        one.clock.advance(20)
+        ghosts = await cat.event("quick_ghosts")
+        gid = ghosts["game"]
+        await cat.close()
+
+        back = await signed_in(two.url, cat.token or "")
+        resumed = back.welcome["resume"]["quick"]  # type: ignore[attr-defined]
+        assert resumed["game"] == gid and resumed["rules"] == GAME
+        assert resumed["ghosts"] == ghosts["ghosts"] and resumed["start_at"] == ghosts["start_at"]
+        start = await back.event("quick_ghosts_start")  # armed again where cat is now
+        assert start["game"] == gid
+        moved = await back.call("move", game=gid, move=start["legal"][0])
+        await back.close()
+
+        again = await signed_in(one.url, cat.token or "")
+        resumed = again.welcome["resume"]["quick"]  # type: ignore[attr-defined]
+        assert resumed["game"] == gid and resumed["started"]["view"] == moved["view"]
+        assert resumed["started"]["legal"] == moved["legal"]
+        await again.call("resign", game=gid)
+        result = await again.event("quick_ghosts_result")
+        assert result["replay"] == gid
+        replay = (await again.call("replay", replay=gid))["replay"]
+        assert replay["player"] == "cat" and replay["result"]["status"] == "resigned"
+        assert [move for _, move in replay["moves"]] == [start["legal"][0], "!resign"]
+        await again.close()
+        last = await signed_in(two.url, cat.token or "")
+        assert "quick" not in last.welcome["resume"]  # type: ignore[attr-defined]

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from client_cli.config import Account, TokenStore
 from client_cli.groups import parse_link
-from tests.app.client import player
+from tests.app.client import player, signed_in
 from tests.app.conftest import ServerProcess
 
 from .terminal import Terminal
@@ -75,3 +75,41 @@ def test_a_group_made_joined_by_its_link_and_its_boards_in_the_terminal(
     listed = run(terminals, url, config["cat"], "group")
     listed.wait_for(r"You are in no group")
     assert listed.exit_code() == 0
+
+
+def test_group_show_watched_from_the_terminal(
+    server_process: ServerProcess, tmp_path: Path, terminals: list[Terminal]
+) -> None:
+    """``group show GROUP --watch`` redraws the group as members come online and go."""
+    url = server_process.url
+
+    async def made() -> tuple[str, str, Path]:
+        eve = await player(url, "eve")
+        folder = tmp_path / "eve"
+        assert eve.token is not None
+        TokenStore(folder / "patience-race").put(url, Account("eve", eve.token))
+        group = (await eve.call("group_create", name="Owls"))["group"]
+        fay = await player(url, "fay")
+        await fay.call("group_join", group=group["id"], key=group["key"])
+        token = fay.token or ""
+        await fay.close()
+        await eve.close()
+        return group["id"], token, folder
+
+    gid, fay_token, folder = asyncio.run(made())
+    watching = run(terminals, url, folder, "group", "show", gid, "--watch")
+    watching.wait_for(r"watching: redrawn as members come and go")
+    watching.wait_for(r"Owls · 2 members · 1 online")
+
+    async def fay_visits() -> None:
+        fay = await signed_in(url, fay_token)
+        watching.wait_for(r"Owls · 2 members · 2 online", timeout=15)
+        await fay.close()
+
+    asyncio.run(fay_visits())
+    watching.wait_for(r"Owls · 2 members · 1 online", timeout=15)
+    watching.type("\x03", enter=False)
+    assert watching.exit_code() == 0
+    wrong = run(terminals, url, folder, "group", "--watch")
+    wrong.wait_for(r"--watch goes with group show GROUP")
+    assert wrong.exit_code() == 2

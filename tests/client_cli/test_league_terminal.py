@@ -4,12 +4,15 @@ and the table as text at a fixed width."""
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 from client_cli.league import headline, league_view
 from client_cli.queries import _render
+from tests.app.client import player
 from tests.app.conftest import ServerProcess
 
+from .terminal import Terminal
 from .test_name_terminal import registered, run
 
 
@@ -80,3 +83,34 @@ def test_the_standings_table_at_60_columns() -> None:
     assert "bob" in flat and "^ up" in flat and "v down" in flat
     assert max(len(line) for line in text.splitlines()) <= 60
     assert "The top 1 move up a tier" in text
+
+
+def test_the_league_watched_from_the_terminal(
+    server_process: ServerProcess, tmp_path: Path
+) -> None:
+    """``league --watch`` redraws the table as the standings change: another member
+    joining shows without asking again; Ctrl-C ends it."""
+    url = server_process.url
+    cy = tmp_path / "cy"
+    registered(url, cy, "cy")
+    code, screen = run(url, cy, "league", "--join")
+    assert code == 0, screen
+    terminal = Terminal(["league", "--watch"], server=url, config=cy)
+    try:
+        terminal.wait_for(r"watching: redrawn as the standings change")
+        players = int(terminal.wait_for(r"you are \d+\w\w of (\d+)").group(1))
+
+        async def join() -> None:
+            dee = await player(url, "dee")
+            await dee.call("event_join")
+            await dee.close()
+
+        asyncio.run(join())
+        terminal.wait_for(rf"you are \d+\w\w of {players + 1}\b", timeout=15)
+        terminal.wait_for(r"\bdee\b")  # (its row, drawn after the line on top)
+        terminal.type("\x03", enter=False)
+        assert terminal.exit_code() == 0
+    finally:
+        terminal.close()
+    code, screen = run(url, cy, "league", "--watch", "--week", "2026-W01")
+    assert code == 2 and "not a past week's" in screen

@@ -111,3 +111,28 @@ def test_alone_races_the_ghosts_of_a_recorded_race(
     cat.wait_for(r"You finished \d(st|nd|rd) of 3 against the ghosts")
     cat.type("q")
     assert cat.exit_code() == 0
+
+
+@pytest.mark.parametrize("quick_server", [2], indirect=True)
+def test_a_ghost_race_is_taken_up_again_in_another_terminal(
+    quick_server: ServerProcess, tmp_path: Path, terminals: list[Terminal]
+) -> None:
+    """A terminal racing ghosts is taken over by another (the same player): the second's
+    ``quick`` takes the race up where it stands, not a new wait in the queue."""
+    config = tmp_path / "dot"
+    saved(quick_server.url, config, "dot")
+    first = start(terminals, quick_server, config, "quick", "gate")
+    first.wait_for(r"quick race vs \d+ ghosts", timeout=20)
+    first.wait_for(LEGAL)
+    second = start(terminals, quick_server, config, "quick", "gate")
+    second.wait_for(r"as you left it", timeout=20)
+    second.wait_for(LEGAL)
+    assert b"waiting" not in second.output, second.text
+    second.settle()
+    assert re.search(r"quick race vs \d+ ghosts", second.text), second.text
+    second.type("resign")
+    second.wait_for(r"Resign\?")
+    second.type("y")
+    second.wait_for(r"You finished \d(st|nd|rd) of \d+ against the ghosts")
+    second.type("q")
+    assert second.exit_code() == 0

@@ -92,3 +92,37 @@ def test_a_group_link_opened_in_a_browser_joins_and_its_boards_show_members_only
     finally:
         ann_context.close()
         bo_context.close()
+
+
+def test_who_is_online_changes_on_an_open_group_screen(
+    browser: Any, web_server: ServerProcess
+) -> None:
+    """The group's screen watches the group: a member joining, and going away, show on
+    it without asking again (it asked only when opened, or Refresh, before)."""
+    base = http(web_server)
+    one = browser.new_context()
+    two = browser.new_context()
+    try:
+        gus = one.new_page()
+        gus.goto(f"{base}/play")
+        register(gus, "gus")
+        gus.wait_for_selector(".groups-area")
+        gus.fill("input[name=group-name]", "Night Owls")
+        gus.click("form.group-create button[type=submit]")
+        gus.wait_for_selector(".group h1:text('Night Owls')")
+        link = gus.input_value("input.group-link")
+
+        hal = two.new_page()
+        hal.goto(link)
+        register(hal, "hal")
+        hal.wait_for_selector(".group h1:text('Night Owls')")
+        # gus's screen, untouched: hal is in, and online
+        gus.wait_for_selector(".members li[data-member=hal].online", timeout=15_000)
+        assert "2 online" in gus.inner_text(".group")
+
+        hal.close()  # hal goes away
+        gus.wait_for_selector(".members li[data-member=hal]:not(.online)", timeout=15_000)
+        assert "1 online" in gus.inner_text(".group")
+    finally:
+        one.close()
+        two.close()

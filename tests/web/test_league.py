@@ -51,3 +51,35 @@ def test_the_league_box_and_the_standings_screen(browser: Any, web_server: Serve
     finally:
         phone.close()
         other.close()
+
+
+def test_the_standings_screen_redraws_as_the_league_changes(
+    browser: Any, web_server: ServerProcess
+) -> None:
+    """The standings are pushed (``event`` with ``watch``): another member joining shows on
+    an open standings screen without asking again (it asked every minute before)."""
+    one = browser.new_context(viewport={"width": 360, "height": 740})
+    two = browser.new_context(viewport={"width": 360, "height": 740})
+    try:
+        page = one.new_page()
+        page.goto(f"{http(web_server)}/play")
+        register(page, "dee")
+        page.click("[data-act=league-join]")
+        page.wait_for_selector(".league-box a:has-text('Standings')")
+        page.click(".league-box a:has-text('Standings')")
+        page.wait_for_selector(".league .league-table tr.you")
+        before = page.locator(".league-table tbody tr").count()
+
+        eve = two.new_page()
+        eve.goto(f"{http(web_server)}/play")
+        register(eve, "eve")
+        eve.click("[data-act=league-join]")
+        eve.wait_for_selector(".league-box a:has-text('Standings')")
+
+        # dee's screen, untouched, now has eve's row
+        page.wait_for_selector(".league-table tbody tr:has-text('eve')", timeout=15_000)
+        assert page.locator(".league-table tbody tr").count() == before + 1
+        assert f"of {before + 1}" in page.inner_text(".league .league-line")
+    finally:
+        one.close()
+        two.close()

@@ -90,3 +90,46 @@ def test_quick_race_matches_two_pages_then_one_races_their_ghosts(
     finally:
         for context in contexts:
             context.close()
+
+
+@pytest.fixture
+def ghosts_soon(redis_url: str, tmp_path: Path) -> Iterator[ServerProcess]:
+    proc = ServerProcess(
+        redis_url,
+        tmp_path,
+        PATIENCE_COUNTDOWN="1.0",
+        PATIENCE_QUICK_TICK="0.1",
+        PATIENCE_QUICK_GHOSTS_AFTER="1",
+    )
+    proc.start()
+    yield proc
+    if proc.process is not None:
+        proc.stop()
+
+
+def test_a_ghost_race_goes_on_after_the_page_is_reloaded(
+    browser: Any, ghosts_soon: ServerProcess
+) -> None:
+    """A page racing ghosts, reloaded mid-race, takes up the same ghost race (not a new
+    wait in the queue); at its end the result links to its replay."""
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        page.on("dialog", lambda dialog: dialog.accept())
+        page.goto(f"{http(ghosts_soon)}/play")
+        register(page, "dot")
+        page.click('.game-row[data-game="gate"] [data-act=quick]')
+        page.wait_for_selector(".race-game .pile", timeout=15000)
+        game = page.evaluate("window.patienceRace.screen.race.game")
+
+        page.reload()
+        page.wait_for_selector(".race-game .pile", timeout=15000)
+        assert page.evaluate("window.patienceRace.screen.race.game") == game
+        assert "Waiting" not in page.inner_text(".quick-wait")
+
+        resign(page)
+        page.wait_for_selector(".verdict")
+        link = page.wait_for_selector("a.replay-link")
+        assert link is not None and link.get_attribute("href") == f"/play#replay={game}"
+    finally:
+        context.close()

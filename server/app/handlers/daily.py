@@ -17,6 +17,7 @@ from ..domain import games as g
 from ..domain import leagues as lg
 from ..domain import lost
 from ..domain.boards import parse_board
+from ..events import LeagueChanged
 from ..store.difficulty import Grades
 from ..store.leagues import Leagues
 from .base import Context, Handler, Part, Session, refuse
@@ -338,7 +339,8 @@ class DailyChallenge(Part):
             wins = {"player": name, "replay": live.gid}
             writes.append(review.count_write(f"wins/{live.game.id}", wins, finished, live.gid))
         week = lg.week_of_day(day)
-        if await self.leagues.league_of(week, pid) is not None:  # (a member's: leagues.py)
+        member = await self.leagues.league_of(week, pid)
+        if member is not None:  # (a member's: leagues.py)
             league = {"day": day, "game": live.game.id, "won": won, "moves": result["moves"]}
             league["time_ms"] = result["time_ms"]
             writes.append(review.league_write(week, league, finished))
@@ -362,6 +364,8 @@ class DailyChallenge(Part):
                 board = await review.put(self.boards, pid, write, self.now())
                 if board is not None or write["board"] == daily_board.id:
                     await self.leaderboards.changed(board or daily_board, pid)
+            if member is not None:  # its watchers are sent the standings again
+                self.ctx.events.tell(LeagueChanged(week, member))
         if won:  # (the streak is the player's own: it counts while a result is held)
             await self.dailies.count_win(pid, live.game.id, day, d.previous_day(day))
         await self.dailies.ended(pid, live.gid)  # (the reset has nothing to end)

@@ -4,7 +4,14 @@ boards among its members (``group_board``, any board and the group's week board)
 the challenges its members made with their tables. Every request here needs a signed-in
 player, and everything but joining needs them to be a member (a group's page is its
 members' only). Docs: ``docs/protocol.md`` (Groups), ``docs/leaderboards.md`` (group
-boards)."""
+boards).
+
+Who is online, live: a member may watch a group (``group_show`` with ``watch``). A
+member signing in or going away (a :class:`~server.app.events.PresenceChanged` from the
+sign-in's part), joining, leaving or being removed is a ``group`` notice on the bus for
+each of their groups; each process that hears it reads the group and sends it to its
+own watchers of it, each as they see it. A process that could not hear the bus for a
+while sends its watchers their groups again when it hears again."""
 
 from __future__ import annotations
 
@@ -16,6 +23,7 @@ from server.protocol import messages as m
 
 from ..domain import daily as d
 from ..domain import groups as gr
+from ..events import PresenceChanged
 from ..store.codec import unpack
 from ..store.groups import Group, Groups
 from .base import Context, Handler, Part, Session, refuse
@@ -50,6 +58,10 @@ class Grouping(Part):
         self.groups = Groups(ctx.redis)
         self.leaderboards = boards
         self.challenging = challenging
+        #: connections here watching a group: session -> group id, and id -> watchers
+        self.watching: dict[Session, str] = {}
+        self.watchers: dict[str, set[Session]] = {}
+        ctx.events.on(PresenceChanged, self.on_presence)
 
     def requests(self) -> dict[type[m.Request], Handler]:
         return {
@@ -113,12 +125,15 @@ class Grouping(Part):
             req.group, pid, req.key, self.now(), self.settings.group_members
         )
         refused(verdict)
+        if verdict == "joined":
+            await self.changed(req.group)
         return await self.shown(pid, await self.group(req.group))
 
     async def on_leave(self, session: Session, req: m.GroupLeave) -> dict[str, Any]:
         pid, group = await self.member_of(session, req.group)
         verdict, _ = await self.groups.leave(group.id, pid)
         refused(verdict)
+        await self.changed(group.id)
         return await self.listed(pid)
 
     async def on_remove(self, session: Session, req: m.GroupRemove) -> dict[str, Any]:
@@ -129,6 +144,7 @@ class Grouping(Part):
         if other == pid:
             raise refuse(ErrorCode.BAD_REQUEST, "the owner leaves with group_leave")
         refused(await self.groups.remove(group.id, pid, other))
+        await self.changed(group.id)
         return await self.shown(pid, await self.group(group.id))
 
     async def on_link(self, session: Session, req: m.GroupLink) -> dict[str, Any]:
@@ -139,6 +155,7 @@ class Grouping(Part):
     async def on_delete(self, session: Session, req: m.GroupDelete) -> dict[str, Any]:
         pid, group = await self.member_of(session, req.group)
         refused(await self.groups.delete(group.id, pid))
+        await self.changed(group.id)  # (its watchers are let go)
         return await self.listed(pid)
 
     async def on_list(self, session: Session, req: m.GroupList) -> dict[str, Any]:
@@ -146,9 +163,69 @@ class Grouping(Part):
 
     async def on_show(self, session: Session, req: m.GroupShow) -> dict[str, Any]:
         pid, group = await self.member_of(session, req.group)
+        if req.watch:
+            self.watch(session, group.id)
+        elif req.watch is not None:
+            self.forget(session)
         shown = await self.shown(pid, group)
         shown["challenges"] = await self.challenges(pid, group)
+        shown["watching"] = self.watching.get(session) == group.id
         return shown
+
+    # -- who is online, live ------------------------------------------------------------
+
+    def watch(self, session: Session, gid: str) -> None:
+        """``session`` watches the group ``gid`` (one group a connection)."""
+        self.forget(session)
+        self.watching[session] = gid
+        self.watchers.setdefault(gid, set()).add(session)
+
+    def forget(self, session: Session) -> None:
+        """No more of its group for ``session`` (asked, or its connection closed)."""
+        gid = self.watching.pop(session, None)
+        watchers = self.watchers.get(gid or "")
+        if watchers is not None:
+            watchers.discard(session)
+            if not watchers:
+                del self.watchers[gid or ""]
+
+    async def changed(self, gid: str) -> None:
+        """The group's members, or who is online, changed: its watchers here at once,
+        and in the other processes."""
+        self.bus.publish_group(gid)
+        await self.send_group(gid)
+
+    def on_presence(self, event: PresenceChanged) -> None:
+        self.spawn(self._presence(event.pid))
+
+    async def _presence(self, pid: str) -> None:
+        """A player came online here or went: each of their groups has changed."""
+        for gid in await self.groups.ids_of(pid):
+            await self.changed(gid)
+
+    def relay(self, data: dict[str, Any]) -> None:
+        """A ``group`` notice from another process."""
+        gid = data.get("group")
+        if isinstance(gid, str) and gid in self.watchers:
+            self.spawn(self.send_group(gid))
+
+    async def catch_up(self) -> None:
+        """The bus is heard again after it was not: every watched group sent again."""
+        for gid in list(self.watchers):
+            await self.send_group(gid)
+
+    async def send_group(self, gid: str) -> None:
+        """The group to each of its watchers here, as they see it; one no longer a
+        member (removed, or the group deleted) is sent nothing, and stops watching."""
+        if gid not in self.watchers:
+            return
+        group = await self.groups.get(gid)
+        for session in list(self.watchers.get(gid, ())):
+            pid = session.player
+            if group is None or pid is None or pid not in group.members:
+                self.forget(session)
+                continue
+            session.send({**await self.shown(pid, group), "watching": True})
 
     async def on_board(self, session: Session, req: m.GroupBoard) -> dict[str, Any]:
         _, group = await self.member_of(session, req.group)

@@ -7,8 +7,15 @@ A member's ranked daily results reach their league through the daily's finish
 (``DailyChallenge.finished``: a ``league`` write among its board writes, so that a
 result held for review scores when, and only if, an operator clears it:
 ``review.put``). Standings are worked out from the results each time they are asked
-for, so every process shows the same, and clients ask again (after a daily, or every
-minute on the standings screen) rather than being pushed each change.
+for, so every process shows the same.
+
+Live standings: a connection may watch its league of this week (``event`` with
+``watch``). A change (a member joins, a member's daily counts, the week closes) is a
+``league`` notice on the bus (the daily's finish tells it here as a
+:class:`~server.app.events.LeagueChanged`; the operator's ``review clear`` publishes it
+from outside); each process that hears it reads the standings once and sends them to its
+own watchers of that league, each as they see it. A process that could not hear the bus
+for a while sends every watcher the standings again when it hears again.
 """
 
 from __future__ import annotations
@@ -22,6 +29,7 @@ from server.protocol import messages as m
 
 from ..domain import daily as d
 from ..domain import leagues as lg
+from ..events import LeagueChanged
 from ..periodic import Periodic
 from ..store.leagues import BATCH, KEPT_MS, Leagues
 from .base import Context, Handler, Part, Session, refuse
@@ -35,6 +43,11 @@ class WeeklyEvents(Part):
         self.leagues = Leagues(ctx.redis)
         #: weeks closed by this process (the test of "exactly once" adds these up)
         self.closed_here: list[str] = []
+        #: connections here watching their league: session -> (week, league; None until
+        #: they join), and (week, league) -> its watchers
+        self.watching: dict[Session, tuple[str, str | None]] = {}
+        self.watchers: dict[tuple[str, str], set[Session]] = {}
+        ctx.events.on(LeagueChanged, self.on_changed)
         self._closer = Periodic(
             "closing the weekly leagues",
             self._close_look,
@@ -63,8 +76,18 @@ class WeeklyEvents(Part):
                 "try again in a few minutes",
             )
         tier = await self.leagues.tier(pid)
-        _, fresh = await self.leagues.join(week, pid, tier)
-        return {"type": "event", "joined_now": fresh, **await self.view(week, pid)}
+        league, fresh = await self.leagues.join(week, pid, tier)
+        if fresh:  # its members watching see one more, here at once and elsewhere soon
+            self.bus.publish_league(week, league)
+            await self.send_standings(week, league)
+        if session in self.watching:
+            self.watch(session, week, league)
+        return {
+            "type": "event",
+            "joined_now": fresh,
+            **await self.view(week, pid),
+            "watching": session in self.watching,
+        }
 
     async def _unclosed(self, now: int) -> bool:
         """Whether a week that has ended is not closed yet (its grace, or its close under
@@ -83,14 +106,91 @@ class WeeklyEvents(Part):
             raise refuse(ErrorCode.NO_SUCH_WEEK, f"{week} has not come yet")
         if now - lg.week_end_ms(week) > KEPT_MS:
             raise refuse(ErrorCode.NO_SUCH_WEEK, f"{week}'s event is no longer kept")
-        return {"type": "event", **await self.view(week, pid)}
+        if req.watch and week != d.iso_week(now):
+            raise refuse(
+                ErrorCode.BAD_REQUEST, f"event: only this week's league is watched, not {week}'s"
+            )
+        if req.watch:
+            self.watch(session, week, await self.leagues.league_of(week, pid))
+        elif req.watch is not None:
+            self.forget(session)
+        view = await self.view(week, pid)
+        return {"type": "event", **view, "watching": session in self.watching}
+
+    # -- live standings -----------------------------------------------------------------
+
+    def watch(self, session: Session, week: str, league: str | None) -> None:
+        """``session`` watches its league of ``week`` (None: not joined yet; its join
+        makes it the league's watcher)."""
+        self.forget(session)
+        self.watching[session] = (week, league)
+        if league is not None:
+            self.watchers.setdefault((week, league), set()).add(session)
+
+    def forget(self, session: Session) -> None:
+        """No more standings for ``session`` (asked, or its connection closed)."""
+        found = self.watching.pop(session, None)
+        if found is None or found[1] is None:
+            return
+        watchers = self.watchers.get((found[0], found[1]))
+        if watchers is not None:
+            watchers.discard(session)
+            if not watchers:
+                del self.watchers[(found[0], found[1])]
+
+    def on_changed(self, event: LeagueChanged) -> None:
+        """A league's standings changed here: its watchers here and in every process."""
+        self.bus.publish_league(event.week, event.league)
+        self.spawn(self.send_standings(event.week, event.league))
+
+    def relay(self, data: dict[str, Any]) -> None:
+        """A ``league`` notice from another process (or the operator's command)."""
+        week, league = data.get("week"), data.get("league")
+        if isinstance(week, str) and isinstance(league, str):
+            self.spawn(self.send_standings(week, league))
+
+    async def catch_up(self) -> None:
+        """The bus is heard again after it was not: the notices missed meanwhile are
+        lost, so every watcher here is sent its standings as they stand."""
+        for week, league in list(self.watchers):
+            await self.send_standings(week, league)
+
+    async def send_standings(self, week: str, league: str) -> None:
+        """Each watcher here of ``league`` (every league of ``week``: ``""``) is sent its
+        standings as it sees them, read once a league."""
+        keys = [k for k in self.watchers if k[0] == week and (k[1] == league or not league)]
+        for key in keys:
+            table = await self.table(week, key[1])
+            members = {row["pid"] for row in table["rows"]}
+            for session in list(self.watchers.get(key, ())):
+                if session.player in members:
+                    seen = self.seen_by(table, str(session.player))
+                    session.send({"type": "event", **seen, "watching": True})
 
     async def view(self, week: str, pid: str) -> dict[str, Any]:
         """The player's league of the week as ``event`` shows it (``docs/protocol.md``)."""
+        league = await self.leagues.league_of(week, pid)
+        if league is None:
+            base = await self.table(week, None)
+            return {
+                **base,
+                "joined": False,
+                "tier": await self.leagues.tier(pid),
+                "league": None,
+                "players": 0,
+                "rank": None,
+                "points": 0,
+                "standings": [],
+            }
+        return self.seen_by(await self.table(week, league), pid)
+
+    async def table(self, week: str, league: str | None) -> dict[str, Any]:
+        """What every member of ``league`` sees alike: the week, its rules, and (with a
+        league) ``rows``, the standings with each member's id (:meth:`seen_by` makes
+        one member's view of it)."""
         now = self.now()
         end = lg.week_end_ms(week)
         closed = await self.leagues.closed(week)
-        league = await self.leagues.league_of(week, pid)
         base: dict[str, Any] = {
             "week": week,
             "current": week == d.iso_week(now),
@@ -107,27 +207,18 @@ class WeeklyEvents(Part):
             },
         }
         if league is None:
-            return {
-                **base,
-                "joined": False,
-                "tier": await self.leagues.tier(pid),
-                "league": None,
-                "players": 0,
-                "rank": None,
-                "points": 0,
-                "standings": [],
-            }
+            return base
         tier = lg.tier_of(league)
         members = await self.leagues.members(week, league)
         rows = lg.standings(members, await self.leagues.results(week, league))
         moved = lg.moves(tier, rows)
         names = await self.players.names_of([row.pid for row in rows])
         today = d.day_of(now)
-        mine = next(row for row in rows if row.pid == pid)
         entries = []
         for row, name in zip(rows, names, strict=True):
             entries.append(
                 {
+                    "pid": row.pid,
                     "rank": row.rank,
                     "name": name or "?",
                     "points": row.points,
@@ -135,19 +226,29 @@ class WeeklyEvents(Part):
                     "played": row.played,
                     "today": sum(p for day, _, p in row.dailies if day == today),
                     "zone": lg.movement(tier, moved.get(row.pid, tier)),
-                    "you": row.pid == pid,
                 }
             )
+        return {**base, "tier": tier, "league": league, "rows": entries}
+
+    @staticmethod
+    def seen_by(table: dict[str, Any], pid: str) -> dict[str, Any]:
+        """A member's view of their league's :meth:`table`: the standings with their own
+        row marked (``you``), and their rank, points and way at the close."""
+        rows = table["rows"]
+        mine = next(row for row in rows if row["pid"] == pid)
+        out = {k: v for k, v in table.items() if k != "rows"}
+        standings = [
+            {**{k: v for k, v in row.items() if k != "pid"}, "you": row["pid"] == pid}
+            for row in rows
+        ]
         return {
-            **base,
+            **out,
             "joined": True,
-            "tier": tier,
-            "league": league,
             "players": len(rows),
-            "rank": mine.rank,
-            "points": mine.points,
-            "zone": lg.movement(tier, moved.get(pid, tier)),
-            "standings": entries,
+            "rank": mine["rank"],
+            "points": mine["points"],
+            "zone": mine["zone"],
+            "standings": standings,
         }
 
     # -- the week's close ---------------------------------------------------------------
@@ -177,6 +278,8 @@ class WeeklyEvents(Part):
         closed = await close_week(self.leagues, week, self.proc)
         if closed.marked:
             self.closed_here.append(week)
+            self.bus.publish_league(week, "")  # every league's watchers: it is closed
+            await self.send_standings(week, "")
             log.info(
                 "weekly leagues closed",
                 extra={

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 import secrets
+from collections.abc import Awaitable, Callable
 from typing import Any, Final
 
 from server import __version__
@@ -18,6 +19,7 @@ from ..domain.room import (
     LOBBY,
     RACING,
 )
+from ..events import PresenceChanged
 from ..held import HeldRoom
 from ..store.limits import Bucket, Limiter, Use
 from .base import Context, Handler, Part, Session, refuse
@@ -59,6 +61,9 @@ class Accounts(Part):
         self.limits = Limiter(ctx.redis)
         #: the device each connection signed in here is (``handlers/devicebook.py``)
         self.book = DeviceBook(ctx)
+        #: parts built after this one with something of the player's to take up again on
+        #: sign-in, by its ``resume`` key (the quick race's ghost race: ``service.py``)
+        self.resumers: dict[str, Callable[[str], Awaitable[dict[str, Any] | None]]] = {}
 
     def requests(self) -> dict[type[m.Request], Handler]:
         return {
@@ -169,6 +174,7 @@ class Accounts(Part):
         if old is not None and old is not session:
             self.kick(old, *self.book.replaced(before, device))
         elsewhere = await self.presence.mark(pid, self.ctx.online_ttl())
+        self.ctx.events.tell(PresenceChanged(pid))  # (their groups show them online)
         if elsewhere is not None:
             where = self.book.kick_fields(device)
             self.bus.publish_soon(store.proc_channel(elsewhere), "kick", pid=pid, **where)
@@ -219,6 +225,10 @@ class Accounts(Part):
         challenge = await self.challenging.resume(pid)
         if challenge is not None:
             resume["challenge"] = challenge
+        for key, resumer in self.resumers.items():
+            found = await resumer(pid)
+            if found is not None:
+                resume[key] = found
         return resume
 
     def forget_session(self, session: Session) -> None:
@@ -243,6 +253,8 @@ class Accounts(Part):
             await self.presence.unmark(pid)
         except Exception as exc:  # the mark lapses by itself (its time to live)
             self.failures.failed("a player going away", exc)
+        if pid not in self.sessions:  # (back meanwhile: they never showed offline)
+            self.ctx.events.tell(PresenceChanged(pid))
         room = self.host.racer_room(pid)
         if room is None or self.ctx.stopping:
             return

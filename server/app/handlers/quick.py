@@ -37,6 +37,8 @@ from ..periodic import Periodic
 from ..store.queue import MuSigma, OrdinalsOf, QuickQueue, Waiter, Window
 from .base import Context, Handler, Part, Session, refuse
 from .host import RoomHost
+from .keeper import GameKeeper
+from .replays import Replaying
 from .rooms import Lobby
 from .steps import RoomSteps
 
@@ -48,6 +50,19 @@ GHOSTS: Final = 7
 NEAR: Final = 10
 #: a waiter this many times ``quick_ghosts_after`` old is one whose process has gone
 STALE_TIMES: Final = 3
+#: days a ghost race's replay is kept after its end (as long as a challenge's)
+REPLAY_DAYS: Final = 30
+#: the requests that start something else (a solo game, a daily, a challenge, a room):
+#: one who asks for one while waiting has chosen it, and leaves the queue
+OTHER_STARTS: Final = (m.NewGame, m.Daily, m.ChallengeTake, m.RoomCreate, m.RoomJoin)
+
+
+def starts_other(request: m.Request) -> bool:
+    """Whether ``request`` starts something other than a quick race (a ``daily`` with
+    ``start`` false only says what it would do)."""
+    if isinstance(request, m.Daily):
+        return request.start
+    return isinstance(request, OTHER_STARTS)
 
 
 class QuickRace(Part):
@@ -58,11 +73,15 @@ class QuickRace(Part):
         steps: RoomSteps,
         lobby: Lobby,
         ratings: MuSigma,
+        keeper: GameKeeper,
+        replaying: Replaying,
     ) -> None:
         super().__init__(ctx)
+        self.keeper = keeper
         self.host = host
         self.steps = steps
         self.lobby = lobby
+        self.replaying = replaying
         self.queue = QuickQueue(ctx.redis)
         # the players' ratings, as shown (the ratings' store: ``ctx.ratings``)
         self.ordinals = OrdinalsOf(ratings)
@@ -134,6 +153,15 @@ class QuickRace(Part):
         game = self.waiting.pop(pid, (None,))[0] or await self.queue.waiting_in(pid)
         left = bool(game) and await self.queue.take(pid, game or "")
         return {"type": "quick_left", "game": game, "waiting": False, "left": left}
+
+    async def chose_other(self, pid: str) -> None:
+        """The player, waiting here, started something else (:func:`starts_other`, done):
+        they leave the queue, as a room made while waiting leaves the match (``busy``).
+        A match that took them a moment before goes on to its room's ``busy`` look."""
+        found = self.waiting.pop(pid, None)
+        if found is not None:
+            self.missing.pop(pid, None)
+            await self.queue.take(pid, found[0])
 
     def went_away(self, pid: str) -> None:
         """The player's connection here has gone: they leave the queue (where a match has
@@ -318,18 +346,46 @@ class QuickRace(Part):
         if race:
             await self.queue.mark_seen(pid, race)
         await self.stored.create(live, ttl)
+        await self.queue.set_current(pid, live.gid, ttl)
         self.games[live.gid] = live
-        session.send(
-            {
-                "type": "quick_ghosts",
-                "game": live.gid,
-                "rules": game,
-                "start_at": start,
-                "now": self.now(),
-                "ghosts": [ch.hidden(gh) for gh in found],
-            }
-        )
+        session.send({"type": "quick_ghosts", **self.ghosts_message(live, found)})
         self.arm_start(pid, live, found)
+
+    def ghosts_message(self, live: g.LiveGame, found: list[dict[str, Any]]) -> dict[str, Any]:
+        """What ``quick_ghosts`` says of a ghost race (and ``resume.quick``)."""
+        return {
+            "game": live.gid,
+            "rules": live.game.id,
+            "start_at": live.created_ms,
+            "now": self.now(),
+            "ghosts": [ch.hidden(gh) for gh in found],
+        }
+
+    def start_message(self, live: g.LiveGame, found: list[dict[str, Any]]) -> dict[str, Any]:
+        return {
+            "type": "quick_ghosts_start",
+            "start_at": live.created_ms,
+            "ghosts": [ch.hidden(gh) for gh in found],
+            **live.snapshot_message(),
+        }
+
+    async def resume(self, pid: str) -> dict[str, Any] | None:
+        """The player's ghost race in play, for ``welcome.resume.quick`` (it may have
+        been raced through another process): as ``quick_ghosts`` says it, with
+        ``started``, the ``quick_ghosts_start`` message, once it has started (before,
+        that message is sent here at the start)."""
+        gid = await self.queue.current(pid)
+        live = await self.keeper.get_game(gid, fresh=True) if gid else None
+        record = await self.queue.ghosts_of(gid) if gid else None
+        if live is None or live.finished or record is None or live.owner != pid:
+            return None
+        found = record.get("ghosts") or []
+        out = self.ghosts_message(live, found)
+        if self.now() < live.created_ms:
+            self.arm_start(pid, live, found)
+        else:
+            out["started"] = self.start_message(live, found)
+        return out
 
     async def ghosts_for(
         self, pid: str, game: str, rating: float
@@ -372,14 +428,7 @@ class QuickRace(Part):
             self.starts.pop(pid, None)
             session = self.sessions.get(pid)
             if session is not None and not live.finished:
-                session.send(
-                    {
-                        "type": "quick_ghosts_start",
-                        "start_at": live.created_ms,
-                        "ghosts": [ch.hidden(gh) for gh in found],
-                        **live.snapshot_message(),
-                    }
-                )
+                session.send(self.start_message(live, found))
 
         self.starts[pid] = asyncio.get_running_loop().call_later(delay, send)
 
@@ -400,13 +449,21 @@ class QuickRace(Part):
             self.failures.failed("recording a race for the quick race's ghosts", exc)
 
     async def _ghosts_ended(self, live: g.LiveGame) -> None:
-        """``quick_ghosts_result``: the lone player's game ranked among its ghosts."""
+        """``quick_ghosts_result``: the lone player's game ranked among its ghosts; the
+        game kept as a replay (:data:`REPLAY_DAYS`), and no longer theirs to resume."""
         record = await self.queue.ghosts_of(live.gid)
+        if record is None:
+            return
+        if await self.queue.current(live.owner) == live.gid:
+            await self.queue.set_current(live.owner, None)
         session = self.sessions.get(live.owner)
-        if record is None or session is None:
+        name = session.name if session is not None else None
+        name = name or await self.players.name_of(live.owner) or "?"
+        await self.replaying.keep_game(live, name, REPLAY_DAYS * 86_400)
+        if session is None:
             return
         found = record.get("ghosts") or []
-        mine = ch.entry_of(session.name or "?", live, live.created_ms)
+        mine = ch.entry_of(name, live, live.created_ms)
         table = ch.rank([mine, *(ch.entry_of_ghost(gh, gh.get("hints", 0), 0) for gh in found)])
         rank = next(e["rank"] for e in table if not e["ghost"])
         session.send(
@@ -414,6 +471,7 @@ class QuickRace(Part):
                 "type": "quick_ghosts_result",
                 "game": live.gid,
                 "rules": live.game.id,
+                "replay": live.gid,
                 "you": ch.hidden(mine),
                 "rank": rank,
                 "beaten": sum(1 for e in table if e["ghost"] and e["rank"] > rank),

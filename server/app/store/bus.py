@@ -5,7 +5,10 @@ Channels:
 - ``room:<code>``: changes of a room and its events (``room``, ``progress``, ``results``),
   subscribed by every process with a member or a watcher of the room connected;
 - ``proc:<id>``: messages for one process (a player who signed in elsewhere is kicked);
-- ``boards``: ``board_update`` events, forwarded to each process's board watchers.
+- ``boards``: ``board_update`` events, forwarded to each process's board watchers, and
+  ``league`` notices (a weekly league's standings changed: each process sends its
+  watchers of the league the standings again; see :meth:`Bus.publish_league`) and
+  ``group`` notices (a group's members or who of them is online changed).
 
 A message is a msgpack map with ``o``, the sending process's id (a process skips its own:
 it has told its own connections already), and ``k``, its kind. Pub/sub delivers at most
@@ -186,6 +189,17 @@ class Bus:
         )  # fmt: skip
         return self.publish_soon(BOARDS, "board", id=board_id, data=data)
 
+    def publish_league(self, week: str, league: str) -> asyncio.Future[None]:
+        """A ``league`` notice: ``league``'s standings of ``week`` changed (``""``: every
+        league of the week, closed). It carries no standings: each process reads them
+        for its own watchers, so a notice heard twice is harmless."""
+        return self.publish_soon(BOARDS, "league", week=week, league=league)
+
+    def publish_group(self, gid: str) -> asyncio.Future[None]:
+        """A ``group`` notice: the group's members, or who of them is online, changed;
+        each process reads the group for its own watchers of it."""
+        return self.publish_soon(BOARDS, "group", group=gid)
+
     async def missed_boards(self) -> list[tuple[str, bytes]]:
         """The board updates other processes published since shortly before this one
         last went deaf (oldest first): ``(board id, encoded board_update)``."""
@@ -331,3 +345,9 @@ async def announce_board(redis: RedisClient, origin: str, board_id: str, data: b
         "o", origin, "b", board_id, "d", data,
     )  # fmt: skip
     await redis.publish(BOARDS, pack({"o": origin, "k": "board", "id": board_id, "data": data}))
+
+
+async def announce_league(redis: RedisClient, origin: str, week: str, league: str) -> None:
+    """A ``league`` notice (:meth:`Bus.publish_league`) from outside the server's
+    processes (the operator's ``review clear`` of a result that scores in a league)."""
+    await redis.publish(BOARDS, pack({"o": origin, "k": "league", "week": week, "league": league}))

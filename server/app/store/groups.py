@@ -120,6 +120,11 @@ class Groups:
                 await pipe.execute()
         return verdict
 
+    async def ids_of(self, pid: str) -> list[str]:
+        """The ids in the player's index of groups (one read; it may name a group they
+        have left, until :meth:`of_player` reads it again)."""
+        return [text(g) for g in await self.redis.smembers(player_groups_key(pid))]
+
     async def of_player(self, pid: str) -> list[tuple[str, str, str, int]]:
         """The groups the player is in: ``(id, name, owner id, members)``, by name.
         Index entries no longer true (a group deleted, or they were removed, while the

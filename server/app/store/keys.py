@@ -125,6 +125,12 @@ def quick_ghosts_key(gid: str) -> str:
     return f"qgh:{{{gid}}}"
 
 
+def quick_current_key(pid: str) -> str:
+    """String: the game id of the player's ghost race in play (taken up again on their
+    next sign-in, wherever: ``QuickRace.resume``); deleted at its end."""
+    return f"qcur:{pid}"
+
+
 # -- end of the quick race's keys -------------------------------------------------------
 
 

@@ -20,6 +20,7 @@ from .keys import (
     QUICK_RACES_KEPT,
     QUICK_SEEN_TTL,
     QUICK_WAITING,
+    quick_current_key,
     quick_ghosts_key,
     quick_joined_key,
     quick_races_key,
@@ -222,3 +223,14 @@ class QuickQueue:
     async def ghosts_of(self, gid: str) -> dict[str, Any] | None:
         raw = await self.redis.get(quick_ghosts_key(gid))
         return unpack(raw) if raw is not None else None
+
+    async def set_current(self, pid: str, gid: str | None, ttl: int = 0) -> None:
+        """The player's ghost race in play (None: it ended)."""
+        if gid is None:
+            await self.redis.delete(quick_current_key(pid))
+        else:
+            await self.redis.set(quick_current_key(pid), gid, ex=ttl)
+
+    async def current(self, pid: str) -> str | None:
+        raw = await self.redis.get(quick_current_key(pid))
+        return text(raw) if raw is not None else None

@@ -1,0 +1,121 @@
+"""Live standings: a connection watching its league (``event`` with ``watch``) is sent
+the standings again each time they change (a member joins, a member's daily counts, an
+operator clears a held one, the week closes), whichever of three server processes on one
+Redis made the change (``docs/protocol.md``, "event")."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from server.app.domain import daily as d
+from server.app.domain import leagues as lg
+from server.app.settings import Settings
+from server.app.store.keys import name_key
+from server.app.store.leagues import Leagues
+
+from .client import player
+from .conftest import ManualClock, running, with_settings
+from .test_daily import GAME, play_out, secret_winning_on
+from .test_pace import review
+
+
+def points(event: dict[str, Any]) -> dict[str, int]:
+    return {row["name"]: row["points"] for row in event["standings"]}
+
+
+async def test_a_watched_league_is_pushed_each_change_from_any_process(
+    settings: Settings,
+) -> None:
+    clock = ManualClock()
+    secret = secret_winning_on(d.day_of(clock.now_ms()))
+    shared = with_settings(settings, clock=clock, secret=secret)
+    async with running(shared) as one, running(shared) as two, running(shared) as three:
+        ann = await player(one.url, "ann")
+        bob = await player(two.url, "bob")
+        cat = await player(three.url, "cat")
+        await ann.call("event_join")
+        watched = await ann.call("event", watch=True)
+        assert watched["watching"] and watched["players"] == 1
+
+        # a member joins through another process: ann's screen hears of it
+        await bob.call("event_join")
+        pushed = await ann.event("event", lambda e: e["players"] == 2)
+        assert "id" not in pushed and pushed["watching"] and pushed["week"] == watched["week"]
+        assert points(pushed) == {"ann": 0, "bob": 0}
+        assert [row["name"] for row in pushed["standings"] if row["you"]] == ["ann"]
+
+        # bob's daily counts (played at a person's pace on process two)
+        await play_out(bob, await bob.call("daily", game=GAME), clock)
+        assert "review" not in await bob.event("daily_result")
+        pushed = await ann.event("event", lambda e: points(e).get("bob", 0) > 0)
+        assert points(pushed) == {"bob": 20, "ann": 0}
+        assert pushed["rank"] == 2
+
+        # cat, on process three, plays at a script's pace: held, and pushed once cleared
+        await cat.call("event_join")
+        await ann.event("event", lambda e: e["players"] == 3)
+        held = await play_out(cat, await cat.call("daily", game=GAME))
+        assert (await cat.event("daily_result"))["review"]["state"] == "held"
+        cleared = review(shared, "clear", held["game"], "--reason", "a fast player")
+        assert cleared.returncode == 0, cleared.stderr
+        pushed = await ann.event("event", lambda e: points(e).get("cat", 0) > 0)
+        assert points(pushed) == {"cat": 20, "bob": 19, "ann": 0}  # cat's time the shorter
+
+        # the week's end: its close, wherever it is done, is pushed as closed
+        week = watched["week"]
+        clock.advance((lg.week_end_ms(week) + lg.CLOSE_GRACE_MS - clock.now_ms()) / 1000 + 1)
+        await three.service.weekly.close_due()
+        pushed = await ann.event("event", lambda e: e["closed"])
+        assert pushed["week"] == week and not pushed["current"] and pushed["zone"] == "stay"
+
+        # nobody else was pushed anything: watching is asked for
+        assert not [e for e in bob.events + cat.events if e.get("type") == "event"]
+
+
+async def test_watching_stops_when_asked_and_is_refused_for_a_past_week(
+    settings: Settings,
+) -> None:
+    clock = ManualClock()
+    async with running(with_settings(settings, clock=clock)) as server:
+        ann, bob = await player(server.url, "ann"), await player(server.url, "bob")
+        await ann.call("event_join")
+        assert (await ann.call("event", watch=True))["watching"]
+        stopped = await ann.call("event", watch=False)
+        assert not stopped["watching"]
+        await bob.call("event_join")
+        # (one process: a push would be sent before bob's reply to a later request)
+        await bob.call("event")
+        await ann.call("ping")
+        assert not [e for e in ann.events if e.get("type") == "event"]
+
+        past = d.iso_week(clock.now_ms() - lg.WEEK_MS)
+        refused = await ann.request("event", week=past, watch=True)
+        assert refused["code"] == "bad_request" and "this week's" in refused["message"]
+        # not joined yet: watching waits for the join, which is pushed to the watcher
+        cat = await player(server.url, "cat")
+        assert (await cat.call("event", watch=True))["watching"]
+        joined = await cat.call("event_join")
+        assert joined["watching"] and joined["players"] == 3
+
+
+async def test_a_process_that_heard_nothing_for_a_while_sends_the_standings_again(
+    settings: Settings,
+) -> None:
+    """What changed while a process could not hear the bus (Redis restarted) is lost to
+    it: once it hears again, each of its watchers is sent the standings as they stand."""
+    clock = ManualClock()
+    async with running(with_settings(settings, clock=clock)) as server:
+        ann, bob = await player(server.url, "ann"), await player(server.url, "bob")
+        await ann.call("event_join")
+        await bob.call("event_join")
+        await ann.call("event", watch=True)
+        raw = await server.redis.get(name_key("bob"))
+        assert isinstance(raw, bytes)
+        pid = raw.decode()
+        day, week = d.day_of(clock.now_ms()), d.iso_week(clock.now_ms())
+        result = {"day": day, "game": "gate", "won": True, "time_ms": 60_000, "moves": 90}
+        # scored with no notice on the bus, as one published while deaf
+        await Leagues(server.redis).score(week, pid, {**result, "at": clock.now_ms()})
+        await server.service.on_bus_back()
+        pushed = await ann.event("event", lambda e: points(e).get("bob", 0) > 0)
+        assert points(pushed) == {"bob": 20, "ann": 0}
