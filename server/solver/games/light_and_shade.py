@@ -34,10 +34,9 @@ from server.engine.games.light_and_shade import (
 )
 
 from ..hooks import Hooks
-from . import light_and_shade_dead
-
-#: the most cards in the stock for which :meth:`LightAndShadeHooks.dead` is asked
-DEAD_STOCK: Final = 12
+from ..search import Outcome
+from . import light_and_shade_dead, light_and_shade_fast
+from .light_and_shade_dead import DEAD_STOCK as DEAD_STOCK
 
 #: card number -> its class (rank and colour), for ``bytes.translate``; the class of a
 #: card is at least 4 (a black two), so 0 can stand for an empty Rival
@@ -164,6 +163,17 @@ class LightAndShadeHooks(Hooks):
         rivals = sum(1 for i in RIVALS if p[i])
         return 3 * stock + 2 * len(p[TALON]) + 2 * rivals + sum(len(p[j]) for j in AUX)
 
+    def own_beam(
+        self, game: Game, width: int, deadline: float | None, max_nodes: int | None
+    ) -> Outcome | None:
+        """:func:`.light_and_shade_fast.beam`: the generic beam with these hooks, on a compact
+        position, about three times faster. Not for a subclass that changes what it
+        searches (its key, moves, scores or dead test): the generic beam runs those."""
+        cls = type(self)
+        if any(getattr(cls, name) is not getattr(LightAndShadeHooks, name) for name in _FAST):
+            return None
+        return light_and_shade_fast.beam(game, width, deadline, max_nodes)
+
     @staticmethod
     def safe_home(game: Game, card: int) -> bool:
         """Whether ``card``, an Auxiliary's top that can go home, may be played home
@@ -192,5 +202,8 @@ class LightAndShadeHooks(Hooks):
                 n += 1
         return n == 4
 
+
+#: what :mod:`.light_and_shade_fast` does as the hooks do
+_FAST: Final = ("key", "expand", "score", "stage_score", "dead", "is_stage", "safe_home")
 
 HOOKS = LightAndShadeHooks()

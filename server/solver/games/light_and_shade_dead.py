@@ -52,6 +52,7 @@ whose cards want a card buried under the kings), not those that run out of room.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Final
 
 from server.engine import Game
@@ -67,6 +68,9 @@ from server.engine.games.light_and_shade import (
     TALON,
 )
 
+#: the most cards in the stock for which the hooks ask :func:`dead` (earlier it almost never
+#: fires, and it costs half a millisecond)
+DEAD_STOCK: Final = 12
 #: where a card not home lies
 _AUX: Final = 0
 _RIVAL: Final = 1
@@ -90,6 +94,14 @@ def never_home(game: Game) -> list[int]:
     for f in FOUNDATIONS:
         for card in p[f][1:]:
             home_now[KEY[card]] += 1
+    return never_home_of(p, home_now)
+
+
+def never_home_of(p: Sequence[Sequence[int]], home_now: Sequence[int]) -> list[int]:
+    """:func:`never_home` of the piles ``p`` (the Auxiliaries, Rivals, talon and stock at
+    the engine's indexes; the foundations are not read) with ``home_now[k]`` cards of
+    class ``k`` home (the aces counted or not: a two needs only to be a top, so the
+    count of its class below, the aces', is never used)."""
     cards: list[int] = []
     where: list[int] = []
     #: talon depth (0 the bottom) for a talon card, else -1
