@@ -35,7 +35,7 @@ from server.engine.games.light_and_shade import (
 
 from ..hooks import Hooks
 from ..search import Outcome
-from . import light_and_shade_dead, light_and_shade_fast
+from . import light_and_shade_crowd, light_and_shade_dead, light_and_shade_fast
 from .light_and_shade_dead import DEAD_STOCK as DEAD_STOCK
 
 #: card number -> its class (rank and colour), for ``bytes.translate``; the class of a
@@ -148,10 +148,14 @@ class LightAndShadeHooks(Hooks):
         return 3.0 * game.cards_home() - len(game.p[TALON]) - 1
 
     def dead(self, game: Game) -> bool:
-        """Proved lost by :mod:`.light_and_shade_dead` (some card can never go home); asked
-        only with at most ``DEAD_STOCK`` cards in the stock, where it finds locked
-        positions (earlier it almost never does, and it costs half a millisecond)."""
-        return len(game.p[STOCK]) <= DEAD_STOCK and light_and_shade_dead.dead(game)
+        """Proved lost by :mod:`.light_and_shade_dead` (the waits lock up: some card can
+        never go home) or, when that finds nothing, by :mod:`.light_and_shade_crowd` (more
+        cards must wait in the Rivals at once than there are Rivals); asked only with at
+        most ``DEAD_STOCK`` cards in the stock, where they find lost positions (earlier
+        they seldom do, and the count costs a fixpoint for each card on the talon)."""
+        if len(game.p[STOCK]) > DEAD_STOCK:
+            return False
+        return light_and_shade_dead.dead(game) or light_and_shade_crowd.dead(game)
 
     def lower_bound(self, game: Game) -> int:
         """The moves every card still needs, each its own: a card in the stock a deal, a

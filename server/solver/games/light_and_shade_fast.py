@@ -42,7 +42,7 @@ from server.engine.games.light_and_shade import (
 
 from ..beam import WALK_CAP
 from ..search import LOST, UNKNOWN, WON, Outcome
-from . import light_and_shade_dead
+from . import light_and_shade_crowd, light_and_shade_dead
 
 #: moves: 0..3 an Auxiliary's top home; 4 + 4 i + j Rival i onto Auxiliary j; 20 + j
 #: the talon's top onto Auxiliary j; 24 + i the talon's top into Rival i; 28 deal
@@ -190,7 +190,7 @@ def play(s: State, move: int, stock: bytes) -> State:
 
 def dead(s: State, stock: bytes) -> bool:
     """:meth:`LightAndShadeHooks.dead` of the position: at most ``DEAD_STOCK`` cards in the
-    stock and :func:`.light_and_shade_dead.dead` (asked of the cards' classes)."""
+    stock, and the lock proof or the count of the Rivals (asked of the cards' classes)."""
     aux, riv, talon, n, home, _ = s
     if n > light_and_shade_dead.DEAD_STOCK:
         return False
@@ -198,7 +198,10 @@ def dead(s: State, stock: bytes) -> bool:
     piles += [[_CARD[r]] if r else [] for r in riv]
     piles.append([_CARD[k] for k in talon])
     piles.append([_CARD[k] for k in stock[:n]])
-    return bool(light_and_shade_dead.never_home_of(piles, home))
+    return bool(
+        light_and_shade_dead.never_home_of(piles, home)
+        or light_and_shade_crowd.never_home(piles, home)
+    )
 
 
 def _flatten(line: Line) -> list[str]:
