@@ -119,3 +119,11 @@ def test_the_portfolio_calls_the_compact_beam(monkeypatch: pytest.MonkeyPatch) -
     monkeypatch.setattr(fast, "beam", counted)
     portfolio.run(new_game("light-and-shade", seed=6), HOOKS, max_nodes=1_000)
     assert calls == [64, 256, 1024]
+
+
+def test_a_solve_proves_deal_130_lost() -> None:
+    """Deal 130 is lost, and the beams prove it: the second (width 256) drops only
+    positions the dead test proves lost, the count of the Rivals among them, within
+    about 6,000 positions (with the lock proof alone, 94,515)."""
+    result = solve("light-and-shade", seed=130, budget_s=None, max_nodes=20_000)
+    assert result.verdict == "lost"
