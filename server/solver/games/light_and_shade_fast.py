@@ -1,5 +1,5 @@
 """Light and Shade's beam on a compact position: the same search as :func:`server.solver.beam.beam`
-with :class:`~.light_and_shade.LightAndShadeHooks`, about three times faster.
+with :class:`~.light_and_shade.LightAndShadeHooks`, about 2.7 times faster.
 
 The generic beam walks the engine's own game (``play``, ``legal_moves``, ``pop``, ``copy``)
 and keys each position it enters by translating its piles; that machinery is most of its
@@ -18,10 +18,11 @@ A move is a small number (:data:`TEXT` gives its notation); a child is a new tup
 the walk needs no undo. The moves offered, their order, the key, the scores and the
 passes' bookkeeping are those of the hooks and of the generic beam, move for move, so
 this beam keeps the same positions and finds the same line
-(``tests/solver/test_light_and_shade_fast.py`` checks both, and every legal-move list
-against the engine's along random games). A ``won`` line is replayed through the engine
-by :func:`server.solver.solve` like any other; a ``lost`` comes, as there, only from a
-pass that dropped no position but those :func:`.light_and_shade_dead.dead` proves lost.
+(``tests/solver/test_light_and_shade_fast.py`` checks both, and every position's moves,
+key, score, dead test and children against the hooks' and the engine's along random
+games). A ``won`` line is replayed through the engine by :func:`server.solver.solve` like
+any other; a ``lost`` comes, as there, only from a pass that dropped no position but
+those :func:`dead` proves lost (the lock proof, or the count of the Rivals).
 """
 
 from __future__ import annotations
