@@ -24,8 +24,8 @@ under it stay on the talon for good (nothing leaves it but from the top), which
 :meth:`~.light_and_shade_dead.Events.close` can take in: pinned there, it marks every
 event of every game from here, and a card not marked as going home never does. Each
 ``X`` found pins more of the talon and the marks shrink, so the search for one goes on,
-higher up the talon, until none is found. A card never home: the position is lost (every card must go home,
-and one on the talon only after leaving it).
+higher up the talon, until none is found. A card never home: the position is lost
+(every card must go home, and one on the talon only after leaving it).
 
 It costs a fixpoint for each card on the talon (about 25 ms a position), so the
 hooks do not ask it everywhere.
