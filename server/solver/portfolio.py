@@ -82,7 +82,8 @@ def run(
                     found = search(game, hooks, budget_s=left_s, max_nodes=this_cap)
                 else:
                     # a beam's width bounds it: cut short, it would be wasted
-                    found = beam(game, hooks, width, deadline=deadline, max_nodes=left)
+                    own = hooks.own_beam(game, width, deadline, left)
+                    found = own or beam(game, hooks, width, deadline=deadline, max_nodes=left)
                 nodes += found.nodes
                 if found.verdict != UNKNOWN or found.why == "time":
                     return done(found)

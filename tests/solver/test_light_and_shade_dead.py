@@ -30,6 +30,7 @@ from server.engine.games.light_and_shade import (
 )
 from server.solver import Hooks, portfolio, solve
 from server.solver.beam import beam
+from server.solver.games import light_and_shade_fast
 from server.solver.games.light_and_shade import DEAD_STOCK, LightAndShadeHooks
 from server.solver.games.light_and_shade_dead import dead, never_home
 from server.solver.search import Outcome
@@ -267,7 +268,12 @@ def test_the_passes_start_wide_and_grow_fourfold(monkeypatch: pytest.MonkeyPatch
         widths.append(width)
         return beam(game, hooks, width, **kwargs)
 
+    def own(game: Game, width: int, deadline: float | None, max_nodes: int | None) -> Outcome:
+        widths.append(width)
+        return light_and_shade_fast.beam(game, width, deadline, max_nodes)
+
     monkeypatch.setattr(portfolio, "beam", counted)
+    monkeypatch.setattr(LightAndShadeHooks, "own_beam", lambda _, *args: own(*args))
     portfolio.run(new_game("light-and-shade", seed=6), LightAndShadeHooks(), max_nodes=150_000)
     assert widths[:3] == [64, 256, 1024]
     widths.clear()

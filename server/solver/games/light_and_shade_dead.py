@@ -52,6 +52,7 @@ whose cards want a card buried under the kings), not those that run out of room.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Final
 
 from server.engine import Game
@@ -67,11 +68,9 @@ from server.engine.games.light_and_shade import (
     TALON,
 )
 
-#: where a card not home lies
-_AUX: Final = 0
-_RIVAL: Final = 1
-_TALON: Final = 2
-_STOCK: Final = 3
+#: the most cards in the stock for which the hooks ask :func:`dead` (earlier it almost never
+#: fires, and it costs half a millisecond)
+DEAD_STOCK: Final = 12
 #: the classes (``KEY``) run from 2 (the black aces) to 27 (the red kings)
 _CLASSES: Final = 28
 
@@ -85,101 +84,145 @@ def dead(game: Game) -> bool:
 def never_home(game: Game) -> list[int]:
     """The cards (as card numbers) that can never go home from here, by the module's
     reasoning; empty when it finds none (which proves nothing)."""
-    p = game.p
+    return never_home_of(game.p, home_counts(game))
+
+
+def home_counts(game: Game) -> list[int]:
+    """The cards home of each class (``KEY``), the aces left out."""
     home_now = [0] * _CLASSES
     for f in FOUNDATIONS:
-        for card in p[f][1:]:
+        for card in game.p[f][1:]:
             home_now[KEY[card]] += 1
-    cards: list[int] = []
-    where: list[int] = []
-    #: talon depth (0 the bottom) for a talon card, else -1
-    depth: list[int] = []
-    auxes: list[list[int]] = []
-    for j in AUX:
-        ids = []
-        for card in p[j]:
-            ids.append(len(cards))
+    return home_now
+
+
+def never_home_of(p: Sequence[Sequence[int]], home_now: Sequence[int]) -> list[int]:
+    """:func:`never_home` of the piles ``p`` (the Auxiliaries, Rivals, talon and stock at
+    the engine's indexes; the foundations are not read) with ``home_now[k]`` cards of
+    class ``k`` home (the aces counted or not: a two needs only to be a top, so the
+    count of its class below, the aces', is never used)."""
+    events = Events(p, home_now)
+    events.close()
+    return events.never_home()
+
+
+class Events:
+    """The events of the module's docstring for one position, and :meth:`close`, their
+    least fixpoint. Cards are numbered in the order of ``cards``: the Auxiliaries' (each
+    bottom first), the Rivals', the talon's (bottom first), the stock's."""
+
+    def __init__(self, p: Sequence[Sequence[int]], home_now: Sequence[int]) -> None:
+        cards: list[int] = []
+        #: talon depth (0 the bottom) for a talon card, else -1
+        depth: list[int] = []
+        auxes: list[list[int]] = []
+        for j in AUX:
+            ids = []
+            for card in p[j]:
+                ids.append(len(cards))
+                cards.append(card)
+                depth.append(-1)
+            auxes.append(ids)
+        rivals: list[int] = []
+        for i in RIVALS:
+            if p[i]:
+                rivals.append(len(cards))
+                cards.append(p[i][-1])
+                depth.append(-1)
+        talon: list[int] = []
+        for d, card in enumerate(p[TALON]):
+            talon.append(len(cards))
             cards.append(card)
-            where.append(_AUX)
+            depth.append(d)
+        stock: list[int] = []
+        for card in p[STOCK]:
+            stock.append(len(cards))
+            cards.append(card)
             depth.append(-1)
-        auxes.append(ids)
-    rivals: list[int] = []
-    for i in RIVALS:
-        if p[i]:
-            rivals.append(len(cards))
-            cards.append(p[i][-1])
-            where.append(_RIVAL)
-            depth.append(-1)
-    talon: list[int] = []
-    for d, card in enumerate(p[TALON]):
-        talon.append(len(cards))
-        cards.append(card)
-        where.append(_TALON)
-        depth.append(d)
-    stock: list[int] = []
-    for card in p[STOCK]:
-        stock.append(len(cards))
-        cards.append(card)
-        where.append(_STOCK)
-        depth.append(-1)
-    n = len(cards)
-    by_class: list[list[int]] = [[] for _ in range(_CLASSES)]
-    for k, card in enumerate(cards):
-        by_class[KEY[card]].append(k)
-    parents = [by_class[BELOW[card]] if RANK[card] < 13 else [] for card in cards]
-    below = [by_class[ABOVE[card]] for card in cards]
-    need = [home_now[KEY[card]] + 1 - home_now[ABOVE[card]] for card in cards]
-    two = [RANK[card] == 2 for card in cards]
+        by_class: list[list[int]] = [[] for _ in range(_CLASSES)]
+        for k, card in enumerate(cards):
+            by_class[KEY[card]].append(k)
+        self.cards, self.depth, self.auxes = cards, depth, auxes
+        self.rivals, self.talon, self.stock = rivals, talon, stock
+        self.parents = [by_class[BELOW[card]] if RANK[card] < 13 else [] for card in cards]
+        self.below = [by_class[ABOVE[card]] for card in cards]
+        self.need = [home_now[KEY[card]] + 1 - home_now[ABOVE[card]] for card in cards]
+        self.two = [RANK[card] == 2 for card in cards]
+        n = len(cards)
+        self.top = [False] * n
+        self.enter = [False] * n
+        self.leave = [False] * n
+        self.home = [False] * n
+        #: some Auxiliary empty (now or later), some Rival empty (now or later)
+        self.e = False
+        self.f = False
 
-    top = [False] * n
-    enter = [False] * n
-    leave = [False] * n
-    home = [False] * n
-    aux_empty_now = any(not ids for ids in auxes)
-    rival_empty_now = len(rivals) < len(RIVALS)
-
-    def built(k: int, floor: int) -> bool:
+    def built(self, k: int, floor: int) -> bool:
         """A card of P(card k) can be a top, none counted that lies on the talon at depth
         ``floor`` or below (-1: none left out)."""
-        return any(top[y] and (depth[y] < 0 or depth[y] > floor) for y in parents[k])
+        top, depth = self.top, self.depth
+        return any(top[y] and (depth[y] < 0 or depth[y] > floor) for y in self.parents[k])
 
-    changed = True
-    while changed:
-        changed = False
-        # tops in the Auxiliaries: the top card, and each card all above which go home
-        for ids in auxes:
-            ok = True
-            for k in reversed(ids):
-                if ok and not top[k]:
-                    top[k] = changed = True
-                ok = ok and home[k]
-        e = aux_empty_now or any(ids and all(home[k] for k in ids) for ids in auxes)
-        f = rival_empty_now or any(enter[k] for k in rivals)
+    def never_home(self) -> list[int]:
+        """The cards whose going home :meth:`close` did not mark."""
+        return [card for card, home in zip(self.cards, self.home, strict=True) if not home]
 
-        for k in rivals:
-            if not enter[k] and (e or built(k, -1)):
-                enter[k] = top[k] = changed = True
-        above_left = True
-        for k in reversed(talon):
-            if above_left:
-                direct = built(k, depth[k]) if parents[k] else False
-                if not leave[k] and (direct or f):
-                    leave[k] = changed = True
-                if not enter[k] and (direct or (f and (e or built(k, -1)))):
+    def close(self, pinned: int = -1) -> None:
+        """Mark every event whose precondition is marked, until nothing changes, from
+        nothing marked. With ``pinned`` (a talon depth), no talon card at that depth or
+        below ever leaves: the events marked then are those that can happen before the
+        card at ``pinned`` leaves the talon (the same argument: the first event before it
+        leaves that is not marked had its precondition met by earlier ones, none of them
+        a card at ``pinned`` or below leaving, since none leaves before it)."""
+        n = len(self.cards)
+        top = self.top = [False] * n
+        enter = self.enter = [False] * n
+        leave = self.leave = [False] * n
+        home = self.home = [False] * n
+        auxes, rivals, talon, stock = self.auxes, self.rivals, self.talon, self.stock
+        depth, below, need, two = self.depth, self.below, self.need, self.two
+        built = self.built
+        aux_empty_now = any(not ids for ids in auxes)
+        rival_empty_now = len(rivals) < len(RIVALS)
+        changed = True
+        while changed:
+            changed = False
+            # tops in the Auxiliaries: the top card, and each card all above which go home
+            for ids in auxes:
+                ok = True
+                for k in reversed(ids):
+                    if ok and not top[k]:
+                        top[k] = changed = True
+                    ok = ok and home[k]
+            e = aux_empty_now or any(ids and all(home[k] for k in ids) for ids in auxes)
+            f = rival_empty_now or any(enter[k] for k in rivals)
+
+            for k in rivals:
+                if not enter[k] and (e or built(k, -1)):
                     enter[k] = top[k] = changed = True
-            above_left = above_left and leave[k]
-        for k in stock:
-            any_top = built(k, -1)
-            if not leave[k] and (any_top or f):
-                leave[k] = changed = True
-            if not enter[k] and (any_top or (f and e)):
-                enter[k] = top[k] = changed = True
-        for k in range(n):
-            if home[k] or not top[k]:
-                continue
-            if not two[k]:
-                got = sum(1 for y in below[k] if home[y])
-                if got < need[k]:
+            above_left = True
+            for k in reversed(talon):
+                if depth[k] <= pinned:
+                    break
+                if above_left:
+                    direct = built(k, depth[k]) if self.parents[k] else False
+                    if not leave[k] and (direct or f):
+                        leave[k] = changed = True
+                    if not enter[k] and (direct or (f and (e or built(k, -1)))):
+                        enter[k] = top[k] = changed = True
+                above_left = above_left and leave[k]
+            for k in stock:
+                any_top = built(k, -1)
+                if not leave[k] and (any_top or f):
+                    leave[k] = changed = True
+                if not enter[k] and (any_top or (f and e)):
+                    enter[k] = top[k] = changed = True
+            for k in range(n):
+                if home[k] or not top[k]:
                     continue
-            home[k] = changed = True
-    return [cards[k] for k in range(n) if not home[k]]
+                if not two[k]:
+                    got = sum(1 for y in below[k] if home[y])
+                    if got < need[k]:
+                        continue
+                home[k] = changed = True
+        self.e, self.f = e, f
