@@ -119,15 +119,17 @@ ON_SOURCE := server rulebook docs README.md tests/engine tests/app/test_views.py
 # and on this machine's disk an fsync takes milliseconds when quiet and, behind other
 # tests' writes, seconds (the race, room and daily tests on tmpfs: a fifth to a quarter
 # less time; under such load a soak once saw every process's requests wait 80 s). What
-# the tests kill is processes, whose writes the kernel keeps either way.
+# the tests kill is processes, whose writes the kernel keeps either way. Each run's
+# --basetemp is short: a unix socket's path has 107 bytes at most (pytest's own
+# pytest-of-USER/pytest-N under a longer TMPDIR passed it, and Redis cut it short).
 pytest: $(STAMP) $(NATIVE)
-	@tmp=$$( { [ -w /dev/shm ] && mktemp -d /dev/shm/patience-tests.XXXXXX; } || mktemp -d ); \
+	@tmp=$$( { [ -w /dev/shm ] && mktemp -d /dev/shm/pr.XXXXXX; } || mktemp -d ); \
 	export TMPDIR=$$tmp; \
-	PATIENCE_NATIVE=0 $(BIN)/pytest -n $(SOURCE_WORKERS) --dist loadgroup $(ON_SOURCE) \
+	PATIENCE_NATIVE=0 $(BIN)/pytest -n $(SOURCE_WORKERS) --dist loadgroup --basetemp=$$tmp/s $(ON_SOURCE) \
 		> $(VENV)/pytest-source.log 2>&1 & on_source=$$!; \
 	echo "PATIENCE_NATIVE=1 pytest -n $(PYTEST_WORKERS) tests; beside it, on the source:" \
 		"PATIENCE_NATIVE=0 pytest -n $(SOURCE_WORKERS) $(ON_SOURCE)"; \
-	PATIENCE_NATIVE=1 $(BIN)/pytest -n $(PYTEST_WORKERS) --dist loadgroup tests; \
+	PATIENCE_NATIVE=1 $(BIN)/pytest -n $(PYTEST_WORKERS) --dist loadgroup --basetemp=$$tmp/c tests; \
 	compiled=$$?; wait $$on_source; source=$$?; \
 	echo "--- on the source (PATIENCE_NATIVE=0; $(VENV)/pytest-source.log):"; \
 	cat $(VENV)/pytest-source.log; failed=$$((compiled || source)); \

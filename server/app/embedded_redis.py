@@ -8,6 +8,7 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import fcntl
+import hashlib
 import logging
 import os
 import shutil
@@ -17,7 +18,7 @@ import subprocess
 import time
 from pathlib import Path
 
-from .datadir import private_tree
+from .datadir import private_dir, private_tree
 from .store.ready import POLL, LoadWait
 
 log = logging.getLogger("patience.redis")
@@ -28,6 +29,21 @@ log = logging.getLogger("patience.redis")
 #: writes it has not written to its file yet while a slow fsync is under way (for up to
 #: 2 s), and a kill -9 then loses them (``tests/app/test_durability.py``)
 FSYNC = "always"
+
+#: the longest path a unix socket may have (108 bytes with the NUL that ends it):
+#: a longer one is cut short by Redis, where two deep data directories' sockets can meet
+MAX_SOCKET_PATH = 107
+
+
+def socket_path(data_dir: Path) -> Path:
+    """Where Redis listens for the data directory ``data_dir``: ``redis.sock`` in it, or,
+    where that path is too long for a unix socket, in a private directory of
+    ``/tmp`` named after ``data_dir`` (the same for it every time)."""
+    own = data_dir / "redis.sock"
+    if len(os.fsencode(own)) <= MAX_SOCKET_PATH:
+        return own
+    name = hashlib.sha256(os.fsencode(data_dir)).hexdigest()[:16]
+    return Path("/tmp") / f"patience-redis-{name}" / "redis.sock"
 
 
 class NoRedis(RuntimeError):
@@ -80,7 +96,7 @@ class EmbeddedRedis:
 
     def __init__(self, data_dir: Path, appendonly: bool = True, fsync: str = FSYNC) -> None:
         self.dir = Path(data_dir).resolve()
-        self.socket = self.dir / "redis.sock"
+        self.socket = socket_path(self.dir)
         self.appendonly = appendonly
         self.fsync = fsync
         self.process: subprocess.Popen[bytes] | None = None
@@ -97,6 +113,10 @@ class EmbeddedRedis:
         # the append-only file holds every game's seed: the directory and all in it are
         # the server's user's alone (Redis makes its files with the umask redis_child sets)
         private_tree(self.dir)
+        if self.socket.parent != self.dir:
+            private_dir(self.socket.parent)
+            if self.socket.parent.stat().st_uid != os.getuid():
+                raise RuntimeError(f"{self.socket.parent} belongs to another user")
         # one server per data directory: two would share one append-only file
         self._lock = os.open(self.dir / "lock", os.O_CREAT | os.O_RDWR, 0o600)
         try:
