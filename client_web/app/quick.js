@@ -203,12 +203,16 @@ export class QuickScreen {
         { class: `verdict ${message.rank === 1 ? "beat" : "lost"}`, dataset: { rank: String(message.rank) } },
         `You finished ${ordinal(message.rank)} of ${count} against the ghosts`,
       ),
-      button("Another quick race", () => this.app.go(`/play#quick=${this.rules}`), {
-        "data-act": "quick",
-      }),
-      message.replay
-        ? h("a", { href: `/play#replay=${encodeURIComponent(message.replay)}`, class: "replay-link" }, "Your replay")
-        : null,
+      h(
+        "div",
+        { class: "controls" },
+        button("Another quick race", () => this.app.go(`/play#quick=${this.rules}`), {
+          "data-act": "quick",
+        }),
+        message.replay
+          ? h("a", { href: `/play#replay=${encodeURIComponent(message.replay)}`, class: "replay-link" }, "Your replay")
+          : null,
+      ),
     );
     replace(this.tableBox, h("h2", {}, "Against the ghosts"), resultsTable(message.table, this.me));
     this.tick();

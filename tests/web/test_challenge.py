@@ -39,6 +39,17 @@ def fits(page: Any) -> None:
     )
     assert seen["page"] <= width, seen
     assert seen["over"] == [], seen
+    # nor does a game over draw its board or buttons over the table below it: the game's
+    # screen fits the window while it is played, and scrolls once more is shown under it
+    below = page.evaluate(
+        "() => { const game = document.querySelector('section.game');"
+        " const table = document.querySelector('.results');"
+        " if (!game || !table || !table.firstChild) return null;"
+        " const bottom = Math.max(...[...game.querySelectorAll('*')]"
+        ".map(e => e.getBoundingClientRect().bottom));"
+        " return {bottom, top: table.getBoundingClientRect().top}; }"
+    )
+    assert below is None or below["bottom"] <= below["top"] + 1, below
 
 
 def widest_racers_fit(page: Any) -> None:
