@@ -49,8 +49,8 @@ def fits(page: Any) -> None:
         " const rects = [...game.querySelectorAll('*')].filter(e => e.checkVisibility())"
         ".map(e => e.getBoundingClientRect()).filter(r => r.height > 0);"
         " const t = table.getBoundingClientRect();"
-        " return {game: [Math.min(...rects.map(r => r.top)), Math.max(...rects.map(r => r.bottom))],"
-        " table: [t.top, t.bottom]}; }"
+        " return {game: [Math.min(...rects.map(r => r.top)),"
+        " Math.max(...rects.map(r => r.bottom))], table: [t.top, t.bottom]}; }"
     )
     if spans is not None:
         (top, bottom), (table_top, table_bottom) = spans["game"], spans["table"]
