@@ -169,8 +169,12 @@ def beam(
                 h = g.copy()
                 for move in cand.moves:
                     h.play(move)
-                if sift and dead(h):
-                    continue
+                if sift:
+                    # (a dead test may take milliseconds: the budget holds here too)
+                    if deadline is not None and time.perf_counter() > deadline:
+                        raise _Stop("time")
+                    if dead(h):
+                        continue
                 nxt.append((h, (line, cand.moves)))
             kept = nxt
     except _Stop as stop:

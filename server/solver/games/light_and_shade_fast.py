@@ -304,8 +304,12 @@ def beam(
                 s, line = kept[source]
                 for move in moves:
                     s = play(s, move, stock)
-                if sift and dead(s, stock):
-                    continue
+                if sift:
+                    # (the count of the Rivals takes about 25 ms: the budget holds here too)
+                    if deadline is not None and time.perf_counter() > deadline:
+                        raise _Stop("time")
+                    if dead(s, stock):
+                        continue
                 nxt.append((s, (line, moves)))
             kept = nxt
     except _Stop as stop:
