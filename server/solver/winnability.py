@@ -1,7 +1,8 @@
 """Each game's measured winnability: how many of 1,000 deals (seeds 0 to 999) the solver
 won, proved lost, or left undecided at 10 s a deal (``patience-race-server winnability
 GAME --deals 1000 --budget 10 --jobs 2``, measured 2026-11-24, The Labyrinth again under its
-corrected rules on 2026-11-26; ``docs/games/README.md``
+corrected rules and Light and Shade after its solver's count of the Rivals on
+2026-11-26; ``docs/games/README.md``
 has the table, its intervals and times). What the ``games`` list and the rules pages
 tell players; measured again when a game's rules or the solver change.
 
@@ -49,6 +50,6 @@ MEASURED: dict[str, Winnability] = {
     "labyrinth": Winnability(1000, 969, 30),
     "blockade": Winnability(1000, 1000, 0),
     "blockade-ten": Winnability(1000, 1000, 0),
-    "light-and-shade": Winnability(1000, 511, 0),
+    "light-and-shade": Winnability(1000, 537, 4),
     "wedge": Winnability(1000, 949, 51),
 }
