@@ -10,7 +10,7 @@ NATIVE := server/_native/manifest.json
 NATIVE_SOURCES := server/native.py pyproject.toml \
 	$(shell sed -n 's/^    "\(server\/[a-z_/]*\.py\)",$$/\1/p' server/native.py)
 
-.PHONY: run console test lint typecheck pytest bench soak soak-many clean native web vendor \
+.PHONY: run console test lint typecheck pytest pytest-compiled pytest-source bench soak soak-many clean native web vendor \
 	lint-js typecheck-js node-test
 
 # The browser client needs no npm to run: its one library, msgpack's ES module build, is
@@ -103,11 +103,11 @@ node-test:
 # The tests run on the compiled modules (PATIENCE_NATIVE=1 refuses to fall back), the
 # doctests and the tests of each compiled module once more on the source, as a machine
 # without a C compiler runs it (the engine, the views, the sessions' frames and errors,
-# the group commit).
-# Both in parallel (pytest-xdist), and side by side, the second's output printed after
-# the first's: most tests wait on servers, Redis and the network rather than compute,
-# so more workers than cores (tests/conftest.py: what stays on one worker, what starts
-# first). PYTEST_WORKERS=0 SOURCE_WORKERS=0: each in one process, in order.
+# the group commit): `make pytest` runs both side by side, `make test` the second beside
+# the compile, which it does not need. Each in parallel (pytest-xdist): most tests wait
+# on servers, Redis and the network rather than compute, so more workers than cores
+# (tests/conftest.py: what stays on one worker, what starts first).
+# PYTEST_WORKERS=0 SOURCE_WORKERS=0: each in one process, in order.
 PYTEST_WORKERS ?= 4
 SOURCE_WORKERS ?= 2
 ON_SOURCE := server rulebook docs README.md tests/engine tests/app/test_views.py \
@@ -122,25 +122,27 @@ ON_SOURCE := server rulebook docs README.md tests/engine tests/app/test_views.py
 # the tests kill is processes, whose writes the kernel keeps either way. Each run's
 # --basetemp is short: a unix socket's path has 107 bytes at most (pytest's own
 # pytest-of-USER/pytest-N under a longer TMPDIR passed it, and Redis cut it short).
-pytest: $(STAMP) $(NATIVE)
-	@tmp=$$( { [ -w /dev/shm ] && mktemp -d /dev/shm/pr.XXXXXX; } || mktemp -d ); \
-	export TMPDIR=$$tmp; \
-	PATIENCE_NATIVE=0 $(BIN)/pytest -n $(SOURCE_WORKERS) --dist loadgroup --basetemp=$$tmp/s $(ON_SOURCE) \
-		> $(VENV)/pytest-source.log 2>&1 & on_source=$$!; \
-	echo "PATIENCE_NATIVE=1 pytest -n $(PYTEST_WORKERS) tests; beside it, on the source:" \
-		"PATIENCE_NATIVE=0 pytest -n $(SOURCE_WORKERS) $(ON_SOURCE)"; \
-	PATIENCE_NATIVE=1 $(BIN)/pytest -n $(PYTEST_WORKERS) --dist loadgroup --basetemp=$$tmp/c tests; \
-	compiled=$$?; wait $$on_source; source=$$?; \
-	echo "--- on the source (PATIENCE_NATIVE=0; $(VENV)/pytest-source.log):"; \
-	cat $(VENV)/pytest-source.log; failed=$$((compiled || source)); \
-	if [ $$failed = 0 ]; then rm -rf $$tmp; else echo "the tests' temporary files: $$tmp"; fi; \
-	exit $$failed
+# $(call tests,NATIVE,WORKERS,PATHS): one pytest run so
+tests = tmp=$$( { [ -w /dev/shm ] && mktemp -d /dev/shm/pr.XXXXXX; } || mktemp -d ); \
+	echo "PATIENCE_NATIVE=$(1) pytest -n $(2) $(3)"; \
+	TMPDIR=$$tmp PATIENCE_NATIVE=$(1) $(BIN)/pytest -n $(2) --dist loadgroup --basetemp=$$tmp/t $(3) \
+	&& rm -rf $$tmp || { echo "the tests' temporary files: $$tmp"; exit 1; }
 
-# the checks and the compile side by side (each is one process: mypy, mypyc's build, ruff),
-# each one's output kept together, then the tests
+pytest-compiled: $(STAMP) $(NATIVE)
+	@$(call tests,1,$(PYTEST_WORKERS),tests)
+
+pytest-source: $(STAMP)
+	@$(call tests,0,$(SOURCE_WORKERS),$(ON_SOURCE))
+
+pytest: $(STAMP) $(NATIVE)
+	@$(MAKE) --no-print-directory -j2 --output-sync=target pytest-compiled pytest-source
+
+# the compile first, the tests on the source beside it, then the checks (each one's
+# output kept together); then the tests on the compiled modules
 test: $(STAMP)
-	@$(MAKE) --no-print-directory -j2 --output-sync=target lint typecheck node-test native
-	@$(MAKE) --no-print-directory pytest
+	@$(MAKE) --no-print-directory -j2 --output-sync=target native pytest-source lint \
+		typecheck node-test
+	@$(MAKE) --no-print-directory pytest-compiled
 
 # The engine's micro-benchmarks, then the load test of the race server against a bare echo
 # server (bench/load/; about 2.5 minutes in all). BENCH_ARGS=--quick: a 30-second load test.

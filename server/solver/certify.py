@@ -8,7 +8,7 @@ does both at once. Every line they return has been played through a fresh engine
 (:func:`server.solver.solve` and :func:`server.solver.check_line`), and is checked once
 more by the server before it is kept.
 
->>> found = certify("gate", [7], budget_s=10)
+>>> found = certify("gate", [7], budget_s=1)
 >>> found is not None and found["n"] == 0 and found["par"] == len(found["line"])
 True
 """
@@ -54,7 +54,7 @@ def shortest_line(game_id: str, seed: int, line: list[str], budget_s: float) -> 
     "seconds"}``; ``shortest`` says it is proved the shortest. The line is checked
     through a fresh engine.
 
-    >>> found = shortest_line("gate", 7, first_winnable("gate", [7], 10)["line"], 10)
+    >>> found = shortest_line("gate", 7, first_winnable("gate", [7], 10)["line"], 1)
     >>> found["par"] == len(found["line"])
     True
     """

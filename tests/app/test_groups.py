@@ -188,6 +188,10 @@ async def test_groups_across_two_processes(redis_url: str, tmp_path: Path) -> No
         assert (await cat.request("group_join", group=gid, key=key))["code"] == "bad_group_link"
         await ann.call("group_remove", group=gid, name="bob")
         assert (await bob.call("groups"))["groups"] == []
+        for client in (ann, bob, cat):
+            # (closed here: a server stopping waits for its connections' closing
+            # handshakes, which a client on this blocked loop could not answer)
+            await client.close()
     finally:
         for process in (one, two):
             process.stop()
