@@ -294,7 +294,10 @@ export class ReplayScreen {
     const mine = this.app.player && this.app.player.name === now;
     const race =
       this.app.player && !mine && r.kind !== "book"
-        ? button("Race this", () => this.race(), { "data-act": "race-replay" })
+        ? button("Race this", () => this.race(), {
+            "data-act": "race-replay",
+            title: `the same deal, against ${now}'s ghost`,
+          })
         : null;
     replace(
       this.root,
@@ -304,6 +307,8 @@ export class ReplayScreen {
         { class: "muted" },
         `${res.status} · ${clock(res.time_ms || 0)} · ${count(res.moves || 0, "move")} · ${res.home}/${res.total} home${r.room ? ` · race ${r.room}` : ""}${r.day ? ` · daily ${r.day}` : ""}${r.kind === "book" && typeof r.par === "number" ? ` · the book line, ${parWords(r.par, r.shortest)}` : ""}`,
       ),
+      // one row on a wide screen; on a phone's, the steps, then the scrubber, then the
+      // speed, "Race this" and the review's button, so that the board keeps its room
       h(
         "div",
         { class: "controls" },
@@ -312,13 +317,11 @@ export class ReplayScreen {
         this.playButton,
         stepButton("forward", () => this.show(this.step + 1), { "data-act": "forward" }),
         stepButton("last", () => this.show(this.steps)),
-        speed,
         h("div", { class: "scrub" }, this.range, this.stepText),
+        speed,
+        race,
+        r.kind !== "book" && this.app.player ? reviewBox(this.app, this.id, (step) => this.show(step)) : null,
       ),
-      race
-        ? h("div", { class: "controls" }, race, h("span", { class: "muted" }, `the same deal, against ${now}'s ghost`))
-        : null,
-      r.kind !== "book" && this.app.player ? reviewBox(this.app, this.id, (step) => this.show(step)) : null,
       this.note,
       this.boardBox,
     );

@@ -77,6 +77,15 @@ def http(proc: ServerProcess) -> str:
     return f"http://127.0.0.1:{proc.port}"
 
 
+def signed_in(page: Any, base: str, token: str, address: str) -> None:
+    """Open ``address`` signed in with ``token``: the token is put in the origin's storage
+    from ``/livez`` (a plain page of the same origin: no client runs there to keep or
+    overwrite a token of its own), then the address is loaded afresh."""
+    page.goto(f"{base}/livez")
+    page.evaluate("t => localStorage.setItem('patience-race-token', t)", token)
+    page.goto(f"{base}{address}")
+
+
 def shot(page: Any, name: str) -> None:
     """Save a screenshot of a main screen (looked at, not compared)."""
     SHOTS.mkdir(parents=True, exist_ok=True)

@@ -16,7 +16,7 @@ from server.engine import card_name, parse_card
 from tests.app.client import player, racing
 from tests.app.conftest import ServerProcess
 
-from .conftest import http
+from .conftest import http, signed_in
 
 AXE = Path(__file__).with_name("vendor") / "axe-core" / "axe.min.js"
 KINDS = {"foundation-up": "foundation up", "foundation-down": "foundation down"}
@@ -37,13 +37,6 @@ async def a_gate_game(url: str) -> str:
         return client.token
     finally:
         await client.close()
-
-
-def signed_in(page: Any, base: str, token: str, address: str) -> None:
-    page.goto(f"{base}/play#board=races/week")  # a page that needs no name, to hold the token
-    page.evaluate("t => localStorage.setItem('patience-race-token', t)", token)
-    page.goto("about:blank")
-    page.goto(f"{base}{address}")
 
 
 def spoken(pile: dict[str, Any]) -> str:

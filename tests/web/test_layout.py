@@ -6,8 +6,10 @@ scrolling, and no page is wider than the window.
 
 The lines are played over the protocol by registered players (a race of two on the
 line's seed, the host playing it; a solo game on the same seed for another player), and
-the browser signs in as them with their tokens. One browser and one server for the
-module; a screenshot of every game's race at every size."""
+the browser signs in as them with their tokens. Each game's pages are loaded at one of
+the sizes (the next size for the next game) and the window resized to the others, so
+every size is seen both loaded at and resized to. One browser and one server for the
+module; a screenshot of every game's race at every size, and of The Blockade's replay."""
 
 from __future__ import annotations
 
@@ -25,7 +27,7 @@ from tests.app.client import player
 from tests.app.client import signed_in as signed_in_client
 from tests.app.conftest import ServerProcess
 
-from .conftest import http, shot
+from .conftest import http, shot, signed_in
 from .largest import lines
 
 SIZES = [(1280, 800), (768, 1024), (360, 740)]
@@ -148,13 +150,6 @@ def outside(page: Any, size: tuple[int, int], boxes: list[tuple[str, str]]) -> l
     return found
 
 
-def signed_in(page: Any, base: str, token: str, address: str) -> None:
-    page.goto(f"{base}/play#board=races/week")  # a page that needs no name, to hold the token
-    page.evaluate("t => localStorage.setItem('patience-race-token', t)", token)
-    page.goto("about:blank")
-    page.goto(f"{base}{address}")
-
-
 GAME_BOXES = [
     ("board", ".game .board"),
     ("pile", ".game .pile"),
@@ -171,43 +166,60 @@ def test_every_board_fits_the_screen_at_its_largest(
     base = http(fit_server)
     driven = run(drive_all(fit_server.url))
     faults: list[str] = []
-    for size in SIZES:
-        context = browser.new_context(viewport={"width": size[0], "height": size[1]})
-        try:
-            page = context.new_page()
-            for d in driven:
-                signed_in(page, base, d.racer, f"/r/{d.code}")
-                page.wait_for_selector(".race-game .pile")
-                page.wait_for_selector(".bars .bar-row")
-                homes = page.locator(".game [data-act=home]").count()
-                boxes = [*GAME_BOXES, ("racers", ".room .bars"), ("heading", ".room-head")]
-                if homes:
-                    boxes.append(("home", ".game [data-act=home]"))
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        for n, d in enumerate(driven):
+            sizes = turned(n)
+            resize(page, sizes[0])
+            signed_in(page, base, d.racer, f"/r/{d.code}")
+            page.wait_for_selector(".race-game .pile")
+            page.wait_for_selector(".bars .bar-row")
+            homes = page.locator(".game [data-act=home]").count()
+            boxes = [*GAME_BOXES, ("racers", ".room .bars"), ("heading", ".room-head")]
+            if homes:
+                boxes.append(("home", ".game [data-act=home]"))
+            for size in sizes:
+                resize(page, size)
                 faults += [f"race {d.game} {size}: {f}" for f in outside(page, size, boxes)]
                 head = page.locator(".room-head").bounding_box()
                 if head is None or head["height"] > 48:
                     faults.append(f"race {d.game} {size}: the room's heading is {head} high")
                 shot(page, f"fit-{d.game}-{size[0]}x{size[1]}")
-                signed_in(page, base, d.solo, "/play")
-                page.wait_for_selector(".game .pile")
+            resize(page, sizes[0])
+            signed_in(page, base, d.solo, "/play")
+            page.wait_for_selector(".game .pile")
+            for size in sizes:
+                resize(page, size)
                 faults += [f"solo {d.game} {size}: {f}" for f in outside(page, size, GAME_BOXES)]
-        finally:
-            context.close()
-    run(finish_all(fit_server.url, driven))
-    for size in SIZES:
-        context = browser.new_context(viewport={"width": size[0], "height": size[1]})
-        try:
-            page = context.new_page()
-            for d in driven:
-                page.goto(f"{base}/play#replay={d.replay}")
-                page.click("[aria-label=last]")
-                page.wait_for_selector(".replay .board-box:not([data-step='0']) .pile")
-                boxes = [
-                    ("board", ".replay .board"),
-                    ("pile", ".replay .pile"),
-                    ("buttons", ".replay .controls button"),
-                ]
+        run(finish_all(fit_server.url, driven))
+        for n, d in enumerate(driven):
+            sizes = turned(n)
+            resize(page, sizes[0])
+            page.goto(f"{base}/play#replay={d.replay}")
+            page.click("[aria-label=last]")
+            page.wait_for_selector(".replay .board-box:not([data-step='0']) .pile")
+            boxes = [
+                ("board", ".replay .board"),
+                ("pile", ".replay .pile"),
+                ("buttons", ".replay .controls button"),
+            ]
+            for size in sizes:
+                resize(page, size)
                 faults += [f"replay {d.game} {size}: {f}" for f in outside(page, size, boxes)]
-        finally:
-            context.close()
+                if d.game == "blockade":  # the most rows: the replay's controls leave room
+                    shot(page, f"fit-replay-{d.game}-{size[0]}x{size[1]}")
+    finally:
+        context.close()
     assert not faults, "\n".join(faults)
+
+
+def turned(n: int) -> list[tuple[int, int]]:
+    """The sizes the ``n``-th game is looked at in: each game's page is loaded at one of
+    them, in turn (so every size has pages loaded at it), then the window is resized to
+    the others, as a turned phone or a dragged window's corner does."""
+    return SIZES[n % len(SIZES) :] + SIZES[: n % len(SIZES)]
+
+
+def resize(page: Any, size: tuple[int, int]) -> None:
+    page.set_viewport_size({"width": size[0], "height": size[1]})
