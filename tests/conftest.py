@@ -1,7 +1,7 @@
 """The suite in parallel (pytest-xdist: ``make pytest`` runs ``pytest -n 4 --dist
 loadgroup``): what stays together on one worker, and what is handed out first.
 
-- A module whose fixture is dear to make (a browser, a Redis data set of two million
+- A module whose fixture is dear to make (a browser, a Redis data set of a million
   keys, a Redis Cluster) runs on one worker, so the fixture is made once: with
   ``--dist loadgroup``, such a module is one unit of work (:func:`unit`), every other
   test a unit of its own.
