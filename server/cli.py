@@ -150,8 +150,11 @@ def cmd_native(args: argparse.Namespace) -> int:
     from server import native
 
     if args.action == "build":
-        native.build()
-        print(f"compiled {len(native.SOURCES)} modules into {native.DIR}")
+        files = native.build()
+        print(
+            f"compiled {len(native.SOURCES)} modules into {native.DIR} (C files: "
+            f"{files['compiled']} compiled, {files['cached']} from {files['cache']})"
+        )
         return 0
     state = native.status()
     print(state["mode"] + (f" ({state['why']})" if state.get("why") else ""))
