@@ -86,20 +86,22 @@ def compile_cached(
         for name, value in sorted(options.items())
     }
     found = keys(sources, headers, [*setting, shown, sys.version, _mypyc_version()])
-    missing = [n for n, key in enumerate(found) if not (cache / key).is_file()]
+    missing = []
+    for n, key in enumerate(found):
+        try:
+            Path(objects[n]).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(cache / key, objects[n])
+            (cache / key).touch()  # used: kept another KEEP_DAYS
+        except FileNotFoundError:  # (not kept, or removed by another build just now)
+            missing.append(n)
     if missing:
         compile([sources[n] for n in missing], output_dir=output_dir, **options)
-    cache.mkdir(parents=True, exist_ok=True)
-    for n, key in enumerate(found):
-        kept = cache / key
-        if n in missing:
+        cache.mkdir(parents=True, exist_ok=True)
+        for n in missing:
+            kept = cache / found[n]
             part = kept.with_suffix(f".{os.getpid()}.part")
             shutil.copyfile(objects[n], part)
             part.replace(kept)  # whole or not at all, for a build beside this one
-        else:
-            Path(objects[n]).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(kept, objects[n])
-            kept.touch()  # used: kept another KEEP_DAYS
     counted.compiled += len(missing)
     counted.cached += len(sources) - len(missing)
     return objects
@@ -112,9 +114,12 @@ def prune(cache: Path | None, now: float | None = None) -> int:
     horizon = (time.time() if now is None else now) - KEEP_DAYS * 86_400
     removed = 0
     for kept in cache.iterdir():
-        if kept.stat().st_mtime < horizon:
-            kept.unlink(missing_ok=True)
-            removed += 1
+        try:
+            if kept.stat().st_mtime < horizon:
+                kept.unlink()
+                removed += 1
+        except FileNotFoundError:  # (removed by another build just now)
+            pass
     return removed
 
 
