@@ -35,7 +35,12 @@ def folder() -> Path | None:
         return None
     if chosen:
         return Path(chosen)
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    base = os.environ.get("XDG_CACHE_HOME")
+    if not base:
+        try:
+            base = str(Path.home() / ".cache")
+        except RuntimeError:  # (no home to be found: nothing kept)
+            return None
     return Path(base) / "patience-race" / "native"
 
 
@@ -92,16 +97,19 @@ def compile_cached(
             Path(objects[n]).parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(cache / key, objects[n])
             (cache / key).touch()  # used: kept another KEEP_DAYS
-        except FileNotFoundError:  # (not kept, or removed by another build just now)
+        except OSError:  # (not kept, removed by another build just now, not readable)
             missing.append(n)
     if missing:
         compile([sources[n] for n in missing], output_dir=output_dir, **options)
-        cache.mkdir(parents=True, exist_ok=True)
-        for n in missing:
-            kept = cache / found[n]
-            part = kept.with_suffix(f".{os.getpid()}.part")
-            shutil.copyfile(objects[n], part)
-            part.replace(kept)  # whole or not at all, for a build beside this one
+        try:
+            cache.mkdir(parents=True, exist_ok=True)
+            for n in missing:
+                kept = cache / found[n]
+                part = kept.with_suffix(f".{os.getpid()}.part")
+                shutil.copyfile(objects[n], part)
+                part.replace(kept)  # whole or not at all, for a build beside this one
+        except OSError:  # a cache that cannot be written to keeps nothing: the build goes on
+            pass
     counted.compiled += len(missing)
     counted.cached += len(sources) - len(missing)
     return objects
@@ -109,7 +117,7 @@ def compile_cached(
 
 def prune(cache: Path | None, now: float | None = None) -> int:
     """Remove the objects not used for :data:`KEEP_DAYS` days; how many were removed."""
-    if cache is None or not cache.is_dir():
+    if cache is None or not cache.is_dir() or not os.access(cache, os.W_OK):
         return 0
     horizon = (time.time() if now is None else now) - KEEP_DAYS * 86_400
     removed = 0
@@ -118,7 +126,7 @@ def prune(cache: Path | None, now: float | None = None) -> int:
             if kept.stat().st_mtime < horizon:
                 kept.unlink()
                 removed += 1
-        except FileNotFoundError:  # (removed by another build just now)
+        except OSError:  # (removed by another build just now; not ours to remove)
             pass
     return removed
 

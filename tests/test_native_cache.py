@@ -117,3 +117,15 @@ def test_the_cache_folder_and_what_is_removed(
     os.utime(recent, (now, now - (KEEP_DAYS - 1) * 86_400))
     assert prune(cache, now) == 1
     assert sorted(p.name for p in cache.iterdir()) == ["recent"]
+
+
+@needs_cc
+def test_a_cache_that_cannot_be_written_to_keeps_nothing_and_the_build_goes_on(
+    tmp_path: Path,
+) -> None:
+    blocked = tmp_path / "file"
+    blocked.write_bytes(b"")  # a file where the cache's folder would be: no folder there
+    build = Build(tmp_path / "one", blocked / "cache")
+    assert build.run().is_file()
+    assert build.run().is_file()
+    assert len(build.calls) == 2
