@@ -192,11 +192,12 @@ def build(out: Path = DIR) -> dict[str, Any]:
             )
             stage = Path(tmp) / "lib"
             counted = native_cache.Counted()
+            cache = native_cache.folder()
             dist = Distribution(
                 {
                     "name": "patience-race-native",
                     "ext_modules": extensions,
-                    "cmdclass": {"build_ext": _cached_build_ext(tmp, counted)},
+                    "cmdclass": {"build_ext": _cached_build_ext(tmp, cache, counted)},
                     "script_name": "native",
                     "script_args": [
                         "--quiet",
@@ -228,8 +229,7 @@ def build(out: Path = DIR) -> dict[str, Any]:
             shutil.copy2(path, out / name)
     manifest = {"suffix": suffix, "sources": sources, "shared": shared}
     (out / "manifest.json").write_text(json.dumps(manifest, indent=1, sort_keys=True) + "\n")
-    native_cache.prune(native_cache.folder())
-    cache = native_cache.folder()
+    native_cache.prune(cache)
     return {
         "compiled": counted.compiled,
         "cached": counted.cached,
@@ -237,9 +237,9 @@ def build(out: Path = DIR) -> dict[str, Any]:
     }
 
 
-def _cached_build_ext(tmp: str, counted: Any) -> Any:
+def _cached_build_ext(tmp: str, cache: Path | None, counted: Any) -> Any:
     """setuptools' ``build_ext`` whose compiler takes the objects :mod:`server.native_cache`
-    kept, compiling the rest (and keeping them)."""
+    kept in ``cache``, compiling the rest (and keeping them)."""
     from setuptools.command.build_ext import build_ext  # type: ignore[import-untyped]
 
     from server import native_cache
@@ -255,7 +255,7 @@ def _cached_build_ext(tmp: str, counted: Any) -> Any:
                     plain,
                     compiler.object_filenames,
                     tmp,
-                    native_cache.folder(),
+                    cache,
                     counted,
                     setting,
                     sources,
