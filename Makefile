@@ -122,10 +122,14 @@ ON_SOURCE := server rulebook docs README.md tests/engine tests/app/test_views.py
 # the tests kill is processes, whose writes the kernel keeps either way. Each run's
 # --basetemp is short: a unix socket's path has 107 bytes at most (pytest's own
 # pytest-of-USER/pytest-N under a longer TMPDIR passed it, and Redis cut it short).
+# The tests start hundreds of Python processes (servers, clients, pool workers), each
+# importing the project's modules: PYTHONDONTWRITEBYTECODE, which some containers set,
+# is cleared for them, so that each module is compiled to bytecode once (__pycache__,
+# not committed) rather than in every process (a server's start: 0.27 s of CPU, not 0.41).
 # $(call tests,NATIVE,WORKERS,PATHS): one pytest run so
 tests = tmp=$$( { [ -w /dev/shm ] && mktemp -d /dev/shm/pr.XXXXXX; } || mktemp -d ); \
 	echo "PATIENCE_NATIVE=$(1) pytest -n $(2) $(3)"; \
-	TMPDIR=$$tmp PATIENCE_NATIVE=$(1) $(BIN)/pytest -n $(2) --dist loadgroup --basetemp=$$tmp/t $(3) \
+	PYTHONDONTWRITEBYTECODE= TMPDIR=$$tmp PATIENCE_NATIVE=$(1) $(BIN)/pytest -n $(2) --dist loadgroup --basetemp=$$tmp/t $(3) \
 	&& rm -rf $$tmp || { echo "the tests' temporary files: $$tmp"; exit 1; }
 
 pytest-compiled: $(STAMP) $(NATIVE)

@@ -21,9 +21,6 @@ from pathlib import Path
 from typing import Any
 
 from server.engine import GAMES, IllegalMove, UndoRefused, new_game
-from server.grading import add_difficulty
-from server.review_cli import add_commands as add_review
-from server.solving import add_commands, seed_arg
 
 
 def _game_id(text: str) -> str:
@@ -162,6 +159,11 @@ def cmd_native(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    # (the solver's commands imported here: serving never builds this parser)
+    from server.grading import add_difficulty
+    from server.review_cli import add_commands as add_review
+    from server.solving import add_commands, seed_arg
+
     parser = argparse.ArgumentParser(prog="patience-race-server", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("games", help="list the games").set_defaults(func=cmd_games)

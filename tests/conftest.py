@@ -14,6 +14,8 @@ Without ``-n`` neither changes anything but the order the tests run in.
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -80,3 +82,24 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
             return unit(nodeid)
 
     return Together(config, log)
+
+
+@pytest.fixture(autouse=True)
+def _browser_loop_set_aside(request: pytest.FixtureRequest) -> Iterator[None]:
+    """A test that does not use the browser runs as if Playwright were not there.
+
+    The browser is kept for a worker's whole run (tests/web/conftest.py), and between its
+    calls Playwright's sync API marks its event loop as the thread's running loop: an
+    asyncio test, or ``asyncio.run`` in a plain one, would then refuse to start ("cannot
+    be called from a running event loop"). The mark is taken off for the test and put
+    back after it (``asyncio._get_running_loop`` is asyncio's own, as Playwright's
+    greenlets use it)."""
+    held = asyncio._get_running_loop()
+    if held is None or "browser" in request.fixturenames:
+        yield
+        return
+    asyncio._set_running_loop(None)
+    try:
+        yield
+    finally:
+        asyncio._set_running_loop(held)

@@ -44,10 +44,13 @@ def missing(why: str) -> None:
     pytest.skip(why)
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def browser() -> Iterator[Any]:
-    """Chromium, for one module's tests: stopped after them, for Playwright's sync API
-    holds the thread's event loop while it runs, which the async tests need."""
+    """Chromium, started for a worker's first browser test and kept to its end (a start
+    costs about a CPU-second: Playwright's driver and the browser). Playwright's sync API
+    marks its event loop as the thread's running loop between its calls, which would stop
+    every asyncio test after it: tests/conftest.py sets it aside for the tests that do
+    not use the browser."""
     if CHROMIUM is None:
         missing("chromium is not installed (apt-get install chromium)")
     try:
