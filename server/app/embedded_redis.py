@@ -201,6 +201,12 @@ class EmbeddedRedis:
                 self.process.wait()
         self.process = None
         if self._lock is not None:
+            if self.socket.parent != self.dir:
+                # a socket moved to /tmp: its folder goes with it (a test's data
+                # directory is new each time, and the folders would pile up there)
+                with contextlib.suppress(OSError):
+                    self.socket.unlink(missing_ok=True)
+                    self.socket.parent.rmdir()
             os.close(self._lock)  # releases the lock
             self._lock = None
 

@@ -47,3 +47,15 @@ def test_deep_data_directories_get_sockets_of_their_own_that_work(tmp_path: Path
     finally:
         for server in servers:
             server.stop()
+
+
+def test_a_socket_moved_to_tmp_leaves_nothing_there_once_stopped(tmp_path: Path) -> None:
+    """Every test's data directory is new, so a folder left behind a stop would pile up in
+    /tmp; a stop takes it away (and the next start makes it again)."""
+    server = EmbeddedRedis(deep(tmp_path, "gone"))
+    folder = server.socket.parent
+    for _ in range(2):
+        server.start()
+        assert folder.is_dir()
+        server.stop()
+        assert not folder.exists()
