@@ -326,18 +326,24 @@ class Service:
 
     async def shutdown(self) -> None:
         """Stop the timers and housekeeping, write what is queued, leave the bus."""
-        self.housekeeping.stop()
-        self.certifier.stop()
-        self.commitments.stop()
-        self.grader.stop()
-        self.weekly.stop()
+        # the periodic looks: each ends after its step under way, whose cancel may be
+        # lost in a Redis call (server/app/periodic.py), before Redis is let go of
+        looks = [
+            *self.housekeeping.stop(),
+            *self.certifier.stop(),
+            *self.grader.stop(),
+            *self.weekly.stop(),
+            *self.quick.stop(),
+        ]
+        if (published := self.commitments.stop()) is not None:
+            looks.append(published)
         self.host.stop()
         self.races.stop()
         self.stuck.stop()
         self.challenging.stop()
-        self.quick.stop()
-        if self.ctx.background:  # what closing connections started (presence, host)
-            await asyncio.wait(set(self.ctx.background), timeout=5)
+        # and what closing connections started (presence, host)
+        if waited := {*looks, *self.ctx.background}:
+            await asyncio.wait(waited, timeout=5)
         await self.host.uncount_watchers()
         self.workers.close()
         await self.commit.close()

@@ -18,6 +18,7 @@ day is never held up. Its book line and par are fixed once too, when found
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from dataclasses import dataclass
@@ -105,8 +106,9 @@ class Certifier(Part):
         if self.settings.certify_ahead > 0:
             self._looks.start()
 
-    def stop(self) -> None:
-        self._looks.stop()
+    def stop(self) -> list[asyncio.Task[None]]:
+        """Stop the looks; their task, to await where a look under way must be over."""
+        return [t for t in (self._looks.stop(),) if t is not None]
 
     async def certify_ahead(
         self, days: list[str] | None = None, games: list[str] | None = None

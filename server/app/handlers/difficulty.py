@@ -17,6 +17,7 @@ is null.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from typing import Any
@@ -55,8 +56,9 @@ class Grader(Part):
         if self.settings.certify_ahead > 0:
             self._looks.start()
 
-    def stop(self) -> None:
-        self._looks.stop()
+    def stop(self) -> list[asyncio.Task[None]]:
+        """Stop the looks; their task, to await where a look under way must be over."""
+        return [t for t in (self._looks.stop(),) if t is not None]
 
     async def difficulty(self, day: str, game_id: str, seed: int | None) -> dict[str, Any] | None:
         """The difficulty to show of the day's deal of ``seed`` (``domain.difficulty``),

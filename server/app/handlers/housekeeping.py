@@ -57,8 +57,10 @@ class Housekeeping(Part):
             wait_first=True,
         )
         self._resets = Periodic(
-            "ending dailies at the reset", self._to_reset, lambda: 0, ctx.failures
+            "ending dailies at the reset", self._reset_look, self._to_reset_look, ctx.failures
         )
+        #: the server time of the reset the looks wait for (None before the first look)
+        self.next_reset: int | None = None
 
     async def start(self) -> int:
         """Resume the rooms a previous run left, and start the housekeeping and the
@@ -69,18 +71,30 @@ class Housekeeping(Part):
         self._resets.start()
         return count
 
-    def stop(self) -> None:
-        self._sweeper.stop()
-        self._resets.stop()
+    def stop(self) -> list[asyncio.Task[None]]:
+        """Stop the sweeps and the looks for the reset; their tasks, to await where a
+        step under way must be over (each ends after it, its cancel lost or not)."""
+        return [t for t in (self._sweeper.stop(), self._resets.stop()) if t is not None]
 
-    async def _to_reset(self) -> None:
-        """End the ranked dailies left open by the resets passed, then wait for the next
-        day's reset (00:00 UTC on the server clock), to do it again then. Every
-        housekeeping pass looks too, for what a failure or another process's claim left."""
-        await self.end_dailies()
-        reset = d.next_reset_ms(self.now())
-        while (left := reset - self.now()) > 0:
-            await asyncio.sleep(min(left / 1000, RESET_LOOK))
+    async def _reset_look(self) -> None:
+        """At the first look, and at each day's reset (00:00 UTC on the server clock)
+        after it: end the ranked dailies left open by the resets passed. Every
+        housekeeping pass looks too, for what a failure or another process's claim left.
+
+        The wait between looks is the :class:`Periodic`'s own, a step at a time (at most
+        :data:`RESET_LOOK`), not a loop within the step: a step whose cancel is lost in
+        a Redis call (server/app/periodic.py) ends at once, where a wait for the next
+        reset within it would have run until then, a day, and kept the process (or a
+        test's event loop) from ending."""
+        if self.next_reset is None or self.now() >= self.next_reset:
+            await self.end_dailies()
+            self.next_reset = d.next_reset_ms(self.now())
+
+    def _to_reset_look(self) -> float:
+        """Seconds to the next look: to the reset, :data:`RESET_LOOK` at most."""
+        if self.next_reset is None:
+            return 0.0
+        return max(0.0, min((self.next_reset - self.now()) / 1000, RESET_LOOK))
 
     async def end_dailies(self) -> None:
         """:meth:`DailyChallenge.close_ended`; a failure is logged (the next look tries

@@ -20,6 +20,7 @@ for a while sends every watcher the standings again when it hears again.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from dataclasses import dataclass
 from typing import Any
@@ -61,8 +62,9 @@ class WeeklyEvents(Part):
     def start(self) -> None:
         self._closer.start()
 
-    def stop(self) -> None:
-        self._closer.stop()
+    def stop(self) -> list[asyncio.Task[None]]:
+        """Stop the looks; their task, to await where a look under way must be over."""
+        return [t for t in (self._closer.stop(),) if t is not None]
 
     async def on_join(self, session: Session, req: m.EventJoin) -> dict[str, Any]:
         """Join this week's event (once: joining again answers the league joined)."""

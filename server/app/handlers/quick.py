@@ -110,11 +110,14 @@ class QuickRace(Part):
     def start(self) -> None:
         self.passes.start()
 
-    def stop(self) -> None:
-        self.passes.stop()
+    def stop(self) -> list[asyncio.Task[None]]:
+        """Stop the passes and the starts' timers; the passes' task, to await where a
+        pass under way must be over."""
+        passes = self.passes.stop()
         for timer in self.starts.values():
             timer.cancel()
         self.starts.clear()
+        return [passes] if passes is not None else []
 
     def window_of(self) -> Window:
         r = self.rule
