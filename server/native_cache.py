@@ -10,6 +10,10 @@ own temporary folder taken out of them), mypyc's version (its runtime's headers)
 Python's. The folder: ``PATIENCE_NATIVE_CACHE``, else ``$XDG_CACHE_HOME/patience-race/
 native``, else ``~/.cache/patience-race/native``; ``PATIENCE_NATIVE_CACHE=off`` keeps
 nothing. An object not used for :data:`KEEP_DAYS` days is removed by the next build.
+
+The C files left to compile are compiled side by side, one compiler a core
+(:func:`in_parallel`): mypyc's are one module's each, and setuptools compiles an
+extension's files one after another.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ import shutil
 import sys
 import time
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -84,7 +89,8 @@ def compile_cached(
     objects = object_names(sources, output_dir=output_dir or "")
     if cache is None:
         counted.compiled += len(sources)
-        return compile(sources, output_dir=output_dir, **options)
+        in_parallel(compile, sources, output_dir, options)
+        return objects
     headers = [p for p in Path(build_dir).rglob("*.h")]
     shown = {
         name: [str(v).replace(build_dir, "") for v in value] if isinstance(value, list) else value
@@ -100,7 +106,7 @@ def compile_cached(
         except OSError:  # (not kept, removed by another build just now, not readable)
             missing.append(n)
     if missing:
-        compile([sources[n] for n in missing], output_dir=output_dir, **options)
+        in_parallel(compile, [sources[n] for n in missing], output_dir, options)
         try:
             cache.mkdir(parents=True, exist_ok=True)
             for n in missing:
@@ -113,6 +119,29 @@ def compile_cached(
     counted.compiled += len(missing)
     counted.cached += len(sources) - len(missing)
     return objects
+
+
+def in_parallel(
+    compile: Callable[..., list[str]],
+    sources: list[str],
+    output_dir: str | None,
+    options: dict[str, Any],
+    jobs: int | None = None,
+) -> None:
+    """``compile`` (a distutils compiler's) over ``sources`` in ``jobs`` threads (one a
+    core this process may use), each a share of the files: the compiler is a process of
+    its own for each file, so they run side by side. A failure is raised as ``compile``
+    raises it."""
+    if jobs is None:
+        jobs = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1
+    shares = [sources[n::jobs] for n in range(max(1, min(jobs, len(sources))))]
+    if len(shares) == 1:
+        compile(sources, output_dir=output_dir, **options)
+        return
+    with ThreadPoolExecutor(len(shares)) as pool:
+        done = [pool.submit(compile, share, output_dir=output_dir, **options) for share in shares]
+        for future in done:
+            future.result()
 
 
 def prune(cache: Path | None, now: float | None = None) -> int:

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from server.native_cache import KEEP_DAYS, Counted, compile_cached, folder, prune
+from server.native_cache import KEEP_DAYS, Counted, compile_cached, folder, in_parallel, prune
 
 CC = shutil.which("cc") or shutil.which("gcc")
 needs_cc = pytest.mark.skipif(CC is None, reason="no C compiler")
@@ -129,3 +129,34 @@ def test_a_cache_that_cannot_be_written_to_keeps_nothing_and_the_build_goes_on(
     assert build.run().is_file()
     assert build.run().is_file()
     assert len(build.calls) == 2
+
+
+@needs_cc
+def test_the_files_left_to_compile_are_compiled_side_by_side(tmp_path: Path) -> None:
+    """Five C files over two compilers at once (:func:`in_parallel`): each compiles a
+    share, every object is made, and a file that does not compile fails the build."""
+    from setuptools._distutils.ccompiler import new_compiler  # type: ignore[import-untyped]
+    from setuptools._distutils.sysconfig import customize_compiler  # type: ignore[import-untyped]
+
+    compiler = new_compiler()
+    customize_compiler(compiler)
+    sources = []
+    for n in range(5):
+        source = tmp_path / f"f{n}.c"
+        source.write_text(f"int f{n}(void) {{ return {n}; }}\n")
+        sources.append(str(source))
+    shares: list[list[str]] = []
+
+    def compile(names: list[str], output_dir: str | None = None, **options: Any) -> Any:
+        shares.append(list(names))
+        return compiler.compile(names, output_dir=output_dir, **options)
+
+    out = str(tmp_path / "obj")
+    in_parallel(compile, sources, out, {}, jobs=2)
+    assert sorted(map(len, shares)) == [2, 3]
+    assert sorted(name for share in shares for name in share) == sorted(sources)
+    assert all(Path(o).is_file() for o in compiler.object_filenames(sources, output_dir=out))
+    (tmp_path / "f3.c").write_text("int f3(void) { return }\n")
+    with pytest.raises(Exception) as failed:  # (distutils' class, by whichever import)
+        in_parallel(compiler.compile, sources, out, {}, jobs=2)
+    assert failed.typename == "CompileError"
