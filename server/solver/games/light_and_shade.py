@@ -35,8 +35,14 @@ from server.engine.games.light_and_shade import (
 
 from ..hooks import Hooks
 from ..search import Outcome
-from . import light_and_shade_crowd, light_and_shade_dead, light_and_shade_fast
+from . import (
+    light_and_shade_crowd,
+    light_and_shade_dead,
+    light_and_shade_fast,
+    light_and_shade_order,
+)
 from .light_and_shade_dead import DEAD_STOCK as DEAD_STOCK
+from .light_and_shade_order import ORDER_STOCK as ORDER_STOCK
 
 #: card number -> its class (rank and colour), for ``bytes.translate``; the class of a
 #: card is at least 4 (a black two), so 0 can stand for an empty Rival
@@ -150,12 +156,19 @@ class LightAndShadeHooks(Hooks):
     def dead(self, game: Game) -> bool:
         """Proved lost by :mod:`.light_and_shade_dead` (the waits lock up: some card can
         never go home) or, when that finds nothing, by :mod:`.light_and_shade_crowd` (more
-        cards must wait in the Rivals at once than there are Rivals); asked only with at
-        most ``DEAD_STOCK`` cards in the stock, where they find lost positions (earlier
-        they seldom do, and the count costs a fixpoint for each card on the talon)."""
-        if len(game.p[STOCK]) > DEAD_STOCK:
+        cards must wait in the Rivals at once than there are Rivals), both asked only with
+        at most ``DEAD_STOCK`` cards in the stock, where they find lost positions (earlier
+        they seldom do, and the count costs a fixpoint for each card on the talon); then
+        by :mod:`.light_and_shade_order` (the same count, with the stock's order and the
+        time of each event), with at most ``ORDER_STOCK`` cards in the stock."""
+        n = len(game.p[STOCK])
+        if n > ORDER_STOCK:
             return False
-        return light_and_shade_dead.dead(game) or light_and_shade_crowd.dead(game)
+        if n <= DEAD_STOCK and (
+            light_and_shade_dead.dead(game) or light_and_shade_crowd.dead(game)
+        ):
+            return True
+        return light_and_shade_order.dead(game)
 
     def lower_bound(self, game: Game) -> int:
         """The moves every card still needs, each its own: a card in the stock a deal, a
