@@ -122,6 +122,9 @@ class Timed:
         self.q = list(range(first_q, n))
         self.dt = [0] * talon_len + list(range(1, self.deals + 1))
         self.parents = [by_class[BELOW[c]] if RANK[c] < 13 else [] for c in cards]
+        #: each card's class, and the class of its P cards (-1: a king, none)
+        self.cls = [KEY[c] for c in cards]
+        self.pcls = [BELOW[c] if RANK[c] < 13 else -1 for c in cards]
         self.lower = [by_class[ABOVE[c]] for c in cards]
         self.need = [home_now[KEY[c]] + 1 - home_now[ABOVE[c]] for c in cards]
         self.two = [RANK[c] == 2 for c in cards]
@@ -135,6 +138,8 @@ class Timed:
         self.home = [INF] * n
         self.e = INF
         self.f = INF
+        #: the earliest top of any card of each class
+        self.ctop = [INF] * _CLASSES
 
     # -- the fixpoint --------------------------------------------------------------------
 
@@ -142,8 +147,11 @@ class Timed:
         """The earliest time a place is open for card ``k`` (``Q`` index ``qi``) leaving
         the talon: a top of ``P(k)`` not under it when it was dealt, or (unless
         ``direct_only``) ``F``."""
-        top, leave, first_q, d = self.top, self.leave, self.first_q, self.dt[qi]
         best = INF if direct_only else self.f
+        pc = self.pcls[k]
+        if pc < 0 or self.ctop[pc] >= best:
+            return best
+        top, leave, first_q, d = self.top, self.leave, self.first_q, self.dt[qi]
         for y in self.parents[k]:
             t = top[y]
             if t >= best:
@@ -184,11 +192,13 @@ class Timed:
         enter = self.enter = [INF] * n
         leave = self.leave = [INF] * n
         home = self.home = [INF] * n
+        ctop = self.ctop = [INF] * _CLASSES
         self.e = self.f = INF
-        auxes, rivals, parents, lower = self.auxes, self.rivals, self.parents, self.lower
-        need, two, q = self.need, self.two, self.q
+        auxes, rivals, lower = self.auxes, self.rivals, self.lower
+        need, two, q, cls, pcls = self.need, self.two, self.q, self.cls, self.pcls
         aux_empty = any(not ids for ids in auxes)
         rival_empty = len(rivals) < SIDE
+        leave_time = self._leave_time
         changed = True
         while changed:
             changed = False
@@ -197,38 +207,47 @@ class Timed:
                 for k in reversed(ids):
                     if t < top[k]:
                         top[k] = t
+                        if t < ctop[cls[k]]:
+                            ctop[cls[k]] = t
                         changed = True
-                    t = max(t, home[k])
-            e = 0 if aux_empty else min((max(home[k] for k in ids) for ids in auxes), default=INF)
+                    if home[k] > t:
+                        t = home[k]
+            e = 0 if aux_empty else min(max(home[k] for k in ids) for ids in auxes)
             f = 0 if rival_empty else min((enter[k] for k in rivals), default=INF)
             if e < self.e or f < self.f:
                 self.e, self.f = min(e, self.e), min(f, self.f)
                 changed = True
             e = self.e
             for k in rivals:
-                t = min(e, min((top[y] for y in parents[k]), default=INF))
+                t = min(e, ctop[pcls[k]]) if pcls[k] >= 0 else e
                 if t < enter[k]:
                     enter[k] = top[k] = t
+                    if t < ctop[cls[k]]:
+                        ctop[cls[k]] = t
                     changed = True
             for qi in range(len(q) - 1, -1, -1):
                 k = q[qi]
-                t = self._leave_time(qi)
+                t = leave_time(qi)
                 if t < leave[k]:
                     leave[k] = t
                     changed = True
-                t = max(leave[k], min(e, min((top[y] for y in parents[k]), default=INF)))
+                if t >= INF:
+                    continue
+                t = max(leave[k], min(e, ctop[pcls[k]]) if pcls[k] >= 0 else e)
                 if t < enter[k]:
                     enter[k] = top[k] = t
+                    if t < ctop[cls[k]]:
+                        ctop[cls[k]] = t
                     changed = True
             for k in range(n):
                 t = top[k]
                 if t >= home[k]:
                     continue
                 if not two[k] and need[k] > 0:
-                    times = sorted(home[y] for y in lower[k])
-                    if need[k] > len(times):
+                    low = lower[k]
+                    if need[k] > len(low):
                         continue
-                    t = max(t, times[need[k] - 1])
+                    t = max(t, sorted(home[y] for y in low)[need[k] - 1])
                 if t < home[k]:
                     home[k] = t
                     changed = True
@@ -315,7 +334,7 @@ def never_home(
     reads them."""
     timed = Timed(p, home_now)
     if count:
-        timed.pin_all(stock_pins=False)
+        timed.pin_all(rounds=1, stock_pins=False)
     else:
         timed.close()
     return timed.never_home()
