@@ -56,17 +56,36 @@ times:
 
 - ``m`` is at least ``X``'s deal time and the earliest time a place is open for it;
 - every card of ``Q`` above ``X`` dealt by ``m`` has left the talon by ``m``;
-- a card above ``X`` dealt by ``m`` none of whose ``P`` cards is a top by ``m`` and with
-  ``E`` after ``m`` left the talon into a Rival (there was no top for it) and is still
-  there (it can leave a Rival only onto such a top or into an empty Auxiliary), and so
-  is a Rival's card now that cannot enter an Auxiliary by ``m``; with ``X`` itself, if no
-  top is open for it by ``m``, they all need a Rival at once: more than four, and ``X``
-  cannot leave at ``m``.
+- a card above ``X`` dealt by ``m`` none of whose ``P`` cards is a top by ``m``, with ``E``
+  after ``m``, left the talon into a Rival (there was no top for it) and is still there
+  (it leaves a Rival only onto such a top or into an empty Auxiliary), and so is a
+  Rival's card now that cannot enter an Auxiliary by ``m``: call these *stuck*;
+- every other card above ``X`` dealt by ``m``, and every Auxiliary's or Rival's card now,
+  that cannot be home by ``m`` is in an Auxiliary or a Rival at ``m``. An Auxiliary is
+  one run down in alternate colours, so it holds at most one card of each rank, all of
+  its bottom card's group, none above its bottom card's rank; with ``E`` after ``m``
+  every pile still has the bottom card it has now. So of the cards of one rank and
+  group, at most as many as there are piles of that group whose bottom card is of that
+  rank or higher are in the Auxiliaries (with ``E`` by ``m``: of one rank, four), and
+  the rest are in Rivals;
+- with ``X`` itself, if no top is open for it by ``m``, the stuck cards and that rest
+  need a Rival each at once: more than four, and ``X`` cannot leave at ``m``.
 
-If every ``m`` from 0 to N fails, ``X`` never leaves: it is pinned for good, and the
-search goes on for another card above it, in the world with it pinned (two pins: a card
-between them must leave before the upper one is dealt). When none is found, a card whose
-going home is ``INF`` proves the position lost.
+So ``X`` leaves, if ever, at the least ``m`` that passes (its *floor*, a rule of the
+fixpoint from then on: every game's leave time of ``X`` is at least it). If none from 0 to
+N passes, ``X`` never leaves: it is pinned for good (two pins: a card between them must
+leave before the upper one is dealt). The floors and pins found are kept, the times
+closed again, and the sweep over ``Q`` repeated (``rounds``); a card whose going home is
+then ``INF`` proves the position lost. The hooks pin only the talon's cards, in one sweep
+(pins on stock cards and more sweeps cost more and, near the end, rarely find more).
+
+What it does not do: it fires near the end of a deal (13 to 24 cards in the stock, as
+well as where the lock proof and the count do), not at the deal itself. From the deal
+the earliest times are each reached by a line of their own: once one Rival can be
+emptied, every card may use it, the foundations rise in the best order for each card
+separately, and no card is ever shown never to go home. (The floors do bound *when*:
+from deal 6's start no Auxiliary can empty before the 57th card is dealt, which a beam
+of width 4,096 meets at about the 58th.)
 """
 
 from __future__ import annotations
@@ -75,13 +94,13 @@ from collections.abc import Sequence
 from typing import Final
 
 from server.engine import Game
-from server.engine.cards import RANK
+from server.engine.cards import RANK, RED
 from server.engine.games.light_and_shade import ABOVE, AUX, BELOW, KEY, RIVALS, STOCK, TALON
 
 from .light_and_shade_dead import home_counts
 
 #: the most cards in the stock for which the hooks ask :func:`dead` (it costs a fixpoint
-#: for each card on the talon, about 1 to 10 ms each, and fires seldom further up)
+#: for each card on the talon, about 30 ms a position in all, and seldom fires further up)
 ORDER_STOCK: Final = 24
 #: never (larger than any time)
 INF: Final = 1 << 20
@@ -124,6 +143,17 @@ class Timed:
         self.parents = [by_class[BELOW[c]] if RANK[c] < 13 else [] for c in cards]
         #: each card's class, and the class of its P cards (-1: a king, none)
         self.cls = [KEY[c] for c in cards]
+        self.rank = [RANK[c] for c in cards]
+        #: a card's group (which four foundations take it): 0 the red aces' piles (black
+        #: twos, red threes, ...), 1 the black aces'; a pile's cards are all of one group
+        self.group = [int(RED[c] != (RANK[c] % 2 == 1)) for c in cards]
+        #: while no Auxiliary has emptied, how many piles can hold a card of each rank and
+        #: group: those of its group whose bottom card is of that rank or higher
+        self.room = [[0] * 14 for _ in range(2)]
+        for ids in auxes:
+            if ids:
+                for r in range(2, RANK[cards[ids[0]]] + 1):
+                    self.room[self.group[ids[0]]][r] += 1
         self.pcls = [BELOW[c] if RANK[c] < 13 else -1 for c in cards]
         self.lower = [by_class[ABOVE[c]] for c in cards]
         self.need = [home_now[KEY[c]] + 1 - home_now[ABOVE[c]] for c in cards]
@@ -265,24 +295,43 @@ class Timed:
         """With ``qi`` pinned and the times closed: the least time at which it can leave
         by the count, ``INF`` if none."""
         k = self.q[qi]
-        top, leave, enter, parents, q = self.top, self.leave, self.enter, self.parents, self.q
+        leave, enter, home, q = self.leave, self.enter, self.home, self.q
+        ctop, pcls, rank, group, room = self.ctop, self.pcls, self.rank, self.group, self.room
         e = self.e
-        rivals = [enter[r] for r in self.rivals]
+        fixed = [k for ids in self.auxes for k in ids] + self.rivals
         base = self.talon_len - 1
         start = max(self.floor[qi], self._cond(k, qi, False))
         direct = self._cond(k, qi, True)
         for m in range(start, self.deals + 1):
             worst = 0
-            stuck = sum(1 for t in rivals if t > m)
+            stuck = sum(1 for r in self.rivals if enter[r] > m)
+            # the cards out of the talon and not home at m that may be in an Auxiliary,
+            # by rank: a pile holds at most one card of each rank
+            by_rank = [0] * 28
+            for y in fixed:
+                if home[y] > m and (y not in self.rivals or enter[y] <= m):
+                    by_rank[rank[y] * 2 + group[y]] += 1
             for j in range(qi + 1, base + m + 1):
                 y = q[j]
-                worst = max(worst, leave[y])
-                if e > m and min((top[z] for z in parents[y]), default=INF) > m:
+                if leave[y] > worst:
+                    worst = leave[y]
+                if e > m and (pcls[y] < 0 or ctop[pcls[y]] > m):
                     stuck += 1
+                elif home[y] > m:
+                    by_rank[rank[y] * 2 + group[y]] += 1
             if worst > m:
                 continue
             if direct > m:
                 stuck += 1  # X itself goes into a Rival
+            if e > m:
+                # no pile has emptied: each keeps its bottom card's group and rank
+                stuck += sum(
+                    max(0, by_rank[i] - room[i % 2][i // 2]) for i in range(4, 28) if by_rank[i]
+                )
+            else:
+                stuck += sum(
+                    max(0, by_rank[2 * r] + by_rank[2 * r + 1] - SIDE) for r in range(2, 14)
+                )
             if stuck <= SIDE:
                 return m
         return INF
