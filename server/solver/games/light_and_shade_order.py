@@ -66,8 +66,9 @@ times:
   its bottom card's group, none above its bottom card's rank; with ``E`` after ``m``
   every pile still has the bottom card it has now. So of the cards of one rank and
   group, at most as many as there are piles of that group whose bottom card is of that
-  rank or higher are in the Auxiliaries (with ``E`` by ``m``: of one rank, four), and
-  the rest are in Rivals;
+  rank or higher are in the Auxiliaries (with ``E`` by ``m``, of one rank and group at
+  most as many as piles of that group, the four piles split between the two groups in
+  whichever way leaves the fewest over), and the rest are in Rivals;
 - with ``X`` itself, if no top is open for it by ``m``, the stuck cards and that rest
   need a Rival each at once: more than four, and ``X`` cannot leave at ``m``.
 
@@ -329,8 +330,14 @@ class Timed:
                     max(0, by_rank[i] - room[i % 2][i // 2]) for i in range(4, 28) if by_rank[i]
                 )
             else:
-                stuck += sum(
-                    max(0, by_rank[2 * r] + by_rank[2 * r + 1] - SIDE) for r in range(2, 14)
+                # each pile is empty or of one group: n of them of group 0, at most 4 - n
+                # of group 1, whatever n is
+                stuck += min(
+                    sum(
+                        max(0, by_rank[2 * r] - n) + max(0, by_rank[2 * r + 1] - SIDE + n)
+                        for r in range(2, 14)
+                    )
+                    for n in range(SIDE + 1)
                 )
             if stuck <= SIDE:
                 return m
