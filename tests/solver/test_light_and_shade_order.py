@@ -7,6 +7,8 @@ from __future__ import annotations
 import functools
 from collections import Counter
 
+import pytest
+
 from server.engine import Game, Move, new_game
 from server.engine.games.light_and_shade import STOCK, LightAndShade
 from server.solver import solve
@@ -136,3 +138,39 @@ def test_the_hooks_ask_it_up_to_order_stock() -> None:
         assert fast.dead(s, stock)
     game = new_game("light-and-shade", seed=4)
     assert not HOOKS.dead(game)  # 88 cards in the stock: not asked
+
+
+#: deals a beam wins in 10 s (their lines are checked through the engine)
+WON = (0, 1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 18, 20, 23, 24, 25, 26, 28, 29, 30, 31, 32, 33)
+
+
+def test_from_the_deal() -> None:
+    """Asked once, at the deal, with pins on the stock's cards too, it proves four of the
+    first 300 deals lost: 50 and 60 (no card can ever go home: in 60 a search of all
+    7.7 million positions, too slow for here, plays none home), 130 and 218 (which the
+    beam proves lost on its own, near the end). A solve of deal 60 says ``lost`` at once.
+    It calls no deal the beam wins lost."""
+    for seed in (50, 60, 130, 218):
+        assert order.dead_from_here(new_game("light-and-shade", seed=seed)), seed
+    result = solve("light-and-shade", seed=60, budget_s=10)
+    assert result.verdict == "lost" and result.nodes == 0
+    for seed in WON:
+        assert not order.dead_from_here(new_game("light-and-shade", seed=seed)), seed
+
+
+def test_the_hooks_ask_it_once_a_position(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The hooks ask the proof from the deal once for each position a search starts from,
+    however many passes the beam makes."""
+    asked: list[int] = []
+    real = order.dead_from_here
+
+    def counted(game: Game) -> bool:
+        asked.append(1)
+        return real(game)
+
+    monkeypatch.setattr(order, "dead_from_here", counted)
+    hooks = LightAndShadeHooks()
+    game = new_game("light-and-shade", seed=6)
+    for width in (16, 64):
+        hooks.own_beam(game, width, None, 2_000)
+    assert len(asked) == 1

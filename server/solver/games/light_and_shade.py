@@ -17,6 +17,7 @@ same group (a pile of that group stands at ``r - 1``).
 
 from __future__ import annotations
 
+import time
 from typing import ClassVar, Final
 
 from server.engine import Game, Move
@@ -34,7 +35,7 @@ from server.engine.games.light_and_shade import (
 )
 
 from ..hooks import Hooks
-from ..search import Outcome
+from ..search import LOST, Outcome
 from . import (
     light_and_shade_crowd,
     light_and_shade_dead,
@@ -60,6 +61,11 @@ class LightAndShadeHooks(Hooks):
     SEARCH: ClassVar[str] = "beam"
     BEAM_WIDTH: ClassVar[int] = 64
     BEAM_GROWTH: ClassVar[int] = 4
+
+    def __init__(self) -> None:
+        super().__init__()
+        #: :meth:`lost_from_here` by key
+        self._from_here: dict[bytes, bool] = {}
 
     def key(self, game: Game) -> bytes:
         """Two positions with the same key are the same game, up to renaming:
@@ -189,7 +195,24 @@ class LightAndShadeHooks(Hooks):
         cls = type(self)
         if any(getattr(cls, name) is not getattr(LightAndShadeHooks, name) for name in _FAST):
             return None
+        started = time.perf_counter()
+        if self.lost_from_here(game):
+            return Outcome(LOST, [], 0, time.perf_counter() - started)
         return light_and_shade_fast.beam(game, width, deadline, max_nodes)
+
+    def lost_from_here(self, game: Game) -> bool:
+        """Whether :func:`.light_and_shade_order.dead_from_here` proves the position the
+        search starts from lost (asked once a position: each pass of the beam starts
+        from the same one). It reads the whole stock's order, so it can decide a deal
+        before a card is dealt: in deals 50 and 60 no card can ever go home."""
+        key = self.key(game)
+        known = self._from_here.get(key)
+        if known is None:
+            known = light_and_shade_order.dead_from_here(game)
+            if len(self._from_here) >= 64:
+                self._from_here.clear()
+            self._from_here[key] = known
+        return known
 
     @staticmethod
     def safe_home(game: Game, card: int) -> bool:

@@ -396,6 +396,16 @@ def never_home(
     return timed.never_home()
 
 
+def dead_from_here(game: Game) -> bool:
+    """The proof at its strongest, for a position asked once (the deal): pins on the
+    stock's cards as well as the talon's, one sweep (about 0.1 to 0.3 s from the deal).
+    From the deal it proves lost deals 50, 60, 130 and 218 of the first 300 (in 50 and 60
+    no card can ever go home; in 60 a search of all 7.7 million positions agrees)."""
+    timed = Timed(game.p, home_counts(game))
+    timed.pin_all(rounds=1, stock_pins=True)
+    return bool(timed.never_home())
+
+
 def dead(game: Game, *, count: bool = True) -> bool:
     """Whether some card can never go home from here, by the module's proof (so the
     position is lost). Never true of a position that can be won."""
