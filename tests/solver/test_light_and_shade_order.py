@@ -145,12 +145,13 @@ WON = (0, 1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 18, 20, 23, 24, 25, 26, 28, 29, 30
 
 
 def test_from_the_deal() -> None:
-    """Asked once, at the deal, with pins on the stock's cards too, it proves four of the
+    """Asked once, at the deal, with pins on the stock's cards too, it proves seven of the
     first 300 deals lost: 50 and 60 (no card can ever go home: in 60 a search of all
     7.7 million positions, too slow for here, plays none home), 130 and 218 (which the
-    beam proves lost on its own, near the end). A solve of deal 60 says ``lost`` at once.
-    It calls no deal the beam wins lost."""
-    for seed in (50, 60, 130, 218):
+    beam proves lost on its own, near the end), and 37, 44 and 242 (a card dealt early
+    never leaves the talon, by the count with the foundations' classes). A solve of deal
+    60 says ``lost`` at once. It calls no deal the beam wins lost."""
+    for seed in (37, 44, 50, 60, 130, 218, 242):
         assert order.dead_from_here(new_game("light-and-shade", seed=seed)), seed
     result = solve("light-and-shade", seed=60, budget_s=10)
     assert result.verdict == "lost" and result.nodes == 0

@@ -115,6 +115,12 @@ INF: Final = 1 << 20
 _CLASSES: Final = 28
 #: the Rivals
 SIDE: Final = 4
+#: by class: the class below it in its group (one rank lower, the other colour), and the
+#: index ``rank * 2 + group`` of its rank and group
+_LOWER: Final = tuple((k // 2 - 1) * 2 + (1 - k % 2) if k >= 4 else 0 for k in range(_CLASSES))
+_GROUPED: Final = tuple(
+    (k // 2) * 2 + int((k % 2 == 1) != (k // 2 % 2 == 1)) for k in range(_CLASSES)
+)
 
 
 class Timed:
@@ -143,6 +149,7 @@ class Timed:
         for k, card in enumerate(cards):
             by_class[KEY[card]].append(k)
         self.cards, self.auxes, self.rivals = cards, auxes, rivals
+        self.by_class, self.home_now = by_class, list(home_now)
         self.first_q, self.talon_len = first_q, talon_len
         self.deals = len(p[STOCK])
         #: the cards of Q, and each one's deal time
@@ -303,8 +310,8 @@ class Timed:
         """With ``qi`` pinned and the times closed: the least time at which it can leave
         by the count, ``INF`` if none."""
         k = self.q[qi]
-        leave, enter, home, q = self.leave, self.enter, self.home, self.q
-        ctop, pcls, rank, group, room = self.ctop, self.pcls, self.rank, self.group, self.room
+        leave, enter, home, q, cls = self.leave, self.enter, self.home, self.q, self.cls
+        ctop, pcls, room = self.ctop, self.pcls, self.room
         e = self.e
         fixed = [k for ids in self.auxes for k in ids] + self.rivals
         base = self.talon_len - 1
@@ -313,24 +320,32 @@ class Timed:
         for m in range(start, self.deals + 1):
             worst = 0
             stuck = sum(1 for r in self.rivals if enter[r] > m)
-            # the cards out of the talon and not home at m that may be in an Auxiliary,
-            # by rank: a pile holds at most one card of each rank
-            by_rank = [0] * 28
+            # the cards out of the talon at m that may be in an Auxiliary, by class
+            out = [0] * _CLASSES
+            late = [0] * _CLASSES  # of them, those with no home time by m
             for y in fixed:
-                if home[y] > m and (y not in self.rivals or enter[y] <= m):
-                    by_rank[rank[y] * 2 + group[y]] += 1
+                if y not in self.rivals or enter[y] <= m:
+                    out[cls[y]] += 1
+                    late[cls[y]] += home[y] > m
             for j in range(qi + 1, base + m + 1):
                 y = q[j]
                 if leave[y] > worst:
                     worst = leave[y]
                 if e > m and (pcls[y] < 0 or ctop[pcls[y]] > m):
                     stuck += 1
-                elif home[y] > m:
-                    by_rank[rank[y] * 2 + group[y]] += 1
+                else:
+                    out[cls[y]] += 1
+                    late[cls[y]] += home[y] > m
             if worst > m:
                 continue
             if direct > m:
                 stuck += 1  # X itself goes into a Rival
+            # of them, all but those home by m are in an Auxiliary or a Rival: by rank and
+            # group (a pile holds at most one card of each rank, all of one group)
+            cap = self.home_by(m)
+            by_rank = [0] * 28
+            for c in range(4, _CLASSES):
+                by_rank[_GROUPED[c]] += max(late[c], out[c] - cap[c])
             if e > m:
                 # no pile has emptied: each keeps its bottom card's group and rank
                 stuck += sum(
@@ -349,6 +364,32 @@ class Timed:
             if stuck <= SIDE:
                 return m
         return INF
+
+    def home_by(self, m: int) -> list[int]:
+        """For each class, the most of its cards (those not home now) that can be home by
+        time ``m``: no more than have a home time by then, and (a foundation of the group
+        takes a card only on one of the class below, one card of each rank a pile) no
+        more than of the class below, counting those home now."""
+        home, home_now = self.home, self.home_now
+        cap = [0] * _CLASSES
+        for r in range(2, 14):
+            for red in (0, 1):
+                c = 2 * r + red
+                n = sum(1 for y in self.by_class[c] if home[y] <= m)
+                if r > 2:
+                    b = _LOWER[c]
+                    n = min(n, cap[b] + home_now[b] - home_now[c])
+                cap[c] = max(0, n)
+        return cap
+
+    def short(self) -> list[int]:
+        """The cards of the first class of which fewer can ever go home than are out
+        (:meth:`home_by` the end): some of them never go home. Empty if none."""
+        cap = self.home_by(INF - 1)
+        for c in range(4, _CLASSES):
+            if cap[c] < len(self.by_class[c]):
+                return [self.cards[y] for y in self.by_class[c]]
+        return []
 
     def pin_all(self, rounds: int = 8, stock_pins: bool = True) -> None:
         """Raise each card's first leave time to what the count allows, pinning for good
@@ -385,8 +426,9 @@ class Timed:
                 return
 
     def never_home(self) -> list[int]:
-        """The cards (card numbers) whose going home is ``INF``."""
-        return [c for c, t in zip(self.cards, self.home, strict=True) if t >= INF]
+        """The cards (card numbers) whose going home is ``INF``; if none, those of a class
+        of which too few can go home (:meth:`short`): either way the position is lost."""
+        return [c for c, t in zip(self.cards, self.home, strict=True) if t >= INF] or self.short()
 
 
 def never_home(
