@@ -61,10 +61,14 @@ times:
   (it leaves a Rival only onto such a top or into an empty Auxiliary), and so is a
   Rival's card now that cannot enter an Auxiliary by ``m``: call these *stuck*;
 - every other card above ``X`` dealt by ``m``, and every Auxiliary's or Rival's card now,
-  that cannot be home by ``m`` is in an Auxiliary or a Rival at ``m``. An Auxiliary is
-  one run down in alternate colours, so it holds at most one card of each rank, all of
-  its bottom card's group, none above its bottom card's rank; with ``E`` after ``m``
-  every pile still has the bottom card it has now. So of the cards of one rank and
+  that is not home by ``m`` is in an Auxiliary or a Rival at ``m``. Of these, of one
+  class, at least as many are not home as have a home time after ``m``, and at least as
+  many as exceed the most of that class that can be home by ``m`` (:meth:`Timed.home_by`:
+  no more than have a home time by ``m``, and, a foundation taking one card of each rank
+  and only on the class below in its group, no more than of the class below, counting
+  those home now). An Auxiliary is one run down in alternate colours, so it holds at
+  most one card of each rank, all of its bottom card's group, none above its bottom
+  card's rank; with ``E`` after ``m`` every pile still has the bottom card it has now. So of the cards of one rank and
   group, at most as many as there are piles of that group whose bottom card is of that
   rank or higher are in the Auxiliaries (with ``E`` by ``m``, of one rank and group at
   most as many as piles of that group, the four piles split between the two groups in
@@ -77,7 +81,8 @@ fixpoint from then on: every game's leave time of ``X`` is at least it). If none
 N passes, ``X`` never leaves: it is pinned for good (two pins: a card between them must
 leave before the upper one is dealt). The floors and pins found are kept, the times
 closed again, and the sweep over ``Q`` repeated (``rounds``); a card whose going home is
-then ``INF`` proves the position lost. Near the end the hooks pin only the talon's
+then ``INF`` proves the position lost, and so does a class of which fewer can be home by
+the end than are not home now (the same bound). Near the end the hooks pin only the talon's
 cards, in one sweep (pins on stock cards and more sweeps cost more and there rarely
 find more).
 
