@@ -68,8 +68,8 @@ times:
   and only on the class below in its group, no more than of the class below, counting
   those home now). An Auxiliary is one run down in alternate colours, so it holds at
   most one card of each rank, all of its bottom card's group, none above its bottom
-  card's rank; with ``E`` after ``m`` every pile still has the bottom card it has now. So of the cards of one rank and
-  group, at most as many as there are piles of that group whose bottom card is of that
+  card's rank; with ``E`` after ``m`` every pile still has the bottom card it has now.
+  So of the cards of one rank and group, at most as many as there are piles of that group whose bottom card is of that
   rank or higher are in the Auxiliaries (with ``E`` by ``m``, of one rank and group at
   most as many as piles of that group, the four piles split between the two groups in
   whichever way leaves the fewest over), and the rest are in Rivals;
