@@ -69,8 +69,8 @@ times:
   those home now). An Auxiliary is one run down in alternate colours, so it holds at
   most one card of each rank, all of its bottom card's group, none above its bottom
   card's rank; with ``E`` after ``m`` every pile still has the bottom card it has now.
-  So of the cards of one rank and group, at most as many as there are piles of that group whose bottom card is of that
-  rank or higher are in the Auxiliaries (with ``E`` by ``m``, of one rank and group at
+  So of the cards of one rank and group, at most as many as there are piles of that
+  group whose bottom card is of that rank or higher are in the Auxiliaries (with ``E`` by ``m``, of one rank and group at
   most as many as piles of that group, the four piles split between the two groups in
   whichever way leaves the fewest over), and the rest are in Rivals;
 - with ``X`` itself, if no top is open for it by ``m``, the stuck cards and that rest
