@@ -70,9 +70,10 @@ times:
   most one card of each rank, all of its bottom card's group, none above its bottom
   card's rank; with ``E`` after ``m`` every pile still has the bottom card it has now.
   So of the cards of one rank and group, at most as many as there are piles of that
-  group whose bottom card is of that rank or higher are in the Auxiliaries (with ``E`` by ``m``, of one rank and group at
-  most as many as piles of that group, the four piles split between the two groups in
-  whichever way leaves the fewest over), and the rest are in Rivals;
+  group whose bottom card is of that rank or higher are in the Auxiliaries (with ``E``
+  by ``m``, of one rank and group at most as many as piles of that group, the four
+  piles split between the two groups in whichever way leaves the fewest over), and the
+  rest are in Rivals;
 - with ``X`` itself, if no top is open for it by ``m``, the stuck cards and that rest
   need a Rival each at once: more than four, and ``X`` cannot leave at ``m``.
 
