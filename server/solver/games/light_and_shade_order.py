@@ -89,15 +89,16 @@ find more).
 
 How far it reaches: the hooks ask it near the end (13 to 24 cards in the stock, as well
 as where the lock proof and the count do), and once at the position a search starts
-from, with pins on the stock's cards (:func:`dead_from_here`). From the deal it proves 7
-of the first 1,000 deals lost: 50, 60 and 931, none decided before, and 130, 218, 310 and
-746, which the beam proved lost near their end. In 50 and 60 no card can ever go home
-(all four Auxiliaries start with cards of one group, and the stock never brings a run
-down to a two in an order the talon and the Rivals can let out). Most lost deals it
-does not reach: from the deal the earliest times are each reached by a line of their
-own; once one Rival can be emptied, every card may use it, the foundations rise in the
-best order for each card, and after the last card is dealt time stands still, so a card
-left on the talon can always leave "at the end". (The floors still bound *when*:
+from, with pins on the stock's cards (:func:`dead_from_here`). From the deal it proves 12
+of the first 1,000 deals lost: 37, 44, 50, 60, 242, 427, 931 and 998, none decided
+before, and 130, 218, 310 and 746, which the beam proved lost near their end. In 50 and
+60 no card can ever go home (all four Auxiliaries start with cards of one group, and the
+stock never brings a run down to a two in an order the talon and the Rivals can let
+out); in 37, 44 and 242 a card dealt among the first 40 can never leave the talon.
+Most lost deals it does not reach: from the deal the earliest times are each reached by
+a line of their own; once one Rival can be emptied, every card may use it, the
+foundations rise in the best order for each card, and after the last card is dealt time
+stands still, so a card left on the talon can always leave "at the end". (The floors still bound *when*:
 from deal 6's start no Auxiliary can empty before the 57th card is dealt, which a beam
 of width 4,096 meets at about the 58th.)
 """
@@ -454,9 +455,9 @@ def never_home(
 def dead_from_here(game: Game) -> bool:
     """The proof at its strongest, for a position asked once (the deal): pins on the
     stock's cards as well as the talon's, one sweep (at most 0.2 s from a deal, about
-    0.09 s on average). From the deal it proves 7 of the first 1,000 deals lost (50, 60,
-    130, 218, 310, 746, 931; in 60 a search of all 7.7 million positions agrees that no
-    card can ever go home)."""
+    0.09 s on average). From the deal it proves 12 of the first 1,000 deals lost (37, 44,
+    50, 60, 130, 218, 242, 310, 427, 746, 931, 998; in 60 a search of all 7.7 million
+    positions agrees that no card can ever go home)."""
     timed = Timed(game.p, home_counts(game))
     timed.pin_all(rounds=1, stock_pins=True)
     return bool(timed.never_home())
