@@ -98,9 +98,9 @@ out); in 37, 44 and 242 a card dealt among the first 40 can never leave the talo
 Most lost deals it does not reach: from the deal the earliest times are each reached by
 a line of their own; once one Rival can be emptied, every card may use it, the
 foundations rise in the best order for each card, and after the last card is dealt time
-stands still, so a card left on the talon can always leave "at the end". (The floors still bound *when*:
-from deal 6's start no Auxiliary can empty before the 57th card is dealt, which a beam
-of width 4,096 meets at about the 58th.)
+stands still, so a card left on the talon can always leave "at the end". (The floors
+still bound *when*: from deal 6's start no Auxiliary can empty before the 57th card is
+dealt, which a beam of width 4,096 meets at about the 58th.)
 """
 
 from __future__ import annotations
