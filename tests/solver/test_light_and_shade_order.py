@@ -175,3 +175,25 @@ def test_the_hooks_ask_it_once_a_position(monkeypatch: pytest.MonkeyPatch) -> No
     for width in (16, 64):
         hooks.own_beam(game, width, None, 2_000)
     assert len(asked) == 1
+
+
+def test_the_cache_tells_deals_apart() -> None:
+    """Two positions alike but for the stock's order (the same cards, one pair swapped)
+    share the hooks' key, but not the answer from the deal: the lost one of
+    :func:`test_a_card_dealt_onto_the_one_that_must_leave` and its won twin, asked of
+    one hooks object in turn, both ways round."""
+    base = BASE | {
+        "a1": "KC QD JC TD 9C 8D 7C 6D 5C",
+        "r1": "JD",
+        "r2": "JH",
+        "r3": "JD",
+        "r4": "JH",
+        "t": "2D 2D 2H 2H 3C",
+    }
+    lose = LightAndShade.from_layout(base | {"s": "KH KH KD KD QC QS QS 4D QC"})
+    win = LightAndShade.from_layout(base | {"s": "KH KH KD KD QC QS QS QC 4D"})
+    hooks = LightAndShadeHooks()
+    assert hooks.key(lose) == hooks.key(win)
+    assert hooks.lost_from_here(lose) and not hooks.lost_from_here(win)
+    hooks = LightAndShadeHooks()
+    assert not hooks.lost_from_here(win) and hooks.lost_from_here(lose)

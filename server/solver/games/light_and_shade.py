@@ -205,7 +205,9 @@ class LightAndShadeHooks(Hooks):
         search starts from lost (asked once a position: each pass of the beam starts
         from the same one). It reads the whole stock's order, so it can decide a deal
         before a card is dealt: in deals 50 and 60 no card can ever go home."""
-        key = self.key(game)
+        # the key reads the stock by its length alone (enough within one deal): the
+        # cache serves every deal, so it takes the stock's classes too
+        key = self.key(game) + bytes(game.p[STOCK]).translate(_CLASS)
         known = self._from_here.get(key)
         if known is None:
             known = light_and_shade_order.dead_from_here(game)
