@@ -17,6 +17,7 @@ same group (a pile of that group stands at ``r - 1``).
 
 from __future__ import annotations
 
+import time
 from typing import ClassVar, Final
 
 from server.engine import Game, Move
@@ -34,9 +35,15 @@ from server.engine.games.light_and_shade import (
 )
 
 from ..hooks import Hooks
-from ..search import Outcome
-from . import light_and_shade_crowd, light_and_shade_dead, light_and_shade_fast
+from ..search import LOST, Outcome
+from . import (
+    light_and_shade_crowd,
+    light_and_shade_dead,
+    light_and_shade_fast,
+    light_and_shade_order,
+)
 from .light_and_shade_dead import DEAD_STOCK as DEAD_STOCK
+from .light_and_shade_order import ORDER_STOCK as ORDER_STOCK
 
 #: card number -> its class (rank and colour), for ``bytes.translate``; the class of a
 #: card is at least 4 (a black two), so 0 can stand for an empty Rival
@@ -54,6 +61,11 @@ class LightAndShadeHooks(Hooks):
     SEARCH: ClassVar[str] = "beam"
     BEAM_WIDTH: ClassVar[int] = 64
     BEAM_GROWTH: ClassVar[int] = 4
+
+    def __init__(self) -> None:
+        super().__init__()
+        #: :meth:`lost_from_here` by key
+        self._from_here: dict[bytes, bool] = {}
 
     def key(self, game: Game) -> bytes:
         """Two positions with the same key are the same game, up to renaming:
@@ -150,12 +162,19 @@ class LightAndShadeHooks(Hooks):
     def dead(self, game: Game) -> bool:
         """Proved lost by :mod:`.light_and_shade_dead` (the waits lock up: some card can
         never go home) or, when that finds nothing, by :mod:`.light_and_shade_crowd` (more
-        cards must wait in the Rivals at once than there are Rivals); asked only with at
-        most ``DEAD_STOCK`` cards in the stock, where they find lost positions (earlier
-        they seldom do, and the count costs a fixpoint for each card on the talon)."""
-        if len(game.p[STOCK]) > DEAD_STOCK:
+        cards must wait in the Rivals at once than there are Rivals), both asked only with
+        at most ``DEAD_STOCK`` cards in the stock, where they find lost positions (earlier
+        they seldom do, and the count costs a fixpoint for each card on the talon); then
+        by :mod:`.light_and_shade_order` (the same count, with the stock's order and the
+        time of each event), with at most ``ORDER_STOCK`` cards in the stock."""
+        n = len(game.p[STOCK])
+        if n > ORDER_STOCK:
             return False
-        return light_and_shade_dead.dead(game) or light_and_shade_crowd.dead(game)
+        if n <= DEAD_STOCK and (
+            light_and_shade_dead.dead(game) or light_and_shade_crowd.dead(game)
+        ):
+            return True
+        return light_and_shade_order.dead(game)
 
     def lower_bound(self, game: Game) -> int:
         """The moves every card still needs, each its own: a card in the stock a deal, a
@@ -176,7 +195,26 @@ class LightAndShadeHooks(Hooks):
         cls = type(self)
         if any(getattr(cls, name) is not getattr(LightAndShadeHooks, name) for name in _FAST):
             return None
+        started = time.perf_counter()
+        if self.lost_from_here(game):
+            return Outcome(LOST, [], 0, time.perf_counter() - started)
         return light_and_shade_fast.beam(game, width, deadline, max_nodes)
+
+    def lost_from_here(self, game: Game) -> bool:
+        """Whether :func:`.light_and_shade_order.dead_from_here` proves the position the
+        search starts from lost (asked once a position: each pass of the beam starts
+        from the same one). It reads the whole stock's order, so it can decide a deal
+        before a card is dealt: in deals 50 and 60 no card can ever go home."""
+        # the key reads the stock by its length alone (enough within one deal): the
+        # cache serves every deal, so it takes the stock's classes too
+        key = self.key(game) + bytes(game.p[STOCK]).translate(_CLASS)
+        known = self._from_here.get(key)
+        if known is None:
+            known = light_and_shade_order.dead_from_here(game)
+            if len(self._from_here) >= 64:
+                self._from_here.clear()
+            self._from_here[key] = known
+        return known
 
     @staticmethod
     def safe_home(game: Game, card: int) -> bool:

@@ -43,7 +43,7 @@ from server.engine.games.light_and_shade import (
 
 from ..beam import WALK_CAP
 from ..search import LOST, UNKNOWN, WON, Outcome
-from . import light_and_shade_crowd, light_and_shade_dead
+from . import light_and_shade_crowd, light_and_shade_dead, light_and_shade_order
 
 #: moves: 0..3 an Auxiliary's top home; 4 + 4 i + j Rival i onto Auxiliary j; 20 + j
 #: the talon's top onto Auxiliary j; 24 + i the talon's top into Rival i; 28 deal
@@ -190,19 +190,22 @@ def play(s: State, move: int, stock: bytes) -> State:
 
 
 def dead(s: State, stock: bytes) -> bool:
-    """:meth:`LightAndShadeHooks.dead` of the position: at most ``DEAD_STOCK`` cards in the
-    stock, and the lock proof or the count of the Rivals (asked of the cards' classes)."""
+    """:meth:`LightAndShadeHooks.dead` of the position: with at most ``DEAD_STOCK`` cards in
+    the stock the lock proof or the count of the Rivals, then with at most
+    ``ORDER_STOCK`` the count with the stock's order (asked of the cards' classes)."""
     aux, riv, talon, n, home, _ = s
-    if n > light_and_shade_dead.DEAD_STOCK:
+    if n > light_and_shade_order.ORDER_STOCK:
         return False
     piles: list[list[int]] = [[_CARD[k] for k in a] for a in aux]
     piles += [[_CARD[r]] if r else [] for r in riv]
     piles.append([_CARD[k] for k in talon])
     piles.append([_CARD[k] for k in stock[:n]])
-    return bool(
+    if n <= light_and_shade_dead.DEAD_STOCK and (
         light_and_shade_dead.never_home_of(piles, home)
         or light_and_shade_crowd.never_home(piles, home)
-    )
+    ):
+        return True
+    return bool(light_and_shade_order.never_home(piles, home))
 
 
 def _flatten(line: Line) -> list[str]:
