@@ -22,7 +22,8 @@ from tests.solver.test_light_and_shade_dead import case, near_the_end
 def agree_along(game: Game, rng: random.Random, steps: int = 400) -> int:
     """Play ``game`` at random (the hooks' moves; the deal, last of them, one time in five
     when there is a choice, so that games go deep), checking at every position that the
-    compact one has the hooks' moves, key, score and dead test, and that each move
+    compact one has the hooks' moves, key and score (and, at every fourth, their dead
+    test: near the end it costs tens of milliseconds), and that each move
     offered leads to the compact position of the engine's after it. Returns the
     positions checked."""
     state, stock = fast.state_of(game)
@@ -33,7 +34,8 @@ def agree_along(game: Game, rng: random.Random, steps: int = 400) -> int:
         assert [fast.TEXT[m] for m in offered] == [m.text for m in moves]
         assert fast.key(state) == HOOKS.key(game)
         assert fast.score(state) == HOOKS.score(game)
-        assert fast.dead(state, stock) == HOOKS.dead(game)
+        if checked % 4 == 0:  # (the count with the stock's order costs 30 ms a position)
+            assert fast.dead(state, stock) == HOOKS.dead(game)
         for move, code in zip(moves, offered, strict=True):
             game.play(move)
             assert fast.play(state, code, stock) == fast.state_of(game)[0], move.text
