@@ -1,10 +1,11 @@
 """The suite in parallel (pytest-xdist: ``make pytest`` runs ``pytest -n 4 --dist
 loadgroup``): what stays together on one worker, and what is handed out first.
 
-- A module whose fixture is dear to make (a browser, a Redis data set of a million
-  keys, a Redis Cluster) runs on one worker, so the fixture is made once: with
-  ``--dist loadgroup``, such a module is one unit of work (:func:`unit`), every other
-  test a unit of its own.
+- A module whose fixture is dear to make (a Redis data set of a million keys, a Redis
+  Cluster) runs on one worker, so the fixture is made once: with ``--dist loadgroup``,
+  such a module is one unit of work (:func:`unit`), every other test a unit of its own.
+  The browser tests' modules are kept together too (each with its module's Redis;
+  a worker's browser is started once for all its browser tests: tests/web/conftest.py).
 - The longest tests (a compile, a solver's long search, the soaks) start first, then
   the modules kept together: one of them handed out last would run alone at the end
   while the other workers stand idle.
@@ -20,7 +21,7 @@ from typing import Any
 
 import pytest
 
-#: modules whose tests run on one worker (their module-scoped fixture is dear)
+#: modules whose tests run on one worker (their module-scoped fixtures made once)
 TOGETHER = (
     "tests/web/",
     "tests/app/test_redis_loading.py",
