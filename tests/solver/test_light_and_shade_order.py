@@ -32,14 +32,9 @@ def older(game: Game) -> bool:
     return light_and_shade_dead.dead(game) or crowd.dead(game)
 
 
-def test_a_card_dealt_onto_the_one_that_must_leave() -> None:
-    """Three Auxiliaries wait for a red two, the fourth (down to a black five) for a red
-    four; the four Rivals hold red jacks, which nothing can take. The four red twos lie
-    on the talon under a black three, which can leave only onto that red four, still in
-    the stock. Dealt first, the four goes onto the five and the three onto it: won.
-    Dealt second, under a black queen that has nowhere to go, the queen lies on the
-    three for good: lost. The lock proof and the count, which let a stock card leave
-    whenever a place is open for it, call both alive; this proof reads the order."""
+def twins() -> tuple[Game, Game]:
+    """The lost position of :func:`test_a_card_dealt_onto_the_one_that_must_leave` and its
+    won twin: the same cards, the stock's last two swapped."""
     base = BASE | {
         "a1": "KC QD JC TD 9C 8D 7C 6D 5C",
         "r1": "JD",
@@ -51,6 +46,18 @@ def test_a_card_dealt_onto_the_one_that_must_leave() -> None:
     # the stock from the bottom up: the last card is dealt first
     lose = LightAndShade.from_layout(base | {"s": "KH KH KD KD QC QS QS 4D QC"})
     win = LightAndShade.from_layout(base | {"s": "KH KH KD KD QC QS QS QC 4D"})
+    return lose, win
+
+
+def test_a_card_dealt_onto_the_one_that_must_leave() -> None:
+    """Three Auxiliaries wait for a red two, the fourth (down to a black five) for a red
+    four; the four Rivals hold red jacks, which nothing can take. The four red twos lie
+    on the talon under a black three, which can leave only onto that red four, still in
+    the stock. Dealt first, the four goes onto the five and the three onto it: won.
+    Dealt second, under a black queen that has nowhere to go, the queen lies on the
+    three for good: lost. The lock proof and the count, which let a stock card leave
+    whenever a place is open for it, call both alive; this proof reads the order."""
+    lose, win = twins()
     assert not older(lose) and not older(win)
     assert proved(lose) and lost_by_rules(lose) == "lost"
     assert not proved(win, stock_pins=True, rounds=3) and lost_by_rules(win) == "won"
@@ -183,16 +190,7 @@ def test_the_cache_tells_deals_apart() -> None:
     share the hooks' key, but not the answer from the deal: the lost one of
     :func:`test_a_card_dealt_onto_the_one_that_must_leave` and its won twin, asked of
     one hooks object in turn, both ways round."""
-    base = BASE | {
-        "a1": "KC QD JC TD 9C 8D 7C 6D 5C",
-        "r1": "JD",
-        "r2": "JH",
-        "r3": "JD",
-        "r4": "JH",
-        "t": "2D 2D 2H 2H 3C",
-    }
-    lose = LightAndShade.from_layout(base | {"s": "KH KH KD KD QC QS QS 4D QC"})
-    win = LightAndShade.from_layout(base | {"s": "KH KH KD KD QC QS QS QC 4D"})
+    lose, win = twins()
     hooks = LightAndShadeHooks()
     assert hooks.key(lose) == hooks.key(win)
     assert hooks.lost_from_here(lose) and not hooks.lost_from_here(win)
