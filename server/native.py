@@ -55,6 +55,7 @@ SOURCES = (
     "server/app/metrics.py",
     "server/app/domain/games.py",
     "server/app/store/commit.py",
+    "server/app/store/packing.py",
 )
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -23,6 +23,7 @@ from .store.boards import Boards
 from .store.challenges import Challenges
 from .store.commitments import DailyCommitments
 from .store.daily import Dailies
+from .store.direct import DirectRedis
 from .store.failures import FailureLog
 from .store.games import Games
 from .store.pace import Reviews
@@ -65,6 +66,8 @@ class Context:
         self.redis = redis
         self.clock = settings.clock
         self.commit = store.GroupCommit(redis, settings.write_timeout or None)
+        if isinstance(redis, DirectRedis):  # its everyday commands in the commit's batches
+            redis.direct(self.commit)
         self.sessions: dict[str, Session] = {}
         self.games: dict[str, g.LiveGame] = {}
         self.rooms: dict[str, HeldRoom] = {}

@@ -27,7 +27,7 @@ from .domain import games as g
 from .domain.room import COUNTDOWN, RACING
 from .events import Events, GameEnded, RacerProgress
 from .held import HeldRoom
-from .store.commit import append_head, packed_append
+from .store.packing import append_head, packed_append
 
 if TYPE_CHECKING:
     from .settings import Clock, Settings

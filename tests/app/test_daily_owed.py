@@ -62,13 +62,18 @@ def winning_line(server: Running, day: str) -> list[str]:
 
 
 def kill_after_the_next_batch(server: Running, outage: Outage) -> None:
-    """Kill Redis the moment the group commit's next batch has its replies: what the
-    batch wrote is in Redis (its append-only file), and whatever the request waiting on
+    """Kill Redis the moment the group commit's next batch of writes has its replies:
+    what the batch wrote is in Redis (its append-only file), and whatever the request waiting on
     it does next finds Redis gone."""
     commit = server.service.commit
     flush = commit.after_batch
+    writes = commit.writes
 
     def killed() -> None:
+        if commit.writes == writes:  # a batch of other commands only (store/direct.py)
+            if flush is not None:
+                flush()
+            return
         commit.after_batch = flush
         outage.kill()
         if flush is not None:

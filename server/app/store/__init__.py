@@ -19,15 +19,12 @@ from __future__ import annotations
 from .cluster import ClusterLinks
 from .codec import pack, text, unpack
 from .commit import (
-    Commands,
     Done,
     Fenced,
     GroupCommit,
     RedisClient,
     Write,
-    append_head,
     outcome_unknown,
-    packed_append,
 )
 from .connect import hiredis_packing
 from .keys import (
@@ -61,6 +58,7 @@ from .keys import (
     version_key,
     watchers_key,
 )
+from .packing import Commands, append_head, packed_append
 from .scripts import (
     DELETE_IF_OURS,
     FENCED_APPEND,

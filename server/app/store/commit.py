@@ -26,7 +26,7 @@ from redis.exceptions import (
 )
 
 from .cluster import ClusterLinks
-from .keys import fence_key, log_key
+from .packing import Commands
 from .redis_internals import (
     FAST,
     NOT_ENOUGH_DATA,
@@ -35,7 +35,7 @@ from .redis_internals import (
     read_replies,
     transport_of,
 )
-from .scripts import FENCED, FENCED_APPEND, load_scripts, script_error
+from .scripts import FENCED, load_scripts, script_error
 
 log = logging.getLogger("patience.store")
 
@@ -52,70 +52,6 @@ _PING = b"*1\r\n$4\r\nPING\r\n"
 RedisClient = Redis | RedisCluster
 
 
-class Commands:
-    """The commands of one group-commit batch, as a write adds them (the names of a redis-py
-    pipeline's methods, for the few commands the log needs)."""
-
-    __slots__ = ("args",)
-
-    def __init__(self) -> None:
-        #: each command's arguments, or a command already packed (``submit_packed``)
-        self.args: list[tuple[Any, ...] | bytes] = []
-
-    def __len__(self) -> int:
-        return len(self.args)
-
-    def execute_command(self, *args: Any) -> None:
-        self.args.append(args)
-
-    def rpush(self, key: str, *values: Any) -> None:
-        self.args.append(("RPUSH", key, *values))
-
-    def expire(self, key: str, seconds: int) -> None:
-        self.args.append(("EXPIRE", key, seconds))
-
-    def append_fenced(self, gid: str, token: int, entry: str) -> None:
-        """Append ``entry`` to the game's log only while ``token`` is still its fence
-        (:data:`~.scripts.FENCED_APPEND`; packed by hand: :func:`append_head`)."""
-        self.args.append(FENCED_APPEND.command([fence_key(gid), log_key(gid)], [token, entry]))
-
-
-_SHA = FENCED_APPEND.sha.encode()
-
-
-def _bulk(data: bytes) -> bytes:
-    return b"".join((b"$", str(len(data)).encode(), b"\r\n", data, b"\r\n"))
-
-
-def append_head(gid: str, token: int) -> bytes:
-    r"""The fenced append's command for one game and token, packed (RESP) up to its last
-    argument, the entry: as ``hiredis.pack_command`` packs :meth:`Commands.append_fenced`.
-    The move path keeps one a game (the script, the game's keys and this process's
-    fencing token do not change between moves) and sends each entry with
-    :func:`packed_append` (:meth:`GroupCommit.submit_packed`).
-
-    >>> command = packed_append(append_head("ab12", 7), "1700000000000 deal")
-    >>> command[:17]
-    b'*7\r\n$7\r\nEVALSHA\r\n'
-    >>> command[-51:]
-    b'$12\r\ng:{ab12}:log\r\n$1\r\n7\r\n$18\r\n1700000000000 deal\r\n'
-    """
-    args = (
-        b"EVALSHA",
-        _SHA,
-        b"2",
-        fence_key(gid).encode(),
-        log_key(gid).encode(),
-        str(token).encode(),
-    )
-    return b"".join([b"*7\r\n", *[_bulk(arg) for arg in args]])
-
-
-def packed_append(head: bytes, entry: str) -> bytes:
-    """The whole command: ``head`` (:func:`append_head`) and the entry."""
-    return head + _bulk(entry.encode())
-
-
 class Fenced(Exception):
     """An append refused: another process has taken the game since (its fence moved)."""
 
@@ -127,12 +63,16 @@ Done = Callable[["BaseException | None"], None]
 
 class _Queued:
     """A write on its way: its commands (a :data:`Write`, or one command packed), who
-    hears of it, and whether it was sent again already (once only, after ``NOSCRIPT``)."""
+    hears of it, whether it was sent again already (once only, after ``NOSCRIPT``), and
+    whether its waiter is handed the command's reply (:meth:`GroupCommit.ask`)."""
 
-    def __init__(self, write: Write | bytes, waiter: asyncio.Future[None] | Done) -> None:
+    def __init__(
+        self, write: Write | bytes, waiter: asyncio.Future[Any] | Done, asks: bool = False
+    ) -> None:
         self.write = write
         self.waiter = waiter
         self.resent = False
+        self.asks = asks
 
 
 def outcome_unknown(exc: BaseException) -> bool:
@@ -141,7 +81,7 @@ def outcome_unknown(exc: BaseException) -> bool:
     return isinstance(exc, RedisConnectionError | RedisTimeoutError | OSError)
 
 
-def _settle(waiter: asyncio.Future[None] | Done, error: BaseException | None) -> None:
+def _settle(waiter: asyncio.Future[Any] | Done, error: BaseException | None) -> None:
     """Tell a writer its outcome; a callback's own failure is logged, never raised into
     the group commit (it would fail the other writers of the batch)."""
     if isinstance(waiter, asyncio.Future):
@@ -186,6 +126,8 @@ class GroupCommit:
             redis.connection_pool if isinstance(redis, Redis) else None
         )
         self._pending: list[_Queued] = []
+        #: closed (:meth:`close`): :meth:`ask` is no longer offered
+        self._shut = False
         self._scheduled = False
         self._inflight: set[asyncio.Task[None]] = set()
         self._lock = asyncio.Lock()
@@ -194,8 +136,10 @@ class GroupCommit:
         #: with it)
         self._timeout: float | None = None
         self._conn_timeout: float | None = None
+        #: batches answered, writes among them, and commands asked (:meth:`ask`)
         self.batches = 0
         self.writes = 0
+        self.asked = 0
         # one Redis with hiredis: batches written straight to the connection's transport
         # and their replies read by one task for good (see _send_next); else, or on a
         # cluster, a task a batch
@@ -245,8 +189,24 @@ class GroupCommit:
         from a head kept per game (``server.app.moves``). Only while :attr:`packs`."""
         self._queue(command, done)
 
-    def _queue(self, write: Write | bytes, waiter: asyncio.Future[None] | Done) -> None:
-        self._pending.append(_Queued(write, waiter))
+    @property
+    def answers(self) -> bool:
+        """Whether :meth:`ask` may be used: as :attr:`packs`, and not closed."""
+        return self._direct and not self._shut
+
+    def ask(self, command: bytes) -> asyncio.Future[Any]:
+        """Queue one command, packed (RESP), in the next batch; the future is handed its
+        reply (raised, if Redis answered an error), or the connection's failure. A
+        command's round trip without a connection of its own from the pool: the store's
+        commands go this way (``direct.py``). Only while :attr:`answers`."""
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._queue(command, future, True)
+        return future
+
+    def _queue(
+        self, write: Write | bytes, waiter: asyncio.Future[Any] | Done, asks: bool = False
+    ) -> None:
+        self._pending.append(_Queued(write, waiter, asks))
         if self._direct:
             if not self._scheduled and self._busy is None:
                 # after every task already woken in this pass of the loop has submitted
@@ -314,6 +274,7 @@ class GroupCommit:
             self._lost(exc)
 
     async def _connect(self) -> None:
+        waiting = len(self._pending)
         try:
             assert self._pool is not None
             # the writes waiting for this connection have the batch deadline too
@@ -328,10 +289,13 @@ class GroupCommit:
                     await self._release(conn)
                     raise
         except Exception as exc:
+            # what waited for this try fails; what came while it was under way (another
+            # caller's) is given a try of its own
             self._connecting = None
-            batch, self._pending = self._pending, []
+            batch, self._pending = self._pending[:waiting], self._pending[waiting:]
             for entry in batch:
                 _settle(entry.waiter, exc)
+            self._schedule()
             return
         reader, transport = hiredis_reader(conn), transport_of(conn)
         if reader is None or transport is None:  # pragma: no cover
@@ -519,6 +483,17 @@ class GroupCommit:
         start = 0
         for entry, end in zip(batch, ends, strict=True):
             waiter = entry.waiter
+            if entry.asks:  # its reply, whatever it is (NOSCRIPT: the caller's to mend)
+                self.writes -= 1
+                self.asked += 1
+                reply = results[end - 1]
+                start = end
+                if isinstance(waiter, asyncio.Future) and not waiter.done():
+                    if isinstance(reply, BaseException):
+                        waiter.set_exception(reply)
+                    else:
+                        waiter.set_result(reply)
+                continue
             error: BaseException | None = None
             for reply in results[start:end]:
                 if isinstance(reply, Exception):
@@ -562,6 +537,7 @@ class GroupCommit:
     async def close(self) -> None:
         """Wait for every submitted write, then let the connection go (closed: it is no
         longer redis-py's to close, since its replies come here)."""
+        self._shut = True
         await self.drain()
         if self._watchdog is not None:
             self._watchdog.cancel()

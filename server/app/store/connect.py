@@ -15,11 +15,12 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from redis.asyncio import BlockingConnectionPool, ConnectionPool, Redis, RedisCluster
+from redis.asyncio import BlockingConnectionPool, ConnectionPool, RedisCluster
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from .commit import IDLE_CHECK, RedisClient
+from .direct import DirectRedis
 from .ready import loading_retry
 from .redis_internals import pack_command as hiredis_pack
 from .redis_internals import send_ping
@@ -121,7 +122,7 @@ def open_redis(url: str, cluster: bool = False) -> RedisClient:
         retry=loading_retry(),
         health_check_interval=IDLE_CHECK,
     )
-    return Redis.from_pool(checked(hiredis_packing(pool)))
+    return DirectRedis.from_pool(checked(hiredis_packing(pool)))
 
 
 async def answers(redis: RedisClient, timeout: float) -> bool:

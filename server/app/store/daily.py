@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any, cast
 
 from .codec import pack, text, unpack
-from .commit import Commands, RedisClient
+from .commit import RedisClient
 from .keys import (
     CLOSING_CLAIM_MS,
     DAILIES_OPEN,
@@ -23,6 +23,7 @@ from .keys import (
     practice_key,
     streak_key,
 )
+from .packing import Commands
 from .scripts import DELETE_IF_OURS, STREAK
 
 

@@ -15,7 +15,7 @@ from server.engine import GAMES, new_game
 
 from ..domain.games import LiveGame, parse_log
 from .codec import pack, text
-from .commit import Commands, RedisClient, Write
+from .commit import RedisClient, Write
 from .daily import owe_finish
 from .keys import (
     IDLE_TTL,
@@ -27,6 +27,7 @@ from .keys import (
     solo_games_key,
     standings_key,
 )
+from .packing import Commands
 
 logger = logging.getLogger("patience.games")
 
