@@ -56,6 +56,7 @@ SOURCES = (
     "server/app/domain/games.py",
     "server/app/store/commit.py",
     "server/app/store/packing.py",
+    "server/app/store/writes.py",
 )
 
 ROOT = Path(__file__).resolve().parents[1]

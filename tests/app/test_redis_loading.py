@@ -9,6 +9,7 @@ the time); each test copies it into a directory of its own."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import os
 import shutil
@@ -176,6 +177,9 @@ async def test_requests_wait_for_a_redis_that_restarts_under_the_server(
             game = await ann.call("new_game", game="doubles-and-quits", seed=1)
             first.terminate()  # SIGTERM: Redis writes its file out and exits
             first.wait(30)
+            # the server hears its connections close (first.wait held its loop), as it
+            # would in a real restart's seconds
+            await asyncio.sleep(0.2)
             with redis_loading(data):
                 moved = await ann.request("move", move=game["legal"][0], timeout=30)
                 assert moved["type"] == "moved", moved

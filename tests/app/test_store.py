@@ -213,7 +213,12 @@ async def test_a_move_redis_sits_on_fails_after_the_write_timeout(
         ann = await player(server.url, "ann")
         game = await ann.call("new_game", game="gate", seed=3)
         gid = game["game"]
-        # the group commit's first write: it has no connection yet
+        # the group commit without a connection (Redis dropped it): the move's write
+        # has to make one (the store's reads made the first: store/direct.py)
+        commit = server.service.commit
+        await server.redis.execute_command("CLIENT", "KILL", "TYPE", "normal")
+        while commit.connected:
+            await asyncio.sleep(0.01)
         await paused_move(ann, game["legal"][0], gid)
         first = await ann.call("move", move=game["legal"][0], game=gid)
         # now with its connection made: the batch waits on the wire
@@ -274,6 +279,73 @@ async def test_packed_appends_share_batches_with_other_writes_and_are_fenced(
         assert isinstance(outcome["y"], store.Fenced)  # p2's fence is 6, not 5
         assert await redis.lrange(store.log_key("p1"), 0, -1) == [b"0 first", b"1 a", b"2 b"]
         assert await redis.lrange(store.log_key("p2"), 0, -1) == [b"1 x"]
+    finally:
+        await commit.close()
+        await redis.aclose()
+
+
+#: a write that keeps Redis busy for about 0.3 s (its script spins on Redis's clock)
+SLOW = """local t = redis.call('TIME'); local until_us = t[1] * 1000000 + t[2] + 300000
+repeat t = redis.call('TIME') until t[1] * 1000000 + t[2] >= until_us
+return 1"""
+
+
+def slow(c: store.Commands) -> None:
+    c.execute_command("EVAL", SLOW, 0)
+
+
+@pytest.mark.parametrize("in_flight", [1, 3])
+async def test_a_batch_goes_while_the_one_before_is_with_redis(
+    redis_url: str, in_flight: int
+) -> None:
+    redis = Redis.from_url(redis_url)
+    commit = store.GroupCommit(redis)
+    commit.in_flight = in_flight
+    try:
+        await redis.set(store.fence_key("g1"), 1)
+        first = commit.submit(slow)
+        await asyncio.sleep(0.05)  # (its pass of the loop over: the batch is with Redis)
+        assert commit.in_redis == 1
+        second = commit.submit(lambda c: c.append_fenced("g1", 1, "1 a"))
+        await asyncio.sleep(0.05)
+        # sent behind the slow one, or held back until it is answered
+        assert commit.in_redis == min(2, in_flight)
+        await asyncio.gather(first, second)
+        assert (commit.in_redis, commit.batches) == (0, 2)
+        assert await redis.lrange(store.log_key("g1"), 0, -1) == [b"1 a"]
+    finally:
+        await commit.close()
+        await redis.aclose()
+
+
+async def test_batches_that_lost_their_scripts_go_again_once_the_last_is_answered(
+    redis_url: str,
+) -> None:
+    """Two batches with Redis when the scripts are gone: each one's appends are answered
+    NOSCRIPT; the connection is dropped once both are answered (not under the second),
+    and the appends go again on a new one, with the scripts loaded."""
+    pool = BlockingConnectionPool.from_url(redis_url, max_connections=2, timeout=2)
+    redis = Redis.from_pool(pool)
+    commit = store.GroupCommit(redis)
+    try:
+        for gid in ("g1", "g2"):
+            await redis.set(store.fence_key(gid), 1)
+        await commit.submit(lambda c: c.append_fenced("g1", 1, "1 a"))  # (connected)
+        await redis.script_flush()
+
+        def slow_then_append(c: store.Commands) -> None:
+            slow(c)
+            c.append_fenced("g1", 1, "2 b")
+
+        first = commit.submit(slow_then_append)
+        await asyncio.sleep(0.05)
+        second = commit.submit(lambda c: c.append_fenced("g2", 1, "1 c"))
+        await asyncio.sleep(0.05)
+        assert commit.in_redis == 2
+        await asyncio.wait_for(asyncio.gather(first, second), 5)
+        assert await redis.lrange(store.log_key("g1"), 0, -1) == [b"1 a", b"2 b"]
+        assert await redis.lrange(store.log_key("g2"), 0, -1) == [b"1 c"]
+        assert await redis.ping()  # the old connection went back to the pool
     finally:
         await commit.close()
         await redis.aclose()

@@ -18,14 +18,7 @@ from __future__ import annotations
 
 from .cluster import ClusterLinks
 from .codec import pack, text, unpack
-from .commit import (
-    Done,
-    Fenced,
-    GroupCommit,
-    RedisClient,
-    Write,
-    outcome_unknown,
-)
+from .commit import GroupCommit, RedisClient
 from .connect import hiredis_packing
 from .keys import (
     COUNTED_TTL,
@@ -73,6 +66,7 @@ from .scripts import (
     script_error,
 )
 from .secret import SecretMismatch, agree_secret
+from .writes import Done, Fenced, Write, outcome_unknown
 
 __all__ = [
     "COUNTED_TTL",

@@ -2,7 +2,7 @@
 "acknowledged" means "in Redis" at a cost per move the server can afford.
 
 Compiled with the move path (``server/native.py``): every move's log entry is queued,
-batched and answered here. A write waiting is a :class:`_Queued` object, not a tuple (a
+batched and answered here. A write waiting is a :class:`Queued` object, not a tuple (a
 tuple typed by its items is unboxed by compiled code, which loses its identity)."""
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections import deque
 from collections.abc import Callable
 from typing import Any
 
@@ -20,9 +21,6 @@ from redis.exceptions import (
 )
 from redis.exceptions import (
     NoScriptError,
-)
-from redis.exceptions import (
-    TimeoutError as RedisTimeoutError,
 )
 
 from .cluster import ClusterLinks
@@ -36,8 +34,14 @@ from .redis_internals import (
     transport_of,
 )
 from .scripts import FENCED, load_scripts, script_error
+from .writes import Batch, Done, Fenced, Queued, Write, settle
 
 log = logging.getLogger("patience.store")
+
+#: batches that may be with Redis at once on the group commit's connection: a batch goes
+#: as soon as the pass of the event loop that gathered it ends, not when the one before it
+#: is back, so the server is not left idle while Redis writes and syncs a batch
+IN_FLIGHT = 3
 
 #: seconds a connection may stand idle before it is asked ``PING`` ahead of the next
 #: command (the group commit's own, and the pool's: ``connect.py``): Redis restarted
@@ -52,52 +56,6 @@ _PING = b"*1\r\n$4\r\nPING\r\n"
 RedisClient = Redis | RedisCluster
 
 
-class Fenced(Exception):
-    """An append refused: another process has taken the game since (its fence moved)."""
-
-
-Write = Callable[[Commands], None]
-#: told of a write's outcome once Redis has answered it: None, or the error
-Done = Callable[["BaseException | None"], None]
-
-
-class _Queued:
-    """A write on its way: its commands (a :data:`Write`, or one command packed), who
-    hears of it, whether it was sent again already (once only, after ``NOSCRIPT``), and
-    whether its waiter is handed the command's reply (:meth:`GroupCommit.ask`)."""
-
-    def __init__(
-        self, write: Write | bytes, waiter: asyncio.Future[Any] | Done, asks: bool = False
-    ) -> None:
-        self.write = write
-        self.waiter = waiter
-        self.resent = False
-        self.asks = asks
-
-
-def outcome_unknown(exc: BaseException) -> bool:
-    """Whether a failed write may have been run by Redis all the same: the connection
-    failed (or timed out) after it was sent, rather than Redis refusing it."""
-    return isinstance(exc, RedisConnectionError | RedisTimeoutError | OSError)
-
-
-def _settle(waiter: asyncio.Future[Any] | Done, error: BaseException | None) -> None:
-    """Tell a writer its outcome; a callback's own failure is logged, never raised into
-    the group commit (it would fail the other writers of the batch)."""
-    if isinstance(waiter, asyncio.Future):
-        if waiter.done():
-            return
-        if error is None:
-            waiter.set_result(None)
-        else:
-            waiter.set_exception(error)
-        return
-    try:
-        waiter(error)
-    except Exception:
-        log.exception("a write's callback failed")
-
-
 class GroupCommit:
     """Writes from every connection gathered per event-loop wake into one batch, sent to
     Redis pipelined in one write on a connection of its own; each caller's future resolved
@@ -105,7 +63,10 @@ class GroupCommit:
 
     Callers that must not be reordered (one game's moves) await their write before
     submitting the next; writes of different callers may share a batch in any order.
-    Batches go one after another: while one is with Redis, the next gathers.
+    A batch goes as soon as the pass of the event loop that gathered it ends, while up
+    to :attr:`in_flight` - 1 batches before it are still with Redis (their replies come in
+    order on the one connection), so the server is not left idle while Redis writes and
+    syncs one; past that, the next gathers until the oldest is answered.
 
     The batch is written and its replies read straight on the connection rather than
     through a redis-py ``Pipeline``, whose bookkeeping per batch (pool, retries, events,
@@ -125,7 +86,7 @@ class GroupCommit:
         self._pool: ConnectionPool | None = (
             redis.connection_pool if isinstance(redis, Redis) else None
         )
-        self._pending: list[_Queued] = []
+        self._pending: list[Queued] = []
         #: closed (:meth:`close`): :meth:`ask` is no longer offered
         self._shut = False
         self._scheduled = False
@@ -144,18 +105,21 @@ class GroupCommit:
         # and their replies read by one task for good (see _send_next); else, or on a
         # cluster, a task a batch
         self._direct = self.cluster is None and FAST
-        #: the batch with Redis: its writes, where each one's commands end, and the
-        #: replies read so far
-        self._busy: tuple[list[_Queued], list[int], int] | None = None
+        #: the batches with Redis, oldest first (its replies come first), and the replies
+        #: of the oldest read so far
+        self._busy: deque[Batch] = deque()
         self._replies: list[Any] = []
+        #: how many batches may be with Redis at once (:data:`IN_FLIGHT`)
+        self.in_flight = IN_FLIGHT
+        #: the connection is to be dropped once the batches with Redis on it are answered
+        self._stale = False
         self._transport: Any = None
         #: the hiredis reader of the connection's replies (``redis_internals``)
         self._reader: Any = None
         #: the protocol that takes the group commit's connection's replies
         self._replies_protocol: _Replies | None = None
-        #: when the batch with Redis was sent (loop time), and the timer that drops a
-        #: connection whose batch waited its deadline: one, re-armed as it fires
-        self._sent_time = 0.0
+        #: the timer that drops a connection whose oldest batch waited its deadline: one,
+        #: re-armed as it fires
         self._watchdog: asyncio.TimerHandle | None = None
         self._connecting: asyncio.Task[None] | None = None
         #: when Redis last answered on the connection (loop time): one idle longer than
@@ -164,6 +128,16 @@ class GroupCommit:
         #: called once a batch's writers have all heard (the websocket layer writes the
         #: replies they queued then, rather than a pass of the event loop later)
         self.after_batch: Callable[[], None] | None = None
+
+    @property
+    def connected(self) -> bool:
+        """Whether the group commit holds a connection (one Redis, the fast path)."""
+        return self._transport is not None
+
+    @property
+    def in_redis(self) -> int:
+        """How many batches are with Redis."""
+        return len(self._busy)
 
     def submit(self, write: Write) -> asyncio.Future[None]:
         """Queue a write; the future is done when Redis has answered its commands."""
@@ -206,9 +180,9 @@ class GroupCommit:
     def _queue(
         self, write: Write | bytes, waiter: asyncio.Future[Any] | Done, asks: bool = False
     ) -> None:
-        self._pending.append(_Queued(write, waiter, asks))
+        self._pending.append(Queued(write, waiter, asks))
         if self._direct:
-            if not self._scheduled and self._busy is None:
+            if not self._scheduled and len(self._busy) < self.in_flight:
                 # after every task already woken in this pass of the loop has submitted
                 self._scheduled = True
                 asyncio.get_running_loop().call_soon(self._send_next)
@@ -223,16 +197,18 @@ class GroupCommit:
     # -- one Redis: batches written straight, replies read by one task ------------------
 
     def _send_next(self) -> None:
-        """Write the pending writes as one batch, unless a batch is with Redis (its
-        replies send the next) or the connection is being made (so does its end)."""
+        """Write the pending writes as one batch, unless :attr:`in_flight` batches are
+        with Redis (the oldest one's replies send the next) or the connection is being
+        made (so does its end)."""
         self._scheduled = False
-        if self._busy is not None or not self._pending:
+        busy = self._busy
+        if len(busy) >= self.in_flight or self._stale or not self._pending:
             return
         if self._transport is None:
             if self._connecting is None:
                 self._connecting = asyncio.get_running_loop().create_task(self._connect())
             return
-        if asyncio.get_running_loop().time() - self._heard_at > IDLE_CHECK:
+        if not busy and asyncio.get_running_loop().time() - self._heard_at > IDLE_CHECK:
             self._ping_first()
             return
         batch, self._pending = self._pending, []
@@ -246,26 +222,23 @@ class GroupCommit:
             else:
                 write(commands)
             ends.append(len(args))
-        self._busy = (batch, ends, len(commands.args))
         self._write(
-            lambda: b"".join(
-                [c if isinstance(c, bytes) else pack_command(c) for c in commands.args]
-            )
+            Batch(batch, ends, len(args)),
+            lambda: b"".join([c if isinstance(c, bytes) else pack_command(c) for c in args]),
         )
 
     def _ping_first(self) -> None:
         """The connection stood idle: ``PING`` alone first, the batch once Redis answers
         (a reset drops the connection, and the batch goes on a new one)."""
-        self._busy = ([], [], 1)
-        self._write(lambda: _PING)
+        self._write(Batch([], [], 1), lambda: _PING)
 
-    def _write(self, data: Callable[[], bytes]) -> None:
-        """Write what :attr:`_busy` holds (``data`` makes its bytes), its deadline's
-        watchdog armed; a failure fails it and drops the connection."""
-        self._replies = []
+    def _write(self, batch: Batch, data: Callable[[], bytes]) -> None:
+        """Write ``batch`` (``data`` makes its bytes) after those with Redis, its
+        deadline's watchdog armed; a failure fails it and drops the connection."""
+        self._busy.append(batch)
         if self._timeout is not None:
             loop = asyncio.get_running_loop()
-            self._sent_time = loop.time()
+            batch.sent = loop.time()
             if self._watchdog is None:
                 self._watchdog = loop.call_later(self._timeout, self._stuck)
         try:
@@ -294,7 +267,7 @@ class GroupCommit:
             self._connecting = None
             batch, self._pending = self._pending[:waiting], self._pending[waiting:]
             for entry in batch:
-                _settle(entry.waiter, exc)
+                settle(entry.waiter, exc)
             self._schedule()
             return
         reader, transport = hiredis_reader(conn), transport_of(conn)
@@ -329,7 +302,8 @@ class GroupCommit:
         reader = self._reader
         reader.feed(data)
         gets = reader.gets
-        while self._busy is not None and self._conn is conn:
+        busy = self._busy
+        while busy and self._conn is conn:
             reply = gets()
             if reply is NOT_ENOUGH_DATA:
                 break
@@ -337,13 +311,16 @@ class GroupCommit:
                 self._lost(reply)
                 return
             self._replies.append(reply)
-            batch, ends, count = self._busy
-            if len(self._replies) == count:
-                replies, self._replies, self._busy = self._replies, [], None
-                if not batch:  # the PING of an idle connection: the batch now
+            oldest = busy[0]
+            if len(self._replies) == oldest.count:
+                replies, self._replies = self._replies, []
+                busy.popleft()
+                if not oldest.writes:  # the PING of an idle connection: the batch now
                     self._send_next()
                     continue
-                self._resolve(batch, ends, replies)
+                self._resolve(oldest.writes, oldest.ends, replies)
+                if self._stale and not busy:
+                    self._drop_connection()
                 self._send_next()
                 self._after_batch()
 
@@ -355,10 +332,10 @@ class GroupCommit:
         """The watchdog: a batch has waited its deadline for its replies, so the
         connection is dropped; else it looks again when the batch with Redis would be due."""
         self._watchdog = None
-        if self._busy is None or self._timeout is None:
+        if not self._busy or self._timeout is None:
             return
         loop = asyncio.get_running_loop()
-        due = self._sent_time + self._timeout
+        due = self._busy[0].sent + self._timeout
         if loop.time() >= due:
             self._lost(RedisConnectionError("Redis did not answer in time"))
         else:
@@ -366,10 +343,11 @@ class GroupCommit:
 
     def _lost(self, exc: Exception) -> None:
         """The connection failed: its batch fails, and the next batch makes a new one."""
-        busy, self._busy, self._replies = self._busy, None, []
-        if busy is not None:
-            for entry in busy[0]:
-                _settle(entry.waiter, exc)
+        busy, self._busy, self._replies = self._busy, deque(), []
+        if busy:
+            for batch in busy:
+                for entry in batch.writes:
+                    settle(entry.waiter, exc)
             self._after_batch()
         self._drop_connection()
         self._schedule()
@@ -444,7 +422,7 @@ class GroupCommit:
         finally:
             self._lock.release()
 
-    async def _commit(self, batch: list[_Queued]) -> None:
+    async def _commit(self, batch: list[Queued]) -> None:
         commands = Commands()
         ends: list[int] = []
         for entry in batch:
@@ -465,13 +443,13 @@ class GroupCommit:
                 results = await cluster.execute(commands.args)  # type: ignore[arg-type]
         except Exception as exc:
             for entry in batch:
-                _settle(entry.waiter, exc)
+                settle(entry.waiter, exc)
             self._after_batch()
             return
         self._resolve(batch, ends, results)
         self._after_batch()
 
-    def _resolve(self, batch: list[_Queued], ends: list[int], results: list[Any]) -> None:
+    def _resolve(self, batch: list[Queued], ends: list[int], results: list[Any]) -> None:
         """Each writer hears of its own commands: done, or the first error among them.
         A write whose script Redis did not have (``NOSCRIPT``: it did not run) is sent
         again whole, once, ahead of the writes pending, on a connection made afresh (the
@@ -479,7 +457,7 @@ class GroupCommit:
         beside its script (``EXPIRE``, ``SADD``) must be safe to run twice."""
         self.batches += 1
         self.writes += len(batch)
-        again: list[_Queued] = []
+        again: list[Queued] = []
         start = 0
         for entry, end in zip(batch, ends, strict=True):
             waiter = entry.waiter
@@ -504,13 +482,12 @@ class GroupCommit:
                 if script_error(error, FENCED):
                     error = Fenced(str(error))
                 elif isinstance(error, NoScriptError):
-                    if self._conn is not None:
-                        self._drop_connection()
+                    self._retire()
                     if not entry.resent:
                         entry.resent = True
                         again.append(entry)
                         continue
-            _settle(waiter, error)
+            settle(waiter, error)
         if again:
             log.info("redis had lost the scripts: loading them again", extra={"writes": len(again)})
             self._pending[:0] = again
@@ -524,7 +501,16 @@ class GroupCommit:
             except Exception:
                 log.exception("after a batch")
 
+    def _retire(self) -> None:
+        """Make the next batch go on a new connection, the scripts loaded with it: this
+        one is dropped now, or once the batches with Redis on it are answered."""
+        if self._busy:
+            self._stale = True
+        elif self._conn is not None:
+            self._drop_connection()
+
     def _drop_connection(self) -> None:
+        self._stale = False
         conn, self._conn = self._conn, None
         self._transport = None
         self._reader = None

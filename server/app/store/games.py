@@ -15,7 +15,7 @@ from server.engine import GAMES, new_game
 
 from ..domain.games import LiveGame, parse_log
 from .codec import pack, text
-from .commit import RedisClient, Write
+from .commit import RedisClient
 from .daily import owe_finish
 from .keys import (
     IDLE_TTL,
@@ -28,6 +28,7 @@ from .keys import (
     standings_key,
 )
 from .packing import Commands
+from .writes import Write
 
 logger = logging.getLogger("patience.games")
 
