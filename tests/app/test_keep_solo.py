@@ -1,12 +1,15 @@
-"""A new solo game and the one it replaces: when this process holds the replaced game and
-it has ended, whether it ended is known here, and its log is not read back from Redis and
-replayed (a log of hundreds of moves, read and replayed on every new deal, was 2.5% of
-the server's time under the load test). Held unfinished, or not held here, it is read
-from Redis as before: whether it ended is what its log says."""
+"""A new solo game and the one it replaces: when this process holds the replaced game
+under the fencing token Redis still has, whether it ended is known here, and its log is
+not read back from Redis and replayed (a log of hundreds of moves, read and replayed on
+every new deal, was 2.5% of the server's time under the load test). Taken by another
+process since (its token moved on), or not held here, it is read from Redis: whether it
+ended is what its log says."""
 
 from __future__ import annotations
 
 from typing import Any
+
+from server.app import store
 
 from .client import player
 from .conftest import Running
@@ -35,13 +38,44 @@ async def test_a_replaced_game_held_ended_is_not_read_back(server: Running) -> N
     assert over["code"] == "game_over", over
 
 
-async def test_a_replaced_game_held_unfinished_is_read_and_deleted(server: Running) -> None:
+async def test_a_replaced_game_held_unfinished_is_deleted_unread(server: Running) -> None:
     ann = await player(server.url, "ann")
     dealt = await ann.call("new_game", game="gate", seed=4)
     await ann.call("move", move="deal")
     before = await reads(server)
     await ann.call("new_game", game="gate", seed=5)
     after = await reads(server)
-    assert after == before + 1  # what its log says, not this copy
+    assert after == before  # its token unmoved: the copy here is its log's last word
     gone = await ann.request("move", game=dealt["game"], move="deal")
     assert gone["code"] == "no_such_game", gone
+
+
+async def test_a_replaced_game_another_process_took_and_ended_is_read_and_kept(
+    server: Running,
+) -> None:
+    ann = await player(server.url, "ann")
+    dealt = await ann.call("new_game", game="gate", seed=4)
+    await ann.call("move", move="deal")
+    gid = dealt["game"]
+    # another process takes it (its token moves on) and logs a resignation
+    await server.redis.incr(store.fence_key(gid))
+    await server.redis.rpush(store.log_key(gid), f"{server.clock.now_ms()} !resign")
+    before = await reads(server)
+    await ann.call("new_game", game="gate", seed=5)
+    after = await reads(server)
+    assert after == before + 1  # what its log says, not this copy
+    over = await ann.request("move", game=gid, move="deal")
+    assert over["code"] == "game_over", over  # kept: it ended
+
+
+async def test_a_replaced_game_another_process_took_unfinished_is_read_and_deleted(
+    server: Running,
+) -> None:
+    ann = await player(server.url, "ann")
+    dealt = await ann.call("new_game", game="gate", seed=4)
+    await ann.call("move", move="deal")
+    await server.redis.incr(store.fence_key(dealt["game"]))
+    before = await reads(server)
+    await ann.call("new_game", game="gate", seed=5)
+    assert await reads(server) == before + 1
+    assert not await server.redis.exists(store.log_key(dealt["game"]))  # deleted

@@ -71,17 +71,22 @@ class GameKeeper(Part):
         here is its log's last word (a log of hundreds of moves read and replayed on
         every new deal cost the load test 2.5% of the server's time). If the player undid
         that loss from another process meanwhile, the game is kept as one that ended
-        rather than deleted: one more kept, never one lost. Held unfinished, it is read
-        all the same: another process may have taken it since and ended it."""
+        rather than deleted: one more kept, never one lost. Held unfinished, its fencing
+        token is read: still the one held here, no other process has taken it and the
+        copy here is its log's last word too; else it is read back and replayed (another
+        process may have taken it since and ended it)."""
         replaced = None
         if before is not None:
-            ended_here = (
-                held is not None
-                and held.gid == before
-                and held.fence is not None
-                and held.result is not None
-            )
-            if not ended_here:
+            mine = held if held is not None and held.gid == before else None
+            if mine is not None and mine.fence is not None and mine.result is not None:
+                pass  # ended here
+            elif (
+                mine is not None
+                and mine.fence is not None
+                and (await self.stored.fence_of(before) == mine.fence)
+            ):
+                replaced = before  # not ended, as held here
+            else:
                 old = await self.stored.load(before, fence=False)
                 if old is None or not old.finished:
                     replaced = before

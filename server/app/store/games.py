@@ -108,6 +108,11 @@ class Games:
         """A game written but never played (a daily start that lost its race to another)."""
         await self.redis.delete(game_key(gid))
 
+    async def fence_of(self, gid: str) -> int | None:
+        """A game's fencing token as Redis has it (None: it has none)."""
+        raw = await self.redis.get(fence_key(gid))
+        return None if raw is None else int(raw)
+
     async def newest_solo(self, pid: str) -> str | None:
         """The id of the last solo game the player dealt with ``new_game`` (None: none
         kept)."""
