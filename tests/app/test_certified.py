@@ -146,6 +146,39 @@ async def test_no_candidate_proved_in_the_budget_is_the_first_uncertified(
         assert await one.service.replays.get(d.book_id(day, game)) is None
 
 
+async def test_a_process_claiming_after_another_fixed_the_deal_solves_nothing(
+    settings: Settings,
+) -> None:
+    """Two processes look at a deal not yet fixed; one claims it, solves it, fixes it and
+    lets its claim go before the other claims: the other finds the deal fixed and
+    solves nothing (it once solved it again and counted it as its own)."""
+    game = "gate"
+    async with (
+        running(certifying(settings, certify_candidates=8)) as one,
+        running(certifying(settings, certify_candidates=8)) as two,
+    ):
+        day = beyond_the_window(one)
+        first_done = asyncio.Event()
+        dailies = two.service.certifier.dailies
+        claim = dailies.claim_certifying
+
+        async def claim_after_the_first(day: str, game: str, proc: str, ms: int) -> bool:
+            await first_done.wait()  # (the other looked while the deal was not fixed)
+            return await claim(day, game, proc, ms)
+
+        dailies.claim_certifying = claim_after_the_first  # type: ignore[method-assign]
+        second = asyncio.create_task(two.service.certifier.fix_one(day, game))
+        await asyncio.sleep(0.05)
+        fixed = await one.service.certifier.fix_one(day, game)
+        first_done.set()
+        assert fixed is not None and fixed["certified"]
+        assert await second is None
+        assert (one.service.certifier.certified_here, two.service.certifier.certified_here) == (
+            1,
+            0,
+        )
+
+
 async def test_two_processes_never_solve_one_deal_twice(settings: Settings) -> None:
     games = ["gate", "nestor", "doubles-and-quits", "blockade-ten"]
     async with (

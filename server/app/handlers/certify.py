@@ -167,6 +167,8 @@ class Certifier(Part):
         if not await self.dailies.claim_certifying(day, game_id, self.proc, claim_ms):
             return None
         try:
+            if await self.dailies.deal(day, game_id) is not None:
+                return None  # fixed by the process whose claim this one came after
             secret = self.ctx.secret
             seeds = [d.candidate_seed(secret, day, game_id, n) for n in range(candidates)]
             found, cpu = await self.workers.run(
@@ -223,6 +225,9 @@ class Certifier(Part):
         if not await self.dailies.claim_certifying(day, game_id, self.proc, claim_ms):
             return None
         try:
+            now = await self.dailies.deal(day, game_id)
+            if now is None or "par" in now:
+                return None  # found by the process whose claim this one came after
             seed = int(deal["seed"])
             found, cpu = await self.workers.run(
                 "certify",
