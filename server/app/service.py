@@ -75,6 +75,10 @@ def request_table(parts: Iterable[Part]) -> dict[type[m.Request], Handler]:
     return table
 
 
+#: how many times the catch-up after the bus hears again is tried (:meth:`Service.on_bus_back`)
+BACK_TRIES = 3
+
+
 class Service:
     """The app put together: each part built with what it uses, lowest first (no part is
     given one built after it: what would call back up is an event, ``server.app.events``,
@@ -304,11 +308,24 @@ class Service:
         processes published meanwhile is lost to this one, so the rooms held here are
         read again from Redis and their audience told what changed (a race started or
         ended), the board updates missed are read from the board feed, and the watchers
-        of a weekly league or a group are sent it again."""
-        await self.housekeeping.catch_up_rooms()
-        await self.leaderboards.catch_up()
-        await self.weekly.catch_up()
-        await self.grouping.catch_up()
+        of a weekly league or a group are sent it again.
+
+        Tried again, :data:`BACK_TRIES` times at most, a ``retry_pause`` apart, when it
+        fails: the bus hears again on a new connection, while the store's connection
+        (``store/direct.py``) may have died with the old one and be found dead only by
+        the catch-up's first command (every step of it can be taken again)."""
+        for tries_left in range(BACK_TRIES - 1, -1, -1):
+            try:
+                await self.housekeeping.catch_up_rooms()
+                await self.leaderboards.catch_up()
+                await self.weekly.catch_up()
+                await self.grouping.catch_up()
+                return
+            except Exception as exc:
+                if not tries_left:
+                    raise
+                self.ctx.failures.failed("catching up after the bus", exc)
+                await asyncio.sleep(self.settings.retry_pause)
 
     async def start(self) -> int:
         """Agree the daily deals' secret with the other processes on this Redis (else
