@@ -75,7 +75,7 @@ def test_it_proves_at_least_what_the_lock_proof_does() -> None:
 
 
 @functools.cache
-def further_up(most: int = 40) -> list[Game]:
+def further_up(most: int = 24) -> list[Game]:
     """Positions a narrow beam meets in deals 1 and 6 with 13 to 24 cards in the stock
     (further up than the other proofs are asked), every seventh, that this proof calls
     dead and the lock proof and the count do not: the first ``most`` (the proof, 30 ms a
@@ -107,7 +107,7 @@ def test_what_only_this_proves_is_lost_by_the_rules() -> None:
     every one the rules search finishes is lost, and it finishes most."""
     found = further_up()
     near = [g for g in near_the_end()[1] if proved(g) and not older(g)]
-    verdicts = Counter(lost_by_rules(game) for game in found[::2] + near)
+    verdicts = Counter(lost_by_rules(game) for game in found + near)
     assert set(verdicts) <= {"lost", "unknown"}, verdicts
     assert verdicts["lost"] >= 10, verdicts
 
@@ -138,7 +138,7 @@ def test_the_hooks_ask_it_up_to_order_stock() -> None:
     the hooks'."""
     from server.solver.games import light_and_shade_fast as fast
 
-    for game in further_up(5):
+    for game in further_up()[:5]:  # (the collection the test above reads: made once)
         n = len(game.p[STOCK])
         assert n <= order.ORDER_STOCK
         assert HOOKS.dead(game)
