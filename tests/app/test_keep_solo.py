@@ -11,7 +11,7 @@ from typing import Any
 
 from server.app import store
 
-from .client import player
+from .client import Client, player
 from .conftest import Running
 
 
@@ -50,20 +50,26 @@ async def test_a_replaced_game_held_unfinished_is_deleted_unread(server: Running
     assert gone["code"] == "no_such_game", gone
 
 
+async def taken_elsewhere(server: Running, ended: bool) -> tuple[Client, str, int]:
+    """Ann's solo game, one move in, taken by another process (its token moves on) and,
+    with ``ended``, resigned there; then Ann deals another. Her client, the game's id,
+    and how many times a game was read back for the deal."""
+    ann = await player(server.url, "ann")
+    gid = (await ann.call("new_game", game="gate", seed=4))["game"]
+    await ann.call("move", move="deal")
+    await server.redis.incr(store.fence_key(gid))
+    if ended:
+        await server.redis.rpush(store.log_key(gid), f"{server.clock.now_ms()} !resign")
+    before = await reads(server)
+    await ann.call("new_game", game="gate", seed=5)
+    return ann, gid, await reads(server) - before
+
+
 async def test_a_replaced_game_another_process_took_and_ended_is_read_and_kept(
     server: Running,
 ) -> None:
-    ann = await player(server.url, "ann")
-    dealt = await ann.call("new_game", game="gate", seed=4)
-    await ann.call("move", move="deal")
-    gid = dealt["game"]
-    # another process takes it (its token moves on) and logs a resignation
-    await server.redis.incr(store.fence_key(gid))
-    await server.redis.rpush(store.log_key(gid), f"{server.clock.now_ms()} !resign")
-    before = await reads(server)
-    await ann.call("new_game", game="gate", seed=5)
-    after = await reads(server)
-    assert after == before + 1  # what its log says, not this copy
+    ann, gid, read = await taken_elsewhere(server, ended=True)
+    assert read == 1  # what its log says, not this copy
     over = await ann.request("move", game=gid, move="deal")
     assert over["code"] == "game_over", over  # kept: it ended
 
@@ -71,11 +77,6 @@ async def test_a_replaced_game_another_process_took_and_ended_is_read_and_kept(
 async def test_a_replaced_game_another_process_took_unfinished_is_read_and_deleted(
     server: Running,
 ) -> None:
-    ann = await player(server.url, "ann")
-    dealt = await ann.call("new_game", game="gate", seed=4)
-    await ann.call("move", move="deal")
-    await server.redis.incr(store.fence_key(dealt["game"]))
-    before = await reads(server)
-    await ann.call("new_game", game="gate", seed=5)
-    assert await reads(server) == before + 1
-    assert not await server.redis.exists(store.log_key(dealt["game"]))  # deleted
+    _, gid, read = await taken_elsewhere(server, ended=False)
+    assert read == 1
+    assert not await server.redis.exists(store.log_key(gid))  # deleted
