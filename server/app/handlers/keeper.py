@@ -77,14 +77,13 @@ class GameKeeper(Part):
         process may have taken it since and ended it)."""
         replaced = None
         if before is not None:
-            mine = held if held is not None and held.gid == before else None
-            if mine is not None and mine.fence is not None and mine.result is not None:
+            # held here under a fencing token
+            mine = (
+                held if held is not None and held.gid == before and held.fence is not None else None
+            )
+            if mine is not None and mine.result is not None:
                 pass  # ended here
-            elif (
-                mine is not None
-                and mine.fence is not None
-                and (await self.stored.fence_of(before) == mine.fence)
-            ):
+            elif mine is not None and await self.stored.fence_of(before) == mine.fence:
                 replaced = before  # not ended, as held here
             else:
                 old = await self.stored.load(before, fence=False)
