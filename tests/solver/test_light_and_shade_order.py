@@ -5,11 +5,14 @@
 from __future__ import annotations
 
 import functools
+import json
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
 from server.engine import Game, Move, new_game
+from server.engine.cards import CODE
 from server.engine.games.light_and_shade import STOCK, LightAndShade
 from server.solver import solve
 from server.solver.beam import beam
@@ -74,12 +77,17 @@ def test_it_proves_at_least_what_the_lock_proof_does() -> None:
             assert proved(game)
 
 
-@functools.cache
-def further_up(most: int = 24) -> list[Game]:
+#: the positions :func:`collect_further_up` found, kept (the beams take seconds of CPU)
+FURTHER_UP = Path(__file__).with_name("light_and_shade_further_up.json")
+
+
+def collect_further_up(most: int = 24) -> list[Game]:
     """Positions a narrow beam meets in deals 1 and 6 with 13 to 24 cards in the stock
     (further up than the other proofs are asked), every seventh, that this proof calls
     dead and the lock proof and the count do not: the first ``most`` (the proof, 30 ms a
-    position, is asked until they are found)."""
+    position, is asked until they are found). Kept in :data:`FURTHER_UP`: after a change
+    to the proofs, ``python -m tests.solver.test_light_and_shade_order`` finds them
+    again (:func:`test_the_kept_positions_are_still_further_up` says when)."""
     found: list[Game] = []
     seen = [0]
 
@@ -100,6 +108,29 @@ def further_up(most: int = 24) -> list[Game]:
     for seed in (1, 6):
         beam(new_game("light-and-shade", seed=seed), Collect(), 32)
     return found
+
+
+def layout_of(game: Game) -> dict[str, str]:
+    """``game``'s piles as :meth:`LightAndShade.from_layout` reads them."""
+    return {label: " ".join(CODE[c] for c in game.p[i]) for label, i in game.LABELS.items()}
+
+
+@functools.cache
+def further_up() -> list[Game]:
+    """The positions :func:`collect_further_up` found, as kept in :data:`FURTHER_UP`."""
+    kept = json.loads(FURTHER_UP.read_text())
+    return [LightAndShade.from_layout(layout) for layout in kept]
+
+
+def test_the_kept_positions_are_still_further_up() -> None:
+    """What :func:`collect_further_up` kept still meets what it looked for (else find
+    them again: its docstring says how), and reads back as it was laid out."""
+    found = further_up()
+    assert len(found) == 24
+    for game in found:
+        assert 13 <= len(game.p[STOCK]) <= 24
+        assert proved(game) and not older(game), layout_of(game)
+        assert LightAndShade.from_layout(layout_of(game)).p == game.p
 
 
 def test_what_only_this_proves_is_lost_by_the_rules() -> None:
@@ -138,7 +169,7 @@ def test_the_hooks_ask_it_up_to_order_stock() -> None:
     the hooks'."""
     from server.solver.games import light_and_shade_fast as fast
 
-    for game in further_up()[:5]:  # (the collection the test above reads: made once)
+    for game in further_up()[:5]:
         n = len(game.p[STOCK])
         assert n <= order.ORDER_STOCK
         assert HOOKS.dead(game)
@@ -196,3 +227,9 @@ def test_the_cache_tells_deals_apart() -> None:
     assert hooks.lost_from_here(lose) and not hooks.lost_from_here(win)
     hooks = LightAndShadeHooks()
     assert not hooks.lost_from_here(win) and hooks.lost_from_here(lose)
+
+
+if __name__ == "__main__":
+    positions = [layout_of(game) for game in collect_further_up()]
+    FURTHER_UP.write_text("[\n" + ",\n".join(json.dumps(p) for p in positions) + "\n]\n")
+    print(f"{len(positions)} positions kept in {FURTHER_UP}")
