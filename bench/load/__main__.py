@@ -26,8 +26,12 @@ from .report import print_summary, ratios, targets_met
 from .servers import Children, move_path, pin, start_echo, start_server
 from .workers import raise_nofile, start_workers, stop_workers
 
+#: the sampling profiler ``--profile`` runs (not a dependency: ``pip install py-spy``)
+PY_SPY = Path(sys.executable).parent / "py-spy"
+PIP = Path(sys.executable).parent / "pip"
 
-def main() -> int:
+
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m bench.load", description=__doc__.splitlines()[0]
     )
@@ -80,7 +84,11 @@ def main() -> int:
         help="py-spy the server in its saturating phase: FILE.svg (flame graph), FILE.json "
         "(speedscope) or FILE.txt (collapsed stacks); needs .venv/bin/pip install py-spy",
     )
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
+    profiled = "--profile" if args.profile else "--profile-paced" if args.profile_paced else ""
+    if profiled and not PY_SPY.exists():
+        # (refused before anything starts: the run takes minutes, the profile is its point)
+        parser.error(f"{profiled} needs py-spy, which is not installed: {PIP} install py-spy")
     seconds = args.seconds or (2.0 if args.quick else 5.0)
     warm = args.warm if args.warm is not None else (0.5 if args.quick else 1.0)
     scale = args.scale if args.scale is not None else (2000 if args.quick else 10_000)
@@ -178,7 +186,7 @@ def main() -> int:
                 # py-spy (pip install py-spy) samples the server through the measured window
                 spy = subprocess.Popen(
                     [
-                        str(Path(sys.executable).parent / "py-spy"),
+                        str(PY_SPY),
                         "record",
                         "--pid",
                         str(server_pid),

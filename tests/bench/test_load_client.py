@@ -233,3 +233,22 @@ def test_the_benchmarked_server_limits_no_player(tmp_path: Path) -> None:
     assert settings.deal_rate == 0 and settings.register_rate == 0
     assert settings.rate >= 1_000_000 and settings.burst >= 1_000_000
     assert settings.max_connections == 0 and settings.max_connections_per_ip == 0
+
+
+def test_a_profile_without_py_spy_is_refused_before_anything_starts(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--profile`` and ``--profile-paced`` need py-spy, which is no dependency: where it
+    is not installed the run stops at once, saying how to install it (it used to run
+    the echo's phase first and then fail with a traceback)."""
+    from bench.load import __main__ as load
+
+    monkeypatch.setattr(load, "PY_SPY", tmp_path / "no-py-spy")
+    for option in ("--profile", "--profile-paced"):
+        with pytest.raises(SystemExit) as stopped:
+            load.main(["--quick", option, str(tmp_path / "p.txt")])
+        assert stopped.value.code == 2
+        said = capsys.readouterr().err
+        assert f"{option} needs py-spy, which is not installed" in said, said
+        assert "pip install py-spy" in said
+    assert not list(tmp_path.glob("p.txt"))
