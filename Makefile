@@ -103,17 +103,18 @@ node-test:
 # The tests run on the compiled modules (PATIENCE_NATIVE=1 refuses to fall back), the
 # doctests and the tests of each compiled module once more on the source, as a machine
 # without a C compiler runs it (the engine, the views, the sessions' frames and errors,
-# the group commit): `make pytest` runs both side by side, `make test` the second beside
-# the compile, which it does not need. Each in parallel (pytest-xdist): most tests wait
-# on servers, Redis and the network rather than compute, so more workers than cores
-# (tests/conftest.py: what stays on one worker, what starts first).
+# the group commit, Light and Shade's compact beam): `make pytest` runs both side by
+# side, `make test` the second beside the compile, which it does not need. Each in
+# parallel (pytest-xdist): most tests wait on servers, Redis and the network rather than
+# compute, so more workers than cores (tests/conftest.py: what stays on one worker, what
+# starts first).
 # PYTEST_WORKERS=0 SOURCE_WORKERS=0: each in one process, in order.
 PYTEST_WORKERS ?= 4
 SOURCE_WORKERS ?= 2
 ON_SOURCE := server rulebook docs README.md tests/engine tests/app/test_views.py \
 	tests/app/test_errors.py tests/app/test_ws_path.py tests/app/test_slow_reader.py \
 	tests/app/test_parse.py tests/app/test_flood.py tests/app/test_golden_transcript.py \
-	tests/app/test_store.py tests/app/test_scripts.py
+	tests/app/test_store.py tests/app/test_scripts.py tests/solver/test_light_and_shade_fast.py
 # Their temporary files go to memory where /dev/shm is (TMPDIR, removed when they pass):
 # the many Redis servers the tests start fsync their append-only files before they answer,
 # and on this machine's disk an fsync takes milliseconds when quiet and, behind other

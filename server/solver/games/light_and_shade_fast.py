@@ -28,7 +28,7 @@ those :func:`dead` proves lost (the lock proof, or the count of the Rivals).
 from __future__ import annotations
 
 import time
-from typing import Final
+from typing import Any, Final
 
 from server.engine import Game
 from server.engine.games.light_and_shade import (
@@ -73,7 +73,8 @@ State = tuple[tuple[bytes, ...], bytes, bytes, int, bytes, int]
 #: a stage's end: its score, the kept position it came from, the moves from there
 Candidate = tuple[float, int, tuple[int, ...]]
 #: a line as a chain: (the line before, the moves after it), None for the empty line
-Line = tuple["Line", tuple[int, ...]] | None
+#: (the line before is typed ``Any``: mypyc crashes on a type alias that names itself)
+Line = tuple[Any, tuple[int, ...]] | None
 
 
 def state_of(game: Game) -> tuple[State, bytes]:
