@@ -4,7 +4,8 @@ figures that must stay at zero and the checks that must hold.
     .venv/bin/python bench/soak.py [--frames 200000] [--racers 8] [--fuzzers 6]
                                    [--seed 1] [--seconds 900] [--stall 30]
                                    [--ballast 60] [--server-tree DIR] [--no-kills]
-                                   [--quick] [--json-out FILE] [--keep]
+                                   [--certify-ahead DAYS] [--quick] [--json-out FILE]
+                                   [--keep]
 
 It starts a Redis of its own (append-only, fsynced before each answer, on a unix socket in a
 temporary directory), fills it with ``--ballast`` MB of junk keys (written to its
@@ -555,6 +556,8 @@ def main(argv: list[str] | None = None) -> int:
         "PATIENCE_SWEEP_INTERVAL": "2",
         "PATIENCE_LOG_LEVEL": "INFO",
     }
+    if args.certify_ahead is not None:
+        env["PATIENCE_CERTIFY_AHEAD"] = str(args.certify_ahead)
     server = ServerProc(redis.url, tmp, env, tree)
     figures = Figures(frames_asked=args.frames, commit=commit_of(tree or ROOT))
     signal.signal(signal.SIGTERM, signal.default_int_handler)  # stop as on Ctrl-C
