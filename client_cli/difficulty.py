@@ -3,13 +3,15 @@
 to what can be said, and said in words.
 
 >>> shown = difficulty_of({"grade": "hard", "board_wins": 1, "tries": 6,
-...                        "line_wins": 4, "searches": 6})
+...                        "line_wins": 4, "searches": 6, "home_pct": 44})
 >>> shown["grade"]
 'hard'
->>> for part in difficulty_words(shown).split("; "):
+>>> for part in difficulty_words(shown).split(", "):
 ...     print(part)
-Difficulty: hard (the hint engine, seeing only the board, won 1 of 6 tries
-4 of 6 solver searches found a win).
+Difficulty: hard for this game (the hint engine
+seeing only the board
+won 1 of 6 tries
+44% of the cards home on average; 4 of 6 solver searches found a win).
 >>> difficulty_of({"grade": "\\x1b[31mhard"}) is None, difficulty_of(None) is None
 (True, True)
 """
@@ -32,14 +34,24 @@ def difficulty_of(raw: Any) -> dict[str, Any] | None:
     if not isinstance(raw, dict) or raw.get("grade") not in GRADES:
         return None
     counts = ("board_wins", "tries", "line_wins", "searches")
-    return {"grade": raw["grade"], **{name: _count(raw.get(name)) for name in counts}}
+    home = raw.get("home_pct")
+    return {
+        "grade": raw["grade"],
+        **{name: _count(raw.get(name)) for name in counts},
+        # a percentage, or None (a server before it sent none): then nothing is said of it
+        "home_pct": home if home is not None and _count(home) == home <= 100 else None,
+    }
 
 
 def difficulty_words(shown: dict[str, Any]) -> str:
-    """The difficulty in a sentence, with what it was measured from."""
-    tries, searches = shown["tries"], shown["searches"]
+    """The difficulty in a sentence, with what it was measured from: the grade is the
+    game's own, and where a try was lost, how far the tries got (what tells apart the
+    deals of a game whose tries mostly lose)."""
+    tries, searches, wins = shown["tries"], shown["searches"], shown["board_wins"]
+    home = shown.get("home_pct")
+    how_far = f", {home}% of the cards home on average" if home is not None and wins < tries else ""
     return (
-        f"Difficulty: {shown['grade']} (the hint engine, seeing only the board, won "
-        f"{shown['board_wins']} of {tries} {'try' if tries == 1 else 'tries'}; "
+        f"Difficulty: {shown['grade']} for this game (the hint engine, seeing only the "
+        f"board, won {wins} of {tries} {'try' if tries == 1 else 'tries'}{how_far}; "
         f"{shown['line_wins']} of {searches} solver searches found a win)."
     )

@@ -25,7 +25,10 @@ export function gradeOf(difficulty) {
 }
 
 /**
- * The difficulty in a sentence, with what it was measured from; "" when not graded.
+ * The difficulty in a sentence, with what it was measured from; "" when not graded. The
+ * grade is the game's own (its thresholds are), and where a try was lost the sentence
+ * says how far the tries got (`home_pct`), which is what tells apart the deals of a game
+ * whose tries mostly lose; a server before it sent none, and then nothing is said of it.
  * @param {any} difficulty
  * @returns {string}
  */
@@ -33,10 +36,14 @@ export function difficultyText(difficulty) {
   const grade = gradeOf(difficulty);
   if (grade === null) return "";
   const tries = counted(difficulty.tries);
+  const wins = counted(difficulty.board_wins);
   const searches = counted(difficulty.searches);
+  const home = difficulty.home_pct;
+  const known = Number.isInteger(home) && home >= 0 && home <= 100;
+  const howFar = known && wins < tries ? `, ${home}% of the cards home on average` : "";
   return (
-    `Difficulty: ${grade} (the hint engine, seeing only the board, won ${counted(difficulty.board_wins)} ` +
-    `of ${tries} ${tries === 1 ? "try" : "tries"}; ${counted(difficulty.line_wins)} of ${searches} ` +
-    "solver searches found a win)."
+    `Difficulty: ${grade} for this game (the hint engine, seeing only the board, won ${wins} ` +
+    `of ${tries} ${tries === 1 ? "try" : "tries"}${howFar}; ${counted(difficulty.line_wins)} of ` +
+    `${searches} solver searches found a win).`
   );
 }

@@ -128,16 +128,37 @@ def board_play(game_id: str, seed: int, attempt: int, nodes: int) -> dict[str, A
     return {"won": game.status == WON, "moves": moves, "home": home, "total": total}
 
 
+def board_results(game_id: str, seed: int) -> list[dict[str, Any]]:
+    """The board-only player's tries at the deal of ``seed``, as :func:`board_play`
+    gives each, the weakest strength first."""
+    return [
+        board_play(game_id, seed, rung * TRIES_PER_RUNG + n, nodes)
+        for rung, nodes in enumerate(RUNGS_BY_GAME.get(game_id, RUNGS))
+        for n in range(TRIES_PER_RUNG)
+    ]
+
+
+def scored(results: list[dict[str, Any]]) -> list[float]:
+    """Each try scored: 1 a win, else its share of the cards home times
+    :data:`LOSS_WEIGHT`."""
+    return [1.0 if r["won"] else LOSS_WEIGHT * r["home"] / r["total"] for r in results]
+
+
 def board_tries(game_id: str, seed: int) -> list[float]:
-    """The board-only player's tries at the deal of ``seed``, each scored (1 a win, else
-    its share of the cards home times :data:`LOSS_WEIGHT`), the weakest strength first."""
-    scores = []
-    for rung, nodes in enumerate(RUNGS_BY_GAME.get(game_id, RUNGS)):
-        for n in range(TRIES_PER_RUNG):
-            found = board_play(game_id, seed, rung * TRIES_PER_RUNG + n, nodes)
-            won = found["won"]
-            scores.append(1.0 if won else LOSS_WEIGHT * found["home"] / found["total"])
-    return scores
+    """The board-only player's tries at the deal of ``seed``, scored (:func:`scored`),
+    the weakest strength first."""
+    return scored(board_results(game_id, seed))
+
+
+def home_pct(results: list[dict[str, Any]]) -> int:
+    """The cards the tries brought home, as a percentage of the deal's, on average (a
+    won try 100): what tells apart the deals of a game whose tries mostly lose.
+
+    >>> home_pct([{"won": True, "home": 52, "total": 52}, {"won": False, "home": 26, "total": 52}])
+    75
+    """
+    shares = [1.0 if r["won"] else r["home"] / r["total"] for r in results]
+    return round(100 * sum(shares) / len(shares)) if shares else 0
 
 
 def randomized(inner: Hooks, rng: random.Random) -> Hooks:
@@ -219,7 +240,7 @@ def grade(game_id: str, figure: float) -> str:
 
 def grade_deal(game_id: str, seed: int, searches: int = SEARCHES) -> dict[str, Any]:
     """Measure and grade the deal of ``seed``: ``{"grade", "ease", "board_wins",
-    "tries", "line_wins", "searches", "version", "seconds"}``. Plain data in and out:
+    "tries", "home_pct", "line_wins", "searches", "version", "seconds"}``. Plain data in and out:
     the task a server's worker runs (the same deal gives the same figures, whatever
     the machine; ``seconds`` is what it took here)."""
     if game_id not in GAMES:
@@ -229,14 +250,15 @@ def grade_deal(game_id: str, seed: int, searches: int = SEARCHES) -> dict[str, A
     if searches < 1:
         raise ValueError(f"at least one search, not {searches}")
     started = time.perf_counter()
-    tries = board_tries(game_id, seed)
+    results = board_results(game_id, seed)
     lines = sum(solver_lines(game_id, seed, n) for n in range(searches))
-    figure = ease(tries, lines, searches)
+    figure = ease(scored(results), lines, searches)
     return {
         "grade": grade(game_id, figure),
         "ease": round(figure, 4),
-        "board_wins": sum(1 for t in tries if t == 1.0),
-        "tries": len(tries),
+        "board_wins": sum(1 for r in results if r["won"]),
+        "tries": len(results),
+        "home_pct": home_pct(results),
         "line_wins": lines,
         "searches": searches,
         "version": VERSION,

@@ -13,6 +13,7 @@ from typing import Any
 from redis import Redis as SyncRedis
 
 from server.app.domain import daily as d
+from server.app.domain import difficulty as df
 from server.app.service import Service
 from server.app.settings import Settings
 from server.app.store.codec import pack
@@ -27,7 +28,45 @@ from .test_pages import fetch, http
 
 #: a game whose deals grade in a fraction of a second
 GAME = "doubles-and-quits"
-SHOWN = {"grade", "board_wins", "tries", "line_wins", "searches"}
+SHOWN = {"grade", "board_wins", "tries", "line_wins", "searches", "home_pct"}
+
+
+def test_a_grade_no_try_won_says_how_far_the_tries_got() -> None:
+    """A Light and Shade deal graded easy that no try and no search won (the game's
+    thresholds are its own): the words say the grade is the game's, and how far the
+    tries got, which is what made it easy; they did not (2026-11-27: "easy (... won 0 of
+    6 tries; 0 of 6 solver searches found a win)")."""
+    kept = {
+        "grade": "easy",
+        "seed": 9,
+        "board_wins": 0,
+        "tries": 6,
+        "line_wins": 0,
+        "searches": 6,
+        "home_pct": 31,
+        "ease": 0.155,
+        "version": 1,
+        "seconds": 5.0,
+    }
+    shown = df.shown(kept, 9)
+    assert shown is not None and shown["home_pct"] == 31
+    assert df.words(shown) == (
+        "easy for this game: the hint engine, seeing only the board, won 0 of 6 tries,"
+        " 31% of the cards home on average; 0 of 6 solver searches found a win"
+    )
+    # every try won: all the cards home, nothing more to say
+    assert df.words({**shown, "board_wins": 6, "home_pct": 100}).startswith(
+        "easy for this game: the hint engine, seeing only the board, won 6 of 6 tries;"
+    )
+
+
+def test_a_grade_kept_without_the_cards_home_shows_them_from_its_ease() -> None:
+    """Grades kept before ``home_pct`` was (the days graded ahead) show it all the same:
+    the ease they kept is made of it (``server.solver.difficulty.ease``)."""
+    graded = grade_deal("light-and-shade", 4, searches=2)
+    old = {k: v for k, v in graded.items() if k != "home_pct"}
+    shown = df.shown({**old, "seed": 4}, 4)
+    assert shown is not None and shown["home_pct"] == graded["home_pct"]
 
 
 async def test_a_deal_graded_ahead_is_shown_before_and_during_its_day(
@@ -63,7 +102,7 @@ async def test_a_deal_graded_ahead_is_shown_before_and_during_its_day(
         code, _, body = await fetch(http(server) + f"/leaderboard/daily/{GAME}/{day}.json")
         assert code == 200 and json.loads(body)["difficulty"] == shown
         code, _, page = await fetch(http(server) + f"/leaderboard/daily/{GAME}/{day}")
-        assert f"Difficulty {graded['grade']}: the hint engine" in page
+        assert f"Difficulty {graded['grade']} for this game: the hint engine" in page
         code, _, index = await fetch(http(server) + "/")
         assert code == 200 and f"Doubles and Quits</a> ({graded['grade']}) · " in index
         await ann.call("resign")

@@ -87,12 +87,19 @@ def test_a_daily_board() -> None:
 
 
 def test_a_daily_board_says_how_hard_its_deal_is() -> None:
-    graded = {"grade": "expert", "board_wins": 0, "tries": 6, "line_wins": 2, "searches": 6}
+    graded = {
+        "grade": "expert",
+        "board_wins": 0,
+        "tries": 6,
+        "line_wins": 2,
+        "searches": 6,
+        "home_pct": 38,
+    }
     board = page("daily", "daily/gate/2026-11-22", "", DAILY, difficulty=graded)
     shown = " ".join(text(board_view(board, me="ann", server_ms=NOW)).split())
     assert (
-        "Difficulty: expert (the hint engine, seeing only the board, won 0 of 6 tries; "
-        "2 of 6 solver searches found a win)." in shown
+        "Difficulty: expert for this game (the hint engine, seeing only the board, won 0 of"
+        " 6 tries, 38% of the cards home on average; 2 of 6 solver searches found a win)." in shown
     )
     # not graded yet, or a grade this client does not know: nothing said
     for difficulty in (None, {**graded, "grade": "[bold]easy"}):

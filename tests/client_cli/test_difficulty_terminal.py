@@ -4,6 +4,7 @@ and the title line names the grade while it is played."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from tests.app.conftest import ServerProcess
@@ -25,10 +26,17 @@ def test_the_daily_says_how_hard_its_deal_is(
     try:
         ann = start(terminals, server, tmp_path / "ann", "daily", GAME)
         register(ann, "ann")
-        ann.wait_for(
-            rf"Difficulty: {shown['grade']} \(the hint engine, seeing only the\s+board,\s+won"
-            rf"\s+{shown['board_wins']}\s+of\s+{shown['tries']}\s+tries;"
+        how_far = (
+            f", {shown['home_pct']}% of the cards home on average"
+            if shown["board_wins"] < shown["tries"]
+            else ""
         )
+        said = (
+            f"Difficulty: {shown['grade']} for this game (the hint engine, seeing only the"
+            f" board, won {shown['board_wins']} of {shown['tries']} tries{how_far};"
+            f" {shown['line_wins']} of {shown['searches']} solver searches found a win)."
+        )
+        ann.wait_for(r"\s+".join(re.escape(word) for word in said.split()))
         ann.wait_for(r"Press Enter to start your ranked attempt \(q to leave\)")
         ann.type("")
         ann.wait_for(rf"Doubles and Quits · daily \d{{4}}-\d\d-\d\d · {shown['grade']} · ")

@@ -111,3 +111,16 @@ def test_bad_input_is_refused(args: tuple[object, ...], message: str) -> None:
         df.grade_deal(*args)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="no such game"):
         df.grade("nosuch", 0.5)
+
+
+def test_the_cards_home_are_the_mean_of_the_tries() -> None:
+    """``home_pct``: the board-only player's cards home, as a percentage of the deal's, on
+    average over its tries (a won try 100), from the tries themselves. What tells apart
+    deals of a game whose tries all lose (Light and Shade): a deal graded easy there is
+    one whose tries came nearest."""
+    found = df.grade_deal("light-and-shade", 4, searches=1)
+    nodes = [n for n in df.RUNGS for _ in range(df.TRIES_PER_RUNG)]
+    tries = [df.board_play("light-and-shade", 4, k, n) for k, n in enumerate(nodes)]
+    shares = [1.0 if t["won"] else t["home"] / t["total"] for t in tries]
+    assert found["home_pct"] == round(100 * sum(shares) / len(shares))
+    assert 0 < found["home_pct"] < 100 and found["board_wins"] == sum(t["won"] for t in tries)

@@ -18,7 +18,10 @@ def test_difficulty_grades_a_deal_as_the_server_does() -> None:
     done = run("difficulty", "nestor", "--seed", "4")
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith(f"Nestor, seed 4: {expected['grade']} (ease ")
-    assert f"won {expected['board_wins']} of 6 tries" in done.stdout
+    assert (
+        f"won {expected['board_wins']} of 6 tries, {expected['home_pct']}% of the cards"
+        in done.stdout
+    )
     as_json = json.loads(run("difficulty", "nestor", "--seed", "0x4", "--json").stdout)
     assert {k: v for k, v in as_json.items() if k != "seconds"} == {
         k: v for k, v in expected.items() if k != "seconds"

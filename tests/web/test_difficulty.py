@@ -29,17 +29,24 @@ def test_the_daily_says_how_hard_its_deal_is(browser: Any, redis_url: str, tmp_p
         page.click(f'.game-row[data-game="{GAME}"] [data-act=daily]')
         said = page.wait_for_selector(f".difficulty[data-grade={shown['grade']}]")
         assert said is not None
+        how_far = (
+            f", {shown['home_pct']}% of the cards home on average"
+            if shown["board_wins"] < shown["tries"]
+            else ""
+        )
         assert said.inner_text() == (
-            f"Difficulty: {shown['grade']} (the hint engine, seeing only the board, won "
-            f"{shown['board_wins']} of {shown['tries']} tries; {shown['line_wins']} of "
-            f"{shown['searches']} solver searches found a win)."
+            f"Difficulty: {shown['grade']} for this game (the hint engine, seeing only the"
+            f" board, won {shown['board_wins']} of {shown['tries']} tries{how_far};"
+            f" {shown['line_wins']} of {shown['searches']} solver searches found a win)."
         )
         shot(page, "daily-difficulty")
         page.click("[data-act=start-daily]")
         page.wait_for_selector(".game .pile")
         assert f"· ranked attempt · {shown['grade']} ·" in page.inner_text("body")
         page.goto(f"{http(server)}/leaderboard/daily/{GAME}")
-        assert f"Difficulty {shown['grade']}: the hint engine" in page.inner_text("body")
+        assert f"Difficulty {shown['grade']} for this game: the hint engine" in page.inner_text(
+            "body"
+        )
     finally:
         context.close()
         server.stop()

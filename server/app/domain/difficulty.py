@@ -2,24 +2,28 @@
 ``daily_status`` and a daily board), from what the grader kept
 (``server.solver.difficulty.grade_deal``, ``handlers/difficulty.py``).
 
->>> kept = {"grade": "hard", "seed": 7, "board_wins": 1, "tries": 6, "line_wins": 4,
-...         "searches": 6, "ease": 0.3333, "version": 1, "seconds": 3.2}
+>>> kept = {"grade": "hard", "seed": 7, "board_wins": 1, "tries": 6, "home_pct": 44,
+...         "line_wins": 4, "searches": 6, "ease": 0.47, "version": 1, "seconds": 3.2}
 >>> shown(kept, 7)
-{'grade': 'hard', 'board_wins': 1, 'tries': 6, 'line_wins': 4, 'searches': 6}
+{'grade': 'hard', 'board_wins': 1, 'tries': 6, 'line_wins': 4, 'searches': 6, 'home_pct': 44}
 >>> shown(kept, 8) is None, shown(None, 7) is None
 (True, True)
->>> for part in words(shown(kept, 7)).split("; "):
+>>> for part in words(shown(kept, 7)).split(", "):
 ...     print(part)
-hard: the hint engine, seeing only the board, won 1 of 6 tries
-4 of 6 solver searches found a win
+hard for this game: the hint engine
+seeing only the board
+won 1 of 6 tries
+44% of the cards home on average; 4 of 6 solver searches found a win
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from server.solver.difficulty import LOSS_WEIGHT
+
 #: the fields a player is shown, as kept
-SHOWN = ("grade", "board_wins", "tries", "line_wins", "searches")
+SHOWN = ("grade", "board_wins", "tries", "line_wins", "searches", "home_pct")
 
 
 def shown(kept: dict[str, Any] | None, seed: int | None) -> dict[str, Any] | None:
@@ -28,16 +32,40 @@ def shown(kept: dict[str, Any] | None, seed: int | None) -> dict[str, Any] | Non
     one), or the grader could not grade it (``grade`` null: kept so, with ``why``)."""
     if kept is None or seed is None or kept.get("seed") != seed or kept.get("grade") is None:
         return None
+    if "home_pct" not in kept:
+        kept = {**kept, "home_pct": home_pct_of(kept)}
     return {name: kept[name] for name in SHOWN}
 
 
+def home_pct_of(kept: dict[str, Any]) -> int:
+    """The board-only player's cards home (a percentage, on average over its tries) of
+    a grade kept before they were kept with it (``home_pct``), from the ease it kept:
+    the ease is two parts its tries' mean score, one part its searches won
+    (``server.solver.difficulty.ease``), and a lost try scores its share of the cards
+    home times ``LOSS_WEIGHT`` (a won try 1).
+
+    >>> home_pct_of({"ease": 0.155, "board_wins": 0, "tries": 6, "line_wins": 0, "searches": 6})
+    31
+    """
+    tries, wins = int(kept["tries"]), int(kept["board_wins"])
+    if not tries:
+        return 0
+    searched = float(kept["line_wins"]) / max(int(kept["searches"]), 1)
+    scores = tries * (3 * float(kept["ease"]) - searched) / 2
+    shares = wins + max(scores - wins, 0.0) / LOSS_WEIGHT
+    return max(0, min(100, round(100 * shares / tries)))
+
+
 def words(difficulty: dict[str, Any]) -> str:
-    """The difficulty in a line, as the pages say it."""
-    tries = difficulty["tries"]
+    """The difficulty in a line, as the pages say it: the grade is the game's own (its
+    thresholds are), and where a try was lost, how far the tries got, which is what
+    tells apart the deals of a game whose tries mostly lose."""
+    tries, wins = difficulty["tries"], difficulty["board_wins"]
     searches = difficulty["searches"]
+    home = difficulty.get("home_pct")
+    how_far = f", {home}% of the cards home on average" if home is not None and wins < tries else ""
     return (
-        f"{difficulty['grade']}: the hint engine, seeing only the board, won"
-        f" {difficulty['board_wins']}"
-        f" of {tries} {'try' if tries == 1 else 'tries'}; {difficulty['line_wins']} of"
-        f" {searches} solver searches found a win"
+        f"{difficulty['grade']} for this game: the hint engine, seeing only the board, won"
+        f" {wins} of {tries} {'try' if tries == 1 else 'tries'}{how_far};"
+        f" {difficulty['line_wins']} of {searches} solver searches found a win"
     )
