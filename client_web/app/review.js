@@ -10,6 +10,11 @@ import { button, h, replace } from "./dom.js";
 import { drawBoard } from "./board.js";
 import { errorText } from "./link.js";
 
+/** a winning line longer than this many moves is folded: its start shown, the rest on a tap */
+export const LINE_FOLD = 40;
+/** the moves a folded line shows */
+export const LINE_PREVIEW = 24;
+
 /** the review's board at most this wide and tall, in CSS pixels */
 const REVIEW_WIDTH = 520;
 const REVIEW_HEIGHT = 300;
@@ -63,16 +68,35 @@ export function reviewLines(r) {
 }
 
 /**
- * The review's text as elements.
+ * The start of a winning line too long to show whole at first (a Light and Shade line
+ * runs to 300 moves: forty lines of a phone's screen above the board), and the toggle's
+ * words; null for a line short enough to show whole.
+ * @param {string[]} line
+ * @returns {{ start: string, more: string } | null}
+ */
+export function linePreview(line) {
+  if (line.length <= LINE_FOLD) return null;
+  return { start: `${line.slice(0, LINE_PREVIEW).join(" ")} …`, more: `all ${line.length} moves` };
+}
+
+/**
+ * The review's text as elements: a long winning line folded to its start, opened on a
+ * tap (the whole line is always in `.review-line`).
  * @param {Message} r
  */
 function reviewText(r) {
   const { title, lines, line } = reviewLines(r);
-  return [
-    h("h2", {}, title),
-    ...lines.map((text) => h("p", {}, text)),
-    line.length ? h("p", { class: "review-line" }, h("code", {}, line.join(" "))) : null,
-  ];
+  const whole = h("p", { class: "review-line" }, h("code", {}, line.join(" ")));
+  const preview = linePreview(line);
+  const shown = preview
+    ? h(
+        "details",
+        { class: "review-more" },
+        h("summary", {}, h("code", {}, preview.start), " ", h("span", { class: "review-all" }, preview.more)),
+        whole,
+      )
+    : whole;
+  return [h("h2", {}, title), ...lines.map((text) => h("p", {}, text)), line.length ? shown : null];
 }
 
 /**

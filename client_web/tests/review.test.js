@@ -3,7 +3,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 
-import { reviewLines } from "../app/review.js";
+import { LINE_FOLD, LINE_PREVIEW, linePreview, reviewLines } from "../app/review.js";
 
 test("a lost game: the move that lost it, the move that kept the win, its line", () => {
   const got = reviewLines({
@@ -51,4 +51,14 @@ test("a won game: over, under or on par, and the longest detour", () => {
   ]);
   const on = reviewLines({ found: "over_par", moves: 26, par: 26, over: 0, par_from: "found", shortest: true });
   assert.deepEqual(on.lines, ["Won in 26 moves: on par (26, proved the shortest)."]);
+});
+
+test("a long winning line is folded to its start; a short one is shown whole", () => {
+  const short = Array.from({ length: LINE_FOLD }, (_, n) => `m${n}`);
+  assert.equal(linePreview(short), null);
+  const long = Array.from({ length: 300 }, (_, n) => `m${n}`);
+  const folded = linePreview(long);
+  assert.ok(folded);
+  assert.equal(folded.start, `${long.slice(0, LINE_PREVIEW).join(" ")} …`);
+  assert.equal(folded.more, "all 300 moves");
 });

@@ -1,7 +1,7 @@
 """A game's review in the browser: a lost Nestor game, its Review button at the game's
 end (where it was lost, the move played, the move that kept the win with its line, the
 board there), and the same from the replay page, which moves the replay to that
-position."""
+position; and a long winning line folded on a phone."""
 
 from __future__ import annotations
 
@@ -37,7 +37,7 @@ def test_review_at_the_end_and_on_the_replay_page(browser: Any, web_server: Serv
         assert "until move 6: you played 1+7" in text
         assert "1+5 there kept the win" in text
         line = box.locator(".review-line").inner_text().split()
-        assert line[0] == "1+5"
+        assert line[0] == "1+5" and box.locator(".review-more").count() == 0  # 25: shown whole
         # the line shown wins from there, played through the engine here too
         game = new_game("nestor", seed=SEED)
         for move in [*LOST_LINE[:5], *line]:
@@ -61,5 +61,54 @@ def test_review_at_the_end_and_on_the_replay_page(browser: Any, web_server: Serv
         until(page, "() => document.querySelector('.board-box[data-step]')?.dataset.step === '5'")
         assert "step 5 of" in page.inner_text(".scrub")
         shot(page, "review-replay")
+    finally:
+        context.close()
+
+
+def test_a_long_winning_line_is_folded_on_a_phone(browser: Any, web_server: ServerProcess) -> None:
+    """A Light and Shade line runs to 300 moves: shown whole it pushed the board there
+    forty lines down a phone's screen. Folded, its first 24 moves show and the board
+    stays near; a tap opens the whole line."""
+    context = browser.new_context(viewport={"width": 360, "height": 740})
+    try:
+        page = context.new_page()
+        base = http(web_server)
+        page.goto(f"{base}/play")
+        register(page, "fold")
+        page.wait_for_selector(".game-row")
+        deal(page, base, "light-and-shade", 4)
+        play(page, ["deal"] * 4)
+        page.once("dialog", lambda dialog: dialog.accept())
+        page.click(".game [data-act=resign]")
+        page.click("[data-act=review]")
+        box = page.locator(".review")
+        box.locator("text=could still win (after 4 moves)").wait_for()
+        line = box.locator(".review-line")
+        assert not line.is_visible()  # folded
+        summary = box.locator(".review-more summary")
+        folded = " ".join(summary.inner_text().split())
+        start, more = folded.split(" … ")
+        heading = box.locator("h2").bounding_box()
+        board = box.locator(".review-board").bounding_box()
+        assert heading is not None and board is not None
+        assert board["y"] - heading["y"] < 500, (heading, board)  # not 40 lines of moves
+        # the toggle's words sit in the folded line (a class of the board's once drew them
+        # over the foundations)
+        toggle, fold = box.locator(".review-all").bounding_box(), summary.bounding_box()
+        assert toggle is not None and fold is not None
+        assert (
+            fold["y"] <= toggle["y"]
+            and toggle["y"] + toggle["height"] <= fold["y"] + fold["height"]
+        )
+        shot(page, "review-folded-phone")
+        summary.click()
+        whole = line.inner_text().split()
+        assert line.is_visible() and len(whole) > 40 and more == f"all {len(whole)} moves"
+        assert start.split() == whole[:24]
+        # the line shown wins from the position after the four deals
+        game = new_game("light-and-shade", seed=4)
+        for move in ["deal"] * 4 + whole:
+            game.play(move)
+        assert game.status == "won"
     finally:
         context.close()
