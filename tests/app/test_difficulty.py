@@ -51,12 +51,12 @@ def test_a_grade_no_try_won_says_how_far_the_tries_got() -> None:
     shown = df.shown(kept, 9)
     assert shown is not None and shown["home_pct"] == 31
     assert df.words(shown) == (
-        "easy for this game: the hint engine, seeing only the board, won 0 of 6 tries,"
-        " 31% of the cards home on average; 0 of 6 solver searches found a win"
+        "easy for this game (the hint engine, seeing only the board, won 0 of 6 tries,"
+        " 31% of the cards home on average; 0 of 6 solver searches found a win)"
     )
     # every try won: all the cards home, nothing more to say
     assert df.words({**shown, "board_wins": 6, "home_pct": 100}).startswith(
-        "easy for this game: the hint engine, seeing only the board, won 6 of 6 tries;"
+        "easy for this game (the hint engine, seeing only the board, won 6 of 6 tries;"
     )
 
 
@@ -102,7 +102,7 @@ async def test_a_deal_graded_ahead_is_shown_before_and_during_its_day(
         code, _, body = await fetch(http(server) + f"/leaderboard/daily/{GAME}/{day}.json")
         assert code == 200 and json.loads(body)["difficulty"] == shown
         code, _, page = await fetch(http(server) + f"/leaderboard/daily/{GAME}/{day}")
-        assert f"Difficulty {graded['grade']} for this game: the hint engine" in page
+        assert f"Difficulty: {graded['grade']} for this game (the hint engine" in page
         code, _, index = await fetch(http(server) + "/")
         assert code == 200 and f"Doubles and Quits</a> ({graded['grade']}) · " in index
         await ann.call("resign")

@@ -44,7 +44,7 @@ def test_the_daily_says_how_hard_its_deal_is(browser: Any, redis_url: str, tmp_p
         page.wait_for_selector(".game .pile")
         assert f"· ranked attempt · {shown['grade']} ·" in page.inner_text("body")
         page.goto(f"{http(server)}/leaderboard/daily/{GAME}")
-        assert f"Difficulty {shown['grade']} for this game: the hint engine" in page.inner_text(
+        assert f"Difficulty: {shown['grade']} for this game (the hint engine" in page.inner_text(
             "body"
         )
     finally:

@@ -10,10 +10,10 @@
 (True, True)
 >>> for part in words(shown(kept, 7)).split(", "):
 ...     print(part)
-hard for this game: the hint engine
+hard for this game (the hint engine
 seeing only the board
 won 1 of 6 tries
-44% of the cards home on average; 4 of 6 solver searches found a win
+44% of the cards home on average; 4 of 6 solver searches found a win)
 """
 
 from __future__ import annotations
@@ -57,7 +57,8 @@ def home_pct_of(kept: dict[str, Any]) -> int:
 
 
 def words(difficulty: dict[str, Any]) -> str:
-    """The difficulty in a line, as the pages say it: the grade is the game's own (its
+    """The difficulty in a line, as the pages say it (after "Difficulty: ", as the
+    clients do): the grade is the game's own (its
     thresholds are), and where a try was lost, how far the tries got, which is what
     tells apart the deals of a game whose tries mostly lose."""
     tries, wins = difficulty["tries"], difficulty["board_wins"]
@@ -65,7 +66,7 @@ def words(difficulty: dict[str, Any]) -> str:
     home = difficulty.get("home_pct")
     how_far = f", {home}% of the cards home on average" if home is not None and wins < tries else ""
     return (
-        f"{difficulty['grade']} for this game: the hint engine, seeing only the board, won"
+        f"{difficulty['grade']} for this game (the hint engine, seeing only the board, won"
         f" {wins} of {tries} {'try' if tries == 1 else 'tries'}{how_far};"
-        f" {difficulty['line_wins']} of {searches} solver searches found a win"
+        f" {difficulty['line_wins']} of {searches} solver searches found a win)"
     )

@@ -102,7 +102,7 @@ def board_html(page: dict[str, Any], board: Board, today: str, meta: str = "") -
     empty = "" if rows else "<p class=muted>No results yet.</p>"
     difficulty = page.get("difficulty")
     if difficulty:  # the day's deal's grade: public before play (docs/solver.md)
-        picker += f"<p>Difficulty {escape(df.words(difficulty))}</p>"
+        picker += f"<p>Difficulty: {escape(df.words(difficulty))}.</p>"
     book = page.get("book")
     if book:  # a certified deal's par and book line: only once the day is over
         proved = " (proved shortest)" if book.get("shortest") else " (shortest found)"
