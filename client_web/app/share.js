@@ -59,7 +59,10 @@ function shareText(challenge) {
  */
 export function shareBox(challenge) {
   const url = challengeUrl(challenge);
+  const line = shareText(challenge);
   const field = h("input", { class: "share", readonly: true, value: url, "aria-label": "the challenge's link" });
+  // the line shown is the line copied: where the clipboard cannot be written (a page over
+  // plain http from another machine) the button says to select it
   return h(
     "div",
     { class: "challenge-share", dataset: { challenge: challenge.id } },
@@ -67,9 +70,9 @@ export function shareBox(challenge) {
     h(
       "p",
       { class: "share-line" },
-      h("code", {}, challenge.share),
+      h("code", {}, line),
       " ",
-      copyButton(shareText(challenge), "Copy the line", { "data-act": "copy-share" }),
+      copyButton(line, "Copy the line", { "data-act": "copy-share" }),
     ),
   );
 }
