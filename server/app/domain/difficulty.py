@@ -58,9 +58,9 @@ def home_pct_of(kept: dict[str, Any]) -> int:
 
 def words(difficulty: dict[str, Any]) -> str:
     """The difficulty in a line, as the pages say it (after "Difficulty: ", as the
-    clients do): the grade is the game's own (its
-    thresholds are), and where a try was lost, how far the tries got, which is what
-    tells apart the deals of a game whose tries mostly lose."""
+    clients do): the grade is the game's own (its thresholds are), and where a try was
+    lost, how far the tries got, which is what tells apart the deals of a game whose
+    tries mostly lose."""
     tries, wins = difficulty["tries"], difficulty["board_wins"]
     searches = difficulty["searches"]
     home = difficulty.get("home_pct")
