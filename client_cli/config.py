@@ -36,19 +36,31 @@ def config_dir(environ: Mapping[str, str] | None = None) -> Path:
     return root / APP_DIR
 
 
+#: a browser's address names the server whose websocket its page connects to: the same
+#: host, at its root (client_web/app/link.js)
+WEB_SCHEMES = {"http": "ws", "https": "wss"}
+
+
 def normalize_server(url: str) -> str:
-    """A server URL in the form tokens are kept under.
+    """A server URL in the form tokens are kept under. A browser's address (the page a
+    lobby's link opens, ``http://HOST:8765/r/CODE``) names the server its page talks
+    to: ``ws://HOST:8765``, as the browser's client connects.
 
     >>> normalize_server("127.0.0.1:9000"), normalize_server("WS://Example.org/")
     ('ws://127.0.0.1:9000', 'ws://example.org')
+    >>> normalize_server("http://127.0.0.1:8765/r/K7PQ2M")
+    'ws://127.0.0.1:8765'
     """
     url = url.strip()
     if "://" not in url:
         url = "ws://" + url
     scheme, _, rest = url.partition("://")
     host, _, path = rest.partition("/")
+    scheme = scheme.lower()
+    if scheme in WEB_SCHEMES:
+        scheme, path = WEB_SCHEMES[scheme], ""
     path = path.rstrip("/")
-    return f"{scheme.lower()}://{host.lower()}" + (f"/{path}" if path else "")
+    return f"{scheme}://{host.lower()}" + (f"/{path}" if path else "")
 
 
 def pick_server(flag: str | None, environ: Mapping[str, str] | None = None) -> str:

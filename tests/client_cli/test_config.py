@@ -51,3 +51,17 @@ def test_which_server() -> None:
     assert pick_server(None, {"PATIENCE_SERVER": "ws://h:1"}) == "ws://h:1"
     assert pick_server("ws://flag:2", {"PATIENCE_SERVER": "ws://h:1"}) == "ws://flag:2"
     assert normalize_server("wss://Race.Example/ws/") == "wss://race.example/ws"
+
+
+def test_a_browser_address_names_its_server() -> None:
+    """The address a browser shows (``http://HOST:8765/play``, the lobby's link) serves
+    the websocket on the same port: given as ``--server`` it was refused as "not a valid
+    URI ... Is it running?" of a server that was running."""
+    assert normalize_server("http://127.0.0.1:8765") == "ws://127.0.0.1:8765"
+    assert normalize_server("HTTPS://Race.Example/") == "wss://race.example"
+    # a page's address: the websocket is at the host's root, as the browser's page has it
+    assert normalize_server("http://127.0.0.1:8765/r/K7PQ2M") == "ws://127.0.0.1:8765"
+    assert normalize_server("https://race.example/play") == "wss://race.example"
+    assert pick_server("http://h:1/play", {}) == "ws://h:1"
+    # a websocket's path is kept (a proxy's /ws)
+    assert normalize_server("wss://race.example/ws") == "wss://race.example/ws"

@@ -90,3 +90,10 @@ def test_friends_and_around_me_default_to_the_last_daily_played(
     named = client(url, config, "top", "gate", "--friends")
     assert named.returncode == 0, named.stderr
     assert f"daily/gate/{day}" in named.stdout and "No BOARD given" not in named.stdout
+
+    # the browser's address (a page of the same server) names the same server, and the
+    # player saved for it: it was refused as "not a valid URI ... Is it running?"
+    page = url.replace("ws://", "http://") + "/play"
+    browsed = client(page, config, "top", "--friends")
+    assert browsed.returncode == 0, browsed.stderr
+    assert f"daily/nestor/{day} · 2 players · you and who you follow" in browsed.stdout
