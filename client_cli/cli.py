@@ -6,7 +6,8 @@
     patience-race games                      the games the server plays
     patience-race rules [GAME]               a game's rules (no server needed; no GAME: the list)
     patience-race race new GAME [--seed N] [--max-players N] [--time-limit SECONDS]
-    patience-race race join CODE             join a room's lobby (or go back to its race)
+    patience-race race join CODE             join a room's lobby (or go back to its race;
+                                             CODE, or the room's link, whose server is used)
     patience-race race watch CODE            watch a room's races
     patience-race quick [GAME]               a quick race: matched with players of your
                                              rating (ghosts when nobody comes)
@@ -47,7 +48,7 @@ import sys
 from collections.abc import Callable, Sequence
 
 from . import __version__
-from .config import DEFAULT_SERVER, TokenStore, config_dir, pick_server
+from .config import DEFAULT_SERVER, TokenStore, config_dir, linked_server, pick_server
 from .groups import cmd_group, cmd_top_group
 from .league import cmd_league
 from .linking import cmd_devices, cmd_link
@@ -137,12 +138,22 @@ def cmd_quick(args: argparse.Namespace) -> int:
     return _interactive(args, Plan("quick", game=args.game))
 
 
+def room_code(text: str) -> str:
+    """The room a ``race join`` or ``race watch`` argument names: its code, or its link
+    pasted whole (``http://HOST:8765/r/CODE``, whose server is used: :func:`linked`).
+
+    >>> room_code("K7PQ2M"), room_code("http://h:8765/r/K7PQ2M/")
+    ('K7PQ2M', 'K7PQ2M')
+    """
+    return text.strip().rstrip("/").rpartition("/")[2]
+
+
 def cmd_race_join(args: argparse.Namespace) -> int:
-    return _interactive(args, Plan("race-join", code=args.code))
+    return _interactive(args, Plan("race-join", code=room_code(args.code)))
 
 
 def cmd_race_watch(args: argparse.Namespace) -> int:
-    return _interactive(args, Plan("race-watch", code=args.code))
+    return _interactive(args, Plan("race-watch", code=room_code(args.code)))
 
 
 def cmd_challenge(args: argparse.Namespace) -> int:
@@ -218,7 +229,9 @@ def parser() -> argparse.ArgumentParser:
     new.add_argument("--max-players", type=_positive, help="2 to 16 (default 8)")
     new.add_argument("--time-limit", type=_positive, metavar="SECONDS", help="per race")
     join = race_sub.add_parser("join", parents=[common], help="join a room by its code")
-    join.add_argument("code", metavar="CODE")
+    join.add_argument(
+        "code", metavar="CODE", help="the room's code, or its link (its server is used)"
+    )
     watch = race_sub.add_parser("watch", parents=[common], help="watch a room's races")
     watch.add_argument("code", metavar="CODE")
 
@@ -341,9 +354,21 @@ def parser() -> argparse.ArgumentParser:
     return top
 
 
+def linked(args: argparse.Namespace) -> str | None:
+    """The server a link given for a room, a challenge or a group names, if one was."""
+    if args.command == "race" and args.race in ("join", "watch"):
+        return linked_server(args.code)
+    if args.command == "challenge":
+        return linked_server(args.id)
+    if args.command == "group" and args.action == "join" and args.words:
+        return linked_server(args.words[0])
+    return None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(argv)
-    args.server = pick_server(getattr(args, "server", None))
+    # --server, else the server a link given names, else $PATIENCE_SERVER, else the local one
+    args.server = pick_server(getattr(args, "server", None) or linked(args))
     args.ascii = getattr(args, "ascii", False)
     name = args.command + (f" {args.race}" if args.command == "race" else "")
     return COMMANDS[name](args)

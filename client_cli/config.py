@@ -63,6 +63,19 @@ def normalize_server(url: str) -> str:
     return f"{scheme}://{host.lower()}" + (f"/{path}" if path else "")
 
 
+def linked_server(text: str | None) -> str | None:
+    """The server a link pasted where a code is asked names (a lobby's
+    ``http://HOST:8765/r/CODE``, a challenge's ``/c/ID``, a group's ``/g/ID?k=KEY``): its
+    websocket, as :func:`normalize_server` has it; None for a code alone.
+
+    >>> linked_server("https://race.example/r/K7PQ2M"), linked_server("K7PQ2M")
+    ('wss://race.example', None)
+    """
+    if text is None or not text.strip().lower().startswith(tuple(f"{s}://" for s in WEB_SCHEMES)):
+        return None
+    return normalize_server(text)
+
+
 def pick_server(flag: str | None, environ: Mapping[str, str] | None = None) -> str:
     env = os.environ if environ is None else environ
     return normalize_server(flag or env.get("PATIENCE_SERVER") or DEFAULT_SERVER)

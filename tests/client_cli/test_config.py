@@ -65,3 +65,22 @@ def test_a_browser_address_names_its_server() -> None:
     assert pick_server("http://h:1/play", {}) == "ws://h:1"
     # a websocket's path is kept (a proxy's /ws)
     assert normalize_server("wss://race.example/ws") == "wss://race.example/ws"
+
+
+def test_a_link_given_for_a_room_a_challenge_or_a_group_names_its_server() -> None:
+    """``race join``, ``race watch``, ``challenge`` and ``group join`` take a link pasted
+    whole: its server is the one used, unless ``--server`` says otherwise."""
+    from client_cli.cli import linked, parser
+
+    def server(*argv: str) -> str | None:
+        return linked(parser().parse_args(list(argv)))
+
+    assert server("race", "join", "http://h:1/r/K7PQ2M") == "ws://h:1"
+    assert server("race", "watch", "https://race.example/r/K7PQ2M") == "wss://race.example"
+    assert server("challenge", "http://h:1/c/ua5j4vekfxk6uogy") == "ws://h:1"
+    assert server("group", "join", "http://h:1/g/k3v9xq2mab?k=Zm9v") == "ws://h:1"
+    # a code alone, or another command, names none
+    assert server("race", "join", "K7PQ2M") is None
+    assert server("challenge", "--replay", "abc") is None
+    assert server("group", "show", "http://h:1/g/k3v9xq2mab?k=Zm9v") is None
+    assert server("play", "gate") is None

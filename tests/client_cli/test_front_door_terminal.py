@@ -1,5 +1,6 @@
 """The terminal's frictions, end to end: the real client in a pseudo-terminal against a
-real server and Redis. The lobby's single keys and its browser link, no hint offered in a
+real server and Redis. The lobby's single keys and its browser link (which race join
+takes, server and all), no hint offered in a
 room made without them, a lost solo game told plainly and undone, and no Home where
 cards leave in pairs."""
 
@@ -30,7 +31,10 @@ def test_the_lobby_s_single_keys_browser_link_and_no_hint_offered(
     assert link == f"http://127.0.0.1:{server_process.port}/r/{code}"
     with urllib.request.urlopen(link, timeout=10) as page:  # it is the room's invite page
         assert page.status == 200
-    bob = start(terminals, server_process, tmp_path / "bob", "race", "join", code)
+    # the link pasted into race join names its server too: $PATIENCE_SERVER (here a port
+    # nothing listens on) gives way to it
+    bob = Terminal(["race", "join", link], server="ws://127.0.0.1:9", config=tmp_path / "bob")
+    terminals.append(bob)
     register(bob, "bob")
     bob.wait_for(r"ann hosts")
     ann.wait_for(r"bob\s+not ready")
