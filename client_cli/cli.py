@@ -208,7 +208,8 @@ def parser() -> argparse.ArgumentParser:
         parents=[common],
     )
     top.add_argument("--version", action="version", version=f"patience-race {__version__}")
-    sub = top.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    # not required: no COMMAND shows the commands (main), as a new user types it first
+    sub = top.add_subparsers(dest="command", metavar="COMMAND")
 
     play = sub.add_parser(
         "play", parents=[common], help="a solo game (no GAME: take up your last one)"
@@ -366,7 +367,11 @@ def linked(args: argparse.Namespace) -> str | None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = parser().parse_args(argv)
+    top = parser()
+    args = top.parse_args(argv)
+    if args.command is None:
+        top.print_help()
+        return 2
     # --server, else the server a link given names, else $PATIENCE_SERVER, else the local one
     args.server = pick_server(getattr(args, "server", None) or linked(args))
     args.ascii = getattr(args, "ascii", False)

@@ -87,3 +87,13 @@ def test_an_unknown_game_is_refused(nowhere: str, tmp_path: Path) -> None:
     assert done.returncode == 2
     assert done.stdout == ""
     assert "no rules page for 'klondike'; the games: babette, " in done.stderr
+
+
+def test_no_command_shows_the_commands(nowhere: str, tmp_path: Path) -> None:
+    """``patience-race`` alone, as a new user types it first: the commands, not argparse's
+    "the following arguments are required: COMMAND"."""
+    done = piped(nowhere, tmp_path)
+    assert done.returncode == 2
+    for command in ("play", "games", "rules", "race", "daily", "top", "challenge"):
+        assert f"\n    {command} " in done.stdout, command
+    assert "required" not in done.stdout + done.stderr
