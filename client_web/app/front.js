@@ -103,8 +103,12 @@ export function nameForm(door, code, challenge) {
     placeholder: "your name",
     "aria-label": "your name",
   });
-  // a stored token the server refused says why here (a device signed out, say)
+  // a stored token the server refused says why here (a device signed out, say); a refusal
+  // goes as the name is typed again (a name too short is the browser's own to say)
   const note = h("p", { class: "note", role: "status" }, app.link.refused || "");
+  input.addEventListener("input", () => {
+    note.textContent = "";
+  });
   const form = h(
     "form",
     {

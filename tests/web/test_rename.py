@@ -1,4 +1,5 @@
-"""A change of name from the browser's home screen: a refusal said under the form in the
+"""A name taken on the name form, said until the name is typed again; a change of name from
+the browser's home screen: a refusal said under the form in the
 server's words with nothing changed, a change shown at once in the header and the
 greeting, and kept (the page reloaded signs in under the new name)."""
 
@@ -23,6 +24,13 @@ def test_a_change_of_name_on_the_home_screen(browser: Any, web_server: ServerPro
 
         page = context.new_page()
         page.goto(f"{http(web_server)}/play")
+        # the name form: a taken name is refused in the server's words, which go as the
+        # name is typed again (they stayed, beside the browser's own words on a name too
+        # short, as if that one were taken too)
+        register(page, "LEE")
+        page.wait_for_selector(".welcome .note:has-text(\"the name 'LEE' is taken\")")
+        page.fill("input[name=name]", "k")
+        assert page.inner_text(".welcome .note") == ""
         register(page, "kay")
         page.wait_for_selector(".home h1:has-text('Hello, kay')")
         page.click("summary:has-text('Change your name')")
