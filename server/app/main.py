@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import gc
 import json
 import logging
@@ -15,7 +16,7 @@ from typing import Any
 from server import __version__, native
 
 from .datadir import private_dir
-from .embedded_redis import EmbeddedRedis, NoRedis
+from .embedded_redis import DataDirInUse, EmbeddedRedis, NoRedis
 from .service import Service
 from .settings import Settings
 from .store.connect import open_redis
@@ -137,7 +138,19 @@ def main(argv: list[str] | None = None) -> int:
         pass
     try:
         asyncio.run(run(settings))
-    except (RedisNotReady, SecretMismatch, NoRedis) as exc:
-        print(f"patience-race-server: error: {exc}", file=sys.stderr, flush=True)
-        return 1
+    except (RedisNotReady, SecretMismatch, NoRedis, DataDirInUse) as exc:
+        return said(str(exc))
+    except OSError as exc:
+        if exc.errno != errno.EADDRINUSE:
+            raise
+        return said(
+            f"{settings.host}:{settings.port}: address already in use"
+            " (another server? --port picks another port)"
+        )
     return 0
+
+
+def said(why: str) -> int:
+    """Why the server could not start, in one line (no traceback): exit status 1."""
+    print(f"patience-race-server: error: {why}", file=sys.stderr, flush=True)
+    return 1

@@ -1,0 +1,77 @@
+"""A server that cannot start says why in one line, with no traceback, and exits 1: its
+port taken (a second ``make run``, another program on 8765), or its data directory
+another server's (two servers would share one append-only file). Both printed a
+traceback a new user had to read to the end."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+from server.app.embedded_redis import redis_server_binary
+
+from .conftest import free_port
+
+
+def server(*args: str) -> list[str]:
+    return [sys.executable, "-m", "server.cli", *args]
+
+
+def environ(**env: str) -> dict[str, str]:
+    return {**os.environ, "PATIENCE_CERTIFY_AHEAD": "0", **env}
+
+
+def test_a_port_in_use_is_said_in_one_line(redis_url: str, tmp_path: Path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = subprocess.run(
+            server("--port", str(port)),
+            env=environ(PATIENCE_REDIS_URL=redis_url, PATIENCE_DATA_DIR=str(tmp_path)),
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+    assert done.returncode == 1, done.stderr
+    assert "Traceback" not in done.stderr
+    last = done.stderr.strip().splitlines()[-1]
+    assert last == (
+        f"patience-race-server: error: 127.0.0.1:{port}: address already in use"
+        " (another server? --port picks another port)"
+    ), last
+
+
+def test_a_data_directory_in_use_is_said_in_one_line(tmp_path: Path) -> None:
+    assert redis_server_binary()
+    first = subprocess.Popen(
+        server("--port", str(free_port()), "--data-dir", str(tmp_path)),
+        env=environ(),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
+    try:
+        assert first.stdout is not None
+        assert "listening on" in first.stdout.readline()  # (its embedded Redis is up)
+        done = subprocess.run(
+            server("--port", str(free_port()), "--data-dir", str(tmp_path)),
+            env=environ(),
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+    finally:
+        first.terminate()
+        first.wait(timeout=60)
+    assert done.returncode == 1, done.stderr
+    assert "Traceback" not in done.stderr
+    last = done.stderr.strip().splitlines()[-1]
+    assert last == (
+        f"patience-race-server: error: another server is using {tmp_path / 'redis'}"
+        " (one server a data directory: stop it, or give this one --data-dir DIR,"
+        " or PATIENCE_REDIS_URL for a Redis of your own)"
+    ), last
