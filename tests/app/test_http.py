@@ -13,7 +13,8 @@ from . import rawhttp
 from .conftest import Running
 from .test_pages import two_results
 
-UNKNOWN = "Patience Race: connect with a websocket client.\n"
+#: (a browser's wrong address was told to "connect with a websocket client")
+UNKNOWN = "Patience Race: no page here. Play at /play; the leaderboards are at /.\n"
 PLAIN = "text/plain; charset=utf-8"
 HTML = "text/html; charset=utf-8"
 JSON = "application/json"

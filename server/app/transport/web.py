@@ -91,7 +91,7 @@ PLAIN = "text/plain; charset=utf-8"
 HTML = "text/html; charset=utf-8"
 JSON = "application/json"
 METRICS = "text/plain; version=0.0.4; charset=utf-8"
-UNKNOWN = "Patience Race: connect with a websocket client.\n"
+UNKNOWN = "Patience Race: no page here. Play at /play; the leaderboards are at /.\n"
 NO_HOST = "Bad request: an HTTP/1.1 request names its host in one Host header.\n"
 THROUGH_PROXY = "Forbidden: the metrics are not served through the proxy.\n"
 
