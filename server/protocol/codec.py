@@ -189,4 +189,15 @@ def decode(frame: bytes | str) -> Any:
         return value
     except Exception as exc:  # msgpack raises several unrelated types
         read.unpacker, read.fed = _reader(), 0
-        raise FrameError(f"not a msgpack frame ({type(exc).__name__})") from None
+        raise FrameError(_why(exc)) from None
+
+
+def _why(exc: Exception) -> str:
+    """Why a frame could not be read, in words: past the bounds (msgpack says so with a
+    plain ``ValueError``, "N exceeds max_str_len(512)"), or not msgpack."""
+    if type(exc) is ValueError and "exceeds max_" in str(exc):
+        return (
+            f"a value past the decoding bounds ({exc}): at most {MAX_BYTES} bytes a text,"
+            f" binary or extension value, {MAX_ITEMS} items an array or map"
+        )
+    return f"not a msgpack frame ({type(exc).__name__})"

@@ -110,3 +110,20 @@ def test_a_frame_that_cannot_be_read_leaves_nothing_behind(bad: bytes | str) -> 
         decode(bad)
     assert decode(msgpack.packb(good)) == good
     assert decode(msgpack.packb(good) + b"") == good
+
+
+def test_a_value_past_the_bounds_is_said_so() -> None:
+    """A frame of good msgpack with a text past the bounds was refused as "not a msgpack
+    frame (ValueError)", which sent a client's author looking for an encoding fault."""
+    with pytest.raises(FrameError) as long_text:
+        decode(msgpack.packb({"type": "review", "id": 1, "game": "x" * 1000}))
+    assert str(long_text.value) == (
+        "a value past the decoding bounds (1000 exceeds max_str_len(512)): at most 512"
+        " bytes a text, binary or extension value, 32 items an array or map"
+    )
+    with pytest.raises(FrameError) as many:
+        decode(msgpack.packb({"type": "x", "id": 1, "list": list(range(40))}))
+    assert "(40 exceeds max_array_len(32))" in str(many.value)
+    with pytest.raises(FrameError) as garbage:
+        decode(b"\xc1")
+    assert str(garbage.value) == "not a msgpack frame (FormatError)"
