@@ -24,21 +24,25 @@ def environ(**env: str) -> dict[str, str]:
     return {**os.environ, "PATIENCE_CERTIFY_AHEAD": "0", **env}
 
 
+def refused(*args: str, **env: str) -> str:
+    """A server started with ``args`` and ``env`` that must not start: the one line it
+    ends its standard error with, once it has exited 1 with no traceback."""
+    done = subprocess.run(
+        server(*args), env=environ(**env), capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 1, done.stderr
+    assert "Traceback" not in done.stderr
+    return done.stderr.strip().splitlines()[-1]
+
+
 def test_a_port_in_use_is_said_in_one_line(redis_url: str, tmp_path: Path) -> None:
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         port = taken.getsockname()[1]
-        done = subprocess.run(
-            server("--port", str(port)),
-            env=environ(PATIENCE_REDIS_URL=redis_url, PATIENCE_DATA_DIR=str(tmp_path)),
-            capture_output=True,
-            text=True,
-            timeout=120,
+        last = refused(
+            "--port", str(port), PATIENCE_REDIS_URL=redis_url, PATIENCE_DATA_DIR=str(tmp_path)
         )
-    assert done.returncode == 1, done.stderr
-    assert "Traceback" not in done.stderr
-    last = done.stderr.strip().splitlines()[-1]
     assert last == (
         f"patience-race-server: error: 127.0.0.1:{port}: address already in use"
         " (another server? --port picks another port)"
@@ -57,19 +61,10 @@ def test_a_data_directory_in_use_is_said_in_one_line(tmp_path: Path) -> None:
     try:
         assert first.stdout is not None
         assert "listening on" in first.stdout.readline()  # (its embedded Redis is up)
-        done = subprocess.run(
-            server("--port", str(free_port()), "--data-dir", str(tmp_path)),
-            env=environ(),
-            capture_output=True,
-            text=True,
-            timeout=120,
-        )
+        last = refused("--port", str(free_port()), "--data-dir", str(tmp_path))
     finally:
         first.terminate()
         first.wait(timeout=60)
-    assert done.returncode == 1, done.stderr
-    assert "Traceback" not in done.stderr
-    last = done.stderr.strip().splitlines()[-1]
     assert last == (
         f"patience-race-server: error: another server is using {tmp_path / 'redis'}"
         " (one server a data directory: stop it, or give this one --data-dir DIR,"
