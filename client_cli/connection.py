@@ -41,6 +41,10 @@ CLOSE_SIGNED_OUT = 4001
 TIMEOUT = 30.0
 FIRST_DELAY = 0.5
 MAX_DELAY = 10.0
+#: seconds the closing handshake may take before the connection is simply dropped: a
+#: person leaving (q, Ctrl-C) is not kept waiting on a server that has stopped answering
+#: (websockets' default is ten); the server hears the drop as a close all the same
+CLOSE_TIMEOUT = 1.0
 
 #: link states given to ``on_link``
 UP, RETRYING, DOWN, SIGNED_OUT = "up", "retrying", "down", "signed_out"
@@ -147,6 +151,7 @@ class Connection:
             compression=None,
             max_size=4 * 2**20,
             open_timeout=self.open_timeout,
+            close_timeout=CLOSE_TIMEOUT,
             user_agent_header=CLIENT,
         )
         self._ws = ws

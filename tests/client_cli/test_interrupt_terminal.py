@@ -1,0 +1,35 @@
+"""Ctrl-C ends the client at once, even when the server has stopped answering: the
+closing handshake is a courtesy, and a person who asks to leave is not kept waiting on
+it (websockets waits ten seconds for the server's side of it by default)."""
+
+from __future__ import annotations
+
+import signal
+import time
+from pathlib import Path
+
+from tests.app.conftest import ServerProcess
+
+from .terminal import Terminal
+
+#: seconds the client may take to exit after Ctrl-C with the server stopped (generous for
+#: a loaded machine: the fault this guards against took ten)
+PROMPT = 5.0
+
+
+def test_ctrl_c_leaves_a_board_watch_at_once_while_the_server_is_stopped(
+    server_process: ServerProcess, tmp_path: Path, terminals: list[Terminal]
+) -> None:
+    watch = Terminal(["top", "gate", "--watch"], server=server_process.url, config=tmp_path)
+    terminals.append(watch)
+    watch.wait_for(r"watching: the board is redrawn as it changes · Ctrl-C stops")
+    assert server_process.process is not None
+    server_process.process.send_signal(signal.SIGSTOP)  # a server that hangs, or its network
+    try:
+        watch.child.sendintr()
+        began = time.monotonic()
+        assert watch.exit_code(timeout=15) == 0
+        took = time.monotonic() - began
+    finally:
+        server_process.process.send_signal(signal.SIGCONT)
+    assert took < PROMPT, f"{took:.1f} s to leave"
