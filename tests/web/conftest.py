@@ -2,6 +2,13 @@
 system browser, pointed at by path: nothing is downloaded), against the real server as
 a child process on a real Redis (the fixtures of tests/app/conftest.py).
 
+They run in Debian's Chromium headless shell (``chromium-headless-shell``, the package
+built from the same Chromium source: the same Blink and V8, without the browser's window,
+tabs and the processes behind them), which takes about half the CPU a page the full
+browser takes (the web tests: 119 CPU-s against 207); ``test_full_browser.py`` checks
+that the full browser lays the pages out as the shell does. Where the shell is not
+installed the full browser runs them; ``PATIENCE_CHROMIUM`` names another.
+
 With ``CI=true`` a missing Chromium or a missing browser client (``make web``) fails;
 elsewhere it skips. Screenshots of the main screens go to ``tests/web/screenshots/``, or
 to ``docs/screenshots/`` (the ones the README links) with ``PATIENCE_SCREENSHOTS=update``.
@@ -20,7 +27,11 @@ import pytest
 from server.app.transport import static
 from tests.app.conftest import ServerProcess, redis_server, redis_url, server, settings  # noqa: F401
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+#: Debian's Chromium: the full browser, and its headless shell
+FULL = shutil.which("chromium") or shutil.which("chromium-browser")
+SHELL = shutil.which("chromium-headless-shell")
+#: the browser the tests drive
+CHROMIUM = os.environ.get("PATIENCE_CHROMIUM") or SHELL or FULL
 ARGS = [
     "--headless",
     "--no-sandbox",
@@ -52,7 +63,7 @@ def browser() -> Iterator[Any]:
     every asyncio test after it: tests/conftest.py sets it aside for the tests that do
     not use the browser."""
     if CHROMIUM is None:
-        missing("chromium is not installed (apt-get install chromium)")
+        missing("chromium is not installed (apt-get install chromium-headless-shell chromium)")
     try:
         from playwright.sync_api import sync_playwright
     except ImportError:
