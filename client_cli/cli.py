@@ -275,7 +275,7 @@ def parser() -> argparse.ArgumentParser:
     group = sub.add_parser(
         "group",
         parents=[common],
-        help="your groups: make, join by a link, show, leave, their boards (signs in)",
+        help="your groups (signs in): new, join by a link, show, leave, top (their boards)",
         description="No ACTION: your groups. new NAME; join LINK (http://HOST/g/ID?k=KEY); "
         "show GROUP (members, who is online, the link, members' challenges); leave GROUP; "
         "top GROUP [BOARD] (a board among its members: a game's daily, best/GAME, "

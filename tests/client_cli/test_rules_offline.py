@@ -5,13 +5,16 @@ The real client, in a pseudo-terminal and through a pipe."""
 
 from __future__ import annotations
 
+import argparse
 import os
+import re
 import subprocess
 from pathlib import Path
 
 import pytest
 
 from client_cli import rules
+from client_cli.cli import parser
 from tests.app.conftest import free_port
 
 from .terminal import CLIENT, Terminal
@@ -97,3 +100,19 @@ def test_no_command_shows_the_commands(nowhere: str, tmp_path: Path) -> None:
     for command in ("play", "games", "rules", "race", "daily", "top", "challenge"):
         assert f"\n    {command} " in done.stdout, command
     assert "required" not in done.stdout + done.stderr
+
+
+def test_the_command_list_names_actions_as_they_are_typed() -> None:
+    """The line ``patience-race`` gives a command with actions names each as the command
+    takes it: it said ``group``'s were "make, join by a link, ...", and ``group make``
+    was refused (``new`` makes one)."""
+    top = parser()
+    sub = next(a for a in top._actions if isinstance(a, argparse._SubParsersAction))
+    helps = {c.dest: str(c.help) for c in sub._choices_actions}
+    for name in ("race", "group"):
+        listed = re.sub(r"\([^)]*\)", "", helps[name].split(":", 1)[1])
+        words = [item.split()[0] for item in listed.split(",") if item.strip()]
+        taken = next(
+            a.choices for a in sub.choices[name]._actions if a.dest in ("race", "action")
+        )
+        assert words and set(words) <= set(taken), (name, words, sorted(taken))
