@@ -112,7 +112,5 @@ def test_the_command_list_names_actions_as_they_are_typed() -> None:
     for name in ("race", "group"):
         listed = re.sub(r"\([^)]*\)", "", helps[name].split(":", 1)[1])
         words = [item.split()[0] for item in listed.split(",") if item.strip()]
-        taken = next(
-            a.choices for a in sub.choices[name]._actions if a.dest in ("race", "action")
-        )
+        taken = next(a.choices for a in sub.choices[name]._actions if a.dest in ("race", "action"))
         assert words and set(words) <= set(taken), (name, words, sorted(taken))
