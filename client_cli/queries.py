@@ -221,7 +221,12 @@ def _fail(args: argparse.Namespace, exc: BaseException) -> int:
             TokenStore(config_dir()).forget(args.server)
             message += " (patience-race link CODE)"
         elif exc.code == "bad_token":
-            message = f"{args.server} does not know the saved token (was its data reset?)"
+            account = TokenStore(config_dir()).get(args.server)
+            message = (
+                f"{args.server} does not know the saved token for "
+                f"{account.name if account else '?'} (was its data reset?): play once to "
+                "register again (patience-race play, or daily)"
+            )
         print(f"patience-race: {message}", file=sys.stderr)
         return 1
     return _unreachable(args.server, exc)
