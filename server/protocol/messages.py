@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Any
 
-from .codec import too_deep
+from .codec import MAX_BYTES, too_deep
 from .errors import ErrorCode, ProtocolError
 from .fastpath import MAX_ID as MAX_ID
 from .fastpath import MAX_TEXT as MAX_TEXT
@@ -40,6 +40,11 @@ from .review import REVIEW_REQUESTS as REVIEW_REQUESTS
 from .review import Review as Review
 
 PROTOCOL_VERSION = 1
+
+#: the longest name field a register or rename reads (as long as a text of four-byte
+#: characters may be in a frame): a longer name than a name may be, typed or pasted by
+#: mistake, gets the name's own rule (``bad_name``), not a malformed request's refusal
+NAME_TEXT = MAX_BYTES // 4
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,7 +71,7 @@ class Hello(Request):
 class Register(Request):
     TYPE = "register"
     FIELDS = {
-        "name": Field(str, required=True),
+        "name": Field(str, required=True, max_len=NAME_TEXT),
         "device": Field(str),
     }
     name: str = ""
@@ -363,7 +368,7 @@ class Rename(Request):
     """A signed-in player's change of name (at most once in ``rename_days``)."""
 
     TYPE = "rename"
-    FIELDS = {"name": Field(str, required=True)}
+    FIELDS = {"name": Field(str, required=True, max_len=NAME_TEXT)}
     name: str = ""
 
 
