@@ -58,7 +58,6 @@ $(NATIVE): $(STAMP) $(NATIVE_SOURCES)
 run: $(STAMP)
 	@$(MAKE) --no-print-directory native || echo "could not compile the move path (see \
 	$(VENV)/native-build.log): the server runs it from source, slower"
-	@echo "the browser client: open http://127.0.0.1:8765/play (another port: the one given)"
 	$(BIN)/patience-race-server $(ARGS)
 
 # A game at the local console, straight on the engine: make console GAME=nestor [SEED=7]

@@ -110,7 +110,8 @@ async def run(settings: Settings, started: asyncio.Event | None = None) -> None:
             },
         )
         print(
-            f"patience-race-server {__version__} listening on ws://{settings.host}:{web.port}",
+            f"patience-race-server {__version__} listening on ws://{settings.host}:{web.port}\n"
+            f"play in a browser: {browser_url(settings.host, web.port)}",
             flush=True,
         )
         if started is not None:
@@ -148,6 +149,17 @@ def main(argv: list[str] | None = None) -> int:
             " (another server? --port picks another port)"
         )
     return 0
+
+
+def browser_url(host: str, port: int) -> str:
+    """Where the browser client is, for the person who started the server: on this
+    machine when it listens on every address.
+
+    >>> browser_url("0.0.0.0", 9123), browser_url("::", 80), browser_url("fd00::1", 80)
+    ('http://127.0.0.1:9123/play', 'http://[::1]:80/play', 'http://[fd00::1]:80/play')
+    """
+    host = {"": "127.0.0.1", "0.0.0.0": "127.0.0.1", "::": "::1"}.get(host, host)
+    return f"http://{f'[{host}]' if ':' in host else host}:{port}/play"
 
 
 def said(why: str) -> int:
