@@ -36,7 +36,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from .lines import Glyphs, fit, race_time, side_by_side, to_ascii, wrap
+from .lines import Glyphs, fit, plural, race_time, side_by_side, to_ascii, wrap
 from .par import par_words
 from .render import draw_board
 from .sanitize import clean
@@ -190,7 +190,7 @@ class Replay:
         parts = [
             self.where(),
             self.outcome(),
-            f"{self.moves} moves",
+            plural(self.moves, "move"),
             f"{self.home}/{self.total} home",
             f"seed {self.seed}" if self.seed is not None else "no seed yet",
         ]

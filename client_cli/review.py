@@ -33,6 +33,7 @@ import textwrap
 from collections.abc import Mapping
 from typing import Any
 
+from .lines import plural
 from .render import render
 from .sanitize import clean
 
@@ -83,7 +84,7 @@ def review_page(review: Mapping[str, Any], width: int, *, ascii: bool = False) -
     elif found == "still_winnable":
         text = (
             "The game ended in a position a player who knew the stock could still win "
-            f"(after {_int(review.get('moves'))} moves)."
+            f"(after {plural(_int(review.get('moves')) or 0, 'move')})."
         )
     elif found == "deal_lost":
         text = (

@@ -6,7 +6,7 @@
 // the board there; on the replay page the same button moves the replay to that position.
 // `reviewLines` is pure (tests/review.test.js); the rest is the thin DOM layer.
 
-import { button, h, replace } from "./dom.js";
+import { button, count, h, replace } from "./dom.js";
 import { drawBoard } from "./board.js";
 import { errorText } from "./link.js";
 
@@ -58,7 +58,9 @@ export function reviewLines(r) {
         " Between them the review could not decide in its time.",
     );
   else if (r.found === "still_winnable")
-    lines.push(`The game ended in a position a player who knew the stock could still win (after ${r.moves} moves).`);
+    lines.push(
+      `The game ended in a position a player who knew the stock could still win (after ${count(r.moves, "move")}).`,
+    );
   else if (r.found === "deal_lost")
     lines.push("This deal could not be won, even by a player who knew the stock: nothing you did lost it.");
   else lines.push("The review could not decide, in its time, where a win was still possible.");

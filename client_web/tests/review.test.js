@@ -62,3 +62,10 @@ test("a long winning line is folded to its start; a short one is shown whole", (
   assert.equal(folded.start, `${long.slice(0, LINE_PREVIEW).join(" ")} …`);
   assert.equal(folded.more, "all 300 moves");
 });
+
+test("a game left winnable after one move says move, not moves", () => {
+  assert.equal(
+    reviewLines({ found: "still_winnable", moves: 1 }).lines[0],
+    "The game ended in a position a player who knew the stock could still win (after 1 move).",
+  );
+});

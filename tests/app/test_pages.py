@@ -124,6 +124,7 @@ async def test_index_and_replay_pages(server: Running) -> None:
     server.clock.advance(2 * 86_400)
     status, _, body = await fetch(f"{http(server)}/replay/{replay}")
     assert status == 200 and "resigned" in body
+    assert " · 1 move · " in body  # one move played (it said "1 moves")
     # a player's replay can be raced: in the browser, or with the terminal's command
     assert f'href="/play#replay={replay}"' in body and "Race this" in body
     assert f"patience-race challenge --replay {replay}" in body

@@ -227,3 +227,11 @@ def test_a_refused_view_leaves_the_moves_only() -> None:
     shown = screen(stepper)
     assert "#      time   move" in shown.splitlines()[3]  # the moves-only screen
     assert "fetching" not in shown
+
+
+def test_one_move_is_said_in_the_singular() -> None:
+    """A game resigned after one move said "1 moves" in the replay's heading."""
+    message = race_replay(8)
+    message["result"]["moves"] = 1
+    shown = screen(Stepper(Replay.from_message(message, GAMES)))
+    assert "resigned at 0:10.8 · 1 move · 9/52 home" in shown, shown

@@ -112,6 +112,15 @@ def valid_day(text: str) -> bool:
     return len(text) == 10
 
 
+def moves_text(moves: int) -> str:
+    """``1 move``, ``20 moves``: a count of moves as a line says it.
+
+    >>> moves_text(1), moves_text(0), moves_text(20)
+    ('1 move', '0 moves', '20 moves')
+    """
+    return f"{moves} move" if moves == 1 else f"{moves} moves"
+
+
 def clock_text(ms: int) -> str:
     """``m:ss`` (or ``h:mm:ss``) of a duration."""
     seconds = ms // 1000
@@ -147,9 +156,8 @@ def result_line(
     'Patience Race · Nestor · 2026-11-22 · not won · 1:01 · 20 moves · 15/26 pairs off'
     """
     outcome = f"won in {clock_text(time_ms)}" if won else f"not won · {clock_text(time_ms)}"
-    plural = "move" if moves == 1 else "moves"
     got = f"{home // 2}/{total // 2} pairs off" if unit == "pairs" else f"{home}/{total} home"
-    line = f"Patience Race · {game_name} · {day} · {outcome} · {moves} {plural} · {got}"
+    line = f"Patience Race · {game_name} · {day} · {outcome} · {moves_text(moves)} · {got}"
     if par is not None:
         line += f" · par {par}"
     if hints:

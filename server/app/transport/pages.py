@@ -208,7 +208,7 @@ def replay_html(replay: dict[str, Any], meta: str = "") -> str:
         f'<p><a href="/">Patience Race</a></p><h1>{escape(str(name))}: '
         f"{escape(str(replay.get('player', '')))}</h1>"
         f"<p>{escape(str(result.get('status')))} · {d.clock_text(int(result.get('time_ms', 0)))}"
-        f" · {int(result.get('moves', 0))} moves · {int(result.get('home', 0))}/"
+        f" · {d.moves_text(int(result.get('moves', 0)))} · {int(result.get('home', 0))}/"
         f"{int(result.get('total', 0))} home · seed {escape(str(seed))}"
         f" · rules version {version}</p>{book_par(replay)}{rules_note}{committed(replay)}"
         f"<table><thead><tr><th>#</th><th>time</th><th>move</th></tr></thead>"

@@ -157,7 +157,12 @@ def challenge_preview(record: dict[str, Any] | None) -> Preview:
 
 
 def replay_preview(replay: dict[str, Any]) -> Preview:
-    """A replay's page: whose game of what, and how it ended."""
+    """A replay's page: whose game of what, and how it ended.
+
+    >>> replay_preview({"player": "ann", "game": "gate",
+    ...                 "result": {"status": "resigned", "moves": 1}}).description
+    'Every move of it (1 move), with its time; race it on the same deal.'
+    """
     result = replay.get("result") or {}
     player = str(replay.get("player_now") or replay.get("player") or "someone")
     whose = "the book line" if player == "the book" else f"{player}'s"
@@ -170,8 +175,8 @@ def replay_preview(replay: dict[str, Any]) -> Preview:
     else:
         how = str(status)
     title = f"A replay of {whose} {game_name(replay.get('game'))}, {how}"
-    moves = int(result.get("moves") or 0)
-    description = f"Every move of it ({moves} moves), with its time; race it on the same deal."
+    moves = d.moves_text(int(result.get("moves") or 0))
+    description = f"Every move of it ({moves}), with its time; race it on the same deal."
     return Preview(title, description)
 
 
