@@ -23,13 +23,17 @@ from .test_challenges import made, solo_won
 from .test_pace import HUMAN_GAP, home_first_else_random
 from .test_pages import fetch
 
-GAME = "gate"
+#: the races' game: its ``deal`` (a stock card onto the talon) never sends a card home,
+#: so racers who deal more often than the one before them rank below them
+GAME = "light-and-shade"
+#: a game the pace test's script wins
+WIN_GAME = "gate"
 
 
 async def race(server: Running, racers: list[Client], **room: Any) -> list[dict[str, Any]]:
-    """A race of ``racers`` that finishes in that order: each joins after the one before
-    and all resign at once, with nothing played (so the results rank them by when they
-    joined); its results, and everyone out of the room again."""
+    """A race of ``racers`` that finishes in that order: the k-th deals k times and all
+    resign, with nothing home (so the results rank them by fewer moves); its results,
+    and everyone out of the room again."""
     code = (await racers[0].call("room_create", game=GAME, **room))["code"]
     for client in racers[1:]:
         server.clock.advance(1)
@@ -38,7 +42,9 @@ async def race(server: Running, racers: list[Client], **room: Any) -> list[dict[
     await racers[0].call("start")
     for client in racers:
         await client.event("race_start", lambda e: e["code"] == code)
-    for client in racers:
+    for k, client in enumerate(racers):
+        for _ in range(k):
+            await client.call("move", move="deal")
         await client.call("resign")
     told = [await c.event("results", lambda e: e["code"] == code) for c in racers]
     results: list[dict[str, Any]] = told[0]["results"]
@@ -123,7 +129,7 @@ async def test_a_known_sequence_gives_the_librarys_figures(board_of_two: Setting
         board = await clients["ann"].call("top", board=f"rating/{GAME}")
         by_ordinal = sorted(expected, key=lambda n: -expected[n].ordinal())
         assert [e["player"] for e in board["entries"]] == by_ordinal
-        assert board["kind"] == "rating" and board["title"] == "The Gate: ratings"
+        assert board["kind"] == "rating" and board["title"] == "Light and Shade: ratings"
         top = board["entries"][0]
         best = expected[by_ordinal[0]]
         assert (
@@ -164,7 +170,8 @@ async def test_two_processes_ending_one_race_rate_it_once(settings: Settings) ->
         await asyncio.gather(ann.call("resign"), bob.call("resign"))
         results = (await ann.event("results"))["results"]
         assert (await bob.event("results"))["results"] == results
-        first, second = rt.update([rt.DEFAULT, rt.DEFAULT], [1, 2])
+        # (both resigned with nothing played: a draw, below)
+        first, second = rt.update([rt.DEFAULT, rt.DEFAULT], [1, 1])
         kept = {r["player"]: await stored(one, r["player"]) for r in results}
         assert [kept[r["player"]]["n"] for r in results] == [1, 1]  # type: ignore[index]
         assert kept[results[0]["player"]]["mu"] == pytest.approx(first.mu)  # type: ignore[index]
@@ -213,9 +220,42 @@ async def test_what_is_not_a_race_of_people_rates_nobody(server: Running) -> Non
     await ann.call("rematch")
     for client in (ann, bob):
         await client.event("race_start", lambda e: e["race"] == 2)
+    await bob.call("move", move="deal")
+    for client in (ann, bob):
         await client.call("resign")
     rated = await ann.event("results", lambda e: e["race"] == 2)
     assert [r["rating_change"] for r in rated["results"]] == [3, -2]
+
+
+async def test_racers_parted_only_by_who_joined_first_are_rated_a_draw(
+    server: Running,
+) -> None:
+    """Two racers who both resign at the start with nothing played, or time out alike:
+    the table ranks them 1 and 2 (by who joined first) but the rating reads a draw, the
+    same change for both (the first to join gained 3 and the second lost 2). One deal
+    more by the second makes it a race again."""
+    ann, bob = await player(server.url, "ann"), await player(server.url, "bob")
+    code = (await ann.call("room_create", game=GAME))["code"]
+    await bob.call("room_join", code=code)
+    await bob.call("ready")
+    await ann.call("start")
+    for client in (ann, bob):
+        await client.event("race_start")
+        await client.call("resign")
+    drawn = (await ann.event("results"))["results"]
+    assert [r["rank"] for r in drawn] == [1, 2] and [r["player"] for r in drawn] == ["ann", "bob"]
+    first, second = rt.update([rt.DEFAULT, rt.DEFAULT], [1, 1])
+    assert first == second and first.mu == rt.DEFAULT.mu
+    assert [r["rating_change"] for r in drawn] == [first.shown - rt.DEFAULT.shown] * 2
+    await ann.call("rematch")
+    for client in (ann, bob):
+        await client.event("race_start", of_race(2))
+    await bob.call("move", move="deal")
+    for client in (ann, bob):
+        await client.call("resign")
+    raced = (await ann.event("results", of_race(2)))["results"]
+    assert [r["player"] for r in raced] == ["ann", "bob"]
+    assert raced[0]["rating_change"] > 0 > raced[1]["rating_change"]
 
 
 def of_race(n: int) -> Callable[[dict[str, Any]], bool]:
@@ -230,7 +270,7 @@ async def test_a_win_held_for_review_rates_nobody(server: Running) -> None:
     for pace_gap in (0.0, HUMAN_GAP):
         n = len(rated)
         ann, bob = await player(server.url, f"ann{n}"), await player(server.url, f"bob{n}")
-        code = (await ann.call("room_create", game=GAME))["code"]
+        code = (await ann.call("room_create", game=WIN_GAME))["code"]
         await bob.call("room_join", code=code)
         await bob.call("ready")
         await ann.call("start")
@@ -248,7 +288,7 @@ async def test_a_win_held_for_review_rates_nobody(server: Running) -> None:
             await ann.event("results", this_race)
             await ann.call("rematch")
         assert line is not None
-        await server.redis.delete(f"rtg:{{{GAME}}}")  # (the races lost on the way)
+        await server.redis.delete(f"rtg:{{{WIN_GAME}}}")  # (the races lost on the way)
         for move in line:
             server.clock.advance(pace_gap)
             await ann.call("move", move=move)
@@ -257,7 +297,7 @@ async def test_a_win_held_for_review_rates_nobody(server: Running) -> None:
         ]
         assert (results[0].get("review") == "held") == (pace_gap == 0.0)
         rated.append(all("rating" in r for r in results))
-        assert rated[-1] == (await server.redis.exists(f"rtg:{{{GAME}}}") == 1)
+        assert rated[-1] == (await server.redis.exists(f"rtg:{{{WIN_GAME}}}") == 1)
     assert rated == [False, True]
 
 

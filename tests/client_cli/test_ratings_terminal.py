@@ -15,19 +15,25 @@ from tests.app.conftest import ServerProcess
 
 from .terminal import Terminal
 
+#: the races' game: its deal sends no card home, so a deal parts two racers who resign
+#: (racers parted only by who joined first are rated a draw: docs/ratings.md)
+GAME = "light-and-shade"
+
 
 def raced_once(url: str, ann_config: Path, bob_config: Path) -> None:
-    """ann and bob race once over the protocol (both resign at the start: ann, who
-    joined first, ranks first), their tokens saved for the terminal client."""
+    """ann and bob race once over the protocol at Light and Shade (bob deals once, ann
+    plays nothing, both resign: ann ranks first, by fewer moves), their tokens saved for
+    the terminal client."""
 
     async def go() -> None:
         ann, bob = await player(url, "ann"), await player(url, "bob")
-        code = (await ann.call("room_create", game="gate"))["code"]
+        code = (await ann.call("room_create", game=GAME))["code"]
         await bob.call("room_join", code=code)
         await bob.call("ready")
         await ann.call("start")
         for client in (ann, bob):
             await client.event("race_start")
+        await bob.call("move", move="deal")
         for client in (ann, bob):
             await client.call("resign")
         results = (await ann.event("results"))["results"]
@@ -48,7 +54,7 @@ def test_ratings_in_the_lobby_the_results_and_the_profile(
     raced_once(url, tmp_path / "ann", tmp_path / "bob")
     ann1, bob1 = rt.update([rt.DEFAULT, rt.DEFAULT], [1, 2])
     ann2, bob2 = rt.update([ann1, bob1], [1, 2])
-    ann = Terminal(["race", "new", "gate"], server=url, config=tmp_path / "ann")
+    ann = Terminal(["race", "new", GAME], server=url, config=tmp_path / "ann")
     terminals.append(ann)
     code = ann.wait_for(r"race join ([A-Z0-9]{6})").group(1)
     bob = Terminal(["race", "join", code], server=url, config=tmp_path / "bob")
@@ -59,6 +65,9 @@ def test_ratings_in_the_lobby_the_results_and_the_profile(
     bob.type("r")
     ann.wait_for(r"everyone is ready: s to start")
     ann.type("s")
+    bob.wait_for(r"legal: ", timeout=15)
+    bob.type("deal")  # (the one move between them: ann ranks first again)
+    bob.wait_for(r"moves 1\b")
     for terminal in (ann, bob):
         terminal.wait_for(r"legal: ", timeout=15)
         terminal.type("resign")
@@ -77,10 +86,10 @@ def test_ratings_in_the_lobby_the_results_and_the_profile(
         assert terminal.exit_code() == 0
     me = run(url, tmp_path / "ann", "me")
     assert "ann's ratings" in me
-    assert re.search(rf"gate\s+{ann2.shown}\s+2\s+{ann2.mu:.2f}", me), me
+    assert re.search(rf"{GAME}\s+{ann2.shown}\s+2\s+{ann2.mu:.2f}", me), me
     bobs = run(url, tmp_path / "ann", "profile", "BOB")
     assert "bob's ratings" in bobs
-    assert re.search(rf"gate\s+{bob2.shown}\s+2\s", bobs), bobs
+    assert re.search(rf"{GAME}\s+{bob2.shown}\s+2\s", bobs), bobs
     nobody = run(url, tmp_path / "ann", "profile", "nobody", code=1)
     assert "no player named 'nobody'" in nobody
 

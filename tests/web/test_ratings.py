@@ -41,7 +41,9 @@ def test_ratings_in_the_lobby_the_results_the_home_screen_and_the_board(
         ann.click("form.name-form button[type=submit]")
         # no rated race yet: the home screen says how to get a rating
         ann.wait_for_selector(".ratings:has-text('No rating yet')")
-        ann.click('.game-row[data-game="gate"] [data-act=race]')
+        # Light and Shade: its deal sends no card home, so bob's one deal ranks him below
+        # ann (racers parted only by who joined first are rated a draw)
+        ann.click('.game-row[data-game="light-and-shade"] [data-act=race]')
         link = ann.wait_for_selector("input.share").input_value()  # type: ignore[union-attr]
         bob.goto(link)
         bob.fill("input[name=name]", "bob")
@@ -54,6 +56,9 @@ def test_ratings_in_the_lobby_the_results_the_home_screen_and_the_board(
         ann.click("[data-act=start]")
         for page in (ann, bob):
             page.wait_for_selector(".race-game .pile", timeout=10000)
+        bob.fill("#notation", "deal")
+        bob.press("#notation", "Enter")
+        ann.wait_for_selector('.bars .bar-row:has-text("bob"):has-text("1 move")')
         ann.click("[data-act=resign]")
         bob.click("[data-act=resign]")
         first, second = rt.update([rt.DEFAULT, rt.DEFAULT], [1, 2])
@@ -72,12 +77,12 @@ def test_ratings_in_the_lobby_the_results_the_home_screen_and_the_board(
         # the home screen: the player's ratings, each game's linking to its board
         ann.click("[data-act=leave]")
         ann.wait_for_selector(".home")
-        row = ann.wait_for_selector('.ratings li[data-game="gate"]')
+        row = ann.wait_for_selector('.ratings li[data-game="light-and-shade"]')
         assert row is not None
-        assert row.inner_text() == f"The Gate: {first.shown} (1 rated race)"
-        ann.click('.ratings li[data-game="gate"] a')
+        assert row.inner_text() == f"Light and Shade: {first.shown} (1 rated race)"
+        ann.click('.ratings li[data-game="light-and-shade"] a')
         ann.wait_for_selector(".boards table tbody tr")
-        assert ann.inner_text(".boards h1") == "The Gate: ratings"
+        assert ann.inner_text(".boards h1") == "Light and Shade: ratings"
         rows = [r.split("\t") for r in ann.inner_text(".boards tbody").splitlines()]
         assert rows == [
             ["1", "ann", str(first.shown), "1"],

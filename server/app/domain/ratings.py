@@ -71,8 +71,8 @@ DEFAULT: Final = Rating()
 
 def update(before: Sequence[Rating], ranks: Sequence[int]) -> list[Rating]:
     """The ratings after a race of ``len(before)`` players (each alone: a team of one),
-    ranked ``ranks`` (1 is first; equal ranks would be a draw, which a race's results,
-    ordered totally, never have). ValueError for fewer than two."""
+    ranked ``ranks`` (1 is first; equal ranks are a draw: racers the results part only by
+    who joined first, ``results.rated_ranks``). ValueError for fewer than two."""
     if len(before) < 2 or len(before) != len(ranks):
         raise ValueError("a rated race has two or more racers, each with a rank")
     teams = [[MODEL.rating(mu=r.mu, sigma=r.sigma)] for r in before]

@@ -12,25 +12,25 @@ from .games import RESIGNED, TIMEOUT, WON, LiveGame
 from .room import Racer
 
 
+def standing(racer: Racer, live: LiveGame) -> tuple[Any, ...]:
+    """How a racer did, as the results order it, short of who joined first: winners by
+    the server time of the winning move (every racer of a race starts together), then
+    fewer moves; then everyone else by cards home, a racer who stayed above one who left
+    the room (``Racer.left``) with as many, then by who reached that count first (a count
+    never changed: the deal's time, the same for all), then fewer moves."""
+    if live.result == WON:
+        assert live.finished_ms is not None
+        return (0, live.finished_ms, live.game.moves, 0)
+    return (1, -live.game.cards_home(), racer.left, live.home_at_ms, live.game.moves)
+
+
 def rank(entries: list[tuple[Racer, LiveGame]], start_at_ms: int) -> list[dict[str, Any]]:
-    """Results: winners by server time from the start to the winning move, then fewer
-    moves; then everyone else by cards home, a racer who stayed above one who left the
-    room (``Racer.left``) with as many, then by who reached that count first; ties after
-    that by who joined first."""
+    """Results: ordered by :func:`standing`, ties after that by who joined first (ranks
+    1, 2, 3, ...: a table has no ties)."""
 
     def key(item: tuple[Racer, LiveGame]) -> tuple[Any, ...]:
         racer, live = item
-        if live.result == WON:
-            assert live.finished_ms is not None
-            return (0, live.finished_ms - start_at_ms, live.game.moves, 0, racer.joined_ms)
-        return (
-            1,
-            -live.game.cards_home(),
-            racer.left,
-            live.home_at_ms,
-            live.game.moves,
-            racer.joined_ms,
-        )
+        return (*standing(racer, live), racer.joined_ms)
 
     results = []
     for n, (racer, live) in enumerate(sorted(entries, key=key), start=1):
@@ -51,3 +51,14 @@ def rank(entries: list[tuple[Racer, LiveGame]], start_at_ms: int) -> list[dict[s
             }
         )
     return results
+
+
+def rated_ranks(entries: list[tuple[Racer, LiveGame]]) -> dict[str, int]:
+    """Each racer's rank for the ratings, by name: as the results rank them, except that
+    racers whose :func:`standing` is the same (the results part them only by who joined
+    first: two who resign at the start with nothing played) share the better rank, which
+    the rating model reads as a draw.
+
+    Ranks like a competition's: 1, 1, 3."""
+    standings = sorted(standing(racer, live) for racer, live in entries)
+    return {racer.name: standings.index(standing(racer, live)) + 1 for racer, live in entries}

@@ -29,6 +29,7 @@ from ..domain import daily as d
 from ..domain import games as g
 from ..domain import ratings as rt
 from ..domain.boards import parse_board
+from ..domain.results import rated_ranks
 from ..domain.room import Racer
 from ..held import HeldRoom
 from .base import Context, Handler, Part, Session, refuse
@@ -61,14 +62,18 @@ class RaceRatings(Part):
         entries: Sequence[tuple[Racer, g.LiveGame]],
     ) -> None:
         """Rate a race that counts from its results' order (each result gets ``rating``
-        and ``rating_change``), once however often this is tried, and put its racers on
-        the game's rating board."""
+        and ``rating_change``), racers the results part only by who joined first rated
+        as a draw (:func:`~server.app.domain.results.rated_ranks`), once however often
+        this is tried, and put its racers on the game's rating board."""
         if not Races.counts(room, entries) or not results:
             return
         if any(r.get("review") == review.HELD for r in results):
             return
         pid_of = {racer.name: racer.pid for racer, _ in entries}
-        order = [(pid_of[r["player"]], int(r["rank"])) for r in results if r["player"] in pid_of]
+        ranks = rated_ranks(list(entries))
+        order = [
+            (pid_of[r["player"]], ranks[r["player"]]) for r in results if r["player"] in pid_of
+        ]
         if len(order) < 2:
             return
         pids = [pid for pid, _ in order]
