@@ -30,10 +30,13 @@ GAME = "light-and-shade"
 WIN_GAME = "gate"
 
 
-async def race(server: Running, racers: list[Client], **room: Any) -> list[dict[str, Any]]:
+async def race(
+    server: Running, racers: list[Client], parted: bool = True, **room: Any
+) -> list[dict[str, Any]]:
     """A race of ``racers`` that finishes in that order: the k-th deals k times and all
-    resign, with nothing home (so the results rank them by fewer moves); its results,
-    and everyone out of the room again."""
+    resign, with nothing home (so the results rank them by fewer moves; not ``parted``:
+    nobody deals, and only who joined first ranks them); its results, and everyone out of
+    the room again."""
     code = (await racers[0].call("room_create", game=GAME, **room))["code"]
     for client in racers[1:]:
         server.clock.advance(1)
@@ -43,7 +46,7 @@ async def race(server: Running, racers: list[Client], **room: Any) -> list[dict[
     for client in racers:
         await client.event("race_start", lambda e: e["code"] == code)
     for k, client in enumerate(racers):
-        for _ in range(k):
+        for _ in range(k if parted else 0):
             await client.call("move", move="deal")
         await client.call("resign")
     told = [await c.event("results", lambda e: e["code"] == code) for c in racers]
@@ -235,25 +238,12 @@ async def test_racers_parted_only_by_who_joined_first_are_rated_a_draw(
     same change for both (the first to join gained 3 and the second lost 2). One deal
     more by the second makes it a race again."""
     ann, bob = await player(server.url, "ann"), await player(server.url, "bob")
-    code = (await ann.call("room_create", game=GAME))["code"]
-    await bob.call("room_join", code=code)
-    await bob.call("ready")
-    await ann.call("start")
-    for client in (ann, bob):
-        await client.event("race_start")
-        await client.call("resign")
-    drawn = (await ann.event("results"))["results"]
+    drawn = await race(server, [ann, bob], parted=False)
     assert [r["rank"] for r in drawn] == [1, 2] and [r["player"] for r in drawn] == ["ann", "bob"]
     first, second = rt.update([rt.DEFAULT, rt.DEFAULT], [1, 1])
     assert first == second and first.mu == rt.DEFAULT.mu
     assert [r["rating_change"] for r in drawn] == [first.shown - rt.DEFAULT.shown] * 2
-    await ann.call("rematch")
-    for client in (ann, bob):
-        await client.event("race_start", of_race(2))
-    await bob.call("move", move="deal")
-    for client in (ann, bob):
-        await client.call("resign")
-    raced = (await ann.event("results", of_race(2)))["results"]
+    raced = await race(server, [ann, bob])
     assert [r["player"] for r in raced] == ["ann", "bob"]
     assert raced[0]["rating_change"] > 0 > raced[1]["rating_change"]
 
