@@ -180,6 +180,11 @@ def interpret(
             return Action("move", options[0])
         if options:
             return Action("say", note=f"{move}: which move? {', '.join(options)}")
+        if picked and 1 <= int(picked.group(1)) <= len(legal):
+            # a pile's number, meant for the legal line's: say how that is written
+            n = int(picked.group(1))
+            note = f"no legal move starts at pile {move} (#{n} is the legal line's {legal[n - 1]})"
+            return Action("say", note=note)
         return Action("say", note=f"no legal move starts at {move}")
     return Action("move", move)  # the server reads it, and says why if it is refused
 

@@ -79,3 +79,14 @@ def test_completion_from_the_legal_moves() -> None:
     assert completions("B", "play", legal) == ["b4>t3", "b1>b2"]
     assert completions("r", "play", legal) == ["r>t4", "resign"]
     assert completions("l", "lobby", legal) == []
+
+
+def test_a_bare_number_where_piles_are_numbered_points_to_the_hash() -> None:
+    """In The Wedge the piles are 1 to 24 and the legal line numbers its moves #1, #2: a
+    player who typed 1 for the first legal move heard only "no legal move starts at 1"."""
+    labels = {str(n) for n in range(1, 25)}
+    action = interpret("1", "play", ["24>22", "deal"], labels)
+    assert action.kind == "say"
+    assert action.note == "no legal move starts at pile 1 (#1 is the legal line's 24>22)"
+    # a number past the legal line's is a pile alone
+    assert interpret("5", "play", ["24>22", "deal"], labels).note == ("no legal move starts at 5")
