@@ -180,9 +180,8 @@ def interpret(
             return Action("move", options[0])
         if options:
             return Action("say", note=f"{move}: which move? {', '.join(options)}")
-        if picked and 1 <= int(picked.group(1)) <= len(legal):
-            # a pile's number, meant for the legal line's: say how that is written
-            n = int(picked.group(1))
+        n = int(picked.group(1)) if picked else 0
+        if 1 <= n <= len(legal):  # a pile's number, meant for the legal line's move
             note = f"no legal move starts at pile {move} (#{n} is the legal line's {legal[n - 1]})"
             return Action("say", note=note)
         return Action("say", note=f"no legal move starts at {move}")

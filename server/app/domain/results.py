@@ -60,5 +60,6 @@ def rated_ranks(entries: list[tuple[Racer, LiveGame]]) -> dict[str, int]:
     the rating model reads as a draw.
 
     Ranks like a competition's: 1, 1, 3."""
-    standings = sorted(standing(racer, live) for racer, live in entries)
-    return {racer.name: standings.index(standing(racer, live)) + 1 for racer, live in entries}
+    of = {racer.name: standing(racer, live) for racer, live in entries}
+    ordered = sorted(of.values())
+    return {name: ordered.index(place) + 1 for name, place in of.items()}
