@@ -75,7 +75,8 @@ export function drawRacers(box, rows, me) {
         h(
           "span",
           { class: "who", title: p.ghost ? `${p.name}'s ghost: the recorded game` : p.name },
-          p.name,
+          // (the name shortened with an ellipsis where it is long, never the tag after it)
+          h("span", { class: "name" }, p.name),
           p.ghost ? h("span", { class: "tag ghost" }, "ghost") : null,
         ),
         h("div", { class: "track" }, fill),

@@ -62,6 +62,7 @@ def widest_racers_fit(page: Any) -> None:
     end's status), drawn by the client's own code in the page's panel, fits."""
     seen = page.evaluate(
         "async () => { const { drawRacers } = await import('/web/app/room.js');"
+        f" {TAG_SEEN}"
         " const box = document.querySelector('.bars');"
         " const row = (name, ghost) => ({name, ghost, home: 51, total: 104, moves: 1234,"
         " status: 'resigned'});"
@@ -70,11 +71,46 @@ def widest_racers_fit(page: Any) -> None:
         ".filter(e => e.scrollWidth > e.clientWidth + 1).length;"
         " const out = {over, page: document.documentElement.scrollWidth,"
         " right: Math.max(...[...box.querySelectorAll('.bar-row *')]"
-        ".map(e => e.getBoundingClientRect().right))};"
+        ".map(e => e.getBoundingClientRect().right)),"
+        " tags: [...box.querySelectorAll('.tag')].map(tagSeen)};"
         " window.patienceRace.screen.drawn = null; return out; }"
     )
     width = page.viewport_size["width"]
     assert seen["over"] == 0 and seen["page"] <= width and seen["right"] <= width, seen
+    assert len(seen["tags"]) == 1 and all(t["whole"] for t in seen["tags"]), seen
+
+
+#: a tag ("ghost") as drawn: on one line (a break inside the word gives two boxes),
+#: and not cut by the box it is in (a racer's name is shortened with an ellipsis, not
+#: its tag)
+TAG_SEEN = (
+    "const tagSeen = (tag) => { const r = tag.getBoundingClientRect();"
+    " const box = tag.closest('.who, td').getBoundingClientRect();"
+    " return {text: tag.textContent, lines: tag.getClientRects().length,"
+    " whole: tag.getClientRects().length === 1 && r.left >= box.left - 1"
+    " && r.right <= box.right + 1}; };"
+)
+
+
+def widest_table_fits(page: Any) -> None:
+    """The results table at its widest (the longest names, a ghost among them, four-digit
+    move counts), drawn by the client's own code in place of the page's table, fits, and
+    its ghost's tag is whole."""
+    seen = page.evaluate(
+        "async () => { const { resultsTable } = await import('/web/app/room.js');"
+        " const box = document.querySelector('.results');"
+        " const row = (rank, player, ghost) => ({rank, player, ghost, status: 'resigned',"
+        " time_ms: null, moves: 1234, home: 51, total: 104, replay: 'r1'});"
+        " box.replaceChildren(resultsTable([row(1, 'm'.repeat(20), false),"
+        " row(2, 'W'.repeat(20), true), row(3, 'ann37032', true)], 'x'));"
+        " const over = [...box.querySelectorAll('.table-box')]"
+        ".filter(e => e.scrollWidth > e.clientWidth + 1).length;"
+        f" {TAG_SEEN}"
+        " return {over, page: document.documentElement.scrollWidth,"
+        " tags: [...box.querySelectorAll('.tag')].map(tagSeen)}; }"
+    )
+    assert seen["over"] == 0 and seen["page"] <= page.viewport_size["width"], seen
+    assert len(seen["tags"]) == 2 and all(t["whole"] for t in seen["tags"]), seen
 
 
 def play_one_move(page: Any) -> None:
@@ -184,6 +220,7 @@ def test_a_challenge_made_raced_cold_on_a_phone_and_from_its_replay(
         assert bob.locator(".challenge-result [data-act=challenge]").count() == 1
         fits(bob)
         shot(bob, "phone-challenge-result")
+        widest_table_fits(bob)
 
         # ann is told at once, and her list marks the new result
         ann.wait_for_selector("#notices :text('bob raced your challenge')")
