@@ -1,6 +1,6 @@
 """A* for shorter lines (``server/solver/shortest.py``): what it returns wins, is no
 longer than the line it was given, and when it says *proved*, a breadth-first search
-written here finds nothing shorter."""
+written here finds nothing shorter; a wandering line's detours cut before it starts."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from server.engine import Game, new_game
 from server.engine.keys import packed_key
 from server.solver import check_line, hooks_for, solve
 from server.solver.hooks import Hooks
-from server.solver.shortest import best_first
+from server.solver.shortest import best_first, shortcut
 
 
 def fewest_moves(game: Game, limit: int) -> int | None:
@@ -102,6 +102,59 @@ def test_lower_bounds_never_overestimate_along_winning_lines() -> None:
             break
         else:
             raise AssertionError(f"no deal of {game_id} won")
+
+
+def line_positions(game: Game, line: list[str]) -> list[object]:
+    """Every position along ``line`` from ``game``, whole (:meth:`Game.key`)."""
+    pos = game.copy()
+    keys: list[object] = [pos.key()]
+    for text in line:
+        pos.play(text)
+        keys.append(pos.key())
+    return keys
+
+
+def test_a_wandering_line_is_cut_short_and_still_wins() -> None:
+    # depth first's first win of The Wedge's deal 8 wanders: over a thousand moves,
+    # where the deal's lines run to about 140
+    game = new_game("wedge", seed=8)
+    line = solve("wedge", seed=8).line
+    assert len(line) > 1000
+    short = shortcut(game, line)
+    assert len(short) < 200
+    check_line("wedge", short, seed=8)
+    assert game.moves == 0  # left as it was
+    # no detour of a move is left: no position twice, and from each, no move reaches a
+    # position of the line further on than the next
+    keys = line_positions(game, short)
+    assert len(set(keys)) == len(keys)
+    where = {key: i for i, key in enumerate(keys)}
+    pos = game.copy()
+    for i, text in enumerate(short):
+        for move in pos.legal_moves():
+            pos.play(move)
+            assert where.get(pos.key(), -1) <= i + 1, (i, move.text)
+            pos.pop()
+        pos.play(text)
+
+
+def test_two_moves_ahead_cuts_more_and_from_any_position() -> None:
+    # from the twentieth move of The Wedge's deal 1 (as a review starts from a player's
+    # position): the line's rest, cut a move ahead, then two
+    line = solve("wedge", seed=1).line
+    game = new_game("wedge", seed=1)
+    for text in line[:20]:
+        game.play(text)
+    rest = line[20:]
+    one = shortcut(game, rest)
+    two = shortcut(game, rest, ahead_until=float("inf"))
+    assert len(two) < len(one) < len(rest) // 4
+    for cut in (one, two):
+        check_line("wedge", line[:20] + cut, seed=1)
+    # and A* starts from the cut line: bounded by it, what it gives is no longer
+    found = best_first(game, hooks_for("wedge"), known=rest, max_nodes=10)
+    assert len(found.line) <= len(one) and not found.proved
+    check_line("wedge", line[:20] + found.line, seed=1)
 
 
 def test_solve_shortest_gives_a_checked_line_no_longer() -> None:
