@@ -22,6 +22,7 @@ from rich.text import Text
 
 from .challenge import Ghost, result_words, table
 from .lines import as_int, fit, lines_of
+from .places import ordinal, placed
 from .sanitize import clean
 
 #: the racers' panel's title
@@ -70,17 +71,6 @@ class BoardRace:
         return sorted(out, key=lambda p: (-as_int(p.get("home")), as_int(p.get("moves"))))
 
 
-def ordinal(n: int) -> str:
-    """A place in words.
-
-    >>> [ordinal(n) for n in (1, 2, 3, 4, 11, 12, 13, 21, 22, 101)]
-    ['1st', '2nd', '3rd', '4th', '11th', '12th', '13th', '21st', '22nd', '101st']
-    """
-    if n % 100 in (11, 12, 13):
-        return f"{n}th"
-    return f"{n}{({1: 'st', 2: 'nd', 3: 'rd'}).get(n % 10, 'th')}"
-
-
 def _entries(result: Mapping[str, Any]) -> list[Mapping[str, Any]]:
     entries = result.get("table")
     return [e for e in entries if isinstance(e, Mapping)] if isinstance(entries, list) else []
@@ -94,11 +84,11 @@ def placing(result: Mapping[str, Any]) -> str:
         return "No ghosts raced: no one else had finished today's deal when you began."
     mine = next((e for e in entries if not e.get("ghost")), {})
     beaten = min(max(as_int(result.get("beaten")), 0), ghosts)
-    rank = as_int(mine.get("rank")) or len(entries)
     beat = f"you beat {beaten} of {ghosts} ghost{'s' if ghosts != 1 else ''}"
     if beaten == ghosts:
         beat = "you beat every ghost" if ghosts > 1 else "you beat the ghost"
-    return f"You placed {ordinal(rank)} of {len(entries)} against the board: {beat}."
+    where = placed(mine, entries) if mine else ordinal(len(entries))
+    return f"You placed {where} of {len(entries)} against the board: {beat}."
 
 
 def result_lines(model_me: str | None, race: BoardRace, width: int, ascii: bool) -> list[Text]:

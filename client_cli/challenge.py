@@ -28,6 +28,7 @@ from rich.text import Text
 
 from .config import DEFAULT_SERVER
 from .lines import Glyphs, as_int, race_time, split_line
+from .places import place_cell
 from .sanitize import clean
 
 #: a challenge id: 16 characters of a-z and 2-7 (the last part of its link)
@@ -268,7 +269,7 @@ def table(
             player.append(" (ghost)", style="dim")
         status = clean(e.get("status", ""), 12)
         cells: list[str | Text] = [
-            f"{g.me if mine else ''}{as_int(e.get('rank'))}",
+            f"{g.me if mine else ''}{place_cell(e, entries)}",
             player,
             Text(status, style="green" if status == "won" else ""),
             race_time(e.get("time_ms")) or g.dash,

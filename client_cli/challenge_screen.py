@@ -13,6 +13,7 @@ from rich.text import Text
 from .challenge import ChallengeRace, about, result_words, table, verdict_line
 from .lines import Glyphs, fit, lines_of
 from .model import Model
+from .places import place_of
 from .quick_words import result_message as quick_result
 from .room_screen import big_number, racers_panel
 from .sanitize import clean
@@ -148,7 +149,7 @@ def quick_about(race: ChallengeRace) -> str:
 
 def quick_result_lines(model: Model, result: dict[str, Any], width: int) -> list[Text]:
     """A quick race's ghost race over: the place, and the table."""
-    first = result.get("rank") == 1
+    first = place_of(result) == 1
     entries = result.get("table")
     entries = entries if isinstance(entries, list) else []
     out = [

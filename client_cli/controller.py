@@ -48,6 +48,7 @@ from .model import (
     stuck_note,
 )
 from .notices import progress_notice, room_notices, signed_out_notice
+from .places import place_of
 from .quick_words import result_message as quick_result
 from .review import review_page
 from .rules import UnknownGame, page
@@ -183,7 +184,7 @@ class Client:
             race = model.challenge
             if model.screen == CHALLENGE and race is not None and not race.cid:
                 model.apply_challenge_result({**event, "challenge": race.shown, "quick": True})
-                model.say(quick_result(event), GOOD if event.get("rank") == 1 else INFO)
+                model.say(quick_result(event), GOOD if place_of(event) == 1 else INFO)
         elif kind == "challenge_news":
             model.say(news_notice(event, model.games), GOOD if not event.get("beat_you") else WARN)
         elif kind == "signed_out":

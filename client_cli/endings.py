@@ -28,6 +28,7 @@ from .model import (
     WARN,
     Model,
 )
+from .places import level_with, place_of
 
 
 def ranked_explained(name: str) -> str:
@@ -64,9 +65,15 @@ def result_note(event: Mapping[str, Any], me: str | None) -> str:
     """A race's ``results`` as the player ``me`` reads them: the place, their rating and
     its change in a rated race (``docs/ratings.md``), and a win held for review.
 
-    >>> result_note({"results": [{"player": "ann", "rank": 1, "rating": 6,
-    ...     "rating_change": 3}, {"player": "bob", "rank": 2}]}, "ann")
+    >>> result_note({"results": [{"player": "ann", "rank": 1, "place": 1, "rating": 6,
+    ...     "rating_change": 3}, {"player": "bob", "rank": 2, "place": 2}]}, "ann")
     'Race over: you came 1 of 2. Your rating: 6 (+3).'
+
+    Racers parted only by who joined first share their place (and are rated a draw):
+
+    >>> result_note({"results": [{"player": "ann", "rank": 1, "place": 1},
+    ...     {"player": "bob", "rank": 2, "place": 1}]}, "bob")
+    'Race over: you came 1 of 2, level with ann.'
     """
     results = event.get("results") or []
     for r in results:
@@ -82,7 +89,9 @@ def result_note(event: Mapping[str, Any], me: str | None) -> str:
                 if "rating" in r
                 else ""
             )
-            return f"Race over: you came {r.get('rank')} of {len(results)}.{rated}{held}"
+            level = level_with(r, results)
+            tie = f", level with {', '.join(level)}" if level else ""
+            return f"Race over: you came {place_of(r)} of {len(results)}{tie}.{rated}{held}"
     return "Race over."
 
 

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .challenge import result_words
+from .places import place_of, placed
 from .sanitize import clean
 
 
@@ -50,18 +51,26 @@ def ghosts_words(msg: Mapping[str, Any]) -> str:
 def result_message(msg: Mapping[str, Any]) -> str:
     """``quick_ghosts_result`` in a line.
 
-    >>> result_message({"rank": 2, "table": [{}, {}, {}], "you": {"status": "won",
-    ...                 "time_ms": 61_000, "moves": 88, "home": 52, "total": 52}})
+    >>> you = {"status": "won", "time_ms": 61_000, "moves": 88, "home": 52, "total": 52}
+    >>> result_message({"rank": 2, "place": 2, "you": you, "table": [
+    ...     {"rank": 1, "place": 1, "ghost": True}, {"rank": 2, "place": 2, "ghost": False},
+    ...     {"rank": 3, "place": 3, "ghost": True}]})
     'You finished 2nd of 3 against the ghosts: won in 1:01.0, 88 moves.'
+
+    A ghost that did just as the player did shares their place:
+
+    >>> result_message({"rank": 2, "place": 1, "you": you, "table": [
+    ...     {"rank": 1, "place": 1, "ghost": True}, {"rank": 2, "place": 1, "ghost": False}]})
+    'You finished joint 1st of 2 against the ghosts: won in 1:01.0, 88 moves.'
     """
-    rank, table = msg.get("rank"), msg.get("table")
-    count = len(table) if isinstance(table, list) else 0
+    table = msg.get("table")
+    entries = table if isinstance(table, list) else []
+    count = len(entries)
     mine = msg.get("you")
     you: dict[str, Any] = dict(mine) if isinstance(mine, Mapping) else {}
-    place = _ordinal(rank) if isinstance(rank, int) and not isinstance(rank, bool) else "?"
+    # the player's own row of the table says whether a ghost shares their place
+    row = next((e for e in entries if isinstance(e, Mapping) and not e.get("ghost")), msg)
+    if place_of(row) < 1:
+        row = msg
+    place = placed(row, entries) if place_of(row) > 0 else "?"
     return f"You finished {place} of {count} against the ghosts: {result_words(you)}."
-
-
-def _ordinal(n: int) -> str:
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"

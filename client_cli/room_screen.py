@@ -14,6 +14,7 @@ from .challenge import http_url
 from .config import DEFAULT_SERVER
 from .lines import Glyphs, as_int, clock, fit, lines_of, race_time
 from .model import COUNTDOWN, FINISHED, LOBBY, RACING, Model
+from .places import place_cell
 from .sanitize import clean
 
 #: a bar's partial cell, by eighths
@@ -356,7 +357,7 @@ def results_table(model: Model, width: int) -> list[Text]:
             status += " (held for review)"
         style = "bold" if name == model.me else ""
         table.add_row(
-            str(as_int(r.get("rank"))),
+            place_cell(r, results),
             Text(name, style=style),
             Text(status, style="green" if status == "won" else ""),
             race_time(r.get("time_ms")) or g.dash,

@@ -9,7 +9,7 @@
 import { button, clock, count, h, replace } from "./dom.js";
 import { GameScreen } from "./game.js";
 import { drawRacers, resultsTable } from "./room.js";
-import { beatenText, ghostAt, liveOrder, ordinal, resultText } from "./ranking.js";
+import { beatenText, ghostAt, liveOrder, ordinal, placed, resultText } from "./ranking.js";
 import { errorText } from "./link.js";
 import { parWords } from "./par.js";
 import { challengeMaker, copyButton } from "./share.js";
@@ -346,7 +346,7 @@ export class DailyScreen {
         },
         beatenText(message.beaten, ghosts),
       ),
-      h("p", {}, `You placed ${ordinal(mine.rank)} of ${message.table.length}: ${resultText(message.you)}.`),
+      h("p", {}, `You placed ${placed(mine, message.table)} of ${message.table.length}: ${resultText(message.you)}.`),
       resultsTable(message.table, this.me),
       this.practiceControls("Practise again"),
     );

@@ -9,7 +9,7 @@
 import { button, clock, h, replace } from "./dom.js";
 import { GameScreen } from "./game.js";
 import { errorText } from "./link.js";
-import { ghostAt, ordinal } from "./ranking.js";
+import { ghostAt, placeOf, placed } from "./ranking.js";
 import { drawRacers, resultsTable } from "./room.js";
 import { countdown } from "./sound.js";
 
@@ -196,12 +196,17 @@ export class QuickScreen {
       this.game.draw();
     }
     const count = message.table.length;
+    // the player's own row says whether a ghost shares their place
+    const mine = message.table.find((/** @type {Message} */ e) => !e.ghost) || message;
     replace(
       this.resultBox,
       h(
         "h2",
-        { class: `verdict ${message.rank === 1 ? "beat" : "lost"}`, dataset: { rank: String(message.rank) } },
-        `You finished ${ordinal(message.rank)} of ${count} against the ghosts`,
+        {
+          class: `verdict ${placeOf(mine) === 1 ? "beat" : "lost"}`,
+          dataset: { rank: String(message.rank), place: String(placeOf(mine)) },
+        },
+        `You finished ${placed(mine, message.table)} of ${count} against the ghosts`,
       ),
       h(
         "div",

@@ -52,6 +52,44 @@ export function ordinal(n) {
 }
 
 /**
+ * An entry's place in a race's results or a ghosts' table: its `place`, the rank shared
+ * by those the server parts only by who joined (or took the challenge) first, as a
+ * competition's (1, 2, 2, 4); its `rank` from a server that sends no place.
+ * @param {{rank?: number, place?: number}} entry
+ * @returns {number}
+ */
+export function placeOf(entry) {
+  return typeof entry.place === "number" ? entry.place : Number(entry.rank) || 0;
+}
+
+/**
+ * Whether another entry of `entries` shares `entry`'s place.
+ * @param {{rank?: number, place?: number}} entry
+ * @param {{rank?: number, place?: number}[]} entries
+ */
+function shared(entry, entries) {
+  return entries.some((e) => e !== entry && placeOf(e) === placeOf(entry));
+}
+
+/**
+ * The place for a table's `#` column: "=2" where it is shared.
+ * @param {{rank?: number, place?: number}} entry
+ * @param {{rank?: number, place?: number}[]} entries
+ */
+export function placeCell(entry, entries) {
+  return `${shared(entry, entries) ? "=" : ""}${placeOf(entry)}`;
+}
+
+/**
+ * The place in words: "2nd", or "joint 2nd" where it is shared.
+ * @param {{rank?: number, place?: number}} entry
+ * @param {{rank?: number, place?: number}[]} entries
+ */
+export function placed(entry, entries) {
+  return `${shared(entry, entries) ? "joint " : ""}${ordinal(placeOf(entry))}`;
+}
+
+/**
  * The racers as they stand at a moment, ranked as the server ranks the table at the end:
  * those who have won first, by when (`at`, ms from the start), then fewer moves; then
  * the most cards home, who reached that count first (`reached`), fewer moves; a ghost

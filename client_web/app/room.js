@@ -10,6 +10,7 @@ import { GameScreen } from "./game.js";
 import { challengeMaker } from "./share.js";
 import { countdown } from "./sound.js";
 import { errorText } from "./link.js";
+import { placeCell } from "./ranking.js";
 
 /** @typedef {import("./types.js").App} App */
 /** @typedef {import("./types.js").Message} Message */
@@ -108,7 +109,7 @@ export function resultsTable(results, me) {
         class: `${r.ghost ? "ghost" : ""}${r.player === me && !r.ghost ? " mine" : ""}`,
         dataset: { player: r.player },
       },
-      h("td", { class: "n" }, String(r.rank)),
+      h("td", { class: "n" }, placeCell(r, results)),
       h(
         "td",
         {},

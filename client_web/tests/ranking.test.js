@@ -3,7 +3,17 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 
-import { beatenText, ghostAt, liveOrder, ordinal, resultText, verdictText } from "../app/ranking.js";
+import {
+  beatenText,
+  ghostAt,
+  liveOrder,
+  ordinal,
+  placeCell,
+  placeOf,
+  placed,
+  resultText,
+  verdictText,
+} from "../app/ranking.js";
 
 test("ordinals, the teens included", () => {
   const got = [1, 2, 3, 4, 10, 11, 12, 13, 14, 21, 22, 23, 101, 111, 112, 113].map(ordinal);
@@ -118,5 +128,31 @@ test("a challenge's verdict, by time or by cards home", () => {
   assert.equal(
     verdictText({ beat: false, by_ms: null, by_cards: 0 }, "ann"),
     "Level on cards home: ann got there first.",
+  );
+});
+
+test("a place shared by entries parted only by who came first reads =2 and joint 2nd", () => {
+  const table = [
+    { player: "cy", rank: 1, place: 1 },
+    { player: "ann", rank: 2, place: 2 },
+    { player: "bob", rank: 3, place: 2 },
+    { player: "dee", rank: 4, place: 4 },
+  ];
+  assert.deepEqual(
+    table.map((e) => placeCell(e, table)),
+    ["1", "=2", "=2", "4"],
+  );
+  assert.deepEqual(
+    table.map((e) => placed(e, table)),
+    ["1st", "joint 2nd", "joint 2nd", "4th"],
+  );
+  // a server that sends no place: the rank, never shared
+  const old = [{ rank: 1 }, { rank: 2 }];
+  assert.deepEqual(
+    old.map((e) => [placeOf(e), placeCell(e, old)]),
+    [
+      [1, "1"],
+      [2, "2"],
+    ],
   );
 });

@@ -141,6 +141,23 @@ def test_a_table_ranks_winners_by_time_then_cards_home_then_who_got_there_first(
     assert [(e["rank"], e["player"]) for e in table] == [
         (1, "bo"), (2, "al"), (3, "ed"), (4, "di"), (5, "cy"),
     ]  # fmt: skip
+    assert [e["place"] for e in table] == [1, 2, 3, 4, 5]
+
+
+def test_entries_parted_only_by_when_they_were_taken_share_their_place() -> None:
+    # a taker who did just as a ghost did (as many home, got there as soon, as many
+    # moves) is listed after it, as taken later, but shares its place
+    table = ch.rank(
+        [
+            entry("me", "resigned", None, 1, 0, 900, moves=0),
+            entry("g1", "resigned", None, 1, 0, 10, moves=0),
+            entry("g2", "resigned", None, 3, 4_000, 20, moves=5),
+            entry("g3", "resigned", None, 1, 0, 30, moves=2),
+        ]
+    )
+    assert [(e["rank"], e["place"], e["player"]) for e in table] == [
+        (1, 1, "g2"), (2, 2, "g1"), (3, 2, "me"), (4, 4, "g3"),
+    ]  # fmt: skip
 
 
 def test_the_verdict_says_by_how_much() -> None:

@@ -57,3 +57,26 @@ def test_cards_home_still_come_before_having_left() -> None:
     assert ann_game.game.cards_home() > bob_game.game.cards_home()
     entries = [(bob, bob_game), (ann, ann_game)]
     assert [r["player"] for r in rank(entries, START_MS)] == ["ann", "bob"]
+
+
+def test_racers_parted_only_by_who_joined_first_share_their_place() -> None:
+    # ann and bob resign alike at the deal: the table still orders them by who joined
+    # first (1, 2), but their place is shared (1, 1); cid, with a card home, is above
+    # both, and dee, who left, below them
+    ann = Racer("p-ann", "ann", joined_ms=1_000, gid="g1")
+    bob = Racer("p-bob", "bob", joined_ms=2_000, gid="g2")
+    cid = Racer("p-cid", "cid", joined_ms=3_000, gid="g3")
+    dee = Racer("p-dee", "dee", joined_ms=500, gid="g4", left=True)
+    cid_game = dealt("gate", 0, "p-cid", "race", START_MS, room="ABCDEF", race=1)
+    cid_game.apply_entry("r>f", START_MS + 2_000)  # gate's deal 0: cards home at once
+    cid_game.apply_entry(RESIGN, START_MS + 5_000)
+    entries = [
+        (ann, ended("p-ann", RESIGNED, START_MS + 5_000)),
+        (bob, ended("p-bob", RESIGNED, START_MS + 6_000)),
+        (cid, cid_game),
+        (dee, ended("p-dee", RESIGNED, START_MS + 4_000)),
+    ]
+    results = rank(entries, START_MS)
+    assert [(r["rank"], r["place"], r["player"]) for r in results] == [
+        (1, 1, "cid"), (2, 2, "ann"), (3, 2, "bob"), (4, 4, "dee"),
+    ]  # fmt: skip

@@ -119,7 +119,9 @@ def test_a_challenge_made_raced_and_told(
     viewer.wait_for(r"Resign\?")
     viewer.type("y")
     viewer.wait_for(r"ann's ghost beat you by 2 cards home\.")
-    viewer.wait_for(r"▸3\s+cy\s+resigned")  # the same challenge, one table
+    # the same challenge, one table: cy did just as bob did (resigned at the deal), and
+    # shares his place, listed after him as he took it later
+    viewer.wait_for(r"\n\s*=2\s+bob\s+resigned[^\n]*\n\s*▸=2\s+cy\s+resigned")
     viewer.type("q")
     assert viewer.exit_code() == 0
 

@@ -82,20 +82,28 @@ def test_practice_races_the_days_ghosts_and_places_among_them(
 
     dee.type("resign")  # practice asks nothing
     placed = dee.wait_for(
-        r"You placed (\d+)(?:st|nd|rd|th) of 9 against the board: "
+        r"You placed (joint )?(\d+)(?:st|nd|rd|th) of 9 against the board: "
         r"you beat (?:(\d) of 8 ghosts|every ghost)\."
     )
-    place, beaten = int(placed.group(1)), placed.group(2)
-    assert (int(beaten) if beaten is not None else 8) == 9 - place
+    joint, place, beaten = placed.group(1), int(placed.group(2)), placed.group(3)
     dee.wait_for(r"The practice among the day's ghosts")
-    table = dee.wait_for(rf"▸{place}\s+dee\s+resigned\s+\S+\s+0\s+\d+/52")
-    rows = re.findall(r"\n\s*▸?(\d)\s+(p\d \(ghost\)|dee)\s+resigned", dee.text)
-    assert sorted(int(rank) for rank, _ in rows) == list(range(1, 10)), dee.text
-    assert sum(1 for _, who in rows if who.endswith("(ghost)")) == 8, table
+    mark = "=" if joint else ""
+    table = dee.wait_for(rf"▸{mark}{place}\s+dee\s+resigned\s+\S+\s+0\s+\d+/52")
+    rows = re.findall(r"\n\s*▸?(=?)(\d)\s+(p\d \(ghost\)|dee)\s+resigned", dee.text)
+    assert sum(1 for *_, who in rows if who.endswith("(ghost)")) == 8, table
+    # places as a competition's (1, 2, 2, 4): each is one more than the places above
+    # it, and "=" marks exactly those shared
+    places = [int(n) for _, n, _ in rows]
+    assert len(places) == 9 and places == sorted(places), dee.text
+    for shared, n, _ in rows:
+        assert int(n) == 1 + sum(1 for p in places if p < int(n)), dee.text
+        assert (shared == "=") == (places.count(int(n)) > 1), dee.text
+    # the ghosts beaten: those placed below her (a ghost level with her is not beaten)
+    assert (int(beaten) if beaten is not None else 8) == sum(1 for p in places if p > place)
     dee.wait_for(r"n the same deal again \(practice\)")
     dee.type("q")
     assert dee.exit_code() == 0
-    assert re.search(rb"You placed \d+(st|nd|rd|th) of 9 against the board", dee.output)
+    assert re.search(rb"You placed (joint )?\d+(st|nd|rd|th) of 9 against the board", dee.output)
 
     # --no-ghosts: the next practice is played alone
     alone = start(terminals, server_process, config, "daily", "gate", "--no-ghosts")

@@ -179,9 +179,20 @@ def test_practice_races_the_board_on_a_phone(browser: Any, web_server: ServerPro
         assert verdict.get_attribute("data-ghosts") == "8"
         said = "You beat all 8 ghosts." if beaten == 8 else f"You beat {beaten} of 8 ghosts."
         assert verdict.inner_text() == said
+        # places as a competition's: a ghost that did just as dee did (resigned at the
+        # deal) shares her place ("=1", "joint 1st"), listed before her as played first
+        cells = [rows.nth(i).locator("td").first.inner_text() for i in range(9)]
+        places = [int(c.lstrip("=")) for c in cells]
+        for cell, n in zip(cells, places, strict=True):
+            assert n == 1 + sum(1 for p in places if p < n), cells
+            assert cell.startswith("=") == (places.count(n) > 1), cells
+        mine = cells[place - 1]
+        assert beaten == sum(1 for p in places if p > int(mine.lstrip("="))), cells
+        joint = "joint " if mine.startswith("=") else ""
         assert re.match(
-            rf"You placed {place}(st|nd|rd|th) of 9: resigned", page.inner_text(".placing p")
-        )
+            rf"You placed {joint}{mine.lstrip('=')}(st|nd|rd|th) of 9: resigned",
+            page.inner_text(".placing p"),
+        ), (cells, page.inner_text(".placing p"))
         assert page.locator(".placing tr.ghost .tag.ghost").count() == 8
         assert page.locator('.placing tr.mine[data-player="dee"]').count() == 1
         fits(page)

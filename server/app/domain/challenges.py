@@ -28,6 +28,7 @@ from server.engine import GAMES
 
 from .daily import DAY_MS, clock_text, day_of, day_start_ms
 from .games import WON, LiveGame
+from .results import shared_places
 
 #: the challenge's id, from a replay: characters of base32, lower case (80 bits)
 ID_LENGTH = 16
@@ -170,15 +171,28 @@ def entry_of(name: str, live: LiveGame, taken_ms: int) -> dict[str, Any]:
     }
 
 
-def _key(entry: dict[str, Any]) -> tuple[Any, ...]:
+def _standing(entry: dict[str, Any]) -> tuple[Any, ...]:
+    """How an entry did, as a table orders them, short of when it was taken."""
     if entry["status"] == WON:
-        return (0, entry["time_ms"], entry["moves"], 0, entry["taken_ms"])
-    return (1, -entry["home"], entry["reached_ms"], entry["moves"], entry["taken_ms"])
+        return (0, entry["time_ms"], entry["moves"])
+    return (1, -entry["home"], entry["reached_ms"], entry["moves"])
+
+
+def _key(entry: dict[str, Any]) -> tuple[Any, ...]:
+    """The table's order: how an entry did, then when it was taken."""
+    return (*_standing(entry), entry["taken_ms"])
 
 
 def rank(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The table: the entries in race order, each with its ``rank`` (1, 2, ...)."""
-    return [{"rank": n, **e} for n, e in enumerate(sorted(entries, key=_key), start=1)]
+    """The table: the entries in race order, each with its ``rank`` (1, 2, ...) and its
+    ``place``: its rank, shared by entries that did the same and are ordered only by when
+    they were taken (1, 2, 2, 4)."""
+    ordered = sorted(entries, key=_key)
+    places = shared_places([_standing(e) for e in ordered])
+    return [
+        {"rank": n, "place": place, **e}
+        for n, (e, place) in enumerate(zip(ordered, places, strict=True), start=1)
+    ]
 
 
 def verdict(mine: dict[str, Any], ghost: dict[str, Any]) -> dict[str, Any]:

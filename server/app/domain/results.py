@@ -26,19 +26,23 @@ def standing(racer: Racer, live: LiveGame) -> tuple[Any, ...]:
 
 def rank(entries: list[tuple[Racer, LiveGame]], start_at_ms: int) -> list[dict[str, Any]]:
     """Results: ordered by :func:`standing`, ties after that by who joined first (ranks
-    1, 2, 3, ...: a table has no ties)."""
+    1, 2, 3, ...: a list has an order), each with its ``place``: its rank, shared by
+    racers whose :func:`standing` is the same, as a competition's (1, 2, 2, 4)."""
 
     def key(item: tuple[Racer, LiveGame]) -> tuple[Any, ...]:
         racer, live = item
         return (*standing(racer, live), racer.joined_ms)
 
+    ordered = sorted(entries, key=key)
+    places = shared_places([standing(racer, live) for racer, live in ordered])
     results = []
-    for n, (racer, live) in enumerate(sorted(entries, key=key), start=1):
+    for n, (racer, live) in enumerate(ordered, start=1):
         home, total = live.game.progress
         won = live.result == WON
         results.append(
             {
                 "rank": n,
+                "place": places[n - 1],
                 "player": racer.name,
                 "status": live.result or TIMEOUT,
                 "time_ms": (live.finished_ms or 0) - start_at_ms if won else None,
@@ -51,6 +55,20 @@ def rank(entries: list[tuple[Racer, LiveGame]], start_at_ms: int) -> list[dict[s
             }
         )
     return results
+
+
+def shared_places(keys: list[Any]) -> list[int]:
+    """Places for a list already in order, by each one's sort key short of what only
+    orders it: an entry whose key is the one before's shares its place, as in a
+    competition (1, 2, 2, 4).
+
+    >>> shared_places([(0, 5), (1, 3), (1, 3), (2, 0)])
+    [1, 2, 2, 4]
+    """
+    places: list[int] = []
+    for n, key in enumerate(keys):
+        places.append(places[-1] if n and key == keys[n - 1] else n + 1)
+    return places
 
 
 def rated_ranks(entries: list[tuple[Racer, LiveGame]]) -> dict[str, int]:

@@ -86,11 +86,11 @@ class BoardGhosts(Part):
                 "type": "ghosts_result",
                 "game": live.gid,
                 "you": ch.hidden(mine),
-                "beaten": sum(1 for e in table if e["ghost"] and e["rank"] > _rank(table)),
+                "beaten": sum(1 for e in table if e["ghost"] and e["place"] > _place(table)),
                 "table": [ch.hidden(e) for e in table],
             }
         )
 
 
-def _rank(table: list[dict[str, Any]]) -> int:
-    return int(next(e["rank"] for e in table if not e["ghost"]))
+def _place(table: list[dict[str, Any]]) -> int:
+    return int(next(e["place"] for e in table if not e["ghost"]))

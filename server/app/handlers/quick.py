@@ -468,7 +468,7 @@ class QuickRace(Part):
         found = record.get("ghosts") or []
         mine = ch.entry_of(name, live, live.created_ms)
         table = ch.rank([mine, *(ch.entry_of_ghost(gh, gh.get("hints", 0), 0) for gh in found)])
-        rank = next(e["rank"] for e in table if not e["ghost"])
+        rank, place = next((e["rank"], e["place"]) for e in table if not e["ghost"])
         session.send(
             {
                 "type": "quick_ghosts_result",
@@ -477,7 +477,8 @@ class QuickRace(Part):
                 "replay": live.gid,
                 "you": ch.hidden(mine),
                 "rank": rank,
-                "beaten": sum(1 for e in table if e["ghost"] and e["rank"] > rank),
+                "place": place,
+                "beaten": sum(1 for e in table if e["ghost"] and e["place"] > place),
                 "table": [ch.hidden(e) for e in table],
             }
         )
