@@ -212,7 +212,7 @@ export function homeScreen(door) {
         "p",
         { class: "muted" },
         "Quick race: raced at once with players of your rating. Race: make a room, send its link, start when your friends are ready. ",
-        h("label", {}, hints, " hints allowed"),
+        h("label", { class: "option" }, hints, " hints allowed"),
         " · ",
         limit,
       ),

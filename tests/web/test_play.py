@@ -52,6 +52,14 @@ def test_a_phone_plays_a_move_by_tapping(browser: Any, web_server: ServerProcess
         register(page, "pia")
         page.wait_for_selector(".game-row")
         shot(page, "phone-home")
+        # a box and its words stay on one line (the race's "hints allowed" had its box at
+        # the end of one line and its words on the next)
+        broken = page.evaluate(
+            "() => [...document.querySelectorAll('.home label')]"
+            ".filter(l => l.checkVisibility() && l.getClientRects().length > 1)"
+            ".map(l => l.textContent)"
+        )
+        assert broken == [], broken
         page.tap('.game-row[data-game="doubles-and-quits"] [data-act=solo]')
         page.wait_for_selector(".game .pile")
         board = page.locator(".board").bounding_box()
