@@ -4,13 +4,13 @@ The searches that decide a deal stop at the first win they find, and depth first
 win is rarely short (a Wedge deal's first line can run to 800 moves). :func:`best_first`
 looks for a shorter one, and its line is checked like any other.
 
-First it cuts the known line's detours (:func:`shortcut`): a first win found by depth first
-wanders (stretches that come back to a position already met, cards moved round three cells
-and back), and a Wedge line of 504 moves is 148 without them. That alone costs a move's
-worth of legal moves a step; with time to spare it also looks two moves ahead of each
-step. Then it is A*: positions in order of moves made plus a lower bound on the moves still needed
-(:meth:`Hooks.lower_bound`, never more than the truth, so the first win it takes off the
-queue is a shortest one), bounded by the best line known (a position whose estimate
+First it cuts the known line's detours (:func:`shortcut`): a first win found by depth
+first wanders (stretches that come back to a position already met, cards moved round
+three cells and back), and a Wedge line of 504 moves is 148 without them. That alone
+costs a move's worth of legal moves a step; with time to spare it also looks two moves
+ahead of each step. Then it is A*: positions in order of moves made plus a lower bound on
+the moves still needed (:meth:`Hooks.lower_bound`, never more than the truth, so the first
+win it takes off the queue is a shortest one), bounded by the best line known (a position whose estimate
 reaches that line's length is not queued). When the queue empties, or the best estimate
 left reaches the best line, that line is the shortest there is among the lines the
 game's hooks search (their dominances play a move sooner, never add one). Otherwise it

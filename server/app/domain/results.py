@@ -77,7 +77,5 @@ def rated_ranks(entries: list[tuple[Racer, LiveGame]]) -> dict[str, int]:
     first: two who resign at the start with nothing played) share the better rank, which
     the rating model reads as a draw.
 
-    Ranks like a competition's: 1, 1, 3."""
-    of = {racer.name: standing(racer, live) for racer, live in entries}
-    ordered = sorted(of.values())
-    return {name: ordered.index(place) + 1 for name, place in of.items()}
+    Ranks like a competition's: 1, 1, 3 (the results' ``place``)."""
+    return {r["player"]: r["place"] for r in rank(entries, 0)}
