@@ -8,13 +8,13 @@ First it cuts the known line's detours (:func:`shortcut`): a first win found by 
 first wanders (stretches that come back to a position already met, cards moved round
 three cells and back), and a Wedge line of 504 moves is 148 without them. That alone
 costs a move's worth of legal moves a step; with time to spare it also looks two moves
-ahead of each step. Then it is A*: positions in order of moves made plus a lower bound on
-the moves still needed (:meth:`Hooks.lower_bound`, never more than the truth, so the first
-win it takes off the queue is a shortest one), bounded by the best line known (a position whose estimate
-reaches that line's length is not queued). When the queue empties, or the best estimate
-left reaches the best line, that line is the shortest there is among the lines the
-game's hooks search (their dominances play a move sooner, never add one). Otherwise it
-stops at its budget with the best line known, unproved.
+ahead of each step. Then it is A*: positions in order of moves made plus a lower bound
+on the moves still needed (:meth:`Hooks.lower_bound`, never more than the truth, so the
+first win it takes off the queue is a shortest one), bounded by the best line known (a
+position whose estimate reaches that line's length is not queued). When the queue
+empties, or the best estimate left reaches the best line, that line is the shortest
+there is among the lines the game's hooks search (their dominances play a move sooner,
+never add one). Otherwise it stops at its budget with the best line known, unproved.
 """
 
 from __future__ import annotations
