@@ -32,7 +32,7 @@ from .connection import (
     ServerError,
 )
 from .difficulty import difficulty_of, difficulty_words
-from .endings import daily_greeting, end_note, farewell, result_note, with_made
+from .endings import daily_greeting, end_note, farewell, left_room, result_note, with_made
 from .model import (
     CHALLENGE,
     DAILY,
@@ -520,7 +520,9 @@ class Client:
         return True
 
     async def leave(self) -> None:
-        """Leave the room (resigning a race game in play) and quit."""
+        """Leave the room (resigning a race game in play) and quit, saying what became of
+        the race."""
+        self.farewell = left_room(self.model)
         if self.model.me is not None and self.conn is not None and self.conn.connected:
             await self.call("room_leave")
         self._tell_made()

@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .board_race import board_greeting, placing
-from .challenge import made_lines, verdict_line
+from .challenge import command, made_lines, verdict_line
 from .lines import as_int
 from .model import (
     CHALLENGE,
@@ -23,7 +23,9 @@ from .model import (
     FINISHED,
     GOOD,
     INFO,
+    LOBBY,
     PRACTICE,
+    RACING,
     ROOM,
     WARN,
     Model,
@@ -176,6 +178,43 @@ def farewell(model: Model, said: str = "") -> str:
         more = f"Today's ranked result, to paste into a chat:\n\n{ranked}\n"
         said = f"{said}\n\n{more}" if said else more
     return with_made(model, said)
+
+
+def left_room(model: Model) -> str:
+    """What is printed as the player leaves a room, once the screen that said it is gone:
+    the race's result and their replay, or what became of a race left running.
+
+    >>> from .model import Game
+    >>> model = Model(server="ws://127.0.0.1:8765", me="ann", room_code="DGG3XT",
+    ...     room={"code": "DGG3XT", "state": "racing"})
+    >>> model.game = Game("e25f", "race", "gate", {}, [], "playing")
+    >>> print(left_room(model))  # doctest: +NORMALIZE_WHITESPACE
+    You left room DGG3XT, and your game is resigned. The race goes on; to watch it:
+    patience-race race watch DGG3XT
+    >>> model.game.status = "won"
+    >>> model.room = {"code": "DGG3XT", "state": "finished", "results": [{"player": "ann",
+    ...     "place": 1}, {"player": "bob", "place": 2}]}
+    >>> print(left_room(model))
+    Race over: you came 1 of 2.
+    Your replay: patience-race replay e25f
+    """
+    code, room, game = model.room_code, model.room or {}, model.game
+    state = room.get("state")
+    if not code:
+        return ""
+    mine = game is not None and game.kind == "race"
+    if state == FINISHED:
+        said = result_note(room, model.me)
+        if mine and game is not None and game.over:
+            said += f"\nYour replay: {command(model.server, f'replay {game.gid}')}"
+        return said
+    if state == RACING:
+        resigned = ", and your game is resigned" if mine and game and not game.over else ""
+        watch = command(model.server, f"race watch {code}")
+        return f"You left room {code}{resigned}. The race goes on; to watch it: {watch}"
+    if state == LOBBY:
+        return f"You left room {code}. To go back: {command(model.server, f'race join {code}')}"
+    return f"You left room {code}."
 
 
 def with_made(model: Model, said: str) -> str:

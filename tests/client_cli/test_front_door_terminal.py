@@ -60,6 +60,14 @@ def test_the_lobby_s_single_keys_browser_link_and_no_hint_offered(
         terminal.wait_for(r"Leave the race\?")
         terminal.type("y", enter=False)  # a yes acts at once, as the lobby's keys do
         assert terminal.exit_code() == 0
+    # once the screen is gone, the shell says what became of the race each left running
+    for terminal in (ann, bob):
+        assert re.search(
+            rf"You left room {code}, and your game is resigned\. The race goes on; to watch "
+            rf"it: patience-race race watch {code} --server ws://127\.0\.0\.1:"
+            rf"{server_process.port}",
+            " ".join(terminal.text.split()),  # (as the terminal wrapped it)
+        ), terminal.text
 
 
 def test_a_lost_solo_game_says_why_and_u_undoes_it(

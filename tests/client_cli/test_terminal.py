@@ -185,6 +185,11 @@ def test_two_players_race_to_the_results(
         assert "waiting for the others" not in terminal.text
         terminal.type("q")
         assert terminal.exit_code() == 0
+    # the shell keeps the result and the replay's command once the screen is gone
+    for terminal, place in ((ann, 1), (bob, 2)):
+        said = rf"Race over: you came {place} of 2\.\s+Your replay: patience-race replay \w+ --"
+        assert re.search(said, terminal.text), terminal.text
+    assert "You left" not in watcher.text
 
 
 def bell(output: bytes) -> int:
