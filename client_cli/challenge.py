@@ -203,9 +203,15 @@ def verdict_line(verdict: Mapping[str, Any] | None, ghost: str) -> str:
     "ann's ghost beat you by 51 cards home."
     >>> verdict_line({"beat": False, "by_ms": None, "by_cards": 0}, "ann")
     "ann's ghost beat you: as many cards home, and the ghost got there first."
+    >>> verdict_line({"beat": False, "tied": True, "by_ms": None, "by_cards": 0}, "ann")
+    "A tie with ann's ghost: as many cards home, as soon, in as many moves."
     """
     if not isinstance(verdict, Mapping):
         return f"Your race against {ghost}'s ghost is over."
+    if verdict.get("tied") is True:
+        won = isinstance(verdict.get("by_ms"), int)
+        same = "the same time" if won else "as many cards home, as soon"
+        return f"A tie with {ghost}'s ghost: {same}, in as many moves."
     beat = verdict.get("beat") is True
     by_ms, cards = verdict.get("by_ms"), as_int(verdict.get("by_cards"))
     if isinstance(by_ms, int) and not isinstance(by_ms, bool):
@@ -321,7 +327,13 @@ def news_notice(event: Mapping[str, Any], games: Mapping[str, str]) -> str:
     who = clean(result.get("player") or "someone", 20)
     rules = clean(event.get("game", ""), 32)
     where = games.get(rules) or rules
-    outcome = "beat you" if event.get("beat_you") else "you stay ahead"
+    outcome = (
+        "level with you"
+        if event.get("tied")
+        else "beat you"
+        if event.get("beat_you")
+        else "you stay ahead"
+    )
     unseen = as_int(event.get("unseen"))
     more = f" (patience-race challenges: {unseen} new)" if unseen else ""
     return f"{who} raced your ghost at {where}: {result_words(result)}; {outcome}.{more}"

@@ -273,7 +273,10 @@ export class ChallengeScreen {
       this.resultBox,
       h(
         "h2",
-        { class: `verdict ${message.verdict.beat ? "beat" : "lost"}`, dataset: { beat: String(message.verdict.beat) } },
+        {
+          class: `verdict ${message.verdict.tied ? "tied" : message.verdict.beat ? "beat" : "lost"}`,
+          dataset: { beat: String(message.verdict.beat), tied: String(Boolean(message.verdict.tied)) },
+        },
         verdictText(message.verdict, ghost.player),
       ),
       h("p", {}, `You: ${resultText(you)}. ${ghost.player}: ${resultText(ghost)}.`),
@@ -379,5 +382,5 @@ export class ChallengesScreen {
  */
 export function newsText(news) {
   const r = news.result;
-  return `${r.player} raced your challenge: ${resultText(r)} (${news.beat_you ? "beat you" : "you stay ahead"})`;
+  return `${r.player} raced your challenge: ${resultText(r)} (${news.tied ? "level with you" : news.beat_you ? "beat you" : "you stay ahead"})`;
 }

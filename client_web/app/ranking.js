@@ -162,12 +162,18 @@ export function resultText(entry) {
 }
 
 /**
- * "You beat ann's ghost by 0:12.", "ann's ghost beat you by 51 cards home.", ...
- * @param {{ beat: boolean, by_ms?: number | null, by_cards?: number | null }} verdict
+ * "You beat ann's ghost by 0:12.", "ann's ghost beat you by 51 cards home.", "A tie with
+ * ann's ghost: ..." (the two did just the same, and share a place in the table), ...
+ * @param {{ beat: boolean, tied?: boolean, by_ms?: number | null, by_cards?: number | null }} verdict
  * @param {string} ghost the ghost's player
  */
 export function verdictText(verdict, ghost) {
   const them = `${ghost}'s ghost`;
+  if (verdict.tied) {
+    const same =
+      verdict.by_ms !== null && verdict.by_ms !== undefined ? "the same time" : "as many cards home, as soon";
+    return `A tie with ${them}: ${same}, in as many moves.`;
+  }
   if (verdict.by_ms !== null && verdict.by_ms !== undefined) {
     const by = verdict.by_ms < 1000 ? "less than a second" : clock(verdict.by_ms);
     return verdict.beat ? `You beat ${them} by ${by}.` : `${them} beat you by ${by}.`;

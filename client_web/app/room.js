@@ -102,8 +102,11 @@ export function drawRacers(box, rows, me) {
 export function resultsTable(results, me) {
   // a rated race's (docs/ratings.md): each racer's rating after it, and its change
   const rated = results.some((r) => typeof r.rating === "number");
-  const rows = results.map((r) =>
-    h(
+  // on a phone the result goes under the name (app.css), leaving the name the result's
+  // column to fit in
+  const rows = results.map((r) => {
+    const result = r.review === "held" ? `${r.status} (held for review)` : r.status;
+    return h(
       "tr",
       {
         class: `${r.ghost ? "ghost" : ""}${r.player === me && !r.ghost ? " mine" : ""}`,
@@ -117,14 +120,15 @@ export function resultsTable(results, me) {
           ? h("a", { href: `/play#replay=${encodeURIComponent(r.replay)}`, title: `${r.player}'s replay` }, r.player)
           : r.player,
         r.ghost ? h("span", { class: "tag ghost" }, "ghost") : null,
+        h("span", { class: "result-under" }, result),
       ),
-      h("td", {}, r.review === "held" ? `${r.status} (held for review)` : r.status),
+      h("td", { class: "result" }, result),
       h("td", { class: "n" }, r.time_ms === null || r.time_ms === undefined ? "" : clock(r.time_ms)),
       h("td", { class: "n" }, String(r.moves)),
       h("td", { class: "n" }, `${r.home}/${r.total}`),
       rated ? h("td", { class: "n rating" }, ratingChange(r)) : null,
-    ),
-  );
+    );
+  });
   const table = h(
     "table",
     {},
@@ -134,13 +138,15 @@ export function resultsTable(results, me) {
       h(
         "tr",
         {},
-        ["#", "player", "result", "time", "moves", "home", ...(rated ? ["rating"] : [])].map((t) => h("th", {}, t)),
+        ["#", "player", "result", "time", "moves", "home", ...(rated ? ["rating"] : [])].map((t) =>
+          h("th", { class: t === "result" ? "result" : t === "player" ? "" : "n" }, t),
+        ),
       ),
     ),
     h("tbody", {}, rows),
   );
   const replays = results.some((r) => r.replay) ? h("p", { class: "muted" }, "A name opens its replay.") : null;
-  return h("div", { class: "table-box" }, table, replays);
+  return h("div", { class: "table-box results-table" }, table, replays);
 }
 
 /**

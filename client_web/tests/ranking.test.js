@@ -129,6 +129,15 @@ test("a challenge's verdict, by time or by cards home", () => {
     verdictText({ beat: false, by_ms: null, by_cards: 0 }, "ann"),
     "Level on cards home: ann got there first.",
   );
+  // did just the same: a tie (the table's one place), whoever took the challenge first
+  assert.equal(
+    verdictText({ beat: false, tied: true, by_ms: null, by_cards: 0 }, "ann"),
+    "A tie with ann's ghost: as many cards home, as soon, in as many moves.",
+  );
+  assert.equal(
+    verdictText({ beat: false, tied: true, by_ms: 0, by_cards: 0 }, "ann"),
+    "A tie with ann's ghost: the same time, in as many moves.",
+  );
 });
 
 test("a place shared by entries parted only by who came first reads =2 and joint 2nd", () => {

@@ -94,23 +94,38 @@ TAG_SEEN = (
 
 def widest_table_fits(page: Any) -> None:
     """The results table at its widest (the longest names, a ghost among them, four-digit
-    move counts), drawn by the client's own code in place of the page's table, fits, and
-    its ghost's tag is whole."""
+    move counts, a held win's result, the ratings' column), drawn by the client's own code
+    in place of the page's table, fits; its ghost's tag is whole, and a name of a dozen
+    letters and digits is not broken (on a phone the result goes under the name)."""
     seen = page.evaluate(
         "async () => { const { resultsTable } = await import('/web/app/room.js');"
         " const box = document.querySelector('.results');"
-        " const row = (rank, player, ghost) => ({rank, player, ghost, status: 'resigned',"
-        " time_ms: null, moves: 1234, home: 51, total: 104, replay: 'r1'});"
+        " const row = (rank, player, ghost) => ({rank, player, ghost, status: 'won',"
+        " review: 'held', time_ms: 3599000, moves: 1234, home: 104, total: 104,"
+        " replay: 'r1', rating: -12, rating_change: -10});"
         " box.replaceChildren(resultsTable([row(1, 'm'.repeat(20), false),"
-        " row(2, 'W'.repeat(20), true), row(3, 'ann37032', true)], 'x'));"
+        " row(2, 'W'.repeat(20), true), row(3, 'ann37032', true),"
+        " row(4, 'ra12113', false), row(5, 'bob2026dec01', false)], 'x'));"
         " const over = [...box.querySelectorAll('.table-box')]"
         ".filter(e => e.scrollWidth > e.clientWidth + 1).length;"
         f" {TAG_SEEN}"
+        " const lines = (name) => box.querySelector(`tr[data-player=${name}] a`)"
+        ".getClientRects().length;"
+        " const shown = (e) => e.checkVisibility();"
         " return {over, page: document.documentElement.scrollWidth,"
-        " tags: [...box.querySelectorAll('.tag')].map(tagSeen)}; }"
+        " tags: [...box.querySelectorAll('.tag')].map(tagSeen),"
+        " lines: ['ann37032', 'ra12113', 'bob2026dec01'].map(lines),"
+        " column: [...box.querySelectorAll('th.result, td.result')].filter(shown).length,"
+        " under: [...box.querySelectorAll('.result-under')].filter(shown)"
+        ".map(e => e.textContent)}; }"
     )
     assert seen["over"] == 0 and seen["page"] <= page.viewport_size["width"], seen
     assert len(seen["tags"]) == 2 and all(t["whole"] for t in seen["tags"]), seen
+    assert seen["lines"] == [1, 1, 1], seen
+    if page.viewport_size["width"] <= 480:  # the result under each name, its column gone
+        assert seen["column"] == 0 and seen["under"] == ["won (held for review)"] * 5, seen
+    else:
+        assert seen["column"] == 6 and seen["under"] == [], seen
 
 
 def play_one_move(page: Any) -> None:
@@ -205,12 +220,22 @@ def test_a_challenge_made_raced_cold_on_a_phone_and_from_its_replay(
         assert verdict is not None
         rows = bob.locator(".results tbody tr")
         until(bob, "n => document.querySelectorAll('.results tbody tr').length === n", 2)
+        # both played the deal's first legal move and resigned: with nothing home they did
+        # just the same, share the table's first place, and tie; a card home parts them by
+        # who got it there first
+        places = [rows.nth(i).locator("td").first.inner_text() for i in range(2)]
         order = [rows.nth(i).get_attribute("data-player") for i in range(2)]
-        beat = order == ["bob", "ann"]
+        tied = places == ["=1", "=1"]
+        beat = not tied and order == ["bob", "ann"]
+        assert tied or places == ["1", "2"], places
+        assert verdict.get_attribute("data-tied") == str(tied).lower()
         assert verdict.get_attribute("data-beat") == str(beat).lower()
         text = verdict.inner_text()
-        said = r"You beat ann's ghost by .+\." if beat else r"ann's ghost beat you by .+\."
-        assert re.fullmatch(said, text) or text.startswith("Level on cards home"), text
+        if tied:
+            said = r"A tie with ann's ghost: as many cards home, as soon, in as many moves\."
+        else:
+            said = r"Level on cards home: (you|ann) got there first\."
+        assert re.fullmatch(said, text), text
         bob_game = bob.evaluate("window.patienceRace.screen.game.id")
         you = bob.get_attribute(".challenge-result a[data-replay=you]", "href")
         ghost = bob.get_attribute(".challenge-result a[data-replay=ghost]", "href")
@@ -224,6 +249,8 @@ def test_a_challenge_made_raced_cold_on_a_phone_and_from_its_replay(
 
         # ann is told at once, and her list marks the new result
         ann.wait_for_selector("#notices :text('bob raced your challenge')")
+        told = "level with you" if tied else "beat you" if beat else "you stay ahead"
+        assert f"({told})" in ann.inner_text("#notices")  # the verdict, told her too
         assert ann.inner_text("#challenges-new") == "1"
         ann.click("#challenges-link")
         ann.wait_for_selector(f'.challenge-row.new[data-challenge="{cid}"] .tag.new')
@@ -256,6 +283,7 @@ def test_a_challenge_made_raced_cold_on_a_phone_and_from_its_replay(
         until(cy, "n => document.querySelectorAll('.results tbody tr').length === n", 3)
         fits(cy)
         shot(cy, "challenge-result")
+        widest_table_fits(cy)  # (a desktop's: the result in its column)
     finally:
         for ctx in (ann_ctx, bob_ctx, cy_ctx):
             ctx.close()

@@ -197,11 +197,16 @@ def rank(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 def verdict(mine: dict[str, Any], ghost: dict[str, Any]) -> dict[str, Any]:
     """Won or lost against the ghost, and by how much: milliseconds when both won, else
-    cards home (0 when level: the one who got there first is ahead)."""
-    beat = _key(mine) < _key(ghost)
+    cards home (0 when level: the one who got there first is ahead); ``tied`` when the
+    two did just the same (the table gives them one place: :func:`rank`), and then
+    neither beat the other."""
+    tied = _standing(mine) == _standing(ghost)
+    beat = not tied and _key(mine) < _key(ghost)
     if mine["status"] == WON and ghost["status"] == WON:
-        return {"beat": beat, "by_ms": abs(mine["time_ms"] - ghost["time_ms"]), "by_cards": 0}
-    return {"beat": beat, "by_ms": None, "by_cards": abs(mine["home"] - ghost["home"])}
+        by_ms = abs(mine["time_ms"] - ghost["time_ms"])
+        return {"beat": beat, "tied": tied, "by_ms": by_ms, "by_cards": 0}
+    by_cards = abs(mine["home"] - ghost["home"])
+    return {"beat": beat, "tied": tied, "by_ms": None, "by_cards": by_cards}
 
 
 def daily_open_at(record: dict[str, Any], now_ms: int) -> int | None:

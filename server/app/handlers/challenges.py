@@ -295,12 +295,14 @@ class Challenging(Part):
     async def tell_owner(self, record: dict[str, Any], entry: dict[str, Any]) -> None:
         """``challenge_news`` to the challenge's player, wherever they are connected."""
         owner = record["owner"]
+        said = ch.verdict(entry, ch.ghost_entry(record))
         message = {
             "type": "challenge_news",
             "challenge": record["id"],
             "game": record["game"],
             "result": entry,
-            "beat_you": ch.verdict(entry, ch.ghost_entry(record))["beat"],
+            "beat_you": said["beat"],
+            "tied": said["tied"],
             "unseen": await self.kept.unseen(owner),
         }
         session = self.sessions.get(owner)
