@@ -102,6 +102,11 @@ const app = {
 
   notice(text) {
     const item = h("div", { class: "notice" }, text);
+    // above a game's dock (the move box and its buttons at the window's foot), which a
+    // notice would cover; taps go through notices anyway (app.css)
+    const dock = document.querySelector(".dock");
+    const top = dock && dock.checkVisibility() ? dock.getBoundingClientRect().top : innerHeight;
+    notices.style.bottom = `${Math.max(innerHeight - top, 0) + 8}px`;
     notices.append(item);
     setTimeout(() => item.remove(), 6000);
   },

@@ -1,7 +1,7 @@
 """The browser's own small faults, each found trying the client as a new player would:
 a leaderboard address that threw as it opened, the results table's unnamed replay
-column, the lobby calling its host "not ready", and the replay's first/last buttons
-drawn as empty boxes."""
+column, the lobby calling its host "not ready", the replay's first/last buttons drawn
+as empty boxes, and a racer's notice lying over a phone's Play button."""
 
 from __future__ import annotations
 
@@ -10,9 +10,10 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from tests.app.client import player, racing
+from tests.app.client import signed_in as signed_in_client
 from tests.app.conftest import ServerProcess
 
-from .conftest import http, shot
+from .conftest import http, shot, signed_in
 from .test_race import register
 
 
@@ -121,5 +122,59 @@ def test_the_replays_first_and_last_buttons_draw_their_icons(
         page.wait_for_selector(".replay .board-box:not([data-step='0'])")
         page.click(".replay button[aria-label=first]")
         page.wait_for_selector(".replay .board-box[data-step='0']")
+    finally:
+        context.close()
+
+
+async def a_race_of_two(url: str) -> tuple[str, str, str]:
+    """A race of two started over the protocol: its code and the racers' tokens."""
+    pia, bob = await player(url, "pia"), await player(url, "bob")
+    try:
+        code = await racing(pia, bob)
+        assert pia.token is not None and bob.token is not None
+        return code, pia.token, bob.token
+    finally:
+        await pia.close()
+        await bob.close()
+
+
+async def resign(url: str, token: str) -> None:
+    bob = await signed_in_client(url, token)
+    try:
+        await bob.call("resign")
+    finally:
+        await bob.close()
+
+
+def test_a_racers_notice_leaves_a_phones_move_box_and_buttons_free(
+    browser: Any, web_server: ServerProcess
+) -> None:
+    # "bob: resigned" lay over the Play button, and took its taps, for six seconds
+    with ThreadPoolExecutor(1) as pool:
+        code, pia, bob = pool.submit(asyncio.run, a_race_of_two(web_server.url)).result(30)
+    context = browser.new_context(
+        viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True
+    )
+    try:
+        page = context.new_page()
+        signed_in(page, http(web_server), pia, f"/r/{code}")
+        page.wait_for_selector(".race-game .pile")
+        with ThreadPoolExecutor(1) as pool:
+            pool.submit(asyncio.run, resign(web_server.url, bob)).result(30)
+        page.wait_for_selector(".notice:has-text('bob')")
+        seen = page.evaluate(
+            "() => { const dock = document.querySelector('.dock').getBoundingClientRect();"
+            " const notices = [...document.querySelectorAll('.notice')]"
+            ".map(n => n.getBoundingClientRect());"
+            " const taken = [...document.querySelectorAll('.dock button, .dock input')]"
+            ".filter(e => e.checkVisibility()).filter(e => { const r = e.getBoundingClientRect();"
+            " const at = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);"
+            " return !(at && (at === e || e.contains(at))); }).map(e => e.outerHTML);"
+            " return {dock: dock.top, bottoms: notices.map(r => r.bottom), taken}; }"
+        )
+        # every control of the dock takes its own taps, and the notice stands above them
+        assert seen["taken"] == [], seen
+        assert seen["bottoms"] and all(b <= seen["dock"] + 1 for b in seen["bottoms"]), seen
+        shot(page, "phone-race-notice")
     finally:
         context.close()
