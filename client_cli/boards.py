@@ -218,6 +218,10 @@ def board_view(
     if friends:
         about.append(f"{g.sep}you and who you follow")
     parts: list[RenderableType] = [head, about]
+    if kind == "rating" and _int(page.get("min_races")):  # who is on it (docs/ratings.md)
+        races = _int(page.get("min_races"))
+        after = f"{races} rated race{'' if races == 1 else 's'}"
+        parts.append(Text(f"A racer joins this board after {after}.", style="dim"))
     if picked:
         parts.append(Text(f"No BOARD given: the board of your last daily, {board}."))
     graded = difficulty_of(page.get("difficulty")) if kind == "daily" else None

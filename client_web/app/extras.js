@@ -141,6 +141,10 @@ export class BoardScreen {
         h("tbody", {}, rows),
       ),
       page.entries.length ? null : h("p", { class: "muted" }, "No results yet."),
+      // a rating board: who is on it (docs/ratings.md)
+      page.min_races
+        ? h("p", { class: "muted" }, `A racer joins this board after ${count(page.min_races, "rated race")}.`)
+        : null,
       page.book ? bookLine(page.book) : null,
       h("p", { class: "muted" }, `${page.size} on this board · updated live`),
     );

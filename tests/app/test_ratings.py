@@ -151,7 +151,13 @@ async def test_the_board_waits_for_enough_races(server: Running) -> None:
     ann, bob = await player(server.url, "ann"), await player(server.url, "bob")
     for _ in range(4):
         await race(server, [ann, bob])
-    assert (await ann.call("top", board=f"rating/{GAME}"))["size"] == 0
+    empty = await ann.call("top", board=f"rating/{GAME}")
+    assert empty["size"] == 0
+    assert empty["min_races"] == 5  # what it waits for, said with it (the page says so too)
+    http = f"http://127.0.0.1:{server.web.port}"
+    _, _, page = await fetch(f"{http}/leaderboard/rating/{GAME}")
+    assert "A racer joins this board after 5 rated races." in page
+    assert "min_races" not in await ann.call("top", board="races/week")
     await race(server, [bob, ann])
     board = await ann.call("top", board=f"rating/{GAME}")
     assert [e["player"] for e in board["entries"]] == ["ann", "bob"]

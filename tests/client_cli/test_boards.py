@@ -184,3 +184,15 @@ def test_a_board_picked_for_the_player_says_so() -> None:
     assert lines[1].startswith("daily/gate/2026-11-22 · 4 players")
     assert lines[2] == "No BOARD given: the board of your last daily, daily/gate/2026-11-22."
     assert "No BOARD given" not in text(board_view(daily, me="ann", server_ms=NOW))
+
+
+def test_a_rating_board_says_who_is_on_it() -> None:
+    # "Nobody is on this board yet" after a first rated race, and not a word of why
+    page = {"board": "rating/babette", "title": "Babette: ratings", "kind": "rating",
+            "entries": [], "size": 0, "offset": 0, "leader": None, "to_beat": None,
+            "min_races": 5}  # fmt: skip
+    shown = text(board_view(page, me="ann"))
+    assert "Nobody is on this board yet." in shown
+    assert "A racer joins this board after 5 rated races." in shown
+    page["min_races"] = 1
+    assert "after 1 rated race." in text(board_view(page, me="ann"))

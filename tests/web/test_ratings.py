@@ -83,6 +83,7 @@ def test_ratings_in_the_lobby_the_results_the_home_screen_and_the_board(
         ann.click('.ratings li[data-game="light-and-shade"] a')
         ann.wait_for_selector(".boards table tbody tr")
         assert ann.inner_text(".boards h1") == "Light and Shade: ratings"
+        assert "A racer joins this board after 1 rated race." in ann.inner_text(".boards")
         rows = [r.split("\t") for r in ann.inner_text(".boards tbody").splitlines()]
         assert rows == [
             ["1", "ann", str(first.shown), "1"],

@@ -78,6 +78,8 @@ class Leaderboards(Part):
         if board.kind == "daily":
             page["book"] = await self._book(board)
             page["difficulty"] = await self._difficulty(board)
+        if board.kind == "rating":  # who is on it: those rated often enough (ratings.md)
+            page["min_races"] = self.settings.rating_board_races
         return {"board": board.id, "title": board.title(), "kind": board.kind, **page}
 
     async def _book(self, board: Board) -> dict[str, Any] | None:

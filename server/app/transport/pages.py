@@ -100,6 +100,10 @@ def board_html(page: dict[str, Any], board: Board, today: str, meta: str = "") -
             f"{later}</nav>"
         )
     empty = "" if rows else "<p class=muted>No results yet.</p>"
+    if page.get("min_races"):  # a rating board: who is on it
+        races = int(page["min_races"])
+        after = f"{races} rated race{'' if races == 1 else 's'}"
+        empty += f"<p class=muted>A racer joins this board after {after}.</p>"
     difficulty = page.get("difficulty")
     if difficulty:  # the day's deal's grade: public before play (docs/solver.md)
         picker += f"<p>Difficulty: {escape(df.words(difficulty))}.</p>"
