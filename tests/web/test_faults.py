@@ -6,8 +6,9 @@ as empty boxes, and a racer's notice lying over a phone's Play button."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Coroutine
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
+from typing import Any, TypeVar
 
 from tests.app.client import player, racing
 from tests.app.client import signed_in as signed_in_client
@@ -15,6 +16,8 @@ from tests.app.conftest import ServerProcess
 
 from .conftest import http, shot, signed_in
 from .test_race import register
+
+T = TypeVar("T")
 
 
 def test_every_leaderboard_address_opens_without_an_error(
@@ -52,6 +55,12 @@ def test_the_lobby_calls_its_host_the_host_and_never_not_ready(
         context.close()
 
 
+def protocol(coroutine: Coroutine[Any, Any, T]) -> T:
+    """Protocol work from a thread of its own (Playwright's loop holds this one)."""
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coroutine).result(30)
+
+
 async def a_finished_race(url: str) -> tuple[str, str, str]:
     """A race of two over the protocol, both resigned: its code and the racers' tokens."""
     ann = await player(url, "annabel_longname")
@@ -72,8 +81,7 @@ async def a_finished_race(url: str) -> tuple[str, str, str]:
 def test_the_results_fit_a_phone_with_every_column_named(
     browser: Any, web_server: ServerProcess
 ) -> None:
-    with ThreadPoolExecutor(1) as pool:
-        code, token, _ = pool.submit(asyncio.run, a_finished_race(web_server.url)).result(30)
+    code, token, _ = protocol(a_finished_race(web_server.url))
     context = browser.new_context(viewport={"width": 360, "height": 740})
     try:
         page = context.new_page()
@@ -102,8 +110,7 @@ def test_the_results_fit_a_phone_with_every_column_named(
 def test_the_replays_first_and_last_buttons_draw_their_icons(
     browser: Any, web_server: ServerProcess
 ) -> None:
-    with ThreadPoolExecutor(1) as pool:
-        code, token, _ = pool.submit(asyncio.run, a_finished_race(web_server.url)).result(30)
+    code, token, _ = protocol(a_finished_race(web_server.url))
     context = browser.new_context()
     try:
         page = context.new_page()
@@ -150,8 +157,7 @@ def test_a_racers_notice_leaves_a_phones_move_box_and_buttons_free(
     browser: Any, web_server: ServerProcess
 ) -> None:
     # "bob: resigned" lay over the Play button, and took its taps, for six seconds
-    with ThreadPoolExecutor(1) as pool:
-        code, pia, bob = pool.submit(asyncio.run, a_race_of_two(web_server.url)).result(30)
+    code, pia, bob = protocol(a_race_of_two(web_server.url))
     context = browser.new_context(
         viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True
     )
@@ -159,8 +165,7 @@ def test_a_racers_notice_leaves_a_phones_move_box_and_buttons_free(
         page = context.new_page()
         signed_in(page, http(web_server), pia, f"/r/{code}")
         page.wait_for_selector(".race-game .pile")
-        with ThreadPoolExecutor(1) as pool:
-            pool.submit(asyncio.run, resign(web_server.url, bob)).result(30)
+        protocol(resign(web_server.url, bob))
         page.wait_for_selector(".notice:has-text('bob')")
         seen = page.evaluate(
             "() => { const dock = document.querySelector('.dock').getBoundingClientRect();"
