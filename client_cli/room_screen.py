@@ -10,8 +10,7 @@ from typing import Any
 from rich.table import Table
 from rich.text import Text
 
-from .challenge import http_url
-from .config import DEFAULT_SERVER
+from .challenge import command, http_url
 from .lines import Glyphs, as_int, clock, fit, lines_of, race_time
 from .model import COUNTDOWN, FINISHED, LOBBY, RACING, Model
 from .places import place_cell
@@ -388,9 +387,7 @@ def join_command(server: str, code: str) -> str:
     >>> join_command("wss://race.example.org", "8GY8VQ")
     'patience-race race join 8GY8VQ --server wss://race.example.org'
     """
-    if not server or server == DEFAULT_SERVER:
-        return f"patience-race race join {code}"
-    return f"patience-race race join {code} --server {server}"
+    return command(server, f"race join {code}")
 
 
 def room_link(server: str, code: str) -> str:
