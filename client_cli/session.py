@@ -182,6 +182,21 @@ async def _ask_game(client: Client) -> str:
         console.print(Text(f"no game {answer!r}: one of the ids or numbers above", style="red"))
 
 
+def no_room_help(server: str) -> str:
+    """What to do about a room code the server does not know.
+
+    >>> print(no_room_help("ws://127.0.0.1:8765"))  # doctest: +NORMALIZE_WHITESPACE
+    Check the code with whoever sent it, and that they race on this server
+    (ws://127.0.0.1:8765): a room closes once everyone has left it. patience-race race new
+    GAME opens one of your own.
+    """
+    return (
+        f"Check the code with whoever sent it, and that they race on this server ({server}): "
+        "a room closes once everyone has left it. patience-race race new GAME opens one of "
+        "your own."
+    )
+
+
 async def start(plan: Plan, client: Client, welcome: dict[str, Any]) -> bool:
     """Do what the command asked, before the screen opens. False: it could not be done
     (the reason printed)."""
@@ -272,6 +287,8 @@ async def start(plan: Plan, client: Client, welcome: dict[str, Any]) -> bool:
         console.print(Text(exc.message, style="red"))
         if exc.code == "race_started" and plan.code:
             console.print(Text(f"Watch it instead: patience-race race watch {plan.code}"))
+        if exc.code == "no_such_room":
+            console.print(Text(no_room_help(model.server)), soft_wrap=True)
         return False
     except LinkError as exc:
         console.print(Text(f"the connection dropped: {exc}", style="red"))

@@ -62,12 +62,10 @@ def test_the_lobby_s_single_keys_browser_link_and_no_hint_offered(
         assert terminal.exit_code() == 0
     # once the screen is gone, the shell says what became of the race each left running
     for terminal in (ann, bob):
-        assert re.search(
-            rf"You left room {code}, and your game is resigned\. The race goes on; to watch "
-            rf"it: patience-race race watch {code} --server ws://127\.0\.0\.1:"
-            rf"{server_process.port}",
-            " ".join(terminal.text.split()),  # (as the terminal wrapped it)
-        ), terminal.text
+        assert unwrapped(
+            f"You left room {code}, and your game is resigned. The race goes on; to watch "
+            f"it: patience-race race watch {code} --server ws://127.0.0.1:{server_process.port}"
+        ) in unwrapped(terminal.text), terminal.text
 
 
 def test_a_lost_solo_game_says_why_and_u_undoes_it(
@@ -99,3 +97,24 @@ def test_a_lost_solo_game_says_why_and_u_undoes_it(
     ann.wait_for(r"moves 6 · LOST")
     ann.type("q")
     assert ann.exit_code() == 0
+
+
+def test_a_code_no_room_has_says_what_to_check(
+    server_process: ServerProcess, tmp_path: Path, terminals: list[Terminal]
+) -> None:
+    # a mistyped code said "no room ZZZZZZ" and nothing of what to do next
+    ann = start(terminals, server_process, tmp_path / "ann", "race", "join", "ZZZZZZ")
+    register(ann, "ann")
+    assert ann.exit_code() == 1
+    assert "no room ZZZZZZ" in ann.text
+    assert unwrapped(
+        "Check the code with whoever sent it, and that they race on this server "
+        f"(ws://127.0.0.1:{server_process.port}): a room closes once everyone has left it. "
+        "patience-race race new GAME opens one of your own."
+    ) in unwrapped(ann.text), ann.text
+
+
+def unwrapped(text: str) -> str:
+    """Text without its spaces and line ends: a line longer than the terminal is wrapped
+    by it, anywhere, a word or an address cut in two."""
+    return re.sub(r"\s", "", text)
