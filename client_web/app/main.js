@@ -425,28 +425,46 @@ async function joinRoom(code, RoomScreen) {
       return app.show(new RoomScreen(app, room));
     } catch (error) {
       const why = error instanceof ServerError ? error.code : null;
-      if (why !== "race_started" && why !== "room_full") return app.show(message(errorText(error)));
+      if (why !== "race_started" && why !== "room_full") return app.show(roomRefused(error));
     }
   }
   try {
     const room = await app.link.request("room_watch", { code });
     app.show(new RoomScreen(app, room, null, true));
   } catch (error) {
-    app.show(message(errorText(error)));
+    app.show(roomRefused(error));
   }
 }
 
 /**
- * A screen that says `text`, with the way back to the games.
- * @param {string} text
+ * A room the server refused: its words, and for a code it does not know what to check.
+ * @param {unknown} error
  * @returns {Screen}
  */
-function message(text) {
+function roomRefused(error) {
+  const unknown = error instanceof ServerError && error.code === "no_such_room";
+  return message(
+    errorText(error),
+    unknown
+      ? "Check the code with whoever sent it, and that it is for this server: a room closes once " +
+          "everyone has left it. Race beside a game opens one of your own."
+      : null,
+  );
+}
+
+/**
+ * A screen that says `text` (and `more`, where given), with the way back to the games.
+ * @param {string} text
+ * @param {string | null} [more]
+ * @returns {Screen}
+ */
+function message(text, more = null) {
   return {
     root: h(
       "section",
       {},
       h("p", { class: "note" }, text),
+      more ? h("p", {}, more) : null,
       h("p", {}, h("a", { href: "/play#home" }, "Back to the games")),
     ),
   };

@@ -204,5 +204,10 @@ def test_join_with_no_code_says_what_to_type(browser: Any, web_server: ServerPro
         box.fill(f"{http(web_server)}/r/abcdef")
         pia.click("form.join button[type=submit]")
         until(pia, "() => location.pathname === '/r/ABCDEF'")
+        # a code no room has: the server's words, then what to check and do instead
+        pia.wait_for_selector("main .note:text('no room ABCDEF')")
+        said = pia.inner_text("main")
+        assert "Check the code with whoever sent it, and that it is for this server" in said
+        assert "Race beside a game opens one of your own." in said
     finally:
         context.close()
