@@ -1,7 +1,8 @@
 """The browser's own small faults, each found trying the client as a new player would:
 a leaderboard address that threw as it opened, the results table's unnamed replay
 column, the lobby calling its host "not ready", the replay's first/last buttons drawn
-as empty boxes, and a racer's notice lying over a phone's Play button."""
+as empty boxes, a racer's notice lying over a phone's Play button, and leaderboards wider
+than a phone."""
 
 from __future__ import annotations
 
@@ -32,6 +33,45 @@ def test_every_leaderboard_address_opens_without_an_error(
             page.goto(f"{http(web_server)}/play#board={board}")
             page.wait_for_selector(".boards table")  # drawn after the screen is shown
         assert errors == []
+    finally:
+        context.close()
+
+
+def test_every_leaderboard_fits_a_phone(browser: Any, web_server: ServerProcess) -> None:
+    # the board picker was as wide as its longest game's name: a page 378 pixels wide
+    context = browser.new_context(viewport={"width": 360, "height": 740})
+    try:
+        page = context.new_page()
+        for board in ("daily/blockade-ten", "best/gate-narrow", "rating/light-and-shade"):
+            page.goto(f"{http(web_server)}/play#board={board}")
+            page.wait_for_selector(".boards table")
+            assert page.evaluate("document.documentElement.scrollWidth") <= 360, board
+            picker = "select[aria-label=board]"
+            box = page.eval_on_selector(picker, "s => s.getBoundingClientRect()")
+            assert box["right"] <= 360, (board, box)
+    finally:
+        context.close()
+
+
+async def a_daily_of_a_long_name(url: str) -> None:
+    """A ranked daily of The Gate, resigned, by a player with a name of 20 letters."""
+    walt = await player(url, "w" * 20)
+    try:
+        await walt.call("daily", game="gate")
+        await walt.call("resign")
+    finally:
+        await walt.close()
+
+
+def test_the_read_only_leaderboard_fits_a_phone(browser: Any, web_server: ServerProcess) -> None:
+    # its table, with a name of 20 letters, made a page 409 pixels wide
+    protocol(a_daily_of_a_long_name(web_server.url))
+    context = browser.new_context(viewport={"width": 360, "height": 740})
+    try:
+        page = context.new_page()
+        page.goto(f"{http(web_server)}/leaderboard/daily/gate")
+        page.wait_for_selector("tbody tr")
+        assert page.evaluate("document.documentElement.scrollWidth") <= 360
     finally:
         context.close()
 

@@ -23,6 +23,8 @@ color:#222;background:#fafaf7}
 h1{font-size:1.3rem}table{border-collapse:collapse;width:100%}
 th,td{padding:.35rem .4rem;text-align:left;border-bottom:1px solid #ddd}
 td.n{text-align:right;font-variant-numeric:tabular-nums}
+table.board td:nth-child(2){overflow-wrap:anywhere}
+@media (max-width:480px){body{padding:.6rem}th,td{padding:.3rem .25rem}}
 form{margin:1rem 0;display:flex;gap:.5rem;flex-wrap:wrap}
 nav a{margin-right:.8rem}a{color:#06c}.muted{color:#777}
 """
@@ -116,7 +118,7 @@ def board_html(page: dict[str, Any], board: Board, today: str, meta: str = "") -
         )
     body = (
         f'<p><a href="/">Patience Race</a></p><h1>{escape(board.title())}</h1>{picker}'
-        f"<table><thead>{head}</thead><tbody>{''.join(rows)}</tbody></table>{empty}"
+        f"<table class=board><thead>{head}</thead><tbody>{''.join(rows)}</tbody></table>{empty}"
         f"<p class=muted>{int(page['size'])} on this board · "
         f'<a href="/leaderboard/{escape(board.id)}.json">JSON</a></p>'
     )
