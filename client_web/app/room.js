@@ -305,7 +305,7 @@ export class RoomScreen {
         h(
           "li",
           { dataset: { player: p.name } },
-          p.name,
+          h("span", { class: "name" }, p.name),
           p.host ? h("span", { class: "tag" }, "host") : null,
           room.state === "lobby" && !p.host
             ? h("span", { class: p.ready ? "tag ready" : "tag" }, p.ready ? "ready" : "not ready")

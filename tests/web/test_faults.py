@@ -1,8 +1,8 @@
 """The browser's own small faults, each found trying the client as a new player would:
 a leaderboard address that threw as it opened, the results table's unnamed replay
 column, the lobby calling its host "not ready", the replay's first/last buttons drawn
-as empty boxes, a racer's notice lying over a phone's Play button, and leaderboards wider
-than a phone."""
+as empty boxes, a racer's notice lying over a phone's Play button, and leaderboards and a
+long name wider than a phone."""
 
 from __future__ import annotations
 
@@ -72,6 +72,25 @@ def test_the_read_only_leaderboard_fits_a_phone(browser: Any, web_server: Server
         page.goto(f"{http(web_server)}/leaderboard/daily/gate")
         page.wait_for_selector("tbody tr")
         assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    finally:
+        context.close()
+
+
+def test_a_name_of_20_wide_letters_fits_a_phone(browser: Any, web_server: ServerProcess) -> None:
+    # "Hello, WWWWWWWWWWWWWWWWWWWW" ran off the home screen: the page 431 pixels wide
+    context = browser.new_context(
+        viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True
+    )
+    try:
+        page = context.new_page()
+        page.goto(f"{http(web_server)}/play")
+        register(page, "W" * 20)
+        page.wait_for_selector(".home h1:has-text('Hello')")
+        wide = "() => [innerWidth, document.documentElement.scrollWidth]"
+        assert page.evaluate(wide) == [360, 360]
+        page.click('.game-row[data-game="gate"] [data-act=race]')  # the lobby names its host
+        page.wait_for_selector(".players li[data-player]")
+        assert page.evaluate(wide) == [360, 360]
     finally:
         context.close()
 
