@@ -84,6 +84,8 @@ const main = pageElement("main");
 const who = pageElement("who");
 const linkState = pageElement("link-state");
 const notices = pageElement("notices");
+/** notices shown at once, the newest */
+const NOTICES_SHOWN = 3;
 const challengesLink = pageElement("challenges-link");
 const unseenBadge = pageElement("challenges-new");
 
@@ -108,6 +110,9 @@ const app = {
     const top = dock && dock.checkVisibility() ? dock.getBoundingClientRect().top : innerHeight;
     notices.style.bottom = `${Math.max(innerHeight - top, 0) + 8}px`;
     notices.append(item);
+    // the newest few: a room of eight joining, readying and resigning at once would
+    // pile its notices up the whole board
+    while (notices.children.length > NOTICES_SHOWN) notices.firstElementChild?.remove();
     setTimeout(() => item.remove(), 6000);
   },
 

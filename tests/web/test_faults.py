@@ -239,6 +239,11 @@ def test_a_racers_notice_leaves_a_phones_move_box_and_buttons_free(
         # every control of the dock takes its own taps, and the notice stands above them
         assert seen["taken"] == [], seen
         assert seen["bottoms"] and all(b <= seen["dock"] + 1 for b in seen["bottoms"]), seen
+        # a room of eight joining, readying and resigning at once piled sixteen notices up
+        # the whole board: the newest three are shown
+        page.evaluate("() => { for (let n = 1; n <= 7; n++) window.patienceRace.notice(`n${n}`); }")
+        shown = page.eval_on_selector_all(".notice", "ns => ns.map(n => n.textContent)")
+        assert shown == ["n5", "n6", "n7"], shown
         shot(page, "phone-race-notice")
     finally:
         context.close()
