@@ -30,7 +30,9 @@ import { errorText } from "./link.js";
  * How a screen plays its game: hints allowed (unless false), told when the game ends,
  * something drawn above the board, buttons of its own beside the game's, the "Challenge a
  * friend" box once the game is over (solo, daily, practice), and the clock's start and end
- * (server time, ms) where they are not the game's own start and no end.
+ * (server time, ms) where they are not the game's own start and no end, and what the head
+ * calls the game where its kind would mislead (a quick race's ghosts are raced in a
+ * challenge game).
  * @typedef {object} GameOptions
  * @property {boolean} [hints]
  * @property {(status: string) => void} [onOver]
@@ -39,6 +41,7 @@ import { errorText } from "./link.js";
  * @property {boolean} [challenge]
  * @property {() => number | null | undefined} [clockFrom]
  * @property {() => number | null | undefined} [clockTo]
+ * @property {string} [label]
  */
 
 /**
@@ -356,7 +359,7 @@ export class GameScreen {
       "div",
       { class: "game-head" },
       h("strong", {}, info ? info.name : this.rules),
-      h("span", { class: "kind" }, this.kind),
+      h("span", { class: "kind" }, this.opts.label || this.kind),
       h("span", { class: "status", dataset: { status: this.status } }, status),
       h("span", { class: "moves" }, count(v.moves, "move")),
       clockNode,

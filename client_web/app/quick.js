@@ -177,6 +177,7 @@ export class QuickScreen {
     this.race.start_at = start.start_at;
     this.game = new GameScreen(this.app, start, {
       hints: false,
+      label: "quick race",
       clockFrom: () => (this.race ? this.race.start_at : start.start_at),
       onOver: () => {
         if (!this.result)

@@ -81,6 +81,9 @@ def test_quick_race_matches_two_pages_then_one_races_their_ghosts(
         cat.wait_for_selector(".race-game .pile", timeout=10000)
         cat.wait_for_selector('.bar-row.ghost[data-player="ann"]')
         cat.wait_for_selector('.bar-row.ghost[data-player="bob"]')
+        # what the player started, as the terminal's "quick race vs 2 ghosts" says (the
+        # server plays it as a challenge game, which the head said)
+        assert cat.inner_text(".race-game .game-head .kind").lower() == "quick race"
         resign(cat)
         verdict = cat.wait_for_selector(".verdict")
         assert verdict is not None
