@@ -341,9 +341,11 @@ export class RoomScreen {
     this.noteBox = h("p", { class: "note", role: "status" });
     const title = `Race ${room.code}: ${info ? info.name : room.game}`;
     const facts = `${room.state}${room.race ? ` · race ${room.race}` : ""} · ${playersOf(room).length}/${room.max_players} racers · ${room.watchers} watching${room.hints ? " · hints allowed" : ""}${room.time_limit ? ` · ${clock(room.time_limit * 1000)} limit` : ""}${this.watching && !member ? " · you are watching" : ""}`;
-    // while the race runs the heading is one line: the board and the racers' bars need the room
-    this.headBox.classList.toggle("compact", room.state === "racing");
-    if (room.state === "racing") {
+    // while the race runs a racer's heading is one line: the board and the racers' bars
+    // need the room (a watcher has no board: theirs names the game in full)
+    const compact = room.state === "racing" && member;
+    this.headBox.classList.toggle("compact", compact);
+    if (compact) {
       // the game's name is in the game's own heading, below
       replace(
         this.headBox,

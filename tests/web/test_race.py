@@ -76,6 +76,8 @@ def test_two_pages_race_from_a_link_and_a_third_watches(
         for page in (ann, bob):
             page.wait_for_selector(".race-game .pile", timeout=10000)
         eve.wait_for_selector('.bar-row[data-player="bob"]')
+        # a watcher has no board whose heading names the game: theirs does
+        assert eve.inner_text(".room-head h1") == f"Race {code}: Nestor"
         assert "5:00 limit" in ann.inner_text(".room-head")
         ann.wait_for_selector(".race-game .clock:has-text('left')")  # the time limit's clock
         assert ann.locator(".race-game [data-act=hint]").count() == 0  # a room without hints
