@@ -16,6 +16,7 @@ from tests.app.client import signed_in as signed_in_client
 from tests.app.conftest import ServerProcess
 
 from .conftest import http, shot, signed_in
+from .test_challenge import PHONE
 from .test_race import register
 
 T = TypeVar("T")
@@ -77,10 +78,8 @@ def test_the_read_only_leaderboard_fits_a_phone(browser: Any, web_server: Server
 
 
 def test_a_name_of_20_wide_letters_fits_a_phone(browser: Any, web_server: ServerProcess) -> None:
-    # "Hello, WWWWWWWWWWWWWWWWWWWW" ran off the home screen: the page 431 pixels wide
-    context = browser.new_context(
-        viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True
-    )
+    # "Hello, WWWWWWWWWWWWWWWWWWWW" ran off the home screen: the page 466 pixels wide
+    context = browser.new_context(**PHONE)
     try:
         page = context.new_page()
         page.goto(f"{http(web_server)}/play")
@@ -217,9 +216,7 @@ def test_a_racers_notice_leaves_a_phones_move_box_and_buttons_free(
 ) -> None:
     # "bob: resigned" lay over the Play button, and took its taps, for six seconds
     code, pia, bob = protocol(a_race_of_two(web_server.url))
-    context = browser.new_context(
-        viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True
-    )
+    context = browser.new_context(**PHONE)
     try:
         page = context.new_page()
         signed_in(page, http(web_server), pia, f"/r/{code}")
