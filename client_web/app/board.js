@@ -145,6 +145,21 @@ export function pileName(p) {
   return `${kind} ${p.label}: ${what.length ? what.join(", ") : "empty"}`;
 }
 
+/** the lines the Wedge's legend takes in a board `width` pixels wide @param {number} width */
+const legendLines = (width) => (width < 520 ? 2 : 1);
+
+/**
+ * How tall `view` is drawn `width` pixels wide with room to spare (its cards at their
+ * largest for the width, nothing covered), in pixels.
+ * @param {Message} view
+ * @param {number} width
+ */
+export function easeHeight(view, width) {
+  const piles = pilesOf(view);
+  const legend = pathArrows(view, piles).size ? legendLines(width) * LEGEND_LINE : 0;
+  return fit(rowsOf(piles), width, Infinity).height + legend;
+}
+
 // Draw `view` into `root`. `state`: legal (list), picked (label or null), width and
 // height (px: the room the board has; height Infinity lays it out at its natural size).
 /**
@@ -156,7 +171,7 @@ export function pileName(p) {
 export function drawBoard(root, view, state) {
   const piles = pilesOf(view);
   const path = pathArrows(view, piles);
-  const lines = state.width < 520 ? 2 : 1;
+  const lines = legendLines(state.width);
   const legend = path.size
     ? h(
         "p",

@@ -13,7 +13,7 @@
 // on the pile or in the move box across the redraw a move makes.
 
 import { BoxWatch, button, clock, count, h, replace } from "./dom.js";
-import { drawBoard, pilesOf } from "./board.js";
+import { drawBoard, easeHeight, pilesOf } from "./board.js";
 import { click, isWord } from "./clicks.js";
 import { challengeMaker } from "./share.js";
 import { cardsMove } from "./motion.js";
@@ -449,6 +449,8 @@ export class GameScreen {
     const active = document.activeElement;
     if (focused === null && active instanceof HTMLElement && box.contains(active))
       focused = active.dataset.pile || null;
+    // (what the box may not shrink below once a review is under it: app.css)
+    box.style.setProperty("--ease", `${Math.ceil(easeHeight(this.view, size.width))}px`);
     drawBoard(box, this.view, {
       legal: this.over ? [] : this.legal,
       picked: this.picked,

@@ -137,11 +137,13 @@ export function reviewBox(app, gameId, onStep) {
       onStep(step);
       return;
     }
+    // (a game that ended still winnable is reviewed at its end: the game's own board above)
+    const view = r.found === "still_winnable" ? null : r.view;
     const board = h("div", { class: "board review-board" });
-    replace(box, ...shown, r.view ? h("p", { class: "muted" }, `The board before move ${r.move}:`) : null, board);
+    replace(box, ...shown, view ? h("p", { class: "muted" }, `The board before move ${r.move}:`) : null, board);
     // a small board: the game's own stays the larger on the screen
     const width = Math.min(box.clientWidth || REVIEW_WIDTH, REVIEW_WIDTH);
-    if (r.view) drawBoard(board, r.view, { legal: [], picked: null, width, height: REVIEW_HEIGHT });
+    if (view) drawBoard(board, view, { legal: [], picked: null, width, height: REVIEW_HEIGHT });
   };
   replace(box, button("Review", ask, { "data-act": "review" }), note);
   return box;

@@ -51,6 +51,14 @@ def test_review_at_the_end_and_on_the_replay_page(browser: Any, web_server: Serv
             if pile["kind"] == "column" and pile["cards"]:
                 top = box.locator(f'.review-board .pile[data-label="{pile["label"]}"] .card')
                 assert top.last.get_attribute("data-card") == pile["cards"][-1]
+        # the game's own board stays the larger: the review's text and board below it
+        # once squeezed it to a strip of cards a third the review board's width
+        own, there = (
+            page.locator(f"{board} .card").first.bounding_box()
+            for board in (".game > .board-box", ".review-board")
+        )
+        assert own is not None and there is not None
+        assert own["width"] >= there["width"], (own, there)
         shot(page, "review-at-the-end")
 
         # the replay page: Review moves the replay to the position
@@ -78,6 +86,7 @@ def test_a_long_winning_line_is_folded_on_a_phone(browser: Any, web_server: Serv
         page.wait_for_selector(".game-row")
         deal(page, base, "light-and-shade", 4)
         play(page, ["deal"] * 4)
+        playing = card_width(page)
         page.once("dialog", lambda dialog: dialog.accept())
         page.click(".game [data-act=resign]")
         page.click("[data-act=review]")
@@ -88,10 +97,15 @@ def test_a_long_winning_line_is_folded_on_a_phone(browser: Any, web_server: Serv
         summary = box.locator(".review-more summary")
         folded = " ".join(summary.inner_text().split())
         start, more = folded.split(" … ")
-        heading = box.locator("h2").bounding_box()
-        board = box.locator(".review-board").bounding_box()
-        assert heading is not None and board is not None
-        assert board["y"] - heading["y"] < 500, (heading, board)  # not 40 lines of moves
+        # not 40 lines of moves; and no second board: the game ended where the review
+        # looks, and its own board above is the board there, drawn whole for the phone's
+        # width (a stretch of empty box below it once, then the same board again)
+        review = box.bounding_box()
+        assert review is not None and review["height"] < 400, review
+        assert box.locator(".review-board .pile").count() == 0
+        own = page.locator(".game > .board-box")
+        assert own.evaluate("b => b.scrollHeight <= b.clientHeight")
+        assert card_width(page) >= playing, (card_width(page), playing)
         # the toggle's words sit in the folded line (a class of the board's once drew them
         # over the foundations)
         toggle, fold = box.locator(".review-all").bounding_box(), summary.bounding_box()
@@ -112,3 +126,10 @@ def test_a_long_winning_line_is_folded_on_a_phone(browser: Any, web_server: Serv
         assert game.status == "won"
     finally:
         context.close()
+
+
+def card_width(page: Any) -> float:
+    """The width of a card of the game's own board, in CSS pixels."""
+    box = page.locator(".game > .board-box .card").first.bounding_box()
+    assert box is not None
+    return float(box["width"])
