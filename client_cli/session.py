@@ -70,17 +70,22 @@ async def ask(question: str, words: list[str] | None = None) -> str:
 
 
 async def register(conn: Connection, console: Console, store: TokenStore) -> str | None:
-    """The first run on a server: choose a name, register, keep the token."""
+    """The first run on a server: choose a name, register, keep the token (no name:
+    raises :class:`Left`)."""
     console.print(
         Text(
             f"Welcome to Patience Race on {conn.url}. Choose a name to race under: "
-            "2 to 20 letters, digits, _ or -."
+            "2 to 20 letters, digits, _ or -. (Enter alone or Ctrl-C leaves.)"
         )
     )
     while True:
-        name = await ask("name: ")
+        try:
+            name = await ask("name: ")
+        except Left:
+            name = ""
         if not name:
-            return None
+            console.print(Text("No name chosen: nothing is registered."))
+            raise Left
         try:
             reply = await conn.request("register", name=name, device=device_label())
         except ServerError as exc:
@@ -302,7 +307,11 @@ async def run(plan: Plan, server: str, store: TokenStore, *, ascii: bool = False
     model = Model(server=server, ascii=ascii)
     client = Client(model, console)
     client.ghosts = plan.ghosts
-    welcome = await connect(server, store, console, client, need_player=plan.needs_player)
+    try:
+        welcome = await connect(server, store, console, client, need_player=plan.needs_player)
+    except Left:  # no name chosen
+        await client.close()
+        return 0
     if welcome is None:
         await client.close()
         return 1

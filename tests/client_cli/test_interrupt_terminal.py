@@ -33,3 +33,21 @@ def test_ctrl_c_leaves_a_board_watch_at_once_while_the_server_is_stopped(
     finally:
         server_process.process.send_signal(signal.SIGCONT)
     assert took < PROMPT, f"{took:.1f} s to leave"
+
+
+def test_ctrl_c_or_ctrl_d_at_the_first_runs_name_leaves_quietly(
+    server_process: ServerProcess, tmp_path: Path, terminals: list[Terminal]
+) -> None:
+    """A new player asked for a name may change their mind: Ctrl-C, Ctrl-D or an empty
+    answer leaves with a line saying nothing was registered (Ctrl-C and Ctrl-D once ended
+    in a traceback, through ``client_cli.controller.Left``)."""
+    for key in ("\x03", "\x04", "\r"):
+        config = tmp_path / f"key{ord(key)}"
+        new = Terminal(["play", "gate"], server=server_process.url, config=config)
+        terminals.append(new)
+        new.wait_for("name:")
+        new.child.send(key)
+        assert new.exit_code(timeout=15) == 0, new.text
+        assert "Traceback" not in new.text
+        assert "No name chosen: nothing is registered." in new.text, new.text
+        assert not (config / "patience-race" / "tokens.json").exists()
