@@ -522,9 +522,11 @@ class Client:
     async def leave(self) -> None:
         """Leave the room (resigning a race game in play) and quit, saying what became of
         the race."""
-        self.farewell = left_room(self.model)
+        after = None
         if self.model.me is not None and self.conn is not None and self.conn.connected:
-            await self.call("room_leave")
+            reply = await self.call("room_leave")
+            after = reply.get("state") if reply is not None else None
+        self.farewell = left_room(self.model, after if isinstance(after, str) else None)
         self._tell_made()
         raise Quit(0)
 

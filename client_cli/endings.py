@@ -31,6 +31,7 @@ from .model import (
     Model,
 )
 from .places import level_with, place_of
+from .sanitize import clean
 
 
 def ranked_explained(name: str) -> str:
@@ -180,9 +181,11 @@ def farewell(model: Model, said: str = "") -> str:
     return with_made(model, said)
 
 
-def left_room(model: Model) -> str:
+def left_room(model: Model, after: str | None = None) -> str:
     """What is printed as the player leaves a room, once the screen that said it is gone:
-    the race's result and their replay, or what became of a race left running.
+    the race's result and their replay, or what became of a race left running. ``after``:
+    the room's state once they had gone, as the server's ``left`` says it (``closed``:
+    they were the last in it; None: not known).
 
     >>> from .model import Game
     >>> model = Model(server="ws://127.0.0.1:8765", me="ann", room_code="DGG3XT",
@@ -197,21 +200,38 @@ def left_room(model: Model) -> str:
     >>> print(left_room(model))
     Race over: you came 1 of 2.
     Your replay: patience-race replay e25f
+    >>> model.room = {"code": "DGG3XT", "state": "racing"}
+    >>> model.game.status = "playing"
+    >>> print(left_room(model, "finished"))  # doctest: +NORMALIZE_WHITESPACE
+    You left room DGG3XT, and your game is resigned: that ended the race. Its results:
+    patience-race race watch DGG3XT
+    Your replay: patience-race replay e25f
+    >>> model.room = {"code": "DGG3XT", "state": "lobby", "game": "wedge"}
+    >>> print(left_room(model, "closed"))  # doctest: +NORMALIZE_WHITESPACE
+    You left room DGG3XT, the last in it, so it is closed. To open another: patience-race
+    race new wedge
     """
     code, room, game = model.room_code, model.room or {}, model.game
     state = room.get("state")
     if not code:
         return ""
     mine = game is not None and game.kind == "race"
+    replay = (
+        f"\nYour replay: {command(model.server, f'replay {game.gid}')}"
+        if mine and game is not None
+        else ""
+    )
     if state == FINISHED:
-        said = result_note(room, model.me)
-        if mine and game is not None and game.over:
-            said += f"\nYour replay: {command(model.server, f'replay {game.gid}')}"
-        return said
+        return result_note(room, model.me) + (replay if game is not None and game.over else "")
+    resigned = ", and your game is resigned" if mine and game and not game.over else ""
+    watch = command(model.server, f"race watch {code}")
+    if state == RACING and after == FINISHED:
+        return f"You left room {code}{resigned}: that ended the race. Its results: {watch}{replay}"
     if state == RACING:
-        resigned = ", and your game is resigned" if mine and game and not game.over else ""
-        watch = command(model.server, f"race watch {code}")
         return f"You left room {code}{resigned}. The race goes on; to watch it: {watch}"
+    if after == "closed":
+        again = command(model.server, f"race new {clean(room.get('game', 'GAME'), 32)}")
+        return f"You left room {code}, the last in it, so it is closed. To open another: {again}"
     if state == LOBBY:
         return f"You left room {code}. To go back: {command(model.server, f'race join {code}')}"
     return f"You left room {code}."

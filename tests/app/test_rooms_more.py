@@ -205,3 +205,31 @@ async def test_a_player_dealing_game_after_game_holds_one_in_memory(server: Runn
     # for a while; one replaced before it ended is gone)
     over = await ann.request("move", game=first["game"], move=first["legal"][0])
     assert over["code"] == "game_over" and "resigned" in over["message"], over
+
+
+async def test_the_left_reply_says_what_became_of_the_room(server: Running) -> None:
+    """``left`` names the room left and its state once the player has gone, so a client
+    can say so: a race still on, one their leaving ended, or a room closed because they
+    were the last in it (the terminal once offered a way back into a closed room)."""
+    (ann, bob, cal), code = await race(server, "ann", "bob", "cal")
+    await ann.call("start")
+    for racer in (ann, bob, cal):
+        await racer.event("race_start")
+    await ann.call("resign")
+    assert await leave(cal) == {"type": "left", "code": code, "state": "racing"}
+    # bob is the last racer still playing: his leaving ends the race
+    assert await leave(bob) == {"type": "left", "code": code, "state": "finished"}
+    assert await leave(ann) == {"type": "left", "code": code, "state": "closed"}
+    assert await leave(ann) == {"type": "left"}  # in no room
+
+    lobby = (await ann.call("room_create", game="gate"))["code"]
+    await bob.call("room_join", code=lobby)
+    assert await leave(ann) == {"type": "left", "code": lobby, "state": "lobby"}
+    assert await leave(bob) == {"type": "left", "code": lobby, "state": "closed"}
+
+
+async def leave(client: Client) -> dict[str, object]:
+    """``room_leave``'s reply, without the request's id."""
+    reply = await client.call("room_leave")
+    reply.pop("id", None)
+    return reply

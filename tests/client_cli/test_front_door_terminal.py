@@ -60,12 +60,23 @@ def test_the_lobby_s_single_keys_browser_link_and_no_hint_offered(
         terminal.wait_for(r"Leave the race\?")
         terminal.type("y", enter=False)  # a yes acts at once, as the lobby's keys do
         assert terminal.exit_code() == 0
-    # once the screen is gone, the shell says what became of the race each left running
-    for terminal in (ann, bob):
-        assert unwrapped(
-            f"You left room {code}, and your game is resigned. The race goes on; to watch "
-            f"it: patience-race race watch {code} --server ws://127.0.0.1:{server_process.port}"
-        ) in unwrapped(terminal.text), terminal.text
+    # once the screen is gone, the shell says what became of the race each left running:
+    # ann's goes on, and bob, the last still playing, ended it by leaving (it once said
+    # the race went on)
+    server = f"--server ws://127.0.0.1:{server_process.port}"
+    assert unwrapped(
+        f"You left room {code}, and your game is resigned. The race goes on; to watch "
+        f"it: patience-race race watch {code} {server}"
+    ) in unwrapped(ann.text), ann.text
+    assert re.search(
+        unwrapped(
+            f"You left room {code}, and your game is resigned: that ended the race. Its "
+            f"results: patience-race race watch {code} {server}"
+        )
+        + r"Yourreplay:patience-racereplay[0-9a-f]+"
+        + re.escape(unwrapped(server)),
+        unwrapped(bob.text),
+    ), bob.text
 
 
 def test_a_lost_solo_game_says_why_and_u_undoes_it(
@@ -112,6 +123,17 @@ def test_a_code_no_room_has_says_what_to_check(
         f"(ws://127.0.0.1:{server_process.port}): a room closes once everyone has left it. "
         "patience-race race new GAME opens one of your own."
     ) in unwrapped(ann.text), ann.text
+
+    # a room left by the last in it is closed: no way back is offered into it
+    ann = start(terminals, server_process, tmp_path / "ann", "race", "new", "wedge")
+    code = ann.wait_for(r"race join ([A-Z0-9]{6})").group(1)
+    ann.type("q")
+    assert ann.exit_code() == 0
+    assert unwrapped(
+        f"You left room {code}, the last in it, so it is closed. To open another: "
+        f"patience-race race new wedge --server ws://127.0.0.1:{server_process.port}"
+    ) in unwrapped(ann.text), ann.text
+    assert "race join" not in ann.text.split("You left room")[-1]
 
 
 def unwrapped(text: str) -> str:

@@ -117,23 +117,29 @@ class Lobby(Part):
                 room.watchers.discard(session)
                 await self.host.watchers_changed(room)
         session.watching.clear()
-        if session.player is not None:
-            await self.leave_current(session.player)
-        return {"type": "left"}
+        left = await self.leave_current(session.player) if session.player is not None else None
+        return {"type": "left", **(left or {})}
 
-    async def leave_current(self, pid: str) -> None:
+    async def leave_current(self, pid: str) -> dict[str, str] | None:
+        """The player leaves the room they are a member of: its code and its state once
+        they have gone (``closed``: they were the last in it), or None (in none)."""
         room = self.host.racer_room(pid)
         if room is None:
-            return
+            return None
+        closed = False
 
         async def leave(room: HeldRoom) -> list[rm.Effect]:
+            nonlocal closed
             online: set[str] = set()
             others = [r for r in room.members() if r.pid != pid]
             if room.host == pid and others:  # (who is here: asked only when it matters)
                 online = await self.ctx.online(others)
-            return rm.leave(room, pid, online)
+            effects = rm.leave(room, pid, online)
+            closed = any(isinstance(effect, rm.Close) for effect in effects)
+            return effects
 
         await self.steps.step(room, leave)
+        return {"code": room.code, "state": "closed" if closed else room.state}
 
     async def _own_room(self, session: Session) -> HeldRoom:
         """The room the player is in, as Redis has it now (another process may have
