@@ -179,7 +179,7 @@ export function homeScreen(door) {
       h(
         "div",
         { class: "controls" },
-        button("Play", () => app.go(`/play#solo=${g.id}`), { "data-act": "solo" }),
+        button("Play", () => app.deal(g.id), { "data-act": "solo" }),
         button("Daily", () => app.go(`/play#daily=${g.id}`), { "data-act": "daily" }),
         button("Race", () => createRoom(g.id, hints.checked, Number(limit.value) || undefined), { "data-act": "race" }),
         button("Quick race", () => app.go(`/play#quick=${g.id}`), { "data-act": "quick" }),

@@ -23,7 +23,7 @@ import "./sound.js";
 /**
  * The application as this module holds it: the screen shown, whether the first welcome
  * has been routed, whether the welcome's `resume` has been taken up, the address routed.
- * @typedef {App & { screen: Screen | null, started: boolean, resumedOnce?: boolean, routed?: string }} Main
+ * @typedef {App & { screen: Screen | null, started: boolean, resumedOnce?: boolean, routed?: string, dealing?: string | null }} Main
  */
 
 // a challenge's id, as challenge.js's CHALLENGE_ID (and the server's) has it: known here
@@ -129,6 +129,13 @@ const app = {
   go(address) {
     history.pushState(null, "", address);
     route();
+  },
+
+  // a new deal, asked for: its address, routed once, deals it (routed again, by a reload
+  // or Back, the address takes up the game in play instead: soloGame)
+  deal(rules) {
+    this.dealing = rules;
+    this.go(`/play#solo=${encodeURIComponent(rules)}`);
   },
 
   // the results on the player's challenges not seen yet, as the header's badge
@@ -355,7 +362,11 @@ async function route() {
   const daily = hashField("daily");
   if (daily !== null) return withModule("daily", ({ DailyScreen }) => app.show(new DailyScreen(app, daily || "gate")));
   const solo = hashField("solo");
-  if (solo !== null) return newGame(solo);
+  if (solo !== null) {
+    const asked = app.dealing === solo;
+    app.dealing = null;
+    return asked ? newGame(solo) : soloGame(solo);
+  }
   const quick = hashField("quick");
   if (quick !== null)
     return withModule("quick", ({ QuickScreen }) => app.show(new QuickScreen(app, quick || "gate", showQuickRoom)));
@@ -425,6 +436,11 @@ async function joinRoom(code, RoomScreen) {
     return app.show(new RoomScreen(app, resume.room, resume.race || null));
   }
   if (app.player && hashField("watch") === null) {
+    // back in the room by Back, Forward or its link while a member: as the server has it
+    // now, with the race and the player's game in it (room_join would answer the room
+    // alone, and the race would show without the player's board)
+    const now = await freshResume();
+    if (now.room && now.room.code === code) return app.show(new RoomScreen(app, now.room, now.race || null));
     try {
       const room = await app.link.request("room_join", { code });
       return app.show(new RoomScreen(app, room));
@@ -513,8 +529,37 @@ function newGame(rules) {
   });
 }
 
+/**
+ * The solo game of `rules` the player has (in play or just ended), as the server has it
+ * now (asked afresh: the welcome's may be older than a game dealt since); else a new deal.
+ * @param {string} rules
+ */
+function soloGame(rules) {
+  return withModule("game", async () => {
+    const solo = (await freshResume()).solo;
+    if (solo && solo.kind === "solo" && solo.rules === rules) return showGame(solo);
+    return newGame(rules);
+  });
+}
+
+/**
+ * What the player is doing as the server has it now (a welcome's `resume`, asked again:
+ * the one the page was welcomed with may be older than a game dealt or a race begun
+ * since); empty when it cannot be asked.
+ * @returns {Promise<Message>}
+ */
+async function freshResume() {
+  try {
+    const welcome = await app.link.request("hello", { protocol: 1, token: storedToken() || undefined });
+    return welcome.resume || {};
+  } catch {
+    return {};
+  }
+}
+
 /** @param {Message} snap */
 function showGame(snap) {
+  app.resumedOnce = true; // (the welcome's game, if another, is older than this one)
   return withModule("game", ({ GameScreen }) =>
     app.show(
       new GameScreen(app, snap, {

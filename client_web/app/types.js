@@ -35,6 +35,7 @@
  * @property {(text: string) => void} notice
  * @property {(screen: Screen) => void} show
  * @property {(address: string) => void} go
+ * @property {(rules: string) => void} deal a new solo game of `rules` (Play, New deal), at its address
  * @property {(unseen: number) => void} setUnseen
  * @property {(taken: Message) => void} raceChallenge
  */

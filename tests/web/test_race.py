@@ -95,6 +95,15 @@ def test_two_pages_race_from_a_link_and_a_third_watches(
         bob.reload()  # mid-race: the token in the browser brings him back to his game
         bob.wait_for_selector(".race-game .moves:text-is('1 move')")
         assert bob.inner_text("#who") == "bob"
+        # Back (to the games, where ann came from) and Forward bring ann back to her game
+        # (Forward once showed the race without her board, its buttons or its move box:
+        # the room as room_join answers it, without the race)
+        ann.go_back()
+        ann.wait_for_url(f"{base}/play")
+        ann.go_forward()
+        ann.wait_for_selector(".race-game .pile")
+        assert ann.url == link
+        assert ann.locator(".race-game [data-act=resign]").count() == 1
 
         ann.click("[data-act=resign]")
         bob.click("[data-act=resign]")
