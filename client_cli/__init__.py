@@ -13,4 +13,17 @@ viewer's loop), :mod:`.queries` (the commands that ask the server and print the 
 :mod:`.cli` (the ``patience-race`` command line).
 """
 
-__version__ = "0.1.0"
+from importlib.metadata import PackageNotFoundError
+from importlib.metadata import version as _installed
+
+
+def _version() -> str:
+    """The version ``pyproject.toml`` gives, as the installed package carries it (the
+    server's too: one distribution)."""
+    try:
+        return _installed("patience-race")
+    except PackageNotFoundError:
+        return "0+unknown"
+
+
+__version__ = _version()

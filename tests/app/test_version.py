@@ -4,6 +4,8 @@ and in the ``listening`` line, and nowhere else is another written down."""
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 import tomllib
 from pathlib import Path
 
@@ -27,9 +29,20 @@ def test_the_server_reports_pyprojects_version() -> None:
     assert _version.PYPROJECT == ROOT / "pyproject.toml"
 
 
-def test_no_other_version_is_written_in_the_server() -> None:
-    for path in (ROOT / "server").rglob("*.py"):
+def test_no_other_version_is_written_in_the_server_or_the_client() -> None:
+    # (the terminal client once said 0.1.0 of itself, written in its package, a version
+    # after pyproject.toml had moved on)
+    for path in [*(ROOT / "server").rglob("*.py"), *(ROOT / "client_cli").rglob("*.py")]:
         assert not re.search(r"__version__\s*=\s*[\"']", path.read_text()), path
+
+
+def test_the_terminal_client_says_it_too() -> None:
+    out = subprocess.run(
+        [sys.executable, "-c", "from client_cli.cli import main; main(['--version'])"],
+        capture_output=True,
+        text=True,
+    )
+    assert out.stdout.strip() == f"patience-race {pyproject_version()}", out
 
 
 async def test_welcome_carries_it(server: Running) -> None:
