@@ -19,7 +19,7 @@ from rich.console import Console
 from rich.text import Text
 
 from . import quick_flow
-from .challenge import new_results
+from .challenge import command, new_results
 from .challenge_flow import begin
 from .config import Account, TokenStore, device_label, forgotten_token
 from .connection import Connection, LinkError, ServerError
@@ -291,7 +291,8 @@ async def start(plan: Plan, client: Client, welcome: dict[str, Any]) -> bool:
     except ServerError as exc:
         console.print(Text(exc.message, style="red"))
         if exc.code == "race_started" and plan.code:
-            console.print(Text(f"Watch it instead: patience-race race watch {plan.code}"))
+            watch = command(model.server, f"race watch {plan.code.strip().upper()}")
+            console.print(Text(f"To watch it: {watch}"), soft_wrap=True)
         if exc.code == "no_such_room":
             console.print(Text(no_room_help(model.server)), soft_wrap=True)
         return False

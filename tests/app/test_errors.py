@@ -367,7 +367,13 @@ async def test_host_ready_and_started(server: Running) -> None:
     await bob.call("ready")
     await ann.call("start")
     # counting down or racing: no joining, no readying, no second start
-    await refused(dan, "room_join", "race_started", "the race has started; watch it", code=code)
+    await refused(
+        dan,
+        "room_join",
+        "race_started",
+        f"the race in room {code} has started; watch it",
+        code=code,
+    )
     await refused(dan, "ready", "not_in_room", "not in a room")
     await refused(bob, "ready", "race_started", "the race has started")
     await refused(ann, "start", "race_started", "the race has started")
@@ -379,7 +385,7 @@ async def test_host_ready_and_started(server: Running) -> None:
     # the race goes on: bob's first move is the deal's
     moved = await bob.call("move", move=start["legal"][0])
     assert moved["view"] == after(DOUBLES, 1, [start["legal"][0]])
-    await refused(dan, "room_join", "race_started", "the race has started", code=code)
+    await refused(dan, "room_join", "race_started", f"room {code} has started", code=code)
 
 
 # -- rate limit ------------------------------------------------------------------------------

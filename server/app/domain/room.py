@@ -361,8 +361,15 @@ def successor(room: Room, online: set[str], leaving: str | None = None) -> str |
 def check_joinable(room: Room) -> None:
     if room.quick:
         raise refuse(ErrorCode.QUICK_ROOM, "a quick race is joined through its queue: quick GAME")
+    if room.state == FINISHED:
+        raise refuse(
+            ErrorCode.RACE_STARTED,
+            f"the race in room {room.code} is over; watch it for its results",
+        )
     if room.state != LOBBY:
-        raise refuse(ErrorCode.RACE_STARTED, "the race has started; watch it instead")
+        raise refuse(
+            ErrorCode.RACE_STARTED, f"the race in room {room.code} has started; watch it instead"
+        )
     if len(room.members()) >= room.max_players:
         raise refuse(ErrorCode.ROOM_FULL, f"room {room.code} is full")
 
