@@ -376,6 +376,9 @@ export class GameScreen {
         button(
           "Resign",
           () => {
+            // (a double click once asked twice: the second click comes once the first's
+            // question is answered, its resign under way or done)
+            if (this.busy || this.over) return;
             if (confirm("Resign this game?")) this.act("resign");
           },
           { "data-act": "resign" },

@@ -383,11 +383,17 @@ export class RoomScreen {
    * @param {Message} [fields]
    */
   async ask(kind, fields = {}) {
+    // one at a time: a double click on Start once asked twice, and the second's refusal
+    // ("the race has started") stood over the countdown
+    if (this.asking) return;
+    this.asking = true;
     try {
       const room = await this.app.link.request(kind, fields);
       this.update(room);
     } catch (error) {
       if (this.noteBox) this.noteBox.textContent = errorText(error);
+    } finally {
+      this.asking = false;
     }
   }
 

@@ -69,9 +69,10 @@ def test_two_pages_race_from_a_link_and_a_third_watches(
         ann.wait_for_selector('.players li[data-player="bob"] .tag.ready')
         notices = ann.inner_text("#notices")
         assert "bob is ready" in notices and "everyone is ready: press Start" in notices
-        ann.click("[data-act=start]")
+        ann.dblclick("[data-act=start]")  # asked once (twice, the second was refused)
         for page in (ann, bob, eve):
             page.wait_for_selector(".countdown.on")
+        assert ann.inner_text(".room-head .note") == ""
         shot(bob, "countdown")
         for page in (ann, bob):
             page.wait_for_selector(".race-game .pile", timeout=10000)
@@ -105,10 +106,13 @@ def test_two_pages_race_from_a_link_and_a_third_watches(
         assert ann.url == link
         assert ann.locator(".race-game [data-act=resign]").count() == 1
 
-        ann.click("[data-act=resign]")
+        asked: list[str] = []
+        ann.on("dialog", lambda dialog: asked.append(dialog.message))
+        ann.dblclick("[data-act=resign]")  # the question once (twice, before)
         bob.click("[data-act=resign]")
         for page in (ann, bob, eve):
             page.wait_for_selector(".results table")
+        assert asked == ["Resign this game?"], asked
         rows = eve.locator(".results tbody tr")
         assert rows.count() == 2
         assert "· 1 move" in eve.inner_text('.bar-row[data-player="bob"]')
