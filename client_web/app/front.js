@@ -71,6 +71,14 @@ function invite(code, challenge) {
   const host = pageFact("host");
   const game = pageFact("game-name");
   const state = pageFact("state");
+  if (code && pageFact("room") === "none") {
+    return {
+      heading: `There is no race room ${code}`,
+      line:
+        "Check the code with whoever sent it, and that it is for this server: a room closes once " +
+        "everyone has left it. Pick a name to play here, and to open a room of your own.",
+    };
+  }
   if (code && host && game) {
     return { heading: `${host} invites you to race ${game}`, line: `Room ${code}: ${state}.` };
   }
@@ -93,6 +101,7 @@ function invite(code, challenge) {
  */
 export function nameForm(door, code, challenge) {
   const { app } = door;
+  const none = code !== null && pageFact("room") === "none"; // a link to no room
   const input = h("input", {
     name: "name",
     required: true,
@@ -118,6 +127,7 @@ export function nameForm(door, code, challenge) {
         try {
           const reply = await app.link.request("register", { name: input.value.trim(), device: deviceLabel() });
           storeToken(reply.token);
+          if (none) history.replaceState(null, "", "/play"); // on to the games
           signedIn(door, reply);
         } catch (error) {
           note.textContent = error instanceof ServerError ? error.message : String(error);
@@ -125,9 +135,9 @@ export function nameForm(door, code, challenge) {
       },
     },
     input,
-    h("button", { type: "submit" }, code ? "Join the race" : challenge ? "See the challenge" : "Play"),
+    h("button", { type: "submit" }, code && !none ? "Join the race" : challenge ? "See the challenge" : "Play"),
   );
-  const watch = code ? h("p", {}, h("a", { href: `/r/${code}#watch` }, "Just watch this race")) : null;
+  const watch = code && !none ? h("p", {}, h("a", { href: `/r/${code}#watch` }, "Just watch this race")) : null;
   const { heading, line } = invite(code, challenge);
   return {
     root: h(

@@ -130,6 +130,23 @@ async def test_index_and_replay_pages(server: Running) -> None:
     assert f"patience-race challenge --replay {replay}" in body
 
 
+async def test_a_bad_links_page_says_what_to_check_and_leads_to_the_games(
+    server: Running,
+) -> None:
+    """A mistyped room, challenge or group link once ended on a bare page: a heading that
+    it was "not a challenge's link" (for one a letter off a real one) and no way on."""
+    for target, what in (
+        ("/r/%3Cscript%3E", "race room"),
+        ("/c/bdsmzho7eluze000", "challenge"),
+        ("/g/abc?k=def", "group"),
+    ):
+        status, kind, body = await fetch(f"{http(server)}{target}")
+        assert status == 404 and kind.startswith("text/html")
+        assert f"There is no {what} at this link" in body, body
+        assert "check it with whoever sent it" in body, body
+        assert '<a href="/play">' in body, body
+
+
 def test_every_string_on_a_page_is_escaped() -> None:
     from server.app.domain.boards import parse_board
     from server.app.transport.pages import board_html

@@ -94,10 +94,13 @@ async def test_a_room_link_previews_its_game_host_and_state(server: Running) -> 
     # a lower-case code is the same room (the client reads it so too)
     assert (await page(port, f"/r/{code.lower()}")).meta["og:title"] == title
 
-    # a room that is no room still gets the page, with the generic tags
+    # a room that is no room still gets the page, with the generic tags, and the fact
+    # that there is no room (for the invite page)
     unknown = await page(port, "/r/NOSUCHROOM")
     previewed(unknown, "Patience Race", "http://race.example.org:8765/r/NOSUCHROOM")
-    assert not [key for key in unknown.meta if key.startswith("patience:")]
+    assert {k: v for k, v in unknown.meta.items() if k.startswith("patience:")} == {
+        "patience:room": "none"
+    }
     # a Host that names no host gives no address
     assert "og:url" not in (await page(port, f"/r/{code}", host='x"><b>')).meta
     await ada.close()
@@ -182,6 +185,28 @@ def test_the_invite_page_names_the_game_and_the_host(
     finally:
         ada_ctx.close()
         bo_ctx.close()
+
+
+def test_a_link_to_no_room_says_so_before_asking_a_name(
+    browser: Any, web_server: ServerProcess
+) -> None:
+    """It said "You are invited to race (room ZZZZZZ)" with **Join the race** and **Just
+    watch this race**, and only once a name was chosen that there was no such room."""
+    context = browser.new_context(viewport={"width": 360, "height": 740})
+    try:
+        pia = context.new_page()
+        pia.goto(f"{http(web_server)}/r/ZZZZZZ")
+        assert pia.inner_text("h1") == "There is no race room ZZZZZZ"
+        said = pia.inner_text("p.invite")
+        assert "Check the code with whoever sent it" in said
+        assert "closes once everyone has left it" in said
+        assert pia.locator("text=Just watch this race").count() == 0
+        assert pia.inner_text(".name-form button[type=submit]") == "Play"
+        register(pia, "pia")  # on to the games, not to a room that is not there
+        pia.wait_for_selector(".game-row")
+        assert pia.url.endswith("/play")
+    finally:
+        context.close()
 
 
 def test_join_with_no_code_says_what_to_type(browser: Any, web_server: ServerProcess) -> None:

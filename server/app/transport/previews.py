@@ -43,7 +43,7 @@ ABOUT = (
 class Preview:
     """What a link shows: its title and description; ``facts``, what the invite page
     says before asking a name (``patience:<name>`` tags: ``game``, ``game-name``,
-    ``host``, ``state``)."""
+    ``host``, ``state``; ``room``: ``none``, a room's link to no room)."""
 
     title: str
     description: str
@@ -51,6 +51,9 @@ class Preview:
 
 
 GENERIC = Preview(SITE, ABOUT)
+#: a room's link to no room (none by that code, or closed): the generic tags, and the fact
+#: that tells the invite page not to invite
+NO_ROOM = Preview(SITE, ABOUT, (("room", "none"),))
 
 #: a Host header's value fit to name the page in ``og:url``: a name or an address, and a port
 HOST = re.compile(
@@ -92,7 +95,7 @@ def meta_tags(preview: Preview, url: str | None) -> str:
 
 def with_head(page: str, preview: Preview, tags: str) -> str:
     """The browser client's page with the preview's title and ``tags`` in its head."""
-    title = escape(preview.title if preview is GENERIC else f"{preview.title} · {SITE}")
+    title = escape(preview.title if preview.title == SITE else f"{preview.title} · {SITE}")
     page = re.sub(r"<title>[^<]*</title>", lambda _: f"<title>{title}</title>", page, count=1)
     return page.replace("</head>", tags + "</head>", 1)
 
@@ -110,7 +113,7 @@ def room_preview(state: dict[str, Any] | None) -> Preview:
     """A race room's link, from its state as Redis keeps it (None: no such room, or
     closed)."""
     if state is None:
-        return GENERIC
+        return NO_ROOM
     members = [r for r in state.get("racers", []) if not r.get("left")]
     names = {r.get("pid"): str(r.get("name", "?")) for r in state.get("racers", [])}
     host = names.get(state.get("host"), "a friend")

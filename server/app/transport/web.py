@@ -214,13 +214,24 @@ class Protocol(ServerProtocol):
 
 def error(form: str, status: int, code: str, message: str) -> Answer:
     """An error in a route's form: ``{"error": code, "message": message}`` for a JSON
-    route, a small page for a page, plain text for the rest."""
+    route, a small page for a page (with the way to the games), plain text for the rest."""
     if form == JSON:
         return Answer(status, JSON, json.dumps({"error": code, "message": message}))
     if form == HTML:
         title = HTTPStatus(status).phrase
-        return Answer(status, HTML, pages.html_page(title, f"<h1>{escape(message)}</h1>"))
+        body = f'<p><a href="/">Patience Race</a></p><h1>{escape(message)}</h1>'
+        body += '<p><a href="/play">Play: the games</a></p>'
+        return Answer(status, HTML, pages.html_page(title, body))
     return Answer(status, PLAIN, f"{message}\n")
+
+
+def bad_link(what: str) -> str:
+    """What a link of the wrong shape for a ``what`` (a room, a challenge, a group) says.
+
+    >>> bad_link("challenge")
+    'There is no challenge at this link: check it with whoever sent it.'
+    """
+    return f"There is no {what} at this link: check it with whoever sent it."
 
 
 async def healthz(server: WebServer, found: Found) -> Answer:
@@ -308,11 +319,11 @@ async def play_page(server: WebServer, found: Found) -> Answer:
     room = found.route.path == f"/r/{NAME}"
     challenge = found.route.path == f"/c/{NAME}"
     if room and not ROOM_CODE.fullmatch(found.name):
-        return error(HTML, 404, "no_such_room", "That is not a race room's link.")
+        return error(HTML, 404, "no_such_room", bad_link("race room"))
     if challenge and not CHALLENGE_ID.fullmatch(found.name):
-        return error(HTML, 404, "no_such_challenge", "That is not a challenge's link.")
+        return error(HTML, 404, "no_such_challenge", bad_link("challenge"))
     if found.route.path == f"/g/{NAME}" and not GROUP_ID_RE.fullmatch(found.name):
-        return error(HTML, 404, "no_such_group", "That is not a group's link.")
+        return error(HTML, 404, "no_such_group", bad_link("group"))
     missing = static.client_ready()
     if missing is not None:
         return Answer(503, HTML, pages.no_client_html(missing))
