@@ -68,6 +68,8 @@ let asked = 0;
 let loading = 0;
 /** @type {Message[]} */
 const held = [];
+/** @type {Message | null} the `signed_out` that stopped this tab, if one did */
+let stopped = null;
 
 /**
  * An element of the page's own (index.html), which is there.
@@ -243,8 +245,10 @@ function onEvent(message) {
   if (loading) return void held.push(message);
   if (app.screen && app.screen.event && app.screen.event(message)) return;
   if (message.type === "stuck") app.notice(message.reason);
-  else if (message.type === "signed_out") app.show(signedOutScreen(message));
-  else if (message.type === "race_start" || (message.type === "room" && message.state === "countdown")) {
+  else if (message.type === "signed_out") {
+    stopped = message; // (wherever the tab goes next: route())
+    app.show(signedOutScreen(message));
+  } else if (message.type === "race_start" || (message.type === "room" && message.state === "countdown")) {
     app.notice("your race is starting");
     resumeRoom();
   } else if (message.type === "daily_result") app.notice(message.review ? message.review.note : message.line);
@@ -328,6 +332,8 @@ function hashField(name) {
 
 async function route() {
   app.routed = location.href;
+  // a tab signed out has no connection, and will have none: it says so wherever it goes
+  if (stopped) return app.show(signedOutScreen(stopped));
   const code = roomCode();
   const challenge = challengeId();
   if (

@@ -86,6 +86,11 @@ def test_a_browsers_link_code_signs_a_terminal_in_and_the_browser_signs_it_out(
             r"Signed in on another device: terminal on \S+\. This tab has stopped", said
         ), said
         fits(page)
+        # and stays stopped wherever it goes: the header's link once showed the games,
+        # every box "not connected: reconnecting" for good, and no way to play here again
+        page.click("#home-link")
+        page.wait_for_selector(".signed-out h1:has-text('This tab has stopped')")
+        assert page.locator(".home").count() == 0
 
         page.click("[data-act=reload]")
         page.wait_for_selector(".home h1:has-text('Hello, kay')")
