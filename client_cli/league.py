@@ -48,6 +48,8 @@ def headline(reply: dict[str, Any]) -> str:
     """
     week = clean(str(reply.get("week", "")), 8)
     tier = clean(str(reply.get("tier", "")), 12).capitalize()
+    if not reply.get("joined") and not reply.get("current"):
+        return f"Week {week} · you did not race in this week's league"
     if not reply.get("joined"):
         return f"Week {week} · you have not joined; you would play in {tier}"
     rank = as_int(reply.get("rank"))
@@ -64,17 +66,15 @@ def headline(reply: dict[str, Any]) -> str:
 
 
 def league_view(reply: dict[str, Any], ascii: bool = False) -> Any:
-    """The league's standings as a table (the player's own row in bold)."""
+    """The league's standings as a table (the player's own row in bold); a week over has
+    no column for today, and a week gone by the player did not race, its line alone."""
+    current = bool(reply.get("current"))
+    if not reply.get("joined") and not current:
+        return Text(headline(reply), style="bold")
     table = Table(box=box.ASCII if ascii else box.SIMPLE_HEAD, pad_edge=False)
-    for column, justify in (
-        ("#", "right"),
-        ("player", "left"),
-        ("points", "right"),
-        ("wins", "right"),
-        ("dailies", "right"),
-        ("today", "right"),
-        ("", "left"),
-    ):
+    columns = [("#", "right"), ("player", "left"), ("points", "right"), ("wins", "right")]
+    columns += [("dailies", "right"), *([("today", "right")] if current else []), ("", "left")]
+    for column, justify in columns:
         table.add_column(column, justify=justify)  # type: ignore[arg-type]
     for entry in reply.get("standings") or []:
         if not isinstance(entry, dict):
@@ -87,15 +87,16 @@ def league_view(reply: dict[str, Any], ascii: bool = False) -> Any:
             str(as_int(entry.get("points"))),
             str(as_int(entry.get("wins"))),
             str(as_int(entry.get("played"))),
-            f"+{today}" if today else "",
+            *([f"+{today}" if today else ""] if current else []),
             zone,
             style="bold" if entry.get("you") else None,
         )
     rules = reply.get("rules") or {}
     moves = (as_int(rules.get("movers")) if isinstance(rules, dict) else 0) or 5
     notes = Text(
-        f"A won daily: 10 points and up to 10 more by its time among the league's; ended not "
-        f"won: 2. The top {moves} move up a tier at the week's end, the bottom {moves} down."
+        "A won daily scores 10 points, and up to 10 more for its time among the league's; a "
+        f"daily ended without a win scores 2. The top {moves} move up a tier at the week's "
+        f"end, the bottom {moves} down."
     )
     return Group(Text(headline(reply), style="bold"), table, notes)
 

@@ -48,9 +48,19 @@ function ordinal(n) {
  * @returns {string}
  */
 export function summary(e) {
+  if (!e.joined && !e.current) return "You did not race in this week's league";
   if (!e.joined) return `Not joined: you would race in ${tierName(e.tier)}`;
   const end = e.closed ? "closed" : e.current ? `ends in ${timeLeft(e.ends_in_ms)}` : "closing";
   return `${tierName(e.tier)} · ${ordinal(e.rank)} of ${e.players} · ${e.points} points · ${end}`;
+}
+
+/**
+ * The line under the league's heading: the week, the league (when in one), the summary.
+ * @param {Message} e an `event` reply
+ * @returns {string}
+ */
+export function leagueLine(e) {
+  return [e.week, e.league, summary(e)].filter(Boolean).join(" · ");
 }
 
 /** @param {unknown} error */
@@ -142,7 +152,7 @@ export class LeagueScreen {
     replace(
       this.root,
       h("h1", {}, title),
-      h("p", { class: "league-line" }, `${e.week} · ${e.league || ""} · ${summary(e)}`),
+      h("p", { class: "league-line" }, leagueLine(e)),
       e.joined
         ? h(
             "div",

@@ -3,7 +3,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 
-import { summary, timeLeft } from "../app/league.js";
+import { leagueLine, summary, timeLeft } from "../app/league.js";
 
 test("the time left to the week's end", () => {
   const got = [93_600_000, 3_600_000, 18_720_000, 720_000, 59_999].map(timeLeft);
@@ -15,5 +15,17 @@ test("the summary of one's league, joined or not, open or closed", () => {
   assert.equal(summary(e), "Gold · 12th of 30 · 41 points · ends in 12m");
   assert.equal(summary({ ...e, rank: 22, closed: true }), "Gold · 22nd of 30 · 41 points · closed");
   assert.equal(summary({ ...e, current: false }), "Gold · 12th of 30 · 41 points · closing");
-  assert.equal(summary({ joined: false, tier: "bronze" }), "Not joined: you would race in Bronze");
+  assert.equal(summary({ joined: false, tier: "bronze", current: true }), "Not joined: you would race in Bronze");
+  // a week gone by is not one to join
+  assert.equal(summary({ joined: false, tier: "bronze", current: false }), "You did not race in this week's league");
+});
+
+test("the line under the heading leaves out what is not there", () => {
+  // (a player not in a league had "2026-W48 · · Not joined: ...")
+  const e = { week: "2026-W48", league: "", joined: false, tier: "bronze", current: true };
+  assert.equal(leagueLine(e), "2026-W48 · Not joined: you would race in Bronze");
+  assert.equal(
+    leagueLine({ ...e, league: "Gold 3", joined: true, tier: "gold", rank: 1, players: 2, points: 5, closed: true }),
+    "2026-W48 · Gold 3 · Gold · 1st of 2 · 5 points · closed",
+  );
 });

@@ -5,6 +5,7 @@ and the table as text at a fixed width."""
 from __future__ import annotations
 
 import asyncio
+import datetime
 from pathlib import Path
 
 from client_cli.league import headline, league_view
@@ -31,6 +32,15 @@ def test_the_league_from_the_terminal(server_process: ServerProcess, tmp_path: P
     assert "ann" in screen and "The top 5 move up a tier" in screen.replace("ended", "ended ")
     code, screen = run(url, ann, "league", "--week", "2026-W60")
     assert code == 1 and "'2026-W60' is no ISO week" in screen
+    # a week gone by that ann did not race: said so, with no table to fill nor a week's
+    # rules to join by (it said "you have not joined; you would play in Bronze", then an
+    # empty table with a today column)
+    year, week, _ = (datetime.datetime.now(datetime.UTC) - datetime.timedelta(days=7)).isocalendar()
+    last = f"{year}-W{week:02d}"
+    code, screen = run(url, ann, "league", "--week", last)
+    assert code == 0, screen
+    assert f"Week {last} · you did not race in this week's league" in screen
+    assert "would play" not in screen and "today" not in screen and "points" not in screen
 
 
 def test_the_standings_table_at_60_columns() -> None:
@@ -83,6 +93,12 @@ def test_the_standings_table_at_60_columns() -> None:
     assert "bob" in flat and "^ up" in flat and "v down" in flat
     assert max(len(line) for line in text.splitlines()) <= 60
     assert "The top 1 move up a tier" in text
+    said = " ".join(text.split())
+    assert "A won daily scores 10 points, and up to 10 more" in said
+    assert "a daily ended without a win scores 2" in said
+    # a week over has no today
+    over = _render(league_view({**reply, "current": False, "closed": True}, True), True, 60).plain
+    assert "today" not in over and "+20" not in over and "bob" in over
 
 
 def test_the_league_watched_from_the_terminal(
