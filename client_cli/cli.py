@@ -87,6 +87,27 @@ def _positive(text: str) -> int:
     return value
 
 
+def _between(low: int, high: int, unit: str) -> Callable[[str], int]:
+    """A whole number from ``low`` to ``high``, checked before anything is asked of the
+    server (whose limits these are: docs/protocol.md, ``room_create``).
+
+    >>> _between(2, 16, "racers")("1")
+    Traceback (most recent call last):
+    argparse.ArgumentTypeError: from 2 to 16 racers
+    """
+
+    def check(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"a whole number of {unit}") from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"from {low} to {high} {unit}")
+        return value
+
+    return check
+
+
 def _limit(text: str) -> int:
     value = _positive(text)
     if value > 100:
@@ -227,8 +248,13 @@ def parser() -> argparse.ArgumentParser:
     new = race_sub.add_parser("new", parents=[common], help="open a room for a game")
     new.add_argument("game", metavar="GAME")
     new.add_argument("--seed", type=_seed, help="the first race's seed (later ones: random)")
-    new.add_argument("--max-players", type=_positive, help="2 to 16 (default 8)")
-    new.add_argument("--time-limit", type=_positive, metavar="SECONDS", help="per race")
+    new.add_argument("--max-players", type=_between(2, 16, "racers"), help="2 to 16 (default 8)")
+    new.add_argument(
+        "--time-limit",
+        type=_between(10, 24 * 3600, "seconds"),
+        metavar="SECONDS",
+        help="per race: 10 to 86400",
+    )
     join = race_sub.add_parser("join", parents=[common], help="join a room by its code")
     join.add_argument(
         "code", metavar="CODE", help="the room's code, or its link (its server is used)"

@@ -371,7 +371,10 @@ def cmd_top(args: argparse.Namespace) -> int:
 
 
 def cmd_follow(args: argparse.Namespace, *, unfollow: bool = False) -> int:
+    itself = False
+
     async def fetch() -> list[str]:
+        nonlocal itself
         conn, welcome = await _signed_in(args.server)
         try:
             me = _me(args.server, welcome) or ""
@@ -382,7 +385,8 @@ def cmd_follow(args: argparse.Namespace, *, unfollow: bool = False) -> int:
             await conn.close()
         names = reply.get("names")
         if args.name and args.name.lower() == me.lower():
-            print("patience-race: that is you", file=sys.stderr)
+            print("patience-race: that is you: follow another player", file=sys.stderr)
+            itself = True
         return [clean(n, 20) for n in names] if isinstance(names, list) else []
 
     try:
@@ -394,7 +398,7 @@ def cmd_follow(args: argparse.Namespace, *, unfollow: bool = False) -> int:
     else:
         line = "You follow nobody: patience-race follow NAME"
     _print(_console(args), Text(line), args.ascii)
-    return 0
+    return 1 if itself else 0
 
 
 def cmd_unfollow(args: argparse.Namespace) -> int:

@@ -114,3 +114,27 @@ def test_the_command_list_names_actions_as_they_are_typed() -> None:
         words = [item.split()[0] for item in listed.split(",") if item.strip()]
         taken = next(a.choices for a in sub.choices[name]._actions if a.dest in ("race", "action"))
         assert words and set(words) <= set(taken), (name, words, sorted(taken))
+
+
+@pytest.mark.parametrize(
+    ("flag", "value", "said"),
+    [
+        ("--max-players", "1", "argument --max-players: from 2 to 16 racers"),
+        ("--max-players", "17", "argument --max-players: from 2 to 16 racers"),
+        ("--time-limit", "5", "argument --time-limit: from 10 to 86400 seconds"),
+        ("--time-limit", "x", "argument --time-limit: a whole number of seconds"),
+    ],
+)
+def test_a_rooms_limits_are_checked_before_the_server_is_asked(
+    nowhere: str, flag: str, value: str, said: str
+) -> None:
+    """``race new`` with a limit the server would refuse: the flag named, no server asked
+    (it said ``room_create: field 'max_players' must be from 2 to 16``, from the server)."""
+    out = subprocess.run(
+        [CLIENT, "--server", nowhere, "race", "new", "gate", flag, value],
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+    )
+    assert out.returncode == 2, out
+    assert said in out.stderr, out.stderr

@@ -308,6 +308,12 @@ def test_the_daily_then_its_board_friends_and_replay(
     follow = start(terminals, server_process, config, "follow", "BOB")
     follow.wait_for(r"You follow bob")
     assert follow.exit_code() == 0
+    # following oneself is refused as a follow of nobody is, by its exit status too (it
+    # exited 0)
+    itself = start(terminals, server_process, config, "follow", "Ann")
+    assert itself.exit_code() == 1
+    assert "patience-race: that is you: follow another player" in itself.text
+    assert "You follow bob" in itself.text
     friends = start(terminals, server_process, config, "top", "gate", "--friends")
     assert friends.exit_code() == 0
     assert "you and who you follow" in friends.text
