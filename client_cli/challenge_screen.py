@@ -10,7 +10,7 @@ from typing import Any
 
 from rich.text import Text
 
-from .challenge import ChallengeRace, about, result_words, table, verdict_line
+from .challenge import ChallengeRace, about, command, result_words, table, verdict_line
 from .lines import Glyphs, fit, lines_of
 from .model import Model
 from .places import place_of
@@ -68,8 +68,11 @@ def racers(model: Model, now: int) -> list[dict[str, Any]]:
 
 
 def challenge_panel(model: Model, width: int, now: int) -> list[Text]:
-    """The racers beside the board: the player and the ghost."""
-    return racers_panel(racers(model, now), "Challenge", model, width)
+    """The racers beside the board: the player and the ghost (a quick race's: its ghosts,
+    or none)."""
+    race = model.challenge
+    title = "Challenge" if race is None or race.cid else "Ghosts" if race.ghosts else "Alone"
+    return racers_panel(racers(model, now), title, model, width)
 
 
 def countdown_body(model: Model, width: int, height: int, now: int) -> list[Text]:
@@ -93,7 +96,13 @@ def countdown_body(model: Model, width: int, height: int, now: int) -> list[Text
         out.append(Text(""))
     out.append(Text(f"  Starting in {left / 1000:.1f} s", style="bold yellow"))
     out.append(Text(""))
-    out.append(Text("  The same deal; the ghost moves as its game was played.", style="dim"))
+    if race.cid:
+        said = "The same deal; the ghost moves as its game was played."
+    elif race.ghosts:
+        said = "The same deal; the ghosts move as their games were played."
+    else:
+        said = "Nobody to race this time: the clock is yours alone."
+    out.append(Text(f"  {said}", style="dim"))
     return [fit(line, width) for line in out[:height]]
 
 
@@ -143,7 +152,7 @@ def quick_about(race: ChallengeRace) -> str:
     """
     names = [g.name for g in race.ghosts]
     if not names:
-        return "a fresh deal, alone (no race recorded to race)"
+        return "a fresh deal, alone (no recorded race left to race)"
     return f"against the ghost{'s' if len(names) > 1 else ''} of {', '.join(names)}"
 
 
@@ -152,13 +161,12 @@ def quick_result_lines(model: Model, result: dict[str, Any], width: int) -> list
     first = place_of(result) == 1
     entries = result.get("table")
     entries = entries if isinstance(entries, list) else []
-    out = [
-        Text(""),
-        Text(f"  {quick_result(result)}", style="bold green" if first else "bold"),
-        Text(""),
-        Text("  Against the ghosts", style="bold"),
-    ]
-    rows = lines_of(table(entries, model.me, model.ascii, replays=False), width - 2)
-    out += [Text("  ") + row for row in rows]
-    out += [Text(""), Text("  quick GAME again: patience-race quick", style="dim")]
+    ghosts = any(isinstance(e, dict) and e.get("ghost") for e in entries)
+    out = [Text(""), Text(f"  {quick_result(result)}", style="bold green" if first else "bold")]
+    if ghosts:  # (alone: no table of one)
+        out += [Text(""), Text("  Against the ghosts", style="bold")]
+        rows = lines_of(table(entries, model.me, model.ascii, replays=False), width - 2)
+        out += [Text("  ") + row for row in rows]
+    again = command(model.server, f"quick {model.game.rules}" if model.game else "quick")
+    out += [Text(""), Text(f"  Another quick race: {again}", style="dim")]
     return [fit(line, width) for line in out]

@@ -113,7 +113,11 @@ KEYS: dict[str, str] = {
     "stuck": "y resign · u undo · anything else: play on",
     "daily": "Enter or y: start the ranked attempt · anything else: not now",
     "challenge-countdown": "get ready: the ghost starts with you · q quit (the clock runs on)",
+    "quick-countdown": "get ready: the ghosts start with you · q quit (the clock runs on)",
+    "alone-countdown": "get ready · q quit (the clock runs on)",
     "challenge-wait": "your game is over: the result against the ghost is on its way · q quit",
+    "quick-wait": "your game is over: the place among the ghosts is on its way · q quit",
+    "alone-wait": "your game is over · q quit",
     "challenge-over": "c challenge a friend with your game · q quit",
 }
 

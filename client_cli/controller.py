@@ -179,7 +179,8 @@ class Client:
         elif kind == "quick_ghosts_start":
             model.apply_challenge_start(event, now_ms())
             if model.screen == CHALLENGE and model.game is not None:
-                model.say("Go! The ghosts are off too.", GOOD)
+                ghosts = model.challenge is not None and model.challenge.ghosts
+                model.say("Go! The ghosts are off too." if ghosts else "Go!", GOOD)
         elif kind == "quick_ghosts_result":
             race = model.challenge
             if model.screen == CHALLENGE and race is not None and not race.cid:
@@ -320,7 +321,13 @@ class Client:
         elif kind == "resign":
             if model.screen == CHALLENGE:
                 model.confirm = "resign"
-                model.say("Resign? Your result goes on the challenge's table as it stands.", ERROR)
+                race = model.challenge
+                if race is not None and not race.cid:  # a quick race's ghosts: no table kept
+                    model.say("Resign? Your game ends as it stands.", ERROR)
+                else:
+                    model.say(
+                        "Resign? Your result goes on the challenge's table as it stands.", ERROR
+                    )
             elif model.screen == ROOM:
                 model.confirm = "resign"
                 model.say("Resign this race? Your game ends here; the race goes on.", ERROR)

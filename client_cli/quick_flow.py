@@ -102,7 +102,7 @@ def take_up(client: Client, resume: Mapping[str, Any]) -> None:
     started = resume.get("started")
     if isinstance(started, Mapping):
         model.apply_challenge_start(started, now_ms())
-    model.say("Your race against the ghosts, as you left it.", INFO)
+    model.say("Your quick race, as you left it.", INFO)
 
 
 def _say(client: Client, text: str) -> None:

@@ -38,12 +38,15 @@ def ghosts_words(msg: Mapping[str, Any]) -> str:
     >>> ghosts_words({"ghosts": [{"name": "ann"}, {"name": "bob"}]})
     "Nobody was matched in time: racing the ghosts of ann and bob, on their race's deal."
     >>> ghosts_words({"ghosts": []})
-    'Nobody was matched in time, and no race is recorded yet: a fresh deal, alone.'
+    'Nobody was matched in time, and no recorded race is left for you to race: a fresh deal, alone.'
     """
     ghosts = msg.get("ghosts")
     names = [clean(g.get("name", ""), 20) for g in ghosts or [] if isinstance(g, Mapping)]
     if not names:
-        return "Nobody was matched in time, and no race is recorded yet: a fresh deal, alone."
+        return (
+            "Nobody was matched in time, and no recorded race is left for you to race: a "
+            "fresh deal, alone."
+        )
     who = names[0] if len(names) == 1 else ", ".join(names[:-1]) + f" and {names[-1]}"
     return f"Nobody was matched in time: racing the ghosts of {who}, on their race's deal."
 
@@ -62,6 +65,12 @@ def result_message(msg: Mapping[str, Any]) -> str:
     >>> result_message({"rank": 2, "place": 1, "you": you, "table": [
     ...     {"rank": 1, "place": 1, "ghost": True}, {"rank": 2, "place": 1, "ghost": False}]})
     'You finished joint 1st of 2 against the ghosts: won in 1:01.0, 88 moves.'
+
+    Alone (no ghost to race), the game's end alone:
+
+    >>> result_message({"rank": 1, "place": 1, "you": you, "table": [
+    ...     {"rank": 1, "place": 1, "ghost": False}]})
+    'Your game: won in 1:01.0, 88 moves.'
     """
     table = msg.get("table")
     entries = table if isinstance(table, list) else []
@@ -72,5 +81,7 @@ def result_message(msg: Mapping[str, Any]) -> str:
     row = next((e for e in entries if isinstance(e, Mapping) and not e.get("ghost")), msg)
     if place_of(row) < 1:
         row = msg
+    if not any(isinstance(e, Mapping) and e.get("ghost") for e in entries):
+        return f"Your game: {result_words(you)}."
     place = placed(row, entries) if place_of(row) > 0 else "?"
     return f"You finished {place} of {count} against the ghosts: {result_words(you)}."

@@ -65,8 +65,11 @@ def header(model: Model, width: int, now: int) -> Text:
         race = model.challenge
         if race.cid:
             left.append(f"{g.sep}challenge vs {race.ghost_name}")
-        else:  # a quick race's ghosts
-            left.append(f"{g.sep}quick race vs {len(race.ghosts)} ghosts")
+        elif race.ghosts:  # a quick race's ghosts
+            n = len(race.ghosts)
+            left.append(f"{g.sep}quick race vs {n} ghost{'s' if n > 1 else ''}")
+        else:  # nobody to race: a fresh deal, alone
+            left.append(f"{g.sep}quick race, alone")
         if model.game is None:
             left.append(g.sep + "countdown")
         elif model.clock_from is not None:
@@ -330,6 +333,10 @@ def _keys(model: Model, width: int, height: int = 0) -> Text:
         words = KEYS[f"{context}-guest"]
     if context == "finished" and (model.room or {}).get("quick"):
         words = KEYS["finished-quick"]  # (a quick room has no host, and no rematch)
+    race = model.challenge
+    if context in ("challenge-countdown", "challenge-wait") and race is not None and not race.cid:
+        # a quick race's ghosts, or none (a fresh deal, alone)
+        words = KEYS[context.replace("challenge", "quick" if race.ghosts else "alone")]
     if model.help:
         words = "Enter or Esc: back to the table"
     if model.page is not None:

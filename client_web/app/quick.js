@@ -32,7 +32,8 @@ export function waitingText(waiting, now) {
  * @param {{ name: string }[]} ghosts
  */
 export function ghostsText(ghosts) {
-  if (!ghosts.length) return "Nobody was matched in time, and no race is recorded yet: a fresh deal, alone.";
+  if (!ghosts.length)
+    return "Nobody was matched in time, and no recorded race is left for you to race: a fresh deal, alone.";
   const names = ghosts.map((g) => g.name);
   const who = names.length === 1 ? names[0] : `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
   return `Nobody was matched in time: racing the ghosts of ${who}, on their race's deal.`;
@@ -199,6 +200,8 @@ export class QuickScreen {
     const count = message.table.length;
     // the player's own row says whether a ghost shares their place
     const mine = message.table.find((/** @type {Message} */ e) => !e.ghost) || message;
+    // alone (no ghost to race): the game's end, and no table of one
+    const alone = !message.table.some((/** @type {Message} */ e) => e.ghost);
     replace(
       this.resultBox,
       h(
@@ -207,7 +210,9 @@ export class QuickScreen {
           class: `verdict ${placeOf(mine) === 1 ? "beat" : "lost"}`,
           dataset: { rank: String(message.rank), place: String(placeOf(mine)) },
         },
-        `You finished ${placed(mine, message.table)} of ${count} against the ghosts`,
+        alone
+          ? `Your game is over: ${message.you.status}`
+          : `You finished ${placed(mine, message.table)} of ${count} against the ghosts`,
       ),
       h(
         "div",
@@ -220,7 +225,8 @@ export class QuickScreen {
           : null,
       ),
     );
-    replace(this.tableBox, h("h2", {}, "Against the ghosts"), resultsTable(message.table, this.me));
+    if (alone) replace(this.tableBox);
+    else replace(this.tableBox, h("h2", {}, "Against the ghosts"), resultsTable(message.table, this.me));
     this.tick();
   }
 

@@ -108,9 +108,27 @@ def test_alone_races_the_ghosts_of_a_recorded_race(
     assert re.search(said, cat.output), cat.text
     assert b"Quick race of The Gate: waiting" in cat.output  # (at the prompt, before)
     cat.type("resign")
-    cat.wait_for(r"Resign\?")
+    cat.wait_for(r"Resign\? Your game ends as it stands\.")  # (no challenge's table)
     cat.type("y")
     cat.wait_for(r"You finished (joint )?\d(st|nd|rd) of 3 against the ghosts")
+    cat.wait_for(rf"Another quick race: patience-race quick gate --server {quick_server.url}")
+    cat.type("q")
+    assert cat.exit_code() == 0
+
+    # again: the one recorded race is raced, so nobody is left to race. A fresh deal,
+    # alone, says so everywhere (it said "vs 0 ghosts", "the ghost moves as its game was
+    # played", "Go! The ghosts are off too", "1st of 1 against the ghosts")
+    cat = start(terminals, quick_server, config, "quick", "gate")
+    cat.wait_for(r"The Gate · quick race, alone", timeout=20)
+    cat.wait_for(LEGAL)
+    assert b"no recorded race is left for you to race" in cat.output, cat.text
+    assert b"Nobody to race this time" in cat.output, cat.text
+    assert b"ghost" not in cat.output.replace(b"ghosts in", b""), cat.text
+    cat.type("resign")
+    cat.wait_for(r"Resign\? Your game ends as it stands\.")
+    cat.type("y")
+    cat.wait_for(r"Your game: resigned")
+    assert "against the ghosts" not in cat.text
     cat.type("q")
     assert cat.exit_code() == 0
 
@@ -124,17 +142,17 @@ def test_a_ghost_race_is_taken_up_again_in_another_terminal(
     config = tmp_path / "dot"
     saved(quick_server.url, config, "dot")
     first = start(terminals, quick_server, config, "quick", "gate")
-    first.wait_for(r"quick race vs \d+ ghosts", timeout=20)
+    first.wait_for(r"quick race, alone", timeout=20)  # (no race recorded here)
     first.wait_for(LEGAL)
     second = start(terminals, quick_server, config, "quick", "gate")
     second.wait_for(r"as you left it", timeout=20)
     second.wait_for(LEGAL)
     assert b"waiting" not in second.output, second.text
     second.settle()
-    assert re.search(r"quick race vs \d+ ghosts", second.text), second.text
+    assert "quick race, alone" in second.text, second.text
     second.type("resign")
     second.wait_for(r"Resign\?")
     second.type("y")
-    second.wait_for(r"You finished (joint )?\d(st|nd|rd) of \d+ against the ghosts")
+    second.wait_for(r"Your game: resigned")
     second.type("q")
     assert second.exit_code() == 0

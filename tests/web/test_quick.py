@@ -130,9 +130,15 @@ def test_a_ghost_race_goes_on_after_the_page_is_reloaded(
         assert page.evaluate("window.patienceRace.screen.race.game") == game
         assert "Waiting" not in page.inner_text(".quick-wait")
 
+        # no race is recorded on this server: a fresh deal, alone, and said as such at
+        # its end too (it said "You finished 1st of 1 against the ghosts", over a table
+        # of one)
+        assert "no recorded race is left for you to race" in page.inner_text(".quick-wait")
         resign(page)
-        page.wait_for_selector(".verdict")
+        verdict = page.wait_for_selector(".verdict")
+        assert verdict is not None and verdict.inner_text() == "Your game is over: resigned"
         link = page.wait_for_selector("a.replay-link")
         assert link is not None and link.get_attribute("href") == f"/play#replay={game}"
+        assert page.locator(".results table").count() == 0
     finally:
         context.close()
