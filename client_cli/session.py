@@ -210,9 +210,17 @@ async def start(plan: Plan, client: Client, welcome: dict[str, Any]) -> bool:
     resume = welcome.get("resume") or {}
     room_resume = resume.get("room") if isinstance(resume.get("room"), Mapping) else None
     try:
+        solo = resume.get("solo")
+        if (
+            plan.kind == "play"
+            and plan.game is None
+            and isinstance(solo, Mapping)
+            and solo.get("status") == "playing"
+            and solo.get("kind") in (DAILY, PRACTICE)
+        ):  # the day's game taken up as daily does it: its date, grade and streak shown
+            return await start(Plan("daily", ghosts=plan.ghosts), client, welcome)
         if plan.kind == "play":
             if plan.game is None:
-                solo = resume.get("solo")
                 if isinstance(solo, Mapping) and solo.get("status") == "playing":
                     model.set_solo(solo, now_ms())
                     model.say("Your game, as you left it.", INFO)

@@ -262,6 +262,14 @@ def test_the_daily_then_its_board_friends_and_replay(
     for n in range(1, 4):
         ann.type("deal")
         ann.wait_for(rf"moves {n}")
+    ann.type("q")
+    assert ann.exit_code() == 0
+    # play with no game takes the day's game up as daily does: its date, its streak
+    # (it showed "The Gate · daily · 0:10", and no streak nor the next deal's time)
+    ann = start(terminals, server_process, config, "play")
+    ann.wait_for(rf"The Gate · daily {day} · ")
+    ann.wait_for(r"streak 0 · next deal in \d+:\d\d")
+    ann.wait_for(r"moves 3")
     ann.type("resign")  # the ranked attempt asks first
     ann.wait_for(r"Resign today's ranked attempt\?")
     ann.type("y")
