@@ -39,7 +39,7 @@ def ranked_explained(name: str) -> str:
     return (
         f"{name}, today's deal: the same for everyone. Your ranked attempt is the one that "
         "counts: its clock starts when the cards are dealt, runs on the server until the "
-        "game ends (won, or you resign), even if you quit, and the result goes on the "
+        "game ends (won, lost, or resigned), even if you quit, and the result goes on the "
         "day's board. After it, the same deal is yours to practise, unranked."
     )
 
@@ -106,26 +106,27 @@ def end_note(model: Model) -> tuple[str, str] | None:
     if game is None or not game.over:
         return None
     view = game.view
-    home = f"{view.get('home')}/{view.get('total')}"
+    # (Nestor, Doubles and Quits: nothing goes home, pairs come off)
+    home = f"{view.get('home')}/{view.get('total')} home"
     if game.pairs:
-        home = f"{as_int(view.get('home')) // 2}/{as_int(view.get('total')) // 2} pairs"
+        home = f"{as_int(view.get('home')) // 2}/{as_int(view.get('total')) // 2} pairs off"
     if model.screen == ROOM and model.room_state == FINISHED:
         return None  # the race ended with this game: the results are on the screen
     if model.screen == CHALLENGE:
         race = model.challenge
         if race is not None and race.result is None:  # (else the verdict is said)
-            return f"Your game is over ({game.status}, {home} home): the verdict…", INFO
+            return f"Your game is over ({game.status}, {home}): the verdict…", INFO
         return None
     if model.screen == ROOM:
         verb = "won" if game.status == "won" else f"ended ({game.status})"
-        return f"Your game is {verb}, {home} home: waiting for the others.", GOOD
+        return f"Your game is {verb}, {home}: waiting for the others.", GOOD
     if model.placed:
         return None  # (the place among the ghosts is said)
     if game.lost is not None and model.daily_kind != DAILY:
         again = "n: the deal again" if model.daily_kind == PRACTICE else "n deals again"
         return f"{game.lost.said()} {again}.", WARN
     if model.daily_kind == PRACTICE:
-        return f"Practice over ({game.status}, {home} home), not ranked. n: again.", WARN
+        return f"Practice over ({game.status}, {home}), not ranked. n: again.", WARN
     if model.result_shown:
         result = model.daily_result or {}
         if result.get("review"):
@@ -139,7 +140,7 @@ def end_note(model: Model) -> tuple[str, str] | None:
             else (f"{view.get('total')} cards home")
         )
         return f"You won! All {every}. n deals again.", GOOD
-    return f"The game is {game.status}, {home} home. n deals again.", INFO
+    return f"The game is {game.status}, {home}. n deals again.", INFO
 
 
 def farewell(model: Model, said: str = "") -> str:

@@ -14,16 +14,16 @@ from .sanitize import clean
 def waiting_line(msg: Mapping[str, Any], name: str, now: int) -> str:
     """What the wait says, as the window widens.
 
-    >>> msg = {"rating": 4.5, "window": 3.0, "ghosts_at": 21_000, "now": 1_000}
+    >>> msg = {"rating": 4.44, "window": 3.0, "ghosts_at": 21_000, "now": 1_000}
     >>> waiting_line(msg, "The Gate", 1_000)
-    'Quick race of The Gate: waiting · your rating 4.5 · within ±3 · ghosts in 20 s'
+    'Quick race of The Gate: waiting · your rating 4 · within ±3 · ghosts in 20 s'
     """
     rating = msg.get("rating")
     window = msg.get("window")
     ghosts_at = msg.get("ghosts_at")
     parts = [f"Quick race of {name}: waiting"]
     if isinstance(rating, int | float) and not isinstance(rating, bool):
-        parts.append(f"your rating {rating:g}")
+        parts.append(f"your rating {round(rating)}")  # (as every table shows it)
     if isinstance(window, int | float) and not isinstance(window, bool):
         parts.append(f"within ±{window:g}")
     if isinstance(ghosts_at, int) and not isinstance(ghosts_at, bool):

@@ -24,7 +24,7 @@ import { countdown } from "./sound.js";
  */
 export function waitingText(waiting, now) {
   const left = Math.max(0, waiting.ghosts_at - now);
-  return `Your rating ${waiting.rating} · matched within ±${waiting.window} · ghosts in ${Math.ceil(left / 1000)} s`;
+  return `Your rating ${Math.round(waiting.rating)} · matched within ±${waiting.window} · ghosts in ${Math.ceil(left / 1000)} s`;
 }
 
 /**

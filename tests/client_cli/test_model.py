@@ -7,6 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from client_cli.endings import end_note
 from client_cli.model import ROOM, Model
 from server.engine import new_game
 
@@ -118,3 +119,17 @@ def test_a_stuck_event_marks_the_game_until_the_position_changes() -> None:
         {**reply, "legal": [m.text for m in game.legal_moves()], "status": "playing"}, 1
     )
     assert not model.game.stuck
+
+
+def test_a_game_that_takes_pairs_off_ends_counting_pairs_off() -> None:
+    """Nestor's resigned game said "20/26 pairs home": nothing goes home in it."""
+    game = new_game("nestor", seed=16)
+    game.play("1+5")
+    model = Model()
+    model.set_solo({**snapshot(game), "status": "resigned"}, 0)  # (as the server resigns it)
+    note = end_note(model)
+    assert note is not None
+    assert note[0] == "The game is resigned, 1/26 pairs off. n deals again.", note
+    model.set_solo({**snapshot(new_game("gate", seed=1)), "status": "resigned"}, 0)
+    note = end_note(model)
+    assert note is not None and note[0].startswith("The game is resigned, 0/52 home."), note
