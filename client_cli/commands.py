@@ -167,6 +167,9 @@ def interpret(
             return Action(kind)
     if context != "play":
         return Action("say", note=f"{stripped!r} means nothing here: {KEYS.get(context, '')}")
+    if word in ("n", "new") and normalize(stripped) not in legal and word not in labels:
+        # (it went to the server as the move "newblockade", which it could not read)
+        return Action("say", note=f"{word} deals a new game once this one is over (resign ends it)")
     move = normalize(stripped)
     if move in legal:
         return Action("move", move)

@@ -51,6 +51,15 @@ def test_anything_else_goes_to_the_server_which_says_why() -> None:
     assert interpret("d", "play", legal, labels) == Action("move", "d")  # the server's alias
 
 
+def test_new_in_play_says_when_it_deals() -> None:
+    """``new blockade`` mid-game went to the server as the move "newblockade"."""
+    legal, labels = _gate()
+    for typed in ("new blockade", "new", "n"):
+        note = interpret(typed, "play", legal, labels).note
+        assert note == f"{typed.split()[0]} deals a new game once this one is over (resign ends it)"
+    assert interpret("new wedge", "over", legal, labels) == Action("new", "wedge")
+
+
 def test_keys_by_context() -> None:
     assert interpret("u", "play").kind == "undo"
     assert interpret("h", "lobby").kind == "help"
