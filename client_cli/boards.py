@@ -270,6 +270,9 @@ def board_view(
             left = clock(next_reset(server_ms) - server_ms)
             note = f"Today's replays are public after the reset (00:00 UTC, in {left})."
             parts.append(Text(note, style="dim"))
+        elif kind == "best":  # (today's results among them: their replays wait)
+            said = "Watch one: patience-race replay ID (of today's deal: after the reset)"
+            parts.append(Text(said, style="dim"))
         else:
             parts.append(Text("Watch one: patience-race replay ID", style="dim"))
     return Group(*parts)

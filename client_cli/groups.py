@@ -169,7 +169,9 @@ def cmd_group(args: argparse.Namespace) -> int:
                 board = board_id(words[1] if len(words) > 1 else "races/week", None)
                 page = await conn.request("group_board", group=gid, board=board)
                 me = _me(args.server, welcome)
-                return group_board_view(page, me, args.ascii), None
+                now = welcome.get("time")  # (today's daily replays: public after the reset)
+                server_ms = now if isinstance(now, int) and not isinstance(now, bool) else None
+                return group_board_view(page, me, args.ascii, server_ms), None
             return group_view(reply, args.server, args.ascii), None
         finally:
             await conn.close()
@@ -217,15 +219,19 @@ def cmd_group(args: argparse.Namespace) -> int:
     return 0
 
 
-def group_board_view(page: Mapping[str, Any], me: str | None, ascii: bool) -> RenderableType:
+def group_board_view(
+    page: Mapping[str, Any], me: str | None, ascii: bool, server_ms: int | None = None
+) -> RenderableType:
     """A ``group_board`` reply: the board among the group's members (their place in the
-    group, their rank on the whole board), or the group's week board."""
+    group, their rank on the whole board), or the group's week board; ``server_ms``, the
+    server's clock, as :func:`~client_cli.boards.board_view` takes it."""
     name = clean(page.get("group_name", ""), 32)
     about = Text(f"Among the {as_int(page.get('members'))} members of {name}", style="dim")
     if page.get("kind") == "week":
         title = Text(clean(page.get("title", ""), 80), style="bold")
         return Group(title, about, Text(""), week_table(page, me, ascii))
-    return Group(about, board_view(page, me=me, ascii=ascii, friends=False))
+    view = board_view(page, me=me, ascii=ascii, friends=False, server_ms=server_ms)
+    return Group(about, view)
 
 
 def week_table(page: Mapping[str, Any], me: str | None, ascii: bool) -> RenderableType:

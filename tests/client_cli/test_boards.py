@@ -10,6 +10,7 @@ import pytest
 from rich.console import Console, RenderableType
 
 from client_cli.boards import board_id, board_view, overview, pick_day
+from client_cli.groups import group_board_view
 
 from .conftest import check_golden
 from .views import GAME_LIST
@@ -196,3 +197,14 @@ def test_a_rating_board_says_who_is_on_it() -> None:
     assert "A racer joins this board after 5 rated races." in shown
     page["min_races"] = 1
     assert "after 1 rated race." in text(board_view(page, me="ann"))
+
+
+def test_a_replay_is_offered_only_where_it_can_be_watched() -> None:
+    """Today's daily replays wait for the reset: a group's board of today's daily said
+    "Watch one: patience-race replay ID" (no server clock was given it), and the best
+    times, some of them today's, said it with no word of the wait."""
+    today = {**page("daily", "daily/gate/2026-11-22", "", DAILY), "group_name": "Friday"}
+    shown = " ".join(text(group_board_view(today, "ann", False, NOW)).split())
+    assert "Today's replays are public after the reset" in shown and "Watch one" not in shown
+    best = " ".join(text(board_view(page("best", "best/gate", "", DAILY), server_ms=NOW)).split())
+    assert "Watch one: patience-race replay ID (of today's deal: after the reset)" in best
