@@ -119,17 +119,19 @@ def group_view(reply: Mapping[str, Any], server: str, ascii: bool = False) -> Re
     return Group(*parts)
 
 
-async def _group_id(conn: Connection, text: str) -> str:
-    """The id of one of the player's groups, by its id or its name (any case); else
-    ``text`` as it is (the server says what is wrong with it)."""
+async def _group_of(conn: Connection, words: Sequence[str]) -> tuple[str, list[str]]:
+    """The id of one of the player's groups named by the first of ``words`` (its id, or
+    its name in any case, which may take several words: ``group top Friday Club gate``),
+    and the words after it; else the first word as it is (the server says what is wrong
+    with it)."""
     reply = await conn.request("groups")
-    for x in reply.get("groups") or []:
-        if isinstance(x, Mapping) and text.lower() in (
-            str(x.get("id", "")),
-            str(x.get("name", "")).lower(),
-        ):
-            return str(x.get("id"))
-    return text.strip().lower()
+    known = [x for x in reply.get("groups") or [] if isinstance(x, Mapping)]
+    for n in range(len(words), 0, -1):  # the longest name first
+        text = " ".join(words[:n]).strip().lower()
+        for x in known:
+            if text in (str(x.get("id", "")), str(x.get("name", "")).lower()):
+                return str(x.get("id")), list(words[n:])
+    return words[0].strip().lower(), list(words[1:])
 
 
 def cmd_group(args: argparse.Namespace) -> int:
@@ -151,7 +153,7 @@ def cmd_group(args: argparse.Namespace) -> int:
                     return Text(""), f"{words[0]!r} is not a group link (/g/ID?k=KEY)"
                 reply = await conn.request("group_join", group=link[0], key=link[1])
                 return group_view(reply, args.server, args.ascii), None
-            gid = await _group_id(conn, words[0])
+            gid, rest = await _group_of(conn, words)
             if action == "show" and args.watch:
                 await watch(conn, gid)
             if action == "show":
@@ -162,11 +164,13 @@ def cmd_group(args: argparse.Namespace) -> int:
                 reply = await conn.request("group_delete", group=gid)
                 return groups_view(reply, args.ascii), None
             elif action == "remove":
-                reply = await conn.request("group_remove", group=gid, name=words[1])
+                if not rest:
+                    return Text(""), "group remove GROUP NAME: whom to remove?"
+                reply = await conn.request("group_remove", group=gid, name=rest[0])
             elif action == "link":
                 reply = await conn.request("group_link", group=gid)
             else:  # top
-                board = board_id(words[1] if len(words) > 1 else "races/week", None)
+                board = board_id(rest[0] if rest else "races/week", None)
                 page = await conn.request("group_board", group=gid, board=board)
                 me = _me(args.server, welcome)
                 now = welcome.get("time")  # (today's daily replays: public after the reset)

@@ -67,6 +67,13 @@ def test_a_group_made_joined_by_its_link_and_its_boards_in_the_terminal(
     week.wait_for(r"Nestor: the week's dailies")
     assert week.exit_code() == 0
     assert "cat" not in week.text and re.search(r"\bann\b.*\b1\b", week.text)
+    # a name of two words unquoted, as group new took it (it read 'friday' as an id)
+    named = run(terminals, url, config["ann"], "group", "show", "Friday", "Club")
+    named.wait_for(r"Friday Club · 2 members")
+    assert named.exit_code() == 0
+    top = run(terminals, url, config["ann"], "group", "top", "friday", "club", "week/nestor")
+    top.wait_for(r"Nestor: the week's dailies")
+    assert top.exit_code() == 0
 
     # cat with a mistyped link is told so, and is in no group
     # (its last letter changed: to one it is not, or one link in 64 was its own)
