@@ -10,7 +10,7 @@
 import { button, h } from "./dom.js";
 import { ServerError, deviceLabel, signedOutText, storeToken } from "./link.js";
 import { ratingsBox } from "./ratings.js";
-import { recoveryBox, recoveryForm } from "./recovery.js";
+import { keyTried, recoveryBox, recoveryForm } from "./recovery.js";
 import { renameBox } from "./rename.js";
 
 /** @typedef {import("./types.js").App} App */
@@ -114,7 +114,8 @@ export function nameForm(door, code, challenge) {
   });
   // a stored token the server refused says why here (a device signed out, say); a refusal
   // goes as the name is typed again (a name too short is the browser's own to say)
-  const note = h("p", { class: "note", role: "status" }, app.link.refused || "");
+  // (a recovery key just tried and refused: its own form says so, in the words it was given)
+  const note = h("p", { class: "note", role: "status" }, keyTried() ? "" : app.link.refused || "");
   input.addEventListener("input", () => {
     note.textContent = "";
   });

@@ -62,6 +62,11 @@ export function recoveryBox(first = null) {
 }
 
 /** The name form's way in with a key: it is kept, and the page reloads signed in with it. */
+/** Whether the page was reloaded with a recovery key just entered (recoveryForm says how it went). */
+export function keyTried() {
+  return Boolean(sessionStorage.getItem(TRIED_KEY));
+}
+
 export function recoveryForm() {
   const input = h("input", {
     name: "key",

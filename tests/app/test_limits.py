@@ -53,7 +53,8 @@ async def test_a_class_registers_at_once_and_then_one_comes_back_every_twelve_mi
         assert refused["code"] == "rate_limited"
         assert refused["message"] == (
             "no more than 30 new players at once from one address, then 5 an hour: "
-            "try again in 12 min, or sign in with your token"
+            "try again in 12 min, or sign in as a player you already are (a link code, or a "
+            "recovery key)"
         )
         clock.advance(11 * 60)
         assert "try again in 60 s" in (await registered(three.url, "pupil30"))["message"]

@@ -41,6 +41,9 @@ def test_a_recovery_key_signs_in_another_browser_as_the_same_player(
         other.fill("input[name=key]", "x" * 32)  # a key's shape, nobody's key
         other.click("text=Sign in with it")
         other.wait_for_selector("details.recovery .note:has-text('signs in no one')")
+        # said once, in the recovery form's words (the name form also said the server's
+        # "no player has this token")
+        assert other.inner_text(".welcome > .note") == ""
         assert other.locator("input[name=name]").count() == 1
         other.fill("input[name=key]", key)
         other.click("text=Sign in with it")

@@ -152,7 +152,8 @@ class Accounts(Part):
             raise refuse(
                 ErrorCode.RATE_LIMITED,
                 f"no more than {bucket.burst} new players at once from one address, then "
-                f"{rate} an hour: try again in {use.wait_text()}, or sign in with your token",
+                f"{rate} an hour: try again in {use.wait_text()}, or sign in as a player you "
+                "already are (a link code, or a recovery key)",
             )
         return use
 
