@@ -6,7 +6,7 @@
 // server time since the practice was dealt (their recorded points: the client decides
 // nothing), and at its end the server's placing among them (`ghosts_result`).
 
-import { button, clock, count, h, replace } from "./dom.js";
+import { backToGames, button, clock, count, h, replace } from "./dom.js";
 import { GameScreen } from "./game.js";
 import { drawRacers, resultsTable } from "./room.js";
 import { beatenText, ghostAt, liveOrder, ordinal, placed, resultText } from "./ranking.js";
@@ -128,7 +128,7 @@ export class DailyScreen {
     try {
       status = await this.app.link.request("daily", { game: this.rules, start: false });
     } catch (error) {
-      replace(this.top, h("p", { class: "note" }, errorText(error)));
+      replace(this.top, h("p", { class: "note" }, errorText(error)), backToGames());
       return;
     }
     const title = h("h1", {}, `${this.name}: daily challenge, ${status.day}`);

@@ -67,6 +67,11 @@ export function clock(ms) {
   return hours ? `${hours}:${String(minutes).padStart(2, "0")}:${seconds}` : `${minutes}:${seconds}`;
 }
 
+/** The way back to the games, under a screen's refusal. */
+export function backToGames() {
+  return h("p", {}, h("a", { href: "/play#home" }, "Back to the games"));
+}
+
 /**
  * @param {Child} text
  * @param {(event: MouseEvent) => unknown} onclick

@@ -3,7 +3,7 @@
 // boards with a scrubber, play and pause, and speed (the server's `replay_view`), with
 // "Race this": the replay's challenge, taken.
 
-import { BoxWatch, button, clock, count, h, replace } from "./dom.js";
+import { BoxWatch, backToGames, button, clock, count, h, replace } from "./dom.js";
 import { drawBoard } from "./board.js";
 import { cardsMove } from "./motion.js";
 import { errorText } from "./link.js";
@@ -77,7 +77,7 @@ export class BoardScreen {
         limit: watch ? undefined : 100,
       });
     } catch (error) {
-      replace(this.root, this.picker(), h("p", { class: "note" }, errorText(error)));
+      replace(this.root, this.picker(), h("p", { class: "note" }, errorText(error)), backToGames());
       return;
     }
     if (watch) this.watched = page.board;
@@ -269,7 +269,7 @@ export class ReplayScreen {
       const reply = await this.app.link.request("replay", { replay: this.id });
       r = reply.replay;
     } catch (error) {
-      replace(this.root, h("p", { class: "note" }, errorText(error)));
+      replace(this.root, h("p", { class: "note" }, errorText(error)), backToGames());
       return;
     }
     const info = this.app.game(r.game);

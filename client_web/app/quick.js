@@ -6,7 +6,7 @@
 // game with the ghosts moved along beside it by the server time since the start (their
 // recorded points: the client decides nothing), and where the player placed among them.
 
-import { button, clock, h, replace } from "./dom.js";
+import { backToGames, button, clock, h, replace } from "./dom.js";
 import { GameScreen } from "./game.js";
 import { errorText } from "./link.js";
 import { ghostAt, placeOf, placed } from "./ranking.js";
@@ -65,7 +65,7 @@ export class QuickScreen {
     this.drawn = null;
     const info = app.game(rules);
     this.root = h("section", { class: "quick challenge", dataset: { quick: rules } });
-    this.headBox = h("div", { class: "challenge-head" }, h("h1", {}, `Quick race: ${info ? info.name : rules}`));
+    this.headBox = h("div", { class: "challenge-head" }, h("h1", {}, info ? `Quick race: ${info.name}` : "Quick race"));
     this.waitBox = h("p", { class: "quick-wait", role: "status" }, "Joining the queue…");
     this.noteBox = h("p", { class: "note", role: "status" });
     this.leaveButton = button("Leave the queue", () => this.leave(), { "data-act": "quick-leave" });
@@ -129,6 +129,7 @@ export class QuickScreen {
       this.tick();
     } catch (error) {
       this.waitBox.textContent = errorText(error);
+      this.waitBox.after(backToGames());
       this.leaveButton.hidden = true;
     }
   }

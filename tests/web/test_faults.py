@@ -2,7 +2,7 @@
 a leaderboard address that threw as it opened, the results table's unnamed replay
 column, the lobby calling its host "not ready", the replay's first/last buttons drawn
 as empty boxes, a racer's notice lying over a phone's Play button, and leaderboards and a
-long name wider than a phone."""
+long name wider than a phone, and refused addresses with no way on."""
 
 from __future__ import annotations
 
@@ -34,6 +34,35 @@ def test_every_leaderboard_address_opens_without_an_error(
             page.goto(f"{http(web_server)}/play#board={board}")
             page.wait_for_selector(".boards table")  # drawn after the screen is shown
         assert errors == []
+    finally:
+        context.close()
+
+
+def test_every_refused_address_leads_back_to_the_games(
+    browser: Any, web_server: ServerProcess
+) -> None:
+    """An address the server refuses says why and how to go on (a replay, a daily, a
+    quick race or a board that is none left the player with the refusal alone, and
+    "Quick race: nonsense" for a heading)."""
+    context = browser.new_context(**PHONE)
+    try:
+        page = context.new_page()
+        page.goto(f"{http(web_server)}/play")
+        register(page, "lost")
+        page.wait_for_selector(".game-row")
+        for address, said in (
+            ("replay=nonexistent", "no replay"),
+            ("daily=nonsense", "nonsense"),
+            ("quick=nonsense", "nonsense"),
+            ("board=week/gate", "no board"),
+        ):
+            page.goto(f"{http(web_server)}/play#{address}")
+            page.reload()  # (each its own screen: the hash alone would not route again)
+            back = page.wait_for_selector("main a[href='/play#home']:text('Back to the games')")
+            assert back is not None, address
+            assert said in page.inner_text("main"), (address, page.inner_text("main"))
+            if address.startswith("quick"):
+                assert page.inner_text("h1") == "Quick race"
     finally:
         context.close()
 
