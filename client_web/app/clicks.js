@@ -67,9 +67,10 @@ export function isWord(move) {
  * @param {string} label
  * @param {string[]} legal
  * @param {Record<string, string>} kinds every pile's kind, by label
+ * @param {string} [verb] what the player does to a pile: "tap" on a touch screen, "click"
  * @returns {Click}
  */
-export function click(picked, label, legal, kinds) {
+export function click(picked, label, legal, kinds, verb = "tap") {
   const words = legal.filter(isWord);
   if (picked === null) {
     if (legal.includes(label)) return { move: label, picked: null };
@@ -78,7 +79,7 @@ export function click(picked, label, legal, kinds) {
     if (!options.length) return { note: `no legal move starts at ${label}`, picked: null };
     const pair = options.some((m) => m.includes("+"));
     if (options.length === 1 && !pair && !options[0].includes(">")) return { move: options[0], picked: null };
-    return { note: `${label} picked: ${pair ? "tap its pair" : "tap where it goes"}`, picked: label };
+    return { note: `${label} picked: ${verb} ${pair ? "its pair" : "where it goes"}`, picked: label };
   }
   if (label === picked) {
     const options = candidates(label, legal);

@@ -257,7 +257,9 @@ export class GameScreen {
   /** @param {string} label */
   pick(label) {
     if (this.over) return;
-    const result = click(this.picked, label, this.legal, this.kinds());
+    // (a mouse clicks, a finger taps: the note says which the player does)
+    const verb = matchMedia("(pointer: fine)").matches ? "click" : "tap";
+    const result = click(this.picked, label, this.legal, this.kinds(), verb);
     this.picked = result.picked;
     this.note = result.note || "";
     if (result.move) this.move(result.move);

@@ -28,6 +28,16 @@ for (const position of fixture.positions) {
   }
 }
 
+test("a picked pile's note says what the player does next: tap on a touch screen, else click", () => {
+  const kinds = { t1: "bar", t2: "bar", b1: "bar" };
+  assert.equal(click(null, "t1", ["t1>t2", "t1>b1"], kinds).note, "t1 picked: tap where it goes");
+  assert.equal(click(null, "t1", ["t1>t2", "t1>b1"], kinds, "click").note, "t1 picked: click where it goes");
+  assert.equal(
+    click(null, "1", ["1+2", "1+3"], { 1: "cell", 2: "cell", 3: "cell" }, "click").note,
+    "1 picked: click its pair",
+  );
+});
+
 test("the piles a move starts from, read off its notation", () => {
   assert.deepEqual(movePiles("t1>b2"), ["t1"]);
   assert.deepEqual(movePiles("c3:2>e2"), ["c3"]);
