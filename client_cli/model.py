@@ -446,8 +446,10 @@ class Model:
         made, shown = room.get("now"), (old or {}).get("now")
         if isinstance(made, int) and isinstance(shown, int) and made < shown:
             return  # older than what we show (a resume overtaken by events)
-        self.room = room
         state = room.get("state")
+        if state == RACING and old is not None and old.get("race") == room.get("race"):
+            room["players"] = with_leavers(old.get("players"), room.get("players"))
+        self.room = room
         if state in (LOBBY, COUNTDOWN) and self.game is not None and self.game.kind == "race":
             self.game = None  # a rematch: the old race's board goes away
         self.changed()
@@ -565,3 +567,27 @@ class Model:
         if self.game is None:
             return "idle"
         return "over" if self.game.over else "play"
+
+
+def with_leavers(before: Any, now: Any) -> list[Any]:
+    """A race's racers as a ``room`` message lists them, with those who left it since the
+    one before kept at the end, marked ``left`` (and ``resigned``, if they were playing):
+    they are in the race, and its results, still; the room lists only who is in it.
+
+    >>> before = [{"name": "ann", "status": "playing"}, {"name": "bob", "status": "playing"}]
+    >>> with_leavers(before, [{"name": "ann", "status": "playing"}])[1]
+    {'name': 'bob', 'status': 'resigned', 'left': True, 'present': False}
+    """
+    listed = [p for p in now or [] if isinstance(p, Mapping)]
+    names = {p.get("name") for p in listed}
+    gone = [
+        {
+            **p,
+            "status": "resigned" if p.get("status", "playing") == "playing" else p["status"],
+            "left": True,
+            "present": False,
+        }
+        for p in before or []
+        if isinstance(p, Mapping) and p.get("name") not in names
+    ]
+    return [*listed, *gone]

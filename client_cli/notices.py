@@ -33,7 +33,7 @@ def _players(room: Mapping[str, Any] | None) -> dict[str, Mapping[str, Any]]:
     return {
         clean(p.get("name", ""), 20): p
         for p in players
-        if isinstance(p, Mapping) and isinstance(p.get("name"), str)
+        if isinstance(p, Mapping) and isinstance(p.get("name"), str) and not p.get("left")
     }
 
 

@@ -101,7 +101,7 @@ def _status_word(player: Mapping[str, Any], g: Glyphs) -> Text:
     if status == "won":
         return Text(g.won, style="bold green")
     if status in ("lost", "resigned", "timeout"):
-        return Text(status, style="red")
+        return Text("left" if player.get("left") else status, style="red")
     return Text("")
 
 

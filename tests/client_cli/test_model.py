@@ -9,6 +9,8 @@ from pathlib import Path
 
 from client_cli.endings import end_note
 from client_cli.model import ROOM, Model
+from client_cli.notices import room_notices
+from client_cli.room_screen import race_panel
 from server.engine import new_game
 
 from .views import snapshot
@@ -133,3 +135,28 @@ def test_a_game_that_takes_pairs_off_ends_counting_pairs_off() -> None:
     model.set_solo({**snapshot(new_game("gate", seed=1)), "status": "resigned"}, 0)
     note = end_note(model)
     assert note is not None and note[0].startswith("The game is resigned, 0/52 home."), note
+
+
+def test_a_racer_who_leaves_the_race_stays_in_its_panel_marked_left() -> None:
+    """bob left mid-race: his row went from the racers' panel (the room lists who is in
+    it), though he is in the race and its results; now it stays, saying he left."""
+    model = Model(me="ann")
+    racers = [
+        {"name": "ann", "status": "playing", "home": 3, "total": 52, "moves": 4},
+        {"name": "bob", "status": "playing", "home": 5, "total": 52, "moves": 9},
+    ]
+    room = {"code": "ABCDEF", "state": "racing", "race": 1, "players": racers}
+    model.enter_room(room)
+    before = model.room
+    model.apply_room({**room, "players": racers[:1]})
+    assert model.room is not None
+    assert room_notices(before, model.room, "ann") == ["bob left"]
+    panel = [line.plain for line in race_panel(model, 40)]
+    assert any("bob" in line and "left" in line and " 5/52" in line for line in panel), panel
+    again = model.room
+    model.apply_room({**room, "players": racers[:1]})  # a later message: said once
+    assert model.room is not None
+    assert room_notices(again, model.room, "ann") == []
+    assert any("bob" in line for line in (t.plain for t in race_panel(model, 40)))
+    model.apply_room({**room, "race": 2, "state": "lobby", "players": racers[:1]})
+    assert [p["name"] for p in (model.room or {})["players"]] == ["ann"]  # the next race
