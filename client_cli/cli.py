@@ -369,7 +369,9 @@ def parser() -> argparse.ArgumentParser:
         parents=[common],
         help="the name you race under; NEW changes it (once in 30 days)",
     )
-    name.add_argument("name", nargs="?", metavar="NEW", help="2 to 20 letters, digits, _ or -")
+    name.add_argument(
+        "name", nargs="?", metavar="NEW", help="2 to 20 letters (A to Z), digits, _ or -"
+    )
     league = sub.add_parser(
         "league", parents=[common], help="this week's league: standings, tiers (signs in)"
     )

@@ -108,6 +108,8 @@ export function nameForm(door, code, challenge) {
     minlength: 2,
     maxlength: 20,
     pattern: "[A-Za-z0-9_\\-]{2,20}",
+    // (said by the browser when the pattern is not met: "Please match the requested format")
+    title: "2 to 20 letters (A to Z), digits, - or _",
     autocomplete: "nickname",
     placeholder: "your name",
     "aria-label": "your name",
@@ -146,7 +148,7 @@ export function nameForm(door, code, challenge) {
       { class: "welcome" },
       h("h1", {}, heading),
       line ? h("p", { class: "invite" }, line) : null,
-      h("p", {}, "Pick a name to play under: 2 to 20 letters, digits, - or _. It is kept in this browser."),
+      h("p", {}, "Pick a name to play under: 2 to 20 letters (A to Z), digits, - or _. It is kept in this browser."),
       form,
       note,
       lazyBox(door, h("summary", {}, "Have a link code?"), "link-code-form", ({ linkCodeForm }) =>

@@ -212,7 +212,11 @@ async def test_names(server: Running) -> None:
     bad += ["\nann", "ann\t", "名前"]
     for name in bad:
         await refused(
-            other, "register", "bad_name", r"2 to 20 letters, digits, '_' or '-'", name=name
+            other,
+            "register",
+            "bad_name",
+            r"2 to 20 letters \(A to Z\), digits, '_' or '-'",
+            name=name,
         )
     # the longest and shortest names are fine, and the refusals left the connection
     # unregistered: this register is its first

@@ -202,6 +202,11 @@ def test_a_link_to_no_room_says_so_before_asking_a_name(
         assert "closes once everyone has left it" in said
         assert pia.locator("text=Just watch this race").count() == 0
         assert pia.inner_text(".name-form button[type=submit]") == "Play"
+        # the rule for a name, which the browser shows when its pattern is not met (it
+        # said only "Please match the requested format", and "letters" took in José)
+        rule = "2 to 20 letters (A to Z), digits, - or _"
+        assert pia.get_attribute("input[name=name]", "title") == rule
+        assert rule in pia.inner_text(".welcome")
         register(pia, "pia")  # on to the games, not to a room that is not there
         pia.wait_for_selector(".game-row")
         assert pia.url.endswith("/play")

@@ -26,7 +26,7 @@ from .daily import valid_week
 #: starting with a letter or digit and not ending with a space
 GROUP_NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9 _'.&-]{0,30}[A-Za-z0-9_'.&-]")
 BAD_GROUP_NAME: Final = (
-    "a group's name is 2 to 32 letters, digits, spaces, '_', '-', \"'\", '.' or '&', "
+    "a group's name is 2 to 32 letters (A to Z), digits, spaces, '_', '-', \"'\", '.' or '&', "
     "starting with a letter or digit"
 )
 #: a group's id: 10 of these (about 51 bits), made by the server

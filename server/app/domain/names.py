@@ -21,7 +21,7 @@ from .daily import day_of
 #: matched with fullmatch, never match and "$" ("$" also matches before a last "\n");
 #: ASCII letters and digits only (``[A-Za-z0-9]``), so that no two names look alike
 NAME_RE = re.compile(r"[A-Za-z0-9_-]{2,20}")
-BAD_NAME: Final = "a name is 2 to 20 letters, digits, '_' or '-'"
+BAD_NAME: Final = "a name is 2 to 20 letters (A to Z), digits, '_' or '-'"
 DAY_MS: Final = 86_400_000
 
 
