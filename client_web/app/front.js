@@ -76,7 +76,7 @@ function invite(code, challenge) {
       heading: `There is no race room ${code}`,
       line:
         "Check the code with whoever sent it, and that it is for this server: a room closes once " +
-        "everyone has left it. Pick a name to play here, and to open a room of your own.",
+        "everyone has left it. You can still play here, and open a room of your own.",
     };
   }
   if (code && host && game) {
