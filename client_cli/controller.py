@@ -136,8 +136,11 @@ class Client:
             news = []
             if model.room is not None and model.room is not shown:
                 news = room_notices(shown, model.room, model.me)
-            if after != before and after == "countdown" and model.screen == ROOM:
+            if after != before and after == "countdown" and model.screen in (ROOM, WATCH):
                 model.say(f"Race {event.get('race')} is dealt: it starts in a moment", INFO)
+            elif after != before and after == "racing" and model.screen == WATCH:
+                # (a watcher's line kept "bob is ready" through the countdown and the race)
+                model.say(f"Race {event.get('race')} is on.", INFO)
             elif after == "closed":
                 model.say("The room is closed.", INFO)
             elif news:

@@ -152,6 +152,7 @@ def test_two_players_race_to_the_results(
     bob.wait_for(r"██████\n", timeout=15)  # the countdown, in digits five lines tall
     ann.wait_for(r"Race 1", timeout=15)
     bob.wait_for(r"Go!")
+    watcher.wait_for(r"Race 1 is on\.")  # (its line kept "bob is ready" through the race)
     first = ann.wait_for(LEGAL).group(1)
     ann.type(first)
     bob.wait_for(r"ann\s+1/26\s+1 ")  # her progress, pairs off and moves, beside his board
