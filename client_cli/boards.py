@@ -89,13 +89,16 @@ def next_reset(server_ms: int) -> int:
     return (server_ms // DAY_MS + 1) * DAY_MS
 
 
-def describe(entry: Mapping[str, Any] | None, kind: str) -> str:
-    """An entry's result in words.
+def describe(entry: Mapping[str, Any] | None, kind: str, unit: str = "cards") -> str:
+    """An entry's result in words (``unit``: the board's, ``pairs`` where cards come off
+    in pairs).
 
     >>> describe({"won": True, "time_ms": 205_300, "moves": 142}, "daily")
     'won in 3:25.3, 142 moves'
     >>> describe({"won": False, "home": 30, "total": 52, "moves": 1}, "best")
     'not won, 30/52 home, 1 move'
+    >>> describe({"won": False, "home": 30, "total": 52, "moves": 1}, "daily", "pairs")
+    'not won, 15/26 pairs off, 1 move'
     >>> describe({"count": 1}, "races"), describe({"count": 3}, "wins")
     ('1 race won', '3 wins')
     >>> describe({"rating": 12, "races": 7}, "rating")
@@ -115,7 +118,16 @@ def describe(entry: Mapping[str, Any] | None, kind: str) -> str:
     moves = f"{count} move" if count == 1 else f"{count} moves"
     if entry.get("won"):
         return f"won in {race_time(_int(entry.get('time_ms')))}, {moves}"
-    return f"not won, {_int(entry.get('home'))}/{_int(entry.get('total'))} home, {moves}"
+    return f"not won, {got(entry, unit)}, {moves}"
+
+
+def got(entry: Mapping[str, Any], unit: str) -> str:
+    """How far a game not won got: its cards home (``30/52 home``), or, where cards come
+    off in pairs, its pairs (``15/26 pairs off``; the board's entries count cards)."""
+    home, total = _int(entry.get("home")), _int(entry.get("total"))
+    if unit == "pairs":
+        return f"{home // 2}/{total // 2} pairs off"
+    return f"{home}/{total} home"
 
 
 def _hints(entry: Mapping[str, Any]) -> str:
@@ -126,6 +138,7 @@ def _hints(entry: Mapping[str, Any]) -> str:
 
 def _table(page: Mapping[str, Any], me: str | None, g: Glyphs) -> Table:
     kind = clean(page.get("kind", ""), 16)
+    unit = clean(page.get("unit", "cards"), 8)
     entries = page.get("entries")
     # the hints taken, as the web board shows them, where some entry counts them
     hinted = isinstance(entries, list) and any(
@@ -181,7 +194,7 @@ def _table(page: Mapping[str, Any], me: str | None, g: Glyphs) -> Table:
             )
         else:
             won = bool(entry.get("won"))
-            home = f"{_int(entry.get('home'))}/{_int(entry.get('total'))}"
+            home = got(entry, unit).removesuffix(" home").removesuffix(" off")
             table.add_row(
                 rank,
                 player,
@@ -253,7 +266,8 @@ def board_view(
                 where = "the leader"
             line = Text("To beat: ")
             line.append(name, style="bold")
-            line.append(f" ({where}): {describe(to_beat, kind)}")
+            unit = clean(page.get("unit", "cards"), 8)
+            line.append(f" ({where}): {describe(to_beat, kind, unit)}")
             parts.append(line)
     book = page.get("book")
     if kind == "daily" and isinstance(book, Mapping) and isinstance(book.get("par"), int):
@@ -300,7 +314,7 @@ def overview(
             Text(clean(name, 32)),
             str(_int(page.get("size"))),
             Text(who, style="bold" if mine else ""),
-            describe(leader, "daily"),
+            describe(leader, "daily", clean(page.get("unit", "cards"), 8)),
         )
     head = Text(f"Daily challenges, {day}" if day else "Daily challenges", style="bold")
     hint = Text("A board: patience-race top GAME (--day DATE, --around-me, --friends)")

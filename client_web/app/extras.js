@@ -9,6 +9,7 @@ import { cardsMove } from "./motion.js";
 import { errorText } from "./link.js";
 import { reviewBox } from "./review.js";
 import { parWords } from "./par.js";
+import { progressText } from "./ranking.js";
 
 /** @typedef {import("./types.js").App} App */
 /** @typedef {import("./types.js").Message} Message */
@@ -114,7 +115,7 @@ export class BoardScreen {
                 h(
                   "td",
                   {},
-                  (e.won ? "won" : `${e.home}/${e.total}`) +
+                  (e.won ? "won" : progressText(e, page.unit)) +
                     (e.hints ? ` · ${e.hints} hint${e.hints === 1 ? "" : "s"}` : ""),
                 ),
                 h("td", { class: "n" }, clock(e.time_ms || 0)),

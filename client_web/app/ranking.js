@@ -182,3 +182,15 @@ export function verdictText(verdict, ghost) {
   const by = count(verdict.by_cards, "card");
   return verdict.beat ? `You beat ${them} by ${by} home.` : `${them} beat you by ${by} home.`;
 }
+
+/**
+ * How far a game not won got, as a board shows it: its cards home ("30/52"), or where
+ * cards come off in pairs (the board's `unit`), its pairs ("15/26 pairs").
+ * @param {{ home?: number, total?: number, [key: string]: any }} entry
+ * @param {string | undefined} unit
+ */
+export function progressText(entry, unit) {
+  const home = entry.home ?? 0;
+  const total = entry.total ?? 0;
+  return unit === "pairs" ? `${home / 2}/${total / 2} pairs` : `${home}/${total}`;
+}

@@ -5,6 +5,7 @@ import assert from "node:assert/strict";
 
 import {
   beatenText,
+  progressText,
   ghostAt,
   liveOrder,
   ordinal,
@@ -164,4 +165,11 @@ test("a place shared by entries parted only by who came first reads =2 and joint
       [2, "2"],
     ],
   );
+});
+
+test("a board's result not won: cards home, or pairs where cards come off in pairs", () => {
+  // (Nestor's daily board said 0/52 where its game said 0/26 pairs off)
+  assert.equal(progressText({ home: 30, total: 52 }, "cards"), "30/52");
+  assert.equal(progressText({ home: 30, total: 52 }, undefined), "30/52");
+  assert.equal(progressText({ home: 30, total: 52 }, "pairs"), "15/26 pairs");
 });

@@ -83,6 +83,13 @@ async def test_the_board_as_json(server: Running) -> None:
     assert page["board"] == f"daily/nestor/{day}"
     assert {e["player"] for e in page["entries"]} == {"ann", "bob"}
     assert all(e["replay"] for e in page["entries"])
+    # Nestor takes cards off in pairs: its board says so, and its page counts pairs (it
+    # showed 2/52 where the game said 1/26 pairs off)
+    assert page["unit"] == "pairs"
+    _, _, html = await fetch(f"{http(server)}/leaderboard/daily/nestor")
+    assert "/26 pairs</td>" in html and "/52</td>" not in html, html
+    _, _, gate = await fetch(f"{http(server)}/leaderboard/daily/gate.json")
+    assert json.loads(gate)["unit"] == "cards"
     status, _, _ = await fetch(f"{http(server)}/leaderboard/daily/chess.json")
     assert status == 404
 

@@ -208,3 +208,11 @@ def test_a_replay_is_offered_only_where_it_can_be_watched() -> None:
     assert "Today's replays are public after the reset" in shown and "Watch one" not in shown
     best = " ".join(text(board_view(page("best", "best/gate", "", DAILY), server_ms=NOW)).split())
     assert "Watch one: patience-race replay ID (of today's deal: after the reset)" in best
+
+
+def test_a_board_of_pairs_counts_pairs() -> None:
+    """Nestor's and Doubles and Quits' boards (``unit``: ``pairs``) count pairs off, as
+    their games do (the board said 30/52 where the game said 15/26 pairs off)."""
+    board = page("daily", "daily/nestor/2026-11-22", "", DAILY, unit="pairs")
+    shown = text(board_view(board, me="ann", server_ms=NOW))
+    assert "15/26 pairs" in shown and "/52" not in shown, shown

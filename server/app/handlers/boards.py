@@ -5,11 +5,13 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from server.engine import GAMES
 from server.protocol import ErrorCode, encode
 from server.protocol import messages as m
 
 from ..domain import daily as d
 from ..domain import difficulty as df
+from ..domain import lost
 from ..domain.boards import Board, parse_board
 from ..store.difficulty import Grades
 from .base import Context, Handler, Part, Session, refuse
@@ -78,6 +80,9 @@ class Leaderboards(Part):
         if board.kind == "daily":
             page["book"] = await self._book(board)
             page["difficulty"] = await self._difficulty(board)
+        if board.kind in ("daily", "best") and board.game in GAMES:
+            # what a result's home counts: Nestor's and Doubles and Quits' take pairs off
+            page["unit"] = lost.unit(GAMES[board.game].cls)
         if board.kind == "rating":  # who is on it: those rated often enough (ratings.md)
             page["min_races"] = self.settings.rating_board_races
         return {"board": board.id, "title": board.title(), "kind": board.kind, **page}

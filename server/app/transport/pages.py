@@ -46,6 +46,17 @@ def _duration(entry: dict[str, Any]) -> str:
     return d.clock_text(time_ms) if isinstance(time_ms, int) else ""
 
 
+def _got(entry: dict[str, Any], unit: Any) -> str:
+    """How far a game not won got: cards home (``30/52``), or pairs where cards come off
+    in pairs (``15/26 pairs``: the board's ``unit``; its entries count cards).
+
+    >>> _got({"home": 30, "total": 52}, "cards"), _got({"home": 30, "total": 52}, "pairs")
+    ('30/52', '15/26 pairs')
+    """
+    home, total = int(entry.get("home") or 0), int(entry.get("total") or 0)
+    return f"{home // 2}/{total // 2} pairs" if unit == "pairs" else f"{home}/{total}"
+
+
 def board_html(page: dict[str, Any], board: Board, today: str, meta: str = "") -> str:
     rows = []
     counting = board.counting
@@ -64,7 +75,7 @@ def board_html(page: dict[str, Any], board: Board, today: str, meta: str = "") -
                 f"<td class=n>{int(entry.get('races', 0))}</td>"
             )
         else:
-            result = "won" if entry.get("won") else f"{entry.get('home')}/{entry.get('total')}"
+            result = "won" if entry.get("won") else _got(entry, page.get("unit"))
             hints = entry.get("hints")
             if isinstance(hints, int) and hints > 0:
                 result += " · 1 hint" if hints == 1 else f" · {hints} hints"
