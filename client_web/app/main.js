@@ -240,6 +240,16 @@ function noticeFrom(name, text) {
   );
 }
 
+/**
+ * Whether the player races in the room a `room` message is of (a watcher, or one who has
+ * just begun watching, does not: its state comes before the screen that takes it).
+ * @param {Message} room
+ */
+function racesIn(room) {
+  const me = app.player ? app.player.name : null;
+  return Array.isArray(room.players) && room.players.some((/** @type {Message} */ p) => p.name === me);
+}
+
 /** @param {Message} message */
 function onEvent(message) {
   if (loading) return void held.push(message);
@@ -248,7 +258,10 @@ function onEvent(message) {
   else if (message.type === "signed_out") {
     stopped = message; // (wherever the tab goes next: route())
     app.show(signedOutScreen(message));
-  } else if (message.type === "race_start" || (message.type === "room" && message.state === "countdown")) {
+  } else if (
+    message.type === "race_start" ||
+    (message.type === "room" && message.state === "countdown" && racesIn(message))
+  ) {
     app.notice("your race is starting");
     resumeRoom();
   } else if (message.type === "daily_result") app.notice(message.review ? message.review.note : message.line);

@@ -2,14 +2,18 @@
 a leaderboard address that threw as it opened, the results table's unnamed replay
 column, the lobby calling its host "not ready", the replay's first/last buttons drawn
 as empty boxes, a racer's notice lying over a phone's Play button, and leaderboards and a
-long name wider than a phone, and refused addresses with no way on."""
+long name wider than a phone, refused addresses with no way on, and a watcher told
+their race was starting."""
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Coroutine
+from collections.abc import Coroutine, Iterator
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 from typing import Any, TypeVar
+
+import pytest
 
 from tests.app.client import player, racing
 from tests.app.client import signed_in as signed_in_client
@@ -271,5 +275,45 @@ def test_a_racers_notice_leaves_a_phones_move_box_and_buttons_free(
         shown = page.eval_on_selector_all(".notice", "ns => ns.map(n => n.textContent)")
         assert shown == ["n5", "n6", "n7"], shown
         shot(page, "phone-race-notice")
+    finally:
+        context.close()
+
+
+@pytest.fixture
+def long_countdown(redis_url: str, tmp_path: Path) -> Iterator[ServerProcess]:
+    proc = ServerProcess(redis_url, tmp_path, PATIENCE_COUNTDOWN="20")
+    proc.start()
+    yield proc
+    if proc.process is not None:
+        proc.stop()
+
+
+async def counting_down(url: str) -> str:
+    """A race of two started over the protocol, its countdown running: its code."""
+    ann, bob = await player(url, "ann"), await player(url, "bob")
+    try:
+        code = str((await ann.call("room_create", game="gate"))["code"])
+        await bob.call("room_join", code=code)
+        await bob.call("ready")
+        await ann.call("start")
+        return code
+    finally:
+        await ann.close()
+        await bob.close()
+
+
+def test_a_watcher_is_not_told_their_race_is_starting(
+    browser: Any, long_countdown: ServerProcess
+) -> None:
+    """A watcher who opened a room counting down was told "your race is starting": the
+    room's state, sent as they began to watch, came before the screen that takes it."""
+    code = protocol(counting_down(long_countdown.url))
+    context = browser.new_context(**PHONE)
+    try:
+        page = context.new_page()
+        page.goto(f"{http(long_countdown)}/r/{code}#watch")
+        page.wait_for_selector(".countdown.on")
+        page.wait_for_timeout(500)
+        assert "your race is starting" not in page.inner_text("#notices")
     finally:
         context.close()
