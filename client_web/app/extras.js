@@ -78,7 +78,8 @@ export class BoardScreen {
         limit: watch ? undefined : 100,
       });
     } catch (error) {
-      replace(this.root, this.picker(), h("p", { class: "note" }, errorText(error)), backToGames());
+      // (no picker: for a board that is none it was an empty box above the refusal)
+      replace(this.root, h("p", { class: "note" }, errorText(error)), backToGames());
       return;
     }
     if (watch) this.watched = page.board;
