@@ -286,18 +286,36 @@ def speed_text(speed: float) -> str:
     return f"{speed:g}"
 
 
-def _row(entry: Entry | None, current: bool, g: Glyphs, width: int) -> Text:
+def _row(entry: Entry | None, current: bool, g: Glyphs, width: int, timed: bool = True) -> Text:
+    """A move of the list: its number, its time, the move and what became of it
+    (``undone``, ``takes back 2``); where the list has no room for both, the note is
+    kept and that row's time left out (at 80 columns they were cut to ``undo…`` and
+    ``take…``).
+
+    >>> from .lines import Glyphs
+    >>> row = _row(Entry(3, 61_000, "undo", note="takes back 2"), False, Glyphs(True), 36)
+    >>> row.plain.rstrip()
+    '      3   undo        takes back 2'
+    >>> _row(Entry(2, 60_000, "t1>b2", undone=True), False, Glyphs(True), 60).plain.rstrip()
+    '      2    1:00.0   t1>b2       undone'
+    """
     line = Text(f" {g.me if current else ' '}", style="bold")
     if entry is None:
         line.append(f" {0:>4}  {race_time(0):>8}   the deal")
     else:
-        line.append(f" {entry.number:>4}  {race_time(entry.at_ms):>8}   ")
+        line.append(
+            f" {entry.number:>4}  {race_time(entry.at_ms):>8}   "
+            if timed
+            else f" {entry.number:>4}   "
+        )
         style = "dim strike" if entry.undone else ("bold" if entry.text == "resign" else "")
         line.append(f"{entry.text:<10}", style=style)
         if entry.undone:
             line.append("  undone", style="dim")
         if entry.note:
             line.append(f"  {entry.note}", style="dim")
+        if timed and (entry.undone or entry.note) and line.cell_len > width:
+            return _row(entry, current, g, width, timed=False)
     if current:
         line.stylize("reverse", 1)
     return fit(line, width)
