@@ -61,6 +61,7 @@ from .queries import (
     cmd_replay,
     cmd_rules,
     cmd_unfollow,
+    show_challenge,
 )
 from .session import Plan, run
 
@@ -181,6 +182,8 @@ def cmd_challenge(args: argparse.Namespace) -> int:
     if (args.id is None) == (args.replay is None):
         print("patience-race: challenge ID, or challenge --replay ID", file=sys.stderr)
         return 2
+    if args.id is not None and not (sys.stdin.isatty() and sys.stdout.isatty()):
+        return show_challenge(args)  # (its table, printed: racing it needs a terminal)
     return _interactive(args, Plan("challenge", code=args.id, replay=args.replay))
 
 

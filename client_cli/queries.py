@@ -28,9 +28,13 @@ from rich.text import Text
 
 from . import challenge, pager, rules
 from .boards import board_id, board_view, overview, pick_day
+from .challenge import challenge_id, command, made_lines
+from .challenge_flow import show
 from .config import TokenStore, config_dir
 from .connection import Connection, ConnectionLost, LinkError, ServerError
+from .controller import Client
 from .lines import as_int
+from .model import Model
 from .replay import Replay, replay_table
 from .replay_tui import RACE_THIS, run_replay
 from .sanitize import clean
@@ -505,3 +509,35 @@ def cmd_replay(args: argparse.Namespace) -> int:
         return asyncio.run(main())
     except KeyboardInterrupt:
         return 130
+
+
+def show_challenge(args: argparse.Namespace) -> int:
+    """``challenge ID`` without a terminal (a pipe, a script): the challenge and its
+    table, printed as the terminal prints them before a race, and no race (it refused,
+    "playing needs a terminal", even for one's own challenge, which is only shown)."""
+
+    async def fetch() -> int:
+        signed = TokenStore(config_dir()).get(args.server) is not None
+        conn, welcome = await (_signed_in(args.server) if signed else _anonymous(args.server))
+        try:
+            reply = await conn.request("challenge_show", challenge=challenge_id(args.id))
+        finally:
+            await conn.close()
+        model = Model(server=args.server, ascii=args.ascii, me=_me(args.server, welcome))
+        now = welcome.get("time")
+        if isinstance(now, int) and not isinstance(now, bool):
+            model.offset_ms = now - int(time.time() * 1000)
+        client = Client(model, _console(args))
+        shown = show(client, reply)
+        shown_id = clean(shown.get("id", ""), 32)
+        if clean(shown.get("player", ""), 20).lower() == (model.me or "").lower():
+            _print(client.console, Text("\n".join(made_lines(args.server, shown, 200))), args.ascii)
+        elif not reply.get("taken"):
+            said = f"To race it, in a terminal: {command(args.server, f'challenge {shown_id}')}"
+            _print(client.console, Text(said), args.ascii)
+        return 0
+
+    try:
+        return asyncio.run(fetch())
+    except Exception as exc:
+        return _fail(args, exc)

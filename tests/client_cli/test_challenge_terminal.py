@@ -5,14 +5,16 @@ replay raced from the replay viewer."""
 
 from __future__ import annotations
 
+import os
 import re
+import subprocess
 from pathlib import Path
 
 from server.engine import new_game
 from tests.app.conftest import ServerProcess
 from tests.solver.positions import HOME
 
-from .terminal import Terminal
+from .terminal import CLIENT, Terminal
 from .test_terminal import LEGAL, register, start
 
 #: a challenge's id in its link
@@ -179,3 +181,35 @@ def test_a_challenge_of_todays_daily_waits_for_the_takers_own_attempt(
     bob.wait_for(r"Not yet: this challenge is of today's daily deal of The Gate")
     assert bob.exit_code() == 1
     assert "Press Enter" not in bob.text
+
+
+def test_a_challenge_shown_without_a_terminal(
+    server_process: ServerProcess, tmp_path: Path, terminals: list[Terminal]
+) -> None:
+    """``challenge ID`` through a pipe prints the challenge and its table (it refused,
+    "playing needs a terminal", even for one's own challenge, which it only shows)."""
+    cid = challenge_made(terminals, server_process, tmp_path / "ann")
+    url = server_process.url
+
+    def piped(config: Path, ident: str) -> subprocess.CompletedProcess[str]:
+        env = {**os.environ, "XDG_CONFIG_HOME": str(config), "COLUMNS": "100"}
+        return subprocess.run(
+            [CLIENT, "--server", url, "challenge", ident],
+            capture_output=True,
+            text=True,
+            stdin=subprocess.DEVNULL,
+            env=env,
+            timeout=30,
+        )
+
+    own = piped(tmp_path / "ann", cid)
+    assert own.returncode == 0, own
+    assert f"Challenge {cid} · The Gate" in own.stdout and "ann (ghost)" in own.stdout
+    assert f"patience-race challenge {cid} --server {url}" in own.stdout
+    anyone = piped(tmp_path / "nobody", cid)
+    assert anyone.returncode == 0, anyone
+    assert f"To race it, in a terminal: patience-race challenge {cid} --server {url}" in " ".join(
+        anyone.stdout.split()
+    )
+    nosuch = piped(tmp_path / "nobody", "abcdefghijklmnop")
+    assert nosuch.returncode == 1 and "no challenge" in nosuch.stderr, nosuch
