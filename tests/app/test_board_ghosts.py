@@ -65,3 +65,19 @@ async def test_practice_without_ghosts_asked_has_none(server: Running) -> None:
     await bob.call("resign", game=practice["game"])
     again = await bob.call("daily", game="gate", ghosts=True)
     assert [g["name"] for g in again["ghosts"]] == ["ann"]
+
+
+async def test_a_ghost_goes_by_its_players_name_now(server: Running) -> None:
+    """A ghost was named as its game was played ("bob (ghost)") after bob had become
+    Bobby, while the board beside it said Bobby."""
+    ann, bob = await player(server.url, "ann"), await player(server.url, "bob")
+    await ranked_daily(bob, 2)
+    await bob.event("daily_result")
+    await bob.call("rename", name="Bobby")
+    await ranked_daily(ann, 3)
+    await ann.event("daily_result")
+    practice = await ann.call("daily", game="gate", ghosts=True)
+    assert [g["name"] for g in practice["ghosts"]] == ["Bobby"]
+    await ann.call("resign", game=practice["game"])
+    result = await ann.event("ghosts_result")
+    assert [e["player"] for e in result["table"] if e["ghost"]] == ["Bobby"]

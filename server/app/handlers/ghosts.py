@@ -54,7 +54,9 @@ class BoardGhosts(Part):
                 ghost = ghosts.of_replay(found[0])
             except (IllegalMove, UndoRefused, KeyError, ValueError):
                 continue  # (a replay the engine does not play is raced by nobody)
-            out.append(ch.hidden({**ghost, "hints": entry.get("hints", 0)}))
+            # (named as the board names its player now, not as the game was played under)
+            name = entry.get("player") or ghost["name"]
+            out.append(ch.hidden({**ghost, "name": name, "hints": entry.get("hints", 0)}))
             if len(out) == GHOSTS:
                 break
         return out
