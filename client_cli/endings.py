@@ -30,7 +30,7 @@ from .model import (
     WARN,
     Model,
 )
-from .places import level_with, place_of
+from .places import level_with, ordinal, place_of
 from .sanitize import clean
 
 
@@ -70,13 +70,13 @@ def result_note(event: Mapping[str, Any], me: str | None) -> str:
 
     >>> result_note({"results": [{"player": "ann", "rank": 1, "place": 1, "rating": 6,
     ...     "rating_change": 3}, {"player": "bob", "rank": 2, "place": 2}]}, "ann")
-    'Race over: you came 1 of 2. Your rating: 6 (+3).'
+    'Race over: you came 1st of 2. Your rating: 6 (+3).'
 
     Racers parted only by who joined first share their place (and are rated a draw):
 
     >>> result_note({"results": [{"player": "ann", "rank": 1, "place": 1},
     ...     {"player": "bob", "rank": 2, "place": 1}]}, "bob")
-    'Race over: you came 1 of 2, level with ann.'
+    'Race over: you came 1st of 2, level with ann.'
     """
     results = event.get("results") or []
     for r in results:
@@ -94,7 +94,8 @@ def result_note(event: Mapping[str, Any], me: str | None) -> str:
             )
             level = level_with(r, results)
             tie = f", level with {', '.join(level)}" if level else ""
-            return f"Race over: you came {place_of(r)} of {len(results)}{tie}.{rated}{held}"
+            place = ordinal(place_of(r))  # ("1st of 2", as every other placing reads)
+            return f"Race over: you came {place} of {len(results)}{tie}.{rated}{held}"
     return "Race over."
 
 
@@ -199,7 +200,7 @@ def left_room(model: Model, after: str | None = None) -> str:
     >>> model.room = {"code": "DGG3XT", "state": "finished", "results": [{"player": "ann",
     ...     "place": 1}, {"player": "bob", "place": 2}]}
     >>> print(left_room(model))
-    Race over: you came 1 of 2.
+    Race over: you came 1st of 2.
     Your replay: patience-race replay e25f
     >>> model.room = {"code": "DGG3XT", "state": "racing"}
     >>> model.game.status = "playing"

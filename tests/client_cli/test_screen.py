@@ -157,7 +157,7 @@ def test_countdown() -> None:
 
 def test_results() -> None:
     model = in_room("finished", results=RESULTS)
-    model.say("Race over: you came 2 of 3.", "good")
+    model.say("Race over: you came 2nd of 3.", "good")
     shown = screen(model)
     check_golden("screen-results", shown)
     # every racer's replay id, whole, beside the longest name

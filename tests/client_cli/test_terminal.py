@@ -178,7 +178,7 @@ def test_two_players_race_to_the_results(
         terminal.wait_for(r"1\s+ann\s+resigned\s+\S+\s+1\s+1/26")
         terminal.wait_for(r"2\s+bob\s+resigned\s+\S+\s+0\s+0/26")
     ann.wait_for(r"m calls a rematch")
-    ann.wait_for(r"Race over: you came 1 of 2")  # not "waiting for the others": it is over
+    ann.wait_for(r"Race over: you came 1st of 2")  # not "waiting for the others": it is over
     bob.wait_for(r"the host may call a rematch · q leave")
     # the tests' countdown is 0.3 s: a ring at 1 and at the start (3, 2, 1 and go in 5 s)
     assert bell(bob.output) >= 1
@@ -196,7 +196,7 @@ def test_two_players_race_to_the_results(
         terminal.type("q")
         assert terminal.exit_code() == 0
     # the shell keeps the result and the replay's command once the screen is gone
-    for terminal, place in ((ann, 1), (bob, 2)):
+    for terminal, place in ((ann, "1st"), (bob, "2nd")):
         said = rf"Race over: you came {place} of 2\.\s+Your replay: patience-race replay \w+ --"
         assert re.search(said, terminal.text), terminal.text
     assert "You left" not in watcher.text
