@@ -311,7 +311,7 @@ export class ReplayScreen {
       h(
         "p",
         { class: "muted" },
-        `${res.status} · ${clock(res.time_ms || 0)} · ${count(res.moves || 0, "move")} · ${res.home}/${res.total} home${r.room ? ` · race ${r.room}` : ""}${r.day ? ` · daily ${r.day}` : ""}${r.kind === "book" && typeof r.par === "number" ? ` · the book line, ${parWords(r.par, r.shortest)}` : ""}`,
+        `${res.status} · ${clock(res.time_ms || 0)} · ${count(res.moves || 0, "move")} · ${info && info.unit === "pairs" ? `${progressText(res, "pairs")} off` : `${res.home}/${res.total} home`}${r.room ? ` · race ${r.room}` : ""}${r.day ? ` · daily ${r.day}` : ""}${r.kind === "book" && typeof r.par === "number" ? ` · the book line, ${parWords(r.par, r.shortest)}` : ""}`,
       ),
       // one row on a wide screen; on a phone's, the steps, then the scrubber, then the
       // speed, "Race this" and the review's button, so that the board keeps its room
@@ -328,6 +328,15 @@ export class ReplayScreen {
         race,
         r.kind !== "book" && this.app.player ? reviewBox(this.app, this.id, (step) => this.show(step)) : null,
       ),
+      // (a visitor with no name was offered neither, and told nothing)
+      r.kind !== "book" && !this.app.player
+        ? h(
+            "p",
+            { class: "muted" },
+            h("a", { href: "/play" }, "Pick a name"),
+            " to race this game's ghost, or to review it.",
+          )
+        : null,
       this.note,
       this.boardBox,
     );

@@ -132,6 +132,13 @@ def test_two_pages_race_from_a_link_and_a_third_watches(
         eve.click("[data-act=forward]")
         eve.wait_for_selector('.replay .board-box[data-step="1"] .pile')
         assert "step 1 of 2" in eve.inner_text(".replay .step")
+        # Nestor takes pairs off: its replay counts them, as its game did ("2/52 home")
+        facts = eve.inner_text(".replay > p.muted")
+        assert "/26 pairs off" in facts and "/52" not in facts, facts
+        # a visitor with no name is told how to race it or review it (nothing was offered)
+        assert "Pick a name to race this game's ghost, or to review it." in eve.inner_text(
+            ".replay"
+        )
         shot(eve, "replay")
     finally:
         for ctx in (ann_ctx, bob_ctx, eve_ctx):

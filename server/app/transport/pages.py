@@ -14,7 +14,7 @@ from server.engine import GAMES
 
 from ..domain import daily as d
 from ..domain import difficulty as df
-from ..domain import replays
+from ..domain import lost, replays
 from ..domain.boards import Board
 
 #: the pages' style sheet, served as ``/web/pages.css``
@@ -55,6 +55,15 @@ def _got(entry: dict[str, Any], unit: Any) -> str:
     """
     home, total = int(entry.get("home") or 0), int(entry.get("total") or 0)
     return f"{home // 2}/{total // 2} pairs" if unit == "pairs" else f"{home}/{total}"
+
+
+def _reached(result: dict[str, Any], unit: str) -> str:
+    """How far a replay's game got: ``9/52 home``, or ``1/26 pairs off``.
+
+    >>> _reached({"home": 2, "total": 52}, "pairs"), _reached({"home": 9, "total": 52}, "cards")
+    ('1/26 pairs off', '9/52 home')
+    """
+    return f"{_got(result, 'pairs')} off" if unit == "pairs" else f"{_got(result, unit)} home"
 
 
 def board_html(page: dict[str, Any], board: Board, today: str, meta: str = "") -> str:
@@ -215,6 +224,8 @@ def replay_html(replay: dict[str, Any], meta: str = "") -> str:
         for n, (at, what) in enumerate(replay.get("moves", []), start=1)
     )
     seed = replay.get("seed")
+    info = GAMES.get(replay.get("game", ""))
+    unit = lost.unit(info.cls) if info is not None else lost.CARDS
     try:
         other = replays.other_rules(replay)
         version = replays.rules_version(replay)
@@ -225,8 +236,8 @@ def replay_html(replay: dict[str, Any], meta: str = "") -> str:
         f'<p><a href="/">Patience Race</a></p><h1>{escape(str(name))}: '
         f"{escape(str(replay.get('player', '')))}</h1>"
         f"<p>{escape(str(result.get('status')))} · {d.clock_text(int(result.get('time_ms', 0)))}"
-        f" · {d.moves_text(int(result.get('moves', 0)))} · {int(result.get('home', 0))}/"
-        f"{int(result.get('total', 0))} home · seed {escape(str(seed))}"
+        f" · {d.moves_text(int(result.get('moves', 0)))} · {_reached(result, unit)}"
+        f" · seed {escape(str(seed))}"
         f" · rules version {version}</p>{book_par(replay)}{rules_note}{committed(replay)}"
         f"<table><thead><tr><th>#</th><th>time</th><th>move</th></tr></thead>"
         f"<tbody>{moves}</tbody></table>"
