@@ -484,6 +484,11 @@ def cmd_replay(args: argparse.Namespace) -> int:
             }
             raw = reply.get("replay")
             replay = Replay.from_message(raw if isinstance(raw, dict) else {}, games)
+            # (Nestor, Doubles and Quits: their progress counts pairs, as their games do)
+            replay.pairs = any(
+                isinstance(g, dict) and g.get("id") == replay.rules and g.get("unit") == "pairs"
+                for g in welcome.get("games") or []
+            )
             if not (sys.stdin.isatty() and sys.stdout.isatty()):
                 _print(_console(args), replay_table(replay, args.ascii), args.ascii)
                 return 0

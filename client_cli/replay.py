@@ -107,6 +107,8 @@ class Replay:
     #: a book line's par (its length), and whether it is proved the shortest
     par: int | None = None
     shortest: bool | None = None
+    #: its cards come off in pairs (the games list's ``unit``): progress counts pairs
+    pairs: bool = False
 
     @classmethod
     def from_message(cls, msg: Mapping[str, Any], games: Mapping[str, str] | None = None) -> Replay:
@@ -191,7 +193,9 @@ class Replay:
             self.where(),
             self.outcome(),
             plural(self.moves, "move"),
-            f"{self.home}/{self.total} home",
+            f"{self.home // 2}/{self.total // 2} pairs off"
+            if self.pairs
+            else f"{self.home}/{self.total} home",
             f"seed {self.seed}" if self.seed is not None else "no seed yet",
         ]
         return sep.join(parts)

@@ -5,7 +5,9 @@ board (the positions the player saw), and still says the seed is kept."""
 from __future__ import annotations
 
 import asyncio
+import os
 import re
+import subprocess
 import time
 from pathlib import Path
 
@@ -13,7 +15,7 @@ from client_cli.config import Account, TokenStore
 from tests.app.client import player
 from tests.app.conftest import ServerProcess
 
-from .terminal import Terminal
+from .terminal import CLIENT, Terminal
 
 
 def own_daily(url: str, config: Path) -> str:
@@ -80,3 +82,30 @@ def test_the_own_daily_replay_has_its_boards_before_the_reset(
         assert viewer.exit_code() == 0
     finally:
         viewer.close()
+
+
+def test_a_replay_of_pairs_counts_pairs_off(server_process: ServerProcess, tmp_path: Path) -> None:
+    """A Nestor replay's summary said "2/52 home" where the game said "1/26 pairs off"."""
+    url = server_process.url
+
+    async def play() -> str:
+        ann = await player(url, "ann")
+        game = await ann.call("new_game", game="nestor", seed=16)
+        await ann.call("move", move="1+5")
+        await ann.call("resign")
+        await ann.close()
+        assert ann.token is not None
+        TokenStore(tmp_path / "patience-race").put(url, Account("ann", ann.token))
+        return str(game["game"])
+
+    gid = asyncio.run(play())
+    out = subprocess.run(
+        [CLIENT, "--server", url, "replay", gid],
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+        env={**os.environ, "XDG_CONFIG_HOME": str(tmp_path)},
+        timeout=30,
+    )
+    assert out.returncode == 0, out
+    assert " · 1 move · 1/26 pairs off · seed 16" in out.stdout, out.stdout
