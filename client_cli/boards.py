@@ -121,13 +121,16 @@ def describe(entry: Mapping[str, Any] | None, kind: str, unit: str = "cards") ->
     return f"not won, {got(entry, unit)}, {moves}"
 
 
-def got(entry: Mapping[str, Any], unit: str) -> str:
-    """How far a game not won got: its cards home (``30/52 home``), or, where cards come
-    off in pairs, its pairs (``15/26 pairs off``; the board's entries count cards)."""
+def fraction(entry: Mapping[str, Any], unit: str) -> str:
+    """How far a game not won got, as a table cell: its cards home (``30/52``), or, where
+    cards come off in pairs, its pairs (``15/26 pairs``; the board's entries count cards)."""
     home, total = _int(entry.get("home")), _int(entry.get("total"))
-    if unit == "pairs":
-        return f"{home // 2}/{total // 2} pairs off"
-    return f"{home}/{total} home"
+    return f"{home // 2}/{total // 2} pairs" if unit == "pairs" else f"{home}/{total}"
+
+
+def got(entry: Mapping[str, Any], unit: str) -> str:
+    """The same in words: ``30/52 home``, ``15/26 pairs off``."""
+    return f"{fraction(entry, unit)} {'off' if unit == 'pairs' else 'home'}"
 
 
 def _hints(entry: Mapping[str, Any]) -> str:
@@ -194,7 +197,7 @@ def _table(page: Mapping[str, Any], me: str | None, g: Glyphs) -> Table:
             )
         else:
             won = bool(entry.get("won"))
-            home = got(entry, unit).removesuffix(" home").removesuffix(" off")
+            home = fraction(entry, unit)
             table.add_row(
                 rank,
                 player,
