@@ -91,9 +91,12 @@ def placing(result: Mapping[str, Any]) -> str:
     return f"You placed {where} of {len(entries)} against the board: {beat}."
 
 
-def result_lines(model_me: str | None, race: BoardRace, width: int, ascii: bool) -> list[Text]:
+def result_lines(
+    model_me: str | None, race: BoardRace, width: int, ascii: bool, unit: str = "cards"
+) -> list[Text]:
     """In place of the board once the practice is over: the placing, the player's
-    result, and the table of the practice and the ghosts, ranked as a challenge's."""
+    result, and the table of the practice and the ghosts, ranked as a challenge's (in
+    pairs off where the game's ``unit`` is ``pairs``)."""
     result = race.result or {}
     you = result.get("you")
     you = you if isinstance(you, Mapping) else {}
@@ -104,11 +107,11 @@ def result_lines(model_me: str | None, race: BoardRace, width: int, ascii: bool)
     out = [
         Text(""),
         Text(f"  {placing(result)}", style=style),
-        Text(f"  Your practice: {result_words(you)} (not ranked)."),
+        Text(f"  Your practice: {result_words(you, unit)} (not ranked)."),
         Text(""),
         Text("  The practice among the day's ghosts", style="bold"),
     ]
-    rows = lines_of(table(entries, model_me, ascii, replays=False), width - 2)
+    rows = lines_of(table(entries, model_me, ascii, replays=False, unit=unit), width - 2)
     out += [Text("  ") + row for row in rows]
     return [fit(line, width) for line in out]
 

@@ -46,4 +46,5 @@ def placing_lines(model: Model, width: int) -> list[Text]:
     :func:`client_cli.board_race.result_lines`."""
     race = model.against_board
     assert race is not None
-    return result_lines(model.me, race, width, model.ascii)
+    unit = "pairs" if model.counts_pairs else "cards"
+    return result_lines(model.me, race, width, model.ascii, unit)

@@ -19,13 +19,14 @@ from __future__ import annotations
 import bisect
 import re
 import textwrap
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from rich.table import Table
 from rich.text import Text
 
+from .boards import fraction, got
 from .config import DEFAULT_SERVER
 from .lines import Glyphs, as_int, race_time, split_line
 from .places import place_cell
@@ -166,13 +167,16 @@ def share(server: str, shown: Mapping[str, Any]) -> str:
     return line
 
 
-def result_words(entry: Mapping[str, Any] | None) -> str:
-    """A table entry's result in words.
+def result_words(entry: Mapping[str, Any] | None, unit: str = "cards") -> str:
+    """A table entry's result in words (``unit``: its game's, ``pairs`` where cards come
+    off in pairs).
 
     >>> result_words({"status": "won", "time_ms": 98715, "moves": 123, "home": 52, "total": 52})
     'won in 1:38.7, 123 moves'
     >>> result_words({"status": "resigned", "moves": 1, "home": 1, "total": 52})
     'resigned, 1/52 home, 1 move'
+    >>> result_words({"status": "lost", "moves": 9, "home": 18, "total": 52}, "pairs")
+    'lost, 9/26 pairs off, 9 moves'
     """
     entry = entry or {}
     moves = as_int(entry.get("moves"))
@@ -180,7 +184,7 @@ def result_words(entry: Mapping[str, Any] | None) -> str:
     status = clean(entry.get("status", ""), 16)
     if status == "won":
         return f"won in {race_time(as_int(entry.get('time_ms')))}, {counted}"
-    return f"{status}, {as_int(entry.get('home'))}/{as_int(entry.get('total'))} home, {counted}"
+    return f"{status}, {got(entry, unit)}, {counted}"
 
 
 def by_time(ms: int) -> str:
@@ -194,8 +198,9 @@ def by_time(ms: int) -> str:
     return race_time(ms)
 
 
-def verdict_line(verdict: Mapping[str, Any] | None, ghost: str) -> str:
-    """Won or lost against the ghost, and by how much (the server's verdict).
+def verdict_line(verdict: Mapping[str, Any] | None, ghost: str, unit: str = "cards") -> str:
+    """Won or lost against the ghost, and by how much (the server's verdict; ``by_cards``
+    counts cards, told in pairs off where the game's ``unit`` is ``pairs``).
 
     >>> verdict_line({"beat": True, "by_ms": 12_345, "by_cards": 0}, "ann")
     "You beat ann's ghost by 12.3 s."
@@ -208,19 +213,22 @@ def verdict_line(verdict: Mapping[str, Any] | None, ghost: str) -> str:
     """
     if not isinstance(verdict, Mapping):
         return f"Your race against {ghost}'s ghost is over."
+    level = "pairs off" if unit == "pairs" else "cards home"
     if verdict.get("tied") is True:
         won = isinstance(verdict.get("by_ms"), int)
-        same = "the same time" if won else "as many cards home, as soon"
+        same = "the same time" if won else f"as many {level}, as soon"
         return f"A tie with {ghost}'s ghost: {same}, in as many moves."
     beat = verdict.get("beat") is True
     by_ms, cards = verdict.get("by_ms"), as_int(verdict.get("by_cards"))
     if isinstance(by_ms, int) and not isinstance(by_ms, bool):
         by = f" by {by_time(by_ms)}."
+    elif cards and unit == "pairs":
+        by = f" by {cards // 2} pair{'s' if cards // 2 != 1 else ''} off."
     elif cards:
         by = f" by {cards} card{'s' if cards != 1 else ''} home."
     else:
         first = "you" if beat else "the ghost"
-        by = f": as many cards home, and {first} got there first."
+        by = f": as many {level}, and {first} got there first."
     return f"You beat {ghost}'s ghost{by}" if beat else f"{ghost}'s ghost beat you{by}"
 
 
@@ -238,15 +246,26 @@ def about(shown: Mapping[str, Any]) -> str:
     result = shown.get("result")
     result = result if isinstance(result, Mapping) else {}
     player = clean(shown.get("player", ""), 20)
-    return f"{player}'s game of {name} ({kind}): {result_words(result)}"
+    return f"{player}'s game of {name} ({kind}): {result_words(result, unit_of(shown))}"
+
+
+def unit_of(shown: Mapping[str, Any]) -> str:
+    """A challenge's ``unit``: ``pairs`` where its game takes cards off in pairs, else
+    ``cards`` (and for anything else)."""
+    return "pairs" if shown.get("unit") == "pairs" else "cards"
 
 
 def table(
-    entries: Sequence[Any], me: str | None, ascii: bool = False, replays: bool = True
+    entries: Sequence[Any],
+    me: str | None,
+    ascii: bool = False,
+    replays: bool = True,
+    unit: str = "cards",
 ) -> Table:
     """A challenge's table, ranked as the server ranks it: the ghost marked, the player's
     own entry marked and bold, each entry's replay where the server names it (no column
-    without ``replays``: a practice's table against the board, where none is given)."""
+    without ``replays``: a practice's table against the board, where none is given); a
+    column of pairs off where the game's ``unit`` is ``pairs``."""
     g = Glyphs(ascii)
     out = Table(box=g.box, show_edge=False, pad_edge=False, expand=False)
     columns = (
@@ -255,7 +274,7 @@ def table(
         ("result", "left"),
         ("time", "right"),
         ("moves", "right"),
-        ("home", "right"),
+        ("pairs" if unit == "pairs" else "home", "right"),
         ("replay", "left"),
     )
     for name, justify in columns if replays else columns[:-1]:
@@ -280,7 +299,7 @@ def table(
             Text(status, style="green" if status == "won" else ""),
             race_time(e.get("time_ms")) or g.dash,
             str(as_int(e.get("moves"))),
-            f"{as_int(e.get('home'))}/{as_int(e.get('total'))}",
+            fraction(e, unit).removesuffix(" pairs"),
         ]
         if replays:
             cells.append(Text(clean(e.get("replay") or "", 32) or g.dash, style="dim"))
@@ -313,8 +332,11 @@ def made_lines(server: str, shown: Mapping[str, Any], width: int = 76) -> list[s
     return out
 
 
-def news_notice(event: Mapping[str, Any], games: Mapping[str, str]) -> str:
-    """A ``challenge_news`` event in a line: who raced your ghost, and how it went.
+def news_notice(
+    event: Mapping[str, Any], games: Mapping[str, str], pairs: Collection[str] = ()
+) -> str:
+    """A ``challenge_news`` event in a line: who raced your ghost, and how it went
+    (``pairs``: the games whose cards come off in pairs, counted so).
 
     >>> news_notice({"challenge": "ab", "game": "gate", "beat_you": False, "unseen": 1,
     ...     "result": {"player": "bob", "status": "resigned", "moves": 1, "home": 1,
@@ -336,7 +358,8 @@ def news_notice(event: Mapping[str, Any], games: Mapping[str, str]) -> str:
     )
     unseen = as_int(event.get("unseen"))
     more = f" (patience-race challenges: {unseen} new)" if unseen else ""
-    return f"{who} raced your ghost at {where}: {result_words(result)}; {outcome}.{more}"
+    unit = "pairs" if rules in pairs else "cards"
+    return f"{who} raced your ghost at {where}: {result_words(result, unit)}; {outcome}.{more}"
 
 
 def new_results(count: int) -> str:

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from rich.console import Console
 from rich.text import Text
 
-from .challenge import about, challenge_id, made_lines, table
+from .challenge import about, challenge_id, made_lines, table, unit_of
 from .connection import ServerError
 from .controller import Client, Left, now_ms
 from .lines import to_ascii
@@ -53,7 +53,7 @@ def show(client: Client, reply: Mapping[str, Any]) -> dict[str, Any]:
     entries = reply.get("table")
     entries = entries if isinstance(entries, list) else []
     console.print(Text(""))
-    console.print(table(entries, model.me, model.ascii))
+    console.print(table(entries, model.me, model.ascii, unit=unit_of(shown)))
     console.print(Text(""))
     return shown
 

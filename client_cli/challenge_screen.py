@@ -121,12 +121,14 @@ def result_lines(model: Model, race: ChallengeRace, width: int) -> list[Text]:
     ghost = race.ghost_name
     you = _entry(result.get("you"))
     theirs = _entry(result.get("ghost"))
+    unit = "pairs" if model.counts_pairs else "cards"  # (Nestor's: pairs off)
     out = [
         Text(""),
-        Text(f"  {verdict_line(verdict, ghost)}", style="bold green" if beat else "bold red"),
+        Text(f"  {verdict_line(verdict, ghost, unit)}", style="bold green" if beat else "bold red"),
     ]
     if you or theirs:
-        out.append(Text(f"  You: {result_words(you)}. {ghost}: {result_words(theirs)}."))
+        said = f"You: {result_words(you, unit)}. {ghost}: {result_words(theirs, unit)}."
+        out.append(Text(f"  {said}"))
     game = model.game
     mine = clean(you.get("replay") or (game.gid if game is not None else ""), 32)
     ghosts = clean(theirs.get("replay") or race.shown.get("replay") or "", 32)
@@ -138,7 +140,7 @@ def result_lines(model: Model, race: ChallengeRace, width: int) -> list[Text]:
     entries = result.get("table")
     entries = entries if isinstance(entries, list) else []
     out += [Text(""), Text(f"  The table of {ghost}'s challenge", style="bold")]
-    rows = lines_of(table(entries, model.me, model.ascii), width - 2)
+    rows = lines_of(table(entries, model.me, model.ascii, unit=unit), width - 2)
     return [fit(line, width) for line in [*out, *(Text("  ") + row for row in rows)]]
 
 
@@ -165,7 +167,8 @@ def quick_result_lines(model: Model, result: dict[str, Any], width: int) -> list
     out = [Text(""), Text(f"  {quick_result(result)}", style="bold green" if first else "bold")]
     if ghosts:  # (alone: no table of one)
         out += [Text(""), Text("  Against the ghosts", style="bold")]
-        rows = lines_of(table(entries, model.me, model.ascii, replays=False), width - 2)
+        unit = "pairs" if model.counts_pairs else "cards"
+        rows = lines_of(table(entries, model.me, model.ascii, False, unit), width - 2)
         out += [Text("  ") + row for row in rows]
     again = command(model.server, f"quick {model.game.rules}" if model.game else "quick")
     out += [Text(""), Text(f"  Another quick race: {again}", style="dim")]

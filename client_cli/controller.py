@@ -177,7 +177,8 @@ class Client:
             race = model.challenge
             if model.screen == CHALLENGE and race is not None and race.result is not None:
                 beat = (race.result.get("verdict") or {}).get("beat") is True
-                line = verdict_line(race.result.get("verdict"), race.ghost_name)
+                unit = "pairs" if model.counts_pairs else "cards"
+                line = verdict_line(race.result.get("verdict"), race.ghost_name, unit)
                 model.say(line, GOOD if beat else WARN)
         elif kind == "quick_ghosts_start":
             model.apply_challenge_start(event, now_ms())
@@ -190,7 +191,8 @@ class Client:
                 model.apply_challenge_result({**event, "challenge": race.shown, "quick": True})
                 model.say(quick_result(event), GOOD if place_of(event) == 1 else INFO)
         elif kind == "challenge_news":
-            model.say(news_notice(event, model.games), GOOD if not event.get("beat_you") else WARN)
+            said = news_notice(event, model.games, model.pair_games)
+            model.say(said, GOOD if not event.get("beat_you") else WARN)
         elif kind == "signed_out":
             model.link = "signed out"
             model.say(signed_out_notice(event), ERROR)

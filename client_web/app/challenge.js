@@ -133,7 +133,7 @@ export class ChallengeScreen {
     const line = h(
       "p",
       { class: "muted" },
-      `${c.player}'s ghost · ${source} · ${resultText(c.result)} · ${c.hints ? "hints allowed" : "no hints"}`,
+      `${c.player}'s ghost · ${source} · ${resultText(c.result, c.unit)} · ${c.hints ? "hints allowed" : "no hints"}`,
     );
     /** @type {import("./dom.js").Child[]} */
     const parts = [h("h1", {}, title(c)), line];
@@ -166,7 +166,7 @@ export class ChallengeScreen {
       replace(this.tableBox);
       return;
     }
-    replace(this.tableBox, h("h2", {}, "The table"), resultsTable(table, this.me));
+    replace(this.tableBox, h("h2", {}, "The table"), resultsTable(table, this.me, this.challenge?.unit));
   }
 
   async take() {
@@ -230,7 +230,7 @@ export class ChallengeScreen {
       this.onResult(message);
     else if (message.type === "challenge_news" && message.challenge === this.id) {
       // one's own challenge, open: the new result is seen as the table is asked again
-      this.app.notice(newsText(message));
+      this.app.notice(newsText(message, this.app.game(message.game)?.unit));
       this.app.setUnseen(Math.max(0, message.unseen - 1));
       this.load();
     } else return false;
@@ -254,6 +254,7 @@ export class ChallengeScreen {
     }
     const you = message.you;
     const ghost = message.ghost;
+    const unit = message.challenge && message.challenge.unit;
     const links = h(
       "p",
       { class: "replays" },
@@ -277,9 +278,9 @@ export class ChallengeScreen {
           class: `verdict ${message.verdict.tied ? "tied" : message.verdict.beat ? "beat" : "lost"}`,
           dataset: { beat: String(message.verdict.beat), tied: String(Boolean(message.verdict.tied)) },
         },
-        verdictText(message.verdict, ghost.player),
+        verdictText(message.verdict, ghost.player, unit),
       ),
-      h("p", {}, `You: ${resultText(you)}. ${ghost.player}: ${resultText(ghost)}.`),
+      h("p", {}, `You: ${resultText(you, unit)}. ${ghost.player}: ${resultText(ghost, unit)}.`),
       links,
       you.replay ? challengeMaker(this.app, you.replay) : null,
     );
@@ -316,7 +317,7 @@ export class ChallengeScreen {
     const key = JSON.stringify(rows);
     if (key === this.drawn) return;
     this.drawn = key;
-    drawRacers(this.barsBox, rows, this.me);
+    drawRacers(this.barsBox, rows, this.me, this.challenge?.unit);
   }
 }
 
@@ -353,7 +354,7 @@ export class ChallengesScreen {
         h(
           "p",
           { class: "muted" },
-          `${SOURCES[c.source] || c.source}${c.day ? ` of ${c.day}` : ""} · ${resultText(c.result)} · ${count(c.takers, "taker")}`,
+          `${SOURCES[c.source] || c.source}${c.day ? ` of ${c.day}` : ""} · ${resultText(c.result, c.unit)} · ${count(c.takers, "taker")}`,
         ),
       ),
     );
@@ -370,7 +371,7 @@ export class ChallengesScreen {
   /** @param {Message} message */
   event(message) {
     if (message.type !== "challenge_news") return false;
-    this.app.notice(newsText(message));
+    this.app.notice(newsText(message, this.app.game(message.game)?.unit));
     this.load();
     return true;
   }
@@ -379,8 +380,9 @@ export class ChallengesScreen {
 /**
  * A `challenge_news` event as a notice.
  * @param {Message} news
+ * @param {string} [unit] its game's (pairs off in a game of pairs)
  */
-export function newsText(news) {
+export function newsText(news, unit) {
   const r = news.result;
-  return `${r.player} raced your challenge: ${resultText(r)} (${news.tied ? "level with you" : news.beat_you ? "beat you" : "you stay ahead"})`;
+  return `${r.player} raced your challenge: ${resultText(r, unit)} (${news.tied ? "level with you" : news.beat_you ? "beat you" : "you stay ahead"})`;
 }

@@ -346,8 +346,12 @@ export class DailyScreen {
         },
         beatenText(message.beaten, ghosts),
       ),
-      h("p", {}, `You placed ${placed(mine, message.table)} of ${message.table.length}: ${resultText(message.you)}.`),
-      resultsTable(message.table, this.me),
+      h(
+        "p",
+        {},
+        `You placed ${placed(mine, message.table)} of ${message.table.length}: ${resultText(message.you, this.app.game(this.rules)?.unit)}.`,
+      ),
+      resultsTable(message.table, this.me, this.app.game(this.rules)?.unit),
       this.practiceControls("Practise again"),
     );
     this.placingBox.scrollIntoView({ block: "nearest" });
@@ -384,7 +388,7 @@ export class DailyScreen {
     this.drawn = key;
     const place = rows.indexOf(mine);
     this.standingBox.textContent = ghosts.length ? `You: ${ordinal(place + 1)} of ${rows.length} so far` : "";
-    drawRacers(this.barsBox, rows, this.me);
+    drawRacers(this.barsBox, rows, this.me, this.app.game(this.rules)?.unit);
     if (place !== this.place) this.keepInView();
     this.place = place;
   }

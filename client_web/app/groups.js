@@ -9,6 +9,7 @@
 
 import { button, clock, h, replace } from "./dom.js";
 import { errorText } from "./link.js";
+import { gotText } from "./ranking.js";
 
 /** @typedef {import("./types.js").App} App */
 /** @typedef {import("./types.js").Message} Message */
@@ -118,14 +119,16 @@ export function boardChoices(games) {
 }
 
 /**
- * A board entry's result in words, by the board's kind.
+ * A board entry's result in words, by the board's kind (and its game's `unit`: pairs off
+ * where cards come off in pairs).
  * @param {Message} e
  * @param {string} kind
+ * @param {string} [unit]
  */
-export function resultText(e, kind) {
+export function resultText(e, kind, unit) {
   if (kind === "week") return e.wins ? `${e.wins} won of ${e.played} · ${clock(e.time_ms)}` : `${e.played} played`;
   if (kind === "wins" || kind === "races") return String(e.count);
-  return e.won ? `won in ${clock(e.time_ms || 0)} · ${e.moves} moves` : `${e.home}/${e.total} home`;
+  return e.won ? `won in ${clock(e.time_ms || 0)} · ${e.moves} moves` : gotText(e, unit);
 }
 
 export class GroupScreen {
@@ -316,13 +319,15 @@ export class GroupScreen {
       (page) => {
         if (this.board !== board) return;
         const whole = page.kind !== "week";
+        // (a game's board: "best/nestor", "daily/nestor/2026-11-27"; pairs off in a game of pairs)
+        const unit = this.app.game(board.split("/")[1] || "")?.unit;
         const rows = page.entries.map((/** @type {Message} */ e) =>
           h(
             "tr",
             { dataset: { player: e.player } },
             h("td", { class: "n" }, String(e.place)),
             h("td", {}, e.player),
-            h("td", {}, resultText(e, page.kind)),
+            h("td", {}, resultText(e, page.kind, unit)),
             whole ? h("td", { class: "n" }, String(e.rank)) : null,
           ),
         );

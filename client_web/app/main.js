@@ -272,7 +272,7 @@ function onEvent(message) {
         `practice: ${beatenText(message.beaten, message.table.filter((/** @type {Message} */ e) => e.ghost).length)}`,
     );
   } else if (message.type === "challenge_news") {
-    noticeFrom("challenge", ({ newsText }) => newsText(message));
+    noticeFrom("challenge", ({ newsText }) => newsText(message, app.game(message.game)?.unit));
     app.setUnseen(message.unseen);
   } else if (message.type === "challenge_start") {
     app.welcome = { ...app.welcome, resume: { challenge: message } };

@@ -227,7 +227,12 @@ export class QuickScreen {
       ),
     );
     if (alone) replace(this.tableBox);
-    else replace(this.tableBox, h("h2", {}, "Against the ghosts"), resultsTable(message.table, this.me));
+    else
+      replace(
+        this.tableBox,
+        h("h2", {}, "Against the ghosts"),
+        resultsTable(message.table, this.me, this.app.game(this.rules)?.unit),
+      );
     this.tick();
   }
 
@@ -259,6 +264,6 @@ export class QuickScreen {
     const key = JSON.stringify(rows);
     if (key === this.drawn) return;
     this.drawn = key;
-    drawRacers(this.barsBox, rows, this.me);
+    drawRacers(this.barsBox, rows, this.me, this.app.game(this.rules)?.unit);
   }
 }

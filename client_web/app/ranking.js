@@ -151,36 +151,52 @@ export function ghostAt(ghost, ms) {
 }
 
 /**
- * "won in 1:38 · 96 moves", "lost, 40/52 home · 120 moves"; "" for no entry.
+ * "won in 1:38 · 96 moves", "lost, 40/52 home · 120 moves" ("lost, 20/26 pairs off · ..."
+ * where cards come off in pairs: the game's `unit`); "" for no entry.
  * @param {Entry | null | undefined} entry
+ * @param {string} [unit]
  */
-export function resultText(entry) {
+export function resultText(entry, unit) {
   if (!entry) return "";
-  const how =
-    entry.status === "won" ? `won in ${clock(entry.time_ms)}` : `${entry.status}, ${entry.home}/${entry.total} home`;
+  const how = entry.status === "won" ? `won in ${clock(entry.time_ms)}` : `${entry.status}, ${gotText(entry, unit)}`;
   return `${how} · ${count(entry.moves, "move")}`;
 }
 
 /**
- * "You beat ann's ghost by 0:12.", "ann's ghost beat you by 51 cards home.", "A tie with
- * ann's ghost: ..." (the two did just the same, and share a place in the table), ...
+ * How far a game not won got, in words: "40/52 home", or "20/26 pairs off" where cards
+ * come off in pairs.
+ * @param {{ home?: number, total?: number, [key: string]: any }} entry
+ * @param {string} [unit]
+ */
+export function gotText(entry, unit) {
+  return unit === "pairs" ? `${progressText(entry, unit)} off` : `${progressText(entry, unit)} home`;
+}
+
+/**
+ * "You beat ann's ghost by 0:12.", "ann's ghost beat you by 51 cards home." ("by 3 pairs off."
+ * where cards come off in pairs), "A tie with ann's ghost: ..." (the two did just the
+ * same, and share a place in the table), ...
  * @param {{ beat: boolean, tied?: boolean, by_ms?: number | null, by_cards?: number | null }} verdict
  * @param {string} ghost the ghost's player
+ * @param {string} [unit] the game's: `pairs` counts pairs off (`by_cards` counts cards)
  */
-export function verdictText(verdict, ghost) {
+export function verdictText(verdict, ghost, unit) {
   const them = `${ghost}'s ghost`;
+  const pairs = unit === "pairs";
+  const level = pairs ? "pairs off" : "cards home";
   if (verdict.tied) {
-    const same =
-      verdict.by_ms !== null && verdict.by_ms !== undefined ? "the same time" : "as many cards home, as soon";
+    const same = verdict.by_ms !== null && verdict.by_ms !== undefined ? "the same time" : `as many ${level}, as soon`;
     return `A tie with ${them}: ${same}, in as many moves.`;
   }
   if (verdict.by_ms !== null && verdict.by_ms !== undefined) {
     const by = verdict.by_ms < 1000 ? "less than a second" : clock(verdict.by_ms);
     return verdict.beat ? `You beat ${them} by ${by}.` : `${them} beat you by ${by}.`;
   }
-  if (!verdict.by_cards) return `Level on cards home: ${verdict.beat ? "you" : ghost} got there first.`;
-  const by = count(verdict.by_cards, "card");
-  return verdict.beat ? `You beat ${them} by ${by} home.` : `${them} beat you by ${by} home.`;
+  if (!verdict.by_cards) return `Level on ${level}: ${verdict.beat ? "you" : ghost} got there first.`;
+  const by = pairs
+    ? `${count(Math.floor(verdict.by_cards / 2), "pair")} off`
+    : `${count(verdict.by_cards, "card")} home`;
+  return verdict.beat ? `You beat ${them} by ${by}.` : `${them} beat you by ${by}.`;
 }
 
 /**

@@ -10,7 +10,7 @@ import { GameScreen } from "./game.js";
 import { challengeMaker } from "./share.js";
 import { countdown } from "./sound.js";
 import { errorText } from "./link.js";
-import { placeCell } from "./ranking.js";
+import { placeCell, progressText } from "./ranking.js";
 
 /** @typedef {import("./types.js").App} App */
 /** @typedef {import("./types.js").Message} Message */
@@ -57,8 +57,9 @@ function playersOf(room) {
  * @param {Element} box
  * @param {RacerRow[]} rows
  * @param {string | null} me the player's name
+ * @param {string} [unit] the game's: `pairs` shows pairs off ("3/26 pairs"), as it plays
  */
-export function drawRacers(box, rows, me) {
+export function drawRacers(box, rows, me, unit) {
   replace(
     box,
     rows.map((p) => {
@@ -84,7 +85,7 @@ export function drawRacers(box, rows, me) {
         h(
           "span",
           { class: "nums" },
-          `${home}/${total} · ${count(p.moves || 0, "move")}${p.status && p.status !== "playing" ? ` · ${p.status}` : ""}`,
+          `${progressText({ home, total }, unit)} · ${count(p.moves || 0, "move")}${p.status && p.status !== "playing" ? ` · ${p.status}` : ""}`,
         ),
       );
     }),
@@ -98,8 +99,9 @@ export function drawRacers(box, rows, me) {
  * @param {Message[]} results as the server ranks them: rank, player, status, time_ms
  *   (null unless won), moves, home, total; replay and ghost where they apply
  * @param {string | null} me the player's name
+ * @param {string} [unit] the game's: `pairs` counts pairs off (a column of pairs)
  */
-export function resultsTable(results, me) {
+export function resultsTable(results, me, unit) {
   // a rated race's (docs/ratings.md): each racer's rating after it, and its change
   const rated = results.some((r) => typeof r.rating === "number");
   // on a phone the result goes under the name (app.css), leaving the name the result's
@@ -125,7 +127,7 @@ export function resultsTable(results, me) {
       h("td", { class: "result" }, result),
       h("td", { class: "n" }, r.time_ms === null || r.time_ms === undefined ? "" : clock(r.time_ms)),
       h("td", { class: "n" }, String(r.moves)),
-      h("td", { class: "n" }, `${r.home}/${r.total}`),
+      h("td", { class: "n" }, unit === "pairs" ? `${r.home / 2}/${r.total / 2}` : `${r.home}/${r.total}`),
       rated ? h("td", { class: "n rating" }, ratingChange(r)) : null,
     );
   });
@@ -138,9 +140,15 @@ export function resultsTable(results, me) {
       h(
         "tr",
         {},
-        ["#", "player", "result", "time", "moves", "home", ...(rated ? ["rating"] : [])].map((t) =>
-          h("th", { class: t === "result" ? "result" : t === "player" ? "" : "n" }, t),
-        ),
+        [
+          "#",
+          "player",
+          "result",
+          "time",
+          "moves",
+          unit === "pairs" ? "pairs" : "home",
+          ...(rated ? ["rating"] : []),
+        ].map((t) => h("th", { class: t === "result" ? "result" : t === "player" ? "" : "n" }, t)),
       ),
     ),
     h("tbody", {}, rows),
@@ -465,7 +473,13 @@ export class RoomScreen {
         ...(this.progress.get(name) || playersOf(room).find((q) => q.name === name) || {}),
       })),
       this.me,
+      this.unit(),
     );
+  }
+
+  // the room's game's `unit`: pairs off in Nestor and Doubles and Quits, else cards home
+  unit() {
+    return this.app.game(this.room.game)?.unit;
   }
 
   drawResults() {
@@ -479,7 +493,7 @@ export class RoomScreen {
     if (mine && (!this.maker || this.maker.replay !== mine.replay))
       this.maker = { replay: mine.replay, node: challengeMaker(this.app, mine.replay) };
     const maker = mine && this.maker ? this.maker.node : null;
-    replace(this.resultsBox, h("h2", {}, "Results"), resultsTable(results, this.me), maker);
+    replace(this.resultsBox, h("h2", {}, "Results"), resultsTable(results, this.me, this.unit()), maker);
   }
 
   tick() {

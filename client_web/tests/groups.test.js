@@ -21,6 +21,7 @@ test("an entry's result, by its board's kind", () => {
   assert.equal(resultText({ count: 4 }, "races"), "4");
   assert.equal(resultText({ won: true, time_ms: 98_715, moves: 123 }, "daily"), "won in 1:38 · 123 moves");
   assert.equal(resultText({ won: false, home: 30, total: 52 }, "best"), "30/52 home");
+  assert.equal(resultText({ won: false, home: 30, total: 52 }, "best", "pairs"), "15/26 pairs off");
 });
 
 test("a group's id is 10 lower-case letters and digits", () => {

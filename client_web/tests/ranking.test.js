@@ -113,9 +113,37 @@ test("results as lines", () => {
     "lost, 40/52 home · 1 move",
   );
   assert.equal(resultText(null), "");
+  // Nestor and Doubles and Quits take cards off in pairs: their results count pairs
+  assert.equal(
+    resultText({ status: "resigned", home: 4, total: 52, moves: 2 }, "pairs"),
+    "resigned, 2/26 pairs off · 2 moves",
+  );
+  assert.equal(
+    resultText({ status: "won", time_ms: 9000, home: 52, total: 52, moves: 26 }, "pairs"),
+    "won in 0:09 · 26 moves",
+  );
   assert.equal(beatenText(5, 8), "You beat 5 of 8 ghosts.");
   assert.equal(beatenText(1, 1), "You beat all 1 ghost.");
   assert.equal(beatenText(0, 0), "No ghosts raced: nobody else had finished today's deal.");
+});
+
+test("a challenge's verdict in a game of pairs counts pairs", () => {
+  assert.equal(
+    verdictText({ beat: false, by_ms: null, by_cards: 6 }, "ann", "pairs"),
+    "ann's ghost beat you by 3 pairs off.",
+  );
+  assert.equal(
+    verdictText({ beat: true, by_ms: null, by_cards: 2 }, "ann", "pairs"),
+    "You beat ann's ghost by 1 pair off.",
+  );
+  assert.equal(
+    verdictText({ beat: true, by_ms: null, by_cards: 0 }, "ann", "pairs"),
+    "Level on pairs off: you got there first.",
+  );
+  assert.equal(
+    verdictText({ beat: false, tied: true, by_ms: null, by_cards: 0 }, "ann", "pairs"),
+    "A tie with ann's ghost: as many pairs off, as soon, in as many moves.",
+  );
 });
 
 test("a challenge's verdict, by time or by cards home", () => {

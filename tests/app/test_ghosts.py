@@ -212,3 +212,16 @@ def test_the_share_line_says_the_time_or_the_cards() -> None:
     assert ch.share_line(record).startswith("Beat my 30/52 cards home on The Gate")
     assert "seed" not in ch.shown(record) and "replay" not in ch.shown(record)
     assert ch.share_line(record, mine=False).startswith("Beat ann's 30/52")
+    assert ch.shown(record)["unit"] == "cards"
+
+
+def test_a_pair_games_challenge_counts_pairs_off() -> None:
+    """Nestor takes its cards off in pairs: its share line counts pairs, as its board and
+    its game do ("2/26 pairs off", not "4/52 cards home"), and the challenge says so."""
+    points = [[0, 0, 0], [5_000, 4, 2]]
+    ghost: dict[str, Any] = {"name": "ann", "replay": "r1", "total": 52, "points": points,
+                             "end": {"status": "lost", "at": 5_000}}  # fmt: skip
+    record = ch.make("abcdefghijklmnop", {"id": "r1", "game": "nestor", "seed": 3,
+                     "kind": "solo", "player": "ann"}, ghost, True, 0, 1000)  # fmt: skip
+    assert ch.share_line(record) == "Beat my 2/26 pairs off on Nestor · /c/abcdefghijklmnop"
+    assert ch.shown(record)["unit"] == "pairs"

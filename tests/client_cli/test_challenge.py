@@ -13,15 +13,18 @@ import pytest
 from client_cli.challenge import (
     ChallengeRace,
     Ghost,
+    about,
     challenge_id,
     made_lines,
     news_notice,
+    result_words,
     share,
+    table,
     verdict_line,
 )
 from client_cli.challenge_screen import countdown_second, racers
 from client_cli.commands import interpret
-from client_cli.lines import plain
+from client_cli.lines import lines_of, plain
 from client_cli.model import CHALLENGE, Model
 from client_cli.screen import render_screen
 
@@ -240,3 +243,28 @@ def test_every_game_with_its_ghost_fits(game_id: str) -> None:
     got = "4/26" if game_id in PAIRS else "9/52"
     assert re.search(rf"ann \(ghost\) +{got}", text), text
     assert model.screen == CHALLENGE
+
+
+def test_a_challenge_of_a_game_of_pairs_counts_pairs_off() -> None:
+    """Nestor takes cards off in pairs: the challenge's words, its verdict, its table and
+    its news count pairs off, as its game and its boards do (they said "4/52 home")."""
+    lost = {"player": "ann", "ghost": True, "status": "lost", "time_ms": None,
+            "moves": 9, "home": 18, "total": 52, "hints": 0}  # fmt: skip
+    shown = {**SHOWN, "game": "nestor", "game_name": "Nestor", "unit": "pairs", "result": lost}
+    mine = {"player": "bob", "ghost": False, "status": "resigned", "time_ms": None,
+            "moves": 2, "home": 4, "total": 52, "hints": 0}  # fmt: skip
+    assert about(shown) == "ann's game of Nestor (a solo game): lost, 9/26 pairs off, 9 moves"
+    assert result_words(mine, "pairs") == "resigned, 2/26 pairs off, 2 moves"
+    assert verdict_line({"beat": False, "by_ms": None, "by_cards": 14}, "ann", "pairs") == (
+        "ann's ghost beat you by 7 pairs off."
+    )
+    assert verdict_line({"beat": False, "by_ms": None, "by_cards": 0}, "ann", "pairs") == (
+        "ann's ghost beat you: as many pairs off, and the ghost got there first."
+    )
+    entries = [{"rank": 1, **lost}, {"rank": 2, **mine}]
+    cells = plain(lines_of(table(entries, "bob", unit="pairs"), 78))
+    assert re.search(r"moves +pairs", cells) and re.search(r"resigned .* 2 +2/26", cells), cells
+    news = {"challenge": "x", "game": "nestor", "beat_you": False, "unseen": 0, "result": mine}
+    assert news_notice(news, {"nestor": "Nestor"}, {"nestor"}) == (
+        "bob raced your ghost at Nestor: resigned, 2/26 pairs off, 2 moves; you stay ahead."
+    )

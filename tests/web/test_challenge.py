@@ -316,7 +316,8 @@ def test_a_race_result_is_made_a_challenge(browser: Any, web_server: ServerProce
         assert field is not None
         link = field.input_value()
         assert re.fullmatch(re.escape(base) + r"/c/[a-z2-7]{16}", link), link
-        assert bob.inner_text(".results .share-line code").startswith("Beat my 0/52 cards home")
+        # (Nestor takes pairs off: its share line counts them)
+        assert bob.inner_text(".results .share-line code").startswith("Beat my 0/26 pairs off")
         fits(bob)
         shot(bob, "phone-race-challenge")
         # ann races bob's race from its link: the challenge of a race

@@ -140,14 +140,14 @@ async def test_a_challenge_a_replay_and_a_board_preview_themselves(server: Runni
     challenge = (await ada.call("challenge_create", replay=gid))["challenge"]
 
     head = await page(port, challenge["link"])
-    title = "Beat Ada's 4/52 cards home on Nestor"
+    title = "Beat Ada's 2/26 pairs off on Nestor"  # (Nestor's cards come off in pairs)
     previewed(head, title, f"http://race.example.org:8765{challenge['link']}")
     assert head.meta["patience:host"] == "Ada" and head.meta["patience:game-name"] == "Nestor"
     unknown = await page(port, "/c/abcdefghijklmnop")
     previewed(unknown, "Patience Race", "http://race.example.org:8765/c/abcdefghijklmnop")
 
     head = await page(port, f"/replay/{gid}")
-    previewed(head, "A replay of Ada's Nestor, lost, 4/52 cards home", head.meta.get("og:url"))
+    previewed(head, "A replay of Ada's Nestor, lost, 2/26 pairs off", head.meta.get("og:url"))
     assert head.meta["og:url"] == f"http://race.example.org:8765/replay/{gid}"
 
     head = await page(port, "/leaderboard/races/all?utm_source=chat")

@@ -4,6 +4,7 @@ he was, and the results' replay is stepped through as boards."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from tests.app.conftest import ServerProcess
@@ -90,6 +91,9 @@ def test_two_pages_race_from_a_link_and_a_third_watches(
         bob.wait_for_selector(".race-game .moves:text-is('1 move')")
         for page in (ann, eve):  # the live bars, the watcher's too
             page.wait_for_selector('.bar-row[data-player="bob"] .nums:has-text("· 1 move")')
+        # Nestor takes pairs off: the bars count them, as the game does ("2/52" before)
+        bars = eve.inner_text('.bar-row[data-player="bob"] .nums')
+        assert re.fullmatch(r"[01]/26 pairs · 1 move", bars), bars  # (a pair off, or the reserve)
         shot(ann, "race")
         shot(eve, "watching")
 
@@ -115,6 +119,10 @@ def test_two_pages_race_from_a_link_and_a_third_watches(
         assert asked == ["Resign this game?"], asked
         rows = eve.locator(".results tbody tr")
         assert rows.count() == 2
+        assert eve.inner_text(".results thead").split()[:6] == [
+            "#", "player", "result", "time", "moves", "pairs"]  # fmt: skip
+        got = eve.inner_text('.results tr[data-player="bob"] td:nth-child(6)')
+        assert re.fullmatch(r"[01]/26", got), got
         assert "· 1 move" in eve.inner_text('.bar-row[data-player="bob"]')
         shot(ann, "results")
         replay_link = eve.get_attribute('.results tr[data-player="bob"] a', "href")

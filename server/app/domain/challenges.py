@@ -26,6 +26,7 @@ from typing import Any
 
 from server.engine import GAMES
 
+from . import lost
 from .daily import DAY_MS, clock_text, day_of, day_start_ms
 from .games import WON, LiveGame
 from .results import shared_places
@@ -80,6 +81,8 @@ def shown(record: dict[str, Any], mine: bool = False, reveal: bool = False) -> d
         "id": record["id"],
         "game": record["game"],
         "game_name": info.name if info is not None else record["game"],
+        # what its results' home counts: cards, or pairs (Nestor, Doubles and Quits)
+        "unit": lost.unit_of(record["game"]),
         "source": record["source"],
         "day": record["day"],
         "hints": record["hints"],
@@ -117,7 +120,8 @@ def share_line(record: dict[str, Any], mine: bool = True) -> str:
     if theirs["status"] == WON:
         what = f"Beat {whose} {clock_text(theirs['time_ms'])} on {name}"
     else:
-        what = f"Beat {whose} {theirs['home']}/{theirs['total']} cards home on {name}"
+        got = lost.progress(theirs["home"], theirs["total"], lost.unit_of(record["game"]))
+        what = f"Beat {whose} {got} on {name}"
     return f"{what} · {link(record['id'])}"
 
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from server.engine import Game
+from server.engine import GAMES, Game
 
 CARDS: Final = "cards"
 PAIRS: Final = "pairs"
@@ -32,6 +32,24 @@ def unit(game: Game | type[Game]) -> str:
         if spec.home and spec.kind == "discard":
             return PAIRS
     return CARDS
+
+
+def progress(home: int, total: int, unit: str) -> str:
+    """How far a game not won got, in words: ``30/52 cards home``, or ``15/26 pairs off``
+    where cards come off in pairs (``unit``; ``home`` and ``total`` count cards).
+
+    >>> progress(30, 52, CARDS), progress(30, 52, PAIRS)
+    ('30/52 cards home', '15/26 pairs off')
+    """
+    if unit == PAIRS:
+        return f"{home // 2}/{total // 2} pairs off"
+    return f"{home}/{total} cards home"
+
+
+def unit_of(rules: str) -> str:
+    """:func:`unit` of a game by its id (``cards`` for an id no game has)."""
+    info = GAMES.get(rules)
+    return unit(info.cls) if info is not None else CARDS
 
 
 def why(game: Game) -> str:

@@ -29,6 +29,7 @@ from server.engine import GAMES
 
 from ..domain import challenges as ch
 from ..domain import daily as d
+from ..domain import lost
 from ..domain.boards import Board
 from ..domain.room import COUNTDOWN, FINISHED, LOBBY, RACING
 
@@ -174,7 +175,8 @@ def replay_preview(replay: dict[str, Any]) -> Preview:
     if status == "won":
         how = f"won in {d.clock_text(int(result.get('time_ms') or 0))}"
     elif status in ("lost", "resigned", "timeout"):
-        how = f"{status}, {home}/{total} cards home"
+        got = lost.progress(int(home or 0), int(total or 0), lost.unit_of(str(replay.get("game"))))
+        how = f"{status}, {got}"
     else:
         how = str(status)
     title = f"A replay of {whose} {game_name(replay.get('game'))}, {how}"
@@ -195,5 +197,6 @@ def board_preview(page: dict[str, Any], board: Board) -> Preview:
     elif leader.get("won"):
         leads = f"{name} leads in {d.clock_text(int(leader.get('time_ms') or 0))}"
     else:
-        leads = f"{name} leads with {leader.get('home')}/{leader.get('total')} cards home"
+        home, total = int(leader.get("home") or 0), int(leader.get("total") or 0)
+        leads = f"{name} leads with {lost.progress(home, total, str(page.get('unit')))}"
     return Preview(board.title(), f"{leads} · {size} on this board.")
