@@ -262,8 +262,16 @@ class Model:
             self.clock_from = min(started - self.offset_ms, now)
         else:
             self.clock_from = now
-        self.clock_to = now if self.game.over else None
+        self.clock_to = self._ended(msg, now) if self.game.over else None
         self.changed()
+
+    def _ended(self, msg: Mapping[str, Any], now: int) -> int:
+        """When a game over ended, in our ms: the server's ``finished_at`` where the
+        message has it (the game's time is the server's), else ``now``."""
+        at = msg.get("finished_at")
+        if isinstance(at, int) and not isinstance(at, bool) and at > 0:
+            return min(at - self.offset_ms, now)
+        return now
 
     def set_daily(self, msg: Mapping[str, Any], now: int) -> None:
         """A ``daily`` reply: the day's game to play (ranked or practice), and the day, the
@@ -363,7 +371,7 @@ class Model:
         game.update(msg)
         self.picked = None
         if game.over and not was_over:
-            self.clock_to = now
+            self.clock_to = self._ended(msg, now)
         elif was_over and not game.over:  # a loss undone: the clock runs on
             self.clock_to = None
         self.changed()
@@ -386,7 +394,7 @@ class Model:
         if game is not None and clean(msg.get("game", ""), 32) == game.gid:
             game.status = clean(msg.get("status", "resigned"), 16)
             game.legal = []
-            self.clock_to = now
+            self.clock_to = self._ended(msg, now)
             self.changed()
 
     def take_challenge(self, msg: Mapping[str, Any], now: int) -> None:
@@ -414,7 +422,7 @@ class Model:
         if isinstance(start, int) and not isinstance(start, bool):
             race.start_at = start
         self.clock_from = race.start_at - self.offset_ms
-        self.clock_to = now if self.game.over else None
+        self.clock_to = self._ended(msg, now) if self.game.over else None
         self.changed()
 
     def apply_challenge_result(self, msg: Mapping[str, Any]) -> None:

@@ -97,6 +97,8 @@ export class GameScreen {
     this.lost = undefined;
     /** @type {number | undefined} when it started, server time in ms */
     this.startedAt = undefined;
+    /** @type {number | null} when it ended (a game over), server time in ms */
+    this.finishedAt = null;
     /** @type {ReturnType<typeof setInterval> | undefined} the clock's */
     this.ticker = undefined;
     /** @type {{ replay: string, node: HTMLElement } | undefined} the challenge box, once over */
@@ -186,6 +188,8 @@ export class GameScreen {
     if (snap.status) this.status = snap.status;
     if (snap.status) this.lost = snap.lost || null; // why it was lost, and whether undo takes it back
     if (snap.started_at) this.startedAt = snap.started_at;
+    // a game over: when the server took its end (an undo of a loss takes it away)
+    if (snap.status) this.finishedAt = typeof snap.finished_at === "number" ? snap.finished_at : null;
   }
 
   destroy() {
@@ -435,7 +439,15 @@ export class GameScreen {
     const tick = () => {
       const now = app.link.serverNow();
       const left = end ? ` (${clock(end - now)} left)` : "";
-      clockNode.textContent = start && !this.over ? clock(now - start) + left : "";
+      // a game over: its time as the server measured it, where it says when it ended
+      const finished = this.over ? this.finishedAt : null;
+      clockNode.textContent = !start
+        ? ""
+        : finished
+          ? clock(finished - start)
+          : this.over
+            ? ""
+            : clock(now - start) + left;
     };
     tick();
     if (!this.over) this.ticker = setInterval(tick, 500);

@@ -39,11 +39,12 @@ Answer = Callable[["bytes | BaseException"], None]
 #: room it was raced in, or the error (the move taken back)
 Started = Callable[["tuple[str, HeldRoom | None] | BaseException"], None]
 
-#: the ``moved`` reply's fields up to the game id (a lost game's has ``lost`` too), and
-#: the names of the others, encoded
-_MOVED: Final = map_header(7) + pack_str("type") + pack_str("moved") + pack_str("game")
-_MOVED_LOST: Final = map_header(8) + pack_str("type") + pack_str("moved") + pack_str("game")
+#: the ``moved`` reply's fields up to the game id (a game over has ``finished_at`` too,
+#: a lost game's ``lost``), and the names of the others, encoded
+_MOVED_FIELDS: Final = pack_str("type") + pack_str("moved") + pack_str("game")
+_MOVED: Final = map_header(7) + _MOVED_FIELDS
 _LOST: Final = pack_str("lost")
+_FINISHED_AT: Final = pack_str("finished_at")
 _MOVE: Final = pack_str("move")
 _VIEW: Final = pack_str("view")
 _LEGAL: Final = pack_str("legal")
@@ -250,6 +251,8 @@ class MovePath:
             "legal": [mv.text for mv in game.legal_moves()],
             "status": live.status(),
         }
+        if live.finished_ms is not None:
+            reply["finished_at"] = live.finished_ms
         lost = live.lost()
         if lost is not None:
             reply["lost"] = lost
@@ -270,8 +273,9 @@ class MovePath:
         """The ``moved`` reply as :meth:`played` makes it, with its ``id``, encoded (what
         ``codec.encode`` makes of it), and the room's progress event."""
         lost = live.lost()
+        ended = live.finished_ms
         out = [
-            _MOVED if lost is None else _MOVED_LOST,
+            _MOVED if ended is None else map_header(8 + (lost is not None)) + _MOVED_FIELDS,
             pack_str(live.gid),
             _MOVE,
             _text(move),
@@ -285,9 +289,12 @@ class MovePath:
             out.append(_text(mv.text))
         out.append(_STATUS)
         out.append(pack_str(live.status()))
-        if lost is not None:
-            out.append(_LOST)
-            out.append(encode(lost))
+        if ended is not None:
+            out.append(_FINISHED_AT)
+            out.append(pack_uint(ended))
+            if lost is not None:
+                out.append(_LOST)
+                out.append(encode(lost))
         out.append(_ID)
         out.append(pack_uint(request_id))
         frame = b"".join(out)

@@ -220,3 +220,36 @@ def test_an_undo_after_a_loss_is_verified_only_where_the_server_takes_one() -> N
     for kind in ("daily", "race", "challenge"):
         with pytest.raises(replays.Tampered, match="comes after the game ended"):
             replays.verify({**replay, "kind": kind})
+
+
+async def test_a_game_over_says_when_it_ended_and_an_undo_takes_that_back(
+    server: Running,
+) -> None:
+    """The reply that ends a game, and its snapshot after, carry the server's time of its
+    end (``finished_at``): a client shows the game's time as the server measured it (the
+    browser dropped its clock at the end; the terminal counted to the moment it looked).
+    An undo of the loss takes it away again; a resignation has one too."""
+    clock = server.clock
+    clock.freeze()
+    ann = await player(server.url, "ann")
+    dealt = await ann.call("new_game", game="nestor", seed=16)
+    gid, started = dealt["game"], dealt["started_at"]
+    assert "finished_at" not in dealt
+    await play(ann, gid, LOSING[:-1])
+    clock.advance(7.5)
+    lost = await ann.call("move", move=LOSING[-1], game=gid)
+    assert lost["status"] == "lost" and lost["finished_at"] == started + 7_500
+    clock.advance(60)
+    assert ann.token is not None
+    again = await signed_in(server.url, ann.token)
+    solo = again.welcome["resume"]["solo"]  # type: ignore[attr-defined]
+    assert solo["finished_at"] == started + 7_500
+    undone = await again.call("undo", game=gid)
+    assert undone["status"] == "playing" and "finished_at" not in undone
+    welcome = await again.call("hello", protocol=1, token=ann.token)
+    assert "finished_at" not in welcome["resume"]["solo"]
+    clock.advance(2)
+    resigned = await again.call("resign", game=gid)
+    assert resigned["finished_at"] == started + 69_500
+    await ann.close()
+    await again.close()

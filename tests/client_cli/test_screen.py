@@ -313,6 +313,25 @@ def test_the_clock_counts_from_the_server_start() -> None:
     assert model.clock_from == NOW
 
 
+def test_a_game_over_shows_the_time_the_server_measured() -> None:
+    """A game that ended before it was taken up shows the time from its start to its end
+    as the server took them (it counted on to the moment it was looked at); a game ended
+    here stops at the reply's ``finished_at``; an undone loss runs on."""
+    model = Model(server="ws://127.0.0.1:8765", me="ann")
+    model.set_games(GAME_LIST)
+    model.offset_ms = 5_000
+    game = new_game("gate", seed=1)
+    over = {**snapshot(game), "status": "resigned", "legal": [],
+            "started_at": NOW + 5_000 - 600_000, "finished_at": NOW + 5_000 - 502_000}  # fmt: skip
+    model.set_solo(over, NOW)
+    assert model.clock_to == NOW - 502_000
+    assert "The Gate · solo · 1:38" in screen(model).splitlines()[0]
+    model.set_solo({**snapshot(game), "started_at": NOW + 5_000 - 60_000}, NOW)
+    model.apply_resigned({"game": model.game.gid if model.game else "", "status": "resigned",
+                          "finished_at": NOW + 5_000 - 1_000}, NOW)  # fmt: skip
+    assert model.clock_to == NOW - 1_000
+
+
 LINE = "Patience Race · Doubles and Quits · 2026-11-22 · not won · 0:12 · 3 moves · 2/52 home"
 
 

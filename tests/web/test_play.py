@@ -5,6 +5,7 @@ is started when ready, played, and its result line shared with the copy button."
 from __future__ import annotations
 
 import json
+import re
 import time
 import urllib.request
 from typing import Any
@@ -200,5 +201,35 @@ def test_a_restart_reconnects_with_backoff_and_play_goes_on(
         page.fill("#notation", move)
         page.press("#notation", "Enter")
         page.wait_for_selector(".game .moves:text-is('1 move')")
+    finally:
+        context.close()
+
+
+def test_a_game_over_keeps_its_time_as_the_server_measured_it(
+    browser: Any, web_server: ServerProcess
+) -> None:
+    """A solo game's heading keeps its clock once the game is over, stopped at the time
+    the server took for its end (it went blank), and a reload shows the same time."""
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        page.goto(f"{http(web_server)}/play")
+        register(page, "tess")
+        page.click('.game-row[data-game="gate"] [data-act=solo]')
+        page.wait_for_selector(".game .pile")
+        page.fill("#notation", snapshot(page)["legal"][0])
+        page.press("#notation", "Enter")
+        page.wait_for_selector(".game .moves:text-is('1 move')")
+        page.wait_for_timeout(1100)  # (a second on the clock)
+        page.on("dialog", lambda dialog: dialog.accept())
+        page.click("[data-act=resign]")
+        page.wait_for_selector(".game [data-act=new]")
+        shown = page.inner_text(".game .clock")
+        assert re.fullmatch(r"0:0[1-9]", shown), shown
+        page.wait_for_timeout(1100)  # stopped: a second later it says the same
+        assert page.inner_text(".game .clock") == shown
+        page.reload()
+        page.wait_for_selector(".game .pile")
+        assert page.inner_text(".game .clock") == shown
     finally:
         context.close()

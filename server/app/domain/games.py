@@ -177,6 +177,8 @@ class LiveGame:
             "status": self.status(),
             "started_at": self.created_ms,
         }
+        if self.finished_ms is not None:  # (the server's time of its end)
+            message["finished_at"] = self.finished_ms
         lost = self.lost()
         if lost is not None:
             message["lost"] = lost

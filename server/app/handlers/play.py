@@ -157,7 +157,12 @@ class Play(Part):
         await self.keeper.resign(live, room)
         if live.kind == g.DAILY:
             await self.daily.finish(live)
-        return {"type": "resigned", "game": live.gid, "status": live.status()}
+        return {
+            "type": "resigned",
+            "game": live.gid,
+            "status": live.status(),
+            "finished_at": live.finished_ms,
+        }
 
 
 def games_list() -> list[dict[str, Any]]:
