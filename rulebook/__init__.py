@@ -113,13 +113,15 @@ def text(game_id: str) -> str:
 
 
 def title(game_id: str) -> str:
-    """The game's name, as its page's first line gives it (in capitals there).
+    """The game's name, as its page's first line gives it (in capitals there; a variant
+    after a comma, named in brackets as the games list names it).
 
     >>> title("gate-narrow"), title("light-and-shade")
-    ('The Gate, Bars of Three', 'Light and Shade')
+    ('The Gate (bars of three)', 'Light and Shade')
     """
     heading = source(game_id).splitlines()[0].rsplit("  (", 1)[0]
-    return _words(heading, small=True)
+    game, comma, variant = heading.partition(", ")
+    return _words(game, small=True) + (f" ({variant.lower()})" if comma else "")
 
 
 def _words(capitals: str, small: bool = False) -> str:

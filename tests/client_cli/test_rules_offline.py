@@ -81,7 +81,9 @@ def test_no_game_lists_the_games(nowhere: str, tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     for game in rules.games():
         assert f"  {game} " in done.stdout
-    assert "The Gate, Bars of Three" in done.stdout
+    # each game named as the server's games list names it (it said "The Gate, Bars of Three")
+    assert "The Gate (bars of three)" in done.stdout
+    assert "The Blockade (rows of ten)" in done.stdout
     assert "patience-race rules GAME" in done.stdout
 
 

@@ -43,6 +43,13 @@ def test_every_game_has_one_source() -> None:
 
 
 @pytest.mark.parametrize("game", sorted(GAMES))
+def test_a_pages_title_is_the_games_name(game: str) -> None:
+    """The offline rules list and the rules pages name each game as the server's games
+    list does (they said "The Gate, Bars of Three" beside "The Gate (bars of three)")."""
+    assert rulebook.title(game) == GAMES[game].name
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
 def test_the_text_keeps_the_terminals_part_and_drops_the_browsers(game: str) -> None:
     text = rulebook.text(game)
     assert "{term:" not in text and "{web:" not in text
