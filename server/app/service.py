@@ -281,9 +281,8 @@ class Service:
         kind = data.get("k")
         if kind == "kick":
             session = self.sessions.get(data.get("pid", ""))
-            told = None if session is None else self.accounts.book.told(session, data)
-            if session is not None and told is not None:
-                self.accounts.kick(session, *told)
+            if session is not None:
+                self.accounts.kick(session, *self.accounts.book.told(session, data))
         elif kind == "tell":  # an event for a player connected here
             session = self.sessions.get(data.get("pid", ""))
             if session is not None and isinstance(data.get("message"), dict):
@@ -296,6 +295,10 @@ class Service:
             self.weekly.relay(data)
         elif kind == "group":  # a group's members or who is online changed
             self.grouping.relay(data)
+        elif kind == "signed_out":  # a player's devices: their connections here close
+            devices = data.get("devices")
+            if isinstance(devices, list):
+                self.accounts.sign_out_here(str(data.get("pid", "")), devices, str(data.get("by")))
         elif channel.startswith("room:"):
             room = await self.host.on_bus(channel[len("room:") :], kind, data)
             if room is not None:
@@ -307,8 +310,9 @@ class Service:
         """The bus hears again after it could not (Redis restarted): what the other
         processes published meanwhile is lost to this one, so the rooms held here are
         read again from Redis and their audience told what changed (a race started or
-        ended), the board updates missed are read from the board feed, and the watchers
-        of a weekly league or a group are sent it again.
+        ended), the board updates missed are read from the board feed, the watchers
+        of a weekly league or a group are sent it again, and the connections whose
+        device was signed out meanwhile are closed.
 
         Tried again, :data:`BACK_TRIES` times at most, a ``retry_pause`` apart, when it
         fails: the bus hears again on a new connection, while the store's connection
@@ -320,6 +324,7 @@ class Service:
                 await self.leaderboards.catch_up()
                 await self.weekly.catch_up()
                 await self.grouping.catch_up()
+                await self.accounts.kick_signed_out()
                 return
             except Exception as exc:
                 if not tries_left:

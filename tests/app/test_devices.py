@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from server.app.settings import Settings
+from server.app.store.bus import BOARDS
 from server.app.store.keys import devices_key
 
 from .client import Client, player, signed_in
@@ -296,3 +297,59 @@ async def test_link_codes_asked_for_are_limited_an_hour(server: Running) -> None
     assert refused["message"].startswith("at most 10 link codes an hour: try again in ")
     server.clock.advance(3601)
     assert (await ann.call("link_code"))["code"]
+
+
+async def test_signing_a_device_out_closes_its_side_connections_everywhere(
+    settings: Settings,
+) -> None:
+    """A device signed out loses every connection it has, its side connections too
+    (``hello``'s ``side``, the terminal's one-shot commands), in whichever of three
+    processes they are. One left open stayed signed in as the player, and could make a
+    link code and so a new token: "sign out everywhere" undone by whoever held the
+    stolen token."""
+    async with running(settings) as one, running(settings) as two, running(settings) as three:
+        desk = await registered(one.url, "ann", "desk")
+        assert desk.token is not None
+        sides = []
+        for place in (one, two, three):
+            side = await Client.connect(place.url)
+            welcome = await side.call("hello", protocol=1, token=desk.token, side=True)
+            assert welcome["side"] is True
+            sides.append(side)
+        phone, _ = await linked(two.url, (await desk.call("link_code"))["code"], "phone")
+        await desk.closed()  # (replaced by the phone's sign-in)
+        after = await phone.call("sign_out", everywhere=True)
+        assert labels(after) == ["phone"]
+        for side in sides:
+            out = await side.event("signed_out", timeout=5)
+            assert out["cause"] == "signed_out" and out["reason"] == "signed out from phone"
+            assert (await side.closed())[0] == 4001
+        # a side connection of a device still signed in is not touched
+        kept = await Client.connect(three.url)
+        assert phone.token is not None
+        await kept.call("hello", protocol=1, token=phone.token, side=True)
+        tablet, _ = await linked(one.url, (await kept.call("link_code"))["code"], "tablet")
+        listed = (await tablet.call("devices"))["devices"]
+        await kept.call("sign_out", device=next(d["id"] for d in listed if d["label"] == "tablet"))
+        assert (await tablet.event("signed_out", timeout=5))["cause"] == "signed_out"
+        assert (await kept.call("profile"))["type"] == "profile"
+
+
+async def test_a_sign_out_missed_while_deaf_closes_the_connection_when_the_bus_is_back(
+    settings: Settings,
+) -> None:
+    """A process that did not hear a device's ``signed_out`` (its bus deaf: Redis
+    restarted) closes that device's connections as it hears again and catches up."""
+    async with running(settings) as one, running(settings) as two:
+        desk = await registered(one.url, "ann", "desk")
+        assert desk.token is not None
+        side = await Client.connect(two.url)
+        await side.call("hello", protocol=1, token=desk.token, side=True)
+        phone, _ = await linked(one.url, (await desk.call("link_code"))["code"], "phone")
+        await two.service.bus.unsubscribe(BOARDS)  # two hears none of it
+        await phone.call("sign_out", everywhere=True)
+        assert (await side.call("profile"))["type"] == "profile"  # still open: missed
+        await two.service.on_bus_back()
+        out = await side.event("signed_out", timeout=5)
+        assert out["cause"] == "signed_out"
+        assert (await side.closed())[0] == 4001

@@ -1,6 +1,6 @@
 """Which device each connection signed in here is: the record of every token a player
-signs in with (``hello``, ``register``, ``link``), and what a connection replaced by a
-newer one, or signed out by another device, is told in words.
+signs in with (``hello``, ``register``, ``link``), which connections are on a device
+signed out, and what a connection replaced by a newer one is told in words.
 
 Not a part of its own (it answers no request): :class:`~.players.Accounts` keeps one and
 calls it as it signs players in; ``handlers/devices.py`` answers the devices' requests."""
@@ -8,6 +8,7 @@ calls it as it signs players in; ``handlers/devices.py`` answers the devices' re
 from __future__ import annotations
 
 import time
+from collections.abc import Collection
 from typing import Any
 
 from ..domain import devices as dv
@@ -95,6 +96,23 @@ class DeviceBook:
         if pid is not None and (held := self.here.get(pid)) is not None and held[0] is session:
             del self.here[pid]
 
+    def of_devices(self, pid: str, device_ids: Collection[str]) -> list[Session]:
+        """The player's connections here signed in on these devices: their own one and
+        any beside it (``side``)."""
+        out = [s for s, d in self.beside.items() if s.player == pid and d.id in device_ids]
+        held = self.here.get(pid)
+        if held is not None and held[1].id in device_ids:
+            out.append(held[0])
+        return out
+
+    async def signed_out_here(self) -> list[tuple[Session, str]]:
+        """The connections here whose device's token no longer signs in (signed out while
+        this process could not hear the bus), with the digest of each one's token."""
+        held = [(s, d.digest) for s, d in self.beside.items()]
+        held += [(s, d.digest) for s, d in self.here.values()]
+        gone = await self.store.gone(digest for _, digest in held)
+        return [(s, digest) for s, digest in held if digest in gone]
+
     def kick_fields(self, device: Device | None) -> dict[str, Any]:
         """What a ``kick`` on the bus carries of the newer connection's device, for the
         process holding the older one to say where it went."""
@@ -109,14 +127,11 @@ class DeviceBook:
             return "signed in from another connection", "replaced"
         return dv.replaced_reason(new.id, new.label, old.id if old else None), "replaced"
 
-    def told(self, session: Session, data: dict[str, Any]) -> tuple[str, str] | None:
-        """What a connection here is told for a ``kick`` heard on the bus (None: the
-        kick is not for it: a sign-out of devices that are not its own)."""
+    def told(self, session: Session, data: dict[str, Any]) -> tuple[str, str]:
+        """What a connection here replaced by a newer one elsewhere is told for the
+        ``kick`` heard on the bus (a sign-out is a ``signed_out`` notice instead:
+        ``Accounts.sign_out_here``)."""
         mine = self.device_of(session)
-        if data.get("cause") == "signed_out":
-            if mine is None or mine.id not in data.get("devices", ()):
-                return None
-            return dv.signed_out_reason(str(data.get("by", "another device"))), "signed_out"
         label = data.get("label")
         if not isinstance(label, str):
             return self.replaced(mine, None)

@@ -7,8 +7,9 @@ A code is taken once, whoever tries it (``GETDEL``), and lasts ``link_ttl`` seco
 server time. Codes tried from one address are counted (``link_tries`` in 10 minutes,
 whichever process is asked; a code that signs in is given back), so guessing one is
 hopeless (``domain/devices.py`` has the figures). A device signed out loses its token at
-once; a connection of it still signed in somewhere (it signed in again a moment before)
-is told on the bus, and its next ``hello`` is told in words who signed it out.
+once; every connection of it still open, in whichever process, its own and any beside it
+(``side``), is told so and closed (a ``signed_out`` notice on the bus), and its next
+``hello`` is told in words who signed it out.
 """
 
 from __future__ import annotations
@@ -19,7 +20,6 @@ from typing import Any, Final
 from server.protocol import ErrorCode
 from server.protocol import messages as m
 
-from .. import store
 from ..domain import devices as dv
 from ..store.limits import Limit, Limiter, Use
 from .base import Context, Handler, Part, Session, refuse
@@ -180,15 +180,9 @@ class Linking(Part):
                 raise refuse(ErrorCode.NO_SUCH_DEVICE, f"you have no device {req.device!r}")
         await self.devices.sign_out(pid, targets, me.label, self.now())
         if targets:
-            # a connection of one of them, signed in a moment ago, elsewhere
-            where = await self.presence.where(pid)
-            if where is not None and where != self.proc:
-                self.bus.publish_soon(
-                    store.proc_channel(where),
-                    "kick",
-                    pid=pid,
-                    cause="signed_out",
-                    by=me.label,
-                    devices=[d.id for d in targets],
-                )
+            # every connection of theirs is closed, in whichever process: the player's
+            # own and any beside it (``side``), which could otherwise go on as them
+            ids = [d.id for d in targets]
+            self.accounts.sign_out_here(pid, ids, me.label)
+            self.bus.publish_signed_out(pid, ids, me.label)
         return await self._list(pid, me.id)

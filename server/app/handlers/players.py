@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import logging
 import secrets
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Collection
 from typing import Any, Final
 
 from server import __version__
@@ -13,6 +13,7 @@ from server.protocol import PROTOCOL_VERSION, ErrorCode
 from server.protocol import messages as m
 
 from .. import store
+from ..domain import devices as dv
 from ..domain.names import BAD_NAME, NAME_RE, name_taken
 from ..domain.room import (
     FINISHED,
@@ -194,6 +195,20 @@ class Accounts(Part):
         session.send({"type": "signed_out", "reason": reason, "cause": cause})
         session.close(CLOSE_REPLACED, "signed in elsewhere")
         self.forget_session(session)
+
+    def sign_out_here(self, pid: str, device_ids: Collection[str], by: str) -> None:
+        """The player's devices ``device_ids`` were signed out (from the device ``by``):
+        each connection of theirs held here, their own and any beside it, is told and
+        closed (on every process: ``Bus.publish_signed_out``)."""
+        reason = dv.signed_out_reason(by)
+        for session in self.book.of_devices(pid, device_ids):
+            self.kick(session, reason, "signed_out")
+
+    async def kick_signed_out(self) -> None:
+        """Close the connections here whose token was signed out while this process
+        could not hear the bus (Redis restarted): it missed their ``signed_out``."""
+        for session, _ in await self.book.signed_out_here():
+            self.kick(session, "signed out from another device", "signed_out")
 
     async def _resume(self, session: Session, pid: str) -> dict[str, Any]:
         """The player's solo game, room and race game, and challenge game in play, as

@@ -8,7 +8,9 @@ Channels:
 - ``boards``: ``board_update`` events, forwarded to each process's board watchers, and
   ``league`` notices (a weekly league's standings changed: each process sends its
   watchers of the league the standings again; see :meth:`Bus.publish_league`) and
-  ``group`` notices (a group's members or who of them is online changed).
+  ``group`` notices (a group's members or who of them is online changed), and
+  ``signed_out`` notices (a player's devices were signed out: every process closes
+  their connections).
 
 A message is a msgpack map with ``o``, the sending process's id (a process skips its own:
 it has told its own connections already), and ``k``, its kind. Pub/sub delivers at most
@@ -199,6 +201,13 @@ class Bus:
         """A ``group`` notice: the group's members, or who of them is online, changed;
         each process reads the group for its own watchers of it."""
         return self.publish_soon(BOARDS, "group", group=gid)
+
+    def publish_signed_out(self, pid: str, devices: list[str], by: str) -> asyncio.Future[None]:
+        """A ``signed_out`` notice: the player's ``devices`` were signed out (from the
+        device ``by``): every process closes the connections it holds on them, the
+        player's own and those beside it. One missed (the bus deaf) is made up for when
+        the bus hears again (``Accounts.kick_signed_out``)."""
+        return self.publish_soon(BOARDS, "signed_out", pid=pid, devices=devices, by=by)
 
     async def missed_boards(self) -> list[tuple[str, bytes]]:
         """The board updates other processes published since shortly before this one

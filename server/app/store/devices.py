@@ -80,6 +80,17 @@ class Devices:
             pipe.hdel(devices_key(pid), *[d.id for d in devices])
             await pipe.execute()
 
+    async def gone(self, digests: Iterable[str]) -> set[str]:
+        """Of these token digests, those whose token no longer signs in (signed out)."""
+        digests = list(dict.fromkeys(digests))
+        if not digests:
+            return set()
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for digest in digests:
+                pipe.exists(digest_token_key(digest))
+            found = await pipe.execute()
+        return {digest for digest, there in zip(digests, found, strict=True) if not there}
+
     async def signed_out(self, digest: str) -> tuple[str, int] | None:
         """Who signed out the token of this digest and when (server ms), if it was and
         that is still remembered."""
