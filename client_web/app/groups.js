@@ -131,6 +131,17 @@ export function resultText(e, kind, unit) {
   return e.won ? `won in ${clock(e.time_ms || 0)} · ${e.moves} moves` : gotText(e, unit);
 }
 
+/**
+ * Why a group on screen is no longer the player's (a `group_gone` event), in words.
+ * @param {Message} gone
+ */
+export function goneText(gone) {
+  const name = gone.name || "this group";
+  return gone.why === "deleted"
+    ? `${name} was deleted by its owner.`
+    : `You are no longer in ${name}: its owner removed you, or you left it elsewhere.`;
+}
+
 export class GroupScreen {
   /**
    * @param {App} app
@@ -363,6 +374,16 @@ export class GroupScreen {
    * @returns {boolean} whether it was this screen's
    */
   event(message) {
+    if (message.type === "group_gone" && message.group === this.id && !this.gone) {
+      this.gone = true; // (no longer watched: the server let go)
+      replace(
+        this.root,
+        h("h1", {}, message.name || "A group"),
+        h("p", { class: "note", role: "alert" }, goneText(message)),
+        h("p", {}, h("a", { href: "/play#home" }, "Back to the games")),
+      );
+      return true;
+    }
     if (message.type !== "group" || this.gone || !message.group || message.group.id !== this.id) return false;
     this.render({ ...message, challenges: this.listed }, false);
     return true;

@@ -4,7 +4,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 
-import { GROUP_ID, boardChoices, resultText } from "../app/groups.js";
+import { GROUP_ID, boardChoices, goneText, resultText } from "../app/groups.js";
 
 test("every game's day, week, best and wins boards, after the races", () => {
   const choices = boardChoices([{ id: "gate", name: "The Gate" }]);
@@ -27,4 +27,12 @@ test("an entry's result, by its board's kind", () => {
 test("a group's id is 10 lower-case letters and digits", () => {
   assert.ok(GROUP_ID.test("k3v9xq2mab"));
   assert.ok(!GROUP_ID.test("K3V9XQ2MAB") && !GROUP_ID.test("k3v9xq2ma") && !GROUP_ID.test("k3v9xq2mab/"));
+});
+
+test("a group gone from under its screen, in words", () => {
+  assert.equal(goneText({ name: "Friday Club", why: "deleted" }), "Friday Club was deleted by its owner.");
+  assert.equal(
+    goneText({ name: "Friday Club", why: "not_member" }),
+    "You are no longer in Friday Club: its owner removed you, or you left it elsewhere.",
+  );
 });

@@ -96,3 +96,26 @@ async def test_a_process_that_heard_nothing_for_a_while_sends_the_group_again(
         await server.service.on_bus_back()
         pushed = await ann.event("group", lambda e: not online(e)["bob"])
         assert pushed["group"]["online"] == 1
+
+
+async def test_a_watcher_removed_or_whose_group_is_deleted_is_told(settings: Settings) -> None:
+    """A member watching their group who is removed from it, or whose group its owner
+    deletes, is told so (``group_gone``), in whichever process: their screen went on
+    showing them a member, its join link and **Leave the group**."""
+    async with running(settings) as one, running(settings) as two:
+        ann = await player(one.url, "ann")
+        made = await ann.call("group_create", name="Friday Club")
+        gid, key = made["group"]["id"], made["group"]["key"]
+        bob, cat = await player(two.url, "bob"), await player(one.url, "cat")
+        for member in (bob, cat):
+            await member.call("group_join", group=gid, key=key)
+            await member.call("group_show", group=gid, watch=True)
+        await ann.call("group_remove", group=gid, name="bob")
+        gone = await bob.event("group_gone")
+        assert gone == {"type": "group_gone", "group": gid, "name": "Friday Club",
+                        "why": "not_member"}  # fmt: skip
+        await ann.call("group_delete", group=gid)
+        gone = await cat.event("group_gone")
+        assert gone["why"] == "deleted" and gone["name"] == "Friday Club"
+        await ann.call("ping")
+        assert not [e for e in ann.events if e.get("type") == "group_gone"]

@@ -123,6 +123,17 @@ def test_who_is_online_changes_on_an_open_group_screen(
         hal.close()  # hal goes away
         gus.wait_for_selector(".members li[data-member=hal]:not(.online)", timeout=15_000)
         assert "1 online" in gus.inner_text(".group")
+
+        # removed while looking at the group: hal's screen says so (it went on showing
+        # him a member, the join link and Leave the group)
+        hal = two.new_page()
+        hal.goto(link)
+        hal.wait_for_selector(".members li[data-member=hal]")
+        gus.on("dialog", lambda dialog: dialog.accept())
+        gus.click(".members li[data-member=hal] [data-act=remove]")
+        hal.wait_for_selector(".group .note:text('You are no longer in Night Owls')")
+        assert hal.locator(".group-link, .members").count() == 0
+        assert "1 online" in gus.inner_text(".group")
     finally:
         one.close()
         two.close()

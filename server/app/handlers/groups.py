@@ -58,9 +58,11 @@ class Grouping(Part):
         self.groups = Groups(ctx.redis)
         self.leaderboards = boards
         self.challenging = challenging
-        #: connections here watching a group: session -> group id, and id -> watchers
+        #: connections here watching a group: session -> group id, and id -> watchers,
+        #: and its name (to say which group is gone once it is deleted)
         self.watching: dict[Session, str] = {}
         self.watchers: dict[str, set[Session]] = {}
+        self.watched_names: dict[str, str] = {}
         ctx.events.on(PresenceChanged, self.on_presence)
 
     def requests(self) -> dict[type[m.Request], Handler]:
@@ -133,6 +135,7 @@ class Grouping(Part):
         pid, group = await self.member_of(session, req.group)
         verdict, _ = await self.groups.leave(group.id, pid)
         refused(verdict)
+        self.unwatch(session, group.id)  # (told nothing of a group they left here)
         await self.changed(group.id)
         return await self.listed(pid)
 
@@ -155,7 +158,8 @@ class Grouping(Part):
     async def on_delete(self, session: Session, req: m.GroupDelete) -> dict[str, Any]:
         pid, group = await self.member_of(session, req.group)
         refused(await self.groups.delete(group.id, pid))
-        await self.changed(group.id)  # (its watchers are let go)
+        self.unwatch(session, group.id)
+        await self.changed(group.id)  # (its watchers are told, and let go)
         return await self.listed(pid)
 
     async def on_list(self, session: Session, req: m.GroupList) -> dict[str, Any]:
@@ -164,7 +168,7 @@ class Grouping(Part):
     async def on_show(self, session: Session, req: m.GroupShow) -> dict[str, Any]:
         pid, group = await self.member_of(session, req.group)
         if req.watch:
-            self.watch(session, group.id)
+            self.watch(session, group.id, group.name)
         elif req.watch is not None:
             self.forget(session)
         shown = await self.shown(pid, group)
@@ -174,11 +178,17 @@ class Grouping(Part):
 
     # -- who is online, live ------------------------------------------------------------
 
-    def watch(self, session: Session, gid: str) -> None:
+    def watch(self, session: Session, gid: str, name: str) -> None:
         """``session`` watches the group ``gid`` (one group a connection)."""
         self.forget(session)
         self.watching[session] = gid
         self.watchers.setdefault(gid, set()).add(session)
+        self.watched_names[gid] = name
+
+    def unwatch(self, session: Session, gid: str) -> None:
+        """No more of the group ``gid`` for ``session``, if it is the one it watches."""
+        if self.watching.get(session) == gid:
+            self.forget(session)
 
     def forget(self, session: Session) -> None:
         """No more of its group for ``session`` (asked, or its connection closed)."""
@@ -188,6 +198,7 @@ class Grouping(Part):
             watchers.discard(session)
             if not watchers:
                 del self.watchers[gid or ""]
+                self.watched_names.pop(gid or "", None)
 
     async def changed(self, gid: str) -> None:
         """The group's members, or who is online, changed: its watchers here at once,
@@ -216,14 +227,18 @@ class Grouping(Part):
 
     async def send_group(self, gid: str) -> None:
         """The group to each of its watchers here, as they see it; one no longer a
-        member (removed, or the group deleted) is sent nothing, and stops watching."""
+        member (removed, or the group deleted) is told so (``group_gone``), and stops
+        watching."""
         if gid not in self.watchers:
             return
         group = await self.groups.get(gid)
+        name = group.name if group is not None else self.watched_names.get(gid, "")
         for session in list(self.watchers.get(gid, ())):
             pid = session.player
             if group is None or pid is None or pid not in group.members:
                 self.forget(session)
+                why = "deleted" if group is None else "not_member"
+                session.send({"type": "group_gone", "group": gid, "name": name, "why": why})
                 continue
             session.send({**await self.shown(pid, group), "watching": True})
 
