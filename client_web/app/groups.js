@@ -8,7 +8,7 @@
 // as members come online or go, join or leave, and the screen redraws.
 
 import { button, clock, h, replace } from "./dom.js";
-import { errorText } from "./link.js";
+import { ServerError, errorText } from "./link.js";
 import { gotText } from "./ranking.js";
 
 /** @typedef {import("./types.js").App} App */
@@ -72,6 +72,17 @@ export function groupsArea(app) {
 }
 
 /**
+ * The heading of a group's link refused, by the refusal's code: the link is good, but the
+ * player is in as many groups as one may be, or the group is full; or it is not good.
+ * @param {string} code
+ */
+export function joinRefused(code) {
+  if (code === "too_many_groups") return "You are in as many groups as one may be";
+  if (code === "group_full") return "This group is full";
+  return "This group's link did not work";
+}
+
+/**
  * Join a group from its link's id and key, then show it; a refusal says why.
  * @param {App} app
  * @param {string} group
@@ -83,11 +94,12 @@ export async function joinGroup(app, group, key) {
     history.replaceState(null, "", `/play#group=${group}`);
     app.show(new GroupScreen(app, group));
   } catch (error) {
+    const heading = joinRefused(error instanceof ServerError ? error.code : "");
     app.show({
       root: h(
         "section",
         { class: "group" },
-        h("h1", {}, "This group's link did not work"),
+        h("h1", {}, heading),
         h("p", { class: "note", role: "alert" }, errorText(error)),
         h("p", {}, h("a", { href: "/play#home" }, "Back to the games")),
       ),

@@ -121,7 +121,7 @@ export function liveOrder(rows) {
  */
 export function beatenText(beaten, ghosts) {
   if (!ghosts) return "No ghosts raced: nobody else had finished today's deal.";
-  if (beaten === ghosts) return `You beat all ${count(ghosts, "ghost")}.`;
+  if (beaten === ghosts) return ghosts === 1 ? "You beat the ghost." : `You beat all ${count(ghosts, "ghost")}.`;
   return `You beat ${beaten} of ${count(ghosts, "ghost")}.`;
 }
 

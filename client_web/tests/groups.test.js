@@ -4,7 +4,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 
-import { GROUP_ID, boardChoices, goneText, resultText } from "../app/groups.js";
+import { GROUP_ID, boardChoices, goneText, joinRefused, resultText } from "../app/groups.js";
 
 test("every game's day, week, best and wins boards, after the races", () => {
   const choices = boardChoices([{ id: "gate", name: "The Gate" }]);
@@ -35,4 +35,10 @@ test("a group gone from under its screen, in words", () => {
     goneText({ name: "Friday Club", why: "not_member" }),
     "You are no longer in Friday Club: its owner removed you, or you left it elsewhere.",
   );
+});
+
+test("a group's link refused, headed by why", () => {
+  assert.equal(joinRefused("too_many_groups"), "You are in as many groups as one may be");
+  assert.equal(joinRefused("group_full"), "This group is full");
+  assert.equal(joinRefused("bad_group_link"), "This group's link did not work");
 });

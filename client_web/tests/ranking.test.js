@@ -123,7 +123,8 @@ test("results as lines", () => {
     "won in 0:09 · 26 moves",
   );
   assert.equal(beatenText(5, 8), "You beat 5 of 8 ghosts.");
-  assert.equal(beatenText(1, 1), "You beat all 1 ghost.");
+  assert.equal(beatenText(1, 1), "You beat the ghost."); // ("You beat all 1 ghost.", before)
+  assert.equal(beatenText(0, 1), "You beat 0 of 1 ghost.");
   assert.equal(beatenText(0, 0), "No ghosts raced: nobody else had finished today's deal.");
 });
 

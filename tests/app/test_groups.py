@@ -103,7 +103,10 @@ async def test_bad_input_is_refused_and_changes_nothing(settings: Settings, tmp_
         assert (await cat.call("groups"))["groups"] == []
         # too many: two groups at most here
         await make(ann, "Second")
-        assert (await ann.request("group_create", name="Third"))["code"] == "too_many_groups"
+        refused = await ann.request("group_create", name="Third")
+        assert refused["code"] == "too_many_groups"
+        # (what to do about it, too)
+        assert refused["message"] == "you are in 2 groups, the most one may be in: leave one first"
         assert len((await ann.call("groups"))["groups"]) == 2
         assert (await ann.request("group_remove", group=gid, name="nobody"))[
             "code"

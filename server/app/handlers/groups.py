@@ -100,7 +100,8 @@ class Grouping(Part):
         cap = self.settings.player_groups
         if await self.groups.count_of(pid) >= cap and len(await self.groups.of_player(pid)) >= cap:
             raise refuse(
-                ErrorCode.TOO_MANY_GROUPS, f"you are in {cap} groups, the most one may be in"
+                ErrorCode.TOO_MANY_GROUPS,
+                f"you are in {cap} groups, the most one may be in: leave one first",
             )
 
     # -- the requests --------------------------------------------------------------------
