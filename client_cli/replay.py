@@ -109,6 +109,8 @@ class Replay:
     shortest: bool | None = None
     #: its cards come off in pairs (the games list's ``unit``): progress counts pairs
     pairs: bool = False
+    #: the hints its player asked for
+    hints: int = 0
 
     @classmethod
     def from_message(cls, msg: Mapping[str, Any], games: Mapping[str, str] | None = None) -> Replay:
@@ -165,6 +167,7 @@ class Replay:
             player_now=clean(msg.get("player_now") or msg.get("player", ""), 20),
             par=_int(msg.get("par")) if isinstance(msg.get("par"), int) else None,
             shortest=msg.get("shortest") if isinstance(msg.get("shortest"), bool) else None,
+            hints=max(0, _int(result.get("hints"))),
         )
 
     def title(self) -> str:
@@ -196,6 +199,7 @@ class Replay:
             f"{self.home // 2}/{self.total // 2} pairs off"
             if self.pairs
             else f"{self.home}/{self.total} home",
+            *([plural(self.hints, "hint")] if self.hints else []),
             f"seed {self.seed}" if self.seed is not None else "no seed yet",
         ]
         return sep.join(parts)

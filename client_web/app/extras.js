@@ -9,7 +9,7 @@ import { cardsMove } from "./motion.js";
 import { errorText } from "./link.js";
 import { reviewBox } from "./review.js";
 import { parWords } from "./par.js";
-import { progressText } from "./ranking.js";
+import { entryText, hintsText, progressText } from "./ranking.js";
 
 /** @typedef {import("./types.js").App} App */
 /** @typedef {import("./types.js").Message} Message */
@@ -311,7 +311,7 @@ export class ReplayScreen {
       h(
         "p",
         { class: "muted" },
-        `${res.status} · ${clock(res.time_ms || 0)} · ${count(res.moves || 0, "move")} · ${info && info.unit === "pairs" ? `${progressText(res, "pairs")} off` : `${res.home}/${res.total} home`}${r.room ? ` · race ${r.room}` : ""}${r.day ? ` · daily ${r.day}` : ""}${r.kind === "book" && typeof r.par === "number" ? ` · the book line, ${parWords(r.par, r.shortest)}` : ""}`,
+        `${res.status} · ${clock(res.time_ms || 0)} · ${count(res.moves || 0, "move")} · ${info && info.unit === "pairs" ? `${progressText(res, "pairs")} off` : `${res.home}/${res.total} home`}${hintsText(res)}${r.room ? ` · race ${r.room}` : ""}${r.day ? ` · daily ${r.day}` : ""}${r.kind === "book" && typeof r.par === "number" ? ` · the book line, ${parWords(r.par, r.shortest)}` : ""}`,
       ),
       // one row on a wide screen; on a phone's, the steps, then the scrubber, then the
       // speed, "Race this" and the review's button, so that the board keeps its room
@@ -373,7 +373,7 @@ export class ReplayScreen {
     step = Math.max(0, Math.min(this.steps, step));
     this.step = step;
     this.range.value = String(step);
-    const what = step === 0 ? "the deal" : String(this.moves[step - 1][1]);
+    const what = step === 0 ? "the deal" : entryText(String(this.moves[step - 1][1]));
     this.stepText.textContent = `step ${step} of ${this.steps}: ${what}`;
     let view = this.views.get(step);
     if (!view) {

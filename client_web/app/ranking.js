@@ -210,3 +210,25 @@ export function progressText(entry, unit) {
   const total = entry.total ?? 0;
   return unit === "pairs" ? `${home / 2}/${total / 2} pairs` : `${home}/${total}`;
 }
+
+/** a replay's log entries that are no move, in words (the terminal's and the replay page's) */
+const ENTRY_WORDS = { "!undo": "undo", "!resign": "resign", "!timeout": "time up", "!hint": "hint" };
+
+/**
+ * A replay's log entry as a person reads it: a move's notation, or what the entry that is
+ * none did ("!hint": "hint").
+ * @param {string} entry
+ */
+export function entryText(entry) {
+  return Object.hasOwn(ENTRY_WORDS, entry) ? ENTRY_WORDS[/** @type {keyof typeof ENTRY_WORDS} */ (entry)] : entry;
+}
+
+/**
+ * " · 2 hints" for a result with hints asked, else "".
+ * @param {{ hints?: number, [key: string]: any }} result
+ */
+export function hintsText(result) {
+  const hints = result.hints;
+  if (typeof hints !== "number" || hints <= 0) return "";
+  return ` · ${count(hints, "hint")}`;
+}

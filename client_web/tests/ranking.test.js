@@ -14,6 +14,8 @@ import {
   placed,
   resultText,
   verdictText,
+  entryText,
+  hintsText,
 } from "../app/ranking.js";
 
 test("ordinals, the teens included", () => {
@@ -201,4 +203,19 @@ test("a board's result not won: cards home, or pairs where cards come off in pai
   assert.equal(progressText({ home: 30, total: 52 }, "cards"), "30/52");
   assert.equal(progressText({ home: 30, total: 52 }, undefined), "30/52");
   assert.equal(progressText({ home: 30, total: 52 }, "pairs"), "15/26 pairs");
+});
+
+test("a replay's entries and hints in words", () => {
+  assert.deepEqual(["b4>t3", "!hint", "!undo", "!resign", "!timeout", "toString"].map(entryText), [
+    "b4>t3",
+    "hint",
+    "undo",
+    "resign",
+    "time up",
+    "toString",
+  ]);
+  assert.deepEqual(
+    [hintsText({ hints: 6 }), hintsText({ hints: 1 }), hintsText({ hints: 0 }), hintsText({})],
+    [" · 6 hints", " · 1 hint", "", ""],
+  );
 });

@@ -192,3 +192,21 @@ async def test_metrics_in_the_prometheus_format(server: Running) -> None:
     assert values["patience_fenced_total"] == "0"
     assert values["patience_room_conflicts_total"] == "0"
     assert int(values["patience_bus_published_total"]) >= 0
+
+
+def test_a_replay_page_says_its_hints_and_its_entries_in_words() -> None:
+    """A replay's page counts the hints its player asked for, and its log's entries that
+    are no move ("!hint", "!resign") are said in words (they were shown raw)."""
+    from server.app.transport.pages import replay_html
+
+    replay = {
+        "id": "92629d6edd830077", "game": "gate", "rules_version": 2, "seed": 3,
+        "player": "ann", "kind": "solo", "start_ms": 1000,
+        "moves": [[1500, "b4>t3"], [2000, "!hint"], [2600, "!undo"], [3000, "!resign"]],
+        "result": {"status": "resigned", "time_ms": 2000, "moves": 1, "home": 1,
+                   "total": 52, "hints": 2},
+    }  # fmt: skip
+    page = replay_html(replay)
+    assert " · 1 move · 1/52 home · 2 hints · " in page, page
+    cells = [c.split("</td>")[0] for c in page.split("<td>")[1:]]
+    assert cells == ["b4&gt;t3", "hint", "undo", "resign"], cells

@@ -108,6 +108,18 @@ def test_a_daily_before_its_reset_has_no_seed() -> None:
     assert "daily 2026-11-22 · resigned at 0:10.8 · 4 moves · 9/52 home · no seed yet" in shown
 
 
+def test_a_replay_counts_the_hints_asked() -> None:
+    raw = race_replay(8)
+    raw["result"] = {**raw["result"], "hints": 2}
+    replay = Replay.from_message(raw, GAMES)
+    assert (
+        replay.summary()
+        == "race 2 of room STGJHS · resigned at 0:10.8 · 4 moves · 9/52 home · 2 hints · seed 1234"
+    )
+    raw["result"]["hints"] = 1
+    assert " · 1 hint · " in Replay.from_message(raw, GAMES).summary()
+
+
 def test_a_replay_for_a_pipe() -> None:
     console = Console(width=80, file=io.StringIO(), color_system=None)
     console.print(replay_table(Replay.from_message(race_replay(8), GAMES)))

@@ -50,6 +50,31 @@ from .games import (
 #: a replay's kind for a certified daily deal's book line
 BOOK = "book"
 
+#: the log's entries that are no move, in words (as the clients say them)
+ENTRY_WORDS = {UNDO: "undo", RESIGN: "resign", TIMEOUT_ENTRY: "time up", HINT: "hint"}
+
+
+def entry_words(entry: str) -> str:
+    """A replay's log entry as a person reads it: a move's notation, or what the entry
+    that is none did (``!hint``: ``hint``).
+
+    >>> entry_words("b4>t3"), entry_words("!hint"), entry_words("!timeout")
+    ('b4>t3', 'hint', 'time up')
+    """
+    return ENTRY_WORDS.get(entry, entry)
+
+
+def hints_text(result: dict[str, Any]) -> str:
+    """`` · 2 hints`` for a result with hints asked, else nothing.
+
+    >>> hints_text({"hints": 1}), hints_text({"hints": 0}), hints_text({})
+    (' · 1 hint', '', '')
+    """
+    hints = result.get("hints")
+    if not isinstance(hints, int) or isinstance(hints, bool) or hints <= 0:
+        return ""
+    return " · 1 hint" if hints == 1 else f" · {hints} hints"
+
 
 def build(live: LiveGame, log: list[tuple[int, str]], extra: dict[str, Any]) -> dict[str, Any]:
     """The replay of a finished game from its move log."""

@@ -85,9 +85,7 @@ def board_html(page: dict[str, Any], board: Board, today: str, meta: str = "") -
             )
         else:
             result = "won" if entry.get("won") else _got(entry, page.get("unit"))
-            hints = entry.get("hints")
-            if isinstance(hints, int) and hints > 0:
-                result += " · 1 hint" if hints == 1 else f" · {hints} hints"
+            result += replays.hints_text(entry)
             cells = (
                 f"<td>{escape(result)}</td><td class=n>{_duration(entry)}</td>"
                 f"<td class=n>{int(entry.get('moves', 0))}</td>"
@@ -220,7 +218,7 @@ def replay_html(replay: dict[str, Any], meta: str = "") -> str:
     name = GAMES[replay["game"]].name if replay.get("game") in GAMES else replay.get("game")
     moves = "".join(
         f"<tr><td class=n>{n}</td><td class=n>{d.clock_text(int(at) - int(replay['start_ms']))}"
-        f"</td><td>{escape(str(what))}</td></tr>"
+        f"</td><td>{escape(replays.entry_words(str(what)))}</td></tr>"
         for n, (at, what) in enumerate(replay.get("moves", []), start=1)
     )
     seed = replay.get("seed")
@@ -237,6 +235,7 @@ def replay_html(replay: dict[str, Any], meta: str = "") -> str:
         f"{escape(str(replay.get('player', '')))}</h1>"
         f"<p>{escape(str(result.get('status')))} · {d.clock_text(int(result.get('time_ms', 0)))}"
         f" · {d.moves_text(int(result.get('moves', 0)))} · {_reached(result, unit)}"
+        f"{replays.hints_text(result)}"
         f" · seed {escape(str(seed))}"
         f" · rules version {version}</p>{book_par(replay)}{rules_note}{committed(replay)}"
         f"<table><thead><tr><th>#</th><th>time</th><th>move</th></tr></thead>"
