@@ -42,6 +42,24 @@ function commitmentLine(commitment) {
   );
 }
 
+/**
+ * The day's par, once the ranked attempt is over and the deal's par is known.
+ * @param {Message} said a `daily_result` or an ended `daily_status`
+ */
+function parLine(said) {
+  if (typeof said.par !== "number") return null;
+  return h("p", { class: "par" }, `The day's ${parWords(said.par, said.par_shortest)}.`);
+}
+
+/**
+ * How hard the day's deal is, where it is graded.
+ * @param {Message | null | undefined} graded a `difficulty` map
+ */
+function difficultyLine(graded) {
+  const text = difficultyText(graded);
+  return text ? h("p", { class: "difficulty", "data-grade": gradeOf(graded) }, text) : null;
+}
+
 /** @param {Message | null | undefined} streak */
 function streakText(streak) {
   if (!streak) return "";
@@ -132,22 +150,22 @@ export class DailyScreen {
       return;
     }
     const title = h("h1", {}, `${this.name}: daily challenge, ${status.day}`);
-    const graded = difficultyText(status.difficulty);
-    const difficulty = graded
-      ? h("p", { class: "difficulty", "data-grade": gradeOf(status.difficulty) }, graded)
-      : null;
+    const difficulty = difficultyLine(status.difficulty);
     const resets = h(
       "p",
       { class: "muted" },
       `A new deal in ${clock(status.reset_in_ms)} (00:00 UTC).`,
       commitmentLine(status.commitment),
     );
+    // the streaks, before the attempt as after it
+    const streak = status.streak ? h("p", { class: "muted streak" }, streakText(status.streak)) : null;
     if (status.ranked_attempt === "pending") {
       replace(
         this.top,
         title,
         h("p", {}, "One ranked attempt a day; its clock starts when you press Start."),
         difficulty,
+        streak,
         button("Start", () => this.start(), { class: "big", "data-act": "start-daily" }),
         resets,
       );
@@ -167,9 +185,10 @@ export class DailyScreen {
       replace(
         this.top,
         title,
-        this.resultBox(status.ranked_result),
-        difficulty,
         reviewNote(status.review),
+        parLine(status),
+        this.resultBox(status.ranked_result, status.streak),
+        difficulty,
         maker,
         this.practiceControls(),
         this.boardLink(status.day),
@@ -306,10 +325,9 @@ export class DailyScreen {
         this.top,
         h("h1", {}, `Daily ${message.status}: ${held}`),
         reviewNote(message.review),
-        typeof message.par === "number"
-          ? h("p", { class: "par" }, `The day's ${parWords(message.par, message.par_shortest)}.`)
-          : null,
+        parLine(message),
         this.resultBox(message.line, message.streak),
+        difficultyLine(message.difficulty),
         this.practiceControls("Practise against the board"),
         this.boardLink(message.day),
       );

@@ -25,6 +25,10 @@ async def test_a_pending_ranked_attempt_is_told_and_not_started(server: Running)
     status = await ann.call("daily", game="nestor", start=False)
     assert status["type"] == "daily_status"
     assert status["day"] == day and status["rules"] == "nestor"
+    # the streaks show before the attempt as after it (they showed only in its result)
+    nothing = {"current": 0, "best": 0}
+    assert status["streak"] == {"game": nothing, "all": nothing}
+    assert status["par"] is None and status["par_shortest"] is None  # (not before the end)
     assert status["ranked_attempt"] == "pending"
     assert status["game"] is None and status["started_at"] is None
     assert status["ranked_result"] is None
@@ -60,6 +64,11 @@ async def test_a_ranked_attempt_in_play_then_ended(server: Running) -> None:
     assert ended["ranked_attempt"] == "ended"
     assert ended["game"] == dealt["game"] and ended["started_at"] == dealt["started_at"]
     assert ended["ranked_result"] == result["line"]
+    # the screen after the attempt says the same when it is opened again: the streaks,
+    # par and the deal's difficulty, as the result carried them (the par and the streak
+    # were only in the result, the difficulty only here)
+    for field in ("streak", "par", "par_shortest", "difficulty"):
+        assert ended[field] == result[field], field
     # no practice game was dealt by asking
     redis: Redis = server.redis  # type: ignore[assignment]
     pid = await player_id(redis, "ann")

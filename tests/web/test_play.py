@@ -145,6 +145,8 @@ def test_a_daily_is_started_when_ready_played_and_shared(
         start = page.wait_for_selector("[data-act=start-daily]")
         assert start is not None and start.inner_text() == "Start"  # no clock yet
         assert page.locator(".game .pile").count() == 0
+        # the streaks show before the attempt (only its end showed them)
+        assert page.inner_text(".streak").startswith("streak: 0 in this game")
         # the day's commitment to the deal, short, as published (docs/commitments.md)
         committed = page.wait_for_selector(".commitment")
         assert committed is not None
@@ -176,6 +178,8 @@ def test_a_daily_is_started_when_ready_played_and_shared(
         page.goto(f"{http(web_server)}/play#daily=nestor")
         page.wait_for_selector("[data-act=practice]")
         assert page.inner_text(".result-line code") == text
+        # opened again, the same as at its end: the streaks (they were gone)
+        assert "streak: 0 in this game" in page.inner_text(".result-line")
     finally:
         context.close()
 

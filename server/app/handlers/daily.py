@@ -239,8 +239,11 @@ class DailyChallenge(Part):
         if gid is not None:
             state = "ended" if live is None or live.finished else "playing"
         held: dict[str, Any] = {}
+        par = par_shortest = None
         if live is not None and live.finished:
-            result = self._result_line_of(live, await self.certifier.par(day, game_id))
+            par = await self.certifier.par(day, game_id)
+            par_shortest = await self.certifier.par_shortest(day, game_id)
+            result = self._result_line_of(live, par)
         committed = await self.commitments.looked_up(day, game_id)
         if gid is not None and state == "ended":
             held = await self._review_of(gid)
@@ -258,6 +261,10 @@ class DailyChallenge(Part):
             "commitment": committed["commitment"] if committed else None,
             "certified": bool(committed.get("certified")) if committed else None,
             "difficulty": await self._difficulty(day, game_id),
+            "streak": await self._streaks(pid, game_id),
+            # (told once the attempt is over, as its daily_result told it)
+            "par": par if state == "ended" else None,
+            "par_shortest": par_shortest if state == "ended" else None,
             **held,
         }
 
@@ -386,6 +393,7 @@ class DailyChallenge(Part):
                     "streak": await self._streaks(pid, live.game.id),
                     "par": par,
                     "par_shortest": await self.certifier.par_shortest(day, live.game.id),
+                    "difficulty": await self._difficulty(day, live.game.id),
                     **self._review(state, None, check.why),
                     "line": d.result_line(
                         live.game.name,
