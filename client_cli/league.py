@@ -92,13 +92,31 @@ def league_view(reply: dict[str, Any], ascii: bool = False) -> Any:
             style="bold" if entry.get("you") else None,
         )
     rules = reply.get("rules") or {}
-    moves = (as_int(rules.get("movers")) if isinstance(rules, dict) else 0) or 5
+    most = (as_int(rules.get("movers")) if isinstance(rules, dict) else 0) or 5
+    movers = reply.get("movers")
     notes = Text(
         "A won daily scores 10 points, and up to 10 more for its time among the league's; a "
-        f"daily ended without a win scores 2. The top {moves} move up a tier at the week's "
-        f"end, the bottom {moves} down."
+        "daily ended without a win scores 2. "
+        + moves_words(movers if isinstance(movers, int) else None, most)
     )
     return Group(Text(headline(reply), style="bold"), table, notes)
+
+
+def moves_words(movers: int | None, most: int) -> str:
+    """Who moves at the week's end, in this league at its size (``movers``, where one is
+    shown) or in any (``most``): a third of a league of fewer than 15, at most ``most``.
+
+    >>> moves_words(0, 5)
+    "At the week's end nobody moves: a league of fewer than 3 players stays as it is."
+    >>> moves_words(None, 5)
+    "The top 5 move up a tier at the week's end, the bottom 5 down."
+    """
+    if movers is None:
+        return f"The top {most} move up a tier at the week's end, the bottom {most} down."
+    if movers <= 0:
+        return "At the week's end nobody moves: a league of fewer than 3 players stays as it is."
+    small = f" (a third of a league of fewer than {3 * most} players)" if movers < most else ""
+    return f"The top {movers} move up a tier at the week's end, the bottom {movers} down{small}."
 
 
 def cmd_league(args: argparse.Namespace) -> int:

@@ -102,6 +102,20 @@ function joinNow(app, box, fill) {
   });
 }
 
+/**
+ * Who moves at the week's end, in this league at its size (`movers`, where one is shown)
+ * or in any (`most`): a third of a league of fewer than 15, at most `most` each way.
+ * @param {number | undefined} movers
+ * @param {number} most
+ */
+export function movesText(movers, most) {
+  if (typeof movers !== "number")
+    return `At the week's end the top ${most} (▲) move up a tier, the bottom ${most} (▼) down.`;
+  if (movers === 0) return "At the week's end nobody moves: a league of fewer than 3 players stays as it is.";
+  const small = movers < most ? ` (a third of a league of fewer than ${3 * most} players)` : "";
+  return `At the week's end the top ${movers} (▲) move up a tier, the bottom ${movers} (▼) down${small}.`;
+}
+
 export class LeagueScreen {
   /**
    * @param {App} app
@@ -179,8 +193,7 @@ export class LeagueScreen {
         "p",
         { class: "muted" },
         `A won daily: ${r.win} points and up to ${r.rank_bonus} more by its time among the league's; ` +
-          `ended not won: ${r.played}. At the week's end the top ${r.movers} (▲) move up a tier, ` +
-          `the bottom ${r.movers} (▼) down: ${e.tiers.map(tierName).join(", ")}.`,
+          `ended not won: ${r.played}. ${movesText(e.movers, r.movers)} Tiers: ${e.tiers.map(tierName).join(", ")}.`,
       ),
       back(),
     );

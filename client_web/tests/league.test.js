@@ -3,7 +3,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 
-import { leagueLine, summary, timeLeft } from "../app/league.js";
+import { leagueLine, movesText, summary, timeLeft } from "../app/league.js";
 
 test("the time left to the week's end", () => {
   const got = [93_600_000, 3_600_000, 18_720_000, 720_000, 59_999].map(timeLeft);
@@ -28,4 +28,14 @@ test("the line under the heading leaves out what is not there", () => {
     leagueLine({ ...e, league: "Gold 3", joined: true, tier: "gold", rank: 1, players: 2, points: 5, closed: true }),
     "2026-W48 · Gold 3 · Gold · 1st of 2 · 5 points · closed",
   );
+});
+
+test("who moves at the week's end, in a league of its size", () => {
+  assert.equal(movesText(5, 5), "At the week's end the top 5 (▲) move up a tier, the bottom 5 (▼) down.");
+  assert.equal(
+    movesText(2, 5),
+    "At the week's end the top 2 (▲) move up a tier, the bottom 2 (▼) down (a third of a league of fewer than 15 players).",
+  );
+  assert.equal(movesText(0, 5), "At the week's end nobody moves: a league of fewer than 3 players stays as it is.");
+  assert.equal(movesText(undefined, 5), "At the week's end the top 5 (▲) move up a tier, the bottom 5 (▼) down.");
 });

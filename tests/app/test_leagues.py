@@ -36,8 +36,12 @@ async def test_31_joiners_make_two_leagues_and_joining_again_changes_nothing(
     assert leagues.count("bronze-1") == 30 and leagues.count("bronze-2") == 1
     assert all(j["joined_now"] and j["tier"] == "bronze" and j["joined"] for j in joined)
     lone = next(p for p, j in zip(players, joined, strict=True) if j["league"] == "bronze-2")
-    assert (await lone.call("event"))["players"] == 1
-    assert (await next(p for p in players if p is not lone).call("event"))["players"] == 30
+    alone = await lone.call("event")
+    assert alone["players"] == 1
+    # how many move each way in this league, at its size (the rules say at most 5)
+    assert alone["movers"] == 0 and alone["rules"]["movers"] == 5
+    full = await next(p for p in players if p is not lone).call("event")
+    assert full["players"] == 30 and full["movers"] == 5
     again = await players[0].call("event_join")
     assert not again["joined_now"] and again["league"] == joined[0]["league"]
     view = await players[0].call("event")
@@ -158,6 +162,7 @@ async def test_the_weeks_close_moves_the_top_up_and_the_bottom_down_once_with_th
             result = {"day": day, "game": GAME, "won": won, "time_ms": 60_000 + n, "moves": 9}
             assert await store.score(week, pid, {**result, "at": clock.now_ms()}) == "silver-1"
         live = await people[0].call("event")
+        assert live["movers"] == 2  # (a third of six)
         assert [e["zone"] for e in live["standings"]] == [
             "up",
             "up",

@@ -230,7 +230,9 @@ class WeeklyEvents(Part):
                     "zone": lg.movement(tier, moved.get(row.pid, tier)),
                 }
             )
-        return {**base, "tier": tier, "league": league, "rows": entries}
+        # how many move each way at the close, at the league's size now
+        movers = lg.movers(len(rows))
+        return {**base, "tier": tier, "league": league, "movers": movers, "rows": entries}
 
     @staticmethod
     def seen_by(table: dict[str, Any], pid: str) -> dict[str, Any]:
