@@ -142,7 +142,13 @@ export class ChallengeScreen {
     } else if (c.player === this.me) {
       parts.push(h("p", {}, "This is your challenge: send its link."), shareBox(c));
     } else if (shown.closed) {
-      parts.push(h("p", { class: "note closed" }, shown.closed));
+      const said = String(shown.closed);
+      parts.push(h("p", { class: "note closed" }, said.charAt(0).toUpperCase() + said.slice(1)));
+      // today's daily deal: the way on is to play it first
+      if (c.opens_at !== null && c.opens_at !== undefined)
+        parts.push(
+          h("p", {}, h("a", { href: `/play#daily=${c.game}`, "data-act": "daily-first" }, "Play today's daily first")),
+        );
     } else if (shown.taken) {
       parts.push(h("p", {}, "You have raced this challenge: see the table."));
     } else {

@@ -179,6 +179,8 @@ def test_a_challenge_of_todays_daily_waits_for_the_takers_own_attempt(
     bob = start(terminals, server_process, tmp_path / "bob", "challenge", cid)
     register(bob, "bob")
     bob.wait_for(r"Not yet: this challenge is of today's daily deal of The Gate")
+    # and the way on: today's daily first (nothing was offered)
+    bob.wait_for(r"Play today's first: patience-race daily gate --server ws://127\.0\.0\.1:\d+")
     assert bob.exit_code() == 1
     assert "Press Enter" not in bob.text
 

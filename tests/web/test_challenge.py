@@ -355,7 +355,10 @@ def test_a_challenge_of_todays_daily_is_closed_to_one_who_has_not_played_it(
         closed = page.wait_for_selector(".challenge-head .note.closed")
         assert closed is not None
         assert "opens once your own ranked attempt at it is over" in closed.inner_text()
+        assert closed.inner_text().startswith("This challenge is of today's daily deal")
         assert page.locator("[data-act=take]").count() == 0
+        # the way on: today's daily first (it was a dead end)
+        assert page.get_attribute("[data-act=daily-first]", "href") == "/play#daily=gate"
         assert "a daily of " in page.inner_text(".challenge-head .muted")
         fits(page)
     finally:
