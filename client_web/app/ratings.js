@@ -45,6 +45,11 @@ export function ratingsList(ratings, games) {
   return [
     head,
     h("ul", { class: "ratings" }, rows),
-    h("p", { class: "muted" }, "A rating is mu - 3 sigma: it rises as races prove it."),
+    h(
+      "p",
+      { class: "muted" },
+      "A rating starts low, below zero after a first loss, and rises as races show how well you play: " +
+        "it counts only what your races have proved (your skill, less three times the doubt left about it).",
+    ),
   ];
 }
