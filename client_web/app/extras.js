@@ -25,8 +25,66 @@ export class BoardScreen {
     this.board = board || "races/week";
     /** @type {string | null} the board the server sends updates of (board_watch) */
     this.watched = null;
+    /** @type {"top" | "around" | "friends"} the whole board's top, or around the player, or those they follow */
+    this.view = "top";
+    /** @type {Set<string> | null} the names the player follows, lower case (their profile's) */
+    this.following = null;
+    /** @type {Message | null} the page on screen */
+    this.page = null;
     this.root = h("section", { class: "boards" });
     this.load(true);
+    this.loadFollowing();
+  }
+
+  // whom the player follows: each row of another player's offers Follow or Following
+  async loadFollowing() {
+    if (!this.app.player) return;
+    try {
+      const profile = await this.app.link.request("profile", {});
+      this.following = new Set((profile.following || []).map((/** @type {string} */ n) => n.toLowerCase()));
+    } catch {
+      return; // (the board shows without the buttons)
+    }
+    if (this.page) this.render(this.page);
+  }
+
+  /** @param {string} name */
+  async toggleFollow(name) {
+    const was = this.following && this.following.has(name.toLowerCase());
+    try {
+      const reply = await this.app.link.request(was ? "unfollow" : "follow", { name });
+      this.following = new Set(reply.names.map((/** @type {string} */ n) => n.toLowerCase()));
+    } catch (error) {
+      this.app.notice(errorText(error));
+      return;
+    }
+    if (this.view === "friends") this.load(false);
+    else if (this.page) this.render(this.page);
+  }
+
+  // the whole board, the player's place on it, or those they follow (a signed-in player's)
+  views() {
+    if (!this.app.player) return null;
+    /** @type {[typeof this.view, string][]} */
+    const views = [
+      ["top", "Top"],
+      ["around", "Around me"],
+      ["friends", "Those I follow"],
+    ];
+    return h(
+      "div",
+      { class: "controls board-views", role: "group", "aria-label": "which entries" },
+      views.map(([view, text]) =>
+        button(
+          text,
+          () => {
+            this.view = view;
+            this.load(false);
+          },
+          { class: "small", "data-view": view, "aria-pressed": String(this.view === view) },
+        ),
+      ),
+    );
   }
 
   destroy() {
@@ -73,24 +131,40 @@ export class BoardScreen {
   async load(watch) {
     let page;
     try {
-      page = await this.app.link.request(watch ? "board_watch" : "top", {
-        board: this.watched || this.board,
-        limit: watch ? undefined : 100,
-      });
+      if (watch) {
+        page = await this.app.link.request("board_watch", { board: this.board });
+        this.watched = page.board;
+      }
+      if (!watch || this.view !== "top") {
+        const view = this.view === "top" ? { limit: 100 } : { [this.view]: true };
+        page = await this.app.link.request("top", { board: this.watched || this.board, ...view });
+      }
     } catch (error) {
       // (no picker: for a board that is none it was an empty box above the refusal)
       replace(this.root, h("p", { class: "note" }, errorText(error)), backToGames());
       return;
     }
-    if (watch) this.watched = page.board;
-    if (watch && page.size > page.entries.length) return this.load(false);
+    if (!page) return;
+    if (watch && this.view === "top" && page.size > page.entries.length) return this.load(false);
     this.render(page);
   }
 
   // not `draw`: the app calls a screen's draw() with nothing as it shows it
   /** @param {Message} page a `board` reply */
   render(page) {
+    this.page = page;
     if (page.kind === "daily") this.board = page.board; // the day it resolved to
+    const me = this.app.player ? this.app.player.name.toLowerCase() : null;
+    // Follow or Following beside another player's name, once whom one follows is known
+    const follow = (/** @type {string} */ name) =>
+      this.following && me && name.toLowerCase() !== me
+        ? button(this.following.has(name.toLowerCase()) ? "Following" : "Follow", () => this.toggleFollow(name), {
+            class: "small follow",
+            "data-act": "follow",
+            "aria-pressed": String(this.following.has(name.toLowerCase())),
+            title: `${name}'s results in "Those I follow", and their ghosts in your daily practice`,
+          })
+        : null;
     const counting = page.kind === "wins" || page.kind === "races";
     const rating = page.kind === "rating"; // (docs/ratings.md)
     const head = counting
@@ -101,12 +175,13 @@ export class BoardScreen {
     const rows = page.entries.map((/** @type {Message} */ e) =>
       h(
         "tr",
-        {},
+        { dataset: { player: e.player } },
         h("td", { class: "n" }, String(e.rank)),
         h(
           "td",
           {},
           e.replay && !counting ? h("a", { href: `/play#replay=${encodeURIComponent(e.replay)}` }, e.player) : e.player,
+          follow(e.player),
         ),
         counting
           ? h("td", { class: "n" }, String(e.count))
@@ -128,6 +203,7 @@ export class BoardScreen {
       this.root,
       h("h1", {}, page.title),
       this.picker(),
+      this.views(),
       h(
         "table",
         {},
@@ -142,7 +218,17 @@ export class BoardScreen {
         ),
         h("tbody", {}, rows),
       ),
-      page.entries.length ? null : h("p", { class: "muted" }, "No results yet."),
+      page.entries.length
+        ? null
+        : h(
+            "p",
+            { class: "muted" },
+            this.view === "around"
+              ? "You are not on this board yet."
+              : this.view === "friends"
+                ? "Nobody you follow is on this board: Follow beside a name adds them."
+                : "No results yet.",
+          ),
       // a rating board: who is on it (docs/ratings.md)
       page.min_races
         ? h("p", { class: "muted" }, `A racer joins this board after ${count(page.min_races, "rated race")}.`)

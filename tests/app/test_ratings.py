@@ -124,8 +124,13 @@ async def test_a_known_sequence_gives_the_librarys_figures(board_of_two: Setting
                 "board": f"rating/{GAME}",
             }
         ]
+        # one's own names whom one follows (a browser shows Follow or Following by it)
+        assert mine["following"] == []
+        await clients["bob"].call("follow", name="Cat")
+        assert (await clients["bob"].call("profile"))["following"] == ["cat"]
         cats = await clients["bob"].call("profile", name="CAT")
         assert cats["player"] == "cat" and cats["ratings"][0]["races"] == 4
+        assert "following" not in cats  # (whom another follows is theirs)
         nobody = await clients["bob"].request("profile", name="nobody")
         assert nobody["code"] == "no_such_player"
         # the board: higher ordinal first; everyone has raced twice or more

@@ -11,6 +11,7 @@ from tests.app.client import player
 from tests.app.conftest import ServerProcess
 
 from .conftest import http, shot
+from .test_race import register
 
 
 async def a_daily_result(url: str, name: str) -> None:
@@ -44,5 +45,54 @@ def test_a_board_updates_live(browser: Any, web_server: ServerProcess) -> None:
         played(web_server.url, "lou")
         page.wait_for_selector(".boards tbody tr:has-text('lou')")
         shot(page, "board")
+    finally:
+        context.close()
+
+
+def test_a_player_follows_from_a_board_and_sees_those_they_follow(
+    browser: Any, web_server: ServerProcess
+) -> None:
+    """A signed-in player follows another from a board's row (the browser spoke of "those
+    you follow" and offered no way to follow anyone), and the board shows around them
+    or those they follow, as the terminal's --around-me and --friends do."""
+    for name in ("mo", "nia", "oz"):
+        played(web_server.url, name)
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        page.goto(f"{http(web_server)}/play")
+        register(page, "pip")
+        page.evaluate(
+            """async () => {
+                const link = window.patienceRace.link;
+                await link.request("daily", { game: "nestor" });
+                await link.request("resign", {});
+            }"""
+        )
+        page.goto(f"{http(web_server)}/play#board=daily/nestor")
+        page.wait_for_selector(".boards tbody tr:has-text('pip')")
+        follow = '.boards tr:has-text("nia") [data-act=follow]'
+        page.wait_for_selector(follow)
+        # no button beside one's own name
+        assert page.locator(".boards tr:has-text('pip') [data-act=follow]").count() == 0
+        assert page.inner_text(follow) == "Follow"
+        page.click(follow)
+        page.wait_for_selector(f"{follow}[aria-pressed=true]:text('Following')")
+        page.click("[data-view=friends]")
+        page.wait_for_selector(".board-views [data-view=friends][aria-pressed=true]")
+        shown = page.locator(".boards tbody tr").evaluate_all(
+            "rows => rows.map(r => r.dataset.player)"
+        )
+        assert sorted(shown) == ["nia", "pip"], shown
+        page.click("[data-view=around]")
+        page.wait_for_selector(".board-views [data-view=around][aria-pressed=true]")
+        assert page.locator(".boards tbody tr:has-text('pip')").count() == 1
+        # following survives a reload (the server keeps it)
+        page.reload()
+        page.wait_for_selector(f"{follow}[aria-pressed=true]")
+        # and unfollowing
+        page.click(follow)
+        page.wait_for_selector(f"{follow}[aria-pressed=false]:text('Follow')")
+        shot(page, "board-follow")
     finally:
         context.close()

@@ -143,4 +143,9 @@ class RaceRatings(Part):
             }
             for game, rating in sorted(mine.items(), key=lambda item: -item[1].ordinal)
         ]
-        return {"type": "profile", "player": name, "ratings": ratings}
+        reply: dict[str, Any] = {"type": "profile", "player": name, "ratings": ratings}
+        if pid == session.player:  # whom one follows is one's own to see
+            followed = await self.players.names_of(sorted(await self.players.followed(pid)))
+            names = [n for n in followed if n is not None]
+            reply["following"] = sorted(names, key=str.lower)
+        return reply
