@@ -91,6 +91,8 @@ async def test_a_moves_reply_is_packed_as_the_codec_packs_it(
                     "view": game.view(),
                     "legal": [m.text for m in game.legal_moves()],
                     "status": live.status(),
+                    # a game over says when it ended
+                    **({"finished_at": n} if status != "playing" else {}),
                     # a lost game's reply says why (server/app/domain/lost.py)
                     **({"lost": report(game, undo=game.can_undo())} if status == "lost" else {}),
                     "id": request_id,
