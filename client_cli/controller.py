@@ -30,6 +30,7 @@ from .connection import (
     Connection,
     LinkError,
     ServerError,
+    SignedOut,
 )
 from .difficulty import difficulty_of, difficulty_words
 from .endings import daily_greeting, end_note, farewell, left_room, result_note, with_made
@@ -109,6 +110,9 @@ class Client:
             return await self.conn.request(kind, **fields)
         except ServerError as exc:
             self.model.say(exc.message, ERROR)
+        except SignedOut:  # (for good: no reconnection comes)
+            stopped = "Nothing was sent: this terminal has stopped (signed out); q quits."
+            self.model.say(stopped, ERROR)
         except LinkError as exc:
             self.model.say(f"{exc}: nothing was sent; wait for the reconnection", ERROR)
         return None

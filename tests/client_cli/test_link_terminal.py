@@ -49,6 +49,12 @@ def test_a_code_links_a_second_terminal_and_the_game_in_the_first_goes_on(
 
     out = start(terminals, server_process, laptop, "devices", "sign-out", rows[0][0])
     out.wait_for(rf"Signed out {rows[0][0]}: its token no longer signs in")
+    # the desk's game stopped as the laptop signed in, and stays stopped: a move typed
+    # then says so (it said to "wait for the reconnection", which never comes)
+    playing.wait_for(r"This terminal has stopped; q\s+quits")
+    playing.type("b1>b2")
+    playing.wait_for(r"Nothing was sent: this terminal has stopped \(signed out\); q\s+quits")
+    assert "reconnection" not in playing.text
     out.wait_for(r"Your devices on \S+: 1")
     assert out.exit_code() == 0
     refused = start(terminals, server_process, desk, "devices")
