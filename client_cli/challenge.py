@@ -333,10 +333,14 @@ def made_lines(server: str, shown: Mapping[str, Any], width: int = 76) -> list[s
 
 
 def news_notice(
-    event: Mapping[str, Any], games: Mapping[str, str], pairs: Collection[str] = ()
+    event: Mapping[str, Any],
+    games: Mapping[str, str],
+    pairs: Collection[str] = (),
+    server: str = "",
 ) -> str:
     """A ``challenge_news`` event in a line: who raced your ghost, and how it went
-    (``pairs``: the games whose cards come off in pairs, counted so).
+    (``pairs``: the games whose cards come off in pairs, counted so; ``server``: the
+    command's, where it is not the default).
 
     >>> news_notice({"challenge": "ab", "game": "gate", "beat_you": False, "unseen": 1,
     ...     "result": {"player": "bob", "status": "resigned", "moves": 1, "home": 1,
@@ -357,12 +361,12 @@ def news_notice(
         else "you stay ahead"
     )
     unseen = as_int(event.get("unseen"))
-    more = f" (patience-race challenges: {unseen} new)" if unseen else ""
+    more = f" ({command(server, 'challenges')}: {unseen} new)" if unseen else ""
     unit = "pairs" if rules in pairs else "cards"
     return f"{who} raced your ghost at {where}: {result_words(result, unit)}; {outcome}.{more}"
 
 
-def new_results(count: int) -> str:
+def new_results(count: int, server: str = "") -> str:
     """What signing in says of results on the player's challenges not yet seen.
 
     >>> new_results(1)
@@ -371,7 +375,7 @@ def new_results(count: int) -> str:
     '3 new results on your challenges'
     """
     word = "result" if count == 1 else "results"
-    return f"{count} new {word} on your challenges: patience-race challenges"
+    return f"{count} new {word} on your challenges: {command(server, 'challenges')}"
 
 
 def listing(challenges: Sequence[Any], ascii: bool = False) -> Table:

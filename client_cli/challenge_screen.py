@@ -133,10 +133,13 @@ def result_lines(model: Model, race: ChallengeRace, width: int) -> list[Text]:
     mine = clean(you.get("replay") or (game.gid if game is not None else ""), 32)
     ghosts = clean(theirs.get("replay") or race.shown.get("replay") or "", 32)
     out.append(Text(""))
+    # (the commands with --server where it is not the default: they work as pasted)
+    if mine or ghosts:
+        out.append(Text("  The replays", style="bold"))
     if mine:
-        out.append(Text(f"  Your replay:   patience-race replay {mine}"))
+        out.append(Text(f"  Yours:   {command(model.server, f'replay {mine}')}"))
     if ghosts:
-        out.append(Text(f"  The ghost's:   patience-race replay {ghosts}"))
+        out.append(Text(f"  Ghost's: {command(model.server, f'replay {ghosts}')}"))
     entries = result.get("table")
     entries = entries if isinstance(entries, list) else []
     out += [Text(""), Text(f"  The table of {ghost}'s challenge", style="bold")]

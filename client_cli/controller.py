@@ -195,7 +195,7 @@ class Client:
                 model.apply_challenge_result({**event, "challenge": race.shown, "quick": True})
                 model.say(quick_result(event), GOOD if place_of(event) == 1 else INFO)
         elif kind == "challenge_news":
-            said = news_notice(event, model.games, model.pair_games)
+            said = news_notice(event, model.games, model.pair_games, model.server)
             model.say(said, GOOD if not event.get("beat_you") else WARN)
         elif kind == "signed_out":
             model.link = "signed out"

@@ -155,27 +155,27 @@ def farewell(model: Model, said: str = "") -> str:
     if race is not None and (game is None or not game.over):
         said = (
             "Your challenge game is kept on the server, and its clock runs on: "
-            f"patience-race challenge {race.cid} takes it up."
+            f"{command(model.server, f'challenge {race.cid}')} takes it up."
         )
     elif race is not None and race.result is not None:
         verdict = verdict_line(race.result.get("verdict"), race.ghost_name)
-        said = f"{verdict} The table: patience-race challenge {race.cid}"
+        said = f"{verdict} The table: {command(model.server, f'challenge {race.cid}')}"
     elif model.daily_kind == DAILY and game is not None and not game.over:
         said = (
             f"Your ranked attempt is kept on the server, and its clock runs on: "
-            f"patience-race daily {game.rules} takes it up."
+            f"{command(model.server, f'daily {game.rules}')} takes it up."
         )
     elif model.daily_kind == PRACTICE and game is not None and not game.over:
         said = (
-            f"Your practice game is kept on the server: patience-race daily {game.rules} "
-            "takes it up."
+            f"Your practice game is kept on the server: "
+            f"{command(model.server, f'daily {game.rules}')} takes it up."
         )
     elif result and model.result_shown:
         said = f"Your result, to paste into a chat:\n\n{result['line']}\n"
     elif model.placed and model.against_board is not None:
         said = placing(model.against_board.result or {})
     elif game is not None and not game.over:
-        said = "Your game is kept on the server: patience-race play takes it up."
+        said = f"Your game is kept on the server: {command(model.server, 'play')} takes it up."
     ranked = (model.daily or {}).get("ranked_result") if model.daily_kind == PRACTICE else ""
     if ranked:
         more = f"Today's ranked result, to paste into a chat:\n\n{ranked}\n"

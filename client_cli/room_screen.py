@@ -459,12 +459,12 @@ def room_body(model: Model, width: int, height: int, now: int, *, watching: bool
         out.append(Text(""))
         game = model.game
         if not watching and game is not None and game.kind == "race" and game.over:
-            out.append(Text(f"  Your replay:  patience-race replay {game.gid}"))
+            out.append(Text(f"  Replay: {command(model.server, f'replay {game.gid}')}"))
         if any(isinstance(r, Mapping) and r.get("replay") for r in room.get("results") or []):
-            out.append(Text("  Anyone's:     patience-race replay ID (the replay column)"))
+            out.append(Text(f"  Others: {command(model.server, 'replay ID')}, ID from the table"))
         if not watching:
             if room.get("quick"):
-                again = f"patience-race quick {clean(room.get('game') or '', 32)}"
+                again = command(model.server, f"quick {clean(room.get('game') or '', 32)}")
                 out.append(Text(f"  A quick race has no rematch: {again} races again."))
             elif model.is_host:
                 out.append(Text("  You host: m calls a rematch (a new deal for everyone)."))

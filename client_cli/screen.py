@@ -17,7 +17,7 @@ from rich.text import Text
 
 from .board_screen import board_panel, placing_lines
 from .board_screen import racers as board_racers
-from .challenge import http_url
+from .challenge import command, http_url
 from .challenge_screen import challenge_panel, countdown_body, racers, result_lines
 from .clicks import Hit
 from .commands import KEYS, numbered_piles
@@ -265,13 +265,14 @@ def daily_result_lines(model: Model, width: int, now: int) -> list[Text]:
     style = "bold green" if status == "won" else "bold"
     for piece in split_line(clean(result.get("line", ""), 200), width - 4):
         out.append(Text(f"  {piece}", style=style))
+    replay = clean(result.get("game", ""), 32)
     out += [
         Text(""),
         Text("  (q prints it again as you leave, in one piece to copy)", style="dim"),
         Text(""),
-        Text(f"  The board:   patience-race top {rules}"),
-        Text(f"  Your replay: patience-race replay {clean(result.get('game', ''), 32)}"),
-        Text("               (yours alone until the day's reset, then anyone's)", style="dim"),
+        Text(f"  The board: {command(model.server, f'top {rules}')}"),
+        Text(f"  Replay:    {command(model.server, 'replay ' + replay)}"),
+        Text("             (yours alone until the day's reset, then anyone's)", style="dim"),
     ]
     out += commitment_lines(model)
     return [fit(line, width) for line in out]

@@ -326,7 +326,7 @@ async def run(plan: Plan, server: str, store: TokenStore, *, ascii: bool = False
         return 1
     news = welcome.get("challenges_new")
     if isinstance(news, int) and not isinstance(news, bool) and news > 0:
-        console.print(Text(new_results(news), style="bold"))
+        console.print(Text(new_results(news, model.server), style="bold"))
     try:
         started = await start(plan, client, welcome)
     except Left:
@@ -336,7 +336,7 @@ async def run(plan: Plan, server: str, store: TokenStore, *, ascii: bool = False
         await client.close()
         return 1
     if isinstance(news, int) and not isinstance(news, bool) and news > 0:
-        model.say(f"{model.message} {new_results(news)}.".strip(), model.tone)
+        model.say(f"{model.message} {new_results(news, model.server)}.".strip(), model.tone)
     tui = Tui(client)
     client.tui = tui
     try:

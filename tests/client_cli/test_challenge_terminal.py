@@ -73,12 +73,15 @@ def test_a_challenge_made_raced_and_told(
     bob.wait_for(r"The table of ann's challenge")
     bob.wait_for(rf"1\s+ann \(ghost\)\s+resigned\s+\S+\s+2\s+{dealt + 2}/52\s+[0-9a-f]{{16}}")
     bob.wait_for(rf"▸2\s+bob\s+resigned\s+\S+\s+0\s+{dealt}/52\s+[0-9a-f]{{16}}")
-    bob.wait_for(r"Your replay:   patience-race replay [0-9a-f]{16}")
-    ghost = bob.wait_for(r"The ghost's:   patience-race replay ([0-9a-f]{16})").group(1)
+    # each as pasted works, on this server too (--server: it is not the default one)
+    bob.wait_for(r"Yours:   patience-race replay [0-9a-f]{16} --server ws://127\.0\.0\.1:\d+")
+    ghost = bob.wait_for(r"Ghost's: patience-race replay ([0-9a-f]{16}) --server ws://").group(1)
     bob.wait_for(r"c challenge a friend with your game · q quit")
 
     # the challenger, connected, is told at once (under the challenge's page)
     ann.wait_for(r"bob raced your ghost at The Gate: resigned, \d+/52 home, 0 moves;")
+    # the commands named work as pasted, on this server (not the default one): --server
+    ann.wait_for(r"\(patience-race challenges --server ws://127\.0\.0\.1:\d+: 1 new\)")
     ann.wait_for(r"you stay ahead")
     ann.type("q", enter=False)  # the page closes: the table again
     ann.wait_for(r"RESIGNED")
@@ -89,6 +92,10 @@ def test_a_challenge_made_raced_and_told(
     bob.type("q")
     assert bob.exit_code() == 0
     assert b"ann's ghost beat you by 2 cards home." in bob.output
+    # (it said "The table: patience-race challenge ID", which reached the default server)
+    assert re.search(
+        rb"The table: patience-race challenge \w+ --server ws://127\.0\.0\.1:\d+", bob.output
+    ), bob.output
     # once raced: the table, and nothing to take
     again = start(terminals, server_process, tmp_path / "bob", "challenge", cid)
     again.wait_for(r"You have raced it: your result is in the table above")
@@ -97,7 +104,7 @@ def test_a_challenge_made_raced_and_told(
 
     # ann, at her next start, hears of the result she has not looked at
     back = start(terminals, server_process, ann_config, "play")
-    back.wait_for(r"1 new result on your challenges: patience-race challenges")
+    back.wait_for(r"1 new result on your challenges: patience-race challenges --server\s+ws://")
     back.wait_for(r"which game\?")
     back.type("q")
     assert back.exit_code() == 0
@@ -141,7 +148,10 @@ def test_a_challenge_game_left_is_taken_up(
     bob.wait_for(r"moves 1")
     bob.type("q")  # the game is kept, its clock running
     assert bob.exit_code() == 0
-    assert f"its clock runs on: patience-race challenge {cid} takes it up".encode() in bob.output
+    assert re.search(
+        rf"its clock runs on: patience-race challenge {cid} --server ws://\S+ takes it up".encode(),
+        bob.output,
+    ), bob.output
 
     again = start(terminals, server_process, tmp_path / "bob", "challenge", cid)
     again.wait_for(r"Your challenge game, as you left it")

@@ -162,7 +162,7 @@ def test_results() -> None:
     check_golden("screen-results", shown)
     # every racer's replay id, whole, beside the longest name
     assert re.search(r"catherine_of_aragon .* 2/52 +ca7ca7ca7ca7ca7c\n", shown), shown
-    assert "Anyone's:     patience-race replay ID (the replay column)" in shown
+    assert "Others: patience-race replay ID, ID from the table" in shown
 
 
 def test_results_of_an_older_server_have_no_replay_column_ids() -> None:
@@ -393,7 +393,7 @@ def test_race_results_give_the_replay_id() -> None:
     model.apply_results({"code": "8GY8VQ", "race": 1, "results": RESULTS})
     shown = screen(model)
     check_golden("screen-results-replay", shown)
-    assert f"Your replay:  patience-race replay {model.game.gid}" in shown
+    assert f"Replay: patience-race replay {model.game.gid}" in shown
 
 
 def test_the_race_panel_title_is_whole_beside_short_names() -> None:

@@ -356,7 +356,7 @@ def test_a_race_replay_stepped_through(
     ann.wait_for(r"Resign this race\?")
     ann.type("y")
     ann.wait_for(r"Results of race 1")
-    gid = ann.wait_for(r"Your replay:  patience-race replay ([0-9a-f]{16})").group(1)
+    gid = ann.wait_for(r"Replay: patience-race replay ([0-9a-f]{16}) --server ws://").group(1)
     ann.type("q")
     assert ann.exit_code() == 0
 
