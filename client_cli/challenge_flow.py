@@ -76,7 +76,8 @@ async def begin(plan: Plan, client: Client, welcome: Mapping[str, Any], ask: Ask
         try:
             taken = await conn.request("challenge_take", replay=rid)
         except ServerError as exc:
-            if exc.code != "already_taken":
+            # raced already, or one's own game: its challenge is shown (one's own, to send)
+            if exc.code not in ("already_taken", "own_challenge"):
                 raise
             made = await conn.request("challenge_create", replay=rid)  # its id, to show it
             cid = clean((made.get("challenge") or {}).get("id", ""), 32)

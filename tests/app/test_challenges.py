@@ -239,3 +239,14 @@ async def test_a_challenge_of_a_challenge_of_todays_daily_waits_too(server: Runn
     assert second["day"] == challenge["day"] and second["opens_at"] is not None
     refused = await cy.request("challenge_take", challenge=second["id"])
     assert refused["code"] == "not_yet", refused
+
+
+async def test_racing_ones_own_replay_is_refused_and_makes_nothing(server: Running) -> None:
+    """``challenge_take`` of one's own replay is refused, and leaves no challenge made
+    behind (one was made, and listed as the player's, before the refusal)."""
+    ann = await player(server.url, "ann")
+    gid = await solo_won(ann)
+    own = await ann.request("challenge_take", replay=gid)
+    assert own["code"] == "own_challenge"
+    assert "challenge_create" in own["message"]
+    assert (await ann.call("challenges"))["challenges"] == []

@@ -5,12 +5,15 @@ replay raced from the replay viewer."""
 
 from __future__ import annotations
 
+import asyncio
+import json
 import os
 import re
 import subprocess
 from pathlib import Path
 
 from server.engine import new_game
+from tests.app.client import signed_in
 from tests.app.conftest import ServerProcess
 from tests.solver.positions import HOME
 
@@ -225,3 +228,38 @@ def test_a_challenge_shown_without_a_terminal(
     )
     nosuch = piped(tmp_path / "nobody", "abcdefghijklmnop")
     assert nosuch.returncode == 1 and "no challenge" in nosuch.stderr, nosuch
+
+
+def test_racing_ones_own_replay_shows_its_challenge_to_send(
+    server_process: ServerProcess, tmp_path: Path, terminals: list[Terminal]
+) -> None:
+    """``challenge --replay`` of one's own game shows its challenge, to send, as
+    ``challenge ID`` does for one's own (it made one, then said "this challenge is of
+    your own game" and exited 1)."""
+    config = tmp_path / "ann"
+    ann = start(terminals, server_process, config, "play", "gate", "--seed", "1234")
+    register(ann, "ann")
+    ann.wait_for(LEGAL)
+    ann.type("resign")
+    ann.wait_for(r"RESIGNED")
+    ann.type("q")
+    assert ann.exit_code() == 0
+    token = json.loads((config / "patience-race" / "tokens.json").read_text())
+    found = re.search(r'"token": "([^"]+)"', json.dumps(token))
+    assert found is not None
+
+    async def solo_id() -> str:
+        client = await signed_in(server_process.url, found.group(1))
+        try:
+            welcome = await client.call("hello", protocol=1, token=found.group(1))
+            gid: str = welcome["resume"]["solo"]["game"]
+            return gid
+        finally:
+            await client.close()
+
+    gid = asyncio.run(solo_id())
+    own = start(terminals, server_process, config, "challenge", "--replay", gid)
+    own.wait_for(LINK.format(port=server_process.port))
+    own.wait_for(r"Your challenge: ann's game of The Gate \(a solo game\): resigned")
+    assert own.exit_code() == 0
+    assert "your own game" not in own.text

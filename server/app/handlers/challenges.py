@@ -126,6 +126,13 @@ class Challenging(Part):
         if req.challenge is not None:
             record = await self.find(req.challenge)
         elif req.replay is not None:
+            _, owner = await self.replay_for(session, pid, req.replay)
+            if owner == pid:  # (refused before its challenge is made: none is left behind)
+                raise refuse(
+                    ErrorCode.OWN_CHALLENGE,
+                    "this replay is of your own game: challenge_create makes its challenge, "
+                    "for others to race",
+                )
             record = await self.challenge_of(session, pid, req.replay)
         else:
             raise refuse(ErrorCode.BAD_REQUEST, "challenge_take: name a 'challenge' or a 'replay'")
