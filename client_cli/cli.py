@@ -27,6 +27,8 @@
     patience-race devices [sign-out ID | sign-out --everywhere]
                                              your devices, and signing them out
     patience-race replay ID [--speed N]      step through a finished game: board and moves
+    patience-race review ID                  where a finished game was lost (a daily's:
+                                             after the day's reset)
     patience-race challenge ID               race a challenge's ghost (ID, or its link)
     patience-race challenge --replay ID      race a replay's ghost ("race this")
     patience-race challenges                 your challenges, and who raced them
@@ -63,6 +65,7 @@ from .queries import (
     cmd_unfollow,
     show_challenge,
 )
+from .review import cmd_review
 from .session import Plan, run
 
 MAX_SEED = 2**64 - 1
@@ -209,6 +212,7 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "rename": cmd_name,
     "league": cmd_league,
     "profile": cmd_profile,
+    "review": cmd_review,
     "me": cmd_profile,
 }
 
@@ -349,6 +353,14 @@ def parser() -> argparse.ArgumentParser:
     devices.add_argument(
         "--everywhere", action="store_true", help="sign out every device but this one"
     )
+    review = sub.add_parser(
+        "review",
+        parents=[common],
+        help="where a finished game was lost, by its id (signs in)",
+        description="ID: a finished game's id (its replay's). A daily deal's game is "
+        "reviewed after the day's reset.",
+    )
+    review.add_argument("id", metavar="ID", help="a finished game's id (its replay's)")
     replay = sub.add_parser("replay", parents=[common], help="step through a game's replay")
     replay.add_argument("id", metavar="ID", help="a replay id (a board entry's, a race game's)")
     replay.add_argument(

@@ -2,8 +2,10 @@
 was lost, the board there, the move played and a move that kept the win with the line
 that wins from there; or, for a won game, its moves over par and its longest detour.
 
-Pure: :func:`review_page` takes the server's ``review`` reply (``docs/protocol.md``,
-"Reviews") and a width. Every text from the server goes through :func:`clean`.
+:func:`review_page` is pure: it takes the server's ``review`` reply
+(``docs/protocol.md``, "Reviews") and a width. Every text from the server goes through
+:func:`clean`. :func:`cmd_review` is ``patience-race review ID``: any finished game one may
+see, by its id (a ranked daily's after the day's reset, long after its screen is gone).
 
 >>> page = review_page({"found": "lost_at", "status": "lost", "moves": 18, "at": 5,
 ...     "move": 6, "played": "1+7", "better": "1+5", "continuation": ["1+5", "2+8"],
@@ -29,10 +31,15 @@ began.
 
 from __future__ import annotations
 
+import argparse
+import asyncio
+import sys
 import textwrap
 from collections.abc import Mapping
 from typing import Any
 
+from . import pager
+from .connection import ServerError
 from .lines import plural
 from .render import render
 from .sanitize import clean
@@ -135,3 +142,37 @@ def _over_par(review: Mapping[str, Any], width: int) -> list[str]:
                 width,
             )
     return lines
+
+
+def cmd_review(args: argparse.Namespace) -> int:
+    """``patience-race review ID``: the review of a finished game by its id (its
+    replay's), signed in beside the player's own connection; through the pager when
+    taller than the terminal."""
+    from .queries import _console, _fail, _signed_in  # (queries imports the views)
+
+    gid = args.id.strip().lower()
+
+    async def ask() -> dict[str, Any]:
+        conn, _welcome = await _signed_in(args.server)
+        try:
+            # the search takes up to its budget (10 s) on the server
+            return await conn.request("review", timeout=60, game=gid)
+        finally:
+            await conn.close()
+
+    print(f"Reviewing game {gid}: the server searches it (up to ten seconds)...", file=sys.stderr)
+    try:
+        reply = asyncio.run(ask())
+    except ServerError as exc:
+        if exc.code == "review_later":
+            print(
+                f"patience-race: {exc.message}: then, patience-race review {gid}",
+                file=sys.stderr,
+            )
+            return 1
+        return _fail(args, exc)
+    except Exception as exc:
+        return _fail(args, exc)
+    width = min(_console(args).width, 100) - 2
+    pager.show(review_page(reply, width, ascii=args.ascii))
+    return 0

@@ -424,7 +424,7 @@ REQUESTS: dict[str, type[Request]] = {
 }
 
 #: what a connection signed in with ``hello``'s ``side`` may ask (a one-shot command's:
-#: its player's account, boards, replays, groups and leagues); anything else, playing
+#: its player's account, boards, replays and reviews, groups and leagues); anything else, playing
 #: above all, is refused with ``side_connection``
 SIDE_REQUESTS: frozenset[type[Request]] = frozenset(
     {
@@ -450,6 +450,7 @@ SIDE_REQUESTS: frozenset[type[Request]] = frozenset(
         EventJoin,
         Event,
         Profile,
+        *REVIEW_REQUESTS,
     }
 )
 

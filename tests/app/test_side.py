@@ -35,6 +35,9 @@ async def test_a_side_connection_takes_nothing_over_and_cannot_play(server: Runn
     assert any(d["this"] and d["label"] == "one-shot" for d in devices["devices"])
     assert (await side.call("profile"))["type"] == "profile"
     assert (await side.call("group_create", name="desk"))["type"] == "group"
+    # a finished game's review, as its replay (the terminal's review ID): no playing
+    reviewed = await side.request("review", game="0" * 16)
+    assert reviewed["code"] == "no_such_game", reviewed
 
     # playing is not
     tries: tuple[tuple[str, dict[str, Any]], ...] = (

@@ -4,12 +4,17 @@ move played, the move that kept the win, and the board there."""
 
 from __future__ import annotations
 
+import asyncio
+import os
+import re
+import subprocess
 from pathlib import Path
 
+from tests.app.client import signed_in
 from tests.app.conftest import ServerProcess
 from tests.app.test_review import LOST_LINE, SEED
 
-from .terminal import Terminal
+from .terminal import CLIENT, Terminal
 from .test_terminal import LEGAL, register, start
 
 
@@ -36,3 +41,45 @@ def test_review_after_a_lost_game(
     ann.wait_for(r"The board before move 6")
     ann.wait_for(r"1\+5 there kept the win")
     ann.type("q")
+
+
+def test_review_a_game_by_its_id(
+    server_process: ServerProcess, tmp_path: Path, terminals: list[Terminal]
+) -> None:
+    """``patience-race review ID`` reviews any finished game one may see by its id (the
+    replay's): a ranked daily's after the day's reset, when its screen is long gone (only
+    the game on the table could be reviewed, so a daily's never could)."""
+    config = tmp_path / "config"
+    ann = start(terminals, server_process, config, "play", "nestor", "--seed", str(SEED))
+    register(ann, "ann")
+    ann.wait_for(LEGAL)
+    ann.type("q")
+    assert ann.exit_code() == 0
+    token = re.search(r'"token": "([^"]+)"', (config / "patience-race" / "tokens.json").read_text())
+    assert token is not None
+
+    async def games() -> tuple[str, str]:
+        client = await signed_in(server_process.url, token.group(1))
+        try:
+            solo = client.welcome["resume"]["solo"]["game"]  # type: ignore[attr-defined]
+            for move in [*LOST_LINE, "reserve", "reserve", "reserve"]:
+                await client.call("move", move=move, game=solo)
+            daily = (await client.call("daily", game="gate"))["game"]
+            await client.call("resign", game=daily)
+            return solo, daily
+        finally:
+            await client.close()
+
+    solo, daily = asyncio.run(games())
+    env = {**os.environ, "XDG_CONFIG_HOME": str(config), "COLUMNS": "80"}
+    run = [CLIENT, "--server", server_process.url, "review"]
+    done = subprocess.run([*run, solo], capture_output=True, text=True, env=env, timeout=60)
+    assert done.returncode == 0, done
+    assert "Where the game was lost" in done.stdout
+    assert re.search(r"until\s+move 6: you\s+played 1\+7", done.stdout), done.stdout
+    # today's daily: after the reset, said so, and when
+    later = subprocess.run([*run, daily], capture_output=True, text=True, env=env, timeout=60)
+    assert later.returncode == 1 and "after the day's reset" in later.stderr, later
+    assert "patience-race review" in later.stderr  # (what to type then)
+    nosuch = subprocess.run([*run, "0" * 16], capture_output=True, text=True, env=env, timeout=60)
+    assert nosuch.returncode == 1 and "patience-race: no game" in nosuch.stderr, nosuch
