@@ -23,10 +23,10 @@ from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 from rich.console import Group, RenderableType
-from rich.live import Live
 from rich.table import Table
 from rich.text import Text
 
+from . import pager
 from .boards import board_id, board_view
 from .challenge import http_url, result_words
 from .connection import Connection, LinkError, ServerError
@@ -134,6 +134,20 @@ async def _group_of(conn: Connection, words: Sequence[str]) -> tuple[str, list[s
     return words[0].strip().lower(), list(words[1:])
 
 
+def gone_words(gone: Mapping[str, Any]) -> str:
+    """Why a watched group is no longer the player's (a ``group_gone`` event).
+
+    >>> gone_words({"name": "Owls", "why": "deleted"})
+    'Owls was deleted by its owner.'
+    >>> gone_words({"name": "Owls", "why": "not_member"})
+    'You are no longer in Owls: its owner removed you, or you left it elsewhere.'
+    """
+    name = clean(gone.get("name") or "the group", 40)
+    if gone.get("why") == "deleted":
+        return f"{name} was deleted by its owner."
+    return f"You are no longer in {name}: its owner removed you, or you left it elsewhere."
+
+
 def cmd_group(args: argparse.Namespace) -> int:
     console = _console(args)
     action = args.action or "list"
@@ -155,7 +169,8 @@ def cmd_group(args: argparse.Namespace) -> int:
                 return group_view(reply, args.server, args.ascii), None
             gid, rest = await _group_of(conn, words)
             if action == "show" and args.watch:
-                await watch(conn, gid)
+                await watch(conn, gid)  # (until Ctrl-C, or the group is no longer theirs)
+                return Group(), None
             if action == "show":
                 reply = await conn.request("group_show", group=gid)
             elif action == "leave":
@@ -184,7 +199,8 @@ def cmd_group(args: argparse.Namespace) -> int:
         """The group, redrawn each time the server sends it again (who is online, who is
         in it), until Ctrl-C; its members' challenges as first shown."""
         came: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
-        conn.on_event = lambda e: came.put_nowait(e) if e.get("type") == "group" else None
+        watched = ("group", "group_gone")  # (gone: removed, or the group deleted)
+        conn.on_event = lambda e: came.put_nowait(e) if e.get("type") in watched else None
         conn.on_welcome = lambda welcome: came.put_nowait(None)  # (reconnected)
         hint = Text("watching: redrawn as members come and go · Ctrl-C stops", style="dim")
 
@@ -194,14 +210,17 @@ def cmd_group(args: argparse.Namespace) -> int:
 
         first = await conn.request("group_show", group=gid, watch=True)
         challenges = first.get("challenges")
-        with Live(shown(first), console=console, auto_refresh=False) as live:
+        with pager.Redrawn(console, shown(first)) as live:
             while True:
                 event = await came.get()
+                if event is not None and event.get("type") == "group_gone":
+                    break
                 try:  # (a reconnection: watching is not brought back)
                     event = event or await conn.request("group_show", group=gid, watch=True)
                 except (LinkError, ServerError):
                     continue
-                live.update(shown({**event, "challenges": challenges}), refresh=True)
+                live.update(shown({**event, "challenges": challenges}))
+        _print(console, Text(gone_words(event), style="yellow"), args.ascii)
 
     if args.watch and action != "show":
         print("patience-race: --watch goes with group show GROUP", file=sys.stderr)

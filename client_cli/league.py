@@ -16,10 +16,10 @@ from typing import Any
 
 from rich import box
 from rich.console import Group
-from rich.live import Live
 from rich.table import Table
 from rich.text import Text
 
+from . import pager
 from .connection import Connection, LinkError, ServerError
 from .lines import as_int
 from .queries import _console, _fail, _print, _render, _signed_in
@@ -149,14 +149,14 @@ def cmd_league(args: argparse.Namespace) -> int:
             return _render(Group(league_view(reply, args.ascii), hint), args.ascii, console.width)
 
         reply = await conn.request("event", watch=True)
-        with Live(shown(reply), console=console, auto_refresh=False) as live:
+        with pager.Redrawn(console, shown(reply)) as live:
             while True:
                 event = await came.get()
                 try:  # (a reconnection: watching is not brought back)
                     event = event or await conn.request("event", watch=True)
                 except (LinkError, ServerError):
                     continue
-                live.update(shown(event), refresh=True)
+                live.update(shown(event))
 
     try:
         reply = asyncio.run(fetch())

@@ -15,6 +15,9 @@ import subprocess
 import sys
 from typing import TextIO
 
+from rich.console import Console, RenderableType
+from rich.live import Live
+
 #: the exit status of a shell that could not find or run the command
 NOT_RUN = (126, 127)
 
@@ -81,3 +84,35 @@ def _paged(text: str, command: str, out: TextIO) -> bool:
         with contextlib.suppress(BrokenPipeError):
             pager.stdin.close()
     return pager.returncode not in NOT_RUN
+
+
+class Redrawn:
+    """A view shown and shown again as it changes (``--watch``): redrawn in place on a
+    terminal (rich's Live), else each version written whole after the one before, as it
+    comes (a pipe or a file keeps every version; Live wrote nothing there until it
+    stopped, and then only the last)."""
+
+    def __init__(self, console: Console, first: RenderableType) -> None:
+        self.console = console
+        in_place = console.is_terminal
+        self.live = Live(first, console=console, auto_refresh=False) if in_place else None
+        self.first = first
+
+    def __enter__(self) -> Redrawn:
+        if self.live is not None:
+            self.live.__enter__()
+        else:
+            self.update(self.first)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.live is not None:
+            self.live.__exit__(None, None, None)
+
+    def update(self, view: RenderableType) -> None:
+        if self.live is not None:
+            self.live.update(view, refresh=True)
+            return
+        self.console.print(view)
+        self.console.print()
+        self.console.file.flush()

@@ -22,7 +22,6 @@ from typing import Any
 
 from rich import box
 from rich.console import Console, Group
-from rich.live import Live
 from rich.table import Table
 from rich.text import Text
 
@@ -352,7 +351,7 @@ def cmd_top(args: argparse.Namespace) -> int:
         def shown(page: dict[str, Any]) -> Any:
             return _render(Group(view(page), hint), args.ascii, width)
 
-        with Live(shown(page), console=console, auto_refresh=False) as live:
+        with pager.Redrawn(console, shown(page)) as live:
             while True:
                 what = await changes.get()
                 try:
@@ -361,7 +360,7 @@ def cmd_top(args: argparse.Namespace) -> int:
                     page = await conn.request("top", **{**fields, "board": board})
                 except (LinkError, ServerError):
                     continue
-                live.update(shown(page), refresh=True)
+                live.update(shown(page))
 
     try:
         return asyncio.run(fetch())

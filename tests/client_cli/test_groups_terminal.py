@@ -119,6 +119,21 @@ def test_group_show_watched_from_the_terminal(
     watching.wait_for(r"Owls · 2 members · 1 online", timeout=15)
     watching.type("\x03", enter=False)
     assert watching.exit_code() == 0
+
+    # the group deleted (by eve, from another connection) while watched: said, and over
+    again = run(terminals, url, folder, "group", "show", gid, "--watch")
+    again.wait_for(r"Owls · 2 members")
+    token = TokenStore(folder / "patience-race").get(url)
+    assert token is not None
+
+    async def deleted() -> None:
+        eve = await signed_in(url, token.token)
+        await eve.call("group_delete", group=gid)
+        await eve.close()
+
+    asyncio.run(deleted())
+    again.wait_for(r"Owls was deleted by its owner\.", timeout=15)
+    assert again.exit_code() == 0
     wrong = run(terminals, url, folder, "group", "--watch")
     wrong.wait_for(r"--watch goes with group show GROUP")
     assert wrong.exit_code() == 2

@@ -3,8 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import os
+import queue
 import re
+import signal
 import stat
+import subprocess
+import threading
 import time
 from pathlib import Path
 
@@ -13,7 +18,7 @@ from tests.app.client import player
 from tests.app.conftest import ServerProcess
 from tests.solver.positions import HOME, STUCK, homed
 
-from .terminal import Terminal
+from .terminal import CLIENT, Terminal
 
 #: the first legal move, once the line under it (the keys) is drawn too
 LEGAL = r"legal: #?1 (\S+).*\n.*q (?:quit|leave)"
@@ -407,3 +412,47 @@ def test_a_race_replay_stepped_through(
     viewer.wait_for(r"move 4 of 4")
     viewer.type("q", enter=False)
     assert viewer.exit_code() == 0
+
+
+def test_a_board_watched_through_a_pipe_writes_each_version_as_it_comes(
+    server_process: ServerProcess, tmp_path: Path
+) -> None:
+    """``top --watch | cat`` writes the board, then the board again at each change, as
+    they come (a pipe or a file got nothing until Ctrl-C, then only the last)."""
+    daily_resigned(server_process.url, "dee")
+    env = {**os.environ, "XDG_CONFIG_HOME": str(tmp_path), "COLUMNS": "80"}
+    watch = subprocess.Popen(
+        [CLIENT, "--server", server_process.url, "top", "gate", "--watch"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        stdin=subprocess.DEVNULL,
+        env=env,
+    )
+    lines: queue.Queue[str] = queue.Queue()
+
+    def read() -> None:  # (a blocked read would hang the test: a thread reads)
+        assert watch.stdout is not None
+        for line in watch.stdout:
+            lines.put(line.decode())
+
+    threading.Thread(target=read, daemon=True).start()
+
+    def until(text: str) -> str:
+        seen = ""
+        deadline = time.monotonic() + 20
+        while text not in seen:
+            try:
+                seen += lines.get(timeout=max(deadline - time.monotonic(), 0.01))
+            except queue.Empty:
+                raise AssertionError(f"no {text!r} written: {seen!r}") from None
+        return seen
+
+    try:
+        until("· 1 player")
+        daily_resigned(server_process.url, "eve")
+        seen = until("· 2 players")
+        seen += until("eve")
+        assert re.search(r"\n\s*\d\s+eve\s+\d+/52", seen), seen
+    finally:
+        watch.send_signal(signal.SIGINT)
+        watch.wait(10)
