@@ -249,7 +249,7 @@ def board_view(
         parts.append(_table(page, me, g))
     elif friends:
         parts.append(Text("Neither you nor anyone you follow is on this board."))
-    else:
+    elif not (around and size):  # (around one who is not on it: said below)
         parts.append(Text("Nobody is on this board yet."))
     parts.append(Text(""))
     to_beat = page.get("to_beat")

@@ -122,6 +122,16 @@ def test_a_past_day_around_me() -> None:
     assert "To beat: catherine_of_aragon_ (just above you, rank 3)" in shown
 
 
+def test_around_me_off_the_board_says_so_once() -> None:
+    """Around one who is not on a board of three: that, and no "Nobody is on this board
+    yet" beside it (it said both)."""
+    board = {**page("daily", "daily/gate/2026-11-21", "The Gate", []), "size": 3, "rank": None}
+    board["leader"] = board["to_beat"] = DAILY[0]
+    shown = text(board_view(board, me="dan", around=True, server_ms=NOW))
+    assert "You are not on this board yet." in shown
+    assert "Nobody" not in shown, shown
+
+
 def test_boards_show_the_hints_taken_as_the_web_board_does() -> None:
     """The daily and best-times tables count each entry's hints; entries written before
     hints were counted (no ``hints``) leave the column blank, and a board none of whose
