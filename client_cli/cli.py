@@ -339,7 +339,8 @@ def parser() -> argparse.ArgumentParser:
         help="play as yourself on another device: a code to enter there (signs in)",
         description="No CODE: a code to enter on another device (a browser, another "
         "terminal), good once for a few minutes. CODE: sign this terminal in as the player "
-        "who showed it, with a token of its own, kept as play keeps one.",
+        "who showed it, with a token of its own, kept as play keeps one; or a browser's "
+        "recovery key, as that browser's device.",
     )
     link.add_argument("code", nargs="?", metavar="CODE", help="a code from your other device")
     link.add_argument(

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import re
 import sys
 import time
 from typing import Any
@@ -22,7 +23,7 @@ from rich.table import Table
 from rich.text import Text
 
 from .config import Account, TokenStore, config_dir, device_label
-from .connection import Connection
+from .connection import Connection, ServerError
 from .lines import as_int
 from .queries import _console, _fail, _print, _signed_in
 from .sanitize import clean
@@ -74,6 +75,12 @@ def _show_code(args: argparse.Namespace) -> int:
     return 0
 
 
+#: a browser's recovery key: the token it signs in with (192 random bits, URL-safe)
+KEY_RE = re.compile(r"[A-Za-z0-9_-]{32}")
+#: the longest a link code is typed (``ABCD-EFGH``, spaced or not): the server takes 16
+LONGEST_CODE = 16
+
+
 def _enter_code(args: argparse.Namespace) -> int:
     store = TokenStore(config_dir())
     saved = store.get(args.server)
@@ -86,16 +93,36 @@ def _enter_code(args: argparse.Namespace) -> int:
         )
         return 1
 
+    code = args.code.strip()
+    key = KEY_RE.fullmatch(code) is not None
+    if not key and len(code) > LONGEST_CODE:
+        print(
+            f"patience-race: {clean(code, 40)!r} is not a link code: 8 letters and digits "
+            "like ABCD-EFGH, nor a recovery key (a browser's, 32 letters, digits, - and _)",
+            file=sys.stderr,
+        )
+        return 1
+
     async def link() -> dict[str, Any]:
+        if key:  # a browser's recovery key: its token, and the same device as it
+            conn = Connection(args.server, token=code, side=True)
+            welcome = await conn.open()
+            await conn.close()
+            return {"token": code, "player": welcome.get("player") or {}}
         conn = Connection(args.server)
         await conn.open()
         try:
-            return await conn.request("link", code=args.code, device=device_label())
+            return await conn.request("link", code=code, device=device_label())
         finally:
             await conn.close()
 
     try:
         reply = asyncio.run(link())
+    except ServerError as exc:
+        if key and exc.code == "bad_token":  # (no saved token is at fault)
+            print(f"patience-race: that recovery key: {exc.message}", file=sys.stderr)
+            return 1
+        return _fail(args, exc)
     except Exception as exc:
         return _fail(args, exc)
     token = reply.get("token")

@@ -6,9 +6,11 @@ goes on."""
 
 from __future__ import annotations
 
+import asyncio
 import re
 from pathlib import Path
 
+from tests.app.client import player
 from tests.app.conftest import ServerProcess
 
 from .terminal import Terminal
@@ -73,6 +75,12 @@ def test_bad_codes_are_refused_in_words(
     malformed = start(terminals, server_process, tmp_path, "link", "ABCD-EFG1")
     malformed.wait_for(r"'ABCD-EFG1' is not a link code")
     assert malformed.exit_code() == 1
+    # a link, or anything long that is no key: in words (it said "field 'code' is longer
+    # than 16")
+    long = start(terminals, server_process, tmp_path, "link", "http://127.0.0.1:9132/play")
+    assert long.exit_code() == 1 and "longer than" not in long.text
+    said = "".join(long.text.split("\n"))
+    assert "is not a link code: 8 letters and digits like ABCD-EFGH, nor a recovery" in said
     unknown = start(terminals, server_process, tmp_path, "link", "2222-3333")
     unknown.wait_for(r"no link code 2222-3333: it may have been used or have expired")
     assert unknown.exit_code() == 1
@@ -80,3 +88,31 @@ def test_bad_codes_are_refused_in_words(
     usage = start(terminals, server_process, tmp_path, "devices", "sign-out")
     usage.wait_for(r"devices sign-out ID, or devices sign-out --everywhere")
     assert usage.exit_code() == 2
+
+
+def test_a_browsers_recovery_key_signs_a_terminal_in(
+    server_process: ServerProcess, tmp_path: Path, terminals: list[Terminal]
+) -> None:
+    """The browser's recovery key (its token) signs a terminal in as its player with
+    ``link KEY``, as the browser's name form takes it (the terminal had no way to use
+    one); a key that signs in no one is refused in words, and nothing is kept."""
+
+    async def registered() -> str:
+        client = await player(server_process.url, "kit")
+        await client.close()
+        assert client.token is not None
+        return client.token
+
+    key = asyncio.run(registered())
+    terminal = tmp_path / "terminal"
+    linked = start(terminals, server_process, terminal, "link", key)
+    linked.wait_for(r"This terminal now plays as kit on ws://")
+    assert linked.exit_code() == 0
+    devices = start(terminals, server_process, terminal, "devices")
+    devices.wait_for(r"Your devices on \S+: 1")  # (the key's device: one token, one device)
+    assert devices.exit_code() == 0
+    other = tmp_path / "other"
+    wrong = start(terminals, server_process, other, "link", "A" * 32)
+    wrong.wait_for(r"no player has this token")
+    assert wrong.exit_code() == 1
+    assert not (other / "patience-race" / "tokens.json").exists()
