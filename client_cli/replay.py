@@ -348,9 +348,11 @@ def _moves(stepper: Stepper, g: Glyphs, width: int, room: int) -> list[Text]:
     return body
 
 
-def view_line(view: Mapping[str, Any], g: Glyphs) -> Text:
-    """Cards home, moves and the game's own counters, from a view."""
-    parts = [f"home {_int(view.get('home'))}/{_int(view.get('total'))}"]
+def view_line(view: Mapping[str, Any], g: Glyphs, pairs: bool = False) -> Text:
+    """Cards home (pairs off, where they come off in pairs), moves and the game's own
+    counters, from a view."""
+    home, total = _int(view.get("home")), _int(view.get("total"))
+    parts = [f"pairs off {home // 2}/{total // 2}" if pairs else f"home {home}/{total}"]
     parts.append(f"moves {_int(view.get('moves'))}")
     for key, value in view.items():
         if key in STANDARD_FIELDS or key in LAYOUT_FIELDS or not isinstance(key, str):
@@ -377,9 +379,9 @@ def _board_body(stepper: Stepper, g: Glyphs, width: int, room: int, ascii: bool)
         left = [Text(" fetching the board…", style="dim")]
         board_lines, board_width = left, 22
     else:
-        line = view_line(view, g)
+        line = view_line(view, g, stepper.replay.pairs)
         if step != stepper.at:
-            line = Text(f" (the board of move {step}: fetching {stepper.at}…)", style="dim")
+            line = Text(f" (the board of step {step}: fetching {stepper.at}…)", style="dim")
         board = draw_board(view, width, max(room - 1, 1), ascii=ascii)
         board_lines, board_width = [line, *board.lines], board.width
     side = width - board_width - 3
@@ -406,7 +408,8 @@ def render_replay(stepper: Stepper, width: int, height: int, *, ascii: bool = Fa
     width = max(width, 20)
     left = Text(" Replay", style="bold")
     left.append(f"{g.sep}{replay.title()}{g.sep}{replay.player}")
-    right = Text(f"move {stepper.at} of {stepper.last} ")
+    # (steps: the log's entries, hints and undos too, not only the moves counted)
+    right = Text(f"step {stepper.at} of {stepper.last} ")
     if stepper.playing:
         right.append(f"playing {speed_text(stepper.speed)}/s ", style="bold")
     else:

@@ -15,8 +15,8 @@ from prompt_toolkit.output import DummyOutput
 from rich.console import Console
 
 from client_cli.connection import ServerError
-from client_cli.lines import plain
-from client_cli.replay import Replay, Stepper, render_replay, replay_table
+from client_cli.lines import Glyphs, plain
+from client_cli.replay import Replay, Stepper, render_replay, replay_table, view_line
 from client_cli.replay_tui import NO_BOARD, ReplayTui
 from server.engine import new_game
 
@@ -82,7 +82,7 @@ def test_stepping_keeps_the_current_move_in_view() -> None:
     shown = screen(stepper)
     check_golden("replay-middle", shown)
     assert "▸   19    0:22.8   t3>b1" in shown
-    assert "move 19 of 31 playing 2/s" in shown.splitlines()[0]
+    assert "step 19 of 31 playing 2/s" in shown.splitlines()[0]
 
 
 def test_at_the_end() -> None:
@@ -190,7 +190,7 @@ def test_while_a_view_is_fetched_the_nearest_is_drawn() -> None:
     stepper.keep_view(2, views[2])
     stepper.step(1)
     assert stepper.wanted() == 1
-    assert "(the board of move 0: fetching 1…)" in screen(stepper)
+    assert "(the board of step 0: fetching 1…)" in screen(stepper)
     stepper.playing = True
     stepper.keep_view(1, views[1])
     assert stepper.wanted() == 3  # ahead while playing
@@ -247,3 +247,11 @@ def test_one_move_is_said_in_the_singular() -> None:
     message["result"]["moves"] = 1
     shown = screen(Stepper(Replay.from_message(message, GAMES)))
     assert "resigned at 0:10.8 · 1 move · 9/52 home" in shown, shown
+
+
+def test_the_board_line_of_a_game_of_pairs_counts_pairs() -> None:
+    """Under a Nestor replay's board: pairs off, as its header and its game say (it said
+    "home 52/52")."""
+    view = {"home": 52, "total": 52, "moves": 30, "status": "won"}
+    assert view_line(view, Glyphs(False), pairs=True).plain.startswith(" pairs off 26/26 · ")
+    assert view_line(view, Glyphs(False)).plain.startswith(" home 52/52 · ")

@@ -71,7 +71,7 @@ def test_the_own_daily_replay_has_its_boards_before_the_reset(
         for at in range(4):
             if at:
                 viewer.type("", enter=True)
-                viewer.wait_for(rf"move {at} of 4")
+                viewer.wait_for(rf"step {at} of 4")
             viewer.wait_for(rf"home \d+/52 · moves {at} ")
             settled(viewer)
             stocks.append(stock_after(viewer, stocks[-1] if stocks else None))

@@ -341,7 +341,7 @@ def test_the_daily_then_its_board_friends_and_replay(
     own.wait_for(rf"daily {day} · resigned at \S+ · 3 moves · \d+/52 home · no seed yet")
     own.wait_for(r"No seed: a daily replay before its day's reset")
     own.type("", enter=True)
-    own.wait_for(r"move 1 of 4")
+    own.wait_for(r"step 1 of 4")
     own.type("q", enter=False)
     assert own.exit_code() == 0
 
@@ -368,7 +368,7 @@ def test_a_race_replay_stepped_through(
     # anyone may watch it (no name needed), as soon as the race is over
     viewer = start(terminals, server_process, tmp_path / "dan", "replay", gid, "--speed", "20")
     viewer.wait_for(rf"race 1 of room {code} · resigned at \S+ · 3 moves · 0/52 home · seed 7")
-    viewer.wait_for(r"move 0 of 4")
+    viewer.wait_for(r"step 0 of 4")
     assert "name:" not in viewer.text
     # the board of each step, fetched from the server (replay_view), beside the moves
     viewer.wait_for(r"home 0/52 · moves 0 +#\s+time\s+move")
@@ -398,7 +398,7 @@ def test_a_race_replay_stepped_through(
     stocks = [stock()]
     for key, at in (("\r", 1), (" ", 2), ("\r", 3), ("b", 2)):
         viewer.type(key, enter=False)
-        viewer.wait_for(rf"move {at} of 4")
+        viewer.wait_for(rf"step {at} of 4")
         viewer.wait_for(rf"home 0/52 · moves {at} ")
         settled()
         boards.append(board())
@@ -409,7 +409,7 @@ def test_a_race_replay_stepped_through(
     assert len(set(boards[:4])) == 4 and boards[4] == boards[2]
     viewer.type("p", enter=False)
     viewer.wait_for(r"the end: resigned at")
-    viewer.wait_for(r"move 4 of 4")
+    viewer.wait_for(r"step 4 of 4")
     viewer.type("q", enter=False)
     assert viewer.exit_code() == 0
 
