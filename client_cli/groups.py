@@ -119,11 +119,15 @@ def group_view(reply: Mapping[str, Any], server: str, ascii: bool = False) -> Re
     return Group(*parts)
 
 
+#: a group's id (the server's: ``server/app/domain/groups.py``)
+GROUP_ID_RE = re.compile(r"[a-z0-9]{10}")
+
+
 async def _group_of(conn: Connection, words: Sequence[str]) -> tuple[str, list[str]]:
     """The id of one of the player's groups named by the first of ``words`` (its id, or
     its name in any case, which may take several words: ``group top Friday Club gate``),
-    and the words after it; else the first word as it is (the server says what is wrong
-    with it)."""
+    and the words after it; else the first word as it is where it has an id's shape (the
+    server says what is wrong with it). :class:`ValueError` for words that are neither."""
     reply = await conn.request("groups")
     known = [x for x in reply.get("groups") or [] if isinstance(x, Mapping)]
     for n in range(len(words), 0, -1):  # the longest name first
@@ -131,7 +135,11 @@ async def _group_of(conn: Connection, words: Sequence[str]) -> tuple[str, list[s
         for x in known:
             if text in (str(x.get("id", "")), str(x.get("name", "")).lower()):
                 return str(x.get("id")), list(words[n:])
-    return words[0].strip().lower(), list(words[1:])
+    first = words[0].strip().lower()
+    if GROUP_ID_RE.fullmatch(first):
+        return first, list(words[1:])
+    said = clean(" ".join(words), 60)
+    raise ValueError(f"no group of yours is called {said!r}: patience-race group lists yours")
 
 
 def gone_words(gone: Mapping[str, Any]) -> str:
@@ -227,12 +235,18 @@ def cmd_group(args: argparse.Namespace) -> int:
         return 2
     need = {"new": 1, "join": 1, "show": 1, "leave": 1, "delete": 1, "remove": 2, "link": 1}
     if len(words) < need.get(action, 1 if action == "top" else 0):
-        print(f"patience-race: group {action}: see patience-race group --help", file=sys.stderr)
+        what = {"new": "NAME", "join": "LINK", "remove": "GROUP NAME"}.get(action, "GROUP")
+        more = " (GROUP: a group's id or name)" if action == "remove" else ""
+        if what == "GROUP":
+            more = ": a group's id or name (patience-race group lists yours)"
+        print(f"patience-race: group {action} needs {what}{more}", file=sys.stderr)
         return 2
     try:
         shown, problem = asyncio.run(ask())
     except KeyboardInterrupt:
         return 0
+    except ValueError as exc:  # (a group named that is none of the player's)
+        shown, problem = Text(""), str(exc)
     except Exception as exc:
         return _fail(args, exc)
     if problem is not None:
@@ -249,7 +263,8 @@ def group_board_view(
     group, their rank on the whole board), or the group's week board; ``server_ms``, the
     server's clock, as :func:`~client_cli.boards.board_view` takes it."""
     name = clean(page.get("group_name", ""), 32)
-    about = Text(f"Among the {as_int(page.get('members'))} members of {name}", style="dim")
+    members = as_int(page.get("members"))
+    about = Text(f"Among the {members} member{'' if members == 1 else 's'} of {name}", style="dim")
     if page.get("kind") == "week":
         title = Text(clean(page.get("title", ""), 80), style="bold")
         return Group(title, about, Text(""), week_table(page, me, ascii))

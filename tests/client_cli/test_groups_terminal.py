@@ -137,3 +137,25 @@ def test_group_show_watched_from_the_terminal(
     wrong = run(terminals, url, folder, "group", "--watch")
     wrong.wait_for(r"--watch goes with group show GROUP")
     assert wrong.exit_code() == 2
+
+
+def test_a_group_name_mistyped_or_missing_is_said_in_words(
+    server_process: ServerProcess, tmp_path: Path, terminals: list[Terminal]
+) -> None:
+    """A name that is none of the player's groups is quoted whole (it quoted its first
+    word as "not a group's id"); a group's board counts one member as one; GROUP left out
+    says what to give."""
+    url = server_process.url
+    folders = accounts(url, tmp_path)
+    made = run(terminals, url, folders["ann"], "group", "new", "Weekend", "Crew")
+    made.wait_for(r"Weekend Crew")
+    assert made.exit_code() == 0
+    typo = run(terminals, url, folders["ann"], "group", "show", "weekend", "crw")
+    typo.wait_for(r"no group of yours is called 'weekend crw': patience-race group lists")
+    assert typo.exit_code() == 2
+    board = run(terminals, url, folders["ann"], "group", "top", "weekend", "crew", "best/gate")
+    board.wait_for(r"Among the 1 member of Weekend Crew")
+    assert board.exit_code() == 0
+    bare = run(terminals, url, folders["ann"], "group", "show")
+    bare.wait_for(r"group show needs GROUP: a group's id or name \(patience-race group lists")
+    assert bare.exit_code() == 2
