@@ -181,11 +181,13 @@ def cmd_group(args: argparse.Namespace) -> int:
                 return Group(), None
             if action == "show":
                 reply = await conn.request("group_show", group=gid)
-            elif action == "leave":
-                return groups_view(await conn.request("group_leave", group=gid), args.ascii), None
-            elif action == "delete":
-                reply = await conn.request("group_delete", group=gid)
-                return groups_view(reply, args.ascii), None
+            elif action in ("leave", "delete"):
+                # (its name first, for the line that says it is done)
+                shown = (await conn.request("group_show", group=gid)).get("group") or {}
+                name = clean(shown.get("name") or gid, 40)
+                reply = await conn.request(f"group_{action}", group=gid)
+                done = f"You left {name}." if action == "leave" else f"You deleted {name}."
+                return Group(Text(done, style="bold"), groups_view(reply, args.ascii)), None
             elif action == "remove":
                 if not rest:
                     return Text(""), "group remove GROUP NAME: whom to remove?"

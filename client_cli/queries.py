@@ -213,7 +213,8 @@ def _fail(args: argparse.Namespace, exc: BaseException) -> int:
     if isinstance(exc, NoAccount):
         print(
             f"patience-race: this needs your name on {args.server}, and no token is saved "
-            "for it: play once to register (patience-race play, or daily)",
+            "for it: play once to register (patience-race play, or daily), or, to play as "
+            "yourself, enter a link code from a device signed in (patience-race link CODE)",
             file=sys.stderr,
         )
         return 1

@@ -156,6 +156,9 @@ def test_a_group_name_mistyped_or_missing_is_said_in_words(
     board = run(terminals, url, folders["ann"], "group", "top", "weekend", "crew", "best/gate")
     board.wait_for(r"Among the 1 member of Weekend Crew")
     assert board.exit_code() == 0
+    left = run(terminals, url, folders["ann"], "group", "delete", "weekend", "crew")
+    left.wait_for(r"You deleted Weekend Crew\.")
+    assert left.exit_code() == 0
     bare = run(terminals, url, folders["ann"], "group", "show")
     bare.wait_for(r"group show needs GROUP: a group's id or name \(patience-race group lists")
     assert bare.exit_code() == 2

@@ -25,3 +25,16 @@ def test_a_command_that_signs_in_with_an_unknown_token_says_what_to_do(
             f"patience-race: {url} does not know the saved token for bob (was its data "
             "reset?): play once to register again (patience-race play, or daily)\n"
         ), args
+
+
+def test_a_command_that_signs_in_with_no_token_says_how_to_get_one(
+    server_process: ServerProcess, tmp_path: Path
+) -> None:
+    """No token saved for the server: register, or, for one who has a name already (a
+    device signed out, a new terminal), a link code (it said only to register, and the
+    name prompt then refused their own name as taken)."""
+    done = client(server_process.url, tmp_path, "devices")
+    assert done.returncode == 1
+    said = " ".join(done.stderr.split())
+    assert "play once to register (patience-race play, or daily)" in said
+    assert "enter a link code from a device signed in (patience-race link CODE)" in said
