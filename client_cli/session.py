@@ -90,6 +90,14 @@ async def register(conn: Connection, console: Console, store: TokenStore) -> str
             reply = await conn.request("register", name=name, device=device_label())
         except ServerError as exc:
             console.print(Text(exc.message, style="red"))
+            if exc.code == "name_taken":  # (their own, perhaps: on a new device)
+                link = command(conn.url, "link CODE")
+                console.print(
+                    Text(
+                        f"If it is yours: {link}, with a code from a device where you play "
+                        "(patience-race link there shows one). Else another name."
+                    )
+                )
             continue
         player = reply.get("player") or {}
         token = reply.get("token")

@@ -71,3 +71,23 @@ def test_a_change_of_name_from_the_terminal(server_process: ServerProcess, tmp_p
     code, screen = run(url, bob, "name")
     assert code == 0 and "You race as Bobby on " in screen
     assert saved(url, bob) == "Bobby"
+
+
+def test_ones_own_name_taken_at_the_prompt_points_to_a_link_code(
+    server_process: ServerProcess, tmp_path: Path
+) -> None:
+    """A player on a new terminal (or one signed out) types their own name at the first
+    run's prompt: it is taken, and the prompt says how to play as themselves (it said
+    only that the name was taken)."""
+    url = server_process.url
+    registered(url, tmp_path / "ann", "ann")
+    terminal = Terminal(["play", "gate"], server=url, config=tmp_path / "new")
+    try:
+        terminal.wait_for("name:")
+        terminal.type("ann")
+        terminal.wait_for(r"the name 'ann' is taken")
+        terminal.wait_for(r"If it is yours: patience-race link CODE --server ws://\S+, with a")
+        terminal.type("")
+        assert terminal.exit_code(timeout=30) == 0
+    finally:
+        terminal.close()
