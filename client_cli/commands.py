@@ -96,7 +96,7 @@ _IN_CONTEXT: dict[str, dict[str, str]] = {
 #: act at once on an empty line; F1 to F4 anywhere: help, home, hint, rules)
 KEYS: dict[str, str] = {
     "play": "move or its # · Tab · + home · ? hint · u undo · F4 rules · h help · q quit",
-    "over": "n new deal · new GAME · c challenge a friend · F4 rules · h help · q quit",
+    "over": "n new deal · new GAME · c challenge a friend · review · h help · q quit",
     "daily-over": "n the same deal again (practice) · new GAME · c challenge a friend · q quit",
     "waiting": "your game is over: waiting for the others · q leave",
     "spectating": "the race is on without you · q leave",
@@ -104,9 +104,9 @@ KEYS: dict[str, str] = {
     "lobby": "r ready · s start (host) · F4 rules · q leave",
     "lobby-guest": "r ready (the host starts) · F4 rules · q leave",
     "countdown": "get ready · q leave",
-    "finished": "m rematch · c challenge a friend · q leave",
-    "finished-guest": "c challenge a friend · the host may call a rematch · q leave",
-    "finished-quick": "c challenge a friend · q leave (then patience-race quick: another)",
+    "finished": "m rematch · c challenge a friend · review · q leave",
+    "finished-guest": "c challenge a friend · review · the host may call a rematch · q leave",
+    "finished-quick": "c challenge a friend · review · q leave (then patience-race quick: another)",
     "closed": "the room is closed · q quit",
     "watch": "watching · q stop",
     "confirm": "y yes · anything else: no",
@@ -118,7 +118,7 @@ KEYS: dict[str, str] = {
     "challenge-wait": "your game is over: the result against the ghost is on its way · q quit",
     "quick-wait": "your game is over: the place among the ghosts is on its way · q quit",
     "alone-wait": "your game is over · q quit",
-    "challenge-over": "c challenge a friend with your game · q quit",
+    "challenge-over": "c challenge a friend with your game · review · q quit",
 }
 
 #: a move picked by its number on the legal line: ``3`` or ``#3``

@@ -79,7 +79,7 @@ def test_a_challenge_made_raced_and_told(
     # each as pasted works, on this server too (--server: it is not the default one)
     bob.wait_for(r"Yours:   patience-race replay [0-9a-f]{16} --server ws://127\.0\.0\.1:\d+")
     ghost = bob.wait_for(r"Ghost's: patience-race replay ([0-9a-f]{16}) --server ws://").group(1)
-    bob.wait_for(r"c challenge a friend with your game · q quit")
+    bob.wait_for(r"c challenge a friend with your game · review · q quit")
 
     # the challenger, connected, is told at once (under the challenge's page)
     ann.wait_for(r"bob raced your ghost at The Gate: resigned, \d+/52 home, 0 moves;")

@@ -97,7 +97,7 @@ def test_a_lost_solo_game_says_why_and_u_undoes_it(
     said = "Lost: no pair is left to take off and the reserve is out. 2 of 26 pairs off. "
     said += "u undoes the last move. n deals again."
     ann.wait_for(r"\s+".join(re.escape(word) for word in said.split()))
-    ann.wait_for(r"u undo · n new deal · new GAME · c challenge a friend · F4 rules · q quit")
+    ann.wait_for(r"u undo · n new deal · new GAME · c challenge a friend · review · q quit")
     ann.type("u")
     ann.wait_for(r"took back 8\+r4: the game is on again")
     ann.wait_for(r"pairs off 1/26 · moves 5\s")

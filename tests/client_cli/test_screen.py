@@ -431,4 +431,4 @@ def test_the_results_of_a_quick_race_offer_no_rematch() -> None:
     shown = screen(in_room("finished", results=RESULTS, quick=True))
     assert "rematch" not in shown.replace("has no rematch", ""), shown
     assert "A quick race has no rematch: patience-race quick gate races again." in shown
-    assert "c challenge a friend · q leave (then patience-race quick: another)" in shown
+    assert "c challenge a friend · review · q leave (then patience-race quick: another)" in shown
