@@ -116,6 +116,15 @@ export function movesText(movers, most) {
   return `At the week's end the top ${movers} (▲) move up a tier, the bottom ${movers} (▼) down${small}.`;
 }
 
+/**
+ * The standings' columns: today's points only while the week runs (a week over has no
+ * today: the terminal's table has none either).
+ * @param {boolean} current
+ */
+export function columns(current) {
+  return ["#", "player", "pts", "wins", ...(current ? ["today"] : []), ""];
+}
+
 export class LeagueScreen {
   /**
    * @param {App} app
@@ -158,7 +167,7 @@ export class LeagueScreen {
         h("td", {}, s.name),
         h("td", { class: "n" }, String(s.points)),
         h("td", { class: "n" }, String(s.wins)),
-        h("td", { class: "n" }, s.today ? `+${s.today}` : ""),
+        e.current ? h("td", { class: "n" }, s.today ? `+${s.today}` : "") : null,
         h("td", { class: "zone" }, s.zone === "up" ? "▲" : s.zone === "down" ? "▼" : ""),
       ),
     );
@@ -180,7 +189,7 @@ export class LeagueScreen {
                 h(
                   "tr",
                   {},
-                  ["#", "player", "pts", "wins", "today", ""].map((c) => h("th", {}, c)),
+                  columns(e.current).map((c) => h("th", {}, c)),
                 ),
               ),
               h("tbody", {}, rows),

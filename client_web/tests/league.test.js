@@ -3,7 +3,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 
-import { leagueLine, movesText, summary, timeLeft } from "../app/league.js";
+import { columns, leagueLine, movesText, summary, timeLeft } from "../app/league.js";
 
 test("the time left to the week's end", () => {
   const got = [93_600_000, 3_600_000, 18_720_000, 720_000, 59_999].map(timeLeft);
@@ -38,4 +38,9 @@ test("who moves at the week's end, in a league of its size", () => {
   );
   assert.equal(movesText(0, 5), "At the week's end nobody moves: a league of fewer than 3 players stays as it is.");
   assert.equal(movesText(undefined, 5), "At the week's end the top 5 (▲) move up a tier, the bottom 5 (▼) down.");
+});
+
+test("a week over has no today column", () => {
+  assert.deepEqual(columns(true), ["#", "player", "pts", "wins", "today", ""]);
+  assert.deepEqual(columns(false), ["#", "player", "pts", "wins", ""]);
 });
