@@ -209,3 +209,12 @@ async def test_a_group_link_is_the_browser_clients_page_and_a_bad_one_is_404(
     assert good.status in (200, 503)  # (503: the browser client is not installed here)
     for bad in ("/g/NOT-AN-ID", "/g/abc", "/g/abcdefghijk"):
         assert (await rawhttp.get(server.web.port, bad)).status == 404, bad
+
+
+async def test_a_players_groups_are_listed_by_name_numbers_by_value(server: Running) -> None:
+    """A group "Filler 2" comes before "Filler 10" (they came as text: 1, 10, 11, ..., 2)."""
+    ann = await player(server.url, "ann")
+    for name in ("Filler 10", "Filler 2", "filler 1", "Club"):
+        await ann.call("group_create", name=name)
+    listed = (await ann.call("groups"))["groups"]
+    assert [g["name"] for g in listed] == ["Club", "filler 1", "Filler 2", "Filler 10"]

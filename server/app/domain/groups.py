@@ -46,6 +46,17 @@ def check_group_name(name: str) -> str | None:
     return None
 
 
+def name_order(name: str) -> tuple[Any, ...]:
+    """The order a player's groups are listed in: by name ignoring case, numbers by their
+    value ("Filler 2" before "Filler 10", which came after "Filler 1").
+
+    >>> sorted(["Filler 10", "filler 2", "Filler 1", "Club"], key=name_order)
+    ['Club', 'Filler 1', 'filler 2', 'Filler 10']
+    """
+    parts = re.split(r"(\d+)", name.lower())  # (text, number, text, ...: alike in kind)
+    return tuple(int(p) if n % 2 else p for n, p in enumerate(parts))
+
+
 def group_link(gid: str, key: str) -> str:
     """The path a member passes on: opened in the browser, or given to
     ``patience-race group join``, it joins the group."""

@@ -12,7 +12,7 @@ import secrets
 from dataclasses import dataclass
 from typing import Any
 
-from ..domain.groups import ID_ALPHABET, KEY_BYTES
+from ..domain.groups import ID_ALPHABET, KEY_BYTES, name_order
 from .codec import text, unpack
 from .commit import RedisClient
 from .keys import (
@@ -148,7 +148,7 @@ class Groups:
                 out.append((gid, text(name), text(owner), int(size)))
         if stale:
             await self.redis.srem(player_groups_key(pid), *stale)
-        return sorted(out, key=lambda g: (g[1].lower(), g[0]))
+        return sorted(out, key=lambda g: (name_order(g[1]), g[0]))
 
     async def week_boards(
         self, board_ids: list[str], pids: list[str]
