@@ -5,15 +5,16 @@ Pure: :func:`profile_view` turns a ``profile`` reply into rich renderables.
 
 >>> from rich.console import Console
 >>> Console(width=60, color_system=None).print(profile_view({"player": "ann", "ratings": [
-...     {"game": "gate", "rating": 12, "races": 7, "mu": 21.2, "sigma": 3.1}]}, ascii=True))
+...     {"game": "gate", "rating": 12, "races": 7, "mu": 21.2, "sigma": 3.1}]}, ascii=True,
+...     games={"gate": "The Gate"}))
 ann's ratings
 <BLANKLINE>
-game | rating | races |    mu | sigma
------+--------+-------+-------+------
-gate |     12 |     7 | 21.20 |  3.10
+game     | rating | races |    mu | sigma
+---------+--------+-------+-------+------
+The Gate |     12 |     7 | 21.20 |  3.10
 <BLANKLINE>
 The rating shown is mu - 3 sigma, rounded: patience-race top
-rating/GAME ranks a game's racers.
+rating/GAME ranks a game's racers (GAME: gate).
 """
 
 from __future__ import annotations
@@ -36,8 +37,12 @@ def _number(value: Any) -> float:
     return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else 0.0
 
 
-def profile_view(reply: Mapping[str, Any], *, ascii: bool = False) -> RenderableType:
-    """A ``profile`` reply: whose, and a table of their ratings, highest first."""
+def profile_view(
+    reply: Mapping[str, Any], *, ascii: bool = False, games: Mapping[str, str] | None = None
+) -> RenderableType:
+    """A ``profile`` reply: whose, and a table of their ratings, highest first, each
+    game by its name (``games``: the games list's, id to name)."""
+    names = games or {}
     g = Glyphs(ascii)
     name = clean(reply.get("player", ""), 20)
     ratings = reply.get("ratings")
@@ -50,16 +55,18 @@ def profile_view(reply: Mapping[str, Any], *, ascii: bool = False) -> Renderable
     for column in ("rating", "races", "mu", "sigma"):
         table.add_column(column, justify="right")
     for row in rows:
+        rules = clean(row.get("game", ""), 32)
         table.add_row(
-            clean(row.get("game", ""), 32),
+            names.get(rules) or rules,
             str(round(_number(row.get("rating")))),
             str(round(_number(row.get("races")))),
             f"{_number(row.get('mu')):.2f}",
             f"{_number(row.get('sigma')):.2f}",
         )
+    ids = ", ".join(clean(row.get("game", ""), 32) for row in rows)
     note = Text(
         "The rating shown is mu - 3 sigma, rounded: patience-race top rating/GAME ranks "
-        "a game's racers.",
+        f"a game's racers (GAME: {ids}).",
         style="dim",
     )
     return Group(head, Text(""), table, Text(""), note)
@@ -67,15 +74,21 @@ def profile_view(reply: Mapping[str, Any], *, ascii: bool = False) -> Renderable
 
 def cmd_profile(args: argparse.Namespace) -> int:
     async def ask() -> dict[str, Any]:
-        conn, _welcome = await _signed_in(args.server)
+        conn, welcome = await _signed_in(args.server)
         try:
-            return await conn.request("profile", name=getattr(args, "name", None))
+            reply = await conn.request("profile", name=getattr(args, "name", None))
         finally:
             await conn.close()
+        listed = welcome.get("games")
+        for game in listed if isinstance(listed, list) else []:
+            if isinstance(game, Mapping):
+                games[clean(game.get("id", ""), 32)] = clean(game.get("name", ""), 40)
+        return reply
 
+    games: dict[str, str] = {}
     try:
         reply = asyncio.run(ask())
     except Exception as exc:
         return _fail(args, exc)
-    _print(_console(args), profile_view(reply, ascii=args.ascii), args.ascii)
+    _print(_console(args), profile_view(reply, ascii=args.ascii, games=games), args.ascii)
     return 0

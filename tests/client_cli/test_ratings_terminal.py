@@ -86,7 +86,9 @@ def test_ratings_in_the_lobby_the_results_and_the_profile(
         assert terminal.exit_code() == 0
     me = run(url, tmp_path / "ann", "me")
     assert "ann's ratings" in me
-    assert re.search(rf"{GAME}\s+{ann2.shown}\s+2\s+{ann2.mu:.2f}", me), me
+    # each game by its name (it said its id), the ids for the board's command below
+    assert re.search(rf"Light and Shade\s+{ann2.shown}\s+2\s+{ann2.mu:.2f}", me), me
+    assert f"(GAME: {GAME})" in " ".join(me.split())
     bobs = run(url, tmp_path / "ann", "profile", "BOB")
     assert "bob's ratings" in bobs
     assert re.search(rf"{GAME}\s+{bob2.shown}\s+2\s", bobs), bobs
