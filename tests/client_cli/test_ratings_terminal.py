@@ -91,7 +91,7 @@ def test_ratings_in_the_lobby_the_results_and_the_profile(
     assert f"(GAME: {GAME})" in " ".join(me.split())
     bobs = run(url, tmp_path / "ann", "profile", "BOB")
     assert "bob's ratings" in bobs
-    assert re.search(rf"{GAME}\s+{bob2.shown}\s+2\s", bobs), bobs
+    assert re.search(rf"Light and Shade\s+{bob2.shown}\s+2\s", bobs), bobs
     nobody = run(url, tmp_path / "ann", "profile", "nobody", code=1)
     assert "no player named 'nobody'" in nobody
 
