@@ -174,5 +174,5 @@ def cmd_review(args: argparse.Namespace) -> int:
     except Exception as exc:
         return _fail(args, exc)
     width = min(_console(args).width, 100) - 2
-    pager.show(review_page(reply, width, ascii=args.ascii))
+    pager.show(review_page(reply, width, ascii=args.ascii) + "\n")
     return 0

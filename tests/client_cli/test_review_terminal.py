@@ -75,7 +75,7 @@ def test_review_a_game_by_its_id(
     run = [CLIENT, "--server", server_process.url, "review"]
     done = subprocess.run([*run, solo], capture_output=True, text=True, env=env, timeout=60)
     assert done.returncode == 0, done
-    assert "Where the game was lost" in done.stdout
+    assert "Where the game was lost" in done.stdout and done.stdout.endswith("\n")
     assert re.search(r"until\s+move 6: you\s+played 1\+7", done.stdout), done.stdout
     # today's daily: after the reset, said so, and when
     later = subprocess.run([*run, daily], capture_output=True, text=True, env=env, timeout=60)
