@@ -421,6 +421,9 @@ def room_body(model: Model, width: int, height: int, now: int, *, watching: bool
                 f"{as_int(room.get('watchers'))} watching"
             )
         )
+        if room.get("rated") is False:  # (a seeded room's first race: ratings.md)
+            said = "  Not rated: its deal was chosen by its seed (a rematch is)."
+            out.append(Text(said, style="dim"))
         out.append(Text(""))
         out.extend(roster(model, width))
         out.append(Text(""))

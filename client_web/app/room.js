@@ -348,7 +348,7 @@ export class RoomScreen {
       actions.append(button(member ? "Leave the room" : "Stop watching", () => this.leave(), { "data-act": "leave" }));
     this.noteBox = h("p", { class: "note", role: "status" });
     const title = `Race ${room.code}: ${info ? info.name : room.game}`;
-    const facts = `${room.state}${room.race ? ` · race ${room.race}` : ""} · ${playersOf(room).length}/${room.max_players} racers · ${room.watchers} watching${room.hints ? " · hints allowed" : ""}${room.time_limit ? ` · ${clock(room.time_limit * 1000)} limit` : ""}${this.watching && !member ? " · you are watching" : ""}`;
+    const facts = `${room.state}${room.race ? ` · race ${room.race}` : ""} · ${playersOf(room).length}/${room.max_players} racers · ${room.watchers} watching${room.hints ? " · hints allowed" : ""}${room.time_limit ? ` · ${clock(room.time_limit * 1000)} limit` : ""}${room.rated === false ? " · not rated (a deal chosen by its seed)" : ""}${this.watching && !member ? " · you are watching" : ""}`;
     // while the race runs a racer's heading is one line: the board and the racers' bars
     // need the room (a watcher has no board: theirs names the game in full)
     const compact = room.state === "racing" && member;

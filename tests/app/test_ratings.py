@@ -222,8 +222,13 @@ async def test_what_is_not_a_race_of_people_rates_nobody(server: Running) -> Non
     assert await server.redis.exists(f"rtg:{{{GAME}}}") == 0
     profile = await ann.call("profile")
     assert profile["ratings"] == []
-    # and the room's rematch, on a random deal, is rated
-    code = (await ann.call("room_create", game=GAME, seed=5))["code"]
+    # and the room's rematch, on a random deal, is rated; the room says which is which
+    # before it starts (a seeded room's first race went unrated without a word)
+    assert (await ann.call("room_create", game=GAME))["rated"] is True
+    await ann.call("room_leave")
+    made_room = await ann.call("room_create", game=GAME, seed=5)
+    assert made_room["rated"] is False
+    code = made_room["code"]
     await bob.call("room_join", code=code)
     await bob.call("ready")
     await ann.call("start")
@@ -231,7 +236,7 @@ async def test_what_is_not_a_race_of_people_rates_nobody(server: Running) -> Non
         await client.event("race_start")
         await client.call("resign")
     await ann.event("results")
-    await ann.call("rematch")
+    assert (await ann.call("rematch"))["rated"] is True
     for client in (ann, bob):
         await client.event("race_start", lambda e: e["race"] == 2)
     await bob.call("move", move="deal")

@@ -151,6 +151,13 @@ def test_lobby_as_host_and_as_guest() -> None:
     check_golden("screen-lobby-guest", screen(in_room("lobby", me="bob")))
 
 
+def test_a_seeded_rooms_first_race_says_it_is_not_rated() -> None:
+    """(it went unrated without a word, and the results showed no rating)"""
+    shown = screen(in_room("lobby", rated=False))
+    assert "Not rated: its deal was chosen by its seed (a rematch is)." in shown
+    assert "Not rated" not in screen(in_room("lobby", rated=True))
+
+
 def test_countdown() -> None:
     check_golden("screen-countdown", screen(in_room("countdown"), now=START - 2_400))
 

@@ -4,9 +4,12 @@ he was, and the results' replay is stepped through as boards."""
 
 from __future__ import annotations
 
+import asyncio
 import re
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+from tests.app.client import player
 from tests.app.conftest import ServerProcess
 
 from .conftest import http, shot
@@ -151,3 +154,28 @@ def test_two_pages_race_from_a_link_and_a_third_watches(
     finally:
         for ctx in (ann_ctx, bob_ctx, eve_ctx):
             ctx.close()
+
+
+def test_a_seeded_rooms_first_race_says_it_is_not_rated(
+    browser: Any, web_server: ServerProcess
+) -> None:
+    """A room made on a chosen seed (the terminal's race new --seed) says in the browser
+    that its first race is not rated (it went unrated without a word)."""
+
+    async def seeded() -> str:
+        host = await player(web_server.url, "sid")
+        room = await host.call("room_create", game="gate", seed=7)
+        await host.close()  # (the room stays, its host away)
+        return str(room["code"])
+
+    with ThreadPoolExecutor(1) as pool:  # (Playwright's loop holds this thread)
+        code = pool.submit(asyncio.run, seeded()).result(30)
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        page.goto(f"{http(web_server)}/r/{code}")
+        register(page, "tia")
+        page.wait_for_selector(".players li[data-player=tia]")
+        assert "not rated (a deal chosen by its seed)" in page.inner_text(".room-head")
+    finally:
+        context.close()

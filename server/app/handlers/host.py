@@ -22,6 +22,7 @@ from .. import store
 from ..domain.room import (
     COUNTDOWN,
     FINISHED,
+    LOBBY,
     RACING,
     Racer,
     RoomConflict,
@@ -79,6 +80,9 @@ class RoomHost(Part):
             "max_players": room.max_players,
             "time_limit": room.time_limit,
             "hints": room.hints,
+            # whether the race on show (in the lobby, the next) may be rated: not a
+            # seeded room's first race (ratings.md)
+            "rated": room.fixed_seed is None or room.race + (room.state == LOBBY) > 1,
             "start_at": room.start_at_ms,
             "end_at": room.end_at_ms,
             "now": now,
