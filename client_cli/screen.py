@@ -24,8 +24,8 @@ from .commands import KEYS, numbered_piles
 from .legend import legend
 from .lines import Glyphs, as_int, clock, fit, plural, side_by_side, split_line, to_ascii, wrap
 from .marks import cell_case
-from .model import CHALLENGE, DAILY, PRACTICE, RACING, ROOM, WATCH, Model, stuck_note
-from .par import par_words
+from .model import CHALLENGE, DAILY, PRACTICE, RACING, ROOM, WATCH, Game, Model, stuck_note
+from .par import against_par, par_words
 from .render import Spot, draw_board, garden_cells
 from .room_screen import race_panel, room_body, summary
 from .sanitize import clean
@@ -224,14 +224,19 @@ def page_lines(model: Model, width: int, height: int) -> list[Text]:
     return out
 
 
-def par_line(result: Mapping[str, object]) -> list[Text]:
-    """The day's par, where the server told it, and whether it is proved the shortest."""
+def par_line(result: Mapping[str, object], game: Game | None = None) -> list[Text]:
+    """The day's par, where the server told it, and whether it is proved the shortest;
+    and a won ``game``'s moves against it."""
     par, shortest = result.get("par"), result.get("par_shortest")
     if not isinstance(par, int):
         return []
-    return [
-        Text(f"  The day's {par_words(par, shortest if isinstance(shortest, bool) else None)}.")
-    ]
+    said = f"  The day's {par_words(par, shortest if isinstance(shortest, bool) else None)}."
+    won = (
+        ""
+        if game is None
+        else against_par(par, as_int(game.view.get("moves")), game.status == "won")
+    )
+    return [Text(said), *([Text(f"  {won}")] if won else [])]
 
 
 def daily_result_lines(model: Model, width: int, now: int) -> list[Text]:
@@ -251,7 +256,7 @@ def daily_result_lines(model: Model, width: int, now: int) -> list[Text]:
     out = [
         Text(""),
         Text(f"  Today's daily challenge is done: {status}, {place}.", style="bold"),
-        *par_line(result),
+        *par_line(result, game),
         *(Text("  ") + line for line in (wrap(held, width - 4, "yellow", 4) if held else [])),
         Text(
             f"  Streak: {plural(as_int(mine.get('current')), 'day')} at {name} "

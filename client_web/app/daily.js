@@ -11,7 +11,7 @@ import { GameScreen } from "./game.js";
 import { drawRacers, resultsTable } from "./room.js";
 import { beatenText, ghostAt, liveOrder, ordinal, placed, resultText } from "./ranking.js";
 import { errorText } from "./link.js";
-import { parWords } from "./par.js";
+import { againstPar, parWords } from "./par.js";
 import { challengeMaker, copyButton } from "./share.js";
 import { difficultyText, gradeOf } from "./difficulty.js";
 
@@ -45,10 +45,12 @@ function commitmentLine(commitment) {
 /**
  * The day's par, once the ranked attempt is over and the deal's par is known.
  * @param {Message} said a `daily_result` or an ended `daily_status`
+ * @param {{ view: Message, status: string } | null} [game] the attempt, where it is on screen: won, its moves against par
  */
-function parLine(said) {
+function parLine(said, game = null) {
   if (typeof said.par !== "number") return null;
-  return h("p", { class: "par" }, `The day's ${parWords(said.par, said.par_shortest)}.`);
+  const won = game ? againstPar(said.par, game.view.moves, game.status === "won") : "";
+  return h("p", { class: "par" }, `The day's ${parWords(said.par, said.par_shortest)}.${won ? ` ${won}` : ""}`);
 }
 
 /**
@@ -325,7 +327,7 @@ export class DailyScreen {
         this.top,
         h("h1", {}, `Daily ${message.status}: ${held}`),
         reviewNote(message.review),
-        parLine(message),
+        parLine(message, this.game),
         this.resultBox(message.line, message.streak),
         difficultyLine(message.difficulty),
         this.practiceControls("Practise against the board"),

@@ -14,3 +14,20 @@ export function parWords(par, shortest) {
   if (typeof shortest !== "boolean") return `par ${par}`;
   return `par ${par} (${shortest ? "proved shortest" : "shortest found"})`;
 }
+
+/**
+ * A won game's moves against par, in words ("" for a game not won): under par is a line
+ * shorter than the one the solver found (never so under a par proved shortest).
+ * @param {number} par
+ * @param {number} moves
+ * @param {boolean} won
+ * @returns {string}
+ */
+export function againstPar(par, moves, won) {
+  if (!won) return "";
+  const apart = Math.abs(par - moves);
+  const counted = `${apart} move${apart === 1 ? "" : "s"}`;
+  if (moves < par) return `You beat par by ${counted}: a shorter line than the solver found.`;
+  if (moves === par) return "You matched par.";
+  return `${counted} over par.`;
+}

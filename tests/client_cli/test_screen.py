@@ -9,8 +9,8 @@ import pytest
 from rich.text import Text
 
 from client_cli.lines import ansi, plain
-from client_cli.model import WATCH, Model
-from client_cli.screen import render_screen
+from client_cli.model import WATCH, Game, Model
+from client_cli.screen import par_line, render_screen
 from server.engine import new_game
 
 from .conftest import check_golden
@@ -439,3 +439,20 @@ def test_the_results_of_a_quick_race_offer_no_rematch() -> None:
     assert "rematch" not in shown.replace("has no rematch", ""), shown
     assert "A quick race has no rematch: patience-race quick gate races again." in shown
     assert "c challenge a friend · review · q leave (then patience-race quick: another)" in shown
+
+
+def test_a_daily_won_says_its_moves_against_par() -> None:
+    """A ranked daily won in fewer moves than par says it beat par (a par only found, not
+    proved: the player found a shorter line than the solver); it said par alone."""
+    game = Game.from_message(snapshot(new_game("gate", seed=1)))
+    game.status = "won"
+    game.view = {**game.view, "moves": 102}
+    result = {"par": 110, "par_shortest": False}
+    assert plain(par_line(result, game)).splitlines() == [
+        "  The day's par 110 (shortest found).",
+        "  You beat par by 8 moves: a shorter line than the solver found.",
+    ]
+    game.view = {**game.view, "moves": 112}
+    assert plain(par_line(result, game)).splitlines()[1] == "  2 moves over par."
+    game.status = "resigned"
+    assert plain(par_line(result, game)) == "  The day's par 110 (shortest found)."
