@@ -140,6 +140,8 @@ def result_lines(model: Model, race: ChallengeRace, width: int) -> list[Text]:
         out.append(Text(f"  Yours:   {command(model.server, f'replay {mine}')}"))
     if ghosts:
         out.append(Text(f"  Ghost's: {command(model.server, f'replay {ghosts}')}"))
+    if (mine or ghosts) and race.shown.get("opens_at") is not None:  # (today's daily deal)
+        out.append(Text("  (today's daily deal: these replays open after the reset)", style="dim"))
     entries = result.get("table")
     entries = entries if isinstance(entries, list) else []
     out += [Text(""), Text(f"  The table of {ghost}'s challenge", style="bold")]

@@ -229,6 +229,19 @@ def test_the_result_against_the_ghost() -> None:
     assert model.context() == "challenge-over"
     model.say(verdict_line(RESULT["verdict"], "ann"), "warn")
     check_golden("screen-challenge-result", screen(model, START + 70_000))
+    assert "these replays open after the reset" not in screen(model, START + 70_000)
+
+
+def test_the_result_of_todays_daily_says_when_its_replays_open() -> None:
+    """A challenge of today's daily deal: its replays are refused until the reset, and its
+    result screen says so (it offered them as any other's)."""
+    model = started()
+    assert model.game is not None
+    model.game.status = "resigned"
+    today = {**RESULT["challenge"], "opens_at": START + 3_600_000}
+    model.apply_challenge_result({**RESULT, "challenge": today})
+    shown = screen(model, START + 70_000)
+    assert "(today's daily deal: these replays open after the reset)" in shown, shown
 
 
 @pytest.mark.parametrize("game_id", GAME_IDS)
