@@ -154,6 +154,16 @@ export function goneText(gone) {
     : `You are no longer in ${name}: its owner removed you, or you left it elsewhere.`;
 }
 
+/**
+ * A challenge's table entry in a group's box: a win's time, else how far it got (the
+ * order is the table's: by time, then by cards home).
+ * @param {Message} e
+ * @param {string} [unit] the challenge's game's
+ */
+export function entryWords(e, unit) {
+  return e.status === "won" ? `won in ${clock(e.time_ms || 0)}` : `${e.status}, ${gotText(e, unit)}`;
+}
+
 export class GroupScreen {
   /**
    * @param {App} app
@@ -322,11 +332,7 @@ export class GroupScreen {
             "ol",
             {},
             table.map((/** @type {Message} */ e) =>
-              h(
-                "li",
-                {},
-                `${e.player}${e.ghost ? " (ghost)" : ""}: ${e.status === "won" ? clock(e.time_ms || 0) : e.status}`,
-              ),
+              h("li", {}, `${e.player}${e.ghost ? " (ghost)" : ""}: ${entryWords(e, challenge.unit)}`),
             ),
           ),
         ),

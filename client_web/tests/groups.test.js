@@ -4,7 +4,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 
-import { GROUP_ID, boardChoices, goneText, joinRefused, resultText } from "../app/groups.js";
+import { GROUP_ID, boardChoices, entryWords, goneText, joinRefused, resultText } from "../app/groups.js";
 
 test("every game's day, week, best and wins boards, after the races", () => {
   const choices = boardChoices([{ id: "gate", name: "The Gate" }]);
@@ -41,4 +41,10 @@ test("a group's link refused, headed by why", () => {
   assert.equal(joinRefused("too_many_groups"), "You are in as many groups as one may be");
   assert.equal(joinRefused("group_full"), "This group is full");
   assert.equal(joinRefused("bad_group_link"), "This group's link did not work");
+});
+
+test("a member's challenge entry says how far it got (its order was unexplained)", () => {
+  assert.equal(entryWords({ status: "won", time_ms: 98_715 }), "won in 1:38");
+  assert.equal(entryWords({ status: "resigned", home: 3, total: 52 }), "resigned, 3/52 home");
+  assert.equal(entryWords({ status: "lost", home: 4, total: 52 }, "pairs"), "lost, 2/26 pairs off");
 });
