@@ -8,6 +8,7 @@ runs the screen (:mod:`.tui`) until the player quits, and prints the farewell.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -178,13 +179,34 @@ def pick_game(answer: str, games: Mapping[str, str]) -> str | None:
     return None
 
 
-async def _ask_game(client: Client) -> str:
+#: a daily's ranked attempt today, as the game list marks it (``daily_status``)
+DAILY_MARKS = {"ended": "done today", "playing": "your ranked attempt is under way"}
+
+
+async def _daily_marks(client: Client) -> dict[str, str]:
+    """Each game's daily as it stands for the player today (asked of the server for all
+    the games at once; nothing dealt, no clock started): the marks the list shows."""
+    conn = client.conn
+    assert conn is not None
+    games = list(client.model.games)
+    asked = [conn.request("daily", game=rules, start=False) for rules in games]
+    try:
+        found = await asyncio.gather(*asked)
+    except (ServerError, LinkError):
+        return {}  # (the list without its marks)
+    said = (DAILY_MARKS.get(str(status.get("ranked_attempt")), "") for status in found)
+    return {rules: mark for rules, mark in zip(games, said, strict=True) if mark}
+
+
+async def _ask_game(client: Client, daily: bool = False) -> str:
     """Ask which game, at the plain prompt (Tab completes the ids; q or an empty answer
-    raises :class:`Left`)."""
+    raises :class:`Left`); for a ``daily``, each game's marked done today or under way."""
     model, console = client.model, client.console
+    marks = await _daily_marks(client) if daily else {}
     console.print(Text("Games:"))
     for n, (known, name) in enumerate(model.games.items(), start=1):
-        console.print(Text(f"  {n:>2}  {known:<18} {name}"))
+        mark = f"  ({marks[known]})" if known in marks else ""
+        console.print(Text(f"  {n:>2}  {known:<18} {name}{mark}"))
     while True:
         answer = await ask("which game? (its id or number; q to leave) ", list(model.games))
         if not answer or answer.lower() in ("q", "quit"):
@@ -258,7 +280,7 @@ async def start(plan: Plan, client: Client, welcome: dict[str, Any]) -> bool:
                 assert isinstance(solo, Mapping)
                 rules = clean(solo.get("rules", ""), 32)  # take the daily up
             if rules is None:
-                rules = await _ask_game(client)
+                rules = await _ask_game(client, daily=True)
             rules = rules.lower()
             status = await client.conn.request("daily", game=rules, start=False)
             held = (status.get("review") or {}).get("note")

@@ -4,10 +4,13 @@ a move's number, Tab putting its one match in the line."""
 
 from __future__ import annotations
 
+import asyncio
 import re
 from pathlib import Path
 
+from client_cli.config import TokenStore
 from server.engine import new_game
+from tests.app.client import signed_in
 from tests.app.conftest import ServerProcess
 from tests.solver.positions import HOME, homed
 
@@ -171,3 +174,31 @@ def test_moves_by_the_mouse(
     ann.wait_for(r"moves 3\b")
     ann.type("q")
     assert ann.exit_code() == 0
+
+
+def test_daily_without_a_game_marks_the_dailies_done_today(
+    server_process: ServerProcess, tmp_path: Path, terminals: list[Terminal]
+) -> None:
+    """``daily`` with no game lists the games with today's marked: done, or under way
+    (it asked the same after today's was done, and said nothing of it)."""
+    cy = start(terminals, server_process, tmp_path, "daily", "nestor")
+    register(cy, "cy")
+    cy.wait_for(r"Press Enter to start your ranked attempt")
+    cy.type("q")
+    assert cy.exit_code() == 0
+    token = TokenStore(tmp_path / "patience-race").get(server_process.url)
+    assert token is not None
+
+    async def done() -> None:
+        client = await signed_in(server_process.url, token.token)
+        await client.call("daily", game="gate")
+        await client.call("resign")
+        await client.close()
+
+    asyncio.run(done())
+    again = start(terminals, server_process, tmp_path, "daily")
+    again.wait_for(r"which game\?")
+    assert re.search(r"gate\s+The Gate  \(done today\)", again.text), again.text
+    assert not re.search(r"nestor\s+Nestor  \(", again.text)
+    again.type("q")
+    assert again.exit_code() == 0
