@@ -268,10 +268,8 @@ class Model:
     def _ended(self, msg: Mapping[str, Any], now: int) -> int:
         """When a game over ended, in our ms: the server's ``finished_at`` where the
         message has it (the game's time is the server's), else ``now``."""
-        at = msg.get("finished_at")
-        if isinstance(at, int) and not isinstance(at, bool) and at > 0:
-            return min(at - self.offset_ms, now)
-        return now
+        at = _int(msg.get("finished_at"))
+        return min(at - self.offset_ms, now) if at > 0 else now
 
     def set_daily(self, msg: Mapping[str, Any], now: int) -> None:
         """A ``daily`` reply: the day's game to play (ranked or practice), and the day, the
