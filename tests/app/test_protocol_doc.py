@@ -54,3 +54,16 @@ def test_the_result_lines_example_with_par_and_hints_is_the_servers() -> None:
     line = daily.result_line("The Gate", "2026-11-22", True, 205_000, 142, 52, 52, par=114, hints=2)
     assert line.endswith("· par 114 · 2 hints")
     assert line in block
+
+
+def test_the_transport_section_names_every_http_route() -> None:
+    """Every path the server answers over HTTP is named where the doc says "any other path
+    gets 404" (``/rules/GAME`` and ``/g/ID`` were not)."""
+    from server.app.transport.web import NAME, ROUTES
+
+    said = section(DOC.read_text(), "## Transport").split("Any other path gets")[0]
+    paths = re.findall(r"`(?:GET )?(/[^`?]*)[^`]*`", said)
+    named = {re.sub(r"/[A-Z]+(?=\.|$)", "/*", path) for path in paths}
+    for route in ROUTES:
+        path = route.path.replace(NAME, "*")
+        assert path in named or path.startswith("/web/"), f"{route.path} is not named there"
