@@ -307,6 +307,16 @@ def table(
     return out
 
 
+def not_yet_lines(server: str, shown: Mapping[str, Any], closed: str) -> list[str]:
+    """Why a challenge is not open to the player yet (``challenge_show``'s ``closed``),
+    and for one of today's daily deal the way on: that daily first."""
+    out = [f"Not yet: {clean(closed, 300)}"]
+    rules = clean(shown.get("game", ""), 32)
+    if shown.get("opens_at") is not None and rules:
+        out.append(f"Play today's first: {command(server, f'daily {rules}')}")
+    return out
+
+
 def made_lines(server: str, shown: Mapping[str, Any], width: int = 76) -> list[str]:
     """What the player is shown on making a challenge (and told again as they leave):
     the link, the command, the share line."""

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from rich.console import Console
 from rich.text import Text
 
-from .challenge import about, challenge_id, command, made_lines, table, unit_of
+from .challenge import about, challenge_id, made_lines, not_yet_lines, table, unit_of
 from .connection import ServerError
 from .controller import Client, Left, now_ms
 from .lines import to_ascii
@@ -105,11 +105,10 @@ async def begin(plan: Plan, client: Client, welcome: Mapping[str, Any], ask: Ask
         raise Left
     closed = reply.get("closed")
     if closed:
-        _say(console, f"Not yet: {clean(closed, 300)}", model.ascii, "yellow")
-        rules = clean(shown.get("game", ""), 32)
-        if shown.get("opens_at") is not None and rules:  # (today's daily: play it first)
-            daily = command(model.server, f"daily {rules}")
-            _say(console, f"Play today's first: {daily}", model.ascii)
+        why, *way_on = not_yet_lines(model.server, shown, closed)
+        _say(console, why, model.ascii, "yellow")
+        for line in way_on:  # (today's daily: play it first)
+            _say(console, line, model.ascii)
         return False
     ghost = clean(shown.get("player", ""), 20)
     countdown = ""

@@ -27,7 +27,7 @@ from rich.text import Text
 
 from . import challenge, pager, rules
 from .boards import board_id, board_view, overview, pick_day
-from .challenge import challenge_id, command, made_lines
+from .challenge import challenge_id, command, made_lines, not_yet_lines
 from .challenge_flow import show
 from .config import TokenStore, config_dir
 from .connection import Connection, ConnectionLost, LinkError, ServerError
@@ -537,6 +537,10 @@ def show_challenge(args: argparse.Namespace) -> int:
         shown_id = clean(shown.get("id", ""), 32)
         if clean(shown.get("player", ""), 20).lower() == (model.me or "").lower():
             _print(client.console, Text("\n".join(made_lines(args.server, shown, 200))), args.ascii)
+        elif reply.get("closed"):  # (not open to this player yet: why, and the way on)
+            lines = not_yet_lines(args.server, shown, reply["closed"])
+            _print(client.console, Text("\n".join(lines)), args.ascii)
+            return 1
         elif not reply.get("taken"):
             said = f"To race it, in a terminal: {command(args.server, f'challenge {shown_id}')}"
             _print(client.console, Text(said), args.ascii)

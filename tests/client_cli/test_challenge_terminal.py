@@ -196,6 +196,20 @@ def test_a_challenge_of_todays_daily_waits_for_the_takers_own_attempt(
     bob.wait_for(r"Play today's first: patience-race daily gate --server ws://127\.0\.0\.1:\d+")
     assert bob.exit_code() == 1
     assert "Press Enter" not in bob.text
+    # the same through a pipe: why not, and the way on (it offered to race it, exit 0)
+    piped = subprocess.run(
+        [CLIENT, "--server", server_process.url, "challenge", cid],
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+        env={**os.environ, "XDG_CONFIG_HOME": str(tmp_path / "bob"), "COLUMNS": "100"},
+        timeout=30,
+    )
+    said = " ".join(piped.stdout.split())
+    assert piped.returncode == 1, piped
+    assert "Not yet: this challenge is of today's daily deal of The Gate" in said, said
+    assert "Play today's first: patience-race daily gate --server ws://" in said
+    assert "To race it" not in said
 
 
 def test_a_challenge_shown_without_a_terminal(
