@@ -15,6 +15,7 @@ grades its dailies (:mod:`server.grading`).
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -217,7 +218,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         args, server_flags = build_parser().parse_known_args(argv)
         return int(args.func(args, server_flags))
     args = build_parser().parse_args(argv)
-    result: int = args.func(args)
+    try:
+        result: int = args.func(args)
+    except BrokenPipeError:  # (``| head``: the reader has all it wanted)
+        # what is still buffered for stdout goes nowhere, not into a second traceback
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
     return result
 
 

@@ -99,8 +99,10 @@ class Settings:
         parser = argparse.ArgumentParser(
             prog="patience-race-server",
             description="Run the Patience Race server. Every flag has a PATIENCE_* variable.",
-            epilog="Tools on the rules engine alone: patience-race-server games | "
-            "deal GAME [--seed N] | play GAME [--seed N] | verify REPLAY_FILE",
+            epilog="Other commands (each with --help): patience-race-server games | "
+            "deal GAME [--seed N] | play GAME [--seed N] | verify REPLAY_FILE | "
+            "solve GAME | winnability GAME | difficulty GAME | native [build] | "
+            "review (the results the pace policy held)",
         )
         for name, (help_text, _check) in OPTIONS.items():
             default = getattr(cls, name, None)
