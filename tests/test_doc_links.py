@@ -46,3 +46,33 @@ def test_every_link_leads_somewhere(page: Path) -> None:
         elif anchor and goes_to.suffix == ".md" and anchor not in anchors(goes_to):
             broken.append(f"{target}#{anchor}: no such heading")
     assert not broken, broken
+
+
+def test_the_readmes_layout_names_every_page_in_docs() -> None:
+    """The README's code layout says what each of docs/'s pages is (it named five of
+    twelve)."""
+    layout = (ROOT / "README.md").read_text().split("\ndocs/ ", 1)[1].split("```", 1)[0]
+    for page in sorted((ROOT / "docs").glob("*.md")):
+        assert page.name in layout, page.name
+
+
+def test_web_md_says_what_each_browser_module_is() -> None:
+    """docs/web.md's table of the browser client's modules has a row for each of
+    ``client_web/app/`` (five were missing)."""
+    text = (ROOT / "docs" / "web.md").read_text()
+    rows = set(re.findall(r"^\| `app/([a-z_]+\.js)` \|", text, re.M))
+    modules = {p.name for p in (ROOT / "client_web" / "app").glob("*.js")}
+    assert modules <= rows, sorted(modules - rows)
+
+
+def test_the_architectures_tree_names_every_module_of_the_app() -> None:
+    """docs/architecture.md's tree of the code says what each module of server/app is
+    (ten were missing, among them ``moves.py``, the move path its walk begins with)."""
+    tree = (ROOT / "docs" / "architecture.md").read_text().split("```")[1]
+    modules = [
+        p
+        for p in sorted((ROOT / "server" / "app").rglob("*.py"))
+        if p.name != "__init__.py" and "__pycache__" not in p.parts
+    ]
+    missing = [str(p.relative_to(ROOT)) for p in modules if p.name not in tree]
+    assert not missing, missing
