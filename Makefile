@@ -11,7 +11,7 @@ NATIVE_SOURCES := server/native.py pyproject.toml \
 	$(shell sed -n 's/^    "\(server\/[a-z_/]*\.py\)",$$/\1/p' server/native.py)
 
 .PHONY: run console test lint typecheck pytest pytest-compiled pytest-source bench soak soak-many clean native web vendor \
-	lint-js typecheck-js node-test
+	lint-js typecheck-js node-test checks
 
 # The browser client needs no npm to run: its one library, msgpack's ES module build, is
 # committed in client_web/vendor/msgpack/ (tests/web/vendored.py). npm is a development
@@ -141,12 +141,19 @@ pytest-source: $(STAMP)
 pytest: $(STAMP) $(NATIVE)
 	@$(MAKE) --no-print-directory -j2 --output-sync=target pytest-compiled pytest-source
 
-# the compile first, the tests on the source beside it, then the checks (each one's
-# output kept together); then the tests on the compiled modules
+# Two lines at once, each one's output kept together: the compile, then the tests on
+# the compiled modules the moment it is done (the longest line: about a minute, then
+# four or five); beside them, one after another, the checks and the tests on the source,
+# which need no compile. The checks first: they take one core while mypyc's front end
+# takes the other, and the compile's C files both.
 test: $(STAMP)
-	@$(MAKE) --no-print-directory -j2 --output-sync=target native pytest-source lint \
-		typecheck node-test
-	@$(MAKE) --no-print-directory pytest-compiled
+	@$(MAKE) --no-print-directory -j2 --output-sync=target pytest-compiled checks
+
+# (each runs whatever the one before it said; the line fails if any of them failed)
+checks: $(STAMP)
+	@status=0; for goal in lint typecheck node-test; do \
+		$(MAKE) --no-print-directory $$goal || status=1; done; \
+	nice -n 10 $(MAKE) --no-print-directory pytest-source || status=1; exit $$status
 
 # The engine's micro-benchmarks, then the load test of the race server against a bare echo
 # server (bench/load/; about 2.5 minutes in all). BENCH_ARGS=--quick: a 30-second load test.
