@@ -24,7 +24,7 @@ def add_commands(sub: Any) -> None:
     review = sub.add_parser(
         "review",
         help="results held by the pace policy: list, clear or remove them",
-        description=__doc__,
+        description=(__doc__ or "").replace("``", ""),  # (the docstring's code marks)
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     actions = review.add_subparsers(dest="action", required=True)
@@ -52,13 +52,29 @@ def cmd_review(args: argparse.Namespace, server_flags: list[str] | None = None) 
 
 async def _review(args: argparse.Namespace, settings: Any) -> int:
     from server.app import review
+    from server.app.embedded_redis import socket_path
     from server.app.store.boards import Boards
     from server.app.store.connect import open_redis
+    from server.app.store.failures import unavailable
     from server.app.store.pace import Reviews
 
-    url = settings.redis_url or f"unix://{settings.data_dir / 'redis' / 'redis.sock'}"
+    # the embedded Redis's socket where the server put it (its data directory resolved:
+    # a relative one is the server's folder's; a long one's socket is in /tmp)
+    url = settings.redis_url or f"unix://{socket_path((settings.data_dir / 'redis').resolve())}"
     redis = open_redis(url, cluster=settings.redis_cluster)
     try:
+        try:
+            await redis.ping()
+        except Exception as exc:
+            if not unavailable(exc):
+                raise
+            where = settings.redis_url or "the embedded Redis of the server of this data directory"
+            print(
+                f"cannot reach Redis ({where}: {exc}): is the server running, with these "
+                "settings (PATIENCE_REDIS_URL, PATIENCE_DATA_DIR)?",
+                file=sys.stderr,
+            )
+            return 1
         if settings.redis_cluster:
             await redis.initialize()
         reviews = Reviews(redis)
