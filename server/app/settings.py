@@ -7,7 +7,6 @@ A flag beats its variable, which beats the default. ``docs/server.md`` lists the
 from __future__ import annotations
 
 import argparse
-import math
 import os
 import re
 import time
@@ -154,38 +153,56 @@ class Settings:
         return cls(**values)
 
 
+#: the largest a count, a size or a time in seconds may be set to (about 31 years): a
+#: value past it (``inf``, 1e20) was taken, then failed when used (a TTL Redis refused,
+#: a countdown's ms that are no integer)
+MOST = 1_000_000_000
+
+
+def _whole(raw: str) -> int:
+    try:
+        return int(raw)
+    except ValueError:
+        raise ValueError(f"must be a whole number, not {raw!r}") from None
+
+
 def _positive_int(raw: str) -> int:
-    value = int(raw)
-    if value <= 0:
-        raise ValueError(f"must be a positive integer, not {raw!r}")
+    value = _whole(raw)
+    if not 0 < value <= MOST:
+        raise ValueError(f"must be a positive integer up to {MOST:,}, not {raw!r}")
     return value
 
 
 def _non_negative_int(raw: str) -> int:
-    value = int(raw)
-    if value < 0:
-        raise ValueError(f"must be 0 or more, not {raw!r}")
+    value = _whole(raw)
+    if not 0 <= value <= MOST:
+        raise ValueError(f"must be 0 or more, up to {MOST:,}, not {raw!r}")
     return value
 
 
 def _positive_float(raw: str) -> float:
     value = float(raw)
-    if not value > 0:
-        raise ValueError(f"must be a positive number, not {raw!r}")
+    if not 0 < value <= MOST:  # (nan and inf too)
+        raise ValueError(f"must be a positive number up to {MOST:,}, not {raw!r}")
     return value
 
 
 def _non_negative_float(raw: str) -> float:
     value = float(raw)
-    if not value >= 0:
-        raise ValueError(f"must be 0 or more, not {raw!r}")
+    if not 0 <= value <= MOST:
+        raise ValueError(f"must be 0 or more, up to {MOST:,}, not {raw!r}")
     return value
 
 
-def _finite_float(raw: str) -> float:
+#: the clock moved at most ten years either way (seconds): the daily deals' days stay
+#: real dates
+CLOCK_SHIFT = 10 * 366 * 24 * 3600
+
+
+def _clock_offset(raw: str) -> float:
     value = float(raw)
-    if not math.isfinite(value):
-        raise ValueError(f"must be a number, not {raw!r}")
+    if not -CLOCK_SHIFT <= value <= CLOCK_SHIFT:  # (nan and inf too)
+        raise ValueError(f"must be seconds within ten years either way, not {raw!r}")
     return value
 
 
@@ -429,7 +446,7 @@ OPTIONS: dict[str, tuple[str, Callable[[str], Any]]] = {
     "clock_offset": (
         "seconds added to the server clock, to try out a day's reset (every process on "
         "one Redis the same); 0 in service",
-        _finite_float,
+        _clock_offset,
     ),
 }
 

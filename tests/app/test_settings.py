@@ -106,3 +106,38 @@ def test_two_servers_cannot_share_a_data_directory(tmp_path: Path) -> None:
         second = EmbeddedRedis(tmp_path)
         with pytest.raises(RuntimeError, match="another server is using"):
             second.start()
+
+
+#: the checks of a number a setting may hold (a port, a frame, a level have their own)
+NUMERIC = ("_positive_int", "_non_negative_int", "_positive_float", "_non_negative_float")
+
+
+@pytest.mark.parametrize("raw", ["inf", "nan", "1e20", "99999999999999999999"])
+def test_no_number_setting_takes_a_value_it_cannot_use(
+    raw: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Every count, size and time refuses what it could not use: ``--countdown inf`` and
+    ``--ended-ttl 99999999999999999999`` were taken, then every race's start or game's
+    end failed with ``internal_error`` (a countdown's ms no integer, a TTL Redis refused)."""
+    from server.app.settings import OPTIONS
+
+    checked = 0
+    for name, (_help, check) in OPTIONS.items():
+        if check.__name__ not in NUMERIC:
+            continue
+        checked += 1
+        flag = "--" + name.replace("_", "-")
+        with pytest.raises(SystemExit):
+            Settings.load([flag, raw], {})
+        assert f"{flag}: must be" in capsys.readouterr().err, name
+    assert checked > 30
+
+
+def test_the_clock_moves_at_most_ten_years(capsys: pytest.CaptureFixture[str]) -> None:
+    """``--clock-offset 1e12`` was taken, and then the daily commitments failed for a
+    year out of range."""
+    assert Settings.load(["--clock-offset=-86400"], {}).clock_offset == -86400
+    for raw in ("1e12", "-1e12", "inf", "nan"):
+        with pytest.raises(SystemExit):
+            Settings.load([f"--clock-offset={raw}"], {})
+        assert "--clock-offset: must be seconds within ten years" in capsys.readouterr().err
