@@ -101,7 +101,7 @@ async def run(settings: Settings, started: asyncio.Event | None = None) -> None:
         log.info(
             "listening",
             extra={
-                "url": f"ws://{settings.host}:{web.port}",
+                "url": listen_url(settings.host, web.port),
                 "version": __version__,
                 "redis": what,
                 "rooms_resumed": rooms,
@@ -110,7 +110,7 @@ async def run(settings: Settings, started: asyncio.Event | None = None) -> None:
             },
         )
         print(
-            f"patience-race-server {__version__} listening on ws://{settings.host}:{web.port}\n"
+            f"patience-race-server {__version__} listening on {listen_url(settings.host, web.port)}\n"
             f"play in a browser: {browser_url(settings.host, web.port)}",
             flush=True,
         )
@@ -149,6 +149,16 @@ def main(argv: list[str] | None = None) -> int:
             " (another server? --port picks another port)"
         )
     return 0
+
+
+def listen_url(host: str, port: int) -> str:
+    """The websocket address the server listens on, as a client writes it (an IPv6
+    address in brackets: ``ws://::1:8765`` named no port).
+
+    >>> listen_url("127.0.0.1", 8765), listen_url("::1", 8765), listen_url("::", 80)
+    ('ws://127.0.0.1:8765', 'ws://[::1]:8765', 'ws://[::]:80')
+    """
+    return f"ws://{f'[{host}]' if ':' in host else host}:{port}"
 
 
 def browser_url(host: str, port: int) -> str:
