@@ -98,10 +98,11 @@ async def run(settings: Settings, started: asyncio.Event | None = None) -> None:
         compiled = native.status()
         if compiled["mode"] != "compiled":
             log.warning("the move path runs from source: %s", compiled["why"])
+        url = listen_url(settings.host, web.port)
         log.info(
             "listening",
             extra={
-                "url": listen_url(settings.host, web.port),
+                "url": url,
                 "version": __version__,
                 "redis": what,
                 "rooms_resumed": rooms,
@@ -110,7 +111,7 @@ async def run(settings: Settings, started: asyncio.Event | None = None) -> None:
             },
         )
         print(
-            f"patience-race-server {__version__} listening on {listen_url(settings.host, web.port)}\n"
+            f"patience-race-server {__version__} listening on {url}\n"
             f"play in a browser: {browser_url(settings.host, web.port)}",
             flush=True,
         )
