@@ -9,6 +9,7 @@ import errno
 import gc
 import json
 import logging
+import resource
 import signal
 import sys
 from typing import Any
@@ -69,8 +70,37 @@ def tune_gc() -> None:
     gc.set_threshold(young, middle, 1000)
 
 
+#: files a server process holds besides its websocket connections: Redis's
+#: connections, worker pools' pipes, logs, its listening socket, with room to spare
+OWN_FILES = 256
+
+
+def open_files(max_connections: int) -> int:
+    """Raise this process's limit of open files to the most it may have (systemd and
+    many shells start a service at 1,024, where ``max_connections`` is 10,000: past
+    the limit, new connections and even the health checks failed without a word in the
+    log); say so in the log when even that leaves too few. Returns the limit now."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard == resource.RLIM_INFINITY or soft < hard:
+        wanted = hard if hard != resource.RLIM_INFINITY else max(soft, 1 << 20)
+        with contextlib.suppress(ValueError, OSError):
+            resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+            soft = wanted
+    needed = max_connections + OWN_FILES
+    if max_connections and soft < needed:
+        log.warning(
+            "the limit of open files (%d) is below max_connections and the server's own "
+            "(%d): connections past it fail; raise it (ulimit -n, systemd's LimitNOFILE) "
+            "or lower max_connections",
+            soft,
+            needed,
+        )
+    return soft
+
+
 async def run(settings: Settings, started: asyncio.Event | None = None) -> None:
     """Serve until SIGTERM/SIGINT, then drain and return; ``started`` is set once it listens."""
+    open_files(settings.max_connections)
     embedded: EmbeddedRedis | None = None
     url = settings.redis_url
     if url is None:

@@ -10,6 +10,7 @@ from pathlib import Path
 import yaml
 
 from server import native
+from server.app.main import OWN_FILES
 from server.app.settings import ENV_NAMES, Settings
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -123,6 +124,12 @@ def test_the_systemd_unit_runs_the_server_with_a_data_directory() -> None:
     assert "KillSignal=SIGTERM" in unit
     for variable in re.findall(r"^Environment=(PATIENCE_[A-Z_]+)=", unit, re.M):
         assert variable in ENV_NAMES.values(), variable
+    # installed in place, with the Redis it starts: a plain install has no browser
+    # client (client_web/ is beside the package, not in it), and no Redis to start
+    assert re.search(r"pip install -e '\S+\[embedded\]'", unit), unit[:400]
+    # room for every connection it lets in (systemd's 1,024 stalled it short of them)
+    files = re.search(r"^LimitNOFILE=(\d+)$", unit, re.M)
+    assert files is not None and int(files[1]) >= Settings().max_connections + OWN_FILES
 
 
 def test_the_deploy_readme_lists_every_setting() -> None:
