@@ -76,7 +76,7 @@ class Metrics:
             "# HELP patience_errors_total Requests answered with an error.",
             "# TYPE patience_errors_total counter",
             f"patience_errors_total {self.errors}",
-            "# HELP patience_redis_errors_total Redis commands that failed.",
+            "# HELP patience_redis_errors_total Requests that failed on a Redis error.",
             "# TYPE patience_redis_errors_total counter",
             f"patience_redis_errors_total {self.redis_errors}",
             "# HELP patience_move_seconds Time from a move's frame to its reply.",
