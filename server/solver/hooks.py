@@ -48,6 +48,9 @@ class Hooks:
     #: it multiplies it by (:func:`server.solver.portfolio.run`)
     BEAM_WIDTH: ClassVar[int] = 0
     BEAM_GROWTH: ClassVar[int] = 2
+    #: whether a beam pass that would not finish in the time left is narrowed to one that
+    #: may (:func:`server.solver.portfolio.run`): a pass cut short finds nothing
+    BEAM_FIT: ClassVar[bool] = False
 
     def key(self, game: Game) -> bytes:
         """The position as bytes (:func:`server.engine.keys.packed_key`): every pile but

@@ -61,6 +61,7 @@ class LightAndShadeHooks(Hooks):
     SEARCH: ClassVar[str] = "beam"
     BEAM_WIDTH: ClassVar[int] = 64
     BEAM_GROWTH: ClassVar[int] = 4
+    BEAM_FIT: ClassVar[bool] = True
 
     def __init__(self) -> None:
         super().__init__()
