@@ -24,11 +24,14 @@ from .search import UNKNOWN, Outcome, search
 #: the positions the first pass may enter; each pass after it doubles that
 FIRST_PASS = 20_000
 #: with ``Hooks.BEAM_FIT``, the share of the time left a narrowed beam pass is sized to
-#: take (the rest is a margin), and how its time grows with its width: as the width to
-#: this power (Light and Shade's compact beam, deals 10 and 36 from widths 1,024 to
-#: 4,096: time 1.75 to 2.3 times for twice the width, 4.9 to 7.5 times for four times)
-FIT_SHARE = 0.85
-FIT_POWER = 1.35
+#: take (the rest is a margin), how its time grows with its width (as the width to this
+#: power), and how much wider than the pass before it must be to be worth running. Light
+#: and Shade's compact beam, uncompiled: from width 1,024 to 1.8 to 3.1 times it, 1.3 to
+#: 3.6 times the time (eight unknown deals, a shared machine); to twice and four times it
+#: (deals 10 and 36), 1.75 to 2.3 and 4.9 to 7.5 times
+FIT_SHARE = 0.9
+FIT_POWER = 1.25
+FIT_GAIN = 1.25
 #: the passes of one round, by ``Hooks.SEARCH``
 _PASSES = {"depth": ("depth",), "both": ("depth", "beam"), "beam": ("beam",)}
 
@@ -56,7 +59,8 @@ def run(
     ``BEAM_GROWTH`` replaces the beam's doubling. With ``BEAM_FIT`` and a budget in
     seconds, a beam pass that would outrun the time left, by the last pass's time and
     ``FIT_POWER``, is narrowed to the width that takes ``FIT_SHARE`` of it (a beam cut
-    short finds nothing); when that is no wider than the last pass, the solve stops there.
+    short finds nothing); when that is not ``FIT_GAIN`` times the last pass's width, the
+    solve stops there (a pass about as wide would find about what that one did).
 
     It stops at a win, a proof of ``lost``, or the budget (seconds, or positions).
     """
@@ -101,7 +105,7 @@ def run(
                                 1 / FIT_POWER
                             )
                             width = int(last_width * grow)
-                            if width <= last_width:
+                            if width < FIT_GAIN * last_width:
                                 return done(Outcome(UNKNOWN, why="time"))
                     begun = time.perf_counter()
                     own = hooks.own_beam(game, width, deadline, left)
