@@ -11,6 +11,7 @@ import json
 import logging
 import resource
 import signal
+import socket
 import sys
 from typing import Any
 
@@ -21,6 +22,7 @@ from .embedded_redis import DataDirInUse, EmbeddedRedis, NoRedis
 from .service import Service
 from .settings import Settings
 from .store.connect import open_redis
+from .store.failures import unavailable
 from .store.ready import RedisNotReady, check_durability, wait_until_loaded
 from .store.secret import SecretMismatch
 from .transport.ws import WebServer
@@ -172,14 +174,32 @@ def main(argv: list[str] | None = None) -> int:
         asyncio.run(run(settings))
     except (RedisNotReady, SecretMismatch, NoRedis, DataDirInUse) as exc:
         return said(str(exc))
-    except OSError as exc:
-        if exc.errno != errno.EADDRINUSE:
+    except Exception as exc:
+        why = cannot_start(settings, exc)
+        if why is None:
             raise
-        return said(
+        return said(why)
+    return 0
+
+
+def cannot_start(settings: Settings, exc: BaseException) -> str | None:
+    """The one line for an operator's commonest mistakes (None: a fault, its traceback
+    shown): the port taken, a host that is no address, a Redis that does not answer (a
+    server that has started rides out an outage: one escaping ``run`` is at the start),
+    and a data directory that cannot be made or written to."""
+    if isinstance(exc, socket.gaierror):
+        return f"--host {settings.host}: {exc.strerror} (an address or a name of this machine)"
+    if isinstance(exc, OSError) and exc.errno == errno.EADDRINUSE:
+        return (
             f"{settings.host}:{settings.port}: address already in use"
             " (another server? --port picks another port)"
         )
-    return 0
+    if unavailable(exc):
+        where = settings.redis_url or "the embedded Redis"
+        return f"cannot reach Redis at {where}: {exc} (is it running? PATIENCE_REDIS_URL)"
+    if isinstance(exc, OSError) and exc.filename is not None:
+        return f"{exc.filename}: {exc.strerror} (the data directory: PATIENCE_DATA_DIR)"
+    return None
 
 
 def listen_url(host: str, port: int) -> str:

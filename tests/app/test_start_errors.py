@@ -70,3 +70,29 @@ def test_a_data_directory_in_use_is_said_in_one_line(tmp_path: Path) -> None:
         " (one server a data directory: stop it, or give this one --data-dir DIR,"
         " or PATIENCE_REDIS_URL for a Redis of your own)"
     ), last
+
+
+def test_the_commonest_mistakes_are_said_in_one_line(redis_url: str, tmp_path: Path) -> None:
+    """A Redis that does not answer, a host that is no address, and a data directory that
+    is a file or cannot be written to each ended in a traceback of fifty lines."""
+    port = str(free_port())
+    nothing_there = refused(
+        "--port", port, PATIENCE_REDIS_URL="redis://127.0.0.1:1/0", PATIENCE_DATA_DIR=str(tmp_path)
+    )
+    assert nothing_there.startswith(
+        "patience-race-server: error: cannot reach Redis at redis://127.0.0.1:1/0"
+    ), nothing_there
+    no_host = refused(
+        "--host",
+        "nonsense.invalid",
+        "--port",
+        port,
+        PATIENCE_REDIS_URL=redis_url,
+        PATIENCE_DATA_DIR=str(tmp_path),
+    )
+    assert no_host.startswith("patience-race-server: error: --host nonsense.invalid: "), no_host
+    a_file = tmp_path / "a-file"
+    a_file.write_text("")
+    not_a_dir = refused("--port", port, PATIENCE_DATA_DIR=str(a_file / "data"))
+    assert not_a_dir.startswith(f"patience-race-server: error: {a_file}"), not_a_dir
+    assert "Not a directory" in not_a_dir
