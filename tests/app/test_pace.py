@@ -105,6 +105,9 @@ def test_the_figures_say_what_the_check_saw() -> None:
     assert figures["run_ms"] == 3000 and figures["time_ms"] == 3000
     assert "30 moves in a row each under 0.25 s (3.00 s in all)" in check.why[0]
     assert check.record() == {"fast": True, "figures": figures, "why": check.why}
+    # a median under a second in ms, not "under 0.00 s" (a script's 3 ms)
+    assert "half the moves under 3 ms each, over 60 moves" in pace.check(spaced(3, 60), 0).why[1]
+    assert "half the moves under 280 ms each" in pace.check(spaced(280, 60), 0).why[0]
 
 
 # -- end to end: a script's Gate daily, a person's, and the operator's command -------------

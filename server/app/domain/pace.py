@@ -151,7 +151,7 @@ def check(
         )
     if median is not None and len(spaced) >= MEDIAN_MIN_ACTIONS and median < MEDIAN_FLOOR_MS:
         why.append(
-            f"half the moves under {median / 1000:.2f} s each, over {len(spaced)} moves "
+            f"half the moves under {median} ms each, over {len(spaced)} moves "
             f"(people: {MEDIAN_FLOOR_MS / 1000:g} s at the very least)"
         )
     return Pace(bool(why), figures, why)

@@ -83,7 +83,7 @@ class LoadWait:
         waited = time.monotonic() - self.started
         if waited > self.timeout:
             raise RedisNotReady(
-                f"Redis ({self.what}) was still loading its data after {waited:.0f} s; "
+                f"Redis ({self.what}) was still loading its data after {waited:.1f} s; "
                 "see its log, or allow longer with --redis-load-timeout "
                 "(PATIENCE_REDIS_LOAD_TIMEOUT)"
             )
