@@ -54,9 +54,10 @@ async def put(boards: Boards, pid: str, write: dict[str, Any], now_ms: int) -> B
         return None
     board = parse_board(write["board"], d.day_of(now_ms), d.iso_week(now_ms))
     if write["how"] == "count":
-        await boards.submit_count(
-            board, pid, write["details"], int(write["at"]), game=write.get("game")
-        )
+        game = write.get("game")
+        if game is not None and await boards.counted(board, game):
+            return None  # (counted once: a clear run again changes nothing)
+        await boards.submit_count(board, pid, write["details"], int(write["at"]), game=game)
         return board
     if await boards.submit_time(board, pid, write["details"], int(write["at"]), write["how"]):
         return board

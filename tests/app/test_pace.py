@@ -8,6 +8,7 @@ from __future__ import annotations
 import doctest
 import os
 import random
+import re
 import subprocess
 import sys
 from itertools import count
@@ -313,6 +314,18 @@ async def test_a_scripts_race_win_is_not_counted(server: Running) -> None:
     assert [e["player"] for e in week["entries"]] == ["ann1"]
     listed = review(server.settings, "list").stdout
     assert "ann0" in listed and "race " in listed and "boards: races/all, races/week/" in listed
+    # cleared: counted on the race boards, once however often it is cleared (the second
+    # said it wrote them again, where nothing changed)
+    gid = re.search(r"^(\S+)  held  ann0 ", listed, re.M)
+    assert gid is not None, listed
+    first = review(server.settings, "clear", gid[1], "--reason", "a quick hand")
+    assert first.returncode == 0 and "boards written: races/all, races/week/" in first.stdout
+    again = review(server.settings, "clear", gid[1], "--reason", "a quick hand")
+    assert again.returncode == 0, again.stderr
+    assert "boards written: none changed" in again.stdout, again.stdout
+    week = await ann.call("top", board="races/week")
+    assert sorted(e["player"] for e in week["entries"]) == ["ann0", "ann1"]
+    assert [e["count"] for e in week["entries"]] == [1, 1]
 
 
 async def test_a_home_request_records_its_chain(server: Running) -> None:

@@ -65,6 +65,11 @@ class Boards:
         count = await SUBMIT_COUNT(self.redis, keys=keys, args=args)
         return int(count)
 
+    async def counted(self, board: Board, game: str) -> bool:
+        """Whether ``game`` counts on ``board`` already (:meth:`submit_count` with it
+        would change nothing)."""
+        return bool(await self.redis.exists(counted_key(board.id, game)))
+
     async def _entries(
         self, board: Board, members: list[tuple[bytes, float]], first_rank: int
     ) -> list[dict[str, Any]]:
