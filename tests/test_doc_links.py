@@ -76,3 +76,18 @@ def test_the_architectures_tree_names_every_module_of_the_app() -> None:
     ]
     missing = [str(p.relative_to(ROOT)) for p in modules if p.name not in tree]
     assert not missing, missing
+
+
+def test_the_logs_section_names_everything_that_can_fail() -> None:
+    """docs/server.md's Logs section names every ``<what>`` of a ``<what> failed`` line
+    the server can write (``closing the weekly leagues`` and a dozen more were not)."""
+    text = " ".join((ROOT / "docs" / "server.md").read_text().split())
+    said = text.split("`<what>` is one of:")[1].split("Besides these JSON lines")[0]
+    names = set()
+    for source in (ROOT / "server" / "app").rglob("*.py"):
+        code = source.read_text()
+        names |= set(re.findall(r"\.failed\(\s*\"([^\"]+)\"", code))
+        names |= set(re.findall(r"Periodic\(\s*\"([^\"]+)\"", code))
+    assert len(names) > 25
+    missing = sorted(name for name in names if f"`{name}`" not in said)
+    assert not missing, missing
