@@ -22,7 +22,7 @@ from .embedded_redis import DataDirInUse, EmbeddedRedis, NoRedis
 from .service import Service
 from .settings import Settings
 from .store.connect import open_redis
-from .store.failures import unavailable
+from .store.failures import redis_error
 from .store.ready import RedisNotReady, check_durability, wait_until_loaded
 from .store.secret import SecretMismatch
 from .transport.ws import WebServer
@@ -130,11 +130,11 @@ async def run(settings: Settings, started: asyncio.Event | None = None) -> None:
         compiled = native.status()
         if compiled["mode"] != "compiled":
             log.warning("the move path runs from source: %s", compiled["why"])
-        url = listen_url(settings.host, web.port)
+        listening = listen_url(settings.host, web.port)
         log.info(
             "listening",
             extra={
-                "url": url,
+                "url": listening,
                 "version": __version__,
                 "redis": what,
                 "rooms_resumed": rooms,
@@ -143,7 +143,7 @@ async def run(settings: Settings, started: asyncio.Event | None = None) -> None:
             },
         )
         print(
-            f"patience-race-server {__version__} listening on {url}\n"
+            f"patience-race-server {__version__} listening on {listening}\n"
             f"play in a browser: {browser_url(settings.host, web.port)}",
             flush=True,
         )
@@ -184,21 +184,24 @@ def main(argv: list[str] | None = None) -> int:
 
 def cannot_start(settings: Settings, exc: BaseException) -> str | None:
     """The one line for an operator's commonest mistakes (None: a fault, its traceback
-    shown): the port taken, a host that is no address, a Redis that does not answer (a
-    server that has started rides out an outage: one escaping ``run`` is at the start),
-    and a data directory that cannot be made or written to."""
+    shown): a host that is no address, or not this machine's, a port taken or not
+    allowed, a Redis that does not answer (a server that has started rides out an
+    outage: one escaping ``run`` is at the start), and a data directory that cannot be
+    made or written to."""
+    where = f"{settings.host}:{settings.port}"
     if isinstance(exc, socket.gaierror):
         return f"--host {settings.host}: {exc.strerror} (an address or a name of this machine)"
-    if isinstance(exc, OSError) and exc.errno == errno.EADDRINUSE:
-        return (
-            f"{settings.host}:{settings.port}: address already in use"
-            " (another server? --port picks another port)"
-        )
-    if unavailable(exc):
-        where = settings.redis_url or "the embedded Redis"
-        return f"cannot reach Redis at {where}: {exc} (is it running? PATIENCE_REDIS_URL)"
-    if isinstance(exc, OSError) and exc.filename is not None:
+    if redis_error(exc):  # (redis-py's own: the socket's errors come wrapped in them)
+        redis = settings.redis_url or "the embedded Redis"
+        return f"cannot reach Redis at {redis}: {exc} (is it running? PATIENCE_REDIS_URL)"
+    if not isinstance(exc, OSError):
+        return None
+    if exc.filename is not None:
         return f"{exc.filename}: {exc.strerror} (the data directory: PATIENCE_DATA_DIR)"
+    if exc.errno == errno.EADDRINUSE:
+        return f"{where}: address already in use (another server? --port picks another port)"
+    if exc.errno in (errno.EADDRNOTAVAIL, errno.EACCES, errno.EPERM):
+        return f"{where}: {exc.strerror} (--host and --port: where to listen)"
     return None
 
 

@@ -91,6 +91,17 @@ def test_the_commonest_mistakes_are_said_in_one_line(redis_url: str, tmp_path: P
         PATIENCE_DATA_DIR=str(tmp_path),
     )
     assert no_host.startswith("patience-race-server: error: --host nonsense.invalid: "), no_host
+    # an address not this machine's: where to listen, not Redis (an OSError as Redis's are)
+    elsewhere = refused(
+        "--host",
+        "192.0.2.1",
+        "--port",
+        port,
+        PATIENCE_REDIS_URL=redis_url,
+        PATIENCE_DATA_DIR=str(tmp_path),
+    )
+    assert elsewhere.startswith(f"patience-race-server: error: 192.0.2.1:{port}: "), elsewhere
+    assert "where to listen" in elsewhere and "Redis" not in elsewhere, elsewhere
     a_file = tmp_path / "a-file"
     a_file.write_text("")
     not_a_dir = refused("--port", port, PATIENCE_DATA_DIR=str(a_file / "data"))
