@@ -51,7 +51,11 @@ def test_quick_race_matches_two_pages_then_one_races_their_ghosts(
             page.click('.game-row[data-game="gate"] [data-act=quick]')
         ann.wait_for_selector(".quick-wait")
         for page in (ann, bob):
-            page.wait_for_selector(".race-game .pile", timeout=15000)
+            try:
+                page.wait_for_selector(".race-game .pile", timeout=15000)
+            except Exception as exc:  # (once in many runs: say what each page showed)
+                shown = [(p.url, p.inner_text("main")[:300]) for p in (ann, bob)]
+                raise AssertionError(f"no match in 15 s; the pages showed {shown}") from exc
             assert "/r/" in page.url
         room = ann.evaluate("window.patienceRace.screen.room")
         assert room["quick"] is True and sorted(p["name"] for p in room["players"]) == [
