@@ -74,16 +74,27 @@ class Terminal:
         return True
 
     def settle(self, quiet: float = 0.3, most: float = 10) -> None:
-        """Read until the client has written nothing for ``quiet`` seconds: a screen read
-        then is whole, never half repainted."""
-        deadline = time.monotonic() + most
-        while time.monotonic() < deadline:
+        """Read until the screen has not changed for ``quiet`` seconds: a screen read then
+        is whole, never half repainted. (Bytes are no sign of change: the client's
+        renderer writes its cursor's show and hide four times a second, repainting
+        nothing, so waiting for silence waited the whole ``most``.)"""
+        now = time.monotonic()
+        deadline = now + most
+        last, still_since = self.text, now
+        while now < deadline:
+            left = min(quiet - (now - still_since), deadline - now)
+            if left <= 0:
+                return
             try:
-                data = self.child.read_nonblocking(1 << 16, quiet)
+                data = self.child.read_nonblocking(1 << 16, left)
             except (pexpect.TIMEOUT, pexpect.EOF):
                 return
             self.output += data
             self.stream.feed(data)
+            now = time.monotonic()
+            text = self.text
+            if text != last:
+                last, still_since = text, now
 
     @property
     def text(self) -> str:
