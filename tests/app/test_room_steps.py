@@ -40,6 +40,8 @@ EXAMPLES = itertools.count()
 class RealRoom(RuleBasedStateMachine):
     #: set by the test: the settings of the server each example starts
     settings: Settings
+    #: how long a watcher's view of the room may take to agree with the model's
+    patience: float = 10.0
     #: what the examples did, over all of them (the test checks they did it all)
     done: ClassVar[Counter[str]] = Counter()
 
@@ -162,7 +164,7 @@ class RealRoom(RuleBasedStateMachine):
                 got[:] = [self.told(await self.watcher.call("room_watch", code=self.code))]
                 return got[0] == want
 
-            deadline = asyncio.get_running_loop().time() + 10
+            deadline = asyncio.get_running_loop().time() + self.patience
             while not await look():
                 if asyncio.get_running_loop().time() > deadline:
                     raise AssertionError(f"the room as told {got[0]} is not the model's {want}")
@@ -376,6 +378,7 @@ def test_a_step_the_server_refuses_leaves_the_model_agreeing(settings: Settings)
     """The comparison can fail: a model told a step the server never took disagrees."""
     machine = RealRoom()
     machine.settings = settings
+    machine.patience = 1.0  # (the disagreement lasts: no need to wait the 10 s out)
     try:
         machine.create("ann", 2)
         assert machine.model is not None
