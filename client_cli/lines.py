@@ -58,7 +58,15 @@ def as_int(value: Any) -> int:
 
 
 def fit(text: Text, width: int) -> Text:
+    """``text`` cut to ``width`` cells with an ellipsis; a line over only by its padding
+    loses the padding, not its last word.
+
+    >>> fit(Text("t1>b2     "), 7).plain, fit(Text("the deal"), 6).plain
+    ('t1>b2', 'the d…')
+    """
     text = text.copy()
+    if text.cell_len > width:
+        text.rstrip()
     text.truncate(width, overflow="ellipsis")
     return text
 

@@ -32,6 +32,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from rich.cells import cell_len
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
@@ -296,9 +297,9 @@ def speed_text(speed: float) -> str:
 
 def _row(entry: Entry | None, current: bool, g: Glyphs, width: int, timed: bool = True) -> Text:
     """A move of the list: its number, its time, the move and what became of it
-    (``undone``, ``takes back 2``); where the list has no room for both, the note is
-    kept and that row's time left out (at 80 columns they were cut to ``undo…`` and
-    ``take…``).
+    (``undone``, ``takes back 2``); where the list has no room for the time, the move and
+    its note, that row's time is left out (at 80 columns the notes were cut to ``undo…``
+    and ``take…``, and in a narrower terminal every move to ``t1>…``).
 
     >>> from .lines import Glyphs
     >>> row = _row(Entry(3, 61_000, "undo", note="takes back 2"), False, Glyphs(True), 36)
@@ -306,6 +307,10 @@ def _row(entry: Entry | None, current: bool, g: Glyphs, width: int, timed: bool 
     '      3   undo        takes back 2'
     >>> _row(Entry(2, 60_000, "t1>b2", undone=True), False, Glyphs(True), 60).plain.rstrip()
     '      2    1:00.0   t1>b2       undone'
+    >>> _row(Entry(12, 61_000, "t1>b2"), False, Glyphs(True), 28).plain
+    '     12    1:01.0   t1>b2'
+    >>> _row(Entry(12, 61_000, "t1>b2"), False, Glyphs(True), 22).plain.rstrip()
+    '     12   t1>b2'
     """
     line = Text(f" {g.me if current else ' '}", style="bold")
     if entry is None:
@@ -322,7 +327,7 @@ def _row(entry: Entry | None, current: bool, g: Glyphs, width: int, timed: bool 
             line.append("  undone", style="dim")
         if entry.note:
             line.append(f"  {entry.note}", style="dim")
-        if timed and (entry.undone or entry.note) and line.cell_len > width:
+        if timed and cell_len(line.plain.rstrip()) > width:
             return _row(entry, current, g, width, timed=False)
     if current:
         line.stylize("reverse", 1)
