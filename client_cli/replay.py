@@ -37,7 +37,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from .lines import Glyphs, fit, plural, race_time, side_by_side, to_ascii, wrap
+from .lines import Glyphs, fit, plural, race_time, side_by_side, split_line, to_ascii, wrap
 from .par import par_words
 from .render import draw_board
 from .sanitize import clean
@@ -419,13 +419,20 @@ def render_replay(stepper: Stepper, width: int, height: int, *, ascii: bool = Fa
         right.append(f"playing {speed_text(stepper.speed)}/s ", style="bold")
     else:
         right.append("paused " if 0 < stepper.at < stepper.last else "")
-    left = fit(left, max(width - right.cell_len - 1, 10))
+    room = max(width - right.cell_len - 1, 10)
+    if left.cell_len > room:  # (the player's name before the rules' version)
+        left = Text(" Replay", style="bold")
+        left.append(f"{g.sep}{replay.name or replay.rules}{g.sep}{replay.player}")
+    left = fit(left, room)
     head = Text()
     head.append_text(left)
     head.append(" " * max(width - left.cell_len - right.cell_len, 1))
     head.append_text(right)
     head.stylize("reverse")
-    top = [fit(head, width), fit(Text(" " + replay.summary(g.sep)), width)]
+    # (on two lines at most, narrow: the second cut short if it must)
+    summary = split_line(replay.summary(g.sep), width - 1, g.sep)
+    summary = [summary[0], " ".join(summary[1:])] if len(summary) > 2 else summary
+    top = [fit(head, width), *(fit(Text(" " + line), width) for line in summary)]
     bottom = [Text("")]
     if stepper.message:
         style = {"warn": "bold yellow", "error": "bold red", "good": "bold green"}

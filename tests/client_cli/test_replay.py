@@ -73,6 +73,23 @@ def test_at_the_deal() -> None:
     )
 
 
+def test_a_narrow_terminal_keeps_the_player_and_the_whole_summary() -> None:
+    """Narrow, the header drops the rules' version before the player's name,
+    and the summary goes on a second line rather than losing its middle; the moves keep
+    their last letters (their padding was cut to an ellipsis: ``t1>b2  …``)."""
+    stepper = Stepper(Replay.from_message(race_replay(), GAMES))
+    shown = plain(render_replay(stepper, 44, 24)).splitlines()
+    assert shown[0].startswith(" Replay · The Gate · ann "), shown[0]
+    assert "step 0 of 31" in shown[0]
+    assert shown[1].strip() == "race 2 of room STGJHS ·", shown[1:3]
+    assert shown[2].startswith(" resigned at 0:37.2 · 26 moves · 9/52 home"), shown[1:3]
+    wide = plain(render_replay(stepper, 60, 24)).splitlines()
+    assert " ".join(line.strip() for line in wide[1:3]).endswith("9/52 home · seed 1234")
+    assert all(len(line) <= 44 for line in shown)
+    rows = [line for line in shown if re.match(r"^ .\s+\d+\s+\d:\d\d\.\d", line)]
+    assert rows and not any(line.endswith("…") for line in rows), rows
+
+
 def test_stepping_keeps_the_current_move_in_view() -> None:
     stepper = Stepper(Replay.from_message(race_replay(), GAMES))
     for _ in range(20):
