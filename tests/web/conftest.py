@@ -10,8 +10,9 @@ that the full browser lays the pages out as the shell does. Where the shell is n
 installed the full browser runs them; ``PATIENCE_CHROMIUM`` names another.
 
 With ``CI=true`` a missing Chromium or a missing browser client (``make web``) fails;
-elsewhere it skips. Screenshots of the main screens go to ``tests/web/screenshots/``, or
-to ``docs/screenshots/`` (the ones the README links) with ``PATIENCE_SCREENSHOTS=update``.
+elsewhere it skips. Screenshots of the main screens are taken when asked:
+``PATIENCE_SCREENSHOTS=1`` saves them to ``tests/web/screenshots/``, and
+``PATIENCE_SCREENSHOTS=update`` to ``docs/screenshots/`` (the ones the README links).
 """
 
 from __future__ import annotations
@@ -42,9 +43,12 @@ ARGS = [
     "--no-first-run",
 ]
 ROOT = Path(__file__).resolve().parents[2]
+#: where screenshots go, if anywhere (each costs Chromium a PNG: a tenth of the browser
+#: tests' CPU, for pictures nobody looks at in a run that only has to pass)
+SHOTS_ASKED = os.environ.get("PATIENCE_SCREENSHOTS", "")
 SHOTS = (
     ROOT / "docs" / "screenshots"
-    if os.environ.get("PATIENCE_SCREENSHOTS") == "update"
+    if SHOTS_ASKED == "update"
     else ROOT / "tests" / "web" / "screenshots"
 )
 
@@ -101,6 +105,9 @@ def signed_in(page: Any, base: str, token: str, address: str) -> None:
 
 
 def shot(page: Any, name: str) -> None:
-    """Save a screenshot of a main screen (looked at, not compared)."""
+    """Save a screenshot of a main screen (looked at, not compared), when asked
+    (``PATIENCE_SCREENSHOTS``)."""
+    if not SHOTS_ASKED:
+        return
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
