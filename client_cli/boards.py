@@ -202,7 +202,8 @@ def _table(page: Mapping[str, Any], me: str | None, g: Glyphs) -> Table:
                 rank,
                 player,
                 Text("won", style="green") if won else Text(home),
-                race_time(_int(entry.get("time_ms"))),
+                # (a game not won is ranked by its cards and moves, not its time)
+                race_time(_int(entry.get("time_ms"))) if won else "—",
                 str(_int(entry.get("moves"))),
                 *([_hints(entry)] if hinted else []),
                 replay,

@@ -194,7 +194,8 @@ export class BoardScreen {
                   (e.won ? "won" : progressText(e, page.unit)) +
                     (e.hints ? ` · ${e.hints} hint${e.hints === 1 ? "" : "s"}` : ""),
                 ),
-                h("td", { class: "n" }, clock(e.time_ms || 0)),
+                // (a game not won is ranked by its cards and moves, not its time)
+                h("td", { class: "n" }, e.won ? clock(e.time_ms || 0) : "—"),
                 h("td", { class: "n" }, String(e.moves)),
               ],
       ),

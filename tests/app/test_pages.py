@@ -172,6 +172,23 @@ def test_every_string_on_a_page_is_escaped() -> None:
     assert "&lt;script&gt;" in page
 
 
+def test_a_game_not_won_has_no_time_on_a_board_page() -> None:
+    """A timed board ranks games not won by cards home and moves, not time: their time
+    cell says so (a dash), as the race results' do."""
+    from server.app.domain.boards import parse_board
+    from server.app.transport.pages import board_html
+
+    board = parse_board("daily/gate/2026-11-22", "2026-11-22", "2026-W47")
+    entries = [
+        {"rank": 1, "player": "ann", "won": True, "time_ms": 205_300, "moves": 142},
+        {"rank": 2, "player": "bob", "won": False, "time_ms": 61_000, "moves": 40, "home": 30,
+         "total": 52},
+    ]  # fmt: skip
+    html = board_html({"entries": entries, "size": 2}, board, "2026-11-22")
+    assert "<td class=n>3:25</td>" in html
+    assert "1:01" not in html and "<td>30/52</td><td class=n>—</td>" in html, html
+
+
 async def test_metrics_in_the_prometheus_format(server: Running) -> None:
     ann = await player(server.url, "ann")
     reply = await ann.call("new_game", game="nestor", seed=5)

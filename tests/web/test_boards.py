@@ -4,6 +4,7 @@ result the moment the server writes it (a daily played by another client)."""
 from __future__ import annotations
 
 import asyncio
+import re
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -40,6 +41,9 @@ def test_a_board_updates_live(browser: Any, web_server: ServerProcess) -> None:
         played(web_server.url, "kim")
         page.wait_for_selector(".boards tbody tr:has-text('kim')")
         assert "1 on this board" in page.inner_text(".boards")
+        # resigned: no time (a game not won is ranked by cards home and moves)
+        row = page.inner_text(".boards tbody tr:has-text('kim')")
+        assert "—" in row and not re.search(r"\d:\d\d", row), row
         day = page.input_value(".boards input[type=date]")  # the day picker, on today
         assert len(day) == 10 and page.inner_text(".boards h1").endswith(day)
         played(web_server.url, "lou")

@@ -42,7 +42,11 @@ def html_page(title: str, body: str, meta: str = "") -> str:
 
 
 def _duration(entry: dict[str, Any]) -> str:
+    """A timed board's time cell: a won game's time; a dash for a game not won, which
+    its time does not rank (docs/leaderboards.md), as the race results say it."""
     time_ms = entry.get("time_ms")
+    if not entry.get("won"):
+        return "—"
     return d.clock_text(time_ms) if isinstance(time_ms, int) else ""
 
 
