@@ -214,7 +214,8 @@ export class BoardScreen {
           h(
             "tr",
             {},
-            head.map((t) => h("th", {}, t)),
+            // (a column of numbers headed on its right, over them)
+            head.map((t) => h("th", { class: t === "player" || t === "result" ? "" : "n" }, t)),
           ),
         ),
         h("tbody", {}, rows),

@@ -373,7 +373,7 @@ export class GroupScreen {
               h(
                 "tr",
                 {},
-                head.filter((t) => t).map((t) => h("th", {}, t)),
+                head.filter((t) => t).map((t) => h("th", { class: t === "#" || t === "overall" ? "n" : "" }, t)),
               ),
             ),
             h("tbody", {}, rows),

@@ -189,7 +189,7 @@ export class LeagueScreen {
                 h(
                   "tr",
                   {},
-                  columns(e.current).map((c) => h("th", {}, c)),
+                  columns(e.current).map((c) => h("th", { class: c === "player" || c === "" ? "" : "n" }, c)),
                 ),
               ),
               h("tbody", {}, rows),

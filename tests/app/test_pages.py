@@ -176,7 +176,7 @@ def test_a_game_not_won_has_no_time_on_a_board_page() -> None:
     """A timed board ranks games not won by cards home and moves, not time: their time
     cell says so (a dash), as the race results' do."""
     from server.app.domain.boards import parse_board
-    from server.app.transport.pages import board_html
+    from server.app.transport.pages import STYLE, board_html
 
     board = parse_board("daily/gate/2026-11-22", "2026-11-22", "2026-W47")
     entries = [
@@ -187,6 +187,8 @@ def test_a_game_not_won_has_no_time_on_a_board_page() -> None:
     html = board_html({"entries": entries, "size": 2}, board, "2026-11-22")
     assert "<td class=n>3:25</td>" in html
     assert "1:01" not in html and "<td>30/52</td><td class=n>—</td>" in html, html
+    # the numbers' columns headed over them, on the right
+    assert "<th class=n>time</th><th class=n>moves</th>" in html and "th.n" in STYLE
 
 
 async def test_metrics_in_the_prometheus_format(server: Running) -> None:

@@ -111,3 +111,20 @@ def shot(page: Any, name: str) -> None:
         return
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+
+
+def misaligned(page: Any, table: str) -> list[str]:
+    """The headers of ``table`` (a selector) aligned otherwise than the cells under them
+    in its first row (a column of numbers headed on the left sat far from them)."""
+    found: list[str] = page.evaluate(
+        """(selector) => {
+            const table = document.querySelector(selector);
+            const cells = [...table.querySelectorAll("tbody tr:first-child td")];
+            const align = (e) => getComputedStyle(e).textAlign;
+            return [...table.querySelectorAll("thead th")]
+                .filter((th, i) => th.textContent && cells[i] && align(th) !== align(cells[i]))
+                .map((th) => th.textContent);
+        }""",
+        table,
+    )
+    return found

@@ -11,7 +11,7 @@ from typing import Any
 from tests.app.client import player
 from tests.app.conftest import ServerProcess
 
-from .conftest import http, shot
+from .conftest import http, misaligned, shot
 from .test_race import register
 
 
@@ -44,6 +44,7 @@ def test_a_board_updates_live(browser: Any, web_server: ServerProcess) -> None:
         # resigned: no time (a game not won is ranked by cards home and moves)
         row = page.inner_text(".boards tbody tr:has-text('kim')")
         assert "—" in row and not re.search(r"\d:\d\d", row), row
+        assert misaligned(page, ".boards table") == []
         day = page.input_value(".boards input[type=date]")  # the day picker, on today
         assert len(day) == 10 and page.inner_text(".boards h1").endswith(day)
         played(web_server.url, "lou")

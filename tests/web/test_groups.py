@@ -9,7 +9,7 @@ from typing import Any
 
 from tests.app.conftest import ServerProcess
 
-from .conftest import http, shot
+from .conftest import http, misaligned, shot
 from .test_play import until
 from .test_race import register
 
@@ -71,6 +71,7 @@ def test_a_group_link_opened_in_a_browser_joins_and_its_boards_show_members_only
             "rows => rows.map(r => r.dataset.player)"
         )
         assert sorted(players) == ["ann", "bo"]
+        assert misaligned(bo, ".group-board table") == []
         shot(bo, "group-phone")
         # the week board: the same two, a daily played each
         bo.select_option("select[aria-label='group board']", "week/nestor")

@@ -8,7 +8,7 @@ from typing import Any
 
 from tests.app.conftest import ServerProcess
 
-from .conftest import http, shot
+from .conftest import http, misaligned, shot
 from .test_race import register
 
 
@@ -39,6 +39,7 @@ def test_the_league_box_and_the_standings_screen(browser: Any, web_server: Serve
         page.wait_for_selector(".league .league-table tbody tr >> nth=1")
         rows = page.locator(".league-table tbody tr")
         assert rows.count() == 2
+        assert misaligned(page, ".league-table") == []
         assert page.inner_text(".league-table tr.you").split()[1] == "ann"
         assert "bronze-1" in page.inner_text(".league .league-line")
         # a league of two: nobody moves at its end (it said the top 5 would)

@@ -22,7 +22,7 @@ STYLE = """body{font-family:system-ui,sans-serif;margin:0 auto;max-width:40rem;p
 color:#222;background:#fafaf7}
 h1{font-size:1.3rem}table{border-collapse:collapse;width:100%}
 th,td{padding:.35rem .4rem;text-align:left;border-bottom:1px solid #ddd}
-td.n{text-align:right;font-variant-numeric:tabular-nums}
+td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}
 table.board td:nth-child(2){overflow-wrap:anywhere}
 @media (max-width:480px){body{padding:.6rem}th,td{padding:.3rem .25rem}}
 form{margin:1rem 0;display:flex;gap:.5rem;flex-wrap:wrap}
@@ -96,11 +96,13 @@ def board_html(page: dict[str, Any], board: Board, today: str, meta: str = "") -
             )
         rows.append(f"<tr><td class=n>{int(entry['rank'])}</td><td>{player_cell}</td>{cells}</tr>")
     head = (
-        "<tr><th>#</th><th>player</th><th>count</th></tr>"
+        "<tr><th class=n>#</th><th>player</th><th class=n>count</th></tr>"
         if counting
-        else "<tr><th>#</th><th>player</th><th>rating</th><th>races</th></tr>"
+        else "<tr><th class=n>#</th><th>player</th><th class=n>rating</th>"
+        "<th class=n>races</th></tr>"
         if board.kind == "rating"
-        else "<tr><th>#</th><th>player</th><th>result</th><th>time</th><th>moves</th></tr>"
+        else "<tr><th class=n>#</th><th>player</th><th>result</th><th class=n>time</th>"
+        "<th class=n>moves</th></tr>"
     )
     picker = ""
     if board.kind == "daily":
@@ -242,7 +244,7 @@ def replay_html(replay: dict[str, Any], meta: str = "") -> str:
         f"{replays.hints_text(result)}"
         f" · seed {escape(str(seed))}"
         f" · rules version {version}</p>{book_par(replay)}{rules_note}{committed(replay)}"
-        f"<table><thead><tr><th>#</th><th>time</th><th>move</th></tr></thead>"
+        f"<table><thead><tr><th class=n>#</th><th class=n>time</th><th>move</th></tr></thead>"
         f"<tbody>{moves}</tbody></table>"
         f"{race_this(replay)}"
         f'<p class=muted><a href="/replay/{escape(str(replay["id"]))}.json">JSON</a> '
