@@ -146,7 +146,7 @@ async def test_a_known_sequence_gives_the_librarys_figures(board_of_two: Setting
         # and its page, over HTTP
         http = f"http://127.0.0.1:{server.web.port}"
         status, _, page = await fetch(f"{http}/leaderboard/rating/{GAME}")
-        assert status == 200 and "<th>rating</th><th>races</th>" in page
+        assert status == 200 and "<th class=n>rating</th><th class=n>races</th>" in page
         cells = f"<td class=n>{top['rating']}</td><td class=n>{top['races']}</td>"
         assert f"<td>{by_ordinal[0]}</td>{cells}" in page
 
