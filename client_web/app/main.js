@@ -390,9 +390,13 @@ async function route() {
   if (quick !== null)
     return withModule("quick", ({ QuickScreen }) => app.show(new QuickScreen(app, quick || "gate", showQuickRoom)));
   if (hashField("home") !== null) return app.show(homeScreen(door));
-  if (resume.room && app.started && !app.resumedOnce) {
+  // a game in play first (a race under way, a challenge, a ghost race, a solo game), and
+  // only then a room's lobby or a race's results (whose clock has stopped)
+  const room = resume.room;
+  const underWay = room && (room.state === "countdown" || room.state === "racing");
+  if (room && underWay && app.started && !app.resumedOnce) {
     app.resumedOnce = true;
-    return app.go(`/r/${resume.room.code}`);
+    return app.go(`/r/${room.code}`);
   }
   if (resume.challenge && !app.resumedOnce) {
     app.resumedOnce = true;
@@ -407,6 +411,10 @@ async function route() {
     // practice of the daily: back on the daily's screen, where it races the board
     if (resume.solo.kind === "practice") return app.go(`/play#daily=${resume.solo.rules}`);
     return showGame(resume.solo);
+  }
+  if (room && app.started && !app.resumedOnce) {
+    app.resumedOnce = true;
+    return app.go(`/r/${room.code}`);
   }
   app.show(homeScreen(door));
 }

@@ -14,10 +14,10 @@ import re
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from tests.app.client import player
+from tests.app.client import player, racing
 from tests.app.conftest import ServerProcess
 
-from .conftest import http, shot
+from .conftest import http, shot, signed_in
 from .test_play import until
 from .test_race import register
 
@@ -361,5 +361,46 @@ def test_a_challenge_of_todays_daily_is_closed_to_one_who_has_not_played_it(
         assert page.get_attribute("[data-act=daily-first]", "href") == "/play#daily=gate"
         assert "a daily of " in page.inner_text(".challenge-head .muted")
         fits(page)
+    finally:
+        context.close()
+
+
+async def a_race_over_then_a_challenge_taken(url: str) -> tuple[str, str]:
+    """bob races ann to the results and stays in the room; then he takes ann's challenge
+    (a solo game of hers, resigned at once), whose clock runs: his token and its id."""
+    ann, bob = await player(url, "ann"), await player(url, "bob")
+    try:
+        await racing(ann, bob)
+        for who in (ann, bob):
+            await who.call("resign")
+        await ann.event("results")
+        game = await ann.call("new_game", game="gate", seed=5)
+        await ann.call("resign", game=game["game"])
+        cid = (await ann.call("challenge_create", replay=game["game"]))["challenge"]["id"]
+        await bob.call("challenge_take", challenge=cid)
+        await bob.event("challenge_start")
+        assert bob.token is not None
+        return bob.token, cid
+    finally:
+        for who in (ann, bob):
+            await who.close()
+
+
+def test_a_reload_takes_up_the_challenge_in_play_not_a_race_over(
+    browser: Any, web_server: ServerProcess
+) -> None:
+    """``/play`` opened again goes back to the game in play (a challenge against a ghost,
+    its clock running), not to the results of a race its player has not left: it went to
+    the finished room, and nothing said a challenge was running."""
+    with ThreadPoolExecutor(1) as pool:
+        token, cid = pool.submit(asyncio.run, a_race_over_then_a_challenge_taken(
+            web_server.url)).result(60)  # fmt: skip
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        signed_in(page, http(web_server), token, "/play")
+        page.wait_for_selector(".race-game .pile", timeout=10000)
+        page.wait_for_selector('.bars .bar-row.ghost[data-player="ann"]')
+        assert page.evaluate("location.pathname") == f"/c/{cid}"
     finally:
         context.close()
