@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import sys
+from collections.abc import Sequence
 from typing import Any
 
 from rich import box
@@ -93,16 +94,21 @@ def league_view(reply: dict[str, Any], ascii: bool = False) -> Any:
         )
     rules = reply.get("rules") or {}
     most = (as_int(rules.get("movers")) if isinstance(rules, dict) else 0) or 5
-    movers = reply.get("movers")
+    movers, tiers = reply.get("movers"), reply.get("tiers")
     notes = Text(
         "A won daily scores 10 points, and up to 10 more for its time among the league's; a "
         "daily ended without a win scores 2. "
-        + moves_words(movers if isinstance(movers, int) else None, most)
+        + moves_words(
+            movers if isinstance(movers, int) else None,
+            most,
+            clean(str(reply.get("tier", "")), 12),
+            [clean(str(t), 12) for t in tiers] if isinstance(tiers, list) else [],
+        )
     )
     return Group(Text(headline(reply), style="bold"), table, notes)
 
 
-def moves_words(movers: int | None, most: int) -> str:
+def moves_words(movers: int | None, most: int, tier: str = "", tiers: Sequence[str] = ()) -> str:
     """Who moves at the week's end, in this league at its size (``movers``, where one is
     shown) or in any (``most``): a third of a league of fewer than 15, at most ``most``.
 
@@ -110,13 +116,34 @@ def moves_words(movers: int | None, most: int) -> str:
     "At the week's end nobody moves: a league of fewer than 3 players stays as it is."
     >>> moves_words(None, 5)
     "The top 5 move up a tier at the week's end, the bottom 5 down."
+
+    Nobody moves down from the lowest tier (``tiers``, lowest first), nor up from the
+    highest:
+
+    >>> tiers = ["bronze", "silver", "gold", "platinum", "diamond"]
+    >>> moves_words(1, 5, "bronze", tiers).split(" (")[0]
+    "The top 1 move up a tier at the week's end"
+    >>> moves_words(1, 5, "bronze", tiers).split("; ")[1]
+    'nobody moves down from Bronze, the lowest.'
+    >>> moves_words(5, 5, "diamond", tiers)
+    "The bottom 5 move down a tier at the week's end; nobody moves up from Diamond, the highest."
     """
-    if movers is None:
-        return f"The top {most} move up a tier at the week's end, the bottom {most} down."
-    if movers <= 0:
+    if movers is not None and movers <= 0:
         return "At the week's end nobody moves: a league of fewer than 3 players stays as it is."
-    small = f" (a third of a league of fewer than {3 * most} players)" if movers < most else ""
-    return f"The top {movers} move up a tier at the week's end, the bottom {movers} down{small}."
+    n = most if movers is None else movers
+    small = f" (a third of a league of fewer than {3 * most} players)" if n < most else ""
+    name = tier.capitalize()
+    if tiers and tier == tiers[0]:
+        return (
+            f"The top {n} move up a tier at the week's end{small}; "
+            f"nobody moves down from {name}, the lowest."
+        )
+    if tiers and tier == tiers[-1]:
+        return (
+            f"The bottom {n} move down a tier at the week's end{small}; "
+            f"nobody moves up from {name}, the highest."
+        )
+    return f"The top {n} move up a tier at the week's end, the bottom {n} down{small}."
 
 
 def cmd_league(args: argparse.Namespace) -> int:

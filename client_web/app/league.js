@@ -104,16 +104,22 @@ function joinNow(app, box, fill) {
 
 /**
  * Who moves at the week's end, in this league at its size (`movers`, where one is shown)
- * or in any (`most`): a third of a league of fewer than 15, at most `most` each way.
+ * or in any (`most`): a third of a league of fewer than 15, at most `most` each way; none
+ * down from the lowest of `tiers` (lowest first), nor up from the highest.
  * @param {number | undefined} movers
  * @param {number} most
+ * @param {string} [tier] the league's
+ * @param {string[]} [tiers]
  */
-export function movesText(movers, most) {
-  if (typeof movers !== "number")
-    return `At the week's end the top ${most} (▲) move up a tier, the bottom ${most} (▼) down.`;
+export function movesText(movers, most, tier = "", tiers = []) {
   if (movers === 0) return "At the week's end nobody moves: a league of fewer than 3 players stays as it is.";
-  const small = movers < most ? ` (a third of a league of fewer than ${3 * most} players)` : "";
-  return `At the week's end the top ${movers} (▲) move up a tier, the bottom ${movers} (▼) down${small}.`;
+  const n = typeof movers === "number" ? movers : most;
+  const small = n < most ? ` (a third of a league of fewer than ${3 * most} players)` : "";
+  if (tiers.length && tier === tiers[0])
+    return `At the week's end the top ${n} (▲) move up a tier${small}; nobody moves down from ${tierName(tier)}, the lowest.`;
+  if (tiers.length && tier === tiers[tiers.length - 1])
+    return `At the week's end the bottom ${n} (▼) move down a tier${small}; nobody moves up from ${tierName(tier)}, the highest.`;
+  return `At the week's end the top ${n} (▲) move up a tier, the bottom ${n} (▼) down${small}.`;
 }
 
 /**
@@ -202,7 +208,7 @@ export class LeagueScreen {
         "p",
         { class: "muted" },
         `A won daily: ${r.win} points and up to ${r.rank_bonus} more by its time among the league's; ` +
-          `ended not won: ${r.played}. ${movesText(e.movers, r.movers)} Tiers: ${e.tiers.map(tierName).join(", ")}.`,
+          `ended not won: ${r.played}. ${movesText(e.movers, r.movers, e.tier, e.tiers)} Tiers: ${e.tiers.map(tierName).join(", ")}.`,
       ),
       back(),
     );

@@ -40,6 +40,22 @@ test("who moves at the week's end, in a league of its size", () => {
   assert.equal(movesText(undefined, 5), "At the week's end the top 5 (▲) move up a tier, the bottom 5 (▼) down.");
 });
 
+test("nobody moves down from the lowest tier, nor up from the highest", () => {
+  const tiers = ["bronze", "silver", "gold", "platinum", "diamond"];
+  assert.equal(
+    movesText(1, 5, "bronze", tiers),
+    "At the week's end the top 1 (▲) move up a tier (a third of a league of fewer than 15 players); nobody moves down from Bronze, the lowest.",
+  );
+  assert.equal(
+    movesText(5, 5, "diamond", tiers),
+    "At the week's end the bottom 5 (▼) move down a tier; nobody moves up from Diamond, the highest.",
+  );
+  assert.equal(
+    movesText(5, 5, "gold", tiers),
+    "At the week's end the top 5 (▲) move up a tier, the bottom 5 (▼) down.",
+  );
+});
+
 test("a week over has no today column", () => {
   assert.deepEqual(columns(true), ["#", "player", "pts", "wins", "today", ""]);
   assert.deepEqual(columns(false), ["#", "player", "pts", "wins", ""]);
