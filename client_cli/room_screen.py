@@ -307,7 +307,7 @@ def roster(model: Model, width: int) -> list[Text]:
         name = clean(p.get("name", ""), 20)
         line = Text(f"   {g.me if name == model.me else ' '} ")
         line.append(f"{name:<20} ", style="bold" if name == model.me else "")
-        if p.get("host"):
+        if p.get("host") and not room.get("quick"):  # (nobody hosts a quick race)
             line.append("host ", style="cyan")
         elif state == LOBBY:
             line.append(

@@ -314,7 +314,7 @@ export class RoomScreen {
           "li",
           { dataset: { player: p.name } },
           h("span", { class: "name" }, p.name),
-          p.host ? h("span", { class: "tag" }, "host") : null,
+          p.host && !room.quick ? h("span", { class: "tag" }, "host") : null, // (nobody hosts a quick race)
           room.state === "lobby" && !p.host
             ? h("span", { class: p.ready ? "tag ready" : "tag" }, p.ready ? "ready" : "not ready")
             : null,

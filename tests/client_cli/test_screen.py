@@ -151,6 +151,14 @@ def test_lobby_as_host_and_as_guest() -> None:
     check_golden("screen-lobby-guest", screen(in_room("lobby", me="bob")))
 
 
+def test_nobody_hosts_a_quick_race() -> None:
+    """A quick race's room names no host (the server keeps one, but nobody starts it nor
+    calls a rematch): the racers' list said "ann  host" in its countdown."""
+    assert re.search(r"ann +host", screen(in_room("countdown")))
+    shown = screen(in_room("countdown", quick=True))
+    assert "ann" in shown and not re.search(r"\bhost", shown), shown
+
+
 def test_a_seeded_rooms_first_race_says_it_is_not_rated() -> None:
     """(it went unrated without a word, and the results showed no rating)"""
     shown = screen(in_room("lobby", rated=False))

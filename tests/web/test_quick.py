@@ -69,6 +69,9 @@ def test_quick_race_matches_two_pages_then_one_races_their_ghosts(
         ann.wait_for_selector(".results")
         ann.wait_for_selector("[data-act=quick]")
         assert ann.query_selector("[data-act=rematch]") is None
+        # nobody hosts a quick race (the racers' list said "ann host")
+        assert ann.locator(".players li").count() == 2
+        assert ann.locator(".players .tag:text-is('host')").count() == 0
 
         # the same server again (the same Redis, the race recorded), its ghosts sooner:
         # the two pages above were not raced against the clock
