@@ -210,6 +210,10 @@ def verdict_line(verdict: Mapping[str, Any] | None, ghost: str, unit: str = "car
     "ann's ghost beat you: as many cards home, and the ghost got there first."
     >>> verdict_line({"beat": False, "tied": True, "by_ms": None, "by_cards": 0}, "ann")
     "A tie with ann's ghost: as many cards home, as soon, in as many moves."
+    >>> verdict_line({"beat": True, "by_ms": None, "by_cards": 0, "by_moves": 1}, "ann")
+    "You beat ann's ghost: as many cards home, as soon, in fewer moves."
+    >>> verdict_line({"beat": False, "by_ms": 0, "by_cards": 0, "by_moves": 2}, "ann")
+    "ann's ghost beat you: the same time, in fewer moves."
     """
     if not isinstance(verdict, Mapping):
         return f"Your race against {ghost}'s ghost is over."
@@ -220,12 +224,17 @@ def verdict_line(verdict: Mapping[str, Any] | None, ghost: str, unit: str = "car
         return f"A tie with {ghost}'s ghost: {same}, in as many moves."
     beat = verdict.get("beat") is True
     by_ms, cards = verdict.get("by_ms"), as_int(verdict.get("by_cards"))
-    if isinstance(by_ms, int) and not isinstance(by_ms, bool):
+    fewer = as_int(verdict.get("by_moves")) > 0  # (moves decided it)
+    if by_ms == 0 and fewer:
+        by = ": the same time, in fewer moves."
+    elif isinstance(by_ms, int) and not isinstance(by_ms, bool):
         by = f" by {by_time(by_ms)}."
     elif cards and unit == "pairs":
         by = f" by {cards // 2} pair{'s' if cards // 2 != 1 else ''} off."
     elif cards:
         by = f" by {cards} card{'s' if cards != 1 else ''} home."
+    elif fewer:
+        by = f": as many {level}, as soon, in fewer moves."
     else:
         first = "you" if beat else "the ghost"
         by = f": as many {level}, and {first} got there first."

@@ -176,7 +176,7 @@ export function gotText(entry, unit) {
  * "You beat ann's ghost by 0:12.", "ann's ghost beat you by 51 cards home." ("by 3 pairs off."
  * where cards come off in pairs), "A tie with ann's ghost: ..." (the two did just the
  * same, and share a place in the table), ...
- * @param {{ beat: boolean, tied?: boolean, by_ms?: number | null, by_cards?: number | null }} verdict
+ * @param {{ beat: boolean, tied?: boolean, by_ms?: number | null, by_cards?: number | null, by_moves?: number | null }} verdict
  * @param {string} ghost the ghost's player
  * @param {string} [unit] the game's: `pairs` counts pairs off (`by_cards` counts cards)
  */
@@ -188,10 +188,15 @@ export function verdictText(verdict, ghost, unit) {
     const same = verdict.by_ms !== null && verdict.by_ms !== undefined ? "the same time" : `as many ${level}, as soon`;
     return `A tie with ${them}: ${same}, in as many moves.`;
   }
+  const fewer = typeof verdict.by_moves === "number" && verdict.by_moves > 0; // (moves decided it)
   if (verdict.by_ms !== null && verdict.by_ms !== undefined) {
+    if (verdict.by_ms === 0 && fewer)
+      return `The same time as ${them}: ${verdict.beat ? "you" : "the ghost"} took fewer moves.`;
     const by = verdict.by_ms < 1000 ? "less than a second" : clock(verdict.by_ms);
     return verdict.beat ? `You beat ${them} by ${by}.` : `${them} beat you by ${by}.`;
   }
+  if (!verdict.by_cards && fewer)
+    return `Level on ${level}, as soon: ${verdict.beat ? "you" : ghost} took fewer moves.`;
   if (!verdict.by_cards) return `Level on ${level}: ${verdict.beat ? "you" : ghost} got there first.`;
   const by = pairs
     ? `${count(Math.floor(verdict.by_cards / 2), "pair")} off`

@@ -130,6 +130,21 @@ test("results as lines", () => {
   assert.equal(beatenText(0, 0), "No ghosts raced: nobody else had finished today's deal.");
 });
 
+test("a verdict decided by fewer moves says so", () => {
+  assert.equal(
+    verdictText({ beat: true, by_ms: null, by_cards: 0, by_moves: 1 }, "ann"),
+    "Level on cards home, as soon: you took fewer moves.",
+  );
+  assert.equal(
+    verdictText({ beat: false, by_ms: null, by_cards: 0, by_moves: 3 }, "ann", "pairs"),
+    "Level on pairs off, as soon: ann took fewer moves.",
+  );
+  assert.equal(
+    verdictText({ beat: true, by_ms: 0, by_cards: 0, by_moves: 1 }, "ann"),
+    "The same time as ann's ghost: you took fewer moves.",
+  );
+});
+
 test("a challenge's verdict in a game of pairs counts pairs", () => {
   assert.equal(
     verdictText({ beat: false, by_ms: null, by_cards: 6 }, "ann", "pairs"),

@@ -162,13 +162,37 @@ def test_entries_parted_only_by_when_they_were_taken_share_their_place() -> None
 
 def test_the_verdict_says_by_how_much() -> None:
     fast, slow = entry("a", WON, 60_000, 52, 0, 1), entry("b", WON, 102_000, 52, 0, 2)
-    assert ch.verdict(fast, slow) == {"beat": True, "tied": False, "by_ms": 42_000, "by_cards": 0}
-    assert ch.verdict(slow, fast) == {"beat": False, "tied": False, "by_ms": 42_000, "by_cards": 0}
+    assert ch.verdict(fast, slow) == {
+        "beat": True,
+        "tied": False,
+        "by_ms": 42_000,
+        "by_cards": 0,
+        "by_moves": None,
+    }
+    assert ch.verdict(slow, fast) == {
+        "beat": False,
+        "tied": False,
+        "by_ms": 42_000,
+        "by_cards": 0,
+        "by_moves": None,
+    }
     short = entry("c", "lost", None, 40, 0, 3)
-    assert ch.verdict(short, slow) == {"beat": False, "tied": False, "by_ms": None, "by_cards": 12}
+    assert ch.verdict(short, slow) == {
+        "beat": False,
+        "tied": False,
+        "by_ms": None,
+        "by_cards": 12,
+        "by_moves": None,
+    }
     level = entry("d", "resigned", None, 40, 100, 4)
     assert ch.verdict(level, short)["beat"] is False  # as many, and got there later
-    assert ch.verdict(short, level) == {"beat": True, "tied": False, "by_ms": None, "by_cards": 0}
+    assert ch.verdict(short, level) == {
+        "beat": True,
+        "tied": False,
+        "by_ms": None,
+        "by_cards": 0,
+        "by_moves": None,
+    }
 
 
 def test_a_taker_who_did_just_as_the_ghost_did_ties() -> None:
@@ -177,13 +201,39 @@ def test_a_taker_who_did_just_as_the_ghost_did_ties() -> None:
     ghost = entry("g", "resigned", None, 0, 0, 10, moves=1)
     me = entry("me", "lost", None, 0, 0, 90, moves=1)
     assert [e["place"] for e in ch.rank([ghost, me])] == [1, 1]
-    assert ch.verdict(me, ghost) == {"beat": False, "tied": True, "by_ms": None, "by_cards": 0}
+    assert ch.verdict(me, ghost) == {
+        "beat": False,
+        "tied": True,
+        "by_ms": None,
+        "by_cards": 0,
+        "by_moves": None,
+    }
     assert ch.verdict(ghost, me)["tied"] is True and ch.verdict(ghost, me)["beat"] is False
     won = entry("g", WON, 61_000, 52, 0, 1, moves=90)
     won_too = entry("me", WON, 61_000, 52, 0, 2, moves=90)
-    assert ch.verdict(won_too, won) == {"beat": False, "tied": True, "by_ms": 0, "by_cards": 0}
+    assert ch.verdict(won_too, won) == {
+        "beat": False,
+        "tied": True,
+        "by_ms": 0,
+        "by_cards": 0,
+        "by_moves": None,
+    }
     fewer = entry("me", WON, 61_000, 52, 0, 3, moves=89)  # the same time in fewer moves
-    assert ch.verdict(fewer, won) == {"beat": True, "tied": False, "by_ms": 0, "by_cards": 0}
+    assert ch.verdict(fewer, won) == {
+        "beat": True, "tied": False, "by_ms": 0, "by_cards": 0, "by_moves": 1,
+    }  # fmt: skip
+
+
+def test_a_verdict_decided_by_moves_says_so() -> None:
+    """Level on cards home, reached as soon (at the deal, say): fewer moves decide, and
+    the verdict says by how many (it said "you got there first")."""
+    ghost = entry("g", "resigned", None, 1, 0, 10, moves=1)
+    me = entry("me", "resigned", None, 1, 0, 90, moves=0)
+    assert ch.verdict(me, ghost) == {
+        "beat": True, "tied": False, "by_ms": None, "by_cards": 0, "by_moves": 1,
+    }  # fmt: skip
+    later = entry("me", "resigned", None, 1, 500, 90, moves=0)  # there later: not moves
+    assert ch.verdict(later, ghost)["by_moves"] is None
 
 
 def test_a_taker_entry_times_from_the_start_after_the_countdown() -> None:

@@ -201,16 +201,26 @@ def rank(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 def verdict(mine: dict[str, Any], ghost: dict[str, Any]) -> dict[str, Any]:
     """Won or lost against the ghost, and by how much: milliseconds when both won, else
-    cards home (0 when level: the one who got there first is ahead); ``tied`` when the
-    two did just the same (the table gives them one place: :func:`rank`), and then
-    neither beat the other."""
+    cards home (0 when level: the one who got there first is ahead); ``by_moves``, the
+    difference in moves where moves decided it (won in the same time, or level on cards
+    home reached as soon), else None; ``tied`` when the two did just the same (the table
+    gives them one place: :func:`rank`), and then neither beat the other."""
     tied = _standing(mine) == _standing(ghost)
     beat = not tied and _key(mine) < _key(ghost)
+    moves = abs(mine["moves"] - ghost["moves"]) or None
     if mine["status"] == WON and ghost["status"] == WON:
         by_ms = abs(mine["time_ms"] - ghost["time_ms"])
-        return {"beat": beat, "tied": tied, "by_ms": by_ms, "by_cards": 0}
+        by_moves = moves if by_ms == 0 else None
+        return {"beat": beat, "tied": tied, "by_ms": by_ms, "by_cards": 0, "by_moves": by_moves}
     by_cards = abs(mine["home"] - ghost["home"])
-    return {"beat": beat, "tied": tied, "by_ms": None, "by_cards": by_cards}
+    as_soon = by_cards == 0 and mine["reached_ms"] == ghost["reached_ms"]
+    return {
+        "beat": beat,
+        "tied": tied,
+        "by_ms": None,
+        "by_cards": by_cards,
+        "by_moves": moves if as_soon else None,
+    }
 
 
 def daily_open_at(record: dict[str, Any], now_ms: int) -> int | None:
