@@ -4,6 +4,7 @@ countdown, a race watched, results)."""
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -295,6 +296,26 @@ def _shown_name(player: Mapping[str, Any]) -> str:
     return f"{name}{GHOST}" if player.get("ghost") else name
 
 
+def _copied(line: str, width: int) -> list[Text]:
+    """A line holding a command to copy, wrapped between its words (a command's own words
+    never split) rather than cut short at the screen's edge.
+
+    >>> [t.plain for t in _copied("Others: patience-race replay ID --server ws://h:1", 30)]
+    ['  Others: patience-race replay', '    ID --server ws://h:1']
+    """
+    return [
+        Text(part)
+        for part in textwrap.wrap(
+            line,
+            max(width, 20),
+            initial_indent="  ",
+            subsequent_indent="    ",
+            break_long_words=False,
+            break_on_hyphens=False,
+        )
+    ]
+
+
 def roster(model: Model, width: int) -> list[Text]:
     """The lobby's list: who is in, who is ready, who hosts."""
     g = Glyphs(model.ascii)
@@ -462,13 +483,14 @@ def room_body(model: Model, width: int, height: int, now: int, *, watching: bool
         out.append(Text(""))
         game = model.game
         if not watching and game is not None and game.kind == "race" and game.over:
-            out.append(Text(f"  Replay: {command(model.server, f'replay {game.gid}')}"))
+            out += _copied(f"Replay: {command(model.server, f'replay {game.gid}')}", width)
         if any(isinstance(r, Mapping) and r.get("replay") for r in room.get("results") or []):
-            out.append(Text(f"  Others: {command(model.server, 'replay ID')}, ID from the table"))
+            said = f"Others: {command(model.server, 'replay ID')}, ID from the table"
+            out += _copied(said, width)
         if not watching:
             if room.get("quick"):
                 again = command(model.server, f"quick {clean(room.get('game') or '', 32)}")
-                out.append(Text(f"  A quick race has no rematch: {again} races again."))
+                out += _copied(f"A quick race has no rematch: {again} races again.", width)
             elif model.is_host:
                 out.append(Text("  You host: m calls a rematch (a new deal for everyone)."))
             else:

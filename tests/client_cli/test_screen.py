@@ -159,6 +159,20 @@ def test_nobody_hosts_a_quick_race() -> None:
     assert "ann" in shown and not re.search(r"\bhost", shown), shown
 
 
+def test_commands_to_copy_under_the_results_are_whole_at_80_columns() -> None:
+    """Under a race's results, the commands a player copies (another quick race, the
+    replays) wrap rather than lose their end: on another server than the default, at 80
+    columns, they were cut to "--server ws://127.0.0.1…"."""
+    model = racing("nestor")
+    model.server = "ws://127.0.0.1:9311"
+    model.enter_room(room("finished", game="nestor", results=RESULTS, quick=True))
+    shown = screen(model, width=80)
+    joined = " ".join(shown.split())
+    assert "patience-race quick nestor --server ws://127.0.0.1:9311 races again." in joined
+    assert "patience-race replay ID --server ws://127.0.0.1:9311, ID from the table" in joined
+    assert "…" not in shown, shown
+
+
 def test_a_seeded_rooms_first_race_says_it_is_not_rated() -> None:
     """(it went unrated without a word, and the results showed no rating)"""
     shown = screen(in_room("lobby", rated=False))
