@@ -70,6 +70,8 @@ def test_practice_races_the_days_ghosts_and_places_among_them(
     dee.wait_for(r"Practice, not ranked: racing 8 ghosts of today's board, as they played\.")
     dee.wait_for(r"vs the board +home moves")
     dee.wait_for(LEGAL)
+    # each ghost's end comes at its recorded time (a settled screen is no sign of it)
+    dee.wait_for(r"(?:p\d \(ghost\) +\d+/52 +\d+ resigned[\s\S]*?){8}", timeout=20)
     dee.settle()
     panel = dee.text
     ghosts = re.findall(r"(p\d) \(ghost\) +\d+/52 +(\d+) resigned", panel)
