@@ -9,6 +9,7 @@ import { cardsMove } from "./motion.js";
 import { errorText } from "./link.js";
 import { reviewBox } from "./review.js";
 import { parWords } from "./par.js";
+import { difficultyText, gradeOf } from "./difficulty.js";
 import { entryText, hintsText, progressText } from "./ranking.js";
 
 /** @typedef {import("./types.js").App} App */
@@ -236,6 +237,10 @@ export class BoardScreen {
         ? h("p", { class: "muted" }, `A racer joins this board after ${count(page.min_races, "rated race")}.`)
         : null,
       page.book ? bookLine(page.book) : null,
+      // a daily board: how hard the day's deal is, as the terminal's `top` and the page say
+      page.kind === "daily" && gradeOf(page.difficulty)
+        ? h("p", { class: "difficulty", "data-grade": gradeOf(page.difficulty) }, difficultyText(page.difficulty))
+        : null,
       h("p", { class: "muted" }, `${page.size} on this board · updated live`),
     );
   }

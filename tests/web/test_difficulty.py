@@ -34,15 +34,20 @@ def test_the_daily_says_how_hard_its_deal_is(browser: Any, redis_url: str, tmp_p
             if shown["board_wins"] < shown["tries"]
             else ""
         )
-        assert said.inner_text() == (
+        said_text = (
             f"Difficulty: {shown['grade']} for this game (the hint engine, seeing only the"
             f" board, won {shown['board_wins']} of {shown['tries']} tries{how_far};"
             f" {shown['line_wins']} of {shown['searches']} solver searches found a win)."
         )
+        assert said.inner_text() == said_text
         shot(page, "daily-difficulty")
         page.click("[data-act=start-daily]")
         page.wait_for_selector(".game .pile")
         assert f"· ranked attempt · {shown['grade']} ·" in page.inner_text("body")
+        # the browser's own board screen of the day says it too (it showed the table only)
+        page.goto(f"{http(server)}/play#board=daily/{GAME}")
+        board = page.wait_for_selector(f".boards .difficulty[data-grade={shown['grade']}]")
+        assert board is not None and board.inner_text() == said_text
         page.goto(f"{http(server)}/leaderboard/daily/{GAME}")
         assert f"Difficulty: {shown['grade']} for this game (the hint engine" in page.inner_text(
             "body"
