@@ -28,7 +28,7 @@ from rich.text import Text
 
 from . import pager
 from .boards import board_id, board_view
-from .challenge import http_url, result_words
+from .challenge import command, http_url, result_words
 from .connection import Connection, LinkError, ServerError
 from .lines import Glyphs, as_int, race_time
 from .queries import _console, _fail, _me, _print, _render, _signed_in, cmd_top
@@ -101,11 +101,12 @@ def group_view(reply: Mapping[str, Any], server: str, ascii: bool = False) -> Re
             made = made if isinstance(made, Mapping) else {}
             line = Text(f"{clean(made.get('player', ''), 20)}: ")
             line.append(clean(made.get("game_name", ""), 40))
-            line.append(f"{g.sep}patience-race challenge {clean(made.get('id', ''), 32)}")
+            line.append(g.sep + command(server, f"challenge {clean(made.get('id', ''), 32)}"))
             parts.append(line)
             for entry in c.get("table") or []:
                 if isinstance(entry, Mapping):
                     row = f"  {as_int(entry.get('rank'))}. {clean(entry.get('player', ''), 20)}"
+                    row += " (ghost)" if entry.get("ghost") else ""  # (as the browser marks it)
                     parts.append(Text(f"{row}  {result_words(entry)}"))
     if group.get("owner"):
         parts += [
