@@ -390,32 +390,21 @@ async function route() {
   if (quick !== null)
     return withModule("quick", ({ QuickScreen }) => app.show(new QuickScreen(app, quick || "gate", showQuickRoom)));
   if (hashField("home") !== null) return app.show(homeScreen(door));
-  // a game in play first (a race under way, a challenge, a ghost race, a solo game), and
-  // only then a room's lobby or a race's results (whose clock has stopped)
-  const room = resume.room;
-  const underWay = room && (room.state === "countdown" || room.state === "racing");
-  if (room && underWay && app.started && !app.resumedOnce) {
-    app.resumedOnce = true;
-    return app.go(`/r/${room.code}`);
-  }
-  if (resume.challenge && !app.resumedOnce) {
-    app.resumedOnce = true;
-    return app.go(`/c/${resume.challenge.challenge}`);
-  }
-  if (resume.quick && !app.resumedOnce) {
-    app.resumedOnce = true; // a ghost race of the quick race, on its screen (quick.js)
-    return app.go(`/play#quick=${resume.quick.rules}`);
-  }
-  if (resume.solo && resume.solo.status === "playing" && !app.resumedOnce) {
-    app.resumedOnce = true;
+  // once, what the player was doing: a game in play first (a race under way, a challenge, a
+  // ghost race of the quick race, a solo game), then a room's lobby or a race's results
+  if (app.resumedOnce) return app.show(homeScreen(door));
+  app.resumedOnce = true;
+  const room = app.started ? resume.room : null;
+  if (room && (room.state === "countdown" || room.state === "racing")) return app.go(`/r/${room.code}`);
+  if (resume.challenge) return app.go(`/c/${resume.challenge.challenge}`);
+  if (resume.quick) return app.go(`/play#quick=${resume.quick.rules}`);
+  if (resume.solo && resume.solo.status === "playing") {
     // practice of the daily: back on the daily's screen, where it races the board
     if (resume.solo.kind === "practice") return app.go(`/play#daily=${resume.solo.rules}`);
     return showGame(resume.solo);
   }
-  if (room && app.started && !app.resumedOnce) {
-    app.resumedOnce = true;
-    return app.go(`/r/${room.code}`);
-  }
+  if (room) return app.go(`/r/${room.code}`);
+  app.resumedOnce = false; // (nothing to take up: a later welcome may have it)
   app.show(homeScreen(door));
 }
 
