@@ -176,6 +176,8 @@ def farewell(model: Model, said: str = "") -> str:
         said = placing(model.against_board.result or {})
     elif game is not None and not game.over:
         said = f"Your game is kept on the server: {command(model.server, 'play')} takes it up."
+    elif game is not None and game.kind == "solo" and not said:  # (its replay, from its log)
+        said = f"Your game's replay: {command(model.server, f'replay {game.gid}')}"
     ranked = (model.daily or {}).get("ranked_result") if model.daily_kind == PRACTICE else ""
     if ranked:
         more = f"Today's ranked result, to paste into a chat:\n\n{ranked}\n"

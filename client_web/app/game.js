@@ -420,6 +420,11 @@ export class GameScreen {
     if (reviewable && (!this.reviewer || this.reviewer.game !== this.id))
       this.reviewer = { game: this.id, node: reviewBox(app, this.id) };
     const reviewer = reviewable && this.reviewer ? this.reviewer.node : null;
+    // a solo game's replay, made from its log (a daily's is public after the reset)
+    const replay =
+      this.over && this.kind === "solo"
+        ? h("p", {}, h("a", { href: `/play#replay=${this.id}`, "data-replay": "you" }, "Your game's replay"))
+        : null;
     const lost = this.status === "lost" ? lostNote(this.lost, () => this.act("undo")) : null;
     const settle = cardsMove(this.root, v); // where the cards were: they slide from there
     // taking the screen apart drops the focus: the pile or the box that had it gets it back
@@ -428,7 +433,8 @@ export class GameScreen {
     const focused = active instanceof HTMLElement && boardBox.contains(active) ? active.dataset.pile : null;
     // the buttons, the move box and the shortcuts share a line where the width allows
     const dock = h("div", { class: "dock" }, controls, this.over ? null : form, keys);
-    replace(this.root, this.opts.extra ? this.opts.extra() : null, head, boardBox, lost, note, maker, reviewer, dock);
+    const extra = this.opts.extra ? this.opts.extra() : null;
+    replace(this.root, extra, head, boardBox, lost, note, maker, reviewer, replay, dock);
     this.drawBoard(focused);
     if (typing && !this.over) this.input.focus({ preventScroll: true });
     settle();

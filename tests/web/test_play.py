@@ -228,6 +228,10 @@ def test_a_game_over_keeps_its_time_as_the_server_measured_it(
         page.on("dialog", lambda dialog: dialog.accept())
         page.click("[data-act=resign]")
         page.wait_for_selector(".game [data-act=new]")
+        # its replay is a link away (neither client offered it)
+        gid = page.evaluate("window.patienceRace.screen.id")
+        replay = page.wait_for_selector(".game a[data-replay=you]", timeout=5000)
+        assert replay is not None and replay.get_attribute("href") == f"/play#replay={gid}"
         shown = page.inner_text(".game .clock")
         assert re.fullmatch(r"0:0[1-9]", shown), shown
         page.wait_for_timeout(1100)  # stopped: a second later it says the same

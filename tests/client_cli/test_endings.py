@@ -1,0 +1,23 @@
+"""What the terminal says as a player quits (``endings.farewell``): a solo game over gives
+its replay's command, which neither client offered (the replay exists: a finished solo
+game's is made from its log when asked for)."""
+
+from __future__ import annotations
+
+from client_cli.endings import farewell
+from client_cli.model import Model
+
+from .views import played, snapshot
+
+
+def test_a_solo_game_over_leaves_its_replays_command() -> None:
+    game = played("gate", seed=3, moves=4)
+    model = Model(me="ann")
+    model.server = "ws://127.0.0.1:9411"
+    model.set_solo({**snapshot(game, gid="daf540ac2d107634"), "status": "resigned"}, 0)
+    assert model.game is not None and model.game.over
+    said = farewell(model)
+    assert "patience-race replay daf540ac2d107634 --server ws://127.0.0.1:9411" in said, said
+    # a game still on says how to take it up, not a replay
+    model.set_solo(snapshot(played("gate", seed=3, moves=2)), 0)
+    assert "replay" not in farewell(model)
