@@ -16,7 +16,7 @@
 import { h } from "./dom.js";
 import { cardBack, cardFace, cardName } from "./cards.js";
 import { movePiles, targets } from "./clicks.js";
-import { GAP, fit, fannedRight, rowsOf } from "./layout.js";
+import { GAP, arrange, fannedRight } from "./layout.js";
 
 /** @typedef {import("./types.js").Message} Message */
 /** @typedef {import("./layout.js").Pile} Pile */
@@ -156,8 +156,9 @@ const legendLines = (width) => (width < 520 ? 2 : 1);
  */
 export function easeHeight(view, width) {
   const piles = pilesOf(view);
-  const legend = pathArrows(view, piles).size ? legendLines(width) * LEGEND_LINE : 0;
-  return fit(rowsOf(piles), width, Infinity).height + legend;
+  const path = pathArrows(view, piles).size > 0;
+  const legend = path ? legendLines(width) * LEGEND_LINE : 0;
+  return arrange(piles, width, Infinity, { fold: !path }).size.height + legend;
 }
 
 // Draw `view` into `root`. `state`: legal (list), picked (label or null), width and
@@ -169,8 +170,7 @@ export function easeHeight(view, width) {
  * @returns {Pile[]} the piles drawn
  */
 export function drawBoard(root, view, state) {
-  const piles = pilesOf(view);
-  const path = pathArrows(view, piles);
+  const path = pathArrows(view, pilesOf(view));
   const lines = legendLines(state.width);
   const legend = path.size
     ? h(
@@ -180,7 +180,11 @@ export function drawBoard(root, view, state) {
       )
     : null;
   if (legend) legend.style.height = `${lines * LEGEND_LINE}px`;
-  const size = fit(rowsOf(piles), state.width, (state.height ?? Infinity) - (legend ? lines * LEGEND_LINE : 0));
+  // folded on a narrow screen (layout.js), the fold it was last drawn with kept on the root
+  const kept = root instanceof HTMLElement && root.dataset.fold ? Number(root.dataset.fold) : null;
+  const room = (state.height ?? Infinity) - (legend ? lines * LEGEND_LINE : 0);
+  const { piles, size, cut } = arrange(pilesOf(view), state.width, room, { fold: !path.size, kept });
+  if (root instanceof HTMLElement) root.dataset.fold = cut === null ? "" : String(cut);
   const { cw, ch, step, tight, keep } = size;
   const playable = new Set(state.legal.flatMap(movePiles));
   const lit = state.picked ? targets(state.picked, state.legal, piles) : new Set();

@@ -13,6 +13,11 @@
 //  2. the middle of a long fan squares up (the bottom card and the top KEEP stay readable);
 //  3. the cards shrink, down to CW_MIN.
 // Heights are linear in the card's height for each step, so each is solved, not searched.
+//
+// A board much wider than tall (Nestor's reserve beside its columns, The Gate's foundations
+// beside its bars) leaves a phone's cards tiny and most of its screen empty: `arrange`
+// folds it, as a line of text wraps, moving the columns right of a cut under the rest,
+// where that makes the cards at least FOLD_GAIN wider.
 
 /** width of a card over its height */
 export const RATIO = 1.4;
@@ -39,6 +44,8 @@ export const EASE = 0.75;
 export const CW_EASE = 48;
 /** how far each card of a pile fanned right is from the one beneath, in card widths */
 export const RIGHT_FAN = 0.5;
+/** how much wider a fold must make the cards for the board to be folded */
+export const FOLD_GAIN = 1.15;
 /** a waste shows this many of its top cards fanned to the right */
 const WASTE_FAN = 3;
 
@@ -237,4 +244,67 @@ export function fit(grid, width, avail) {
     rows: placed,
     stage,
   };
+}
+
+/**
+ * The columns a board may be cut before: between parts of the game, no kind of pile on
+ * both sides of the cut (Nestor's columns and its reserve, not a row of columns split in
+ * two; The Gate's posts stay together), and no pile spread across it.
+ * @param {Pile[]} piles
+ * @returns {number[]}
+ */
+export function cuts(piles) {
+  const columns = rowsOf(piles).columns;
+  /** @type {number[]} */
+  const found = [];
+  for (let c = 1; c < columns; c++) {
+    const left = piles.filter((p) => p.x < c);
+    if (!left.length || left.length === piles.length) continue;
+    const kinds = new Set(left.map((p) => p.kind));
+    if (piles.some((p) => p.x >= c && kinds.has(p.kind))) continue;
+    if (left.every((p) => p.x + 1 + spread(p) * RIGHT_FAN <= c)) found.push(c);
+  }
+  return found;
+}
+
+/**
+ * `piles` folded before column `c`: the piles right of the cut moved under the rest, to
+ * the left edge, an empty row between the two.
+ * @param {Pile[]} piles
+ * @param {number} c
+ * @returns {Pile[]}
+ */
+export function folded(piles, c) {
+  const left = piles.filter((p) => p.x < c);
+  const right = piles.filter((p) => p.x >= c);
+  const dx = Math.min(...right.map((p) => p.x));
+  const dy = Math.max(...left.map((p) => p.y)) + 2 - Math.min(...right.map((p) => p.y));
+  return [...left, ...right.map((p) => ({ ...p, x: p.x - dx, y: p.y + dy }))];
+}
+
+/**
+ * The piles as the board draws them in `width` x `avail` pixels, and their sizes: as the
+ * view places them, or folded where a fold makes the cards at least FOLD_GAIN wider (of
+ * the folds, the one with the widest cards). `fold` false: never folded (a board whose
+ * drawing reads its piles' places, as The Wedge's path arrows do).
+ * `kept`, the cut the board was last drawn with: kept while it is a cut of these piles and
+ * its cards are no smaller than unfolded, so that a board near the line does not fold and
+ * unfold as its fans grow and shrink.
+ * @param {Pile[]} piles
+ * @param {number} width
+ * @param {number} avail
+ * @param {{ fold?: boolean, kept?: number | null }} [options]
+ * @returns {{ piles: Pile[], size: Fit, cut: number | null }}
+ */
+export function arrange(piles, width, avail, { fold = true, kept = null } = {}) {
+  let best = { piles, size: fit(rowsOf(piles), width, avail), cut: /** @type {number | null} */ (null) };
+  if (!fold) return best;
+  const plain = best.size.cw;
+  for (const c of cuts(piles)) {
+    const moved = folded(piles, c);
+    const size = fit(rowsOf(moved), width, avail);
+    if (c === kept && size.cw >= plain) return { piles: moved, size, cut: c };
+    if (size.cw >= plain * FOLD_GAIN && size.cw > best.size.cw) best = { piles: moved, size, cut: c };
+  }
+  return best;
 }

@@ -5,7 +5,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 
-import { CW_MIN, fit, rowsOf } from "../app/layout.js";
+import { CW_MIN, FOLD_GAIN, arrange, cuts, fit, folded, rowsOf } from "../app/layout.js";
 
 /** a pile as the view gives it */
 const pile = (label, x, y, cards = 1, fan = "none", kind = "cell") => ({
@@ -67,4 +67,48 @@ test("only a garden's rows are covered: The Gate's foundations keep their room",
   const size = fit(rowsOf(gate), 768, 500);
   assert.ok(size.rows.every((r) => r.outer));
   assert.ok(size.rows[1].top >= size.label + size.ch, "the fans' row starts below the foundations");
+});
+
+// Nestor: eight columns of six, the reserve and its four cards and the discard to the right
+const nestor = [
+  ...Array.from({ length: 8 }, (_, x) => pile(`${x + 1}`, x, 0, 6, "down", "column")),
+  pile("reserve", 9, 0, 0, "none", "reserve"),
+  ...Array.from({ length: 4 }, (_, i) => pile(`r${i + 1}`, 9 + i, 2, 0, "none", "reserve-card")),
+  pile("x", 9, 4, 0, "none", "discard"),
+];
+
+test("a wide board folds on a phone, its right-hand part under the rest", () => {
+  const plain = fit(rowsOf(nestor), 360, 560);
+  const { piles, size, cut } = arrange(nestor, 360, 560);
+  assert.ok(cut === 8 || cut === 9, `cut before ${cut}: between the columns and the reserve`);
+  assert.ok(size.cw >= plain.cw * FOLD_GAIN, `${size.cw} against ${plain.cw}`);
+  assert.ok(size.height <= 560);
+  const at = new Map(piles.map((p) => [p.label, p]));
+  assert.deepEqual([at.get("reserve")?.x, at.get("reserve")?.y], [0, 2]);
+  assert.deepEqual([at.get("r4")?.x, at.get("r4")?.y], [3, 4]);
+  assert.deepEqual([at.get("8")?.x, at.get("8")?.y], [7, 0]);
+  // a desktop has the room: as the view places it
+  assert.equal(arrange(nestor, 1280, 700).cut, null);
+  // a board whose drawing reads its places (The Wedge's arrows) is never folded
+  assert.equal(arrange(nestor, 360, 560, { fold: false }).cut, null);
+});
+
+test("no cut splits a kind of pile: The Gate's posts stay either side of its bars", () => {
+  assert.deepEqual(cuts(gate), [6]);
+  assert.deepEqual(cuts(garden), []);
+});
+
+test("a fold is kept while it is no worse, so a board near the line does not flicker", () => {
+  // the room where folding gains less than FOLD_GAIN but still something
+  let room = 560;
+  while (room > 100) {
+    const plain = fit(rowsOf(nestor), 360, room).cw;
+    const fold = fit(rowsOf(folded(nestor, 9)), 360, room).cw;
+    if (fold >= plain && fold < plain * FOLD_GAIN) break;
+    room -= 1;
+  }
+  assert.ok(room > 100, "a room where the fold gains a little");
+  assert.equal(arrange(nestor, 360, room).cut, null);
+  assert.equal(arrange(nestor, 360, room, { kept: 9 }).cut, 9);
+  assert.equal(arrange(nestor, 360, room, { kept: 4 }).cut, null, "not a cut of these piles");
 });

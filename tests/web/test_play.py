@@ -85,6 +85,44 @@ def test_a_phone_plays_a_move_by_tapping(browser: Any, web_server: ServerProcess
         context.close()
 
 
+def test_a_wide_board_folds_on_a_phone_and_not_on_a_desktop(
+    browser: Any, web_server: ServerProcess
+) -> None:
+    """Nestor's reserve sits beside its eight columns: thirteen columns across a phone
+    made every card 23 px wide and left most of the screen empty. On a phone the reserve
+    folds under the columns and the cards take the width of eight; on a desktop the board
+    stays as the view places it."""
+    context = browser.new_context(viewport={"width": 360, "height": 740})
+    try:
+        page = context.new_page()
+        page.goto(f"{http(web_server)}/play")
+        register(page, "fold")
+        page.wait_for_selector(".game-row")
+        page.goto(f"{http(web_server)}/play#solo=nestor")
+        page.wait_for_selector('.game .pile[data-label="reserve"]')
+        box = page.locator(".board").bounding_box()
+        column = page.locator('.pile[data-label="1"] .card').first.bounding_box()
+        reserve = page.locator('.pile[data-label="reserve"]').bounding_box()
+        last = page.locator('.pile[data-label="8"] .card').last.bounding_box()
+        assert box and column and reserve and last
+        assert column["width"] >= 36, column  # eight columns' cards, not thirteen's
+        assert box["width"] <= 360
+        assert reserve["y"] >= last["y"] + last["height"], (reserve, last)  # under them
+        assert abs(reserve["x"] - column["x"]) < 2, (reserve, column)  # at the left edge
+        shot(page, "phone-nestor")
+        page.set_viewport_size({"width": 1280, "height": 800})
+        until(
+            page,
+            "() => { const r = document.querySelector('.pile[data-label=reserve]');"
+            " const c = document.querySelector('.pile[data-label=\"8\"]');"
+            " return r.getBoundingClientRect().top === c.getBoundingClientRect().top; }",
+        )
+        wide = page.locator('.pile[data-label="1"] .card').first.bounding_box()
+        assert wide and wide["width"] > 60, wide
+    finally:
+        context.close()
+
+
 def test_drag_and_drop_and_the_notation_box(browser: Any, web_server: ServerProcess) -> None:
     context = browser.new_context(viewport={"width": 1100, "height": 900})
     try:
