@@ -3,19 +3,19 @@
 Pure: :func:`interpret` takes the line and what is on the table (the context, the legal
 moves the server sent, the pile labels) and returns an :class:`Action`. It knows the
 notation's shape (a move starts at the pile before ``>`` or ``:``; a pair ``4+8`` involves
-both), never the rules: whether a move is legal is the server's to say.
+both), never the rules: whether a move is legal is the server's to say. (A pile paired
+with itself, ``1+1``, is a pair in no game: that is said here, plainly.)
 
 Keys, in every context: ``h`` help, ``rules`` the game's rules page, ``q`` quit. While
 playing: a move in notation, a pile label alone when exactly one legal move starts there, a
 move's number on the legal line (``3``, or ``#3``: games whose piles are numbered take only
 ``#3``), ``home`` (every card that can go home, and again), ``u`` undo, ``hint`` a suggested
-move (the server's, counted in the game's result), ``resign``. Solo, once the game is over:
-``n`` a new deal (``new GAME`` another game). In a room's lobby: ``r`` ready (again: not
-ready), ``s`` start (the host). After a race: ``m`` rematch (the host). Once a game of ours
-is over (solo, daily, a race's results, a challenge's): ``c`` makes it a challenge for a
-friend, ``review`` shows where it was lost (or how far over par it was won). The
-full-screen UI
-(:mod:`.tui`) also binds single keys: see :data:`KEYS`.
+move (the server's, counted in the game's result), ``resign`` (asked first). Solo, once the
+game is over: ``n`` a new deal (``new GAME`` another game). In a room's lobby: ``r`` ready
+(again: not ready), ``s`` start (the host). After a race: ``m`` rematch (the host). Once a
+game of ours is over (solo, daily, a race's results, a challenge's): ``c`` makes it a
+challenge for a friend, ``review`` shows where it was lost (or how far over par it was won).
+The full-screen UI (:mod:`.tui`) also binds single keys: see :data:`KEYS`.
 
 >>> legal = ["t1>b2", "l>t4", "r>t4", "r>f", "deal"]
 >>> labels = {"l", "r", "t1", "b2", "t4", "w", "s", "fc"}
@@ -39,6 +39,8 @@ Action(kind='hint', arg=None, note='')
 (Action(kind='move', arg='r>t4', note=''), Action(kind='move', arg='deal', note=''))
 >>> interpret("9", "play", legal, labels)
 Action(kind='say', arg=None, note='no move numbered 9: the legal line has 1 to 5')
+>>> interpret("4 + 4", "play", ["4+8", "reserve"], {"4", "8", "x"}).note
+'4+4 is no move: a pile cannot pair with itself (a pair is two piles: 4+8)'
 """
 
 from __future__ import annotations
@@ -93,7 +95,8 @@ _IN_CONTEXT: dict[str, dict[str, str]] = {
 }
 
 #: what each context offers, for the keys line at the foot of the screen (``+`` and ``?``
-#: act at once on an empty line; F1 to F4 anywhere: help, home, hint, rules)
+#: act at once on an empty line; F1 to F4 anywhere: help, home, hint, rules); where piles
+#: are numbered, "play" begins :data:`NUMBERED` instead
 KEYS: dict[str, str] = {
     "play": "move or its # · Tab · + home · ? hint · u undo · F4 rules · h help · q quit",
     "over": "n new deal · new GAME · c challenge a friend · review · h help · q quit",
@@ -120,6 +123,11 @@ KEYS: dict[str, str] = {
     "alone-wait": "your game is over · q quit",
     "challenge-over": "c challenge a friend with your game · review · q quit",
 }
+
+#: the keys line's first words in "play" where some pile is a number (Nestor, Doubles and
+#: Quits, The Wedge): a bare ``3`` is pile 3 there, and the legal line's third move ``#3``
+#: ("move or its #" had a player type 3 for the move)
+NUMBERED = ("move or its #", "move, pile or #n")
 
 #: a move picked by its number on the legal line: ``3`` or ``#3``
 _NUMBER = re.compile(r"#?(\d{1,3})")
@@ -181,6 +189,13 @@ def interpret(
         if not legal:
             return Action("say", note="no move is legal now")
         return Action("say", note=f"no move numbered {n}: the legal line has 1 to {len(legal)}")
+    halves = move.split("+")
+    if len(halves) == 2 and halves[0] == halves[1] and halves[0] in labels:
+        # (the server reads it as no move at all: "cannot read '1+1' ... Moves look like
+        # 3+7", which told a player the shape was wrong, not the pile)
+        pair = next((m for m in legal if "+" in m), "")
+        plainly = f"{move} is no move: a pile cannot pair with itself"
+        return Action("say", note=f"{plainly} (a pair is two piles: {pair})" if pair else plainly)
     if move in labels:
         options = candidates(move, legal)
         if len(options) == 1:

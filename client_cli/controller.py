@@ -33,10 +33,17 @@ from .connection import (
     SignedOut,
 )
 from .difficulty import difficulty_of, difficulty_words
-from .endings import daily_greeting, end_note, farewell, left_room, result_note, with_made
+from .endings import (
+    daily_greeting,
+    end_note,
+    farewell,
+    left_room,
+    resign_question,
+    result_note,
+    with_made,
+)
 from .model import (
     CHALLENGE,
-    DAILY,
     ERROR,
     GOOD,
     INFO,
@@ -327,26 +334,9 @@ class Client:
             model.say("This race room was made without hints.", ERROR)
         elif kind == "hint":
             await self.hint()
-        elif kind == "resign":
-            if model.screen == CHALLENGE:
-                model.confirm = "resign"
-                race = model.challenge
-                if race is not None and not race.cid:  # a quick race's ghosts: no table kept
-                    model.say("Resign? Your game ends as it stands.", ERROR)
-                else:
-                    model.say(
-                        "Resign? Your result goes on the challenge's table as it stands.", ERROR
-                    )
-            elif model.screen == ROOM:
-                model.confirm = "resign"
-                model.say("Resign this race? Your game ends here; the race goes on.", ERROR)
-            elif model.daily_kind == DAILY:
-                model.confirm = "resign"
-                model.say(
-                    "Resign today's ranked attempt? It goes on the board as it stands.", ERROR
-                )
-            else:
-                await self.resign()
+        elif kind == "resign":  # asked first, always: y resigns (endings.resign_question)
+            model.confirm = "resign"
+            model.say(resign_question(model), ERROR)
         elif kind == "new" and model.daily_kind is not None:
             await self.daily(action.arg or (game.rules if game else None))
         elif kind == "new":

@@ -2,8 +2,9 @@
 brings (:func:`end_note`: won, lost, the daily's rank, waiting for the race's others, the
 challenge's verdict coming), the race's result (:func:`result_note`), the words a daily
 opens with (:func:`ranked_explained` before the ranked clock starts, :func:`daily_greeting`
-once dealt), and the farewell printed after the screen closes (:func:`farewell`: what is
-kept on the server and how to take it up, a result to paste, the challenge made here).
+once dealt), what ``resign`` asks first (:func:`resign_question`), and the farewell
+printed after the screen closes (:func:`farewell`: what is kept on the server and how to
+take it up, a result to paste, the challenge made here).
 
 All of it is read from the model, pure: :mod:`.controller` says it, :mod:`.session`
 prints it.
@@ -97,6 +98,31 @@ def result_note(event: Mapping[str, Any], me: str | None) -> str:
             place = ordinal(place_of(r))  # ("1st of 2", as every other placing reads)
             return f"Race over: you came {place} of {len(results)}{tie}.{rated}{held}"
     return "Race over."
+
+
+def resign_question(model: Model) -> str:
+    """What ``resign`` asks before the game on the table ends (y resigns, anything else is
+    no). Every game asks, as the browser's Resign button does: a word typed by mistake
+    would end it for good, solo or not (a solo game resigned at once). A stuck game's
+    offer is a question already: its y resigns at once.
+
+    >>> resign_question(Model())
+    'Resign this game? It ends as it stands.'
+    >>> resign_question(Model(screen=ROOM))
+    'Resign this race? Your game ends here; the race goes on.'
+    """
+    if model.screen == CHALLENGE:
+        race = model.challenge
+        if race is not None and not race.cid:  # a quick race's ghosts: no table kept
+            return "Resign? Your game ends as it stands."
+        return "Resign? Your result goes on the challenge's table as it stands."
+    if model.screen == ROOM:
+        return "Resign this race? Your game ends here; the race goes on."
+    if model.daily_kind == DAILY:
+        return "Resign today's ranked attempt? It goes on the board as it stands."
+    if model.daily_kind == PRACTICE:
+        return "Resign this practice? It ends as it stands (not ranked)."
+    return "Resign this game? It ends as it stands."
 
 
 def end_note(model: Model) -> tuple[str, str] | None:

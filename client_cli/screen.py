@@ -20,7 +20,7 @@ from .board_screen import racers as board_racers
 from .challenge import command, http_url
 from .challenge_screen import challenge_panel, countdown_body, racers, result_lines
 from .clicks import Hit
-from .commands import KEYS, numbered_piles
+from .commands import KEYS, NUMBERED, numbered_piles
 from .legend import legend
 from .lines import Glyphs, as_int, clock, fit, plural, side_by_side, split_line, to_ascii, wrap
 from .marks import cell_case
@@ -327,6 +327,8 @@ def _keys(model: Model, width: int, height: int = 0) -> Text:
     if context == "confirm" and model.confirm in KEYS:
         words = KEYS[model.confirm]
     if context == "play" and game is not None:
+        if numbered_piles(game.labels):
+            words = words.replace(*NUMBERED)
         if game.pairs:  # nothing goes home a card at a time
             words = words.replace(" · + home", "")
         if not model.hints_allowed:

@@ -35,6 +35,8 @@ def challenge_made(terminals: list[Terminal], server: ServerProcess, config: Pat
     ann.type("home")
     ann.wait_for(rf"home {dealt + 2}/52")
     ann.type("resign")
+    ann.wait_for(r"Resign this game\?")
+    ann.type("y")
     ann.wait_for(r"RESIGNED")
     ann.wait_for(r"c challenge a friend")
     ann.type("c")
@@ -255,6 +257,8 @@ def test_racing_ones_own_replay_shows_its_challenge_to_send(
     register(ann, "ann")
     ann.wait_for(LEGAL)
     ann.type("resign")
+    ann.wait_for(r"Resign this game\?")
+    ann.type("y")
     ann.wait_for(r"RESIGNED")
     ann.type("q")
     assert ann.exit_code() == 0

@@ -82,7 +82,9 @@ def test_practice_races_the_days_ghosts_and_places_among_them(
     assert re.search(r"▸dee +\d+/52 +0 ", panel), panel
     assert "more ahead" not in panel and "more behind" not in panel
 
-    dee.type("resign")  # practice asks nothing
+    dee.type("resign")  # practice asks too, as every game does
+    dee.wait_for(r"Resign this practice\? It ends as it stands \(not ranked\)\.")
+    dee.type("y")
     placed = dee.wait_for(
         r"You placed (joint )?(\d+)(?:st|nd|rd|th) of 9 against the board: "
         r"you beat (?:(\d) of 8 ghosts|every ghost)\."
