@@ -13,9 +13,8 @@ see, by its id (a ranked daily's after the day's reset, long after its screen is
 >>> print(page)
 Where the game was lost
 <BLANKLINE>
-A win was still possible for a player who knew the stock
-until move 6: you played 1+7, and from then on no win was
-left.
+Until move 6 a player who knew the stock could still have
+won: you played 1+7 there, and from then on no win was left.
 1+5 there kept the win. A line that wins from there (checked
 by the rules engine):
   1+5 2+8
@@ -74,8 +73,8 @@ def review_page(review: Mapping[str, Any], width: int, *, ascii: bool = False) -
     line = _moves(review.get("continuation"))
     if found == "lost_at":
         text = (
-            f"A win was still possible for a player who knew the stock until move {move}: "
-            f"you played {played}, and from then on no win was left."
+            f"Until move {move} a player who knew the stock could still have won: "
+            f"you played {played} there, and from then on no win was left."
         )
     elif found == "between":
         until = (
@@ -84,7 +83,7 @@ def review_page(review: Mapping[str, Any], width: int, *, ascii: bool = False) -
             else "; the positions after it could not be decided in time"
         )
         text = (
-            f"A win was still possible for a player who knew the stock at move {move} "
+            f"At move {move} a player who knew the stock could still have won "
             f"(you played {played} there){until}. Between them the review could not "
             "decide in its time."
         )

@@ -50,6 +50,10 @@ const SUITS = { c: "♣", d: "♦", h: "♥", s: "♠" };
 /** @type {Record<string, string>} */
 const SUIT_NAMES = { c: "clubs", d: "diamonds", h: "hearts", s: "spades" };
 
+// a card's corner (its rank and suit), in card widths (app.css: .card's font size), and a
+// label inside a card, in pixels
+const INDEX = 0.34;
+const INNER_LABEL = 12;
 // the legend under the board (The Wedge's path): a line, two on a narrow board, in pixels
 const LEGEND_LINE = 17;
 
@@ -190,7 +194,13 @@ export function drawBoard(root, view, state) {
   const lit = state.picked ? targets(state.picked, state.legal, piles) : new Set();
   const marks = new Map();
   for (const field of MARKING_FIELDS) if (typeof view[field] === "string") marks.set(view[field], field);
-  const board = h("div", { class: `board${cw < 44 ? " narrow" : ""}` });
+  // a covered row's labels go in its cards' top right corners: under the corner's rank and
+  // suit where the card shows enough of itself, else over them (on a narrow board, hidden
+  // but for the piles a line or the legend names)
+  const index = Math.ceil(cw * INDEX) + 2;
+  const below = size.cover >= index + INNER_LABEL;
+  const board = h("div", { class: `board${cw < 44 ? " narrow" : ""}${below ? " label-below" : ""}` });
+  if (below) board.style.setProperty("--label-top", `${index}px`);
   board.style.setProperty("--cw", `${cw}px`);
   board.style.setProperty("--ch", `${ch}px`);
   board.style.setProperty("--label", `${size.label}px`);

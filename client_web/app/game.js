@@ -434,7 +434,11 @@ export class GameScreen {
     // the buttons, the move box and the shortcuts share a line where the width allows
     const dock = h("div", { class: "dock" }, controls, this.over ? null : form, keys);
     const extra = this.opts.extra ? this.opts.extra() : null;
-    replace(this.root, extra, head, boardBox, lost, note, maker, reviewer, replay, dock);
+    // a game over: its actions on a line (a phone's board keeps its room), no empty note
+    const ends = [maker, reviewer, replay].filter((node) => node !== null);
+    const actions = ends.length ? h("div", { class: "end-actions" }, ...ends) : null;
+    const noted = this.over && !this.note ? null : note;
+    replace(this.root, extra, head, boardBox, lost, noted, actions, dock);
     this.drawBoard(focused);
     if (typing && !this.over) this.input.focus({ preventScroll: true });
     settle();

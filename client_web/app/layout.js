@@ -56,7 +56,8 @@ const WASTE_FAN = 3;
  * @typedef {{rows: Row[], columns: number}} Grid
  * @typedef {{top: number, outer: boolean}} Placed
  * @typedef {{cw: number, ch: number, step: number, tight: number, keep: number, label: number,
- *   rightFan: number, width: number, height: number, rows: Placed[], stage: string}} Fit
+ *   rightFan: number, width: number, height: number, rows: Placed[], stage: string, cover: number}} Fit
+ *   cover: how much of a covered row's card shows, in pixels (its height where none is)
  */
 
 /**
@@ -243,6 +244,7 @@ export function fit(grid, width, avail) {
     height: Math.ceil(top - 1e-6),
     rows: placed,
     stage,
+    cover: covering ? cover : ch,
   };
 }
 

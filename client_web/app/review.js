@@ -47,11 +47,11 @@ export function reviewLines(r) {
   const lines = [];
   if (r.found === "lost_at")
     lines.push(
-      `A win was still possible for a player who knew the stock until move ${r.move}: you played ${r.played}, and from then on no win was left.`,
+      `Until move ${r.move} a player who knew the stock could still have won: you played ${r.played} there, and from then on no win was left.`,
     );
   else if (r.found === "between")
     lines.push(
-      `A win was still possible for a player who knew the stock at move ${r.move} (you played ${r.played} there)` +
+      `At move ${r.move} a player who knew the stock could still have won (you played ${r.played} there)` +
         (r.lost_by !== null && r.lost_by !== undefined
           ? `; by move ${r.lost_by} no win was left.`
           : "; the positions after it could not be decided in time.") +
@@ -102,6 +102,32 @@ function reviewText(r) {
 }
 
 /**
+ * What the review's small board marks, in words: the piles of the move played there and
+ * of the one that kept the win ("" when neither is named).
+ * @param {Message} r
+ */
+export function boardWords(r) {
+  /** @type {string[]} */
+  const words = [];
+  if (typeof r.played === "string" && r.played) words.push(`${r.played} ringed in orange`);
+  if (typeof r.better === "string" && r.better) words.push(`${r.better} in pink`);
+  return words.length ? ` (${words.join(", ")})` : "";
+}
+
+/**
+ * Ring on `board` the piles `move` names (`j3>d`: j3, and d if a pile is so named), their
+ * labels shown even where a narrow board hides a covered row's.
+ * @param {Element} board
+ * @param {unknown} move
+ * @param {string} name the class
+ */
+function mark(board, move, name) {
+  if (typeof move !== "string") return;
+  for (const label of move.split(/[>:+]/))
+    if (label) board.querySelector(`.pile[data-label="${CSS.escape(label)}"]`)?.classList.add(name);
+}
+
+/**
  * A Review button for a finished game; the review shown under it. With `onStep`, a
  * "Show that position" button hands it the replay step of the position (the replay
  * page); without, the board there is drawn under the text.
@@ -140,10 +166,20 @@ export function reviewBox(app, gameId, onStep) {
     // (a game that ended still winnable is reviewed at its end: the game's own board above)
     const view = r.found === "still_winnable" ? null : r.view;
     const board = h("div", { class: "board review-board" });
-    replace(box, ...shown, view ? h("p", { class: "muted" }, `The board before move ${r.move}:`) : null, board);
+    const marked = view ? boardWords(r) : "";
+    replace(
+      box,
+      ...shown,
+      view ? h("p", { class: "muted" }, `The board before move ${r.move}${marked}:`) : null,
+      board,
+    );
     // a small board: the game's own stays the larger on the screen
     const width = Math.min(box.clientWidth || REVIEW_WIDTH, REVIEW_WIDTH);
-    if (view) drawBoard(board, view, { legal: [], picked: null, width, height: REVIEW_HEIGHT });
+    if (view) {
+      drawBoard(board, view, { legal: [], picked: null, width, height: REVIEW_HEIGHT });
+      mark(board, r.played, "played");
+      mark(board, r.better, "hinted");
+    }
   };
   replace(box, button("Review", ask, { "data-act": "review" }), note);
   return box;

@@ -16,7 +16,7 @@ test("a lost game: the move that lost it, the move that kept the win, its line",
   });
   assert.equal(got.title, "Where the game was lost");
   assert.deepEqual(got.lines, [
-    "A win was still possible for a player who knew the stock until move 6: you played 1+7, and from then on no win was left.",
+    "Until move 6 a player who knew the stock could still have won: you played 1+7 there, and from then on no win was left.",
     "1+5 there kept the win. A line that wins from there (checked by the rules engine):",
   ]);
   assert.deepEqual(got.line, ["1+5", "2+8"]);

@@ -17,6 +17,12 @@ from tests.app.test_review import LOST_LINE, SEED
 from .terminal import CLIENT, Terminal
 from .test_terminal import LEGAL, register, start
 
+#: the review's first line, however the terminal wraps it
+UNTIL = (
+    r"Until\s+move 6 a player\s+who knew the stock\s+could\s+still\s+have\s+won:"
+    r"\s+you\s+played\s+1\+7\s+there"
+)
+
 
 def test_review_after_a_lost_game(
     server_process: ServerProcess, tmp_path: Path, terminals: list[Terminal]
@@ -37,7 +43,7 @@ def test_review_after_a_lost_game(
     ann.wait_for(r"c challenge a friend")
     ann.type("review")
     ann.wait_for(r"Where the game was lost")
-    ann.wait_for(r"until\s+move 6: you\s+played 1\+7")
+    ann.wait_for(UNTIL)
     ann.wait_for(r"The board before move 6")
     ann.wait_for(r"1\+5 there kept the win")
     ann.type("q")
@@ -76,7 +82,7 @@ def test_review_a_game_by_its_id(
     done = subprocess.run([*run, solo], capture_output=True, text=True, env=env, timeout=60)
     assert done.returncode == 0, done
     assert "Where the game was lost" in done.stdout and done.stdout.endswith("\n")
-    assert re.search(r"until\s+move 6: you\s+played 1\+7", done.stdout), done.stdout
+    assert re.search(UNTIL, done.stdout), done.stdout
     # today's daily: after the reset, said so, and when
     later = subprocess.run([*run, daily], capture_output=True, text=True, env=env, timeout=60)
     assert later.returncode == 1 and "after the day's reset" in later.stderr, later

@@ -279,3 +279,40 @@ def test_a_game_over_keeps_its_time_as_the_server_measured_it(
         assert page.inner_text(".game .clock") == shown
     finally:
         context.close()
+
+
+def test_a_game_over_on_a_phone_keeps_the_board_and_its_labels(
+    browser: Any, web_server: ServerProcess
+) -> None:
+    """A resigned Wedge on a phone: its end actions (challenge, review, replay) share a
+    line rather than stacking a screen's fifth under the board, so the board keeps most
+    of its room; and the path's labels and arrows the legend speaks of are all shown."""
+    context = browser.new_context(viewport={"width": 360, "height": 680})
+    try:
+        page = context.new_page()
+        page.goto(f"{http(web_server)}/play")
+        register(page, "ended")
+        page.wait_for_selector(".game-row")
+        page.goto(f"{http(web_server)}/play#solo=wedge")
+        page.wait_for_selector(".game .pile.on-path")
+        playing = page.locator(".game .card").first.bounding_box()
+        page.on("dialog", lambda dialog: dialog.accept())
+        page.click("[data-act=resign]")
+        page.wait_for_selector("[data-act=review]")
+        over = page.locator(".game .card").first.bounding_box()
+        assert playing and over
+        assert over["width"] >= playing["width"] * 0.8, (over, playing)
+        tops = page.evaluate(
+            "() => ['[data-act=challenge]', '[data-act=review]', '[data-replay=you]']"
+            ".map(s => Math.round(document.querySelector(s).getBoundingClientRect().top))"
+        )
+        assert max(tops) - min(tops) <= 60, tops  # on a line, or two (they had taken 133 px)
+        hidden = page.evaluate(
+            "() => [...document.querySelectorAll('.game .pile.on-path .label')]"
+            ".filter(l => !l.checkVisibility()).map(l => l.textContent)"
+        )
+        assert page.locator(".game .legend").count() == 1
+        assert hidden == [], hidden
+        shot(page, "phone-wedge-over")
+    finally:
+        context.close()

@@ -34,8 +34,16 @@ def test_review_at_the_end_and_on_the_replay_page(browser: Any, web_server: Serv
         box = page.locator(".review")
         box.locator("text=Where the game was lost").wait_for()
         text = box.inner_text()
-        assert "until move 6: you played 1+7" in text
+        assert "Until move 6 a player who knew the stock could still have won" in text
+        assert "you played 1+7 there" in text
         assert "1+5 there kept the win" in text
+        # the board there rings the piles of the move played and of the one that kept the win
+        assert "(1+7 ringed in orange, 1+5 in pink)" in text
+        marked = page.evaluate(
+            "() => ['played', 'hinted'].map(c => [...document.querySelectorAll("
+            "`.review-board .pile.${c}`)].map(p => p.dataset.label))"
+        )
+        assert marked == [["1", "7"], ["1", "5"]], marked
         line = box.locator(".review-line").inner_text().split()
         assert line[0] == "1+5" and box.locator(".review-more").count() == 0  # 25: shown whole
         # the line shown wins from there, played through the engine here too
