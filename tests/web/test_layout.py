@@ -150,6 +150,19 @@ def outside(page: Any, size: tuple[int, int], boxes: list[tuple[str, str]]) -> l
     return found
 
 
+# Games whose every pile keeps its label in sight at its largest, at every size: The
+# Labyrinth's review names `j3`, and its covered rows' labels had been hidden on a phone.
+LABELLED = {"labyrinth", "blockade-ten"}
+
+UNLABELLED = """() => [...document.querySelectorAll('.game .pile')]
+  .filter(p => !p.querySelector('.label').checkVisibility()).map(p => p.dataset.label)"""
+
+
+def unlabelled(page: Any) -> list[str]:
+    found: list[str] = page.evaluate(UNLABELLED)
+    return found
+
+
 GAME_BOXES = [
     ("board", ".game .board"),
     ("pile", ".game .pile"),
@@ -192,6 +205,8 @@ def test_every_board_fits_the_screen_at_its_largest(
             for size in sizes:
                 resize(page, size)
                 faults += [f"solo {d.game} {size}: {f}" for f in outside(page, size, GAME_BOXES)]
+                if d.game in LABELLED:
+                    faults += [f"solo {d.game} {size}: no label {h}" for h in unlabelled(page)]
         run(finish_all(fit_server.url, driven))
         for n, d in enumerate(driven):
             sizes = turned(n)
