@@ -6,6 +6,7 @@ table.
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 from rich.text import Text
@@ -51,7 +52,9 @@ def racers(model: Model, now: int) -> list[dict[str, Any]]:
                 "status": game.status,
             }
         )
-    at = race_ms(model, now)
+    # once the result is in, each ghost as its game ended (as the verdict says), not where
+    # its clock had got to when the player's game ended
+    at = race_ms(model, now) if race is None or race.result is None else sys.maxsize
     for ghost in race.ghosts if race is not None else []:
         home, moves, status = ghost.at(at)
         out.append(

@@ -309,10 +309,13 @@ export class ChallengeScreen {
     this.countBox.textContent = "";
     this.countBox.classList.remove("on");
     countdown("");
-    const ghosts = race.ghosts.map((g) => ghostAt(g, now - race.start_at));
+    // once the result is in, each ghost as its game ended (as the verdict says), not where
+    // its clock had got to when the player's game ended
+    const ghosts = race.ghosts.map((g) => ghostAt(g, this.result ? Infinity : now - race.start_at));
     for (const g of ghosts) {
       const was = this.ghostSeen.get(g.name);
-      if (was === "playing" && g.status !== "playing") this.app.notice(`${g.name}'s ghost: ${g.status}`);
+      if (was === "playing" && g.status !== "playing" && !this.result)
+        this.app.notice(`${g.name}'s ghost: ${g.status}`);
       this.ghostSeen.set(g.name, g.status);
     }
     const rows = [...ghosts];

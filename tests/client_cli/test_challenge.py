@@ -142,6 +142,17 @@ def test_the_racers_are_the_player_and_the_ghost_where_it_stands_now() -> None:
     assert [r["home"] for r in racers(model, START) if r.get("ghost")] == [9]
 
 
+def test_once_the_result_is_in_the_ghost_is_as_its_game_ended() -> None:
+    """Given up before the ghost's end came, the panel showed the ghost where its clock
+    had got to ("playing") beside a verdict that gave its end."""
+    model = started()
+    race = model.challenge
+    assert race is not None
+    race.result = {"verdict": {"beat": False}, "you": {}, "ghost": {}}
+    ghost = [r for r in racers(model, START + 2_000) if r.get("ghost")]
+    assert [(g["name"], g["home"], g["status"]) for g in ghost] == [("ann", 52, "won")]
+
+
 def test_the_countdown_counts_whole_seconds_until_the_game_comes() -> None:
     model = taken()
     assert countdown_second(model, START - 2_400) == 3

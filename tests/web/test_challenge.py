@@ -404,3 +404,47 @@ def test_a_reload_takes_up_the_challenge_in_play_not_a_race_over(
         assert page.evaluate("location.pathname") == f"/c/{cid}"
     finally:
         context.close()
+
+
+async def a_ghost_that_moved_late(url: str) -> tuple[str, str]:
+    """ann plays one move of a Gate four seconds into her game and resigns, and makes it a
+    challenge: bob's token, and its id."""
+    ann, bob = await player(url, "ann"), await player(url, "bob")
+    try:
+        game = await ann.call("new_game", game="gate", seed=5)
+        await asyncio.sleep(4)
+        await ann.call("move", move=game["legal"][0])
+        await ann.call("resign")
+        cid = (await ann.call("challenge_create", replay=game["game"]))["challenge"]["id"]
+        assert bob.token is not None
+        return bob.token, cid
+    finally:
+        for who in (ann, bob):
+            await who.close()
+
+
+def test_a_challenge_given_up_early_shows_the_ghost_as_it_ended(
+    browser: Any, web_server: ServerProcess
+) -> None:
+    """bob resigns before the ghost's move came: the verdict says how ann's game ended
+    (one move, resigned), and the ghost's bar says the same, not where her clock had got
+    to when bob gave up (no move yet, playing)."""
+    with ThreadPoolExecutor(1) as pool:
+        token, cid = pool.submit(asyncio.run, a_ghost_that_moved_late(web_server.url)).result(60)
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        page.on("dialog", lambda dialog: dialog.accept())
+        signed_in(page, http(web_server), token, f"/c/{cid}")
+        page.click("[data-act=take]")
+        page.wait_for_selector(".race-game .pile", timeout=10000)
+        page.wait_for_selector('.bars .bar-row.ghost[data-player="ann"] .nums:has-text("0 moves")')
+        page.click(".race-game [data-act=resign]")
+        page.wait_for_selector(".challenge-result .verdict")
+        assert "ann: resigned, 0/52 home · 1 move" in page.inner_text(".challenge-result")
+        # at once, well before the ghost's clock reaches its move
+        bar = page.locator('.bars .bar-row.ghost[data-player="ann"]')
+        assert bar.get_attribute("data-status") == "resigned"
+        assert "1 move" in bar.locator(".nums").inner_text()
+    finally:
+        context.close()
