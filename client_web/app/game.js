@@ -355,11 +355,11 @@ export class GameScreen {
     const app = this.app;
     const info = app.game(this.rules);
     const v = this.view;
-    const status = this.over
-      ? this.status
-      : this.pairs
-        ? `${Math.floor(v.home / 2)}/${Math.floor(v.total / 2)} pairs off`
-        : `${v.home}/${v.total} home`;
+    const got = this.pairs
+      ? `${Math.floor(v.home / 2)}/${Math.floor(v.total / 2)} pairs off`
+      : `${v.home}/${v.total} home`;
+    // a game over not won: how it ended and what it came to
+    const status = !this.over ? got : this.status === "won" ? this.status : `${this.status}, ${got}`;
     const clockNode = h("span", { class: "clock" });
     const head = h(
       "div",

@@ -298,6 +298,7 @@ function onWelcome(welcome) {
   if (welcome.player) app.player = welcome.player;
   app.welcome = welcome;
   who.textContent = app.player ? app.player.name : "";
+  who.title = who.textContent; // whole, where a phone's bar cuts it
   challengesLink.hidden = !app.player;
   if (typeof welcome.challenges_new === "number") app.setUnseen(welcome.challenges_new);
   if (!app.started) {

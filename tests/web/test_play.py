@@ -96,8 +96,12 @@ def test_a_wide_board_folds_on_a_phone_and_not_on_a_desktop(
     try:
         page = context.new_page()
         page.goto(f"{http(web_server)}/play")
-        register(page, "fold")
+        register(page, "foldingnestorsboards")  # a name of twenty letters
         page.wait_for_selector(".game-row")
+        # the bar shows it whole on a phone (the title's words had left it "foldin…")
+        who = page.evaluate("() => [document.querySelector('#who').scrollWidth,"
+                            " document.querySelector('#who').clientWidth]")  # fmt: skip
+        assert who[0] <= who[1], who
         page.goto(f"{http(web_server)}/play#solo=nestor")
         page.wait_for_selector('.game .pile[data-label="reserve"]')
         box = page.locator(".board").bounding_box()
@@ -300,6 +304,8 @@ def test_a_game_over_on_a_phone_keeps_the_board_and_its_labels(
         page.click("[data-act=resign]")
         page.wait_for_selector("[data-act=review]")
         over = page.locator(".game .card").first.bounding_box()
+        # what the game came to stays said (it had said "resigned" alone)
+        assert re.fullmatch(r"resigned, \d+/52 home", page.inner_text(".game .status"))
         assert playing and over
         assert over["width"] >= playing["width"] * 0.8, (over, playing)
         tops = page.evaluate(
