@@ -312,7 +312,8 @@ def parser() -> argparse.ArgumentParser:
         description="No ACTION: your groups. new NAME; join LINK (http://HOST/g/ID?k=KEY); "
         "show GROUP (members, who is online, the link, members' challenges); leave GROUP; "
         "top GROUP [BOARD] (a board among its members: a game's daily, best/GAME, "
-        "wins/GAME, races/week, races/all, or week/GAME, the group's week of dailies); "
+        "wins/GAME, races/week, races/all, or week/GAME, the group's week of dailies, "
+        "the first game's by default); "
         "the owner's: remove GROUP NAME, link GROUP (a new link; the old one stops "
         "working), delete GROUP. GROUP: the group's id or name.",
     )

@@ -1,6 +1,7 @@
 """``patience-race group ...``: the player's groups, made, joined by a link, shown (who is
 in it and online, its link, its members' challenges), left, and the owner's changes; and
-a group's boards (``group top GROUP [BOARD]``, also ``top BOARD --group GROUP``).
+a group's boards (``group top GROUP [BOARD]``, also ``top BOARD --group GROUP``; no
+BOARD: :func:`default_board`).
 
 A group is named by its id or its name (any case, among the player's groups); a link is
 ``http://HOST/g/ID?k=KEY`` as the browser shows it, or its path. Pure parts
@@ -157,6 +158,44 @@ def gone_words(gone: Mapping[str, Any]) -> str:
     return f"You are no longer in {name}: its owner removed you, or you left it elsewhere."
 
 
+def left_words(reply: Mapping[str, Any], name: str) -> str:
+    """What leaving a group did, from ``group_leave``'s reply (its ``left``: whoever
+    owns the group now, which the owner leaving has handed on), ``name`` the group's as
+    read before.
+
+    >>> left_words({"left": {"name": "Owls", "owner": "bob"}}, "owls")
+    'You left Owls; bob owns it now.'
+    >>> left_words({"left": {"name": "Owls", "owner": None}}, "Owls")
+    'You left Owls; you were its last member, so it is gone.'
+    >>> left_words({"groups": []}, "Owls")  # (a server that does not say)
+    'You left Owls.'
+    """
+    left = reply.get("left")
+    if not isinstance(left, Mapping):
+        return f"You left {name}."
+    name = clean(left.get("name") or name, 40)
+    owner = left.get("owner")
+    if owner is None:
+        return f"You left {name}; you were its last member, so it is gone."
+    return f"You left {name}; {clean(owner, 20)} owns it now."
+
+
+def default_board(welcome: Mapping[str, Any]) -> str:
+    """The board ``group top GROUP`` shows when none is named: the first game's week
+    board, the group's own (every member plays the same daily deals, raced or not), as
+    the browser's group screen shows first; ``races/week`` from a server listing no game.
+
+    >>> default_board({"games": [{"id": "gate", "name": "The Gate"}, {"id": "nestor"}]})
+    'week/gate'
+    >>> default_board({})
+    'races/week'
+    """
+    for game in welcome.get("games") or []:
+        if isinstance(game, Mapping) and isinstance(game.get("id"), str):
+            return f"week/{game['id']}"
+    return "races/week"
+
+
 def cmd_group(args: argparse.Namespace) -> int:
     console = _console(args)
     action = args.action or "list"
@@ -187,7 +226,7 @@ def cmd_group(args: argparse.Namespace) -> int:
                 shown = (await conn.request("group_show", group=gid)).get("group") or {}
                 name = clean(shown.get("name") or gid, 40)
                 reply = await conn.request(f"group_{action}", group=gid)
-                done = f"You left {name}." if action == "leave" else f"You deleted {name}."
+                done = left_words(reply, name) if action == "leave" else f"You deleted {name}."
                 return Group(Text(done, style="bold"), groups_view(reply, args.ascii)), None
             elif action == "remove":
                 if not rest:
@@ -196,7 +235,7 @@ def cmd_group(args: argparse.Namespace) -> int:
             elif action == "link":
                 reply = await conn.request("group_link", group=gid)
             else:  # top
-                board = board_id(rest[0] if rest else "races/week", None)
+                board = board_id(rest[0] if rest else default_board(welcome), None)
                 page = await conn.request("group_board", group=gid, board=board)
                 me = _me(args.server, welcome)
                 now = welcome.get("time")  # (today's daily replays: public after the reset)
@@ -306,5 +345,6 @@ def cmd_top_group(args: argparse.Namespace) -> int:
     if args.around_me or args.friends or args.watch or args.day:
         print("patience-race: top --group shows the board among the group", file=sys.stderr)
         return 2
-    args.action, args.words = "top", [args.group, args.board or "races/week"]
+    # (no BOARD: the group's default board, cmd_group's pick)
+    args.action, args.words = "top", [args.group, *([args.board] if args.board else [])]
     return cmd_group(args)

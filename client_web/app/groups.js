@@ -164,6 +164,30 @@ export function entryWords(e, unit) {
   return e.status === "won" ? `won in ${clock(e.time_ms || 0)}` : `${e.status}, ${gotText(e, unit)}`;
 }
 
+/**
+ * The board a group's screen shows first (no `board=` in its address): the first game's
+ * week board, the group's own (every member plays the same daily deals, raced or not), as
+ * the terminal's `group top GROUP`; the races of the week from a server listing no game.
+ * @param {Message[]} games the server's, as its welcome lists them
+ */
+export function defaultBoard(games) {
+  return games.length ? `week/${games[0].id}` : "races/week";
+}
+
+/**
+ * What leaving a group did, from `group_leave`'s reply: its `left` says who owns the
+ * group now (the owner leaving hands it on), or null: it is gone. `name` is the group's as
+ * shown (a server that does not say).
+ * @param {Message} reply
+ * @param {string} name
+ */
+export function leftText(reply, name) {
+  const left = reply.left;
+  if (!left) return `You left ${name}.`;
+  if (left.owner == null) return `You left ${left.name}; you were its last member, so it is gone.`;
+  return `You left ${left.name}; ${left.owner} owns it now.`;
+}
+
 export class GroupScreen {
   /**
    * @param {App} app
@@ -173,7 +197,7 @@ export class GroupScreen {
   constructor(app, id, board = null) {
     this.app = app;
     this.id = id;
-    this.board = board || (app.games.length ? `week/${app.games[0].id}` : "races/week");
+    this.board = board || defaultBoard(app.games);
     this.root = h("section", { class: "group" }, h("p", { class: "muted" }, "Loading the group…"));
     this.boardBox = h("div", { class: "group-board" });
     this.note = h("p", { class: "note", role: "status" });
@@ -300,7 +324,10 @@ export class GroupScreen {
           "Leave the group",
           async () => {
             if (!confirm(`Leave ${g.name}?`)) return;
-            if (await this.ask("group_leave", {})) this.app.go("/play#home");
+            const left = await this.ask("group_leave", {});
+            if (!left) return;
+            this.app.go("/play#home");
+            this.app.notice(leftText(left, g.name));
           },
           { "data-act": "leave" },
         ),

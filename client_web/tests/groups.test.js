@@ -4,7 +4,16 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 
-import { GROUP_ID, boardChoices, entryWords, goneText, joinRefused, resultText } from "../app/groups.js";
+import {
+  GROUP_ID,
+  boardChoices,
+  defaultBoard,
+  entryWords,
+  goneText,
+  joinRefused,
+  leftText,
+  resultText,
+} from "../app/groups.js";
 
 test("every game's day, week, best and wins boards, after the races", () => {
   const choices = boardChoices([{ id: "gate", name: "The Gate" }]);
@@ -47,4 +56,25 @@ test("a member's challenge entry says how far it got (its order was unexplained)
   assert.equal(entryWords({ status: "won", time_ms: 98_715 }), "won in 1:38");
   assert.equal(entryWords({ status: "resigned", home: 3, total: 52 }), "resigned, 3/52 home");
   assert.equal(entryWords({ status: "lost", home: 4, total: 52 }, "pairs"), "lost, 2/26 pairs off");
+});
+
+test("leaving says who owns the group now (the owner leaving was not told whom it passed to)", () => {
+  const left = (/** @type {string | null} */ owner) => ({
+    groups: [],
+    left: { id: "k3v9xq2mab", name: "Owls", owner },
+  });
+  assert.equal(leftText(left("bob"), "owls"), "You left Owls; bob owns it now.");
+  assert.equal(leftText(left(null), "Owls"), "You left Owls; you were its last member, so it is gone.");
+  assert.equal(leftText({ groups: [] }, "Owls"), "You left Owls.");
+});
+
+test("a group's board shown first is the first game's week of dailies, as the terminal's", () => {
+  assert.equal(
+    defaultBoard([
+      { id: "gate", name: "The Gate" },
+      { id: "nestor", name: "Nestor" },
+    ]),
+    "week/gate",
+  );
+  assert.equal(defaultBoard([]), "races/week");
 });

@@ -81,6 +81,28 @@ async def test_the_owner_removes_renews_the_link_and_hands_over_by_leaving(
     assert (await dan.request("group_show", group=gid))["code"] == "no_such_group"
 
 
+async def test_leaving_says_who_owns_the_group_now(server: Running) -> None:
+    """``group_leave``'s reply names the group left and who owns it now: the owner
+    leaving was told only the groups still theirs, not whom the group had passed to."""
+    ann, bob, cat = [await player(server.url, n) for n in ("ann", "bob", "cat")]
+    gid, key = key_of(await make(ann))
+    for friend in (bob, cat):
+        await friend.call("group_join", group=gid, key=key)
+    # a member leaving: the owner is who owned it already
+    left = await cat.call("group_leave", group=gid)
+    assert left["left"] == {"id": gid, "name": "Friday Club", "owner": "ann"}
+    assert left["groups"] == []
+    # the owner leaving: who joined first after them owns it now
+    left = await ann.call("group_leave", group=gid)
+    assert left["left"] == {"id": gid, "name": "Friday Club", "owner": "bob"}
+    # the last member leaving: no one owns it, it is gone
+    left = await bob.call("group_leave", group=gid)
+    assert left["left"] == {"id": gid, "name": "Friday Club", "owner": None}
+    assert (await bob.request("group_show", group=gid))["code"] == "no_such_group"
+    # the other replies of kind groups carry no left
+    assert "left" not in await bob.call("groups")
+
+
 async def test_bad_input_is_refused_and_changes_nothing(settings: Settings, tmp_path: Path) -> None:
     async with running(replace(settings, group_members=2, player_groups=2)) as server:
         ann, bob, cat = [await player(server.url, n) for n in ("ann", "bob", "cat")]

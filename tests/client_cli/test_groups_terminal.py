@@ -162,3 +162,37 @@ def test_a_group_name_mistyped_or_missing_is_said_in_words(
     bare = run(terminals, url, folders["ann"], "group", "show")
     bare.wait_for(r"group show needs GROUP: a group's id or name \(patience-race group lists")
     assert bare.exit_code() == 2
+
+
+def test_leaving_says_who_owns_the_group_now_and_its_board_is_the_weeks_dailies(
+    server_process: ServerProcess, tmp_path: Path, terminals: list[Terminal]
+) -> None:
+    """The owner leaving is told whom the group passed to (it said only "You left
+    Friday Club."); a group's board with none named is the first game's week board, as
+    the browser's group screen shows first (it was races/week here)."""
+    url = server_process.url
+    folders = accounts(url, tmp_path)
+    made = run(terminals, url, folders["ann"], "group", "new", "Friday", "Club")
+    link = made.wait_for(r"Link to join: (http://\S+)")[1]
+    assert made.exit_code() == 0
+    for name in ("bob", "cat"):
+        joined = run(terminals, url, folders[name], "group", "join", link)
+        joined.wait_for(r"Friday Club · \d members")
+        assert joined.exit_code() == 0
+
+    board = run(terminals, url, folders["bob"], "group", "top", "Friday", "Club")
+    board.wait_for(r"The Gate: the week's dailies, \d{4}-W\d\d")
+    assert board.exit_code() == 0
+    also = run(terminals, url, folders["bob"], "top", "--group", "Friday Club")
+    also.wait_for(r"The Gate: the week's dailies, \d{4}-W\d\d")
+    assert also.exit_code() == 0
+
+    cat_left = run(terminals, url, folders["cat"], "group", "leave", "Friday", "Club")
+    cat_left.wait_for(r"You left Friday Club; ann owns it now\.")
+    assert cat_left.exit_code() == 0
+    ann_left = run(terminals, url, folders["ann"], "group", "leave", "Friday", "Club")
+    ann_left.wait_for(r"You left Friday Club; bob owns it now\.")
+    assert ann_left.exit_code() == 0
+    last = run(terminals, url, folders["bob"], "group", "leave", "Friday", "Club")
+    last.wait_for(r"You left Friday Club; you were its last member, so it is gone\.")
+    assert last.exit_code() == 0

@@ -90,6 +90,14 @@ def test_a_group_link_opened_in_a_browser_joins_and_its_boards_show_members_only
         wrong = link[:-1] + ("A" if link[-1] != "A" else "B")
         cy.goto(wrong)
         cy.wait_for_selector("text=that link is not this group's")
+
+        # ann, its owner, leaves: told who owns it now (it said nothing of bo)
+        ann.click(".group-list li[data-group] a:text('Friday Club')")
+        ann.wait_for_selector(".group [data-act=leave]")
+        ann.on("dialog", lambda dialog: dialog.accept())
+        ann.click(".group [data-act=leave]")
+        ann.wait_for_selector(".notice:text('You left Friday Club; bo owns it now.')")
+        until(ann, "() => location.hash === '#home'")
     finally:
         ann_context.close()
         bo_context.close()

@@ -133,12 +133,19 @@ class Grouping(Part):
         return await self.shown(pid, await self.group(req.group))
 
     async def on_leave(self, session: Session, req: m.GroupLeave) -> dict[str, Any]:
+        """The groups still theirs, and ``left``: the group left and who owns it now
+        (the owner leaving hands it on, so they are told to whom; None: it is gone)."""
         pid, group = await self.member_of(session, req.group)
-        verdict, _ = await self.groups.leave(group.id, pid)
+        verdict, heir = await self.groups.leave(group.id, pid)
         refused(verdict)
         self.unwatch(session, group.id)  # (told nothing of a group they left here)
         await self.changed(group.id)
-        return await self.listed(pid)
+        # (ownership passes only by its owner leaving, so a member's leaving keeps the
+        # owner read just before)
+        owner = heir if verdict == "handed" else None if verdict == "deleted" else group.owner
+        owner_name = (await self.players.names_of([owner]))[0] if owner is not None else None
+        left = {"id": group.id, "name": group.name, "owner": owner_name}
+        return {**await self.listed(pid), "left": left}
 
     async def on_remove(self, session: Session, req: m.GroupRemove) -> dict[str, Any]:
         pid, group = await self.member_of(session, req.group)
