@@ -42,6 +42,9 @@ FORMS = ("text", "web")
 
 #: a mark: ``{term:...}`` or ``{web:...}``
 MARK = re.compile(r"\{(term|web):([^{}\n]*)\}")
+#: the widths a sketch's type is sized for (its class ``wN``: N characters, even)
+SKETCH_WIDTHS = tuple(range(20, 81, 2))
+
 #: the rule over and under a sketch of the table
 RULE = re.compile(r"^  -{3,}$")
 #: a heading: a line of capitals (digits and punctuation allowed), not indented
@@ -168,7 +171,11 @@ def sketch_html(lines: list[str]) -> str:
     body = "\n".join(
         CARD.sub(lambda m: card_html(m.group(1), m.group(2)), escape(line[2:])) for line in lines
     )
-    return f'<pre class="sketch" aria-label="a sketch of the table">{body}</pre>'
+    # its width in characters, rounded up to even: the class the page's style sheet sizes
+    # its type by, so that the whole sketch fits a phone's width (SKETCH_WIDTHS)
+    width = max((len(line[2:].rstrip()) for line in lines), default=0)
+    columns = min(max(width + width % 2, SKETCH_WIDTHS[0]), SKETCH_WIDTHS[-1])
+    return f'<pre class="sketch w{columns}" aria-label="a sketch of the table">{body}</pre>'
 
 
 def html(game_id: str) -> str:

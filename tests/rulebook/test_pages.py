@@ -75,7 +75,7 @@ def test_the_html_nests_and_shows_each_card_of_the_text_as_a_face(game: str) -> 
         for picture in re.findall(r"^  -{3,}\n(.*?)\n  -{3,}$", rulebook.text(game), re.S | re.M)
         for m in rulebook.CARD.finditer(picture)
     ]
-    sketches = "".join(re.findall(r'<pre class="sketch".*?</pre>', rulebook.html(game), re.S))
+    sketches = "".join(re.findall(r'<pre class="sketch[ "].*?</pre>', rulebook.html(game), re.S))
     faces = re.findall(r'<span class="card (?:red|black)"[^>]*>([^<]*)</span>', sketches)
     assert len(faces) == len(text_cards) > 0
     for code, face in zip(text_cards, faces, strict=True):

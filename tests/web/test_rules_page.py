@@ -48,11 +48,23 @@ def test_a_rules_page_fits_a_phone(browser: Any, web_server: ServerProcess) -> N
 
         page.on("console", console)
         page.on("response", response)
-        for game in ("gate", "nestor", "blockade"):
+        for game in GAMES:
             page.goto(f"{http(web_server)}/rules/{game}")
             page.wait_for_selector("article.rules h1")
             wide = page.evaluate("document.documentElement.scrollWidth")
             assert wide <= 360, (game, wide)
+            # every sketch whole in the width: The Labyrinth's first move's sketch had its
+            # j column off the screen, to be scrolled to by one who guessed it was there
+            cut = page.evaluate(
+                "() => [...document.querySelectorAll('pre.sketch')]"
+                ".filter(p => p.scrollWidth > p.clientWidth).map(p => p.scrollWidth)"
+            )
+            assert cut == [], (game, cut)
+            size = page.evaluate(
+                "() => Math.min(...[...document.querySelectorAll('pre.sketch')]"
+                ".map(p => parseFloat(getComputedStyle(p).fontSize)))"
+            )
+            assert size >= 8, (game, size)
             face = page.locator("pre.sketch .card").first
             assert face.get_attribute("aria-label")
             colour = face.evaluate("e => getComputedStyle(e).color")

@@ -15,7 +15,8 @@ from server.engine import GAMES
 from .pages import html_page
 
 #: the rules pages' part of ``/web/pages.css``: card faces in the suit's colour, sketches
-#: of the table that scroll on their own on a narrow phone rather than widen the page
+#: of the table in type sized to fit a phone's width (scrolling on their own, rather than
+#: widening the page, only past the smallest type)
 STYLE = """.rules h2{font-size:1.05rem;margin:1.4rem 0 .4rem}
 .rules dl{display:grid;grid-template-columns:max-content 1fr;gap:.25rem .8rem;margin:.4rem 0}
 .rules dt{font-weight:600}.rules dd{margin:0}
@@ -24,10 +25,16 @@ STYLE = """.rules h2{font-size:1.05rem;margin:1.4rem 0 .4rem}
 border-radius:6px;line-height:1.5;font-size:.85rem;max-width:100%}
 .card{display:inline-block;background:#fff;border:1px solid #999;border-radius:3px;
 padding:0 .15rem;font-weight:600;white-space:nowrap;line-height:1.2}
-pre .card{width:2ch;padding:0;text-align:center;letter-spacing:-.08em}
+pre .card{width:2ch;box-sizing:border-box;padding:0;text-align:center;letter-spacing:-.08em}
 .card.red{color:#c00}.card.black{color:#111}
 .first{font-weight:600}
-"""
+""" + "".join(
+    # a sketch N characters wide in the width a phone leaves it (the page's and its own
+    # padding, 2.6rem), a monospace character 0.62 of its type's size; never over .85rem,
+    # and never under 8px (wider still, it scrolls on its own)
+    f".rules pre.sketch.w{n}{{font-size:max(8px,min(.85rem,calc((100vw - 2.6rem)/{n * 0.62:g})))}}"
+    for n in rulebook.SKETCH_WIDTHS
+)
 
 
 @functools.cache
