@@ -106,10 +106,11 @@ const app = {
 
   notice(text) {
     const item = h("div", { class: "notice" }, text);
-    // above a game's dock (the move box and its buttons at the window's foot), which a
-    // notice would cover; taps go through notices anyway (app.css)
-    const dock = document.querySelector(".dock");
-    const top = dock && dock.checkVisibility() ? dock.getBoundingClientRect().top : innerHeight;
+    // above a game's dock (the move box and its buttons at the window's foot) and the
+    // status line over it (what a refused move says), which a notice would cover; taps go
+    // through notices anyway (app.css)
+    const foot = [...document.querySelectorAll(".dock, .game > .note")].filter((e) => e.checkVisibility());
+    const top = Math.min(innerHeight, ...foot.map((e) => e.getBoundingClientRect().top));
     notices.style.bottom = `${Math.max(innerHeight - top, 0) + 8}px`;
     notices.append(item);
     // the newest few: a room of eight joining, readying and resigning at once would

@@ -256,21 +256,26 @@ def test_a_racers_notice_leaves_a_phones_move_box_and_buttons_free(
         page = context.new_page()
         signed_in(page, http(web_server), pia, f"/r/{code}")
         page.wait_for_selector(".race-game .pile")
+        # a refused move: the status line over the dock says why (a notice lay over it)
+        page.fill("#notation", "zz>zz")
+        page.press("#notation", "Enter")
+        page.wait_for_selector(".game > .note:not(:empty)")
         protocol(resign(web_server.url, bob))
         page.wait_for_selector(".notice:has-text('bob')")
         seen = page.evaluate(
-            "() => { const dock = document.querySelector('.dock').getBoundingClientRect();"
+            "() => { const line = document.querySelector('.game > .note').getBoundingClientRect();"
             " const notices = [...document.querySelectorAll('.notice')]"
             ".map(n => n.getBoundingClientRect());"
             " const taken = [...document.querySelectorAll('.dock button, .dock input')]"
             ".filter(e => e.checkVisibility()).filter(e => { const r = e.getBoundingClientRect();"
             " const at = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);"
             " return !(at && (at === e || e.contains(at))); }).map(e => e.outerHTML);"
-            " return {dock: dock.top, bottoms: notices.map(r => r.bottom), taken}; }"
+            " return {line: line.top, bottoms: notices.map(r => r.bottom), taken}; }"
         )
-        # every control of the dock takes its own taps, and the notice stands above them
+        # every control of the dock takes its own taps, and the notice stands above them and
+        # the status line
         assert seen["taken"] == [], seen
-        assert seen["bottoms"] and all(b <= seen["dock"] + 1 for b in seen["bottoms"]), seen
+        assert seen["bottoms"] and all(b <= seen["line"] + 1 for b in seen["bottoms"]), seen
         # a room of eight joining, readying and resigning at once piled sixteen notices up
         # the whole board: the newest three are shown
         page.evaluate("() => { for (let n = 1; n <= 7; n++) window.patienceRace.notice(`n${n}`); }")
