@@ -25,12 +25,14 @@ export function normalCode(typed) {
 }
 
 /**
- * A server time as a person reads it: the day and time, in this browser's zone.
+ * A server time as the rest of the app writes one: the day year first, as the daily's
+ * days are named, and a 24-hour clock, both UTC like those days (and the terminal's
+ * `devices`), marked UTC on each row. The browser's locale wrote it before, a day that
+ * read "03/01/2027" one way on one device and the other way on the next.
  * @param {number} ms
  */
-function when(ms) {
-  const date = new Date(ms);
-  return date.toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
+export function when(ms) {
+  return new Date(ms).toISOString().slice(0, 16).replace("T", " ");
 }
 
 /**
@@ -122,7 +124,7 @@ export function devicesBox(app) {
         h("strong", { class: "label" }, d.label),
         d.this ? h("span", { class: "muted" }, " (this device)") : null,
         h("br", {}),
-        h("span", { class: "muted" }, `added ${when(d.added)} · last signed in ${when(d.seen)}`),
+        h("span", { class: "muted" }, `added ${when(d.added)} · last signed in ${when(d.seen)} (UTC)`),
         d.this
           ? null
           : button("Sign out", () => signOut({ device: d.id }, `Signed out ${d.label}.`), { "data-act": "sign-out" }),

@@ -100,6 +100,10 @@ def test_a_browsers_link_code_signs_a_terminal_in_and_the_browser_signs_it_out(
         assert "(this device)" in rows.nth(0).inner_text()
         assert re.match(r"Chrome on Linux", rows.nth(0).inner_text())
         assert rows.nth(1).inner_text().startswith("terminal on ")
+        # the dates as the app writes them, not in the browser's locale's words
+        stamp = r"\d{4}-\d\d-\d\d \d\d:\d\d"
+        said = rf"added {stamp} · last signed in {stamp} \(UTC\)"
+        assert re.search(said, rows.nth(1).inner_text()), rows.nth(1).inner_text()
         fits(page)
         rows.nth(1).locator("[data-act=sign-out]").click()
         page.wait_for_selector(".devices .note:has-text('Signed out terminal on')")
