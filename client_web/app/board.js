@@ -195,12 +195,14 @@ export function drawBoard(root, view, state) {
   const marks = new Map();
   for (const field of MARKING_FIELDS) if (typeof view[field] === "string") marks.set(view[field], field);
   // a covered row's labels go in its cards' top right corners: under the corner's rank and
-  // suit where the card shows enough of itself, else over them (on a narrow board, hidden
-  // but for the piles a line or the legend names)
+  // suit where the card shows enough of itself, else as low in what it shows as they go,
+  // over the foot of the suit at worst (on a narrow board, then hidden but for the piles
+  // a line or the legend names)
   const index = Math.ceil(cw * INDEX) + 2;
   const below = size.cover >= index + INNER_LABEL;
-  const board = h("div", { class: `board${cw < 44 ? " narrow" : ""}${below ? " label-below" : ""}` });
-  if (below) board.style.setProperty("--label-top", `${index}px`);
+  const board = h("div", { class: `board${cw < 44 ? " narrow" : ""}` });
+  board.style.setProperty("--label-top", `${Math.floor(Math.min(index, Math.max(1, size.cover - INNER_LABEL)))}px`);
+  board.style.setProperty("--label-below", `${index}px`);
   board.style.setProperty("--cw", `${cw}px`);
   board.style.setProperty("--ch", `${ch}px`);
   board.style.setProperty("--label", `${size.label}px`);
@@ -216,6 +218,8 @@ export function drawBoard(root, view, state) {
     if (lit.has(p.label)) classes.push("target");
     if (marks.has(p.label)) classes.push("marked");
     if (!row.outer) classes.push("inner-label");
+    // (a row covered shows `cover` pixels of its cards; the last of a garden, them whole)
+    if (!row.outer && (below || !row.covered)) classes.push("label-below");
     const onPath = path.get(p.label);
     if (onPath) classes.push("on-path");
     const pile = h("div", {

@@ -54,7 +54,8 @@ const WASTE_FAN = 3;
  * @typedef {{occupied: boolean, fan: number, columns: Set<number>}} Row
  *   fan: how many cards past the first its longest pile fanned down shows; columns: its piles' x
  * @typedef {{rows: Row[], columns: number}} Grid
- * @typedef {{top: number, outer: boolean}} Placed
+ * @typedef {{top: number, outer: boolean, covered: boolean}} Placed
+ *   covered: the row below covers all but the top `cover` pixels of its cards
  * @typedef {{cw: number, ch: number, step: number, tight: number, keep: number, label: number,
  *   rightFan: number, width: number, height: number, rows: Placed[], stage: string, cover: number}} Fit
  *   cover: how much of a covered row's card shows, in pixels (its height where none is)
@@ -221,7 +222,7 @@ export function fit(grid, width, avail) {
   let top = 0;
   rows.forEach((row, y) => {
     const out = outer(rows, covering, y);
-    placed.push({ top, outer: out });
+    placed.push({ top, outer: out, covered: covers(rows, covering, y) });
     if (!row.occupied) {
       top += EMPTY_ROW * ch;
       return;

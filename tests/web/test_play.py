@@ -299,6 +299,23 @@ def test_a_game_over_on_a_phone_keeps_the_board_and_its_labels(
         page.wait_for_selector(".game-row")
         page.goto(f"{http(web_server)}/play#solo=wedge")
         page.wait_for_selector(".game .pile.on-path")
+        # a short desktop window: the rows close up and labels go into the cards' corners,
+        # but where a card shows whole, under its rank and suit, not over them ("12←" hid
+        # the suit of a 10)
+        page.set_viewport_size({"width": 1280, "height": 600})
+        page.wait_for_selector(".game .pile.inner-label")
+        over = page.evaluate(
+            "() => [...document.querySelectorAll('.game .pile.inner-label')].filter(p => {"
+            " const card = p.querySelector('.card:last-of-type .corner');"
+            " if (!card) return false;"
+            " const l = p.querySelector('.label').getBoundingClientRect();"
+            " const c = card.getBoundingClientRect();"
+            " return p.classList.contains('label-below') && l.top < c.bottom - 1; })"
+            ".map(p => p.dataset.label)"
+        )
+        assert over == [], over
+        assert page.locator(".game .pile.inner-label.label-below").count() >= 6  # 10 to 15
+        page.set_viewport_size({"width": 360, "height": 680})
         playing = page.locator(".game .card").first.bounding_box()
         page.on("dialog", lambda dialog: dialog.accept())
         page.click("[data-act=resign]")
