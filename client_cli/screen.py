@@ -446,7 +446,8 @@ def _game_body(
     (or a daily's result), the legend, the message and the legal moves. The board's room
     does not change with the message (a row the layout anchors stays put); a message
     takes a second line only where the board leaves one free. ``hits`` (screen lines:
-    the header is line 0) gets where the piles and the legal moves are."""
+    the header is line 0) gets where the piles and the legal moves are. Where the board
+    leaves no line free, a message of two lines takes the legend's line instead."""
     game = model.game
     assert game is not None
     above = [game_line(model, width, now), *ranked_line(model, width)]
@@ -465,8 +466,16 @@ def _game_body(
         table = result_lines(model, race, width)
     else:
         table, spots = _table(model, width, room, now)
+    # (``most``: the message's own lines, not the legal moves' under it)
+    most = 1
     if len(table) < room:
-        message = _message(model, width, most=2)
+        most = 2
+    elif under and len(wrap(model.message, width - 1, "", 2)) > 1:
+        # no line free under the board: a message of two lines takes the legend's (back
+        # with the next message) rather than lose its end ("...until [...]": a daily's
+        # greeting lost its streaks at 80 columns)
+        under, most = [], 2
+    message = _message(model, width, most=most)
     body = [*above, *table][: max(height - len(under) - len(message), 0)]
     filler = [Text("")] * max(height - len(body) - len(under) - len(message), 0)
     if hits is not None:
@@ -477,9 +486,7 @@ def _game_body(
             for line in range(s.top, s.bottom + 1)
             if at + line < 1 + len(body)
         )
-        message = _message(
-            model, width, most=2 if len(message) > 1 else 1, hits=hits, at=1 + height - len(message)
-        )
+        message = _message(model, width, most=most, hits=hits, at=1 + height - len(message))
     return [*body, *filler, *under, *message][:height]
 
 

@@ -8,6 +8,8 @@ from typing import Any
 import pytest
 from rich.text import Text
 
+from client_cli.clicks import Hit
+from client_cli.endings import daily_greeting
 from client_cli.lines import ansi, plain
 from client_cli.model import WATCH, Game, Model
 from client_cli.screen import par_line, render_screen
@@ -302,6 +304,29 @@ def test_daily_ranked() -> None:
     first, second = shown.splitlines()[:2]
     assert "The Gate · daily 2026-11-22 · 1:15" in first
     assert second.endswith("streak 2 · next deal in 13:02:11")
+
+
+def test_the_daily_greeting_is_whole_where_the_board_leaves_no_line_free() -> None:
+    """Light and Shade's board, anchored top to bottom, leaves no line under it at 80x24:
+    the greeting, two lines long, takes the legend's line (back with the next message).
+    It was cut to one line, "...until [...]" (the streaks lost), or, with the mouse's
+    hits asked for as the terminal asks, drawn whole with the legal moves cut off."""
+    model = daily(new_game("light-and-shade", seed=2))
+    model.say(*daily_greeting(model))
+    said = (
+        "Today's deal, your one ranked attempt: its clock runs on the server until it ends. "
+        "Streak 2 (best 5), any game 3 (best 7)."
+    )
+    asked: list[list[Hit] | None] = [None, []]
+    for hits in asked:
+        lines = render_screen(model, WIDTH, ROWS, NOW, hits)
+        shown = plain(lines)
+        assert said in " ".join(shown.split()), shown
+        assert len(lines) <= ROWS and shown.splitlines()[-2].startswith("legal: "), shown
+        assert "auxiliaries" not in shown  # (the legend gave its line)
+    # a short message leaves the legend where it was
+    model.say("Practice, not ranked.", "warn")
+    assert "a1-a4 auxiliaries" in screen(model)
 
 
 def test_daily_practice_says_so() -> None:
