@@ -13,17 +13,33 @@ viewer's loop), :mod:`.queries` (the commands that ask the server and print the 
 :mod:`.cli` (the ``patience-race`` command line).
 """
 
-from importlib.metadata import PackageNotFoundError
-from importlib.metadata import version as _installed
+import os
+import sys
+
+#: how the installed distribution's metadata folder is named: ``patience_race-0.2.0.dist-info``
+_DIST_INFO = ("patience_race-", ".dist-info")
 
 
 def _version() -> str:
     """The version ``pyproject.toml`` gives, as the installed package carries it (the
-    server's too: one distribution)."""
-    try:
-        return _installed("patience-race")
-    except PackageNotFoundError:
-        return "0+unknown"
+    server's too: one distribution): the version in the name of its ``.dist-info``
+    folder (the name the wheel's format gives it), found on ``sys.path`` as
+    ``importlib.metadata`` finds it, without importing it (it brings the email package
+    and zipfile: a tenth of a one-shot command's start). Where there is no such folder,
+    ``server._version``'s reading (the metadata as ``importlib.metadata`` reads it, else
+    ``pyproject.toml`` beside the source)."""
+    start, end = _DIST_INFO
+    for entry in sys.path:
+        try:
+            names = os.listdir(entry or ".")
+        except OSError:  # (not a folder: a zip, or gone)
+            continue
+        for name in names:
+            if name.startswith(start) and name.endswith(end):
+                return name[len(start) : -len(end)]
+    from server._version import version
+
+    return version()
 
 
 __version__ = _version()

@@ -46,27 +46,13 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import importlib
 import sys
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from . import __version__
 from .config import DEFAULT_SERVER, TokenStore, config_dir, linked_server, pick_server
-from .groups import cmd_group, cmd_top_group
-from .league import cmd_league
-from .linking import cmd_devices, cmd_link
-from .names import cmd_name
-from .profile import cmd_profile
-from .queries import (
-    cmd_challenges,
-    cmd_follow,
-    cmd_games,
-    cmd_replay,
-    cmd_rules,
-    cmd_unfollow,
-    show_challenge,
-)
-from .review import cmd_review
-from .session import Plan, run
 
 MAX_SEED = 2**64 - 1
 
@@ -129,38 +115,43 @@ def _speed(text: str) -> float:
     return value
 
 
-def _interactive(args: argparse.Namespace, plan: Plan) -> int:
+def _interactive(args: argparse.Namespace, kind: str, **plan: Any) -> int:
+    """A full-screen command: a :class:`~client_cli.session.Plan` of ``kind`` run. The
+    session (and with it prompt_toolkit) is imported here, not at the top: the one-shot
+    commands (``top``, ``--help``) start without it, in half the time."""
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
         print("patience-race: playing needs a terminal", file=sys.stderr)
         return 2
+    from .session import Plan, run
+
     store = TokenStore(config_dir())
     try:
-        return asyncio.run(run(plan, args.server, store, ascii=args.ascii))
+        return asyncio.run(run(Plan(kind, **plan), args.server, store, ascii=args.ascii))
     except KeyboardInterrupt:
         return 130
 
 
 def cmd_play(args: argparse.Namespace) -> int:
-    return _interactive(args, Plan("play", game=args.game, seed=args.seed))
+    return _interactive(args, "play", game=args.game, seed=args.seed)
 
 
 def cmd_daily(args: argparse.Namespace) -> int:
-    return _interactive(args, Plan("daily", game=args.game, ghosts=not args.no_ghosts))
+    return _interactive(args, "daily", game=args.game, ghosts=not args.no_ghosts)
 
 
 def cmd_race_new(args: argparse.Namespace) -> int:
-    plan = Plan(
+    return _interactive(
+        args,
         "race-new",
         game=args.game,
         seed=args.seed,
         max_players=args.max_players,
         time_limit=args.time_limit,
     )
-    return _interactive(args, plan)
 
 
 def cmd_quick(args: argparse.Namespace) -> int:
-    return _interactive(args, Plan("quick", game=args.game))
+    return _interactive(args, "quick", game=args.game)
 
 
 def room_code(text: str) -> str:
@@ -174,11 +165,11 @@ def room_code(text: str) -> str:
 
 
 def cmd_race_join(args: argparse.Namespace) -> int:
-    return _interactive(args, Plan("race-join", code=room_code(args.code)))
+    return _interactive(args, "race-join", code=room_code(args.code))
 
 
 def cmd_race_watch(args: argparse.Namespace) -> int:
-    return _interactive(args, Plan("race-watch", code=room_code(args.code)))
+    return _interactive(args, "race-watch", code=room_code(args.code))
 
 
 def cmd_challenge(args: argparse.Namespace) -> int:
@@ -186,35 +177,50 @@ def cmd_challenge(args: argparse.Namespace) -> int:
         print("patience-race: challenge ID, or challenge --replay ID", file=sys.stderr)
         return 2
     if args.id is not None and not (sys.stdin.isatty() and sys.stdout.isatty()):
+        from .queries import show_challenge
+
         return show_challenge(args)  # (its table, printed: racing it needs a terminal)
-    return _interactive(args, Plan("challenge", code=args.id, replay=args.replay))
+    return _interactive(args, "challenge", code=args.id, replay=args.replay)
 
 
-COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
+#: each command's function: here, or named ``module:function`` in this package, imported
+#: only when its command runs (``--help`` and ``top`` load none of the others' modules,
+#: nor the full screen's: prompt_toolkit alone was a third of their start)
+COMMANDS: dict[str, Callable[[argparse.Namespace], int] | str] = {
     "play": cmd_play,
-    "games": cmd_games,
-    "rules": cmd_rules,
+    "games": "queries:cmd_games",
+    "rules": "queries:cmd_rules",
     "race new": cmd_race_new,
     "race join": cmd_race_join,
     "race watch": cmd_race_watch,
     "daily": cmd_daily,
     "quick": cmd_quick,
-    "top": cmd_top_group,  # (cmd_top, or the board among a group: --group)
-    "group": cmd_group,
-    "follow": cmd_follow,
-    "unfollow": cmd_unfollow,
-    "link": cmd_link,
-    "devices": cmd_devices,
-    "replay": cmd_replay,
+    "top": "groups:cmd_top_group",  # (cmd_top, or the board among a group: --group)
+    "group": "groups:cmd_group",
+    "follow": "queries:cmd_follow",
+    "unfollow": "queries:cmd_unfollow",
+    "link": "linking:cmd_link",
+    "devices": "linking:cmd_devices",
+    "replay": "queries:cmd_replay",
     "challenge": cmd_challenge,
-    "challenges": cmd_challenges,
-    "name": cmd_name,
-    "rename": cmd_name,
-    "league": cmd_league,
-    "profile": cmd_profile,
-    "review": cmd_review,
-    "me": cmd_profile,
+    "challenges": "queries:cmd_challenges",
+    "name": "names:cmd_name",
+    "rename": "names:cmd_name",
+    "league": "league:cmd_league",
+    "profile": "profile:cmd_profile",
+    "review": "review:cmd_review",
+    "me": "profile:cmd_profile",
 }
+
+
+def command(name: str) -> Callable[[argparse.Namespace], int]:
+    """The function of the command ``name`` (its module imported now, if named)."""
+    found = COMMANDS[name]
+    if isinstance(found, str):
+        module, _, function = found.partition(":")
+        found = getattr(importlib.import_module(f".{module}", __package__), function)
+    assert callable(found)
+    return found
 
 
 def parser() -> argparse.ArgumentParser:
@@ -421,7 +427,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args.server = pick_server(getattr(args, "server", None) or linked(args))
     args.ascii = getattr(args, "ascii", False)
     name = args.command + (f" {args.race}" if args.command == "race" else "")
-    return COMMANDS[name](args)
+    return command(name)(args)
 
 
 if __name__ == "__main__":

@@ -8,6 +8,10 @@ Each is a function from the parsed arguments to an exit code, registered in
 token where they need the player; what they print goes through ASCII with ``--ascii``
 (:func:`asciify`). A server that cannot be reached, a refusal or a missing account is said
 on stderr, with exit code 1.
+
+The full-screen parts (prompt_toolkit, the game's controller and screens) are imported in
+the functions that use them, not at the top: a one-shot command such as ``top`` starts in
+half the time without them (``tests/client_cli/test_imports.py`` holds it so).
 """
 
 from __future__ import annotations
@@ -28,16 +32,10 @@ from rich.text import Text
 from . import challenge, pager, rules
 from .boards import board_id, board_view, overview, pick_day
 from .challenge import challenge_id, command, made_lines, not_yet_lines
-from .challenge_flow import show
 from .config import TokenStore, config_dir
 from .connection import Connection, ConnectionLost, LinkError, ServerError
-from .controller import Client
 from .lines import as_int
-from .model import Model
-from .replay import Replay, replay_table
-from .replay_tui import RACE_THIS, run_replay
 from .sanitize import clean
-from .session import Plan, run
 
 #: characters --ascii replaces that NFKD cannot take apart
 _ASCII = str.maketrans(
@@ -476,6 +474,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
             return 1
         except Exception as exc:
             return _fail(args, exc)
+        from .replay import Replay, replay_table  # (its screen's parts: imported here)
+
         try:
             games = {
                 clean(g.get("id", ""), 32): clean(g.get("name", ""), 40)
@@ -492,6 +492,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
             if not (sys.stdin.isatty() and sys.stdout.isatty()):
                 _print(_console(args), replay_table(replay, args.ascii), args.ascii)
                 return 0
+            from .replay_tui import RACE_THIS, run_replay  # (full screen: imported here)
+
             account = TokenStore(config_dir()).get(args.server)
             mine = account is not None and account.name.lower() == replay.player_now.lower()
             code = await run_replay(
@@ -507,6 +509,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
         if code != RACE_THIS:
             return code
         # race this: the replay's challenge, signed in (registering on the first run)
+        from .session import Plan, run
+
         store = TokenStore(config_dir())
         return await run(Plan("challenge", replay=rid), args.server, store, ascii=args.ascii)
 
@@ -520,6 +524,9 @@ def show_challenge(args: argparse.Namespace) -> int:
     """``challenge ID`` without a terminal (a pipe, a script): the challenge and its
     table, printed as the terminal prints them before a race, and no race (it refused,
     "playing needs a terminal", even for one's own challenge, which is only shown)."""
+    from .challenge_flow import show  # (the game screen's parts: imported here)
+    from .controller import Client
+    from .model import Model
 
     async def fetch() -> int:
         signed = TokenStore(config_dir()).get(args.server) is not None
