@@ -145,7 +145,7 @@ class Service:
             ctx, self.host, self.steps, self.races, self.keeper, self.daily
         )
         self.accounts = Accounts(
-            ctx, self.keeper, self.host, self.lobby, self.leaderboards, self.challenging
+            ctx, self.keeper, self.host, self.steps, self.leaderboards, self.challenging
         )
         self.naming = Naming(ctx, self.host, self.steps)
         self.weekly = WeeklyEvents(ctx)  # weekly events and leagues (handlers/leagues.py)

@@ -56,6 +56,7 @@ class Settings:
     ended_ttl: int = 24 * 3600
     idle_ttl: int = 7 * 24 * 3600
     forfeit_after: int = 300
+    host_grace: int = 20
     sweep_interval: float = 15.0
     progress_interval: float = 0.1
     write_timeout: float = 5.0
@@ -330,6 +331,11 @@ OPTIONS: dict[str, tuple[str, Callable[[str], Any]]] = {
     "ended_ttl": ("seconds a finished game or room is kept", _positive_int),
     "idle_ttl": ("seconds an idle lobby or unfinished game is kept", _positive_int),
     "forfeit_after": ("seconds a racer may be away before resigning; 0 never", _non_negative_int),
+    "host_grace": (
+        "seconds a lobby's or finished race's host may be away before the part passes on; "
+        "0 at once",
+        _non_negative_int,
+    ),
     "sweep_interval": ("seconds between housekeeping passes", _positive_float),
     "progress_interval": (
         "seconds between a room's progress events for one racer; 0 one per move",

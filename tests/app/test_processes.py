@@ -277,7 +277,13 @@ async def test_presence_host_and_boards_across_processes(settings: Settings) -> 
         await ann.call("resign")
         update = await watcher.event("board_update")
         assert update["entry"]["player"] == "ann" and update["size"] == 1
-        # the host leaves the lobby's process: bob, on the other, is host and sees her gone
+        # the host leaves the lobby's process: bob, on the other, sees her gone, and once
+        # she has been away ``host_grace`` seconds his process passes the part to him
         await ann.close()
         gone = await bob.event("room", lambda e: not seats(e)["ann"]["present"])
-        assert seats(gone)["bob"]["host"]
+        assert seats(gone)["ann"]["host"]
+        await two.service.housekeeping.sweep()  # (her time away counted from here)
+        two.clock.advance(settings.host_grace + 1)
+        await two.service.housekeeping.sweep()
+        handed = await bob.event("room", lambda e: seats(e)["bob"]["host"])
+        assert not seats(handed)["ann"]["present"]

@@ -28,7 +28,10 @@ from .test_resume import lobby, stored
 
 @pytest.fixture
 async def server_on_own_redis(outage: Outage, settings: Settings) -> AsyncIterator[Running]:
-    own = with_settings(settings, redis_url=outage.redis.url, countdown=1.0, lock_wait=2.0)
+    # (a host going away hands over at once: the retries of that while Redis is away)
+    own = with_settings(
+        settings, redis_url=outage.redis.url, countdown=1.0, lock_wait=2.0, host_grace=0
+    )
     async with running(own) as handle:
         yield handle
 

@@ -233,3 +233,39 @@ async def leave(client: Client) -> dict[str, object]:
     reply = await client.call("room_leave")
     reply.pop("id", None)
     return reply
+
+
+async def test_a_host_away_keeps_the_part_for_host_grace_then_hands_it_on(
+    server: Running,
+) -> None:
+    """A host who reloads the page, or opens a replay from the results (a page of its own),
+    is away for a second: the room's part waits ``host_grace`` seconds for them, rather
+    than passing at once and for good to whoever was there."""
+    (ann, bob), code = await race(server, "ann", "bob")
+    token = ann.token
+    assert token is not None
+    await ann.close()
+    away = await bob.event("room", lambda e: not e["players"][0]["present"])
+    assert away["host"] == "ann"  # away, and still the host
+    server.clock.advance(server.settings.host_grace - 1)
+    await server.service.housekeeping.sweep()
+    ann = await signed_in(server.url, token)  # back before the grace ran out
+    await ann.call("room_join", code=code)
+    back = await bob.event("room", lambda e: e["players"][0]["present"])
+    assert back["host"] == "ann"
+    server.clock.advance(server.settings.host_grace + 1)
+    await server.service.housekeeping.sweep()  # here all along: nothing passes on
+    assert (await ann.call("start"))["state"] == "countdown"
+    await ann.event("race_start")
+    for who in (ann, bob):
+        await who.call("resign")
+    await bob.event("results")
+    await ann.close()  # away from the results: the rematch is hers a while yet
+    away = await bob.event("room", lambda e: not e["players"][0]["present"])
+    assert away["host"] == "ann" and away["state"] == "finished"
+    await server.service.housekeeping.sweep()  # (the away time counted from here)
+    server.clock.advance(server.settings.host_grace + 1)
+    await server.service.housekeeping.sweep()
+    handed = await bob.event("room", lambda e: e["host"] == "bob")
+    assert handed["state"] == "finished"
+    assert (await bob.call("rematch"))["state"] == "countdown"

@@ -165,6 +165,8 @@ class Housekeeping(Part):
                             await self.keeper.resign(live, room)
                         except ProtocolError:  # another process forfeited them first
                             continue
+            if room.state in (LOBBY, FINISHED) and self.settings.host_grace and room.host:
+                await self._host_away(room, now, self.settings.host_grace * 1000)
             if room.state in (LOBBY, FINISHED) and not await self.stored_rooms.exists(room.code):
                 self.host.unload(room)
             elif not self.host.audience(room) and (
@@ -180,6 +182,21 @@ class Housekeeping(Part):
             # from Redis if asked for)
             if live.owner not in self.sessions or (live.finished and gid not in playing):
                 del self.games[gid]
+
+    async def _host_away(self, room: HeldRoom, now: int, grace: int) -> None:
+        """A lobby's or a finished race's host away (connected to no process) for
+        ``grace`` ms: the part passes on, so that the start or the rematch does not wait on
+        them for ever; away less (a reload, a replay's page opened from the results), they
+        keep it."""
+        pid = room.host
+        host = room.racers.get(pid)
+        if host is None or await self.ctx.online([host]):
+            self.absent_since.pop(pid, None)
+            return
+        since = self.absent_since.setdefault(pid, now)
+        if now - since >= grace:
+            await self.steps.hand_over(room, pid)
+            await self.host.broadcast_room(room)  # (who hosts now, told)
 
     async def catch_up_rooms(self) -> None:
         """Read again the rooms held here that changed without this process hearing of

@@ -30,8 +30,7 @@ from .devicebook import Device, DeviceBook
 from .host import RoomHost
 from .keeper import GameKeeper
 from .play import games_list
-from .rooms import Lobby
-from .steps import race_message
+from .steps import RoomSteps, race_message
 
 log = logging.getLogger("patience.service")
 
@@ -49,14 +48,14 @@ class Accounts(Part):
         ctx: Context,
         keeper: GameKeeper,
         host: RoomHost,
-        lobby: Lobby,
+        steps: RoomSteps,
         leaderboards: Leaderboards,
         challenging: Challenging,
     ) -> None:
         super().__init__(ctx)
         self.keeper = keeper
         self.host = host
-        self.lobby = lobby
+        self.steps = steps
         self.leaderboards = leaderboards
         self.challenging = challenging
         self.limits = Limiter(ctx.redis)
@@ -277,11 +276,12 @@ class Accounts(Part):
 
         async def hand_over(room: HeldRoom) -> None:
             if pid not in self.sessions:  # (back meanwhile: nobody went away)
-                await self.lobby.hand_over(room, pid)
+                await self.steps.hand_over(room, pid)
 
-        if room.state in (LOBBY, FINISHED) and room.host == pid:
+        if room.state in (LOBBY, FINISHED) and room.host == pid and not self.settings.host_grace:
             # a lobby or a finished race must not wait on an absent host: tried until
-            # it goes through
+            # it goes through (given a grace, housekeeping passes it on once that is out:
+            # a reload, or a replay's page opened from the results, is away a second)
             await self.host.until_done("a host going away", room, hand_over)
         try:
             await self.host.broadcast_room(room)  # (who is present: told again when Redis is)

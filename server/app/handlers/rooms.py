@@ -12,12 +12,7 @@ from server.protocol import ErrorCode
 from server.protocol import messages as m
 
 from ..domain import room as rm
-from ..domain.room import (
-    FINISHED,
-    LOBBY,
-    RoomConflict,
-    normalize_code,
-)
+from ..domain.room import normalize_code
 from ..held import HeldRoom
 from .base import Context, Handler, Part, Session, refuse
 from .host import RoomHost
@@ -175,13 +170,3 @@ class Lobby(Part):
 
     def _countdown_ms(self) -> int:
         return int(self.settings.countdown * 1000)
-
-    async def hand_over(self, room: HeldRoom, pid: str) -> None:
-        """The host has gone away: their part passes on (``domain.room.host_away``)."""
-        if room.state not in (LOBBY, FINISHED) or room.host != pid:
-            return
-        online = await self.ctx.online(room.members())
-        try:
-            await self.steps.step(room, lambda room: rm.host_away(room, pid, online))
-        except RoomConflict:
-            await self.host.reload(room.code)

@@ -160,6 +160,17 @@ class RoomSteps(Part):
             elif isinstance(effect, rm.CheckEnd):
                 await self.maybe_end_race(room)
 
+    async def hand_over(self, room: HeldRoom, pid: str) -> None:
+        """The host has gone away: their part passes on (``domain.room.host_away``) to one
+        who is here (the caller has seen that they are not)."""
+        if room.state not in (rm.LOBBY, rm.FINISHED) or room.host != pid:
+            return
+        online = await self.ctx.online(room.members())
+        try:
+            await self.step(room, lambda room: rm.host_away(room, pid, online))
+        except RoomConflict:
+            await self.host.reload(room.code)
+
     async def deal(self, room: HeldRoom, deal: rm.Deal) -> list[g.LiveGame]:
         """Every racer's game of the race, and the room's standings, written in one round
         trip; each racer's ``gid`` set."""
