@@ -448,16 +448,24 @@ export class GameScreen {
     const end = this.opts.clockTo ? this.opts.clockTo() : null;
     const tick = () => {
       const now = app.link.serverNow();
-      const left = end ? ` (${clock(end - now)} left)` : "";
-      // a game over: its time as the server measured it, where it says when it ended
-      const finished = this.over ? this.finishedAt : null;
-      clockNode.textContent = !start
-        ? ""
-        : finished
-          ? clock(finished - start)
-          : this.over
-            ? ""
-            : clock(now - start) + left;
+      // the time left rounded up, as a countdown's: with the time gone (rounded down) it
+      // makes the limit (0:06 and 0:23 left had made 0:29 of a 0:30 race)
+      // (on a phone the time left alone: app.css)
+      const left = end
+        ? h(
+            "span",
+            { class: "left" },
+            h("span", { class: "gone" }, " ("),
+            `${clock(Math.ceil((end - now) / 1000) * 1000)} left`,
+            h("span", { class: "gone" }, ")"),
+          )
+        : null;
+      // a game over: its time as the server measured it, where it says when it ended (a
+      // game whose time ran out, the limit's)
+      const finished = this.over ? this.finishedAt || (this.status === "timeout" ? end : null) : null;
+      if (!start || (this.over && !finished)) clockNode.replaceChildren();
+      else if (finished) clockNode.replaceChildren(clock(finished - start));
+      else clockNode.replaceChildren(h("span", { class: "gone" }, clock(now - start)), left ?? "");
     };
     tick();
     if (!this.over) this.ticker = setInterval(tick, 500);

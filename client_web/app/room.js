@@ -125,7 +125,7 @@ export function resultsTable(results, me, unit) {
         h("span", { class: "result-under" }, result),
       ),
       h("td", { class: "result" }, result),
-      h("td", { class: "n" }, r.time_ms === null || r.time_ms === undefined ? "" : clock(r.time_ms)),
+      h("td", { class: "n" }, r.time_ms === null || r.time_ms === undefined ? "—" : clock(r.time_ms)),
       h("td", { class: "n" }, String(r.moves)),
       h("td", { class: "n" }, unit === "pairs" ? `${r.home / 2}/${r.total / 2}` : `${r.home}/${r.total}`),
       rated ? h("td", { class: "n rating" }, ratingChange(r)) : null,
@@ -274,7 +274,7 @@ export class RoomScreen {
           .filter((p) => p.name !== r.host)
           .every((p) => p.ready);
       if (room.host === me && others.length && allReady(room) && !allReady(before)) {
-        this.app.notice("everyone is ready: press Start");
+        this.app.notice("everyone is ready: start the race");
       }
     }
     this.room = room;
@@ -406,6 +406,9 @@ export class RoomScreen {
   }
 
   async leave() {
+    // leaving a race one is playing resigns it: asked first, as Resign is
+    const playing = this.room && this.room.state === "racing" && this.game && this.game.status === "playing";
+    if (playing && !confirm("Leave the room? Your game in this race is resigned.")) return;
     try {
       await this.app.link.request("room_leave");
     } catch {
@@ -454,6 +457,13 @@ export class RoomScreen {
         this.game.draw();
       }
     }
+    // each racer's bar ends as their result does (a game the time ran out on had no
+    // `progress` to say so: its bar said nothing until the page was loaded again)
+    for (const r of message.results) {
+      const last = this.progress.get(r.player);
+      if (last && last.status !== r.status) this.progress.set(r.player, { ...last, status: r.status });
+    }
+    this.drawBars();
     this.drawResults();
     this.drawHead();
   }

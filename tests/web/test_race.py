@@ -12,7 +12,7 @@ from typing import Any
 from tests.app.client import player
 from tests.app.conftest import ServerProcess
 
-from .conftest import http, shot
+from .conftest import http, shot, signed_in
 
 
 def register(page: Any, name: str) -> None:
@@ -72,7 +72,7 @@ def test_two_pages_race_from_a_link_and_a_third_watches(
         bob.click("[data-act=ready]")
         ann.wait_for_selector('.players li[data-player="bob"] .tag.ready')
         notices = ann.inner_text("#notices")
-        assert "bob is ready" in notices and "everyone is ready: press Start" in notices
+        assert "bob is ready" in notices and "everyone is ready: start the race" in notices
         ann.dblclick("[data-act=start]")  # asked once (twice, the second was refused)
         for page in (ann, bob, eve):
             page.wait_for_selector(".countdown.on")
@@ -85,6 +85,13 @@ def test_two_pages_race_from_a_link_and_a_third_watches(
         assert eve.inner_text(".room-head h1") == f"Race {code}: Nestor"
         assert "5:00 limit" in ann.inner_text(".room-head")
         ann.wait_for_selector(".race-game .clock:has-text('left')")  # the time limit's clock
+        # the time gone and the time left make the limit (each rounded down, they had made
+        # a second less)
+        shown = ann.inner_text(".race-game .clock")
+        found = re.fullmatch(r"(\d+):(\d\d) \((\d+):(\d\d) left\)", shown)
+        assert found is not None, shown
+        gone_m, gone_s, left_m, left_s = map(int, found.groups())
+        assert (gone_m + left_m) * 60 + gone_s + left_s == 300, shown
         assert ann.locator(".race-game [data-act=hint]").count() == 0  # a room without hints
         assert ann.locator(".race-game [data-act=resign]").count() == 1
         assert eve.locator(".race-game .pile").count() == 0  # a watcher sees no cards
@@ -126,6 +133,8 @@ def test_two_pages_race_from_a_link_and_a_third_watches(
             "#", "player", "result", "time", "moves", "pairs"]  # fmt: skip
         got = eve.inner_text('.results tr[data-player="bob"] td:nth-child(6)')
         assert re.fullmatch(r"[01]/26", got), got
+        # a game not won has no time: a dash, as the boards and the terminal say (blank)
+        assert eve.inner_text('.results tr[data-player="bob"] td:nth-child(4)') == "—"
         assert "· 1 move" in eve.inner_text('.bar-row[data-player="bob"]')
         shot(ann, "results")
         replay_link = eve.get_attribute('.results tr[data-player="bob"] a', "href")
@@ -136,6 +145,12 @@ def test_two_pages_race_from_a_link_and_a_third_watches(
             page.wait_for_selector(".room-head .muted:has-text('race 2')")
             page.wait_for_selector(".race-game .pile", timeout=10000)
         assert bob.inner_text(".race-game .moves") == "0 moves"
+        # leaving the room mid-race resigns the game: asked first, as Resign is (it went
+        # at once)
+        asked.clear()
+        bob.on("dialog", lambda dialog: asked.append(dialog.message))
+        bob.click("[data-act=leave]")
+        assert asked == ["Leave the room? Your game in this race is resigned."], asked
 
         # the first race's replay, from the watcher's link, stepped through as boards
         eve.goto(f"{base}{replay_link}")
@@ -177,5 +192,55 @@ def test_a_seeded_rooms_first_race_says_it_is_not_rated(
         register(page, "tia")
         page.wait_for_selector(".players li[data-player=tia]")
         assert "not rated (a deal chosen by its seed)" in page.inner_text(".room-head")
+    finally:
+        context.close()
+
+
+async def a_timed_race_under_way(url: str) -> tuple[str, str]:
+    """ann and bob racing The Gate with ten seconds on the clock, both gone from the
+    protocol (ann's page takes her up): the room's code and her token."""
+    ann, bob = await player(url, "tim"), await player(url, "tom")
+    try:
+        code = (await ann.call("room_create", game="gate", time_limit=10))["code"]
+        await bob.call("room_join", code=code)
+        await bob.call("ready")
+        await ann.call("start")
+        await ann.event("race_start")
+        assert ann.token is not None
+        return str(code), ann.token
+    finally:
+        for who in (ann, bob):
+            await who.close()
+
+
+def test_a_timed_race_on_a_phone_to_its_end(browser: Any, web_server: ServerProcess) -> None:
+    """At 360x740: the game's heading names it whole, the clock the time left alone (it
+    was "T… RACE 1/52 home 0 moves 0:06 (0:03 left)"); the racers' bars are all as long;
+    once the time is up every bar says so, as the results do (a page left open had said
+    nothing, having had no `progress` for it)."""
+    with ThreadPoolExecutor(1) as pool:
+        code, token = pool.submit(asyncio.run, a_timed_race_under_way(web_server.url)).result(30)
+    context = browser.new_context(
+        viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True
+    )
+    try:
+        page = context.new_page()
+        signed_in(page, http(web_server), token, f"/r/{code}")
+        page.wait_for_selector(".race-game .pile", timeout=10000)
+        page.wait_for_selector(".race-game .clock:has-text('left')")
+        clock_text = page.inner_text(".race-game .clock")
+        assert re.fullmatch(r"0:\d\d left", clock_text), clock_text
+        name = page.locator(".race-game .game-head strong")
+        assert name.evaluate("e => e.scrollWidth <= e.clientWidth"), name.inner_text()
+        page.wait_for_selector(".results table", timeout=20000)
+        statuses = page.eval_on_selector_all(".bar-row", "rs => rs.map(r => r.dataset.status)")
+        assert statuses == ["timeout", "timeout"], statuses
+        assert page.locator(".bar-row .nums:has-text('timeout')").count() == 2
+        ends = page.eval_on_selector_all(
+            ".bar-row .track", "ts => ts.map(t => Math.round(t.getBoundingClientRect().right))"
+        )
+        assert len(set(ends)) == 1, ends
+        # a game whose time ran out keeps its clock: the limit's
+        assert page.inner_text(".race-game .clock") == "0:10"
     finally:
         context.close()
