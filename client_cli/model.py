@@ -15,6 +15,7 @@ from typing import Any
 from .board_race import BoardRace
 from .challenge import ChallengeRace
 from .difficulty import difficulty_of
+from .racers import own_status, with_leavers
 from .sanitize import clean
 
 #: screens
@@ -458,6 +459,7 @@ class Model:
         self.room = room
         if state in (LOBBY, COUNTDOWN) and self.game is not None and self.game.kind == "race":
             self.game = None  # a rematch: the old race's board goes away
+        self._ended_by_results()
         self.changed()
 
     def apply_race_start(self, msg: Mapping[str, Any]) -> None:
@@ -492,7 +494,18 @@ class Model:
         if room is None or msg.get("code") != room.get("code"):
             return
         self.room = {**room, "state": FINISHED, "results": msg.get("results")}
+        self._ended_by_results()
         self.changed()
+
+    def _ended_by_results(self) -> None:
+        """Our race game, still taken for one being played when the race's results come,
+        ends as they say (``timeout``: the time limit passed, told by nothing else)."""
+        game, room = self.game, self.room or {}
+        if game is None or game.kind != "race" or game.over or room.get("state") != FINISHED:
+            return
+        status = own_status(room.get("results"), game.gid, self.me)
+        if status is not None and status != "playing":
+            game.status, game.legal = status, []
 
     # -- what the screen shows ---------------------------------------------------------
 
@@ -573,27 +586,3 @@ class Model:
         if self.game is None:
             return "idle"
         return "over" if self.game.over else "play"
-
-
-def with_leavers(before: Any, now: Any) -> list[Any]:
-    """A race's racers as a ``room`` message lists them, with those who left it since the
-    one before kept at the end, marked ``left`` (and ``resigned``, if they were playing):
-    they are in the race, and its results, still; the room lists only who is in it.
-
-    >>> before = [{"name": "ann", "status": "playing"}, {"name": "bob", "status": "playing"}]
-    >>> with_leavers(before, [{"name": "ann", "status": "playing"}])[1]
-    {'name': 'bob', 'status': 'resigned', 'left': True, 'present': False}
-    """
-    listed = [p for p in now or [] if isinstance(p, Mapping)]
-    names = {p.get("name") for p in listed}
-    gone = [
-        {
-            **p,
-            "status": "resigned" if p.get("status", "playing") == "playing" else p["status"],
-            "left": True,
-            "present": False,
-        }
-        for p in before or []
-        if isinstance(p, Mapping) and p.get("name") not in names
-    ]
-    return [*listed, *gone]

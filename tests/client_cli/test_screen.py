@@ -9,7 +9,7 @@ import pytest
 from rich.text import Text
 
 from client_cli.clicks import Hit
-from client_cli.endings import daily_greeting
+from client_cli.endings import daily_greeting, left_room
 from client_cli.lines import ansi, plain
 from client_cli.model import WATCH, Game, Model
 from client_cli.screen import par_line, render_screen
@@ -448,6 +448,24 @@ def test_race_results_give_the_replay_id() -> None:
     shown = screen(model)
     check_golden("screen-results-replay", shown)
     assert f"Replay: patience-race replay {model.game.gid}" in shown
+
+
+def test_a_race_that_ran_out_of_time_gives_the_players_own_replay() -> None:
+    """A timed race's end times out the games still played, and says so only in its
+    results (no reply about the player's own game comes): the results lacked "Replay:
+    ..." after it, and leaving printed no "Your replay"."""
+    model = racing()
+    assert model.game is not None
+    timed = [{**r, "status": "timeout"} if r["player"] == "ann" else r for r in RESULTS]
+    timed[1]["replay"] = model.game.gid
+    model.apply_results({"code": "8GY8VQ", "race": 1, "results": timed})
+    assert f"Replay: patience-race replay {model.game.gid}" in screen(model)
+    assert f"Your replay: patience-race replay {model.game.gid}" in left_room(model)
+    # (the room's finished state, as a resume brings it, says it the same)
+    again = racing()
+    assert again.game is not None
+    again.apply_room({**room("finished"), "results": timed, "now": START + 1})
+    assert f"Replay: patience-race replay {again.game.gid}" in screen(again)
 
 
 def test_the_race_panel_title_is_whole_beside_short_names() -> None:

@@ -1,0 +1,59 @@
+"""What a room's messages say of its racers, read into the model (:mod:`.model`): those
+who left a race while it ran, and how the player's own game ended by the race's results.
+Pure functions over the messages."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from .sanitize import clean
+
+
+def with_leavers(before: Any, now: Any) -> list[Any]:
+    """A race's racers as a ``room`` message lists them, with those who left it since the
+    one before kept at the end, marked ``left`` (and ``resigned``, if they were playing):
+    they are in the race, and its results, still; the room lists only who is in it.
+
+    >>> before = [{"name": "ann", "status": "playing"}, {"name": "bob", "status": "playing"}]
+    >>> with_leavers(before, [{"name": "ann", "status": "playing"}])[1]
+    {'name': 'bob', 'status': 'resigned', 'left': True, 'present': False}
+    """
+    listed = [p for p in now or [] if isinstance(p, Mapping)]
+    names = {p.get("name") for p in listed}
+    gone = [
+        {
+            **p,
+            "status": "resigned" if p.get("status", "playing") == "playing" else p["status"],
+            "left": True,
+            "present": False,
+        }
+        for p in before or []
+        if isinstance(p, Mapping) and p.get("name") not in names
+    ]
+    return [*listed, *gone]
+
+
+def own_status(results: Any, gid: str, me: str | None) -> str | None:
+    """How the player's race game ``gid`` ended, by a race's ``results`` (its entry: the
+    one whose replay is that game, or, from a server that sends no replay ids, the one of
+    the player's name); None where it is not in them.
+
+    A game still played when the time limit passes ends as ``timeout`` with no reply or
+    event about it to its player: the results are the only word of it, so the game was
+    still taken for one being played (no replay of it offered, nor a challenge).
+
+    >>> results = [{"player": "bob", "status": "won", "replay": "b0b0"},
+    ...            {"player": "ann", "status": "timeout", "replay": "a1a1"}]
+    >>> own_status(results, "a1a1", "ann"), own_status(results, "c2c2", "cy")
+    ('timeout', None)
+    >>> own_status([{"player": "ann", "status": "lost"}], "a1a1", "ann")
+    'lost'
+    """
+    entries = [r for r in results or [] if isinstance(r, Mapping)]
+    mine = [r for r in entries if r.get("replay") == gid] or [
+        r for r in entries if me is not None and not r.get("replay") and r.get("player") == me
+    ]
+    if not mine:
+        return None
+    return clean(mine[0].get("status") or "", 16) or None
