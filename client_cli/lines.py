@@ -42,6 +42,18 @@ def clock(ms: int) -> str:
     return f"{hours}:{minutes:02}:{secs:02}" if hours else f"{minutes}:{secs:02}"
 
 
+def time_left(ms: int) -> str:
+    """The time left on a clock counting down, as :func:`clock` writes it but rounded up
+    to the second, as a countdown shows it (0:01 until the last moment): beside the time
+    run, floored, the two add up to the limit (both floored, a 0:30 race read "0:06 (0:23
+    left)").
+
+    >>> time_left(23_500), time_left(23_000), time_left(1), time_left(0), time_left(-5)
+    ('0:24', '0:23', '0:01', '0:00', '0:00')
+    """
+    return clock(-(-max(ms, 0) // 1000) * 1000)
+
+
 def race_time(ms: Any) -> str:
     """A winner's time, to the tenth of a second.
 

@@ -22,7 +22,18 @@ from .challenge_screen import challenge_panel, countdown_body, racers, result_li
 from .clicks import Hit
 from .commands import KEYS, NUMBERED, numbered_piles
 from .legend import legend
-from .lines import Glyphs, as_int, clock, fit, plural, side_by_side, split_line, to_ascii, wrap
+from .lines import (
+    Glyphs,
+    as_int,
+    clock,
+    fit,
+    plural,
+    side_by_side,
+    split_line,
+    time_left,
+    to_ascii,
+    wrap,
+)
 from .marks import cell_case
 from .model import CHALLENGE, DAILY, PRACTICE, RACING, ROOM, WATCH, Game, Model, stuck_note
 from .par import against_par, par_words
@@ -58,7 +69,7 @@ def header(model: Model, width: int, now: int) -> Text:
             left.append(g.sep + clock(model.server_now(now) - start), style="bold")
             end = room.get("end_at")
             if isinstance(end, int):
-                left.append(f" ({clock(end - model.server_now(now))} left)")
+                left.append(f" ({time_left(end - model.server_now(now))} left)")
         elif state:
             left.append(g.sep + state)
     elif model.screen == CHALLENGE and model.challenge is not None:

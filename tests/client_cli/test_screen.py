@@ -227,6 +227,18 @@ def test_race_clock_runs_on_the_server_clock() -> None:
     assert "1:28 (8:32 left)" in screen(model, now=NOW).splitlines()[0]
 
 
+def test_the_race_clock_and_the_time_left_add_up_to_the_limit() -> None:
+    """The time left counts down as a countdown does, rounded up (0:01 until the last
+    moment): floored as the time run is, a 0:30 race read "0:06 (0:23 left)"."""
+    model = racing()
+    assert "0:06 (9:54 left)" in screen(model, now=START + 6_500).splitlines()[0]
+    for ms in (0, 1, 999, 1_000, 6_500, 59_999, 599_001, 599_999):
+        found = re.search(r"(\d+):(\d\d) \((\d+):(\d\d) left\)", screen(model, now=START + ms))
+        assert found, ms
+        run_m, run_s, left_m, left_s = map(int, found.groups())
+        assert (run_m + left_m) * 60 + run_s + left_s == 600, (ms, found.group(0))
+
+
 def test_colour_reaches_the_terminal() -> None:
     text = ansi(render_screen(solo(new_game("gate", seed=1)), WIDTH, ROWS, NOW), WIDTH)
     assert "\x1b[31m" in text  # red suits
