@@ -146,13 +146,27 @@ function height(rows, covering, k, t) {
 /**
  * Whether row y is half covered by the row below it: a garden's rows, where every pile of
  * row y has one below it, and row y's piles show one card each (a fan's top card is never
- * covered). A row above other piles (The Gate's foundations over its stock) keeps its room.
+ * covered), and the row before or after is one such too. A row above other piles (The
+ * Gate's foundations over its stock) keeps its room.
  * @param {Row[]} rows
  * @param {boolean} covering
  * @param {number} y
  */
 function covers(rows, covering, y) {
-  if (!covering || y + 1 >= rows.length || !rows[y].occupied || rows[y].fan > 0) return false;
+  if (!covering || !coverable(rows, y)) return false;
+  // a garden is rows of them: one row alone over another (Doubles and Quits' second,
+  // its stock and discard beside the first and third) keeps its room, the cards shrink
+  return coverable(rows, y - 1) || coverable(rows, y + 1);
+}
+
+/**
+ * Whether row y could be half covered by the row below it: every pile of row y has one
+ * below it, and row y's piles show one card each.
+ * @param {Row[]} rows
+ * @param {number} y
+ */
+function coverable(rows, y) {
+  if (y < 0 || y + 1 >= rows.length || !rows[y].occupied || rows[y].fan > 0) return false;
   const below = rows[y + 1].columns;
   return [...rows[y].columns].every((x) => below.has(x));
 }

@@ -112,3 +112,23 @@ test("a fold is kept while it is no worse, so a board near the line does not fli
   assert.equal(arrange(nestor, 360, room, { kept: 9 }).cut, 9);
   assert.equal(arrange(nestor, 360, room, { kept: 4 }).cut, null, "not a cut of these piles");
 });
+
+test("one row alone is never covered: Doubles and Quits shrinks, its grid kept", () => {
+  // four rows of five, the stock beside the first and the discard beside the third
+  const dq = [
+    ...Array.from({ length: 20 }, (_, i) => pile(`${i + 1}`, i % 5, Math.floor(i / 5))),
+    pile("s", 6, 0, 0, "none", "stock"),
+    pile("x", 6, 2, 0, "none", "discard"),
+  ];
+  for (const room of [300, 400, 500]) {
+    const size = fit(rowsOf(dq), 1092, room);
+    assert.ok(
+      size.rows.every((r) => !r.covered && r.outer),
+      `${room}: ${size.stage}`,
+    );
+    assert.ok(size.height <= room);
+  }
+  // a garden of three rows and more is still covered before its cards shrink far
+  const size = fit(rowsOf(garden), 360, 560);
+  assert.ok(size.rows.some((r) => r.covered));
+});
