@@ -403,6 +403,28 @@ def _board_body(stepper: Stepper, g: Glyphs, width: int, room: int, ascii: bool)
     return [*top, heading, *_moves(stepper, g, width, under)][:room]
 
 
+def _steps_and_speed(stepper: Stepper, g: Glyphs, unit: str) -> Text:
+    """The header's right: the step, whether it plays, and the speed in ``unit``.
+
+    >>> stepper = Stepper(Replay.from_message({"moves": [[0, "deal"], [9, "deal"]]}))
+    >>> stepper.at = 1
+    >>> _steps_and_speed(stepper, Glyphs(True), "moves/s").plain
+    'step 1 of 2 | paused | 2 moves/s '
+    >>> stepper.playing = True
+    >>> _steps_and_speed(stepper, Glyphs(False), "/s").plain
+    'step 1 of 2 · playing 2/s '
+    """
+    # (steps: the log's entries, hints and undos too, not only the moves counted)
+    right = Text(f"step {stepper.at} of {stepper.last}{g.sep}")
+    speed = f"{speed_text(stepper.speed)}{' ' if unit[0].isalpha() else ''}{unit} "
+    if stepper.playing:
+        right.append(f"playing {speed}", style="bold")
+    else:
+        right.append(f"paused{g.sep}" if 0 < stepper.at < stepper.last else "")
+        right.append(speed)
+    return right
+
+
 def render_replay(stepper: Stepper, width: int, height: int, *, ascii: bool = False) -> list[Text]:
     """The replay screen: a header, the summary, the board of the current step when
     :attr:`Stepper.boards` (beside the moves, or above them), the moves around the current
@@ -413,17 +435,15 @@ def render_replay(stepper: Stepper, width: int, height: int, *, ascii: bool = Fa
     width = max(width, 20)
     left = Text(" Replay", style="bold")
     left.append(f"{g.sep}{replay.title()}{g.sep}{replay.player}")
-    # (steps: the log's entries, hints and undos too, not only the moves counted)
-    right = Text(f"step {stepper.at} of {stepper.last} ")
-    if stepper.playing:
-        right.append(f"playing {speed_text(stepper.speed)}/s ", style="bold")
-    else:
-        right.append("paused " if 0 < stepper.at < stepper.last else "")
+    short = Text(" Replay", style="bold")  # (the player's name before the rules' version)
+    short.append(f"{g.sep}{replay.name or replay.rules}{g.sep}{replay.player}")
+    # the speed p plays at, always: + and - change it (said only while playing, a tester
+    # pressing + + saw nothing change); narrow, "2/s" before the player's name is cut
+    right = _steps_and_speed(stepper, g, "moves/s")
+    if width - right.cell_len - 1 < short.cell_len:
+        right = _steps_and_speed(stepper, g, "/s")
     room = max(width - right.cell_len - 1, 10)
-    if left.cell_len > room:  # (the player's name before the rules' version)
-        left = Text(" Replay", style="bold")
-        left.append(f"{g.sep}{replay.name or replay.rules}{g.sep}{replay.player}")
-    left = fit(left, room)
+    left = fit(left if left.cell_len <= room else short, room)
     head = Text()
     head.append_text(left)
     head.append(" " * max(width - left.cell_len - right.cell_len, 1))

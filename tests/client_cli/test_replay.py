@@ -99,7 +99,7 @@ def test_stepping_keeps_the_current_move_in_view() -> None:
     shown = screen(stepper)
     check_golden("replay-middle", shown)
     assert "▸   19    0:22.8   t3>b1" in shown
-    assert "step 19 of 31 playing 2/s" in shown.splitlines()[0]
+    assert "step 19 of 31 · playing 2 moves/s" in shown.splitlines()[0]
 
 
 def test_at_the_end() -> None:
@@ -141,6 +141,27 @@ def test_a_replay_for_a_pipe() -> None:
     console = Console(width=80, file=io.StringIO(), color_system=None)
     console.print(replay_table(Replay.from_message(race_replay(8), GAMES)))
     check_golden("replay-table", console.file.getvalue())  # type: ignore[attr-defined]
+
+
+def test_the_header_always_shows_the_speed() -> None:
+    """+ and - change the speed of p: the header says it, playing or not (it said it only
+    while playing, as "2/s", so a tester pressing + + saw nothing change)."""
+    stepper = Stepper(Replay.from_message(race_replay(8), GAMES))
+
+    def head(width: int = 80) -> str:
+        return plain(render_replay(stepper, width, 24)).splitlines()[0]
+
+    assert head().endswith("step 0 of 9 · 2 moves/s"), head()
+    stepper.faster(2)
+    stepper.faster(2)
+    assert head().endswith("step 0 of 9 · 8 moves/s"), head()
+    # narrow, the speed's unit gives way before the player's name
+    assert head(44) == " Replay · The Gate · ann  step 0 of 9 · 8/s", head(44)
+    stepper.step(3)
+    assert head().endswith("step 3 of 9 · paused · 8 moves/s"), head()
+    stepper.faster(0.5**5)
+    stepper.playing = True
+    assert head().endswith("step 3 of 9 · playing 0.25 moves/s"), head()
 
 
 def test_speed_stays_in_bounds() -> None:

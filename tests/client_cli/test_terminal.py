@@ -368,7 +368,11 @@ def test_a_race_replay_stepped_through(
     # anyone may watch it (no name needed), as soon as the race is over
     viewer = start(terminals, server_process, tmp_path / "dan", "replay", gid, "--speed", "20")
     viewer.wait_for(rf"race 1 of room {code} · resigned at \S+ · 3 moves · 0/52 home · seed 7")
-    viewer.wait_for(r"step 0 of 4")
+    viewer.wait_for(r"step 0 of 4 · 20 moves/s")  # the speed p plays at, + and - change it
+    viewer.type("+", enter=False)
+    viewer.wait_for(r"step 0 of 4 · 40 moves/s")
+    viewer.type("-", enter=False)
+    viewer.wait_for(r"step 0 of 4 · 20 moves/s")
     assert "name:" not in viewer.text
     # the board of each step, fetched from the server (replay_view), beside the moves
     viewer.wait_for(r"home 0/52 · moves 0 +#\s+time\s+move")
