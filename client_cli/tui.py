@@ -6,8 +6,8 @@ redrawn when the model changes and twice a second for the clock; the input line 
 moves from the server's legal ones with Tab (:meth:`Tui.complete`), and single keys act at
 once: F1 help, F2 or ``+`` (on an empty line) home, F3 or ``?`` a hint, F4 the rules page,
 which then pages with space, ``b``, the arrows and Page Up/Down, and closes with ``q`` or Esc;
-in a lobby, ``r`` (ready) and ``s`` (start) on an empty line, and ``y`` to a question (leave?
-resign? a stuck game) likewise.
+in a lobby, ``r`` (ready) and ``s`` (start) on an empty line, after a race ``m`` (rematch),
+and ``y`` to a question (leave? resign? a stuck game) likewise; ``q`` waits for Enter.
 Each typed line goes to the controller (:meth:`client_cli.controller.Client.handle`).
 Everything runs on one asyncio loop: prompt_toolkit reads the keyboard there, the connection
 reads the socket there.
@@ -132,6 +132,15 @@ class Tui:
         @keys.add("s", filter=empty_line & lobby & ~paging, eager=True)
         def _start(event: KeyPressEvent) -> None:
             send("s")
+
+        # after a race, m (the host's rematch) too, as the lobby's keys: it waited for Enter
+        # under a key bar listing it as r is listed. q, which leaves the room and the
+        # rematch with it, still waits for Enter
+        finished = Condition(lambda: model.context() == "finished" and not model.help)
+
+        @keys.add("m", filter=empty_line & finished & ~paging, eager=True)
+        def _rematch(event: KeyPressEvent) -> None:
+            send("m")
 
         # a question (leave? resign? a stuck game) takes its yes at once, as the lobby's keys
         asking = Condition(lambda: model.context() in ("confirm", "stuck") and not model.help)

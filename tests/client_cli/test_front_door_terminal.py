@@ -79,6 +79,38 @@ def test_the_lobby_s_single_keys_browser_link_and_no_hint_offered(
     ), bob.text
 
 
+def test_after_a_race_m_calls_the_rematch_at_once_and_q_waits_for_enter(
+    server_process: ServerProcess, tmp_path: Path, terminals: list[Terminal]
+) -> None:
+    """The keys of a room act alike: m (rematch) at once, as r and s do in the lobby (it
+    waited for Enter, under a key bar listing it as r is listed); q, which leaves the room
+    and its rematch, still waits for Enter."""
+    ann = start(terminals, server_process, tmp_path / "ann", "race", "new", "gate", "--seed=1")
+    register(ann, "ann")
+    ann.wait_for(r"race join ([A-Z0-9]{6})")
+    ann.type("s", enter=False)  # a race of one
+    ann.wait_for(LEGAL, timeout=15)
+    ann.type("resign")
+    ann.wait_for(r"Resign this race\?")
+    ann.type("y", enter=False)
+    ann.wait_for(r"Results of race 1")
+    ann.wait_for(r"m rematch · c challenge a friend")
+    ann.type("q", enter=False)
+    ann.wait_for(r"\n> q$")  # in the line, waiting for Enter: the room is not left
+    ann.settle()
+    assert "Results of race 1" in ann.text
+    ann.type("\x7f", enter=False)  # (Backspace)
+    ann.wait_for(r"\n>$")
+    ann.type("m", enter=False)
+    ann.wait_for(LEGAL, timeout=15)  # the rematch: its countdown, then its deal
+    ann.wait_for(r"Race 2 ")
+    assert ann.text.rstrip().splitlines()[-1] == ">"  # nothing was left in the line
+    ann.type("q")
+    ann.wait_for(r"Leave the race\?")
+    ann.type("y", enter=False)
+    assert ann.exit_code() == 0
+
+
 def test_a_lost_solo_game_says_why_and_u_undoes_it(
     server_process: ServerProcess, tmp_path: Path, terminals: list[Terminal]
 ) -> None:
