@@ -316,6 +316,10 @@ def test_a_game_over_on_a_phone_keeps_the_board_and_its_labels(
         assert over == [], over
         assert page.locator(".game .pile.inner-label.label-below").count() >= 6  # 10 to 15
         page.set_viewport_size({"width": 360, "height": 680})
+        until(
+            page,
+            "() => document.querySelector('.game .board').getBoundingClientRect().width <= 360",
+        )
         playing = page.locator(".game .card").first.bounding_box()
         page.on("dialog", lambda dialog: dialog.accept())
         page.click("[data-act=resign]")
