@@ -6,7 +6,7 @@
 // the start (its recorded points: the client decides nothing); the verdict, both
 // replays and the table. And the player's own challenges, with what is new on them.
 
-import { button, count, h, replace } from "./dom.js";
+import { button, count, h, replace, statusText } from "./dom.js";
 import { GameScreen } from "./game.js";
 import { drawRacers, resultsTable } from "./room.js";
 import { ServerError, errorText, storedToken } from "./link.js";
@@ -315,7 +315,7 @@ export class ChallengeScreen {
     for (const g of ghosts) {
       const was = this.ghostSeen.get(g.name);
       if (was === "playing" && g.status !== "playing" && !this.result)
-        this.app.notice(`${g.name}'s ghost: ${g.status}`);
+        this.app.notice(`${g.name}'s ghost: ${statusText(g.status)}`);
       this.ghostSeen.set(g.name, g.status);
     }
     const rows = [...ghosts];

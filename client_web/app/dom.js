@@ -67,6 +67,15 @@ export function clock(ms) {
   return hours ? `${hours}:${String(minutes).padStart(2, "0")}:${seconds}` : `${minutes}:${seconds}`;
 }
 
+/**
+ * How a game ended, in the words people say it: the protocol's `timeout` is "time ran
+ * out" (it read like a fault of the software); the rest as they are.
+ * @param {string} status
+ */
+export function statusText(status) {
+  return status === "timeout" ? "time ran out" : status;
+}
+
 /** The way back to the games, under a screen's refusal. */
 export function backToGames() {
   return h("p", {}, h("a", { href: "/play#home" }, "Back to the games"));

@@ -12,7 +12,7 @@
 // alone. Every pile can be reached with Tab and picked with Enter or Space; focus stays
 // on the pile or in the move box across the redraw a move makes.
 
-import { BoxWatch, button, clock, count, h, replace } from "./dom.js";
+import { BoxWatch, button, clock, count, h, replace, statusText } from "./dom.js";
 import { drawBoard, easeHeight, pilesOf } from "./board.js";
 import { click, isWord } from "./clicks.js";
 import { challengeMaker } from "./share.js";
@@ -61,13 +61,14 @@ function pileAt(target) {
   return { pile, label: pile.dataset.label };
 }
 
+// (each with what it needs: a game with homes to play cards to, hints allowed)
 const SHORTCUTS = [
-  ["n or /", "type a move"],
-  ["Esc", "drop the picked pile"],
-  ["u", "undo"],
-  ["o", "play cards home"],
-  ["i", "hint"],
-  ["d", "the word move (deal, redeal, reserve)"],
+  ["n or /", "type a move", ""],
+  ["Esc", "drop the picked pile", ""],
+  ["u", "undo", ""],
+  ["o", "play cards home", "homes"],
+  ["i", "hint", "hints"],
+  ["d", "the word move (deal, redeal, reserve)", ""],
 ];
 
 export class GameScreen {
@@ -359,7 +360,7 @@ export class GameScreen {
       ? `${Math.floor(v.home / 2)}/${Math.floor(v.total / 2)} pairs off`
       : `${v.home}/${v.total} home`;
     // a game over not won: how it ended and what it came to
-    const status = !this.over ? got : this.status === "won" ? this.status : `${this.status}, ${got}`;
+    const status = !this.over ? got : this.status === "won" ? this.status : `${statusText(this.status)}, ${got}`;
     const clockNode = h("span", { class: "clock" });
     const head = h(
       "div",
@@ -409,7 +410,9 @@ export class GameScreen {
       h(
         "ul",
         {},
-        SHORTCUTS.map(([k, what]) => h("li", {}, h("kbd", {}, k), " ", what)),
+        SHORTCUTS.filter(([, , need]) => !need || (need === "homes" ? this.homes : this.hintsAllowed())).map(
+          ([k, what]) => h("li", {}, h("kbd", {}, k), " ", what),
+        ),
       ),
       h("p", { class: "muted" }, "Tap or click a pile, then where it goes; or drag it there."),
     );

@@ -6,7 +6,7 @@
 // game with the ghosts moved along beside it by the server time since the start (their
 // recorded points: the client decides nothing), and where the player placed among them.
 
-import { backToGames, button, clock, h, replace } from "./dom.js";
+import { backToGames, button, clock, h, replace, statusText } from "./dom.js";
 import { GameScreen } from "./game.js";
 import { errorText } from "./link.js";
 import { ghostAt, placeOf, placed } from "./ranking.js";
@@ -212,7 +212,7 @@ export class QuickScreen {
           dataset: { rank: String(message.rank), place: String(placeOf(mine)) },
         },
         alone
-          ? `Your game is over: ${message.you.status}`
+          ? `Your game is over: ${statusText(message.you.status)}`
           : `You finished ${placed(mine, message.table)} of ${count} against the ghosts`,
       ),
       h(

@@ -5,7 +5,7 @@
 // with each racer's replay (and a challenge of one's own game), and the rematch. Every
 // `room` event is the room's whole state.
 
-import { button, clock, count, h, replace } from "./dom.js";
+import { button, clock, count, h, replace, statusText } from "./dom.js";
 import { GameScreen } from "./game.js";
 import { challengeMaker } from "./share.js";
 import { countdown } from "./sound.js";
@@ -85,7 +85,7 @@ export function drawRacers(box, rows, me, unit) {
         h(
           "span",
           { class: "nums" },
-          `${progressText({ home, total }, unit)} · ${count(p.moves || 0, "move")}${p.status && p.status !== "playing" ? ` · ${p.status}` : ""}`,
+          `${progressText({ home, total }, unit)} · ${count(p.moves || 0, "move")}${p.status && p.status !== "playing" ? ` · ${statusText(p.status)}` : ""}`,
         ),
       );
     }),
@@ -107,7 +107,7 @@ export function resultsTable(results, me, unit) {
   // on a phone the result goes under the name (app.css), leaving the name the result's
   // column to fit in
   const rows = results.map((r) => {
-    const result = r.review === "held" ? `${r.status} (held for review)` : r.status;
+    const result = r.review === "held" ? `${statusText(r.status)} (held for review)` : statusText(r.status);
     return h(
       "tr",
       {
@@ -442,7 +442,7 @@ export class RoomScreen {
       this.firstDone = true;
       this.app.notice(`${message.player} finished first`);
     } else if (message.status !== "playing" && (!was || was.status !== message.status)) {
-      this.app.notice(`${message.player}: ${message.status}`);
+      this.app.notice(`${message.player}: ${statusText(message.status)}`);
     }
     this.drawBars();
   }

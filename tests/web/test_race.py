@@ -93,6 +93,9 @@ def test_two_pages_race_from_a_link_and_a_third_watches(
         gone_m, gone_s, left_m, left_s = map(int, found.groups())
         assert (gone_m + left_m) * 60 + gone_s + left_s == 300, shown
         assert ann.locator(".race-game [data-act=hint]").count() == 0  # a room without hints
+        # nor its key among the shortcuts, nor Nestor's none to play cards home (listed)
+        keys = ann.eval_on_selector_all(".shortcuts li kbd", "ks => ks.map(k => k.textContent)")
+        assert "i" not in keys and "o" not in keys and "u" in keys, keys
         assert ann.locator(".race-game [data-act=resign]").count() == 1
         assert eve.locator(".race-game .pile").count() == 0  # a watcher sees no cards
 
@@ -235,7 +238,9 @@ def test_a_timed_race_on_a_phone_to_its_end(browser: Any, web_server: ServerProc
         page.wait_for_selector(".results table", timeout=20000)
         statuses = page.eval_on_selector_all(".bar-row", "rs => rs.map(r => r.dataset.status)")
         assert statuses == ["timeout", "timeout"], statuses
-        assert page.locator(".bar-row .nums:has-text('timeout')").count() == 2
+        # (in words people say: "timeout" read like a fault of the software)
+        assert page.locator(".bar-row .nums:has-text('time ran out')").count() == 2
+        assert page.inner_text(".race-game .status").startswith("time ran out, ")
         ends = page.eval_on_selector_all(
             ".bar-row .track", "ts => ts.map(t => Math.round(t.getBoundingClientRect().right))"
         )
