@@ -28,7 +28,7 @@ from rich.text import Text
 
 from .boards import fraction, got
 from .config import DEFAULT_SERVER
-from .lines import Glyphs, as_int, race_time, split_line
+from .lines import Glyphs, as_int, race_time, split_line, status_words
 from .places import place_cell
 from .sanitize import clean
 
@@ -184,7 +184,7 @@ def result_words(entry: Mapping[str, Any] | None, unit: str = "cards") -> str:
     status = clean(entry.get("status", ""), 16)
     if status == "won":
         return f"won in {race_time(as_int(entry.get('time_ms')))}, {counted}"
-    return f"{status}, {got(entry, unit)}, {counted}"
+    return f"{status_words(status)}, {got(entry, unit)}, {counted}"
 
 
 def by_time(ms: int) -> str:
@@ -301,7 +301,7 @@ def table(
         player = Text(name, style="bold" if mine else "")
         if e.get("ghost"):
             player.append(" (ghost)", style="dim")
-        status = clean(e.get("status", ""), 12)
+        status = status_words(clean(e.get("status", ""), 12))
         cells: list[str | Text] = [
             f"{g.me if mine else ''}{place_cell(e, entries)}",
             player,

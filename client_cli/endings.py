@@ -17,7 +17,7 @@ from typing import Any
 
 from .board_race import board_greeting, placing
 from .challenge import command, made_lines, verdict_line
-from .lines import as_int
+from .lines import as_int, status_words
 from .model import (
     CHALLENGE,
     DAILY,
@@ -139,13 +139,14 @@ def end_note(model: Model) -> tuple[str, str] | None:
         home = f"{as_int(view.get('home')) // 2}/{as_int(view.get('total')) // 2} pairs off"
     if model.screen == ROOM and model.room_state == FINISHED:
         return None  # the race ended with this game: the results are on the screen
+    status = status_words(game.status)  # (timeout: "time ran out")
     if model.screen == CHALLENGE:
         race = model.challenge
         if race is not None and race.result is None:  # (else the verdict is said)
-            return f"Your game is over ({game.status}, {home}): the verdict…", INFO
+            return f"Your game is over ({status}, {home}): the verdict…", INFO
         return None
     if model.screen == ROOM:
-        verb = "won" if game.status == "won" else f"ended ({game.status})"
+        verb = "won" if game.status == "won" else f"ended ({status})"
         return f"Your game is {verb}, {home}: waiting for the others.", GOOD
     if model.placed:
         return None  # (the place among the ghosts is said)
@@ -153,13 +154,13 @@ def end_note(model: Model) -> tuple[str, str] | None:
         again = "n: the deal again" if model.daily_kind == PRACTICE else "n deals again"
         return f"{game.lost.said()} {again}.", WARN
     if model.daily_kind == PRACTICE:
-        return f"Practice over ({game.status}, {home}), not ranked. n: again.", WARN
+        return f"Practice over ({status}, {home}), not ranked. n: again.", WARN
     if model.result_shown:
         result = model.daily_result or {}
         if result.get("review"):
-            return f"Today's ranked attempt is over ({game.status}): held for review.", WARN
+            return f"Today's ranked attempt is over ({status}): held for review.", WARN
         rank = result.get("rank")
-        return f"Today's ranked attempt is over ({game.status}): rank {rank}.", GOOD
+        return f"Today's ranked attempt is over ({status}): rank {rank}.", GOOD
     if game.status == "won":
         every = (
             f"{as_int(view.get('total')) // 2} pairs off"
@@ -167,7 +168,8 @@ def end_note(model: Model) -> tuple[str, str] | None:
             else (f"{view.get('total')} cards home")
         )
         return f"You won! All {every}. n deals again.", GOOD
-    return f"The game is {game.status}, {home}. n deals again.", INFO
+    ended = game.status if status == game.status else f"over: {status}"
+    return f"The game is {ended}, {home}. n deals again.", INFO
 
 
 def farewell(model: Model, said: str = "") -> str:

@@ -54,6 +54,23 @@ def time_left(ms: int) -> str:
     return clock(-(-max(ms, 0) // 1000) * 1000)
 
 
+#: how a game's status reads where it differs from the protocol's word, and its shorter
+#: form for a narrow column: ``timeout`` (the race's time limit, or a daily's reset,
+#: passed while it was played) read like the software's error
+STATUS_WORDS = {"timeout": ("time ran out", "out of time")}
+
+
+def status_words(status: str, short: bool = False) -> str:
+    """A game's status as players read it (``short``: where room is short); the
+    protocol's word where it reads well already.
+
+    >>> status_words("timeout"), status_words("timeout", short=True), status_words("lost")
+    ('time ran out', 'out of time', 'lost')
+    """
+    words = STATUS_WORDS.get(status)
+    return status if words is None else words[1 if short else 0]
+
+
 def race_time(ms: Any) -> str:
     """A winner's time, to the tenth of a second.
 

@@ -37,7 +37,17 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from .lines import Glyphs, fit, plural, race_time, side_by_side, split_line, to_ascii, wrap
+from .lines import (
+    Glyphs,
+    fit,
+    plural,
+    race_time,
+    side_by_side,
+    split_line,
+    status_words,
+    to_ascii,
+    wrap,
+)
 from .par import par_words
 from .render import draw_board
 from .sanitize import clean
@@ -190,7 +200,8 @@ class Replay:
         took = race_time(self.time_ms)
         if self.status == "won":
             return f"won in {took}"
-        return f"{self.status} at {took}" if took else self.status
+        said = status_words(self.status)  # (timeout: "time ran out at 0:30.0")
+        return f"{said} at {took}" if took else said
 
     def summary(self, sep: str = " · ") -> str:
         parts = [

@@ -12,7 +12,7 @@ from rich.table import Table
 from rich.text import Text
 
 from .challenge import command, http_url
-from .lines import Glyphs, as_int, clock, fit, lines_of, race_time
+from .lines import Glyphs, as_int, clock, fit, lines_of, race_time, status_words
 from .model import COUNTDOWN, FINISHED, LOBBY, RACING, Model
 from .places import place_cell
 from .sanitize import clean
@@ -102,7 +102,7 @@ def _status_word(player: Mapping[str, Any], g: Glyphs) -> Text:
     if status == "won":
         return Text(g.won, style="bold green")
     if status in ("lost", "resigned", "timeout"):
-        return Text("left" if player.get("left") else status, style="red")
+        return Text("left" if player.get("left") else status_words(status, short=True), style="red")
     return Text("")
 
 
@@ -372,7 +372,7 @@ def results_table(model: Model, width: int) -> list[Text]:
         if not isinstance(r, Mapping):
             continue
         name = clean(r.get("player", ""), 20)
-        status = clean(r.get("status", ""), 12)
+        status = status_words(clean(r.get("status", ""), 12))
         if r.get("review") == "held":  # (the pace check: not counted on the race boards)
             status += " (held for review)"
         style = "bold" if name == model.me else ""

@@ -30,6 +30,7 @@ from .lines import (
     plural,
     side_by_side,
     split_line,
+    status_words,
     time_left,
     to_ascii,
     wrap,
@@ -140,7 +141,8 @@ def game_line(model: Model, width: int, now: int = 0) -> Text:
     if game.over:
         status = clean(game.status, 16)
         line.append(g.sep)
-        line.append(status.upper(), style="bold green" if status == "won" else "bold red")
+        said = status_words(status).upper()
+        line.append(said, style="bold green" if status == "won" else "bold red")
     daily = model.daily
     if model.daily_kind is not None and daily is not None:
         line.append(f"{g.sep}streak {as_int(daily['streak']['game']['current'])}")
@@ -256,7 +258,7 @@ def daily_result_lines(model: Model, width: int, now: int) -> list[Text]:
     result = model.daily_result or {}
     game = model.game
     name = model.game_name()
-    status = clean(result.get("status", ""), 16)
+    status = status_words(clean(result.get("status", ""), 16))
     streak = result.get("streak") or {}
     mine = streak.get("game") or {}
     any_game = streak.get("all") or {}

@@ -189,6 +189,10 @@ def test_the_words_of_a_challenge() -> None:
         "You beat ann's ghost by 1 card home."
     )
     assert verdict_line(None, "ann") == "Your race against ann's ghost is over."
+    # a game the clock ended: in words, not the protocol's "timeout"
+    timed = {"player": "bob", "status": "timeout", "moves": 9, "home": 12, "total": 52}
+    assert result_words(timed) == "time ran out, 12/52 home, 9 moves"
+    assert "time ran out" in plain(lines_of(table([timed], "ann"), 80))
     won = {"player": "bob", "status": "won", "time_ms": 61_000, "moves": 90}
     beaten = {"challenge": "x", "game": "nope", "beat_you": True, "unseen": 0, "result": won}
     assert news_notice(beaten, {}) == (

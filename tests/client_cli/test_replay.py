@@ -143,6 +143,12 @@ def test_a_replay_for_a_pipe() -> None:
     check_golden("replay-table", console.file.getvalue())  # type: ignore[attr-defined]
 
 
+def test_a_game_the_clock_ended_reads_in_words() -> None:
+    raw = race_replay(8)
+    raw["result"] = {**raw["result"], "status": "timeout"}
+    assert Replay.from_message(raw, GAMES).outcome() == "time ran out at 0:10.8"
+
+
 def test_the_header_always_shows_the_speed() -> None:
     """+ and - change the speed of p: the header says it, playing or not (it said it only
     while playing, as "2/s", so a tester pressing + + saw nothing change)."""

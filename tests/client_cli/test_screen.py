@@ -9,7 +9,7 @@ import pytest
 from rich.text import Text
 
 from client_cli.clicks import Hit
-from client_cli.endings import daily_greeting, left_room
+from client_cli.endings import daily_greeting, end_note, left_room
 from client_cli.lines import ansi, plain
 from client_cli.model import WATCH, Game, Model
 from client_cli.screen import par_line, render_screen
@@ -434,6 +434,23 @@ def test_daily_result_line() -> None:
     assert text.isascii() and "Patience Race . Doubles and Quits" in text
 
 
+def test_a_daily_the_reset_ended_says_its_time_ran_out() -> None:
+    """A ranked attempt still open at the day's reset ends as ``timeout``: the screen and
+    its message say it in words (the game line read "TIMEOUT")."""
+    model = daily(played("gate", seed=5, moves=25))
+    assert model.game is not None
+    model.game.status = "timeout"
+    assert "TIME RAN OUT" in screen(model).splitlines()[1]
+    assert end_note(model) == ("The game is over: time ran out, 0/52 home. n deals again.", "info")
+    model.apply_daily_result(
+        {"day": "2026-11-22", "game": model.game.gid, "status": "timeout", "rank": 7,
+         "line": LINE}
+    )  # fmt: skip
+    assert "Today's daily challenge is done: time ran out, rank 7" in screen(model)
+    assert end_note(model) == ("Today's ranked attempt is over (time ran out): rank 7.", "good")
+    assert "timeout" not in screen(model).lower()
+
+
 def test_the_daily_result_shows_the_deals_commitment() -> None:
     """Short, with where the commitments are published (docs/commitments.md)."""
     model = daily_over()
@@ -478,6 +495,20 @@ def test_a_race_that_ran_out_of_time_gives_the_players_own_replay() -> None:
     assert again.game is not None
     again.apply_room({**room("finished"), "results": timed, "now": START + 1})
     assert f"Replay: patience-race replay {again.game.gid}" in screen(again)
+
+
+def test_a_game_whose_time_ran_out_says_so_in_words() -> None:
+    """The protocol's "timeout" read like the software's error where a racer's result is
+    shown: the results say "time ran out", the racers' panel "out of time"."""
+    timed = [{**r, "status": "timeout"} if r["player"] == "ann" else r for r in RESULTS]
+    shown = screen(in_room("finished", results=timed))
+    assert re.search(r"2 +ann +time ran out +— +61 ", shown), shown
+    model = racing()
+    assert model.room is not None
+    model.room["players"][0]["status"] = "timeout"
+    shown = screen(model)
+    assert re.search(r"ann +9/52 +14 out of time", shown), shown
+    assert "timeout" not in shown
 
 
 def test_the_race_panel_title_is_whole_beside_short_names() -> None:

@@ -30,7 +30,8 @@ def test_a_race_whose_time_ran_out_gives_the_players_own_replay(
     ann.wait_for(r"moves 1")
     ann.wait_for(r"Results of race 1", timeout=20)
     gid = ann.wait_for(r"Replay: patience-race replay ([0-9a-f]{16}) --server ws://").group(1)
-    assert re.search(rf"ann .* {gid}", ann.text), ann.text  # the table's id: the same
+    # the table's id: the same; the result in words, not the protocol's "timeout"
+    assert re.search(rf"1 +ann +time ran out +— +1 +\S+ +{gid}", ann.text), ann.text
     ann.type("q")
     assert ann.exit_code() == 0
     assert re.search(rf"Your replay: patience-race replay {gid}\b", ann.text), ann.text
