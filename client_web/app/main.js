@@ -106,10 +106,12 @@ const app = {
 
   notice(text) {
     const item = h("div", { class: "notice" }, text);
-    // above a game's dock (the move box and its buttons at the window's foot) and the
-    // status line over it (what a refused move says), which a notice would cover; taps go
-    // through notices anyway (app.css)
-    const foot = [...document.querySelectorAll(".dock, .game > .note")].filter((e) => e.checkVisibility());
+    // above a game's dock (the move box and its buttons at the window's foot) and what
+    // stands over it (the status line, a lost game's note, a game over's actions), which
+    // a notice would cover; taps go through notices anyway (app.css)
+    const foot = [
+      ...document.querySelectorAll(".dock, .game > .note, .game > .lost-note, .game > .end-actions"),
+    ].filter((e) => e.checkVisibility());
     const top = Math.min(innerHeight, ...foot.map((e) => e.getBoundingClientRect().top));
     notices.style.bottom = `${Math.max(innerHeight - top, 0) + 8}px`;
     notices.append(item);

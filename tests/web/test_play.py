@@ -340,6 +340,13 @@ def test_a_game_over_on_a_phone_keeps_the_board_and_its_labels(
         )
         assert page.locator(".game .legend").count() == 1
         assert hidden == [], hidden
+        # a notice stands above the game over's actions (it lay over them)
+        page.evaluate("() => window.patienceRace.notice('bob: resigned')")
+        over_them = page.evaluate(
+            "() => [document.querySelector('.notice').getBoundingClientRect().bottom,"
+            " document.querySelector('.end-actions').getBoundingClientRect().top]"
+        )
+        assert over_them[0] <= over_them[1] + 1, over_them
         shot(page, "phone-wedge-over")
     finally:
         context.close()
