@@ -15,6 +15,7 @@ import { Link, ServerError, errorText, storedToken } from "./link.js";
 // up front all the same: the header's mute button is on every screen, and the first
 // gesture (the one a browser lets a page start its audio on) may be on the first screen
 import "./sound.js";
+import { followInPage } from "./links.js";
 
 /** @typedef {import("./types.js").App} App */
 /** @typedef {import("./types.js").Message} Message */
@@ -322,6 +323,7 @@ const routeChanged = () => {
 };
 window.addEventListener("popstate", routeChanged);
 window.addEventListener("hashchange", routeChanged);
+followInPage((address) => app.go(address));
 
 function roomCode() {
   const match = location.pathname.match(/^\/r\/([A-Za-z0-9]{1,16})$/);

@@ -225,6 +225,7 @@ def test_the_countdown_ticks_unless_muted_and_mute_is_remembered(
         page.click("[data-act=start]")  # a race of one: the host alone
         page.wait_for_selector(".race-game .game .pile")
         assert "tick" in seen(page)["sounds"]
+        page.on("dialog", lambda dialog: dialog.accept())  # (leaving resigns: asked)
         page.click("[data-act=leave]")
         page.wait_for_selector(".game-row")
 

@@ -247,5 +247,16 @@ def test_a_timed_race_on_a_phone_to_its_end(browser: Any, web_server: ServerProc
         assert len(set(ends)) == 1, ends
         # a game whose time ran out keeps its clock: the limit's
         assert page.inner_text(".race-game .clock") == "0:10"
+        # a replay opened from the results is a screen of the page, not a page afresh:
+        # the connection stays (a host's closing with the page had handed their part on)
+        page.evaluate("() => { window.samePage = true; }")
+        page.click(".results tbody tr:first-child a")
+        page.wait_for_selector(".replay .board-box .pile")
+        assert page.evaluate("location.pathname + location.hash").startswith("/play#replay=")
+        assert page.evaluate("window.samePage === true")
+        page.go_back()
+        page.wait_for_selector(".results table")
+        assert page.evaluate("location.pathname") == f"/r/{code}"
+        assert page.evaluate("window.samePage === true")
     finally:
         context.close()
