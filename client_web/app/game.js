@@ -364,7 +364,7 @@ export class GameScreen {
     const clockNode = h("span", { class: "clock" });
     const head = h(
       "div",
-      { class: "game-head" },
+      { class: `game-head${this.over ? " over" : ""}` },
       h("strong", {}, info ? info.name : this.rules),
       h("span", { class: "kind" }, this.opts.label || this.kind),
       h("span", { class: "status", dataset: { status: this.status } }, status),

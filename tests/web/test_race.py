@@ -247,6 +247,8 @@ def test_a_timed_race_on_a_phone_to_its_end(browser: Any, web_server: ServerProc
         assert len(set(ends)) == 1, ends
         # a game whose time ran out keeps its clock: the limit's
         assert page.inner_text(".race-game .clock") == "0:10"
+        # and its line, longer once over, wraps rather than squeeze the game's name away
+        assert name.evaluate("e => e.clientWidth > 0 && e.scrollWidth <= e.clientWidth")
         # a replay opened from the results is a screen of the page, not a page afresh:
         # the connection stays (a host's closing with the page had handed their part on)
         page.evaluate("() => { window.samePage = true; }")
