@@ -209,9 +209,7 @@ def verdict_line(verdict: Mapping[str, Any] | None, ghost: str, unit: str = "car
     >>> verdict_line({"beat": False, "by_ms": None, "by_cards": 0}, "ann")
     "ann's ghost beat you: as many cards home, and the ghost got there first."
     >>> verdict_line({"beat": False, "tied": True, "by_ms": None, "by_cards": 0}, "ann")
-    "A tie with ann's ghost: as many cards home, as soon, in as many moves."
-    >>> verdict_line({"beat": True, "by_ms": None, "by_cards": 0, "by_moves": 1}, "ann")
-    "You beat ann's ghost: as many cards home, as soon, in fewer moves."
+    "A tie with ann's ghost: as many cards home, as soon."
     >>> verdict_line({"beat": False, "by_ms": 0, "by_cards": 0, "by_moves": 2}, "ann")
     "ann's ghost beat you: the same time, in fewer moves."
     """
@@ -219,9 +217,10 @@ def verdict_line(verdict: Mapping[str, Any] | None, ghost: str, unit: str = "car
         return f"Your race against {ghost}'s ghost is over."
     level = "pairs off" if unit == "pairs" else "cards home"
     if verdict.get("tied") is True:
-        won = isinstance(verdict.get("by_ms"), int)
-        same = "the same time" if won else f"as many {level}, as soon"
-        return f"A tie with {ghost}'s ghost: {same}, in as many moves."
+        # (moves part only winners: level on cards home as soon, the moves are not asked)
+        if isinstance(verdict.get("by_ms"), int):
+            return f"A tie with {ghost}'s ghost: the same time, in as many moves."
+        return f"A tie with {ghost}'s ghost: as many {level}, as soon."
     beat = verdict.get("beat") is True
     by_ms, cards = verdict.get("by_ms"), as_int(verdict.get("by_cards"))
     fewer = as_int(verdict.get("by_moves")) > 0  # (moves decided it)
@@ -233,8 +232,6 @@ def verdict_line(verdict: Mapping[str, Any] | None, ghost: str, unit: str = "car
         by = f" by {cards // 2} pair{'s' if cards // 2 != 1 else ''} off."
     elif cards:
         by = f" by {cards} card{'s' if cards != 1 else ''} home."
-    elif fewer:
-        by = f": as many {level}, as soon, in fewer moves."
     else:
         first = "you" if beat else "the ghost"
         by = f": as many {level}, and {first} got there first."

@@ -92,8 +92,9 @@ export function placed(entry, entries) {
 /**
  * The racers as they stand at a moment, ranked as the server ranks the table at the end:
  * those who have won first, by when (`at`, ms from the start), then fewer moves; then
- * the most cards home, who reached that count first (`reached`), fewer moves; a ghost
- * ahead of the player when all is level (its game was played first). A guide while
+ * the most cards home, who reached that count first (`reached`: level there, moves part
+ * nobody, as the server's results); a ghost ahead of the player when all is level (its
+ * game was played first). A guide while
  * racing: the placing is the server's, by its own clock.
  * @template {Standing} T
  * @param {T[]} rows
@@ -102,7 +103,7 @@ export function placed(entry, entries) {
 export function liveOrder(rows) {
   /** @param {Standing} r */
   const key = (r) =>
-    (r.status === "won" ? [0, r.at ?? 0, r.moves] : [1, -r.home, r.reached ?? 0, r.moves]).concat(r.ghost ? 0 : 1);
+    (r.status === "won" ? [0, r.at ?? 0, r.moves] : [1, -r.home, r.reached ?? 0]).concat(r.ghost ? 0 : 1);
   /**
    * @param {number[]} a
    * @param {number[]} b
@@ -186,8 +187,9 @@ export function verdictText(verdict, ghost, unit) {
   const pairs = unit === "pairs";
   const level = pairs ? "pairs off" : "cards home";
   if (verdict.tied) {
-    const same = verdict.by_ms !== null && verdict.by_ms !== undefined ? "the same time" : `as many ${level}, as soon`;
-    return `A tie with ${them}: ${same}, in as many moves.`;
+    // (moves part only winners: level on cards home as soon, the moves played are not asked)
+    if (verdict.by_ms === null || verdict.by_ms === undefined) return `A tie with ${them}: as many ${level}, as soon.`;
+    return `A tie with ${them}: the same time, in as many moves.`;
   }
   const fewer = typeof verdict.by_moves === "number" && verdict.by_moves > 0; // (moves decided it)
   if (verdict.by_ms !== null && verdict.by_ms !== undefined) {
@@ -196,8 +198,6 @@ export function verdictText(verdict, ghost, unit) {
     const by = verdict.by_ms < 1000 ? "less than a second" : clock(verdict.by_ms);
     return verdict.beat ? `You beat ${them} by ${by}.` : `${them} beat you by ${by}.`;
   }
-  if (!verdict.by_cards && fewer)
-    return `Level on ${level}, as soon: ${verdict.beat ? "you" : ghost} took fewer moves.`;
   if (!verdict.by_cards) return `Level on ${level}: ${verdict.beat ? "you" : ghost} got there first.`;
   const by = pairs
     ? `${count(Math.floor(verdict.by_cards / 2), "pair")} off`

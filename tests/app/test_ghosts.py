@@ -145,8 +145,9 @@ def test_a_table_ranks_winners_by_time_then_cards_home_then_who_got_there_first(
 
 
 def test_entries_parted_only_by_when_they_were_taken_share_their_place() -> None:
-    # a taker who did just as a ghost did (as many home, got there as soon, as many
-    # moves) is listed after it, as taken later, but shares its place
+    # a taker who did just as a ghost did (as many home, got there as soon) is listed
+    # after it, as taken later, but shares its place; and moves part nobody but winners
+    # (fewer moves put one who did nothing above one who tried: g3's two moves)
     table = ch.rank(
         [
             entry("me", "resigned", None, 1, 0, 900, moves=0),
@@ -156,7 +157,7 @@ def test_entries_parted_only_by_when_they_were_taken_share_their_place() -> None
         ]
     )
     assert [(e["rank"], e["place"], e["player"]) for e in table] == [
-        (1, 1, "g2"), (2, 2, "g1"), (3, 2, "me"), (4, 4, "g3"),
+        (1, 1, "g2"), (2, 2, "g1"), (3, 2, "g3"), (4, 2, "me"),
     ]  # fmt: skip
 
 
@@ -224,16 +225,18 @@ def test_a_taker_who_did_just_as_the_ghost_did_ties() -> None:
     }  # fmt: skip
 
 
-def test_a_verdict_decided_by_moves_says_so() -> None:
-    """Level on cards home, reached as soon (at the deal, say): fewer moves decide, and
-    the verdict says by how many (it said "you got there first")."""
+def test_a_game_not_won_is_never_decided_by_moves() -> None:
+    """Level on cards home, reached as soon (at the deal, say): a tie, however many moves
+    each played (fewer moves had decided it: one who did nothing beat one who tried)."""
     ghost = entry("g", "resigned", None, 1, 0, 10, moves=1)
     me = entry("me", "resigned", None, 1, 0, 90, moves=0)
     assert ch.verdict(me, ghost) == {
-        "beat": True, "tied": False, "by_ms": None, "by_cards": 0, "by_moves": 1,
+        "beat": False, "tied": True, "by_ms": None, "by_cards": 0, "by_moves": None,
     }  # fmt: skip
-    later = entry("me", "resigned", None, 1, 500, 90, moves=0)  # there later: not moves
-    assert ch.verdict(later, ghost)["by_moves"] is None
+    later = entry("me", "resigned", None, 1, 500, 90, moves=0)  # there later: beaten
+    assert ch.verdict(later, ghost) == {
+        "beat": False, "tied": False, "by_ms": None, "by_cards": 0, "by_moves": None,
+    }  # fmt: skip
 
 
 def test_a_taker_entry_times_from_the_start_after_the_countdown() -> None:

@@ -25,7 +25,9 @@ from .test_pages import fetch
 
 #: the races' game: its ``deal`` (a stock card onto the talon) never sends a card home,
 #: so racers who deal more often than the one before them rank below them
-GAME = "light-and-shade"
+#: a pairing game: every deal has a pair to take off at once (200 of 200 seeds tried), by
+#: which the races below part their racers (who took it off first)
+GAME = "doubles-and-quits"
 #: a game the pace test's script wins
 WIN_GAME = "gate"
 
@@ -33,22 +35,25 @@ WIN_GAME = "gate"
 async def race(
     server: Running, racers: list[Client], parted: bool = True, **room: Any
 ) -> list[dict[str, Any]]:
-    """A race of ``racers`` that finishes in that order: the k-th deals k times and all
-    resign, with nothing home (so the results rank them by fewer moves; not ``parted``:
-    nobody deals, and only who joined first ranks them); its results, and everyone out of
-    the room again."""
+    """A race of ``racers`` that finishes in that order: each takes off the deal's first
+    pair, the k-th a second after the one before, and all resign (so the results rank
+    them by who reached that count first; not ``parted``: nobody plays, and they share
+    the place, ranked only by who joined first); its results, and everyone out of the
+    room again."""
     code = (await racers[0].call("room_create", game=GAME, **room))["code"]
     for client in racers[1:]:
         server.clock.advance(1)
         await client.call("room_join", code=code)
         await client.call("ready")
     await racers[0].call("start")
+    starts = [await c.event("race_start", lambda e: e["code"] == code) for c in racers]
+    pair = next(m for m in starts[0]["legal"] if "+" in m)
     for client in racers:
-        await client.event("race_start", lambda e: e["code"] == code)
-    for k, client in enumerate(racers):
-        for _ in range(k if parted else 0):
-            await client.call("move", move="deal")
-        await client.call("resign")
+        if parted:
+            server.clock.advance(1)
+            await client.call("move", move=pair)
+        said = await client.request("resign")  # (or the pair left no move: lost)
+        assert said["type"] == "resigned" or said.get("code") == "game_over", said
     told = [await c.event("results", lambda e: e["code"] == code) for c in racers]
     results: list[dict[str, Any]] = told[0]["results"]
     for client in racers:
@@ -137,7 +142,7 @@ async def test_a_known_sequence_gives_the_librarys_figures(board_of_two: Setting
         board = await clients["ann"].call("top", board=f"rating/{GAME}")
         by_ordinal = sorted(expected, key=lambda n: -expected[n].ordinal())
         assert [e["player"] for e in board["entries"]] == by_ordinal
-        assert board["kind"] == "rating" and board["title"] == "Light and Shade: ratings"
+        assert board["kind"] == "rating" and board["title"] == "Doubles and Quits: ratings"
         top = board["entries"][0]
         best = expected[by_ordinal[0]]
         assert (
@@ -238,12 +243,13 @@ async def test_what_is_not_a_race_of_people_rates_nobody(server: Running) -> Non
     await ann.event("results")
     assert (await ann.call("rematch"))["rated"] is True
     for client in (ann, bob):
-        await client.event("race_start", lambda e: e["race"] == 2)
-    await bob.call("move", move="deal")
+        second = await client.event("race_start", lambda e: e["race"] == 2)
+    await bob.call("move", move=next(m for m in second["legal"] if "+" in m))
     for client in (ann, bob):
         await client.call("resign")
     rated = await ann.event("results", lambda e: e["race"] == 2)
     assert [r["rating_change"] for r in rated["results"]] == [3, -2]
+    assert [r["player"] for r in rated["results"]] == ["bob", "ann"]
 
 
 async def test_racers_parted_only_by_who_joined_first_are_rated_a_draw(
@@ -251,8 +257,10 @@ async def test_racers_parted_only_by_who_joined_first_are_rated_a_draw(
 ) -> None:
     """Two racers who both resign at the start with nothing played, or time out alike:
     the table ranks them 1 and 2 (by who joined first) but the rating reads a draw, the
-    same change for both (the first to join gained 3 and the second lost 2). One deal
-    more by the second makes it a race again."""
+    same change for both (the first to join gained 3 and the second lost 2). A pair taken
+    off first makes it a race again. And one who played but got nothing more home than
+    the deal shares the place with one who did nothing (fewer moves had put the idle one
+    first)."""
     ann, bob = await player(server.url, "ann"), await player(server.url, "bob")
     drawn = await race(server, [ann, bob], parted=False)
     assert [r["rank"] for r in drawn] == [1, 2] and [r["player"] for r in drawn] == ["ann", "bob"]
@@ -262,6 +270,18 @@ async def test_racers_parted_only_by_who_joined_first_are_rated_a_draw(
     raced = await race(server, [ann, bob])
     assert [r["player"] for r in raced] == ["ann", "bob"]
     assert raced[0]["rating_change"] > 0 > raced[1]["rating_change"]
+    code = (await ann.call("room_create", game="light-and-shade"))["code"]
+    await bob.call("room_join", code=code)
+    await bob.call("ready")
+    await ann.call("start")
+    for client in (ann, bob):
+        await client.event("race_start", lambda e: e["code"] == code)
+    await bob.call("move", move="deal")  # a card turned, none home (never, in this game)
+    for client in (ann, bob):
+        await client.call("resign")
+    tried = (await ann.event("results", lambda e: e["code"] == code))["results"]
+    assert [(r["player"], r["place"], r["moves"]) for r in tried] == [("ann", 1, 0), ("bob", 1, 1)]
+    assert tried[0]["rating_change"] == tried[1]["rating_change"]
 
 
 def of_race(n: int) -> Callable[[dict[str, Any]], bool]:

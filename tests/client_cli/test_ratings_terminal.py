@@ -15,14 +15,15 @@ from tests.app.conftest import ServerProcess
 
 from .terminal import Terminal
 
-#: the races' game: its deal sends no card home, so a deal parts two racers who resign
-#: (racers parted only by who joined first are rated a draw: docs/ratings.md)
-GAME = "light-and-shade"
+#: the races' game: every deal has a pair to take off, so a pair parts two racers who
+#: resign (racers parted only by who joined first are rated a draw, and moves part nobody
+#: who has not won: docs/ratings.md)
+GAME = "doubles-and-quits"
 
 
 def raced_once(url: str, ann_config: Path, bob_config: Path) -> None:
-    """ann and bob race once over the protocol at Light and Shade (bob deals once, ann
-    plays nothing, both resign: ann ranks first, by fewer moves), their tokens saved for
+    """ann and bob race once over the protocol at Doubles and Quits (ann takes a pair off,
+    bob plays nothing, both resign: ann ranks first, by pairs off), their tokens saved for
     the terminal client."""
 
     async def go() -> None:
@@ -32,10 +33,11 @@ def raced_once(url: str, ann_config: Path, bob_config: Path) -> None:
         await bob.call("ready")
         await ann.call("start")
         for client in (ann, bob):
-            await client.event("race_start")
-        await bob.call("move", move="deal")
+            start = await client.event("race_start")
+        await ann.call("move", move=next(m for m in start["legal"] if "+" in m))
         for client in (ann, bob):
-            await client.call("resign")
+            said = await client.request("resign")  # (or the pair left no move: lost)
+            assert said["type"] == "resigned" or said.get("code") == "game_over", said
         results = (await ann.event("results"))["results"]
         assert [r["player"] for r in results] == ["ann", "bob"]
         for client, config, name in ((ann, ann_config, "ann"), (bob, bob_config, "bob")):
@@ -65,11 +67,14 @@ def test_ratings_in_the_lobby_the_results_and_the_profile(
     bob.type("r")
     ann.wait_for(r"everyone is ready: s to start")
     ann.type("s")
-    bob.wait_for(r"legal: ", timeout=15)
-    bob.type("deal")  # (the one move between them: ann ranks first again)
-    bob.wait_for(r"moves 1\b")
+    ann.wait_for(r"legal: #1 \d+\+\d+", timeout=15)
+    ann.type("#1")  # (a pair off: the one move between them, ann ranks first again)
+    ann.wait_for(r"moves 1\b")
     for terminal in (ann, bob):
-        terminal.wait_for(r"legal: ", timeout=15)
+        # (one deal in thirty has no move left after its first pair: that game is lost)
+        terminal.wait_for(r"legal: |Lost: ", timeout=15)
+        if "Lost: " in terminal.text:
+            continue
         terminal.type("resign")
         terminal.wait_for(r"Resign this race\?")
         terminal.type("y")
@@ -79,7 +84,7 @@ def test_ratings_in_the_lobby_the_results_and_the_profile(
         terminal.wait_for(r"\brating\b")
         for place, name, before, after in ((1, "ann", ann1, ann2), (2, "bob", bob1, bob2)):
             shown = re.escape(f"{after.shown} ({after.shown - before.shown:+d})")
-            terminal.wait_for(rf"{place}\s+{name}\s+resigned.*{shown}")
+            terminal.wait_for(rf"{place}\s+{name}\s+(resigned|lost).*{shown}")
     ann.wait_for(re.escape(f"Your rating: {ann2.shown} ({ann2.shown - ann1.shown:+d})."))
     for terminal in (ann, bob):
         terminal.type("q")
@@ -87,11 +92,11 @@ def test_ratings_in_the_lobby_the_results_and_the_profile(
     me = run(url, tmp_path / "ann", "me")
     assert "ann's ratings" in me
     # each game by its name (it said its id), the ids for the board's command below
-    assert re.search(rf"Light and Shade\s+{ann2.shown}\s+2\s+{ann2.mu:.2f}", me), me
+    assert re.search(rf"Doubles and Quits\s+{ann2.shown}\s+2\s+{ann2.mu:.2f}", me), me
     assert f"(GAME: {GAME})" in " ".join(me.split())
     bobs = run(url, tmp_path / "ann", "profile", "BOB")
     assert "bob's ratings" in bobs
-    assert re.search(rf"Light and Shade\s+{bob2.shown}\s+2\s", bobs), bobs
+    assert re.search(rf"Doubles and Quits\s+{bob2.shown}\s+2\s", bobs), bobs
     nobody = run(url, tmp_path / "ann", "profile", "nobody", code=1)
     assert "no player named 'nobody'" in nobody
 

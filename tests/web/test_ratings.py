@@ -41,9 +41,10 @@ def test_ratings_in_the_lobby_the_results_the_home_screen_and_the_board(
         ann.click("form.name-form button[type=submit]")
         # no rated race yet: the home screen says how to get a rating
         ann.wait_for_selector(".ratings:has-text('No rating yet')")
-        # Light and Shade: its deal sends no card home, so bob's one deal ranks him below
-        # ann (racers parted only by who joined first are rated a draw)
-        ann.click('.game-row[data-game="light-and-shade"] [data-act=race]')
+        # Doubles and Quits: every deal has a pair to take off, and ann's one pair ranks
+        # bob below her (racers parted only by who joined first are rated a draw; moves
+        # part nobody who has not won)
+        ann.click('.game-row[data-game="doubles-and-quits"] [data-act=race]')
         link = ann.wait_for_selector("input.share").input_value()  # type: ignore[union-attr]
         bob.goto(link)
         bob.fill("input[name=name]", "bob")
@@ -56,16 +57,17 @@ def test_ratings_in_the_lobby_the_results_the_home_screen_and_the_board(
         ann.click("[data-act=start]")
         for page in (ann, bob):
             page.wait_for_selector(".race-game .pile", timeout=10000)
-        bob.fill("#notation", "deal")
-        bob.press("#notation", "Enter")
-        ann.wait_for_selector('.bars .bar-row:has-text("bob"):has-text("1 move")')
+        pair = next(m for m in ann.evaluate("window.patienceRace.screen.game.legal") if "+" in m)
+        ann.fill("#notation", pair)
+        ann.press("#notation", "Enter")
+        bob.wait_for_selector('.bars .bar-row:has-text("ann"):has-text("1 move")')
         ann.click("[data-act=resign]")
         bob.click("[data-act=resign]")
         first, second = rt.update([rt.DEFAULT, rt.DEFAULT], [1, 2])
         for page in (ann, bob):
             page.wait_for_selector(".results table")
             assert page.inner_text(".results thead").split() == [
-                "#", "player", "result", "time", "moves", "home", "rating",
+                "#", "player", "result", "time", "moves", "pairs", "rating",
             ]  # fmt: skip
             assert page.inner_text('.results tr[data-player="ann"] td.rating') == (
                 f"{first.shown} (+{first.shown})"
@@ -77,12 +79,12 @@ def test_ratings_in_the_lobby_the_results_the_home_screen_and_the_board(
         # the home screen: the player's ratings, each game's linking to its board
         ann.click("[data-act=leave]")
         ann.wait_for_selector(".home")
-        row = ann.wait_for_selector('.ratings li[data-game="light-and-shade"]')
+        row = ann.wait_for_selector('.ratings li[data-game="doubles-and-quits"]')
         assert row is not None
-        assert row.inner_text() == f"Light and Shade: {first.shown} (1 rated race)"
-        ann.click('.ratings li[data-game="light-and-shade"] a')
+        assert row.inner_text() == f"Doubles and Quits: {first.shown} (1 rated race)"
+        ann.click('.ratings li[data-game="doubles-and-quits"] a')
         ann.wait_for_selector(".boards table tbody tr")
-        assert ann.inner_text(".boards h1") == "Light and Shade: ratings"
+        assert ann.inner_text(".boards h1") == "Doubles and Quits: ratings"
         assert "A racer joins this board after 1 rated race." in ann.inner_text(".boards")
         # (bob's name with the Follow button beside it)
         rows = [r.split("\t") for r in ann.inner_text(".boards tbody").splitlines()]

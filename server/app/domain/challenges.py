@@ -14,7 +14,7 @@ seed, never sent)::
 
 A taker's entry (one a player: a challenge is taken once) and the ghost's are ranked like
 a race's results (:func:`rank`): winners by time, then fewer moves; then by cards home,
-then by who reached that count first.
+then by who reached that count first (level there, they share the place).
 """
 
 from __future__ import annotations
@@ -179,7 +179,7 @@ def _standing(entry: dict[str, Any]) -> tuple[Any, ...]:
     """How an entry did, as a table orders them, short of when it was taken."""
     if entry["status"] == WON:
         return (0, entry["time_ms"], entry["moves"])
-    return (1, -entry["home"], entry["reached_ms"], entry["moves"])
+    return (1, -entry["home"], entry["reached_ms"])
 
 
 def _key(entry: dict[str, Any]) -> tuple[Any, ...]:
@@ -202,9 +202,9 @@ def rank(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
 def verdict(mine: dict[str, Any], ghost: dict[str, Any]) -> dict[str, Any]:
     """Won or lost against the ghost, and by how much: milliseconds when both won, else
     cards home (0 when level: the one who got there first is ahead); ``by_moves``, the
-    difference in moves where moves decided it (won in the same time, or level on cards
-    home reached as soon), else None; ``tied`` when the two did just the same (the table
-    gives them one place: :func:`rank`), and then neither beat the other."""
+    difference in moves where moves decided it (won in the same time), else None; ``tied``
+    when the two did just the same (the table gives them one place: :func:`rank`), and
+    then neither beat the other."""
     tied = _standing(mine) == _standing(ghost)
     beat = not tied and _key(mine) < _key(ghost)
     moves = abs(mine["moves"] - ghost["moves"]) or None
@@ -213,14 +213,7 @@ def verdict(mine: dict[str, Any], ghost: dict[str, Any]) -> dict[str, Any]:
         by_moves = moves if by_ms == 0 else None
         return {"beat": beat, "tied": tied, "by_ms": by_ms, "by_cards": 0, "by_moves": by_moves}
     by_cards = abs(mine["home"] - ghost["home"])
-    as_soon = by_cards == 0 and mine["reached_ms"] == ghost["reached_ms"]
-    return {
-        "beat": beat,
-        "tied": tied,
-        "by_ms": None,
-        "by_cards": by_cards,
-        "by_moves": moves if as_soon else None,
-    }
+    return {"beat": beat, "tied": tied, "by_ms": None, "by_cards": by_cards, "by_moves": None}
 
 
 def daily_open_at(record: dict[str, Any], now_ms: int) -> int | None:

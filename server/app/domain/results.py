@@ -16,12 +16,13 @@ def standing(racer: Racer, live: LiveGame) -> tuple[Any, ...]:
     """How a racer did, as the results order it, short of who joined first: winners by
     the server time of the winning move (every racer of a race starts together), then
     fewer moves; then everyone else by cards home, a racer who stayed above one who left
-    the room (``Racer.left``) with as many, then by who reached that count first (a count
-    never changed: the deal's time, the same for all), then fewer moves."""
+    the room (``Racer.left``) with as many, then by who reached that count first. Level
+    there (a count none changed since the deal: the deal's time, the same for all), they
+    share the place: fewer moves put a racer who did nothing above one who tried."""
     if live.result == WON:
         assert live.finished_ms is not None
         return (0, live.finished_ms, live.game.moves, 0)
-    return (1, -live.game.cards_home(), racer.left, live.home_at_ms, live.game.moves)
+    return (1, -live.game.cards_home(), racer.left, live.home_at_ms)
 
 
 def rank(entries: list[tuple[Racer, LiveGame]], start_at_ms: int) -> list[dict[str, Any]]:
