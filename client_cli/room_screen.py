@@ -123,9 +123,10 @@ def race_panel(
     return out
 
 
-def standing(player: Mapping[str, Any]) -> tuple[int, int]:
-    """How racers are ordered, best first: more cards home, then fewer moves."""
-    return -as_int(player.get("home")), as_int(player.get("moves"))
+def standing(player: Mapping[str, Any]) -> int:
+    """How racers are ordered, best first: more cards home (as many, in the room's order:
+    moves part nobody who has not won, as the results)."""
+    return -as_int(player.get("home"))
 
 
 def nearest(players: Sequence[Mapping[str, Any]], me: str | None, keep: int) -> list[int]:
