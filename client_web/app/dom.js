@@ -76,6 +76,24 @@ export function statusText(status) {
   return status === "timeout" ? "time ran out" : status;
 }
 
+/**
+ * What Resign asks before a game of `kind` ends (the terminal asks the same): what ends,
+ * and where its result goes.
+ * @param {string | undefined} kind the game's: solo, daily, practice, race, challenge
+ * @param {boolean} [table] a challenge's game whose result goes on its table (a quick
+ *   race's ghosts keep none)
+ */
+export function resignQuestion(kind, table = true) {
+  if (kind === "race") return "Resign this race? Your game ends here; the race goes on.";
+  if (kind === "daily") return "Resign today's ranked attempt? It goes on the board as it stands.";
+  if (kind === "practice") return "Resign this practice? It ends as it stands (not ranked).";
+  if (kind === "challenge")
+    return table
+      ? "Resign? Your result goes on the challenge's table as it stands."
+      : "Resign? Your game ends as it stands.";
+  return "Resign this game? It ends as it stands.";
+}
+
 /** The way back to the games, under a screen's refusal. */
 export function backToGames() {
   return h("p", {}, h("a", { href: "/play#home" }, "Back to the games"));

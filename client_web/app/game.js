@@ -12,7 +12,7 @@
 // alone. Every pile can be reached with Tab and picked with Enter or Space; focus stays
 // on the pile or in the move box across the redraw a move makes.
 
-import { BoxWatch, button, clock, count, h, replace, statusText } from "./dom.js";
+import { BoxWatch, button, clock, count, h, replace, resignQuestion, statusText } from "./dom.js";
 import { drawBoard, easeHeight, pilesOf } from "./board.js";
 import { click, isWord } from "./clicks.js";
 import { challengeMaker } from "./share.js";
@@ -42,6 +42,7 @@ import { errorText } from "./link.js";
  * @property {() => number | null | undefined} [clockFrom]
  * @property {() => number | null | undefined} [clockTo]
  * @property {string} [label]
+ * @property {boolean} [untabled] a race against ghosts that keeps no table (a quick race's)
  */
 
 /**
@@ -386,7 +387,7 @@ export class GameScreen {
             // (a double click once asked twice: the second click comes once the first's
             // question is answered, its resign under way or done)
             if (this.busy || this.over) return;
-            if (confirm("Resign this game?")) this.act("resign");
+            if (confirm(resignQuestion(this.kind, !this.opts.untabled))) this.act("resign");
           },
           { "data-act": "resign" },
         ),

@@ -180,6 +180,7 @@ export class QuickScreen {
     this.game = new GameScreen(this.app, start, {
       hints: false,
       label: "quick race",
+      untabled: true,
       clockFrom: () => (this.race ? this.race.start_at : start.start_at),
       onOver: () => {
         if (!this.result)

@@ -129,7 +129,7 @@ def test_two_pages_race_from_a_link_and_a_third_watches(
         bob.click("[data-act=resign]")
         for page in (ann, bob, eve):
             page.wait_for_selector(".results table")
-        assert asked == ["Resign this game?"], asked
+        assert asked == ["Resign this race? Your game ends here; the race goes on."], asked
         rows = eve.locator(".results tbody tr")
         assert rows.count() == 2
         assert eve.inner_text(".results thead").split()[:6] == [
