@@ -29,7 +29,7 @@ from rich.table import Table
 from rich.text import Text
 
 from .lines import Glyphs
-from .queries import _console, _fail, _print, _signed_in
+from .queries import _console, _fail, _me, _print, _signed_in
 from .sanitize import clean
 
 
@@ -38,10 +38,16 @@ def _number(value: Any) -> float:
 
 
 def profile_view(
-    reply: Mapping[str, Any], *, ascii: bool = False, games: Mapping[str, str] | None = None
+    reply: Mapping[str, Any],
+    *,
+    ascii: bool = False,
+    games: Mapping[str, str] | None = None,
+    me: str | None = None,
 ) -> RenderableType:
     """A ``profile`` reply: whose, and a table of their ratings, highest first, each
-    game by its name (``games``: the games list's, id to name)."""
+    game by its name (``games``: the games list's, id to name). ``me``: the player asking,
+    whom the words call you (another's profile names its player: "rates you" there was
+    told to the wrong person)."""
     names = games or {}
     g = Glyphs(ascii)
     name = clean(reply.get("player", ""), 20)
@@ -49,7 +55,9 @@ def profile_view(
     rows = [r for r in ratings if isinstance(r, Mapping)] if isinstance(ratings, list) else []
     head = Text(f"{name}'s ratings", style="bold")
     if not rows:
-        return Group(head, Text(""), Text("No rated race yet: a race against people rates you."))
+        whom = "you" if me is not None and name.lower() == me.lower() else name
+        said = f"No rated race yet: a race against people rates {whom}."
+        return Group(head, Text(""), Text(said))
     table = Table(box=g.box, show_edge=False, pad_edge=False)
     table.add_column("game", no_wrap=True)
     for column in ("rating", "races", "mu", "sigma"):
@@ -73,7 +81,7 @@ def profile_view(
 
 
 def cmd_profile(args: argparse.Namespace) -> int:
-    async def ask() -> dict[str, Any]:
+    async def ask() -> tuple[dict[str, Any], str | None]:
         conn, welcome = await _signed_in(args.server)
         try:
             reply = await conn.request("profile", name=getattr(args, "name", None))
@@ -83,12 +91,13 @@ def cmd_profile(args: argparse.Namespace) -> int:
         for game in listed if isinstance(listed, list) else []:
             if isinstance(game, Mapping):
                 games[clean(game.get("id", ""), 32)] = clean(game.get("name", ""), 40)
-        return reply
+        return reply, _me(args.server, welcome)  # (whose profile is the player's own)
 
     games: dict[str, str] = {}
     try:
-        reply = asyncio.run(ask())
+        reply, me = asyncio.run(ask())
     except Exception as exc:
         return _fail(args, exc)
-    _print(_console(args), profile_view(reply, ascii=args.ascii, games=games), args.ascii)
+    shown = profile_view(reply, ascii=args.ascii, games=games, me=me)
+    _print(_console(args), shown, args.ascii)
     return 0

@@ -99,6 +99,14 @@ def test_ratings_in_the_lobby_the_results_and_the_profile(
     assert re.search(rf"Doubles and Quits\s+{bob2.shown}\s+2\s", bobs), bobs
     nobody = run(url, tmp_path / "ann", "profile", "nobody", code=1)
     assert "no player named 'nobody'" in nobody
+    # one never rated: the words speak of them, not of ann (it said "rates you")
+    asyncio.run(registered(url, "carol_w"))
+    carols = " ".join(run(url, tmp_path / "ann", "profile", "carol_w").split())
+    assert "No rated race yet: a race against people rates carol_w." in carols, carols
+
+
+async def registered(url: str, name: str) -> None:
+    await (await player(url, name)).close()
 
 
 def run(url: str, config: Path, *args: str, code: int = 0) -> str:
