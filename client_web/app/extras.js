@@ -176,7 +176,8 @@ export class BoardScreen {
     const rows = page.entries.map((/** @type {Message} */ e) =>
       h(
         "tr",
-        { dataset: { player: e.player } },
+        // one's own row marked, as the terminal's ▸ marks it
+        { class: me && e.player.toLowerCase() === me ? "mine" : null, dataset: { player: e.player } },
         h("td", { class: "n" }, String(e.rank)),
         h(
           "td",

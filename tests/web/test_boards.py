@@ -78,8 +78,12 @@ def test_a_player_follows_from_a_board_and_sees_those_they_follow(
         page.wait_for_selector(".boards tbody tr:has-text('pip')")
         follow = '.boards tr:has-text("nia") [data-act=follow]'
         page.wait_for_selector(follow)
-        # no button beside one's own name
+        # no button beside one's own name, and one's own row marked (as the terminal's ▸)
         assert page.locator(".boards tr:has-text('pip') [data-act=follow]").count() == 0
+        marked = page.eval_on_selector_all(
+            ".boards tbody tr.mine", "rs => rs.map(r => r.dataset.player)"
+        )
+        assert marked == ["pip"], marked
         assert page.inner_text(follow) == "Follow"
         page.click(follow)
         page.wait_for_selector(f"{follow}[aria-pressed=true]:text('Following')")
