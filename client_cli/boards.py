@@ -26,7 +26,7 @@ from rich.table import Table
 from rich.text import Text
 
 from .difficulty import difficulty_of, difficulty_words
-from .lines import Glyphs, clock, race_time
+from .lines import Glyphs, HeadersWhole, clock, race_time
 from .par import par_words
 from .sanitize import clean
 
@@ -247,7 +247,7 @@ def board_view(
     parts.append(Text(""))
     entries = page.get("entries")
     if isinstance(entries, list) and entries:
-        parts.append(_table(page, me, g))
+        parts.append(HeadersWhole(_table(page, me, g), first=(1,)))  # (the player's name)
     elif friends:
         parts.append(Text("Neither you nor anyone you follow is on this board."))
     elif not (around and size):  # (around one who is not on it: said below)
@@ -323,4 +323,6 @@ def overview(
     head = Text(f"Daily challenges, {day}" if day else "Daily challenges", style="bold")
     hint = Text("A board: patience-race top GAME (--day DATE, --around-me, --friends)")
     hint.stylize("dim")
-    return Group(head, Text(""), table, Text(""), hint)
+    # (a header whole: rich cut the players column, the one it may wrap, to "play…"; the
+    # names give before the results)
+    return Group(head, Text(""), HeadersWhole(table, first=(0, 2)), Text(""), hint)

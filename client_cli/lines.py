@@ -14,7 +14,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from rich import box
-from rich.console import Console, RenderableType
+from rich.console import Console, ConsoleOptions, RenderableType, RenderResult
+from rich.measure import Measurement
+from rich.table import Table
 from rich.text import Text
 
 
@@ -105,6 +107,67 @@ def wrap(text: str, width: int, style: str, most: int) -> list[Text]:
     if len(lines) > most:
         lines = [*lines[: most - 1], textwrap.shorten(" ".join(lines[most - 1 :]), width)]
     return [fit(Text(line, style=style), width) for line in lines]
+
+
+class HeadersWhole:
+    """A table drawn with every header whole while another column has room to give: where
+    the table is wider than the room, the columns wider than their headers give cells, the
+    widest first (their cells cut with an ellipsis). rich cuts the columns it may wrap
+    first, whatever they hold: the daily boards' overview read ``play…`` over one-figure
+    cells beside results of 33, and beside long names lost that column altogether.
+    ``first``: the columns that give first (names, whose start says whose), the widest of
+    them first, while they have room: the others keep what they hold.
+
+    >>> table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
+    >>> table.add_column("game", no_wrap=True)
+    >>> table.add_column("players", justify="right")
+    >>> table.add_column("result", no_wrap=True)
+    >>> table.add_row("The Blockade (rows of ten)", "8", "not won, 2/26 pairs off, 11 moves")
+    >>> print(lines_of(table, 64)[0].plain)
+    game                           result
+    >>> for line in lines_of(HeadersWhole(table), 64):
+    ...     print(line.plain)
+    game                       players   result
+    ────────────────────────────────────────────────────────────────
+    The Blockade (rows of t…         8   not won, 2/26 pairs off, 1…
+    """
+
+    def __init__(self, table: Table, first: Sequence[int] = ()) -> None:
+        self.table = table
+        self.first = first
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        columns = self.table.columns
+        own = [column.width for column in columns]
+        wide = options.update_width(10_000)  # (the table as wide as it likes)
+        excess = Measurement.get(console, wide, self.table).maximum - options.max_width
+        if excess <= 0:
+            yield self.table
+            return
+
+        def measure(cell: RenderableType) -> int:
+            return Measurement.get(console, wide, cell).maximum
+
+        widths: list[int] = []
+        floors: list[int] = []
+        for column in columns:
+            most = column.width or max(measure(cell) for cell in [column.header, *column.cells])
+            widths.append(min(most, column.max_width or most))
+            floors.append(min(max(measure(column.header), column.min_width or 0), widths[-1]))
+        for _ in range(excess):
+            room = [width - floor for width, floor in zip(widths, floors, strict=True)]
+            giving = [n for n in self.first if room[n] > 0] or range(len(room))
+            gives = max(giving, key=lambda n: room[n])
+            if room[gives] <= 0:
+                break  # (every column down to its header: rich cuts them evenly)
+            widths[gives] -= 1
+        try:
+            for column, width in zip(columns, widths, strict=True):
+                column.width = width
+            yield self.table  # (drawn before this goes on: the table is the caller's again)
+        finally:
+            for column, kept in zip(columns, own, strict=True):
+                column.width = kept
 
 
 def fixed_console(width: int) -> Console:

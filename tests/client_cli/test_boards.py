@@ -230,3 +230,24 @@ def test_a_board_of_pairs_counts_pairs() -> None:
     board = page("daily", "daily/nestor/2026-11-22", "", DAILY, unit="pairs")
     shown = text(board_view(board, me="ann", server_ms=NOW))
     assert "15/26 pairs" in shown and "/52" not in shown, shown
+
+
+def test_every_game_of_a_day_keeps_its_headers_whole() -> None:
+    """Leaders and results wider than the overview's 80 columns by a little: rich cut the
+    one column it could wrap, players (``play…``, or gone altogether beside long names),
+    while the games and results kept every cell. A header is never cut where the other
+    columns have room to give: the names give first, the results stay whole."""
+    for names in (["bob_t", "carol_w", "dave"], ["bob_t", "catherine_of_aragon_"]):
+        pages = []
+        for n, game in enumerate(GAME_LIST):
+            leader = {"player": names[n % len(names)], "won": n % 4 == 1, "time_ms": 205_300,
+                      "home": 4, "total": 52, "moves": 136 if n == 0 else 11}  # fmt: skip
+            unit = "pairs" if game["id"] == "doubles-and-quits" else "cards"
+            board = f"daily/{game['id']}/2026-11-22"
+            pages.append((game["name"], {"board": board, "size": n + 1, "leader": leader,
+                                         "unit": unit}))  # fmt: skip
+        shown = text(overview(pages, me="bob_t"))
+        header = shown.splitlines()[2].split()
+        assert header == ["game", "players", "leader", "result"], shown
+        assert "\nThe Wedge " in shown and " 10 " in shown, shown
+        assert "not won, 2/26 pairs off, 11 moves\n" in shown, shown
