@@ -32,9 +32,10 @@ from .connection import (
     ServerError,
     SignedOut,
 )
-from .difficulty import difficulty_of, difficulty_words
+from .difficulty import difficulty_of
 from .endings import (
     daily_greeting,
+    daily_question,
     end_note,
     farewell,
     left_room,
@@ -510,13 +511,7 @@ class Client:
                 self._daily_rules = rules
                 model.confirm = "daily"
                 graded = difficulty_of(status.get("difficulty"))
-                model.say(
-                    f"Start today's ranked {model.game_name(rules)}? One attempt: its clock "
-                    "starts at the deal and runs on the server until the game ends, and it "
-                    "goes on the day's board."
-                    + (f" {difficulty_words(graded)}" if graded is not None else ""),
-                    WARN,
-                )
+                model.say(daily_question(model.game_name(rules), graded), WARN)
                 return False
         reply = await self.call("daily", game=rules, ghosts=self.ghosts or None)
         if reply is None:

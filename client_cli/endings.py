@@ -17,6 +17,7 @@ from typing import Any
 
 from .board_race import board_greeting, placing
 from .challenge import command, made_lines, verdict_line
+from .difficulty import difficulty_words
 from .lines import as_int, status_words
 from .model import (
     CHALLENGE,
@@ -123,6 +124,21 @@ def resign_question(model: Model) -> str:
     if model.daily_kind == PRACTICE:
         return "Resign this practice? It ends as it stands (not ranked)."
     return "Resign this game? It ends as it stands."
+
+
+def daily_question(name: str, graded: dict[str, Any] | None) -> str:
+    """What ``new GAME`` over a daily asks before another game's ranked attempt is dealt
+    (Enter or y deals it, and its clock starts): what the attempt is, and how hard the
+    day's deal is where it is graded (``graded``: :func:`.difficulty.difficulty_of`'s).
+
+    >>> daily_question("Nestor", None)[:52]
+    "Start today's ranked Nestor? One attempt: its clock "
+    """
+    said = (
+        f"Start today's ranked {name}? One attempt: its clock starts at the deal and runs on "
+        "the server until the game ends, and it goes on the day's board."
+    )
+    return f"{said} {difficulty_words(graded)}" if graded is not None else said
 
 
 def end_note(model: Model) -> tuple[str, str] | None:

@@ -488,6 +488,12 @@ def _game_body(
         # with the next message) rather than lose its end ("...until [...]": a daily's
         # greeting lost its streaks at 80 columns)
         under, most = [], 2
+    if model.confirm == "daily":
+        # the question before a ranked clock starts (new GAME over a daily), read whole
+        # before Enter starts it: it takes the legend's line and the board's last ones,
+        # back with the answer (with the difficulty, five lines at 80 columns: cut to
+        # two, it ended "...on the day's [...]" and the difficulty went unseen)
+        under, most = [], max(most, len(wrap(model.message, width - 1, "", height)))
     message = _message(model, width, most=most)
     body = [*above, *table][: max(height - len(under) - len(message), 0)]
     filler = [Text("")] * max(height - len(body) - len(under) - len(message), 0)

@@ -9,7 +9,8 @@ import pytest
 from rich.text import Text
 
 from client_cli.clicks import Hit
-from client_cli.endings import daily_greeting, end_note, left_room
+from client_cli.difficulty import difficulty_of
+from client_cli.endings import daily_greeting, daily_question, end_note, left_room
 from client_cli.lines import ansi, plain
 from client_cli.model import WATCH, Game, Model
 from client_cli.screen import par_line, render_screen
@@ -564,3 +565,29 @@ def test_a_daily_won_says_its_moves_against_par() -> None:
     assert plain(par_line(result, game)).splitlines()[1] == "  2 moves over par."
     game.status = "resigned"
     assert plain(par_line(result, game)) == "  The day's par 110 (shortest found)."
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_new_games_question_over_a_daily_is_whole_at_80x24(game_id: str) -> None:
+    """``new GAME`` over a daily asks before another game's ranked clock starts, with
+    the day's difficulty (docs/client.md): five lines at 80 columns, it was cut to two
+    ("...on the day's [...]"). It takes the legend's line and the board's last, and the
+    board has them back with the answer."""
+    model = daily(played(game_id, seed=3, moves=6), ranked=False)
+    graded = difficulty_of({"grade": "expert", "board_wins": 10, "tries": 12,
+                            "line_wins": 12, "searches": 12, "home_pct": 100})  # fmt: skip
+    question = daily_question("The Blockade (rows of ten)", graded)
+    before = screen(model)
+    model.confirm = "daily"
+    model.say(question, "warn")
+    asked_for: list[list[Hit] | None] = [None, []]
+    for hits in asked_for:
+        lines = render_screen(model, WIDTH, ROWS, NOW, hits)
+        shown = plain(lines)
+        assert question in " ".join(shown.split()), shown
+        assert len(lines) == ROWS and "Enter or y: start" in shown.splitlines()[-1], shown
+        asked = next(n for n, line in enumerate(shown.splitlines()) if "Start today's" in line)
+        assert all(hit.line < asked for hit in hits or []), shown  # (no click on words)
+    model.confirm = None
+    model.say("", "info")
+    assert screen(model) == before
