@@ -176,6 +176,8 @@ def end_note(model: Model) -> tuple[str, str] | None:
         if result.get("review"):
             return f"Today's ranked attempt is over ({status}): held for review.", WARN
         rank = result.get("rank")
+        if game.lost is not None and game.lost.why:  # (why, as the browser says it)
+            status = f"{status}: {game.lost.why[:1].lower()}{game.lost.why[1:].rstrip('.')}"
         return f"Today's ranked attempt is over ({status}): rank {rank}.", GOOD
     if game.status == "won":
         every = (

@@ -12,7 +12,7 @@ from client_cli.clicks import Hit
 from client_cli.difficulty import difficulty_of
 from client_cli.endings import daily_greeting, daily_question, end_note, left_room
 from client_cli.lines import ansi, plain
-from client_cli.model import WATCH, Game, Model
+from client_cli.model import WATCH, Game, Lost, Model
 from client_cli.screen import par_line, render_screen
 from server.engine import new_game
 
@@ -591,3 +591,20 @@ def test_new_games_question_over_a_daily_is_whole_at_80x24(game_id: str) -> None
     model.confirm = None
     model.say("", "info")
     assert screen(model) == before
+
+
+def test_a_lost_ranked_daily_says_why_it_was_lost() -> None:
+    """The ranked attempt's end named its rank but not why the game was lost (the
+    browser's says: "No pair is left to take off ...")."""
+    model = daily(played("gate", seed=5, moves=25))
+    assert model.game is not None
+    model.game.status = "lost"
+    model.game.lost = Lost("No move is left and the stock is out.", 9, 52, "cards", False)
+    model.apply_daily_result(
+        {"day": "2026-11-22", "game": model.game.gid, "status": "lost", "rank": 4,
+         "line": LINE}
+    )  # fmt: skip
+    assert end_note(model) == (
+        "Today's ranked attempt is over (lost: no move is left and the stock is out): rank 4.",
+        "good",
+    )
