@@ -15,6 +15,15 @@ import { entryText, hintsText, progressText } from "./ranking.js";
 /** @typedef {import("./types.js").App} App */
 /** @typedef {import("./types.js").Message} Message */
 
+/**
+ * A board's result, linking to its game's replay where it has one.
+ * @param {Message} entry
+ * @param {string} text
+ */
+function replayLink(entry, text) {
+  return entry.replay ? h("a", { href: `/play#replay=${encodeURIComponent(entry.replay)}` }, text) : text;
+}
+
 export class BoardScreen {
   /**
    * @param {App} app
@@ -179,10 +188,11 @@ export class BoardScreen {
         // one's own row marked, as the terminal's ▸ marks it
         { class: me && e.player.toLowerCase() === me ? "mine" : null, dataset: { player: e.player } },
         h("td", { class: "n" }, String(e.rank)),
+        // a name opens the player's page (their ratings); a result, its game's replay
         h(
           "td",
           {},
-          e.replay && !counting ? h("a", { href: `/play#replay=${encodeURIComponent(e.replay)}` }, e.player) : e.player,
+          h("a", { href: `/play#player=${encodeURIComponent(e.player)}`, dataset: { to: "player" } }, e.player),
           follow(e.player),
         ),
         counting
@@ -190,12 +200,7 @@ export class BoardScreen {
           : rating
             ? [h("td", { class: "n" }, String(e.rating)), h("td", { class: "n" }, String(e.races))]
             : [
-                h(
-                  "td",
-                  {},
-                  (e.won ? "won" : progressText(e, page.unit)) +
-                    (e.hints ? ` · ${e.hints} hint${e.hints === 1 ? "" : "s"}` : ""),
-                ),
+                h("td", {}, replayLink(e, (e.won ? "won" : progressText(e, page.unit)) + hintsText(e))),
                 // (a game not won is ranked by its cards and moves, not its time)
                 h("td", { class: "n" }, e.won ? clock(e.time_ms || 0) : "—"),
                 h("td", { class: "n" }, String(e.moves)),

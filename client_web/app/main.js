@@ -16,6 +16,8 @@ import { Link, ServerError, errorText, storedToken } from "./link.js";
 // gesture (the one a browser lets a page start its audio on) may be on the first screen
 import "./sound.js";
 import { followInPage } from "./links.js";
+import { challengeId, groupLink, hashField, roomCode } from "./address.js";
+import { PlayerScreen } from "./ratings.js";
 
 /** @typedef {import("./types.js").App} App */
 /** @typedef {import("./types.js").Message} Message */
@@ -26,10 +28,6 @@ import { followInPage } from "./links.js";
  * has been routed, whether the welcome's `resume` has been taken up, the address routed.
  * @typedef {App & { screen: Screen | null, started: boolean, resumedOnce?: boolean, routed?: string, dealing?: string | null }} Main
  */
-
-// a challenge's id, as challenge.js's CHALLENGE_ID (and the server's) has it: known here
-// before challenge.js is loaded, to route /c/ID
-const CHALLENGE_ID = /^[a-z2-7]{16}$/;
 
 // the modules the first screen does not need, by name; `loaded` holds those loaded so far
 /**
@@ -187,13 +185,6 @@ function groupsArea() {
   return slot;
 }
 
-// a group's link, /g/ID?k=KEY: its id and key, or null
-function groupLink() {
-  const match = location.pathname.match(/^\/g\/([a-z0-9]{10})$/);
-  const key = new URLSearchParams(location.search).get("k");
-  return match && key ? { group: match[1], key } : null;
-}
-
 /** @param {unknown} error */
 function unloadable(error) {
   return `This screen could not be loaded (${errorText(error)}): check the connection, then reload the page.`;
@@ -325,30 +316,6 @@ window.addEventListener("popstate", routeChanged);
 window.addEventListener("hashchange", routeChanged);
 followInPage((address) => app.go(address));
 
-function roomCode() {
-  const match = location.pathname.match(/^\/r\/([A-Za-z0-9]{1,16})$/);
-  return match ? match[1].toUpperCase() : null;
-}
-
-function challengeId() {
-  const match = location.pathname.match(/^\/c\/([^/]+)$/);
-  return match && CHALLENGE_ID.test(match[1]) ? match[1] : null;
-}
-
-/**
- * A field of the address's hash (`#daily=gate&x`: "gate" for daily, "" for x), or null.
- * @param {string} name
- * @returns {string | null}
- */
-function hashField(name) {
-  const hash = location.hash.replace(/^#/, "");
-  for (const part of hash.split("&")) {
-    const [key, value] = part.split("=");
-    if (key === name) return value === undefined ? "" : decodeURIComponent(value);
-  }
-  return null;
-}
-
 async function route() {
   app.routed = location.href;
   // a tab signed out has no connection, and will have none: it says so wherever it goes
@@ -377,6 +344,8 @@ async function route() {
   const group = hashField("group");
   if (group !== null)
     return withModule("groups", ({ GroupScreen }) => app.show(new GroupScreen(app, group, hashField("board"))));
+  const player = hashField("player"); // another player's page: their ratings
+  if (player) return app.show(new PlayerScreen(app, player));
   const league = hashField("league");
   if (league !== null) return withModule("league", ({ LeagueScreen }) => app.show(new LeagueScreen(app, league)));
   const board = hashField("board");

@@ -2,9 +2,11 @@
 // The home screen's ratings (docs/ratings.md): the player's rating at each game they have
 // raced a rated race at, from the server's `profile` (docs/protocol.md#profile), each
 // linking to the game's rating board. Shown as the answer comes; a failure says so in
-// the box, and the rest of the home screen stands.
+// the box, and the rest of the home screen stands. And another player's page
+// (`#player=NAME`, a name on a board leads there): their ratings, as the terminal's
+// `profile NAME` shows them.
 
-import { h, replace } from "./dom.js";
+import { backToGames, h, replace } from "./dom.js";
 import { errorText } from "./link.js";
 
 /**
@@ -26,12 +28,16 @@ export function ratingsBox(request, games) {
  * The box's contents: a heading and a line a game, or how to get a rating.
  * @param {Record<string, any>[]} ratings `profile`'s, highest first
  * @param {Record<string, any>[]} games
+ * @param {string | null} [whose] another player's name (null: one's own)
  * @returns {HTMLElement[]}
  */
-export function ratingsList(ratings, games) {
-  const head = h("h2", {}, "Your ratings");
+export function ratingsList(ratings, games, whose = null) {
+  const head = h("h2", {}, whose ? `${whose}'s ratings` : "Your ratings");
   if (!ratings.length)
-    return [head, h("p", { class: "muted" }, "No rating yet: a race against people (two or more) rates you.")];
+    return [
+      head,
+      h("p", { class: "muted" }, `No rating yet: a race against people (two or more) rates ${whose || "you"}.`),
+    ];
   const name = (/** @type {string} */ id) => (games.find((g) => g.id === id) || { name: id }).name;
   const rows = ratings.map((r) =>
     h(
@@ -52,4 +58,25 @@ export function ratingsList(ratings, games) {
         "it counts only what your races have proved (your skill, less three times the doubt left about it).",
     ),
   ];
+}
+
+/** A player's page: their ratings at each game, by their name (the server's `profile`). */
+export class PlayerScreen {
+  /**
+   * @param {{ link: { request: (type: string, fields?: Record<string, any>) => Promise<Record<string, any>> }, games: Record<string, any>[] }} app
+   * @param {string} name
+   */
+  constructor(app, name) {
+    this.root = h("section", { class: "player", dataset: { player: name } });
+    app.link.request("profile", { name }).then(
+      (reply) =>
+        replace(
+          this.root,
+          h("h1", {}, reply.player),
+          ...ratingsList(reply.ratings || [], app.games, reply.player),
+          backToGames(),
+        ),
+      (error) => replace(this.root, h("p", { class: "note" }, errorText(error)), backToGames()),
+    );
+  }
 }

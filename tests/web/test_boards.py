@@ -103,5 +103,17 @@ def test_a_player_follows_from_a_board_and_sees_those_they_follow(
         page.click(follow)
         page.wait_for_selector(f"{follow}[aria-pressed=false]:text('Follow')")
         shot(page, "board-follow")
+        # a result opens its game's replay; a name, the player's page (today's replays are
+        # private till the reset, and a name had led only to one)
+        href = page.get_attribute('.boards tr[data-player="nia"] td:nth-child(3) a', "href")
+        assert href is not None and href.startswith("/play#replay="), href
+        page.click('.boards tr[data-player="nia"] a[data-to=player]')
+        page.wait_for_selector(".player h1:text-is('nia')")
+        assert page.evaluate("location.hash") == "#player=nia"
+        said = page.inner_text(".player")
+        assert "nia's ratings" in said
+        assert "No rating yet: a race against people (two or more) rates nia." in said
+        page.go_back()
+        page.wait_for_selector(".boards tbody tr")
     finally:
         context.close()

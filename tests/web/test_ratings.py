@@ -93,6 +93,12 @@ def test_ratings_in_the_lobby_the_results_the_home_screen_and_the_board(
             ["1", "ann", str(first.shown), "1"],
             ["2", "bob", str(second.shown), "1"],
         ]
+        # bob's name: his page, his rating at each game (the terminal's profile bob)
+        ann.click('.boards tr[data-player="bob"] a[data-to=player]')
+        his = ann.wait_for_selector('.player li[data-game="doubles-and-quits"]')
+        assert his is not None
+        assert his.inner_text() == f"Doubles and Quits: {second.shown} (1 rated race)"
+        assert ann.inner_text(".player h2") == "bob's ratings"
     finally:
         ann_ctx.close()
         bob_ctx.close()
