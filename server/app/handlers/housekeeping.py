@@ -152,11 +152,8 @@ class Housekeeping(Part):
                 members = room.members()
                 online = await self.ctx.online(members)
                 for racer in members:
-                    if racer.pid in online:
-                        self.absent_since.pop(racer.pid, None)
-                        continue
-                    since = self.absent_since.setdefault(racer.pid, now)
-                    if now - since < limit or racer.gid is None:
+                    away = self._away_ms(racer.pid, racer.pid in online, now)
+                    if away < limit or racer.gid is None:
                         continue
                     live = await self.keeper.get_game(racer.gid, fresh=True)
                     if live is not None and not live.finished:
@@ -190,13 +187,20 @@ class Housekeeping(Part):
         keep it."""
         pid = room.host
         host = room.racers.get(pid)
-        if host is None or await self.ctx.online([host]):
-            self.absent_since.pop(pid, None)
+        if host is None:
             return
-        since = self.absent_since.setdefault(pid, now)
-        if now - since >= grace:
+        if self._away_ms(pid, bool(await self.ctx.online([host])), now) >= grace:
             await self.steps.hand_over(room, pid)
             await self.host.broadcast_room(room)  # (who hosts now, told)
+
+    def _away_ms(self, pid: str, here: bool, now: int) -> int:
+        """How long a player has had no connection to any process (``here``: they have
+        one now), counted from when this process saw them go, or from the first pass
+        that found them away (kept in memory only: a restart counts afresh)."""
+        if here:
+            self.absent_since.pop(pid, None)
+            return 0
+        return now - self.absent_since.setdefault(pid, now)
 
     async def catch_up_rooms(self) -> None:
         """Read again the rooms held here that changed without this process hearing of
