@@ -61,7 +61,10 @@ def test_ratings_in_the_lobby_the_results_the_home_screen_and_the_board(
         ann.fill("#notation", pair)
         ann.press("#notation", "Enter")
         bob.wait_for_selector('.bars .bar-row:has-text("ann"):has-text("1 move")')
-        ann.click("[data-act=resign]")
+        ann.wait_for_selector('.race-game .moves:text-is("1 move")')
+        # (one deal in thirty has no move left after its first pair: that game is lost)
+        if ann.get_attribute(".race-game .status", "data-status") == "playing":
+            ann.click("[data-act=resign]")
         bob.click("[data-act=resign]")
         first, second = rt.update([rt.DEFAULT, rt.DEFAULT], [1, 2])
         for page in (ann, bob):
