@@ -16,12 +16,17 @@ import { entryText, hintsText, progressText } from "./ranking.js";
 /** @typedef {import("./types.js").Message} Message */
 
 /**
- * A board's result, linking to its game's replay where it has one.
+ * A board's result, linking to its game's replay where the one looking may see it: a
+ * daily game's is anyone's once its day is before the server's `today`, and its own
+ * player's before that (the server refuses the rest: docs/protocol.md, `board`).
  * @param {Message} entry
  * @param {string} text
+ * @param {string | undefined} today the board reply's `today`
+ * @param {boolean} mine whether the entry is the viewer's own
  */
-function replayLink(entry, text) {
-  return entry.replay ? h("a", { href: `/play#replay=${encodeURIComponent(entry.replay)}` }, text) : text;
+function replayLink(entry, text, today, mine) {
+  const shown = entry.replay && (mine || !entry.day || !today || entry.day < today);
+  return shown ? h("a", { href: `/play#replay=${encodeURIComponent(entry.replay)}` }, text) : text;
 }
 
 export class BoardScreen {
@@ -182,11 +187,12 @@ export class BoardScreen {
       : rating
         ? ["#", "player", "rating", "races"]
         : ["#", "player", "result", "time", "moves"];
+    const mine = (/** @type {Message} */ e) => me !== null && e.player.toLowerCase() === me;
     const rows = page.entries.map((/** @type {Message} */ e) =>
       h(
         "tr",
         // one's own row marked, as the terminal's ▸ marks it
-        { class: me && e.player.toLowerCase() === me ? "mine" : null, dataset: { player: e.player } },
+        { class: mine(e) ? "mine" : null, dataset: { player: e.player } },
         h("td", { class: "n" }, String(e.rank)),
         // a name opens the player's page (their ratings); a result, its game's replay
         h(
@@ -200,7 +206,11 @@ export class BoardScreen {
           : rating
             ? [h("td", { class: "n" }, String(e.rating)), h("td", { class: "n" }, String(e.races))]
             : [
-                h("td", {}, replayLink(e, (e.won ? "won" : progressText(e, page.unit)) + hintsText(e))),
+                h(
+                  "td",
+                  {},
+                  replayLink(e, (e.won ? "won" : progressText(e, page.unit)) + hintsText(e), page.today, mine(e)),
+                ),
                 // (a game not won is ranked by its cards and moves, not its time)
                 h("td", { class: "n" }, e.won ? clock(e.time_ms || 0) : "—"),
                 h("td", { class: "n" }, String(e.moves)),

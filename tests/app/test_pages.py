@@ -99,8 +99,10 @@ async def test_the_board_page_in_a_real_browser(server: Running, tmp_path: Path)
     dom = await browse(f"{http(server)}/leaderboard/daily/nestor", tmp_path / "a", "--dump-dom")
     assert f"<title>Nestor: daily challenge, {day}</title>" in dom
     assert dom.count("<tr>") == 3  # the head and two entries
-    assert ">ann</a>" in dom and ">bob</a>" in dom
-    assert 'href="/replay/' in dom
+    # a name leads to the player's page; today's results to no replay (private till the
+    # reset: the link answered 403)
+    assert 'href="/play#player=ann">ann</a>' in dom and 'href="/play#player=bob">bob</a>' in dom
+    assert 'href="/replay/' not in dom
     assert 'name="viewport"' in dom or "name=viewport" in dom
     # the day picker: a form that names a game and a day
     assert 'name="game"' in dom and 'type="date"' in dom
@@ -189,6 +191,27 @@ def test_a_game_not_won_has_no_time_on_a_board_page() -> None:
     assert "1:01" not in html and "<td>30/52</td><td class=n>—</td>" in html, html
     # the numbers' columns headed over them, on the right
     assert "<th class=n>time</th><th class=n>moves</th>" in html and "th.n" in STYLE
+
+
+def test_a_board_page_links_a_replay_only_once_it_is_public() -> None:
+    """A name leads to its player's page; a result to its game's replay where anyone may
+    see it: a daily game's from the day after its day (the page linked today's names to
+    replays that answered 403 until the reset). The all-time board holds both."""
+    from server.app.domain.boards import parse_board
+    from server.app.transport.pages import board_html
+
+    board = parse_board("best/gate", "2026-11-22", "2026-W47")
+    entries = [
+        {"rank": 1, "player": "ann b", "won": True, "time_ms": 9_000, "moves": 90,
+         "replay": "aaaaaaaaaaaaaaaa", "day": "2026-11-22"},
+        {"rank": 2, "player": "bob", "won": True, "time_ms": 10_000, "moves": 91,
+         "replay": "bbbbbbbbbbbbbbbb", "day": "2026-11-21"},
+    ]  # fmt: skip
+    html = board_html({"entries": entries, "size": 2}, board, "2026-11-22")
+    assert '<a href="/play#player=ann%20b">ann b</a>' in html, html
+    assert '<a href="/play#player=bob">bob</a>' in html, html
+    assert "/replay/aaaaaaaaaaaaaaaa" not in html, html
+    assert '<td><a href="/replay/bbbbbbbbbbbbbbbb">won</a></td>' in html, html
 
 
 async def test_metrics_in_the_prometheus_format(server: Running) -> None:

@@ -155,7 +155,8 @@ async def test_a_known_sequence_gives_the_librarys_figures(board_of_two: Setting
         status, _, page = await fetch(f"{http}/leaderboard/rating/{GAME}")
         assert status == 200 and "<th class=n>rating</th><th class=n>races</th>" in page
         cells = f"<td class=n>{top['rating']}</td><td class=n>{top['races']}</td>"
-        assert f"<td>{by_ordinal[0]}</td>{cells}" in page
+        name = by_ordinal[0]
+        assert f'<td><a href="/play#player={name}">{name}</a></td>{cells}' in page
 
 
 async def test_the_board_waits_for_enough_races(server: Running) -> None:

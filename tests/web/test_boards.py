@@ -103,10 +103,12 @@ def test_a_player_follows_from_a_board_and_sees_those_they_follow(
         page.click(follow)
         page.wait_for_selector(f"{follow}[aria-pressed=false]:text('Follow')")
         shot(page, "board-follow")
-        # a result opens its game's replay; a name, the player's page (today's replays are
-        # private till the reset, and a name had led only to one)
-        href = page.get_attribute('.boards tr[data-player="nia"] td:nth-child(3) a', "href")
+        # a result opens its game's replay, where its player may see it: one's own today,
+        # another's once the day is over (it led to a replay private till the reset); a
+        # name, the player's page
+        href = page.get_attribute('.boards tr[data-player="pip"] td:nth-child(3) a', "href")
         assert href is not None and href.startswith("/play#replay="), href
+        assert page.locator('.boards tr[data-player="nia"] td:nth-child(3) a').count() == 0
         page.click('.boards tr[data-player="nia"] a[data-to=player]')
         page.wait_for_selector(".player h1:text-is('nia')")
         assert page.evaluate("location.hash") == "#player=nia"

@@ -85,6 +85,7 @@ class Leaderboards(Part):
             page["unit"] = lost.unit(GAMES[board.game].cls)
         if board.kind == "rating":  # who is on it: those rated often enough (ratings.md)
             page["min_races"] = self.settings.rating_board_races
+        page["today"] = d.day_of(self.now())  # (today's daily replays are private)
         return {"board": board.id, "title": board.title(), "kind": board.kind, **page}
 
     async def _book(self, board: Board) -> dict[str, Any] | None:

@@ -261,6 +261,7 @@ class Grouping(Part):
             page = await self.week_board(group, *week)
         else:
             page = await self.among(group, req.board)
+        page["today"] = d.day_of(now)  # (today's daily replays are private: protocol.md)
         return {"type": "board", "group": group.id, "group_name": group.name, **page}
 
     # -- replies -------------------------------------------------------------------------

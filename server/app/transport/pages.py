@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from html import escape
 from typing import Any
+from urllib.parse import quote
 
 from server.engine import GAMES
 
@@ -70,16 +71,25 @@ def _reached(result: dict[str, Any], unit: str) -> str:
     return f"{_got(result, 'pairs')} off" if unit == "pairs" else f"{_got(result, unit)} home"
 
 
+def public_replay(entry: dict[str, Any], today: str) -> bool:
+    """Whether a board entry's replay is anyone's to see: a daily game's only once its
+    day is over (``handlers/replays.py``), so today's results link to none.
+
+    >>> today = "2026-11-22"
+    >>> public_replay({"day": "2026-11-21"}, today), public_replay({"day": today}, today)
+    (True, False)
+    """
+    day = entry.get("day")
+    return not isinstance(day, str) or day < today
+
+
 def board_html(page: dict[str, Any], board: Board, today: str, meta: str = "") -> str:
     rows = []
     counting = board.counting
     for entry in page["entries"]:
-        player = escape(str(entry.get("player", "?")))
-        replay = entry.get("replay")
-        if replay and not counting:
-            player_cell = f'<a href="/replay/{escape(str(replay))}">{player}</a>'
-        else:
-            player_cell = player
+        name = str(entry.get("player", "?"))
+        # a name leads to the player's page in the browser client (their ratings)
+        player_cell = f'<a href="/play#player={escape(quote(name, safe=""))}">{escape(name)}</a>'
         if counting:
             cells = f"<td class=n>{int(entry.get('count', 0))}</td>"
         elif board.kind == "rating":  # (docs/ratings.md)
@@ -89,9 +99,12 @@ def board_html(page: dict[str, Any], board: Board, today: str, meta: str = "") -
             )
         else:
             result = "won" if entry.get("won") else _got(entry, page.get("unit"))
-            result += replays.hints_text(entry)
+            result = escape(result + replays.hints_text(entry))
+            replay = entry.get("replay")
+            if replay and public_replay(entry, today):
+                result = f'<a href="/replay/{escape(str(replay))}">{result}</a>'
             cells = (
-                f"<td>{escape(result)}</td><td class=n>{_duration(entry)}</td>"
+                f"<td>{result}</td><td class=n>{_duration(entry)}</td>"
                 f"<td class=n>{int(entry.get('moves', 0))}</td>"
             )
         rows.append(f"<tr><td class=n>{int(entry['rank'])}</td><td>{player_cell}</td>{cells}</tr>")
