@@ -26,7 +26,7 @@ from .views import GAME_IDS, GAME_LIST, played, snapshot
 WIDTH, ROWS = 80, 23  # (the input line is the 24th)
 START = 1_795_671_234_073  # the practice game's started_at, server ms
 RESET = START + 13 * 3_600_000
-LINE = "Patience Race · The Gate · 2026-11-22 · not won · 2:12 · 30 moves · 9/52 home"
+LINE = "Patience Race · The Gate · 2026-11-22 · not won · 30 moves · 9/52 home"
 
 
 def ghost(name: str, home: int, moves: int, status: str = "resigned", at: int = 90_000) -> Any:
@@ -147,8 +147,8 @@ def test_the_panel_beside_the_board_has_every_ghost_where_they_fit() -> None:
     assert "more ahead" not in text and "more behind" not in text
     # a terminal of 16 lines leaves the panel 9: dee and the ghosts nearest her
     short = screen(model, START + 41_000, rows=16)
-    assert re.search(r"▸dee +3/52", short) and re.search(r" 3 more ahead\n", short), short
-    assert sorted(ghost_lines(short)) == ["bob", "p3", "p4", "p5", "p6"]
+    assert re.search(r"▸dee +3/52", short) and re.search(r" 2 more ahead\n", short), short
+    assert sorted(ghost_lines(short)) == ["bob", "p2", "p3", "p4", "p5", "p6"]
 
 
 def test_a_short_panel_shows_the_ghosts_nearest_the_player_and_how_many_more() -> None:

@@ -149,13 +149,15 @@ def result_line(
     >>> result_line("The Gate", "2026-11-22", True, 205_000, 142, 52, 52)
     'Patience Race · The Gate · 2026-11-22 · won in 3:25 · 142 moves · 52/52 home'
     >>> result_line("Nestor", "2026-11-22", False, 61_000, 20, 30, 52, par=31)
-    'Patience Race · Nestor · 2026-11-22 · not won · 1:01 · 20 moves · 30/52 home · par 31'
+    'Patience Race · Nestor · 2026-11-22 · not won · 20 moves · 30/52 home · par 31'
     >>> result_line("Nestor", "2026-11-22", False, 61_000, 20, 30, 52, hints=2)
-    'Patience Race · Nestor · 2026-11-22 · not won · 1:01 · 20 moves · 30/52 home · 2 hints'
+    'Patience Race · Nestor · 2026-11-22 · not won · 20 moves · 30/52 home · 2 hints'
     >>> result_line("Nestor", "2026-11-22", False, 61_000, 20, 30, 52, unit="pairs")
-    'Patience Race · Nestor · 2026-11-22 · not won · 1:01 · 20 moves · 15/26 pairs off'
+    'Patience Race · Nestor · 2026-11-22 · not won · 20 moves · 15/26 pairs off'
+
+    A game not won gives no time, as no board shows one: its time ranks nothing.
     """
-    outcome = f"won in {clock_text(time_ms)}" if won else f"not won · {clock_text(time_ms)}"
+    outcome = f"won in {clock_text(time_ms)}" if won else "not won"
     got = f"{home // 2}/{total // 2} pairs off" if unit == "pairs" else f"{home}/{total} home"
     line = f"Patience Race · {game_name} · {day} · {outcome} · {moves_text(moves)} · {got}"
     if par is not None:
