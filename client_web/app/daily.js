@@ -118,6 +118,8 @@ export class DailyScreen {
     this.drawn = null;
     /** @type {number | null} the player's place in it */
     this.place = null;
+    /** @type {number | null} when the next deal comes, on `performance.now()`'s clock */
+    this.resetAt = null;
     this.root = h("section", { class: "daily" });
     this.top = h("div", { class: "daily-head" });
     this.placingBox = h("div", { class: "placing" });
@@ -153,12 +155,8 @@ export class DailyScreen {
     }
     const title = h("h1", {}, `${this.name}: daily challenge, ${status.day}`);
     const difficulty = difficultyLine(status.difficulty);
-    const resets = h(
-      "p",
-      { class: "muted" },
-      `A new deal in ${clock(status.reset_in_ms)} (00:00 UTC).`,
-      commitmentLine(status.commitment),
-    );
+    this.resetsAt(status);
+    const resets = this.resets(commitmentLine(status.commitment));
     // the streaks, before the attempt as after it
     const streak = status.streak ? h("p", { class: "muted streak" }, streakText(status.streak)) : null;
     if (status.ranked_attempt === "pending") {
@@ -197,6 +195,25 @@ export class DailyScreen {
         resets,
       );
     }
+  }
+
+  /**
+   * When the next deal comes, from a `daily` reply's `reset_in_ms` (the server's clock),
+   * kept on this page's clock so that the attempt's end can say it again.
+   * @param {Message} reply
+   */
+  resetsAt(reply) {
+    if (typeof reply.reset_in_ms === "number") this.resetAt = performance.now() + reply.reset_in_ms;
+  }
+
+  /**
+   * "A new deal in 12:59:19 (00:00 UTC).", as of now, or nothing where it is not known.
+   * @param {...(Node | null)} after
+   */
+  resets(...after) {
+    if (this.resetAt === null) return null;
+    const left = clock(this.resetAt - performance.now());
+    return h("p", { class: "muted resets" }, `A new deal in ${left} (00:00 UTC).`, ...after);
   }
 
   // the player's current solo game, as they signed in, is a practice of this game's deal
@@ -259,6 +276,7 @@ export class DailyScreen {
       this.app.notice(errorText(error));
       return;
     }
+    this.resetsAt(reply);
     if (this.game) this.game.destroy();
     if (this.app.welcome && this.app.welcome.resume)
       this.app.welcome.resume = { ...this.app.welcome.resume, solo: null }; // (taken up: it grows stale)
@@ -332,6 +350,7 @@ export class DailyScreen {
         difficultyLine(message.difficulty),
         this.practiceControls("Practise against the board"),
         this.boardLink(message.day),
+        this.resets(),
       );
       return true;
     }

@@ -212,6 +212,9 @@ def test_a_daily_is_started_when_ready_played_and_shared(
         text = line.inner_text()
         assert text.startswith("Patience Race · Nestor · ") and "1 move" in text
         assert "streak" in page.inner_text(".result-line")
+        # when the next deal comes, as the page said before the attempt (it said nothing)
+        resets = r"A new deal in \d+:\d\d(:\d\d)? \(00:00 UTC\)\."
+        assert re.search(resets, page.inner_text(".daily"))
         page.click("[data-act=copy]")
         page.wait_for_selector("[data-act=copy]:text('Copied')")
         assert page.evaluate("navigator.clipboard.readText()") == text
