@@ -118,6 +118,9 @@ async def test_an_outage_is_logged_a_line_a_kind_every_few_seconds(
         *(c.request("new_game", game="gate") for c in clients for _ in range(10))
     )
     assert {r["code"] for r in replies} == {"internal_error"}
+    # said as what it is, not as a fault of the server's own ("could not handle this
+    # request (it is logged)" left a player wondering whether their move counted)
+    assert all("cannot reach its database just now" in r["message"] for r in replies), replies
     await server.service.housekeeping.run_once()  # which meets the outage too
     outage.restart()
     failing = [r for r in caplog.records if "redis unavailable" in r.getMessage()]

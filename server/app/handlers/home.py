@@ -18,6 +18,7 @@ from server.protocol import messages as m
 from ..domain import games as g
 from ..events import GameEnded, RacerProgress
 from ..moves import MovePath
+from ..store.failures import failure_text
 from .base import Context, Handler, Part, Session
 from .daily import DailyChallenge
 from .keeper import GameKeeper
@@ -108,7 +109,4 @@ class Homing(Part):
         if isinstance(exc, ProtocolError):
             return {"code": exc.code.value, "message": exc.message}
         self.failures.failed("home", exc, player=session.player)
-        return {
-            "code": ErrorCode.INTERNAL_ERROR.value,
-            "message": "the server could not handle this request (it is logged)",
-        }
+        return {"code": ErrorCode.INTERNAL_ERROR.value, "message": failure_text(exc)}

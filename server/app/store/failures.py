@@ -28,7 +28,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from redis.exceptions import RedisClusterException, RedisError
+from redis.exceptions import RedisClusterException, RedisError, ResponseError
 
 #: what an unreachable, restarting or loading Redis raises: redis-py's own errors, the
 #: socket's, and a wait for an answer that ran out
@@ -59,6 +59,22 @@ LOCAL_ERRNOS = frozenset(
         errno.ENOMEM,
     )
 )
+
+
+#: what a request that failed for want of Redis answers (code ``internal_error``): what
+#: happened and what to do, where "could not handle this request" left a player wondering
+#: whether their move counted (docs/protocol.md, ``internal_error``)
+STORE_AWAY = (
+    "the server cannot reach its database just now: try again in a moment (once it is"
+    " back, the game shows as it stands)"
+)
+#: what any other failed request answers
+FAULT = "the server could not handle this request (it is logged)"
+
+
+def failure_text(exc: BaseException) -> str:
+    """The message of the ``internal_error`` a request that raised ``exc`` answers."""
+    return STORE_AWAY if unavailable(exc) and not isinstance(exc, ResponseError) else FAULT
 
 
 def redis_error(exc: BaseException) -> bool:

@@ -44,7 +44,7 @@ from server.protocol import ErrorCode, ProtocolError
 from ..metrics import Metrics
 from ..service import Service
 from ..settings import Settings
-from ..store.failures import FailureLog, redis_error
+from ..store.failures import FailureLog, failure_text, redis_error
 from . import web
 from .session import Outbox, WsSession, _error, frame_size, frames_end, read_frames
 
@@ -335,11 +335,7 @@ class WebServer:
         if redis_error(exc):
             self.metrics.redis_errors += 1
         self.failures.failed("request", exc, player=session.player)
-        return _error(
-            request_id,
-            ErrorCode.INTERNAL_ERROR,
-            "the server could not handle this request (it is logged)",
-        )
+        return _error(request_id, ErrorCode.INTERNAL_ERROR, failure_text(exc))
 
     async def handler(self, ws: ServerConnection) -> None:
         """A connection's coroutine: every request but a move on a game held here (see
