@@ -522,12 +522,23 @@ class Client:
 
     async def leave(self) -> None:
         """Leave the room (resigning a race game in play) and quit, saying what became of
-        the race."""
-        after = None
+        the race. Only the server's ``left`` makes it so: a leave it never heard (no
+        connection, or the request failed) leaves the player in the room with their game
+        going on, and the farewell says that, not that the game was resigned."""
+        after, unheard = None, "not connected"
         if self.model.me is not None and self.conn is not None and self.conn.connected:
-            reply = await self.call("room_leave")
-            after = reply.get("state") if reply is not None else None
-        self.farewell = left_room(self.model, after if isinstance(after, str) else None)
+            try:
+                reply = await self.conn.request("room_leave")
+            except ServerError as exc:
+                unheard = exc.message
+            except LinkError as exc:
+                unheard = str(exc)
+            else:
+                unheard = ""
+                after = reply.get("state")
+        self.farewell = left_room(
+            self.model, after if isinstance(after, str) else None, unheard=unheard or None
+        )
         self._tell_made()
         raise Quit(0)
 

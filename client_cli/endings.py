@@ -231,11 +231,13 @@ def farewell(model: Model, said: str = "") -> str:
     return with_made(model, said)
 
 
-def left_room(model: Model, after: str | None = None) -> str:
+def left_room(model: Model, after: str | None = None, *, unheard: str | None = None) -> str:
     """What is printed as the player leaves a room, once the screen that said it is gone:
     the race's result and their replay, or what became of a race left running. ``after``:
     the room's state once they had gone, as the server's ``left`` says it (``closed``:
-    they were the last in it; None: not known).
+    they were the last in it; None: not known). ``unheard``: why the server never
+    acknowledged the leave (``not connected``), so the player is still in the room and
+    their game goes on: saying it was resigned would be false.
 
     >>> from .model import Game
     >>> model = Model(server="ws://127.0.0.1:8765", me="ann", room_code="DGG3XT",
@@ -260,6 +262,13 @@ def left_room(model: Model, after: str | None = None) -> str:
     >>> print(left_room(model, "closed"))  # doctest: +NORMALIZE_WHITESPACE
     You left room DGG3XT, the last in it, so it is closed. To open another: patience-race
     race new wedge
+
+    A leave the server never heard:
+
+    >>> model.room = {"code": "DGG3XT", "state": "racing"}
+    >>> print(left_room(model, unheard="not connected"))  # doctest: +NORMALIZE_WHITESPACE
+    The server did not hear you leave (not connected): you are still in room DGG3XT, and
+    your game goes on. To go back: patience-race race join DGG3XT
     """
     code, room, game = model.room_code, model.room or {}, model.game
     state = room.get("state")
@@ -271,6 +280,21 @@ def left_room(model: Model, after: str | None = None) -> str:
         if mine and game is not None
         else ""
     )
+    if unheard is not None:
+        back = command(model.server, f"race join {code}")
+        going = (
+            ", and your game goes on"
+            if mine and game is not None and not game.over and state == RACING
+            else ""
+        )
+        still = (
+            f"The server did not hear you leave ({unheard}): you are still in room "
+            f"{code}{going}. To go back: {back}"
+        )
+        if state == FINISHED:
+            over = result_note(room, model.me) + (replay if game is not None and game.over else "")
+            return f"{over}\n{still}"
+        return still
     if state == FINISHED:
         return result_note(room, model.me) + (replay if game is not None and game.over else "")
     resigned = ", and your game is resigned" if mine and game and not game.over else ""

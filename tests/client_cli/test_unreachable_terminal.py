@@ -1,0 +1,57 @@
+"""What the client says when the server cannot hear it: a request that never went says
+so, one that went but was not answered may have been carried out, and leaving a room the
+server did not hear about leaves the player in it (the farewell must not say the game was
+resigned). The real client in a pseudo-terminal, against the real server as a child
+process, which the tests kill (-9: no closing handshake, as a machine that dies)."""
+
+from __future__ import annotations
+
+import re
+import signal
+from pathlib import Path
+
+from tests.app.conftest import ServerProcess
+
+from .terminal import Terminal
+
+#: the first legal move, once the line under it (the keys) is drawn too
+LEGAL = r"legal: #?1 (\S+).*\n.*q (?:quit|leave)"
+
+
+def start(terminals: list[Terminal], server: ServerProcess, config: Path, *args: str) -> Terminal:
+    terminal = Terminal(list(args), server=server.url, config=config)
+    terminals.append(terminal)
+    return terminal
+
+
+def flat(text: str) -> str:
+    """The screen's words with the terminal's line breaks taken out."""
+    return re.sub(r"\s+", " ", text)
+
+
+def test_leaving_a_race_the_server_cannot_hear_says_you_are_still_in_it(
+    server_process: ServerProcess, tmp_path: Path, terminals: list[Terminal]
+) -> None:
+    ann = start(terminals, server_process, tmp_path / "ann", "race", "new", "gate", "--seed=7")
+    ann.wait_for("name:")
+    ann.type("ann")
+    code = ann.wait_for(r"race join ([A-Z0-9]{6})").group(1)
+    ann.type("s")  # a race of one
+    ann.wait_for(LEGAL, timeout=15)
+    assert server_process.process is not None
+    server_process.stop(signal.SIGKILL)
+    ann.wait_for(r"reconnecting in \d")
+    ann.child.sendintr()
+    ann.wait_for(r"Leave the race\?")
+    ann.type("y")
+    assert ann.exit_code() == 0
+    said = flat(ann.text)
+    assert "resigned" not in said, ann.text
+    assert f"still in room {code}" in said, ann.text
+    assert f"race join {code}" in said, ann.text
+
+    # and so it is: back on the server, the same command takes the race up
+    server_process.start()
+    again = start(terminals, server_process, tmp_path / "ann", "race", "join", code)
+    again.wait_for(rf"Back in room {code}\.", timeout=15)
+    again.wait_for(LEGAL)
