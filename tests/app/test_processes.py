@@ -164,6 +164,43 @@ async def test_a_race_survives_killed_processes(redis_url: str, tmp_path: Path) 
                 proc.stop(signal.SIGKILL)
 
 
+async def test_a_move_whose_progress_died_with_its_process_is_told_on_the_racers_return(
+    redis_url: str, tmp_path: Path
+) -> None:
+    """A process killed after acknowledging a move but before its progress tick took the
+    news with it: the racers on other processes kept the racer one move behind until
+    they moved again. The racer's return (here through another process) tells the room
+    how the racer's game stands in its log."""
+    (tmp_path / "one").mkdir()
+    (tmp_path / "two").mkdir()
+    one = ServerProcess(redis_url, tmp_path / "one", PATIENCE_SECRET="s3cret")
+    # (progress held back a minute: the window between a move's acknowledgement and its
+    # progress event, 0.1 s by default, made wide enough to kill the process in)
+    two = ServerProcess(
+        redis_url, tmp_path / "two", PATIENCE_SECRET="s3cret", PATIENCE_PROGRESS_INTERVAL="60"
+    )
+    try:
+        for proc in (one, two):
+            await asyncio.to_thread(proc.start)
+        ann, bob = await player(one.url, "ann"), await player(two.url, "bob")
+        code = (await ann.call("room_create", game="gate", seed=3))["code"]
+        await bob.call("room_join", code=code)
+        await bob.call("ready")
+        await ann.call("start")
+        await ann.event("race_start")
+        start = await bob.event("race_start")
+        moved = await bob.call("move", move=start["legal"][0])
+        assert moved["view"]["moves"] == 1  # acknowledged: in Redis
+        await asyncio.to_thread(two.stop, signal.SIGKILL)
+        bob = await signed_in(one.url, bob.token or "")
+        told = await ann.event("progress", lambda e: e["player"] == "bob", timeout=5)
+        assert told["moves"] == 1 and told["status"] == "playing"
+    finally:
+        for proc in (one, two):
+            if proc.process is not None:
+                proc.stop(signal.SIGKILL)
+
+
 async def timed_race(host: Running, guest: Running) -> tuple[str, Client, Client]:
     """ann (through ``host``) and bob (through ``guest``) racing The Gate with a time limit
     of 10 s, ann one move in."""

@@ -20,7 +20,7 @@ from ..domain.room import (
     LOBBY,
     RACING,
 )
-from ..events import PresenceChanged
+from ..events import PresenceChanged, RacerProgress
 from ..held import HeldRoom
 from ..store.limits import Bucket, Limiter, Use
 from .base import Context, Handler, Part, Session, refuse
@@ -237,6 +237,11 @@ class Accounts(Part):
                     live = await self.keeper.get_game(racer.gid, fresh=True)
                     if live is not None:
                         resume["race"] = race_message(room, live)
+                        if room.state == RACING:
+                            # the room told how the game stands in its log: a process
+                            # killed between a move's acknowledgement and its progress
+                            # tick took that news with it
+                            self.ctx.events.tell(RacerProgress(room, live))
         challenge = await self.challenging.resume(pid)
         if challenge is not None:
             resume["challenge"] = challenge
