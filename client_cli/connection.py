@@ -7,6 +7,10 @@ Exceptions::
      +-- NotConnected    no connection right now (reconnecting, or closed)
      +-- ConnectionLost  the connection dropped while the request was in flight
      +-- SignedOut       the player signed in elsewhere: this link will not come back
+
+Every :class:`LinkError` says whether the request went out (``sent``): one that did and
+got no answer may still have been carried out (a move applied, its reply lost with the
+connection), so only one that never went may be called not done.
     ServerError          the server refused the request: ``code`` and ``message``
 
 A :class:`Connection` is opened with :meth:`Connection.open`, which connects and sends
@@ -51,7 +55,12 @@ UP, RETRYING, DOWN, SIGNED_OUT = "up", "retrying", "down", "signed_out"
 
 
 class LinkError(Exception):
-    """A request that could not be answered."""
+    """A request that could not be answered. ``sent``: it went out before the connection
+    failed, so the server may have carried it out; False: it never left this client."""
+
+    def __init__(self, message: str, *, sent: bool = False) -> None:
+        super().__init__(message)
+        self.sent = sent
 
 
 class NotConnected(LinkError):
@@ -59,7 +68,8 @@ class NotConnected(LinkError):
 
 
 class ConnectionLost(LinkError):
-    pass
+    def __init__(self, message: str, *, sent: bool = True) -> None:
+        super().__init__(message, sent=sent)
 
 
 class SignedOut(LinkError):
@@ -212,7 +222,10 @@ class Connection:
         message = {"type": kind, "id": request_id}
         message.update((k, v) for k, v in fields.items() if v is not None)
         try:
-            await ws.send(msgpack.packb(message, use_bin_type=True))
+            try:
+                await ws.send(msgpack.packb(message, use_bin_type=True))
+            except ConnectionClosed:  # (closed before it went: nothing was sent)
+                raise ConnectionLost(lost_why(ws), sent=False) from None
             # not asyncio.wait_for: on Python 3.11 it returns the reply when the task is
             # cancelled (Ctrl-C) in the same pass of the loop as the reply comes
             async with asyncio.timeout(timeout):

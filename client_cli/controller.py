@@ -71,6 +71,27 @@ def now_ms() -> int:
     return int(time.time() * 1000)
 
 
+def link_words(exc: LinkError) -> str:
+    """What a request that got no answer did, as far as this client can know: one that
+    never went was not done; one that went may have been (the server applies a move
+    before it answers, and the answer may be what was lost).
+
+    >>> from .connection import ConnectionLost, NotConnected
+    >>> link_words(NotConnected("not connected"))
+    'not connected: nothing was sent; wait for the reconnection'
+    >>> lost = ConnectionLost("the connection dropped")
+    >>> print(link_words(lost))  # doctest: +NORMALIZE_WHITESPACE
+    no answer (the connection dropped): it may have been done; once reconnected, the
+    screen shows the game as it stands
+    """
+    if not exc.sent:
+        return f"{exc}: nothing was sent; wait for the reconnection"
+    return (
+        f"no answer ({exc}): it may have been done; once reconnected, the screen shows "
+        "the game as it stands"
+    )
+
+
 class Left(Exception):
     """The player chose to leave before the table (``q`` at a question): no error."""
 
@@ -122,7 +143,7 @@ class Client:
             stopped = "Nothing was sent: this terminal has stopped (signed out); q quits."
             self.model.say(stopped, ERROR)
         except LinkError as exc:
-            self.model.say(f"{exc}: nothing was sent; wait for the reconnection", ERROR)
+            self.model.say(link_words(exc), ERROR)
         return None
 
     async def close(self) -> None:

@@ -55,3 +55,35 @@ def test_leaving_a_race_the_server_cannot_hear_says_you_are_still_in_it(
     again = start(terminals, server_process, tmp_path / "ann", "race", "join", code)
     again.wait_for(rf"Back in room {code}\.", timeout=15)
     again.wait_for(LEGAL)
+
+
+def test_a_move_sent_but_not_answered_may_have_been_played(
+    server_process: ServerProcess, tmp_path: Path, terminals: list[Terminal]
+) -> None:
+    """A move that went out before the connection dropped, with no answer, may have been
+    applied: the client must not say nothing was sent (it did, for every link error)."""
+    ann = start(terminals, server_process, tmp_path, "play", "gate", "--seed", "1234")
+    ann.wait_for("name:")
+    ann.type("ann")
+    first = ann.wait_for(LEGAL).group(1)
+    assert server_process.process is not None
+    server_process.process.send_signal(signal.SIGSTOP)  # it reads nothing more, unanswering
+    try:
+        ann.type(first)
+        ann.wait_for(r"> *$")  # the line is taken: the move is on its way
+        ann.settle()
+    finally:
+        server_process.stop(signal.SIGKILL)  # (a stopped process dies of SIGKILL too)
+    said = flat(ann.wait_for(r"it may have been done[^\n]*(\n[^\n]*){0,2}").group(0))
+    assert "nothing was sent" not in flat(ann.text), ann.text
+    assert "once reconnected, the screen shows the game as it stands" in said, ann.text
+
+    # a move typed while no connection is up was not sent, and says so
+    ann.wait_for(r"reconnecting in \d")
+    ann.type(first)
+    ann.wait_for(r"not connected: nothing was sent")
+    server_process.start()
+    ann.wait_for(r"Reconnected\.", timeout=15)
+    ann.wait_for(r"moves 0")  # (the server, stopped, never read it)
+    ann.type("q")
+    assert ann.exit_code() == 0
