@@ -41,6 +41,8 @@ Action(kind='hint', arg=None, note='')
 Action(kind='say', arg=None, note='no move numbered 9: the legal line has 1 to 5')
 >>> interpret("4 + 4", "play", ["4+8", "reserve"], {"4", "8", "x"}).note
 '4+4 is no move: a pile cannot pair with itself (a pair is two piles: 4+8)'
+>>> interpret("x" * 520, "play", legal, labels).note
+'no move or command is that long (520 characters): it was not sent'
 """
 
 from __future__ import annotations
@@ -129,6 +131,10 @@ KEYS: dict[str, str] = {
 #: ("move or its #" had a player type 3 for the move)
 NUMBERED = ("move or its #", "move, pile or #n")
 
+#: the longest line that can mean anything: a move is at most 64 characters on the wire
+#: (docs/protocol.md), and every command is shorter
+LONGEST = 64
+
 #: a move picked by its number on the legal line: ``3`` or ``#3``
 _NUMBER = re.compile(r"#?(\d{1,3})")
 
@@ -162,6 +168,12 @@ def interpret(
         return Action("yes") if stripped.lower() in ("y", "yes") else Action("no")
     if not stripped:
         return NONE
+    if len(stripped) > LONGEST:  # (sent, it was refused in the server's words, or
+        # closed the connection: docs/protocol.md, "Decoding bounds")
+        return Action(
+            "say",
+            note=f"no move or command is that long ({len(stripped)} characters): it was not sent",
+        )
     word, _, rest = stripped.partition(" ")
     word = word.lower()
     if word in _WORDS and not rest:

@@ -85,7 +85,59 @@ class ServerError(Exception):
         self.message = message
 
 
+class TooLong(ServerError):
+    """A text longer than the protocol lets its field be, refused here and never sent
+    (:func:`too_long`): shown wherever a refusal is, as the server's own would be."""
+
+
+def too_long(kind: str, fields: dict[str, Any]) -> TooLong | None:
+    """The refusal of a request with a text past its field's limit, or None.
+
+    >>> too_long("move", {"game": "e25f", "move": "x" * 520}).message
+    'too long: a move is at most 64 characters, and this one has 520; it was not sent'
+    >>> too_long("room_join", {"code": "8GY8VQ"}) is None
+    True
+    """
+    for field, value in fields.items():
+        if not isinstance(value, str):
+            continue
+        limit = REQUEST_LIMITS.get((kind, field), TEXT_LIMITS.get(field, TEXT_LIMIT))
+        if len(value) > limit:
+            words = FIELD_WORDS.get(field, f"the {field}")
+            said = f"{words} is at most {limit} characters, and this one has {len(value)}"
+            return TooLong("too_long", f"too long: {said}; it was not sent")
+    return None
+
+
 Event = dict[str, Any]
+
+#: the longest text a request's field may hold, in characters: 64 unless the protocol says
+#: otherwise (docs/protocol.md, "Text fields are at most 64 characters unless stated
+#: otherwise", and each request's table). The server refuses a longer one in its own
+#: words (``field 'move' is longer than 64``), and past 512 bytes it closes the
+#: connection (its decoding bounds): so the client refuses it first, never sending it
+TEXT_LIMIT = 64
+TEXT_LIMITS: dict[str, int] = {"token": 128, "code": 16}
+#: where a request's field is shorter than the field's usual limit
+REQUEST_LIMITS: dict[tuple[str, str], int] = {
+    ("register", "name"): 20,
+    ("rename", "name"): 20,
+    ("group_create", "name"): 32,
+    ("sign_out", "device"): 16,
+    ("review", "game"): 32,
+}
+#: a field in a person's words, for the refusal
+FIELD_WORDS = {
+    "move": "a move",
+    "name": "a name",
+    "code": "a code",
+    "game": "a game's id",
+    "challenge": "a challenge's id",
+    "replay": "a replay's id",
+    "player": "a player's name",
+    "group": "a group",
+    "board": "a board's id",
+}
 
 
 def lost_why(ws: ClientConnection) -> str:
@@ -208,7 +260,11 @@ class Connection:
 
     async def request(self, kind: str, timeout: float = TIMEOUT, **fields: Any) -> Event:
         """Send a request and wait for its reply. Raises :class:`ServerError` for an
-        ``error`` reply, :class:`LinkError` when there is no answer."""
+        ``error`` reply, :class:`LinkError` when there is no answer; :class:`TooLong`
+        (a :class:`ServerError`) for a text too long to send."""
+        refused = too_long(kind, fields)
+        if refused is not None:
+            raise refused
         ws = self._ws
         if ws is None:
             raise (
