@@ -128,6 +128,31 @@ def fraction(entry: Mapping[str, Any], unit: str) -> str:
     return f"{home // 2}/{total // 2} pairs" if unit == "pairs" else f"{home}/{total}"
 
 
+def with_unit(page: Mapping[str, Any], games: Any) -> dict[str, Any]:
+    """A board ``page`` with its ``unit`` (``pairs`` where the game takes cards off in
+    pairs) filled in from the games list (``welcome``'s ``games``) where the reply gave
+    none, as a group's board gives none: its Nestor results read ``4/52`` where ``top
+    nestor`` reads ``2/26 pairs``. A daily or best board's game is its id's second part.
+
+    >>> games = [{"id": "nestor", "unit": "pairs"}, {"id": "gate", "unit": "cards"}]
+    >>> with_unit({"board": "daily/nestor/2026-11-28", "kind": "daily"}, games)["unit"]
+    'pairs'
+    >>> with_unit({"board": "best/gate", "kind": "best"}, games)["unit"]
+    'cards'
+    >>> "unit" in with_unit({"board": "races/week", "kind": "races"}, games)
+    False
+    """
+    page = dict(page)
+    if "unit" in page or page.get("kind") not in ("daily", "best"):
+        return page
+    parts = str(page.get("board") or "").split("/")
+    game = parts[1] if len(parts) > 1 else ""
+    for g in games if isinstance(games, list) else []:
+        if isinstance(g, Mapping) and g.get("id") == game:
+            page["unit"] = "pairs" if g.get("unit") == "pairs" else "cards"
+    return page
+
+
 def got(entry: Mapping[str, Any], unit: str) -> str:
     """The same in words: ``30/52 home``, ``15/26 pairs off``."""
     return f"{fraction(entry, unit)} {'off' if unit == 'pairs' else 'home'}"

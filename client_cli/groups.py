@@ -28,7 +28,7 @@ from rich.table import Table
 from rich.text import Text
 
 from . import pager
-from .boards import board_id, board_view
+from .boards import board_id, board_view, with_unit
 from .challenge import command, http_url, result_words
 from .connection import Connection, LinkError, ServerError
 from .lines import Glyphs, as_int, race_time
@@ -237,6 +237,7 @@ def cmd_group(args: argparse.Namespace) -> int:
             else:  # top
                 board = board_id(rest[0] if rest else default_board(welcome), None)
                 page = await conn.request("group_board", group=gid, board=board)
+                page = with_unit(page, welcome.get("games"))  # (the reply names no unit)
                 me = _me(args.server, welcome)
                 now = welcome.get("time")  # (today's daily replays: public after the reset)
                 server_ms = now if isinstance(now, int) and not isinstance(now, bool) else None

@@ -63,6 +63,13 @@ def test_a_group_made_joined_by_its_link_and_its_boards_in_the_terminal(
     assert board.exit_code() == 0
     shown = board.text
     assert "ann" in shown and "bob" in shown and "cat" not in shown
+    # Nestor takes cards off in pairs: counted as pairs, as top nestor counts them (the
+    # group's board showed cards, 0/52, its reply having no unit)
+    assert re.search(r"ann\s+0/26 pairs", shown) and "/52" not in shown, shown
+    group_top = run(terminals, url, config["ann"], "group", "top", "friday", "club", "nestor")
+    group_top.wait_for(r"Among the 2 members of Friday Club")
+    assert group_top.exit_code() == 0
+    assert re.search(r"bob\s+0/26 pairs", group_top.text), group_top.text
     week = run(terminals, url, config["ann"], "group", "top", "Friday Club", "week/nestor")
     week.wait_for(r"Nestor: the week's dailies")
     assert week.exit_code() == 0
