@@ -22,6 +22,9 @@ class HeldRoom(Room):
     #: racers whose progress changed since the last progress events (progress is
     #: throttled: see ``Races.progress``)
     progress_due: dict[str, Any] = field(default_factory=dict, repr=False)
+    #: what the last ``room`` told here said of who is connected and how many watch
+    #: (``RoomHost.retell``: a dead process's marks lapse with nobody to say so)
+    told_around: tuple[int, tuple[bool, ...]] | None = field(default=None, repr=False)
     #: the race whose ``race_start`` this process has sent, and to which of its racers
     starts_sent: tuple[int, frozenset[str]] = field(default=(0, frozenset()), repr=False)
     #: held while ``race_start`` is being sent from here: the bus's start message and

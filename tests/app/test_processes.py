@@ -9,6 +9,8 @@ import signal
 from pathlib import Path
 from typing import Any, cast
 
+import pytest
+
 from server.app import store
 from server.app.settings import Settings
 from server.app.store.games import Games
@@ -199,6 +201,32 @@ async def test_a_move_whose_progress_died_with_its_process_is_told_on_the_racers
         for proc in (one, two):
             if proc.process is not None:
                 proc.stop(signal.SIGKILL)
+
+
+async def test_a_dead_processs_watchers_leave_the_count_once_their_mark_lapses(
+    server: Running,
+) -> None:
+    """A process killed with a watcher on it leaves its count in Redis until the count's
+    time runs out; the rooms it counted in said "2 watching" long after (four minutes,
+    till something else in the room changed), since nothing told them it had lapsed.
+    Housekeeping now tells a room whose watchers or presence it shows have changed."""
+    ann = await player(server.url, "ann")
+    code = (await ann.call("room_create", game="gate"))["code"]
+    # what a process killed with one watcher of the room leaves behind: its count, with
+    # the time it stands till (its housekeeping would have renewed it)
+    until = server.clock.now_ms() + 5_000
+    await server.redis.hset(store.watchers_key(code), "dead-process", f"1 {until}")
+    bob = await player(server.url, "bob")
+    await bob.call("room_join", code=code)  # (any change in the room tells its count)
+    await ann.event("room", lambda e: e["watchers"] == 1 and len(e["players"]) == 2)
+    server.clock.advance(10)
+    await server.service.housekeeping.run_once()
+    told = await ann.event("room", lambda e: e["watchers"] == 0, timeout=5)
+    assert [p["name"] for p in told["players"]] == ["ann", "bob"]
+    # and a pass that finds nothing changed tells nothing
+    await server.service.housekeeping.run_once()
+    with pytest.raises(TimeoutError):
+        await ann.event("room", timeout=0.5)
 
 
 async def timed_race(host: Running, guest: Running) -> tuple[str, Client, Client]:

@@ -123,10 +123,25 @@ class RoomHost(Part):
     async def announce(self, room: HeldRoom) -> dict[str, Any]:
         """The room's state to its audience connected here; returned for a reply."""
         message = await self.room_message(room)
+        room.told_around = (message["watchers"], tuple(p["present"] for p in message["players"]))
         data = encode(message)
         for session in self.audience(room):
             session.send_encoded(data)
         return message
+
+    async def retell(self, room: HeldRoom) -> None:
+        """The room's state told again to its audience here if who is connected or how
+        many watch has changed since it was last told: a process that dies leaves its
+        marks (who is connected there, how many watch there) to lapse by themselves, and
+        nothing else would say they had (housekeeping asks, each pass)."""
+        if room.told_around is None or not self.audience(room):
+            return
+        members = room.members()
+        others = [r.pid for r in members if r.pid not in self.sessions]
+        found = await self.stored_rooms.around(room.code, others, False, self.now())
+        present = tuple(r.pid in self.sessions or r.pid in found.online for r in members)
+        if (len(room.watchers) + found.watchers, present) != room.told_around:
+            await self.announce(room)
 
     async def broadcast_room(self, room: HeldRoom) -> dict[str, Any]:
         """The room's state to its audience here, and a word to the other processes to

@@ -127,11 +127,11 @@ class Housekeeping(Part):
 
     async def sweep(self) -> None:
         """Housekeeping: renew this process's marks in Redis (who is connected here, how
-        many watch each room); a racer away longer than ``forfeit_after`` seconds resigns
-        (a race with no time limit must not wait for ever); take up races nobody holds
-        (their processes died); end the ranked dailies whose day is over; finish the
-        ranked dailies whose finish is owed; let go of rooms, and games, nobody here
-        needs."""
+        many watch each room), and tell a room whose marks elsewhere have lapsed; a racer
+        away longer than ``forfeit_after`` seconds resigns (a race with no time limit must
+        not wait for ever); take up races nobody holds (their processes died); end the
+        ranked dailies whose day is over; finish the ranked dailies whose finish is owed;
+        let go of rooms, and games, nobody here needs."""
         now = self.now()
         ttl = self.ctx.online_ttl()
         if self.sessions:
@@ -148,6 +148,7 @@ class Housekeeping(Part):
         for room in list(self.rooms.values()):
             if room.watchers:
                 await self.host.count_watchers(room)
+            await self.host.retell(room)
             if room.state == RACING and limit > 0:
                 members = room.members()
                 online = await self.ctx.online(members)
