@@ -9,7 +9,7 @@
 // needs this module, dom.js and link.js (with msgpack) besides; every other screen's module
 // is loaded (`import()`) the first time one of its screens is asked for, see `withModule`.
 
-import { button, h, replace } from "./dom.js";
+import { button, count, h, replace } from "./dom.js";
 import { homeScreen, nameForm, signedOutScreen } from "./front.js";
 import { Link, ServerError, errorText, storedToken } from "./link.js";
 // up front all the same: the header's mute button is on every screen, and the first
@@ -507,10 +507,27 @@ async function makeRoom(RoomScreen, game, hints, timeLimit) {
   }
 }
 
-// the game's module is loaded before the server is asked for a deal (as the room's is)
-/** @param {string} rules */
+// the game's module is loaded before the server is asked for a deal (as the room's is);
+// a solo game in play, which a new deal gives up, is given up only if the player says so
+// (no: back to it)
+/**
+ * @param {string} rules
+ * @returns {Promise<unknown>}
+ */
 function newGame(rules) {
   return withModule("game", async () => {
+    const solo = (await freshResume()).solo;
+    if (solo && solo.kind === "solo" && solo.status === "playing" && solo.view.moves > 0) {
+      const name = (/** @type {string} */ id) => (app.game(id) || { name: id }).name;
+      const moves = count(solo.view.moves, "move");
+      const question = `Deal a new game of ${name(rules)}? Your game of ${name(solo.rules)} in play (${moves}) is given up.`;
+      if (!confirm(question)) {
+        const shown = /** @type {{ id?: string } | null} */ (app.screen);
+        if (shown && shown.id === solo.game) return; // (New deal, answered no)
+        history.replaceState(null, "", `/play#solo=${encodeURIComponent(solo.rules)}`);
+        return showGame(solo);
+      }
+    }
     try {
       const snap = await app.link.request("new_game", { game: rules });
       showGame(snap);
@@ -548,7 +565,10 @@ async function freshResume() {
   }
 }
 
-/** @param {Message} snap */
+/**
+ * @param {Message} snap
+ * @returns {Promise<unknown>}
+ */
 function showGame(snap) {
   app.resumedOnce = true; // (the welcome's game, if another, is older than this one)
   return withModule("game", ({ GameScreen }) =>

@@ -353,3 +353,54 @@ def test_a_game_over_on_a_phone_keeps_the_board_and_its_labels(
         shot(page, "phone-wedge-over")
     finally:
         context.close()
+
+
+def test_a_solo_game_in_play_is_given_up_only_when_the_player_says_so(
+    browser: Any, web_server: ServerProcess
+) -> None:
+    """New deal, or Play on another game from the home screen, threw away a solo game in
+    play with no word (Resign asked first; these did not). Now they ask, and no takes the
+    player back to the game in play."""
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        asked: list[str] = []
+        answer = {"yes": False}
+
+        def dialog(d: Any) -> None:
+            asked.append(d.message)
+            d.accept() if answer["yes"] else d.dismiss()
+
+        page.on("dialog", dialog)
+        page.goto(f"{http(web_server)}/play")
+        register(page, "eve")
+        page.click('.game-row[data-game="gate"] [data-act=solo]')
+        page.wait_for_selector(".game .pile")
+        dealt = page.evaluate("window.patienceRace.screen.id")
+        page.fill("#notation", snapshot(page)["legal"][0])
+        page.press("#notation", "Enter")
+        page.wait_for_selector(".game .moves:text-is('1 move')")
+        page.click("[data-act=new]")
+        until(page, "n => window.patienceRace.screen.busy === false", None)
+        page.wait_for_timeout(300)
+        assert asked == [
+            "Deal a new game of The Gate? Your game of The Gate in play (1 move) is given up."
+        ]
+        assert page.evaluate("window.patienceRace.screen.id") == dealt
+        # from the home screen, another game: asked, and no goes back to the game in play
+        page.goto(f"{http(web_server)}/play#home")
+        page.click('.game-row[data-game="nestor"] [data-act=solo]')
+        until(page, "n => window.patienceRace.screen.id === n", dealt)
+        page.wait_for_selector(".game .moves:text-is('1 move')")
+        assert (
+            asked[-1]
+            == "Deal a new game of Nestor? Your game of The Gate in play (1 move) is given up."
+        )
+        # yes deals it
+        answer["yes"] = True
+        page.click("[data-act=new]")
+        until(page, "id => window.patienceRace.screen.id !== id", dealt)
+        page.wait_for_selector(".game .moves:text-is('0 moves')")
+        assert len(asked) == 3
+    finally:
+        context.close()
