@@ -15,8 +15,8 @@ Where the game was lost
 <BLANKLINE>
 Until move 6 a player who knew the stock could still have
 won: you played 1+7 there, and from then on no win was left.
-1+5 there kept the win. A line that wins from there (checked
-by the rules engine):
+1+5 would have kept the win. A line that wins from there
+(checked by the rules engine):
   1+5 2+8
 >>> print(review_page({"found": "over_par", "status": "won", "moves": 112, "par": 108,
 ...     "over": 4, "par_from": "book", "shortest": False, "detour": {"from": 30,
@@ -42,6 +42,16 @@ from .connection import ServerError
 from .lines import plural
 from .render import render
 from .sanitize import clean
+
+#: the lines a board has on a game's screen at 80x24 (``client_cli/screen.py``: the
+#: header, the game line, the legend, the message, the legal moves and the keys take the
+#: rest). The review draws its board in as many, so its rows are anchored where the
+#: game's are: drawn with no height, a row that fanned piles hang over took its line from
+#: the layout alone, and The Gate's bars ran into its posts' cards
+BOARD_LINES = 17
+
+#: how a game that ended with a win still possible ended, in words
+ENDED = {"resigned": "you resigned", "timeout": "time ran out"}
 
 
 def _int(value: Any) -> int | None:
@@ -102,16 +112,34 @@ def review_page(review: Mapping[str, Any], width: int, *, ascii: bool = False) -
     lines += _para(text, width)
     if better:
         lines += _para(
-            f"{better} there kept the win. A line that wins from there (checked by the "
-            "rules engine):",
+            f"{better} would have kept the win. A line that wins from there (checked by "
+            "the rules engine):",
             width,
         )
         lines += textwrap.wrap(" ".join(line), width, initial_indent="  ", subsequent_indent="  ")
     view = review.get("view")
     if isinstance(view, Mapping):
-        lines += ["", f"The board before move {move}:", ""]
-        lines += render(view, width, ascii=ascii).split("\n")
+        lines += ["", _board_title(review, found, move), ""]
+        lines += render(view, width, BOARD_LINES, ascii=ascii).split("\n")
     return "\n".join(lines)
+
+
+def _board_title(review: Mapping[str, Any], found: str, move: int | None) -> str:
+    """What the board under the review is: the position before the move that lost the
+    game, or, for a game that ended still winnable, the one it ended in (after its last
+    move: "before move 4" of a game of 3 moves named a move never played).
+
+    >>> _board_title({"status": "resigned", "at": 3}, "still_winnable", 4)
+    'The board where you resigned, after move 3:'
+    >>> _board_title({"status": "lost", "at": 5}, "lost_at", 6)
+    'The board before move 6:'
+    """
+    if found != "still_winnable":
+        return f"The board before move {move}:"
+    at = _int(review.get("at"))
+    ended = ENDED.get(clean(str(review.get("status") or ""), 16), "the game ended")
+    after = f"after move {at}" if at else "at the deal"
+    return f"The board where {ended}, {after}:"
 
 
 def _over_par(review: Mapping[str, Any], width: int) -> list[str]:

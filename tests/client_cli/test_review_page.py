@@ -3,10 +3,60 @@ themselves are tested end to end in test_review_terminal.py)."""
 
 from __future__ import annotations
 
+from client_cli.model import Model
 from client_cli.review import review_page
+from client_cli.screen import render_screen
+from server.engine import new_game
+
+from .views import snapshot
 
 
 def test_a_game_left_winnable_after_one_move_says_move() -> None:
     """It said "(after 1 moves)"."""
     page = review_page({"found": "still_winnable", "moves": 1}, 80)
     assert "could still win (after 1 move)." in " ".join(page.split()), page
+
+
+def gate_resigned_after_three_deals() -> tuple[dict[str, object], Model]:
+    """A ``review`` reply for a Gate game resigned after three deals, still winnable, and
+    the game's own screen at its end."""
+    game = new_game("gate", seed=7)
+    for _ in range(3):
+        game.play("deal")
+    reply = {
+        "found": "still_winnable",
+        "status": "resigned",
+        "moves": 3,
+        "at": 3,
+        "move": 4,
+        "step": 3,
+        "played": None,
+        "better": "t3>t1",
+        "continuation": ["t3>t1", "deal"],
+        "view": game.view(),
+    }
+    model = Model(me="ann")
+    model.set_solo(snapshot(game), 0)
+    return reply, model
+
+
+def test_a_resigned_games_review_names_the_board_where_it_was_resigned() -> None:
+    """A game of 3 moves, resigned: its board was called "the board before move 4", and
+    the move that would have kept the win "there kept the win"."""
+    reply, _model = gate_resigned_after_three_deals()
+    page = " ".join(review_page(reply, 76).split())
+    assert "before move 4" not in page, page
+    assert "The board where you resigned, after move 3:" in page, page
+    assert "t3>t1 would have kept the win" in page, page
+
+
+def test_the_reviews_board_is_laid_out_as_the_game_draws_it() -> None:
+    """Drawn with no height, the review's board put the bars' row on the line the layout
+    alone gave it, into the posts' cards (``5♥  b1  b2  b3  b4``, the r pile's cards
+    running on beside b4); it is the game's board, as its screen draws it at 80x24."""
+    reply, model = gate_resigned_after_three_deals()
+    page = review_page(reply, 76).split("\n")
+    board = page[page.index("The board where you resigned, after move 3:") + 2 :]
+    screen = "\n".join(line.plain.rstrip() for line in render_screen(model, 80, 23, 0))
+    assert "    b1  b2  b3  b4" in board, "\n".join(board)
+    assert "\n".join(board).strip("\n") in screen, "\n".join(board) + "\n---\n" + screen
