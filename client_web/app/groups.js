@@ -180,10 +180,12 @@ export function defaultBoard(games) {
  * shown (a server that does not say).
  * @param {Message} reply
  * @param {string} name
+ * @param {boolean} owned whether the one leaving owned it (else nothing changed hands)
  */
-export function leftText(reply, name) {
+export function leftText(reply, name, owned) {
   const left = reply.left;
   if (!left) return `You left ${name}.`;
+  if (!owned) return `You left ${left.name}.`;
   if (left.owner == null) return `You left ${left.name}; you were its last member, so it is gone.`;
   return `You left ${left.name}; ${left.owner} owns it now.`;
 }
@@ -327,7 +329,7 @@ export class GroupScreen {
             const left = await this.ask("group_leave", {});
             if (!left) return;
             this.app.go("/play#home");
-            this.app.notice(leftText(left, g.name));
+            this.app.notice(leftText(left, g.name, Boolean(g.owner)));
           },
           { "data-act": "leave" },
         ),

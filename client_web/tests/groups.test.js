@@ -63,9 +63,11 @@ test("leaving says who owns the group now (the owner leaving was not told whom i
     groups: [],
     left: { id: "k3v9xq2mab", name: "Owls", owner },
   });
-  assert.equal(leftText(left("bob"), "owls"), "You left Owls; bob owns it now.");
-  assert.equal(leftText(left(null), "Owls"), "You left Owls; you were its last member, so it is gone.");
-  assert.equal(leftText({ groups: [] }, "Owls"), "You left Owls.");
+  assert.equal(leftText(left("bob"), "owls", true), "You left Owls; bob owns it now.");
+  assert.equal(leftText(left(null), "Owls", true), "You left Owls; you were its last member, so it is gone.");
+  assert.equal(leftText({ groups: [] }, "Owls", true), "You left Owls.");
+  // a member who did not own it hands nothing on: its owner "owning it now" read as news
+  assert.equal(leftText(left("ann"), "Owls", false), "You left Owls.");
 });
 
 test("a group's board shown first is the first game's week of dailies, as the terminal's", () => {
