@@ -308,8 +308,11 @@ def parser() -> argparse.ArgumentParser:
     )
     board.add_argument("--limit", type=_limit, default=20, help="entries, 1 to 100 (default 20)")
     board.add_argument("--watch", action="store_true", help="redraw the board as it changes")
-    board.add_argument(
-        "--group", metavar="GROUP", help="among a group's members (its id or name; signs in)"
+    board.add_argument(  # (the words up to the next option: a name of several, unquoted)
+        "--group",
+        nargs="+",
+        metavar="GROUP",
+        help="among a group's members (its id or name, unquoted even of several words)",
     )
     group = sub.add_parser(
         "group",

@@ -346,6 +346,8 @@ def cmd_top_group(args: argparse.Namespace) -> int:
     if args.around_me or args.friends or args.watch or args.day:
         print("patience-race: top --group shows the board among the group", file=sys.stderr)
         return 2
-    # (no BOARD: the group's default board, cmd_group's pick)
-    args.action, args.words = "top", [args.group, *([args.board] if args.board else [])]
+    # (no BOARD: the group's default board, cmd_group's pick). GROUP is the words after
+    # --group, up to the next option: a BOARD after them is among them, and found there
+    # as group top finds it after the group's name
+    args.action, args.words = "top", [*args.group, *([args.board] if args.board else [])]
     return cmd_group(args)

@@ -66,6 +66,12 @@ def test_a_group_made_joined_by_its_link_and_its_boards_in_the_terminal(
     # Nestor takes cards off in pairs: counted as pairs, as top nestor counts them (the
     # group's board showed cards, 0/52, its reply having no unit)
     assert re.search(r"ann\s+0/26 pairs", shown) and "/52" not in shown, shown
+    # the name of two words unquoted after --group too, as group top takes it (it was
+    # "error: unrecognized arguments: club")
+    unquoted = run(terminals, url, config["bob"], "top", "nestor", "--group", "friday", "club")
+    unquoted.wait_for(r"Among the 2 members of Friday Club")
+    assert unquoted.exit_code() == 0
+    assert re.search(r"ann\s+0/26 pairs", unquoted.text), unquoted.text
     group_top = run(terminals, url, config["ann"], "group", "top", "friday", "club", "nestor")
     group_top.wait_for(r"Among the 2 members of Friday Club")
     assert group_top.exit_code() == 0
