@@ -175,7 +175,7 @@ export function gotText(entry, unit) {
 }
 
 /**
- * "You beat ann's ghost by 0:12.", "ann's ghost beat you by 51 cards home." ("by 3 pairs off."
+ * "You beat ann's ghost by 0:12.3.", "ann's ghost beat you by 51 cards home." ("by 3 pairs off."
  * where cards come off in pairs), "A tie with ann's ghost: ..." (the two did just the
  * same, and share a place in the table), ...
  * @param {{ beat: boolean, tied?: boolean, by_ms?: number | null, by_cards?: number | null, by_moves?: number | null }} verdict
@@ -195,7 +195,10 @@ export function verdictText(verdict, ghost, unit) {
   if (verdict.by_ms !== null && verdict.by_ms !== undefined) {
     if (verdict.by_ms === 0 && fewer)
       return `The same time as ${them}: ${verdict.beat ? "you" : "the ghost"} took fewer moves.`;
-    const by = verdict.by_ms < 1000 ? "less than a second" : clock(verdict.by_ms);
+    // to the tenth: each time is shown to the second, and "by 0:33" between 1:45 and 1:11
+    // (1:45.4 and 1:11.9) read as a second short
+    const tenth = Math.floor(verdict.by_ms / 100) % 10;
+    const by = verdict.by_ms < 1000 ? "less than a second" : `${clock(verdict.by_ms)}.${tenth}`;
     return verdict.beat ? `You beat ${them} by ${by}.` : `${them} beat you by ${by}.`;
   }
   if (!verdict.by_cards) return `Level on ${level}: ${verdict.beat ? "you" : ghost} got there first.`;
