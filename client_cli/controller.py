@@ -572,6 +572,10 @@ class Client:
             model.confirm = "leave"
             model.say("Leave the race? Your game will be resigned.", ERROR)
             return
+        if model.screen == ROOM and context == "countdown":  # (a rematch's too)
+            model.confirm = "leave"
+            model.say("Leave the room? The race about to start goes on without you.", ERROR)
+            return
         if model.screen == WATCH:
             raise Quit(0)  # closing the connection ends the watching
         if model.screen == ROOM:

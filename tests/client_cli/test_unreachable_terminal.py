@@ -87,3 +87,33 @@ def test_a_move_sent_but_not_answered_may_have_been_played(
     ann.wait_for(r"moves 0")  # (the server, stopped, never read it)
     ann.type("q")
     assert ann.exit_code() == 0
+
+
+def test_ctrl_c_in_a_rematchs_countdown_asks_first(
+    redis_url: str, tmp_path: Path, terminals: list[Terminal]
+) -> None:
+    """Ctrl-C in a countdown asks, as in the race: leaving there gives up the race about
+    to start (it left at once, with no question, during a rematch's countdown)."""
+    slow = ServerProcess(redis_url, tmp_path, PATIENCE_COUNTDOWN="4")
+    slow.start()
+    try:
+        ann = start(terminals, slow, tmp_path / "ann", "race", "new", "gate", "--seed=7")
+        ann.wait_for("name:")
+        ann.type("ann")
+        ann.wait_for(r"race join ([A-Z0-9]{6})")
+        ann.type("s")  # a race of one
+        ann.wait_for(LEGAL, timeout=15)
+        ann.type("resign")
+        ann.wait_for(r"Resign this race\?")
+        ann.type("y")
+        ann.wait_for(r"Results of race 1")
+        ann.type("m", enter=False)
+        ann.wait_for(r"Race 2 is dealt")
+        ann.child.sendintr()
+        ann.wait_for(r"Leave the room\?")
+        ann.type("n")
+        ann.wait_for(r"Go!", timeout=15)
+        ann.wait_for(LEGAL)
+        assert ann.child.isalive()
+    finally:
+        slow.stop(signal.SIGKILL)
