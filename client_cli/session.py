@@ -292,8 +292,20 @@ async def start(plan: Plan, client: Client, welcome: dict[str, Any]) -> bool:
                 graded = difficulty_of(status.get("difficulty"))
                 if graded is not None:  # today's deal's grade, before its clock starts
                     console.print(Text(difficulty_words(graded)))
-                answer = await ask("Press Enter to start your ranked attempt (q to leave) ")
+                try:
+                    answer = await ask("Press Enter to start your ranked attempt (q to leave) ")
+                except Left:
+                    answer = "q"
                 if answer.lower() in ("q", "quit"):
+                    # (Ctrl-C left with no word: said, as q is, that nothing was dealt)
+                    again = command(model.server, f"daily {rules}")
+                    console.print(
+                        Text(
+                            f"Nothing was started: your ranked attempt at "
+                            f"{model.game_name(rules)} is still yours today ({again})."
+                        ),
+                        soft_wrap=True,
+                    )
                     raise Left
             reply = await client.conn.request("daily", game=rules, ghosts=plan.ghosts or None)
             model.set_daily(reply, now_ms())

@@ -51,3 +51,23 @@ def test_ctrl_c_or_ctrl_d_at_the_first_runs_name_leaves_quietly(
         assert "Traceback" not in new.text
         assert "No name chosen: nothing is registered." in new.text, new.text
         assert not (config / "patience-race" / "tokens.json").exists()
+
+
+def test_ctrl_c_before_a_ranked_daily_says_nothing_was_started(
+    server_process: ServerProcess, tmp_path: Path, terminals: list[Terminal]
+) -> None:
+    """Ctrl-C (or q) at ``Press Enter to start your ranked attempt`` leaves saying that
+    nothing was started, and how to come back (it left with no word)."""
+    for key in ("\x03", "q\r"):
+        config = tmp_path / f"key{ord(key[0])}"
+        ann = Terminal(["daily", "gate"], server=server_process.url, config=config)
+        terminals.append(ann)
+        ann.wait_for("name:")
+        ann.type(f"ann{ord(key[0])}")
+        ann.wait_for(r"Press Enter to start your ranked attempt")
+        ann.child.send(key)
+        assert ann.exit_code(timeout=15) == 0, ann.text
+        said = " ".join(ann.text.split())
+        assert "Nothing was started: your ranked attempt at The Gate" in said, ann.text
+        # (the terminal breaks the command where the line ends, in a word or not)
+        assert "patience-racedailygate" in "".join(said.split()), ann.text
