@@ -187,6 +187,10 @@ def interpret(
             return Action(kind)
     if context != "play":
         return Action("say", note=f"{stripped!r} means nothing here: {KEYS.get(context, '')}")
+    keyword = word in _WORDS or word in local
+    if keyword and rest and normalize(stripped) not in legal and word not in labels:
+        # (sent as the move "resignnow", it came back as "cannot read 'resignnow'")
+        return Action("say", note=f"cannot read {stripped!r}: type {word} alone")
     if word in ("n", "new") and normalize(stripped) not in legal and word not in labels:
         # (it went to the server as the move "newblockade", which it could not read)
         return Action("say", note=f"{word} deals a new game once this one is over (resign ends it)")

@@ -99,3 +99,11 @@ def test_a_bare_number_where_piles_are_numbered_points_to_the_hash() -> None:
     assert action.note == "no legal move starts at pile 1 (#1 is the legal line's 24>22)"
     # a number past the legal line's is a pile alone
     assert interpret("5", "play", ["24>22", "deal"], labels).note == ("no legal move starts at 5")
+
+
+def test_a_word_with_more_after_it_is_echoed_as_typed() -> None:
+    """``resign now`` went to the server as the move ``resignnow``, and came back as
+    ``cannot read 'resignnow'``: the echo is of what was typed."""
+    action = interpret("resign now", "play", ["deal"], {"s", "w"})
+    assert action.kind == "say", action
+    assert "'resign now'" in action.note and "resignnow" not in action.note, action
