@@ -65,6 +65,7 @@ def test_home_and_a_pile_paired_with_itself_in_nestor(
     ann.wait_for(pairs)
     ann.type("#1")
     ann.wait_for(r"moves 1\b")
+    ann.settle()  # (the move's count and the message's going can come in two redraws)
     assert "Nothing goes home" not in ann.text
     ann.type("home")
     ann.wait_for(pairs)

@@ -50,12 +50,18 @@ def test_a_reload_back_and_forward_take_the_solo_game_up_again(
         page.go_forward()
         page.wait_for_selector(".game-row")
 
-        # Play deals a new game; Back to the old address shows the game in play, the new
-        # one (the server keeps one solo game in play: the older one is gone)
+        # Play deals a new game, once the player says the game in play may go; Back to the
+        # old address shows the game in play, the new one (the server keeps one solo game
+        # in play: the older one is gone)
+        asked: list[str] = []
+        page.once("dialog", lambda d: (asked.append(d.message), d.accept()))
         page.click(".game-row[data-game=gate] [data-act=solo]")
         until(page, "id => (window.patienceRace.screen?.id ?? id) !== id", first)
         second, moves = shown(page)
         assert moves == 0
+        assert asked == [
+            "Deal a new game of The Gate? Your game of The Gate in play (3 moves) is given up."
+        ]
         page.go_back()
         page.wait_for_selector(".game-row")
         page.go_back()
