@@ -54,7 +54,12 @@ def test_a_reload_back_and_forward_take_the_solo_game_up_again(
         # old address shows the game in play, the new one (the server keeps one solo game
         # in play: the older one is gone)
         asked: list[str] = []
-        page.once("dialog", lambda d: (asked.append(d.message), d.accept()))
+
+        def answer(dialog: Any) -> None:
+            asked.append(dialog.message)
+            dialog.accept()
+
+        page.once("dialog", answer)
         page.click(".game-row[data-game=gate] [data-act=solo]")
         until(page, "id => (window.patienceRace.screen?.id ?? id) !== id", first)
         second, moves = shown(page)
