@@ -32,6 +32,14 @@ GAME = "doubles-and-quits"
 WIN_GAME = "gate"
 
 
+async def give_up(client: Client) -> None:
+    """``client`` resigns the race's game, which a first pair taken off may already have lost
+    (about one Doubles and Quits deal in thirty leaves no move after it): ``game_over``
+    while others race on, ``no_such_game`` once that loss ended the race (a race of one)."""
+    said = await client.request("resign")
+    assert said["type"] == "resigned" or said.get("code") in ("game_over", "no_such_game"), said
+
+
 async def race(
     server: Running, racers: list[Client], parted: bool = True, **room: Any
 ) -> list[dict[str, Any]]:
@@ -52,10 +60,7 @@ async def race(
         if parted:
             server.clock.advance(1)
             await client.call("move", move=pair)
-        said = await client.request("resign")
-        # or the pair left no move and the game is lost: game_over while others race on,
-        # no_such_game once that ended the race (a race of one)
-        assert said["type"] == "resigned" or said.get("code") in ("game_over", "no_such_game"), said
+        await give_up(client)
     told = [await c.event("results", lambda e: e["code"] == code) for c in racers]
     results: list[dict[str, Any]] = told[0]["results"]
     for client in racers:
@@ -249,7 +254,7 @@ async def test_what_is_not_a_race_of_people_rates_nobody(server: Running) -> Non
         second = await client.event("race_start", lambda e: e["race"] == 2)
     await bob.call("move", move=next(m for m in second["legal"] if "+" in m))
     for client in (ann, bob):
-        await client.call("resign")
+        await give_up(client)
     rated = await ann.event("results", lambda e: e["race"] == 2)
     assert [r["rating_change"] for r in rated["results"]] == [3, -2]
     assert [r["player"] for r in rated["results"]] == ["bob", "ann"]
