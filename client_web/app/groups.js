@@ -377,8 +377,9 @@ export class GroupScreen {
       (page) => {
         if (this.board !== board) return;
         const whole = page.kind !== "week";
-        // (a game's board: "best/nestor", "daily/nestor/2026-11-27"; pairs off in a game of pairs)
-        const unit = this.app.game(board.split("/")[1] || "")?.unit;
+        // (pairs off in a game of pairs: the reply says so; a server before it did not, so
+        // the game of "best/nestor", "daily/nestor/2026-11-27" is asked)
+        const unit = page.unit || this.app.game(board.split("/")[1] || "")?.unit;
         const rows = page.entries.map((/** @type {Message} */ e) =>
           h(
             "tr",

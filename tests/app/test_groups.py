@@ -162,6 +162,10 @@ async def test_a_groups_boards_show_its_members_only(server: Running) -> None:
     assert {e["player"] for e in page["entries"]} == {"ann", "cat"}
     assert [e["place"] for e in page["entries"]] == [1, 2] and page["size"] == 3
     assert page["group"] == gid and page["members"] == 2
+    # Nestor's cards come off in pairs: the page says so, as ``top``'s does (a client
+    # counted its results in cards)
+    assert page["unit"] == "pairs"
+    assert (await ann.call("group_board", group=gid, board="daily/gate"))["unit"] == "cards"
     whole = await ann.call("top", board="daily/nestor")
     ranks = {e["player"]: e["rank"] for e in whole["entries"]}
     assert all(e["rank"] == ranks[e["player"]] for e in page["entries"])
@@ -171,6 +175,8 @@ async def test_a_groups_boards_show_its_members_only(server: Running) -> None:
     assert all(e["played"] == 1 and e["wins"] == 0 for e in week["entries"])
     for board in ("races/all", "races/week", "wins/nestor", "best/nestor"):
         assert (await cat.call("group_board", group=gid, board=board))["entries"] == []
+    assert (await cat.call("group_board", group=gid, board="best/nestor"))["unit"] == "pairs"
+    assert "unit" not in (await cat.call("group_board", group=gid, board="races/all"))
 
 
 async def test_a_groups_challenges_and_who_is_online(server: Running) -> None:

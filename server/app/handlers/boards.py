@@ -19,6 +19,13 @@ from .base import Context, Handler, Part, Session, refuse
 log = logging.getLogger("patience.service")
 
 
+def counted(board: Board, page: dict[str, Any]) -> None:
+    """Tell on a daily or best board's ``page`` what its results' home counts (``unit``):
+    Nestor's and Doubles and Quits' cards come off in pairs."""
+    if board.kind in ("daily", "best") and board.game in GAMES:
+        page["unit"] = lost.unit(GAMES[board.game].cls)
+
+
 class Leaderboards(Part):
     def __init__(self, ctx: Context) -> None:
         super().__init__(ctx)
@@ -80,9 +87,7 @@ class Leaderboards(Part):
         if board.kind == "daily":
             page["book"] = await self._book(board)
             page["difficulty"] = await self._difficulty(board)
-        if board.kind in ("daily", "best") and board.game in GAMES:
-            # what a result's home counts: Nestor's and Doubles and Quits' take pairs off
-            page["unit"] = lost.unit(GAMES[board.game].cls)
+        counted(board, page)
         if board.kind == "rating":  # who is on it: those rated often enough (ratings.md)
             page["min_races"] = self.settings.rating_board_races
         page["today"] = d.day_of(self.now())  # (today's daily replays are private)

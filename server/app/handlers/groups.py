@@ -27,7 +27,7 @@ from ..events import PresenceChanged
 from ..store.codec import unpack
 from ..store.groups import Group, Groups
 from .base import Context, Handler, Part, Session, refuse
-from .boards import Leaderboards
+from .boards import Leaderboards, counted
 from .challenges import Challenging
 
 #: the newest challenges of the members' that ``group_show`` lists
@@ -317,6 +317,7 @@ class Grouping(Part):
         page["leader"] = page["entries"][0] if page["entries"] else None
         page["to_beat"] = page["leader"]
         page["members"] = len(group.members)
+        counted(board, page)
         return {"board": board.id, "title": board.title(), "kind": board.kind, **page}
 
     async def week_board(self, group: Group, game: str, week: str) -> dict[str, Any]:
