@@ -13,11 +13,17 @@ import signal
 import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pexpect
 import pyte
 
+if TYPE_CHECKING:
+    from tests.app.conftest import ServerProcess
+
 CLIENT = str(Path(sys.executable).parent / "patience-race")
+#: the first legal move, once the line under it (the keys) is drawn too
+LEGAL = r"legal: #?1 (\S+).*\n.*q (?:quit|leave)"
 
 
 def _as_in_a_shell() -> None:
@@ -129,3 +135,23 @@ class Terminal:
     def close(self) -> None:
         if self.child.isalive():
             self.child.terminate(force=True)
+
+
+def start(
+    terminals: list[Terminal],
+    server: ServerProcess,
+    config: Path,
+    *args: str,
+    rows: int = 24,
+    cols: int = 80,
+) -> Terminal:
+    """The client run with ``args`` against ``server``, its settings in ``config``; kept
+    in ``terminals`` (the fixture of that name closes them at the test's end)."""
+    terminal = Terminal(list(args), server=server.url, config=config, rows=rows, cols=cols)
+    terminals.append(terminal)
+    return terminal
+
+
+def flat(text: str) -> str:
+    """The screen's words with the terminal's line breaks taken out."""
+    return re.sub(r"\s+", " ", text)

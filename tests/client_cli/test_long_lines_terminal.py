@@ -1,29 +1,17 @@
 """Over-long typed text is refused by the client itself, in plain words, and never sent:
-the server closes a connection whose frame holds a text of more than 512 bytes (1003),
-and answers a field of 65 to 512 characters with its developer's wording (``move: field
-'move' is longer than 64``, docs/protocol.md "Decoding bounds"). The real client in a
-pseudo-terminal against the real server."""
+the server refuses a frame holding a text of more than 512 bytes (``bad_request``, as any
+frame it cannot decode), and answers a field of 65 to 512 characters with its developer's
+wording (``move: field 'move' is longer than 64``, docs/protocol.md "Decoding bounds"):
+neither is for a player to read, so the client refuses such text before sending it. The
+real client in a pseudo-terminal against the real server."""
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 from tests.app.conftest import ServerProcess
 
-from .terminal import Terminal
-
-LEGAL = r"legal: #?1 (\S+).*\n.*q (?:quit|leave)"
-
-
-def start(terminals: list[Terminal], server: ServerProcess, config: Path, *args: str) -> Terminal:
-    terminal = Terminal(list(args), server=server.url, config=config)
-    terminals.append(terminal)
-    return terminal
-
-
-def flat(text: str) -> str:
-    return re.sub(r"\s+", " ", text)
+from .terminal import LEGAL, Terminal, flat, start
 
 
 def test_an_over_long_line_in_a_game_is_refused_and_the_player_stays_connected(

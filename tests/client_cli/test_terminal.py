@@ -18,20 +18,12 @@ from tests.app.client import player
 from tests.app.conftest import ServerProcess
 from tests.solver.positions import HOME, STUCK, homed
 
-from .terminal import CLIENT, Terminal
+from .terminal import CLIENT, LEGAL, Terminal, start
 
-#: the first legal move, once the line under it (the keys) is drawn too
-LEGAL = r"legal: #?1 (\S+).*\n.*q (?:quit|leave)"
 #: The Gate's deal 1234, as its legal line numbers the moves
 GATE_1234 = r"legal: 1 b4>t3  2 b1>b2  3 l>t4  4 r>t4  5 deal"
 #: function keys, as an xterm sends them
 F1, F2, F3, F4 = "\x1bOP", "\x1bOQ", "\x1bOR", "\x1bOS"
-
-
-def start(terminals: list[Terminal], server: ServerProcess, config: Path, *args: str) -> Terminal:
-    terminal = Terminal(list(args), server=server.url, config=config)
-    terminals.append(terminal)
-    return terminal
 
 
 def register(terminal: Terminal, name: str) -> None:

@@ -6,27 +6,12 @@ process, which the tests kill (-9: no closing handshake, as a machine that dies)
 
 from __future__ import annotations
 
-import re
 import signal
 from pathlib import Path
 
 from tests.app.conftest import ServerProcess
 
-from .terminal import Terminal
-
-#: the first legal move, once the line under it (the keys) is drawn too
-LEGAL = r"legal: #?1 (\S+).*\n.*q (?:quit|leave)"
-
-
-def start(terminals: list[Terminal], server: ServerProcess, config: Path, *args: str) -> Terminal:
-    terminal = Terminal(list(args), server=server.url, config=config)
-    terminals.append(terminal)
-    return terminal
-
-
-def flat(text: str) -> str:
-    """The screen's words with the terminal's line breaks taken out."""
-    return re.sub(r"\s+", " ", text)
+from .terminal import LEGAL, Terminal, flat, start
 
 
 def test_leaving_a_race_the_server_cannot_hear_says_you_are_still_in_it(
