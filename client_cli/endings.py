@@ -295,20 +295,36 @@ def left_room(model: Model, after: str | None = None, *, unheard: str | None = N
             over = result_note(room, model.me) + (replay if game is not None and game.over else "")
             return f"{over}\n{still}"
         return still
+    again = command(model.server, f"race new {clean(room.get('game', 'GAME'), 32)}")
+    # (a room takes racers only in its lobby: once its first race is dealt, whoever
+    # leaves is out of its rematches for good, and race join will refuse them)
+    gone = (
+        "rematches go on without you (a room takes nobody back once its first race "
+        f"is dealt). To race again: {again}"
+    )
+    others = after != "closed" and not room.get("quick") and _others_in(room, model.me)
     if state == FINISHED:
-        return result_note(room, model.me) + (replay if game is not None and game.over else "")
+        over = result_note(room, model.me) + (replay if game is not None and game.over else "")
+        return f"{over}\nYou left room {code}: its {gone}" if others else over
     resigned = ", and your game is resigned" if mine and game and not game.over else ""
     watch = command(model.server, f"race watch {code}")
+    rest = f"\nIts {gone}" if others else ""
     if state == RACING and after == FINISHED:
-        return f"You left room {code}{resigned}: that ended the race. Its results: {watch}{replay}"
+        said = f"You left room {code}{resigned}: that ended the race. Its results: {watch}"
+        return f"{said}{replay}{rest}"
     if state == RACING:
-        return f"You left room {code}{resigned}. The race goes on; to watch it: {watch}"
+        return f"You left room {code}{resigned}. The race goes on; to watch it: {watch}{rest}"
     if after == "closed":
-        again = command(model.server, f"race new {clean(room.get('game', 'GAME'), 32)}")
         return f"You left room {code}, the last in it, so it is closed. To open another: {again}"
     if state == LOBBY:
         return f"You left room {code}. To go back: {command(model.server, f'race join {code}')}"
-    return f"You left room {code}."
+    return f"You left room {code}.{rest}"
+
+
+def _others_in(room: Mapping[str, Any], me: str | None) -> bool:
+    """Whether anyone but ``me`` is still in the room (so a rematch may come there)."""
+    players = room.get("players") or []
+    return any(isinstance(p, Mapping) and p.get("name") != me for p in players)
 
 
 def with_made(model: Model, said: str) -> str:

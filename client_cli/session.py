@@ -232,6 +232,23 @@ def no_room_help(server: str) -> str:
     )
 
 
+def no_way_back(server: str) -> str:
+    """Why a room whose race is dealt takes nobody, a racer who left it included (its
+    rematches deal in only those still in it), and what to do instead.
+
+    >>> print(no_way_back("ws://127.0.0.1:8765"))  # doctest: +NORMALIZE_WHITESPACE
+    A room takes racers only in its lobby, before its first race is dealt: whoever leaves
+    it after that is out of its rematches too. To race its racers again, one of you opens a
+    new room and the others join it: patience-race race new GAME
+    """
+    again = command(server, "race new GAME")
+    return (
+        "A room takes racers only in its lobby, before its first race is dealt: whoever "
+        "leaves it after that is out of its rematches too. To race its racers again, one "
+        f"of you opens a new room and the others join it: {again}"
+    )
+
+
 async def start(plan: Plan, client: Client, welcome: dict[str, Any]) -> bool:
     """Do what the command asked, before the screen opens. False: it could not be done
     (the reason printed)."""
@@ -343,6 +360,7 @@ async def start(plan: Plan, client: Client, welcome: dict[str, Any]) -> bool:
         if exc.code == "race_started" and plan.code:
             watch = command(model.server, f"race watch {plan.code.strip().upper()}")
             console.print(Text(f"To watch it: {watch}"), soft_wrap=True)
+            console.print(Text(no_way_back(model.server)), soft_wrap=True)
         if exc.code == "no_such_room":
             console.print(Text(no_room_help(model.server)), soft_wrap=True)
         return False

@@ -155,3 +155,9 @@ def start(
 def flat(text: str) -> str:
     """The screen's words with the terminal's line breaks taken out."""
     return re.sub(r"\s+", " ", text)
+
+
+def unwrapped(text: str) -> str:
+    """Text without its spaces and line ends: a line longer than the terminal is wrapped
+    by it, anywhere, a word or an address cut in two."""
+    return re.sub(r"\s", "", text)

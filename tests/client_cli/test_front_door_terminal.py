@@ -12,7 +12,7 @@ from pathlib import Path
 
 from tests.app.conftest import ServerProcess
 
-from .terminal import Terminal
+from .terminal import Terminal, unwrapped
 from .test_terminal import LEGAL, register, start
 
 #: Nestor's deal 16 lost in six moves (the reserve turned out, no pair left): the
@@ -166,9 +166,3 @@ def test_a_code_no_room_has_says_what_to_check(
         f"patience-race race new wedge --server ws://127.0.0.1:{server_process.port}"
     ) in unwrapped(ann.text), ann.text
     assert "race join" not in ann.text.split("You left room")[-1]
-
-
-def unwrapped(text: str) -> str:
-    """Text without its spaces and line ends: a line longer than the terminal is wrapped
-    by it, anywhere, a word or an address cut in two."""
-    return re.sub(r"\s", "", text)
