@@ -8,11 +8,23 @@ import textwrap
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 
 from .challenge import command, http_url
-from .lines import Glyphs, as_int, clock, fit, lines_of, race_time, status_words
+from .lines import (
+    Glyphs,
+    HeadersWhole,
+    as_int,
+    clock,
+    fit,
+    fixed_console,
+    lines_of,
+    race_time,
+    split_line,
+    status_words,
+)
 from .model import COUNTDOWN, FINISHED, LOBBY, RACING, Model
 from .places import place_cell
 from .sanitize import clean
@@ -346,12 +358,49 @@ def roster(model: Model, width: int) -> list[Text]:
 
 
 def results_table(model: Model, width: int) -> list[Text]:
+    """The last race's results under their title. Where the table is too wide for the
+    screen (60 columns: its headers and names were cut to two letters), each racer's
+    replay id and rating go on a second line under their name, the rest keeping a line."""
     g = Glyphs(model.ascii)
     room = model.room or {}
-    results = room.get("results") or []
+    results = [r for r in room.get("results") or [] if isinstance(r, Mapping)]
     # the games that take cards off in pairs count pairs, as the racers' panel does
     pairs = model.counts_pairs
-    rated = any(isinstance(r, Mapping) and "rating" in r for r in results)
+    rated = any("rating" in r for r in results)
+    title = Text(f"  Results of race {as_int(room.get('race'))}", style="bold")
+    wide = _results(results, model, g, pairs, rated, whole=True)
+    if _fits(wide, width - 2, 1, 10):
+        shown = lines_of(HeadersWhole(wide, first=(1,)), width - 2)  # (names give first)
+        return [title, *(Text("  ") + line for line in shown)]
+    table = _results(results, model, g, pairs, rated, whole=False)
+    lines = lines_of(HeadersWhole(table, first=(1, 2)), width - 2)
+    head = len(lines) - len(results)
+    out = [title, *(Text("  ") + line for line in lines[:head])]
+    indent = " " * (2 + max(lines[0].plain.find("racer"), 0))
+    for line, r in zip(lines[head:], results, strict=False):
+        out.append(Text("  ") + line)
+        parts = [f"replay {clean(r.get('replay') or '', 32) or g.dash}"]
+        if rated:
+            parts.append(f"rating {rating_change(r, g)}")
+        if r.get("review") == "held":
+            parts.append("held for review")
+        more = split_line(g.sep.join(parts), max(width - len(indent), 20), g.sep)
+        out += [Text(f"{indent}{part}", style="dim") for part in more]
+    return out
+
+
+def _results(
+    results: Sequence[Mapping[str, Any]],
+    model: Model,
+    g: Glyphs,
+    pairs: bool,
+    rated: bool,
+    *,
+    whole: bool,
+) -> Table:
+    """The results table: ``whole``, every column; else without the replay id, the
+    rating and a win held for review (said on the racer's second line), and every row
+    kept to one line (a cell too long cut with an ellipsis), for a narrow screen."""
     table = Table(box=g.box, show_edge=False, pad_edge=False, expand=False)
     for name, justify in (
         ("#", "right"),
@@ -360,35 +409,41 @@ def results_table(model: Model, width: int) -> list[Text]:
         ("time", "right"),
         ("moves", "right"),
         ("pairs" if pairs else "home", "right"),
-        *((("rating", "right"),) if rated else ()),
-        ("replay", "left"),
+        *((("rating", "right"), ("replay", "left")) if whole and rated else ()),
+        *((("replay", "left"),) if whole and not rated else ()),
     ):
         table.add_column(  # a replay id is never cut: the racers' names give way
             name,
             justify=justify,
-            no_wrap=name == "replay",
+            no_wrap=name == "replay" or not whole,
             min_width=16 if name == "replay" else None,
         )
     for r in results:
-        if not isinstance(r, Mapping):
-            continue
         name = clean(r.get("player", ""), 20)
         status = status_words(clean(r.get("status", ""), 12))
-        if r.get("review") == "held":  # (the pace check: not counted on the race boards)
+        if whole and r.get("review") == "held":  # (the pace check: not on the race boards)
             status += " (held for review)"
-        style = "bold" if name == model.me else ""
         table.add_row(
             place_cell(r, results),
-            Text(name, style=style),
-            Text(status, style="green" if status == "won" else ""),
+            Text(name, style="bold" if name == model.me else ""),
+            Text(status, style="green" if status.startswith("won") else ""),
             race_time(r.get("time_ms")) or g.dash,
             str(as_int(r.get("moves"))),
             progress(r, pairs),
-            *((rating_change(r, g),) if rated else ()),
-            Text(clean(r.get("replay") or "", 32) or g.dash, style="dim"),
+            *((rating_change(r, g),) if whole and rated else ()),
+            *((Text(clean(r.get("replay") or "", 32) or g.dash, style="dim"),) if whole else ()),
         )
-    title = Text(f"  Results of race {as_int(room.get('race'))}", style="bold")
-    return [title, *(Text("  ") + line for line in lines_of(table, width - 2))]
+    return table
+
+
+def _fits(table: Table, width: int, column: int, most: int) -> bool:
+    """Whether ``table`` fits in ``width`` with its ``column`` cut to ``most`` cells at
+    the least (a name keeps that much of itself), every other cell whole."""
+    console = fixed_console(10_000)
+    natural = Measurement.get(console, console.options, table).maximum
+    cells = [table.columns[column].header, *table.columns[column].cells]
+    longest = max(Measurement.get(console, console.options, cell).maximum for cell in cells)
+    return natural - max(longest - most, 0) <= width
 
 
 def rating_change(result: Mapping[str, Any], g: Glyphs) -> str:
@@ -499,4 +554,8 @@ def room_body(model: Model, width: int, height: int, now: int, *, watching: bool
                 out.append(Text(f"  {host} may call a rematch; q leaves the room."))
     else:
         out.append(Text(f"  Room {code} is closed."))
+    # a short screen loses the blank lines first, from the top: the results of three
+    # racers at 20 rows lost the line saying who calls the rematch
+    while len(out) > height and any(not line.plain for line in out):
+        del out[next(n for n, line in enumerate(out) if not line.plain)]
     return [fit(line, width) for line in out[:height]]
