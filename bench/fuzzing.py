@@ -1,7 +1,9 @@
 """Frames for fuzzing the race server: random values and maps shaped like requests, near
 misses of move notations, wrong field types, mutated and oversized frames, allocation
 bombs (small frames whose headers claim thousands of items or gigabytes), and what the
-server must do with each (close 1003, close 1009, or one reply echoing a usable id).
+server must do with each (close 1009 for a frame over the size limit; for any other, one
+reply: ``bad_request`` with a nil id for a frame it cannot decode, else a reply echoing a
+usable id; either way the connection carries on).
 
 Shared by the fuzz tests (``tests/app/test_fuzz.py``) and the soak (``bench/soak.py``).
 Everything is drawn from a :class:`random.Random` the caller seeds: a run is the same each
@@ -53,28 +55,34 @@ def pack(value: Any) -> bytes:
     return data
 
 
-#: the bounds a frame is decoded within (protocol.md, "What closes a connection")
+#: the bounds a frame is decoded within (protocol.md, limits: "Decoding bounds")
 MAX_ITEMS, MAX_BYTES = 32, 512
 BOUNDS = {"max_array_len": MAX_ITEMS, "max_map_len": MAX_ITEMS, "max_str_len": MAX_BYTES}
 BOUNDS |= {"max_bin_len": MAX_BYTES, "max_ext_len": MAX_BYTES}
 
 
 def expected_close(frame: Frame, limit: int) -> int | None:
-    """How the server must close on this frame, worked out on this side: 1009 over the
-    limit, 1003 for text or anything that is not exactly one msgpack value within the
-    bounds. The frame is decoded within the bounds here too, so that an allocation bomb
-    (:func:`bomb`) is refused at its first header past them, as the server refuses it,
-    rather than costing this side what it would have cost the server."""
+    """How the server must close on this frame: 1009 over the size limit (websockets
+    refuses such a frame on its header and cannot skip it); None for any other, which is
+    answered and the connection carries on."""
     size = len(frame.encode()) if isinstance(frame, str) else len(frame)
-    if size > limit:
-        return 1009
+    return 1009 if size > limit else None
+
+
+def undecodable(frame: Frame) -> bool:
+    """Whether the server cannot decode this frame (text, or anything that is not exactly
+    one msgpack value within the bounds): it answers ``bad_request`` with a nil id and
+    reads the next frame as usual. The frame is decoded within the bounds here too, so
+    that an allocation bomb (:func:`bomb`) is refused at its first header past them, as
+    the server refuses it, rather than costing this side what it would have cost the
+    server."""
     if isinstance(frame, str):
-        return 1003
+        return True
     try:
         msgpack.unpackb(frame, raw=False, strict_map_key=False, **BOUNDS)
     except Exception:
-        return 1003
-    return None
+        return True
+    return False
 
 
 def usable_id(frame: bytes) -> int | None:
@@ -338,7 +346,7 @@ def bomb(rnd: random.Random, limit: int) -> bytes:
     """An allocation bomb: a frame within ``limit`` bytes whose array, map, text, binary or
     extension headers claim thousands of items or gigabytes, as the whole frame, as a field
     of a ``ping``, or as its ``id``. Past the decoding bounds: ``bad_request`` (id null),
-    then close 1003."""
+    and the connection carries on."""
     room = rnd.choice([16, 64, 600, limit - 40])
     value = _claims(rnd, room)
     pick = rnd.randrange(3)

@@ -14,10 +14,10 @@ and starts the race server (``python -m server.cli``) on it, then:
 
 1. **Fuzz**: ``--fuzzers`` players throw ``--frames`` frames (``bench/soak_fuzz.py``),
    allocation bombs among them (small frames whose headers claim thousands of items or
-   gigabytes: ``bad_request``, close 1003); two more go through rooms and cross their
-   joins, while ``--racers`` racers race in rooms of 2 or 3 (some with a time limit),
-   rematching at each end (``bench/soak_racers.py``). The server's RSS is read before
-   and after.
+   gigabytes: ``bad_request``, and the connection carries on); two more go through rooms
+   and cross their joins, while ``--racers`` racers race in rooms of 2 or 3 (some with a
+   time limit), rematching at each end (``bench/soak_racers.py``). The server's RSS is
+   read before and after.
 2. **Limits**, beside the fuzz (``bench/soak_limits.py``): a flooder not signed in writes
    20,000 pings at once and must be closed 1008 while a probe's pings (and everyone
    else's requests) are answered; 70 connections from 127.0.0.9, the 6 past
@@ -513,7 +513,7 @@ def figures_of(soak: Soak, started: float) -> None:
     f.connections = ledger.connections
     f.kicks = sum(z.kicks for z in soak.fuzzers)
     f.bombs_sent = sum(z.bombs for z in soak.fuzzers)
-    f.bombs_closed = sum(z.bombs_closed for z in soak.fuzzers)
+    f.bombs_refused = sum(z.bombs_refused for z in soak.fuzzers)
     f.crossed_joins = sum(d.crossed for d in soak.dancers)
     f.room_sequences = sum(d.sequences for d in soak.dancers)
     f.races_finished = sum(p.results for p in soak.plans)

@@ -1,15 +1,16 @@
 """The soak's connections and its ledger: every frame sent, every reply matched to the
 frame it answers, every close and its code, and the requests that got no answer.
 
-The server answers a connection's frames one at a time, in order, each decodable frame
-with exactly one reply (its own, or an ``error``); so the replies are matched to the
-frames in the order they were sent, and each is checked to echo the id it must
-(``bench/fuzzing.py``: the usable id, nil, or for ``rate_limited`` any integer id).
+The server answers a connection's frames one at a time, in order, each frame within the
+size limit with exactly one reply (its own, or an ``error``: ``bad_request`` with a nil id
+for one it cannot decode); so the replies are matched to the frames in the order they were
+sent, and each is checked to echo the id it must (``bench/fuzzing.py``: the usable id,
+nil, or for ``rate_limited`` any integer id).
 
 **Unanswered.** A request sent on a connection that stays open and gets no reply within
 ``stall`` seconds (30 by default) is unanswered. A request whose connection ends first
 is not: it is *dropped*, counted by the reason the connection ended, which must be one
-the protocol documents (a close frame with 1003, 1008, 1009, 1011, 1012, 1013 or 4001),
+the protocol documents (a close frame with 1008, 1009, 1011, 1012, 1013 or 4001),
 one of the soak's own (its socket closed or cut by the soak), or the server killed by
 the soak (no close frame, on a server process since killed). A connection that ends any
 other way (no close frame from a server still running, or an undocumented code) leaves
@@ -32,7 +33,7 @@ from bench.wsclient import LeanWebSocket, connect
 from server.protocol import ErrorCode
 
 #: close codes a connection may end with (protocol.md, what closes a connection)
-DOCUMENTED_CLOSES = {1003, 1008, 1009, 1011, 1012, 1013, 4001}
+DOCUMENTED_CLOSES = {1008, 1009, 1011, 1012, 1013, 4001}
 #: every reply type (protocol.md, requests, replies and events)
 REPLY_TYPES = {"welcome", "registered", "games", "rules", "pong", "game", "moved", "undone"}
 REPLY_TYPES |= {"resigned", "room", "left", "daily", "board", "unwatched", "following"}

@@ -31,8 +31,8 @@ _pack: Final = msgpack.Packer(use_bin_type=True).pack
 
 class FrameError(ValueError):
     """A frame that cannot be decoded: a text frame, bytes that are not one msgpack value,
-    or a value past the bounds (``MAX_ITEMS``, ``MAX_BYTES``). The server closes the
-    connection (1003)."""
+    or a value past the bounds (``MAX_ITEMS``, ``MAX_BYTES``). The server answers it
+    ``bad_request`` with no id, and the connection carries on."""
 
 
 #: the headers of small maps and arrays, and the encodings of short texts' lengths and

@@ -19,7 +19,7 @@ from server.app.store.games import Games
 from server.app.transport.session import frame_head
 from server.engine import IllegalMove, UndoRefused, new_game
 
-from .client import Client, player, signed_in
+from .client import Client, player, racing, signed_in
 from .conftest import Running
 from .raw import RawClient, close_frame, masked
 
@@ -156,26 +156,47 @@ async def test_a_move_split_into_fragments(server: Running) -> None:
     assert reply["view"] == reference.view()
 
 
-async def test_a_fragmented_text_message_closes_1003(server: Running) -> None:
+async def test_a_fragmented_text_message_is_refused_and_the_connection_carries_on(
+    server: Running,
+) -> None:
+    """A text message (here in two fragments) is answered ``bad_request`` with no id, and
+    the connection stays open: the next request is answered as usual."""
     ann = await player(server.url, "ann")
     await ann.ws.send(["not ", "msgpack"])
-    code, reason = await ann.closed()
-    assert code == 1003, (code, reason)
-    error = next(f for f in ann.frames if f.get("type") == "error")
-    assert error["code"] == "bad_request"
+    error = await ann.event("error")
+    assert (error["code"], error["id"]) == ("bad_request", None), error
+    assert error["message"] == "frames are binary msgpack, not text"
+    assert (await ann.request("ping"))["type"] == "pong"
+    assert ann.ws.state is State.OPEN
 
 
-async def test_frames_after_an_undecodable_one_are_not_handled(server: Running) -> None:
-    """A move sent right behind a frame that is not msgpack is never played."""
-    ann = await player(server.url, "ann")
-    game = await ann.call("new_game", game="gate", seed=3)
+async def test_frames_after_an_undecodable_one_are_handled(server: Running) -> None:
+    """A move sent right behind a frame that is not msgpack, in the same write, is played
+    and answered after the undecodable frame's ``bad_request``; the other racer in the
+    game carries on too."""
+    ann, bob = await player(server.url, "ann"), await player(server.url, "bob")
+    await racing(ann, bob)
+    start = next(f for f in ann.frames if f.get("type") == "race_start")
+    gid, legal = start["game"], start["legal"]
+    request_id = next(IDS)
+    future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+    ann._pending[request_id] = future
     ann.ws.protocol.send_binary(b"\xc1")  # never used in msgpack
-    ann.ws.protocol.send_binary(_frame("move", next(IDS), move=game["legal"][0], game=game["game"]))
+    ann.ws.protocol.send_binary(_frame("move", request_id, move=legal[0], game=gid))
     ann.ws.send_data()
-    code, _ = await ann.closed()
-    assert code == 1003
-    assert server.service.games[game["game"]].game.moves == 0
-    assert [f["type"] for f in ann.frames[-1:]] == ["error"]
+    moved = await asyncio.wait_for(future, 10)
+    assert moved["type"] == "moved", moved
+    error = await ann.event("error")
+    assert (error["code"], error["id"]) == ("bad_request", None), error
+    assert ann.frames.index(error) < ann.frames.index(moved)
+    assert server.service.games[gid].game.moves == 1
+    assert (await ann.request("ping"))["type"] == "pong"
+    # bob hears of ann's move and plays on in the same race
+    await bob.event("progress", lambda e: e["player"] == "ann" and e["moves"] == 1)
+    mine = next(f for f in bob.frames if f.get("type") == "race_start")
+    reply = await bob.call("move", move=mine["legal"][0])
+    assert reply["type"] == "moved"
+    assert ann.ws.state is State.OPEN and bob.ws.state is State.OPEN
 
 
 def test_frame_heads_are_websockets_own() -> None:
@@ -223,15 +244,19 @@ async def test_frames_split_anyhow_between_reads(server: Running) -> None:
     assert (await ann.request("ping"))["type"] == "pong"
 
 
-async def test_a_frame_past_the_decoding_bounds_closes_1003(server: Running) -> None:
+async def test_a_frame_past_the_decoding_bounds_is_refused_and_the_connection_carries_on(
+    server: Running,
+) -> None:
     """A frame whose list is longer than any request has (here a field the server does not
-    know, which it would otherwise ignore) is not decoded: ``bad_request``, then 1003."""
+    know, which it would otherwise ignore) is not decoded: ``bad_request`` with no id, and
+    the connection stays open."""
     ann = await player(server.url, "ann")
     await ann.send_raw(_frame("ping", next(IDS), padding=[0] * 100))
-    code, reason = await ann.closed()
-    assert (code, reason) == (1003, "undecodable frame")
-    error = ann.frames[-1]
-    assert error["code"] == "bad_request" and error["id"] is None, error
+    error = await ann.event("error")
+    assert (error["code"], error["id"]) == ("bad_request", None), error
+    assert "past the decoding bounds" in error["message"], error
+    assert (await ann.request("ping"))["type"] == "pong"
+    assert ann.ws.state is State.OPEN
 
 
 async def test_a_signed_out_connection_plays_no_more(server: Running) -> None:

@@ -37,7 +37,6 @@ except ImportError:  # pragma: no cover
 
 log = logging.getLogger("patience.ws")
 
-CLOSE_UNDECODABLE: Final = 1003
 CLOSE_POLICY: Final = 1008
 
 #: requests read but not yet handled, per connection, past which reading pauses (as
@@ -151,7 +150,7 @@ class WsSession:
         self.deferred = False
         #: a request is being handled (its reply not yet sent)
         self._busy = False
-        #: no more frames are handled (an undecodable one came, or the connection is gone)
+        #: no more frames are handled (the connection is gone)
         self._ended = False
         #: what the coroutine is to do next: (received, request) or a close (code, reason)
         self._handed: tuple[Any, ...] | None = None
@@ -251,11 +250,9 @@ class WsSession:
         except FrameError as undecodable:
             # (each except clause names its exception differently: compiled, a name
             # keeps the type of its first use)
-            self.send(_error(None, ErrorCode.BAD_REQUEST, str(undecodable)))
-            self._answered += 1
-            self._ended = True
-            self._drop_inbox()
-            self._hand(("close", CLOSE_UNDECODABLE, "undecodable frame"))
+            # answered with no id (none can be read) and the connection carries on: the
+            # frames behind it are handled as usual
+            self.answer(_error(None, ErrorCode.BAD_REQUEST, str(undecodable)), received)
             return
         request_id = raw.get("id") if isinstance(raw, dict) else None
         if not isinstance(request_id, int) or isinstance(request_id, bool):

@@ -11,15 +11,19 @@ a game held here is answered without a coroutine (``MovePath.move_now``). One pa
 event loop handles at most ``FRAMES_PER_PASS`` frames of a connection, however many one
 read brings: the rest wait for the next pass, its socket not read meanwhile.
 
-Close codes: 1003 an undecodable frame (text, not msgpack, or past the decoding bounds of
-:func:`~server.protocol.codec.decode`); 1008 a client that kept sending past its rate
-limit (its bucket ``burst`` requests short: :class:`WsSession`); 1009 a frame over
-``max_frame`` bytes (websockets enforces it); a client too slow to read what it is
-sent is dropped (its connection is cut without a closing handshake, which would queue behind
-everything unread: the client sees 1006); 1011 a ping unanswered for ``ping_timeout`` seconds
-(:meth:`WebServer.keep_alive`); 1012 the server is restarting (reconnect); 1013
-a connection past ``max_connections`` or ``max_connections_per_ip`` (closed as soon as its
-handshake is done); 4001 the player signed in elsewhere.
+An undecodable frame (text, not msgpack, or past the decoding bounds of
+:func:`~server.protocol.codec.decode`) closes nothing: it is answered ``bad_request`` with
+no id and the frames behind it are handled as usual.
+
+Close codes: 1008 a client that kept sending past its rate limit (its bucket ``burst``
+requests short: :class:`WsSession`); 1009 a frame over ``max_frame`` bytes (websockets
+refuses it on its header alone and fails the connection: the payload is never read, so
+there is no skipping it to go on with the next frame); a client too slow to read what it
+is sent is dropped (its connection is cut without a closing handshake, which would queue
+behind everything unread: the client sees 1006); 1011 a ping unanswered for
+``ping_timeout`` seconds (:meth:`WebServer.keep_alive`); 1012 the server is restarting
+(reconnect); 1013 a connection past ``max_connections`` or ``max_connections_per_ip``
+(closed as soon as its handshake is done); 4001 the player signed in elsewhere.
 """
 
 from __future__ import annotations
