@@ -205,6 +205,7 @@ export function drawBoard(root, view, state) {
   board.style.setProperty("--label-below", `${index}px`);
   board.style.setProperty("--cw", `${cw}px`);
   board.style.setProperty("--ch", `${ch}px`);
+  board.style.setProperty("--step", `${step}px`);
   board.style.setProperty("--label", `${size.label}px`);
   board.style.height = `${size.height}px`;
   board.style.width = `${size.width}px`;
@@ -260,6 +261,9 @@ export function drawBoard(root, view, state) {
       let top = 0;
       p.cards.forEach((code, i) => {
         const card = cardFace(code);
+        // a card with one on it shows a strip of `step`: its corner is kept within it
+        // (app.css), where it was cut to its top, and a J read as an I, a Q as an O
+        if (i < p.cards.length - 1) card.classList.add("fanned");
         card.style.top = `${top}px`;
         stack.append(card);
         top += i >= 1 && i <= squared ? tight : step;

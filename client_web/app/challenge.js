@@ -164,6 +164,9 @@ export class ChallengeScreen {
     this.noteBox = h("p", { class: "note", role: "status" });
     parts.push(this.noteBox);
     replace(this.headBox, parts);
+    // racing: the heading on a line or two, its words cut short, as a race's room's is (it
+    // took a phone's board a quarter of the window); whole again once the verdict is in
+    this.headBox.classList.toggle("compact", Boolean(this.race && !this.result));
   }
 
   /** @param {Message[] | undefined} table */

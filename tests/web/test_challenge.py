@@ -207,6 +207,10 @@ def test_a_challenge_made_raced_cold_on_a_phone_and_from_its_replay(
         # the ghost's end, once its time has come: ann resigned after one move
         bob.wait_for_selector('.bar-row.ghost[data-status="resigned"] .nums:has-text("· 1 move")')
         fits(bob)
+        # the heading as short as a race's room's while the race is on: its title and its
+        # line about the ghost took 160 pixels of a phone's 740, and the board had less
+        head = bob.locator(".challenge-head").bounding_box()
+        assert head is not None and head["height"] <= 56, head
         shot(bob, "phone-challenge-race")
         widest_racers_fit(bob)
 
@@ -311,6 +315,14 @@ def test_a_race_result_is_made_a_challenge(browser: Any, web_server: ServerProce
         for page in (ann, bob):
             page.wait_for_selector(".results table")
         assert bob.locator(".race-game [data-act=challenge]").count() == 0  # the results' own
+        # a notice at the race's end leaves the results' button to be seen (it lay over it)
+        bob.evaluate("() => window.patienceRace.notice('ann: resigned')")
+        covered = bob.evaluate(
+            "() => { const n = document.querySelector('.notice').getBoundingClientRect();"
+            " const b = document.querySelector('.results [data-act=challenge]')"
+            ".getBoundingClientRect(); return [n.top, n.bottom, b.top, b.bottom]; }"
+        )
+        assert covered[1] <= covered[2] + 1 or covered[0] >= covered[3] - 1, covered
         bob.click(".results [data-act=challenge]")
         field = bob.wait_for_selector(".results .challenge-share input.share")
         assert field is not None

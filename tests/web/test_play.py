@@ -102,6 +102,13 @@ def test_a_wide_board_folds_on_a_phone_and_not_on_a_desktop(
         who = page.evaluate("() => [document.querySelector('#who').scrollWidth,"
                             " document.querySelector('#who').clientWidth]")  # fmt: skip
         assert who[0] <= who[1], who
+        # and on a desktop, twenty of the widest letters (the bar cut them at 12rem)
+        page.set_viewport_size({"width": 1024, "height": 768})
+        who = page.evaluate("() => { const who = document.querySelector('#who');"
+                            " who.textContent = 'W'.repeat(20);"
+                            " return [who.scrollWidth, who.clientWidth]; }")  # fmt: skip
+        assert who[0] <= who[1], who
+        page.set_viewport_size({"width": 360, "height": 740})
         page.goto(f"{http(web_server)}/play#solo=nestor")
         page.wait_for_selector('.game .pile[data-label="reserve"]')
         box = page.locator(".board").bounding_box()
