@@ -11,7 +11,7 @@ import { button, h } from "./dom.js";
 import { ServerError, deviceLabel, signedOutText, storeToken } from "./link.js";
 import { ratingsBox } from "./ratings.js";
 import { keyTried, recoveryBox, recoveryForm } from "./recovery.js";
-import { renameBox } from "./rename.js";
+import { nameField, renameBox } from "./rename.js";
 
 /** @typedef {import("./types.js").App} App */
 /** @typedef {import("./types.js").Message} Message */
@@ -102,24 +102,13 @@ function invite(code, challenge) {
 export function nameForm(door, code, challenge) {
   const { app } = door;
   const none = code !== null && pageFact("room") === "none"; // a link to no room
-  const input = h("input", {
-    name: "name",
-    required: true,
-    minlength: 2,
-    maxlength: 20,
-    pattern: "[A-Za-z0-9_\\-]{2,20}",
-    // (said by the browser when the pattern is not met: "Please match the requested format")
-    title: "2 to 20 letters (A to Z), digits, - or _",
-    autocomplete: "nickname",
-    placeholder: "your name",
-    "aria-label": "your name",
-  });
   // a stored token the server refused says why here (a device signed out, say); a refusal
-  // goes as the name is typed again (a name too short is the browser's own to say)
+  // goes as the name is typed again (a name too short is the browser's own to say, one
+  // too long the field's)
   // (a recovery key just tried and refused: its own form says so, in the words it was given)
   const note = h("p", { class: "note", role: "status" }, keyTried() ? "" : app.link.refused || "");
-  input.addEventListener("input", () => {
-    note.textContent = "";
+  const input = nameField({ name: "name", placeholder: "your name", "aria-label": "your name" }, (text) => {
+    note.textContent = text;
   });
   const form = h(
     "form",

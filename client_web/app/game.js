@@ -378,7 +378,14 @@ export class GameScreen {
       for (const word of this.legal.filter(isWord))
         controls.append(button(word, () => this.move(word), { class: "word", "data-act": word }));
       controls.append(button("Undo", () => this.act("undo"), { disabled: !v.can_undo, "data-act": "undo" }));
-      if (this.homes) controls.append(button("Home", () => this.act("home"), { "data-act": "home" }));
+      // ("Home" alone read as the way back to the home screen)
+      if (this.homes)
+        controls.append(
+          button("Cards home", () => this.act("home"), {
+            "data-act": "home",
+            title: "Play every card that can go home now (o)",
+          }),
+        );
       if (this.hintsAllowed()) controls.append(button("Hint", () => this.act("hint"), { "data-act": "hint" }));
       controls.append(
         button(

@@ -83,6 +83,8 @@ export function leagueBox(app) {
       h("h2", {}, "This week's league"),
       line,
       e.joined ? h("a", { href: "/play#league" }, "Standings") : join,
+      // (a daily ended before the join scores nothing: leaderboards.md, Points)
+      e.joined ? null : h("p", { class: "muted" }, "Joining counts the dailies you end from now on, not those before."),
     );
   };
   app.link.request("event").then(fill, (error) => {
@@ -208,7 +210,7 @@ export class LeagueScreen {
         "p",
         { class: "muted" },
         `A won daily: ${r.win} points and up to ${r.rank_bonus} more by its time among the league's; ` +
-          `ended not won: ${r.played}. ${movesText(e.movers, r.movers, e.tier, e.tiers)} Tiers: ${e.tiers.map(tierName).join(", ")}.`,
+          `ended not won: ${r.played}; a daily counts once you have joined, not before. ${movesText(e.movers, r.movers, e.tier, e.tiers)} Tiers: ${e.tiers.map(tierName).join(", ")}.`,
       ),
       back(),
     );

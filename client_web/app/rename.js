@@ -14,23 +14,47 @@ import { errorText } from "./link.js";
  * @property {(player: {id: string, name: string}) => void} renamed
  */
 
+/** the most characters a name has (protocol.md, `register`) */
+export const NAME_MOST = 20;
+
+/**
+ * A name's field: 2 to 20 letters (A to Z), digits, - or _. It has no maxlength: a longer
+ * name pasted was cut to its first 20 without a word. What is wrong with a name is said
+ * as it is typed (`told`; "" once it is right again), and the pattern keeps the form
+ * from being sent.
+ * @param {Record<string, string>} attrs
+ * @param {(text: string) => void} told
+ * @returns {HTMLInputElement}
+ */
+export function nameField(attrs, told) {
+  const input = /** @type {HTMLInputElement} */ (
+    h("input", {
+      required: true,
+      minlength: 2,
+      pattern: `[A-Za-z0-9_\\-]{2,${NAME_MOST}}`,
+      // (said by the browser when the pattern is not met: "Please match the requested format")
+      title: `2 to ${NAME_MOST} letters (A to Z), digits, - or _`,
+      autocomplete: "nickname",
+      ...attrs,
+    })
+  );
+  input.addEventListener("input", () => {
+    const n = input.value.trim().length;
+    told(n > NAME_MOST ? `A name has at most ${NAME_MOST} characters: this one has ${n}.` : "");
+  });
+  return input;
+}
+
 /**
  * The box: "Change your name", a field and a button, and a note for what the server said.
  * @param {string} name the player's name now
  * @param {RenameWith} with_
  */
 export function renameBox(name, with_) {
-  const input = h("input", {
-    name: "new-name",
-    required: true,
-    minlength: 2,
-    maxlength: 20,
-    pattern: "[A-Za-z0-9_\\-]{2,20}",
-    autocomplete: "nickname",
-    value: name,
-    "aria-label": "new name",
-  });
   const note = h("p", { class: "note", role: "status" });
+  const input = nameField({ name: "new-name", value: name, "aria-label": "new name" }, (text) => {
+    note.textContent = text;
+  });
   return h(
     "details",
     { class: "rename" },

@@ -70,5 +70,7 @@ def test_each_board_says_what_its_piles_are(browser: Any, web_server: ServerProc
         page.wait_for_selector('.game .pile[data-pile="fc"]')
         assert re.fullmatch(r"\d+/52 home", page.inner_text(".game .status"))
         assert page.locator(".game [data-act=home]").count() == 1
+        # (a button named "Home" alone was taken for the way back to the home screen)
+        assert page.inner_text(".game [data-act=home]") == "Cards home"
     finally:
         context.close()

@@ -22,6 +22,8 @@ def test_the_league_box_and_the_standings_screen(browser: Any, web_server: Serve
         page.wait_for_selector(
             ".league-box .league-line:has-text('Not joined: you would race in Bronze')"
         )
+        # a daily ended before joining scores nothing: the box says so before the join
+        assert "dailies you end from now on" in page.inner_text(".league-box")
         page.click("[data-act=league-join]")
         line = page.wait_for_selector(
             ".league-box .league-line:has-text('Bronze · 1st of 1 · 0 points')"

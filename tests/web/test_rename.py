@@ -31,10 +31,21 @@ def test_a_change_of_name_on_the_home_screen(browser: Any, web_server: ServerPro
         page.wait_for_selector(".welcome .note:has-text(\"the name 'LEE' is taken\")")
         page.fill("input[name=name]", "k")
         assert page.inner_text(".welcome .note") == ""
+        # a name too long, pasted, is said too long; it was cut to its first twenty letters
+        # without a word
+        page.fill("input[name=name]", "kay" * 8)
+        assert page.input_value("input[name=name]") == "kay" * 8
+        assert page.inner_text(".welcome .note") == (
+            "A name has at most 20 characters: this one has 24."
+        )
         register(page, "kay")
         page.wait_for_selector(".home h1:has-text('Hello, kay')")
         page.click("summary:has-text('Change your name')")
         assert page.input_value("input[name=new-name]") == "kay"
+        page.fill("input[name=new-name]", "Kayla" * 5)
+        assert page.inner_text("details.rename .note") == (
+            "A name has at most 20 characters: this one has 25."
+        )
         page.fill("input[name=new-name]", "LEE")
         page.click("[data-act=rename]")
         page.wait_for_selector("details.rename .note:has-text(\"the name 'LEE' is taken\")")
