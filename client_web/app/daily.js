@@ -340,7 +340,8 @@ export class DailyScreen {
   /** @param {Message} message */
   event(message) {
     if (message.type === "daily_result") {
-      const held = message.review ? "held for review" : `rank ${message.rank}`;
+      // (the board's rank as it finished: others finish later, and some before it)
+      const held = message.review ? "held for review" : `rank ${message.rank} as you finished`;
       replace(
         this.top,
         h("h1", {}, `Daily ${message.status}: ${held}`),

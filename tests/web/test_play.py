@@ -219,6 +219,9 @@ def test_a_daily_is_started_when_ready_played_and_shared(
         text = line.inner_text()
         assert text.startswith("Patience Race · Nestor · ") and "1 move" in text
         assert "streak" in page.inner_text(".result-line")
+        # its rank is the board's as it finished: it said "rank 1" all day, however many
+        # finished before it since
+        assert page.inner_text(".daily h1") == "Daily resigned: rank 1 as you finished"
         # when the next deal comes, as the page said before the attempt (it said nothing)
         resets = r"A new deal in \d+:\d\d(:\d\d)? \(00:00 UTC\)\."
         assert re.search(resets, page.inner_text(".daily"))
