@@ -138,7 +138,7 @@ class RaceRoomMachine(RuleBasedStateMachine):
         effects, error = self.step(rm.join, pid, pid, self.now)
         if was_in:
             assert effects == [] and error is None
-        elif state != LOBBY:
+        elif state not in (LOBBY, FINISHED):  # (a finished race's room: for its rematch)
             assert error == ErrorCode.RACE_STARTED
         elif full:
             assert error == ErrorCode.ROOM_FULL

@@ -269,3 +269,30 @@ async def test_a_host_away_keeps_the_part_for_host_grace_then_hands_it_on(
     handed = await bob.event("room", lambda e: e["host"] == "bob")
     assert handed["state"] == "finished"
     assert (await bob.call("rematch"))["state"] == "countdown"
+
+
+async def test_a_finished_race_takes_racers_for_its_rematch(server: Running) -> None:
+    """Once a race is over, its room takes racers again for the rematch: one who left it
+    after the race joins again, and a friend who came late joins too; both race in the
+    rematch, and the last race's results stay as they were. (A room took racers only in
+    its lobby: whoever left it, or came late, was out of its rematches for good.)"""
+    (ann, bob), code = await race(server, "ann", "bob")
+    await ann.call("start")
+    for client in (ann, bob):
+        await client.event("race_start")
+        await client.call("resign")
+    results = (await ann.event("results"))["results"]
+    await bob.call("room_leave")
+    again = await bob.call("room_join", code=code)
+    assert again["state"] == "finished" and again["results"] == results
+    assert [p["name"] for p in again["players"]] == ["ann", "bob"]
+    cat = await player(server.url, "cat")
+    late = await cat.call("room_join", code=code)
+    assert [p["name"] for p in late["players"]] == ["ann", "bob", "cat"]
+    assert late["results"] == results  # (cat was not in it: nothing of cat's in them)
+    # readiness is for a lobby: a rematch is called by the host alone
+    refused = await cat.request("ready")
+    assert refused["code"] == "race_started", refused
+    await ann.call("rematch")
+    starts = [await c.event("race_start", lambda e: e["race"] == 2) for c in (ann, bob, cat)]
+    assert len({s["game"] for s in starts}) == 3

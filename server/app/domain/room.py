@@ -361,12 +361,9 @@ def successor(room: Room, online: set[str], leaving: str | None = None) -> str |
 def check_joinable(room: Room) -> None:
     if room.quick:
         raise refuse(ErrorCode.QUICK_ROOM, "a quick race is joined through its queue: quick GAME")
-    if room.state == FINISHED:
-        raise refuse(
-            ErrorCode.RACE_STARTED,
-            f"the race in room {room.code} is over; watch it for its results",
-        )
-    if room.state != LOBBY:
+    # (a finished race's room takes racers for its rematch: one who left it, a friend
+    # who came late; they were out of its rematches for good)
+    if room.state not in (LOBBY, FINISHED):
         raise refuse(
             ErrorCode.RACE_STARTED, f"the race in room {room.code} has started; watch it instead"
         )
@@ -383,11 +380,15 @@ def create(room: Room, pid: str, name: str, now_ms: int) -> list[Effect]:
 
 
 def join(room: Room, pid: str, name: str, now_ms: int) -> list[Effect]:
-    """A player joins; joining again is harmless (nothing to do)."""
+    """A player joins, in the lobby or once the race is over (for the rematch: the last
+    race's results stay as they were); joining again is harmless (nothing to do)."""
     racer = room.racers.get(pid)
     if racer is not None and not racer.left:
         return []
     check_joinable(room)
+    # (one who left a finished race and comes back joins anew: last, as the room's
+    # members are listed in the order they joined)
+    room.racers.pop(pid, None)
     room.racers[pid] = Racer(pid, name, now_ms)
     return [Persist(), Seat(pid), Announce()]
 
