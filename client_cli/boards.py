@@ -186,7 +186,7 @@ def _table(page: Mapping[str, Any], me: str | None, g: Glyphs) -> Table:
         if hinted:
             table.add_column("hints", justify="right")
         table.add_column("day", no_wrap=True)
-        table.add_column("replay", no_wrap=True)
+        table.add_column("replay", no_wrap=True, min_width=16)  # (copied whole: never cut)
     else:
         # a result is "won", or how many cards got home (30/52): one column, leaving room
         # for the hints
@@ -195,7 +195,7 @@ def _table(page: Mapping[str, Any], me: str | None, g: Glyphs) -> Table:
         table.add_column("moves", justify="right")
         if hinted:
             table.add_column("hints", justify="right")
-        table.add_column("replay", no_wrap=True)
+        table.add_column("replay", no_wrap=True, min_width=16)
     for entry in entries if isinstance(entries, list) else []:
         if not isinstance(entry, Mapping):
             continue

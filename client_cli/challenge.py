@@ -28,7 +28,7 @@ from rich.text import Text
 
 from .boards import fraction, got
 from .config import DEFAULT_SERVER
-from .lines import Glyphs, as_int, race_time, split_line, status_words
+from .lines import Glyphs, HeadersWhole, as_int, race_time, split_line, status_words
 from .places import place_cell
 from .sanitize import clean
 
@@ -267,7 +267,7 @@ def table(
     ascii: bool = False,
     replays: bool = True,
     unit: str = "cards",
-) -> Table:
+) -> HeadersWhole:
     """A challenge's table, ranked as the server ranks it: the ghost marked, the player's
     own entry marked and bold, each entry's replay where the server names it (no column
     without ``replays``: a practice's table against the board, where none is given); a
@@ -310,7 +310,7 @@ def table(
         if replays:
             cells.append(Text(clean(e.get("replay") or "", 32) or g.dash, style="dim"))
         out.add_row(*cells)
-    return out
+    return HeadersWhole(out, first=(1, 2))  # (names give first, then the results)
 
 
 def not_yet_lines(server: str, shown: Mapping[str, Any], closed: str) -> list[str]:
@@ -394,7 +394,7 @@ def new_results(count: int, server: str = "") -> str:
     return f"{count} new {word} on your challenges: {command(server, 'challenges')}"
 
 
-def listing(challenges: Sequence[Any], ascii: bool = False) -> Table:
+def listing(challenges: Sequence[Any], ascii: bool = False) -> HeadersWhole:
     """The player's challenges (a ``challenges`` reply), newest first: new results
     marked."""
     g = Glyphs(ascii)
@@ -416,4 +416,4 @@ def listing(challenges: Sequence[Any], ascii: bool = False) -> Table:
             result_words(result if isinstance(result, Mapping) else {}),
             str(as_int(c.get("takers"))),
         )
-    return out
+    return HeadersWhole(out, first=(2, 3))  # (the game's name and the result give)

@@ -31,7 +31,7 @@ from . import pager
 from .boards import board_id, board_view, with_unit
 from .challenge import command, http_url, result_words
 from .connection import Connection, LinkError, ServerError
-from .lines import Glyphs, as_int, race_time
+from .lines import Glyphs, HeadersWhole, as_int, race_time
 from .queries import _console, _fail, _me, _print, _render, _signed_in, cmd_top
 from .sanitize import clean
 
@@ -69,7 +69,9 @@ def groups_view(reply: Mapping[str, Any], ascii: bool = False) -> RenderableType
         )
     head = Text(f"Your groups ({len(listed)} of at most {as_int(reply.get('most'))})")
     more = "A group: patience-race group show GROUP; its boards: group top GROUP BOARD"
-    return Group(head, Text(""), table, Text(""), Text(more, style="dim"))
+    # (a long group name cut "members" to nothing: the names give way)
+    parts = (head, Text(""), HeadersWhole(table, first=(0,)), Text(""), Text(more, style="dim"))
+    return Group(*parts)
 
 
 def group_view(reply: Mapping[str, Any], server: str, ascii: bool = False) -> RenderableType:
@@ -93,7 +95,7 @@ def group_view(reply: Mapping[str, Any], server: str, ascii: bool = False) -> Re
         )
         name = Text(clean(x.get("name", ""), 20), style="bold" if x.get("you") else "")
         table.add_row(name, Text(what, style="green" if x.get("online") else "dim"))
-    parts.append(table)
+    parts.append(HeadersWhole(table, first=(0,)))
     challenges = [c for c in reply.get("challenges") or [] if isinstance(c, Mapping)]
     if challenges:
         parts += [Text(""), Text("Challenges made by members", style="bold")]
@@ -335,7 +337,7 @@ def week_table(page: Mapping[str, Any], me: str | None, ascii: bool) -> Renderab
             str(as_int(e.get("played"))),
             race_time(as_int(e.get("time_ms"))) if as_int(e.get("wins")) else "",
         )
-    return table
+    return HeadersWhole(table, first=(1,))
 
 
 def cmd_top_group(args: argparse.Namespace) -> int:

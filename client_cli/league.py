@@ -22,7 +22,7 @@ from rich.text import Text
 
 from . import pager
 from .connection import Connection, LinkError, ServerError
-from .lines import as_int
+from .lines import HeadersWhole, as_int
 from .queries import _console, _fail, _print, _render, _signed_in
 from .sanitize import clean
 
@@ -105,7 +105,7 @@ def league_view(reply: dict[str, Any], ascii: bool = False) -> Any:
             [clean(str(t), 12) for t in tiers] if isinstance(tiers, list) else [],
         )
     )
-    return Group(Text(headline(reply), style="bold"), table, notes)
+    return Group(Text(headline(reply), style="bold"), HeadersWhole(table, first=(1,)), notes)
 
 
 def moves_words(movers: int | None, most: int, tier: str = "", tiers: Sequence[str] = ()) -> str:

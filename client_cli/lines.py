@@ -116,7 +116,9 @@ class HeadersWhole:
     first, whatever they hold: the daily boards' overview read ``play…`` over one-figure
     cells beside results of 33, and beside long names lost that column altogether.
     ``first``: the columns that give first (names, whose start says whose), the widest of
-    them first, while they have room: the others keep what they hold.
+    them first, while they have room: the others keep what they hold. Where they cannot
+    give enough, the columns stand two cells apart rather than three before the others
+    give.
 
     >>> table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
     >>> table.add_column("game", no_wrap=True)
@@ -127,9 +129,9 @@ class HeadersWhole:
     game                           result
     >>> for line in lines_of(HeadersWhole(table), 64):
     ...     print(line.plain)
-    game                       players   result
+    game                       players  result
     ────────────────────────────────────────────────────────────────
-    The Blockade (rows of t…         8   not won, 2/26 pairs off, 1…
+    The Blockade (rows of te…        8  not won, 2/26 pairs off, 11…
     """
 
     def __init__(self, table: Table, first: Sequence[int] = ()) -> None:
@@ -137,35 +139,44 @@ class HeadersWhole:
         self.first = first
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
-        columns = self.table.columns
+        table = self.table
+        columns = table.columns
         own = [column.width for column in columns]
+        collapsed = table.collapse_padding
         wide = options.update_width(10_000)  # (the table as wide as it likes)
-        excess = Measurement.get(console, wide, self.table).maximum - options.max_width
-        if excess <= 0:
-            yield self.table
-            return
 
         def measure(cell: RenderableType) -> int:
             return Measurement.get(console, wide, cell).maximum
 
+        excess = measure(table) - options.max_width
+        if excess <= 0:
+            yield table
+            return
         widths: list[int] = []
         floors: list[int] = []
         for column in columns:
             most = column.width or max(measure(cell) for cell in [column.header, *column.cells])
             widths.append(min(most, column.max_width or most))
             floors.append(min(max(measure(column.header), column.min_width or 0), widths[-1]))
-        for _ in range(excess):
-            room = [width - floor for width, floor in zip(widths, floors, strict=True)]
-            giving = [n for n in self.first if room[n] > 0] or range(len(room))
-            gives = max(giving, key=lambda n: room[n])
-            if room[gives] <= 0:
-                break  # (every column down to its header: rich cuts them evenly)
-            widths[gives] -= 1
         try:
+            names_give = sum(widths[n] - floors[n] for n in self.first)
+            if names_give < excess and not collapsed:
+                # the names alone cannot give enough: the columns two cells apart rather
+                # than three, before a time, a date or a place is cut
+                table.collapse_padding = True
+                excess = measure(table) - options.max_width
+            for _ in range(excess):
+                room = [width - floor for width, floor in zip(widths, floors, strict=True)]
+                giving = [n for n in self.first if room[n] > 0] or range(len(room))
+                gives = max(giving, key=lambda n: room[n])
+                if room[gives] <= 0:
+                    break  # (every column down to its header: rich cuts them evenly)
+                widths[gives] -= 1
             for column, width in zip(columns, widths, strict=True):
                 column.width = width
-            yield self.table  # (drawn before this goes on: the table is the caller's again)
+            yield table  # (drawn before this goes on: the table is the caller's again)
         finally:
+            table.collapse_padding = collapsed
             for column, kept in zip(columns, own, strict=True):
                 column.width = kept
 

@@ -24,7 +24,7 @@ from rich.text import Text
 
 from .config import Account, TokenStore, config_dir, device_label
 from .connection import Connection, ServerError
-from .lines import as_int
+from .lines import HeadersWhole, as_int
 from .queries import _console, _fail, _print, _signed_in
 from .sanitize import clean
 
@@ -140,6 +140,26 @@ def _enter_code(args: argparse.Namespace) -> int:
     return 0
 
 
+def devices_table(listed: list[dict[str, Any]], now: int, ascii: bool = False) -> HeadersWhole:
+    """A ``devices`` reply's devices: each one's id, label, when it was added and last
+    seen (``now``: the server's clock), this one marked."""
+    table = Table(box=box.ASCII2 if ascii else box.SIMPLE_HEAD, pad_edge=False)
+    ids = [clean(d.get("id", ""), 16) for d in listed]
+    for column in ("id", "device", "added", "last seen", ""):
+        # (an id is what sign-out takes: never cut)
+        widest = max(map(len, ids), default=2) if column == "id" else None
+        table.add_column(column, no_wrap=True, min_width=widest)
+    for d in listed:
+        table.add_row(
+            clean(d.get("id", ""), 16),
+            clean(d.get("label", ""), 40),
+            _clock(as_int(d.get("added")), now),
+            _clock(as_int(d.get("seen")), now),
+            "this one" if d.get("this") else "",
+        )
+    return HeadersWhole(table, first=(1,))  # (the label gives way)
+
+
 def cmd_devices(args: argparse.Namespace) -> int:
     if args.action is None and (args.id is not None or args.everywhere):
         print(
@@ -173,19 +193,8 @@ def cmd_devices(args: argparse.Namespace) -> int:
     if args.action == "sign-out":
         done = "Every other device signed out" if args.everywhere else f"Signed out {args.id}"
         _print(console, Text(f"{done}: its token no longer signs in."), args.ascii)
-    table = Table(box=box.ASCII2 if args.ascii else box.SIMPLE_HEAD, pad_edge=False)
-    for column in ("id", "device", "added", "last seen", ""):
-        table.add_column(column, no_wrap=True)
-    for d in listed:
-        table.add_row(
-            clean(d.get("id", ""), 16),
-            clean(d.get("label", ""), 40),
-            _clock(as_int(d.get("added")), now),
-            _clock(as_int(d.get("seen")), now),
-            "this one" if d.get("this") else "",
-        )
     _print(console, Text(f"Your devices on {args.server}: {len(listed)}", style="bold"), args.ascii)
-    _print(console, table, args.ascii)
+    _print(console, devices_table(listed, now, args.ascii), args.ascii)
     more = "Sign one out: patience-race devices sign-out ID (or --everywhere: all but this one)"
     _print(console, Text(more), args.ascii)
     return 0

@@ -28,7 +28,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from .lines import Glyphs
+from .lines import Glyphs, HeadersWhole
 from .queries import _console, _fail, _me, _print, _signed_in
 from .sanitize import clean
 
@@ -77,7 +77,8 @@ def profile_view(
         f"a game's racers (GAME: {ids}).",
         style="dim",
     )
-    return Group(head, Text(""), table, Text(""), note)
+    # (a long game's name cut every figure's header: the name gives way)
+    return Group(head, Text(""), HeadersWhole(table, first=(0,)), Text(""), note)
 
 
 def cmd_profile(args: argparse.Namespace) -> int:

@@ -34,7 +34,7 @@ from .boards import board_id, board_view, overview, pick_day
 from .challenge import challenge_id, command, made_lines, not_yet_lines
 from .config import TokenStore, config_dir
 from .connection import Connection, ConnectionLost, LinkError, ServerError
-from .lines import as_int
+from .lines import HeadersWhole, as_int
 from .sanitize import clean
 
 #: characters --ascii replaces that NFKD cannot take apart
@@ -142,6 +142,20 @@ def _unreachable(server: str, exc: BaseException) -> int:
 # -- commands ----------------------------------------------------------------------------
 
 
+def games_table(games: list[Any], ascii: bool = False) -> HeadersWhole:
+    """The games the server plays (its ``welcome``'s list): id, packs, name and summary."""
+    table = Table(box=box.ASCII2 if ascii else box.SIMPLE_HEAD, pad_edge=False)
+    table.add_column("game", no_wrap=True)
+    table.add_column("packs", justify="right")
+    table.add_column("")
+    for g in games:
+        if isinstance(g, dict):
+            about = Text(clean(g.get("name", ""), 40), style="bold")
+            about.append(f"  {clean(g.get('summary', ''), 200)}")
+            table.add_row(clean(g.get("id", ""), 32), clean(g.get("packs", ""), 2), about)
+    return HeadersWhole(table, first=(2,))  # (the summary gives way: it wraps)
+
+
 def cmd_games(args: argparse.Namespace) -> int:
     async def fetch() -> list[Any]:
         conn, welcome = await _anonymous(args.server)
@@ -153,17 +167,8 @@ def cmd_games(args: argparse.Namespace) -> int:
         games = asyncio.run(fetch())
     except Exception as exc:
         return _unreachable(args.server, exc)
-    table = Table(box=box.ASCII2 if args.ascii else box.SIMPLE_HEAD, pad_edge=False)
-    table.add_column("game", no_wrap=True)
-    table.add_column("packs", justify="right")
-    table.add_column("")
-    for g in games:
-        if isinstance(g, dict):
-            about = Text(clean(g.get("name", ""), 40), style="bold")
-            about.append(f"  {clean(g.get('summary', ''), 200)}")
-            table.add_row(clean(g.get("id", ""), 32), clean(g.get("packs", ""), 2), about)
     console = _console(args)
-    _print(console, table, args.ascii)
+    _print(console, games_table(games, args.ascii), args.ascii)
     _print(
         console,
         Text("Play one: patience-race play GAME; its rules: patience-race rules GAME"),

@@ -39,6 +39,7 @@ from rich.text import Text
 
 from .lines import (
     Glyphs,
+    HeadersWhole,
     fit,
     plural,
     race_time,
@@ -498,6 +499,6 @@ def replay_table(replay: Replay, ascii: bool = False) -> RenderableType:
         Text(replay.summary(g.sep)),
         Text(f"started {replay.started()}") if replay.started() else Text(""),
         Text(""),
-        table,
+        HeadersWhole(table, first=(3, 2)),  # (the notes give first, then the moves)
     ]
     return Group(*parts)
