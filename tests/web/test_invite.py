@@ -83,7 +83,7 @@ async def lobby(url: str) -> tuple[Client, Client, str]:
 
 async def test_a_room_link_previews_its_game_host_and_state(server: Running) -> None:
     port = server.web.port
-    ada, _bo, code = await lobby(server.url)
+    ada, bo, code = await lobby(server.url)
     head = await page(port, f"/r/{code}")
     title = "Race Ada at The Gate: waiting for racers, 2 in"
     previewed(head, title, f"http://race.example.org:8765/r/{code}")
@@ -103,6 +103,15 @@ async def test_a_room_link_previews_its_game_host_and_state(server: Running) -> 
     }
     # a Host that names no host gives no address
     assert "og:url" not in (await page(port, f"/r/{code}", host='x"><b>')).meta
+    # a race over: its room takes racers for the rematch, and its link says so
+    await bo.call("ready")
+    await ada.call("start")
+    for client in (ada, bo):
+        await client.event("race_start")
+        await client.call("resign")
+    await ada.event("results")
+    over = (await page(port, f"/r/{code}")).meta["patience:state"]
+    assert over == "race over: join for the rematch", over
     await ada.close()
 
 

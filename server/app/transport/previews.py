@@ -16,6 +16,13 @@ still gets the page, with the generic tags. Every value is escaped.
 'Race Ada at The Gate: waiting for racers, 2 in'
 >>> 'content="Race Ada at The Gate' in meta_tags(preview, "http://example.org/r/ABCDEF")
 True
+
+A race over names its winner, from the results (whose entries name a ``player``: it had
+read a ``name`` they do not have, "bob" winning as "None"):
+
+>>> room_preview({"game": "gate", "host": "p1", "state": "finished", "racers": [],
+...     "results": [{"player": "Bo", "status": "won"}]}).title
+'Race a friend at The Gate: race over, Bo won: join for the rematch'
 """
 
 from __future__ import annotations
@@ -129,7 +136,8 @@ def room_preview(state: dict[str, Any] | None) -> Preview:
     elif where == FINISHED:
         results = state.get("results") or []
         winner = results[0] if results and results[0].get("status") == "won" else None
-        now = f"race over, {winner.get('name')} won" if winner else "race over"
+        over = f"race over, {winner.get('player')} won" if winner else "race over"
+        now = f"{over}: join for the rematch"  # (a finished race's room takes racers)
     else:
         now = str(where)
     title = f"Race {host} at {game}: {now}"
