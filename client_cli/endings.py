@@ -295,26 +295,26 @@ def left_room(model: Model, after: str | None = None, *, unheard: str | None = N
             over = result_note(room, model.me) + (replay if game is not None and game.over else "")
             return f"{over}\n{still}"
         return still
-    again = command(model.server, f"race new {clean(room.get('game', 'GAME'), 32)}")
-    # (a room takes racers only in its lobby: once its first race is dealt, whoever
-    # leaves is out of its rematches for good, and race join will refuse them)
-    gone = (
-        "rematches go on without you (a room takes nobody back once its first race "
-        f"is dealt). To race again: {again}"
+    # (a room takes racers in its lobby and once its race is over: one who left comes
+    # back for the rematch, while the room is open, that is while others are in it)
+    back = (
+        f"\nWhile its results are shown, {command(model.server, f'race join {code}')} "
+        "takes you back for its rematch."
     )
     others = after != "closed" and not room.get("quick") and _others_in(room, model.me)
+    rest = back if others else ""
     if state == FINISHED:
         over = result_note(room, model.me) + (replay if game is not None and game.over else "")
-        return f"{over}\nYou left room {code}: its {gone}" if others else over
+        return f"{over}{rest}"
     resigned = ", and your game is resigned" if mine and game and not game.over else ""
     watch = command(model.server, f"race watch {code}")
-    rest = f"\nIts {gone}" if others else ""
     if state == RACING and after == FINISHED:
         said = f"You left room {code}{resigned}: that ended the race. Its results: {watch}"
         return f"{said}{replay}{rest}"
     if state == RACING:
         return f"You left room {code}{resigned}. The race goes on; to watch it: {watch}{rest}"
     if after == "closed":
+        again = command(model.server, f"race new {clean(room.get('game', 'GAME'), 32)}")
         return f"You left room {code}, the last in it, so it is closed. To open another: {again}"
     if state == LOBBY:
         return f"You left room {code}. To go back: {command(model.server, f'race join {code}')}"

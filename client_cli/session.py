@@ -232,20 +232,18 @@ def no_room_help(server: str) -> str:
     )
 
 
-def no_way_back(server: str) -> str:
-    """Why a room whose race is dealt takes nobody, a racer who left it included (its
-    rematches deal in only those still in it), and what to do instead.
+def between_races(server: str, code: str) -> str:
+    """What to do about a room that takes nobody while its race is on: a room takes
+    racers in its lobby and, for the rematch, once its race is over.
 
-    >>> print(no_way_back("ws://127.0.0.1:8765"))  # doctest: +NORMALIZE_WHITESPACE
-    A room takes racers only in its lobby, before its first race is dealt: whoever leaves
-    it after that is out of its rematches too. To race its racers again, one of you opens a
-    new room and the others join it: patience-race race new GAME
+    >>> print(between_races("ws://127.0.0.1:8765", "DGG3XT"))  # doctest: +NORMALIZE_WHITESPACE
+    A room takes no one while its race is on. Once it is over, the same command takes you
+    in for its rematch: patience-race race join DGG3XT
     """
-    again = command(server, "race new GAME")
+    again = command(server, f"race join {code}")
     return (
-        "A room takes racers only in its lobby, before its first race is dealt: whoever "
-        "leaves it after that is out of its rematches too. To race its racers again, one "
-        f"of you opens a new room and the others join it: {again}"
+        "A room takes no one while its race is on. Once it is over, the same command takes "
+        f"you in for its rematch: {again}"
     )
 
 
@@ -358,9 +356,10 @@ async def start(plan: Plan, client: Client, welcome: dict[str, Any]) -> bool:
     except ServerError as exc:
         console.print(Text(exc.message, style="red"))
         if exc.code == "race_started" and plan.code:
-            watch = command(model.server, f"race watch {plan.code.strip().upper()}")
+            code = plan.code.strip().upper()
+            watch = command(model.server, f"race watch {code}")
             console.print(Text(f"To watch it: {watch}"), soft_wrap=True)
-            console.print(Text(no_way_back(model.server)), soft_wrap=True)
+            console.print(Text(between_races(model.server, code)), soft_wrap=True)
         if exc.code == "no_such_room":
             console.print(Text(no_room_help(model.server)), soft_wrap=True)
         return False
