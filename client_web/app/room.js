@@ -340,6 +340,15 @@ export class RoomScreen {
       actions.append(button("Start the race", () => this.ask("start"), { "data-act": "start" }));
     if (room.state === "finished" && host && !room.quick)
       actions.append(button("Rematch", () => this.ask("rematch"), { "data-act": "rematch" }));
+    // a race over takes racers for its rematch: who is in the room races it when the host
+    // calls it, and a watcher may join for it
+    if (room.state === "finished" && member && !host && !room.quick)
+      actions.append(h("span", { class: "muted", "data-rematch": "host" }, `${room.host} calls the rematch.`));
+    const roomForOne = playersOf(room).length < room.max_players;
+    if (room.state === "finished" && !member && this.watching && this.app.player && !room.quick && roomForOne)
+      actions.append(
+        button("Join the rematch", () => this.ask("room_join", { code: room.code }), { "data-act": "join" }),
+      );
     if (room.state === "finished" && member && room.quick)
       actions.append(
         button("Another quick race", () => this.app.go(`/play#quick=${room.game}`), { "data-act": "quick" }),

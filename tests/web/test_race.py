@@ -143,6 +143,17 @@ def test_two_pages_race_from_a_link_and_a_third_watches(
         replay_link = eve.get_attribute('.results tr[data-player="bob"] a', "href")
         assert replay_link is not None and replay_link.startswith("/play#replay=")
 
+        # the race over, its room takes racers for the rematch: bob is told who calls it;
+        # he leaves, watches from the link, and joins again for it (a finished room had
+        # refused him: the rematch went on without him). eve, who never named herself, is
+        # offered no place.
+        assert bob.inner_text("[data-rematch=host]") == "ann calls the rematch."
+        assert eve.locator("[data-act=join]").count() == 0
+        bob.click("[data-act=leave]")
+        bob.wait_for_selector(".home")
+        bob.goto(f"{link}#watch")
+        bob.click("[data-act=join]")
+        bob.wait_for_selector("[data-act=leave]:text('Leave the room')")
         ann.click("[data-act=rematch]")
         for page in (ann, bob):
             page.wait_for_selector(".room-head .muted:has-text('race 2')")
