@@ -318,3 +318,20 @@ def test_the_successor_is_the_longest_present_member_connected() -> None:
     assert rm.successor(room, {"cid", "bob"}) == "bob"
     assert rm.successor(room, {"cid", "bob"}, leaving="bob") == "cid"
     assert rm.successor(room, set()) is None
+
+
+def test_a_room_its_racers_all_left_is_hosted_by_the_first_to_join_it() -> None:
+    """ann races alone and leaves mid-race: the race ends with nobody in the room, its
+    results kept. A finished race's room takes racers, so bob may join it: he hosts its
+    rematch (the host had stayed ann, who was not in the room)."""
+    room = Room("ABCDEF", "gate", "ann", 4, None, 0)
+    rm.create(room, "ann", "ann", 0)
+    rm.start(room, "ann", 0, COUNTDOWN_MS, 1)
+    rm.countdown_due(room, COUNTDOWN_MS)
+    room.racers["ann"].gid = "g1"  # (the Deal effect's game)
+    rm.leave(room, "ann", set())
+    rm.end(room, [{"player": "ann"}], set())
+    assert room.state == FINISHED and room.members() == []
+    rm.join(room, "bob", "bob", 5000)
+    assert room.host == "bob" and [r.pid for r in room.members()] == ["bob"]
+    assert rm.rematch(room, "bob", 6000, COUNTDOWN_MS, 2)

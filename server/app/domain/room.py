@@ -390,6 +390,10 @@ def join(room: Room, pid: str, name: str, now_ms: int) -> list[Effect]:
     # members are listed in the order they joined)
     room.racers.pop(pid, None)
     room.racers[pid] = Racer(pid, name, now_ms)
+    if room.racers.get(room.host) is None or room.racers[room.host].left:
+        # a race everyone left before its end leaves its room with no one in it: the
+        # first to join it hosts its rematch
+        room.host = pid
     return [Persist(), Seat(pid), Announce()]
 
 
