@@ -126,6 +126,46 @@ KEYS: dict[str, str] = {
     "challenge-over": "c challenge a friend with your game · review · q quit",
 }
 
+#: shorter words for a keys line wider than the screen (60 columns: a racer not hosting
+#: lost "q leave" after the race, a player "q quit"), tried in turn until it fits: first
+#: the same in fewer words, then what help (h) or the screen says already
+NARROWER = (
+    ("n the same deal again (practice)", "n practice the deal"),
+    ("c challenge a friend with your game", "c challenge a friend"),
+    ("c challenge a friend", "c challenge"),
+    ("the host may call a rematch", "the host may rematch"),
+    ("get ready: the ghost starts with you", "get ready"),
+    ("get ready: the ghosts start with you", "get ready"),
+    ("the result against the ghost is on its way", "the result is on its way"),
+    ("the place among the ghosts is on its way", "your place is on its way"),
+    ("anything else: not now", "other keys: not now"),
+    ("space or PgDn more", "space more"),
+    ("b or PgUp back", "b back"),
+    ("q or Esc: the table", "q: the table"),
+    (" (then patience-race quick: another)", ""),  # (the results say it)
+    (" · Tab", ""),
+    (" · F4 rules", ""),
+    ("move, pile or #n", "move, pile, #n"),
+    (" · h help", ""),
+    (" · new GAME", ""),
+)
+
+
+def narrowed(words: str, width: int) -> str:
+    """A keys line in at most ``width`` cells where :data:`NARROWER` can make it so.
+
+    >>> narrowed(KEYS["finished-guest"], 60)
+    'c challenge · review · the host may call a rematch · q leave'
+    >>> narrowed(KEYS["play"], 60)
+    'move or its # · + home · ? hint · u undo · h help · q quit'
+    """
+    for long, short in NARROWER:
+        if len(words) <= width:
+            break
+        words = words.replace(long, short)
+    return words
+
+
 #: the keys line's first words in "play" where some pile is a number (Nestor, Doubles and
 #: Quits, The Wedge): a bare ``3`` is pile 3 there, and the legal line's third move ``#3``
 #: ("move or its #" had a player type 3 for the move)

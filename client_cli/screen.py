@@ -20,7 +20,7 @@ from .board_screen import racers as board_racers
 from .challenge import command, http_url
 from .challenge_screen import challenge_panel, countdown_body, racers, result_lines
 from .clicks import Hit
-from .commands import KEYS, NUMBERED, numbered_piles
+from .commands import KEYS, NUMBERED, narrowed, numbered_piles
 from .legend import legend
 from .lines import (
     Glyphs,
@@ -366,7 +366,7 @@ def _keys(model: Model, width: int, height: int = 0) -> Text:
             f"lines {model.page_top + 1}-{last} of {len(model.page)} · space or PgDn more · "
             "b or PgUp back · q or Esc: the table"
         )
-    words = words.replace(" · ", Glyphs(model.ascii).sep)
+    words = narrowed(words, width).replace(" · ", Glyphs(model.ascii).sep)
     return fit(Text(words, style="bold" if context == "confirm" else "dim"), width)
 
 
