@@ -21,12 +21,12 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from rich.console import Group, RenderableType
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.table import Table
 from rich.text import Text
 
 from .difficulty import difficulty_of, difficulty_words
-from .lines import Glyphs, HeadersWhole, clock, race_time
+from .lines import Glyphs, HeadersWhole, clock, fits_with, race_time
 from .par import par_words
 from .sanitize import clean
 
@@ -164,7 +164,9 @@ def _hints(entry: Mapping[str, Any]) -> str:
     return str(hints) if isinstance(hints, int) and not isinstance(hints, bool) else ""
 
 
-def _table(page: Mapping[str, Any], me: str | None, g: Glyphs) -> Table:
+def _table(page: Mapping[str, Any], me: str | None, g: Glyphs, day_under: bool = False) -> Table:
+    """The board's table; ``day_under`` (a best-times board too wide for the screen):
+    each entry's day under the player's name, not a column of its own."""
     kind = clean(page.get("kind", ""), 16)
     unit = clean(page.get("unit", "cards"), 8)
     entries = page.get("entries")
@@ -174,7 +176,13 @@ def _table(page: Mapping[str, Any], me: str | None, g: Glyphs) -> Table:
     )
     table = Table(box=g.box, show_edge=False, pad_edge=False)
     table.add_column("#", justify="right", no_wrap=True)
-    table.add_column("player", no_wrap=True, overflow="ellipsis", max_width=20)
+    table.add_column(  # (a day under the name keeps its ten cells)
+        "player",
+        no_wrap=True,
+        overflow="ellipsis",
+        max_width=20,
+        min_width=10 if day_under else None,
+    )
     if kind in COUNTS:
         table.add_column(COUNTS[kind], justify="right")
     elif kind == "rating":  # (docs/ratings.md)
@@ -185,7 +193,8 @@ def _table(page: Mapping[str, Any], me: str | None, g: Glyphs) -> Table:
         table.add_column("moves", justify="right")
         if hinted:
             table.add_column("hints", justify="right")
-        table.add_column("day", no_wrap=True)
+        if not day_under:
+            table.add_column("day", no_wrap=True)
         table.add_column("replay", no_wrap=True, min_width=16)  # (copied whole: never cut)
     else:
         # a result is "won", or how many cards got home (30/52): one column, leaving room
@@ -211,13 +220,16 @@ def _table(page: Mapping[str, Any], me: str | None, g: Glyphs) -> Table:
                 rank, player, str(_int(entry.get("rating"))), str(_int(entry.get("races")))
             )
         elif kind == "best":
+            day = clean(entry.get("day") or "", 10)
+            if day_under:
+                player.append(f"\n{day}", style="dim")
             table.add_row(
                 rank,
                 player,
                 race_time(_int(entry.get("time_ms"))),
                 str(_int(entry.get("moves"))),
                 *([_hints(entry)] if hinted else []),
-                clean(entry.get("day") or "", 10),
+                *([] if day_under else [day]),
                 replay,
             )
         else:
@@ -234,6 +246,26 @@ def _table(page: Mapping[str, Any], me: str | None, g: Glyphs) -> Table:
                 replay,
             )
     return table
+
+
+class BoardTable:
+    """A board's table at the width it is drawn in: a best-times board too wide for it
+    (60 columns, with the hints: its times and days were cut, ``1:02:0…``, ``2026-0…``)
+    puts each entry's day under the player's name."""
+
+    def __init__(self, page: Mapping[str, Any], me: str | None, g: Glyphs) -> None:
+        self.page, self.me, self.g = page, me, g
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        table = _table(self.page, self.me, self.g)
+        best = clean(self.page.get("kind", ""), 16) == "best"
+        if best and not fits_with(table, options.max_width, 1, NAME_KEPT):
+            table = _table(self.page, self.me, self.g, day_under=True)
+        yield HeadersWhole(table, first=(1,))  # (the player's name gives first)
+
+
+#: the fewest cells of a name a best-times board keeps before its days go under the names
+NAME_KEPT = 10
 
 
 def board_view(
@@ -272,7 +304,7 @@ def board_view(
     parts.append(Text(""))
     entries = page.get("entries")
     if isinstance(entries, list) and entries:
-        parts.append(HeadersWhole(_table(page, me, g), first=(1,)))  # (the player's name)
+        parts.append(BoardTable(page, me, g))
     elif friends:
         parts.append(Text("Neither you nor anyone you follow is on this board."))
     elif not (around and size):  # (around one who is not on it: said below)

@@ -181,6 +181,16 @@ class HeadersWhole:
                 column.width = kept
 
 
+def fits_with(table: Table, width: int, column: int, most: int) -> bool:
+    """Whether ``table`` fits in ``width`` with its ``column`` cut to ``most`` cells at
+    the least (a name keeps that much of itself), every other cell whole."""
+    console = fixed_console(10_000)
+    natural = Measurement.get(console, console.options, table).maximum
+    cells = [table.columns[column].header, *table.columns[column].cells]
+    longest = max(Measurement.get(console, console.options, cell).maximum for cell in cells)
+    return natural - max(longest - most, 0) <= width
+
+
 def fixed_console(width: int) -> Console:
     """A console that renders to a string at a fixed width, in standard colours."""
     return Console(

@@ -8,25 +8,18 @@ import textwrap
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from rich.measure import Measurement
-from rich.table import Table
 from rich.text import Text
 
 from .challenge import command, http_url
 from .lines import (
     Glyphs,
-    HeadersWhole,
     as_int,
     clock,
     fit,
-    fixed_console,
-    lines_of,
-    race_time,
-    split_line,
     status_words,
 )
 from .model import COUNTDOWN, FINISHED, LOBBY, RACING, Model
-from .places import place_cell
+from .results import is_me, nearest, progress, results_table, short_results
 from .sanitize import clean
 
 #: a bar's partial cell, by eighths
@@ -141,21 +134,6 @@ def standing(player: Mapping[str, Any]) -> int:
     return -as_int(player.get("home"))
 
 
-def nearest(players: Sequence[Mapping[str, Any]], me: str | None, keep: int) -> list[int]:
-    """Which of ``players`` (best first) to show when only ``keep`` fit: those nearest
-    the player in the standing (ahead first where as near), the player always; without
-    the player, the leaders. Their places in ``players``, in order.
-
-    >>> racers = [{"name": n} for n in "abcdefg"]
-    >>> nearest(racers, "e", 4), nearest(racers, "a", 3), nearest(racers, None, 2)
-    ([2, 3, 4, 5], [0, 1, 2], [0, 1])
-    """
-    mine = [n for n, p in enumerate(players) if _is_me(p, me)]
-    at = mine[0] if mine else 0
-    order = sorted(range(len(players)), key=lambda n: (abs(n - at), n > at))
-    return sorted(order[: max(keep, 1)])
-
-
 def more_line(players: Sequence[Mapping[str, Any]], shown: Sequence[int], me: str | None) -> str:
     """What a panel that shows only some racers says of the rest: how many ahead of the
     player and behind.
@@ -164,7 +142,7 @@ def more_line(players: Sequence[Mapping[str, Any]], shown: Sequence[int], me: st
     >>> more_line(racers, [2, 3, 4, 5], "e"), more_line(racers, [0, 1, 2], "a")
     ('2 more ahead, 1 behind', '4 more behind')
     """
-    mine = [n for n, p in enumerate(players) if _is_me(p, me)]
+    mine = [n for n, p in enumerate(players) if is_me(p, me)]
     at = mine[0] if mine else 0
     hidden = [n for n in range(len(players)) if n not in shown]
     ahead = sum(1 for n in hidden if n < at)
@@ -172,10 +150,6 @@ def more_line(players: Sequence[Mapping[str, Any]], shown: Sequence[int], me: st
     if ahead and behind:
         return f"{ahead} more ahead, {behind} behind"
     return f"{ahead} more ahead" if ahead else f"{behind} more behind"
-
-
-def _is_me(player: Mapping[str, Any], me: str | None) -> bool:
-    return me is not None and player.get("name") == me and not player.get("ghost")
 
 
 def racers_panel(
@@ -288,16 +262,6 @@ def summary(
     return fit(text, width)
 
 
-def progress(entry: Mapping[str, Any], pairs: bool) -> str:
-    """A racer's cards home of all, or pairs off of all where cards leave in pairs.
-
-    >>> progress({"home": 22, "total": 52}, False), progress({"home": 22, "total": 52}, True)
-    ('22/52', '11/26')
-    """
-    home, total = as_int(entry.get("home")), as_int(entry.get("total"))
-    return f"{home // 2}/{total // 2}" if pairs else f"{home}/{total}"
-
-
 #: after a ghost's name in the racers' panel
 GHOST = " (ghost)"
 #: the most a racer's name takes in the racers' panel: a player's, a ghost's with its mark
@@ -309,20 +273,21 @@ def _shown_name(player: Mapping[str, Any]) -> str:
     return f"{name}{GHOST}" if player.get("ghost") else name
 
 
-def _copied(line: str, width: int) -> list[Text]:
+def _copied(line: str, width: int, indent: int = 2, style: str = "") -> list[Text]:
     """A line holding a command to copy, wrapped between its words (a command's own words
-    never split) rather than cut short at the screen's edge.
+    never split) rather than cut short at the screen's edge; ``indent`` cells in, its
+    further lines two more.
 
     >>> [t.plain for t in _copied("Others: patience-race replay ID --server ws://h:1", 30)]
     ['  Others: patience-race replay', '    ID --server ws://h:1']
     """
     return [
-        Text(part)
+        Text(part, style=style)
         for part in textwrap.wrap(
             line,
             max(width, 20),
-            initial_indent="  ",
-            subsequent_indent="    ",
+            initial_indent=" " * indent,
+            subsequent_indent=" " * (indent + 2),
             break_long_words=False,
             break_on_hyphens=False,
         )
@@ -355,104 +320,6 @@ def roster(model: Model, width: int) -> list[Text]:
             line.append(f"rating {as_int(p.get('rating'))}", style="magenta")
         out.append(fit(line, width))
     return out
-
-
-def results_table(model: Model, width: int) -> list[Text]:
-    """The last race's results under their title. Where the table is too wide for the
-    screen (60 columns: its headers and names were cut to two letters), each racer's
-    replay id and rating go on a second line under their name, the rest keeping a line."""
-    g = Glyphs(model.ascii)
-    room = model.room or {}
-    results = [r for r in room.get("results") or [] if isinstance(r, Mapping)]
-    # the games that take cards off in pairs count pairs, as the racers' panel does
-    pairs = model.counts_pairs
-    rated = any("rating" in r for r in results)
-    title = Text(f"  Results of race {as_int(room.get('race'))}", style="bold")
-    wide = _results(results, model, g, pairs, rated, whole=True)
-    if _fits(wide, width - 2, 1, 10):
-        shown = lines_of(HeadersWhole(wide, first=(1,)), width - 2)  # (names give first)
-        return [title, *(Text("  ") + line for line in shown)]
-    table = _results(results, model, g, pairs, rated, whole=False)
-    lines = lines_of(HeadersWhole(table, first=(1, 2)), width - 2)
-    head = len(lines) - len(results)
-    out = [title, *(Text("  ") + line for line in lines[:head])]
-    indent = " " * (2 + max(lines[0].plain.find("racer"), 0))
-    for line, r in zip(lines[head:], results, strict=False):
-        out.append(Text("  ") + line)
-        parts = [f"replay {clean(r.get('replay') or '', 32) or g.dash}"]
-        if rated:
-            parts.append(f"rating {rating_change(r, g)}")
-        if r.get("review") == "held":
-            parts.append("held for review")
-        more = split_line(g.sep.join(parts), max(width - len(indent), 20), g.sep)
-        out += [Text(f"{indent}{part}", style="dim") for part in more]
-    return out
-
-
-def _results(
-    results: Sequence[Mapping[str, Any]],
-    model: Model,
-    g: Glyphs,
-    pairs: bool,
-    rated: bool,
-    *,
-    whole: bool,
-) -> Table:
-    """The results table: ``whole``, every column; else without the replay id, the
-    rating and a win held for review (said on the racer's second line), and every row
-    kept to one line (a cell too long cut with an ellipsis), for a narrow screen."""
-    table = Table(box=g.box, show_edge=False, pad_edge=False, expand=False)
-    for name, justify in (
-        ("#", "right"),
-        ("racer", "left"),
-        ("result", "left"),
-        ("time", "right"),
-        ("moves", "right"),
-        ("pairs" if pairs else "home", "right"),
-        *((("rating", "right"), ("replay", "left")) if whole and rated else ()),
-        *((("replay", "left"),) if whole and not rated else ()),
-    ):
-        table.add_column(  # a replay id is never cut: the racers' names give way
-            name,
-            justify=justify,
-            no_wrap=name == "replay" or not whole,
-            min_width=16 if name == "replay" else None,
-        )
-    for r in results:
-        name = clean(r.get("player", ""), 20)
-        status = status_words(clean(r.get("status", ""), 12))
-        if whole and r.get("review") == "held":  # (the pace check: not on the race boards)
-            status += " (held for review)"
-        table.add_row(
-            place_cell(r, results),
-            Text(name, style="bold" if name == model.me else ""),
-            Text(status, style="green" if status.startswith("won") else ""),
-            race_time(r.get("time_ms")) or g.dash,
-            str(as_int(r.get("moves"))),
-            progress(r, pairs),
-            *((rating_change(r, g),) if whole and rated else ()),
-            *((Text(clean(r.get("replay") or "", 32) or g.dash, style="dim"),) if whole else ()),
-        )
-    return table
-
-
-def _fits(table: Table, width: int, column: int, most: int) -> bool:
-    """Whether ``table`` fits in ``width`` with its ``column`` cut to ``most`` cells at
-    the least (a name keeps that much of itself), every other cell whole."""
-    console = fixed_console(10_000)
-    natural = Measurement.get(console, console.options, table).maximum
-    cells = [table.columns[column].header, *table.columns[column].cells]
-    longest = max(Measurement.get(console, console.options, cell).maximum for cell in cells)
-    return natural - max(longest - most, 0) <= width
-
-
-def rating_change(result: Mapping[str, Any], g: Glyphs) -> str:
-    """A racer's rating after a rated race and its change: ``12 (+3)``; a dash for a
-    racer the race did not rate."""
-    if "rating" not in result:
-        return g.dash
-    change = as_int(result.get("rating_change"))
-    return f"{as_int(result.get('rating'))} ({change:+d})"
 
 
 def join_command(server: str, code: str) -> str:
@@ -488,10 +355,11 @@ def room_body(model: Model, width: int, height: int, now: int, *, watching: bool
         limit_text = f"{clock(limit * 1000)} a race" if isinstance(limit, int) else "none"
         out.append(Text(f"  Room {code}: {model.game_name()}", style="bold"))
         if not watching:
+            # (wrapped between words: at 60 columns the --server address was cut)
             out.append(Text("  Friends join with:"))
-            out.append(Text(f"    {join_command(model.server, code)}", style="bold"))
+            out += _copied(join_command(model.server, code), width, indent=4, style="bold")
             if model.server:
-                out.append(Text(f"    or in a browser: {room_link(model.server, code)}"))
+                out += _copied(f"or in a browser: {room_link(model.server, code)}", width, 4)
         out.append(
             Text(
                 f"  Time limit: {limit_text}; up to {as_int(room.get('max_players'))} racers; "
@@ -499,8 +367,8 @@ def room_body(model: Model, width: int, height: int, now: int, *, watching: bool
             )
         )
         if room.get("rated") is False:  # (a seeded room's first race: ratings.md)
-            said = "  Not rated: its deal was chosen by its seed (a rematch is)."
-            out.append(Text(said, style="dim"))
+            said = "Not rated: its deal was chosen by its seed (a rematch is)."
+            out += _copied(said, width, style="dim")
         out.append(Text(""))
         out.extend(roster(model, width))
         out.append(Text(""))
@@ -519,7 +387,7 @@ def room_body(model: Model, width: int, height: int, now: int, *, watching: bool
                     if mine and mine[0].get("ready")
                     else "; say r when ready."
                 )
-                out.append(Text(f"  {host} hosts and starts the race{said}"))
+                out += _copied(f"{host} hosts and starts the race{said}", width)
     elif state == COUNTDOWN:
         start = as_int(room.get("start_at"))
         left = max(start - model.server_now(now), 0)
@@ -535,23 +403,30 @@ def room_body(model: Model, width: int, height: int, now: int, *, watching: bool
     elif state == RACING:
         out.extend(race_panel(model, width, wide=True))
     elif state == FINISHED:
-        out.extend(results_table(model, width))
-        out.append(Text(""))
+        replay: list[Text] = []
         game = model.game
         if not watching and game is not None and game.kind == "race" and game.over:
-            out += _copied(f"Replay: {command(model.server, f'replay {game.gid}')}", width)
+            replay = _copied(f"Replay: {command(model.server, f'replay {game.gid}')}", width)
+        others: list[Text] = []
         if any(isinstance(r, Mapping) and r.get("replay") for r in room.get("results") or []):
             said = f"Others: {command(model.server, 'replay ID')}, ID from the table"
-            out += _copied(said, width)
+            others = _copied(said, width)
+        last: list[Text] = []
         if not watching:
             if room.get("quick"):
                 again = command(model.server, f"quick {clean(room.get('game') or '', 32)}")
-                out += _copied(f"A quick race has no rematch: {again} races again.", width)
+                last = _copied(f"A quick race has no rematch: {again} races again.", width)
             elif model.is_host:
-                out.append(Text("  You host: m calls a rematch (a new deal for everyone)."))
+                last = [Text("  You host: m calls a rematch (a new deal for everyone).")]
             else:
                 host = clean(room.get("host") or "", 20)
-                out.append(Text(f"  {host} may call a rematch; q leaves the room."))
+                last = _copied(f"{host} may call a rematch; q leaves the room.", width)
+        table = results_table(model, width)
+        if len(table) + len(replay) + len(others) + len(last) > height:
+            # too few rows for the whole table (eight racers at 60x20): a line a racer,
+            # the rest a key away, and the line of who calls the rematch kept
+            table, others = short_results(model, width, height - len(replay) - len(last)), []
+        out += [*table, Text(""), *replay, *others, *last]
     else:
         out.append(Text(f"  Room {code} is closed."))
     # a short screen loses the blank lines first, from the top: the results of three

@@ -38,7 +38,8 @@ from .challenge_screen import countdown_second as challenge_second
 from .commands import common_start, completions, normalize
 from .controller import Client, Quit, now_ms
 from .lines import ansi
-from .model import INFO
+from .model import FINISHED, INFO, ROOM, WATCH
+from .results import results_page
 from .room_screen import countdown_second, rings
 from .screen import page_height, render_screen
 
@@ -141,6 +142,22 @@ class Tui:
         @keys.add("m", filter=empty_line & finished & ~paging, eager=True)
         def _rematch(event: KeyPressEvent) -> None:
             send("m")
+
+        # a race's results, racing or watching, as a page at the screen's width: where
+        # the rows are too few for them (eight racers at 60x20), the replay ids and
+        # ratings the screen leaves out
+        results = Condition(
+            lambda: (
+                model.room_state == FINISHED
+                and model.screen in (ROOM, WATCH)
+                and not model.help
+                and bool((model.room or {}).get("results"))
+            )
+        )
+
+        @keys.add("pagedown", filter=results & ~paging, eager=True)
+        def _results(event: KeyPressEvent) -> None:
+            model.open_page(*results_page(model, event.app.output.get_size().columns))
 
         # a question (leave? resign? a stuck game) takes its yes at once, as the lobby's keys
         asking = Condition(lambda: model.context() in ("confirm", "stuck") and not model.help)

@@ -4,7 +4,7 @@ as the terminal says it: the daily's result screen and a race's results, in word
 from __future__ import annotations
 
 from client_cli.lines import plain
-from client_cli.room_screen import results_table
+from client_cli.results import results_table
 
 from .test_screen import LINE, NOW, daily, played, screen
 

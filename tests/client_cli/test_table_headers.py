@@ -19,7 +19,7 @@ from client_cli import boards, challenge, groups, league, linking, profile, quer
 from client_cli.lines import lines_of
 from client_cli.model import Model
 from client_cli.replay import Entry, Replay, replay_table
-from client_cli.room_screen import results_table
+from client_cli.results import results_table
 from tests.app.conftest import ServerProcess
 
 from .terminal import Terminal, start
@@ -99,7 +99,8 @@ def replay() -> RenderableType:
 #: each table: what draws it at a width, and its headers
 TABLES: dict[str, tuple[Callable[[int], RenderableType], tuple[str, ...]]] = {
     "board daily": (lambda w: board("daily"), ("#", "player", "result", "time", "moves")),
-    "board best": (lambda w: board("best"), ("#", "player", "time", "moves", "day", "replay")),
+    # (at 60 columns each entry's day goes under the name: whole, in WHOLE)
+    "board best": (lambda w: board("best"), ("#", "player", "time", "moves", "hints", "replay")),
     "board rating": (lambda w: board("rating"), ("#", "player", "rating", "races")),
     "board wins": (lambda w: board("wins"), ("#", "player", "wins")),
     "daily overview": (
@@ -247,7 +248,7 @@ TABLES: dict[str, tuple[Callable[[int], RenderableType], tuple[str, ...]]] = {
 #: what must show whole besides the headers: an id to copy
 WHOLE = {
     "board daily": (REPLAY,),
-    "board best": (REPLAY,),
+    "board best": (REPLAY, "2026-01-01", "1:02:03.4"),
     "challenge": (REPLAY,),
     "devices": ("0123abcd",),
     "race results": (REPLAY,),
