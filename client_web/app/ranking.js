@@ -81,6 +81,26 @@ export function placeCell(entry, entries) {
 }
 
 /**
+ * A race's results in a line, as the player `me` reads them: "Race over: you came 2nd of
+ * 3.", "... joint 1st of 3, level with ann."; to a watcher, who came first: "Race over:
+ * ann came 1st of 2." (the table alone said who won to those who could read it).
+ * @param {{player?: string, rank?: number, place?: number, ghost?: boolean}[]} results
+ * @param {string | null} me
+ */
+export function raceOverText(results, me) {
+  if (!results.length) return "Race over.";
+  const mine = results.find((r) => r.player === me && !r.ghost);
+  const first = results.filter((r) => placeOf(r) === placeOf(results[0]));
+  if (!mine) {
+    const who = first.map((r) => r.player).join(" and ");
+    return `Race over: ${who} came ${placed(results[0], results)} of ${results.length}.`;
+  }
+  const level = results.filter((r) => r !== mine && placeOf(r) === placeOf(mine)).map((r) => r.player);
+  const tie = level.length ? `, level with ${level.join(", ")}` : "";
+  return `Race over: you came ${placed(mine, results)} of ${results.length}${tie}.`;
+}
+
+/**
  * The place in words: "2nd", or "joint 2nd" where it is shared.
  * @param {{rank?: number, place?: number}} entry
  * @param {{rank?: number, place?: number}[]} entries
@@ -201,7 +221,12 @@ export function verdictText(verdict, ghost, unit) {
     const by = verdict.by_ms < 1000 ? "less than a second" : `${clock(verdict.by_ms)}.${tenth}`;
     return verdict.beat ? `You beat ${them} by ${by}.` : `${them} beat you by ${by}.`;
   }
-  if (!verdict.by_cards) return `Level on ${level}: ${verdict.beat ? "you" : ghost} got there first.`;
+  // (as the terminal says it: "Level on cards home: you got there first" left who won to be
+  // worked out)
+  if (!verdict.by_cards)
+    return verdict.beat
+      ? `You beat ${them}: as many ${level}, and you got there first.`
+      : `${them} beat you: as many ${level}, and the ghost got there first.`;
   const by = pairs
     ? `${count(Math.floor(verdict.by_cards / 2), "pair")} off`
     : `${count(verdict.by_cards, "card")} home`;

@@ -10,7 +10,7 @@ import { GameScreen } from "./game.js";
 import { challengeMaker } from "./share.js";
 import { countdown } from "./sound.js";
 import { errorText } from "./link.js";
-import { placeCell, progressText } from "./ranking.js";
+import { placeCell, progressText, raceOverText } from "./ranking.js";
 
 /** @typedef {import("./types.js").App} App */
 /** @typedef {import("./types.js").Message} Message */
@@ -512,7 +512,12 @@ export class RoomScreen {
     if (mine && (!this.maker || this.maker.replay !== mine.replay))
       this.maker = { replay: mine.replay, node: challengeMaker(this.app, mine.replay) };
     const maker = mine && this.maker ? this.maker.node : null;
-    replace(this.resultsBox, h("h2", {}, "Results"), resultsTable(results, this.me, this.unit()), maker);
+    replace(
+      this.resultsBox,
+      h("h2", { class: "race-over" }, raceOverText(results, this.me)),
+      resultsTable(results, this.me, this.unit()),
+      maker,
+    );
   }
 
   tick() {

@@ -12,6 +12,7 @@ import {
   placeCell,
   placeOf,
   placed,
+  raceOverText,
   resultText,
   verdictText,
   entryText,
@@ -158,7 +159,7 @@ test("a challenge's verdict in a game of pairs counts pairs", () => {
   );
   assert.equal(
     verdictText({ beat: true, by_ms: null, by_cards: 0 }, "ann", "pairs"),
-    "Level on pairs off: you got there first.",
+    "You beat ann's ghost: as many pairs off, and you got there first.",
   );
   assert.equal(
     verdictText({ beat: false, tied: true, by_ms: null, by_cards: 0 }, "ann", "pairs"),
@@ -176,7 +177,7 @@ test("a challenge's verdict, by time or by cards home", () => {
   assert.equal(verdictText({ beat: true, by_cards: 1 }, "ann"), "You beat ann's ghost by 1 card home.");
   assert.equal(
     verdictText({ beat: false, by_ms: null, by_cards: 0 }, "ann"),
-    "Level on cards home: ann got there first.",
+    "ann's ghost beat you: as many cards home, and the ghost got there first.",
   );
   // did just the same: a tie (the table's one place), whoever took the challenge first
   assert.equal(
@@ -235,4 +236,17 @@ test("a replay's entries and hints in words", () => {
     [hintsText({ hints: 6 }), hintsText({ hints: 1 }), hintsText({ hints: 0 }), hintsText({})],
     [" · 6 hints", " · 1 hint", "", ""],
   );
+});
+
+test("a race's results in a line: the racer's place, level with whom; a watcher's, who came first", () => {
+  const results = [
+    { player: "ann", rank: 1, place: 1 },
+    { player: "bob", rank: 2, place: 1 },
+    { player: "cy", rank: 3, place: 3 },
+  ];
+  assert.equal(raceOverText(results, "cy"), "Race over: you came 3rd of 3.");
+  assert.equal(raceOverText(results, "bob"), "Race over: you came joint 1st of 3, level with ann.");
+  assert.equal(raceOverText(results, "eve"), "Race over: ann and bob came joint 1st of 3.");
+  assert.equal(raceOverText(results.slice(1), "eve"), "Race over: bob came 1st of 2.");
+  assert.equal(raceOverText([], "eve"), "Race over.");
 });

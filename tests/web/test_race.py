@@ -130,6 +130,13 @@ def test_two_pages_race_from_a_link_and_a_third_watches(
         for page in (ann, bob, eve):
             page.wait_for_selector(".results table")
         assert asked == ["Resign this race? Your game ends here; the race goes on."], asked
+        # the results say in a line where each stands, and to a watcher who came first
+        said = ann.inner_text(".results h2")
+        assert re.fullmatch(
+            r"Race over: you came (1st|2nd|joint 1st) of 2(, level with bob)?\.", said
+        )
+        said = eve.inner_text(".results h2")
+        assert re.fullmatch(r"Race over: (ann|bob|ann and bob) came (joint )?1st of 2\.", said)
         rows = eve.locator(".results tbody tr")
         assert rows.count() == 2
         assert eve.inner_text(".results thead").split()[:6] == [
