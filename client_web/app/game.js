@@ -357,6 +357,12 @@ export class GameScreen {
     const app = this.app;
     const info = app.game(this.rules);
     const v = this.view;
+    if (this.over && this.hinted) {
+      // a game ended by the clock or the race, not by an action: its last hint goes too
+      // (its words and its ringed piles stood over the results)
+      if (this.note.startsWith("hint: ")) this.note = "";
+      this.hinted = null;
+    }
     const got = this.pairs
       ? `${Math.floor(v.home / 2)}/${Math.floor(v.total / 2)} pairs off`
       : `${v.home}/${v.total} home`;

@@ -218,11 +218,11 @@ def test_a_seeded_rooms_first_race_says_it_is_not_rated(
 
 
 async def a_timed_race_under_way(url: str) -> tuple[str, str]:
-    """ann and bob racing The Gate with ten seconds on the clock, both gone from the
+    """ann and bob racing The Gate with ten seconds on the clock and hints, both gone from the
     protocol (ann's page takes her up): the room's code and her token."""
     ann, bob = await player(url, "tim"), await player(url, "tom")
     try:
-        code = (await ann.call("room_create", game="gate", time_limit=10))["code"]
+        code = (await ann.call("room_create", game="gate", time_limit=10, hints=True))["code"]
         await bob.call("room_join", code=code)
         await bob.call("ready")
         await ann.call("start")
@@ -253,7 +253,13 @@ def test_a_timed_race_on_a_phone_to_its_end(browser: Any, web_server: ServerProc
         assert re.fullmatch(r"0:\d\d left", clock_text), clock_text
         name = page.locator(".race-game .game-head strong")
         assert name.evaluate("e => e.scrollWidth <= e.clientWidth"), name.inner_text()
+        page.tap(".race-game [data-act=hint]")
+        page.wait_for_selector(".race-game .pile.hinted")
         page.wait_for_selector(".results table", timeout=20000)
+        # the hint asked before the time ran out goes with the game (its words and its
+        # ringed piles had stood over the results)
+        assert page.locator(".race-game .pile.hinted").count() == 0
+        assert "hint:" not in page.inner_text(".race-game")
         statuses = page.eval_on_selector_all(".bar-row", "rs => rs.map(r => r.dataset.status)")
         assert statuses == ["timeout", "timeout"], statuses
         # (in words people say: "timeout" read like a fault of the software)
