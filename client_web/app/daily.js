@@ -298,7 +298,7 @@ export class DailyScreen {
     const against = this.race
       ? h(
           "p",
-          { class: "muted" },
+          { class: "muted against" },
           this.race.ghosts.length
             ? `Racing ${count(this.race.ghosts.length, "ghost")}: those you follow who finished today, then the day's leaders, as fast as they played.`
             : "No one else has finished today's deal yet: no ghosts to race.",
@@ -375,6 +375,9 @@ export class DailyScreen {
     }
     this.race = null; // the race is decided: the table replaces the panel
     replace(this.barsBox);
+    // (and the line about the ghosts raced: those who finished since count in the table,
+    // under a line that said there were none)
+    this.top.querySelector(".against")?.remove();
     this.standingBox.textContent = "";
     replace(
       this.placingBox,

@@ -208,3 +208,44 @@ def test_practice_races_the_board_on_a_phone(browser: Any, web_server: ServerPro
         assert page.evaluate("localStorage.getItem('patience-race.race-the-board')") == "off"
     finally:
         context.close()
+
+
+def test_a_practice_with_no_ghosts_at_its_start_places_among_those_since(
+    browser: Any, web_server: ServerProcess
+) -> None:
+    """dee practises today's deal against the board before anyone else has finished it:
+    the page says there are no ghosts to race. bob finishes his ranked attempt meanwhile,
+    and dee's placing counts his ghost: the line saying there were none goes (both stood,
+    one over the other)."""
+    context = browser.new_context(**PHONE)
+    try:
+        page = context.new_page()
+        page.on("dialog", lambda dialog: dialog.accept())
+        page.goto(f"{http(web_server)}/play")
+        register(page, "dee")
+        page.click('.game-row[data-game="gate"] [data-act=daily]')
+        page.click("[data-act=start-daily]")
+        page.wait_for_selector(".game .pile")
+        page.click(".game [data-act=resign]")
+        page.wait_for_selector(".result-line code")
+        page.click(".practice [data-act=practice]")
+        page.wait_for_selector(".game[data-kind=practice] .pile")
+        none = "No one else has finished today's deal yet"
+        assert none in page.inner_text(".daily")
+
+        async def bob_finishes() -> None:
+            bob = await player(web_server.url, "bob")
+            try:
+                await ranked_daily(bob, 0)
+                await bob.event("daily_result")
+            finally:
+                await bob.close()
+
+        with ThreadPoolExecutor(1) as pool:
+            pool.submit(asyncio.run, bob_finishes()).result(30)
+        page.click(".game [data-act=resign]")
+        verdict = page.wait_for_selector(".placing .verdict")
+        assert verdict is not None and verdict.get_attribute("data-ghosts") == "1"
+        assert none not in page.inner_text(".daily")
+    finally:
+        context.close()
