@@ -204,7 +204,8 @@ def cmd_group(args: argparse.Namespace) -> int:
     words: Sequence[str] = args.words
 
     async def ask() -> tuple[RenderableType, str | None]:
-        conn, welcome = await _signed_in(args.server)
+        # (a friend's link, or a group of one's own: a newcomer's first command, maybe)
+        conn, welcome = await _signed_in(args.server, newcomer=action in ("join", "new"))
         try:
             if action == "list":
                 return groups_view(await conn.request("groups"), args.ascii), None

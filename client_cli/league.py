@@ -152,7 +152,7 @@ def cmd_league(args: argparse.Namespace) -> int:
         return 2
 
     async def fetch() -> dict[str, Any]:
-        conn, _welcome = await _signed_in(args.server)
+        conn, _welcome = await _signed_in(args.server, newcomer=args.join)
         try:
             if args.join:
                 reply = await conn.request("event_join")

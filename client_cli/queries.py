@@ -200,10 +200,34 @@ class NoAccount(Exception):
     """The command needs the player, and no token is saved for this server."""
 
 
-async def _signed_in(server: str) -> tuple[Connection, dict[str, Any]]:
+class NoName(Exception):
+    """A newcomer asked for a name gave none (the prompt said nothing was registered)."""
+
+
+async def _signed_in(server: str, newcomer: bool = False) -> tuple[Connection, dict[str, Any]]:
     """A connection signed in with the saved token, beside the player's own (``side``): a
-    game they are playing in another terminal or a browser goes on undisturbed."""
-    account = TokenStore(config_dir()).get(server)
+    game they are playing in another terminal or a browser goes on undisturbed.
+
+    ``newcomer``: the command is one a first-time player may well type first (joining a
+    group from a friend's link, the league): with no token saved, and a terminal to ask
+    at, it asks for a name and registers, as ``play`` does, rather than refuse."""
+    store = TokenStore(config_dir())
+    account = store.get(server)
+    if account is None and newcomer and sys.stdin.isatty() and sys.stdout.isatty():
+        from .controller import Left  # (the prompt's modules: only when asking)
+        from .session import register
+
+        conn, welcome = await _anonymous(server)
+        try:
+            if await register(conn, Console(highlight=False, emoji=False), store) is None:
+                raise NoAccount
+        except Left:
+            await conn.close()
+            raise NoName from None
+        except BaseException:
+            await conn.close()
+            raise
+        return conn, welcome
     if account is None:
         raise NoAccount
     conn = Connection(server, token=account.token, side=True)
@@ -213,6 +237,8 @@ async def _signed_in(server: str) -> tuple[Connection, dict[str, Any]]:
 
 def _fail(args: argparse.Namespace, exc: BaseException) -> int:
     """Say why a command could not be done; its exit code."""
+    if isinstance(exc, NoName):
+        return 1  # (the prompt said so)
     if isinstance(exc, NoAccount):
         print(
             f"patience-race: this needs your name on {args.server}, and no token is saved "
@@ -382,7 +408,7 @@ def cmd_follow(args: argparse.Namespace, *, unfollow: bool = False) -> int:
 
     async def fetch() -> list[str]:
         nonlocal itself
-        conn, welcome = await _signed_in(args.server)
+        conn, welcome = await _signed_in(args.server, newcomer=bool(args.name))
         try:
             me = _me(args.server, welcome) or ""
             # following yourself changes nothing, and answers with whom you follow
