@@ -149,3 +149,25 @@ export class BoxWatch {
     this.observer.disconnect();
   }
 }
+
+/**
+ * Say when a field's text (its ends trimmed) is longer than `most` characters, as a paste
+ * makes it: `told` the words ("" once it fits again), and the field held invalid meanwhile,
+ * so that its form is not sent. (A maxlength cut a paste to its first `most` characters
+ * without a word.)
+ * @param {HTMLInputElement} input
+ * @param {number} most
+ * @param {string} what "A name", "A group's name"
+ * @param {(text: string) => void} told
+ * @returns {(value: string) => string} the words for a value: "" where it fits
+ */
+export function heldTo(input, most, what, told) {
+  const over = (/** @type {string} */ value) =>
+    value.length > most ? `${what} has at most ${most} characters: this one has ${value.length}.` : "";
+  input.addEventListener("input", () => {
+    const said = over(input.value.trim());
+    input.setCustomValidity(said);
+    told(said);
+  });
+  return over;
+}

@@ -7,7 +7,7 @@
 // group's screen watches the group (`group_show` with `watch`): the server sends it again
 // as members come online or go, join or leave, and the screen redraws.
 
-import { button, clock, h, replace } from "./dom.js";
+import { button, clock, h, heldTo, replace } from "./dom.js";
 import { ServerError, errorText } from "./link.js";
 import { gotText } from "./ranking.js";
 
@@ -16,6 +16,9 @@ import { gotText } from "./ranking.js";
 
 // a group's id as its link gives it (the server's GROUP_ID_RE)
 export const GROUP_ID = /^[a-z0-9]{10}$/;
+
+/** the most characters a group's name has (protocol.md, `group_create`) */
+const GROUP_NAME_MOST = 32;
 
 /**
  * The "Your groups" area of the home screen: the player's groups, each a link to its
@@ -26,12 +29,16 @@ export const GROUP_ID = /^[a-z0-9]{10}$/;
 export function groupsArea(app) {
   const list = h("ul", { class: "group-list" });
   const note = h("p", { class: "note", role: "status" });
-  const name = h("input", {
-    name: "group-name",
-    minlength: 2,
-    maxlength: 32,
-    placeholder: "a new group's name",
-    "aria-label": "a new group's name",
+  const name = /** @type {HTMLInputElement} */ (
+    h("input", {
+      name: "group-name",
+      minlength: 2,
+      placeholder: "a new group's name",
+      "aria-label": "a new group's name",
+    })
+  );
+  heldTo(name, GROUP_NAME_MOST, "A group's name", (text) => {
+    note.textContent = text;
   });
   const form = h(
     "form",

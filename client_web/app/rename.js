@@ -4,7 +4,7 @@
 // is said under the form, in the server's words, and nothing changes; a change is told to the
 // page (`renamed`), which shows the new name wherever it shows the player's.
 
-import { h } from "./dom.js";
+import { h, heldTo } from "./dom.js";
 import { errorText } from "./link.js";
 
 /**
@@ -16,12 +16,15 @@ import { errorText } from "./link.js";
 
 /** the most characters a name has (protocol.md, `register`) */
 export const NAME_MOST = 20;
+/** what a name may be: 2 to 20 letters (A to Z), digits, - or _ */
+const NAME = /^[A-Za-z0-9_-]{2,20}$/;
+const RULE = `2 to ${NAME_MOST} letters (A to Z), digits, - or _`;
 
 /**
  * A name's field: 2 to 20 letters (A to Z), digits, - or _. It has no maxlength: a longer
  * name pasted was cut to its first 20 without a word. What is wrong with a name is said
- * as it is typed (`told`; "" once it is right again), and the pattern keeps the form
- * from being sent.
+ * as it is typed (`told`; "" once it is right again), and a name that cannot be one keeps
+ * the form from being sent (the browser says the rule, the field's title).
  * @param {Record<string, string>} attrs
  * @param {(text: string) => void} told
  * @returns {HTMLInputElement}
@@ -30,18 +33,22 @@ export function nameField(attrs, told) {
   const input = /** @type {HTMLInputElement} */ (
     h("input", {
       required: true,
-      minlength: 2,
-      pattern: `[A-Za-z0-9_\\-]{2,${NAME_MOST}}`,
-      // (said by the browser when the pattern is not met: "Please match the requested format")
-      title: `2 to ${NAME_MOST} letters (A to Z), digits, - or _`,
+      // (said by the browser when the name cannot be one: the form is not sent)
+      title: RULE,
       autocomplete: "nickname",
       ...attrs,
     })
   );
-  input.addEventListener("input", () => {
-    const n = input.value.trim().length;
-    told(n > NAME_MOST ? `A name has at most ${NAME_MOST} characters: this one has ${n}.` : "");
-  });
+  // no pattern attribute: it is matched against the field as typed, and a space after the
+  // name (a phone's keyboard puts one after a word it completes) failed it; the name sent
+  // is the field trimmed, and that is what is checked
+  const over = heldTo(input, NAME_MOST, "A name", told);
+  const check = () => {
+    const name = input.value.trim();
+    input.setCustomValidity(over(name) || (NAME.test(name) ? "" : RULE));
+  };
+  input.addEventListener("input", check);
+  check();
   return input;
 }
 

@@ -47,7 +47,13 @@ def test_a_group_link_opened_in_a_browser_joins_and_its_boards_show_members_only
         ann.goto(f"{base}/play")
         register(ann, "ann")
         ann.wait_for_selector(".groups-area")
+        # a name pasted too long is said too long (maxlength had cut it to 32 unsaid)
+        ann.fill("input[name=group-name]", "Friday Club & Co. is the best club of all time")
+        assert ann.inner_text(".groups-area .note") == (
+            "A group's name has at most 32 characters: this one has 46."
+        )
         ann.fill("input[name=group-name]", "Friday Club")
+        assert ann.inner_text(".groups-area .note") == ""
         ann.click("form.group-create button[type=submit]")
         ann.wait_for_selector(".group h1:text('Friday Club')")
         link = ann.input_value("input.group-link")

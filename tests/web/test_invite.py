@@ -216,6 +216,8 @@ def test_a_link_to_no_room_says_so_before_asking_a_name(
         rule = "2 to 20 letters (A to Z), digits, - or _"
         assert pia.get_attribute("input[name=name]", "title") == rule
         assert rule in pia.inner_text(".welcome")
+        pia.fill("input[name=name]", "José")  # (the field is checked trimmed, not by a pattern)
+        assert pia.eval_on_selector("input[name=name]", "e => e.validationMessage") == rule
         register(pia, "pia")  # on to the games, not to a room that is not there
         pia.wait_for_selector(".game-row")
         assert pia.url.endswith("/play")
