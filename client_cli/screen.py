@@ -36,7 +36,7 @@ from .lines import (
     wrap,
 )
 from .marks import cell_case
-from .model import CHALLENGE, DAILY, PRACTICE, RACING, ROOM, WATCH, Game, Model, stuck_note
+from .model import CHALLENGE, DAILY, PRACTICE, RACING, ROOM, SOLO, WATCH, Game, Model, stuck_note
 from .par import against_par, par_words
 from .render import Spot, draw_board, garden_cells
 from .room_screen import race_panel, room_body, summary
@@ -169,6 +169,8 @@ def ranked_line(model: Model, width: int) -> list[Text]:
 
 
 def help_lines(model: Model, width: int) -> list[Text]:
+    """The keys, as far as they work in the game at hand (as the keys line has them: no
+    hint in a race made without hints, no home where cards leave in pairs)."""
     game = model.game
     rules = game.rules if game else clean((model.room or {}).get("game", ""), 32)
     text = [
@@ -177,17 +179,29 @@ def help_lines(model: Model, width: int) -> list[Text]:
         ("  a move's number on the legal line, then Enter (#3 where piles are numbered)", ""),
         ("  a pile's label alone plays the one legal move that starts there", ""),
         ("  Tab completes a move from the legal ones; Tab again shows the next", ""),
-        ("  + or F2  every card that can go home, and again (or type home)", ""),
-        ("  ? or F3  a hint from the server (counted: results show the hints taken)", ""),
+    ]
+    if not (game is not None and game.pairs):
+        text.append(("  + or F2  every card that can go home, and again (or type home)", ""))
+    if model.hints_allowed:
+        text.append(
+            ("  ? or F3  a hint from the server (counted: results show the hints taken)", "")
+        )
+    text += [
         ("  u undo    resign  give up this game    F4 or rules: the rules page", ""),
         ("  h or F1 help    q quit", ""),
-        (
-            "  daily, once over: n the same deal again (practice), new GAME another daily"
-            if model.daily_kind
-            else "  solo, game over: n new deal, new GAME another game",
-            "",
-        ),
-        ("  lobby: r ready, s start (host)    after a race: m rematch (host)", ""),
+    ]
+    if model.screen == SOLO or model.daily_kind:  # (a daily's practice races ghosts)
+        text.append(
+            (
+                "  daily, once over: n the same deal again (practice), new GAME another daily"
+                if model.daily_kind
+                else "  solo, game over: n new deal, new GAME another game",
+                "",
+            )
+        )
+    if model.screen == ROOM and not (model.room or {}).get("quick"):
+        text.append(("  lobby: r ready, s start (host)    after a race: m rematch (host)", ""))
+    text += [
         ("  a game of yours over: c challenge a friend to race its ghost", ""),
         ("  a game over: review, where it was lost (or how far over par)", ""),
         ("", ""),
