@@ -399,7 +399,7 @@ export class ReplayScreen {
           }
         },
       },
-      [1, 2, 4, 8].map((s) => h("option", { value: s }, `${s} moves/s`)),
+      [1, 2, 4, 8].map((s) => h("option", { value: s }, `${s} ${s === 1 ? "move" : "moves"}/s`)),
     );
     speed.value = String(this.speed);
     const res = r.result || {};

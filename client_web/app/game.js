@@ -72,6 +72,9 @@ const SHORTCUTS = [
   ["d", "the word move (deal, redeal, reserve)", ""],
 ];
 
+/** the longest move the server reads (protocol.md, `move`) */
+const MOVE_MOST = 64;
+
 export class GameScreen {
   /**
    * @param {App} app the client (link, games, notice)
@@ -164,7 +167,12 @@ export class GameScreen {
         onsubmit: (/** @type {SubmitEvent} */ e) => {
           e.preventDefault();
           const text = this.input.value.trim();
-          if (text) {
+          if (text.length > MOVE_MOST) {
+            // (a paste gone wrong: the server's words were "move: field 'move' is longer
+            // than 64"; the text stays in the box to be put right)
+            this.note = `A move is at most ${MOVE_MOST} characters, and this has ${text.length}: it was not sent.`;
+            this.draw();
+          } else if (text) {
             this.input.value = "";
             this.move(text);
           }

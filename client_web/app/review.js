@@ -65,7 +65,10 @@ export function reviewLines(r) {
     lines.push("This deal could not be won, even by a player who knew the stock: nothing you did lost it.");
   else lines.push("The review could not decide, in its time, where a win was still possible.");
   if (r.better)
-    lines.push(`${r.better} there kept the win. A line that wins from there (checked by the rules engine):`);
+    // (a move first: "deal there kept the win" began its sentence in lower case)
+    lines.push(
+      `Playing ${r.better} there would have kept the win. A line that wins from there (checked by the rules engine):`,
+    );
   return { title: "Where the game was lost", lines, line: Array.isArray(r.continuation) ? r.continuation : [] };
 }
 

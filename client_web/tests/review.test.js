@@ -17,7 +17,7 @@ test("a lost game: the move that lost it, the move that kept the win, its line",
   assert.equal(got.title, "Where the game was lost");
   assert.deepEqual(got.lines, [
     "Until move 6 a player who knew the stock could still have won: you played 1+7 there, and from then on no win was left.",
-    "1+5 there kept the win. A line that wins from there (checked by the rules engine):",
+    "Playing 1+5 there would have kept the win. A line that wins from there (checked by the rules engine):",
   ]);
   assert.deepEqual(got.line, ["1+5", "2+8"]);
 });

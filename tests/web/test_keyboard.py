@@ -121,6 +121,12 @@ def test_tab_enter_space_and_escape_play_a_game(browser: Any, web_server: Server
         page.keyboard.press("Enter")
         page.wait_for_selector(".game .moves:text-is('2 moves')")
         assert focused(page) == "#notation"
+        # a paste gone wrong is not sent: the box says why in words, and keeps it
+        page.fill("#notation", "t1>b2 " * 50)
+        page.keyboard.press("Enter")
+        page.wait_for_selector(".game .note:has-text('A move is at most 64 characters')")
+        assert page.inner_text(".game .moves") == "2 moves"
+        assert page.input_value("#notation") == "t1>b2 " * 50
     finally:
         context.close()
 

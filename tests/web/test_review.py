@@ -36,7 +36,7 @@ def test_review_at_the_end_and_on_the_replay_page(browser: Any, web_server: Serv
         text = box.inner_text()
         assert "Until move 6 a player who knew the stock could still have won" in text
         assert "you played 1+7 there" in text
-        assert "1+5 there kept the win" in text
+        assert "Playing 1+5 there would have kept the win" in text
         # the board there rings the piles of the move played and of the one that kept the win
         assert "(1+7 ringed in orange, 1+5 in pink)" in text
         marked = page.evaluate(
