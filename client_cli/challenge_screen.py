@@ -16,7 +16,7 @@ from .lines import Glyphs, fit, lines_of
 from .model import Model
 from .places import place_of
 from .quick_words import result_message as quick_result
-from .room_screen import big_number, racers_panel
+from .room_screen import _copied, big_number, racers_panel
 from .sanitize import clean
 
 
@@ -121,17 +121,16 @@ def result_lines(model: Model, race: ChallengeRace, width: int) -> list[Text]:
         return quick_result_lines(model, result, width)
     verdict = result.get("verdict")
     beat = isinstance(verdict, dict) and verdict.get("beat") is True
+    style = "bold green" if beat else "bold red"
     ghost = race.ghost_name
     you = _entry(result.get("you"))
     theirs = _entry(result.get("ghost"))
     unit = "pairs" if model.counts_pairs else "cards"  # (Nestor's: pairs off)
-    out = [
-        Text(""),
-        Text(f"  {verdict_line(verdict, ghost, unit)}", style="bold green" if beat else "bold red"),
-    ]
+    # (each line wrapped between words: a long name ran them past 80 columns, cut there)
+    out = [Text(""), *_copied(verdict_line(verdict, ghost, unit), width, 2, style, hang=0)]
     if you or theirs:
         said = f"You: {result_words(you, unit)}. {ghost}: {result_words(theirs, unit)}."
-        out.append(Text(f"  {said}"))
+        out += _copied(said, width, hang=0)
     game = model.game
     mine = clean(you.get("replay") or (game.gid if game is not None else ""), 32)
     ghosts = clean(theirs.get("replay") or race.shown.get("replay") or "", 32)
@@ -140,11 +139,12 @@ def result_lines(model: Model, race: ChallengeRace, width: int) -> list[Text]:
     if mine or ghosts:
         out.append(Text("  The replays", style="bold"))
     if mine:
-        out.append(Text(f"  Yours:   {command(model.server, f'replay {mine}')}"))
+        out += _copied(f"Yours:   {command(model.server, f'replay {mine}')}", width, hang=9)
     if ghosts:
-        out.append(Text(f"  Ghost's: {command(model.server, f'replay {ghosts}')}"))
+        out += _copied(f"Ghost's: {command(model.server, f'replay {ghosts}')}", width, hang=9)
     if (mine or ghosts) and race.shown.get("opens_at") is not None:  # (today's daily deal)
-        out.append(Text("  (today's daily deal: these replays open after the reset)", style="dim"))
+        said = "(today's daily deal: these replays open after the reset)"
+        out += _copied(said, width, style="dim", hang=1)
     entries = result.get("table")
     entries = entries if isinstance(entries, list) else []
     out += [Text(""), Text(f"  The table of {ghost}'s challenge", style="bold")]
@@ -172,12 +172,12 @@ def quick_result_lines(model: Model, result: dict[str, Any], width: int) -> list
     entries = result.get("table")
     entries = entries if isinstance(entries, list) else []
     ghosts = any(isinstance(e, dict) and e.get("ghost") for e in entries)
-    out = [Text(""), Text(f"  {quick_result(result)}", style="bold green" if first else "bold")]
+    out = [Text(""), *_copied(quick_result(result), width, 2, "bold green" if first else "bold", 0)]
     if ghosts:  # (alone: no table of one)
         out += [Text(""), Text("  Against the ghosts", style="bold")]
         unit = "pairs" if model.counts_pairs else "cards"
         rows = lines_of(table(entries, model.me, model.ascii, False, unit), width - 2)
         out += [Text("  ") + row for row in rows]
     again = command(model.server, f"quick {model.game.rules}" if model.game else "quick")
-    out += [Text(""), Text(f"  Another quick race: {again}", style="dim")]
+    out += [Text(""), *_copied(f"Another quick race: {again}", width, style="dim")]
     return [fit(line, width) for line in out]

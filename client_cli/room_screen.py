@@ -273,10 +273,10 @@ def _shown_name(player: Mapping[str, Any]) -> str:
     return f"{name}{GHOST}" if player.get("ghost") else name
 
 
-def _copied(line: str, width: int, indent: int = 2, style: str = "") -> list[Text]:
+def _copied(line: str, width: int, indent: int = 2, style: str = "", hang: int = 2) -> list[Text]:
     """A line holding a command to copy, wrapped between its words (a command's own words
     never split) rather than cut short at the screen's edge; ``indent`` cells in, its
-    further lines two more.
+    further lines ``hang`` more.
 
     >>> [t.plain for t in _copied("Others: patience-race replay ID --server ws://h:1", 30)]
     ['  Others: patience-race replay', '    ID --server ws://h:1']
@@ -287,7 +287,7 @@ def _copied(line: str, width: int, indent: int = 2, style: str = "") -> list[Tex
             line,
             max(width, 20),
             initial_indent=" " * indent,
-            subsequent_indent=" " * (indent + 2),
+            subsequent_indent=" " * (indent + hang),
             break_long_words=False,
             break_on_hyphens=False,
         )
