@@ -118,6 +118,8 @@ export class DailyScreen {
     this.drawn = null;
     /** @type {number | null} the player's place in it */
     this.place = null;
+    /** @type {Message | null} the ranked attempt's `daily_result`, once it has come */
+    this.ended = null;
     /** @type {number | null} when the next deal comes, on `performance.now()`'s clock */
     this.resetAt = null;
     this.root = h("section", { class: "daily" });
@@ -321,6 +323,12 @@ export class DailyScreen {
   }
 
   waiting() {
+    // the ranked attempt's result comes before the reply to the move that ended it: its
+    // par line, drawn then, had no winning move count to set against par (a win under
+    // par by eleven moves said nothing of it), so it is drawn again now
+    const par = this.top.querySelector(".par");
+    const now = this.ended && this.game ? parLine(this.ended, this.game) : null;
+    if (par && now) par.replaceWith(now);
     if (this.race && !this.placingBox.hasChildNodes())
       replace(
         this.placingBox,
@@ -340,6 +348,7 @@ export class DailyScreen {
   /** @param {Message} message */
   event(message) {
     if (message.type === "daily_result") {
+      this.ended = message;
       // (the board's rank as it finished: others finish later, and some before it)
       const held = message.review ? "held for review" : `rank ${message.rank} as you finished`;
       replace(

@@ -10,6 +10,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
+from server.solver import solve
 from tests.app.conftest import ServerProcess
 from tests.app.pars import fix_pars, today_and_yesterday
 
@@ -52,6 +53,25 @@ def test_par_says_proved_shortest_or_shortest_found(
             page.click(".book a")  # the book line's replay says it too
             page.wait_for_selector(f"p.muted:has-text('the book line, par {par} ({words})')")
         shot(page, "board-par")
+
+        # a win says how it stands against par: the book line itself matches it (the
+        # result comes before the reply to the winning move, and the line said nothing)
+        other = browser.new_context().new_page()  # (another player: storage of its own)
+        other.on("dialog", lambda dialog: dialog.accept())
+        other.goto(f"{http(server)}/play")
+        register(other, "dot")
+        other.click('.game-row[data-game="nestor"] [data-act=daily]')
+        other.click("[data-act=start-daily]")
+        other.wait_for_selector(".game .pile")
+        line = solve("nestor", seed=1, budget_s=10).line
+        assert len(line) == pars["today/nestor"]
+        for n, move in enumerate(line, 1):
+            other.fill("#notation", move)
+            other.press("#notation", "Enter")
+            other.wait_for_selector(f".game .moves:text-is('{n} move{'' if n == 1 else 's'}')")
+        said = other.wait_for_selector(".par:has-text('You matched par.')")
+        assert said is not None, other.inner_text(".daily")
+        other.context.close()
     finally:
         context.close()
         server.stop()
