@@ -151,15 +151,16 @@ NARROWER = (
 )
 
 
-def narrowed(words: str, width: int) -> str:
-    """A keys line in at most ``width`` cells where :data:`NARROWER` can make it so.
+def narrowed(words: str, width: int, steps: Sequence[tuple[str, str]] = NARROWER) -> str:
+    """A keys line in at most ``width`` cells where ``steps`` (:data:`NARROWER`, or the
+    replay viewer's) can make it so.
 
     >>> narrowed(KEYS["finished-guest"], 60)
     'c challenge · review · the host may call a rematch · q leave'
     >>> narrowed(KEYS["play"], 60)
     'move or its # · + home · ? hint · u undo · h help · q quit'
     """
-    for long, short in NARROWER:
+    for long, short in steps:
         if len(words) <= width:
             break
         words = words.replace(long, short)

@@ -37,6 +37,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from .commands import narrowed
 from .lines import (
     Glyphs,
     HeadersWhole,
@@ -60,6 +61,16 @@ MIN_SPEED, MAX_SPEED = 0.25, 64.0
 KEYS = "Enter/space next · b back · p play/pause · + - speed · g G start/end · q quit"
 #: the keys of a replay the viewer may race (its ghost: ``patience-race challenge --replay``)
 RACE_KEYS = "Enter/space next · b back · p play · + - speed · g G ends · r race this · q quit"
+#: shorter words for a keys line wider than the screen (60 columns: both lost "q quit"),
+#: tried in turn until it fits, as the game's keys are (:func:`.commands.narrowed`): the
+#: same in fewer words, then, beside r, the ends (g and G still work)
+NARROWER = (
+    ("Enter/space next", "space next"),
+    ("p play/pause", "p play"),
+    ("g G start/end", "g G ends"),
+    ("r race this", "r race"),
+    (" · g G ends", ""),
+)
 #: the narrowest list of moves beside the board; fewer columns: the list goes under it
 SIDE_MIN = 26
 #: the fewest moves listed under a board
@@ -469,7 +480,7 @@ def render_replay(stepper: Stepper, width: int, height: int, *, ascii: bool = Fa
     if stepper.message:
         style = {"warn": "bold yellow", "error": "bold red", "good": "bold green"}
         bottom = wrap(stepper.message, width - 1, style.get(stepper.tone, ""), 2)
-    keys = RACE_KEYS if stepper.raceable else KEYS
+    keys = narrowed(RACE_KEYS if stepper.raceable else KEYS, width, NARROWER)
     bottom.append(fit(Text(keys.replace(" · ", g.sep), style="dim"), width))
     if stepper.boards:
         room = max(height - len(top) - len(bottom), 3)
