@@ -328,7 +328,7 @@ def made_lines(server: str, shown: Mapping[str, Any], width: int = 76) -> list[s
     the link, the command, the share line."""
     cid = clean(shown.get("id", ""), 32)
     out = [
-        *textwrap.wrap(f"Your challenge: {about(shown)}.", width),
+        *textwrap.wrap(f"Your challenge: {about(shown)}.", width, break_on_hyphens=False),
         "Anyone with the link races your game's ghost on the same deal.",
         "",
         "The link:",

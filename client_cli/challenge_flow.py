@@ -20,7 +20,7 @@ from rich.text import Text
 from .challenge import about, challenge_id, made_lines, not_yet_lines, table, unit_of
 from .connection import ServerError
 from .controller import Client, Left, now_ms
-from .lines import to_ascii
+from .lines import between_words, to_ascii
 from .model import INFO
 from .sanitize import clean
 
@@ -97,7 +97,7 @@ async def begin(plan: Plan, client: Client, welcome: Mapping[str, Any], ask: Ask
         return True
     mine = clean(shown.get("player", ""), 20).lower() == (model.me or "").lower()
     if mine:
-        told = Text("\n".join(made_lines(model.server, shown, 200)))
+        told = Text(between_words("\n".join(made_lines(model.server, shown, 200)), console.width))
         console.print(to_ascii(told) if model.ascii else told, soft_wrap=True)
         raise Left
     if reply.get("taken"):

@@ -18,7 +18,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import re
-import sys
 from collections.abc import Mapping, Sequence
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
@@ -31,7 +30,7 @@ from . import pager
 from .boards import board_id, board_view, with_unit
 from .challenge import command, http_url, result_words
 from .connection import Connection, LinkError, ServerError
-from .lines import Glyphs, HeadersWhole, as_int, race_time
+from .lines import Glyphs, HeadersWhole, as_int, aside, race_time
 from .queries import _console, _fail, _me, _print, _render, _signed_in, cmd_top
 from .sanitize import clean
 
@@ -277,7 +276,7 @@ def cmd_group(args: argparse.Namespace) -> int:
         _print(console, Text(gone_words(event), style="yellow"), args.ascii)
 
     if args.watch and action != "show":
-        print("patience-race: --watch goes with group show GROUP", file=sys.stderr)
+        aside("patience-race: --watch goes with group show GROUP")
         return 2
     need = {"new": 1, "join": 1, "show": 1, "leave": 1, "delete": 1, "remove": 2, "link": 1}
     if len(words) < need.get(action, 1 if action == "top" else 0):
@@ -285,7 +284,7 @@ def cmd_group(args: argparse.Namespace) -> int:
         more = " (GROUP: a group's id or name)" if action == "remove" else ""
         if what == "GROUP":
             more = ": a group's id or name (patience-race group lists yours)"
-        print(f"patience-race: group {action} needs {what}{more}", file=sys.stderr)
+        aside(f"patience-race: group {action} needs {what}{more}")
         return 2
     try:
         shown, problem = asyncio.run(ask())
@@ -296,7 +295,7 @@ def cmd_group(args: argparse.Namespace) -> int:
     except Exception as exc:
         return _fail(args, exc)
     if problem is not None:
-        print(f"patience-race: {problem}", file=sys.stderr)
+        aside(f"patience-race: {problem}")
         return 2
     _print(console, shown, args.ascii)
     return 0
@@ -347,7 +346,7 @@ def cmd_top_group(args: argparse.Namespace) -> int:
     if getattr(args, "group", None) is None:
         return cmd_top(args)
     if args.around_me or args.friends or args.watch or args.day:
-        print("patience-race: top --group shows the board among the group", file=sys.stderr)
+        aside("patience-race: top --group shows the board among the group")
         return 2
     # (no BOARD: the group's default board, cmd_group's pick). GROUP is the words after
     # --group, up to the next option: a BOARD after them is among them, and found there

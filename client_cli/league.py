@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import sys
 from collections.abc import Sequence
 from typing import Any
 
@@ -22,7 +21,7 @@ from rich.text import Text
 
 from . import pager
 from .connection import Connection, LinkError, ServerError
-from .lines import HeadersWhole, as_int
+from .lines import HeadersWhole, as_int, aside
 from .queries import _console, _fail, _print, _render, _signed_in
 from .sanitize import clean
 
@@ -148,7 +147,7 @@ def moves_words(movers: int | None, most: int, tier: str = "", tiers: Sequence[s
 
 def cmd_league(args: argparse.Namespace) -> int:
     if args.watch and args.week:
-        print("patience-race: --watch shows this week's league, not a past week's", file=sys.stderr)
+        aside("patience-race: --watch shows this week's league, not a past week's")
         return 2
 
     async def fetch() -> dict[str, Any]:

@@ -9,6 +9,8 @@ golden tests compare and :func:`ansi` what the terminal gets. ``--ascii`` screen
 from __future__ import annotations
 
 import io
+import os
+import sys
 import textwrap
 from collections.abc import Sequence
 from typing import Any
@@ -102,8 +104,44 @@ def fit(text: Text, width: int) -> Text:
     return text
 
 
+def between_words(text: str, width: int) -> str:
+    """``text`` wrapped between words to ``width`` columns, each of its lines: printed as
+    one line, the terminal broke it at its edge, in a word ("...whoever l" / "eaves"). A
+    word longer than the width (a path, a link) is left whole for the terminal to fold.
+
+    >>> print(between_words("Check the code with whoever sent it. Or not.", 24))
+    Check the code with
+    whoever sent it. Or not.
+    """
+    return "\n".join(
+        "\n".join(
+            textwrap.wrap(line, max(width, 20), break_long_words=False, break_on_hyphens=False)
+        )
+        for line in text.split("\n")
+    )
+
+
+def aside(message: str) -> None:
+    """A line on stderr (a refusal, a note while the server works): wrapped between words
+    to the terminal's width where stderr is a terminal; one line where it is not (a
+    script's log, read whole)."""
+    width = 0
+    if sys.stderr.isatty():
+        try:
+            width = os.get_terminal_size(sys.stderr.fileno()).columns
+        except OSError:
+            width = 0
+    print(between_words(message, width) if width else message, file=sys.stderr)
+
+
 def wrap(text: str, width: int, style: str, most: int) -> list[Text]:
-    lines = textwrap.wrap(text, width=max(width, 10)) or [""]
+    """``text`` in at most ``most`` lines of ``width``, wrapped between words (never at a
+    word's hyphen: "patience-" / "race"), the last shortened if it must be.
+
+    >>> [t.plain for t in wrap("to play as yourself: patience-race link CODE", 30, "", 3)]
+    ['to play as yourself:', 'patience-race link CODE']
+    """
+    lines = textwrap.wrap(text, width=max(width, 10), break_on_hyphens=False) or [""]
     if len(lines) > most:
         lines = [*lines[: most - 1], textwrap.shorten(" ".join(lines[most - 1 :]), width)]
     return [fit(Text(line, style=style), width) for line in lines]

@@ -14,7 +14,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import re
-import sys
 import time
 from typing import Any
 
@@ -24,7 +23,7 @@ from rich.text import Text
 
 from .config import Account, TokenStore, config_dir, device_label
 from .connection import Connection, ServerError
-from .lines import HeadersWhole, as_int
+from .lines import HeadersWhole, as_int, aside
 from .queries import _console, _fail, _print, _signed_in
 from .sanitize import clean
 
@@ -85,21 +84,19 @@ def _enter_code(args: argparse.Namespace) -> int:
     store = TokenStore(config_dir())
     saved = store.get(args.server)
     if saved is not None and not args.replace:
-        print(
+        aside(
             f"patience-race: this terminal already plays as {clean(saved.name, 20)} on "
             f"{args.server}: linking would replace its token. If that player has another "
-            "device, or you mean to leave them, add --replace",
-            file=sys.stderr,
+            "device, or you mean to leave them, add --replace"
         )
         return 1
 
     code = args.code.strip()
     key = KEY_RE.fullmatch(code) is not None
     if not key and len(code) > LONGEST_CODE:
-        print(
+        aside(
             f"patience-race: {clean(code, 40)!r} is not a link code: 8 letters and digits "
-            "like ABCD-EFGH, nor a recovery key (a browser's, 32 letters, digits, - and _)",
-            file=sys.stderr,
+            "like ABCD-EFGH, nor a recovery key (a browser's, 32 letters, digits, - and _)"
         )
         return 1
 
@@ -120,7 +117,7 @@ def _enter_code(args: argparse.Namespace) -> int:
         reply = asyncio.run(link())
     except ServerError as exc:
         if key and exc.code == "bad_token":  # (no saved token is at fault)
-            print(f"patience-race: that recovery key: {exc.message}", file=sys.stderr)
+            aside(f"patience-race: that recovery key: {exc.message}")
             return 1
         return _fail(args, exc)
     except Exception as exc:
@@ -128,7 +125,7 @@ def _enter_code(args: argparse.Namespace) -> int:
     token = reply.get("token")
     player = reply.get("player") or {}
     if not isinstance(token, str):
-        print("patience-race: the server sent no token", file=sys.stderr)
+        aside("patience-race: the server sent no token")
         return 1
     name = clean(player.get("name", ""), 20)
     store.put(args.server, Account(name, token))
@@ -162,14 +159,10 @@ def devices_table(listed: list[dict[str, Any]], now: int, ascii: bool = False) -
 
 def cmd_devices(args: argparse.Namespace) -> int:
     if args.action is None and (args.id is not None or args.everywhere):
-        print(
-            "patience-race: devices sign-out ID, or devices sign-out --everywhere", file=sys.stderr
-        )
+        aside("patience-race: devices sign-out ID, or devices sign-out --everywhere")
         return 2
     if args.action == "sign-out" and (args.id is None) == (not args.everywhere):
-        print(
-            "patience-race: devices sign-out ID, or devices sign-out --everywhere", file=sys.stderr
-        )
+        aside("patience-race: devices sign-out ID, or devices sign-out --everywhere")
         return 2
 
     async def fetch() -> tuple[dict[str, Any], int]:

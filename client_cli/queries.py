@@ -34,7 +34,7 @@ from .boards import board_id, board_view, overview, pick_day
 from .challenge import challenge_id, command, made_lines, not_yet_lines
 from .config import TokenStore, config_dir
 from .connection import Connection, ConnectionLost, LinkError, ServerError
-from .lines import HeadersWhole, as_int
+from .lines import HeadersWhole, as_int, aside
 from .sanitize import clean
 
 #: characters --ascii replaces that NFKD cannot take apart
@@ -129,12 +129,11 @@ async def _anonymous(server: str) -> tuple[Connection, dict[str, Any]]:
 def _unreachable(server: str, exc: BaseException) -> int:
     if isinstance(exc, ConnectionLost) and str(exc) != "the connection dropped":
         # reached, and turned away with a reason (server full, too many connections)
-        print(f"patience-race: {server}: {clean(exc, 200)}; try again later", file=sys.stderr)
+        aside(f"patience-race: {server}: {clean(exc, 200)}; try again later")
         return 1
-    print(
+    aside(
         f"patience-race: cannot reach the race server at {server} ({clean(exc, 120)}). "
-        "Is it running? (make run starts a local one; --server URL picks another)",
-        file=sys.stderr,
+        "Is it running? (make run starts a local one; --server URL picks another)"
     )
     return 1
 
@@ -190,7 +189,7 @@ def cmd_rules(args: argparse.Namespace) -> int:
     try:
         text = rules.page(args.game.strip().lower())
     except rules.UnknownGame as exc:
-        print(f"patience-race: {exc}", file=sys.stderr)
+        aside(f"patience-race: {exc}")
         return 2
     pager.show(asciify(text) if args.ascii else text)
     return 0
@@ -240,11 +239,10 @@ def _fail(args: argparse.Namespace, exc: BaseException) -> int:
     if isinstance(exc, NoName):
         return 1  # (the prompt said so)
     if isinstance(exc, NoAccount):
-        print(
+        aside(
             f"patience-race: this needs your name on {args.server}, and no token is saved "
             "for it: play once to register (patience-race play, or daily), or, to play as "
-            "yourself, enter a link code from a device signed in (patience-race link CODE)",
-            file=sys.stderr,
+            "yourself, enter a link code from a device signed in (patience-race link CODE)"
         )
         return 1
     if isinstance(exc, ServerError):
@@ -260,7 +258,7 @@ def _fail(args: argparse.Namespace, exc: BaseException) -> int:
                 f"{account.name if account else '?'} (was its data reset?): play once to "
                 "register again (patience-race play, or daily)"
             )
-        print(f"patience-race: {message}", file=sys.stderr)
+        aside(f"patience-race: {message}")
         return 1
     return _unreachable(args.server, exc)
 
@@ -397,7 +395,7 @@ def cmd_top(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         return 0
     except ValueError as exc:
-        print(f"patience-race: {exc}", file=sys.stderr)
+        aside(f"patience-race: {exc}")
         return 2
     except Exception as exc:
         return _fail(args, exc)
@@ -418,7 +416,7 @@ def cmd_follow(args: argparse.Namespace, *, unfollow: bool = False) -> int:
             await conn.close()
         names = reply.get("names")
         if args.name and args.name.lower() == me.lower():
-            print("patience-race: that is you: follow another player", file=sys.stderr)
+            aside("patience-race: that is you: follow another player")
             itself = True
         return [clean(n, 20) for n in names] if isinstance(names, list) else []
 
@@ -501,7 +499,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
             message = exc.message
             if exc.code == "not_public":
                 message += " (00:00 UTC); until then only its player sees it, without its seed"
-            print(f"patience-race: {message}", file=sys.stderr)
+            aside(f"patience-race: {message}")
             return 1
         except Exception as exc:
             return _fail(args, exc)

@@ -177,6 +177,9 @@ def results_page(model: Model, width: int) -> tuple[str, str]:
     room = model.room or {}
     lines = [line.plain for line in results_table(model, width)[1:]]
     said = f"Others: {command(model.server, 'replay ID')}, ID from the table"
-    lines += ["", *textwrap.wrap(said, max(width - 2, 20), break_long_words=False)]
+    lines += [
+        "",
+        *textwrap.wrap(said, max(width - 2, 20), break_long_words=False, break_on_hyphens=False),
+    ]
     title = f"Results of race {as_int(room.get('race'))}"
     return title, "\n".join(lines)

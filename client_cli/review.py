@@ -32,14 +32,13 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import sys
 import textwrap
 from collections.abc import Mapping
 from typing import Any
 
 from . import pager
 from .connection import ServerError
-from .lines import plural
+from .lines import aside, plural
 from .render import render
 from .sanitize import clean
 
@@ -187,15 +186,12 @@ def cmd_review(args: argparse.Namespace) -> int:
         finally:
             await conn.close()
 
-    print(f"Reviewing game {gid}: the server searches it (up to ten seconds)...", file=sys.stderr)
+    aside(f"Reviewing game {gid}: the server searches it (up to ten seconds)...")
     try:
         reply = asyncio.run(ask())
     except ServerError as exc:
         if exc.code == "review_later":
-            print(
-                f"patience-race: {exc.message}: then, patience-race review {gid}",
-                file=sys.stderr,
-            )
+            aside(f"patience-race: {exc.message}: then, patience-race review {gid}")
             return 1
         return _fail(args, exc)
     except Exception as exc:

@@ -27,6 +27,7 @@ from .connection import Connection, LinkError, ServerError
 from .controller import Client, Left, now_ms
 from .difficulty import difficulty_of, difficulty_words
 from .endings import daily_greeting, ranked_explained
+from .lines import between_words
 from .model import DAILY, INFO, PRACTICE, WATCH, Model
 from .sanitize import clean
 from .tui import Tui
@@ -314,13 +315,11 @@ async def start(plan: Plan, client: Client, welcome: dict[str, Any]) -> bool:
                 if answer.lower() in ("q", "quit"):
                     # (Ctrl-C left with no word: said, as q is, that nothing was dealt)
                     again = command(model.server, f"daily {rules}")
-                    console.print(
-                        Text(
-                            f"Nothing was started: your ranked attempt at "
-                            f"{model.game_name(rules)} is still yours today ({again})."
-                        ),
-                        soft_wrap=True,
+                    said = (
+                        f"Nothing was started: your ranked attempt at "
+                        f"{model.game_name(rules)} is still yours today ({again})."
                     )
+                    console.print(Text(between_words(said, console.width)), soft_wrap=True)
                     raise Left
             reply = await client.conn.request("daily", game=rules, ghosts=plan.ghosts or None)
             model.set_daily(reply, now_ms())
@@ -358,10 +357,12 @@ async def start(plan: Plan, client: Client, welcome: dict[str, Any]) -> bool:
         if exc.code == "race_started" and plan.code:
             code = plan.code.strip().upper()
             watch = command(model.server, f"race watch {code}")
-            console.print(Text(f"To watch it: {watch}"), soft_wrap=True)
-            console.print(Text(between_races(model.server, code)), soft_wrap=True)
+            for said in (f"To watch it: {watch}", between_races(model.server, code)):
+                console.print(Text(between_words(said, console.width)), soft_wrap=True)
         if exc.code == "no_such_room":
-            console.print(Text(no_room_help(model.server)), soft_wrap=True)
+            console.print(
+                Text(between_words(no_room_help(model.server), console.width)), soft_wrap=True
+            )
         return False
     except LinkError as exc:
         console.print(Text(f"the connection dropped: {exc}", style="red"))
@@ -402,6 +403,6 @@ async def run(plan: Plan, server: str, store: TokenStore, *, ascii: bool = False
         code = await tui.app.run_async()
     finally:
         await client.close()
-    if client.farewell:  # (the terminal wraps it: a line to copy stays one line)
-        console.print(Text(client.farewell), soft_wrap=True)
+    if client.farewell:  # (between words; a word wider than the screen stays whole, to copy)
+        console.print(Text(between_words(client.farewell, console.width)), soft_wrap=True)
     return code or 0

@@ -79,7 +79,7 @@ def test_bad_codes_are_refused_in_words(
     # than 16")
     long = start(terminals, server_process, tmp_path, "link", "http://127.0.0.1:9132/play")
     assert long.exit_code() == 1 and "longer than" not in long.text
-    said = "".join(long.text.split("\n"))
+    said = " ".join(long.text.split())  # (wrapped between words)
     assert "is not a link code: 8 letters and digits like ABCD-EFGH, nor a recovery" in said
     unknown = start(terminals, server_process, tmp_path, "link", "2222-3333")
     unknown.wait_for(r"no link code 2222-3333: it may have been used or have expired")

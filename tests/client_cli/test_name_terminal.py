@@ -32,8 +32,8 @@ def run(url: str, config: Path, *args: str) -> tuple[int, str]:
     terminal = Terminal(list(args), server=url, config=config)
     try:
         code = terminal.exit_code(timeout=30)
-        # its lines as written: the screen wraps them at 80 columns
-        return code, "".join(line for line in terminal.text.splitlines() if line)
+        # its words as written: wrapped between words at 80 columns
+        return code, " ".join(terminal.text.split())
     finally:
         terminal.close()
 
