@@ -131,8 +131,9 @@ def fraction(entry: Mapping[str, Any], unit: str) -> str:
 def with_unit(page: Mapping[str, Any], games: Any) -> dict[str, Any]:
     """A board ``page`` with its ``unit`` (``pairs`` where the game takes cards off in
     pairs) filled in from the games list (``welcome``'s ``games``) where the reply gave
-    none, as a group's board gives none: its Nestor results read ``4/52`` where ``top
-    nestor`` reads ``2/26 pairs``. A daily or best board's game is its id's second part.
+    none, as a group's board from a server before it said its unit gives none: its Nestor
+    results read ``4/52`` where ``top nestor`` reads ``2/26 pairs``. A daily or best
+    board's game is its id's second part.
 
     >>> games = [{"id": "nestor", "unit": "pairs"}, {"id": "gate", "unit": "cards"}]
     >>> with_unit({"board": "daily/nestor/2026-11-28", "kind": "daily"}, games)["unit"]

@@ -239,7 +239,8 @@ def cmd_group(args: argparse.Namespace) -> int:
             else:  # top
                 board = board_id(rest[0] if rest else default_board(welcome), None)
                 page = await conn.request("group_board", group=gid, board=board)
-                page = with_unit(page, welcome.get("games"))  # (the reply names no unit)
+                # (a server before group_board said its unit names none)
+                page = with_unit(page, welcome.get("games"))
                 me = _me(args.server, welcome)
                 now = welcome.get("time")  # (today's daily replays: public after the reset)
                 server_ms = now if isinstance(now, int) and not isinstance(now, bool) else None
