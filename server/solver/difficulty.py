@@ -108,24 +108,28 @@ def board_play(game_id: str, seed: int, attempt: int, nodes: int) -> dict[str, A
     """Try ``attempt`` of the board-only player at the deal of ``seed``: every move the
     hint for the view (``suggest``, with ``nodes`` positions and no clock, so the same try
     always plays the same moves), until the game ends, :data:`MAX_MOVES` moves or a
-    position met :data:`REPEATS` times. ``{"won", "moves", "home", "total"}``."""
+    position met :data:`REPEATS` times. ``{"won", "moves", "home", "total", "line"}`` (the
+    moves played: a won try's is a winning line, which the search for par starts from
+    where it is the shorter: ``server.solver.certify``)."""
     game = new_game(game_id, seed=seed)
     base = _seed("board", game_id, seed, attempt)
     met: dict[object, int] = {}
     moves = 0
+    line: list[str] = []
     while game.status == "playing" and moves < MAX_MOVES:
         hint_seed = (base + moves) % 2**63
         found = suggest(game.view(), game_id, hint_seed, budget_s=None, max_nodes=nodes)
         if found is None:
             break
         game.play(found[0])
+        line.append(found[0])
         moves += 1
         key = game.key()
         met[key] = met.get(key, 0) + 1
         if met[key] >= REPEATS:
             break
     home, total = game.progress
-    return {"won": game.status == WON, "moves": moves, "home": home, "total": total}
+    return {"won": game.status == WON, "moves": moves, "home": home, "total": total, "line": line}
 
 
 def board_results(game_id: str, seed: int) -> list[dict[str, Any]]:
