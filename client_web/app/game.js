@@ -14,7 +14,7 @@
 
 import { BoxWatch, button, clock, count, h, replace, resignQuestion, statusText } from "./dom.js";
 import { drawBoard, easeHeight, pilesOf } from "./board.js";
-import { click, isWord } from "./clicks.js";
+import { click, hintedPiles, isWord } from "./clicks.js";
 import { challengeMaker } from "./share.js";
 import { cardsMove } from "./motion.js";
 import { ended, lostNote } from "./ending.js";
@@ -518,7 +518,7 @@ export class GameScreen {
       height: size.height || Infinity,
     });
     if (this.hinted)
-      for (const label of this.hinted.split(/[>:+]/))
+      for (const label of hintedPiles(this.hinted, this.kinds()))
         box.querySelector(`.pile[data-label="${CSS.escape(label)}"]`)?.classList.add("hinted");
     if (focused) {
       const pile = /** @type {HTMLElement | null} */ (box.querySelector(`.pile[data-pile="${CSS.escape(focused)}"]`));
