@@ -110,20 +110,26 @@ def ghost_rows(page: Any) -> list[str]:
     return names
 
 
+def daily_started(context: Any, web_server: ServerProcess, name: str) -> Any:
+    """A page of ``context`` whose new player ``name`` has started today's ranked daily of
+    The Gate (its questions answered yes)."""
+    page = context.new_page()
+    page.on("dialog", lambda dialog: dialog.accept())
+    page.goto(f"{http(web_server)}/play")
+    register(page, name)
+    page.click('.game-row[data-game="gate"] [data-act=daily]')
+    page.click("[data-act=start-daily]")
+    page.wait_for_selector(".game .pile")
+    return page
+
+
 def test_practice_races_the_board_on_a_phone(browser: Any, web_server: ServerProcess) -> None:
     with ThreadPoolExecutor(1) as pool:  # (Playwright's loop holds this thread)
         pool.submit(asyncio.run, finish_todays_daily(web_server.url)).result(60)
     context = browser.new_context(**PHONE)
     try:
-        page = context.new_page()
-        page.on("dialog", lambda dialog: dialog.accept())
-        page.goto(f"{http(web_server)}/play")
-        register(page, "dee")
-
+        page = daily_started(context, web_server, "dee")
         # the ranked attempt: no ghosts, however the toggle stands
-        page.click('.game-row[data-game="gate"] [data-act=daily]')
-        page.click("[data-act=start-daily]")
-        page.wait_for_selector(".game .pile")
         assert page.locator(f"{PANEL} .bar-row").count() == 0
         page.click(".game [data-act=resign]")
         page.wait_for_selector(".result-line code")
@@ -219,13 +225,7 @@ def test_a_practice_with_no_ghosts_at_its_start_places_among_those_since(
     one over the other)."""
     context = browser.new_context(**PHONE)
     try:
-        page = context.new_page()
-        page.on("dialog", lambda dialog: dialog.accept())
-        page.goto(f"{http(web_server)}/play")
-        register(page, "dee")
-        page.click('.game-row[data-game="gate"] [data-act=daily]')
-        page.click("[data-act=start-daily]")
-        page.wait_for_selector(".game .pile")
+        page = daily_started(context, web_server, "dee")
         page.click(".game [data-act=resign]")
         page.wait_for_selector(".result-line code")
         page.click(".practice [data-act=practice]")
