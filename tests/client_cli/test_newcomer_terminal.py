@@ -44,14 +44,23 @@ def run(terminals: list[Terminal], url: str, config: Path, *args: str) -> Termin
     return terminal
 
 
+def newcomer(
+    terminals: list[Terminal], url: str, tmp_path: Path, name: str, *args: str
+) -> Terminal:
+    """The terminal of a player with no token yet running ``args``, who gives ``name``
+    when asked for one."""
+    terminal = run(terminals, url, tmp_path / name, *args)
+    terminal.wait_for("Choose a name")
+    terminal.type(name)
+    return terminal
+
+
 def test_a_newcomer_joins_a_group_from_its_link_naming_themselves_on_the_spot(
     server_process: ServerProcess, tmp_path: Path, terminals: list[Terminal]
 ) -> None:
     url = server_process.url
     link = ann_with_a_group(url, tmp_path / "ann")
-    dan = run(terminals, url, tmp_path / "dan", "group", "join", link)
-    dan.wait_for("Choose a name")
-    dan.type("dan")
+    dan = newcomer(terminals, url, tmp_path, "dan", "group", "join", link)
     dan.wait_for(r"Registered as dan")
     dan.wait_for(r"Friday Club · 2 members")
     assert dan.exit_code() == 0
@@ -64,21 +73,15 @@ def test_a_newcomer_makes_a_group_joins_the_league_and_follows_a_friend(
 ) -> None:
     url = server_process.url
     ann_with_a_group(url, tmp_path / "ann")
-    made = run(terminals, url, tmp_path / "eve", "group", "new", "Chess", "Club")
-    made.wait_for("Choose a name")
-    made.type("eve")
+    made = newcomer(terminals, url, tmp_path, "eve", "group", "new", "Chess", "Club")
     made.wait_for(r"Chess Club · 1 member")
     assert made.exit_code() == 0
 
-    league = run(terminals, url, tmp_path / "fay", "league", "--join")
-    league.wait_for("Choose a name")
-    league.type("fay")
+    league = newcomer(terminals, url, tmp_path, "fay", "league", "--join")
     league.wait_for(r"You have joined this week's event\.")
     assert league.exit_code() == 0
 
-    follow = run(terminals, url, tmp_path / "gus", "follow", "ann")
-    follow.wait_for("Choose a name")
-    follow.type("gus")
+    follow = newcomer(terminals, url, tmp_path, "gus", "follow", "ann")
     follow.wait_for(r"You follow ann")
     assert follow.exit_code() == 0
     assert [saved(url, tmp_path / n) for n in ("eve", "fay", "gus")] == ["eve", "fay", "gus"]
