@@ -173,6 +173,18 @@ def help_lines(model: Model, width: int) -> list[Text]:
     hint in a race made without hints, no home where cards leave in pairs)."""
     game = model.game
     rules = game.rules if game else clean((model.room or {}).get("game", ""), 32)
+    context = model.context()
+    if context in ("watch", "spectating"):  # (no move of theirs: the playing keys misled)
+        text = [
+            ("Keys, watching" if context == "watch" else "Keys, out of this race", "bold"),
+            ("  the racers' rows show how each one's game goes, as they play", ""),
+            ("  once the race is over: its results, Page Down for all of them as a page", ""),
+            ("  F4 or rules: the rules page    h or F1 help", ""),
+            ("  q stop watching" if context == "watch" else "  q leave the room", ""),
+            ("", ""),
+            (f"The rules, away from the table: patience-race rules {rules or 'GAME'}", ""),
+        ]
+        return [fit(Text(t, style=s), width) for t, s in text]
     text = [
         ("Keys", "bold"),
         ("  a move in the game's notation, then Enter (case and spaces do not matter)", ""),
