@@ -28,8 +28,9 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from .config import TokenStore, config_dir
 from .lines import Glyphs, HeadersWhole
-from .queries import _console, _fail, _me, _print, _signed_in
+from .queries import _anonymous, _console, _fail, _me, _print, _signed_in
 from .sanitize import clean
 
 
@@ -83,9 +84,12 @@ def profile_view(
 
 def cmd_profile(args: argparse.Namespace) -> int:
     async def ask() -> tuple[dict[str, Any], str | None]:
-        conn, welcome = await _signed_in(args.server)
+        name = getattr(args, "name", None)
+        # (another's ratings are anyone's to see: without a token saved, ask unsigned)
+        signed = not name or TokenStore(config_dir()).get(args.server) is not None
+        conn, welcome = await (_signed_in(args.server) if signed else _anonymous(args.server))
         try:
-            reply = await conn.request("profile", name=getattr(args, "name", None))
+            reply = await conn.request("profile", name=name)
         finally:
             await conn.close()
         listed = welcome.get("games")

@@ -43,8 +43,8 @@ def doc_lists() -> tuple[set[str], set[str], set[str]]:
     free = text.split("Requests that do not:")[1]
     side = text.split("and may ask only for these:")[1]
     groups = {kind for kind in REQUESTS if kind.startswith("group_")}  # "every `group_`"
-    needed = first(need) - {"not_authenticated", "group_", "around", "friends"}
-    return needed | groups, first(free), first(side)
+    needed = first(need) - {"not_authenticated", "group_", "around", "friends", "name"}
+    return needed | groups, first(free) - {"name"}, first(side)
 
 
 async def test_the_requests_said_to_need_a_player_are_the_ones_that_do(server: Running) -> None:
@@ -59,16 +59,21 @@ async def test_the_requests_said_to_need_a_player_are_the_ones_that_do(server: R
         if reply.get("code") == "not_authenticated":
             refused.add(kind)
         await client.close()
-    # `top` is in both: a page is anyone's, yourself or your friends a player's
+    # `top` is in both: a page is anyone's, yourself or your friends a player's; and
+    # `profile`: another's by name (`nobody`, registered above) is anyone's, one's own a
+    # player's
     client = await Client.connect(server.url)
     await client.call("hello", protocol=1)
     assert (await client.request("top", board="best/gate", around=True))["code"] == (
         "not_authenticated"
     )
+    assert (await client.request("profile", name="nobody"))["type"] == "profile"
     await client.close()
     assert "top" in need and "top" in free
+    assert "profile" in need and "profile" in free
     assert refused == need - {"top"}, (refused - need, need - refused)
-    assert set(REQUESTS) - refused == free, (set(REQUESTS) - refused - free, free - set(REQUESTS))
+    allowed = set(REQUESTS) - refused | {"profile"}
+    assert allowed == free, (allowed - free, free - allowed)
 
 
 def test_the_requests_said_to_be_allowed_beside_are_the_servers() -> None:

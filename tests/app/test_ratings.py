@@ -145,6 +145,15 @@ async def test_a_known_sequence_gives_the_librarys_figures(board_of_two: Setting
         assert "following" not in cats  # (whom another follows is theirs)
         nobody = await clients["bob"].request("profile", name="nobody")
         assert nobody["code"] == "no_such_player"
+        # another's profile is anyone's to see, as the boards are (it wanted a sign-in)
+        stranger = await Client.connect(server.url)
+        await stranger.call("hello", protocol=1)
+        seen = await stranger.call("profile", name="cat")
+        assert {k: v for k, v in seen.items() if k != "id"} == {
+            k: v for k, v in cats.items() if k != "id"
+        }
+        assert (await stranger.request("profile"))["code"] == "not_authenticated"
+        await stranger.close()
         # the board: higher ordinal first; everyone has raced twice or more
         board = await clients["ann"].call("top", board=f"rating/{GAME}")
         by_ordinal = sorted(expected, key=lambda n: -expected[n].ordinal())

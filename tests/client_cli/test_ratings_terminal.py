@@ -98,6 +98,9 @@ def test_ratings_in_the_lobby_the_results_and_the_profile(
     bobs = run(url, tmp_path / "ann", "profile", "BOB")
     assert "bob's ratings" in bobs
     assert re.search(rf"Doubles and Quits\s+{bob2.shown}\s+2\s", bobs), bobs
+    # another's profile wants no sign-in, as top does not (it said to register first)
+    strangers = run(url, tmp_path / "stranger", "profile", "bob")
+    assert re.search(rf"Doubles and Quits\s+{bob2.shown}\s+2\s", strangers), strangers
     nobody = run(url, tmp_path / "ann", "profile", "nobody", code=1)
     assert "no player named 'nobody'" in nobody
     # one never rated: the words speak of them, not of ann (it said "rates you")

@@ -123,13 +123,14 @@ class RaceRatings(Part):
 
     async def on_profile(self, session: Session, req: m.Profile) -> dict[str, Any]:
         """A player's ratings, each game they have raced rated (theirs, or another's by
-        name)."""
-        pid = self.need_player(session)
+        name: anyone's to see, as the rating boards are)."""
         if req.name:
             found = await self.players.by_name(req.name)
             if found is None:
                 raise refuse(ErrorCode.NO_SUCH_PLAYER, f"no player named {req.name!r}")
             pid = found
+        else:
+            pid = self.need_player(session)
         name = await self.players.name_of(pid) or "?"
         mine = await self.ratings.of_player(pid, sorted(GAMES))
         ratings = [
