@@ -14,6 +14,8 @@ with ``--ascii``), red for hearts and diamonds.
 
 from __future__ import annotations
 
+import re
+
 from rich.text import Text
 
 RANKS = "A23456789TJQK"
@@ -35,3 +37,26 @@ def card_text(code: object, *, ascii: bool = False, style: str = "") -> Text:
     shown = rank + (suit if ascii else SUITS[suit])
     colour = suit_style(code)
     return Text(shown, style=f"{colour} {style}".strip() if style else colour)
+
+
+#: a card's code standing as a word in the server's text ("8D cannot go on KD")
+_CODE_WORD = re.compile(r"\b([A2-9TJQK])([CDHS])\b")
+
+
+def card_words(text: str, *, ascii: bool = False) -> str:
+    """The server's words with each card's code drawn as the board draws it (``8♦``, as
+    the player sees the card, not ``8D``); unchanged with ``--ascii``, whose cards are
+    their codes.
+
+    >>> card_words("illegal move 'l>t1': 8D cannot go on KD: bars build down")
+    "illegal move 'l>t1': 8♦ cannot go on K♦: bars build down"
+    >>> card_words("TH and 5S are not of equal rank; AS at t1 is blocked")
+    'T♥ and 5♠ are not of equal rank; A♠ at t1 is blocked'
+    >>> card_words("8D cannot go on KD", ascii=True)
+    '8D cannot go on KD'
+    >>> card_words("move l>t1, deal, 4+5, fc, AND SO ON")
+    'move l>t1, deal, 4+5, fc, AND SO ON'
+    """
+    if ascii:
+        return text
+    return _CODE_WORD.sub(lambda m: m[1] + SUITS[m[2]], text)

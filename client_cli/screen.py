@@ -17,6 +17,7 @@ from rich.text import Text
 
 from .board_screen import board_panel, placing_lines
 from .board_screen import racers as board_racers
+from .cards import card_words
 from .challenge import command, http_url
 from .challenge_screen import challenge_panel, countdown_body, racers, result_lines
 from .clicks import Hit
@@ -348,7 +349,7 @@ def _message(
         style = {"error": "bold red", "good": "bold green", "warn": "bold yellow"}.get(
             model.tone, ""
         )
-        out = wrap(model.message, width - 1, style, most)
+        out = wrap(card_words(model.message, ascii=model.ascii), width - 1, style, most)
     game = model.game
     playing = model.context() == "play" or model.confirm == "stuck"
     if playing and game is not None and not model.help and model.page is None:

@@ -49,7 +49,7 @@ def test_first_run_registers_then_a_solo_game(
 
     # a refused move: the server's reason, and the board stays
     ann.type("l>t1")
-    ann.wait_for(r"illegal move 'l>t1': 8D cannot go on KD")
+    ann.wait_for(r"illegal move 'l>t1': 8♦ cannot go on K♦")
     assert "l   t1  t2" in ann.text and "moves 0" in ann.text
     # a short form: b4 alone is b4>t3, the only move from there
     ann.type("b4")
