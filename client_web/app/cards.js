@@ -29,6 +29,18 @@ export function cardName(code) {
   return `${RANK_NAMES[code[0]] || code[0]} of ${NAMES[code[1]]}`;
 }
 
+// a card's code standing as a word in the server's text ("8D cannot go on KD")
+const CODE_WORD = /\b([A2-9TJQK])([CDHS])\b/g;
+
+/**
+ * The server's words with each card's code drawn as the board draws the card ("8♦
+ * cannot go on K♦", not "8D cannot go on KD").
+ * @param {string} text
+ */
+export function cardWords(text) {
+  return text.replace(CODE_WORD, (_, rank, suit) => (rank === "T" ? "10" : rank) + SUITS[suit]);
+}
+
 /**
  * A face-up card, drawn; a code that is no card is drawn as "??".
  * @param {string} code

@@ -20,6 +20,7 @@ import { cardsMove } from "./motion.js";
 import { ended, lostNote } from "./ending.js";
 import { reviewBox } from "./review.js";
 import { errorText } from "./link.js";
+import { cardWords } from "./cards.js";
 
 /** @typedef {import("./types.js").App} App */
 /** @typedef {import("./types.js").Message} Message */
@@ -438,7 +439,8 @@ export class GameScreen {
       ),
       h("p", { class: "muted" }, "Tap or click a pile, then where it goes; or drag it there."),
     );
-    const note = h("p", { class: "note", role: "status" }, this.note);
+    // (the server names cards by their codes: "8D cannot go on KD" is said "8♦ ... K♦")
+    const note = h("p", { class: "note", role: "status" }, cardWords(this.note));
     const maker = this.over && this.maker ? this.maker.node : null;
     // a game of today's daily deal is reviewed after the reset (its replay page has the button)
     const reviewable = this.over && this.kind !== "daily" && this.kind !== "practice";
