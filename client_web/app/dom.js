@@ -68,6 +68,15 @@ export function clock(ms) {
 }
 
 /**
+ * A finish time to the tenth of a second ("1:23.4"), as boards and results rank them:
+ * to the second, two times a board puts apart could read the same (the terminal's too).
+ * @param {number} ms
+ */
+export function finishTime(ms) {
+  return `${clock(ms)}.${Math.floor(Math.max(0, ms) / 100) % 10}`;
+}
+
+/**
  * How a game ended, in the words people say it: the protocol's `timeout` is "time ran
  * out" (it read like a fault of the software); the rest as they are.
  * @param {string} status

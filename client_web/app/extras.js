@@ -3,7 +3,7 @@
 // boards with a scrubber, play and pause, and speed (the server's `replay_view`), with
 // "Race this": the replay's challenge, taken.
 
-import { BoxWatch, backToGames, button, clock, count, h, replace } from "./dom.js";
+import { BoxWatch, backToGames, button, clock, count, finishTime, h, replace } from "./dom.js";
 import { drawBoard } from "./board.js";
 import { cardsMove } from "./motion.js";
 import { errorText } from "./link.js";
@@ -212,7 +212,7 @@ export class BoardScreen {
                   replayLink(e, (e.won ? "won" : progressText(e, page.unit)) + hintsText(e), page.today, mine(e)),
                 ),
                 // (a game not won is ranked by its cards and moves, not its time)
-                h("td", { class: "n" }, e.won ? clock(e.time_ms || 0) : "—"),
+                h("td", { class: "n" }, e.won ? finishTime(e.time_ms || 0) : "—"),
                 h("td", { class: "n" }, String(e.moves)),
               ],
       ),

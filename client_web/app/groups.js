@@ -7,7 +7,7 @@
 // group's screen watches the group (`group_show` with `watch`): the server sends it again
 // as members come online or go, join or leave, and the screen redraws.
 
-import { button, clock, h, heldTo, replace } from "./dom.js";
+import { button, finishTime, h, heldTo, replace } from "./dom.js";
 import { ServerError, errorText } from "./link.js";
 import { gotText } from "./ranking.js";
 
@@ -145,9 +145,9 @@ export function boardChoices(games) {
  * @param {string} [unit]
  */
 export function resultText(e, kind, unit) {
-  if (kind === "week") return e.wins ? `${e.wins} won of ${e.played} · ${clock(e.time_ms)}` : `${e.played} played`;
+  if (kind === "week") return e.wins ? `${e.wins} won of ${e.played} · ${finishTime(e.time_ms)}` : `${e.played} played`;
   if (kind === "wins" || kind === "races") return String(e.count);
-  return e.won ? `won in ${clock(e.time_ms || 0)} · ${e.moves} moves` : gotText(e, unit);
+  return e.won ? `won in ${finishTime(e.time_ms || 0)} · ${e.moves} moves` : gotText(e, unit);
 }
 
 /**
@@ -168,7 +168,7 @@ export function goneText(gone) {
  * @param {string} [unit] the challenge's game's
  */
 export function entryWords(e, unit) {
-  return e.status === "won" ? `won in ${clock(e.time_ms || 0)}` : `${e.status}, ${gotText(e, unit)}`;
+  return e.status === "won" ? `won in ${finishTime(e.time_ms || 0)}` : `${e.status}, ${gotText(e, unit)}`;
 }
 
 /**

@@ -3,7 +3,7 @@
 // ghosts (challenge.js: a challenge; daily.js: practice against the board) and the
 // notices about them. Unit tests: client_web/tests/ranking.test.js.
 
-import { clock, count, statusText } from "./dom.js";
+import { clock, count, finishTime, statusText } from "./dom.js";
 
 /**
  * A ghost as the server sends it: its player, its recorded points (`[ms from the start,
@@ -180,7 +180,9 @@ export function ghostAt(ghost, ms) {
 export function resultText(entry, unit) {
   if (!entry) return "";
   const how =
-    entry.status === "won" ? `won in ${clock(entry.time_ms)}` : `${statusText(entry.status)}, ${gotText(entry, unit)}`;
+    entry.status === "won"
+      ? `won in ${finishTime(entry.time_ms)}`
+      : `${statusText(entry.status)}, ${gotText(entry, unit)}`;
   return `${how} · ${count(entry.moves, "move")}`;
 }
 

@@ -25,10 +25,10 @@ test("every game's day, week, best and wins boards, after the races", () => {
 });
 
 test("an entry's result, by its board's kind", () => {
-  assert.equal(resultText({ wins: 2, played: 3, time_ms: 201_344 }, "week"), "2 won of 3 · 3:21");
+  assert.equal(resultText({ wins: 2, played: 3, time_ms: 201_344 }, "week"), "2 won of 3 · 3:21.3");
   assert.equal(resultText({ wins: 0, played: 1, time_ms: 0 }, "week"), "1 played");
   assert.equal(resultText({ count: 4 }, "races"), "4");
-  assert.equal(resultText({ won: true, time_ms: 98_715, moves: 123 }, "daily"), "won in 1:38 · 123 moves");
+  assert.equal(resultText({ won: true, time_ms: 98_715, moves: 123 }, "daily"), "won in 1:38.7 · 123 moves");
   assert.equal(resultText({ won: false, home: 30, total: 52 }, "best"), "30/52 home");
   assert.equal(resultText({ won: false, home: 30, total: 52 }, "best", "pairs"), "15/26 pairs off");
 });
@@ -53,7 +53,7 @@ test("a group's link refused, headed by why", () => {
 });
 
 test("a member's challenge entry says how far it got (its order was unexplained)", () => {
-  assert.equal(entryWords({ status: "won", time_ms: 98_715 }), "won in 1:38");
+  assert.equal(entryWords({ status: "won", time_ms: 98_715 }), "won in 1:38.7");
   assert.equal(entryWords({ status: "resigned", home: 3, total: 52 }), "resigned, 3/52 home");
   assert.equal(entryWords({ status: "lost", home: 4, total: 52 }, "pairs"), "lost, 2/26 pairs off");
 });

@@ -110,7 +110,10 @@ test("a ghost moves along its points by the time since the start, and ends at it
 });
 
 test("results as lines", () => {
-  assert.equal(resultText({ status: "won", time_ms: 98000, home: 52, total: 52, moves: 96 }), "won in 1:38 · 96 moves");
+  assert.equal(
+    resultText({ status: "won", time_ms: 98000, home: 52, total: 52, moves: 96 }),
+    "won in 1:38.0 · 96 moves",
+  );
   assert.equal(
     resultText({ status: "lost", time_ms: 5000, home: 40, total: 52, moves: 1 }),
     "lost, 40/52 home · 1 move",
@@ -123,7 +126,7 @@ test("results as lines", () => {
   );
   assert.equal(
     resultText({ status: "won", time_ms: 9000, home: 52, total: 52, moves: 26 }, "pairs"),
-    "won in 0:09 · 26 moves",
+    "won in 0:09.0 · 26 moves",
   );
   assert.equal(beatenText(5, 8), "You beat 5 of 8 ghosts.");
   assert.equal(beatenText(1, 1), "You beat the ghost."); // ("You beat all 1 ghost.", before)
