@@ -28,11 +28,11 @@ def run(coroutine: Any) -> Any:
         return pool.submit(asyncio.run, coroutine).result(30)
 
 
-async def a_gate_game(url: str) -> str:
-    """A player with The Gate on seed 1 in hand (its t1 goes onto t3): the token."""
+async def a_gate_game(url: str, seed: int = 1) -> str:
+    """A player with The Gate on ``seed`` in hand (seed 1's t1 goes onto t3): the token."""
     client = await player(url, "kay")
     try:
-        await client.call("new_game", game="gate", seed=1)
+        await client.call("new_game", game="gate", seed=seed)
         assert client.token is not None
         return client.token
     finally:

@@ -4,18 +4,16 @@ is started when ready, played, and its result line shared with the copy button."
 
 from __future__ import annotations
 
-import asyncio
 import json
 import re
 import time
 import urllib.request
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from tests.app.client import player
 from tests.app.conftest import ServerProcess
 
 from .conftest import http, shot, signed_in
+from .test_keyboard import a_gate_game, run
 from .test_race import register
 
 
@@ -419,24 +417,12 @@ def test_a_solo_game_in_play_is_given_up_only_when_the_player_says_so(
         context.close()
 
 
-async def a_gate_dealt(url: str) -> str:
-    """ann's solo Gate of seed 1234 (whose l>t1 is 8D onto KD): her token."""
-    ann = await player(url, "ann")
-    try:
-        await ann.call("new_game", game="gate", seed=1234)
-        assert ann.token is not None
-        return ann.token
-    finally:
-        await ann.close()
-
-
 def test_a_refused_move_names_the_cards_as_the_board_draws_them(
     browser: Any, web_server: ServerProcess
 ) -> None:
     """The server's reason names cards by their codes ("8D cannot go on KD"); the page
     says them as its cards show them ("8♦ cannot go on K♦")."""
-    with ThreadPoolExecutor(1) as pool:
-        token = pool.submit(asyncio.run, a_gate_dealt(web_server.url)).result(30)
+    token = run(a_gate_game(web_server.url, seed=1234))  # (its l>t1 is 8D onto KD)
     context = browser.new_context()
     try:
         page = context.new_page()
