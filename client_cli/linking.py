@@ -21,6 +21,7 @@ from rich import box
 from rich.table import Table
 from rich.text import Text
 
+from .challenge import command, http_url
 from .config import Account, TokenStore, config_dir, device_label
 from .connection import Connection, ServerError
 from .lines import HeadersWhole, as_int, aside
@@ -63,8 +64,9 @@ def _show_code(args: argparse.Namespace) -> int:
     lines = [
         Text.assemble("Your link code: ", (code, "bold"), f" (for {minutes} minutes, once)"),
         Text(
-            "On your other device, sign in with it: in a browser, the home screen's "
-            f"'Play as yourself on another device'; in a terminal, patience-race link {code}"
+            f"On your other device, sign in with it: in a browser, open "
+            f"{http_url(args.server, '/play')} and, on the name form, 'Have a link code?'; "
+            f"in a terminal, {command(args.server, f'link {code}')}"
         ),
         Text("Keep it to yourself: whoever enters it plays as you."),
     ]
@@ -109,7 +111,8 @@ def _enter_code(args: argparse.Namespace) -> int:
         conn = Connection(args.server)
         await conn.open()
         try:
-            return await conn.request("link", code=code, device=device_label())
+            # (beside: the game of the device that made the code plays on undisturbed)
+            return await conn.request("link", code=code, device=device_label(), side=True)
         finally:
             await conn.close()
 

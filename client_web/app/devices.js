@@ -8,6 +8,20 @@ import { button, clock, h } from "./dom.js";
 import { ServerError, deviceLabel, errorText, storeToken } from "./link.js";
 import { copyButton } from "./share.js";
 
+// the terminal client's own server when none is named (client_cli/config.py)
+const TERMINAL_DEFAULT = "ws://127.0.0.1:8765";
+
+/**
+ * A `patience-race` command as it works pasted: `--server` too where this page's server
+ * is not the terminal's default (the link code's command had none, and failed so).
+ * @param {string} words
+ * @param {string} url this page's server, as the link opens it (`ws://host:port/`)
+ */
+export function terminalCommand(words, url) {
+  const server = url.replace(/\/$/, "");
+  return server === TERMINAL_DEFAULT ? `patience-race ${words}` : `patience-race ${words} --server ${server}`;
+}
+
 /** @typedef {import("./types.js").App} App */
 /** @typedef {import("./types.js").Message} Message */
 
@@ -69,7 +83,7 @@ export function linkCodeBox(app) {
           "p",
           {},
           "Enter it on your other device: in a browser, on the name form's “Have a link code?”; in a terminal, ",
-          h("code", {}, `patience-race link ${made.code}`),
+          h("code", {}, terminalCommand(`link ${made.code}`, app.link.url())),
           ". ",
           left,
         ),

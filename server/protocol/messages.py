@@ -90,9 +90,16 @@ class Link(Request):
     """Sign this connection in as the player whose link code this is, with a new token."""
 
     TYPE = "link"
-    FIELDS = {"code": Field(str, required=True, max_len=16), "device": Field(str)}
+    FIELDS = {
+        "code": Field(str, required=True, max_len=16),
+        "device": Field(str),
+        "side": Field(bool),
+    }
     code: str = ""
     device: str | None = None
+    #: sign in beside the player's connection, as ``hello``'s ``side`` (a one-shot
+    #: command that saves the token and quits): nothing taken over, nothing resumed
+    side: bool = False
 
 
 @dataclass(frozen=True, slots=True)

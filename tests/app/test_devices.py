@@ -353,3 +353,25 @@ async def test_a_sign_out_missed_while_deaf_closes_the_connection_when_the_bus_i
         out = await side.event("signed_out", timeout=5)
         assert out["cause"] == "signed_out"
         assert (await side.closed())[0] == 4001
+
+
+async def test_a_link_code_entered_beside_takes_nothing_over(server: Running) -> None:
+    """``link`` with ``side`` (the terminal's ``link CODE``, which saves the token and
+    quits) signs the connection in beside the player's own: the browser tab playing is
+    not thrown out (it was: "signed in on another device", for a command that had quit)."""
+    phone = await registered(server.url, "ann", "Chrome on Android")
+    game = await phone.call("new_game", game="gate", seed=3)
+    code = (await phone.call("link_code"))["code"]
+    desk = await anonymous(server.url)
+    reply = await desk.call("link", code=code, device="terminal on desk", side=True)
+    assert reply["player"]["name"] == "ann" and reply["side"] is True
+    assert "resume" not in reply  # (nothing taken up: the game is the phone's)
+    refused = await desk.request("move", game=game["game"], move=game["legal"][0])
+    assert refused["code"] == "side_connection", refused
+    await desk.close()
+    moved = await phone.call("move", game=game["game"], move=game["legal"][0])  # still its
+    assert moved["type"] == "moved"
+    assert "signed_out" not in [e["type"] for e in phone.events]
+    later = await signed_in(server.url, reply["token"])  # the token is a device's own
+    assert later.name == "ann"
+    assert labels(await later.call("devices")) == ["Chrome on Android", "terminal on desk"]

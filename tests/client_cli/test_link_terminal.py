@@ -28,6 +28,11 @@ def test_a_code_links_a_second_terminal_and_the_game_in_the_first_goes_on(
     shown = start(terminals, server_process, desk, "link")
     code = shown.wait_for(r"Your link code: ([2-9A-Z]{4}-[2-9A-Z]{4}) \(for 5 minutes, once\)")[1]
     assert shown.exit_code() == 0
+    # where a browser takes it (its name form: the home screen only shows codes), and
+    # the command as it works pasted (--server: this is not the default server)
+    said = " ".join(shown.text.split())
+    assert "on the name form, 'Have a link code?'" in said, said
+    assert f"patience-race link {code} --server {server_process.url}" in said, said
     # the command signed in beside the game in the first terminal (hello's side), which
     # goes on: its next move is played
     playing.type("b4>t3")
@@ -38,6 +43,10 @@ def test_a_code_links_a_second_terminal_and_the_game_in_the_first_goes_on(
     linked = start(terminals, server_process, laptop, "link", code.lower().replace("-", ""))
     linked.wait_for(r"This terminal now plays as ann on ws://")
     assert linked.exit_code() == 0
+    # the code was entered beside the game (link's side), which goes on: it was thrown
+    # out ("signed in on another device") by a command that had saved a token and quit
+    playing.settle()
+    assert "has stopped" not in playing.text and "another device" not in playing.text
     again = start(terminals, server_process, laptop, "link", code)
     again.wait_for(r"already plays as ann on [\s\S]*add --replace")
     assert again.exit_code() == 1
@@ -51,8 +60,8 @@ def test_a_code_links_a_second_terminal_and_the_game_in_the_first_goes_on(
 
     out = start(terminals, server_process, laptop, "devices", "sign-out", rows[0][0])
     out.wait_for(rf"Signed out {rows[0][0]}: its token no longer signs in")
-    # the desk's game stopped as the laptop signed in, and stays stopped: a move typed
-    # then says so (it said to "wait for the reconnection", which never comes)
+    # the desk's game stops as the laptop signs its device out, and stays stopped: a
+    # move typed then says so (it said to "wait for the reconnection", which never comes)
     playing.wait_for(r"This terminal has stopped; q\s+quits")
     playing.type("b1>b2")
     playing.wait_for(r"Nothing was sent: this terminal has stopped \(signed out\); q\s+quits")

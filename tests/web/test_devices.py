@@ -72,14 +72,23 @@ def test_a_browsers_link_code_signs_a_terminal_in_and_the_browser_signs_it_out(
         code = page.get_attribute("[data-code]", "data-code")
         assert code and re.fullmatch(CODE, code), code
         page.wait_for_selector("[data-left]:has-text('It expires in 4:')")
-        assert f"patience-race link {code}" in page.inner_text(".link-code")
+        # the command as it works pasted: this is not the terminal's default server
+        said = page.inner_text(".link-code")
+        assert f"patience-race link {code} --server {web_server.url}" in said, said
         fits(page)
         shot(page, "link-code")
 
         linked = terminal(terminals, web_server, tmp_path, "link", code)
         linked.wait_for(r"This terminal now plays as kay")
         assert linked.exit_code() == 0
-        # the tab taken over says where the player went, in words
+        # the code was entered beside the tab (link's side), which plays on: it was
+        # thrown out ("signed in on another device") by a command that had quit
+        page.click(".game-row[data-game=gate] [data-act=solo]")
+        page.wait_for_selector(".game .pile")
+        assert page.locator(".signed-out").count() == 0
+        # the terminal playing takes the player over: the tab says where they went
+        playing = terminal(terminals, web_server, tmp_path, "play", "gate")
+        playing.wait_for(r"legal: ")
         page.wait_for_selector(".signed-out h1:has-text('This tab has stopped')")
         said = page.inner_text(".signed-out .note")
         assert re.match(
@@ -129,7 +138,7 @@ def test_a_terminals_link_code_signs_a_phone_in_to_its_game(
     shown = terminal(terminals, web_server, tmp_path, "link")
     code = shown.wait_for(rf"Your link code: ({CODE})")[1]
     assert shown.exit_code() == 0
-    # (the game's terminal was signed out by the command: tests/client_cli's test says so)
+    # (the phone entering the code below takes the game over, as a device that plays does)
 
     phone = browser.new_context(**PHONE)
     try:

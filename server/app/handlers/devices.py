@@ -126,14 +126,18 @@ class Linking(Part):
         await self.devices.add_token(pid, device)
         if counted is not None:  # a code that signs in was no guess
             await self.limits.give_back(counted)
-        resume = await self.accounts.sign_in_linked(session, pid, name, device)
-        return {
+        reply: dict[str, Any] = {
             "type": "linked",
             "player": {"id": pid, "name": name},
             "token": token,
             "device": device.id,
-            "resume": resume,
         }
+        if req.side:  # (the player's connection elsewhere plays on, undisturbed)
+            self.accounts.sign_in_beside(session, pid, name, device)
+            reply["side"] = True
+        else:
+            reply["resume"] = await self.accounts.sign_in_linked(session, pid, name, device)
+        return reply
 
     async def _counted(self, address: str | None) -> Use | None:
         """This try counted against its address; refused with ``rate_limited`` once the

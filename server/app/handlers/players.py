@@ -104,9 +104,7 @@ class Accounts(Part):
             if req.side and session.player is None:
                 # beside the player's connection, not in its place: nothing taken over,
                 # nothing resumed, no presence of its own
-                self.book.hold_beside(session, device)
-                session.hello = session.side = True
-                session.player, session.name = pid_s, name
+                self.sign_in_beside(session, pid_s, name, device)
                 reply["player"] = {"id": pid_s, "name": name}
                 reply["side"] = True
                 reply["challenges_new"] = await self.ctx.challenges.unseen(pid_s)
@@ -319,6 +317,13 @@ class Accounts(Part):
             if name:
                 names.append(name)
         return sorted(names, key=str.lower)
+
+    def sign_in_beside(self, session: Session, pid: str, name: str, device: Device) -> None:
+        """Sign in a connection that entered a link code with ``side``, beside the
+        player's own, as ``hello`` with ``side`` does."""
+        self.book.hold_beside(session, device)
+        session.hello = session.side = True
+        session.player, session.name = pid, name
 
     async def sign_in_linked(
         self, session: Session, pid: str, name: str, device: Device
