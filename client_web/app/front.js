@@ -181,11 +181,22 @@ export function homeScreen(door) {
       h(
         "div",
         { class: "controls" },
-        button("Play", () => app.deal(g.id), { "data-act": "solo" }),
-        button("Daily", () => app.go(`/play#daily=${g.id}`), { "data-act": "daily" }),
-        button("Race", () => createRoom(g.id, hints.checked, Number(limit.value) || undefined), { "data-act": "race" }),
-        button("Quick race", () => app.go(`/play#quick=${g.id}`), { "data-act": "quick" }),
-        h("a", { href: `/rules/${g.id}` }, "Rules"),
+        // (each named with its game: a screen reader going from button to button heard
+        // "Play" ten times over)
+        button("Play", () => app.deal(g.id), { "data-act": "solo", "aria-label": `Play ${g.name}` }),
+        button("Daily", () => app.go(`/play#daily=${g.id}`), {
+          "data-act": "daily",
+          "aria-label": `Daily challenge: ${g.name}`,
+        }),
+        button("Race", () => createRoom(g.id, hints.checked, Number(limit.value) || undefined), {
+          "data-act": "race",
+          "aria-label": `Race at ${g.name}`,
+        }),
+        button("Quick race", () => app.go(`/play#quick=${g.id}`), {
+          "data-act": "quick",
+          "aria-label": `Quick race at ${g.name}`,
+        }),
+        h("a", { href: `/rules/${g.id}`, "aria-label": `Rules of ${g.name}` }, "Rules"),
       ),
     ),
   );

@@ -343,7 +343,9 @@ export class RoomScreen {
     // a race over takes racers for its rematch: who is in the room races it when the host
     // calls it, and a watcher may join for it
     if (room.state === "finished" && member && !host && !room.quick)
-      actions.append(h("span", { class: "muted", "data-rematch": "host" }, `${room.host} calls the rematch.`));
+      actions.append(
+        h("span", { class: "muted", "data-rematch": "host" }, `${room.host}, the host, may call a rematch.`),
+      );
     const roomForOne = playersOf(room).length < room.max_players;
     if (room.state === "finished" && !member && this.watching && this.app.player && !room.quick && roomForOne)
       actions.append(

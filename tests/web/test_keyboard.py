@@ -180,6 +180,12 @@ def test_no_serious_violation_on_the_main_screens(browser: Any, web_server: Serv
         page.goto(f"{base}/play#home")
         page.wait_for_selector(".game-row")
         found["home"] = serious(page)
+        # each game's buttons named with the game (a screen reader heard "Play" ten times)
+        for bare in ("Play", "Daily", "Race", "Quick race"):
+            assert page.get_by_role("button", name=bare, exact=True).count() == 0, bare
+        for named in ("Play Nestor", "Daily challenge: Nestor", "Race at Nestor"):
+            assert page.get_by_role("button", name=named, exact=True).count() == 1, named
+        assert page.get_by_role("link", name="Rules of Nestor", exact=True).count() == 1
         page.click('.game-row[data-game="nestor"] [data-act=race]')
         page.wait_for_selector("input.share")
         found["lobby"] = serious(page)

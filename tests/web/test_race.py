@@ -154,7 +154,7 @@ def test_two_pages_race_from_a_link_and_a_third_watches(
         # he leaves, watches from the link, and joins again for it (a finished room had
         # refused him: the rematch went on without him). eve, who never named herself, is
         # offered no place.
-        assert bob.inner_text("[data-rematch=host]") == "ann calls the rematch."
+        assert bob.inner_text("[data-rematch=host]") == "ann, the host, may call a rematch."
         assert eve.locator("[data-act=join]").count() == 0
         bob.click("[data-act=leave]")
         bob.wait_for_selector(".home")
