@@ -5,7 +5,7 @@
 // with each racer's replay (and a challenge of one's own game), and the rematch. Every
 // `room` event is the room's whole state.
 
-import { button, clock, count, finishTime, h, replace, statusText } from "./dom.js";
+import { button, clock, count, h, replace, statusText } from "./dom.js";
 import { GameScreen } from "./game.js";
 import { challengeMaker } from "./share.js";
 import { countdown } from "./sound.js";
@@ -125,7 +125,7 @@ export function resultsTable(results, me, unit) {
         h("span", { class: "result-under" }, result),
       ),
       h("td", { class: "result" }, result),
-      h("td", { class: "n" }, r.time_ms === null || r.time_ms === undefined ? "—" : finishTime(r.time_ms)),
+      h("td", { class: "n" }, r.time_ms === null || r.time_ms === undefined ? "—" : clock(r.time_ms)),
       h("td", { class: "n" }, String(r.moves)),
       h("td", { class: "n" }, unit === "pairs" ? `${r.home / 2}/${r.total / 2}` : `${r.home}/${r.total}`),
       rated ? h("td", { class: "n rating" }, ratingChange(r)) : null,
