@@ -32,7 +32,7 @@ from .model import (
     WARN,
     Model,
 )
-from .places import level_with, ordinal, place_of
+from .places import level_with, place_of, placed
 from .sanitize import clean
 
 
@@ -78,7 +78,16 @@ def result_note(event: Mapping[str, Any], me: str | None) -> str:
 
     >>> result_note({"results": [{"player": "ann", "rank": 1, "place": 1},
     ...     {"player": "bob", "rank": 2, "place": 1}]}, "bob")
-    'Race over: you came 1st of 2, level with ann.'
+    'Race over: you came joint 1st of 2, level with ann.'
+
+    A watcher (``me`` not among the racers) is told who came first, as the browser says:
+
+    >>> result_note({"results": [{"player": "ann", "rank": 1, "place": 1},
+    ...     {"player": "bob", "rank": 2, "place": 2}]}, "cy")
+    'Race over: ann came 1st of 2.'
+    >>> result_note({"results": [{"player": "ann", "rank": 1, "place": 1},
+    ...     {"player": "bob", "rank": 2, "place": 1}]}, None)
+    'Race over: ann and bob came joint 1st of 2.'
     """
     results = event.get("results") or []
     for r in results:
@@ -96,9 +105,14 @@ def result_note(event: Mapping[str, Any], me: str | None) -> str:
             )
             level = level_with(r, results)
             tie = f", level with {', '.join(level)}" if level else ""
-            place = ordinal(place_of(r))  # ("1st of 2", as every other placing reads)
+            place = placed(r, results)  # ("joint 1st of 2", as the browser reads it)
             return f"Race over: you came {place} of {len(results)}{tie}.{rated}{held}"
-    return "Race over."
+    entries = [r for r in results if isinstance(r, Mapping)]
+    if not entries:
+        return "Race over."
+    first = [r for r in entries if place_of(r) == place_of(entries[0])]
+    who = " and ".join(clean(r.get("player", ""), 20) for r in first)
+    return f"Race over: {who} came {placed(entries[0], entries)} of {len(entries)}."
 
 
 def resign_question(model: Model) -> str:

@@ -29,16 +29,14 @@ from .queries import _console, _fail, _print, _signed_in
 from .sanitize import clean
 
 
-def _clock(ms: int, now_ms: int) -> str:
-    """A server time as a person reads it: the time today, else the date (UTC).
+def _clock(ms: int) -> str:
+    """A server time as the browser's list of devices gives it: the date and the time, UTC
+    (the table's title says so).
 
-    >>> _clock(1_795_309_164_784, 1_795_309_200_000), _clock(1_795_000_000_000, 1_795_309_200_000)
-    ('00:59', '2026-11-18')
+    >>> _clock(1_795_309_164_784), _clock(1_795_000_000_000)
+    ('2026-11-22 00:59', '2026-11-18 11:06')
     """
-    day, today = time.gmtime(ms / 1000), time.gmtime(now_ms / 1000)
-    if day[:3] == today[:3]:
-        return time.strftime("%H:%M", day)
-    return time.strftime("%Y-%m-%d", day)
+    return time.strftime("%Y-%m-%d %H:%M", time.gmtime(ms / 1000))
 
 
 def cmd_link(args: argparse.Namespace) -> int:
@@ -140,9 +138,9 @@ def _enter_code(args: argparse.Namespace) -> int:
     return 0
 
 
-def devices_table(listed: list[dict[str, Any]], now: int, ascii: bool = False) -> HeadersWhole:
+def devices_table(listed: list[dict[str, Any]], ascii: bool = False) -> HeadersWhole:
     """A ``devices`` reply's devices: each one's id, label, when it was added and last
-    seen (``now``: the server's clock), this one marked."""
+    seen (UTC), this one marked."""
     table = Table(box=box.ASCII2 if ascii else box.SIMPLE_HEAD, pad_edge=False)
     ids = [clean(d.get("id", ""), 16) for d in listed]
     for column in ("id", "device", "added", "last seen", ""):
@@ -153,8 +151,8 @@ def devices_table(listed: list[dict[str, Any]], now: int, ascii: bool = False) -
         table.add_row(
             clean(d.get("id", ""), 16),
             clean(d.get("label", ""), 40),
-            _clock(as_int(d.get("added")), now),
-            _clock(as_int(d.get("seen")), now),
+            _clock(as_int(d.get("added"))),
+            _clock(as_int(d.get("seen"))),
             "this one" if d.get("this") else "",
         )
     return HeadersWhole(table, first=(1,))  # (the label gives way)
@@ -168,8 +166,8 @@ def cmd_devices(args: argparse.Namespace) -> int:
         aside("patience-race: devices sign-out ID, or devices sign-out --everywhere")
         return 2
 
-    async def fetch() -> tuple[dict[str, Any], int]:
-        conn, welcome = await _signed_in(args.server)
+    async def fetch() -> dict[str, Any]:
+        conn, _welcome = await _signed_in(args.server)
         try:
             if args.action == "sign-out":
                 fields = {"everywhere": True} if args.everywhere else {"device": args.id}
@@ -178,10 +176,10 @@ def cmd_devices(args: argparse.Namespace) -> int:
                 reply = await conn.request("devices")
         finally:
             await conn.close()
-        return reply, as_int(welcome.get("time"))
+        return reply
 
     try:
-        reply, now = asyncio.run(fetch())
+        reply = asyncio.run(fetch())
     except Exception as exc:
         return _fail(args, exc)
     listed = [d for d in reply.get("devices") or [] if isinstance(d, dict)]
@@ -189,8 +187,9 @@ def cmd_devices(args: argparse.Namespace) -> int:
     if args.action == "sign-out":
         done = "Every other device signed out" if args.everywhere else f"Signed out {args.id}"
         _print(console, Text(f"{done}: its token no longer signs in."), args.ascii)
-    _print(console, Text(f"Your devices on {args.server}: {len(listed)}", style="bold"), args.ascii)
-    _print(console, devices_table(listed, now, args.ascii), args.ascii)
+    title = f"Your devices on {args.server}: {len(listed)} (times in UTC)"
+    _print(console, Text(title, style="bold"), args.ascii)
+    _print(console, devices_table(listed, args.ascii), args.ascii)
     more = "Sign one out: patience-race devices sign-out ID (or --everywhere: all but this one)"
     _print(console, Text(more), args.ascii)
     return 0

@@ -204,7 +204,6 @@ TABLES: dict[str, tuple[Callable[[int], RenderableType], tuple[str, ...]]] = {
                     "this": True,
                 }
             ],
-            1_795_309_200_000,
         ),
         ("id", "device", "added", "last seen"),
     ),
