@@ -81,6 +81,7 @@ export function isWord(move) {
  * @param {string[]} legal
  * @param {Record<string, string>} kinds every pile's kind, by label
  * @param {string} [verb] what the player does to a pile: "tap" on a touch screen, "click"
+ *   with a mouse, "key" on the keyboard (Tab to a pile, Enter)
  * @returns {Click}
  */
 export function click(picked, label, legal, kinds, verb = "tap") {
@@ -92,7 +93,9 @@ export function click(picked, label, legal, kinds, verb = "tap") {
     if (!options.length) return { note: `no legal move starts at ${label}`, picked: null };
     const pair = options.some((m) => m.includes("+"));
     if (options.length === 1 && !pair && !options[0].includes(">")) return { move: options[0], picked: null };
-    return { note: `${label} picked: ${verb} ${pair ? "its pair" : "where it goes"}`, picked: label };
+    const goal = pair ? "its pair" : "where it goes";
+    const next = verb === "key" ? `Tab to ${goal} and press Enter` : `${verb} ${goal}`;
+    return { note: `${label} picked: ${next}`, picked: label };
   }
   if (label === picked) {
     const options = candidates(label, legal);

@@ -145,7 +145,7 @@ export class GameScreen {
         const at = pileAt(e.target);
         if (!at || (e.key !== "Enter" && e.key !== " ") || e.ctrlKey || e.metaKey || e.altKey) return;
         e.preventDefault(); // Space would scroll
-        this.pick(at.label);
+        this.pick(at.label, "key");
       },
     });
     // the box's size, kept as the page lays it out: a move's draw reads nothing
@@ -269,11 +269,13 @@ export class GameScreen {
     return this.act("move", { move });
   }
 
-  /** @param {string} label */
-  pick(label) {
+  /**
+   * @param {string} label
+   * @param {string} [verb] "key" from the keyboard; else a mouse's click or a finger's tap
+   */
+  pick(label, verb = matchMedia("(pointer: fine)").matches ? "click" : "tap") {
     if (this.over) return;
-    // (a mouse clicks, a finger taps: the note says which the player does)
-    const verb = matchMedia("(pointer: fine)").matches ? "click" : "tap";
+    // (a mouse clicks, a finger taps, a keyboard Tabs and Enters: the note says which)
     const result = click(this.picked, label, this.legal, this.kinds(), verb);
     this.picked = result.picked;
     this.note = result.note || "";

@@ -28,13 +28,17 @@ for (const position of fixture.positions) {
   }
 }
 
-test("a picked pile's note says what the player does next: tap on a touch screen, else click", () => {
+test("a picked pile's note says what the player does next: tap on a touch screen, click with a mouse, Tab and Enter on the keyboard", () => {
   const kinds = { t1: "bar", t2: "bar", b1: "bar" };
   assert.equal(click(null, "t1", ["t1>t2", "t1>b1"], kinds).note, "t1 picked: tap where it goes");
   assert.equal(click(null, "t1", ["t1>t2", "t1>b1"], kinds, "click").note, "t1 picked: click where it goes");
   assert.equal(
     click(null, "1", ["1+2", "1+3"], { 1: "cell", 2: "cell", 3: "cell" }, "click").note,
     "1 picked: click its pair",
+  );
+  assert.equal(
+    click(null, "1", ["1+2", "1+3"], { 1: "cell", 2: "cell", 3: "cell" }, "key").note,
+    "1 picked: Tab to its pair and press Enter",
   );
 });
 

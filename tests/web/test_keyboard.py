@@ -106,6 +106,9 @@ def test_tab_enter_space_and_escape_play_a_game(browser: Any, web_server: Server
         page.wait_for_selector('.pile[data-pile="t1"]:not(.picked)')
         page.keyboard.press(" ")
         page.wait_for_selector('.pile.picked[data-pile="t1"]')
+        # the note says what a keyboard does next, not a mouse's "click" or a finger's "tap"
+        note = page.locator(".game .note").inner_text()
+        assert note == "t1 picked: Tab to where it goes and press Enter", note
         page.wait_for_selector('.pile.target[data-pile="t3"]')
         page.keyboard.press("Tab")
         page.keyboard.press("Tab")
