@@ -19,6 +19,27 @@ from tests.app.conftest import ServerProcess
 from .conftest import http, signed_in
 
 AXE = Path(__file__).with_name("vendor") / "axe-core" / "axe.min.js"
+#: whether the focused element shows a focus ring: its outline, or a pile's ring drawn by
+#: its ::after inside it
+RING = """(() => {
+  const a = document.activeElement, s = getComputedStyle(a), after = getComputedStyle(a, "::after");
+  const inside = a.classList.contains("pile") && after.content !== "none"
+    && after.borderTopStyle === "solid" && parseFloat(after.borderTopWidth) >= 2;
+  return inside || (s.outlineStyle !== "none" && parseFloat(s.outlineWidth) >= 2);
+})()"""
+#: whether the focused pile's ring (its outline, and a shadow spread around it) lies
+#: within the board's box, whose overflow would cut off whatever lies outside it
+RING_INSIDE = """(() => {
+  const a = document.activeElement, s = getComputedStyle(a);
+  const box = a.closest(".board-box").getBoundingClientRect(), r = a.getBoundingClientRect();
+  const outline = s.outlineStyle === "none"
+    ? 0 : parseFloat(s.outlineOffset) + parseFloat(s.outlineWidth);
+  const spread = s.boxShadow.split(/,(?![^(]*\\))/).filter((x) => x.trim() && !x.includes("inset"))
+    .map((x) => parseFloat((x.replace(/rgba?\\([^)]*\\)/, "").trim().split(/\\s+/)[3] || "0")));
+  const out = Math.max(0, outline, ...spread);
+  return r.left - out >= box.left - 0.5 && r.top - out >= box.top - 0.5
+    && r.right + out <= box.right + 0.5 && r.bottom + out <= box.bottom + 0.5;
+})()"""
 KINDS = {"foundation-up": "foundation up", "foundation-down": "foundation down"}
 
 
@@ -85,11 +106,11 @@ def test_tab_enter_space_and_escape_play_a_game(browser: Any, web_server: Server
         for _ in range(60):
             page.keyboard.press("Tab")
             where = focused(page)
-            ring = page.evaluate(
-                "(() => { const s = getComputedStyle(document.activeElement);"
-                " return s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) >= 2; })()"
-            )
+            ring = page.evaluate(RING)
             assert ring, f"no focus ring on {where}"
+            if where.startswith("pile "):
+                # the whole ring shows: none of it cut off by the board's scrolling box
+                assert page.evaluate(RING_INSIDE), f"the ring on {where} is cut off"
             reached.append(where)
             if where == "#notation":
                 break
