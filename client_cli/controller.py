@@ -226,6 +226,14 @@ class Client:
         elif kind == "challenge_news":
             said = news_notice(event, model.games, model.pair_games, model.server)
             model.say(said, GOOD if not event.get("beat_you") else WARN)
+        elif kind == "renamed":  # changed from another device: the name shown, and said
+            name, was = (
+                clean(str(n), 20)
+                for n in ((event.get("player") or {}).get("name", ""), event.get("was", ""))
+            )
+            if name:
+                model.me = name
+                model.say(f"You race as {name} now (was {was}): changed on another device.", INFO)
         elif kind == "signed_out":
             model.link = "signed out"
             model.say(signed_out_notice(event), ERROR)

@@ -210,6 +210,11 @@ export function homeScreen(door) {
     },
   });
   return {
+    // a name changed from another device: greeted by it (main.js shows it in the bar)
+    event: (/** @type {Message} */ message) => {
+      if (message.type === "renamed" && message.player) hello.textContent = `Hello, ${message.player.name}`;
+      return false;
+    },
     root: h(
       "section",
       { class: "home" },

@@ -269,6 +269,11 @@ function onEvent(message) {
   } else if (message.type === "challenge_news") {
     noticeFrom("challenge", ({ newsText }) => newsText(message, app.game(message.game)?.unit));
     app.setUnseen(message.unseen);
+  } else if (message.type === "renamed" && message.player) {
+    // the name changed from another device (a terminal's `name`): shown wherever it is
+    app.player = message.player;
+    who.textContent = who.title = message.player.name;
+    app.notice(`You race as ${message.player.name} now (was ${message.was}): changed on another device.`);
   } else if (message.type === "challenge_start") {
     app.welcome = { ...app.welcome, resume: { challenge: message } };
     app.resumedOnce = true;

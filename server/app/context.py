@@ -54,6 +54,16 @@ class Session(Protocol):
     def close(self, code: int, reason: str) -> None: ...
 
 
+def told(session: Session, message: dict[str, Any]) -> None:
+    """Send ``message`` to ``session``; a ``renamed`` (the player's name changed from
+    another device) is its new name too, which it joins rooms and challenges under."""
+    if message.get("type") == "renamed":
+        name = (message.get("player") or {}).get("name")
+        if isinstance(name, str):
+            session.name = name
+    session.send(message)
+
+
 class Context:
     def __init__(
         self,
@@ -133,6 +143,17 @@ class Context:
             "max_players": 16,
             "countdown": s.countdown,
         }
+
+    async def tell(self, pid: str, message: dict[str, Any]) -> None:
+        """An event for the player's connection, wherever it is: here, or on the process
+        their online mark names (the bus's ``tell``, which calls :func:`told` there)."""
+        session = self.sessions.get(pid)
+        if session is not None:
+            told(session, message)
+            return
+        proc = await self.presence.where(pid)
+        if proc is not None and proc != self.proc:
+            self.bus.publish_soon(store.proc_channel(proc), "tell", pid=pid, message=message)
 
     def racer_room(self, pid: str) -> HeldRoom | None:
         """The room the player is in (and has not left), as held here."""

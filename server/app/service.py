@@ -23,7 +23,7 @@ from server.protocol import ErrorCode, ProtocolError
 from server.protocol import messages as m
 
 from . import store
-from .context import Context, Session
+from .context import Context, Session, told
 from .domain.room import RoomConflict
 from .handlers.base import Handler, Part
 from .handlers.boards import Leaderboards
@@ -286,7 +286,8 @@ class Service:
         elif kind == "tell":  # an event for a player connected here
             session = self.sessions.get(data.get("pid", ""))
             if session is not None and isinstance(data.get("message"), dict):
-                session.send(data["message"])
+                told(session, data["message"])
+                self.naming.told_elsewhere(session.player or "", data["message"])
         elif kind == "quick":  # a player connected here matched by another process
             self.quick.on_bus(data)
         elif kind == "board":

@@ -107,9 +107,11 @@ async def player(url: str, name: str) -> Client:
     return client
 
 
-async def signed_in(url: str, token: str) -> Client:
+async def signed_in(url: str, token: str, side: bool = False) -> Client:
+    """A connection signed in with ``token``; ``side``: beside the player's connection,
+    as a one-shot command signs in (``hello``'s ``side``), not in its place."""
     client = await Client.connect(url)
-    reply = await client.call("hello", protocol=1, token=token)
+    reply = await client.call("hello", protocol=1, token=token, **({"side": True} if side else {}))
     client.token = token
     client.name = reply["player"]["name"]
     client.welcome = reply  # type: ignore[attr-defined]

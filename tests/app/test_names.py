@@ -230,3 +230,38 @@ async def test_a_change_of_name_on_a_cluster(
         assert [e["player"] for e in top["entries"]] == ["Annika"]
         replay = (await ann.call("replay", replay=dealt["game"]))["replay"]
         assert (replay["player"], replay["player_now"]) == ("ann", "Annika")
+
+
+async def test_a_change_from_another_device_reaches_the_players_connection(
+    settings: Settings,
+) -> None:
+    """A name changed from a one-shot command beside the player's connection (the
+    terminal's ``name``), on this process or another: that connection is told
+    (``renamed``) and joins rooms under the new name, not the one it signed in with, and
+    the room it is in shows the new name."""
+    settings = with_settings(settings, rename_days=0)
+    async with running(settings) as here, running(settings) as there:
+        ann = await player(here.url, "ann")
+        bob = await player(here.url, "bob")
+        for server, new in ((here, "Annika"), (there, "Anneke")):
+            code = (await ann.call("room_create", game="gate"))["code"]
+            await bob.call("room_join", code=code)
+            side = await Client.connect(server.url)
+            await side.call("hello", protocol=1, token=ann.token, side=True)
+            await side.call("rename", name=new)
+            await side.close()
+            told = await ann.event("renamed")
+            assert told["player"]["name"] == new and "id" not in told, told
+            # the room ann is in, as bob sees it
+            shown = [new, "bob"]
+            await bob.event("room", lambda e, s=shown: [r["name"] for r in e["players"]] == s)
+            await bob.call("room_leave")
+            await ann.call("room_leave")
+            # a room ann makes now: under the new name
+            code = (await ann.call("room_create", game="gate"))["code"]
+            joined = await bob.call("room_join", code=code)
+            assert [r["name"] for r in joined["players"]] == [new, "bob"], joined
+            await bob.call("room_leave")
+            await ann.call("room_leave")
+        await ann.close()
+        await bob.close()

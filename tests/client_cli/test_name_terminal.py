@@ -91,3 +91,27 @@ def test_ones_own_name_taken_at_the_prompt_points_to_a_link_code(
         assert terminal.exit_code(timeout=30) == 0
     finally:
         terminal.close()
+
+
+def test_a_change_of_name_from_another_device_reaches_a_terminal_playing(
+    server_process: ServerProcess, tmp_path: Path
+) -> None:
+    """A terminal in a game hears of a name changed from another device (the browser's
+    home screen, a second terminal's ``name``), says it and shows it in its bar; it went
+    on showing the old name until it was started again."""
+    url = server_process.url
+    token = registered(url, tmp_path, "cyd")
+    playing = Terminal(["play", "gate", "--seed", "1"], server=url, config=tmp_path)
+    try:
+        playing.wait_for(r"(?m)\A[^\n]* cyd$")  # the bar's right: the name it plays as
+
+        async def elsewhere() -> None:
+            side = await signed_in(url, token, side=True)
+            await side.call("rename", name="Cydney")
+            await side.close()
+
+        asyncio.run(elsewhere())
+        playing.wait_for(r"You race as Cydney now \(was cyd\): changed on another\s+device\.")
+        playing.wait_for(r"(?m)\A[^\n]* Cydney$")
+    finally:
+        playing.close()

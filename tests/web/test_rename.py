@@ -7,9 +7,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from tests.app.client import signed_in
 from tests.app.conftest import ServerProcess
 
 from .conftest import http, shot
+from .test_keyboard import run
 from .test_race import register
 
 
@@ -67,3 +69,30 @@ def test_a_change_of_name_on_the_home_screen(browser: Any, web_server: ServerPro
     finally:
         context.close()
         other.close()
+
+
+def test_a_change_of_name_from_another_device_shows_at_once(
+    browser: Any, web_server: ServerProcess
+) -> None:
+    """A name changed beside the tab (a terminal's ``patience-race name``, whose one-shot
+    connection signs in beside it) is shown at once in the header and the greeting, and
+    said: the tab went on showing the old name until it was loaded again."""
+    context = browser.new_context(viewport={"width": 360, "height": 740})
+    try:
+        page = context.new_page()
+        page.goto(f"{http(web_server)}/play")
+        register(page, "mel")
+        page.wait_for_selector(".home h1:has-text('Hello, mel')")
+        token = page.evaluate("localStorage.getItem('patience-race-token')")
+
+        async def elsewhere() -> None:
+            side = await signed_in(web_server.url, token, side=True)
+            await side.call("rename", name="Melody")
+            await side.close()
+
+        run(elsewhere())
+        page.wait_for_selector(".home h1:text-is('Hello, Melody')")
+        assert page.inner_text("#who") == "Melody"
+        page.get_by_text("You race as Melody now (was mel): changed on another device.").wait_for()
+    finally:
+        context.close()

@@ -22,7 +22,6 @@ from server.engine import GAMES, IllegalMove, UndoRefused
 from server.protocol import ErrorCode
 from server.protocol import messages as m
 
-from .. import store
 from ..domain import challenges as ch
 from ..domain import daily as d
 from ..domain import games as g
@@ -312,13 +311,7 @@ class Challenging(Part):
             "tied": said["tied"],
             "unseen": await self.kept.unseen(owner),
         }
-        session = self.sessions.get(owner)
-        if session is not None:
-            session.send(message)
-            return
-        proc = await self.presence.where(owner)
-        if proc is not None and proc != self.proc:
-            self.bus.publish_soon(store.proc_channel(proc), "tell", pid=owner, message=message)
+        await self.ctx.tell(owner, message)
 
     async def result_message(
         self, record: dict[str, Any], pid: str, mine: dict[str, Any]

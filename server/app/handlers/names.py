@@ -52,17 +52,34 @@ class Naming(Part):
         if change.outcome == n.GONE:
             raise refuse(ErrorCode.BAD_TOKEN, "no player has this token")
         session.name = change.name
-        if change.outcome == n.RENAMED:
-            log.info("player %s renamed %r -> %r", pid, change.old, change.name)
-            room = self.host.racer_room(pid)
-            if room is not None:
-                self.spawn(self._in_room(room, pid, change.name))
-        return {
+        reply = {
             "type": "renamed",
             "player": {"id": pid, "name": change.name},
             "was": change.old,
             "next": change.when,
         }
+        if change.outcome == n.RENAMED:
+            log.info("player %s renamed %r -> %r", pid, change.old, change.name)
+            self.in_room(pid, change.name)
+            if self.sessions.get(pid) is not session:
+                # asked beside the player's connection (a terminal's one-shot command):
+                # that connection is told, and goes by the new name from now on; its
+                # process renames them in their room (:meth:`told_elsewhere`)
+                self.spawn(self.ctx.tell(pid, dict(reply)))
+        return reply
+
+    def in_room(self, pid: str, name: str) -> None:
+        """The room the player is in, if held here, shows their new name."""
+        room = self.host.racer_room(pid)
+        if room is not None:
+            self.spawn(self._in_room(room, pid, name))
+
+    def told_elsewhere(self, pid: str, message: dict[str, Any]) -> None:
+        """A ``renamed`` told over the bus to the player's connection here (the name was
+        changed from a connection on another process): their room held here too."""
+        name = (message.get("player") or {}).get("name")
+        if message.get("type") == "renamed" and isinstance(name, str):
+            self.in_room(pid, name)
 
     async def _in_room(self, room: HeldRoom, pid: str, name: str) -> None:
         """The room the player is in shows the new name (tried until it goes through)."""
