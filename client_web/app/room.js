@@ -468,12 +468,8 @@ export class RoomScreen {
         this.game.draw();
       }
     }
-    // each racer's bar ends as their result does (a game the time ran out on had no
-    // `progress` to say so: its bar said nothing until the page was loaded again)
-    for (const r of message.results) {
-      const last = this.progress.get(r.player);
-      if (last && last.status !== r.status) this.progress.set(r.player, { ...last, status: r.status });
-    }
+    // each racer's bar ends as their result does (drawBars: a game the time ran out on
+    // had no `progress` to say so, and its bar said nothing until the page was loaded again)
     this.drawBars();
     this.drawResults();
     this.drawHead();
@@ -487,12 +483,16 @@ export class RoomScreen {
     }
     const names = playersOf(room).map((p) => p.name);
     for (const name of this.progress.keys()) if (!names.includes(name)) names.push(name);
+    // a race over ends each bar as its result does, however the page came to it (a room
+    // read afresh after the server came back had no `results` event to end them by)
+    const results = new Map((room.results || []).map((/** @type {Message} */ r) => [r.player, r]));
     drawRacers(
       this.barsBox,
-      names.map((name) => ({
-        name,
-        ...(this.progress.get(name) || playersOf(room).find((q) => q.name === name) || {}),
-      })),
+      names.map((name) => {
+        const last = this.progress.get(name) || playersOf(room).find((q) => q.name === name) || {};
+        const result = results.get(name);
+        return { name, ...last, ...(result && result.status ? { status: result.status } : {}) };
+      }),
       this.me,
       this.unit(),
     );

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import asyncio
 import re
+import signal
+import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -285,5 +287,31 @@ def test_a_timed_race_on_a_phone_to_its_end(browser: Any, web_server: ServerProc
         page.wait_for_selector(".results table")
         assert page.evaluate("location.pathname") == f"/r/{code}"
         assert page.evaluate("window.samePage === true")
+    finally:
+        context.close()
+
+
+def test_a_race_whose_time_ran_out_while_the_server_was_down_ends_its_bars_so(
+    browser: Any, web_server: ServerProcess
+) -> None:
+    """A page open through a server's outage, in which the race's time ran out, ends each
+    racer's bar as the results do once the server is back (the room read afresh, with
+    no ``results`` event): the bars had kept their last ``progress``, and said nothing
+    of the time running out."""
+    with ThreadPoolExecutor(1) as pool:
+        code, token = pool.submit(asyncio.run, a_timed_race_under_way(web_server.url)).result(30)
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    try:
+        page = context.new_page()
+        signed_in(page, http(web_server), token, f"/r/{code}")
+        page.wait_for_selector(".race-game .pile", timeout=10000)
+        page.wait_for_selector(".bar-row[data-status=playing]")
+        web_server.stop(signal.SIGKILL)
+        time.sleep(11)  # the race's ten seconds run out while it is down
+        web_server.start()
+        page.wait_for_selector(".results table", timeout=30000)
+        statuses = page.eval_on_selector_all(".bar-row", "rs => rs.map(r => r.dataset.status)")
+        assert statuses == ["timeout", "timeout"], statuses
+        assert page.locator(".bar-row .nums:has-text('time ran out')").count() == 2
     finally:
         context.close()
