@@ -192,6 +192,8 @@ export class RoomScreen {
     this.root = h("section", { class: "room" });
     this.headBox = h("div", { class: "room-head" });
     this.countBox = h("div", { class: "countdown", "aria-live": "polite" });
+    /** a watcher's race clock (a racer's is in their game's heading): tick() sets it */
+    this.clockBox = h("strong", { class: "race-clock" });
     this.barsBox = h("div", { class: "bars" });
     this.gameBox = h("div", { class: "race-game" });
     this.resultsBox = h("div", { class: "results" });
@@ -379,6 +381,7 @@ export class RoomScreen {
       this.headBox,
       h("h1", {}, title),
       h("p", { class: "muted" }, facts),
+      room.state === "racing" && !member ? h("p", {}, "Race clock: ", this.clockBox) : null,
       room.state === "lobby" ? h("div", { class: "share-row" }, share, copy) : null,
       room.state === "lobby"
         ? h(
@@ -524,6 +527,12 @@ export class RoomScreen {
 
   tick() {
     const room = this.room;
+    if (room.state === "racing" && room.start_at && !this.isMember()) {
+      // as a racer's: the time gone, and the time left rounded up (game.js)
+      const now = this.app.link.serverNow();
+      const left = room.end_at ? ` (${clock(Math.ceil((room.end_at - now) / 1000) * 1000)} left)` : "";
+      this.clockBox.textContent = `${clock(now - room.start_at)}${left}`;
+    }
     if (room.state === "countdown" && room.start_at) {
       const left = room.start_at - this.app.link.serverNow();
       this.countBox.textContent = left > 0 ? String(Math.ceil(left / 1000)) : "Go!";

@@ -100,6 +100,13 @@ def test_two_pages_race_from_a_link_and_a_third_watches(
         assert "i" not in keys and "o" not in keys and "u" in keys, keys
         assert ann.locator(".race-game [data-act=resign]").count() == 1
         assert eve.locator(".race-game .pile").count() == 0  # a watcher sees no cards
+        # but the race's clock, as the racers and the terminal's watcher do
+        eve.wait_for_selector(".room-head .race-clock:has-text('left')")
+        shown = eve.inner_text(".room-head .race-clock")
+        found = re.fullmatch(r"(\d+):(\d\d) \((\d+):(\d\d) left\)", shown)
+        assert found is not None, shown
+        gone_m, gone_s, left_m, left_s = map(int, found.groups())
+        assert (gone_m + left_m) * 60 + gone_s + left_s == 300, shown
 
         move = legal(bob)[0]
         play_by_clicks(bob, move)
