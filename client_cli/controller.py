@@ -60,7 +60,7 @@ from .notices import progress_notice, room_notices, signed_out_notice
 from .places import place_of
 from .quick_words import result_message as quick_result
 from .review import review_page
-from .rules import UnknownGame, page
+from .rules import UnknownGame, page, reflow
 from .sanitize import clean
 
 if TYPE_CHECKING:
@@ -404,7 +404,9 @@ class Client:
         reply = await self.call("review", game=game.gid)
         if reply is None:
             return
-        model.open_page("Review", review_page(reply, 76, ascii=model.ascii))
+        model.open_page(
+            "Review", lambda w: review_page(reply, min(w - 4, 76), ascii=model.ascii).split("\n")
+        )
 
     async def make_challenge(self) -> None:
         """Make the game on the table, now over, a challenge (``challenge_create`` with
@@ -420,7 +422,8 @@ class Client:
         if not isinstance(shown, Mapping):
             return
         model.made = dict(shown)
-        model.open_page("Challenge a friend", "\n".join(made_lines(model.server, shown)))
+        server = model.server
+        model.open_page("Challenge a friend", lambda w: made_lines(server, shown, min(w - 4, 76)))
         model.say("Your challenge is made: send a friend the link.", GOOD)
 
     def rules_page(self) -> None:
@@ -435,7 +438,7 @@ class Client:
         except UnknownGame:
             model.say(f"no rules page for {rules or 'this screen'}", ERROR)
             return
-        model.open_page(f"The rules of {model.game_name(rules)}", text)
+        model.open_page(f"The rules of {model.game_name(rules)}", lambda w: reflow(text, w - 1))
 
     async def on_game(self, kind: str, **fields: Any) -> dict[str, Any] | None:
         """A request about the game on the table (its id added), refused as :meth:`call`

@@ -8,13 +8,14 @@ server's (``server = local + offset``).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from .board_race import BoardRace
 from .challenge import ChallengeRace
 from .difficulty import difficulty_of
+from .page import Page, fixed
 from .racers import own_status, with_leavers
 from .sanitize import clean
 
@@ -198,10 +199,8 @@ class Model:
     #: the challenge last made of a game of ours (``c``), told again as we leave
     made: dict[str, Any] | None = None
     help: bool = False
-    #: a page over the table (a game's rules), its lines, and the first line shown
-    page: list[str] | None = None
-    page_title: str = ""
-    page_top: int = 0
+    #: a page over the table (a game's rules, a review, the results), made for the width
+    page: Page | None = None
     #: the pile a click picked, waiting for the click that says where it goes
     picked: str | None = None
     #: what Tab offers for the typed text when several moves match (shown under the board)
@@ -540,11 +539,9 @@ class Model:
             and self.game.kind == "race"
         )
 
-    def open_page(self, title: str, text: str) -> None:
-        """Show a page (a game's rules) over the table, from its top."""
-        self.page = text.rstrip("\n").split("\n")
-        self.page_title = title
-        self.page_top = 0
+    def open_page(self, title: str, text: str | Callable[[int], list[str]]) -> None:
+        """Show a page over the table, from its top: its text, or its lines for a width."""
+        self.page = Page(title, fixed(text) if isinstance(text, str) else text)
         self.help = False
         self.message = ""  # what was said of the table is not said of the page
         self.changed()
@@ -552,15 +549,12 @@ class Model:
     def scroll_page(self, lines: int, height: int) -> None:
         """Move the page by ``lines`` (negative: back), within its length for a screen of
         ``height`` lines of page."""
-        if self.page is None:
-            return
-        last = max(len(self.page) - height, 0)
-        self.page_top = min(max(self.page_top + lines, 0), last)
-        self.changed()
+        if self.page is not None:
+            self.page.scroll(lines, height)
+            self.changed()
 
     def close_page(self) -> None:
         self.page = None
-        self.page_top = 0
         self.changed()
 
     def context(self) -> str:

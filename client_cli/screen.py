@@ -256,10 +256,13 @@ def legal_line(model: Model, width: int, hits: list[Hit] | None = None, at: int 
 
 
 def page_lines(model: Model, width: int, height: int) -> list[Text]:
-    """A page over the table (a game's rules) from its ``page_top``."""
-    page = model.page or []
-    out = [fit(Text(f"  {model.page_title}", style="bold"), width)]
-    for line in page[model.page_top : model.page_top + height - 1]:
+    """A page over the table (a game's rules, ...) from its first line shown, made for
+    the screen's width."""
+    page = model.page
+    if page is None:
+        return []
+    out = [fit(Text(f"  {page.title}", style="bold"), width)]
+    for line in page.at(width)[page.top : page.top + height - 1]:
         out.append(fit(Text(line), width))
     return out
 
@@ -388,9 +391,10 @@ def _keys(model: Model, width: int, height: int = 0) -> Text:
     if model.help:
         words = "Enter or Esc: back to the table"
     if model.page is not None:
-        last = min(model.page_top + height, len(model.page))
+        page = model.page.at(width)
+        last = min(model.page.top + height, len(page))
         words = (
-            f"lines {model.page_top + 1}-{last} of {len(model.page)} · space or PgDn more · "
+            f"lines {model.page.top + 1}-{last} of {len(page)} · space or PgDn more · "
             "b or PgUp back · q or Esc: the table"
         )
     words = narrowed(words, width).replace(" · ", Glyphs(model.ascii).sep)

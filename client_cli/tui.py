@@ -157,7 +157,8 @@ class Tui:
 
         @keys.add("pagedown", filter=results & ~paging, eager=True)
         def _results(event: KeyPressEvent) -> None:
-            model.open_page(*results_page(model, event.app.output.get_size().columns))
+            title, _ = results_page(model, 80)
+            model.open_page(title, lambda w: results_page(model, w)[1].split("\n"))
 
         # a question (leave? resign? a stuck game) takes its yes at once, as the lobby's keys
         asking = Condition(lambda: model.context() in ("confirm", "stuck") and not model.help)

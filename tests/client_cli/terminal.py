@@ -120,6 +120,12 @@ class Terminal:
                     self.pump()
                 raise AssertionError(f"no {pattern!r} on the screen:\n{self.text}")
 
+    def resize(self, rows: int, cols: int) -> None:
+        """The terminal made ``rows`` by ``cols``, as a person drags its window (the
+        client hears SIGWINCH)."""
+        self.screen.resize(rows, cols)
+        self.child.setwinsize(rows, cols)
+
     def type(self, line: str, enter: bool = True) -> None:
         self.child.send(line + ("\r" if enter else ""))
 

@@ -6,7 +6,9 @@ from __future__ import annotations
 from client_cli.lines import plain
 from client_cli.results import results_table
 
-from .test_screen import LINE, NOW, daily, played, screen
+from .test_screen import NOW, screen
+from .test_screen_daily import LINE, daily
+from .views import played
 
 NOTE = (
     "held for review: played faster than people play (26 moves in a row each under 0.25 s "

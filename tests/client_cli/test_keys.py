@@ -108,6 +108,13 @@ def test_the_rules_page_from_the_table(
     ann.wait_for(r"lines 19-37 of")
     ann.type("b", enter=False)  # and back
     ann.wait_for(r"lines 1-19 of")
+    # the window made 60 columns wide: the page is wrapped again for it, where every
+    # line of its paragraphs was cut ("... onto four foundations, one…")
+    ann.resize(24, 60)
+    ann.wait_for(r"One pack\. The goal: all 52 cards onto four foundations, one\nfor each")
+    assert "…" not in ann.text, ann.text
+    ann.resize(24, 80)
+    ann.wait_for(r"One pack\. The goal: all 52 cards onto four foundations, one for each\nsuit")
     ann.type("q", enter=False)  # q closes the page, not the client
     ann.wait_for(GATE_1234)
     ann.type("rules")  # the word does the same

@@ -54,7 +54,8 @@ def playing(game_id: str) -> Model:
 def page() -> Model:
     made = solo(new_game("gate", seed=5))
     made.open_page("The rules", "\n".join(f"line {n}" for n in range(200)))
-    made.page_top = 120
+    assert made.page is not None
+    made.page.top = 120
     return made
 
 

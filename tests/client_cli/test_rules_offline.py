@@ -140,3 +140,21 @@ def test_a_rooms_limits_are_checked_before_the_server_is_asked(
     )
     assert out.returncode == 2, out
     assert said in out.stderr, out.stderr
+
+
+@pytest.mark.parametrize("cols", [60, 40])
+def test_every_rules_page_wrapped_again_for_a_narrow_screen_keeps_every_word(cols: int) -> None:
+    """Over the table at 60 columns (and 40), each page's paragraphs and lists are wrapped
+    again for the screen (written 73 wide, each of their lines was cut at 60), with every
+    word kept, in order but for a term over two lines (``t1..t4,`` ``b1..b4``); only its
+    boards, drawn as the game lays them out, may be wider."""
+    for game in rules.games():
+        text = rules.page(game)
+        lines = rules.reflow(text, cols - 1)
+        words = " ".join(lines).split()
+        assert sorted(words) == sorted(text.split()), game
+        board = False
+        for line in lines:
+            board ^= line.startswith("  ---")
+            if not (board or line.startswith("  ---")):
+                assert len(line) < cols, (game, line)
