@@ -97,10 +97,7 @@ def review_page(review: Mapping[str, Any], width: int, *, ascii: bool = False) -
             "decide in its time."
         )
     elif found == "still_winnable":
-        text = (
-            "The game ended in a position a player who knew the stock could still win "
-            f"(after {plural(_int(review.get('moves')) or 0, 'move')})."
-        )
+        text = _still_winnable(review)
     elif found == "deal_lost":
         text = (
             "This deal could not be won, even by a player who knew the stock: nothing "
@@ -121,6 +118,32 @@ def review_page(review: Mapping[str, Any], width: int, *, ascii: bool = False) -
         lines += ["", _board_title(review, found, move), ""]
         lines += render(view, width, BOARD_LINES, ascii=ascii).split("\n")
     return "\n".join(lines)
+
+
+def _still_winnable(review: Mapping[str, Any]) -> str:
+    """A game that ended where a win was still possible; one ended before its first move
+    says so (it read "... could still win (after 0 moves)"), in the browser's words.
+
+    >>> print(_still_winnable({"status": "resigned", "moves": 0}))
+    The game was resigned before its first move: a player who knew the stock could win this deal.
+    >>> print(_still_winnable({"status": "timeout", "moves": 0}))
+    Time ran out before the game's first move: a player who knew the stock could win this deal.
+    >>> print(_still_winnable({"status": "resigned", "moves": 1}))
+    The game ended in a position a player who knew the stock could still win (after 1 move).
+    """
+    moves = _int(review.get("moves")) or 0
+    if moves == 0:
+        # (a race's or a daily's clock can end a game never moved: not resigned)
+        ended = (
+            "Time ran out before the game's first move"
+            if review.get("status") == "timeout"
+            else "The game was resigned before its first move"
+        )
+        return f"{ended}: a player who knew the stock could win this deal."
+    return (
+        "The game ended in a position a player who knew the stock could still win "
+        f"(after {plural(moves, 'move')})."
+    )
 
 
 def _board_title(review: Mapping[str, Any], found: str, move: int | None) -> str:

@@ -17,6 +17,24 @@ def test_a_game_left_winnable_after_one_move_says_move() -> None:
     assert "could still win (after 1 move)." in " ".join(page.split()), page
 
 
+def test_a_game_resigned_before_its_first_move_says_so() -> None:
+    """It read "The game ended in a position a player who knew the stock could still win
+    (after 0 moves)."; the browser says the same words."""
+    page = review_page({"found": "still_winnable", "status": "resigned", "moves": 0}, 80)
+    said = (
+        "The game was resigned before its first move: a player who knew the stock could "
+        "win this deal."
+    )
+    assert said in " ".join(page.split()), page
+    assert "0 moves" not in page and "could still win" not in page, page
+    # a clock that ended a game never moved (a race's limit, a daily's reset): not resigned
+    page = review_page({"found": "still_winnable", "status": "timeout", "moves": 0}, 80)
+    assert "Time ran out before the game's first move" in " ".join(page.split()), page
+    # a move or more: the words as they were
+    page = review_page({"found": "still_winnable", "status": "resigned", "moves": 2}, 80)
+    assert "could still win (after 2 moves)." in " ".join(page.split()), page
+
+
 def gate_resigned_after_three_deals() -> tuple[dict[str, object], Model]:
     """A ``review`` reply for a Gate game resigned after three deals, still winnable, and
     the game's own screen at its end."""
