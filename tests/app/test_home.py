@@ -80,9 +80,12 @@ async def test_home_with_nothing_to_play_home_plays_nothing(server: Running) -> 
 async def test_home_ends_a_game_it_wins(server: Running) -> None:
     """In Doubles and Quits every pair goes home: ``home`` plays the whole game."""
     ann = await player(server.url, "ann")
-    await ann.call("new_game", game="doubles-and-quits", seed=1)
+    dealt = await ann.call("new_game", game="doubles-and-quits", seed=1)
     reply = await ann.call("home")
     assert reply["status"] == "won" and len(reply["moves"]) == 26 and reply["legal"] == []
+    # when it ended, as a move's reply says it: a browser's clock had nothing to stop at,
+    # and showed no time for a game won by Cards home
+    assert 0 <= reply["finished_at"] - dealt["started_at"] < 60_000, (dealt, reply)
     await refused(ann, "game_over", "the game is over (won)")
 
 

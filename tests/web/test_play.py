@@ -4,12 +4,15 @@ is started when ready, played, and its result line shared with the copy button."
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 import time
 import urllib.request
 from typing import Any
 
+from server.solver import solve
+from tests.app.client import player
 from tests.app.conftest import ServerProcess
 
 from .conftest import http, shot, signed_in
@@ -295,6 +298,40 @@ def test_a_game_over_keeps_its_time_as_the_server_measured_it(
         page.reload()
         page.wait_for_selector(".game .pile")
         assert page.inner_text(".game .clock") == shown
+    finally:
+        context.close()
+
+
+def test_a_game_won_by_cards_home_keeps_its_time(browser: Any, web_server: ServerProcess) -> None:
+    """A game that Cards home wins keeps its clock, stopped at its end (the heading read
+    "won 111 moves" with no time until the page was loaded again: ``homed`` had no
+    ``finished_at``)."""
+
+    line = solve("gate", seed=1, budget_s=10).line
+    assert line is not None
+    last = max(n for n, move in enumerate(line) if not move.endswith(">f"))
+
+    async def dealt() -> str:
+        """The Gate on seed 1, a winning line played up to its last moves, all home."""
+        client = await player(web_server.url, "hom")
+        await client.call("new_game", game="gate", seed=1)
+        for move in line[: last + 1]:
+            await client.call("move", move=move)
+            await asyncio.sleep(1 / 30)  # (within the server's 30 requests a second)
+        await client.close()
+        return str(client.token)
+
+    token = run(dealt())
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        signed_in(page, http(web_server), token, "/play")
+        page.wait_for_selector(".game .pile")
+        page.wait_for_timeout(1100)  # (a second on the clock)
+        page.click(".game [data-act=home]")
+        page.wait_for_selector(".game .game-head:has-text('won')")
+        shown = page.inner_text(".game .clock")
+        assert re.fullmatch(r"0:0[1-9]", shown), page.inner_text(".game .game-head")
     finally:
         context.close()
 

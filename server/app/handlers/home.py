@@ -84,6 +84,8 @@ class Homing(Part):
             "legal": [mv.text for mv in live.game.legal_moves()],
             "status": live.status(),
         }
+        if live.finished_ms is not None:  # (as a move's reply: the game's end, for its clock)
+            reply["finished_at"] = live.finished_ms
         lost = live.lost()
         if lost is not None:
             reply["lost"] = lost
