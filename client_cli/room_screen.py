@@ -360,11 +360,13 @@ def room_body(model: Model, width: int, height: int, now: int, *, watching: bool
             out += _copied(join_command(model.server, code), width, indent=4, style="bold")
             if model.server:
                 out += _copied(f"or in a browser: {room_link(model.server, code)}", width, 4)
-        out.append(
-            Text(
-                f"  Time limit: {limit_text}; up to {as_int(room.get('max_players'))} racers; "
-                f"{as_int(room.get('watchers'))} watching"
-            )
+        # (a room made with hints says so, as the browser's lobby does; wrapped between
+        # words: at 60 columns it would be cut)
+        hints = "; hints allowed" if room.get("hints") is True else ""
+        out += _copied(
+            f"Time limit: {limit_text}; up to {as_int(room.get('max_players'))} racers; "
+            f"{as_int(room.get('watchers'))} watching{hints}",
+            width,
         )
         if room.get("rated") is False:  # (a seeded room's first race: ratings.md)
             said = "Not rated: its deal was chosen by its seed (a rematch is)."

@@ -181,6 +181,19 @@ def test_a_seeded_rooms_first_race_says_it_is_not_rated() -> None:
     assert "Not rated" not in screen(in_room("lobby", rated=True))
 
 
+def test_a_lobby_says_when_its_room_allows_hints() -> None:
+    """A room made with hints says so in its lobby, as the browser's does ("hints
+    allowed"): the terminal's said only "Time limit: 3:00 a race; up to 8 racers". A room
+    without them says nothing of hints."""
+    for width in (80, 60):
+        shown = screen(in_room("lobby", hints=True, time_limit=180), width=width)
+        said = " ".join(shown.split())
+        assert "Time limit: 3:00 a race; up to 8 racers; 1 watching; hints allowed" in said, shown
+        assert "…" not in shown, shown
+        for without in (in_room("lobby", hints=False), in_room("lobby")):
+            assert "hint" not in screen(without, width=width)
+
+
 def test_countdown() -> None:
     check_golden("screen-countdown", screen(in_room("countdown"), now=START - 2_400))
 
