@@ -201,9 +201,19 @@ def candidates(label: str, legal: Sequence[str]) -> list[str]:
 
 
 def interpret(
-    text: str, context: str, legal: Sequence[str] = (), labels: Collection[str] = ()
+    text: str,
+    context: str,
+    legal: Sequence[str] = (),
+    labels: Collection[str] = (),
+    keys: str | None = None,
 ) -> Action:
-    """The action a typed line asks for in ``context`` (see :meth:`Model.context`)."""
+    """The action a typed line asks for in ``context`` (see :meth:`Model.context`). A line
+    that means nothing there is told ``keys``: the keys line's words for the state on the
+    table (:func:`client_cli.keys_line.key_words`); without them, the context's own.
+
+    >>> interpret("foo", "over", keys="n the same deal again (practice) · q quit").note
+    "'foo' means nothing here: n the same deal again (practice) · q quit"
+    """
     stripped = text.strip()
     if context == "confirm":
         return Action("yes") if stripped.lower() in ("y", "yes") else Action("no")
@@ -227,7 +237,8 @@ def interpret(
         if not rest:
             return Action(kind)
     if context != "play":
-        return Action("say", note=f"{stripped!r} means nothing here: {KEYS.get(context, '')}")
+        offered = KEYS.get(context, "") if keys is None else keys
+        return Action("say", note=f"{stripped!r} means nothing here: {offered}")
     keyword = word in _WORDS or word in local
     if keyword and rest and normalize(stripped) not in legal and word not in labels:
         # (sent as the move "resignnow", it came back as "cannot read 'resignnow'")

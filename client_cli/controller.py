@@ -21,7 +21,6 @@ from rich.console import Console
 
 from .board_race import result_message
 from .challenge import made_lines, news_notice, verdict_line
-from .commands import interpret
 from .connection import (
     DOWN,
     RETRYING,
@@ -43,6 +42,7 @@ from .endings import (
     result_note,
     with_made,
 )
+from .keys_line import understood
 from .model import (
     CHALLENGE,
     ERROR,
@@ -324,10 +324,8 @@ class Client:
             if not text.strip():
                 return
         game = model.game
-        legal = game.legal if game is not None else []
-        labels = game.labels if game is not None else frozenset()
         context = model.context()
-        action = interpret(text, context, legal, labels)
+        action = understood(model, text)
         if context == "confirm":
             question, model.confirm = model.confirm, None
             model.say("", INFO)

@@ -21,7 +21,8 @@ from .cards import card_words
 from .challenge import command, http_url
 from .challenge_screen import challenge_panel, countdown_body, racers, result_lines
 from .clicks import Hit
-from .commands import KEYS, NUMBERED, narrowed, numbered_piles
+from .commands import narrowed, numbered_piles
+from .keys_line import key_words
 from .legend import legend
 from .lines import (
     Glyphs,
@@ -365,29 +366,7 @@ def _message(
 
 def _keys(model: Model, width: int, height: int = 0) -> Text:
     context = model.context()
-    words = KEYS.get(context, "")
-    game = model.game
-    if context == "confirm" and model.confirm in KEYS:
-        words = KEYS[model.confirm]
-    if context == "play" and game is not None:
-        if numbered_piles(game.labels):
-            words = words.replace(*NUMBERED)
-        if game.pairs:  # nothing goes home a card at a time
-            words = words.replace(" · + home", "")
-        if not model.hints_allowed:
-            words = words.replace(" · ? hint", "")
-    if context == "over" and model.daily_kind is not None:
-        words = KEYS["daily-over"]
-    if context == "over" and game is not None and game.lost is not None and game.lost.undo:
-        words = f"u undo · {words}".replace(" · h help", "")  # (the line has room for 80)
-    if context in ("lobby", "finished") and not model.is_host:
-        words = KEYS[f"{context}-guest"]
-    if context == "finished" and (model.room or {}).get("quick"):
-        words = KEYS["finished-quick"]  # (a quick room has no host, and no rematch)
-    race = model.challenge
-    if context in ("challenge-countdown", "challenge-wait") and race is not None and not race.cid:
-        # a quick race's ghosts, or none (a fresh deal, alone)
-        words = KEYS[context.replace("challenge", "quick" if race.ghosts else "alone")]
+    words = key_words(model)  # (what a line that means nothing here is told, too)
     if model.help:
         words = "Enter or Esc: back to the table"
     if model.page is not None:
