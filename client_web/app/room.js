@@ -104,6 +104,8 @@ export function drawRacers(box, rows, me, unit) {
 export function resultsTable(results, me, unit) {
   // a rated race's (docs/ratings.md): each racer's rating after it, and its change
   const rated = results.some((r) => typeof r.rating === "number");
+  // the hints each racer was given, where any was (a room made with hints allowed)
+  const hinted = results.some((r) => typeof r.hints === "number" && r.hints > 0);
   // on a phone the result goes under the name (app.css), leaving the name the result's
   // column to fit in
   const rows = results.map((r) => {
@@ -128,6 +130,7 @@ export function resultsTable(results, me, unit) {
       h("td", { class: "n" }, r.time_ms === null || r.time_ms === undefined ? "—" : clock(r.time_ms)),
       h("td", { class: "n" }, String(r.moves)),
       h("td", { class: "n" }, unit === "pairs" ? `${r.home / 2}/${r.total / 2}` : `${r.home}/${r.total}`),
+      hinted ? h("td", { class: "n" }, String(r.hints || 0)) : null,
       rated ? h("td", { class: "n rating" }, ratingChange(r)) : null,
     );
   });
@@ -147,6 +150,7 @@ export function resultsTable(results, me, unit) {
           "time",
           "moves",
           unit === "pairs" ? "pairs" : "home",
+          ...(hinted ? ["hints"] : []),
           ...(rated ? ["rating"] : []),
         ].map((t) => h("th", { class: t === "result" ? "result" : t === "player" ? "" : "n" }, t)),
       ),
@@ -484,18 +488,29 @@ export class RoomScreen {
       replace(this.barsBox);
       return;
     }
+    /** @type {Message[]} */
+    const results = room.state === "finished" && Array.isArray(room.results) ? room.results : [];
+    if (results.length) {
+      // a race over: a bar for each of its racers, ended as their result is, however the
+      // page came to it (a room read afresh after the server came back had no `results`
+      // event to end them by; one who joined for the rematch had a bar of a race they
+      // were not in)
+      drawRacers(
+        this.barsBox,
+        results.map((r) => ({ ...(this.progress.get(r.player) || {}), ...r, name: r.player })),
+        this.me,
+        this.unit(),
+      );
+      return;
+    }
     const names = playersOf(room).map((p) => p.name);
     for (const name of this.progress.keys()) if (!names.includes(name)) names.push(name);
-    // a race over ends each bar as its result does, however the page came to it (a room
-    // read afresh after the server came back had no `results` event to end them by)
-    const results = new Map((room.results || []).map((/** @type {Message} */ r) => [r.player, r]));
     drawRacers(
       this.barsBox,
-      names.map((name) => {
-        const last = this.progress.get(name) || playersOf(room).find((q) => q.name === name) || {};
-        const result = results.get(name);
-        return { name, ...last, ...(result && result.status ? { status: result.status } : {}) };
-      }),
+      names.map((name) => ({
+        name,
+        ...(this.progress.get(name) || playersOf(room).find((q) => q.name === name) || {}),
+      })),
       this.me,
       this.unit(),
     );

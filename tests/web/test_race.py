@@ -11,7 +11,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from tests.app.client import player
+from tests.app.client import player, racing
 from tests.app.conftest import ServerProcess
 
 from .conftest import http, shot, signed_in
@@ -272,6 +272,14 @@ def test_a_timed_race_on_a_phone_to_its_end(browser: Any, web_server: ServerProc
         assert "hint:" not in page.inner_text(".race-game")
         statuses = page.eval_on_selector_all(".bar-row", "rs => rs.map(r => r.dataset.status)")
         assert statuses == ["timeout", "timeout"], statuses
+        # the hints each was given, in the results (they were said nowhere)
+        heads = page.eval_on_selector_all(".results th", "hs => hs.map(h => h.textContent)")
+        column = heads.index("hints")
+        hints = page.eval_on_selector_all(
+            ".results tbody tr",
+            f"rs => rs.map(r => [r.dataset.player, r.children[{column}].textContent])",
+        )
+        assert sorted(hints) == [["tim", "1"], ["tom", "0"]], hints
         # (in words people say: "timeout" read like a fault of the software)
         assert page.locator(".bar-row .nums:has-text('time ran out')").count() == 2
         assert page.inner_text(".race-game .status").startswith("time ran out, ")
@@ -320,5 +328,40 @@ def test_a_race_whose_time_ran_out_while_the_server_was_down_ends_its_bars_so(
         statuses = page.eval_on_selector_all(".bar-row", "rs => rs.map(r => r.dataset.status)")
         assert statuses == ["timeout", "timeout"], statuses
         assert page.locator(".bar-row .nums:has-text('time ran out')").count() == 2
+    finally:
+        context.close()
+
+
+async def a_race_over(url: str) -> str:
+    """Two racers' race at The Gate, both resigned: the room's code."""
+    ann, bob = await player(url, "rae"), await player(url, "rob")
+    try:
+        code = await racing(ann, bob)
+        for who in (ann, bob):
+            await who.call("resign")
+        await ann.event("results")
+        return code
+    finally:
+        for who in (ann, bob):
+            await who.close()
+
+
+def test_one_who_joins_a_race_over_sees_the_bars_of_its_racers(
+    browser: Any, web_server: ServerProcess
+) -> None:
+    """A player who joins a finished room from its link (for its rematch) sees the bars
+    of the race's racers, as its results: they had a bar of their own, "0/52 · 0 moves",
+    for a race they were not in."""
+    with ThreadPoolExecutor(1) as pool:
+        code = pool.submit(asyncio.run, a_race_over(web_server.url)).result(30)
+    context = browser.new_context(viewport={"width": 360, "height": 740})
+    try:
+        page = context.new_page()
+        page.goto(f"{http(web_server)}/r/{code}")
+        register(page, "maxi")
+        page.wait_for_selector('.players li[data-player="maxi"]')
+        page.wait_for_selector(".results table")
+        bars = page.eval_on_selector_all(".bar-row", "rs => rs.map(r => r.dataset.player)")
+        assert sorted(bars) == ["rae", "rob"], bars
     finally:
         context.close()
