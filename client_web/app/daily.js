@@ -350,7 +350,7 @@ export class DailyScreen {
     if (message.type === "daily_result") {
       this.ended = message;
       // (the board's rank as it finished: others finish later, and some before it)
-      const held = message.review ? "held for review" : `rank ${message.rank} as you finished`;
+      const held = message.review ? "held for review" : `rank ${message.rank} on the day's board so far`;
       replace(
         this.top,
         h("h1", {}, `Daily ${message.status}: ${held}`),

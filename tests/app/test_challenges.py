@@ -196,6 +196,22 @@ async def test_a_challenge_of_todays_daily_opens_after_the_takers_ranked_attempt
     await bob.call("resign", game=mine["game"])
     taken = await bob.call("challenge_take", challenge=challenge["id"])
     assert taken["type"] == "challenge_taken"
+    await bob.event("challenge_start")
+    await bob.call("resign", game=taken["game"])
+    await bob.event("challenge_result")
+    # until the day's reset its table names no replay bob may not open: ann's daily
+    # game's is not public (its link was refused: "public after the day's reset"), his
+    # own is his
+    shown = await bob.call("challenge_show", challenge=challenge["id"])
+    ghost, own = shown["table"][0], next(e for e in shown["table"] if e["player"] == "bob")
+    assert "replay" not in ghost and "replay" not in shown["challenge"], shown
+    assert own["replay"] == taken["game"], shown
+    assert (await bob.call("replay", replay=own["replay"]))["replay"]["id"] == own["replay"]
+    refused = await bob.request("replay", replay=challenge["replay"])
+    assert refused["code"] == "not_public", refused
+    # its player sees their own, and no taker's
+    table = (await ann.call("challenge_show", challenge=challenge["id"]))["table"]
+    assert [e.get("replay") for e in table] == [challenge["replay"], None], table
 
 
 async def test_hints_in_a_challenge_follow_the_game_raced(server: Running) -> None:

@@ -225,7 +225,7 @@ def test_a_daily_is_started_when_ready_played_and_shared(
         assert "streak" in page.inner_text(".result-line")
         # its rank is the board's as it finished: it said "rank 1" all day, however many
         # finished before it since
-        assert page.inner_text(".daily h1") == "Daily resigned: rank 1 as you finished"
+        assert page.inner_text(".daily h1") == "Daily resigned: rank 1 on the day's board so far"
         # when the next deal comes, as the page said before the attempt (it said nothing)
         resets = r"A new deal in \d+:\d\d(:\d\d)? \(00:00 UTC\)\."
         assert re.search(resets, page.inner_text(".daily"))

@@ -359,6 +359,12 @@ class Challenging(Part):
             reveal = pid is not None and (pid == record["owner"] or mine is not None)
         if not reveal:
             top = [ch.hidden(e) for e in top]
+        elif ch.daily_open_at(record, self.now()) is not None:
+            # a daily deal's games are public after the day's reset: the viewer's own only
+            own = mine["replay"] if mine is not None else None
+            if pid == record["owner"]:
+                own = record["replay"]
+            top = [e if e.get("replay") == own else ch.hidden(e) for e in top]
         return top, takers.get(pid) if pid is not None else None
 
     async def named(self, record: dict[str, Any]) -> dict[str, Any]:
@@ -373,8 +379,9 @@ class Challenging(Part):
         self, record: dict[str, Any], pid: str | None, reveal: bool = False
     ) -> dict[str, Any]:
         mine = pid is not None and pid == record["owner"]
-        out = ch.shown(record, mine=mine, reveal=reveal or mine)
         opens = ch.daily_open_at(record, self.now())
+        # (a daily deal's game, the ghost's, is public after the day's reset: its player's)
+        out = ch.shown(record, mine=mine, reveal=(reveal and opens is None) or mine)
         out["opens_at"] = opens
         return out
 
