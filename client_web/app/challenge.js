@@ -219,6 +219,8 @@ export class ChallengeScreen {
     const hints = this.challenge ? this.challenge.hints : true;
     this.game = new GameScreen(this.app, start, {
       hints,
+      // a daily deal's, before the day's reset (`opens_at`): reviewed after it
+      secret: Boolean(this.challenge && this.challenge.opens_at),
       clockFrom: () => (this.race ? this.race.start_at : start.start_at),
       onOver: () => this.waiting(),
     });

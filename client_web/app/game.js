@@ -44,6 +44,8 @@ import { cardWords } from "./cards.js";
  * @property {() => number | null | undefined} [clockTo]
  * @property {string} [label]
  * @property {boolean} [untabled] a race against ghosts that keeps no table (a quick race's)
+ * @property {boolean} [secret] a game of a daily deal before the day's reset: no review yet
+ *   (it would tell the order of the stock; the server refuses it)
  */
 
 /**
@@ -445,7 +447,7 @@ export class GameScreen {
     const note = h("p", { class: "note", role: "status" }, cardWords(this.note));
     const maker = this.over && this.maker ? this.maker.node : null;
     // a game of today's daily deal is reviewed after the reset (its replay page has the button)
-    const reviewable = this.over && this.kind !== "daily" && this.kind !== "practice";
+    const reviewable = this.over && this.kind !== "daily" && this.kind !== "practice" && !this.opts.secret;
     if (reviewable && (!this.reviewer || this.reviewer.game !== this.id))
       this.reviewer = { game: this.id, node: reviewBox(app, this.id) };
     const reviewer = reviewable && this.reviewer ? this.reviewer.node : null;

@@ -463,3 +463,40 @@ def test_a_challenge_given_up_early_shows_the_ghost_as_it_ended(
         assert "1 move" in bar.locator(".nums").inner_text()
     finally:
         context.close()
+
+
+async def a_daily_played(url: str, name: str) -> str:
+    """``name`` resigns today's ranked daily of The Gate: their token."""
+    client = await player(url, name)
+    try:
+        daily = await client.call("daily", game="gate")
+        await client.call("resign", game=daily["game"])
+        return str(client.token)
+    finally:
+        await client.close()
+
+
+def test_a_challenge_of_todays_daily_raced_offers_nothing_the_reset_keeps(
+    browser: Any, web_server: ServerProcess
+) -> None:
+    """One whose ranked attempt is over races a challenge of today's daily: its game over
+    offers no Review (the server refused it: a review tells the order of the stock) and
+    its table no replay but their own (the ghost's was refused: public after the reset)."""
+    with ThreadPoolExecutor(1) as pool:
+        cid = pool.submit(asyncio.run, a_daily_challenge(web_server.url, "kip")).result(30)
+        token = pool.submit(asyncio.run, a_daily_played(web_server.url, "lou")).result(30)
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        page.on("dialog", lambda dialog: dialog.accept())
+        signed_in(page, http(web_server), token, f"/c/{cid}")
+        page.click("[data-act=take]")
+        page.wait_for_selector(".race-game .pile", timeout=10000)
+        page.click(".race-game [data-act=resign]")
+        page.wait_for_selector(".challenge-result .verdict")
+        page.wait_for_selector(".results-table tr[data-player=kip]")
+        assert page.locator("[data-act=review]").count() == 0
+        assert page.locator(".results-table tr[data-player=kip] a").count() == 0
+        assert page.locator(".results-table tr[data-player=lou] a").count() == 1
+    finally:
+        context.close()
