@@ -59,7 +59,9 @@ export function reviewLines(r) {
     );
   else if (r.found === "still_winnable")
     lines.push(
-      `The game ended in a position a player who knew the stock could still win (after ${count(r.moves, "move")}).`,
+      r.moves
+        ? `The game ended in a position a player who knew the stock could still win (after ${count(r.moves, "move")}).`
+        : "The game was resigned before its first move: a player who knew the stock could win this deal.",
     );
   else if (r.found === "deal_lost")
     lines.push("This deal could not be won, even by a player who knew the stock: nothing you did lost it.");

@@ -69,3 +69,10 @@ test("a game left winnable after one move says move, not moves", () => {
     "The game ended in a position a player who knew the stock could still win (after 1 move).",
   );
 });
+
+test("a game resigned before its first move says so, not 'after 0 moves'", () => {
+  assert.equal(
+    reviewLines({ found: "still_winnable", moves: 0 }).lines[0],
+    "The game was resigned before its first move: a player who knew the stock could win this deal.",
+  );
+});
