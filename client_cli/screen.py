@@ -12,6 +12,7 @@ terminal.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from itertools import takewhile
 
 from rich.text import Text
 
@@ -364,6 +365,17 @@ def _message(
     return out
 
 
+def _message_most(model: Model, width: int, height: int) -> int:
+    """The lines the message takes wrapped whole between words at ``width``: as many as
+    it needs, up to a third of the ``height`` lines (or two). Cut to the lines a screen
+    had free, a refusal lost its end: under a challenge's full table, "...a review tells
+    [...]" at 80 columns."""
+    if not model.message:
+        return 1
+    most = max(2, height // 3)
+    return len(wrap(card_words(model.message, ascii=model.ascii), width - 1, "", most))
+
+
 def _keys(model: Model, width: int, height: int = 0) -> Text:
     context = model.context()
     words = key_words(model)  # (what a line that means nothing here is told, too)
@@ -441,7 +453,7 @@ def render_screen(
     ):
         game_body = _game_body(model, width, height - 2, now, hits)
         return _finish(model, [*top, *game_body, keys], width)
-    message = _message(model, width)
+    message = _message(model, width, most=_message_most(model, width, height))
     room = height - len(top) - len(message) - 1
     bottom = [*message, keys]
     body: list[Text]
@@ -470,7 +482,8 @@ def _game_body(
     does not change with the message (a row the layout anchors stays put); a message
     takes a second line only where the board leaves one free. ``hits`` (screen lines:
     the header is line 0) gets where the piles and the legal moves are. Where the board
-    leaves no line free, a message of two lines takes the legend's line instead."""
+    leaves no line free, a message of two lines takes the legend's line instead; a longer
+    one takes what it needs (:func:`_message_most`) from the table's last lines."""
     game = model.game
     assert game is not None
     above = [game_line(model, width, now), *ranked_line(model, width)]
@@ -498,6 +511,16 @@ def _game_body(
         # with the next message) rather than lose its end ("...until [...]": a daily's
         # greeting lost its streaks at 80 columns)
         under, most = [], 2
+    need = _message_most(model, width, height)
+    if need > most:
+        # a message longer still is whole all the same (under a challenge's full table a
+        # refusal ended "...a review tells [...]"): it takes the table's last lines, a
+        # board's blank ones first, then the legend's, then the table's own, all back
+        # with the next message
+        blank = len(list(takewhile(lambda line: not line.plain.strip(), reversed(table))))
+        if under and need - 1 > max(room - len(table), 0) + blank:
+            under = []
+        most = need
     if model.confirm == "daily":
         # the question before a ranked clock starts (new GAME over a daily), read whole
         # before Enter starts it: it takes the legend's line and the board's last ones,
