@@ -37,6 +37,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from . import pager
+from .challenge import command
 from .connection import ServerError
 from .lines import aside, plural
 from .render import render
@@ -214,7 +215,10 @@ def cmd_review(args: argparse.Namespace) -> int:
         reply = asyncio.run(ask())
     except ServerError as exc:
         if exc.code == "review_later":
-            aside(f"patience-race: {exc.message}: then, patience-race review {gid}")
+            # the command on a line of its own, with --server where it is needed (it
+            # lacked it), for it to work as pasted; wrapped between words (aside)
+            again = command(args.server, f"review {gid}")
+            aside(f"patience-race: {exc.message}. After the reset:\n  {again}")
             return 1
         return _fail(args, exc)
     except Exception as exc:
