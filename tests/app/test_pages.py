@@ -136,7 +136,9 @@ async def test_index_and_replay_pages(server: Running) -> None:
     assert " · 1 move · " in body  # one move played (it said "1 moves")
     # a player's replay can be raced: in the browser, or with the terminal's command
     assert f'href="/play#replay={replay}"' in body and "Race this" in body
-    assert f"patience-race challenge --replay {replay}" in body
+    # (with the server's address, this not being the terminal's default: as pasted)
+    port = server.web.port
+    assert f"patience-race challenge --replay {replay} --server ws://127.0.0.1:{port}" in body
 
 
 async def test_a_bad_links_page_says_what_to_check_and_leads_to_the_games(
@@ -252,3 +254,14 @@ def test_a_replay_page_says_its_hints_and_its_entries_in_words() -> None:
     assert " · 1 move · 1/52 home · 2 hints · " in page, page
     cells = [c.split("</td>")[0] for c in page.split("<td>")[1:]]
     assert cells == ["b4&gt;t3", "hint", "undo", "resign"], cells
+
+
+def test_the_pages_know_the_terminals_default_server() -> None:
+    """A page's terminal command leaves out ``--server`` only for the server the terminal
+    asks when given none, which the browser's link box knows too (``devices.js``)."""
+    from client_cli.config import DEFAULT_SERVER
+    from server.app.transport.pages import TERMINAL_DEFAULT
+
+    assert TERMINAL_DEFAULT == DEFAULT_SERVER
+    devices = (Path(__file__).parents[2] / "client_web" / "app" / "devices.js").read_text()
+    assert f'const TERMINAL_DEFAULT = "{DEFAULT_SERVER}";' in devices

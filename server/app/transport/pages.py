@@ -197,15 +197,41 @@ def no_client_html(why: str) -> str:
     return html_page("Patience Race: browser client", body)
 
 
-def race_this(replay: dict[str, Any]) -> str:
+#: the server the terminal client asks when given none (``client_cli.config``): a command
+#: for any other carries ``--server``
+TERMINAL_DEFAULT = "ws://127.0.0.1:8765"
+
+
+def terminal_command(words: str, url: str | None) -> str:
+    """A ``patience-race`` command for the server of the page at ``url`` (its websocket
+    on the same host and port), with ``--server`` unless it is the terminal's default, so
+    that it works as pasted, as the clients print theirs.
+
+    >>> terminal_command("challenge --replay ab", "https://race.example.org/replay/ab")
+    'patience-race challenge --replay ab --server wss://race.example.org'
+    >>> terminal_command("challenge --replay ab", "http://127.0.0.1:8765/replay/ab")
+    'patience-race challenge --replay ab'
+    """
+    if url is None:
+        return f"patience-race {words}"
+    scheme, _, rest = url.partition("://")
+    server = f"{'wss' if scheme == 'https' else 'ws'}://{rest.partition('/')[0]}"
+    if server == TERMINAL_DEFAULT:
+        return f"patience-race {words}"
+    return f"patience-race {words} --server {server}"
+
+
+def race_this(replay: dict[str, Any], url: str | None = None) -> str:
     """A player's replay offers to race its ghost on the same deal (a book line is no
-    player's game): in the browser client, or with the terminal client's command."""
+    player's game): in the browser client, or with the terminal client's command for the
+    server of the page at ``url``."""
     if replay.get("kind") == replays.BOOK:
         return ""
     rid = escape(str(replay["id"]))
+    typed = escape(terminal_command(f"challenge --replay {replay['id']}", url))
     return (
         f'<p><a href="/play#replay={rid}">Race this</a>: the same deal against this game\'s '
-        f"ghost (in a terminal: <code>patience-race challenge --replay {rid}</code>)</p>"
+        f"ghost (in a terminal: <code>{typed}</code>)</p>"
     )
 
 
@@ -232,7 +258,7 @@ def committed(replay: dict[str, Any]) -> str:
     )
 
 
-def replay_html(replay: dict[str, Any], meta: str = "") -> str:
+def replay_html(replay: dict[str, Any], meta: str = "", url: str | None = None) -> str:
     result = replay.get("result", {})
     name = GAMES[replay["game"]].name if replay.get("game") in GAMES else replay.get("game")
     moves = "".join(
@@ -259,7 +285,7 @@ def replay_html(replay: dict[str, Any], meta: str = "") -> str:
         f" · rules version {version}</p>{book_par(replay)}{rules_note}{committed(replay)}"
         f"<table><thead><tr><th class=n>#</th><th class=n>time</th><th>move</th></tr></thead>"
         f"<tbody>{moves}</tbody></table>"
-        f"{race_this(replay)}"
+        f"{race_this(replay, url)}"
         f'<p class=muted><a href="/replay/{escape(str(replay["id"]))}.json">JSON</a> '
         "(check it: <code>patience-race-server verify FILE</code>)</p>"
     )

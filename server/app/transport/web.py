@@ -285,7 +285,7 @@ async def replay_page(server: WebServer, found: Found) -> Answer:
     if found.route.form == JSON:
         return Answer(200, JSON, json.dumps(replay))
     meta = previews.meta_tags(previews.replay_preview(replay), found.url)
-    return Answer(200, HTML, pages.replay_html(replay, meta))
+    return Answer(200, HTML, pages.replay_html(replay, meta, found.url))
 
 
 async def commitments_answer(server: WebServer, found: Found) -> Answer:
