@@ -218,7 +218,7 @@ export function linkCodeForm(app, signedIn) {
           event.preventDefault();
           const code = normalCode(input.value);
           if (code === null) {
-            note.textContent = "A link code is 8 letters and digits, like ABCD-EFGH.";
+            note.textContent = "A link code is 8 letters and digits, like ABCD-EFGH (no 0, 1, I, L, O or U).";
             input.focus();
             return;
           }

@@ -123,6 +123,10 @@ export function nameForm(door, code, challenge) {
           signedIn(door, reply);
         } catch (error) {
           note.textContent = error instanceof ServerError ? error.message : String(error);
+          // (their own name, perhaps, on a new device: the terminal says the same)
+          if (error instanceof ServerError && error.code === "name_taken")
+            note.textContent +=
+              ". If it is yours: 'Have a link code?' below, with a code from a device where you play. Else another name.";
         }
       },
     },

@@ -148,7 +148,9 @@ def test_a_terminals_link_code_signs_a_phone_in_to_its_game(
         page.click("summary:has-text('Have a link code?')")
         page.fill("input[name=link-code]", "abcd-efg1")
         page.click("text=Sign in with the code")
-        page.wait_for_selector(".link-form .note:has-text('8 letters and digits')")
+        # which letters and digits a code never has, as the terminal says (a code of
+        # "0000 0000" is 8 digits, and it was told only "8 letters and digits")
+        page.wait_for_selector(".link-form .note:has-text('(no 0, 1, I, L, O or U)')")
         page.fill("input[name=link-code]", "2222-2222")
         page.click("text=Sign in with the code")
         page.wait_for_selector(".link-form .note:has-text('no link code 2222-2222')")

@@ -31,6 +31,8 @@ def test_a_change_of_name_on_the_home_screen(browser: Any, web_server: ServerPro
         # short, as if that one were taken too)
         register(page, "LEE")
         page.wait_for_selector(".welcome .note:has-text(\"the name 'LEE' is taken\")")
+        # and, as the terminal says, what to do if it is one's own (on a new device)
+        assert "If it is yours: 'Have a link code?' below" in page.inner_text(".welcome .note")
         page.fill("input[name=name]", "k")
         assert page.inner_text(".welcome .note") == ""
         # a name too long, pasted, is said too long; it was cut to its first twenty letters
