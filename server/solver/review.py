@@ -223,11 +223,14 @@ def over_par(
     budget_s: float,
     par: int | None = None,
     shortest: bool = False,
+    known: list[str] | None = None,
 ) -> dict[str, Any]:
     """How far over par the game won along ``line`` was: ``par`` when it is given (a
     daily's book line: ``shortest`` whether it is proved the shortest), else the shortest
     winning line A* finds from the deal within ``budget_s`` seconds, bounded by ``line``
-    (``par_line``, checked; ``shortest`` when A* proved it). The answer: ``moves``,
+    or by ``known``, a shorter winning line from the deal (the shortest an earlier review
+    of it found, checked by the caller), whichever is shorter (``par_line``, checked;
+    ``shortest`` when A* proved it). The answer: ``moves``,
     ``par``, ``over`` (moves over par; below 0 under it), ``par_from`` (``book`` or
     ``found``), ``shortest``, ``par_line`` (None for a book's), ``seconds``."""
     started = time.perf_counter()
@@ -237,7 +240,8 @@ def over_par(
     direct, detour = without_detours(game_id, seed, line)
     if par is None:
         game = new_game(game_id, seed=seed)
-        short = best_first(game, hooks_for(game_id), known=direct, deadline=started + budget_s)
+        bound = known if known is not None and len(known) < len(direct) else direct
+        short = best_first(game, hooks_for(game_id), known=bound, deadline=started + budget_s)
         check_line(game_id, short.line, seed=seed)
         par_line, par, shortest, nodes = (
             list(short.line),
@@ -299,15 +303,18 @@ def review(
     won: bool,
     budget_s: float,
     book: dict[str, Any] | None = None,
+    known: list[str] | None = None,
 ) -> dict[str, Any]:
     """The worker's task: :func:`over_par` for a game that ended won, else
     :func:`where_lost`; ``book``: the daily deal's book line and par (``line``, ``par``,
-    ``shortest``), or None. Plain data in and out."""
+    ``shortest``), or None; ``known``: the shortest winning line of the deal earlier
+    reviews found (checked), or None. Plain data in and out."""
     if won:
         if book is not None and book.get("par") is not None:
             return over_par(
                 game_id, seed, line, budget_s, int(book["par"]), bool(book.get("shortest"))
             )
-        return over_par(game_id, seed, line, budget_s)
-    known = None if book is None else book.get("line")
+        return over_par(game_id, seed, line, budget_s, known=known)
+    if book is not None and book.get("line") is not None:
+        known = book["line"]
     return where_lost(game_id, seed, line, budget_s, known=known)

@@ -37,6 +37,27 @@ def effective_line(replay: dict[str, Any]) -> tuple[list[str], list[int]]:
     return line, entries
 
 
+def wins_found(line: list[str], found: dict[str, Any]) -> list[list[str]]:
+    """The winning lines from the deal a review found (each checked where it was found):
+    a won game's par line, or a lost game's moves up to where a win was still possible
+    followed by the continuation that wins from there.
+
+    >>> wins_found(["a", "b", "c"], {"par_line": ["x", "y"]})
+    [['x', 'y']]
+    >>> wins_found(["a", "b", "c"], {"at": 1, "continuation": ["y", "z"]})
+    [['a', 'y', 'z']]
+    >>> wins_found(["a"], {"found": "deal_lost"})
+    []
+    """
+    wins: list[list[str]] = []
+    if found.get("par_line") is not None:
+        wins.append([str(m) for m in found["par_line"]])
+    at = found.get("at")
+    if found.get("continuation") is not None and isinstance(at, int):
+        wins.append(line[:at] + [str(m) for m in found["continuation"]])
+    return wins
+
+
 def step_of(replay: dict[str, Any], entries: list[int], k: int) -> int:
     """The replay's step (entries played) at which it shows the position after the
     line's first ``k`` moves, as the player last stood in it: just before the line's

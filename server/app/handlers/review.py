@@ -46,7 +46,7 @@ from ..domain import review as rv
 from ..domain.games import WON
 from ..store.keys import REVIEW_CLAIM_MS
 from ..store.limits import Limit, Limiter
-from ..store.reviews import GameReviews
+from ..store.reviews import DealLines, GameReviews
 from .base import Context, Handler, Part, Session, refuse
 from .replays import Replaying
 
@@ -74,6 +74,7 @@ class Reviewing(Part):
         super().__init__(ctx)
         self.replaying = replaying
         self.kept = GameReviews(ctx.redis)
+        self.deal_lines = DealLines(ctx.redis)
         self.limits = Limiter(ctx.redis)
         #: the reviews being worked out through this process, by game: one search each
         self._working: dict[str, asyncio.Future[dict[str, Any]]] = {}
@@ -196,6 +197,8 @@ class Reviewing(Part):
         line, entries = rv.effective_line(replay)
         won = replay["result"]["status"] == WON
         book = await self.book_of(replay)
+        version = replays.rules_version(replay)
+        known = None if book is not None else await self.known_line(game_id, version, seed)
         try:
             async with asyncio.timeout(WAIT_S):
                 await self._turn.acquire()
@@ -211,6 +214,7 @@ class Reviewing(Part):
                 won,
                 self.budget_s,
                 book,
+                known,
                 timeout=self.budget_s + MARGIN_S,
             )
         except TimeoutError:
@@ -226,7 +230,25 @@ class Reviewing(Part):
             view = replays.view_after(replay, rv.step_of(replay, entries, at))
         if found.get("par_line") is not None:
             check_line(game_id, list(found["par_line"]), seed=seed)
+        # the deal's shortest win found, shared by its reviews: par for the next won game
+        # of it (each review's own search, bounded by its player's line, had found each
+        # player "on par"), and a known win for the next lost one
+        if book is None:
+            for win in rv.wins_found(line, found):
+                await self.deal_lines.offer(game_id, version, seed, win)
         return rv.shown(replay, entries, found, view)
+
+    async def known_line(self, game_id: str, version: int, seed: int) -> list[str] | None:
+        """The deal's shortest winning line earlier reviews found, checked to win (a
+        line that does not, kept under other rules or tampered with, is not used)."""
+        line = await self.deal_lines.shortest(game_id, version, seed)
+        if line is None:
+            return None
+        try:
+            check_line(game_id, line, seed=seed)
+        except Exception:
+            return None
+        return line
 
     async def book_of(self, replay: dict[str, Any]) -> dict[str, Any] | None:
         """The book line and par of the daily deal a replay played (certified, its par

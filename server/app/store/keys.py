@@ -372,6 +372,15 @@ def review_key(gid: str) -> str:
     return f"grv:{{{gid}}}"
 
 
+def deal_line_key(game: str, rules_version: int, seed: int) -> str:
+    """The shortest winning line of a deal its games' reviews found (par for a deal
+    with no book line: ``handlers/review.py``)."""
+    return f"dln:{game}:{rules_version}:{seed}"
+
+
+#: how long a deal's shortest line found is kept, seconds, from when it was last bettered
+DEAL_LINE_TTL = 30 * 24 * 3600
+
 #: how long a game's review is kept, seconds (as long as a solo game's replay at least;
 #: a race's or a ranked daily's replay outlives it, and its review is worked out again)
 REVIEW_TTL = 7 * 24 * 3600

@@ -21,6 +21,7 @@ from .games import DELETE_IF_OURS as DELETE_IF_OURS
 from .games import FENCED as FENCED
 from .games import FENCED_APPEND as FENCED_APPEND
 from .games import FENCED_APPEND_SHA as FENCED_APPEND_SHA
+from .games import KEEP_SHORTER as KEEP_SHORTER
 from .games import LENGTHEN as LENGTHEN
 from .games import ROOM_CAS as ROOM_CAS
 from .games import SCRIPTS as SCRIPTS

@@ -168,3 +168,21 @@ async def load_scripts(conn: Any) -> None:
         log.debug("loading the scripts: %s; trying again", error)
 
     await loading_retry().call_with_retry(load, failed)
+
+
+#: A deal's shortest winning line found (``keys.deal_line_key``: ``moves``, its length,
+#: and ``line``, packed): kept if the deal has none yet or a longer one, for ``ttl``
+#: seconds from then. Returns 1 if it was kept, else 0.
+KEEP_SHORTER = Script(
+    ("deal",),
+    ("moves", "line", "ttl"),
+    """
+local deal = KEYS[1]
+local moves, line, ttl = ARGV[1], ARGV[2], ARGV[3]
+local old = redis.call('HGET', deal, 'moves')
+if old and tonumber(old) <= tonumber(moves) then return 0 end
+redis.call('HSET', deal, 'moves', moves, 'line', line)
+redis.call('EXPIRE', deal, ttl)
+return 1
+""",
+)
