@@ -97,7 +97,8 @@ def group_view(reply: Mapping[str, Any], server: str, ascii: bool = False) -> Re
     parts.append(HeadersWhole(table, first=(0,)))
     challenges = [c for c in reply.get("challenges") or [] if isinstance(c, Mapping)]
     if challenges:
-        parts += [Text(""), Text("Challenges made by members", style="bold")]
+        # (a member's game's challenge, which anyone who raced its replay may have made)
+        parts += [Text(""), Text("Members' challenges", style="bold")]
         for c in challenges:
             made = c.get("challenge")
             made = made if isinstance(made, Mapping) else {}

@@ -61,7 +61,9 @@ export function reviewLines(r) {
     lines.push(
       r.moves
         ? `The game ended in a position a player who knew the stock could still win (after ${count(r.moves, "move")}).`
-        : "The game was resigned before its first move: a player who knew the stock could win this deal.",
+        : r.status === "timeout"
+          ? "Time ran out before the game's first move: a player who knew the stock could win this deal."
+          : "The game was resigned before its first move: a player who knew the stock could win this deal.",
     );
   else if (r.found === "deal_lost")
     lines.push("This deal could not be won, even by a player who knew the stock: nothing you did lost it.");

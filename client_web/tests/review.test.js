@@ -76,3 +76,10 @@ test("a game resigned before its first move says so, not 'after 0 moves'", () =>
     "The game was resigned before its first move: a player who knew the stock could win this deal.",
   );
 });
+
+test("a game the clock ended before its first move says so, not that it was resigned", () => {
+  assert.equal(
+    reviewLines({ found: "still_winnable", moves: 0, status: "timeout" }).lines[0],
+    "Time ran out before the game's first move: a player who knew the stock could win this deal.",
+  );
+});

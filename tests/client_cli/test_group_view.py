@@ -42,6 +42,9 @@ def shown(server: str) -> str:
 
 def test_a_groups_challenges_mark_the_ghost_and_say_the_command_as_pasted() -> None:
     text = shown("ws://127.0.0.1:9311")
+    # the challenges of members' games, as the browser heads them: anyone who raced a
+    # member's replay may have made one ("made by members" credited the game's player)
+    assert "Members' challenges" in text and "made by" not in text, text
     assert "2. ann (ghost)" in text, text
     assert "1. bob " in text and "(ghost)" not in text.split("1. bob", 1)[1].splitlines()[0]
     assert "patience-race challenge ufb2dd7lm7qx6dyv --server ws://127.0.0.1:9311" in text
