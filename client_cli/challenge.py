@@ -396,7 +396,7 @@ def new_results(count: int, server: str = "") -> str:
 
 def listing(challenges: Sequence[Any], ascii: bool = False) -> HeadersWhole:
     """The player's challenges (a ``challenges`` reply), newest first: new results
-    marked."""
+    marked; each result counted in its challenge's ``unit`` (Nestor's: pairs off)."""
     g = Glyphs(ascii)
     out = Table(box=g.box, show_edge=False, pad_edge=False)
     out.add_column("new", justify="right", no_wrap=True)
@@ -413,7 +413,7 @@ def listing(challenges: Sequence[Any], ascii: bool = False) -> HeadersWhole:
             Text(f"{new} new", style="bold yellow") if new else Text(""),
             clean(c.get("id", ""), 32),
             clean(c.get("game_name") or c.get("game", ""), 40),
-            result_words(result if isinstance(result, Mapping) else {}),
+            result_words(result if isinstance(result, Mapping) else {}, unit_of(c)),
             str(as_int(c.get("takers"))),
         )
     return HeadersWhole(out, first=(2, 3))  # (the game's name and the result give)

@@ -172,10 +172,11 @@ def quick_result_lines(model: Model, result: dict[str, Any], width: int) -> list
     entries = result.get("table")
     entries = entries if isinstance(entries, list) else []
     ghosts = any(isinstance(e, dict) and e.get("ghost") for e in entries)
-    out = [Text(""), *_copied(quick_result(result), width, 2, "bold green" if first else "bold", 0)]
+    unit = "pairs" if model.counts_pairs else "cards"
+    said = quick_result(result, unit)
+    out = [Text(""), *_copied(said, width, 2, "bold green" if first else "bold", 0)]
     if ghosts:  # (alone: no table of one)
         out += [Text(""), Text("  Against the ghosts", style="bold")]
-        unit = "pairs" if model.counts_pairs else "cards"
         rows = lines_of(table(entries, model.me, model.ascii, False, unit), width - 2)
         out += [Text("  ") + row for row in rows]
     again = command(model.server, f"quick {model.game.rules}" if model.game else "quick")

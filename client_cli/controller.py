@@ -222,7 +222,7 @@ class Client:
             race = model.challenge
             if model.screen == CHALLENGE and race is not None and not race.cid:
                 model.apply_challenge_result({**event, "challenge": race.shown, "quick": True})
-                model.say(quick_result(event), GOOD if place_of(event) == 1 else INFO)
+                model.say(quick_result(event, model.unit), GOOD if place_of(event) == 1 else INFO)
         elif kind == "challenge_news":
             said = news_notice(event, model.games, model.pair_games, model.server)
             model.say(said, GOOD if not event.get("beat_you") else WARN)

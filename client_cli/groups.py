@@ -28,7 +28,7 @@ from rich.text import Text
 
 from . import pager
 from .boards import board_id, board_view, with_unit
-from .challenge import command, http_url, result_words
+from .challenge import command, http_url, result_words, unit_of
 from .connection import Connection, LinkError, ServerError
 from .lines import Glyphs, HeadersWhole, as_int, aside, race_time
 from .queries import _console, _fail, _me, _print, _render, _signed_in, cmd_top
@@ -110,7 +110,8 @@ def group_view(reply: Mapping[str, Any], server: str, ascii: bool = False) -> Re
                 if isinstance(entry, Mapping):
                     row = f"  {as_int(entry.get('rank'))}. {clean(entry.get('player', ''), 20)}"
                     row += " (ghost)" if entry.get("ghost") else ""  # (as the browser marks it)
-                    parts.append(Text(f"{row}  {result_words(entry)}"))
+                    # (in the challenge's unit: Nestor's counts pairs off, as its game does)
+                    parts.append(Text(f"{row}  {result_words(entry, unit_of(made))}"))
     if group.get("owner"):
         parts += [
             Text(""),

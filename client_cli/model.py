@@ -241,6 +241,11 @@ class Model:
             return self.game.pairs
         return clean((self.room or {}).get("game", ""), 32) in self.pair_games
 
+    @property
+    def unit(self) -> str:
+        """What progress here counts, as a challenge's ``unit``: ``pairs`` or ``cards``."""
+        return "pairs" if self.counts_pairs else "cards"
+
     def game_name(self, rules: str | None = None) -> str:
         rules = rules if rules is not None else (self.game.rules if self.game else "")
         if not rules and self.room:

@@ -51,8 +51,9 @@ def ghosts_words(msg: Mapping[str, Any]) -> str:
     return f"Nobody was matched in time: racing the ghosts of {who}, on their race's deal."
 
 
-def result_message(msg: Mapping[str, Any]) -> str:
-    """``quick_ghosts_result`` in a line.
+def result_message(msg: Mapping[str, Any], unit: str = "cards") -> str:
+    """``quick_ghosts_result`` in a line (``unit``: the game's, ``pairs`` where its cards
+    come off in pairs).
 
     >>> you = {"status": "won", "time_ms": 61_000, "moves": 88, "home": 52, "total": 52}
     >>> result_message({"rank": 2, "place": 2, "you": you, "table": [
@@ -82,6 +83,6 @@ def result_message(msg: Mapping[str, Any]) -> str:
     if place_of(row) < 1:
         row = msg
     if not any(isinstance(e, Mapping) and e.get("ghost") for e in entries):
-        return f"Your game: {result_words(you)}."
+        return f"Your game: {result_words(you, unit)}."
     place = placed(row, entries) if place_of(row) > 0 else "?"
-    return f"You finished {place} of {count} against the ghosts: {result_words(you)}."
+    return f"You finished {place} of {count} against the ghosts: {result_words(you, unit)}."
