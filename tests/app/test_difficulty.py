@@ -104,7 +104,7 @@ async def test_a_deal_graded_ahead_is_shown_before_and_during_its_day(
         code, _, page = await fetch(http(server) + f"/leaderboard/daily/{GAME}/{day}")
         assert f"Difficulty: {graded['grade']} for this game (the hint engine" in page
         code, _, index = await fetch(http(server) + "/")
-        assert code == 200 and f"Doubles and Quits</a> ({graded['grade']}) · " in index
+        assert code == 200 and f"Doubles and Quits</a> · graded {graded['grade']} · " in index
         await ann.call("resign")
         await ann.event("daily_result")
         practice = await ann.call("daily", game=GAME)

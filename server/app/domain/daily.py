@@ -129,6 +129,16 @@ def clock_text(ms: int) -> str:
     return f"{hours}:{minutes:02d}:{seconds:02d}" if hours else f"{minutes}:{seconds:02d}"
 
 
+def finish_text(ms: int) -> str:
+    """A won game's time on a board, to the tenth as the clients give it (to the second,
+    two times the board ranks apart read the same).
+
+    >>> finish_text(55_260), finish_text(3_723_400)
+    ('0:55.2', '1:02:03.4')
+    """
+    return f"{clock_text(ms)}.{max(ms, 0) // 100 % 10}"
+
+
 def result_line(
     game_name: str,
     day: str,

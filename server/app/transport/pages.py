@@ -48,7 +48,7 @@ def _duration(entry: dict[str, Any]) -> str:
     time_ms = entry.get("time_ms")
     if not entry.get("won"):
         return "—"
-    return d.clock_text(time_ms) if isinstance(time_ms, int) else ""
+    return d.finish_text(time_ms) if isinstance(time_ms, int) else ""
 
 
 def _got(entry: dict[str, Any], unit: Any) -> str:
@@ -168,7 +168,8 @@ def index_html(today: str, grades: dict[str, str] | None = None) -> str:
     grades = grades or {}
     items = "".join(
         f'<li><a href="/leaderboard/daily/{gid}/{today}">{escape(info.name)}</a>'
-        + (f" ({escape(str(grades[gid]))})" if grades.get(gid) else "")
+        # (after a name with brackets of its own: "The Gate (bars of three) (expert)")
+        + (f" · graded {escape(str(grades[gid]))}" if grades.get(gid) else "")
         + " · "
         f'<a href="/leaderboard/best/{gid}">best times</a> · '
         f'<a href="/leaderboard/wins/{gid}">most wins</a> · '
