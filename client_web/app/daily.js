@@ -224,7 +224,9 @@ export class DailyScreen {
     return Boolean(solo && solo.kind === "practice" && solo.rules === this.rules && solo.status === "playing");
   }
 
-  // Practise this deal, and the toggle that makes it a race against the board
+  // Practise this deal, and the toggle that makes it a race against the board (one label
+  // wherever it shows: "Practise against the board" beside an unticked "race the board"
+  // said what the toggle decides)
   practiceControls(label = "Practise this deal") {
     const toggle = h("input", {
       type: "checkbox",
@@ -358,7 +360,7 @@ export class DailyScreen {
         parLine(message, this.game),
         this.resultBox(message.line, message.streak),
         difficultyLine(message.difficulty),
-        this.practiceControls("Practise against the board"),
+        this.practiceControls(),
         this.boardLink(message.day),
         this.resets(),
       );

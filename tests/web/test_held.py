@@ -47,7 +47,7 @@ def test_a_held_daily_says_so_in_the_browser(browser: Any, redis_url: str, tmp_p
         assert note is not None
         said = note.inner_text()
         assert said.startswith("held for review: played faster than people play")
-        assert "goes on the public boards if an operator clears it" in said
+        assert "goes on the public boards if an operator clears it." in said  # (a sentence)
         shot(page, "daily-held")
         page.goto(f"{http(server)}/leaderboard/daily/gate")
         assert "ann" not in page.inner_text("body")

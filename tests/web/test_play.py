@@ -233,9 +233,12 @@ def test_a_daily_is_started_when_ready_played_and_shared(
         page.wait_for_selector("[data-act=copy]:text('Copied')")
         assert page.evaluate("navigator.clipboard.readText()") == text
         shot(page, "daily-result")
+        practise = page.inner_text("[data-act=practice]")
         page.reload()  # asked again, the day says it is done and offers practice
         page.goto(f"{http(web_server)}/play#daily=nestor")
         page.wait_for_selector("[data-act=practice]")
+        # in the same words ("Practise against the board", then "Practise this deal")
+        assert page.inner_text("[data-act=practice]") == practise == "Practise this deal"
         assert page.inner_text(".result-line code") == text
         # opened again, the same as at its end: the streaks (they were gone)
         assert "streak: 0 in this game" in page.inner_text(".result-line")

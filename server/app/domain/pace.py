@@ -184,5 +184,5 @@ def held_note(why: list[str]) -> str:
     """
     return (
         f"{HELD}: played faster than people play ({'; '.join(why)}). The result stands "
-        "for you, and goes on the public boards if an operator clears it"
+        "for you, and goes on the public boards if an operator clears it."
     )
