@@ -24,8 +24,9 @@ import { GAP, arrange, fannedRight } from "./layout.js";
 /**
  * What a board is drawn with besides its view: the legal moves (none: nothing lights up),
  * the pile picked, and the room it has in pixels (height Infinity, or none: its natural
- * height).
- * @typedef {{ legal: string[], picked: string | null, width: number, height?: number }} BoardState
+ * height); `still`: a board to look at, not to play (a replay's, a review's): its piles
+ * are no buttons, nor stops of Tab's.
+ * @typedef {{ legal: string[], picked: string | null, width: number, height?: number, still?: boolean }} BoardState
  */
 
 /**
@@ -226,8 +227,8 @@ export function drawBoard(root, view, state) {
     const pile = h("div", {
       class: classes.join(" "),
       dataset: { label: p.label, pile: p.label },
-      role: "button",
-      tabindex: 0,
+      role: state.still ? null : "button",
+      tabindex: state.still ? null : 0,
       "aria-pressed": state.picked === p.label ? "true" : null,
     });
     // its name from its content: the words below, read out; what is drawn is hidden from

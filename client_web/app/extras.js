@@ -358,19 +358,50 @@ export class ReplayScreen {
     this.playButton = button("Play", () => this.toggle(), { "data-act": "play" });
     this.stepText = h("span", { class: "step" });
     this.note = h("p", { class: "note", role: "status" });
+    // the viewer's keys, wherever the focus is (as the terminal's viewer has them): the
+    // arrows a step, Home and End the deal and the end, Space plays and pauses
+    this.keys = (/** @type {KeyboardEvent} */ e) => this.key(e);
+    document.addEventListener("keydown", this.keys);
     this.load();
   }
 
   destroy() {
     clearInterval(this.timer);
     this.box.stop();
+    document.removeEventListener("keydown", this.keys);
+  }
+
+  /** @param {KeyboardEvent} e */
+  key(e) {
+    if (!this.root.isConnected || !this.steps || e.ctrlKey || e.metaKey || e.altKey) return;
+    const target = /** @type {HTMLElement} */ (e.target);
+    // (a field, a list or a button keeps its own keys: Space presses a button focused)
+    if (target.closest && target.closest("input, select, textarea, button, a, summary")) return;
+    /** @type {Record<string, () => unknown>} */
+    const keys = {
+      ArrowRight: () => this.show(this.step + 1),
+      ArrowLeft: () => this.show(this.step - 1),
+      Home: () => this.show(0),
+      End: () => this.show(this.steps),
+      " ": () => this.toggle(),
+    };
+    const act = keys[e.key];
+    if (!act) return;
+    e.preventDefault(); // (the page would scroll)
+    act();
   }
 
   /** @param {Message} view */
   drawBoard(view) {
     this.shown = view;
     const size = this.box.size();
-    drawBoard(this.boardBox, view, { legal: [], picked: null, width: size.width, height: size.height || Infinity });
+    drawBoard(this.boardBox, view, {
+      legal: [],
+      picked: null,
+      width: size.width,
+      height: size.height || Infinity,
+      still: true,
+    });
   }
 
   async load() {

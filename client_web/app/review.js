@@ -183,7 +183,7 @@ export function reviewBox(app, gameId, onStep) {
     // a small board: the game's own stays the larger on the screen
     const width = Math.min(box.clientWidth || REVIEW_WIDTH, REVIEW_WIDTH);
     if (view) {
-      drawBoard(board, view, { legal: [], picked: null, width, height: REVIEW_HEIGHT });
+      drawBoard(board, view, { legal: [], picked: null, width, height: REVIEW_HEIGHT, still: true });
       mark(board, r.played, "played");
       mark(board, r.better, "hinted");
     }

@@ -222,6 +222,21 @@ def test_the_replays_first_and_last_buttons_draw_their_icons(
         page.wait_for_selector(".replay .board-box:not([data-step='0'])")
         page.click(".replay button[aria-label=first]")
         page.wait_for_selector(".replay .board-box[data-step='0']")
+        # the keys a replay is stepped with, as the terminal's viewer has them, wherever
+        # the focus is (they did nothing unless a button or the scrubber had it)
+        page.locator("body").click(position={"x": 5, "y": 5})
+        page.keyboard.press("ArrowRight")
+        page.wait_for_selector(".replay .board-box[data-step='1']")
+        page.keyboard.press("End")
+        steps = page.eval_on_selector(".replay input[type=range]", "r => r.max")
+        page.wait_for_selector(f".replay .board-box[data-step='{steps}']")
+        page.keyboard.press("ArrowLeft")
+        page.wait_for_selector(f".replay .board-box[data-step='{int(steps) - 1}']")
+        page.keyboard.press("Home")
+        page.wait_for_selector(".replay .board-box[data-step='0']")
+        # and its piles, nothing to play, are no stops of Tab's
+        assert page.locator(".replay .pile[tabindex]").count() == 0
+        assert page.locator(".replay .pile[role=button]").count() == 0
     finally:
         context.close()
 
