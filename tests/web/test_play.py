@@ -223,6 +223,10 @@ def test_a_daily_is_started_when_ready_played_and_shared(
         text = line.inner_text()
         assert text.startswith("Patience Race · Nestor · ") and "1 move" in text
         assert "streak" in page.inner_text(".result-line")
+        # the game's board under the result keeps cards to read (it was given what the
+        # result left of the window: cards 20 pixels wide on a desktop's page)
+        width = page.eval_on_selector(".game .board .card", "c => c.getBoundingClientRect().width")
+        assert width >= 40, width
         # its rank is the board's as it finished: it said "rank 1" all day, however many
         # finished before it since
         assert page.inner_text(".daily h1") == "Daily resigned: rank 1 on the day's board so far"
@@ -473,5 +477,31 @@ def test_a_refused_move_names_the_cards_as_the_board_draws_them(
         page.wait_for_selector(".game .note:has-text('cannot go on')")
         note = page.inner_text(".game .note")
         assert "8♦ cannot go on K♦: bars build down" in note, note
+    finally:
+        context.close()
+
+
+def test_a_ranked_dailys_board_under_its_result_keeps_its_cards_on_a_phone(
+    browser: Any, web_server: ServerProcess
+) -> None:
+    """Under a ranked daily's result (its line, streaks, difficulty, practice, the board's
+    link, the next deal) the game's board keeps cards to read, the page scrolling to it:
+    it was given what the result left of the window, cards a few pixels wide."""
+    context = browser.new_context(
+        viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True
+    )
+    try:
+        page = context.new_page()
+        page.on("dialog", lambda dialog: dialog.accept())
+        page.goto(f"{http(web_server)}/play")
+        register(page, "dot")
+        page.click('.game-row[data-game="nestor"] [data-act=daily]')
+        page.click("[data-act=start-daily]")
+        page.wait_for_selector(".game .pile")
+        page.click("[data-act=resign]")
+        page.wait_for_selector(".result-line code")
+        width = page.eval_on_selector(".game .board .card", "c => c.getBoundingClientRect().width")
+        shot(page, "phone-daily-result")
+        assert width >= 30, width
     finally:
         context.close()
