@@ -448,11 +448,7 @@ def test_a_challenge_given_up_early_shows_the_ghost_as_it_ended(
         token, cid = pool.submit(asyncio.run, a_ghost_that_moved_late(web_server.url)).result(60)
     context = browser.new_context()
     try:
-        page = context.new_page()
-        page.on("dialog", lambda dialog: dialog.accept())
-        signed_in(page, http(web_server), token, f"/c/{cid}")
-        page.click("[data-act=take]")
-        page.wait_for_selector(".race-game .pile", timeout=10000)
+        page = taken(context, web_server, token, cid)
         page.wait_for_selector('.bars .bar-row.ghost[data-player="ann"] .nums:has-text("0 moves")')
         page.click(".race-game [data-act=resign]")
         page.wait_for_selector(".challenge-result .verdict")
@@ -463,6 +459,17 @@ def test_a_challenge_given_up_early_shows_the_ghost_as_it_ended(
         assert "1 move" in bar.locator(".nums").inner_text()
     finally:
         context.close()
+
+
+def taken(context: Any, web_server: ServerProcess, token: str, cid: str) -> Any:
+    """A page of ``context`` signed in with ``token`` that takes challenge ``cid``: its
+    game dealt (each question, a resignation's, answered yes)."""
+    page = context.new_page()
+    page.on("dialog", lambda dialog: dialog.accept())
+    signed_in(page, http(web_server), token, f"/c/{cid}")
+    page.click("[data-act=take]")
+    page.wait_for_selector(".race-game .pile", timeout=10000)
+    return page
 
 
 async def a_daily_played(url: str, name: str) -> str:
@@ -487,11 +494,7 @@ def test_a_challenge_of_todays_daily_raced_offers_nothing_the_reset_keeps(
         token = pool.submit(asyncio.run, a_daily_played(web_server.url, "lou")).result(30)
     context = browser.new_context()
     try:
-        page = context.new_page()
-        page.on("dialog", lambda dialog: dialog.accept())
-        signed_in(page, http(web_server), token, f"/c/{cid}")
-        page.click("[data-act=take]")
-        page.wait_for_selector(".race-game .pile", timeout=10000)
+        page = taken(context, web_server, token, cid)
         page.click(".race-game [data-act=resign]")
         page.wait_for_selector(".challenge-result .verdict")
         page.wait_for_selector(".results-table tr[data-player=kip]")
