@@ -28,7 +28,7 @@ from rich.text import Text
 
 from .boards import fraction, got
 from .config import DEFAULT_SERVER
-from .lines import Glyphs, HeadersWhole, as_int, race_time, split_line, status_words
+from .lines import Glyphs, HeadersWhole, as_int, kept, race_time, split_line, status_words
 from .places import place_cell
 from .sanitize import clean
 
@@ -319,7 +319,7 @@ def not_yet_lines(server: str, shown: Mapping[str, Any], closed: str) -> list[st
     out = [f"Not yet: {clean(closed, 300)}"]
     rules = clean(shown.get("game", ""), 32)
     if shown.get("opens_at") is not None and rules:
-        out.append(f"Play today's first: {command(server, f'daily {rules}')}")
+        out.append(f"Play today's first: {kept(command(server, f'daily {rules}'))}")
     return out
 
 
@@ -346,6 +346,14 @@ def made_lines(server: str, shown: Mapping[str, Any], width: int = 76) -> list[s
             "attempt is over, or to everyone at the day's reset.",
         ]
     return out
+
+
+def made_text(server: str, shown: Mapping[str, Any]) -> str:
+    """:func:`made_lines` as printed (on leaving, by ``challenge ID``): the link, the
+    command and the share line each one piece to copy (:func:`~.lines.kept`)."""
+    return "\n".join(
+        kept(line) if line.startswith("    ") else line for line in made_lines(server, shown, 200)
+    )
 
 
 def news_notice(

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from rich.console import Console
 from rich.text import Text
 
-from .challenge import about, challenge_id, made_lines, not_yet_lines, table, unit_of
+from .challenge import about, challenge_id, made_text, not_yet_lines, table, unit_of
 from .connection import ServerError
 from .controller import Client, Left, now_ms
 from .lines import between_words, to_ascii
@@ -29,8 +29,9 @@ if TYPE_CHECKING:
 
 
 def _say(console: Console, text: str, ascii: bool, style: str = "") -> None:
-    line = Text(text, style=style)
-    console.print(to_ascii(line) if ascii else line)
+    # (wrapped between words, its commands whole: rich broke a command at its width)
+    line = Text(between_words(text, console.width), style=style)
+    console.print(to_ascii(line) if ascii else line, soft_wrap=True)
 
 
 def show(client: Client, reply: Mapping[str, Any]) -> dict[str, Any]:
@@ -97,7 +98,7 @@ async def begin(plan: Plan, client: Client, welcome: Mapping[str, Any], ask: Ask
         return True
     mine = clean(shown.get("player", ""), 20).lower() == (model.me or "").lower()
     if mine:
-        told = Text(between_words("\n".join(made_lines(model.server, shown, 200)), console.width))
+        told = Text(between_words(made_text(model.server, shown), console.width))
         console.print(to_ascii(told) if model.ascii else told, soft_wrap=True)
         raise Left
     if reply.get("taken"):

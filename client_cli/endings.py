@@ -16,9 +16,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from .board_race import board_greeting, placing
-from .challenge import command, made_lines, verdict_line
+from .challenge import command, made_text, verdict_line
 from .difficulty import difficulty_words
-from .lines import as_int, status_words
+from .lines import as_int, kept, status_words
 from .model import (
     CHALLENGE,
     DAILY,
@@ -204,6 +204,11 @@ def end_note(model: Model) -> tuple[str, str] | None:
     return f"The game is {ended}, {home}. n deals again.", INFO
 
 
+def _command(server: str, words: str) -> str:
+    """A command printed on leaving, one piece to copy (:func:`~.lines.kept`)."""
+    return kept(command(server, words))
+
+
 def farewell(model: Model, said: str = "") -> str:
     """What is printed as the player quits, after ``said`` (the farewell so far, kept
     where nothing here replaces it): a game or attempt kept on the server and the command
@@ -215,32 +220,32 @@ def farewell(model: Model, said: str = "") -> str:
     if race is not None and (game is None or not game.over):
         said = (
             "Your challenge game is kept on the server, and its clock runs on: "
-            f"{command(model.server, f'challenge {race.cid}')} takes it up."
+            f"{_command(model.server, f'challenge {race.cid}')} takes it up."
         )
     elif race is not None and race.result is not None:
         verdict = verdict_line(race.result.get("verdict"), race.ghost_name)
-        said = f"{verdict} The table: {command(model.server, f'challenge {race.cid}')}"
+        said = f"{verdict} The table: {_command(model.server, f'challenge {race.cid}')}"
     elif model.daily_kind == DAILY and game is not None and not game.over:
         said = (
             f"Your ranked attempt is kept on the server, and its clock runs on: "
-            f"{command(model.server, f'daily {game.rules}')} takes it up."
+            f"{_command(model.server, f'daily {game.rules}')} takes it up."
         )
     elif model.daily_kind == PRACTICE and game is not None and not game.over:
         said = (
             f"Your practice game is kept on the server: "
-            f"{command(model.server, f'daily {game.rules}')} takes it up."
+            f"{_command(model.server, f'daily {game.rules}')} takes it up."
         )
     elif result and model.result_shown:
-        said = f"Your result, to paste into a chat:\n\n{result['line']}\n"
+        said = f"Your result, to paste into a chat:\n\n{kept(result['line'])}\n"
     elif model.placed and model.against_board is not None:
         said = placing(model.against_board.result or {})
     elif game is not None and not game.over:
-        said = f"Your game is kept on the server: {command(model.server, 'play')} takes it up."
+        said = f"Your game is kept on the server: {_command(model.server, 'play')} takes it up."
     elif game is not None and game.kind == "solo" and not said:  # (its replay, from its log)
-        said = f"Your game's replay: {command(model.server, f'replay {game.gid}')}"
+        said = f"Your game's replay: {_command(model.server, f'replay {game.gid}')}"
     ranked = (model.daily or {}).get("ranked_result") if model.daily_kind == PRACTICE else ""
     if ranked:
-        more = f"Today's ranked result, to paste into a chat:\n\n{ranked}\n"
+        more = f"Today's ranked result, to paste into a chat:\n\n{kept(ranked)}\n"
         said = f"{said}\n\n{more}" if said else more
     return with_made(model, said)
 
@@ -257,32 +262,33 @@ def left_room(model: Model, after: str | None = None, *, unheard: str | None = N
     >>> model = Model(server="ws://127.0.0.1:8765", me="ann", room_code="DGG3XT",
     ...     room={"code": "DGG3XT", "state": "racing"})
     >>> model.game = Game("e25f", "race", "gate", {}, [], "playing")
-    >>> print(left_room(model))  # doctest: +NORMALIZE_WHITESPACE
+    >>> from .lines import between_words  # (as it is printed: its commands whole)
+    >>> print(between_words(left_room(model), 80))
     You left room DGG3XT, and your game is resigned. The race goes on; to watch it:
     patience-race race watch DGG3XT
     >>> model.game.status = "won"
     >>> model.room = {"code": "DGG3XT", "state": "finished", "results": [{"player": "ann",
     ...     "place": 1}, {"player": "bob", "place": 2}]}
-    >>> print(left_room(model))
+    >>> print(between_words(left_room(model), 80))
     Race over: you came 1st of 2.
     Your replay: patience-race replay e25f
     >>> model.room = {"code": "DGG3XT", "state": "racing"}
     >>> model.game.status = "playing"
-    >>> print(left_room(model, "finished"))  # doctest: +NORMALIZE_WHITESPACE
-    You left room DGG3XT, and your game is resigned: that ended the race. Its results:
-    patience-race race watch DGG3XT
+    >>> print(between_words(left_room(model, "finished"), 80))
+    You left room DGG3XT, and your game is resigned: that ended the race. Its
+    results: patience-race race watch DGG3XT
     Your replay: patience-race replay e25f
     >>> model.room = {"code": "DGG3XT", "state": "lobby", "game": "wedge"}
-    >>> print(left_room(model, "closed"))  # doctest: +NORMALIZE_WHITESPACE
-    You left room DGG3XT, the last in it, so it is closed. To open another: patience-race
-    race new wedge
+    >>> print(between_words(left_room(model, "closed"), 80))
+    You left room DGG3XT, the last in it, so it is closed. To open another:
+    patience-race race new wedge
 
     A leave the server never heard:
 
     >>> model.room = {"code": "DGG3XT", "state": "racing"}
-    >>> print(left_room(model, unheard="not connected"))  # doctest: +NORMALIZE_WHITESPACE
-    The server did not hear you leave (not connected): you are still in room DGG3XT, and
-    your game goes on. To go back: patience-race race join DGG3XT
+    >>> print(between_words(left_room(model, unheard="not connected"), 80))
+    The server did not hear you leave (not connected): you are still in room DGG3XT,
+    and your game goes on. To go back: patience-race race join DGG3XT
     """
     code, room, game = model.room_code, model.room or {}, model.game
     state = room.get("state")
@@ -290,12 +296,12 @@ def left_room(model: Model, after: str | None = None, *, unheard: str | None = N
         return ""
     mine = game is not None and game.kind == "race"
     replay = (
-        f"\nYour replay: {command(model.server, f'replay {game.gid}')}"
+        f"\nYour replay: {_command(model.server, f'replay {game.gid}')}"
         if mine and game is not None
         else ""
     )
     if unheard is not None:
-        back = command(model.server, f"race join {code}")
+        back = _command(model.server, f"race join {code}")
         going = (
             ", and your game goes on"
             if mine and game is not None and not game.over and state == RACING
@@ -312,7 +318,7 @@ def left_room(model: Model, after: str | None = None, *, unheard: str | None = N
     # (a room takes racers in its lobby and once its race is over: one who left comes
     # back for the rematch, while the room is open, that is while others are in it)
     back = (
-        f"\nWhile its results are shown, {command(model.server, f'race join {code}')} "
+        f"\nWhile its results are shown, {_command(model.server, f'race join {code}')} "
         "takes you back for its rematch."
     )
     others = after != "closed" and not room.get("quick") and _others_in(room, model.me)
@@ -321,17 +327,17 @@ def left_room(model: Model, after: str | None = None, *, unheard: str | None = N
         over = result_note(room, model.me) + (replay if game is not None and game.over else "")
         return f"{over}{rest}"
     resigned = ", and your game is resigned" if mine and game and not game.over else ""
-    watch = command(model.server, f"race watch {code}")
+    watch = _command(model.server, f"race watch {code}")
     if state == RACING and after == FINISHED:
         said = f"You left room {code}{resigned}: that ended the race. Its results: {watch}"
         return f"{said}{replay}{rest}"
     if state == RACING:
         return f"You left room {code}{resigned}. The race goes on; to watch it: {watch}{rest}"
     if after == "closed":
-        again = command(model.server, f"race new {clean(room.get('game', 'GAME'), 32)}")
+        again = _command(model.server, f"race new {clean(room.get('game', 'GAME'), 32)}")
         return f"You left room {code}, the last in it, so it is closed. To open another: {again}"
     if state == LOBBY:
-        return f"You left room {code}. To go back: {command(model.server, f'race join {code}')}"
+        return f"You left room {code}. To go back: {_command(model.server, f'race join {code}')}"
     return f"You left room {code}.{rest}"
 
 
@@ -346,6 +352,6 @@ def with_made(model: Model, said: str) -> str:
     piece to copy."""
     made = model.made
     if made is not None:
-        more = "\n".join(made_lines(model.server, made, 200)) + "\n"
+        more = made_text(model.server, made) + "\n"
         return f"{said}\n\n{more}" if said else more
     return said

@@ -104,10 +104,30 @@ def fit(text: Text, width: int) -> Text:
     return text
 
 
+#: a space inside a piece printed to be copied (a command, the result line to paste):
+#: :func:`between_words` breaks no line there, and prints it as a space
+KEPT = "\u00a0"
+
+
+def kept(text: str) -> str:
+    """``text`` as one piece to copy: :func:`between_words` breaks no line inside it. It
+    starts a line of its own where it does not fit at the end of the one before; wider
+    than the screen, it is left to the terminal to fold, one line still: copying the
+    terminal's line gives it whole (a command broken by a newline ran half of itself).
+
+    >>> said = "Your replay: " + kept("patience-race replay e25f --server ws://127.0.0.1:9460")
+    >>> print(between_words(said, 40))
+    Your replay:
+    patience-race replay e25f --server ws://127.0.0.1:9460
+    """
+    return text.replace(" ", KEPT)
+
+
 def between_words(text: str, width: int) -> str:
     """``text`` wrapped between words to ``width`` columns, each of its lines: printed as
     one line, the terminal broke it at its edge, in a word ("...whoever l" / "eaves"). A
-    word longer than the width (a path, a link) is left whole for the terminal to fold.
+    word longer than the width (a path, a link) is left whole for the terminal to fold,
+    and so is a piece to copy (:func:`kept`).
 
     >>> print(between_words("Check the code with whoever sent it. Or not.", 24))
     Check the code with
@@ -118,7 +138,14 @@ def between_words(text: str, width: int) -> str:
             textwrap.wrap(line, max(width, 20), break_long_words=False, break_on_hyphens=False)
         )
         for line in text.split("\n")
-    )
+    ).replace(KEPT, " ")
+
+
+def print_whole(console: Console, text: str, style: str = "") -> None:
+    """Print ``text`` wrapped between words (:func:`between_words`), its pieces to copy
+    whole (:func:`kept`), the terminal left to fold what is wider than it (rich would
+    break a line at its width with a newline of its own)."""
+    console.print(Text(between_words(text, console.width), style=style), soft_wrap=True)
 
 
 def aside(message: str) -> None:
@@ -131,7 +158,7 @@ def aside(message: str) -> None:
             width = os.get_terminal_size(sys.stderr.fileno()).columns
         except OSError:
             width = 0
-    print(between_words(message, width) if width else message, file=sys.stderr)
+    print(between_words(message, width) if width else message.replace(KEPT, " "), file=sys.stderr)
 
 
 def wrap(text: str, width: int, style: str, most: int) -> list[Text]:

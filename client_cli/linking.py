@@ -24,7 +24,7 @@ from rich.text import Text
 from .challenge import command, http_url
 from .config import Account, TokenStore, config_dir, device_label
 from .connection import Connection, ServerError
-from .lines import HeadersWhole, as_int, aside
+from .lines import HeadersWhole, as_int, aside, kept
 from .queries import _console, _fail, _print, _signed_in
 from .sanitize import clean
 
@@ -61,10 +61,10 @@ def _show_code(args: argparse.Namespace) -> int:
     minutes = max(1, as_int(made.get("ttl")) // 60)
     lines = [
         Text.assemble("Your link code: ", (code, "bold"), f" (for {minutes} minutes, once)"),
-        Text(
+        (
             f"On your other device, sign in with it: in a browser, open "
             f"{http_url(args.server, '/play')} and, on the name form, 'Have a link code?'; "
-            f"in a terminal, {command(args.server, f'link {code}')}"
+            f"in a terminal, {kept(command(args.server, f'link {code}'))}"
         ),
         Text("Keep it to yourself: whoever enters it plays as you."),
     ]

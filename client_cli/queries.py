@@ -31,10 +31,10 @@ from rich.text import Text
 
 from . import challenge, pager, rules
 from .boards import board_id, board_view, overview, pick_day
-from .challenge import challenge_id, command, made_lines, not_yet_lines
+from .challenge import challenge_id, command, made_text, not_yet_lines
 from .config import TokenStore, config_dir
 from .connection import Connection, ConnectionLost, LinkError, ServerError
-from .lines import HeadersWhole, as_int, aside
+from .lines import HeadersWhole, as_int, aside, between_words, kept
 from .sanitize import clean
 
 #: characters --ascii replaces that NFKD cannot take apart
@@ -103,9 +103,14 @@ def _console(args: argparse.Namespace) -> Console:
 
 
 def _print(console: Console, renderable: Any, ascii: bool) -> None:
-    """Print, through ASCII when asked."""
+    """Print, through ASCII when asked. A ``str`` is wrapped between words, its pieces
+    to copy whole (:func:`~.lines.kept`: commands, links), the terminal left to fold a
+    line wider than it: rich would break it at its width with a newline of its own."""
+    soft = isinstance(renderable, str)
+    if soft:
+        renderable = Text(between_words(renderable, console.width))
     if not ascii:
-        console.print(renderable)
+        console.print(renderable, soft_wrap=soft)
         return
     buffer = io.StringIO()
     Console(
@@ -115,7 +120,7 @@ def _print(console: Console, renderable: Any, ascii: bool) -> None:
         color_system=console.color_system,  # type: ignore[arg-type]
         highlight=False,
         emoji=False,
-    ).print(renderable)
+    ).print(renderable, soft_wrap=soft)
     sys.stdout.write(asciify(buffer.getvalue()))
     sys.stdout.flush()
 
@@ -572,14 +577,14 @@ def show_challenge(args: argparse.Namespace) -> int:
         shown = show(client, reply)
         shown_id = clean(shown.get("id", ""), 32)
         if clean(shown.get("player", ""), 20).lower() == (model.me or "").lower():
-            _print(client.console, Text("\n".join(made_lines(args.server, shown, 200))), args.ascii)
+            _print(client.console, made_text(args.server, shown), args.ascii)
         elif reply.get("closed"):  # (not open to this player yet: why, and the way on)
             lines = not_yet_lines(args.server, shown, reply["closed"])
-            _print(client.console, Text("\n".join(lines)), args.ascii)
+            _print(client.console, "\n".join(lines), args.ascii)
             return 1
         elif not reply.get("taken"):
-            said = f"To race it, in a terminal: {command(args.server, f'challenge {shown_id}')}"
-            _print(client.console, Text(said), args.ascii)
+            again = kept(command(args.server, f"challenge {shown_id}"))
+            _print(client.console, f"To race it, in a terminal: {again}", args.ascii)
         return 0
 
     try:

@@ -39,7 +39,7 @@ from typing import Any
 from . import pager
 from .challenge import command
 from .connection import ServerError
-from .lines import aside, plural
+from .lines import aside, kept, plural
 from .render import render
 from .sanitize import clean
 
@@ -217,7 +217,7 @@ def cmd_review(args: argparse.Namespace) -> int:
         if exc.code == "review_later":
             # the command on a line of its own, with --server where it is needed (it
             # lacked it), for it to work as pasted; wrapped between words (aside)
-            again = command(args.server, f"review {gid}")
+            again = kept(command(args.server, f"review {gid}"))
             aside(f"patience-race: {exc.message}. After the reset:\n  {again}")
             return 1
         return _fail(args, exc)

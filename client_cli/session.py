@@ -27,7 +27,7 @@ from .connection import Connection, LinkError, ServerError
 from .controller import Client, Left, now_ms
 from .difficulty import difficulty_of, difficulty_words
 from .endings import daily_greeting, ranked_explained
-from .lines import between_words
+from .lines import between_words, kept, print_whole
 from .model import DAILY, INFO, PRACTICE, WATCH, Model
 from .sanitize import clean
 from .tui import Tui
@@ -93,13 +93,12 @@ async def register(conn: Connection, console: Console, store: TokenStore) -> str
         except ServerError as exc:
             console.print(Text(exc.message, style="red"))
             if exc.code == "name_taken":  # (their own, perhaps: on a new device)
-                link = command(conn.url, "link CODE")
-                console.print(
-                    Text(
-                        f"If it is yours: {link}, with a code from a device where you play "
-                        "(patience-race link there shows one). Else another name."
-                    )
+                link = kept(command(conn.url, "link CODE"))
+                said = (
+                    f"If it is yours: {link}, with a code from a device where you play "
+                    "(patience-race link there shows one). Else another name."
                 )
+                print_whole(console, said)
             continue
         player = reply.get("player") or {}
         token = reply.get("token")
@@ -221,15 +220,15 @@ async def _ask_game(client: Client, daily: bool = False) -> str:
 def no_room_help(server: str) -> str:
     """What to do about a room code the server does not know.
 
-    >>> print(no_room_help("ws://127.0.0.1:8765"))  # doctest: +NORMALIZE_WHITESPACE
+    >>> print(between_words(no_room_help("ws://127.0.0.1:8765"), 88))
     Check the code with whoever sent it, and that they race on this server
-    (ws://127.0.0.1:8765): a room closes once everyone has left it. patience-race race new
-    GAME opens one of your own.
+    (ws://127.0.0.1:8765): a room closes once everyone has left it.
+    patience-race race new GAME opens one of your own.
     """
     return (
         f"Check the code with whoever sent it, and that they race on this server ({server}): "
-        "a room closes once everyone has left it. patience-race race new GAME opens one of "
-        "your own."
+        f"a room closes once everyone has left it. {kept('patience-race race new GAME')} opens "
+        "one of your own."
     )
 
 
@@ -237,11 +236,11 @@ def between_races(server: str, code: str) -> str:
     """What to do about a room that takes nobody while its race is on: a room takes
     racers in its lobby and, for the rematch, once its race is over.
 
-    >>> print(between_races("ws://127.0.0.1:8765", "DGG3XT"))  # doctest: +NORMALIZE_WHITESPACE
-    A room takes no one while its race is on. Once it is over, the same command takes you
-    in for its rematch: patience-race race join DGG3XT
+    >>> print(between_words(between_races("ws://127.0.0.1:8765", "DGG3XT"), 88))
+    A room takes no one while its race is on. Once it is over, the same command takes you in
+    for its rematch: patience-race race join DGG3XT
     """
-    again = command(server, f"race join {code}")
+    again = kept(command(server, f"race join {code}"))
     return (
         "A room takes no one while its race is on. Once it is over, the same command takes "
         f"you in for its rematch: {again}"
@@ -314,7 +313,7 @@ async def start(plan: Plan, client: Client, welcome: dict[str, Any]) -> bool:
                     answer = "q"
                 if answer.lower() in ("q", "quit"):
                     # (Ctrl-C left with no word: said, as q is, that nothing was dealt)
-                    again = command(model.server, f"daily {rules}")
+                    again = kept(command(model.server, f"daily {rules}"))
                     said = (
                         f"Nothing was started: your ranked attempt at "
                         f"{model.game_name(rules)} is still yours today ({again})."
@@ -356,7 +355,7 @@ async def start(plan: Plan, client: Client, welcome: dict[str, Any]) -> bool:
         console.print(Text(exc.message, style="red"))
         if exc.code == "race_started" and plan.code:
             code = plan.code.strip().upper()
-            watch = command(model.server, f"race watch {code}")
+            watch = kept(command(model.server, f"race watch {code}"))
             for said in (f"To watch it: {watch}", between_races(model.server, code)):
                 console.print(Text(between_words(said, console.width)), soft_wrap=True)
         if exc.code == "no_such_room":

@@ -5,6 +5,7 @@ game's is made from its log when asked for)."""
 from __future__ import annotations
 
 from client_cli.endings import farewell
+from client_cli.lines import between_words
 from client_cli.model import Model
 
 from .views import played, snapshot
@@ -16,7 +17,7 @@ def test_a_solo_game_over_leaves_its_replays_command() -> None:
     model.server = "ws://127.0.0.1:9411"
     model.set_solo({**snapshot(game, gid="daf540ac2d107634"), "status": "resigned"}, 0)
     assert model.game is not None and model.game.over
-    said = farewell(model)
+    said = between_words(farewell(model), 200)  # (as printed: each command whole)
     assert "patience-race replay daf540ac2d107634 --server ws://127.0.0.1:9411" in said, said
     # a game still on says how to take it up, not a replay
     model.set_solo(snapshot(played("gate", seed=3, moves=2)), 0)
