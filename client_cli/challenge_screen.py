@@ -113,9 +113,11 @@ def _entry(value: Any) -> dict[str, Any]:
     return dict(value) if isinstance(value, dict) else {}
 
 
-def result_lines(model: Model, race: ChallengeRace, width: int) -> list[Text]:
+def result_lines(
+    model: Model, race: ChallengeRace, width: int, height: int | None = None
+) -> list[Text]:
     """In place of the board once the race is over: the verdict, both results, the
-    table, both replays."""
+    table, both replays; in ``height`` lines where given (:func:`_squeezed`)."""
     result = race.result or {}
     if result.get("quick"):
         return quick_result_lines(model, result, width)
@@ -134,22 +136,73 @@ def result_lines(model: Model, race: ChallengeRace, width: int) -> list[Text]:
     game = model.game
     mine = clean(you.get("replay") or (game.gid if game is not None else ""), 32)
     ghosts = clean(theirs.get("replay") or race.shown.get("replay") or "", 32)
-    out.append(Text(""))
+    replays = [Text("")]
     # (the commands with --server where it is not the default: they work as pasted)
     if mine or ghosts:
-        out.append(Text("  The replays", style="bold"))
+        replays.append(Text("  The replays", style="bold"))
     if mine:
-        out += _copied(f"Yours:   {command(model.server, f'replay {mine}')}", width, hang=9)
+        replays += _copied(f"Yours:   {command(model.server, f'replay {mine}')}", width, hang=9)
     if ghosts:
-        out += _copied(f"Ghost's: {command(model.server, f'replay {ghosts}')}", width, hang=9)
+        replays += _copied(f"Ghost's: {command(model.server, f'replay {ghosts}')}", width, hang=9)
     if (mine or ghosts) and race.shown.get("opens_at") is not None:  # (today's daily deal)
         said = "(today's daily deal: these replays open after the reset)"
-        out += _copied(said, width, style="dim", hang=1)
+        replays += _copied(said, width, style="dim", hang=1)
     entries = result.get("table")
-    entries = entries if isinstance(entries, list) else []
-    out += [Text(""), Text(f"  The table of {ghost}'s challenge", style="bold")]
-    rows = lines_of(table(entries, model.me, model.ascii, unit=unit), width - 2)
-    return [fit(line, width) for line in [*out, *(Text("  ") + row for row in rows)]]
+    entries = [e for e in entries if isinstance(e, dict)] if isinstance(entries, list) else []
+    title = [Text(""), Text(f"  The table of {ghost}'s challenge", style="bold")]
+
+    def rows_of(shown: list[dict[str, Any]]) -> list[Text]:
+        lines = lines_of(table(shown, model.me, model.ascii, unit=unit), width - 2)
+        return [Text("  ") + row for row in lines]
+
+    lines = [*out, *replays, *title, *rows_of(entries)]
+    if height is not None and len(lines) > height:
+        lines = _squeezed(out, replays, title, entries, rows_of, height, model.me)
+    return [fit(line, width) for line in lines]
+
+
+def _squeezed(
+    out: list[Text],
+    replays: list[Text],
+    title: list[Text],
+    entries: list[dict[str, Any]],
+    rows_of: Any,
+    height: int,
+    me: str | None,
+) -> list[Text]:
+    """The result screen in ``height`` lines: the table's rows cut to the ghost's, the
+    player's and those nearest the player, with a line saying how many are left out;
+    where even those do not fit, the blank lines go, then the replays' commands (their
+    ids are in the table). The player's own row is never cut (at 60x20 the table showed
+    only the ghost's row)."""
+    me = (me or "").lower()
+    at = next(
+        (n for n, e in enumerate(entries) if not e.get("ghost") and
+         clean(e.get("player", ""), 20).lower() == me),
+        0,
+    )  # fmt: skip
+    ghost = next((n for n, e in enumerate(entries) if e.get("ghost")), at)
+    near = sorted(range(len(entries)), key=lambda n: (n not in (at, ghost), abs(n - at), n > at))
+
+    def rows(keep: int) -> list[Text]:
+        chosen = sorted(near[:keep])
+        left = len(entries) - len(chosen)
+        more = [Text(f"  +{left} more", style="dim")] if left else []
+        return [*rows_of([entries[n] for n in chosen]), *more]
+
+    least = min(len({at, ghost}), len(entries))
+    whole = [*out, *replays, *title]
+    blanks = [n for n, line in enumerate(whole) if not line.plain.strip()]
+    # (the blank lines go one by one, as few as need to: then the replays' lines)
+    tries = [[line for n, line in enumerate(whole) if n not in blanks[:k]] for k in
+             range(len(blanks) + 1)]  # fmt: skip
+    tries.append([line for line in [*out, *title] if line.plain.strip()])
+    for above in tries:
+        for keep in range(len(entries), least - 1, -1):
+            lines = [*above, *rows(keep)]
+            if len(lines) <= height:
+                return lines
+    return [*above, *rows(least)][-height:] if height > 0 else []
 
 
 def quick_about(race: ChallengeRace) -> str:

@@ -499,7 +499,7 @@ def _game_body(
     elif model.placed:
         table = placing_lines(model, width)
     elif race is not None and race.result is not None:
-        table = result_lines(model, race, width)
+        table = result_lines(model, race, width, room)  # (the player's row kept)
     else:
         table, spots = _table(model, width, room, now)
     # (``most``: the message's own lines, not the legal moves' under it)

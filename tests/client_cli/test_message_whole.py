@@ -6,6 +6,7 @@ screens, drawn from models."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -57,8 +58,12 @@ def test_a_refusal_under_a_full_challenge_table_is_whole(width: int) -> None:
     assert whole(LATER, screen), screen
     assert screen.splitlines()[-1].startswith("c challenge"), screen  # the keys stay
     # the table gives its last lines to the message, and has them back with the next one
+    # (the player's row kept, and a line for the rows the screen leaves out)
+    rows = len(re.findall(r"^ +▸?\d+ +\S", screen, re.M))
     model.say("", "info")
-    assert "\n   7   p7" in shown(model, 80)
+    back = shown(model, width)
+    assert len(re.findall(r"^ +▸?\d+ +\S", back, re.M)) >= rows, back
+    assert re.search(r"▸3 +bob", back) and re.search(r"^ +\+\d+ more$", back, re.M), back
 
 
 @pytest.mark.parametrize("width", [80, 60])
