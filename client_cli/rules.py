@@ -78,6 +78,8 @@ def reflow(text: str, width: int) -> list[str]:
     lines = text.rstrip("\n").split("\n")
     if max(map(len, lines)) <= width:  # the page as written, where it fits
         return lines
+    # the width its paragraphs were written to (its boards may be wider)
+    written = max((len(line) for line in lines if line[:1].strip()), default=width)
     out: list[str] = []
     board = False
     n = 0
@@ -112,11 +114,32 @@ def reflow(text: str, width: int) -> list[str]:
             out += _hanging(terms, len(term), " ".join(words), width)
             continue
         words = [line]  # a paragraph: to its blank line, heading, list or board
-        while n < len(lines) and lines[n].strip() and lines[n][0] != " " and not _heading(lines[n]):
+        while (
+            n < len(lines)
+            and lines[n].strip()
+            and lines[n][0] != " "
+            and not _heading(lines[n])
+            and not _ends_short(words[-1], lines[n], written)
+        ):
             words.append(lines[n])
             n += 1
         out += textwrap.wrap(" ".join(words), width, break_on_hyphens=False) or [""]
     return out
+
+
+def _ends_short(line: str, after: str, written: int) -> bool:
+    """Whether ``line`` was ended on purpose before ``after``: it would have taken the
+    first word of ``after`` with a quarter of a line to spare, in a page written
+    ``written`` columns wide ("First move on deal 4: r>b4" stands alone over the
+    paragraph it names; a line is wrapped a few columns short of the widest).
+
+    >>> _ends_short("First move on deal 4: r>b4", "The 5D at the foot", 73)
+    True
+    >>> _ends_short("Two packs (104 cards). The goal: all 104 cards onto the eight aces,",
+    ...     "each", 73)
+    False
+    """
+    return len(line) + 1 + len(after.split(" ", 1)[0]) <= written * 3 // 4
 
 
 def _heading(line: str) -> bool:

@@ -153,6 +153,10 @@ def test_every_rules_page_wrapped_again_for_a_narrow_screen_keeps_every_word(col
         lines = rules.reflow(text, cols - 1)
         words = " ".join(lines).split()
         assert sorted(words) == sorted(text.split()), game
+        # a line that stood alone stands alone ("First move on deal 4: r>b4" had the
+        # paragraph under it run on after it)
+        first = next(line for line in text.splitlines() if line.startswith("First move on"))
+        assert first in lines, (game, lines)
         board = False
         for line in lines:
             board ^= line.startswith("  ---")
