@@ -316,14 +316,20 @@ def board_view(
     rank = page.get("rank")
     if around and rank is None and size:
         parts.append(Text("You are not on this board yet."))
+    # a board among a group's members (``group_board``): its leader leads the group, at
+    # whatever rank on the whole board ("▸2 ivy" was told "You lead this board.")
+    among = "members" in page
     if to_beat is not None:
         name = clean(to_beat.get("player", ""), 20)
         if me is not None and name.lower() == me.lower():
-            parts.append(Text("You lead this board.", style="bold green"))
+            lead = "You lead the group on this board." if among else "You lead this board."
+            parts.append(Text(lead, style="bold green"))
         else:
             where = f"rank {_int(to_beat.get('rank'))}"
             if around and isinstance(rank, int) and rank > 1:
                 where = f"just above you, rank {_int(to_beat.get('rank'))}"
+            elif among:
+                where = f"the group's leader, rank {_int(to_beat.get('rank'))} on the board"
             elif _int(to_beat.get("rank")) == 1:
                 where = "the leader"
             line = Text("To beat: ")

@@ -49,3 +49,25 @@ def test_a_groups_challenges_mark_the_ghost_and_say_the_command_as_pasted() -> N
     assert "1. bob " in text and "(ghost)" not in text.split("1. bob", 1)[1].splitlines()[0]
     assert "patience-race challenge ufb2dd7lm7qx6dyv --server ws://127.0.0.1:9311" in text
     assert "--server" not in shown("ws://127.0.0.1:8765").split("Link to join")[1]
+
+
+def test_a_group_boards_leader_leads_the_group_not_the_board() -> None:
+    """Among a group's members the first may rank 2nd on the whole board: they lead the
+    group ("▸2 ivy" was told "You lead this board."), and the others are told whom to
+    beat as the group's leader."""
+    from client_cli.groups import group_board_view
+
+    ivy = {"rank": 2, "place": 1, "player": "ivy", "won": True, "time_ms": 67_200, "moves": 116}
+    pam = {"rank": 5, "place": 2, "player": "pam", "won": True, "time_ms": 90_100, "moves": 120}
+    page = {"board": "daily/gate/2026-11-28", "title": "The Gate, 2026-11-28", "kind": "daily",
+            "entries": [ivy, pam], "size": 2, "offset": 0, "leader": ivy, "to_beat": ivy,
+            "members": 2, "group_name": "Probe Club"}  # fmt: skip
+
+    def seen(me: str) -> str:
+        out = io.StringIO()
+        Console(file=out, width=100, color_system=None).print(group_board_view(page, me, False))
+        return out.getvalue()
+
+    assert "You lead the group on this board." in seen("ivy")
+    assert "You lead this board" not in seen("ivy")
+    assert "To beat: ivy (the group's leader, rank 2 on the board)" in seen("pam")
