@@ -144,14 +144,16 @@ def devices_table(listed: list[dict[str, Any]], ascii: bool = False) -> HeadersW
     table = Table(box=box.ASCII2 if ascii else box.SIMPLE_HEAD, pad_edge=False)
     ids = [clean(d.get("id", ""), 16) for d in listed]
     for column in ("id", "device", "added", "last seen", ""):
-        # (an id is what sign-out takes: never cut)
+        # (an id is what sign-out takes: never cut; a label wraps on a narrow screen,
+        # where it was cut to five letters)
         widest = max(map(len, ids), default=2) if column == "id" else None
-        table.add_column(column, no_wrap=True, min_width=widest)
+        device = column == "device"
+        table.add_column(column, no_wrap=not device, overflow="fold", min_width=widest)
     for d in listed:
         table.add_row(
             clean(d.get("id", ""), 16),
             clean(d.get("label", ""), 40),
-            _clock(as_int(d.get("added"))),
+            _clock(as_int(d.get("added")))[:10],  # (the day it was added is enough)
             _clock(as_int(d.get("seen"))),
             "this one" if d.get("this") else "",
         )

@@ -6,6 +6,7 @@ whole too. ``HeadersWhole`` (client_cli/lines.py) draws them so."""
 
 from __future__ import annotations
 
+import io
 import itertools
 import re
 from collections.abc import Callable
@@ -13,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from rich.console import Group, RenderableType
+from rich.console import Console, Group, RenderableType
 
 from client_cli import boards, challenge, groups, league, linking, profile, queries
 from client_cli.lines import lines_of
@@ -293,3 +294,18 @@ def test_the_group_list_at_60_columns_in_the_terminal(
     assert head.split() == ["group", "id", "members"], listed.text
     # (the name gives way: a group's name is the one cell cut)
     assert re.search(r"The Friday Night \S+( \S+)?\s+\S+\s+1\s+yours", listed.text), listed.text
+
+
+def test_the_devices_list_fits_sixty_columns_with_nothing_cut() -> None:
+    """At 60 columns a device's label wraps, its times whole (it read "termi…" and
+    "2026-11-28 …"): the day it was added, the date and time it was last seen."""
+    listed = [
+        {"id": "955b6b7c", "label": "terminal on a-long-host-name", "added": 1_795_000_000_000,
+         "seen": 1_795_309_164_784, "this": True},
+    ]  # fmt: skip
+    out = io.StringIO()
+    Console(file=out, width=60, color_system=None).print(linking.devices_table(listed))
+    text = out.getvalue()
+    assert "…" not in text, text
+    assert "2026-11-18 " in text and "2026-11-22 00:59" in text, text
+    assert "terminal" in text and "a-long-h" in text and "ost-name" in text, text
