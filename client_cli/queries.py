@@ -151,11 +151,12 @@ def games_table(games: list[Any], ascii: bool = False) -> HeadersWhole:
     table = Table(box=box.ASCII2 if ascii else box.SIMPLE_HEAD, pad_edge=False)
     table.add_column("game", no_wrap=True)
     table.add_column("packs", justify="right")
-    table.add_column("")
+    # (headed, its name ended by a colon: without bold, names ran into what they are)
+    table.add_column("name: what it is")
     for g in games:
         if isinstance(g, dict):
-            about = Text(clean(g.get("name", ""), 40), style="bold")
-            about.append(f"  {clean(g.get('summary', ''), 200)}")
+            about = Text(clean(g.get("name", ""), 40) + ":", style="bold")
+            about.append(f" {clean(g.get('summary', ''), 200)}")
             table.add_row(clean(g.get("id", ""), 32), clean(g.get("packs", ""), 2), about)
     return HeadersWhole(table, first=(2,))  # (the summary gives way: it wraps)
 
@@ -175,7 +176,7 @@ def cmd_games(args: argparse.Namespace) -> int:
     _print(console, games_table(games, args.ascii), args.ascii)
     _print(
         console,
-        Text("Play one: patience-race play GAME; its rules: patience-race rules GAME"),
+        Text(f"Play one: {command(args.server, 'play GAME')}; its rules: patience-race rules GAME"),
         args.ascii,
     )
     return 0

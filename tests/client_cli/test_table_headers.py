@@ -238,7 +238,7 @@ TABLES: dict[str, tuple[Callable[[int], RenderableType], tuple[str, ...]]] = {
                 }
             ]
         ),
-        ("game", "packs"),
+        ("game", "packs", "name: what it is"),
     ),
     "replay": (lambda w: replay(), ("#", "time", "move")),
     "race results": (results, ("#", "racer", "result", "time", "moves", "home")),
@@ -309,3 +309,14 @@ def test_the_devices_list_fits_sixty_columns_with_nothing_cut() -> None:
     assert "…" not in text, text
     assert "2026-11-18 " in text and "2026-11-22 00:59" in text, text
     assert "terminal" in text and "a-long-h" in text and "ost-name" in text, text
+
+
+def test_the_games_list_names_the_server_in_its_command(
+    server_process: ServerProcess, tmp_path: Path, terminals: list[Terminal]
+) -> None:
+    """``games`` against a server not the default ends with a command that works as
+    pasted (it had no ``--server``), its names headed and set off from what they are."""
+    listed = start(terminals, server_process, tmp_path, "games")
+    listed.wait_for(rf"play GAME --server {re.escape(server_process.url)};")
+    assert "name: what it is" in listed.text and "The Gate:" in listed.text, listed.text
+    assert listed.exit_code() == 0
