@@ -31,6 +31,8 @@ def key_words(model: Model) -> str:
             words = words.replace(" · + home", "")
         if not model.hints_allowed:
             words = words.replace(" · ? hint", "")
+        if game.view.get("can_undo") is False:  # (the browser greys its Undo out then)
+            words = words.replace(" · u undo", "")
     if context == "over" and model.daily_kind is not None:
         words = KEYS["daily-over"]
     if context == "over" and game is not None and game.lost is not None and game.lost.undo:

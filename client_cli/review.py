@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import re
 import textwrap
 from collections.abc import Mapping
 from typing import Any
@@ -201,6 +202,12 @@ def cmd_review(args: argparse.Namespace) -> int:
     from .queries import _console, _fail, _signed_in  # (queries imports the views)
 
     gid = args.id.strip().lower()
+    if not re.fullmatch(r"[0-9a-f]{16}", gid):  # (not "Reviewing game zzz..." first)
+        aside(
+            f"patience-race: no game {clean(gid, 40)!r}: a game's id is 16 letters and "
+            "digits, as results and replays give it"
+        )
+        return 1
 
     async def ask() -> dict[str, Any]:
         conn, _welcome = await _signed_in(args.server)

@@ -49,7 +49,8 @@ def test_a_running_solo_game_sends_the_line_for_the_server_to_read() -> None:
     """Playing, a line that is no key is a move (or no move: the server says why, as it
     says of any illegal one): no list of keys to agree with the keys line."""
     model = solo(new_game("gate", seed=5))
-    assert keys_line(model).startswith("move or its # · Tab · + home · ? hint · u undo")
+    # (a fresh deal has nothing to undo: no ``u undo``)
+    assert keys_line(model).startswith("move or its # · Tab · + home · ? hint · F4 rules")
     assert understood(model, "foo") == Action("move", "foo")
 
 
@@ -61,3 +62,15 @@ def test_every_state_tells_the_keys_its_keys_line_shows(state: str) -> None:
         assert said == Action("move", "foo"), said
     else:
         assert said == Action("say", note=SAID + keys_line(model)), state
+
+
+def test_a_game_with_nothing_to_undo_offers_no_undo() -> None:
+    """Where the view says nothing can be undone (a deal that brought hidden cards into
+    view: the server refused its undo) the keys line offers no ``u undo``; it did, as
+    the browser's Undo was greyed out."""
+    model = solo(new_game("gate", seed=1))
+    assert model.game is not None
+    model.game.view = {**model.game.view, "can_undo": True}
+    assert "u undo" in keys_line(model)
+    model.game.view = {**model.game.view, "can_undo": False}
+    assert "u undo" not in keys_line(model)

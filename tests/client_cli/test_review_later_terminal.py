@@ -58,3 +58,14 @@ def test_a_daily_games_review_says_when_and_the_command_with_its_server(
     at = next(n for n, line in enumerate(lines) if line.startswith("patience-race: "))
     assert all(len(line) < cols for line in lines[at:] if again not in line), printed
     assert re.search(rf"^ *patience-race review {gid}\b", review.text, re.M), review.text
+
+
+def test_an_id_that_is_no_games_is_refused_before_anything_is_asked(
+    server_process: ServerProcess, tmp_path: Path, terminals: list[Terminal]
+) -> None:
+    """``review zzz`` said "Reviewing game zzz: the server searches it (up to ten
+    seconds)..." before the server said there was no such game."""
+    refused = start(terminals, server_process, tmp_path, "review", "zzz")
+    refused.wait_for(r"no game 'zzz': a game's id is 16 letters and digits")
+    assert refused.exit_code() == 1
+    assert "Reviewing" not in refused.text, refused.text
