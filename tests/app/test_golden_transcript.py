@@ -15,7 +15,8 @@ What varies from run to run is normalised, and nothing else:
   ``<game-3>`` (a game, and its replay: they share an id), ``<room-1>`` (a room code),
   ``<commitment-1>`` and ``<salt-1>`` (a daily deal's commitment, made with a random salt;
   ``<hash-1>``, either, where a page shows it first);
-- the server's address in a page (``og:url``) becomes ``http://<server>``;
+- the server's address in a page (``og:url``) becomes ``http://<server>``, and its
+  websocket in a page's terminal command ``ws://<server>``;
 - server times are exact (the clock is frozen), written as offsets from its start,
   ``"<t+1500>"`` being 1.5 s after it, for reading;
 - a rematch draws a random seed: its racers' deal (the ``race_start`` view's piles and

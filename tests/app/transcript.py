@@ -133,8 +133,11 @@ class Transcript:
     async def http(self, path: str) -> tuple[int, str, str]:
         base = http(self.server)
         status, kind, body = await fetch(base + path)
-        # (a page's link preview names its address, whose port is the run's)
-        self.entries.append(("http", path, status, kind, body.replace(base, "http://<server>")))
+        # (a page's link preview names its address, whose port is the run's, and its
+        # terminal commands the server's websocket, on the same port)
+        ws = base.replace("http://", "ws://", 1)
+        shown = body.replace(base, "http://<server>").replace(ws, "ws://<server>")
+        self.entries.append(("http", path, status, kind, shown))
         return status, kind, body
 
     async def close(self) -> None:
