@@ -7,7 +7,9 @@ from __future__ import annotations
 import asyncio
 import json
 import signal
+from functools import partial
 from pathlib import Path
+from typing import Any
 
 from redis.asyncio import Redis
 
@@ -23,6 +25,10 @@ from .test_cluster import cluster, local_cluster, on_cluster  # noqa: F401 (fixt
 from .test_pages import fetch
 
 DAY_S = 86_400
+
+
+def racers_are(names: list[str], room: dict[str, Any]) -> bool:
+    return [r["name"] for r in room["players"]] == names
 
 
 async def pid_of(client: Client) -> str:
@@ -253,8 +259,7 @@ async def test_a_change_from_another_device_reaches_the_players_connection(
             told = await ann.event("renamed")
             assert told["player"]["name"] == new and "id" not in told, told
             # the room ann is in, as bob sees it
-            shown = [new, "bob"]
-            await bob.event("room", lambda e, s=shown: [r["name"] for r in e["players"]] == s)
+            await bob.event("room", partial(racers_are, [new, "bob"]))
             await bob.call("room_leave")
             await ann.call("room_leave")
             # a room ann makes now: under the new name
