@@ -54,13 +54,19 @@ class Session(Protocol):
     def close(self, code: int, reason: str) -> None: ...
 
 
+def renamed_to(message: dict[str, Any]) -> str | None:
+    """The new name a ``renamed`` told to a player's connection gives; None for any
+    other message."""
+    name = (message.get("player") or {}).get("name") if message.get("type") == "renamed" else None
+    return name if isinstance(name, str) else None
+
+
 def told(session: Session, message: dict[str, Any]) -> None:
     """Send ``message`` to ``session``; a ``renamed`` (the player's name changed from
     another device) is its new name too, which it joins rooms and challenges under."""
-    if message.get("type") == "renamed":
-        name = (message.get("player") or {}).get("name")
-        if isinstance(name, str):
-            session.name = name
+    name = renamed_to(message)
+    if name is not None:
+        session.name = name
     session.send(message)
 
 

@@ -11,6 +11,7 @@ from typing import Any
 from server.protocol import ErrorCode
 from server.protocol import messages as m
 
+from ..context import renamed_to
 from ..domain import room as rm
 from ..domain.names import BAD_NAME, DAY_MS, NAME_RE, name_taken, next_change
 from ..domain.room import RoomConflict
@@ -77,8 +78,8 @@ class Naming(Part):
     def told_elsewhere(self, pid: str, message: dict[str, Any]) -> None:
         """A ``renamed`` told over the bus to the player's connection here (the name was
         changed from a connection on another process): their room held here too."""
-        name = (message.get("player") or {}).get("name")
-        if message.get("type") == "renamed" and isinstance(name, str):
+        name = renamed_to(message)
+        if name is not None:
             self.in_room(pid, name)
 
     async def _in_room(self, room: HeldRoom, pid: str, name: str) -> None:
