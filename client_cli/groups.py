@@ -293,8 +293,9 @@ def cmd_group(args: argparse.Namespace) -> int:
         shown, problem = asyncio.run(ask())
     except KeyboardInterrupt:
         return 0
-    except ValueError as exc:  # (a group named that is none of the player's)
-        shown, problem = Text(""), str(exc)
+    except ValueError as exc:  # a group named that is none of the player's: the server's
+        aside(f"patience-race: {exc}")  # list said so, not the command line (1, not 2)
+        return 1
     except Exception as exc:
         return _fail(args, exc)
     if problem is not None:
