@@ -9,6 +9,7 @@
 
 import { button, h } from "./dom.js";
 import { ServerError, deviceLabel, signedOutText, storeToken } from "./link.js";
+import { markDailies } from "./dailymarks.js";
 import { ratingsBox } from "./ratings.js";
 import { keyTried, recoveryBox, recoveryForm } from "./recovery.js";
 import { nameField, renameBox } from "./rename.js";
@@ -204,6 +205,7 @@ export function homeScreen(door) {
       ),
     ),
   );
+  markDailies((type, fields) => app.link.request(type, fields), rows);
   const hello = h("h1", {}, `Hello, ${app.player ? app.player.name : ""}`); // (signed in: route() says so)
   const rename = renameBox(app.player ? app.player.name : "", {
     request: (type, fields) => app.link.request(type, fields),
