@@ -492,7 +492,10 @@ def _game_body(
     key = legend(game.rules, game.view, ascii=model.ascii, width=width - 1)
     under = [fit(Text(key, style="dim"), width)] if key and not over else []
     message = _message(model, width, most=1)
-    room = height - len(above) - len(under) - len(message)
+    # (the room as while playing, a line for the message and one for the legal moves,
+    # in every state: a question or the game's end, which have no legal line, moved the
+    # Gate's bottom bars a line down)
+    room = height - len(above) - len(under) - max(len(message), 2)
     spots: list[Spot] = []
     if model.result_shown:
         table = daily_result_lines(model, width, now)

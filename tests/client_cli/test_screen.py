@@ -372,3 +372,22 @@ def test_the_results_of_a_quick_race_offer_no_rematch() -> None:
     assert "rematch" not in shown.replace("has no rematch", ""), shown
     assert "A quick race has no rematch: patience-race quick gate races again." in shown
     assert "c challenge a friend · review · q leave (then patience-race quick: another)" in shown
+
+
+def test_the_board_stays_put_through_a_question_and_the_games_end() -> None:
+    """The Gate's bottom bars are anchored to the room the board has: a question (no
+    legal line under it) and the game's end gave it a line more, and the bars moved a
+    line down as the player resigned."""
+    game = new_game("gate", seed=5)
+    model = solo(game)
+    playing = screen(model).splitlines()[:19]
+    model.confirm = "resign"
+    model.say("Resign this game? It ends as it stands.", "warn")
+    assert screen(model).splitlines()[:19] == playing
+    model = Model(server="ws://127.0.0.1:8765", me="ann")
+    model.set_games(GAME_LIST)
+    model.set_solo({**snapshot(game), "status": "resigned", "legal": []}, NOW - 75_000)
+    model.say("The game is resigned, 0/52 home. n deals again.")
+    over = screen(model).splitlines()
+    assert over[1].endswith("RESIGNED")
+    assert over[2:19] == playing[2:19]
