@@ -11,7 +11,7 @@ to what can be said, and said in words.
 Difficulty: hard for this game (the hint engine
 seeing only the board
 won 1 of 6 tries
-44% of the cards home on average; 4 of 6 solver searches found a win).
+44% of the cards home on average; 4 of 6 short solver searches found a win).
 >>> difficulty_of({"grade": "\\x1b[31mhard"}) is None, difficulty_of(None) is None
 (True, True)
 """
@@ -53,5 +53,5 @@ def difficulty_words(shown: dict[str, Any]) -> str:
     return (
         f"Difficulty: {shown['grade']} for this game (the hint engine, seeing only the "
         f"board, won {wins} of {tries} {'try' if tries == 1 else 'tries'}{how_far}; "
-        f"{shown['line_wins']} of {searches} solver searches found a win)."
+        f"{shown['line_wins']} of {searches} short solver searches found a win)."
     )

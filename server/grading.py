@@ -32,7 +32,7 @@ def cmd_difficulty(args: argparse.Namespace) -> int:
         f"{GAMES[args.game].name}, seed {args.seed}: {found['grade']} (ease {found['ease']:.3f})"
         f" · the hint engine, seeing only the board, won {found['board_wins']} of {tries}"
         f" tries, {found['home_pct']}% of the cards home on average"
-        f" · {found['line_wins']} of {searches} solver searches found a win"
+        f" · {found['line_wins']} of {searches} short solver searches found a win"
         f" · {found['seconds']:.1f} s"
     )
     return 0

@@ -44,6 +44,6 @@ export function difficultyText(difficulty) {
   return (
     `Difficulty: ${grade} for this game (the hint engine, seeing only the board, won ${wins} ` +
     `of ${tries} ${tries === 1 ? "try" : "tries"}${howFar}; ${counted(difficulty.line_wins)} of ` +
-    `${searches} solver searches found a win).`
+    `${searches} short solver searches found a win).`
   );
 }

@@ -12,7 +12,7 @@ test("a graded deal is said with what it was measured from", () => {
   assert.equal(
     difficultyText(difficulty),
     "Difficulty: hard for this game (the hint engine, seeing only the board, won 1 of 6 tries, " +
-      "44% of the cards home on average; 4 of 6 solver searches found a win).",
+      "44% of the cards home on average; 4 of 6 short solver searches found a win).",
   );
 });
 
@@ -22,12 +22,12 @@ test("a deal no try won says how far the tries got; one every try won, nothing m
   assert.equal(
     difficultyText(easy),
     "Difficulty: easy for this game (the hint engine, seeing only the board, won 0 of 6 tries, " +
-      "31% of the cards home on average; 0 of 6 solver searches found a win).",
+      "31% of the cards home on average; 0 of 6 short solver searches found a win).",
   );
   assert.equal(
     difficultyText({ ...easy, board_wins: 6, home_pct: 100 }),
     "Difficulty: easy for this game (the hint engine, seeing only the board, won 6 of 6 tries; " +
-      "0 of 6 solver searches found a win).",
+      "0 of 6 short solver searches found a win).",
   );
   // from a server that sent none, or nonsense: nothing said of it
   for (const home_pct of [undefined, null, -1, 101, 4.5, "31"]) {

@@ -52,7 +52,7 @@ def test_a_grade_no_try_won_says_how_far_the_tries_got() -> None:
     assert shown is not None and shown["home_pct"] == 31
     assert df.words(shown) == (
         "easy for this game (the hint engine, seeing only the board, won 0 of 6 tries,"
-        " 31% of the cards home on average; 0 of 6 solver searches found a win)"
+        " 31% of the cards home on average; 0 of 6 short solver searches found a win)"
     )
     # every try won: all the cards home, nothing more to say
     assert df.words({**shown, "board_wins": 6, "home_pct": 100}).startswith(

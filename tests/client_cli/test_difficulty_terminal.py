@@ -34,7 +34,7 @@ def test_the_daily_says_how_hard_its_deal_is(
         said = (
             f"Difficulty: {shown['grade']} for this game (the hint engine, seeing only the"
             f" board, won {shown['board_wins']} of {shown['tries']} tries{how_far};"
-            f" {shown['line_wins']} of {shown['searches']} solver searches found a win)."
+            f" {shown['line_wins']} of {shown['searches']} short solver searches found a win)."
         )
         ann.wait_for(r"\s+".join(re.escape(word) for word in said.split()))
         ann.wait_for(r"Press Enter to start your ranked attempt \(q to leave\)")

@@ -37,7 +37,7 @@ def test_the_daily_says_how_hard_its_deal_is(browser: Any, redis_url: str, tmp_p
         said_text = (
             f"Difficulty: {shown['grade']} for this game (the hint engine, seeing only the"
             f" board, won {shown['board_wins']} of {shown['tries']} tries{how_far};"
-            f" {shown['line_wins']} of {shown['searches']} solver searches found a win)."
+            f" {shown['line_wins']} of {shown['searches']} short solver searches found a win)."
         )
         assert said.inner_text() == said_text
         shot(page, "daily-difficulty")

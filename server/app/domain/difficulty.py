@@ -13,7 +13,7 @@
 hard for this game (the hint engine
 seeing only the board
 won 1 of 6 tries
-44% of the cards home on average; 4 of 6 solver searches found a win)
+44% of the cards home on average; 4 of 6 short solver searches found a win)
 """
 
 from __future__ import annotations
@@ -68,5 +68,5 @@ def words(difficulty: dict[str, Any]) -> str:
     return (
         f"{difficulty['grade']} for this game (the hint engine, seeing only the board, won"
         f" {wins} of {tries} {'try' if tries == 1 else 'tries'}{how_far};"
-        f" {difficulty['line_wins']} of {searches} solver searches found a win)"
+        f" {difficulty['line_wins']} of {searches} short solver searches found a win)"
     )
