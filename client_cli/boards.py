@@ -314,7 +314,12 @@ def board_view(
     to_beat = page.get("to_beat")
     to_beat = to_beat if isinstance(to_beat, Mapping) else None
     rank = page.get("rank")
-    if around and rank is None and size:
+    review = page.get("review")  # (with --around-me or --friends: one's own, if held)
+    review = review if isinstance(review, Mapping) else {}
+    off = clean(review.get("note") or "", 400)
+    if off and review.get("state") in ("held", "removed"):
+        parts.append(Text(f"Your result of this day is not on this board: {off}", style="yellow"))
+    elif around and rank is None and size:
         parts.append(Text("You are not on this board yet."))
     # a board among a group's members (``group_board``): its leader leads the group, at
     # whatever rank on the whole board ("▸2 ivy" was told "You lead this board.")

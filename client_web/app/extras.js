@@ -237,7 +237,9 @@ export class BoardScreen {
         ),
         h("tbody", {}, rows),
       ),
-      page.entries.length
+      // (around oneself or among friends: one's own result, where the pace check held it)
+      offBoard(page.review),
+      page.entries.length || (offBoard(page.review) && this.view === "around")
         ? null
         : h(
             "p",
@@ -534,4 +536,19 @@ export class ReplayScreen {
     settle();
     this.boardBox.dataset.step = String(step);
   }
+}
+
+/**
+ * The player's own result of a daily board's day, held (or removed) by the pace check:
+ * why they are not on the board, in the server's words (null for anything else).
+ * @param {Record<string, any> | undefined} review the board's `review`
+ * @returns {HTMLElement | null}
+ */
+export function offBoard(review) {
+  if (!review || (review.state !== "held" && review.state !== "removed") || !review.note) return null;
+  return h(
+    "p",
+    { class: "review-note", "data-review": String(review.state) },
+    `Your result of this day is not on this board: ${review.note}`,
+  );
 }

@@ -24,7 +24,17 @@ from .store.boards import Boards
 from .store.leagues import Leagues
 from .store.pace import CLEARED, HELD, REMOVED, Reviews
 
-__all__ = ["CLEARED", "HELD", "REMOVED", "Undecidable", "clear", "judge", "remove"]
+__all__ = [
+    "CLEARED",
+    "HELD",
+    "REMOVED",
+    "Undecidable",
+    "clear",
+    "judge",
+    "remove",
+    "told",
+    "told_of",
+]
 
 
 def time_write(board: str, details: dict[str, Any], at_ms: int, keep: str) -> dict[str, Any]:
@@ -118,6 +128,30 @@ def note(state: str | None, decision: dict[str, Any] | None, why: list[str]) -> 
     if state == CLEARED:
         return f"cleared after review ({reason}): on the boards"
     return f"removed from the boards after review: {reason}"
+
+
+def told(state: str | None, decision: dict[str, Any] | None, why: list[str]) -> dict[str, Any]:
+    """``review`` as a reply carries it (``daily_result``, ``daily_status``, a daily
+    board's ``top`` with ``around`` or ``friends``): only for a result the pace check
+    held, its state and a note in words; nothing for any other.
+
+    >>> told(None, None, [])
+    {}
+    >>> told("removed", {"reason": "a script"}, [])["review"]["state"]
+    'removed'
+    """
+    if state is None:
+        return {}
+    return {"review": {"state": state, "note": note(state, decision, why)}}
+
+
+async def told_of(reviews: Reviews, gid: str) -> dict[str, Any]:
+    """:func:`told` of the ranked game ``gid``'s result, as its review stands now."""
+    state, decision = await reviews.state(gid)
+    if state is None:
+        return {}
+    record = await reviews.record(gid) or {}
+    return told(state, decision, record.get("pace", {}).get("why", []))
 
 
 class Undecidable(Exception):

@@ -203,6 +203,11 @@ async def test_a_scripts_daily_is_held_and_the_operator_clears_or_removes_it(
             assert await entries(ann, board) == [], board
         status = await ann.call("daily", game="gate", start=False)
         assert status["ranked_attempt"] == "ended" and status["review"]["state"] == "held"
+        # looking for oneself on the day's board says why one is not on it
+        for look in ({"around": True}, {"friends": True}):
+            mine = await ann.call("top", board="daily/gate", **look)
+            assert mine["entries"] == [] and mine["review"] == status["review"], look
+        assert "review" not in await ann.call("top", board="daily/gate")  # (one's own look)
         # a person on the same deal is left alone, and ranks first while ann is held
         bob = await player(server.url, "bob")
         fair = await paced(bob, line, server)
@@ -210,6 +215,7 @@ async def test_a_scripts_daily_is_held_and_the_operator_clears_or_removes_it(
         assert await entries(bob, "daily/gate") == ["bob"]
         bob_status = await bob.call("daily", game="gate", start=False)
         assert "review" not in bob_status
+        assert "review" not in await bob.call("top", board="daily/gate", around=True)
         # carl is a script too
         carl = await player(server.url, "carl")
         assert (await scripted(carl, line))["review"]["state"] == "held"

@@ -137,6 +137,20 @@ def test_around_me_off_the_board_says_so_once() -> None:
     assert "Nobody" not in shown, shown
 
 
+def test_around_me_with_ones_result_held_says_why_one_is_off_the_board() -> None:
+    """A ranked result the pace check held is off the board: looking for oneself there
+    says so in the server's words, not "You are not on this board yet"."""
+    board = {**page("daily", "daily/gate/2026-11-21", "The Gate", []), "size": 3, "rank": None}
+    board["leader"] = board["to_beat"] = DAILY[0]
+    note = "held for review: played faster than people play (10 moves in a row under 0.25 s)"
+    held = {**board, "review": {"state": "held", "note": note}}
+    shown = " ".join(text(board_view(held, me="dan", around=True, server_ms=NOW)).split())
+    assert f"Your result of this day is not on this board: {note}" in shown
+    assert "You are not on this board yet." not in shown
+    cleared = {**board, "review": {"state": "cleared", "note": "cleared after review (ok)"}}
+    assert "Your result" not in text(board_view(cleared, me="dan", friends=True, server_ms=NOW))
+
+
 def test_boards_show_the_hints_taken_as_the_web_board_does() -> None:
     """The daily and best-times tables count each entry's hints; entries written before
     hints were counted (no ``hints``) leave the column blank, and a board none of whose

@@ -49,6 +49,15 @@ def test_a_held_daily_says_so_in_the_browser(browser: Any, redis_url: str, tmp_p
         assert said.startswith("held for review: played faster than people play")
         assert "goes on the public boards if an operator clears it." in said  # (a sentence)
         shot(page, "daily-held")
+        # looking for oneself on the day's board says why one is not on it
+        page.goto(f"{http(server)}/play#board=daily/gate")
+        page.click("[data-view=around]")
+        off = page.wait_for_selector(".boards .review-note[data-review=held]")
+        assert off is not None
+        assert off.inner_text().startswith(
+            "Your result of this day is not on this board: held for review: played faster"
+        )
+        assert "You are not on this board yet." not in page.inner_text("body")
         page.goto(f"{http(server)}/leaderboard/daily/gate")
         assert "ann" not in page.inner_text("body")
     finally:

@@ -9,6 +9,7 @@ from server.engine import GAMES
 from server.protocol import ErrorCode, encode
 from server.protocol import messages as m
 
+from .. import review
 from ..domain import daily as d
 from ..domain import difficulty as df
 from ..domain import lost
@@ -87,11 +88,22 @@ class Leaderboards(Part):
         if board.kind == "daily":
             page["book"] = await self._book(board)
             page["difficulty"] = await self._difficulty(board)
+            if pid is not None and (around or friends):
+                page.update(await self._own_review(board, pid))
         counted(board, page)
         if board.kind == "rating":  # who is on it: those rated often enough (ratings.md)
             page["min_races"] = self.settings.rating_board_races
         page["today"] = d.day_of(self.now())  # (today's daily replays are private)
         return {"board": board.id, "title": board.title(), "kind": board.kind, **page}
+
+    async def _own_review(self, board: Board, pid: str) -> dict[str, Any]:
+        """``review`` of the player's own ranked result of a daily board's day, where the
+        pace check held it: a held result is off the board, and the player looking for
+        it there is told why, as ``daily_status`` tells them."""
+        if board.day is None or board.game is None:
+            return {}
+        gid = await self.ctx.dailies.ranked(board.day, board.game, pid)
+        return {} if gid is None else await review.told_of(self.ctx.reviews, gid)
 
     async def _book(self, board: Board) -> dict[str, Any] | None:
         """A past day's board's par and book line, where its deal was certified (never

@@ -246,7 +246,7 @@ class DailyChallenge(Part):
             result = self._result_line_of(live, par)
         committed = await self.commitments.looked_up(day, game_id)
         if gid is not None and state == "ended":
-            held = await self._review_of(gid)
+            held = await review.told_of(self.ctx.reviews, gid)
         reset = d.next_reset_ms(now)
         return {
             "type": "daily_status",
@@ -276,24 +276,6 @@ class DailyChallenge(Part):
             return None
         deal = await self.dailies.deal(day, game_id)
         return df.shown(kept, None if deal is None else int(deal["seed"]))
-
-    async def _review_of(self, gid: str) -> dict[str, Any]:
-        """The review of a ranked result, as its player is told of it (:meth:`_review`)."""
-        state, decision = await self.ctx.reviews.state(gid)
-        if state is None:
-            return {}
-        record = await self.ctx.reviews.record(gid) or {}
-        return self._review(state, decision, record.get("pace", {}).get("why", []))
-
-    def _review(
-        self, state: str | None, decision: dict[str, Any] | None, why: list[str]
-    ) -> dict[str, Any]:
-        """``review`` in ``daily_result`` and ``daily_status``, only for a result the
-        pace check held: its state (``held``, ``cleared``, ``removed``) and a note in
-        words."""
-        if state is None:
-            return {}
-        return {"review": {"state": state, "note": review.note(state, decision, why)}}
 
     def _result_line_of(self, live: g.LiveGame, par: int | None) -> str:
         """The result line of an ended ranked daily (for a player who missed the event)."""
@@ -394,7 +376,7 @@ class DailyChallenge(Part):
                     "par": par,
                     "par_shortest": await self.certifier.par_shortest(day, live.game.id),
                     "difficulty": await self._difficulty(day, live.game.id),
-                    **self._review(state, None, check.why),
+                    **review.told(state, None, check.why),
                     "line": d.result_line(
                         live.game.name,
                         day,
