@@ -176,7 +176,8 @@ def end_note(model: Model) -> tuple[str, str] | None:
             return f"Your game is over ({status}, {home}): the verdict…", INFO
         return None
     if model.screen == ROOM:
-        verb = "won" if game.status == "won" else f"ended ({status})"
+        # ("Your game is ended (resigned)" read oddly: "is over", as a challenge's says)
+        verb = "won" if game.status == "won" else f"over ({status})"
         return f"Your game is {verb}, {home}: waiting for the others.", GOOD
     if model.placed:
         return None  # (the place among the ghosts is said)

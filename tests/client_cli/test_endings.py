@@ -22,3 +22,22 @@ def test_a_solo_game_over_leaves_its_replays_command() -> None:
     # a game still on says how to take it up, not a replay
     model.set_solo(snapshot(played("gate", seed=3, moves=2)), 0)
     assert "replay" not in farewell(model)
+
+
+def test_a_racer_out_of_the_race_is_told_their_game_is_over_while_the_others_play() -> None:
+    """A racer who resigned while the others race on: "Your game is over (resigned)"
+    (it said "Your game is ended (resigned)"); one who won, "Your game is won"."""
+    from client_cli.endings import end_note
+
+    from .test_screen import in_room
+
+    for status, said in (
+        ("resigned", "Your game is over (resigned), 1/52 home: waiting for the others."),
+        ("won", "Your game is won, 1/52 home: waiting for the others."),
+    ):
+        model = in_room("racing")
+        game = played("gate", seed=3, moves=0)
+        started = {"code": "8GY8VQ", "race": 1, **snapshot(game, kind="race"), "status": status}
+        model.apply_race_start(started)
+        note = end_note(model)
+        assert note is not None and note[0] == said, note
