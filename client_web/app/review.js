@@ -47,11 +47,11 @@ export function reviewLines(r) {
   const lines = [];
   if (r.found === "lost_at")
     lines.push(
-      `Until move ${r.move} a player who knew the stock could still have won: you played ${r.played} there, and from then on no win was left.`,
+      `Until move ${r.move} a player who knew the face-down cards could still have won: you played ${r.played} there, and from then on no win was left.`,
     );
   else if (r.found === "between")
     lines.push(
-      `At move ${r.move} a player who knew the stock could still have won (you played ${r.played} there)` +
+      `At move ${r.move} a player who knew the face-down cards could still have won (you played ${r.played} there)` +
         (r.lost_by !== null && r.lost_by !== undefined
           ? `; by move ${r.lost_by} no win was left.`
           : "; the positions after it could not be decided in time.") +
@@ -60,13 +60,13 @@ export function reviewLines(r) {
   else if (r.found === "still_winnable")
     lines.push(
       r.moves
-        ? `The game ended in a position a player who knew the stock could still win (after ${count(r.moves, "move")}).`
+        ? `The game ended in a position a player who knew the face-down cards could still win (after ${count(r.moves, "move")}).`
         : r.status === "timeout"
-          ? "Time ran out before the game's first move: a player who knew the stock could win this deal."
-          : "The game was resigned before its first move: a player who knew the stock could win this deal.",
+          ? "Time ran out before the game's first move: a player who knew the face-down cards could win this deal."
+          : "The game was resigned before its first move: a player who knew the face-down cards could win this deal.",
     );
   else if (r.found === "deal_lost")
-    lines.push("This deal could not be won, even by a player who knew the stock: nothing you did lost it.");
+    lines.push("This deal could not be won, even by a player who knew the face-down cards: nothing you did lost it.");
   else lines.push("The review could not decide, in its time, where a win was still possible.");
   if (r.better)
     // (a move first: "deal there kept the win" began its sentence in lower case)

@@ -16,7 +16,7 @@ test("a lost game: the move that lost it, the move that kept the win, its line",
   });
   assert.equal(got.title, "Where the game was lost");
   assert.deepEqual(got.lines, [
-    "Until move 6 a player who knew the stock could still have won: you played 1+7 there, and from then on no win was left.",
+    "Until move 6 a player who knew the face-down cards could still have won: you played 1+7 there, and from then on no win was left.",
     "Playing 1+5 there would have kept the win. A line that wins from there (checked by the rules engine):",
   ]);
   assert.deepEqual(got.line, ["1+5", "2+8"]);
@@ -66,20 +66,20 @@ test("a long winning line is folded to its start; a short one is shown whole", (
 test("a game left winnable after one move says move, not moves", () => {
   assert.equal(
     reviewLines({ found: "still_winnable", moves: 1 }).lines[0],
-    "The game ended in a position a player who knew the stock could still win (after 1 move).",
+    "The game ended in a position a player who knew the face-down cards could still win (after 1 move).",
   );
 });
 
 test("a game resigned before its first move says so, not 'after 0 moves'", () => {
   assert.equal(
     reviewLines({ found: "still_winnable", moves: 0 }).lines[0],
-    "The game was resigned before its first move: a player who knew the stock could win this deal.",
+    "The game was resigned before its first move: a player who knew the face-down cards could win this deal.",
   );
 });
 
 test("a game the clock ended before its first move says so, not that it was resigned", () => {
   assert.equal(
     reviewLines({ found: "still_winnable", moves: 0, status: "timeout" }).lines[0],
-    "Time ran out before the game's first move: a player who knew the stock could win this deal.",
+    "Time ran out before the game's first move: a player who knew the face-down cards could win this deal.",
   );
 });

@@ -18,11 +18,11 @@ def test_a_game_left_winnable_after_one_move_says_move() -> None:
 
 
 def test_a_game_resigned_before_its_first_move_says_so() -> None:
-    """It read "The game ended in a position a player who knew the stock could still win
+    """It read "The game ended in a position a player who knew the face-down cards could still win
     (after 0 moves)."; the browser says the same words."""
     page = review_page({"found": "still_winnable", "status": "resigned", "moves": 0}, 80)
     said = (
-        "The game was resigned before its first move: a player who knew the stock could "
+        "The game was resigned before its first move: a player who knew the face-down cards could "
         "win this deal."
     )
     assert said in " ".join(page.split()), page

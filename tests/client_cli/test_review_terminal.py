@@ -19,7 +19,7 @@ from .test_terminal import LEGAL, register, start
 
 #: the review's first line, however the terminal wraps it
 UNTIL = (
-    r"Until\s+move 6 a player\s+who knew the stock\s+could\s+still\s+have\s+won:"
+    r"Until\s+move 6 a player\s+who\s+knew\s+the\s+face-down\s+cards\s+could\s+still\s+have\s+won:"
     r"\s+you\s+played\s+1\+7\s+there"
 )
 

@@ -34,7 +34,7 @@ def test_review_at_the_end_and_on_the_replay_page(browser: Any, web_server: Serv
         box = page.locator(".review")
         box.locator("text=Where the game was lost").wait_for()
         text = box.inner_text()
-        assert "Until move 6 a player who knew the stock could still have won" in text
+        assert "Until move 6 a player who knew the face-down cards could still have won" in text
         assert "you played 1+7 there" in text
         assert "Playing 1+5 there would have kept the win" in text
         # the board there rings the piles of the move played and of the one that kept the win
