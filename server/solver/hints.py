@@ -392,9 +392,15 @@ def _at_once(view: Mapping[str, Any], here: Game, move: Move) -> int:
         return 0
     if "turns" in kinds:
         return 3
-    if "frees" in kinds or "uncovers" in kinds:
+    if "frees" in kinds or "uncovers" in kinds or "opens" in kinds:
         return 1
     return 2
+
+
+#: games whose gaps are never the player's to fill (The Labyrinth: only ``deal`` refills
+#: the lowest row, and a gap higher up stays empty): a gap there is no space freed, and
+#: what it does is make the cards beside it available (``opens``)
+_GAPS_OPEN: Final = frozenset({"labyrinth"})
 
 
 def _effects(view: Mapping[str, Any], here: Game, move: Move) -> dict[str, int]:
@@ -402,12 +408,21 @@ def _effects(view: Mapping[str, Any], here: Game, move: Move) -> dict[str, int]:
     after (any sample: only what is shown or counted is compared)."""
     before = _shown(view)
     home_before = int(view["home"])
+    gaps_open = here.id in _GAPS_OPEN
+    # (a grid game's cells whose card may be moved: the engine's own reading)
+    # (not a deal's: the cards it lays are available, which "deals" says)
+    available = getattr(here, "_available", None) if gaps_open and move.text != "deal" else None
+    free_before = set(available()) if available is not None else set()
     here.play(move)
     try:
         after = here.view()
+        free_after = set(available()) if available is not None else set()
     finally:
         here.pop()
     effects: dict[str, int] = {}
+    opened = len(free_after - free_before)
+    if opened:
+        effects["opens"] = opened
     home = int(after["home"]) - home_before
     if home > 0:
         effects["home"] = home
@@ -419,7 +434,7 @@ def _effects(view: Mapping[str, Any], here: Game, move: Move) -> dict[str, int]:
             turned += old_down - down
         if label in homes or old_down or down:
             continue
-        if old_cards and not cards:
+        if old_cards and not cards and not gaps_open:
             effects["frees"] = effects.get("frees", 0) + 1
         elif cards and len(cards) < len(old_cards) and cards == old_cards[: len(cards)]:
             effects["uncovers"] = effects.get("uncovers", 0) + 1
@@ -468,6 +483,9 @@ def reason(view: Mapping[str, Any], here: Game, move: Move) -> str:
         said.append("frees a space" if frees == 1 else f"frees {frees} spaces")
     if effects.get("uncovers") and len(said) < 2:
         said.append("uncovers a card")
+    opens = effects.get("opens", 0)
+    if opens and len(said) < 2:
+        said.append("makes a card available" if opens == 1 else f"makes {opens} cards available")
     if not said:
         if "turns" in effects:
             said.append("turns up a hidden card")

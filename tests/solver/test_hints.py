@@ -140,6 +140,26 @@ def test_reasons_say_what_the_player_will_see() -> None:
         assert why(wedge, text).startswith("moves a card home")
 
 
+def test_a_labyrinth_gap_is_no_space_freed_but_cards_made_available() -> None:
+    """In The Labyrinth no gap is the player's to fill (``deal`` refills the lowest row;
+    one higher up stays empty): a card home from the lowest row said "frees a space",
+    which the next deal filled. A gap there makes the cards beside it available."""
+
+    def why(game: Game, text: str) -> str:
+        return reason(game.view(), game, game.parse(text))
+
+    first = new_game("labyrinth", seed=0)
+    assert first.view()["rows"] == 1
+    assert why(first, "f1>u") == "moves a card home"
+    later = new_game("labyrinth", seed=0)
+    for _ in range(16):  # (the first legal move each time: j3>u then opens j2's card)
+        later.play(later.legal_moves()[0])
+    assert why(later, "j3>u") == "moves a card home and makes a card available"
+    while "deal" not in [m.text for m in first.legal_moves()]:  # (once nothing goes home)
+        first.play(first.legal_moves()[0])
+    assert why(first, "deal") == "deals from the stock"  # (not the cards it lays)
+
+
 def test_hints_do_not_go_round_in_a_circle() -> None:
     """Followed for a while, hints never come back to a position (a run moved to a space
     and back is as good as a deal to a search that wins either way: a hint must still
