@@ -104,7 +104,9 @@ def league_view(reply: dict[str, Any], ascii: bool = False) -> Any:
             [clean(str(t), 12) for t in tiers] if isinstance(tiers, list) else [],
         )
     )
-    return Group(Text(headline(reply), style="bold"), HeadersWhole(table, first=(1,)), notes)
+    # (nobody in it yet: said in words, not as a table of headings alone)
+    shown = HeadersWhole(table, first=(1,)) if table.row_count else Text("Nobody is in it yet.")
+    return Group(Text(headline(reply), style="bold"), shown, notes)
 
 
 def moves_words(movers: int | None, most: int, tier: str = "", tiers: Sequence[str] = ()) -> str:

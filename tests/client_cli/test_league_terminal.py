@@ -135,3 +135,11 @@ def test_the_league_watched_from_the_terminal(
         terminal.close()
     code, screen = run(url, cy, "league", "--watch", "--week", "2026-W01")
     assert code == 2 and "not a past week's" in screen
+
+
+def test_a_league_nobody_has_joined_says_so_not_a_table_of_headings() -> None:
+    reply = {"week": "2026-W48", "joined": False, "current": True, "tier": "bronze"}
+    reply |= {"league": None, "standings": [], "rules": {"movers": 5}, "movers": 0}
+    text = " ".join(_render(league_view(reply), False, 80).plain.split())
+    assert "you have not joined; you would play in Bronze Nobody is in it yet." in text, text
+    assert "points" not in text.split("Nobody")[0]
