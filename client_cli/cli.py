@@ -401,6 +401,8 @@ def parser() -> argparse.ArgumentParser:
     league = sub.add_parser(
         "league", parents=[common], help="this week's league: standings, tiers (signs in)"
     )
+    # (``league join`` as ``group join`` is said: the same as --join)
+    league.add_argument("action", nargs="?", choices=["join"], help="join: as --join")
     league.add_argument("--join", action="store_true", help="join this week's event")
     league.add_argument("--week", metavar="YYYY-Www", help="a past week's league, as it closed")
     league.add_argument(

@@ -148,6 +148,7 @@ def moves_words(movers: int | None, most: int, tier: str = "", tiers: Sequence[s
 
 
 def cmd_league(args: argparse.Namespace) -> int:
+    args.join = args.join or getattr(args, "action", None) == "join"
     if args.watch and args.week:
         aside("patience-race: --watch shows this week's league, not a past week's")
         return 2

@@ -25,7 +25,8 @@ def test_the_league_from_the_terminal(server_process: ServerProcess, tmp_path: P
     assert code == 0, screen
     assert "you have not joined; you would play in Bronze" in screen
     assert "patience-race league --join" in screen
-    code, screen = run(url, ann, "league", "--join")
+    # (``league join``, as ``group join`` is said, is ``--join``: it was a usage error)
+    code, screen = run(url, ann, "league", "join")
     assert code == 0, screen
     assert "You have joined this week's event." in screen
     assert "Bronze league bronze-1 · you are 1st of 1 with 0 points" in screen
@@ -33,6 +34,10 @@ def test_the_league_from_the_terminal(server_process: ServerProcess, tmp_path: P
     said = " ".join(screen.split())
     assert "ann" in screen and "At the week's end nobody moves" in said, screen
     assert "The top 5" not in said
+    code, screen = run(url, ann, "league", "--join")  # (again: one's league)
+    assert code == 0 and "you are 1st of 1" in screen, screen
+    code, screen = run(url, ann, "league", "leave")
+    assert code == 2 and "invalid choice: 'leave'" in screen, screen
     code, screen = run(url, ann, "league", "--week", "2026-W60")
     assert code == 1 and "'2026-W60' is no ISO week" in screen
     # a week gone by that ann did not race: said so, with no table to fill nor a week's
