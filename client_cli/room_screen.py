@@ -80,12 +80,18 @@ def big_number(n: int, g: Glyphs) -> list[str]:
 
 def countdown_second(model: Model, now: int) -> int | None:
     """The whole seconds left before the race starts (3, 2, 1; 0 at the start), while the
-    room counts down; else None. The terminal rings as it changes."""
+    room counts down, and 0 through the race's first second; else None. The terminal
+    rings as it changes (a countdown never drawn, too short or on a busy machine, left
+    the race to start in silence)."""
     room = model.room
-    if room is None or model.room_state != COUNTDOWN:
+    if room is None:
         return None
     left = as_int(room.get("start_at")) - model.server_now(now)
-    return max(-(-left // 1000), 0)
+    if model.room_state == COUNTDOWN:
+        return max(-(-left // 1000), 0)
+    if model.room_state == RACING and room.get("start_at") and -1000 < left <= 0:
+        return 0
+    return None
 
 
 def rings(last: int | None, second: int | None) -> bool:
@@ -94,12 +100,13 @@ def rings(last: int | None, second: int | None) -> bool:
 
     >>> [rings(a, b) for a, b in [(None, 3), (3, 3), (3, 2), (1, 0), (0, None), (1, None)]]
     [True, False, True, True, False, True]
-    >>> rings(None, None), rings(None, 0)
-    (False, False)
+    >>> rings(None, None), rings(None, 0), rings(0, 0)
+    (False, True, False)
     """
     counting = second is not None and second > 0 and second != last
     going = last is not None and last > 0 and not second  # 0, or the race has begun
-    return counting or going
+    unseen = last is None and second == 0  # (a race in its first second, no countdown seen)
+    return counting or going or unseen
 
 
 def _status_word(player: Mapping[str, Any], g: Glyphs) -> Text:

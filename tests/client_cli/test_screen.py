@@ -391,3 +391,21 @@ def test_the_board_stays_put_through_a_question_and_the_games_end() -> None:
     over = screen(model).splitlines()
     assert over[1].endswith("RESIGNED")
     assert over[2:19] == playing[2:19]
+
+
+def test_the_start_rings_where_the_countdown_went_unseen() -> None:
+    """The terminal rings at each second of the countdown and at the start, as it draws
+    the screen: a countdown short or busy enough to be drawn never (the tests' 0.3 s, a
+    loaded machine) left the race to start in silence. A race in its first second rings
+    once; one taken up later does not."""
+    from client_cli.room_screen import countdown_second, rings
+
+    model = in_room("racing")  # (from the lobby straight into the race: start_at START)
+    assert rings(None, countdown_second(model, START + 200))
+    assert not rings(0, countdown_second(model, START + 700))  # (once)
+    assert not rings(0, countdown_second(model, START + 1_200))
+    assert not rings(None, countdown_second(model, START + 5_000))  # (taken up later)
+    counting = in_room("countdown")
+    seen = [countdown_second(counting, START - t) for t in (2_500, 1_500, 500)]
+    assert seen == [3, 2, 1]
+    assert rings(1, countdown_second(model, START + 100))  # (seen counting: the start)
