@@ -36,6 +36,12 @@ const CLIENT = "patience-race-web/0.1";
 const TOKEN_KEY = "patience-race-token";
 const SIGNED_OUT = 4001;
 const TIMEOUT_MS = 30000;
+// a move (or an undo, a resign, cards home, a ping) is answered in milliseconds: one not
+// answered in this long means a link that has stalled without closing (a phone between
+// networks), which is dropped and opened again, so that `welcome.resume` says what the
+// server took (a move sent into a stalled link counted there, and the page never knew)
+const STALL_MS = 8000;
+const QUICK = new Set(["move", "undo", "resign", "home", "ping"]);
 
 /**
  * The pause before reconnection attempt `attempt` (0 first), in ms: 0.5 s, doubling,
@@ -155,6 +161,20 @@ export class Link {
     this.welcome = null;
     this.offset = 0; // the server's clock minus ours, ms
     this.frames = { sent: 0, received: 0 };
+    /** @type {ReturnType<typeof setTimeout> | undefined} the next attempt to connect */
+    this.retry = undefined;
+    // the browser knows the network has gone: the link is dropped now (a move made
+    // meanwhile is refused on the spot, not sent into a socket that holds it); and once
+    // it is back, connect at once rather than at the backoff's next try
+    addEventListener("offline", () => {
+      if (this.ws) this.drop(this.ws, "the network is down");
+    });
+    addEventListener("online", () => {
+      if (this.ws || this.signedOut) return;
+      clearTimeout(this.retry);
+      this.attempt = 0;
+      this.open();
+    });
   }
 
   url() {
@@ -264,10 +284,14 @@ export class Link {
       if (value !== undefined && value !== null) message[key] = value;
     }
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.pending.delete(id);
-        reject(new ServerError("timeout", "the server did not answer"));
-      }, TIMEOUT_MS);
+      const timer = setTimeout(
+        () => {
+          this.pending.delete(id);
+          reject(new ServerError("timeout", "the server did not answer: reconnecting"));
+          this.drop(ws, "no answer from the server"); // (stalled: opened again, resumed)
+        },
+        QUICK.has(type) ? STALL_MS : TIMEOUT_MS,
+      );
       this.pending.set(id, { resolve, reject, timer });
       ws.send(encode(message));
       this.frames.sent += 1;
@@ -275,8 +299,25 @@ export class Link {
   }
 
   /**
+   * Give up on `ws` as if it had closed (`why`), and connect again: a link that has
+   * stalled never closes by itself. What it still delivers is not read.
    * @param {WebSocket} ws
-   * @param {CloseEvent} closed
+   * @param {string} why
+   */
+  drop(ws, why) {
+    if (this.ws !== ws) return;
+    ws.onmessage = null;
+    this.closed(ws, { code: 4000, reason: why });
+    try {
+      ws.close(4000, why);
+    } catch {
+      // (closing a socket that is still connecting: it goes all the same)
+    }
+  }
+
+  /**
+   * @param {WebSocket} ws
+   * @param {{ code: number, reason: string }} closed
    */
   closed(ws, closed) {
     if (this.ws !== ws) return;
@@ -295,6 +336,6 @@ export class Link {
     this.attempt += 1;
     const why = closed.reason ? `: ${closed.reason}` : "";
     this.onState("retrying", `connection lost${why}; retrying in ${(delay / 1000).toFixed(1)} s`);
-    setTimeout(() => this.open(), delay);
+    this.retry = setTimeout(() => this.open(), delay);
   }
 }
