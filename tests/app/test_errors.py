@@ -148,6 +148,8 @@ async def test_unknown_type_and_hello_errors(server: Running) -> None:
     message = await refused(client, "fly", "unknown_type", r"'fly'", check_alive=False)
     assert message == "unknown request type 'fly'"
     await refused(client, "x" * 200, "unknown_type", r"\.\.\.'$", check_alive=False)
+    await refused(client, "move", "bad_request", r"'move' is required", check_alive=False)
+    # (as protocol.md says: its real fault first, hello_first only for a well-formed one)
     # anything but hello before hello
     await refused(client, "ping", "hello_first", "hello first", check_alive=False)
     await refused(client, "register", "hello_first", "hello first", check_alive=False, name="ann")
