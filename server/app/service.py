@@ -211,12 +211,7 @@ class Service:
         if not session.hello and not isinstance(request, m.Hello):
             raise ProtocolError(ErrorCode.HELLO_FIRST, "send hello first", request.id)
         if session.side and type(request) not in m.SIDE_REQUESTS:
-            raise ProtocolError(
-                ErrorCode.SIDE_CONNECTION,
-                f"{request.TYPE}: this connection is signed in beside your own (hello with "
-                "side), and cannot play: play on a connection signed in without side",
-                request.id,
-            )
+            raise ProtocolError(ErrorCode.SIDE_CONNECTION, side_refusal(request), request.id)
         handler = self._handlers[type(request)]
         for attempt in range(4):
             try:
@@ -371,3 +366,19 @@ class Service:
         self.workers.close()
         await self.commit.close()
         await self.bus.stop()
+
+
+def side_refusal(request: m.Request) -> str:
+    """Why a connection signed in beside the player's (``hello`` with ``side``) may not
+    do ``request``: play, or sign in as a player (``register``, ``link``), which needs a
+    connection signed in as nobody.
+
+    >>> side_refusal(m.Register(id=1, name="ann")).split(", and ")[1]
+    'cannot sign in as a player: send it on a connection without side'
+    >>> side_refusal(m.Undo(id=2)).split(", and ")[1]
+    'cannot play: play on a connection signed in without side'
+    """
+    said = f"{request.TYPE}: this connection is signed in beside your own (hello with side)"
+    if isinstance(request, m.Register | m.Link):
+        return f"{said}, and cannot sign in as a player: send it on a connection without side"
+    return f"{said}, and cannot play: play on a connection signed in without side"

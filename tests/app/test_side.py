@@ -53,6 +53,16 @@ async def test_a_side_connection_takes_nothing_over_and_cannot_play(server: Runn
         refused = await side.request(kind, **fields)
         assert refused["type"] == "error" and refused["code"] == "side_connection", kind
         assert refused["message"].startswith(f"{kind}: this connection is signed in beside")
+        assert refused["message"].endswith(
+            "cannot play: play on a connection signed in without side"
+        )
+    # signing in as a player is not either, and is not called playing (it was)
+    for kind, fields in (("register", {"name": "sid"}), ("link", {"code": "K7QX-3MHD"})):
+        refused = await side.request(kind, **fields)
+        assert refused["code"] == "side_connection", kind
+        assert refused["message"].endswith(
+            "cannot sign in as a player: send it on a connection without side"
+        ), refused
 
     # ann's own connection raced on through all of it, and goes on after the side one closes
     await side.close()
