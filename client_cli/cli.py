@@ -396,7 +396,10 @@ def parser() -> argparse.ArgumentParser:
         help="the name you race under; NEW changes it (once in 30 days)",
     )
     name.add_argument(
-        "name", nargs="?", metavar="NEW", help="2 to 20 letters (A to Z), digits, _ or -"
+        "name",
+        nargs="?",
+        metavar="NEW",
+        help="2 to 20 letters (A to Z), digits, _ or -, first a letter or digit",
     )
     league = sub.add_parser(
         "league", parents=[common], help="this week's league: standings, tiers (signs in)"

@@ -77,7 +77,8 @@ async def register(conn: Connection, console: Console, store: TokenStore) -> str
     console.print(
         Text(
             f"Welcome to Patience Race on {conn.url}. Choose a name to race under: "
-            "2 to 20 letters (A to Z), digits, _ or -. (Enter alone or Ctrl-C leaves.)"
+            "2 to 20 letters (A to Z), digits, _ or -, the first a letter or a digit. "
+            "(Enter alone or Ctrl-C leaves.)"
         )
     )
     while True:

@@ -142,7 +142,11 @@ export function nameForm(door, code, challenge) {
       { class: "welcome" },
       h("h1", {}, heading),
       line ? h("p", { class: "invite" }, line) : null,
-      h("p", {}, "Pick a name to play under: 2 to 20 letters (A to Z), digits, - or _. It is kept in this browser."),
+      h(
+        "p",
+        {},
+        "Pick a name to play under: 2 to 20 letters (A to Z), digits, - or _, the first a letter or a digit. It is kept in this browser.",
+      ),
       form,
       note,
       lazyBox(door, h("summary", {}, "Have a link code?"), "link-code-form", ({ linkCodeForm }) =>

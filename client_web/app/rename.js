@@ -16,12 +16,12 @@ import { errorText } from "./link.js";
 
 /** the most characters a name has (protocol.md, `register`) */
 export const NAME_MOST = 20;
-/** what a name may be: 2 to 20 letters (A to Z), digits, - or _ */
-const NAME = /^[A-Za-z0-9_-]{2,20}$/;
-const RULE = `2 to ${NAME_MOST} letters (A to Z), digits, - or _`;
+/** what a name may be: 2 to 20 letters (A to Z), digits, - or _, the first a letter or a digit */
+const NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{1,19}$/;
+const RULE = `2 to ${NAME_MOST} letters (A to Z), digits, - or _, the first a letter or a digit`;
 
 /**
- * A name's field: 2 to 20 letters (A to Z), digits, - or _. It has no maxlength: a longer
+ * A name's field: 2 to 20 letters (A to Z), digits, - or _, the first a letter or a digit. It has no maxlength: a longer
  * name pasted was cut to its first 20 without a word. What is wrong with a name is said
  * as it is typed (`told`; "" once it is right again), and a name that cannot be one keeps
  * the form from being sent (the browser says the rule, the field's title).

@@ -28,7 +28,8 @@ class ErrorCode(StrEnum):
     """``register``, ``rename``: another player has this name (names are unique ignoring
     case), or had it lately (a former name is kept for its player ``name_kept_days``)."""
     BAD_NAME = "bad_name"
-    """``register``, ``rename``: a name is 2-20 letters, digits, ``_`` or ``-``."""
+    """``register``, ``rename``: a name is 2-20 letters, digits, ``_`` or ``-``, the first
+    a letter or a digit."""
     ALREADY_REGISTERED = "already_registered"
     """``register`` on a connection already signed in as a player."""
     ILLEGAL_MOVE = "illegal_move"

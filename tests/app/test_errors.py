@@ -212,12 +212,15 @@ async def test_names(server: Running) -> None:
     # not a name: too short, too long, characters outside letters, digits, _ and -
     bad = ["", "a", "a" * 21, "a" * 65, "a" * 128, "an n", "ann!", "änn", "ann.", "ann\n"]
     bad += ["\nann", "ann\t", "名前"]
+    # nor a first character other than a letter or a digit: "-h" and "--watch" were
+    # registered, and the terminal could not name them (taken for options), "_-" nobody
+    bad += ["-h", "--watch", "--", "_-", "_ann", "-x"]
     for name in bad:
         await refused(
             other,
             "register",
             "bad_name",
-            r"2 to 20 letters \(A to Z\), digits, '_' or '-'",
+            r"2 to 20 letters \(A to Z\), digits, '_' or '-', the first a letter or a digit",
             name=name,
         )
     # the longest and shortest names are fine, and the refusals left the connection

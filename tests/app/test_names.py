@@ -121,7 +121,7 @@ async def test_bad_names_and_requests_change_nothing(server: Running) -> None:
     await stranger.call("hello", protocol=1)
     refused = await stranger.request("rename", name="zed")
     assert refused["code"] == "not_authenticated"
-    for bad in ("z", "ann bob", "ann\n", "é" * 4, "x" * 21, "x" * 65, "x" * 128, ""):
+    for bad in ("z", "ann bob", "ann\n", "é" * 4, "x" * 21, "x" * 65, "x" * 128, "", "-h", "_z"):
         refused = await ann.request("rename", name=bad)
         assert refused["code"] == "bad_name", (bad, refused)
     assert (await ann.request("rename", name=7))["code"] == "bad_request"

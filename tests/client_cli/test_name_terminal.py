@@ -53,7 +53,9 @@ def test_a_change_of_name_from_the_terminal(server_process: ServerProcess, tmp_p
     assert saved(url, ann) == "Annika"
     # refused: said, and nothing kept
     code, screen = run(url, ann, "rename", "x")
-    assert code == 1 and "a name is 2 to 20 letters (A to Z), digits, '_' or '-'" in screen
+    said = " ".join(screen.split())
+    assert code == 1, screen
+    assert "a name is 2 to 20 letters (A to Z), digits, '_' or '-', the first a letter" in said
     code, screen = run(url, ann, "name", "Zed")
     assert code == 1, screen
     assert "you may change your name once in 30 days: the next change is allowed" in screen

@@ -213,10 +213,12 @@ def test_a_link_to_no_room_says_so_before_asking_a_name(
         assert pia.inner_text(".name-form button[type=submit]") == "Play"
         # the rule for a name, which the browser shows when its pattern is not met (it
         # said only "Please match the requested format", and "letters" took in José)
-        rule = "2 to 20 letters (A to Z), digits, - or _"
+        rule = "2 to 20 letters (A to Z), digits, - or _, the first a letter or a digit"
         assert pia.get_attribute("input[name=name]", "title") == rule
         assert rule in pia.inner_text(".welcome")
         pia.fill("input[name=name]", "José")  # (the field is checked trimmed, not by a pattern)
+        assert pia.eval_on_selector("input[name=name]", "e => e.validationMessage") == rule
+        pia.fill("input[name=name]", "-h")  # (no first letter or digit: read as an option)
         assert pia.eval_on_selector("input[name=name]", "e => e.validationMessage") == rule
         register(pia, "pia")  # on to the games, not to a room that is not there
         pia.wait_for_selector(".game-row")

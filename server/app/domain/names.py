@@ -3,6 +3,8 @@ changing a name answer with the same words).
 
 >>> [bool(NAME_RE.fullmatch(n)) for n in ("ann", "a", "ann\\n", "Ann_2-b", "é" * 3)]
 [True, False, False, True, False]
+>>> [bool(NAME_RE.fullmatch(n)) for n in ("-h", "--watch", "_-", "_ann", "2ann", "a-")]
+[False, False, False, False, True, True]
 >>> name_taken("ann", "")
 "the name 'ann' is taken"
 >>> name_taken("ann", "1795000000000")[18:]
@@ -20,8 +22,12 @@ from .daily import day_of
 
 #: matched with fullmatch, never match and "$" ("$" also matches before a last "\n");
 #: ASCII letters and digits only (``[A-Za-z0-9]``), so that no two names look alike
-NAME_RE = re.compile(r"[A-Za-z0-9_-]{2,20}")
-BAD_NAME: Final = "a name is 2 to 20 letters (A to Z), digits, '_' or '-'"
+#: the first a letter or a digit: "-h" or "--" could not be named to the terminal's
+#: commands (taken for an option), and "_-" named nobody
+NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{1,19}")
+BAD_NAME: Final = (
+    "a name is 2 to 20 letters (A to Z), digits, '_' or '-', the first a letter or a digit"
+)
 DAY_MS: Final = 86_400_000
 
 
