@@ -523,3 +523,15 @@ async def test_internal_error_is_one_players_only(server: Running, redis: Redis)
     assert server.service.games[a].game.moves == 0
     await alive(ann)
     await alive(bob)
+
+
+async def test_a_key_that_is_not_text_is_ignored_as_an_unknown_field(server: Running) -> None:
+    """protocol.md, Transport: a field under a key of another type than text is no field
+    the server knows: ignored, as an unknown one is (a third-party encoder's fault)."""
+    client = await Client.connect(server.url)
+    await client.send_raw(msgpack.packb({1: 2, "type": "hello", "id": 6, "protocol": 1}))
+    welcome = await client.event("welcome")  # (the reply to id 6)
+    assert welcome["id"] == 6
+    await client.send_raw(msgpack.packb({b"type": "ping", "type": "games", "id": 7}))
+    assert (await client.event("games"))["id"] == 7
+    await alive(client)
