@@ -301,7 +301,7 @@ def board_view(
         parts.append(Text(f"No BOARD given: the board of your last daily, {board}."))
     graded = difficulty_of(page.get("difficulty")) if kind == "daily" else None
     if graded is not None:  # the day's deal's grade (client_cli/difficulty.py)
-        parts.append(Text(difficulty_words(graded)))
+        parts.append(Text(difficulty_words(graded, str(page.get("unit") or "cards"))))
     parts.append(Text(""))
     entries = page.get("entries")
     if isinstance(entries, list) and entries:

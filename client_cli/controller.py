@@ -541,7 +541,8 @@ class Client:
                 self._daily_rules = rules
                 model.confirm = "daily"
                 graded = difficulty_of(status.get("difficulty"))
-                model.say(daily_question(model.game_name(rules), graded), WARN)
+                unit = "pairs" if rules in model.pair_games else "cards"
+                model.say(daily_question(model.game_name(rules), graded, unit), WARN)
                 return False
         reply = await self.call("daily", game=rules, ghosts=self.ghosts or None)
         if reply is None:

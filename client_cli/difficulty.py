@@ -12,6 +12,8 @@ Difficulty: hard for this game (the hint engine
 seeing only the board
 won 1 of 6 tries
 44% of the cards home on average; 4 of 6 short solver searches found a win).
+>>> difficulty_words(shown, "pairs").split(", ")[3][:38]  # (Nestor, Doubles and Quits)
+'44% of the cards paired off on average'
 >>> difficulty_of({"grade": "\\x1b[31mhard"}) is None, difficulty_of(None) is None
 (True, True)
 """
@@ -43,13 +45,16 @@ def difficulty_of(raw: Any) -> dict[str, Any] | None:
     }
 
 
-def difficulty_words(shown: dict[str, Any]) -> str:
+def difficulty_words(shown: dict[str, Any], unit: str = "cards") -> str:
     """The difficulty in a sentence, with what it was measured from: the grade is the
     game's own, and where a try was lost, how far the tries got (what tells apart the
-    deals of a game whose tries mostly lose)."""
+    deals of a game whose tries mostly lose): ``unit`` ``pairs`` where cards come off in
+    pairs (Nestor, Doubles and Quits: "paired off", nothing goes home there)."""
     tries, searches, wins = shown["tries"], shown["searches"], shown["board_wins"]
     home = shown.get("home_pct")
-    how_far = f", {home}% of the cards home on average" if home is not None and wins < tries else ""
+    got = "paired off" if unit == "pairs" else "home"
+    lost = home is not None and wins < tries
+    how_far = f", {home}% of the cards {got} on average" if lost else ""
     return (
         f"Difficulty: {shown['grade']} for this game (the hint engine, seeing only the "
         f"board, won {wins} of {tries} {'try' if tries == 1 else 'tries'}{how_far}; "

@@ -140,7 +140,7 @@ def resign_question(model: Model) -> str:
     return "Resign this game? It ends as it stands."
 
 
-def daily_question(name: str, graded: dict[str, Any] | None) -> str:
+def daily_question(name: str, graded: dict[str, Any] | None, unit: str = "cards") -> str:
     """What ``new GAME`` over a daily asks before another game's ranked attempt is dealt
     (Enter or y deals it, and its clock starts): what the attempt is, and how hard the
     day's deal is where it is graded (``graded``: :func:`.difficulty.difficulty_of`'s).
@@ -152,7 +152,7 @@ def daily_question(name: str, graded: dict[str, Any] | None) -> str:
         f"Start today's ranked {name}? One attempt: its clock starts at the deal and runs on "
         "the server until the game ends, and it goes on the day's board."
     )
-    return f"{said} {difficulty_words(graded)}" if graded is not None else said
+    return f"{said} {difficulty_words(graded, unit)}" if graded is not None else said
 
 
 def end_note(model: Model) -> tuple[str, str] | None:

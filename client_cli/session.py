@@ -307,7 +307,8 @@ async def start(plan: Plan, client: Client, welcome: dict[str, Any]) -> bool:
                 console.print(Text(ranked_explained(model.game_name(rules))))
                 graded = difficulty_of(status.get("difficulty"))
                 if graded is not None:  # today's deal's grade, before its clock starts
-                    console.print(Text(difficulty_words(graded)))
+                    unit = "pairs" if rules in model.pair_games else "cards"
+                    console.print(Text(difficulty_words(graded, unit)))
                 try:
                     answer = await ask("Press Enter to start your ranked attempt (q to leave) ")
                 except Left:

@@ -56,9 +56,10 @@ function parLine(said, game = null) {
 /**
  * How hard the day's deal is, where it is graded.
  * @param {Message | null | undefined} graded a `difficulty` map
+ * @param {string} [unit] the game's (pairs: its cards are paired off, not home)
  */
-function difficultyLine(graded) {
-  const text = difficultyText(graded);
+function difficultyLine(graded, unit) {
+  const text = difficultyText(graded, unit);
   return text ? h("p", { class: "difficulty", "data-grade": gradeOf(graded) }, text) : null;
 }
 
@@ -156,7 +157,7 @@ export class DailyScreen {
       return;
     }
     const title = h("h1", {}, `${this.name}: daily challenge, ${status.day}`);
-    const difficulty = difficultyLine(status.difficulty);
+    const difficulty = difficultyLine(status.difficulty, this.app.game(this.rules)?.unit);
     this.resetsAt(status);
     const resets = this.resets(commitmentLine(status.commitment));
     // the streaks, before the attempt as after it
@@ -359,7 +360,7 @@ export class DailyScreen {
         reviewNote(message.review),
         parLine(message, this.game),
         this.resultBox(message.line, message.streak),
-        difficultyLine(message.difficulty),
+        difficultyLine(message.difficulty, this.app.game(this.rules)?.unit),
         this.practiceControls(),
         this.boardLink(message.day),
         this.resets(),

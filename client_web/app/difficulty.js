@@ -29,10 +29,13 @@ export function gradeOf(difficulty) {
  * grade is the game's own (its thresholds are), and where a try was lost the sentence
  * says how far the tries got (`home_pct`), which is what tells apart the deals of a game
  * whose tries mostly lose; a server before it sent none, and then nothing is said of it.
+ * Where cards come off in pairs (`unit` "pairs": Nestor, Doubles and Quits) they are
+ * "paired off", nothing going home there.
  * @param {any} difficulty
+ * @param {string} [unit] the game's (the games list's `unit`)
  * @returns {string}
  */
-export function difficultyText(difficulty) {
+export function difficultyText(difficulty, unit = "cards") {
   const grade = gradeOf(difficulty);
   if (grade === null) return "";
   const tries = counted(difficulty.tries);
@@ -40,7 +43,8 @@ export function difficultyText(difficulty) {
   const searches = counted(difficulty.searches);
   const home = difficulty.home_pct;
   const known = Number.isInteger(home) && home >= 0 && home <= 100;
-  const howFar = known && wins < tries ? `, ${home}% of the cards home on average` : "";
+  const got = unit === "pairs" ? "paired off" : "home";
+  const howFar = known && wins < tries ? `, ${home}% of the cards ${got} on average` : "";
   return (
     `Difficulty: ${grade} for this game (the hint engine, seeing only the board, won ${wins} ` +
     `of ${tries} ${tries === 1 ? "try" : "tries"}${howFar}; ${counted(difficulty.line_wins)} of ` +

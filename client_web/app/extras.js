@@ -257,7 +257,11 @@ export class BoardScreen {
       page.book ? bookLine(page.book) : null,
       // a daily board: how hard the day's deal is, as the terminal's `top` and the page say
       page.kind === "daily" && gradeOf(page.difficulty)
-        ? h("p", { class: "difficulty", "data-grade": gradeOf(page.difficulty) }, difficultyText(page.difficulty))
+        ? h(
+            "p",
+            { class: "difficulty", "data-grade": gradeOf(page.difficulty) },
+            difficultyText(page.difficulty, page.unit),
+          )
         : null,
       h("p", { class: "muted" }, `${page.size} on this board · updated live`),
     );

@@ -41,3 +41,9 @@ test("a deal not graded, or a grade not known, says nothing", () => {
     assert.equal(difficultyText(difficulty), "");
   }
 });
+
+test("in a game whose cards come off in pairs, they are paired off, not home", () => {
+  const difficulty = { grade: "hard", board_wins: 1, tries: 6, line_wins: 4, searches: 6, home_pct: 46 };
+  assert.match(difficultyText(difficulty, "pairs"), /, 46% of the cards paired off on average;/);
+  assert.match(difficultyText(difficulty), /, 46% of the cards home on average;/);
+});

@@ -54,6 +54,9 @@ def test_a_grade_no_try_won_says_how_far_the_tries_got() -> None:
         "easy for this game (the hint engine, seeing only the board, won 0 of 6 tries,"
         " 31% of the cards home on average; 0 of 6 short solver searches found a win)"
     )
+    # where cards come off in pairs (Nestor, Doubles and Quits) they are paired off: the
+    # pages said "cards home" of a game where nothing goes home
+    assert ", 31% of the cards paired off on average;" in df.words(shown, "pairs")
     # every try won: all the cards home, nothing more to say
     assert df.words({**shown, "board_wins": 6, "home_pct": 100}).startswith(
         "easy for this game (the hint engine, seeing only the board, won 6 of 6 tries;"

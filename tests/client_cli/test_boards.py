@@ -107,6 +107,10 @@ def test_a_daily_board_says_how_hard_its_deal_is() -> None:
         " 6 tries, 38% of the cards home on average; 2 of 6 short solver searches found a win)."
         in shown
     )
+    # a game whose cards come off in pairs: paired off, not home
+    board = page("daily", "daily/nestor/2026-11-22", "", DAILY, difficulty=graded, unit="pairs")
+    shown = " ".join(text(board_view(board, me="ann", server_ms=NOW)).split())
+    assert "38% of the cards paired off on average" in shown
     # not graded yet, or a grade this client does not know: nothing said
     for difficulty in (None, {**graded, "grade": "[bold]easy"}):
         board = page("daily", "daily/gate/2026-11-22", "", DAILY, difficulty=difficulty)

@@ -27,7 +27,8 @@ def test_the_daily_says_how_hard_its_deal_is(
         ann = start(terminals, server, tmp_path / "ann", "daily", GAME)
         register(ann, "ann")
         how_far = (
-            f", {shown['home_pct']}% of the cards home on average"
+            # (Doubles and Quits takes cards off in pairs: nothing goes home there)
+            f", {shown['home_pct']}% of the cards paired off on average"
             if shown["board_wins"] < shown["tries"]
             else ""
         )

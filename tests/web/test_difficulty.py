@@ -30,7 +30,7 @@ def test_the_daily_says_how_hard_its_deal_is(browser: Any, redis_url: str, tmp_p
         said = page.wait_for_selector(f".difficulty[data-grade={shown['grade']}]")
         assert said is not None
         how_far = (
-            f", {shown['home_pct']}% of the cards home on average"
+            f", {shown['home_pct']}% of the cards paired off on average"  # (pairs: no home)
             if shown["board_wins"] < shown["tries"]
             else ""
         )

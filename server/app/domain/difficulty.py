@@ -56,15 +56,18 @@ def home_pct_of(kept: dict[str, Any]) -> int:
     return max(0, min(100, round(100 * shares / tries)))
 
 
-def words(difficulty: dict[str, Any]) -> str:
+def words(difficulty: dict[str, Any], unit: str = "cards") -> str:
     """The difficulty in a line, as the pages say it (after "Difficulty: ", as the
     clients do): the grade is the game's own (its thresholds are), and where a try was
     lost, how far the tries got, which is what tells apart the deals of a game whose
-    tries mostly lose."""
+    tries mostly lose; ``unit`` ``pairs`` where cards come off in pairs ("paired
+    off", nothing goes home there)."""
     tries, wins = difficulty["tries"], difficulty["board_wins"]
     searches = difficulty["searches"]
     home = difficulty.get("home_pct")
-    how_far = f", {home}% of the cards home on average" if home is not None and wins < tries else ""
+    got = "paired off" if unit == "pairs" else "home"
+    lost = home is not None and wins < tries
+    how_far = f", {home}% of the cards {got} on average" if lost else ""
     return (
         f"{difficulty['grade']} for this game (the hint engine, seeing only the board, won"
         f" {wins} of {tries} {'try' if tries == 1 else 'tries'}{how_far};"

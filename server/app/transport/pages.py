@@ -145,7 +145,8 @@ def board_html(page: dict[str, Any], board: Board, today: str, meta: str = "") -
         empty += f"<p class=muted>A racer joins this board after {after}.</p>"
     difficulty = page.get("difficulty")
     if difficulty:  # the day's deal's grade: public before play (docs/solver.md)
-        picker += f"<p>Difficulty: {escape(df.words(difficulty))}.</p>"
+        unit = str(page.get("unit") or "cards")  # (pairs: Nestor, Doubles and Quits)
+        picker += f"<p>Difficulty: {escape(df.words(difficulty, unit))}.</p>"
     book = page.get("book")
     if book:  # a certified deal's par and book line: only once the day is over
         proved = " (proved shortest)" if book.get("shortest") else " (shortest found)"
