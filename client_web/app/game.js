@@ -46,6 +46,8 @@ import { cardWords } from "./cards.js";
  * @property {boolean} [untabled] a race against ghosts that keeps no table (a quick race's)
  * @property {boolean} [secret] a game of a daily deal before the day's reset: no review yet
  *   (it would tell the order of the stock; the server refuses it)
+ * @property {() => boolean} [racing] a race's game whose race is still on: reviewed once it
+ *   ends (the server refuses it before: its deal is still being raced)
  */
 
 /**
@@ -447,7 +449,12 @@ export class GameScreen {
     const note = h("p", { class: "note", role: "status" }, cardWords(this.note));
     const maker = this.over && this.maker ? this.maker.node : null;
     // a game of today's daily deal is reviewed after the reset (its replay page has the button)
-    const reviewable = this.over && this.kind !== "daily" && this.kind !== "practice" && !this.opts.secret;
+    const reviewable =
+      this.over &&
+      this.kind !== "daily" &&
+      this.kind !== "practice" &&
+      !this.opts.secret &&
+      !(this.opts.racing && this.opts.racing());
     if (reviewable && (!this.reviewer || this.reviewer.game !== this.id))
       this.reviewer = { game: this.id, node: reviewBox(app, this.id) };
     const reviewer = reviewable && this.reviewer ? this.reviewer.node : null;

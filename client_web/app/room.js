@@ -447,6 +447,8 @@ export class RoomScreen {
       hints: Boolean(this.room && this.room.hints),
       clockFrom: () => this.room && this.room.start_at,
       clockTo: () => this.room && this.room.end_at,
+      // (out of a race still on: Review once it ends, when onResults draws the game again)
+      racing: () => Boolean(this.room && this.room.state === "racing"),
     });
     replace(this.gameBox, this.game.root);
     this.game.draw();
@@ -456,10 +458,12 @@ export class RoomScreen {
   onProgress(message) {
     const was = this.progress.get(message.player);
     this.progress.set(message.player, message);
+    // (one's own, in the second person, and no notice of one's own end: the game says it)
+    const mine = message.player === this.me;
     if (message.status === "won" && !this.firstDone && (!was || was.status !== "won")) {
       this.firstDone = true;
-      this.app.notice(`${message.player} finished first`);
-    } else if (message.status !== "playing" && (!was || was.status !== message.status)) {
+      this.app.notice(mine ? "You finished first" : `${message.player} finished first`);
+    } else if (!mine && message.status !== "playing" && (!was || was.status !== message.status)) {
       this.app.notice(`${message.player}: ${statusText(message.status)}`);
     }
     this.drawBars();
@@ -470,11 +474,9 @@ export class RoomScreen {
     this.room = { ...this.room, results: message.results, state: "finished" };
     if (this.game && this.game.status === "playing") {
       const mine = message.results.find((/** @type {Message} */ r) => r.player === this.me);
-      if (mine) {
-        this.game.status = mine.status;
-        this.game.draw();
-      }
+      if (mine) this.game.status = mine.status;
     }
+    if (this.game) this.game.draw(); // (a game over before the race: its Review now)
     // each racer's bar ends as their result does (drawBars: a game the time ran out on
     // had no `progress` to say so, and its bar said nothing until the page was loaded again)
     this.drawBars();

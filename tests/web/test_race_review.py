@@ -1,0 +1,64 @@
+"""A racer out of a race still on (resigned): the page offered **Review**, which the
+server refused ("the race is still on"), and told the racer of their own end in the
+third person ("pia: resigned"). Review now comes once the race ends, and a racer's own
+end gets no notice (the game says it)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from server.engine import new_game
+from tests.app.client import player
+from tests.app.client import signed_in as signed_in_client
+from tests.app.conftest import ServerProcess
+
+from .conftest import http, shot, signed_in
+from .test_challenge import PHONE
+from .test_phone_faults import protocol
+
+
+async def a_race_of_two(url: str) -> tuple[str, str, str]:
+    """pia hosts a race of The Gate with bo: its code, and both tokens."""
+    pia, bo = await player(url, "pia"), await player(url, "bo")
+    try:
+        code = str((await pia.call("room_create", game="gate", seed=3))["code"])
+        await bo.call("room_join", code=code)
+        await bo.call("ready")
+        await pia.call("start")
+        for racer in (pia, bo):
+            await racer.event("race_start")
+        assert pia.token is not None and bo.token is not None
+        return code, pia.token, bo.token
+    finally:
+        for racer in (pia, bo):
+            await racer.close()
+
+
+async def resign(url: str, token: str) -> None:
+    racer = await signed_in_client(url, token)
+    try:
+        await racer.call("resign")
+    finally:
+        await racer.close()
+
+
+def test_review_waits_for_the_race_to_end(browser: Any, web_server: ServerProcess) -> None:
+    assert new_game("gate", seed=3).status == "playing"
+    code, pia, bo = protocol(a_race_of_two(web_server.url))
+    context = browser.new_context(**PHONE)
+    try:
+        page = context.new_page()
+        page.on("dialog", lambda dialog: dialog.accept())
+        signed_in(page, http(web_server), pia, f"/r/{code}")
+        page.wait_for_selector(".race-game .pile")
+        page.click("[data-act=resign]")
+        page.wait_for_selector(".race-game .game[data-status=resigned], .race-game .over")
+        page.wait_for_timeout(300)  # (a notice would have come with the resign's progress)
+        assert page.query_selector(".race-game .review") is None, "Review while the race is on"
+        notices = page.inner_text("#notices")
+        assert "pia" not in notices, notices
+        shot(page, "race-resigned-waiting")
+        protocol(resign(web_server.url, bo))  # the race ends
+        page.wait_for_selector(".race-game .review button")
+    finally:
+        context.close()
