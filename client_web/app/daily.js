@@ -109,6 +109,8 @@ export class DailyScreen {
     this.game = null;
     /** @type {BoardRace | null} */
     this.race = null;
+    /** the race's placing is shown: the panel gives way to it until the game plays on */
+    this.decided = false;
     /** @type {number | null} ms from the start when the player's practice was seen won */
     this.wonAt = null;
     /** @type {{ home: number, at: number | null }} when the player's cards home last changed */
@@ -290,6 +292,7 @@ export class DailyScreen {
         ? { game: reply.game, start: reply.started_at, ghosts: reply.ghosts }
         : null;
     this.wonAt = null;
+    this.decided = false;
     // when the player's cards home last changed: 0 in a practice just dealt; else not known
     // (a practice resumed) until it changes, the moment it was first seen
     this.reached = { home: reply.view.home, at: reply.view.moves === 0 ? 0 : null };
@@ -385,7 +388,9 @@ export class DailyScreen {
       this.game.status = message.you.status;
       this.game.draw();
     }
-    this.race = null; // the race is decided: the table replaces the panel
+    // the race is decided: the table replaces the panel (until an undo of a lost game
+    // plays on, when tick() brings the panel back, and the next end is placed anew)
+    this.decided = true;
     replace(this.barsBox);
     // (and the line about the ghosts raced: those who finished since count in the table,
     // under a line that said there were none)
@@ -415,6 +420,16 @@ export class DailyScreen {
   tick() {
     const race = this.race;
     if (!race || !this.game) return;
+    if (this.decided) {
+      if (this.game.status !== "playing") return;
+      // a lost practice undone: it races on, and its placing is gone until it ends again
+      // (the placing and Practise again stayed over a game in play, and a second end
+      // was not placed)
+      this.decided = false;
+      this.drawn = null;
+      this.place = null;
+      replace(this.placingBox);
+    }
     const ms = this.app.link.serverNow() - race.start;
     const ghosts = race.ghosts.map((g) => {
       const at = ghostAt(g, ms);

@@ -249,3 +249,44 @@ def test_a_practice_with_no_ghosts_at_its_start_places_among_those_since(
         assert none not in page.inner_text(".daily")
     finally:
         context.close()
+
+
+def test_a_lost_practice_undone_races_on_and_is_placed_again_when_it_ends(
+    browser: Any, web_server: ServerProcess
+) -> None:
+    """A lost practice may be undone: the placing, its table and Practise again stayed
+    over the game played on, the panel did not come back, and the server's placing of
+    its next end (``ghosts_result`` comes at every end) was not shown. The practice's
+    end is real here (resigned); the game playing again and its second placing are set
+    in the page, as an undo and the server's next ``ghosts_result`` would."""
+    context = browser.new_context(**PHONE)
+    try:
+        page = daily_started(context, web_server, "dee")
+        page.click(".game [data-act=resign]")
+        page.wait_for_selector(".result-line code")
+        page.click(".practice [data-act=practice]")
+        page.wait_for_selector(".game[data-kind=practice] .pile")
+        page.click(".game [data-act=resign]")
+        first = page.wait_for_selector(".placing .verdict")
+        assert first is not None
+        # played on (as after "Undo the last move" of a lost game): the placing goes
+        page.evaluate(
+            "() => { const s = window.patienceRace.screen;"
+            " s.game.status = 'playing'; s.game.draw(); s.tick(); }"
+        )
+        assert page.inner_text(".placing") == ""
+        page.wait_for_selector(f'{PANEL} .bar-row.mine[data-player="dee"]')
+        # its next end, placed anew: the server's second ghosts_result is shown
+        page.evaluate(
+            "() => { const s = window.patienceRace.screen;"
+            " const you = {player: 'dee', ghost: false, place: 1, status: 'lost', moves: 9,"
+            " home: 20, total: 52, time_ms: null};"
+            " s.game.status = 'lost'; s.game.draw();"
+            " s.event({type: 'ghosts_result', game: s.race.game, you, beaten: 0,"
+            " table: [you]}); }"
+        )
+        again = page.wait_for_selector(".placing .verdict")
+        assert again is not None
+        assert "lost" in page.inner_text(".placing")
+    finally:
+        context.close()
