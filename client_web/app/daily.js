@@ -175,14 +175,9 @@ export class DailyScreen {
         resets,
       );
     } else if (status.ranked_attempt === "playing") {
-      replace(
-        this.top,
-        title,
-        h("p", {}, "Your ranked attempt is under way: its clock is running."),
-        difficulty,
-        button("Resume", () => this.start(), { class: "big", "data-act": "start-daily" }),
-        resets,
-      );
+      // under way, its clock running: straight back to it (a reload, the Daily button
+      // again) rather than behind a Resume button while the clock ran on
+      this.start();
     } else if (this.practising()) {
       this.start(true); // a practice game under way (a reload): back to it, and its ghosts
     } else {

@@ -217,6 +217,11 @@ def test_a_daily_is_started_when_ready_played_and_shared(
         page.fill("#notation", move)
         page.press("#notation", "Enter")
         page.wait_for_selector(".game .moves:text-is('1 move')")
+        # reloaded mid-attempt: straight back to the game, its clock running (it stood
+        # behind a Resume button while the clock ran on)
+        page.reload()
+        page.wait_for_selector(".game .moves:text-is('1 move')")
+        assert page.locator("[data-act=start-daily]").count() == 0
         page.click("[data-act=resign]")
         line = page.wait_for_selector(".result-line code")
         assert line is not None
