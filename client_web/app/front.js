@@ -210,6 +210,15 @@ export function homeScreen(door) {
     ),
   );
   markDailies((type, fields) => app.link.request(type, fields), rows);
+  const racing = app.racing;
+  const back = racing
+    ? h(
+        "p",
+        { class: "back-to-race" },
+        `Your race at ${(app.game(racing.game) || { name: racing.game }).name} is on. `,
+        button("Back to the race", () => app.go(`/r/${racing.code}`), { "data-act": "back-to-race" }),
+      )
+    : null;
   const hello = h("h1", {}, `Hello, ${app.player ? app.player.name : ""}`); // (signed in: route() says so)
   const rename = renameBox(app.player ? app.player.name : "", {
     request: (type, fields) => app.link.request(type, fields),
@@ -229,6 +238,7 @@ export function homeScreen(door) {
       "section",
       { class: "home" },
       hello,
+      back,
       h(
         "form",
         { class: "join", onsubmit: (/** @type {SubmitEvent} */ e) => joinRace(app, e, join, joinNote) },

@@ -98,6 +98,7 @@ const app = {
   screen: null,
   started: false,
   welcome: null,
+  racing: null, // (a race of the player's under way: the home screen leads back to it)
 
   game(id) {
     return this.games.find((g) => g.id === id);

@@ -212,6 +212,15 @@ export class RoomScreen {
     if (this.game) this.game.destroy();
   }
 
+  // the race the player is in, while their game in it is played: the home screen, where
+  // the logo leads mid-race, leads back to it (nothing did)
+  keepRacing() {
+    const room = this.room;
+    const on = !this.watching && room && room.state === "racing" && this.game && this.game.status === "playing";
+    if (on) this.app.racing = { code: room.code, game: room.game };
+    else if (this.app.racing && room && this.app.racing.code === room.code) this.app.racing = null;
+  }
+
   get me() {
     return this.app.player ? this.app.player.name : null;
   }
@@ -544,6 +553,7 @@ export class RoomScreen {
 
   tick() {
     const room = this.room;
+    this.keepRacing();
     if (room.state === "racing" && room.start_at && !this.isMember()) {
       // as a racer's: the time gone, and the time left rounded up (game.js)
       const now = this.app.link.serverNow();

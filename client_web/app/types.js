@@ -31,6 +31,8 @@
  * @property {Message[]} games the games the server offers (`welcome.games`: id, name, summary)
  * @property {Player | null} player
  * @property {Message | null} welcome the last `welcome`, its `resume` taken up as used
+ * @property {{ code: string, game: string } | null} [racing] the race the player is in, its
+ *   game still played, as the room's screen last saw it (the home screen leads back to it)
  * @property {(id: string) => Message | undefined} game a game of the list, by id
  * @property {(text: string) => void} notice
  * @property {(screen: Screen) => void} show

@@ -62,3 +62,32 @@ def test_review_waits_for_the_race_to_end(browser: Any, web_server: ServerProces
         page.wait_for_selector(".race-game .review button")
     finally:
         context.close()
+
+
+def test_the_home_screen_leads_back_to_a_race_under_way(
+    browser: Any, web_server: ServerProcess
+) -> None:
+    """The logo mid-race leads home, where nothing led back to the race still on (only
+    loading /play did): the home screen says it is on, with a button back to it."""
+    code, pia, _ = protocol(a_race_of_two(web_server.url))
+    context = browser.new_context(**PHONE)
+    try:
+        page = context.new_page()
+        signed_in(page, http(web_server), pia, f"/r/{code}")
+        page.wait_for_selector(".race-game .pile")
+        page.click("#home-link")
+        back = page.wait_for_selector(".home .back-to-race")
+        assert back is not None and back.inner_text().startswith("Your race at The Gate is on.")
+        shot(page, "home-back-to-race")
+        page.click("[data-act=back-to-race]")
+        page.wait_for_selector(".race-game .pile")
+        assert page.evaluate("location.pathname") == f"/r/{code}"
+        # over (resigned): nothing to go back to
+        page.on("dialog", lambda dialog: dialog.accept())
+        page.click("[data-act=resign]")
+        page.wait_for_selector(".race-game .over, .race-game .game[data-status=resigned]")
+        page.click("#home-link")
+        page.wait_for_selector(".home h1")
+        assert page.query_selector(".back-to-race") is None
+    finally:
+        context.close()
