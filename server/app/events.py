@@ -66,13 +66,21 @@ class PresenceChanged:
 
 
 @dataclass(frozen=True, slots=True)
+class Renamed:
+    """A player changed their name here: the groups they are in show the new one to
+    whoever watches them, here and in the other processes."""
+
+    pid: str
+
+
+@dataclass(frozen=True, slots=True)
 class RoomDue:
     """A room's timer fell due: its countdown is over, or its race's time is up."""
 
     room: HeldRoom
 
 
-Told = RacerProgress | GameEnded | LeagueChanged | PresenceChanged
+Told = RacerProgress | GameEnded | LeagueChanged | PresenceChanged | Renamed
 E = TypeVar("E")
 
 

@@ -53,6 +53,17 @@ async def test_a_watched_group_is_pushed_as_members_come_and_go(settings: Settin
         # watching was asked for: the others were pushed nothing
         assert not [e for e in back.events + dan.events if e.get("type") == "group"]
 
+        # dan changes his name (process two) and bob his through a connection beside his
+        # own (process one): ann's screen shows the new names (it kept the old until the
+        # group was opened again)
+        await dan.call("rename", name="Daniel")
+        pushed = await ann.event("group", lambda e: "Daniel" in online(e))
+        assert sorted(online(pushed)) == ["Daniel", "ann", "bob"]
+        side = await signed_in(one.url, bob.token or "", side=True)
+        await side.call("rename", name="Robert")
+        pushed = await ann.event("group", lambda e: "Robert" in online(e))
+        assert sorted(online(pushed)) == ["Daniel", "Robert", "ann"]
+
 
 async def test_watching_a_group_stops_when_asked_and_needs_a_member(server: Any) -> None:
     ann = await player(server.url, "ann")

@@ -23,7 +23,7 @@ from server.protocol import messages as m
 
 from ..domain import daily as d
 from ..domain import groups as gr
-from ..events import PresenceChanged
+from ..events import PresenceChanged, Renamed
 from ..store.codec import unpack
 from ..store.groups import Group, Groups
 from .base import Context, Handler, Part, Session, refuse
@@ -64,6 +64,8 @@ class Grouping(Part):
         self.watchers: dict[str, set[Session]] = {}
         self.watched_names: dict[str, str] = {}
         ctx.events.on(PresenceChanged, self.on_presence)
+        # (a member's new name: a watched group showed the old one until opened again)
+        ctx.events.on(Renamed, lambda event: self.spawn(self._presence(event.pid)))
 
     def requests(self) -> dict[type[m.Request], Handler]:
         return {
@@ -218,7 +220,8 @@ class Grouping(Part):
         self.spawn(self._presence(event.pid))
 
     async def _presence(self, pid: str) -> None:
-        """A player came online here or went: each of their groups has changed."""
+        """A player came online here or went, or changed their name: each of their groups
+        has changed."""
         for gid in await self.groups.ids_of(pid):
             await self.changed(gid)
 

@@ -15,6 +15,7 @@ from ..context import renamed_to
 from ..domain import room as rm
 from ..domain.names import BAD_NAME, DAY_MS, NAME_RE, name_taken, next_change
 from ..domain.room import RoomConflict
+from ..events import Renamed
 from ..held import HeldRoom
 from ..store import names as n
 from .base import Context, Handler, Part, Session, refuse
@@ -62,6 +63,7 @@ class Naming(Part):
         if change.outcome == n.RENAMED:
             log.info("player %s renamed %r -> %r", pid, change.old, change.name)
             self.in_room(pid, change.name)
+            self.ctx.events.tell(Renamed(pid))  # (their groups' watchers, everywhere)
             if self.sessions.get(pid) is not session:
                 # asked beside the player's connection (a terminal's one-shot command):
                 # that connection is told, and goes by the new name from now on; its
