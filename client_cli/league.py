@@ -44,7 +44,7 @@ def headline(reply: dict[str, Any]) -> str:
 
     >>> headline({"week": "2026-W48", "joined": True, "tier": "gold", "league": "gold-2",
     ...   "rank": 3, "players": 30, "points": 41, "current": True, "ends_in_ms": 93_600_000})
-    'Week 2026-W48 · Gold league gold-2 · you are 3rd of 30 with 41 points · ends in 1d 2h'
+    'Week 2026-W48 · Gold league 2 · you are 3rd of 30 with 41 points · ends in 1d 2h'
     """
     week = clean(str(reply.get("week", "")), 8)
     tier = clean(str(reply.get("tier", "")), 12).capitalize()
@@ -54,7 +54,8 @@ def headline(reply: dict[str, Any]) -> str:
         return f"Week {week} · you have not joined; you would play in {tier}"
     rank = as_int(reply.get("rank"))
     suffix = "th" if 10 <= rank % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(rank % 10, "th")
-    league = clean(str(reply.get("league", "")), 20)
+    # ("gold-2": the tier's second league, said by its number, not by the server's id)
+    league = clean(str(reply.get("league", "")), 20).rpartition("-")[2]
     players, points = as_int(reply.get("players")), as_int(reply.get("points"))
     line = f"Week {week} · {tier} league {league} · you are {rank}{suffix} of {players}"
     line += f" with {points} points"

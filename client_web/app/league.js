@@ -60,7 +60,9 @@ export function summary(e) {
  * @returns {string}
  */
 export function leagueLine(e) {
-  return [e.week, e.league, summary(e)].filter(Boolean).join(" · ");
+  // ("bronze-1": the tier's first league, said by its number, not by the server's id)
+  const league = e.league ? `league ${String(e.league).split("-").pop()}` : null;
+  return [e.week, league, summary(e)].filter(Boolean).join(" · ");
 }
 
 /** @param {unknown} error */

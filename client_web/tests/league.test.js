@@ -25,8 +25,8 @@ test("the line under the heading leaves out what is not there", () => {
   const e = { week: "2026-W48", league: "", joined: false, tier: "bronze", current: true };
   assert.equal(leagueLine(e), "2026-W48 · Not joined: you would race in Bronze");
   assert.equal(
-    leagueLine({ ...e, league: "Gold 3", joined: true, tier: "gold", rank: 1, players: 2, points: 5, closed: true }),
-    "2026-W48 · Gold 3 · Gold · 1st of 2 · 5 points · closed",
+    leagueLine({ ...e, league: "gold-3", joined: true, tier: "gold", rank: 1, players: 2, points: 5, closed: true }),
+    "2026-W48 · league 3 · Gold · 1st of 2 · 5 points · closed", // (not the server's id, "gold-3")
   );
 });
 

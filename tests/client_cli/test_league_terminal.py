@@ -29,7 +29,7 @@ def test_the_league_from_the_terminal(server_process: ServerProcess, tmp_path: P
     code, screen = run(url, ann, "league", "join")
     assert code == 0, screen
     assert "You have joined this week's event." in screen
-    assert "Bronze league bronze-1 · you are 1st of 1 with 0 points" in screen
+    assert "Bronze league 1 · you are 1st of 1 with 0 points" in screen
     # a league of one: nobody moves at its end (it said the top 5 and the bottom 5 would)
     said = " ".join(screen.split())
     assert "ann" in screen and "At the week's end nobody moves" in said, screen

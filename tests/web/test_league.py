@@ -43,7 +43,8 @@ def test_the_league_box_and_the_standings_screen(browser: Any, web_server: Serve
         assert rows.count() == 2
         assert misaligned(page, ".league-table") == []
         assert page.inner_text(".league-table tr.you").split()[1] == "ann"
-        assert "bronze-1" in page.inner_text(".league .league-line")
+        said = page.inner_text(".league .league-line")
+        assert "league 1 · Bronze" in said and "bronze-1" not in said, said
         # a league of two: nobody moves at its end (it said the top 5 would)
         assert "At the week's end nobody moves" in page.inner_text(".league")
         width = page.evaluate("document.scrollingElement.scrollWidth")
