@@ -132,7 +132,10 @@ export class DailyScreen {
     this.barsBox = h("div", { class: "bars board-race" });
     this.gameBox = h("div");
     this.root.append(this.top, this.placingBox, this.standingBox, this.barsBox, this.gameBox);
-    this.ticker = setInterval(() => this.tick(), 200);
+    this.ticker = setInterval(() => {
+      this.tick();
+      this.countDown();
+    }, 200);
     this.ask();
   }
 
@@ -213,7 +216,22 @@ export class DailyScreen {
   resets(...after) {
     if (this.resetAt === null) return null;
     const left = clock(this.resetAt - performance.now());
-    return h("p", { class: "muted resets" }, `A new deal in ${left} (00:00 UTC).`, ...after);
+    return h(
+      "p",
+      { class: "muted resets" },
+      "A new deal in ",
+      h("span", { class: "left" }, left),
+      " (00:00 UTC).",
+      ...after,
+    );
+  }
+
+  // the time to the next deal, counted down where it is shown (it stood still)
+  countDown() {
+    if (this.resetAt === null) return;
+    const left = clock(Math.max(this.resetAt - performance.now(), 0));
+    for (const span of this.root.querySelectorAll(".resets .left"))
+      if (span.textContent !== left) span.textContent = left;
   }
 
   // the player's current solo game, as they signed in, is a practice of this game's deal

@@ -238,6 +238,9 @@ def test_a_daily_is_started_when_ready_played_and_shared(
         # when the next deal comes, as the page said before the attempt (it said nothing)
         resets = r"A new deal in \d+:\d\d(:\d\d)? \(00:00 UTC\)\."
         assert re.search(resets, page.inner_text(".daily"))
+        # and counted down as it is shown (it stood still)
+        shown = page.inner_text(".resets .left")
+        until(page, "was => document.querySelector('.resets .left').textContent !== was", shown)
         page.click("[data-act=copy]")
         page.wait_for_selector("[data-act=copy]:text('Copied')")
         assert page.evaluate("navigator.clipboard.readText()") == text
