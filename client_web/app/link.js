@@ -163,6 +163,8 @@ export class Link {
     this.frames = { sent: 0, received: 0 };
     /** @type {ReturnType<typeof setTimeout> | undefined} the next attempt to connect */
     this.retry = undefined;
+    /** @type {ReturnType<typeof setInterval> | undefined} the countdown to it, said */
+    this.saying = undefined;
     // the browser knows the network has gone: the link is dropped now (a move made
     // meanwhile is refused on the spot, not sent into a socket that holds it); and once
     // it is back, connect at once rather than at the backoff's next try
@@ -183,6 +185,7 @@ export class Link {
   }
 
   open() {
+    clearInterval(this.saying);
     const ws = new WebSocket(this.url());
     ws.binaryType = "arraybuffer";
     this.ws = ws;
@@ -335,7 +338,15 @@ export class Link {
     const delay = backoff(this.attempt);
     this.attempt += 1;
     const why = closed.reason ? `: ${closed.reason}` : "";
-    this.onState("retrying", `connection lost${why}; retrying in ${(delay / 1000).toFixed(1)} s`);
+    const at = performance.now() + delay;
+    // the seconds to the next try, counted down as they go (they stood still)
+    const say = () => {
+      const left = Math.max(at - performance.now(), 0) / 1000;
+      this.onState("retrying", `connection lost${why}; retrying in ${left.toFixed(1)} s`);
+    };
+    say();
+    clearInterval(this.saying);
+    this.saying = setInterval(say, 100);
     this.retry = setTimeout(() => this.open(), delay);
   }
 }

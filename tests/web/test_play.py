@@ -272,6 +272,12 @@ def test_a_restart_reconnects_with_backoff_and_play_goes_on(
         web_server.stop()  # closes every connection with 1012
         page.wait_for_selector("body[data-link=retrying]")
         assert "retrying in" in page.inner_text("#link-state")
+        # the seconds to the next try are counted down (they stood at 0.5, 1.0, 2.0, ...)
+        until(
+            page,
+            "() => /retrying in \\d+\\.[1-46-9] s/"
+            ".test(document.querySelector('#link-state').textContent)",
+        )
         web_server.start()
         page.wait_for_selector("body[data-link=up]", timeout=15000)
         assert page.evaluate("window.patienceRace.screen.id") == game
