@@ -57,7 +57,11 @@ async def test_a_side_connection_takes_nothing_over_and_cannot_play(server: Runn
             "cannot play: play on a connection signed in without side"
         )
     # signing in as a player is not either, and is not called playing (it was)
-    for kind, fields in (("register", {"name": "sid"}), ("link", {"code": "K7QX-3MHD"})):
+    signing_in: tuple[tuple[str, dict[str, Any]], ...] = (
+        ("register", {"name": "sid"}),
+        ("link", {"code": "K7QX-3MHD"}),
+    )
+    for kind, fields in signing_in:
         refused = await side.request(kind, **fields)
         assert refused["code"] == "side_connection", kind
         assert refused["message"].endswith(
