@@ -257,7 +257,8 @@ export class GroupScreen {
   render(reply, board = true) {
     const g = reply.group;
     const address = `${location.origin}${g.link}`;
-    const link = h("input", { readonly: true, value: address, "aria-label": "the group's link", class: "group-link" });
+    // (as text, whole: an input cut a phone's at ".../g/ID?k=", its key out of sight)
+    const link = h("code", { "aria-label": "the group's link", class: "group-link" }, address);
     const members = g.members.map((/** @type {Message} */ m) =>
       h(
         "li",

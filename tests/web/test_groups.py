@@ -56,7 +56,7 @@ def test_a_group_link_opened_in_a_browser_joins_and_its_boards_show_members_only
         assert ann.inner_text(".groups-area .note") == ""
         ann.click("form.group-create button[type=submit]")
         ann.wait_for_selector(".group h1:text('Friday Club')")
-        link = ann.input_value("input.group-link")
+        link = ann.inner_text(".group-link")
         assert link.startswith(f"{base}/g/") and "?k=" in link
         play_nestor_daily(ann)
 
@@ -125,7 +125,7 @@ def test_who_is_online_changes_on_an_open_group_screen(
         gus.fill("input[name=group-name]", "Night Owls")
         gus.click("form.group-create button[type=submit]")
         gus.wait_for_selector(".group h1:text('Night Owls')")
-        link = gus.input_value("input.group-link")
+        link = gus.inner_text(".group-link")
 
         hal = two.new_page()
         hal.goto(link)
