@@ -192,7 +192,7 @@ export function homeScreen(door) {
         { class: "controls" },
         // (each named with its game: a screen reader going from button to button heard
         // "Play" ten times over)
-        button("Play", () => app.deal(g.id), { "data-act": "solo", "aria-label": `Play ${g.name}` }),
+        button("Play", () => playBeside(app, g), { "data-act": "solo", "aria-label": `Play ${g.name}` }),
         button("Daily", () => app.go(`/play#daily=${g.id}`), {
           "data-act": "daily",
           "aria-label": `Daily challenge: ${g.name}`,
@@ -347,4 +347,19 @@ function joinRace(app, event, input, note) {
     : "Type the room code from your friend's link (the letters after /r/), or open the link itself.";
   input.setAttribute("aria-invalid", "true");
   input.focus();
+}
+
+/**
+ * Play a solo game of `g`, asked first while a race of the player's is still on (it
+ * was dealt with no word, the race's clock running on behind it).
+ * @param {App} app
+ * @param {Message} g a game of the list
+ */
+function playBeside(app, g) {
+  const racing = app.racing;
+  if (racing) {
+    const race = (app.game(racing.game) || { name: racing.game }).name;
+    if (!confirm(`Your race at ${race} is still on, its clock running. Play ${g.name} beside it?`)) return;
+  }
+  app.deal(g.id);
 }

@@ -461,6 +461,7 @@ export class RoomScreen {
     });
     replace(this.gameBox, this.game.root);
     this.game.draw();
+    this.keepRacing(); // (at once: the logo pressed before the next tick led nowhere)
   }
 
   /** @param {Message} message a `progress` event */

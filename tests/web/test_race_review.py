@@ -79,6 +79,14 @@ def test_the_home_screen_leads_back_to_a_race_under_way(
         back = page.wait_for_selector(".home .back-to-race")
         assert back is not None and back.inner_text().startswith("Your race at The Gate is on.")
         shot(page, "home-back-to-race")
+        # another game is asked about first (it was dealt with no word): declined, home
+        asked: list[str] = []
+        page.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.dismiss()))
+        page.click('.game-row[data-game="nestor"] [data-act=solo]')
+        assert asked == [
+            "Your race at The Gate is still on, its clock running. Play Nestor beside it?"
+        ]
+        assert page.query_selector(".home .back-to-race") is not None
         page.click("[data-act=back-to-race]")
         page.wait_for_selector(".race-game .pile")
         assert page.evaluate("location.pathname") == f"/r/{code}"
