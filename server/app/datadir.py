@@ -10,6 +10,7 @@ import logging
 import os
 import secrets
 import stat
+import tempfile
 from pathlib import Path
 
 log = logging.getLogger("patience.main")
@@ -49,11 +50,20 @@ def private_tree(path: Path) -> None:
             tighten(Path(root) / name)
 
 
+class BadSecret(RuntimeError):
+    """The secret the server would key the daily deals with is none: empty, or blank."""
+
+
 def load_secret(configured: str | None, data_dir: Path) -> bytes:
     """``PATIENCE_SECRET`` when set; else the secret kept in the data directory, made
     once (32 random bytes, readable by the owner only; the directory and the file are
-    made private if they were not)."""
+    made private if they were not). A secret file found empty (a full disk, a restore
+    gone wrong) is refused, :class:`BadSecret`: keyed with nothing, every day's deal
+    could be worked out by anyone. Made, it is written whole before it has its name, so
+    a second process starting beside the first never reads it half written."""
     if configured:
+        if not configured.strip():
+            raise BadSecret("PATIENCE_SECRET is blank: give it a secret, or leave it unset")
         return configured.encode()
     path = data_dir / "secret"
     try:
@@ -63,13 +73,30 @@ def load_secret(configured: str | None, data_dir: Path) -> bytes:
     else:
         private_dir(data_dir)
         tighten(path)  # whoever reads it knows every day's deal
-        return value
+        return _kept(value, path)
     private_dir(data_dir)
     value = secrets.token_hex(32).encode()
+    fd, made = tempfile.mkstemp(dir=data_dir, prefix=".secret-")  # (0600)
     try:
-        fd = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600)
-    except FileExistsError:  # another process made it first
-        return path.read_bytes().strip()
-    with os.fdopen(fd, "wb") as out:
-        out.write(value)
+        with os.fdopen(fd, "wb") as out:
+            out.write(value)
+            out.flush()
+            os.fsync(out.fileno())
+        try:
+            os.link(made, path)  # (named only once whole; not if another process was first)
+        except FileExistsError:  # another process made it first, whole
+            return _kept(path.read_bytes().strip(), path)
+    finally:
+        os.unlink(made)
+    return value
+
+
+def _kept(value: bytes, path: Path) -> bytes:
+    """The secret read from ``path``, unless it is empty."""
+    if not value:
+        raise BadSecret(
+            f"the secret in {path} is empty: every day's deal would be keyed with nothing."
+            " Put back the one the server made (from a backup: the days' deals come from it),"
+            " or remove the file to have a new one made (every day's deal then changes)"
+        )
     return value

@@ -17,7 +17,7 @@ from typing import Any
 
 from server import __version__, native
 
-from .datadir import private_dir
+from .datadir import BadSecret, private_dir
 from .embedded_redis import DataDirInUse, EmbeddedRedis, NoRedis
 from .service import Service
 from .settings import Settings
@@ -172,7 +172,7 @@ def main(argv: list[str] | None = None) -> int:
         pass
     try:
         asyncio.run(run(settings))
-    except (RedisNotReady, SecretMismatch, NoRedis, DataDirInUse) as exc:
+    except (RedisNotReady, SecretMismatch, NoRedis, DataDirInUse, BadSecret) as exc:
         return said(str(exc))
     except Exception as exc:
         why = cannot_start(settings, exc)

@@ -6,7 +6,11 @@ from __future__ import annotations
 
 import os
 import stat
+import subprocess
+import sys
 from pathlib import Path
+
+import pytest
 
 from .client import player
 from .conftest import ServerProcess
@@ -66,3 +70,43 @@ async def test_an_open_data_directory_is_tightened_and_logged(tmp_path: Path) ->
     assert (data / "secret").read_text() == "s3cret\n"  # kept, not made again
     for name in (data, data / "redis", data / "secret", data / "redis" / "redis.log"):
         assert f'"path": "{name}", "was": "0o' in log, (name, log)
+
+
+def test_a_secret_empty_or_blank_is_refused_and_one_made_is_whole(tmp_path: Path) -> None:
+    """Keyed with nothing, every day's deal could be worked out by anyone: a secret file
+    found empty (a full disk, a restore gone wrong) or a blank PATIENCE_SECRET was taken
+    without a word. One made is named only once written (a second process starting
+    beside the first read it half written: empty)."""
+    from server.app.datadir import BadSecret, load_secret
+
+    made = load_secret(None, tmp_path / "new")
+    assert len(made) == 64 and load_secret(None, tmp_path / "new") == made
+    assert [p.name for p in (tmp_path / "new").iterdir()] == ["secret"]  # (no scraps)
+    empty = tmp_path / "empty"
+    empty.mkdir(mode=0o700)
+    for text in ("", "\n", "  \n"):
+        (empty / "secret").write_text(text)
+        with pytest.raises(BadSecret, match=r"the secret in .*secret is empty"):
+            load_secret(None, empty)
+    with pytest.raises(BadSecret, match="PATIENCE_SECRET is blank"):
+        load_secret("   ", empty)
+    assert load_secret("a secret", empty) == b"a secret"
+
+
+def test_the_server_will_not_start_on_an_empty_secret(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    data.mkdir(mode=0o700)
+    (data / "secret").write_text("")
+    (data / "secret").chmod(0o600)
+    server = Path(sys.executable).with_name("patience-race-server")
+    done = subprocess.run(
+        [str(server), "--port", "0", "--data-dir", str(data), "--certify-ahead", "0"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "PATIENCE_REDIS_URL": ""},
+    )
+    assert done.returncode == 1, done
+    last = done.stderr.strip().splitlines()[-1]
+    assert last.startswith("patience-race-server: error: the secret in "), done.stderr
+    assert "Traceback" not in done.stderr
