@@ -122,6 +122,9 @@ def test_the_systemd_unit_runs_the_server_with_a_data_directory() -> None:
     unit = (DEPLOY / "patience-race.service").read_text()
     assert re.search(r"^ExecStart=\S+/patience-race-server$", unit, re.M)
     assert "KillSignal=SIGTERM" in unit
+    # SIGTERM to the server alone: it stops its Redis and workers once drained (with
+    # the default control-group, Redis went down while the server still drained)
+    assert re.search(r"^KillMode=mixed$", unit, re.M)
     for variable in re.findall(r"^Environment=(PATIENCE_[A-Z_]+)=", unit, re.M):
         assert variable in ENV_NAMES.values(), variable
     # installed in place, with the Redis it starts: a plain install has no browser
