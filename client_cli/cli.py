@@ -47,6 +47,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import importlib
+import importlib.util
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -211,6 +212,16 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int] | str] = {
     "review": "review:cmd_review",
     "me": "profile:cmd_profile",
 }
+
+
+#: what the client needs beyond the server's packages (pyproject.toml's ``client`` extra)
+CLIENT_PACKAGES = ("rich", "prompt_toolkit")
+
+
+def missing_packages() -> list[str]:
+    """The client's packages not installed: ``pip install .`` installs the server's
+    alone, and the command then ended in a traceback (``No module named 'rich'``)."""
+    return [name for name in CLIENT_PACKAGES if importlib.util.find_spec(name) is None]
 
 
 def command(name: str) -> Callable[[argparse.Namespace], int]:
@@ -435,6 +446,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     args.server = pick_server(getattr(args, "server", None) or linked(args))
     args.ascii = getattr(args, "ascii", False)
     name = args.command + (f" {args.race}" if args.command == "race" else "")
+    missing = missing_packages()
+    if missing:
+        print(
+            f"patience-race: the terminal client needs {' and '.join(missing)}, not installed"
+            " here: pip install 'patience-race[client]' (in a checkout: pip install '.[client]')",
+            file=sys.stderr,
+        )
+        return 1
     return command(name)(args)
 
 
