@@ -15,6 +15,7 @@ grades its dailies (:mod:`server.grading`).
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import os
 import sys
 from collections.abc import Callable, Sequence
@@ -148,6 +149,14 @@ def cmd_native(args: argparse.Namespace) -> int:
     from server import native
 
     if args.action == "build":
+        if importlib.util.find_spec("mypyc") is None:  # (a traceback, before)
+            print(
+                "patience-race-server: error: compiling the move path needs mypy (pip install"
+                " mypy) and a C compiler with Python's headers (apt install gcc python3-dev);"
+                " without it the server runs the move path from source, slower",
+                file=sys.stderr,
+            )
+            return 1
         files = native.build()
         print(
             f"compiled {len(native.SOURCES)} modules into {native.DIR} (C files: "

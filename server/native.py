@@ -103,7 +103,7 @@ _state: dict[str, Any] = {"mode": "source", "why": "not installed"}
 def _usable() -> tuple[dict[str, Path] | None, str]:
     """The compiled files by module name, or None and why not."""
     if not MANIFEST.exists():
-        return None, "not built (make builds it: patience-race-server native build)"
+        return None, "not built (patience-race-server native build builds it; make does)"
     try:
         manifest = json.loads(MANIFEST.read_text())
     except (OSError, ValueError) as exc:
