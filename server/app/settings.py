@@ -181,15 +181,22 @@ def _non_negative_int(raw: str) -> int:
     return value
 
 
+def _number(raw: str) -> float:
+    try:
+        return float(raw)
+    except ValueError:
+        raise ValueError(f"must be a number, not {raw!r}") from None
+
+
 def _positive_float(raw: str) -> float:
-    value = float(raw)
+    value = _number(raw)
     if not 0 < value <= MOST:  # (nan and inf too)
         raise ValueError(f"must be a positive number up to {MOST:,}, not {raw!r}")
     return value
 
 
 def _non_negative_float(raw: str) -> float:
-    value = float(raw)
+    value = _number(raw)
     if not 0 <= value <= MOST:
         raise ValueError(f"must be 0 or more, up to {MOST:,}, not {raw!r}")
     return value
@@ -201,28 +208,28 @@ CLOCK_SHIFT = 10 * 366 * 24 * 3600
 
 
 def _clock_offset(raw: str) -> float:
-    value = float(raw)
+    value = _number(raw)
     if not -CLOCK_SHIFT <= value <= CLOCK_SHIFT:  # (nan and inf too)
         raise ValueError(f"must be seconds within ten years either way, not {raw!r}")
     return value
 
 
 def _quick_players(raw: str) -> int:
-    value = int(raw)
+    value = _whole(raw)
     if not 2 <= value <= 16:
         raise ValueError(f"must be 2 to 16, not {value}")
     return value
 
 
 def _port(raw: str) -> int:
-    value = int(raw)
+    value = _whole(raw)
     if not 0 <= value <= 65535:
         raise ValueError(f"a port is 0 to 65535, not {raw!r}")
     return value
 
 
 def _frame(raw: str) -> int:
-    value = int(raw)
+    value = _whole(raw)
     if not 512 <= value <= 1 << 20:
         raise ValueError(f"must be 512 to 1048576 bytes, not {raw!r}")
     return value

@@ -36,6 +36,14 @@ def test_every_setting_has_a_variable() -> None:
         ([], {"PATIENCE_LOG_LEVEL": "loud"}, "a log level is"),
         (["--redis-url", "localhost:6379"], {}, "a Redis URL starts"),
         (["--max-frame", "10"], {}, "must be 512 to 1048576"),
+        # a word where a number goes: said as --burst's is (it was Python's own words,
+        # "invalid literal for int() with base 10: 'abc'")
+        (["--port=abc"], {}, "--port: must be a whole number, not 'abc'"),
+        ([], {"PATIENCE_PORT": "80.5"}, "PATIENCE_PORT: must be a whole number, not '80.5'"),
+        (["--max-frame", "abc"], {}, "--max-frame: must be a whole number, not 'abc'"),
+        (["--quick-players", "abc"], {}, "--quick-players: must be a whole number, not 'abc'"),
+        (["--clock-offset", "abc"], {}, "--clock-offset: must be a number, not 'abc'"),
+        (["--rate", "lots"], {}, "--rate: must be a number, not 'lots'"),
         (
             [],
             {"PATIENCE_REDIS_LOAD_TIMEOUT": "0"},
