@@ -33,6 +33,7 @@ from .model import (
     Model,
 )
 from .places import level_with, place_of, placed
+from .quick_words import result_message as quick_result
 from .sanitize import clean
 
 
@@ -218,7 +219,18 @@ def farewell(model: Model, said: str = "") -> str:
     game = model.game
     result = model.daily_result
     race = model.challenge if model.screen == CHALLENGE else None
-    if race is not None and (game is None or not game.over):
+    if race is not None and not race.cid:  # a quick race's ghosts: no challenge to name
+        # (it printed "patience-race challenge  --server ...", the id left out)
+        again = _command(model.server, f"quick {game.rules}" if game is not None else "quick")
+        if game is None or not game.over:
+            said = (
+                "Your quick race against the ghosts is kept on the server, and its clock "
+                f"runs on: {again} takes it up."
+            )
+        elif race.result is not None:
+            unit = "pairs" if game.pairs else "cards"
+            said = f"{quick_result(race.result, unit)} Another quick race: {again}"
+    elif race is not None and (game is None or not game.over):
         said = (
             "Your challenge game is kept on the server, and its clock runs on: "
             f"{_command(model.server, f'challenge {race.cid}')} takes it up."

@@ -41,3 +41,34 @@ def test_a_racer_out_of_the_race_is_told_their_game_is_over_while_the_others_pla
         model.apply_race_start(started)
         note = end_note(model)
         assert note is not None and note[0] == said, note
+
+
+def test_a_quick_race_against_ghosts_left_or_over_names_the_quick_race() -> None:
+    """A quick race's ghost race has no challenge: quitting it printed "patience-race
+    challenge  --server ..." (its id left out), which pasted does nothing."""
+    game = played("gate", seed=3, moves=2)
+    model = Model(me="ann")
+    model.server = "ws://127.0.0.1:9480"
+    model.take_challenge(
+        {"challenge": {"id": "", "player": "the ghosts", "game": "gate"}, "game": "g" * 16},
+        0,
+    )
+    model.apply_challenge_start({**snapshot(game, gid="g" * 16, kind="challenge")}, 0)
+    said = between_words(farewell(model), 200)
+    assert "challenge  --server" not in said and "patience-race challenge" not in said, said
+    assert (
+        "Your quick race against the ghosts is kept on the server, and its clock runs on:"
+        " patience-race quick gate --server ws://127.0.0.1:9480 takes it up." in said
+    ), said
+    you = {"status": "resigned", "moves": 2, "home": 1, "total": 52}
+    model.apply_challenge_start({**snapshot(game, gid="g" * 16, kind="challenge"),
+                                 "status": "resigned"}, 0)  # fmt: skip
+    assert model.challenge is not None
+    model.challenge.result = {
+        "quick": True, "rank": 1, "place": 1, "you": you,
+        "table": [{"rank": 1, "place": 1, "ghost": False}, {"rank": 2, "place": 2, "ghost": True},
+                  {"rank": 3, "place": 3, "ghost": True}],
+    }  # fmt: skip
+    said = between_words(farewell(model), 200)
+    assert said.startswith("You finished 1st of 3 against the ghosts: resigned"), said
+    assert "Another quick race: patience-race quick gate --server ws://127.0.0.1:9480" in said
