@@ -17,6 +17,9 @@ without reading the roster.
 []
 >>> room_notices(ready, before, me="ann")
 ['bob left']
+>>> renamed = {**ready, "players": [{"name": "ann"}, {"name": "bobby", "ready": True}]}
+>>> room_notices(ready, renamed, me="ann"), room_notices(ready, renamed, me="bobby")
+(['bob is bobby now'], [])
 """
 
 from __future__ import annotations
@@ -37,6 +40,22 @@ def _players(room: Mapping[str, Any] | None) -> dict[str, Mapping[str, Any]]:
     }
 
 
+def _renamed(old: list[str], new: list[str]) -> dict[str, str]:
+    """A racer whose name changed (``rename``), old name to new: one gone from the roster
+    and one come in its place, the others where they were (it read "catD left" and
+    "catty joined").
+
+    >>> _renamed(["ann", "bob"], ["ann", "bobby"]), _renamed(["ann", "bob"], ["ann"])
+    ({'bob': 'bobby'}, {})
+    """
+    if len(old) != len(new):
+        return {}
+    changed = [(a, b) for a, b in zip(old, new, strict=True) if a != b]
+    if len(changed) != 1 or changed[0][1] in old or changed[0][0] in new:
+        return {}
+    return dict(changed)
+
+
 def room_notices(
     before: Mapping[str, Any] | None, after: Mapping[str, Any], me: str | None
 ) -> list[str]:
@@ -46,11 +65,15 @@ def room_notices(
         return []
     old, new = _players(before), _players(after)
     out: list[str] = []
+    renamed = _renamed(list(old), list(new))
+    for gone, now in renamed.items():
+        if me not in (gone, now):  # (one's own: the ``renamed`` event says it)
+            out.append(f"{gone} is {now} now")
     for name in new:
-        if name not in old and name != me:
+        if name not in old and name != me and name not in renamed.values():
             out.append(f"{name} joined")
     for name in old:
-        if name not in new and name != me:
+        if name not in new and name != me and name not in renamed:
             out.append(f"{name} left")
     lobby = after.get("state") == "lobby"
     for name, p in new.items():
@@ -69,7 +92,8 @@ def room_notices(
     was_everyone = before.get("state") == "lobby" and all(
         p.get("ready") for name, p in old.items() if name != before.get("host")
     )
-    if everyone and host == me and (not was_everyone or set(old) != set(new)):
+    same = {renamed.get(name, name) for name in old} == set(new)  # (a new name: the same)
+    if everyone and host == me and (not was_everyone or not same):
         out.append("everyone is ready: s to start")
     return out
 

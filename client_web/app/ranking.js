@@ -268,3 +268,19 @@ export function hintsText(result) {
   if (typeof hints !== "number" || hints <= 0) return "";
   return ` · ${count(hints, "hint")}`;
 }
+
+/**
+ * A racer whose name changed (`rename`), as [old, new]: one gone from the roster and one
+ * come in its place, the others where they were; null for anything else. (A new name
+ * read "catD left" and "catty joined".)
+ * @param {string[]} before the roster's names, in order, as it was
+ * @param {string[]} now as it is
+ * @returns {[string, string] | null}
+ */
+export function renamedIn(before, now) {
+  if (before.length !== now.length) return null;
+  const changed = before.map((name, i) => [name, now[i]]).filter(([a, b]) => a !== b);
+  if (changed.length !== 1) return null;
+  const [gone, come] = changed[0];
+  return before.includes(come) || now.includes(gone) ? null : [gone, come];
+}

@@ -10,7 +10,7 @@ import { GameScreen } from "./game.js";
 import { challengeMaker } from "./share.js";
 import { countdown } from "./sound.js";
 import { errorText } from "./link.js";
-import { placeCell, progressText, raceOverText } from "./ranking.js";
+import { placeCell, progressText, raceOverText, renamedIn } from "./ranking.js";
 
 /** @typedef {import("./types.js").App} App */
 /** @typedef {import("./types.js").Message} Message */
@@ -267,16 +267,25 @@ export class RoomScreen {
       }
     }
     if (before) {
-      const was = new Set(playersOf(before).map((p) => p.name));
-      const now = new Set(playersOf(room).map((p) => p.name));
+      const me = this.me;
+      const names = (/** @type {Message} */ r) => playersOf(r).map((p) => p.name);
+      const was = new Set(names(before));
+      const now = new Set(names(room));
+      // a new name is no one leaving and another joining (one's own: the bar says it)
+      const renamed = renamedIn(names(before), names(room));
+      if (renamed) {
+        was.delete(renamed[0]);
+        now.delete(renamed[1]);
+        if (!renamed.includes(me ?? "")) this.app.notice(`${renamed[0]} is ${renamed[1]} now`);
+      }
       for (const name of now) if (!was.has(name)) this.app.notice(`${name} joined`);
       for (const name of was) if (!now.has(name)) this.app.notice(`${name} left`);
-      const me = this.me;
       const wasReady = new Set(
         playersOf(before)
           .filter((p) => p.ready)
           .map((p) => p.name),
       );
+      if (renamed && wasReady.has(renamed[0])) wasReady.add(renamed[1]); // (ready already)
       if (room.state === "lobby") {
         for (const p of room.players) {
           if (p.ready && !wasReady.has(p.name) && p.name !== me) this.app.notice(`${p.name} is ready`);

@@ -17,6 +17,7 @@ import {
   verdictText,
   entryText,
   hintsText,
+  renamedIn,
 } from "../app/ranking.js";
 
 test("ordinals, the teens included", () => {
@@ -252,4 +253,12 @@ test("a race's results in a line: the racer's place, level with whom; a watcher'
   assert.equal(raceOverText(results, "eve"), "Race over: ann and bob came joint 1st of 3.");
   assert.equal(raceOverText(results.slice(1), "eve"), "Race over: bob came 1st of 2.");
   assert.equal(raceOverText([], "eve"), "Race over.");
+});
+
+test("a racer's new name is told apart from one leaving and another joining", () => {
+  assert.deepEqual(renamedIn(["ann", "catD"], ["ann", "catty"]), ["catD", "catty"]);
+  assert.equal(renamedIn(["ann", "catD"], ["ann"]), null); // left
+  assert.equal(renamedIn(["ann"], ["ann", "cat"]), null); // joined
+  assert.equal(renamedIn(["ann", "bob"], ["bob", "ann"]), null); // (no name new)
+  assert.equal(renamedIn(["ann", "bob"], ["al", "bo"]), null); // (two at once: not a rename)
 });
