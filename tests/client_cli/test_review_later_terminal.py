@@ -16,8 +16,8 @@ from .terminal import LEGAL, Terminal
 from .test_terminal import register, start
 
 LATER = (
-    "patience-race: a game of a daily deal is reviewed after the day's reset: a review "
-    "tells the order of the stock."
+    "patience-race: a game of a daily deal is reviewed after the day's reset (00:00 UTC, in"
+    " H h MM min): a review tells the order of the stock."
 )
 
 
@@ -49,7 +49,9 @@ def test_a_daily_games_review_says_when_and_the_command_with_its_server(
     assert review.exit_code() == 1
     shown = words(review.text)
     again = f"patience-race review {gid} --server {server_process.url}"
-    assert f"{LATER} After the reset:" in shown, review.text
+    # (when it comes, too: "after the reset" alone left the player to guess)
+    told = re.sub(r"in \d+ h \d\d min", "in H h MM min", shown)
+    assert f"{LATER} After the reset:" in told, review.text
     # printed between words: every line of it within the terminal's width but the
     # command's, printed whole on a line of its own (the terminal folds it: copied whole)
     printed = review.output.decode().replace("\r\n", "\n")

@@ -121,11 +121,14 @@ class Reviewing(Part):
         if replay.get("kind") == replays.BOOK:
             raise refuse(ErrorCode.NO_SUCH_GAME, "the book line is no player's game")
         day = replay.get("day")
-        if isinstance(day, str) and day >= d.day_of(self.now()):
+        now = self.now()
+        if isinstance(day, str) and day >= d.day_of(now):
+            # (when, too: "after the reset" alone sent the player to guess)
+            left = max(d.next_reset_ms(now) - now, 0) // 60_000
             raise refuse(
                 ErrorCode.REVIEW_LATER,
-                "a game of a daily deal is reviewed after the day's reset: a review "
-                "tells the order of the stock",
+                "a game of a daily deal is reviewed after the day's reset (00:00 UTC, in"
+                f" {left // 60} h {left % 60:02d} min): a review tells the order of the stock",
             )
         problem = replays.other_rules(replay)
         if problem is not None:
