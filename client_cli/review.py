@@ -16,8 +16,8 @@ Where the game was lost
 Until move 6 a player who knew the face-down cards could
 still have won: you played 1+7 there, and from then on no
 win was left.
-1+5 would have kept the win. A line that wins from there
-(checked by the rules engine):
+Playing 1+5 there would have kept the win. A line that wins
+from there (checked by the rules engine):
   1+5 2+8
 >>> print(review_page({"found": "over_par", "status": "won", "moves": 112, "par": 108,
 ...     "over": 4, "par_from": "book", "shortest": False, "detour": {"from": 30,
@@ -111,7 +111,9 @@ def review_page(review: Mapping[str, Any], width: int, *, ascii: bool = False) -
     lines += _para(text, width)
     if better:
         lines += _para(
-            f"{better} would have kept the win. A line that wins from there (checked by "
+            # (as the browser says it: "deal would have kept the win" began lower case)
+            f"Playing {better} there would have kept the win. A line that wins from there"
+            " (checked by "
             "the rules engine):",
             width,
         )

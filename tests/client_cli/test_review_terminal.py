@@ -45,7 +45,7 @@ def test_review_after_a_lost_game(
     ann.wait_for(r"Where the game was lost")
     ann.wait_for(UNTIL)
     ann.wait_for(r"The board before move 6")
-    ann.wait_for(r"1\+5 would have kept the win")
+    ann.wait_for(r"Playing 1\+5 there would have kept the win")
     ann.type("q")
 
 
