@@ -336,8 +336,9 @@ def commitment_lines(model: Model) -> list[Text]:
         return []
     page = http_url(model.server, "/daily/commitments") if model.server else "/daily/commitments"
     return [
-        Text(f"  The deal:    committed ahead, {made[:12]}"),
-        Text(f"               {page}", style="dim"),
+        # (in the column of "The board: " and "Replay:    " above: it stood two further)
+        Text(f"  The deal:  committed ahead, {made[:12]}"),
+        Text(f"             {page}", style="dim"),
     ]
 
 

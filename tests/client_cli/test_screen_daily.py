@@ -198,8 +198,11 @@ def test_the_daily_result_shows_the_deals_commitment() -> None:
     model.server = "wss://race.example.org"
     shown = screen(model)
     lines = shown.splitlines()
-    at = lines.index("  The deal:    committed ahead, 3f2a9c0e1b7d")
-    assert lines[at + 1] == "               https://race.example.org/daily/commitments"
+    at = lines.index("  The deal:  committed ahead, 3f2a9c0e1b7d")
+    assert lines[at + 1] == "             https://race.example.org/daily/commitments"
+    # in the column of the lines above it (it stood two further right)
+    board = next(line for line in lines if line.startswith("  The board: "))
+    assert board.index("patience-race") == lines[at].index("committed")
 
 
 def test_a_result_for_another_game_is_not_shown() -> None:
