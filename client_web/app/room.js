@@ -109,7 +109,9 @@ export function resultsTable(results, me, unit) {
   // on a phone the result goes under the name (app.css), leaving the name the result's
   // column to fit in
   const rows = results.map((r) => {
-    const result = r.review === "held" ? `${statusText(r.status)} (held for review)` : statusText(r.status);
+    // (one who left the room ranks below one who stayed with as many: said so)
+    const ended = r.left ? `${statusText(r.status)}, left` : statusText(r.status);
+    const result = r.review === "held" ? `${ended} (held for review)` : ended;
     return h(
       "tr",
       {

@@ -28,6 +28,8 @@ def test_a_racer_who_left_ranks_below_one_who_stayed_with_the_same_result() -> N
     results = rank(entries, START_MS)
     assert [(r["rank"], r["player"]) for r in results] == [(1, "bob"), (2, "ann")]
     assert all(r["home"] == 0 and r["total"] == 52 and r["resigned"] for r in results)
+    # and the table says why: ann left (bob's entry has no such field)
+    assert results[1].get("left") is True and "left" not in results[0]
 
 
 def test_leaving_goes_below_staying_whatever_the_order_given() -> None:

@@ -99,3 +99,31 @@ def test_the_home_screen_leads_back_to_a_race_under_way(
         assert page.query_selector(".back-to-race") is None
     finally:
         context.close()
+
+
+async def leave(url: str, token: str) -> None:
+    racer = await signed_in_client(url, token)
+    try:
+        await racer.call("room_leave")
+    finally:
+        await racer.close()
+
+
+def test_the_results_say_who_left_the_room(browser: Any, web_server: ServerProcess) -> None:
+    """One who left ranks below one who stayed with as many cards home: the table said
+    "resigned" of both, and not why one was placed below."""
+    code, pia, bo = protocol(a_race_of_two(web_server.url))
+    context = browser.new_context(**PHONE)
+    try:
+        page = context.new_page()
+        page.on("dialog", lambda dialog: dialog.accept())
+        signed_in(page, http(web_server), pia, f"/r/{code}")
+        page.wait_for_selector(".race-game .pile")
+        protocol(leave(web_server.url, bo))
+        page.click("[data-act=resign]")
+        row = page.wait_for_selector('.results tr[data-player="bo"]')
+        assert row is not None and "resigned, left" in row.inner_text(), row.inner_text()
+        mine = page.inner_text('.results tr[data-player="pia"]')
+        assert "left" not in mine, mine
+    finally:
+        context.close()

@@ -53,6 +53,9 @@ def rank(entries: list[tuple[Racer, LiveGame]], start_at_ms: int) -> list[dict[s
                 "resigned": live.result == RESIGNED,
                 "hints": live.hints,
                 "replay": live.gid,
+                # (one who left the room ranks below one who stayed with as many: the
+                # table said "resigned" of both, and not why)
+                **({"left": True} if racer.left else {}),
             }
         )
     return results
