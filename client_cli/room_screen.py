@@ -224,6 +224,10 @@ def _racer_line(
     line.append(f" {as_int(p.get('moves')):>5}", style="dim")
     word = _status_word(p, g)
     room_left = width - line.cell_len - 1
+    short = word.cell_len - room_left
+    if word.plain and short > 0 and name_width - short >= 6:
+        # the name cut further, for the word whole: its mark alone ("x") said nothing
+        return _racer_line(p, model, g, pad, name_width - short, width, wide, pairs)
     if word.plain and word.cell_len > room_left:  # no room: a mark for how it ended
         word = Text(g.won[0] if word.plain.endswith("won") else "x", style=word.style)
     if word.plain:

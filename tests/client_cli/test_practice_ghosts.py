@@ -279,3 +279,18 @@ def test_the_practice_placed_among_the_ghosts() -> None:
     assert re.search(r"1\s+catherine_of_aragon \(ghost\)\s+won\s+1:20\.0\s+140\s+52/52", text)
     assert len(re.findall(r"\(ghost\)", text)) == 8
     assert "n the same deal again (practice)" in text
+
+
+def test_a_ghosts_end_is_said_in_words_where_its_name_can_give_way() -> None:
+    """In a narrow panel a racer's end was a bare mark ("bob3333… (ghost)  0/52  0 x"),
+    which said nothing: the name gives way first, and the word is whole."""
+    model = Model(me="dee")
+    field = [
+        {"name": "dee", "home": 9, "moves": 30, "total": 52, "status": "playing"},
+        {"name": "bob333324", "ghost": True, "home": 0, "moves": 0, "total": 52,
+         "status": "resigned"},
+    ]  # fmt: skip
+    lines = plain(racers_panel(field, "vs the ghosts", model, 36)).splitlines()
+    ghost = next(line for line in lines if "(ghost)" in line)
+    assert ghost.rstrip().endswith("resigned"), lines
+    assert max(len(line) for line in lines) <= 36, lines
