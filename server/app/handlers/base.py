@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
+from server.engine import GAMES
 from server.protocol import ErrorCode, ProtocolError
 from server.protocol import messages as m
 
@@ -20,6 +21,16 @@ Handler = Callable[[Session, Any], Awaitable[dict[str, Any]]]
 def refuse(code: ErrorCode, message: str) -> ProtocolError:
     """The error a request is refused with (its id is set where it is answered)."""
     return ProtocolError(code, message)
+
+
+def no_such_game(game: str) -> ProtocolError:
+    """An unknown rules id refused, with the ids there are ("see the games list" left
+    the player to find them).
+
+    >>> no_such_game("chess").message[:53]
+    "no game 'chess': the games are gate, gate-narrow, nes"
+    """
+    return refuse(ErrorCode.NO_SUCH_GAME, f"no game {game!r}: the games are {', '.join(GAMES)}")
 
 
 class Part:

@@ -20,7 +20,7 @@ from ..domain.boards import parse_board
 from ..events import LeagueChanged
 from ..store.difficulty import Grades
 from ..store.leagues import Leagues
-from .base import Context, Handler, Part, Session, refuse
+from .base import Context, Handler, Part, Session, no_such_game, refuse
 from .boards import Leaderboards
 from .certify import Certifier
 from .commitments import Commitments
@@ -149,7 +149,7 @@ class DailyChallenge(Part):
         ended, further attempts that day are practice."""
         pid = self.need_player(session)
         if req.game not in GAMES:
-            raise refuse(ErrorCode.NO_SUCH_GAME, f"no game {req.game!r}; see the games list")
+            raise no_such_game(req.game)
         if not req.start:
             return await self.status(pid, req.game)
         now = self.now()

@@ -18,7 +18,7 @@ from ..domain import games as g
 from ..domain import lost
 from ..held import HeldRoom
 from ..moves import MovePath
-from .base import Context, Handler, Part, Session, refuse
+from .base import Context, Handler, Part, Session, no_such_game, refuse
 from .daily import DailyChallenge
 from .keeper import GameKeeper
 
@@ -51,7 +51,7 @@ class Play(Part):
     async def on_rules(self, session: Session, req: m.Rules) -> dict[str, Any]:
         info = GAMES.get(req.game)
         if info is None:
-            raise refuse(ErrorCode.NO_SUCH_GAME, f"no game {req.game!r}; see the games list")
+            raise no_such_game(req.game)
         text = rules_text(self.settings.rules_dir or RULES_DIR, info.id)
         return {"type": "rules", "game": info.id, "name": info.name, "text": text}
 
@@ -61,7 +61,7 @@ class Play(Part):
     async def on_new_game(self, session: Session, req: m.NewGame) -> dict[str, Any]:
         pid = self.need_player(session)
         if req.game not in GAMES:
-            raise refuse(ErrorCode.NO_SUCH_GAME, f"no game {req.game!r}; see the games list")
+            raise no_such_game(req.game)
         await self.keeper.count_deal(pid)
         before = await self.stored.newest_solo(pid)
         live = await self.stored.create(

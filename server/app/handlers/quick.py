@@ -22,7 +22,6 @@ import secrets
 from typing import Any, Final
 
 from server.engine import GAMES, IllegalMove, UndoRefused
-from server.protocol import ErrorCode
 from server.protocol import messages as m
 
 from .. import store
@@ -35,7 +34,7 @@ from ..events import GameEnded
 from ..held import HeldRoom
 from ..periodic import Periodic
 from ..store.queue import MuSigma, OrdinalsOf, QuickQueue, Waiter, Window
-from .base import Context, Handler, Part, Session, refuse
+from .base import Context, Handler, Part, Session, no_such_game
 from .host import RoomHost
 from .keeper import GameKeeper
 from .replays import Replaying
@@ -129,7 +128,7 @@ class QuickRace(Part):
     async def on_quick(self, session: Session, req: m.Quick) -> dict[str, Any]:
         pid = self.need_player(session)
         if req.game not in GAMES:
-            raise refuse(ErrorCode.NO_SUCH_GAME, f"no game {req.game!r}; see the games list")
+            raise no_such_game(req.game)
         await self.lobby.leave_current(pid)  # (a race left is resigned, as room_create does)
         rating = (await self.ordinals.ordinals(req.game, [pid]))[pid]
         now = self.now()

@@ -14,7 +14,7 @@ from server.protocol import messages as m
 from ..domain import room as rm
 from ..domain.room import normalize_code
 from ..held import HeldRoom
-from .base import Context, Handler, Part, Session, refuse
+from .base import Context, Handler, Part, Session, no_such_game, refuse
 from .host import RoomHost
 from .steps import RoomSteps
 
@@ -49,7 +49,7 @@ class Lobby(Part):
     async def on_room_create(self, session: Session, req: m.RoomCreate) -> dict[str, Any]:
         pid = self.need_player(session)
         if req.game not in GAMES:
-            raise refuse(ErrorCode.NO_SUCH_GAME, f"no game {req.game!r}; see the games list")
+            raise no_such_game(req.game)
         await self.leave_current(pid)
         code = await self.stored_rooms.claim_new_code()
         now = self.now()
