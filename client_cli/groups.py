@@ -30,8 +30,9 @@ from . import pager
 from .boards import board_id, board_view, with_unit
 from .challenge import command, http_url, result_words, unit_of
 from .connection import Connection, LinkError, ServerError
-from .lines import Glyphs, HeadersWhole, as_int, aside, race_time
-from .queries import _console, _fail, _me, _print, _render, _signed_in, cmd_top
+from .lines import Glyphs, HeadersWhole, as_int, aside, kept, race_time
+from .printing import _console, _print, _render
+from .queries import _fail, _me, _signed_in, cmd_top
 from .sanitize import clean
 
 
@@ -45,15 +46,14 @@ def parse_link(text: str) -> tuple[str, str] | None:
     return found[1].lower(), keys[0]
 
 
-def groups_view(reply: Mapping[str, Any], ascii: bool = False) -> RenderableType:
-    """A ``groups`` reply: the player's groups."""
+def groups_view(reply: Mapping[str, Any], ascii: bool = False, server: str = "") -> RenderableType:
+    """A ``groups`` reply: the player's groups; its commands with ``--server`` where
+    ``server`` is not the default, each one piece to copy (:func:`~.lines.kept`)."""
     g = Glyphs(ascii)
     listed = [x for x in reply.get("groups") or [] if isinstance(x, Mapping)]
     if not listed:
-        return Text(
-            "You are in no group. Make one: patience-race group new NAME; "
-            "join one: patience-race group join LINK"
-        )
+        make, join = (kept(command(server, f"group {w}")) for w in ("new NAME", "join LINK"))
+        return Text(f"You are in no group. Make one: {make}; join one: {join}")
     table = Table(box=g.box, show_edge=False, pad_edge=False)
     table.add_column("group", no_wrap=True, overflow="ellipsis", max_width=32)
     table.add_column("id", no_wrap=True)
@@ -67,7 +67,8 @@ def groups_view(reply: Mapping[str, Any], ascii: bool = False) -> RenderableType
             "yours" if x.get("owner") else "",
         )
     head = Text(f"Your groups ({len(listed)} of at most {as_int(reply.get('most'))})")
-    more = "A group: patience-race group show GROUP; its boards: group top GROUP BOARD"
+    show, top = (kept(command(server, f"group {w}")) for w in ("show GROUP", "top GROUP BOARD"))
+    more = f"A group: {show}; its boards: {top}"
     # (a long group name cut "members" to nothing: the names give way)
     parts = (head, Text(""), HeadersWhole(table, first=(0,)), Text(""), Text(more, style="dim"))
     return Group(*parts)
@@ -102,10 +103,10 @@ def group_view(reply: Mapping[str, Any], server: str, ascii: bool = False) -> Re
         for c in challenges:
             made = c.get("challenge")
             made = made if isinstance(made, Mapping) else {}
-            line = Text(f"{clean(made.get('player', ''), 20)}: ")
-            line.append(clean(made.get("game_name", ""), 40))
-            line.append(g.sep + command(server, f"challenge {clean(made.get('id', ''), 32)}"))
-            parts.append(line)
+            # (its command one piece to copy: on a line of its own where it does not fit)
+            race = kept(command(server, f"challenge {clean(made.get('id', ''), 32)}"))
+            who = f"{clean(made.get('player', ''), 20)}: {clean(made.get('game_name', ''), 40)}"
+            parts.append(Text(f"{who}{g.sep}{race}"))
             for entry in c.get("table") or []:
                 if isinstance(entry, Mapping):
                     row = f"  {as_int(entry.get('rank'))}. {clean(entry.get('player', ''), 20)}"
@@ -116,8 +117,8 @@ def group_view(reply: Mapping[str, Any], server: str, ascii: bool = False) -> Re
         parts += [
             Text(""),
             Text(
-                "You own it: group remove GROUP NAME, group link GROUP (a new link), "
-                "group delete GROUP",
+                f"You own it: {kept('group remove GROUP NAME')}, {kept('group link GROUP')} "
+                f"(a new link), {kept('group delete GROUP')}",
                 style="dim",
             ),
         ]
@@ -209,7 +210,7 @@ def cmd_group(args: argparse.Namespace) -> int:
         conn, welcome = await _signed_in(args.server, newcomer=action in ("join", "new"))
         try:
             if action == "list":
-                return groups_view(await conn.request("groups"), args.ascii), None
+                return groups_view(await conn.request("groups"), args.ascii, args.server), None
             if action == "new":
                 reply = await conn.request("group_create", name=" ".join(words))
                 return group_view(reply, args.server, args.ascii), None
@@ -231,7 +232,8 @@ def cmd_group(args: argparse.Namespace) -> int:
                 name = clean(shown.get("name") or gid, 40)
                 reply = await conn.request(f"group_{action}", group=gid)
                 done = left_words(reply, name) if action == "leave" else f"You deleted {name}."
-                return Group(Text(done, style="bold"), groups_view(reply, args.ascii)), None
+                listed = groups_view(reply, args.ascii, args.server)
+                return Group(Text(done, style="bold"), listed), None
             elif action == "remove":
                 if not rest:
                     return Text(""), "group remove GROUP NAME: whom to remove?"

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import datetime
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -20,9 +22,11 @@ from rich.table import Table
 from rich.text import Text
 
 from . import pager
+from .challenge import command
 from .connection import Connection, LinkError, ServerError
-from .lines import HeadersWhole, as_int, aside
-from .queries import _console, _fail, _print, _render, _signed_in
+from .lines import HeadersWhole, as_int, aside, kept
+from .printing import _console, _print, _render
+from .queries import _fail, _signed_in
 from .sanitize import clean
 
 #: how a zone shows beside a member (``--ascii``: the second)
@@ -124,28 +128,55 @@ def moves_words(movers: int | None, most: int, tier: str = "", tiers: Sequence[s
 
     >>> tiers = ["bronze", "silver", "gold", "platinum", "diamond"]
     >>> moves_words(1, 5, "bronze", tiers).split(" (")[0]
-    "The top 1 move up a tier at the week's end"
+    "The top 1 moves up a tier at the week's end"
     >>> moves_words(1, 5, "bronze", tiers).split("; ")[1]
     'nobody moves down from Bronze, the lowest.'
     >>> moves_words(5, 5, "diamond", tiers)
     "The bottom 5 move down a tier at the week's end; nobody moves up from Diamond, the highest."
-    """
+
+    One mover moves (a league of 3 to 5 players):
+
+    >>> moves_words(1, 5)
+    "The top 1 moves up a tier at the week's end, the bottom 1 down (a third of a league of fewer than 15 players)."
+    """  # noqa: E501
     if movers is not None and movers <= 0:
         return "At the week's end nobody moves: a league of fewer than 3 players stays as it is."
     n = most if movers is None else movers
+    move = "moves" if n == 1 else "move"
     small = f" (a third of a league of fewer than {3 * most} players)" if n < most else ""
     name = tier.capitalize()
     if tiers and tier == tiers[0]:
         return (
-            f"The top {n} move up a tier at the week's end{small}; "
+            f"The top {n} {move} up a tier at the week's end{small}; "
             f"nobody moves down from {name}, the lowest."
         )
     if tiers and tier == tiers[-1]:
         return (
-            f"The bottom {n} move down a tier at the week's end{small}; "
+            f"The bottom {n} {move} down a tier at the week's end{small}; "
             f"nobody moves up from {name}, the highest."
         )
-    return f"The top {n} move up a tier at the week's end, the bottom {n} down{small}."
+    return f"The top {n} {move} up a tier at the week's end, the bottom {n} down{small}."
+
+
+#: ``--week``'s shape: ``YYYY-Www``
+WEEK = re.compile(r"(\d{4})-[Ww](\d{2})")
+
+
+def week_of(text: str) -> str | None:
+    """``--week`` as the server takes it (``YYYY-Www``), None where it is no ISO week:
+    W01 to W52, or W53 in a year that has one. Known before asking a server.
+
+    >>> week_of("2026-w48"), week_of("2026-W53"), week_of("2025-W53"), week_of("garbage")
+    ('2026-W48', '2026-W53', None, None)
+    """
+    found = WEEK.fullmatch(text.strip())
+    if found is None:
+        return None
+    try:
+        datetime.date.fromisocalendar(int(found[1]), int(found[2]), 1)
+    except ValueError:
+        return None
+    return f"{found[1]}-W{found[2]}"
 
 
 def cmd_league(args: argparse.Namespace) -> int:
@@ -153,6 +184,16 @@ def cmd_league(args: argparse.Namespace) -> int:
     if args.watch and args.week:
         aside("patience-race: --watch shows this week's league, not a past week's")
         return 2
+    if args.join and args.week:
+        said = "--join joins this week's league, --week shows a past week's: not both"
+        aside(f"patience-race: {said}")
+        return 2
+    if args.week:
+        week = week_of(args.week)
+        if week is None:
+            aside(f"patience-race: --week {args.week!r} is no ISO week (YYYY-Www, e.g. 2026-W48)")
+            return 2
+        args.week = week
 
     async def fetch() -> dict[str, Any]:
         conn, _welcome = await _signed_in(args.server, newcomer=args.join)
@@ -199,5 +240,5 @@ def cmd_league(args: argparse.Namespace) -> int:
         _print(console, Text("You have joined this week's event.", style="bold"), args.ascii)
     _print(console, league_view(reply, args.ascii), args.ascii)
     if not reply.get("joined") and reply.get("current"):
-        _print(console, Text("Join it: patience-race league --join"), args.ascii)
+        _print(console, f"Join it: {kept(command(args.server, 'league --join'))}", args.ascii)
     return 0

@@ -25,7 +25,8 @@ from .challenge import command, http_url
 from .config import Account, TokenStore, config_dir, device_label
 from .connection import Connection, ServerError
 from .lines import HeadersWhole, as_int, aside, kept
-from .queries import _console, _fail, _print, _signed_in
+from .printing import _console, _print
+from .queries import _fail, _signed_in
 from .sanitize import clean
 
 
@@ -132,9 +133,10 @@ def _enter_code(args: argparse.Namespace) -> int:
     store.put(args.server, Account(name, token))
     line = (
         f"This terminal now plays as {name} on {args.server} ({device_label()}); "
-        f"the token is kept in {store.path}. patience-race devices lists your devices."
+        f"the token is kept in {store.path}. "
+        f"{kept(command(args.server, 'devices'))} lists your devices."
     )
-    _print(_console(args), Text(line), args.ascii)
+    _print(_console(args), line, args.ascii)
     return 0
 
 
@@ -192,6 +194,6 @@ def cmd_devices(args: argparse.Namespace) -> int:
     title = f"Your devices on {args.server}: {len(listed)} (times in UTC)"
     _print(console, Text(title, style="bold"), args.ascii)
     _print(console, devices_table(listed, args.ascii), args.ascii)
-    more = "Sign one out: patience-race devices sign-out ID (or --everywhere: all but this one)"
-    _print(console, Text(more), args.ascii)
+    out = kept(command(args.server, "devices sign-out ID"))
+    _print(console, f"Sign one out: {out} (or --everywhere: all but this one)", args.ascii)
     return 0

@@ -10,10 +10,11 @@ import argparse
 import asyncio
 from typing import Any
 
-from rich.text import Text
-
+from .challenge import command
 from .config import TokenStore, config_dir
-from .queries import _console, _fail, _print, _signed_in
+from .lines import kept
+from .printing import _console, _print
+from .queries import _fail, _signed_in
 from .sanitize import clean
 
 
@@ -37,9 +38,10 @@ def cmd_name(args: argparse.Namespace) -> int:
         return _fail(args, ValueError("the server sent no name"))
     TokenStore(config_dir()).keep_name(args.server, name)
     if args.name is None:
-        line = f"You race as {name} on {args.server}: patience-race name NEW changes it."
+        change = kept(command(args.server, "name NEW"))
+        line = f"You race as {name} on {args.server}: {change} changes it."
     else:
         was = clean(reply.get("was", ""), 20)
         line = f"You race as {name} now" + (f" (was {was})." if was and was != name else ".")
-    _print(_console(args), Text(line), args.ascii)
+    _print(_console(args), line, args.ascii)
     return 0

@@ -4,17 +4,19 @@ have raced a rated race at (``profile``; ``docs/ratings.md``), yours without NAM
 Pure: :func:`profile_view` turns a ``profile`` reply into rich renderables.
 
 >>> from rich.console import Console
->>> Console(width=60, color_system=None).print(profile_view({"player": "ann", "ratings": [
+>>> from .printing import _print
+>>> _print(Console(width=60, color_system=None), profile_view({"player": "ann", "ratings": [
 ...     {"game": "gate", "rating": 12, "races": 7, "mu": 21.2, "sigma": 3.1}]}, ascii=True,
-...     games={"gate": "The Gate"}))
+...     games={"gate": "The Gate"}, server="ws://127.0.0.1:9480"), ascii=True)
 ann's ratings
 <BLANKLINE>
 game     | rating | races |    mu | sigma
 ---------+--------+-------+-------+------
 The Gate |     12 |     7 | 21.20 |  3.10
 <BLANKLINE>
-The rating shown is mu - 3 sigma, rounded: patience-race top
-rating/GAME ranks a game's racers (GAME: gate).
+The rating shown is mu - 3 sigma, rounded:
+patience-race top rating/GAME --server ws://127.0.0.1:9480
+ranks a game's racers (GAME: gate).
 """
 
 from __future__ import annotations
@@ -28,9 +30,11 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from .challenge import command
 from .config import TokenStore, config_dir
-from .lines import Glyphs, HeadersWhole
-from .queries import _anonymous, _console, _fail, _me, _print, _signed_in
+from .lines import Glyphs, HeadersWhole, kept
+from .printing import _console, _print
+from .queries import _anonymous, _fail, _me, _signed_in
 from .sanitize import clean
 
 
@@ -44,11 +48,13 @@ def profile_view(
     ascii: bool = False,
     games: Mapping[str, str] | None = None,
     me: str | None = None,
+    server: str = "",
 ) -> RenderableType:
     """A ``profile`` reply: whose, and a table of their ratings, highest first, each
     game by its name (``games``: the games list's, id to name). ``me``: the player asking,
     whom the words call you (another's profile names its player: "rates you" there was
-    told to the wrong person)."""
+    told to the wrong person). ``server``: the command's, said in the command it names
+    where it is not the default."""
     names = games or {}
     g = Glyphs(ascii)
     name = clean(reply.get("player", ""), 20)
@@ -73,9 +79,9 @@ def profile_view(
             f"{_number(row.get('sigma')):.2f}",
         )
     ids = ", ".join(clean(row.get("game", ""), 32) for row in rows)
+    board = kept(command(server, "top rating/GAME"))  # (one piece to copy)
     note = Text(
-        "The rating shown is mu - 3 sigma, rounded: patience-race top rating/GAME ranks "
-        f"a game's racers (GAME: {ids}).",
+        f"The rating shown is mu - 3 sigma, rounded: {board} ranks a game's racers (GAME: {ids}).",
         style="dim",
     )
     # (a long game's name cut every figure's header: the name gives way)
@@ -103,6 +109,6 @@ def cmd_profile(args: argparse.Namespace) -> int:
         reply, me = asyncio.run(ask())
     except Exception as exc:
         return _fail(args, exc)
-    shown = profile_view(reply, ascii=args.ascii, games=games, me=me)
+    shown = profile_view(reply, ascii=args.ascii, games=games, me=me, server=args.server)
     _print(_console(args), shown, args.ascii)
     return 0

@@ -18,10 +18,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import io
+import datetime
 import sys
 import time
-import unicodedata
 from typing import Any
 
 from rich import box
@@ -34,95 +33,9 @@ from .boards import board_id, board_view, overview, pick_day
 from .challenge import challenge_id, command, made_text, not_yet_lines
 from .config import TokenStore, config_dir
 from .connection import Connection, ConnectionLost, LinkError, ServerError
-from .lines import HeadersWhole, as_int, aside, between_words, kept
+from .lines import HeadersWhole, as_int, aside, kept
+from .printing import _console, _print, _render, asciify
 from .sanitize import clean
-
-#: characters --ascii replaces that NFKD cannot take apart
-_ASCII = str.maketrans(
-    {
-        "•": "*",
-        "→": "->",
-        "←": "<-",
-        "–": "-",
-        "—": "--",
-        "‘": "'",
-        "’": "'",
-        "“": '"',
-        "”": '"',
-        "…": "...",
-        "·": "-",
-        "×": "x",
-        "−": "-",
-        "♣": "C",
-        "♦": "D",
-        "♥": "H",
-        "♠": "S",
-        "▌": "|",
-        "━": "=",
-        "─": "-",
-        "│": "|",
-        "┃": "|",
-        "┏": "+",
-        "┓": "+",
-        "┗": "+",
-        "┛": "+",
-        "┌": "+",
-        "┐": "+",
-        "└": "+",
-        "┘": "+",
-        "├": "+",
-        "┤": "+",
-        "┬": "+",
-        "┴": "+",
-        "┼": "+",
-    }
-)
-
-
-def asciify(text: str) -> str:
-    """Text for a terminal without Unicode symbols.
-
-    >>> asciify("Aces → up • 10♥ – “done”")
-    'Aces -> up * 10H - "done"'
-    """
-    text = text.translate(_ASCII)
-    if text.isascii():
-        return text
-    out = []
-    for ch in text:
-        if ch.isascii():
-            out.append(ch)
-            continue
-        base = unicodedata.normalize("NFKD", ch).encode("ascii", "ignore").decode()
-        out.append(base or "?")
-    return "".join(out)
-
-
-def _console(args: argparse.Namespace) -> Console:
-    return Console(highlight=False, emoji=False)
-
-
-def _print(console: Console, renderable: Any, ascii: bool) -> None:
-    """Print, through ASCII when asked. A ``str`` is wrapped between words, its pieces
-    to copy whole (:func:`~.lines.kept`: commands, links), the terminal left to fold a
-    line wider than it: rich would break it at its width with a newline of its own."""
-    soft = isinstance(renderable, str)
-    if soft:
-        renderable = Text(between_words(renderable, console.width))
-    if not ascii:
-        console.print(renderable, soft_wrap=soft)
-        return
-    buffer = io.StringIO()
-    Console(
-        file=buffer,
-        width=console.width,
-        force_terminal=console.is_terminal,
-        color_system=console.color_system,  # type: ignore[arg-type]
-        highlight=False,
-        emoji=False,
-    ).print(renderable, soft_wrap=soft)
-    sys.stdout.write(asciify(buffer.getvalue()))
-    sys.stdout.flush()
 
 
 async def _anonymous(server: str) -> tuple[Connection, dict[str, Any]]:
@@ -174,11 +87,8 @@ def cmd_games(args: argparse.Namespace) -> int:
         return _unreachable(args.server, exc)
     console = _console(args)
     _print(console, games_table(games, args.ascii), args.ascii)
-    _print(
-        console,
-        Text(f"Play one: {command(args.server, 'play GAME')}; its rules: patience-race rules GAME"),
-        args.ascii,
-    )
+    play = kept(command(args.server, "play GAME"))
+    _print(console, f"Play one: {play}; its rules: {kept('patience-race rules GAME')}", args.ascii)
     return 0
 
 
@@ -278,19 +188,31 @@ def _me(server: str, welcome: dict[str, Any]) -> str | None:
     return clean(account.name, 20) if account else None
 
 
-def _render(renderable: Any, ascii: bool, width: int) -> Text:
-    """A renderable as ANSI text (through ASCII when asked), for a live display."""
-    buffer = io.StringIO()
-    Console(file=buffer, width=width, force_terminal=True, highlight=False, emoji=False).print(
-        renderable
-    )
-    text = buffer.getvalue()
-    return Text.from_ansi(asciify(text) if ascii else text)
+def _no_day(text: str) -> str | None:
+    """Why ``--day`` names no day, known before asking a server (``2026-13-45``: the
+    server said "no day" and the command failed as a refusal would); None where it is
+    one.
+
+    >>> _no_day("2026-13-45"), _no_day("2026-11-21"), _no_day("yesterday")
+    ("--day '2026-13-45': no such day (YYYY-MM-DD, or today, yesterday)", None, None)
+    """
+    try:
+        datetime.date.fromisoformat(pick_day(text, 0))
+    except ValueError as exc:
+        said = str(exc)
+        if said.startswith("--day"):  # (not the shape of a day: pick_day's words)
+            return said
+        return f"--day {text!r}: no such day (YYYY-MM-DD, or today, yesterday)"
+    return None
 
 
 def cmd_top(args: argparse.Namespace) -> int:
     signed = bool(args.around_me or args.friends)
     console = _console(args)
+    wrong = _no_day(args.day) if args.day else None
+    if wrong is not None:
+        aside(f"patience-race: {wrong}")
+        return 2
 
     async def fetch() -> int:
         conn, welcome = await (_signed_in(args.server) if signed else _anonymous(args.server))
@@ -407,34 +329,48 @@ def cmd_top(args: argparse.Namespace) -> int:
         return _fail(args, exc)
 
 
+def _names(reply: dict[str, Any]) -> list[str]:
+    """Whom the player follows, from a ``following`` reply."""
+    names = reply.get("names")
+    return [clean(n, 20) for n in names] if isinstance(names, list) else []
+
+
 def cmd_follow(args: argparse.Namespace, *, unfollow: bool = False) -> int:
     itself = False
+    #: unfollow NAME of a player not followed: said (it answered only with whom one
+    #: follows, as if NAME had been unfollowed)
+    not_followed = False
 
     async def fetch() -> list[str]:
-        nonlocal itself
+        nonlocal itself, not_followed
         conn, welcome = await _signed_in(args.server, newcomer=bool(args.name))
         try:
             me = _me(args.server, welcome) or ""
-            # following yourself changes nothing, and answers with whom you follow
+            if unfollow and args.name and args.name.strip().lower() != me.lower():
+                # following yourself changes nothing, and answers with whom you follow
+                before = _names(await conn.request("follow", name=me))
+                not_followed = args.name.strip().lower() not in {n.lower() for n in before}
             kind = "unfollow" if unfollow else "follow"
             reply = await conn.request(kind, name=args.name or me)
         finally:
             await conn.close()
-        names = reply.get("names")
         if args.name and args.name.lower() == me.lower():
             aside("patience-race: that is you: follow another player")
             itself = True
-        return [clean(n, 20) for n in names] if isinstance(names, list) else []
+        return _names(reply)
 
     try:
         names = asyncio.run(fetch())
     except Exception as exc:
         return _fail(args, exc)
     if names:
-        line = f"You follow {', '.join(names)}: patience-race top GAME --friends compares you."
+        friends = kept(command(args.server, "top GAME --friends"))
+        line = f"You follow {', '.join(names)}: {friends} compares you."
     else:
-        line = "You follow nobody: patience-race follow NAME"
-    _print(_console(args), Text(line), args.ascii)
+        line = f"You follow nobody: {kept(command(args.server, 'follow NAME'))}"
+    if not_followed:  # (NAME is a player: the server found them; nothing to undo)
+        line = f"You did not follow {clean(args.name.strip(), 20)}. {line}"
+    _print(_console(args), line, args.ascii)
     return 1 if itself else 0
 
 
@@ -469,8 +405,8 @@ def cmd_challenges(args: argparse.Namespace) -> int:
     head += f", {new} new result{'s' if new != 1 else ''}" if new else ""
     _print(console, Text(head, style="bold"), args.ascii)
     _print(console, challenge.listing(listed, args.ascii), args.ascii)
-    more = "A challenge's table, link and share line: patience-race challenge ID"
-    _print(console, Text(more), args.ascii)
+    more = f"A challenge's table, link and share line: {kept(command(args.server, 'challenge ID'))}"
+    _print(console, more, args.ascii)
     return 0
 
 

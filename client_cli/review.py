@@ -202,7 +202,8 @@ def cmd_review(args: argparse.Namespace) -> int:
     """``patience-race review ID``: the review of a finished game by its id (its
     replay's), signed in beside the player's own connection; through the pager when
     taller than the terminal."""
-    from .queries import _console, _fail, _signed_in  # (queries imports the views)
+    from .printing import _console
+    from .queries import _fail, _signed_in  # (queries imports the views)
 
     gid = args.id.strip().lower()
     if not re.fullmatch(r"[0-9a-f]{16}", gid):  # (not "Reviewing game zzz..." first)

@@ -9,6 +9,7 @@ import io
 from rich.console import Console
 
 from client_cli.groups import group_view
+from client_cli.printing import _print
 
 REPLY = {
     "type": "group",
@@ -35,8 +36,8 @@ REPLY = {
 
 
 def shown(server: str) -> str:
-    out = io.StringIO()
-    Console(file=out, width=100, color_system=None).print(group_view(REPLY, server))
+    out = io.StringIO()  # (as printed: its commands whole, the terminal left to fold)
+    _print(Console(file=out, width=100, color_system=None), group_view(REPLY, server), False)
     return out.getvalue()
 
 
