@@ -104,6 +104,8 @@ def _results(
     for r in results:
         name = clean(r.get("player", ""), 20)
         status = status_words(clean(r.get("status", ""), 12))
+        if r.get("left") is True:  # (ranked below one who stayed with as many: why)
+            status += ", left"
         if whole and r.get("review") == "held":  # (the pace check: not on the race boards)
             status += " (held for review)"
         table.add_row(

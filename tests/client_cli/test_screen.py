@@ -208,6 +208,15 @@ def test_results() -> None:
     assert "Others: patience-race replay ID, ID from the table" in shown
 
 
+def test_results_say_who_left_the_room() -> None:
+    """One who left ranks below one who stayed with as many cards home: the table said
+    "resigned" of both, and not why."""
+    left = [RESULTS[0], RESULTS[1], {**RESULTS[2], "left": True}]
+    shown = screen(in_room("finished", results=left))
+    assert re.search(r"catherine_of\S* +resigned, left ", shown), shown
+    assert "lost, left" not in shown
+
+
 def test_results_of_an_older_server_have_no_replay_column_ids() -> None:
     old = [{k: v for k, v in r.items() if k != "replay"} for r in RESULTS]
     shown = screen(in_room("finished", results=old))
