@@ -112,11 +112,13 @@ class Settings:
                 "secret": "DATA_DIR/secret",
                 "rules_dir": "docs/games",
             }.get(name, default)
+            shown = "unset" if shown is None else shown
             parser.add_argument(
                 "--" + name.replace("_", "-"),
                 dest=name,
                 default=None,
                 metavar=name.upper(),
+                # (a setting with no default is unset, as the docs say: not "None")
                 help=f"{help_text} [{ENV_NAMES[name]}; default {shown}]",
             )
         return parser

@@ -149,3 +149,14 @@ def test_the_clock_moves_at_most_ten_years(capsys: pytest.CaptureFixture[str]) -
         with pytest.raises(SystemExit):
             Settings.load([f"--clock-offset={raw}"], {})
         assert "--clock-offset: must be seconds within ten years" in capsys.readouterr().err
+
+
+def test_the_help_says_unset_of_a_setting_with_no_default(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # (it said "default None", where server.md and deploy/README.md say "unset")
+    with pytest.raises(SystemExit):
+        Settings.load(["--help"], {})
+    said = " ".join(capsys.readouterr().out.split())
+    assert "[PATIENCE_CLIENT_IP_HEADER; default unset]" in said
+    assert "default None" not in said
