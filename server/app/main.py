@@ -25,6 +25,7 @@ from .store.connect import open_redis
 from .store.failures import redis_error
 from .store.ready import RedisNotReady, check_durability, wait_until_loaded
 from .store.secret import SecretMismatch
+from .transport import static
 from .transport.ws import WebServer
 
 log = logging.getLogger("patience.main")
@@ -142,11 +143,8 @@ async def run(settings: Settings, started: asyncio.Event | None = None) -> None:
                 "move_path": compiled["mode"],
             },
         )
-        print(
-            f"patience-race-server {__version__} listening on {listening}\n"
-            f"play in a browser: {browser_url(settings.host, web.port)}",
-            flush=True,
-        )
+        url = browser_url(settings.host, web.port)
+        print(start_lines(listening, url, static.client_ready()), flush=True)
         if started is not None:
             started.set()
         await stop.wait()
@@ -224,6 +222,25 @@ def browser_url(host: str, port: int) -> str:
     """
     host = {"": "127.0.0.1", "0.0.0.0": "127.0.0.1", "::": "::1"}.get(host, host)
     return f"http://{f'[{host}]' if ':' in host else host}:{port}/play"
+
+
+def start_lines(listening: str, url: str, missing: str | None) -> str:
+    """What a started server prints: where it listens, and where to play in a browser,
+    or why there is no browser client here (``/play`` answers 503 then: the line pointed
+    players at it all the same).
+
+    >>> print(start_lines("127.0.0.1:8765", "http://127.0.0.1:8765/play", None)[-45:])
+    play in a browser: http://127.0.0.1:8765/play
+    >>> print(start_lines("127.0.0.1:8765", "http://127.0.0.1:8765/play", "installed"
+    ...     " without its browser client").splitlines()[1])
+    no browser client here (installed without its browser client): /play answers 503
+    """
+    play = (
+        f"play in a browser: {url}"
+        if missing is None
+        else f"no browser client here ({missing}): /play answers 503"
+    )
+    return f"patience-race-server {__version__} listening on {listening}\n{play}"
 
 
 def said(why: str) -> int:
