@@ -148,16 +148,21 @@ async def _group_of(conn: Connection, words: Sequence[str]) -> tuple[str, list[s
     raise ValueError(f"no group of yours is called {said!r}: patience-race group lists yours")
 
 
-def gone_words(gone: Mapping[str, Any]) -> str:
-    """Why a watched group is no longer the player's (a ``group_gone`` event).
+def gone_words(gone: Mapping[str, Any], owner: bool = False) -> str:
+    """Why a watched group is no longer the player's (a ``group_gone`` event); ``owner``:
+    the player owned it (deleted elsewhere: "by its owner" was themselves).
 
     >>> gone_words({"name": "Owls", "why": "deleted"})
     'Owls was deleted by its owner.'
+    >>> gone_words({"name": "Owls", "why": "deleted"}, owner=True)
+    'You deleted Owls (on another connection).'
     >>> gone_words({"name": "Owls", "why": "not_member"})
     'You are no longer in Owls: its owner removed you, or you left it elsewhere.'
     """
     name = clean(gone.get("name") or "the group", 40)
     if gone.get("why") == "deleted":
+        if owner:
+            return f"You deleted {name} (on another connection)."
         return f"{name} was deleted by its owner."
     return f"You are no longer in {name}: its owner removed you, or you left it elsewhere."
 
@@ -278,7 +283,8 @@ def cmd_group(args: argparse.Namespace) -> int:
                 except (LinkError, ServerError):
                     continue
                 live.update(shown({**event, "challenges": challenges}))
-        _print(console, Text(gone_words(event), style="yellow"), args.ascii)
+        owned = bool((first.get("group") or {}).get("owner"))
+        _print(console, Text(gone_words(event, owned), style="yellow"), args.ascii)
 
     if args.watch and action != "show":
         aside("patience-race: --watch goes with group show GROUP")

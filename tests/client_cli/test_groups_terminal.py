@@ -145,7 +145,7 @@ def test_group_show_watched_from_the_terminal(
         await eve.close()
 
     asyncio.run(deleted())
-    again.wait_for(r"Owls was deleted by its owner\.", timeout=15)
+    again.wait_for(r"You deleted Owls \(on another connection\)\.", timeout=15)  # (its owner)
     assert again.exit_code() == 0
     wrong = run(terminals, url, folder, "group", "--watch")
     wrong.wait_for(r"--watch goes with group show GROUP")
