@@ -81,7 +81,12 @@ def test_the_home_screen_leads_back_to_a_race_under_way(
         shot(page, "home-back-to-race")
         # another game is asked about first (it was dealt with no word): declined, home
         asked: list[str] = []
-        page.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.dismiss()))
+
+        def decline(dialog: Any) -> None:
+            asked.append(dialog.message)
+            dialog.dismiss()
+
+        page.once("dialog", decline)
         page.click('.game-row[data-game="nestor"] [data-act=solo]')
         assert asked == [
             "Your race at The Gate is still on, its clock running. Play Nestor beside it?"
