@@ -469,6 +469,8 @@ export class RoomScreen {
       clockTo: () => this.room && this.room.end_at,
       // (out of a race still on: Review once it ends, when onResults draws the game again)
       racing: () => Boolean(this.room && this.room.state === "racing"),
+      // (at once: the logo pressed before the next tick led back to a race one was out of)
+      onOver: () => this.keepRacing(),
     });
     replace(this.gameBox, this.game.root);
     this.game.draw();
