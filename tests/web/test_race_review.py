@@ -34,10 +34,11 @@ async def a_race_of_two(url: str) -> tuple[str, str, str]:
             await racer.close()
 
 
-async def resign(url: str, token: str) -> None:
+async def racer_does(url: str, token: str, request: str) -> None:
+    """The racer signed in with ``token`` sends ``request`` (``resign``, ``room_leave``)."""
     racer = await signed_in_client(url, token)
     try:
-        await racer.call("resign")
+        await racer.call(request)
     finally:
         await racer.close()
 
@@ -58,7 +59,7 @@ def test_review_waits_for_the_race_to_end(browser: Any, web_server: ServerProces
         notices = page.inner_text("#notices")
         assert "pia" not in notices, notices
         shot(page, "race-resigned-waiting")
-        protocol(resign(web_server.url, bo))  # the race ends
+        protocol(racer_does(web_server.url, bo, "resign"))  # the race ends
         page.wait_for_selector(".race-game .review button")
     finally:
         context.close()
@@ -106,14 +107,6 @@ def test_the_home_screen_leads_back_to_a_race_under_way(
         context.close()
 
 
-async def leave(url: str, token: str) -> None:
-    racer = await signed_in_client(url, token)
-    try:
-        await racer.call("room_leave")
-    finally:
-        await racer.close()
-
-
 def test_the_results_say_who_left_the_room(browser: Any, web_server: ServerProcess) -> None:
     """One who left ranks below one who stayed with as many cards home: the table said
     "resigned" of both, and not why one was placed below."""
@@ -124,7 +117,7 @@ def test_the_results_say_who_left_the_room(browser: Any, web_server: ServerProce
         page.on("dialog", lambda dialog: dialog.accept())
         signed_in(page, http(web_server), pia, f"/r/{code}")
         page.wait_for_selector(".race-game .pile")
-        protocol(leave(web_server.url, bo))
+        protocol(racer_does(web_server.url, bo, "room_leave"))
         page.click("[data-act=resign]")
         row = page.wait_for_selector('.results tr[data-player="bo"]')
         assert row is not None and "resigned, left" in row.inner_text(), row.inner_text()
