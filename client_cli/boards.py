@@ -26,7 +26,7 @@ from rich.table import Table
 from rich.text import Text
 
 from .difficulty import difficulty_of, difficulty_words
-from .lines import Glyphs, HeadersWhole, clock, fits_with, race_time
+from .lines import Glyphs, HeadersWhole, clock, fits_with, kept, race_time
 from .par import par_words
 from .sanitize import clean
 
@@ -278,11 +278,15 @@ def board_view(
     server_ms: int | None = None,
     ascii: bool = False,
     picked: bool = False,
+    server: str = "",
 ) -> RenderableType:
     """A ``board`` reply: its title, id and size, the table (``me`` marked), the entry to
     beat, and where replays come from. ``server_ms`` (the server's clock) says when
     today's daily replays become public; ``picked``: no board was named, and this one is
-    the player's last daily's (said under the title)."""
+    the player's last daily's (said under the title); ``server``: the commands said carry
+    ``--server`` where it is not the default (they did not, and pasted went elsewhere)."""
+    from .challenge import command  # (challenge imports this module)
+
     g = Glyphs(ascii)
     kind = clean(page.get("kind", ""), 16)
     board = clean(page.get("board", ""), 64)
@@ -348,9 +352,8 @@ def board_view(
         shortest = book.get("shortest") if isinstance(book.get("shortest"), bool) else None
         said = par_words(book["par"], shortest)
         replay = clean(str(book.get("replay", "")), 64)
-        parts.append(
-            Text(f"{said[0].upper()}{said[1:]}: the book line, patience-race replay {replay}")
-        )
+        watch = kept(command(server, f"replay {replay}"))
+        parts.append(Text(f"{said[0].upper()}{said[1:]}: the book line, {watch}"))
     if kind in ("daily", "best") and isinstance(entries, list) and entries:
         day = board.rsplit("/", 1)[-1] if kind == "daily" else None
         if server_ms is not None and day == day_of(server_ms):
@@ -358,15 +361,21 @@ def board_view(
             note = f"Today's replays are public after the reset (00:00 UTC, in {left})."
             parts.append(Text(note, style="dim"))
         elif kind == "best":  # (today's results among them: their replays wait)
-            said = "Watch one: patience-race replay ID (of today's deal: after the reset)"
-            parts.append(Text(said, style="dim"))
+            watch = kept(command(server, "replay ID"))
+            parts.append(
+                Text(f"Watch one: {watch} (of today's deal: after the reset)", style="dim")
+            )
         else:
-            parts.append(Text("Watch one: patience-race replay ID", style="dim"))
+            parts.append(Text(f"Watch one: {kept(command(server, 'replay ID'))}", style="dim"))
     return Group(*parts)
 
 
 def overview(
-    pages: Sequence[tuple[str, Mapping[str, Any]]], *, me: str | None = None, ascii: bool = False
+    pages: Sequence[tuple[str, Mapping[str, Any]]],
+    *,
+    me: str | None = None,
+    ascii: bool = False,
+    server: str = "",
 ) -> RenderableType:
     """Every game's daily board of one day: how many played, and who leads. ``pages``:
     (the game's name, its ``board`` reply of one entry)."""
@@ -390,7 +399,10 @@ def overview(
             describe(leader, "daily", clean(page.get("unit", "cards"), 8)),
         )
     head = Text(f"Daily challenges, {day}" if day else "Daily challenges", style="bold")
-    hint = Text("A board: patience-race top GAME (--day DATE, --around-me, --friends)")
+    from .challenge import command  # (challenge imports this module)
+
+    top = kept(command(server, "top GAME"))
+    hint = Text(f"A board: {top} (--day DATE, --around-me, --friends)")
     hint.stylize("dim")
     # (a header whole: rich cut the players column, the one it may wrap, to "play…"; the
     # names give before the results)

@@ -253,7 +253,7 @@ def cmd_group(args: argparse.Namespace) -> int:
                 me = _me(args.server, welcome)
                 now = welcome.get("time")  # (today's daily replays: public after the reset)
                 server_ms = now if isinstance(now, int) and not isinstance(now, bool) else None
-                return group_board_view(page, me, args.ascii, server_ms), None
+                return group_board_view(page, me, args.ascii, server_ms, args.server), None
             return group_view(reply, args.server, args.ascii), None
         finally:
             await conn.close()
@@ -314,7 +314,11 @@ def cmd_group(args: argparse.Namespace) -> int:
 
 
 def group_board_view(
-    page: Mapping[str, Any], me: str | None, ascii: bool, server_ms: int | None = None
+    page: Mapping[str, Any],
+    me: str | None,
+    ascii: bool,
+    server_ms: int | None = None,
+    server: str = "",
 ) -> RenderableType:
     """A ``group_board`` reply: the board among the group's members (their place in the
     group, their rank on the whole board), or the group's week board; ``server_ms``, the
@@ -325,7 +329,7 @@ def group_board_view(
     if page.get("kind") == "week":
         title = Text(clean(page.get("title", ""), 80), style="bold")
         return Group(title, about, Text(""), week_table(page, me, ascii))
-    view = board_view(page, me=me, ascii=ascii, friends=False, server_ms=server_ms)
+    view = board_view(page, me=me, ascii=ascii, friends=False, server_ms=server_ms, server=server)
     return Group(about, view)
 
 

@@ -248,6 +248,7 @@ def cmd_top(args: argparse.Namespace) -> int:
                     else None,
                     ascii=args.ascii,
                     picked=args.board is None,
+                    server=args.server,
                 )
 
             if not args.watch:
@@ -285,7 +286,7 @@ def cmd_top(args: argparse.Namespace) -> int:
             board = f"daily/{rules}" + (f"/{day}" if day else "")
             page = await conn.request("top", board=board, limit=1)
             pages.append((clean(game.get("name", rules), 40), page))
-        _print(console, overview(pages, me=me, ascii=args.ascii), args.ascii)
+        _print(console, overview(pages, me=me, ascii=args.ascii, server=args.server), args.ascii)
         return 0
 
     async def watch_board(

@@ -11,6 +11,7 @@ from rich.console import Console, RenderableType
 
 from client_cli.boards import board_id, board_view, overview, pick_day
 from client_cli.groups import group_board_view
+from client_cli.printing import _whole
 
 from .conftest import check_golden
 from .views import GAME_LIST
@@ -19,8 +20,9 @@ NOW = 1_795_309_165_000  # 2026-11-22 09:39:25 UTC, on the server's clock
 
 
 def text(renderable: RenderableType, width: int = 80) -> str:
+    """As the commands print it (``printing._whole``: each command to copy whole)."""
     console = Console(width=width, file=io.StringIO(), color_system=None, emoji=False)
-    console.print(renderable)
+    console.print(_whole(renderable, width), crop=False)
     out = console.file.getvalue()  # type: ignore[attr-defined]
     assert all(len(line) <= width for line in out.splitlines())
     return str(out)
@@ -175,6 +177,19 @@ def test_best_times() -> None:
     best = [dict(DAILY[0], day="2026-11-20"), dict(DAILY[1], day="2026-11-22")]
     board = page("best", "best/gate", "The Gate: best daily times, all time", best)
     check_golden("top-best", text(board_view(board, me="ann", server_ms=NOW)))
+
+
+def test_a_boards_commands_carry_the_server_it_is_on() -> None:
+    """ "Watch one: patience-race replay ID" and "A board: patience-race top GAME" had no
+    --server: pasted, they went to the default server."""
+    best = [dict(DAILY[0], day="2026-11-20")]
+    board = page("best", "best/gate", "The Gate: best daily times, all time", best)
+    far = "wss://race.example.org"
+    shown = " ".join(text(board_view(board, me="ann", server_ms=NOW, server=far)).split())
+    assert f"Watch one: patience-race replay ID --server {far} (of today's deal" in shown
+    pages = [("The Gate", page("daily", "daily/gate/2026-11-22", "", DAILY[:1], size=1))]
+    shown = " ".join(text(overview(pages, me="bob", server=far)).split())
+    assert f"A board: patience-race top GAME --server {far} (--day DATE" in shown
 
 
 def test_counting_boards() -> None:

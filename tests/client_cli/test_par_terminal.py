@@ -6,6 +6,7 @@ against a real server and Redis, the deals certified in Redis before the server 
 from __future__ import annotations
 
 import asyncio
+import re
 import time
 from pathlib import Path
 
@@ -46,7 +47,11 @@ def test_par_says_proved_shortest_or_shortest_found(
             assert top.exit_code() == 0
             par = pars[f"yesterday/{game}"]
             book = f"book{yesterday.replace('-', '')}{game}"
-            assert f"Par {par} ({words}): the book line, patience-race replay {book}" in top.text
+            # (the command whole, with the server it is on: on a line of its own)
+            said = " ".join(top.text.split())
+            watch = f"patience-race replay {book} --server {server.url}"
+            assert f"Par {par} ({words}): the book line, {watch}" in said, top.text
+            assert re.search(rf"^{re.escape(watch)}$", top.text, re.M), top.text
             shown = Terminal(["replay", book], server=server.url, config=config)
             terminals.append(shown)
             shown.wait_for(rf"the book line of {yesterday}, par {par} \({words}\)")
