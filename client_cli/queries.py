@@ -154,11 +154,14 @@ def _fail(args: argparse.Namespace, exc: BaseException) -> int:
     """Say why a command could not be done; its exit code."""
     if isinstance(exc, NoName):
         return 1  # (the prompt said so)
+    # (the commands said carry --server where it is not the default: pasted, they went
+    # to the default server)
+    play, link = kept(command(args.server, "play")), kept(command(args.server, "link CODE"))
     if isinstance(exc, NoAccount):
         aside(
             f"patience-race: this needs your name on {args.server}, and no token is saved "
-            "for it: play once to register (patience-race play, or daily), or, to play as "
-            "yourself, enter a link code from a device signed in (patience-race link CODE)"
+            f"for it: play once to register ({play}, or daily), or, to play as "
+            f"yourself, enter a link code from a device signed in ({link})"
         )
         return 1
     if isinstance(exc, ServerError):
@@ -166,13 +169,13 @@ def _fail(args: argparse.Namespace, exc: BaseException) -> int:
         if exc.code == "bad_token" and message.startswith("this device was signed out"):
             # the token is dead for good: forgotten, so that link CODE needs no --replace
             TokenStore(config_dir()).forget(args.server)
-            message += " (patience-race link CODE)"
+            message += f" ({link})"
         elif exc.code == "bad_token":
             account = TokenStore(config_dir()).get(args.server)
             message = (
                 f"{args.server} does not know the saved token for "
                 f"{account.name if account else '?'} (was its data reset?): play once to "
-                "register again (patience-race play, or daily)"
+                f"register again ({play}, or daily)"
             )
         aside(f"patience-race: {message}")
         return 1

@@ -45,6 +45,7 @@ def test_a_one_shot_commands_refusal_wraps_between_words(
     whole_words(
         listed,
         f"patience-race: this needs your name on {server_process.url}, and no token is saved "
-        "for it: play once to register (patience-race play, or daily), or, to play as "
-        "yourself, enter a link code from a device signed in (patience-race link CODE)",
+        f"for it: play once to register (patience-race play --server {server_process.url}, or"
+        " daily), or, to play as yourself, enter a link code from a device signed in"
+        f" (patience-race link CODE --server {server_process.url})",
     )

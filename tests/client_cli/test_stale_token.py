@@ -23,7 +23,8 @@ def test_a_command_that_signs_in_with_an_unknown_token_says_what_to_do(
         assert done.returncode == 1, (args, done.stderr)
         assert done.stderr == (
             f"patience-race: {url} does not know the saved token for bob (was its data "
-            "reset?): play once to register again (patience-race play, or daily)\n"
+            f"reset?): play once to register again (patience-race play --server {url}, or"
+            " daily)\n"
         ), args
 
 
@@ -36,5 +37,7 @@ def test_a_command_that_signs_in_with_no_token_says_how_to_get_one(
     done = client(server_process.url, tmp_path, "devices")
     assert done.returncode == 1
     said = " ".join(done.stderr.split())
-    assert "play once to register (patience-race play, or daily)" in said
-    assert "enter a link code from a device signed in (patience-race link CODE)" in said
+    # (with the server it is on: pasted, the commands went to the default server)
+    url = server_process.url
+    assert f"play once to register (patience-race play --server {url}, or daily)" in said
+    assert f"from a device signed in (patience-race link CODE --server {url})" in said
