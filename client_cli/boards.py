@@ -55,12 +55,19 @@ def pick_day(text: str, server_ms: int) -> str:
 
     >>> pick_day("yesterday", 1795309164784), pick_day("2026-01-02", 0)
     ('2026-11-21', '2026-01-02')
+    >>> pick_day("2026-02-30", 0)
+    Traceback (most recent call last):
+    ValueError: --day '2026-02-30': no such day (YYYY-MM-DD, or today, yesterday)
     """
     word = text.strip().lower()
     if word in ("today", "yesterday"):
         return day_of(server_ms, 1 if word == "yesterday" else 0)
     if not DAY.fullmatch(word):
         raise ValueError(f"--day {text!r}: a day is YYYY-MM-DD (or today, yesterday)")
+    try:  # (a day of the calendar: 2026-13-45 went to the server, which said "no day")
+        datetime.date.fromisoformat(word)
+    except ValueError:
+        raise ValueError(f"--day {text!r}: no such day (YYYY-MM-DD, or today, yesterday)") from None
     return word
 
 
