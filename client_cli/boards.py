@@ -320,7 +320,12 @@ def board_view(
     elif friends:
         parts.append(Text("Neither you nor anyone you follow is on this board."))
     elif not (around and size):  # (around one who is not on it: said below)
-        parts.append(Text("Nobody is on this board yet."))
+        day = board.rsplit("/", 1)[-1] if kind == "daily" else None
+        over = server_ms is not None and day is not None and day < day_of(server_ms)
+        # (a day over has no "yet": nobody will play it now)
+        parts.append(
+            Text("Nobody played this day's daily." if over else "Nobody is on this board yet.")
+        )
     parts.append(Text(""))
     to_beat = page.get("to_beat")
     to_beat = to_beat if isinstance(to_beat, Mapping) else None

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from rich.console import Console, RenderableType
 
-from client_cli.boards import board_id, board_view, overview, pick_day
+from client_cli.boards import board_id, board_view, day_of, overview, pick_day
 from client_cli.groups import group_board_view
 from client_cli.printing import _whole
 
@@ -190,6 +190,14 @@ def test_a_boards_commands_carry_the_server_it_is_on() -> None:
     pages = [("The Gate", page("daily", "daily/gate/2026-11-22", "", DAILY[:1], size=1))]
     shown = " ".join(text(overview(pages, me="bob", server=far)).split())
     assert f"A board: patience-race top GAME --server {far} (--day DATE" in shown
+
+
+def test_an_empty_board_of_a_day_over_says_nobody_played_it() -> None:
+    # ("Nobody is on this board yet." of a day over: nobody will be)
+    past = page("daily", "daily/gate/2026-11-21", "The Gate: daily challenge, 2026-11-21", [])
+    assert "Nobody played this day's daily." in text(board_view(past, server_ms=NOW))
+    today = page("daily", f"daily/gate/{day_of(NOW)}", "The Gate", [])
+    assert "Nobody is on this board yet." in text(board_view(today, server_ms=NOW))
 
 
 def test_counting_boards() -> None:
