@@ -9,7 +9,6 @@ import os
 import signal
 import socket
 import subprocess
-import sys
 import time
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass, replace
@@ -24,6 +23,7 @@ from server.app.settings import Clock, Settings
 from server.app.store import RedisClient
 from server.app.store.connect import open_redis
 from server.app.transport.ws import WebServer
+from tests.app import forked
 
 #: the tests' servers try a failed step again sooner, and look at a game standing still
 #: sooner, than a server in service: the tests wait on what they do, not on the pauses
@@ -181,7 +181,7 @@ class ServerProcess:
         self.redis_url = redis_url
         self.data_dir = data_dir
         self.env = env
-        self.process: subprocess.Popen[bytes] | None = None
+        self.process: subprocess.Popen[bytes] | forked.Forked | None = None
         self.log = data_dir / "server.log"
 
     @property
@@ -216,12 +216,8 @@ class ServerProcess:
         out = self.data_dir / "server.out"
         seen = out.stat().st_size if out.exists() else 0
         logged = self.log.stat().st_size if self.log.exists() else 0
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "server.cli"],
-            env=env,
-            stdout=out.open("ab"),
-            stderr=self.log.open("ab"),
-        )
+        with out.open("ab") as stdout, self.log.open("ab") as stderr:
+            self.process = forked.popen("server.cli", [], env, stdout, stderr)
         listening = f"listening on {self.url}".encode()
         deadline = time.monotonic() + 60  # a deadline for a busy machine, not a timing
         while time.monotonic() < deadline:

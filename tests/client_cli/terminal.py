@@ -18,6 +18,8 @@ from typing import TYPE_CHECKING
 import pexpect
 import pyte
 
+from tests.app import forked
+
 if TYPE_CHECKING:
     from tests.app.conftest import ServerProcess
 
@@ -58,8 +60,13 @@ class Terminal:
         # pytest-xdist worker has them set, 24 by 80)
         env.pop("LINES", None)
         env.pop("COLUMNS", None)
-        self.child = pexpect.spawn(
-            CLIENT, args, env=env, dimensions=(rows, cols), preexec_fn=_as_in_a_shell
+        self.child = forked.spawn(
+            CLIENT,
+            args,
+            entry="client_cli.cli:main",
+            env=env,
+            dimensions=(rows, cols),
+            preexec_fn=_as_in_a_shell,
         )
         self.screen.write_process_input = self._answer  # type: ignore[method-assign]
         self.output = b""
