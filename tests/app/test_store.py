@@ -15,7 +15,7 @@ from server.app.store.games import Games
 from server.engine import new_game
 
 from .client import Client, player
-from .conftest import Outage, Running, running, with_settings
+from .conftest import Outage, Running, running, until, with_settings
 
 
 async def test_a_connection_that_lost_its_scripts_is_replaced(redis_url: str) -> None:
@@ -304,12 +304,16 @@ async def test_a_batch_goes_while_the_one_before_is_with_redis(
     try:
         await redis.set(store.fence_key("g1"), 1)
         first = commit.submit(slow)
-        await asyncio.sleep(0.05)  # (its pass of the loop over: the batch is with Redis)
-        assert commit.in_redis == 1
+        # (waited for, not slept for: on a loaded machine 50 ms was once too short for
+        # the first batch to reach Redis, and the test failed)
+        await until(lambda: commit.in_redis == 1)
         second = commit.submit(lambda c: c.append_fenced("g1", 1, "1 a"))
-        await asyncio.sleep(0.05)
-        # sent behind the slow one, or held back until it is answered
-        assert commit.in_redis == min(2, in_flight)
+        if in_flight > 1:
+            await until(lambda: commit.in_redis == 2)  # sent behind the slow one
+        else:
+            for _ in range(20):  # passes of the loop, each of which could have sent it
+                await asyncio.sleep(0)
+            assert commit.in_redis == 1 and not first.done()  # held back until answered
         await asyncio.gather(first, second)
         assert (commit.in_redis, commit.batches) == (0, 2)
         assert await redis.lrange(store.log_key("g1"), 0, -1) == [b"1 a"]
