@@ -296,3 +296,28 @@ async def test_a_finished_race_takes_racers_for_its_rematch(server: Running) -> 
     await ann.call("rematch")
     starts = [await c.event("race_start", lambda e: e["race"] == 2) for c in (ann, bob, cat)]
     assert len({s["game"] for s in starts}) == 3
+
+
+async def test_a_watcher_who_comes_after_a_racer_left_sees_them_in_the_race(
+    server: Running,
+) -> None:
+    """A racer who left the room mid-race is out of ``players`` but listed in ``left``
+    with their standing while the race is on: a watcher who came after saw the race a
+    racer short, and then results ranking someone they had never seen."""
+    (ann, bob, cal), code = await race(server, "ann", "bob", "cal")
+    await ann.call("start")
+    for racer in (ann, bob, cal):
+        await racer.event("race_start")
+    assert (await ann.call("room_watch", code=code))["left"] == []
+    await bob.call("room_leave")
+    dot = await player(server.url, "dot")
+    room = await dot.call("room_watch", code=code)
+    assert [p["name"] for p in room["players"]] == ["ann", "cal"]
+    assert room["left"] == [
+        {"name": "bob", "home": 0, "total": 52, "moves": 0, "status": "resigned"}
+    ]
+    await ann.call("resign")
+    await cal.call("resign")
+    over = await dot.event("room", lambda e: e["state"] == "finished")
+    assert over["left"] == []  # the results have them now
+    assert [r["player"] for r in over["results"] if r.get("left")] == ["bob"]

@@ -138,6 +138,15 @@ class Room:
         """Racers still in the room, longest present first."""
         return sorted((r for r in self.racers.values() if not r.left), key=lambda r: r.joined_ms)
 
+    def gone(self) -> list[Racer]:
+        """Racers of the race on who have left the room (their game resigned), longest
+        present first: out of the room, still in the race's standings (once it is over,
+        in its results)."""
+        if self.state != RACING:
+            return []
+        left = (r for r in self.racers.values() if r.left and r.gid)
+        return sorted(left, key=lambda r: r.joined_ms)
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "code": self.code,

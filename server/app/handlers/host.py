@@ -44,6 +44,7 @@ RETRY_MAX_TIMES = 8
 class RoomHost(Part):
     async def room_message(self, room: HeldRoom) -> dict[str, Any]:
         members = room.members()
+        gone = room.gone()
         racing = room.state in (RACING, FINISHED)
         others = [r.pid for r in members if r.pid not in self.sessions]
         now = self.now()
@@ -69,6 +70,15 @@ class RoomHost(Part):
                     home, total, moves, status = standing
                     entry.update(home=home, total=total, moves=moves, status=status)
             players.append(entry)
+        # (a watcher who came after a racer left saw the race one racer short, and the
+        # results then ranked someone they had never seen)
+        left: list[dict[str, Any]] = []
+        for racer in gone:
+            standing = self._standing(racer, standings, results)
+            left.append({"name": racer.name})
+            if standing is not None:
+                home, total, moves, status = standing
+                left[-1].update(home=home, total=total, moves=moves, status=status)
         host = room.racers.get(room.host)
         return {
             "type": "room",
@@ -87,6 +97,7 @@ class RoomHost(Part):
             "end_at": room.end_at_ms,
             "now": now,
             "players": players,
+            "left": left,
             "watchers": watchers,
             "results": room.results if room.state == FINISHED else None,
             **({"quick": True} if room.quick else {}),  # (a quick race's room alone)
