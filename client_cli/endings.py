@@ -89,6 +89,14 @@ def result_note(event: Mapping[str, Any], me: str | None) -> str:
     >>> result_note({"results": [{"player": "ann", "rank": 1, "place": 1},
     ...     {"player": "bob", "rank": 2, "place": 1}]}, None)
     'Race over: ann and bob came joint 1st of 2.'
+
+    Three or more level are listed as a sentence lists them:
+
+    >>> three = [{"player": p, "rank": n, "place": 1} for n, p in enumerate("abc", 1)]
+    >>> result_note({"results": three}, None)
+    'Race over: a, b and c came joint 1st of 3.'
+    >>> result_note({"results": three}, "a")
+    'Race over: you came joint 1st of 3, level with b and c.'
     """
     results = event.get("results") or []
     for r in results:
@@ -105,15 +113,25 @@ def result_note(event: Mapping[str, Any], me: str | None) -> str:
                 else ""
             )
             level = level_with(r, results)
-            tie = f", level with {', '.join(level)}" if level else ""
+            tie = f", level with {listed(level)}" if level else ""
             place = placed(r, results)  # ("joint 1st of 2", as the browser reads it)
             return f"Race over: you came {place} of {len(results)}{tie}.{rated}{held}"
     entries = [r for r in results if isinstance(r, Mapping)]
     if not entries:
         return "Race over."
     first = [r for r in entries if place_of(r) == place_of(entries[0])]
-    who = " and ".join(clean(r.get("player", ""), 20) for r in first)
+    who = listed([clean(r.get("player", ""), 20) for r in first])
     return f"Race over: {who} came {placed(entries[0], entries)} of {len(entries)}."
+
+
+def listed(names: list[str]) -> str:
+    """Names as a sentence lists them ("ann, bob and cy": "ann and bob and cy", and "level
+    with bob, cy", read badly).
+
+    >>> listed(["ann"]), listed(["ann", "bob"]), listed(["ann", "bob", "cy"])
+    ('ann', 'ann and bob', 'ann, bob and cy')
+    """
+    return " and ".join(filter(None, [", ".join(names[:-1]), names[-1]])) if names else ""
 
 
 def resign_question(model: Model) -> str:

@@ -92,12 +92,22 @@ export function raceOverText(results, me) {
   const mine = results.find((r) => r.player === me && !r.ghost);
   const first = results.filter((r) => placeOf(r) === placeOf(results[0]));
   if (!mine) {
-    const who = first.map((r) => r.player).join(" and ");
+    const who = listed(first.map((r) => String(r.player)));
     return `Race over: ${who} came ${placed(results[0], results)} of ${results.length}.`;
   }
   const level = results.filter((r) => r !== mine && placeOf(r) === placeOf(mine)).map((r) => r.player);
-  const tie = level.length ? `, level with ${level.join(", ")}` : "";
+  const tie = level.length ? `, level with ${listed(level.map(String))}` : "";
   return `Race over: you came ${placed(mine, results)} of ${results.length}${tie}.`;
+}
+
+/**
+ * Names as a sentence lists them: "ann, bob and cy" ("ann and bob and cy", and "level
+ * with bob, cy", read badly).
+ * @param {string[]} names
+ */
+export function listed(names) {
+  if (names.length < 2) return names.join("");
+  return `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
 }
 
 /**

@@ -252,6 +252,10 @@ test("a race's results in a line: the racer's place, level with whom; a watcher'
   assert.equal(raceOverText(results, "bob"), "Race over: you came joint 1st of 3, level with ann.");
   assert.equal(raceOverText(results, "eve"), "Race over: ann and bob came joint 1st of 3.");
   assert.equal(raceOverText(results.slice(1), "eve"), "Race over: bob came 1st of 2.");
+  // three or more level, listed as a sentence lists them
+  const four = ["cat", "bob", "eve", "al"].map((player, n) => ({ player, rank: n + 1, place: 1 }));
+  assert.equal(raceOverText(four, null), "Race over: cat, bob, eve and al came joint 1st of 4.");
+  assert.equal(raceOverText(four, "eve"), "Race over: you came joint 1st of 4, level with cat, bob and al.");
   assert.equal(raceOverText([], "eve"), "Race over.");
 });
 
