@@ -322,10 +322,11 @@ def board_view(
     elif not (around and size):  # (around one who is not on it: said below)
         day = board.rsplit("/", 1)[-1] if kind == "daily" else None
         over = server_ms is not None and day is not None and day < day_of(server_ms)
-        # (a day over has no "yet": nobody will play it now)
-        parts.append(
-            Text("Nobody played this day's daily." if over else "Nobody is on this board yet.")
-        )
+        # (a day over has no "yet": nobody will play it now; a board among a group's
+        # members says who is not on it: others may well be)
+        who = "None of the group's members" if "members" in page else "Nobody"
+        said = f"{who} played this day's daily." if over else f"{who} is on this board yet."
+        parts.append(Text(said))
     parts.append(Text(""))
     to_beat = page.get("to_beat")
     to_beat = to_beat if isinstance(to_beat, Mapping) else None

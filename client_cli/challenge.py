@@ -323,9 +323,18 @@ def not_yet_lines(server: str, shown: Mapping[str, Any], closed: str) -> list[st
     return out
 
 
-def made_lines(server: str, shown: Mapping[str, Any], width: int = 76) -> list[str]:
+def made_page(server: str, shown: Mapping[str, Any], screen: int) -> list[str]:
+    """:func:`made_lines` as a page over the table on a screen ``screen`` wide: its words
+    wrapped at 76 at most, the share line whole where the screen has room for it (split
+    at 72, it took two lines even at 200 columns)."""
+    return made_lines(server, shown, min(screen - 4, 76), screen - 4)
+
+
+def made_lines(
+    server: str, shown: Mapping[str, Any], width: int = 76, share_width: int | None = None
+) -> list[str]:
     """What the player is shown on making a challenge (and told again as they leave):
-    the link, the command, the share line."""
+    the link, the command, the share line (in lines of ``share_width``, else ``width``)."""
     cid = clean(shown.get("id", ""), 32)
     out = [
         *textwrap.wrap(f"Your challenge: {about(shown)}.", width, break_on_hyphens=False),
@@ -336,7 +345,7 @@ def made_lines(server: str, shown: Mapping[str, Any], width: int = 76) -> list[s
         "In a terminal:",
         f"    {command(server, f'challenge {cid}')}",
         "To paste into a chat:",
-        *(f"    {piece}" for piece in split_line(share(server, shown), width - 4)),
+        *(f"    {piece}" for piece in split_line(share(server, shown), (share_width or width) - 4)),
     ]
     opens = shown.get("opens_at")
     if isinstance(opens, int) and not isinstance(opens, bool):

@@ -278,13 +278,14 @@ def interpret(
     return Action("move", move)  # the server reads it, and says why if it is refused
 
 
-def completions(text: str, context: str, legal: Sequence[str]) -> list[str]:
+def completions(text: str, context: str, legal: Sequence[str], can_undo: bool = True) -> list[str]:
     """What Tab offers for the text typed so far: the legal moves it begins (and, playing,
-    the words ``home``, ``undo``, ``hint`` and ``resign``)."""
+    the words ``home``, ``undo``, ``hint`` and ``resign``; ``undo`` only where a move can
+    be taken back, as the keys line says it: a fresh deal offered it)."""
     if context != "play":
         return []
     typed = normalize(text)
-    words = [*legal, "home", "undo", "hint", "resign"]
+    words = [*legal, "home", *(["undo"] if can_undo else []), "hint", "resign"]
     return [w for w in words if w.startswith(typed)]
 
 

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 from rich.console import Console
 
 from .board_race import result_message
-from .challenge import made_lines, news_notice, verdict_line
+from .challenge import made_page, news_notice, verdict_line
 from .connection import (
     DOWN,
     RETRYING,
@@ -421,7 +421,7 @@ class Client:
             return
         model.made = dict(shown)
         server = model.server
-        model.open_page("Challenge a friend", lambda w: made_lines(server, shown, min(w - 4, 76)))
+        model.open_page("Challenge a friend", lambda w: made_page(server, shown, w))
         model.say("Your challenge is made: send a friend the link.", GOOD)
 
     def rules_page(self) -> None:

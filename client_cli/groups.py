@@ -273,7 +273,7 @@ def cmd_group(args: argparse.Namespace) -> int:
 
         first = await conn.request("group_show", group=gid, watch=True)
         challenges = first.get("challenges")
-        with pager.Redrawn(console, shown(first)) as live:
+        with pager.Redrawn(console, shown, first) as live:
             while True:
                 event = await came.get()
                 if event is not None and event.get("type") == "group_gone":
@@ -282,7 +282,7 @@ def cmd_group(args: argparse.Namespace) -> int:
                     event = event or await conn.request("group_show", group=gid, watch=True)
                 except (LinkError, ServerError):
                     continue
-                live.update(shown({**event, "challenges": challenges}))
+                live.update({**event, "challenges": challenges})
         owned = bool((first.get("group") or {}).get("owner"))
         _print(console, Text(gone_words(event, owned), style="yellow"), args.ascii)
 

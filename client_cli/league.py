@@ -220,14 +220,14 @@ def cmd_league(args: argparse.Namespace) -> int:
             return _render(Group(league_view(reply, args.ascii), hint), args.ascii, console.width)
 
         reply = await conn.request("event", watch=True)
-        with pager.Redrawn(console, shown(reply)) as live:
+        with pager.Redrawn(console, shown, reply) as live:
             while True:
                 event = await came.get()
                 try:  # (a reconnection: watching is not brought back)
                     event = event or await conn.request("event", watch=True)
                 except (LinkError, ServerError):
                     continue
-                live.update(shown(event))
+                live.update(event)
 
     try:
         reply = asyncio.run(fetch())

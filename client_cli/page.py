@@ -24,12 +24,21 @@ class Page:
     width: int = 0
     lines: list[str] = field(default_factory=list)
 
-    def at(self, width: int) -> list[str]:
+    def at(self, width: int, height: int = 1) -> list[str]:
         """Its lines for a screen ``width`` columns wide (made again only for a new width),
-        its first line shown kept within them."""
+        its first line shown kept within them, and no further down than fills ``height``
+        lines of page (a terminal made taller showed a page scrolled to its end beside
+        blank rows, its top hidden).
+
+        >>> page = Page("Notes", lambda width: [str(n) for n in range(70)], top=34)
+        >>> _ = page.at(80, 35); page.top
+        34
+        >>> _ = page.at(80, 46); page.top
+        24
+        """
         if width != self.width:
             self.lines, self.width = self.make(width), width
-            self.top = min(self.top, max(len(self.lines) - 1, 0))
+        self.top = min(self.top, max(len(self.lines) - height, 0))
         return self.lines
 
     def scroll(self, lines: int, height: int) -> None:

@@ -8,12 +8,15 @@ else ``more``; with none of them, or one that cannot be run, the text is printed
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import os
 import shutil
+import signal
 import subprocess
 import sys
-from typing import TextIO
+from collections.abc import Callable
+from typing import Any, TextIO
 
 from rich.console import Console, RenderableType
 from rich.live import Live
@@ -90,26 +93,47 @@ class Redrawn:
     """A view shown and shown again as it changes (``--watch``): redrawn in place on a
     terminal (rich's Live), else each version written whole after the one before, as it
     comes (a pipe or a file keeps every version; Live wrote nothing there until it
-    stopped, and then only the last)."""
+    stopped, and then only the last). ``make`` draws the view from what :meth:`update`
+    was last given (``first`` to begin with), at the console's width at that moment: on a
+    terminal it is drawn again when the terminal is resized (SIGWINCH), so that the view
+    is made for the new width without waiting for a change."""
 
-    def __init__(self, console: Console, first: RenderableType) -> None:
+    def __init__(self, console: Console, make: Callable[[Any], RenderableType], first: Any) -> None:
         self.console = console
-        in_place = console.is_terminal
-        self.live = Live(first, console=console, auto_refresh=False) if in_place else None
-        self.first = first
+        self.make = make
+        self.data = first
+        self.live: Live | None = None
+        self.loop: asyncio.AbstractEventLoop | None = None
 
     def __enter__(self) -> Redrawn:
-        if self.live is not None:
-            self.live.__enter__()
-        else:
-            self.update(self.first)
+        if not self.console.is_terminal:
+            self.update(self.data)
+            return self
+        with contextlib.suppress(RuntimeError, NotImplementedError, AttributeError):
+            # (no running loop, or no SIGWINCH where there are no such signals); heard
+            # before the first drawing, so that no resize after it goes unheard
+            loop = asyncio.get_running_loop()
+            loop.add_signal_handler(signal.SIGWINCH, self._resized)
+            self.loop = loop
+        self.live = Live(self.make(self.data), console=self.console, auto_refresh=False)
+        self.live.__enter__()
         return self
 
     def __exit__(self, *exc: object) -> None:
+        if self.loop is not None:
+            self.loop.remove_signal_handler(signal.SIGWINCH)
+            self.loop = None
         if self.live is not None:
             self.live.__exit__(None, None, None)
 
-    def update(self, view: RenderableType) -> None:
+    def _resized(self) -> None:
+        if self.live is not None:
+            self.live.update(self.make(self.data), refresh=True)
+
+    def update(self, data: Any) -> None:
+        """Show the view of ``data``."""
+        self.data = data
+        view = self.make(data)
         if self.live is not None:
             self.live.update(view, refresh=True)
             return

@@ -302,12 +302,11 @@ def cmd_top(args: argparse.Namespace) -> int:
         conn.on_welcome = lambda welcome: changes.put_nowait("again")
         await conn.request("board_watch", board=board)
         hint = Text("watching: the board is redrawn as it changes · Ctrl-C stops", style="dim")
-        width = console.width
 
-        def shown(page: dict[str, Any]) -> Any:
-            return _render(Group(view(page), hint), args.ascii, width)
+        def shown(page: dict[str, Any]) -> Any:  # (at the width now: the terminal's may change)
+            return _render(Group(view(page), hint), args.ascii, console.width)
 
-        with pager.Redrawn(console, shown(page)) as live:
+        with pager.Redrawn(console, shown, page) as live:
             while True:
                 what = await changes.get()
                 try:
@@ -316,7 +315,7 @@ def cmd_top(args: argparse.Namespace) -> int:
                     page = await conn.request("top", **{**fields, "board": board})
                 except (LinkError, ServerError):
                     continue
-                live.update(shown(page))
+                live.update(page)
 
     try:
         return asyncio.run(fetch())

@@ -181,7 +181,15 @@ def results_page(model: Model, width: int) -> tuple[str, str]:
     said = f"Others: {command(model.server, 'replay ID')}, ID from the table"
     lines += [
         "",
-        *textwrap.wrap(said, max(width - 2, 20), break_long_words=False, break_on_hyphens=False),
+        # (indented as the table's lines and as on the room's screen: it stood at the edge)
+        *textwrap.wrap(
+            said,
+            max(width - 2, 20),
+            initial_indent="  ",
+            subsequent_indent="    ",
+            break_long_words=False,
+            break_on_hyphens=False,
+        ),
     ]
     title = f"Results of race {as_int(room.get('race'))}"
     return title, "\n".join(lines)

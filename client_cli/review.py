@@ -40,7 +40,7 @@ from typing import Any
 
 from . import pager
 from .challenge import command
-from .connection import ServerError
+from .connection import Connection, ServerError
 from .lines import aside, kept, plural
 from .render import render
 from .sanitize import clean
@@ -52,8 +52,8 @@ from .sanitize import clean
 #: the layout alone, and The Gate's bars ran into its posts' cards
 BOARD_LINES = 17
 
-#: how a game that ended with a win still possible ended, in words
-ENDED = {"resigned": "you resigned", "timeout": "time ran out"}
+#: how a game that ended with a win still possible ended, in words ("{who}": the player)
+ENDED = {"resigned": "{who} resigned", "timeout": "time ran out"}
 
 
 def _int(value: Any) -> int | None:
@@ -70,9 +70,12 @@ def _para(text: str, width: int) -> list[str]:
     return textwrap.wrap(text, width) or [""]
 
 
-def review_page(review: Mapping[str, Any], width: int, *, ascii: bool = False) -> str:
+def review_page(
+    review: Mapping[str, Any], width: int, *, ascii: bool = False, who: str = "you"
+) -> str:
     """The review as text at most ``width`` columns wide (the board as wide as it
-    needs)."""
+    needs); ``who`` played the game: "you", else the player's name (another's game,
+    reviewed by its id, said "you played w>f there")."""
     width = max(width, 30)
     found = clean(str(review.get("found", "")), 20)
     if found == "over_par":
@@ -86,7 +89,7 @@ def review_page(review: Mapping[str, Any], width: int, *, ascii: bool = False) -
     if found == "lost_at":
         text = (
             f"Until move {move} a player who knew the face-down cards could still have won: "
-            f"you played {played} there, and from then on no win was left."
+            f"{who} played {played} there, and from then on no win was left."
         )
     elif found == "between":
         until = (
@@ -96,7 +99,7 @@ def review_page(review: Mapping[str, Any], width: int, *, ascii: bool = False) -
         )
         text = (
             f"At move {move} a player who knew the face-down cards could still have won "
-            f"(you played {played} there){until}. Between them the review could not "
+            f"({who} played {played} there){until}. Between them the review could not "
             "decide in its time."
         )
     elif found == "still_winnable":
@@ -104,7 +107,7 @@ def review_page(review: Mapping[str, Any], width: int, *, ascii: bool = False) -
     elif found == "deal_lost":
         text = (
             "This deal could not be won, even by a player who knew the face-down cards: nothing "
-            "you did lost it."
+            f"{who} did lost it."
         )
     else:
         text = "The review could not decide, in its time, where a win was still possible."
@@ -120,7 +123,7 @@ def review_page(review: Mapping[str, Any], width: int, *, ascii: bool = False) -
         lines += textwrap.wrap(" ".join(line), width, initial_indent="  ", subsequent_indent="  ")
     view = review.get("view")
     if isinstance(view, Mapping):
-        lines += ["", _board_title(review, found, move), ""]
+        lines += ["", _board_title(review, found, move, who), ""]
         lines += render(view, width, BOARD_LINES, ascii=ascii).split("\n")
     return "\n".join(lines)
 
@@ -151,13 +154,15 @@ def _still_winnable(review: Mapping[str, Any]) -> str:
     )
 
 
-def _board_title(review: Mapping[str, Any], found: str, move: int | None) -> str:
+def _board_title(review: Mapping[str, Any], found: str, move: int | None, who: str = "you") -> str:
     """What the board under the review is: the position before the move that lost the
     game, or, for a game that ended still winnable, the one it ended in (after its last
     move: "before move 4" of a game of 3 moves named a move never played).
 
     >>> _board_title({"status": "resigned", "at": 3}, "still_winnable", 4)
     'The board where you resigned, after move 3:'
+    >>> _board_title({"status": "resigned", "at": 3}, "still_winnable", 4, "bob")
+    'The board where bob resigned, after move 3:'
     >>> _board_title({"status": "lost", "at": 5}, "lost_at", 6)
     'The board before move 6:'
     """
@@ -165,6 +170,7 @@ def _board_title(review: Mapping[str, Any], found: str, move: int | None) -> str
         return f"The board before move {move}:"
     at = _int(review.get("at"))
     ended = ENDED.get(clean(str(review.get("status") or ""), 16), "the game ended")
+    ended = ended.format(who=who)
     after = f"after move {at}" if at else "at the deal"
     return f"The board where {ended}, {after}:"
 
@@ -203,7 +209,7 @@ def cmd_review(args: argparse.Namespace) -> int:
     replay's), signed in beside the player's own connection; through the pager when
     taller than the terminal."""
     from .printing import _console
-    from .queries import _fail, _signed_in  # (queries imports the views)
+    from .queries import _fail, _me, _signed_in  # (queries imports the views)
 
     gid = args.id.strip().lower()
     if not re.fullmatch(r"[0-9a-f]{16}", gid):  # (not "Reviewing game zzz..." first)
@@ -213,17 +219,18 @@ def cmd_review(args: argparse.Namespace) -> int:
         )
         return 1
 
-    async def ask() -> dict[str, Any]:
-        conn, _welcome = await _signed_in(args.server)
+    async def ask() -> tuple[dict[str, Any], str]:
+        conn, welcome = await _signed_in(args.server)
         try:
             # the search takes up to its budget (10 s) on the server
-            return await conn.request("review", timeout=60, game=gid)
+            reply = await conn.request("review", timeout=60, game=gid)
+            return reply, await _player(conn, gid, _me(args.server, welcome))
         finally:
             await conn.close()
 
     aside(f"Reviewing game {gid}: the server searches it (up to ten seconds)...")
     try:
-        reply = asyncio.run(ask())
+        reply, who = asyncio.run(ask())
     except ServerError as exc:
         if exc.code == "review_later":
             # the command on a line of its own, with --server where it is needed (it
@@ -235,5 +242,20 @@ def cmd_review(args: argparse.Namespace) -> int:
     except Exception as exc:
         return _fail(args, exc)
     width = min(_console(args).width, 100) - 2
-    pager.show(review_page(reply, width, ascii=args.ascii) + "\n")
+    pager.show(review_page(reply, width, ascii=args.ascii, who=who) + "\n")
     return 0
+
+
+async def _player(conn: Connection, gid: str, me: str | None) -> str:
+    """Who played the game ``gid``, as its review says it: "you" for the player's own
+    game (under a former name too), else the name it was played under (the review does
+    not say whose the game is: its replay does)."""
+    try:
+        replay = (await conn.request("replay", replay=gid)).get("replay") or {}
+    except ServerError:
+        return "the player"
+    then = clean(replay.get("player") or "", 20)
+    now = clean(replay.get("player_now") or then, 20)
+    if not then:
+        return "the player"
+    return "you" if me is not None and me.lower() in (then.lower(), now.lower()) else then

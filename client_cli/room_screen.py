@@ -180,9 +180,16 @@ def racers_panel(
         shown = nearest(players, model.me, most - 2)  # the title and the line of the rest
         hidden = more_line(players, shown, model.me)
         players = [players[n] for n in shown]
-    # a name up to 12 wide, a ghost's with its mark 16 (its name cut less); room for " x"
+    # a name whole where the panel has room for it beside the whole bar; else up to 12
+    # wide, a ghost's with its mark 16 (its name cut less), the bar taking the rest (at
+    # 200 columns names were cut to 12 beside 100 free columns); room for " x"
+    beside_bar = width - len(pad) - NAME_OTHERS - 1 - (BAR_WIDE if wide else BAR_MOST)
     longest = max(
-        (min(len(_shown_name(p)), NAME_MOST[bool(p.get("ghost"))]) for p in players), default=4
+        (
+            min(len(_shown_name(p)), max(NAME_MOST[bool(p.get("ghost"))], beside_bar))
+            for p in players
+        ),
+        default=4,
     )
     name_width = max(min(longest, width - len(pad) - 16), 3)
     heading = Text(f"{pad}{title}", style="bold")
@@ -237,7 +244,7 @@ def _racer_line(
         line.append(" away", style="dim")
     elif room_left >= 4:
         line.append(" ")
-        line.append_text(bar(home, total, min(room_left, 24 if wide else 12), g))
+        line.append_text(bar(home, total, min(room_left, BAR_WIDE if wide else BAR_MOST), g))
     return line
 
 
@@ -253,10 +260,13 @@ def summary(
     do not all fit in ``width``, as many as fit of those nearest the player, and how many
     more."""
 
-    def item(p: Mapping[str, Any]) -> str:
+    def item(p: Mapping[str, Any], most: int = 12) -> str:
         mark = GHOST if p.get("ghost") else ""
-        return f"{clean(p.get('name', ''), 12)}{mark} {progress(p, pairs)}"
+        return f"{clean(p.get('name', ''), most)}{mark} {progress(p, pairs)}"
 
+    line = sep.join(item(p, 20) for p in players)
+    if len(line) <= width:  # the names whole where the line has room for them
+        return fit(Text(line, style="bold"), width)
     line = sep.join(item(p) for p in players)
     if len(line) <= width or len(players) < 2:
         return fit(Text(line, style="bold"), width)
@@ -275,8 +285,13 @@ def summary(
 
 #: after a ghost's name in the racers' panel
 GHOST = " (ghost)"
-#: the most a racer's name takes in the racers' panel: a player's, a ghost's with its mark
+#: the most a racer's name takes in the racers' panel where the whole name and the whole
+#: bar do not both fit: a player's, a ghost's with its mark
 NAME_MOST = (12, 16)
+#: a racer's line besides the name: the mark, then " 13/52" and " moves"
+NAME_OTHERS = 13
+#: the longest progress bar: beside the board, and watching (the whole screen's width)
+BAR_MOST, BAR_WIDE = 12, 24
 
 
 def _shown_name(player: Mapping[str, Any]) -> str:

@@ -11,6 +11,7 @@ terminal.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from itertools import takewhile
 
@@ -51,9 +52,9 @@ STANDARD_FIELDS = frozenset({"game", "piles", "status", "home", "total", "moves"
 LAYOUT_FIELDS = frozenset({"rows", "width", "path"})
 #: how a few game fields read; any other field shows as "name value"
 FIELD_NAMES = {"redeals": "redeals left", "stage": "stage", "wedge": "the Wedge at"}
-#: the narrowest race panel beside the board
+#: the narrowest race panel beside the board (it takes all the room beside it: the names
+#: are whole where that room has them, the bar no longer than 12 cells)
 PANEL_MIN = 18
-PANEL_MAX = 37
 
 
 # -- pieces ----------------------------------------------------------------------------
@@ -61,8 +62,7 @@ PANEL_MAX = 37
 
 def header(model: Model, width: int, now: int) -> Text:
     g = Glyphs(model.ascii)
-    left = Text(" ")
-    left.append(model.game_name() or "Patience Race", style="bold")
+    left = Text()  # (after the game's name, which gives way first: see below)
     room = model.room
     if model.screen in (ROOM, WATCH) and room is not None:
         code = clean(room.get("code", ""), 16)
@@ -111,13 +111,29 @@ def header(model: Model, width: int, now: int) -> Text:
         right.append(model.me)
     right.append(" ")
     room_for_left = max(width - right.cell_len - 1, 10)
-    left = fit(left, room_for_left)
+    # the game's name shortened first, the clock kept whole: cut at its end, a race of The
+    # Blockade (rows of ten) beside a name of 20 read "0:09 (9:51 le…" at 80 columns
+    name = short_name(model.game_name() or "Patience Race", room_for_left - 1 - left.cell_len)
+    left = fit(Text(" ") + Text(name, style="bold") + left, room_for_left)
     line = Text()
     line.append_text(left)
     line.append(" " * max(width - left.cell_len - right.cell_len, 1))
     line.append_text(right)
     line.stylize("reverse")
     return fit(line, width)
+
+
+def short_name(name: str, room: int) -> str:
+    """A game's name in ``room`` cells where it can be: whole, else without the words in
+    brackets after it, else cut (never to fewer than 8).
+
+    >>> [short_name("The Blockade (rows of ten)", n) for n in (30, 20, 10, 2)]
+    ['The Blockade (rows of ten)', 'The Blockade', 'The Block…', 'The Blo…']
+    """
+    if len(name) <= room:
+        return name
+    name = re.sub(r" \(.*\)$", "", name)
+    return clean(name, max(room, 8))
 
 
 def game_line(model: Model, width: int, now: int = 0) -> Text:
@@ -264,7 +280,8 @@ def page_lines(model: Model, width: int, height: int) -> list[Text]:
     if page is None:
         return []
     out = [fit(Text(f"  {page.title}", style="bold"), width)]
-    for line in page.at(width)[page.top : page.top + height - 1]:
+    lines = page.at(width, height - 1)  # (the title takes a line)
+    for line in lines[page.top : page.top + height - 1]:
         out.append(fit(Text(line), width))
     return out
 
@@ -383,7 +400,7 @@ def _keys(model: Model, width: int, height: int = 0) -> Text:
     if model.help:
         words = "Enter or Esc: back to the table"
     if model.page is not None:
-        page = model.page.at(width)
+        page = model.page.at(width, height)
         last = min(model.page.top + height, len(page))
         words = (
             f"lines {model.page.top + 1}-{last} of {len(page)} · space or PgDn more · "
@@ -410,13 +427,12 @@ def _table(model: Model, width: int, height: int, now: int) -> tuple[list[Text],
         return board.lines, board.spots
     room_left = width - board.width - 3
     if room_left >= PANEL_MIN:
-        panel_width = min(room_left, PANEL_MAX)
         if challenge:
-            panel = challenge_panel(model, panel_width, now)
+            panel = challenge_panel(model, room_left, now)
         elif ghosts:
-            panel = board_panel(model, panel_width, height, now)
+            panel = board_panel(model, room_left, height, now)
         else:
-            panel = race_panel(model, panel_width, most=height)
+            panel = race_panel(model, room_left, most=height)
         return side_by_side(board.lines, board.width, panel)[:height], board.spots
     # no room beside: a line of the others' progress under the board
     g = Glyphs(model.ascii)

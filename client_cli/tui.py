@@ -257,7 +257,8 @@ class Tui:
         game = model.game
         legal = game.legal if game is not None else []
         context = "play" if model.confirm == "stuck" else model.context()
-        options = completions(text, context, legal)
+        can_undo = game is None or game.view.get("can_undo") is not False  # (as keys_line)
+        options = completions(text, context, legal, can_undo)
         self._cycle, self._at = [], 0
         if not options:
             model.choices = []

@@ -14,6 +14,7 @@ from tests.app.client import player, signed_in
 from tests.app.conftest import ServerProcess
 
 from .terminal import Terminal
+from .test_name_terminal import registered
 
 
 def accounts(url: str, root: Path) -> dict[str, Path]:
@@ -209,3 +210,22 @@ def test_leaving_says_who_owns_the_group_now_and_its_board_is_the_weeks_dailies(
     last = run(terminals, url, folders["bob"], "group", "leave", "Friday", "Club")
     last.wait_for(r"You left Friday Club; you were its last member, so it is gone\.")
     assert last.exit_code() == 0
+
+
+def test_a_group_board_none_of_its_members_is_on_says_so(
+    server_process: ServerProcess, tmp_path: Path, terminals: list[Terminal]
+) -> None:
+    """A board among a group's members with none of them on it said "Nobody is on this
+    board yet.", of a board others may well be on."""
+    url = server_process.url
+    config = tmp_path / "ann"
+    registered(url, config, "ann")
+    made = run(terminals, url, config, "group", "new", "Solo", "Club")
+    made.wait_for(r"Solo Club · 1 member")
+    assert made.exit_code() == 0
+    board = run(terminals, url, config, "top", "races/week", "--group", "solo club")
+    board.wait_for(r"Among the 1 member of Solo Club")
+    assert board.exit_code() == 0
+    said = " ".join(board.text.split())
+    assert "None of the group's members is on this board yet." in said, board.text
+    assert "Nobody" not in said, board.text

@@ -81,6 +81,28 @@ def test_a_move_by_its_number_and_tab_completion(
     assert ann.exit_code() == 0
 
 
+def test_tab_offers_undo_only_where_a_move_can_be_taken_back(
+    server_process: ServerProcess, tmp_path: Path, terminals: list[Terminal]
+) -> None:
+    """On a fresh deal nothing can be taken back (the keys line has no ``u undo``), yet Tab
+    offered ``undo``."""
+    ann = gate_1234(terminals, server_process, tmp_path)
+    ann.type("u", enter=False)
+    ann.child.send("\t")
+    ann.wait_for(r"nothing legal begins 'u'")
+    assert "> undo" not in ann.text, ann.text
+    ann.child.send("\x15")  # Ctrl-U empties the line
+    ann.type("3")  # l>t4: a move to take back
+    ann.wait_for(r"moves 1\b")
+    ann.type("u", enter=False)
+    ann.child.send("\t")
+    ann.wait_for(r"> undo")
+    ann.type("")
+    ann.wait_for(r"took back l>t4")
+    ann.type("q")
+    assert ann.exit_code() == 0
+
+
 def test_numbered_piles_take_a_hash(
     server_process: ServerProcess, tmp_path: Path, terminals: list[Terminal]
 ) -> None:

@@ -10,11 +10,12 @@ import re
 import subprocess
 from pathlib import Path
 
-from tests.app.client import signed_in
+from tests.app.client import player, signed_in
 from tests.app.conftest import ServerProcess
-from tests.app.test_review import LOST_LINE, SEED
+from tests.app.test_review import LOST_LINE, SEED, play_lost_line
 
 from .terminal import CLIENT, Terminal
+from .test_name_terminal import registered
 from .test_terminal import LEGAL, register, start
 
 #: the review's first line, however the terminal wraps it
@@ -89,3 +90,36 @@ def test_review_a_game_by_its_id(
     assert "patience-race review" in later.stderr  # (what to type then)
     nosuch = subprocess.run([*run, "0" * 16], capture_output=True, text=True, env=env, timeout=60)
     assert nosuch.returncode == 1 and "patience-race: no game" in nosuch.stderr, nosuch
+
+
+def test_review_of_another_players_game_names_its_player(
+    server_process: ServerProcess, tmp_path: Path
+) -> None:
+    """``review ID`` of someone else's game said "you played 1+7 there", as of one's
+    own: it names the game's player."""
+    url = server_process.url
+
+    async def lost() -> str:
+        ann = await player(url, "ann")
+        try:
+            gid = str((await ann.call("new_game", game="nestor", seed=SEED))["game"])
+            await play_lost_line(ann)
+            return gid
+        finally:
+            await ann.close()
+
+    gid = asyncio.run(lost())
+    config = tmp_path / "bob"
+    registered(url, config, "bob")
+    env = {**os.environ, "XDG_CONFIG_HOME": str(config), "COLUMNS": "80"}
+    done = subprocess.run(
+        [CLIENT, "--server", url, "review", gid],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+    )
+    assert done.returncode == 0, done
+    said = " ".join(done.stdout.split())
+    assert "could still have won: ann played 1+7 there" in said, done.stdout
+    assert "you" not in said, done.stdout

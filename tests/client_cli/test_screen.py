@@ -260,6 +260,16 @@ def test_the_race_clock_and_the_time_left_add_up_to_the_limit() -> None:
         assert (run_m + left_m) * 60 + run_s + left_s == 600, (ms, found.group(0))
 
 
+def test_the_header_shortens_the_games_name_before_the_clock() -> None:
+    """A race of The Blockade (rows of ten), the player's name of 20 on the right: at 80
+    columns the header was cut at its end, "0:09 (9:51 le… catherine_of_aragon1"."""
+    model = in_room("racing", me="catherine_of_aragon1", game="blockade-ten")
+    first = screen(model).splitlines()[0]
+    assert first == (
+        " The Blockade · room 8GY8VQ · 1:23 (8:37 left)             catherine_of_aragon1"
+    ), first
+
+
 def test_colour_reaches_the_terminal() -> None:
     text = ansi(render_screen(solo(new_game("gate", seed=1)), WIDTH, ROWS, NOW), WIDTH)
     assert "\x1b[31m" in text  # red suits
