@@ -147,7 +147,8 @@ export function pileName(p) {
   if (p.cards.length) what.push(cardName(p.cards[p.cards.length - 1]));
   if (p.cards.length && total > 1) what.push(`${total} cards`);
   if (p.down) what.push(`${p.down} ${p.cards.length ? "" : p.down === 1 ? "card " : "cards "}face down`);
-  return `${kind} ${p.label}: ${what.length ? what.join(", ") : "empty"}`;
+  // (Nestor's reserve is labelled `reserve`: "reserve reserve" said it twice)
+  return `${kind === p.label ? kind : `${kind} ${p.label}`}: ${what.length ? what.join(", ") : "empty"}`;
 }
 
 /** the lines the Wedge's legend takes in a board `width` pixels wide @param {number} width */

@@ -13,6 +13,7 @@ import { ServerError, errorText, storedToken } from "./link.js";
 import { challengeMaker, shareBox } from "./share.js";
 import { ghostAt, resultText, verdictText } from "./ranking.js";
 import { countdown } from "./sound.js";
+import { setText } from "./focus.js";
 
 /** @typedef {import("./types.js").App} App */
 /** @typedef {import("./types.js").Message} Message */
@@ -226,6 +227,7 @@ export class ChallengeScreen {
     });
     replace(this.gameBox, this.game.root);
     this.game.draw();
+    this.game.focusStart();
     this.tick();
   }
 
@@ -306,12 +308,12 @@ export class ChallengeScreen {
     const now = this.app.link.serverNow();
     if (!this.game && !this.result) {
       const left = race.start_at - now;
-      this.countBox.textContent = left > 0 ? String(Math.ceil(left / 1000)) : "Go!";
+      setText(this.countBox, left > 0 ? String(Math.ceil(left / 1000)) : "Go!"); // (as it changes)
       this.countBox.classList.add("on");
       countdown(this.countBox.textContent); // a tick as each number shows
       return;
     }
-    this.countBox.textContent = "";
+    setText(this.countBox, "");
     this.countBox.classList.remove("on");
     countdown("");
     // once the result is in, each ghost as its game ended (as the verdict says), not where

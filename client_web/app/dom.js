@@ -56,6 +56,18 @@ export function replace(node, ...children) {
 }
 
 /**
+ * Put `children` in place of what `node` holds but `kept`, which stays where it is: a
+ * live region taken out and put back is a new one to a screen reader, and is not heard.
+ * @param {Element} node
+ * @param {Node} kept
+ * @param {...Child} children
+ */
+export function replaceKeeping(node, kept, ...children) {
+  for (const child of [...node.childNodes]) if (child !== kept) child.remove();
+  node.append(...nodes(children));
+}
+
+/**
  * A duration as a clock shows it: "0:07", "12:34", "1:02:03".
  * @param {number} ms
  */
@@ -106,6 +118,20 @@ export function resignQuestion(kind, table = true) {
 /** The way back to the games, under a screen's refusal. */
 export function backToGames() {
   return h("p", {}, h("a", { href: "/play#home" }, "Back to the games"));
+}
+
+/**
+ * A link that opens in a new tab, saying so (a screen reader's user was not told).
+ * @param {string} href
+ * @param {string} text
+ */
+export function newTabLink(href, text) {
+  return h(
+    "a",
+    { href, target: "_blank", rel: "noopener" },
+    text,
+    h("span", { class: "spoken" }, " (opens in a new tab)"),
+  );
 }
 
 /**

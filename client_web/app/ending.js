@@ -114,6 +114,15 @@ function clear(box, controls) {
  */
 
 /**
+ * Why a game was lost, in a sentence after a space, as the live region says it ("" for
+ * none).
+ * @param {Lost | null | undefined} lost
+ */
+export function lostText(lost) {
+  return lost ? ` ${lost.why || "No move is left."}` : "";
+}
+
+/**
  * A lost game's reason and count, with Undo where the server would take the last move back.
  * @param {Lost | null | undefined} lost the reply's `lost`
  * @param {() => void} undo
@@ -124,7 +133,8 @@ export function lostNote(lost, undo) {
   const got = lost.unit === "pairs" ? "pairs off" : "cards home";
   return h(
     "div",
-    { class: "lost-note", role: "status" },
+    // (not a live region: made anew on each draw, it went unheard; the game's says it)
+    { class: "lost-note" },
     h(
       "p",
       {},

@@ -11,9 +11,14 @@ import { reviewBox } from "./review.js";
 import { parWords } from "./par.js";
 import { difficultyText, gradeOf } from "./difficulty.js";
 import { entryText, hintsText, progressText } from "./ranking.js";
+import { focusKey, keepFocus } from "./focus.js";
+import { replayKeysHelp, stepButton } from "./replaybar.js";
 
 /** @typedef {import("./types.js").App} App */
 /** @typedef {import("./types.js").Message} Message */
+
+/** @type {string | null} the picker's field that had the focus as it chose a board: the next board's gets it */
+let picking = null;
 
 /**
  * A board's result, linking to its game's replay where the one looking may see it: a
@@ -120,21 +125,47 @@ export class BoardScreen {
     for (const g of this.app.games)
       for (const [kind, text] of kinds) options.push(h("option", { value: `${kind}/${g.id}` }, `${g.name}: ${text}`));
     const [kind, game] = this.board.split("/");
-    const select = h(
-      "select",
-      { "aria-label": "board", onchange: () => this.app.go(`/play#board=${select.value}`) },
-      options,
-    );
+    const select = h("select", { "aria-label": "board" }, options);
     select.value = kind === "daily" ? `daily/${game}` : this.board;
-    if (kind !== "daily") return select;
     // a daily board has a day picker, as the read-only page has
-    const day = h("input", {
-      type: "date",
-      "aria-label": "day",
-      value: this.board.split("/")[2] || "",
-      onchange: () => day.value && this.app.go(`/play#board=daily/${game}/${day.value}`),
-    });
-    return h("div", { class: "controls" }, select, day);
+    const day =
+      kind === "daily"
+        ? h("input", { type: "date", "aria-label": "day", value: this.board.split("/")[2] || "" })
+        : null;
+    const go = () => {
+      const chosen =
+        select.value === `daily/${game}` && day && day.value ? `${select.value}/${day.value}` : select.value;
+      if (chosen === this.board) return;
+      const held = document.activeElement;
+      picking = held instanceof Element && held !== document.body ? focusKey(held) : null;
+      this.app.go(`/play#board=${chosen}`);
+    };
+    // A choice is gone to once made: picked with a pointer, or Enter (or Show) from the
+    // keyboard. An arrow key on the list or the day changes it at once, and going there
+    // on each (another screen drawn, the focus dropped) let no one past the first.
+    let keyed = false;
+    return h(
+      "form",
+      {
+        class: "controls board-picker",
+        onkeydown: (/** @type {KeyboardEvent} */ e) => {
+          keyed = e.key !== "Enter";
+          if (e.key === "Enter" && e.target === select) {
+            e.preventDefault();
+            go();
+          }
+        },
+        onpointerdown: () => (keyed = false),
+        onchange: () => keyed || go(),
+        onsubmit: (/** @type {SubmitEvent} */ e) => {
+          e.preventDefault();
+          go();
+        },
+      },
+      select,
+      day,
+      h("button", { type: "submit", class: "small", "data-act": "show-board" }, "Show"),
+    );
   }
 
   /**
@@ -171,11 +202,16 @@ export class BoardScreen {
     if (page.kind === "daily") this.board = page.board; // the day it resolved to
     const me = this.app.player ? this.app.player.name.toLowerCase() : null;
     // Follow or Following beside another player's name, once whom one follows is known
-    const follow = (/** @type {string} */ name) =>
+    const follow = (
+      /** @type {string} */ name,
+      text = this.following?.has(name.toLowerCase()) ? "Following" : "Follow",
+    ) =>
       this.following && me && name.toLowerCase() !== me
-        ? button(this.following.has(name.toLowerCase()) ? "Following" : "Follow", () => this.toggleFollow(name), {
+        ? button(text, () => this.toggleFollow(name), {
             class: "small follow",
             "data-act": "follow",
+            "data-focus": `follow ${name}`, // (its focus kept through the redraw)
+            "aria-label": `${text} ${name}`, // (a screen reader heard "Follow" on every row)
             "aria-pressed": String(this.following.has(name.toLowerCase())),
             title: `${name}'s results in "Those I follow", and their ghosts in your daily practice`,
           })
@@ -217,6 +253,20 @@ export class BoardScreen {
               ],
       ),
     );
+    // (a view's button, Follow: the focus stays on it through the redraw)
+    keepFocus(this.root, () => this.paint(page, head, rows));
+    // (the field a board was chosen with: the same field of the board chosen)
+    if (picking) /** @type {HTMLElement | null} */ (this.root.querySelector(picking))?.focus();
+    picking = null;
+  }
+
+  /**
+   * The page drawn (not `draw`, as render is not).
+   * @param {Message} page
+   * @param {string[]} head the columns' headings
+   * @param {HTMLElement[]} rows
+   */
+  paint(page, head, rows) {
     replace(
       this.root,
       h("h1", {}, page.title),
@@ -294,38 +344,6 @@ function bookLine(book) {
   );
 }
 
-// The replay's step buttons draw their own icons: the media symbols ⏮ ⏭ are missing from
-// many a system's fonts (Chromium on Linux shows an empty box), an SVG path never is.
-const ICONS = {
-  first: "M5 4h2v16H5zM19 4v16L8 12z",
-  back: "M17 4v16L6 12z",
-  forward: "M7 4v16l11-8z",
-  last: "M17 4h2v16h-2zM5 4v16l11-8z",
-};
-
-/** @param {keyof typeof ICONS} name */
-function icon(name) {
-  const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
-  svg.setAttribute("viewBox", "0 0 24 24");
-  svg.setAttribute("aria-hidden", "true");
-  svg.setAttribute("focusable", "false");
-  const path = document.createElementNS("http://www.w3.org/2000/svg", "path");
-  path.setAttribute("d", ICONS[name]);
-  svg.append(path);
-  return svg;
-}
-
-/**
- * @param {keyof typeof ICONS} name
- * @param {() => void} onclick
- * @param {Record<string, string>} [attrs]
- */
-function stepButton(name, onclick, attrs = {}) {
-  const node = button("", onclick, { "aria-label": name, title: name, class: "icon", ...attrs });
-  node.append(icon(name));
-  return node;
-}
-
 export class ReplayScreen {
   /**
    * @param {App} app
@@ -381,8 +399,11 @@ export class ReplayScreen {
   key(e) {
     if (!this.root.isConnected || !this.steps || e.ctrlKey || e.metaKey || e.altKey) return;
     const target = /** @type {HTMLElement} */ (e.target);
-    // (a field, a list or a button keeps its own keys: Space presses a button focused)
-    if (target.closest && target.closest("input, select, textarea, button, a, summary")) return;
+    // (a field or a list keeps its own keys, and a button, a link or a summary its Space
+    // and Enter; the arrows, Home and End do nothing there, and step the replay: pressed on
+    // its step buttons they had been lost)
+    if (target.closest && target.closest("input, select, textarea")) return;
+    if (e.key === " " && target.closest && target.closest("button, a, summary")) return;
     /** @type {Record<string, () => unknown>} */
     const keys = {
       ArrowRight: () => this.show(this.step + 1),
@@ -485,6 +506,7 @@ export class ReplayScreen {
         : null,
       this.note,
       this.boardBox,
+      replayKeysHelp(),
     );
     this.show(0);
   }

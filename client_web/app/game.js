@@ -12,15 +12,17 @@
 // alone. Every pile can be reached with Tab and picked with Enter or Space; focus stays
 // on the pile or in the move box across the redraw a move makes.
 
-import { BoxWatch, button, clock, count, h, replace, resignQuestion, statusText } from "./dom.js";
+import { BoxWatch, button, clock, count, h, replace, replaceKeeping, resignQuestion, statusText } from "./dom.js";
 import { drawBoard, easeHeight, pilesOf } from "./board.js";
 import { click, hintedPiles, isWord } from "./clicks.js";
 import { challengeMaker } from "./share.js";
 import { cardsMove } from "./motion.js";
-import { ended, lostNote } from "./ending.js";
+import { ended, lostNote, lostText } from "./ending.js";
 import { reviewBox } from "./review.js";
 import { errorText } from "./link.js";
 import { cardWords } from "./cards.js";
+import { holdFocus, liveRegion, setText } from "./focus.js";
+import { shortcutsHelp } from "./shortcuts.js";
 
 /** @typedef {import("./types.js").App} App */
 /** @typedef {import("./types.js").Message} Message */
@@ -67,16 +69,6 @@ function pileAt(target) {
   return { pile, label: pile.dataset.label };
 }
 
-// (each with what it needs: a game with homes to play cards to, hints allowed)
-const SHORTCUTS = [
-  ["n or /", "type a move", ""],
-  ["Esc", "drop the picked pile", ""],
-  ["u", "undo", ""],
-  ["o", "play cards home", "homes"],
-  ["i", "hint", "hints"],
-  ["d", "the word move (deal, redeal, reserve)", ""],
-];
-
 /** the longest move the server reads (protocol.md, `move`) */
 const MOVE_MOST = 64;
 
@@ -121,8 +113,16 @@ export class GameScreen {
     this.busy = false;
     /** @type {string | null} the move a hint gave, lit up until the next action */
     this.hinted = null;
+    /** @type {string | null} the end the live region has said (a game over's status) */
+    this.saidEnd = null;
+    /** @type {HTMLElement | undefined} the shortcuts' help, made at the first draw */
+    this.keysHelp = undefined;
     this.take(snap);
     this.root = h("section", { class: "game fit", dataset: { game: this.id, kind: this.kind } });
+    // what a screen reader hears of the game: the status line's words and the game's end,
+    // in one region kept in the page from draw to draw (one made anew went unheard)
+    this.live = liveRegion();
+    this.root.append(this.live);
     this.keys = (/** @type {KeyboardEvent} */ event) => this.key(event);
     document.addEventListener("keydown", this.keys);
     /** @type {Drag | null} */
@@ -294,7 +294,9 @@ export class GameScreen {
     if (event.key === "Escape") {
       this.picked = null;
       this.note = "";
-      if (typing) event.target.blur();
+      // the move box's line cleared, as the terminal's Esc clears it (blurred with its text
+      // kept, the next move typed was added to it); the focus stays in the box
+      if (event.target === this.input) this.input.value = "";
       this.draw();
       return;
     }
@@ -369,6 +371,9 @@ export class GameScreen {
   }
 
   draw() {
+    // taking the screen apart drops the focus (from the move box as soon as the dock is
+    // made anew): the pile, the box or the button that had it gets it back
+    const focusBack = holdFocus(this.root);
     const app = this.app;
     const info = app.game(this.rules);
     const v = this.view;
@@ -384,10 +389,13 @@ export class GameScreen {
     // a game over not won: how it ended and what it came to
     const status = !this.over ? got : this.status === "won" ? this.status : `${statusText(this.status)}, ${got}`;
     const clockNode = h("span", { class: "clock" });
+    // (the game's name is the screen's heading: a screen reader's list of headings finds it,
+    // and a game over's focus has a place to go)
+    const title = h("strong", { role: "heading", "aria-level": "2", tabindex: "-1" }, info ? info.name : this.rules);
     const head = h(
       "div",
       { class: `game-head${this.over ? " over" : ""}` },
-      h("strong", {}, info ? info.name : this.rules),
+      title,
       h("span", { class: "kind" }, this.opts.label || this.kind),
       h("span", { class: "status", dataset: { status: this.status } }, status),
       h("span", { class: "moves" }, count(v.moves, "move")),
@@ -432,21 +440,11 @@ export class GameScreen {
     );
     this.input.placeholder = "move, e.g. " + (this.legal[0] || "t1>b2");
     const form = this.form;
-    const keys = h(
-      "details",
-      { class: "shortcuts" },
-      h("summary", {}, "Keyboard shortcuts"),
-      h(
-        "ul",
-        {},
-        SHORTCUTS.filter(([, , need]) => !need || (need === "homes" ? this.homes : this.hintsAllowed())).map(
-          ([k, what]) => h("li", {}, h("kbd", {}, k), " ", what),
-        ),
-      ),
-      h("p", { class: "muted" }, "Tap or click a pile, then where it goes; or drag it there."),
-    );
+    // (made once: one made on every draw closed as soon as a key was pressed)
+    this.keysHelp ??= shortcutsHelp({ homes: this.homes, hints: this.hintsAllowed() });
     // (the server names cards by their codes: "8D cannot go on KD" is said "8♦ ... K♦")
-    const note = h("p", { class: "note", role: "status" }, cardWords(this.note));
+    const words = cardWords(this.note);
+    const note = h("p", { class: "note" }, words);
     const maker = this.over && this.maker ? this.maker.node : null;
     // a game of today's daily deal is reviewed after the reset (its replay page has the button)
     const reviewable =
@@ -465,20 +463,21 @@ export class GameScreen {
         : null;
     const lost = this.status === "lost" ? lostNote(this.lost, () => this.act("undo")) : null;
     const settle = cardsMove(this.root, v); // where the cards were: they slide from there
-    // taking the screen apart drops the focus: the pile or the box that had it gets it back
-    const active = document.activeElement;
-    const typing = active === this.input;
-    const focused = active instanceof HTMLElement && boardBox.contains(active) ? active.dataset.pile : null;
     // the buttons, the move box and the shortcuts share a line where the width allows
-    const dock = h("div", { class: "dock" }, controls, this.over ? null : form, keys);
+    const dock = h("div", { class: "dock" }, controls, this.over ? null : form, this.keysHelp);
     const extra = this.opts.extra ? this.opts.extra() : null;
     // a game over: its actions on a line (a phone's board keeps its room), no empty note
     const ends = [maker, reviewer, replay].filter((node) => node !== null);
     const actions = ends.length ? h("div", { class: "end-actions" }, ...ends) : null;
     const noted = this.over && !this.note ? null : note;
-    replace(this.root, extra, head, boardBox, lost, noted, actions, dock);
-    this.drawBoard(focused);
-    if (typing && !this.over) this.input.focus({ preventScroll: true });
+    replaceKeeping(this.root, this.live, extra, head, boardBox, lost, noted, actions, dock);
+    this.drawBoard();
+    // (a button gone: the next one, or a game over's heading)
+    focusBack(() => (this.over ? title : controls.querySelector("button:enabled")));
+    // the end said once, as the game turns to it (a game over's notes after it, alone)
+    const ending = this.over && this.saidEnd !== this.status ? `Game over: ${status}.${lostText(this.lost)}` : "";
+    this.saidEnd = this.over ? this.status : null;
+    setText(this.live, [ending, words].filter(Boolean).join(" "));
     settle();
     ended(this.root, this.status);
     clearInterval(this.ticker);
@@ -526,6 +525,7 @@ export class GameScreen {
     box.style.setProperty("--ease", `${Math.ceil(easeHeight(this.view, size.width))}px`);
     drawBoard(box, this.view, {
       legal: this.over ? [] : this.legal,
+      still: this.over, // (a game over's piles are no buttons: sixteen dead stops of Tab's)
       picked: this.picked,
       width: size.width,
       height: size.height || Infinity,
@@ -537,5 +537,14 @@ export class GameScreen {
       const pile = /** @type {HTMLElement | null} */ (box.querySelector(`.pile[data-pile="${CSS.escape(focused)}"]`));
       pile?.focus({ preventScroll: true });
     }
+  }
+
+  // A race's start (a room's, a challenge's, a quick race's): the focus, which the lobby's
+  // buttons took with them, on the first pile a move starts from, else in the move box.
+  focusStart() {
+    const now = document.activeElement;
+    if (this.over || (now && now !== document.body)) return;
+    const pile = this.boardBox.querySelector(".pile.playable");
+    (pile instanceof HTMLElement ? pile : this.input).focus({ preventScroll: true });
   }
 }

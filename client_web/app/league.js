@@ -199,7 +199,14 @@ export class LeagueScreen {
                 h(
                   "tr",
                   {},
-                  columns(e.current).map((c) => h("th", { class: c === "player" || c === "" ? "" : "n" }, c)),
+                  // (the ▲▼ column's heading unseen, centred as its cells are: an empty one was read as nothing)
+                  columns(e.current).map((c) =>
+                    h(
+                      "th",
+                      { class: c === "player" ? "" : c === "" ? "zone" : "n" },
+                      c || h("span", { class: "spoken" }, "moving up or down"),
+                    ),
+                  ),
                 ),
               ),
               h("tbody", {}, rows),

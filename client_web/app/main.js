@@ -9,7 +9,7 @@
 // needs this module, dom.js and link.js (with msgpack) besides; every other screen's module
 // is loaded (`import()`) the first time one of its screens is asked for, see `withModule`.
 
-import { button, count, h, replace } from "./dom.js";
+import { button, count, h, newTabLink, replace } from "./dom.js";
 import { homeScreen, nameForm, signedOutScreen } from "./front.js";
 import { Link, ServerError, errorText, storedToken } from "./link.js";
 // up front all the same: the header's mute button is on every screen, and the first
@@ -583,7 +583,7 @@ function showGame(snap) {
         challenge: true,
         actions: (game) => [
           button("New deal", () => newGame(game.rules), { "data-act": "new" }),
-          h("a", { href: `/rules/${game.rules}`, target: "_blank", rel: "noopener" }, "Rules"),
+          newTabLink(`/rules/${game.rules}`, "Rules"),
         ],
       }),
     ),

@@ -12,6 +12,7 @@ import { errorText } from "./link.js";
 import { ghostAt, placeOf, placed } from "./ranking.js";
 import { drawRacers, resultsTable } from "./room.js";
 import { countdown } from "./sound.js";
+import { liveRegion, setText } from "./focus.js";
 
 /** @typedef {import("./types.js").App} App */
 /** @typedef {import("./types.js").Message} Message */
@@ -66,7 +67,10 @@ export class QuickScreen {
     const info = app.game(rules);
     this.root = h("section", { class: "quick challenge", dataset: { quick: rules } });
     this.headBox = h("div", { class: "challenge-head" }, h("h1", {}, info ? `Quick race: ${info.name}` : "Quick race"));
-    this.waitBox = h("p", { class: "quick-wait", role: "status" }, "Joining the queue…");
+    // the wait's clock, seen (not a live region: read out, it said every second); what a
+    // screen reader is told is the live region's, each change of the wait's state
+    this.waitBox = h("p", { class: "quick-wait" }, "Joining the queue…");
+    this.live = liveRegion();
     this.noteBox = h("p", { class: "note", role: "status" });
     this.leaveButton = button("Leave the queue", () => this.leave(), { "data-act": "quick-leave" });
     this.countBox = h("div", { class: "countdown", "aria-live": "polite" });
@@ -75,7 +79,7 @@ export class QuickScreen {
     this.gameBox = h("div", { class: "race-game" });
     this.tableBox = h("div", { class: "results" });
     this.headBox.append(this.waitBox, this.leaveButton, this.noteBox);
-    this.root.append(this.headBox, this.countBox, this.barsBox, this.resultBox, this.gameBox, this.tableBox);
+    this.root.append(this.live, this.headBox, this.countBox, this.barsBox, this.resultBox, this.gameBox, this.tableBox);
     this.ticker = setInterval(() => this.tick(), 100);
     const resume = app.welcome && app.welcome.resume;
     const back = resume && resume.quick;
@@ -92,7 +96,7 @@ export class QuickScreen {
    */
   takeUp(back) {
     this.race = { game: back.game, start_at: back.start_at, ghosts: back.ghosts || [] };
-    this.waitBox.textContent = ghostsText(this.race.ghosts);
+    this.state(ghostsText(this.race.ghosts));
     this.leaveButton.hidden = true;
     if (back.started && this.game) {
       this.game.take(back.started);
@@ -128,7 +132,7 @@ export class QuickScreen {
       this.waiting = await this.app.link.request("quick", { game: this.rules });
       this.tick();
     } catch (error) {
-      this.waitBox.textContent = errorText(error);
+      this.state(errorText(error));
       this.waitBox.after(backToGames());
       this.leaveButton.hidden = true;
     }
@@ -144,6 +148,15 @@ export class QuickScreen {
     this.app.go("/play#home");
   }
 
+  /**
+   * What the wait has come to, shown and told.
+   * @param {string} text
+   */
+  state(text) {
+    setText(this.waitBox, text);
+    setText(this.live, text);
+  }
+
   /** @param {Message} message */
   event(message) {
     const type = message.type;
@@ -156,13 +169,13 @@ export class QuickScreen {
     } else if (type === "quick_matched") {
       this.matched = message.code;
       const others = message.players.filter((/** @type {string} */ p) => p !== this.me);
-      this.waitBox.textContent = `Matched with ${others.join(", ")}: the race starts in a moment.`;
+      this.state(`Matched with ${others.join(", ")}: the race starts in a moment.`);
       this.leaveButton.hidden = true;
       const room = this.rooms.get(message.code);
       if (room) this.showRoom(room);
     } else if (type === "quick_ghosts") {
       this.race = { game: message.game, start_at: message.start_at, ghosts: message.ghosts || [] };
-      this.waitBox.textContent = ghostsText(this.race.ghosts);
+      this.state(ghostsText(this.race.ghosts));
       this.leaveButton.hidden = true;
       this.tick();
     } else if (type === "quick_ghosts_start" && this.race && message.game === this.race.game) {
@@ -189,6 +202,7 @@ export class QuickScreen {
     });
     replace(this.gameBox, this.game.root);
     this.game.draw();
+    this.game.focusStart();
     this.tick();
   }
 
@@ -243,18 +257,21 @@ export class QuickScreen {
     if (!race) {
       if (this.waiting && !this.matched) {
         const waited = clock(Math.max(0, now - this.waiting.since));
-        this.waitBox.textContent = `Waiting ${waited} · ${waitingText(this.waiting, now)}`;
+        setText(this.waitBox, `Waiting ${waited} · ${waitingText(this.waiting, now)}`);
+        // (told as the window widens, not as the clock runs)
+        const w = this.waiting;
+        setText(this.live, `Waiting in the queue · Your rating ${Math.round(w.rating)} · matched within ±${w.window}`);
       }
       return;
     }
     if (!this.game && !this.result) {
       const left = race.start_at - now;
-      this.countBox.textContent = left > 0 ? String(Math.ceil(left / 1000)) : "Go!";
+      setText(this.countBox, left > 0 ? String(Math.ceil(left / 1000)) : "Go!"); // (as it changes)
       this.countBox.classList.add("on");
       countdown(this.countBox.textContent);
       return;
     }
-    this.countBox.textContent = "";
+    setText(this.countBox, "");
     this.countBox.classList.remove("on");
     countdown("");
     const rows = race.ghosts.map((g) => ghostAt(g, now - race.start_at));

@@ -9,6 +9,7 @@
 import { button, count, h, replace } from "./dom.js";
 import { drawBoard } from "./board.js";
 import { errorText } from "./link.js";
+import { holdFocus } from "./focus.js";
 
 /** a winning line longer than this many moves is folded: its start shown, the rest on a tap */
 export const LINE_FOLD = 40;
@@ -156,6 +157,10 @@ export function reviewBox(app, gameId, onStep) {
       return;
     }
     const shown = reviewText(r);
+    // Review pressed from the keyboard: the focus, which the button took with it, on what
+    // replaced it (the review's first button, else the review itself)
+    const focusBack = holdFocus(box);
+    const landing = () => box.querySelector("button") ?? Object.assign(box, { tabIndex: -1 });
     if (onStep && typeof r.step === "number") {
       const step = r.step;
       replace(
@@ -167,6 +172,7 @@ export function reviewBox(app, gameId, onStep) {
           button(`Show the board before move ${r.move}`, () => onStep(step), { "data-act": "review-step" }),
         ),
       );
+      focusBack(landing);
       onStep(step);
       return;
     }
@@ -180,6 +186,7 @@ export function reviewBox(app, gameId, onStep) {
       view ? h("p", { class: "muted" }, `The board before move ${r.move}${marked}:`) : null,
       board,
     );
+    focusBack(landing);
     // a small board: the game's own stays the larger on the screen
     const width = Math.min(box.clientWidth || REVIEW_WIDTH, REVIEW_WIDTH);
     if (view) {

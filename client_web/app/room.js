@@ -5,27 +5,20 @@
 // with each racer's replay (and a challenge of one's own game), and the rematch. Every
 // `room` event is the room's whole state.
 
-import { button, clock, count, h, replace, statusText } from "./dom.js";
+import { button, clock, h, replace, statusText } from "./dom.js";
 import { GameScreen } from "./game.js";
 import { challengeMaker } from "./share.js";
 import { countdown } from "./sound.js";
 import { errorText } from "./link.js";
-import { placeCell, progressText, raceOverText, renamedIn } from "./ranking.js";
+import { raceOverText, renamedIn } from "./ranking.js";
+import { keepFocus, liveRegion, setText } from "./focus.js";
+import { drawRacers, resultsTable } from "./racers.js";
+
+// (where challenge.js, daily.js and quick.js have always found them)
+export { drawRacers, ratingChange, resultsTable } from "./racers.js";
 
 /** @typedef {import("./types.js").App} App */
 /** @typedef {import("./types.js").Message} Message */
-
-/**
- * A racer's row in the racers' panel: a missing count is drawn as none (total: 52), a
- * missing status as playing.
- * @typedef {object} RacerRow
- * @property {string} name
- * @property {number} [home]
- * @property {number} [total]
- * @property {number} [moves]
- * @property {string} [status]
- * @property {boolean} [ghost]
- */
 
 /**
  * A member of a room as its `room` message lists them (docs/protocol.md): while the
@@ -49,129 +42,6 @@ import { placeCell, progressText, raceOverText, renamedIn } from "./ranking.js";
  */
 function playersOf(room) {
   return room.players;
-}
-
-// The racers' panel, a race's and a challenge's: a live bar per racer (cards home, moves,
-// how their game ended), one's own row lit, a ghost's marked as one.
-/**
- * @param {Element} box
- * @param {RacerRow[]} rows
- * @param {string | null} me the player's name
- * @param {string} [unit] the game's: `pairs` shows pairs off ("3/26 pairs"), as it plays
- */
-export function drawRacers(box, rows, me, unit) {
-  replace(
-    box,
-    rows.map((p) => {
-      const total = p.total || 52;
-      const home = p.home || 0;
-      const fill = h("div", { class: "fill" });
-      fill.style.width = `${Math.round((100 * home) / total)}%`;
-      const mine = p.name === me && !p.ghost;
-      return h(
-        "div",
-        {
-          class: `bar-row${mine ? " mine" : ""}${p.ghost ? " ghost" : ""}`,
-          dataset: { player: p.name, status: p.status || "playing" },
-        },
-        h(
-          "span",
-          { class: "who", title: p.ghost ? `${p.name}'s ghost: the recorded game` : p.name },
-          // (the name shortened with an ellipsis where it is long, never the tag after it)
-          h("span", { class: "name" }, p.name),
-          p.ghost ? h("span", { class: "tag ghost" }, "ghost") : null,
-        ),
-        h("div", { class: "track" }, fill),
-        h(
-          "span",
-          { class: "nums" },
-          `${progressText({ home, total }, unit)} · ${count(p.moves || 0, "move")}${p.status && p.status !== "playing" ? ` · ${statusText(p.status)}` : ""}`,
-        ),
-      );
-    }),
-  );
-}
-
-// Results ranked as a race's (a challenge's table too): rank, player (a ghost marked;
-// the name links to the replay, where one is named, as on the leaderboards), how it
-// ended, the time of a win, moves and cards home: narrow enough for a phone.
-/**
- * @param {Message[]} results as the server ranks them: rank, player, status, time_ms
- *   (null unless won), moves, home, total; replay and ghost where they apply
- * @param {string | null} me the player's name
- * @param {string} [unit] the game's: `pairs` counts pairs off (a column of pairs)
- */
-export function resultsTable(results, me, unit) {
-  // a rated race's (docs/ratings.md): each racer's rating after it, and its change
-  const rated = results.some((r) => typeof r.rating === "number");
-  // the hints each racer was given, where any was (a room made with hints allowed)
-  const hinted = results.some((r) => typeof r.hints === "number" && r.hints > 0);
-  // on a phone the result goes under the name (app.css), leaving the name the result's
-  // column to fit in
-  const rows = results.map((r) => {
-    // (one who left the room ranks below one who stayed with as many: said so)
-    const ended = r.left ? `${statusText(r.status)}, left` : statusText(r.status);
-    const result = r.review === "held" ? `${ended} (held for review)` : ended;
-    return h(
-      "tr",
-      {
-        class: `${r.ghost ? "ghost" : ""}${r.player === me && !r.ghost ? " mine" : ""}`,
-        dataset: { player: r.player },
-      },
-      h("td", { class: "n" }, placeCell(r, results)),
-      h(
-        "td",
-        {},
-        r.replay
-          ? h("a", { href: `/play#replay=${encodeURIComponent(r.replay)}`, title: `${r.player}'s replay` }, r.player)
-          : r.player,
-        r.ghost ? h("span", { class: "tag ghost" }, "ghost") : null,
-        h("span", { class: "result-under" }, result),
-      ),
-      h("td", { class: "result" }, result),
-      h("td", { class: "n" }, r.time_ms === null || r.time_ms === undefined ? "—" : clock(r.time_ms)),
-      h("td", { class: "n" }, String(r.moves)),
-      h("td", { class: "n" }, unit === "pairs" ? `${r.home / 2}/${r.total / 2}` : `${r.home}/${r.total}`),
-      hinted ? h("td", { class: "n" }, String(r.hints || 0)) : null,
-      rated ? h("td", { class: "n rating" }, ratingChange(r)) : null,
-    );
-  });
-  const table = h(
-    "table",
-    {},
-    h(
-      "thead",
-      {},
-      h(
-        "tr",
-        {},
-        [
-          "#",
-          "player",
-          "result",
-          "time",
-          "moves",
-          unit === "pairs" ? "pairs" : "home",
-          ...(hinted ? ["hints"] : []),
-          ...(rated ? ["rating"] : []),
-        ].map((t) => h("th", { class: t === "result" ? "result" : t === "player" ? "" : "n" }, t)),
-      ),
-    ),
-    h("tbody", {}, rows),
-  );
-  const replays = results.some((r) => r.replay) ? h("p", { class: "muted" }, "A name opens its replay.") : null;
-  return h("div", { class: "table-box results-table" }, table, replays);
-}
-
-/**
- * A racer's rating after a rated race and its change, "12 (+3)"; "" for one not rated.
- * @param {Message} result
- * @returns {string}
- */
-export function ratingChange(result) {
-  if (typeof result.rating !== "number") return "";
-  const change = Number(result.rating_change) || 0;
-  return `${result.rating} (${change >= 0 ? "+" : ""}${change})`;
 }
 
 export class RoomScreen {
@@ -203,7 +73,9 @@ export class RoomScreen {
     this.barsBox = h("div", { class: "bars" });
     this.gameBox = h("div", { class: "race-game" });
     this.resultsBox = h("div", { class: "results" });
-    this.root.append(this.headBox, this.countBox, this.barsBox, this.resultsBox, this.gameBox);
+    // what a screen reader is told of the race (its result), kept in the page
+    this.live = liveRegion();
+    this.root.append(this.live, this.headBox, this.countBox, this.barsBox, this.resultsBox, this.gameBox);
     this.update(room, null);
     if (race) this.raceStart(race);
     this.ticker = setInterval(() => this.tick(), 100);
@@ -308,7 +180,7 @@ export class RoomScreen {
       if (p.total !== undefined && !this.progress.has(p.name)) this.progress.set(p.name, p);
     }
     if (room.state === "closed") this.app.notice("the room was closed");
-    this.drawHead();
+    this.keptHead();
     this.drawBars();
     this.drawResults();
     this.tick();
@@ -474,6 +346,7 @@ export class RoomScreen {
     });
     replace(this.gameBox, this.game.root);
     this.game.draw();
+    this.game.focusStart();
     this.keepRacing(); // (at once: the logo pressed before the next tick led nowhere)
   }
 
@@ -504,7 +377,13 @@ export class RoomScreen {
     // had no `progress` to say so, and its bar said nothing until the page was loaded again)
     this.drawBars();
     this.drawResults();
-    this.drawHead();
+    this.keptHead();
+  }
+
+  // the heading drawn again, the focus kept on its button (the host's Start, one's Ready)
+  // through the redraw each room event makes
+  keptHead() {
+    keepFocus(this.headBox, () => this.drawHead());
   }
 
   drawBars() {
@@ -553,6 +432,7 @@ export class RoomScreen {
       replace(this.resultsBox);
       return;
     }
+    setText(this.live, raceOverText(results, this.me));
     const mine = results.find((r) => r.player === this.me && r.replay);
     if (mine && (!this.maker || this.maker.replay !== mine.replay))
       this.maker = { replay: mine.replay, node: challengeMaker(this.app, mine.replay) };
@@ -572,14 +452,15 @@ export class RoomScreen {
       // as a racer's: the time gone, and the time left rounded up (game.js)
       const now = this.app.link.serverNow();
       const left = room.end_at ? ` (${clock(Math.ceil((room.end_at - now) / 1000) * 1000)} left)` : "";
-      this.clockBox.textContent = `${clock(now - room.start_at)}${left}`;
+      setText(this.clockBox, `${clock(now - room.start_at)}${left}`);
     }
     if (room.state === "countdown" && room.start_at) {
       const left = room.start_at - this.app.link.serverNow();
-      this.countBox.textContent = left > 0 ? String(Math.ceil(left / 1000)) : "Go!";
+      // (written as it changes: a live region rewritten ten times a second is read over)
+      setText(this.countBox, left > 0 ? String(Math.ceil(left / 1000)) : "Go!");
       this.countBox.classList.add("on");
     } else {
-      this.countBox.textContent = "";
+      setText(this.countBox, "");
       this.countBox.classList.remove("on");
     }
     countdown(this.countBox.textContent); // a tick as each number shows

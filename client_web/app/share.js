@@ -6,6 +6,7 @@
 // line. The same game always gives the same challenge, so asking twice is harmless.
 
 import { button, h, replace } from "./dom.js";
+import { keepFocus } from "./focus.js";
 
 /**
  * A challenge as the server sends it (`challenge_create`'s reply, docs/protocol.md).
@@ -89,10 +90,16 @@ export function challengeMaker(app, replay) {
   const ask = async () => {
     try {
       const reply = await app.link.request("challenge_create", { replay });
-      replace(
+      // (pressed from the keyboard: the focus on the link's copy button that replaces it)
+      keepFocus(
         box,
-        h("p", { class: "muted" }, "Send this link: whoever opens it races your game's ghost on the same deal."),
-        shareBox(reply.challenge),
+        () =>
+          replace(
+            box,
+            h("p", { class: "muted" }, "Send this link: whoever opens it races your game's ghost on the same deal."),
+            shareBox(reply.challenge),
+          ),
+        () => box.querySelector("button"),
       );
     } catch (error) {
       note.textContent = error instanceof Error ? error.message : String(error);

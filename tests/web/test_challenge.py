@@ -190,6 +190,8 @@ def test_a_challenge_made_raced_cold_on_a_phone_and_from_its_replay(
         assert "ann's ghost · a solo game · resigned" in bob.inner_text(".challenge-head")
         assert bob.locator(".results tbody tr").count() == 1
         assert bob.locator('.results tr.ghost[data-player="ann"] .tag.ghost').count() == 1
+        # the name and its tag read as two words ("annghost" to a screen reader)
+        assert bob.get_by_role("cell", name="ann ghost resigned", exact=True).count() == 1
         assert bob.locator(".results a").count() == 0  # no replay of the deal before racing
         fits(bob)
         shot(bob, "phone-challenge")

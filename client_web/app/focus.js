@@ -1,0 +1,95 @@
+// @ts-check
+// Keeping the keyboard's place and telling screen readers what changed, for screens that
+// draw themselves again: a redraw that takes a focused control out of the page drops the
+// focus to <body> (the next Tab starts again from the top, and a screen reader says
+// nothing), and a live region made anew with its text already in it is not reliably
+// announced. So the focus is handed to the control's successor, found by what names it,
+// and each screen says what happens in one live region kept in the page, its text set in
+// place and only when it changes.
+
+/** the attributes that name a control across redraws, the first an element has */
+const NAMES = ["data-focus", "id", "data-pile", "data-act", "data-view", "aria-label"];
+
+/**
+ * What finds `node`'s successor after a redraw: a selector, or null for a node unnamed.
+ * @param {Element} node
+ * @returns {string | null}
+ */
+export function focusKey(node) {
+  for (const name of NAMES) {
+    const value = node.getAttribute(name);
+    if (value) return `${node.localName}[${name}="${CSS.escape(value)}"]`;
+  }
+  return null;
+}
+
+/**
+ * Whether `node` can take the focus now (drawn, not disabled).
+ * @param {Element | null | undefined} node
+ * @returns {node is HTMLElement}
+ */
+function focusable(node) {
+  return node instanceof HTMLElement && node.isConnected && !node.matches(":disabled, [hidden]");
+}
+
+/**
+ * Where the focus is in `root` before a redraw, to give back after it (the redraw may
+ * begin before the drawing: a kept node moved into a new one loses the focus then):
+ * call the function returned once the redraw is done. Where the redraw lost the focus it
+ * goes to the same node if it is still drawn, else to the one named as it was, else to
+ * `fallback`'s (a node in reach: the screen's heading, its next control).
+ * @param {Element} root
+ * @returns {(fallback?: () => Element | null | undefined) => void}
+ */
+export function holdFocus(root) {
+  const held = document.activeElement;
+  if (!(held instanceof HTMLElement) || held === root || !root.contains(held)) return () => {};
+  const key = focusKey(held);
+  return (fallback) => {
+    const now = document.activeElement;
+    // (the redraw put the focus somewhere itself, as a game's board does on its pile)
+    if (now === held || (now && now !== document.body)) return;
+    const next = [held, key ? root.querySelector(key) : null, fallback ? fallback() : null].find(focusable);
+    if (next) next.focus({ preventScroll: true });
+  };
+}
+
+/**
+ * Redraw `root` (`redraw`) keeping the focus, as `holdFocus` gives it back.
+ * @template T
+ * @param {Element} root
+ * @param {() => T} redraw
+ * @param {() => Element | null | undefined} [fallback]
+ * @returns {T}
+ */
+export function keepFocus(root, redraw, fallback) {
+  const back = holdFocus(root);
+  const out = redraw();
+  back(fallback);
+  return out;
+}
+
+/**
+ * Set `node`'s text only where it changes: a live region rewritten with the same words
+ * (a countdown's digit ten times a second) is read again, or read over.
+ * @param {Node} node
+ * @param {string} text
+ * @returns {boolean} whether it changed
+ */
+export function setText(node, text) {
+  if (node.textContent === text) return false;
+  node.textContent = text;
+  return true;
+}
+
+/**
+ * A screen's live region: unseen, polite, kept in the page from the screen's first draw
+ * (`say` sets its words in place).
+ * @returns {HTMLElement}
+ */
+export function liveRegion() {
+  const node = document.createElement("p");
+  node.className = "spoken live";
+  node.setAttribute("role", "status");
+  return node;
+}
