@@ -72,8 +72,10 @@ def test_ratings_in_the_lobby_the_results_and_the_profile(
     ann.wait_for(r"moves 1\b")
     for terminal in (ann, bob):
         # (one deal in thirty has no move left after its first pair: that game is lost)
-        # (a lost race game says "Lost: ..." or, once the race says so, "ended (lost)")
-        said = terminal.wait_for(r"legal: |Lost: |ended \(lost\)", timeout=15)
+        # (a lost race game says "Lost: ...", "Your game is over (lost)" or, once the
+        # race says so, "ended (lost)": the second, new, once failed the test on such a
+        # deal)
+        said = terminal.wait_for(r"legal: |Lost: |game is over \(lost\)|ended \(lost\)", timeout=15)
         if said.group(0) != "legal: ":
             continue
         terminal.type("resign")
