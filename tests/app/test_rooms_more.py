@@ -44,13 +44,24 @@ async def test_an_absent_racer_resigns_after_forfeit_after(server: Running) -> N
     await server.service.housekeeping.sweep()
     progress = await ann.event("progress", lambda e: e["player"] == "bob")
     assert progress["status"] == "resigned"
+    # the server resigned bob: said so, not as if he had given up
+    assert progress["forfeited"] is True
+    room = await ann.call("room_watch", code=code)
+    assert [p.get("forfeited", False) for p in room["players"]] == [False, True]
     await ann.call("resign")
     results = await ann.event("results")
     assert {r["player"]: r["status"] for r in results["results"]} == {
         "ann": "resigned",
         "bob": "resigned",
     }
-    _ = code
+    assert {r["player"]: r.get("forfeited", False) for r in results["results"]} == {
+        "ann": False,
+        "bob": True,
+    }
+    # a rematch deals bob (still in the room) in afresh: not marked
+    again = await ann.call("rematch")
+    assert [p["name"] for p in again["players"]] == ["ann", "bob"]
+    assert not [p for p in again["players"] if p.get("forfeited")]
 
 
 async def test_a_player_watching_their_own_room_hears_each_event_once(server: Running) -> None:

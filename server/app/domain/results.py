@@ -56,6 +56,8 @@ def rank(entries: list[tuple[Racer, LiveGame]], start_at_ms: int) -> list[dict[s
                 # (one who left the room ranks below one who stayed with as many: the
                 # table said "resigned" of both, and not why)
                 **({"left": True} if racer.left else {}),
+                # (resigned by the server, away too long: the table said "resigned")
+                **({"forfeited": True} if racer.forfeited else {}),
             }
         )
     return results

@@ -77,6 +77,8 @@ class Racer:
     gid: str | None = None
     #: left the room during a race: resigned, and not in the next one
     left: bool = False
+    #: resigned by the server, away from the race too long (``forfeit``)
+    forfeited: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -86,6 +88,7 @@ class Racer:
             "ready": self.ready,
             "gid": self.gid,
             "left": self.left,
+            **({"forfeited": True} if self.forfeited else {}),
         }
 
     @classmethod
@@ -97,6 +100,7 @@ class Racer:
             ready=data["ready"],
             gid=data.get("gid"),
             left=data.get("left", False),
+            forfeited=data.get("forfeited", False),
         )
 
 
@@ -406,6 +410,16 @@ def join(room: Room, pid: str, name: str, now_ms: int) -> list[Effect]:
     return [Persist(), Seat(pid), Announce()]
 
 
+def forfeit(room: Room, pid: str) -> list[Effect]:
+    """A racer away from the race longer than the server waits resigns (housekeeping),
+    marked ``forfeited``: the race said they resigned, as if they had given up."""
+    racer = room.racers.get(pid)
+    if room.state != RACING or racer is None or racer.left or racer.gid is None:
+        return []
+    racer.forfeited = True
+    return [Persist(), Resign(pid, racer.gid)]
+
+
 def rename(room: Room, pid: str, name: str) -> list[Effect]:
     """A racer has changed their name: the room shows the new one, in its last race's
     results too (the results kept of each race, and its replays, keep the name it was
@@ -507,7 +521,7 @@ def count_down(room: Room, now_ms: int, countdown_ms: int, seed: int) -> list[Ef
     room.start_at_ms = now_ms + countdown_ms
     members = room.members()
     for racer in members:
-        racer.ready = False
+        racer.ready = racer.forfeited = False
     pids = tuple(r.pid for r in members)
     return [Deal(room.race, seed, pids, now_ms), Persist(), Announce(), Arm()]
 

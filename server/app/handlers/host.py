@@ -69,6 +69,8 @@ class RoomHost(Part):
                 if standing is not None:
                     home, total, moves, status = standing
                     entry.update(home=home, total=total, moves=moves, status=status)
+                if racer.forfeited:
+                    entry["forfeited"] = True
             players.append(entry)
         # (a watcher who came after a racer left saw the race one racer short, and the
         # results then ranked someone they had never seen)

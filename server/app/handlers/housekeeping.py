@@ -11,11 +11,13 @@ from typing import Any
 from server.protocol import ProtocolError
 
 from ..domain import daily as d
+from ..domain import room as rm
 from ..domain.room import (
     COUNTDOWN,
     FINISHED,
     LOBBY,
     RACING,
+    RoomConflict,
 )
 from ..held import HeldRoom
 from ..periodic import Periodic
@@ -24,7 +26,7 @@ from .daily import DailyChallenge
 from .host import RoomHost
 from .keeper import GameKeeper
 from .races import Races
-from .steps import RoomSteps
+from .steps import Change, RoomSteps
 
 log = logging.getLogger("patience.service")
 
@@ -156,13 +158,10 @@ class Housekeeping(Part):
                     away = self._away_ms(racer.pid, racer.pid in online, now)
                     if away < limit or racer.gid is None:
                         continue
-                    live = await self.keeper.get_game(racer.gid, fresh=True)
-                    if live is not None and not live.finished:
-                        log.info("forfeit", extra={"room": room.code, "player": racer.name})
-                        try:
-                            await self.keeper.resign(live, room)
-                        except ProtocolError:  # another process forfeited them first
-                            continue
+                    try:
+                        await self.steps.step(room, self._forfeit(racer.pid, racer.gid))
+                    except (ProtocolError, RoomConflict):  # another process did it first
+                        continue
             if room.state in (LOBBY, FINISHED) and self.settings.host_grace and room.host:
                 await self._host_away(room, now, self.settings.host_grace * 1000)
             if room.state in (LOBBY, FINISHED) and not await self.stored_rooms.exists(room.code):
@@ -180,6 +179,18 @@ class Housekeeping(Part):
             # from Redis if asked for)
             if live.owner not in self.sessions or (live.finished and gid not in playing):
                 del self.games[gid]
+
+    def _forfeit(self, pid: str, gid: str) -> Change:
+        """The room step of a racer's forfeit, if their game is still being played."""
+
+        async def change(room: HeldRoom) -> list[rm.Effect]:
+            live = await self.keeper.get_game(gid, fresh=True)
+            if live is None or live.finished:
+                return []
+            log.info("forfeit", extra={"room": room.code, "player": live.owner})
+            return rm.forfeit(room, pid)
+
+        return change
 
     async def _host_away(self, room: HeldRoom, now: int, grace: int) -> None:
         """A lobby's or a finished race's host away (connected to no process) for

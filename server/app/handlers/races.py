@@ -93,6 +93,8 @@ class Races(Part):
                     "total": total,
                     "moves": moves,
                     "status": status,
+                    # (resigned by the server, away too long: not given up)
+                    **({"forfeited": True} if racer and racer.forfeited else {}),
                 }
             )
             for session in audience:
