@@ -56,7 +56,7 @@ from .model import (
     Model,
     stuck_note,
 )
-from .notices import progress_notice, room_notices, signed_out_notice
+from .notices import PASSING_MS, progress_notice, room_notices, signed_out_notice
 from .places import place_of
 from .quick_words import result_message as quick_result
 from .review import review_page
@@ -250,7 +250,7 @@ class Client:
             model.link = ""
             if self.conn is not None:
                 model.offset_ms = self.conn.offset_ms
-            model.say("Reconnected.", GOOD)
+            model.say("Reconnected.", GOOD, now_ms() + PASSING_MS)  # (not for minutes)
         elif state == SIGNED_OUT:
             model.link = "signed out"
             model.changed()

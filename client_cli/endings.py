@@ -373,9 +373,16 @@ def left_room(model: Model, after: str | None = None, *, unheard: str | None = N
 
 
 def _others_in(room: Mapping[str, Any], me: str | None) -> bool:
-    """Whether anyone but ``me`` is still in the room (so a rematch may come there)."""
+    """Whether anyone but ``me`` is still in the room (so a rematch may come there): not
+    a racer who left the race (kept in its ``players``, marked ``left``, by the model).
+
+    >>> _others_in({"players": [{"name": "ann"}, {"name": "bob", "left": True}]}, "ann")
+    False
+    """
     players = room.get("players") or []
-    return any(isinstance(p, Mapping) and p.get("name") != me for p in players)
+    return any(
+        isinstance(p, Mapping) and p.get("name") != me and not p.get("left") for p in players
+    )
 
 
 def with_made(model: Model, said: str) -> str:

@@ -13,6 +13,10 @@ from __future__ import annotations
 
 from .commands import KEYS, NUMBERED, Action, interpret, numbered_piles
 from .model import Model
+from .results import raced
+
+#: what the keys line after a race offers for the player's own game in it
+OWN_GAME = "c challenge a friend · review · "
 
 
 def key_words(model: Model) -> str:
@@ -41,6 +45,10 @@ def key_words(model: Model) -> str:
         words = KEYS[f"{context}-guest"]
     if context == "finished" and (model.room or {}).get("quick"):
         words = KEYS["finished-quick"]  # (a quick room has no host, and no rematch)
+    if context == "finished" and not raced(model):
+        # one who joined after the race has no game of it to challenge a friend with or
+        # review: the line offered c, which then said so
+        words = words.replace(OWN_GAME, "")
     race = model.challenge
     if context in ("challenge-countdown", "challenge-wait") and race is not None and not race.cid:
         # a quick race's ghosts, or none (a fresh deal, alone)

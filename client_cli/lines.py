@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 import os
+import re
 import sys
 import textwrap
 from collections.abc import Sequence
@@ -161,17 +162,25 @@ def aside(message: str) -> None:
     print(between_words(message, width) if width else message.replace(KEPT, " "), file=sys.stderr)
 
 
+#: words a message keeps on one line: a rating and its change ("Your rating: -4" / "(+1).")
+TOGETHER = re.compile(r"\b(?:[Yy]our )?[Rr]ating: -?\d+ \([+-]\d+\)\.?")
+
+
 def wrap(text: str, width: int, style: str, most: int) -> list[Text]:
     """``text`` in at most ``most`` lines of ``width``, wrapped between words (never at a
-    word's hyphen: "patience-" / "race"), the last shortened if it must be.
+    word's hyphen: "patience-" / "race", nor inside :data:`TOGETHER`), the last shortened
+    if it must be.
 
     >>> [t.plain for t in wrap("to play as yourself: patience-race link CODE", 30, "", 3)]
     ['to play as yourself:', 'patience-race link CODE']
+    >>> [t.plain for t in wrap("You came 2nd. Your rating: -4 (+1).", 30, "", 2)]
+    ['You came 2nd.', 'Your rating: -4 (+1).']
     """
+    text = TOGETHER.sub(lambda found: found.group().replace(" ", KEPT), text)
     lines = textwrap.wrap(text, width=max(width, 10), break_on_hyphens=False) or [""]
     if len(lines) > most:
         lines = [*lines[: most - 1], textwrap.shorten(" ".join(lines[most - 1 :]), width)]
-    return [fit(Text(line, style=style), width) for line in lines]
+    return [fit(Text(line.replace(KEPT, " "), style=style), width) for line in lines]
 
 
 class HeadersWhole:

@@ -16,7 +16,7 @@ from .board_race import BoardRace
 from .challenge import ChallengeRace
 from .difficulty import difficulty_of
 from .page import Page, fixed
-from .racers import own_status, with_leavers
+from .racers import own_status, with_leavers, with_left
 from .sanitize import clean
 
 #: screens
@@ -180,6 +180,8 @@ class Model:
     room: dict[str, Any] | None = None
     message: str = ""
     tone: str = INFO
+    #: local ms: when a message said in passing goes ("Reconnected."), else None
+    passes_at: int | None = None
     #: the state of the connection when it is not simply up ("reconnecting in 2 s")
     link: str = ""
     offset_ms: int = 0
@@ -213,9 +215,10 @@ class Model:
     def changed(self) -> None:
         self.version += 1
 
-    def say(self, text: str, tone: str = INFO) -> None:
+    def say(self, text: str, tone: str = INFO, passes_at: int | None = None) -> None:
         self.message = text
         self.tone = tone
+        self.passes_at = passes_at
         self.changed()
 
     def set_games(self, games: Any) -> None:
@@ -458,6 +461,8 @@ class Model:
         if isinstance(made, int) and isinstance(shown, int) and made < shown:
             return  # older than what we show (a resume overtaken by events)
         state = room.get("state")
+        if state == RACING:  # (those who left the race on are in it still)
+            room["players"] = with_left(room.get("players"), room.get("left"))
         if state == RACING and old is not None and old.get("race") == room.get("race"):
             room["players"] = with_leavers(old.get("players"), room.get("players"))
         self.room = room

@@ -1,5 +1,5 @@
 """What changed in a room, said in a few words: "bob joined", "bob is ready", "everyone is
-ready: s to start", "bob finished 1st", "bob left".
+ready: s to start", "bob finished 1st", "bob left", "you host the room now".
 
 Pure: :func:`room_notices` compares the room message shown with the one that replaces it;
 :func:`progress_notice` reads a racer's ``progress`` event against the room as it stood.
@@ -20,6 +20,8 @@ without reading the roster.
 >>> renamed = {**ready, "players": [{"name": "ann"}, {"name": "bobby", "ready": True}]}
 >>> room_notices(ready, renamed, me="ann"), room_notices(ready, renamed, me="bobby")
 (['bob is bobby now'], [])
+>>> room_notices(after, {**after, "host": "bob", "players": [{"name": "bob"}]}, me="bob")
+['ann left', 'you host the room now: s starts the race']
 """
 
 from __future__ import annotations
@@ -29,6 +31,10 @@ from typing import Any
 
 from .places import ordinal
 from .sanitize import clean
+
+#: how long a notice said in passing stays (``Reconnected.``: on a watcher's line, which
+#: nothing else replaced, it stayed for minutes), as the browser's notices stay 6 s
+PASSING_MS = 6_000
 
 
 def _players(room: Mapping[str, Any] | None) -> dict[str, Mapping[str, Any]]:
@@ -95,7 +101,25 @@ def room_notices(
     same = {renamed.get(name, name) for name in old} == set(new)  # (a new name: the same)
     if everyone and host == me and (not was_everyone or not same):
         out.append("everyone is ready: s to start")
+    was_host = before.get("host")
+    was_host = renamed.get(was_host, was_host) if isinstance(was_host, str) else was_host
+    if me is not None and host == me and was_host != me and not after.get("quick"):
+        out.append(host_notice(after.get("state")))
     return out
+
+
+def host_notice(state: Any) -> str:
+    """What the player is told as the room's host passes to them (the host left): nothing
+    said it, and they waited for a rematch only they could call.
+
+    >>> host_notice("finished"), host_notice("lobby")
+    ('you host the room now: m calls a rematch', 'you host the room now: s starts the race')
+    """
+    if state == "finished":
+        return "you host the room now: m calls a rematch"
+    if state == "lobby":
+        return "you host the room now: s starts the race"
+    return "you host the room now"
 
 
 def progress_notice(room: Mapping[str, Any] | None, event: Mapping[str, Any]) -> str:

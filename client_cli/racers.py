@@ -1,6 +1,6 @@
 """What a room's messages say of its racers, read into the model (:mod:`.model`): those
-who left a race while it ran, and how the player's own game ended by the race's results.
-Pure functions over the messages."""
+who left a race while it ran (seen leaving, or listed in the message's ``left``), and how
+the player's own game ended by the race's results. Pure functions over the messages."""
 
 from __future__ import annotations
 
@@ -19,19 +19,36 @@ def with_leavers(before: Any, now: Any) -> list[Any]:
     >>> with_leavers(before, [{"name": "ann", "status": "playing"}])[1]
     {'name': 'bob', 'status': 'resigned', 'left': True, 'present': False}
     """
-    listed = [p for p in now or [] if isinstance(p, Mapping)]
-    names = {p.get("name") for p in listed}
-    gone = [
+    return _after(now, before)
+
+
+def with_left(players: Any, left: Any) -> list[Any]:
+    """A racing room's racers: those in it (``players``), then those its message lists
+    as having left the race on (``left``), marked as :func:`with_leavers` marks one seen
+    leaving (a watcher who came after a racer left never saw them, and the results then
+    ranked someone never seen).
+
+    >>> with_left([{"name": "ann"}], [{"name": "bob", "home": 4, "status": "resigned"}])[1]
+    {'name': 'bob', 'home': 4, 'status': 'resigned', 'left': True, 'present': False}
+    """
+    return _after(players, left)
+
+
+def _after(listed: Any, gone: Any) -> list[Any]:
+    """``listed``, then those of ``gone`` not in it, marked as out of the room."""
+    kept = [p for p in listed or [] if isinstance(p, Mapping)]
+    names = {p.get("name") for p in kept}
+    out = [
         {
             **p,
             "status": "resigned" if p.get("status", "playing") == "playing" else p["status"],
             "left": True,
             "present": False,
         }
-        for p in before or []
+        for p in gone or []
         if isinstance(p, Mapping) and p.get("name") not in names
     ]
-    return [*listed, *gone]
+    return [*kept, *out]
 
 
 def own_status(results: Any, gid: str, me: str | None) -> str | None:

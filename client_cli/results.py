@@ -22,7 +22,7 @@ from .lines import (
     split_line,
     status_words,
 )
-from .model import Model
+from .model import WATCH, Model
 from .places import place_cell
 from .sanitize import clean
 
@@ -173,12 +173,31 @@ def is_me(player: Mapping[str, Any], me: str | None) -> bool:
     return me is not None and player.get("name") == me and not player.get("ghost")
 
 
+def raced(model: Model) -> bool:
+    """The player's own game of the race on show is over: a game to replay, to challenge
+    a friend with, to review (one who joined the room after it has none)."""
+    game = model.game
+    return game is not None and game.kind == "race" and game.over
+
+
+def replays_line(model: Model, *, own: bool) -> str:
+    """The command that replays anyone's game of the results: "Others" under the line of
+    one's own replay (``own``); else "Replays" (a watcher was told "Others", with no
+    line of their own for it to follow).
+
+    >>> replays_line(Model(server="ws://127.0.0.1:8765"), own=False)
+    'Replays: patience-race replay ID, ID from the table'
+    """
+    said = f"{command(model.server, 'replay ID')}, ID from the table"
+    return f"Others: {said}" if own else f"Replays: {said}"
+
+
 def results_page(model: Model, width: int) -> tuple[str, str]:
     """The results as a page over the room (its title, its text): the whole table at
     ``width``, each racer's replay id and rating with it, for a screen too short for it."""
     room = model.room or {}
     lines = [line.plain for line in results_table(model, width)[1:]]
-    said = f"Others: {command(model.server, 'replay ID')}, ID from the table"
+    said = replays_line(model, own=model.screen != WATCH and raced(model))
     lines += [
         "",
         # (indented as the table's lines and as on the room's screen: it stood at the edge)

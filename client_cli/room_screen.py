@@ -1,6 +1,6 @@
 """A race room's screens, drawn from the model by pure functions: the racers beside the
-board, the lobby's roster, the countdown, the results, and the room's body (lobby,
-countdown, a race watched, results)."""
+board, the lobby's roster, the countdown, the results and who is in the room for the
+rematch, and the room's body (lobby, countdown, a race watched, results, closed)."""
 
 from __future__ import annotations
 
@@ -19,7 +19,15 @@ from .lines import (
     status_words,
 )
 from .model import COUNTDOWN, FINISHED, LOBBY, RACING, Model
-from .results import is_me, nearest, progress, results_table, short_results
+from .results import (
+    is_me,
+    nearest,
+    progress,
+    raced,
+    replays_line,
+    results_table,
+    short_results,
+)
 from .sanitize import clean
 
 #: a bar's partial cell, by eighths
@@ -254,15 +262,20 @@ def summary(
     width: int,
     sep: str,
     pairs: bool = False,
+    won: str = "✓",
 ) -> Text:
     """The racers in a line, under a board that leaves no room beside it: each one's name
-    and cards home (pairs off, where cards leave in pairs), in the order given; where they
-    do not all fit in ``width``, as many as fit of those nearest the player, and how many
-    more."""
+    and cards home (pairs off, where cards leave in pairs) and a short mark of how their
+    game stands (:func:`short_mark`; ``won``, a win's), best first as the panel has them
+    (in the order given, the leader came last at 60x20, and "resigned" and "away" went
+    unsaid); where they do not all fit in ``width``, as many as fit of those nearest the
+    player, and how many more."""
+    players = sorted(players, key=standing)
 
     def item(p: Mapping[str, Any], most: int = 12) -> str:
         mark = GHOST if p.get("ghost") else ""
-        return f"{clean(p.get('name', ''), most)}{mark} {progress(p, pairs)}"
+        status = short_mark(p, won)
+        return f"{clean(p.get('name', ''), most)}{mark} {progress(p, pairs)}{status}"
 
     line = sep.join(item(p, 20) for p in players)
     if len(line) <= width:  # the names whole where the line has room for them
@@ -270,10 +283,8 @@ def summary(
     line = sep.join(item(p) for p in players)
     if len(line) <= width or len(players) < 2:
         return fit(Text(line, style="bold"), width)
-    best_first = sorted(players, key=standing)
     for keep in range(len(players) - 1, 0, -1):
-        chosen = {id(best_first[n]) for n in nearest(best_first, me, keep)}
-        shown = [p for p in players if id(p) in chosen]
+        shown = [players[n] for n in nearest(players, me, keep)]
         rest = f"{sep}+{len(players) - keep} more"
         line = sep.join(item(p) for p in shown)
         if len(line) + len(rest) <= width:
@@ -281,6 +292,26 @@ def summary(
     text = Text(line, style="bold")
     text.append(rest, style="dim")
     return fit(text, width)
+
+
+def short_mark(player: Mapping[str, Any], won: str = "✓") -> str:
+    """How a racer's game stands, in the fewest letters, after their cards home in the
+    line under a board: ``won`` (the panel's mark), ``x`` (lost, resigned or out of
+    time, as the panel marks them where its word has no room), ``left`` (left the room
+    during the race, as the panel says), ``away``; nothing while they play.
+
+    >>> [short_mark(p) for p in ({"status": "won"}, {"status": "resigned"},
+    ...  {"status": "resigned", "left": True}, {"present": False}, {"status": "playing"})]
+    [' ✓', ' x', ' left', ' away', '']
+    """
+    status = clean(player.get("status", ""), 12)
+    if status == "won":
+        return f" {won}"
+    if player.get("left"):
+        return " left"
+    if status in ("lost", "resigned", "timeout"):
+        return " x"
+    return " away" if not player.get("present", True) else ""
 
 
 #: after a ghost's name in the racers' panel
@@ -318,6 +349,43 @@ def _copied(line: str, width: int, indent: int = 2, style: str = "", hang: int =
             break_on_hyphens=False,
         )
     ]
+
+
+def rematch_roster(model: Model, width: int) -> list[Text]:
+    """Who is in the room after a race, for its rematch, as the browser's name chips show
+    it: the results list racers who have gone since, and not those who came for the
+    rematch (only a passing "ivy joined" said so). None in a quick race's room (it has no
+    rematch).
+
+    >>> model = Model(me="gus")
+    >>> model.room = {"players": [{"name": "fay", "host": True}, {"name": "gus"},
+    ...                           {"name": "ivy", "present": False}]}
+    >>> [line.plain for line in rematch_roster(model, 80)]
+    ['  In the room for the rematch: fay (host), gus, ivy (away)']
+    """
+    room = model.room or {}
+    if room.get("quick"):
+        return []
+    names = []
+    for p in room.get("players") or []:
+        if isinstance(p, Mapping):
+            away = not p.get("present", True)
+            marks = [word for word, on in (("host", p.get("host")), ("away", away)) if on]
+            name = clean(p.get("name", ""), 20)
+            names.append(f"{name} ({', '.join(marks)})" if marks else name)
+    return _copied(f"In the room for the rematch: {', '.join(names)}", width) if names else []
+
+
+def _same_racers(room: Mapping[str, Any]) -> bool:
+    """Whether the room's members are the last race's racers, no one gone or come since:
+    its roster then tells nothing the results do not.
+
+    >>> _same_racers({"players": [{"name": "a"}], "results": [{"player": "a"}]})
+    True
+    """
+    members = {p.get("name") for p in room.get("players") or [] if isinstance(p, Mapping)}
+    racers = {r.get("player") for r in room.get("results") or [] if isinstance(r, Mapping)}
+    return members == racers
 
 
 def roster(model: Model, width: int) -> list[Text]:
@@ -433,12 +501,12 @@ def room_body(model: Model, width: int, height: int, now: int, *, watching: bool
     elif state == FINISHED:
         replay: list[Text] = []
         game = model.game
-        if not watching and game is not None and game.kind == "race" and game.over:
+        if not watching and game is not None and raced(model):
             replay = _copied(f"Replay: {command(model.server, f'replay {game.gid}')}", width)
         others: list[Text] = []
         if any(isinstance(r, Mapping) and r.get("replay") for r in room.get("results") or []):
-            said = f"Others: {command(model.server, 'replay ID')}, ID from the table"
-            others = _copied(said, width)
+            others = _copied(replays_line(model, own=bool(replay)), width)
+        members = rematch_roster(model, width)
         last: list[Text] = []
         if not watching:
             if room.get("quick"):
@@ -450,12 +518,23 @@ def room_body(model: Model, width: int, height: int, now: int, *, watching: bool
                 host = clean(room.get("host") or "", 20)
                 last = _copied(f"{host} may call a rematch; q leaves the room.", width)
         table = results_table(model, width)
-        if len(table) + len(replay) + len(others) + len(last) > height:
+        short = len(table) + len(replay) + len(others) + len(members) + len(last) > height
+        if short and _same_racers(room):  # (it names no one the table does not)
+            members = []
+        if len(table) + len(replay) + len(others) + len(members) + len(last) > height:
             # too few rows for the whole table (eight racers at 60x20): a line a racer,
             # the rest a key away, and the line of who calls the rematch kept
-            table, others = short_results(model, width, height - len(replay) - len(last)), []
-        out += [*table, Text(""), *replay, *others, *last]
+            rows = height - len(replay) - len(members) - len(last)
+            table, others = short_results(model, width, rows), []
+        out += [*table, Text(""), *replay, *others, *members, *last]
     else:
+        # (the closed event of a room closed once its race was over keeps its results: a
+        # watcher's screen was the closed line alone, as the browser keeps the table)
+        if any(isinstance(r, Mapping) for r in room.get("results") or []):
+            table = results_table(model, width)
+            if len(table) + 2 > height:
+                table = short_results(model, width, height - 2)
+            out += [*table, Text("")]
         out.append(Text(f"  Room {code} is closed."))
     # a short screen loses the blank lines first, from the top: the results of three
     # racers at 20 rows lost the line saying who calls the rematch

@@ -446,7 +446,8 @@ def _table(model: Model, width: int, height: int, now: int) -> tuple[list[Text],
     board = draw_board(
         game.view, width, height - 1, ascii=model.ascii, legal=legal, picked=model.picked
     )
-    return [*board.lines, summary(players, model.me, width, g.sep, game.pairs)], board.spots
+    line = summary(players, model.me, width, g.sep, game.pairs, won=g.won.split()[0])
+    return [*board.lines, line], board.spots
 
 
 def page_height(height: int) -> int:

@@ -307,6 +307,8 @@ class Tui:
         size = get_app().output.get_size()
         now = now_ms()
         model = self.client.model
+        if model.passes_at is not None and now >= model.passes_at:
+            model.say("")  # a message said in passing has gone
         key = (model.version, size.columns, size.rows, now // 250)
         if self._cache is None or self._cache[0] != key:
             hits: list[Hit] = []

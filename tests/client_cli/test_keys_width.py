@@ -41,6 +41,18 @@ def finished(me: str, **room: object) -> Model:
     return in_room("finished", me=me, results=[{"rank": 1, "player": "ann"}], **room)
 
 
+def raced(**room: object) -> Model:
+    """ann's race over, her game in it over (the keys line offers it to challenge a
+    friend with, to review)."""
+    made = racing()
+    assert made.game is not None
+    made.apply_resigned({"game": made.game.gid, "status": "resigned"}, NOW)
+    made.apply_results({"code": "8GY8VQ", "race": 1, "results": [{"rank": 1, "player": "ann"}]})
+    if room:
+        made.enter_room({**(made.room or {}), **room})
+    return made
+
+
 def watching() -> Model:
     made = in_room("racing")
     made.screen = WATCH
@@ -68,7 +80,8 @@ STATES: dict[str, tuple[Callable[[], Model], str]] = {
     "racing, not in it": (lambda: in_room("racing", me="bob"), "q leave"),
     "finished, host": (lambda: finished("ann"), "q leave"),
     "finished, guest": (lambda: finished("bob"), "q leave"),
-    "finished, quick": (lambda: finished("bob", quick=True), "q leave"),
+    "finished, raced": (raced, "q leave"),
+    "finished, quick": (lambda: raced(quick=True), "q leave"),
     "closed": (lambda: in_room("closed"), "q quit"),
     "watching": (watching, "q stop"),
     **{f"playing {game}": (partial(playing, game), "q quit") for game in (

@@ -205,7 +205,8 @@ def test_results() -> None:
     check_golden("screen-results", shown)
     # every racer's replay id, whole, beside the longest name
     assert re.search(r"catherine_of_aragon .* 2/52 +ca7ca7ca7ca7ca7c\n", shown), shown
-    assert "Others: patience-race replay ID, ID from the table" in shown
+    # (ann has no game of the race here, no line of her own replay: "Others" followed none)
+    assert "Replays: patience-race replay ID, ID from the table" in shown
 
 
 def test_results_say_who_left_the_room() -> None:
@@ -387,7 +388,11 @@ def test_watching_a_race_of_pairs_counts_pairs() -> None:
 
 
 def test_the_results_of_a_quick_race_offer_no_rematch() -> None:
-    shown = screen(in_room("finished", results=RESULTS, quick=True))
+    model = racing()
+    assert model.game is not None
+    model.apply_resigned({"game": model.game.gid, "status": "resigned"}, NOW)
+    model.enter_room(room("finished", results=RESULTS, quick=True))
+    shown = screen(model)
     assert "rematch" not in shown.replace("has no rematch", ""), shown
     assert "A quick race has no rematch: patience-race quick gate races again." in shown
     assert "c challenge a friend · review · q leave (then patience-race quick: another)" in shown

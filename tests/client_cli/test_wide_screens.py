@@ -81,12 +81,13 @@ def test_a_ghosts_whole_name_in_a_quick_race_against_ghosts() -> None:
 
 def test_the_results_page_keeps_the_others_line_indented() -> None:
     """Page Down over a race's results at 132x40: "Others: patience-race replay ID ..."
-    stood at the page's edge, where the room's screen and the table have it two in."""
+    stood at the page's edge, where the room's screen and the table have it two in.
+    (Here "Replays": ann has no game of the race, no replay line of her own.)"""
     model = in_room("finished", results=RESULTS)
     on_screen = plain(render_screen(model, 132, 39, NOW))
-    assert "\n  Others: patience-race replay ID, ID from the table\n" in on_screen, on_screen
+    assert "\n  Replays: patience-race replay ID, ID from the table\n" in on_screen, on_screen
     title, _ = results_page(model, 132)
     model.open_page(title, lambda w: results_page(model, w)[1].split("\n"))
     paged = plain(render_screen(model, 132, 39, NOW))
-    assert "\n  Others: patience-race replay ID, ID from the table\n" in paged, paged
+    assert "\n  Replays: patience-race replay ID, ID from the table\n" in paged, paged
     assert "\n  1   bob " in paged, paged  # (as the table's lines)
