@@ -493,7 +493,7 @@ class Model:
         name = msg.get("player")
         for player in room.get("players") or []:
             if isinstance(player, dict) and player.get("name") == name:
-                for key in ("home", "total", "moves", "status"):
+                for key in ("home", "total", "moves", "status", "forfeited"):
                     if key in msg:
                         player[key] = msg[key]
         self.changed()

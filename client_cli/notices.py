@@ -132,6 +132,8 @@ def progress_notice(room: Mapping[str, Any] | None, event: Mapping[str, Any]) ->
     'bob finished 2nd'
     >>> progress_notice(room, {"player": "bob", "status": "resigned"})
     'bob resigned'
+    >>> progress_notice(room, {"player": "bob", "status": "resigned", "forfeited": True})
+    'bob resigned (away too long)'
     >>> progress_notice(room, {"player": "bob", "status": "playing"})
     ''
     """
@@ -146,6 +148,8 @@ def progress_notice(room: Mapping[str, Any] | None, event: Mapping[str, Any]) ->
         return f"{name} finished {ordinal(done + 1)}"
     if status == "timeout":
         return f"{name} ran out of time"
+    if event.get("forfeited") is True:  # (the server resigned them: not given up)
+        return f"{name} resigned (away too long)"
     return f"{name} {clean(status, 12)}"
 
 

@@ -106,6 +106,8 @@ def _results(
         status = status_words(clean(r.get("status", ""), 12))
         if r.get("left") is True:  # (ranked below one who stayed with as many: why)
             status += ", left"
+        if r.get("forfeited") is True:  # (the server resigned them: not given up)
+            status += ", away too long"
         if whole and r.get("review") == "held":  # (the pace check: not on the race boards)
             status += " (held for review)"
         table.add_row(

@@ -122,7 +122,11 @@ def _status_word(player: Mapping[str, Any], g: Glyphs) -> Text:
     if status == "won":
         return Text(g.won, style="bold green")
     if status in ("lost", "resigned", "timeout"):
-        return Text("left" if player.get("left") else status_words(status, short=True), style="red")
+        if player.get("left"):
+            return Text("left", style="red")
+        if player.get("forfeited"):  # (the server resigned them, away too long)
+            return Text("forfeit", style="red")
+        return Text(status_words(status, short=True), style="red")
     return Text("")
 
 

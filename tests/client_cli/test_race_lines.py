@@ -10,6 +10,7 @@ from typing import Any
 
 from client_cli.endings import result_note
 from client_cli.model import WATCH, Model
+from client_cli.notices import progress_notice
 from client_cli.room_screen import race_panel
 
 from .test_screen import RESULTS, START, in_room, racing, room, screen
@@ -84,3 +85,22 @@ def test_a_rating_is_kept_with_its_change_on_the_message_line() -> None:
         for width in (47, 60, 64):
             shown = screen(model, width=width)
             assert "Your rating: -4 (+1)." in shown, shown  # (one line's)
+
+
+def test_a_racer_the_server_resigned_for_being_away_is_said_so() -> None:
+    """A racer away longer than the server waits is resigned by it (``forfeited``): the
+    notice, the panel and the results table said "resigned", as if they had given up."""
+    model = in_room("racing")
+    assert model.room is not None
+    cat = {"code": model.room["code"], "player": "catherine_of_aragon", "home": 2, "total": 52}
+    assert progress_notice(model.room, {**cat, "status": "playing", "moves": 3}) == ""
+    model.room["players"][2]["status"] = "playing"
+    said = progress_notice(model.room, {**cat, "status": "resigned", "forfeited": True})
+    assert said == "catherine_of_aragon resigned (away too long)"
+    model.apply_progress({**cat, "moves": 3, "status": "resigned", "forfeited": True})
+    panel = [line.plain for line in race_panel(model, 60)]
+    assert [line for line in panel if "catherine" in line and line.endswith("forfeit")], panel
+    finished = in_room("finished")
+    forfeited = [{**r, "forfeited": True} if r["rank"] == 3 else r for r in RESULTS]
+    finished.apply_results({"code": "8GY8VQ", "results": forfeited})
+    assert "resigned, away too long" in screen(finished, width=100), screen(finished, width=100)
