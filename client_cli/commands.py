@@ -278,14 +278,29 @@ def interpret(
     return Action("move", move)  # the server reads it, and says why if it is refused
 
 
-def completions(text: str, context: str, legal: Sequence[str], can_undo: bool = True) -> list[str]:
+def completions(
+    text: str,
+    context: str,
+    legal: Sequence[str],
+    can_undo: bool = True,
+    *,
+    home: bool = True,
+    hint: bool = True,
+) -> list[str]:
     """What Tab offers for the text typed so far: the legal moves it begins (and, playing,
-    the words ``home``, ``undo``, ``hint`` and ``resign``; ``undo`` only where a move can
-    be taken back, as the keys line says it: a fresh deal offered it)."""
+    the words ``home``, ``undo``, ``hint`` and ``resign``), each word only where the keys
+    line offers it: ``undo`` where a move can be taken back (a fresh deal offered it),
+    ``home`` where cards go home one at a time (not the pair games), ``hint`` where hints
+    are allowed (not a room made without them).
+
+    >>> completions("h", "play", [], home=False), completions("h", "play", [], hint=False)
+    (['hint'], ['home'])
+    """
     if context != "play":
         return []
     typed = normalize(text)
-    words = [*legal, "home", *(["undo"] if can_undo else []), "hint", "resign"]
+    words = [*legal, *(["home"] if home else []), *(["undo"] if can_undo else [])]
+    words += [*(["hint"] if hint else []), "resign"]
     return [w for w in words if w.startswith(typed)]
 
 

@@ -258,7 +258,9 @@ class Tui:
         legal = game.legal if game is not None else []
         context = "play" if model.confirm == "stuck" else model.context()
         can_undo = game is None or game.view.get("can_undo") is not False  # (as keys_line)
-        options = completions(text, context, legal, can_undo)
+        # (as the keys line: no home in the pair games, no hint where hints are off)
+        home = game is None or not game.pairs
+        options = completions(text, context, legal, can_undo, home=home, hint=model.hints_allowed)
         self._cycle, self._at = [], 0
         if not options:
             model.choices = []

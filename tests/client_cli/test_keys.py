@@ -103,6 +103,26 @@ def test_tab_offers_undo_only_where_a_move_can_be_taken_back(
     assert ann.exit_code() == 0
 
 
+def test_tab_offers_home_only_where_cards_go_home_one_at_a_time(
+    server_process: ServerProcess, tmp_path: Path, terminals: list[Terminal]
+) -> None:
+    """Nestor pairs cards off: nothing goes home a card at a time (the keys line has no
+    ``+ home``), yet Tab offered ``home``."""
+    ann = start(terminals, server_process, tmp_path, "play", "nestor", "--seed", "1")
+    register(ann, "ann")
+    ann.wait_for(LEGAL)
+    ann.type("ho", enter=False)
+    ann.child.send("\t")
+    ann.wait_for(r"nothing legal begins 'ho'")
+    ann.child.send("\x15")  # Ctrl-U empties the line
+    ann.type("hi", enter=False)
+    ann.child.send("\t")
+    ann.wait_for(r"> hint")
+    ann.child.send("\x15")
+    ann.type("q")
+    assert ann.exit_code() == 0
+
+
 def test_numbered_piles_take_a_hash(
     server_process: ServerProcess, tmp_path: Path, terminals: list[Terminal]
 ) -> None:
