@@ -13,6 +13,7 @@ import { markDailies } from "./dailymarks.js";
 import { ratingsBox } from "./ratings.js";
 import { keyTried, recoveryBox, recoveryForm } from "./recovery.js";
 import { nameField, renameBox } from "./rename.js";
+import { servedName } from "./title.js";
 
 /** @typedef {import("./types.js").App} App */
 /** @typedef {import("./types.js").Message} Message */
@@ -140,7 +141,9 @@ export function nameForm(door, code, challenge) {
     root: h(
       "section",
       { class: "welcome" },
-      h("h1", {}, heading),
+      // (the tab's title, title.js: as the server gave the page, which names the room or
+      // the challenge a link is to)
+      h("h1", { "data-title": servedName() || null }, heading),
       line ? h("p", { class: "invite" }, line) : null,
       h(
         "p",
@@ -219,7 +222,8 @@ export function homeScreen(door) {
         button("Back to the race", () => app.go(`/r/${racing.code}`), { "data-act": "back-to-race" }),
       )
     : null;
-  const hello = h("h1", {}, `Hello, ${app.player ? app.player.name : ""}`); // (signed in: route() says so)
+  // (signed in: route() says so; the tab's title calls the screen what it is, title.js)
+  const hello = h("h1", { "data-title": "Games" }, `Hello, ${app.player ? app.player.name : ""}`);
   const rename = renameBox(app.player ? app.player.name : "", {
     request: (type, fields) => app.link.request(type, fields),
     renamed: (player) => {

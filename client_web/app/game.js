@@ -19,7 +19,7 @@ import { challengeMaker } from "./share.js";
 import { cardsMove } from "./motion.js";
 import { ended, lostNote, lostText } from "./ending.js";
 import { reviewBox } from "./review.js";
-import { errorText } from "./link.js";
+import { ServerError, errorText } from "./link.js";
 import { cardWords } from "./cards.js";
 import { holdFocus, liveRegion, setText } from "./focus.js";
 import { shortcutsHelp } from "./shortcuts.js";
@@ -71,6 +71,9 @@ function pileAt(target) {
 
 /** the longest move the server reads (protocol.md, `move`) */
 const MOVE_MOST = 64;
+
+/** @type {Record<string, string>} the piles said by their kind where a card cannot go */
+const PLACES = { stock: "the stock", talon: "the talon", waste: "the waste", reserve: "the reserve" };
 
 export class GameScreen {
   /**
@@ -238,8 +241,10 @@ export class GameScreen {
    * Ask the server (a move, undo, home, hint, resign) and draw what it answers.
    * @param {string} kind the request
    * @param {Message} [fields]
+   * @param {(error: unknown) => string | null} [why] the words for a refusal, where
+   *   they are not the server's
    */
-  async act(kind, fields = {}) {
+  async act(kind, fields = {}, why) {
     if (this.busy) return;
     this.busy = true;
     this.hinted = null;
@@ -259,7 +264,7 @@ export class GameScreen {
         if (reply.error) this.note = reply.error.message;
       }
     } catch (error) {
-      this.note = errorText(error);
+      this.note = (why && why(error)) || errorText(error);
     } finally {
       this.busy = false;
     }
@@ -268,9 +273,44 @@ export class GameScreen {
     if (this.over && this.opts.onOver) this.opts.onOver(this.status);
   }
 
-  /** @param {string} move */
-  move(move) {
-    return this.act("move", { move });
+  /**
+   * @param {string} move
+   * @param {(error: unknown) => string | null} [why] the words for its refusal
+   */
+  move(move, why) {
+    return this.act("move", { move }, why);
+  }
+
+  /**
+   * The move a pile picked (or dragged) and the pile chosen after it make: where no legal
+   * move joins them, the server says why not, in plain words (`unreadPair`).
+   * @param {string} move
+   * @param {string} from
+   * @param {string} to
+   */
+  pairMove(move, from, to) {
+    return this.move(move, this.legal.includes(move) ? undefined : (error) => this.unreadPair(error, from, to));
+  }
+
+  /**
+   * Why a pile picked and the pile chosen after it are no move, where the server could
+   * not read them as one in the game's notation (Babette's d1 then its stock: "cannot
+   * read 'd1>s' as a move of Babette. Moves look like …", words for the move box, not for
+   * piles picked): its card and where it cannot go. Else null (the server's reason, "8D
+   * cannot go on KD", is plain already).
+   * @param {unknown} error
+   * @param {string} from
+   * @param {string} to
+   * @returns {string | null}
+   */
+  unreadPair(error, from, to) {
+    if (!(error instanceof ServerError) || error.code !== "illegal_move") return null;
+    if (!error.message.startsWith("cannot read ")) return null;
+    const piles = pilesOf(this.view);
+    const cards = piles.find((p) => p.label === from)?.cards || [];
+    const kind = piles.find((p) => p.label === to)?.kind || "";
+    const what = cards.length ? cardWords(cards[cards.length - 1]) : `Nothing on ${from}`;
+    return `${what} cannot go to ${PLACES[kind] || to}`;
   }
 
   /**
@@ -280,10 +320,12 @@ export class GameScreen {
   pick(label, verb = matchMedia("(pointer: fine)").matches ? "click" : "tap") {
     if (this.over) return;
     // (a mouse clicks, a finger taps, a keyboard Tabs and Enters: the note says which)
-    const result = click(this.picked, label, this.legal, this.kinds(), verb);
+    const from = this.picked;
+    const result = click(from, label, this.legal, this.kinds(), verb);
     this.picked = result.picked;
     this.note = result.note || "";
-    if (result.move) this.move(result.move);
+    if (result.move && from !== null) this.pairMove(result.move, from, label);
+    else if (result.move) this.move(result.move);
     else this.draw();
   }
 
@@ -363,7 +405,7 @@ export class GameScreen {
     const first = click(null, drag.from, this.legal, this.kinds());
     if (first.move) return this.move(first.move);
     const second = click(drag.from, at.label, this.legal, this.kinds());
-    if (second.move) this.move(second.move);
+    if (second.move) this.pairMove(second.move, drag.from, at.label);
     else {
       this.note = second.note || "";
       this.draw();

@@ -18,6 +18,7 @@ import "./sound.js";
 import { followInPage } from "./links.js";
 import { challengeId, groupLink, hashField, roomCode } from "./address.js";
 import { PlayerScreen } from "./ratings.js";
+import { titleFrom } from "./title.js";
 
 /** @typedef {import("./types.js").App} App */
 /** @typedef {import("./types.js").Message} Message */
@@ -82,6 +83,7 @@ function pageElement(id) {
 }
 
 const main = pageElement("main");
+titleFrom(main); // (the tab's title names the screen shown)
 const who = pageElement("who");
 const linkState = pageElement("link-state");
 const notices = pageElement("notices");

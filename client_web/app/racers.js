@@ -17,6 +17,8 @@ import { placeCell, progressText } from "./ranking.js";
  * @property {number} [moves]
  * @property {string} [status]
  * @property {boolean} [ghost]
+ * @property {boolean} [left] a racer who left the room during the race
+ * @property {boolean} [forfeited] a racer the server resigned, away too long
  */
 
 // The racers' panel, a race's and a challenge's: a live bar per racer (cards home, moves,
@@ -53,11 +55,24 @@ export function drawRacers(box, rows, me, unit) {
         h(
           "span",
           { class: "nums" },
-          `${progressText({ home, total }, unit)} · ${count(p.moves || 0, "move")}${p.status && p.status !== "playing" ? ` · ${statusText(p.status)}` : ""}`,
+          `${progressText({ home, total }, unit)} · ${count(p.moves || 0, "move")}${endedText(p) ? ` · ${endedText(p)}` : ""}`,
         ),
       );
     }),
   );
+}
+
+/**
+ * How a racer's game stands, after their counts: nothing while it is played; a racer who
+ * left the room said so, as the results and the terminal say it ("resigned, left": it
+ * said "resigned" alone), and one the server resigned, away too long ("resigned, away
+ * too long": not given up).
+ * @param {RacerRow} p
+ */
+export function endedText(p) {
+  const status = p.status && p.status !== "playing" ? statusText(p.status) : "";
+  if (p.left) return status ? `${status}, left` : "left";
+  return p.forfeited && status ? `${status}, away too long` : status;
 }
 
 // Results ranked as a race's (a challenge's table too): rank, player (a ghost marked;
@@ -77,8 +92,9 @@ export function resultsTable(results, me, unit) {
   // on a phone the result goes under the name (app.css), leaving the name the result's
   // column to fit in
   const rows = results.map((r) => {
-    // (one who left the room ranks below one who stayed with as many: said so)
-    const ended = r.left ? `${statusText(r.status)}, left` : statusText(r.status);
+    // (one who left the room ranks below one who stayed with as many: said so; one the
+    // server resigned, away too long, did not give up)
+    const ended = endedText({ name: r.player, status: r.status || "timeout", left: r.left, forfeited: r.forfeited });
     const result = r.review === "held" ? `${ended} (held for review)` : ended;
     return h(
       "tr",

@@ -44,6 +44,16 @@ function playersOf(room) {
   return room.players;
 }
 
+/**
+ * The racers of a race on who have left its room (their game resigned), from its `room`
+ * message: out of `players`, still in the race.
+ * @param {Message} room
+ * @returns {RoomPlayer[]}
+ */
+function leftOf(room) {
+  return Array.isArray(room.left) ? room.left : [];
+}
+
 export class RoomScreen {
   /**
    * @param {App} app
@@ -176,9 +186,10 @@ export class RoomScreen {
       }
     }
     this.room = room;
-    for (const p of room.players) {
-      if (p.total !== undefined && !this.progress.has(p.name)) this.progress.set(p.name, p);
-    }
+    // each racer's standing as the room has it now replaces what was heard before it (a
+    // `progress` after it updates it again): kept where a racer had one, the bars stood
+    // as they were before the link was cut, however the race had gone on meanwhile
+    for (const p of [...room.players, ...leftOf(room)]) if (p.total !== undefined) this.progress.set(p.name, p);
     if (room.state === "closed") this.app.notice("the room was closed");
     this.keptHead();
     this.drawBars();
@@ -212,14 +223,20 @@ export class RoomScreen {
           "li",
           { dataset: { player: p.name } },
           h("span", { class: "name" }, p.name),
-          p.host && !room.quick ? h("span", { class: "tag" }, "host") : null, // (nobody hosts a quick race)
-          room.state === "lobby" && !p.host
-            ? h("span", { class: p.ready ? "tag ready" : "tag" }, p.ready ? "ready" : "not ready")
-            : null,
-          p.present ? null : h("span", { class: "tag away" }, "away"),
-          typeof p.rating === "number"
-            ? h("span", { class: "tag rating", title: `${p.name}'s rating at this game` }, `rating ${p.rating}`)
-            : null,
+          // (a comma, unseen, before each tag: a screen reader read the name and the tags
+          // as one word, "annhost"; a space between flex items is no text to it)
+          [
+            p.host && !room.quick ? h("span", { class: "tag" }, "host") : null, // (nobody hosts a quick race)
+            room.state === "lobby" && !p.host
+              ? h("span", { class: p.ready ? "tag ready" : "tag" }, p.ready ? "ready" : "not ready")
+              : null,
+            p.present ? null : h("span", { class: "tag away" }, "away"),
+            typeof p.rating === "number"
+              ? h("span", { class: "tag rating", title: `${p.name}'s rating at this game` }, `rating ${p.rating}`)
+              : null,
+          ]
+            .filter(Boolean)
+            .flatMap((tag) => [h("span", { class: "spoken" }, ", "), tag]),
         ),
       ),
     );
@@ -253,21 +270,35 @@ export class RoomScreen {
       actions.append(
         button("Another quick race", () => this.app.go(`/play#quick=${room.game}`), { "data-act": "quick" }),
       );
-    if (member || this.watching)
-      actions.append(button(member ? "Leave the room" : "Stop watching", () => this.leave(), { "data-act": "leave" }));
-    this.noteBox = h("p", { class: "note", role: "status" });
-    const title = `Race ${room.code}: ${info ? info.name : room.game}`;
-    const facts = `${room.state}${room.race ? ` · race ${room.race}` : ""} · ${playersOf(room).length}/${room.max_players} racers · ${room.watchers} watching${room.hints ? " · hints allowed" : ""}${room.time_limit ? ` · ${clock(room.time_limit * 1000)} limit` : ""}${room.rated === false ? " · not rated (a deal chosen by its seed)" : ""}${this.watching && !member ? " · you are watching" : ""}`;
     // while the race runs a racer's heading is one line: the board and the racers' bars
     // need the room (a watcher has no board: theirs names the game in full)
     const compact = room.state === "racing" && member;
+    // (on a phone the compact line's button says "Leave": "Leave the room" took the room
+    // the race's number and its watchers needed, app.css)
+    const leaveText = compact ? ["Leave", h("span", { class: "more" }, " the room")] : "Leave the room";
+    if (member || this.watching)
+      actions.append(
+        button(member ? leaveText : "Stop watching", () => this.leave(), {
+          "data-act": "leave",
+          "aria-label": member ? "Leave the room" : null,
+        }),
+      );
+    this.noteBox = h("p", { class: "note", role: "status" });
+    const title = `Race ${room.code}: ${info ? info.name : room.game}`;
+    const racers = `${playersOf(room).length}/${room.max_players} racers`;
+    const rules = `${room.hints ? " · hints allowed" : ""}${room.time_limit ? ` · ${clock(room.time_limit * 1000)} limit` : ""}${room.rated === false ? " · not rated (a deal chosen by its seed)" : ""}`;
+    const facts = `${room.state}${room.race ? ` · race ${room.race}` : ""} · ${racers} · ${room.watchers} watching${rules}${this.watching && !member ? " · you are watching" : ""}`;
     this.headBox.classList.toggle("compact", compact);
     if (compact) {
-      // the game's name is in the game's own heading, below
+      // the game's name is in the game's own heading, below; the line leads with what
+      // the board and the bars do not say, which race and who watches ("racing" goes
+      // without saying): where it is cut, on a phone, it is cut after them (it read
+      // "racing · r…"), the whole in its title
+      const brief = `race ${room.race} · ${room.watchers} watching · ${racers}${rules}`;
       replace(
         this.headBox,
         h("h1", { title }, `Race ${room.code}`),
-        h("span", { class: "muted facts", title: facts }, facts),
+        h("span", { class: "muted facts", title: facts }, brief),
         ...actions.children,
         this.noteBox,
       );
@@ -360,7 +391,9 @@ export class RoomScreen {
       this.firstDone = true;
       this.app.notice(mine ? "You finished first" : `${message.player} finished first`);
     } else if (!mine && message.status !== "playing" && (!was || was.status !== message.status)) {
-      this.app.notice(`${message.player}: ${statusText(message.status)}`);
+      // (the server resigned one away too long: not given up)
+      const away = message.forfeited ? " (away too long)" : "";
+      this.app.notice(`${message.player}: ${statusText(message.status)}${away}`);
     }
     this.drawBars();
   }
@@ -407,13 +440,18 @@ export class RoomScreen {
       );
       return;
     }
-    const names = playersOf(room).map((p) => p.name);
-    for (const name of this.progress.keys()) if (!names.includes(name)) names.push(name);
+    // the race's racers: the room's, then those who left it on (a watcher who came after
+    // had no bar for them), said to have left
+    const gone = new Set(leftOf(room).map((p) => p.name));
+    const names = [...playersOf(room), ...leftOf(room)].map((p) => p.name);
+    // (a server without `left`: whoever was heard of in the race stays)
+    if (!Array.isArray(room.left)) for (const name of this.progress.keys()) if (!names.includes(name)) names.push(name);
     drawRacers(
       this.barsBox,
       names.map((name) => ({
         name,
         ...(this.progress.get(name) || playersOf(room).find((q) => q.name === name) || {}),
+        left: gone.has(name),
       })),
       this.me,
       this.unit(),
