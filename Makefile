@@ -106,12 +106,9 @@ node-test:
 # side, `make test` the second beside the compile, which it does not need. Each in
 # parallel (pytest-xdist): most tests wait on servers, Redis and the network rather than
 # compute, so more workers than cores (tests/conftest.py: what stays on one worker, what
-# starts first). Eight for the compiled tests since their servers and terminal clients
-# are forked from a process that has imported them (tests/app/forked.py): the run then
-# waits more than it computes (the compiled tests alone, 2026-11-28: 289 s at -n 8, 309
-# at -n 6; at -n 4 beside the checks 333 s, both cores busy about two thirds of it).
+# starts first).
 # PYTEST_WORKERS=0 SOURCE_WORKERS=0: each in one process, in order.
-PYTEST_WORKERS ?= 8
+PYTEST_WORKERS ?= 4
 SOURCE_WORKERS ?= 2
 ON_SOURCE := server rulebook docs README.md tests/engine tests/app/test_views.py \
 	tests/app/test_errors.py tests/app/test_ws_path.py tests/app/test_slow_reader.py \
