@@ -13,31 +13,13 @@ from pathlib import Path
 from tests.app.conftest import ServerProcess
 
 from .terminal import LEGAL, Terminal, flat, start
+from .test_rejoin_terminal import racing
 from .test_terminal import register
 
 
 def keys_line(terminal: Terminal) -> str:
     """The line above the input line: the keys."""
     return terminal.screen.display[-2].rstrip()
-
-
-def racing(
-    terminals: list[Terminal], server: ServerProcess, root: Path
-) -> tuple[Terminal, Terminal, str]:
-    """ann opens a room of The Gate, bob joins it and is ready, and ann starts the race:
-    the two racers' terminals, once each has the deal, and the room's code."""
-    ann = start(terminals, server, root / "ann", "race", "new", "gate")
-    register(ann, "ann")
-    code = ann.wait_for(r"race join ([A-Z0-9]{6})").group(1)
-    bob = start(terminals, server, root / "bob", "race", "join", code)
-    register(bob, "bob")
-    bob.wait_for(r"ann hosts")
-    bob.type("r", enter=False)
-    ann.wait_for(r"everyone is ready: s to start")
-    ann.type("s", enter=False)
-    for terminal in (ann, bob):
-        terminal.wait_for(LEGAL, timeout=15)
-    return ann, bob, code
 
 
 def resign(terminal: Terminal) -> None:
@@ -52,7 +34,7 @@ def test_a_watcher_who_comes_after_a_racer_left_sees_them_marked_left(
     """bob left the race before dan came to watch it: dan saw ann race alone, then
     results ranking bob, whom he had never seen. bob is in the race still, marked left,
     as a racer seen leaving is."""
-    ann, bob, code = racing(terminals, server_process, tmp_path)
+    ann, bob, code = racing(server_process, tmp_path, terminals)
     first = ann.wait_for(LEGAL).group(1)
     ann.type(first)  # (ann ahead: bob's place in the panel is below hers)
     bob.type("q")
@@ -75,7 +57,7 @@ def test_between_races_the_room_says_who_is_in_it_and_who_hosts(
     who came for the rematch: a passing "cal joined" alone said so); the host leaving
     made cal host without a word; and cal, who joined between races, was offered
     ``c challenge a friend · review`` with no game of his to do it with."""
-    ann, bob, code = racing(terminals, server_process, tmp_path)
+    ann, bob, code = racing(server_process, tmp_path, terminals)
     for terminal in (bob, ann):
         resign(terminal)
     ann.wait_for(r"m calls a rematch")
@@ -107,7 +89,7 @@ def test_a_watcher_keeps_the_last_results_once_the_room_closes(
     """A watcher's screen was "Room CODE is closed." alone once its last racer left, the
     last race's results gone (the browser keeps the table); and under the results, a
     watcher, who has no replay of their own, was told "Others: ..."."""
-    ann, bob, code = racing(terminals, server_process, tmp_path)
+    ann, bob, code = racing(server_process, tmp_path, terminals)
     dan = start(terminals, server_process, tmp_path / "dan", "race", "watch", code)
     dan.wait_for(r"watching room " + code)
     for terminal in (ann, bob):

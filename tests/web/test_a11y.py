@@ -16,7 +16,7 @@ from tests.app.client import signed_in as signed_in_client
 from tests.app.conftest import ServerProcess
 
 from .conftest import http, signed_in
-from .test_keyboard import a_gate_game, focused, run
+from .test_keyboard import a_game, a_gate_game, focused, run
 from .test_play import until
 from .test_quick import quick_server  # noqa: F401
 from .test_race import register
@@ -305,18 +305,8 @@ def test_a_game_overs_buttons_keep_the_focus_and_the_replay_keys_work_on_its_but
         context.close()
 
 
-async def a_nestor_game(url: str) -> str:
-    client = await player(url, "nestorian")
-    try:
-        await client.call("new_game", game="nestor", seed=1)
-        assert client.token is not None
-        return client.token
-    finally:
-        await client.close()
-
-
 def test_nestors_reserve_is_named_once(browser: Any, web_server: ServerProcess) -> None:
-    token = run(a_nestor_game(web_server.url))
+    token = run(a_game(web_server.url, "nestor", 1, "nestorian"))
     context = browser.new_context(viewport={"width": 1280, "height": 800})
     try:
         page = context.new_page()
@@ -407,23 +397,12 @@ def test_each_screen_names_the_tab_and_the_lobby_spaces_its_tags(
         context.close()
 
 
-async def a_babette_game(url: str) -> str:
-    """A player with Babette on seed 7 in hand (d1's card goes down: d1>d): the token."""
-    client = await player(url, "bab")
-    try:
-        await client.call("new_game", game="babette", seed=7)
-        assert client.token is not None
-        return client.token
-    finally:
-        await client.close()
-
-
 def test_a_pair_of_piles_that_is_no_move_is_refused_in_plain_words(
     browser: Any, web_server: ServerProcess
 ) -> None:
     # Enter on d1, Shift+Tab to the stock, Enter: the server's "cannot read 'd1>s' as a
     # move of Babette. Moves look like …" stood as the reason
-    token = run(a_babette_game(web_server.url))
+    token = run(a_game(web_server.url, "babette", 7, "bab"))  # d1's card goes down: d1>d
     context = browser.new_context(viewport={"width": 1280, "height": 800})
     try:
         page = context.new_page()

@@ -51,9 +51,14 @@ def run(coroutine: Any) -> Any:
 
 async def a_gate_game(url: str, seed: int = 1) -> str:
     """A player with The Gate on ``seed`` in hand (seed 1's t1 goes onto t3): the token."""
-    client = await player(url, "kay")
+    return await a_game(url, "gate", seed)
+
+
+async def a_game(url: str, game: str, seed: int, name: str = "kay") -> str:
+    """A player ``name`` with ``game`` on ``seed`` in hand: the token."""
+    client = await player(url, name)
     try:
-        await client.call("new_game", game="gate", seed=seed)
+        await client.call("new_game", game=game, seed=seed)
         assert client.token is not None
         return client.token
     finally:
