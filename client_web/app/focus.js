@@ -93,3 +93,62 @@ export function liveRegion() {
   node.setAttribute("role", "status");
   return node;
 }
+
+/** the arrow keys' directions: x and y of a step */
+const ARROWS = /** @type {Record<string, [number, number]>} */ ({
+  ArrowLeft: [-1, 0],
+  ArrowRight: [1, 0],
+  ArrowUp: [0, -1],
+  ArrowDown: [0, 1],
+});
+
+/**
+ * Of `rects`, the nearest whose centre lies in the arrow `key`'s direction from `from`'s
+ * (off the line counting twice its distance along it, so that the pile beside is chosen
+ * before one further down a column); -1 if none.
+ * @param {{left: number, top: number, width: number, height: number}} from
+ * @param {{left: number, top: number, width: number, height: number}[]} rects
+ * @param {string} key
+ */
+export function nearestInDirection(from, rects, key) {
+  const step = ARROWS[key];
+  if (!step) return -1;
+  const [dx, dy] = step;
+  const cx = from.left + from.width / 2;
+  const cy = from.top + from.height / 2;
+  let best = -1;
+  let bestScore = Infinity;
+  rects.forEach((r, n) => {
+    const x = r.left + r.width / 2 - cx;
+    const y = r.top + r.height / 2 - cy;
+    const along = x * dx + y * dy;
+    if (along <= 1) return; // (behind, or level with it)
+    const score = along + 2 * Math.abs(dx ? y : x);
+    if (score < bestScore) [best, bestScore] = [n, score];
+  });
+  return best;
+}
+
+/**
+ * An arrow key on a pile moves the focus to the nearest pile that way (every pile is a
+ * Tab stop too: The Wedge's 24>21 was thirty Tabs, then forty). Whether it did.
+ * @param {KeyboardEvent} event
+ * @param {Element} board the board's box
+ */
+export function arrowToPile(event, board) {
+  const from = event.target;
+  if (!(from instanceof HTMLElement) || !from.matches(".pile") || !ARROWS[event.key]) return false;
+  const piles = [...board.querySelectorAll(".pile[tabindex='0']")].filter((p) => p !== from);
+  const to =
+    piles[
+      nearestInDirection(
+        from.getBoundingClientRect(),
+        piles.map((p) => p.getBoundingClientRect()),
+        event.key,
+      )
+    ];
+  if (!(to instanceof HTMLElement)) return false;
+  event.preventDefault();
+  to.focus();
+  return true;
+}

@@ -21,7 +21,7 @@ import { ended, lostNote, lostText } from "./ending.js";
 import { reviewBox } from "./review.js";
 import { ServerError, errorText } from "./link.js";
 import { cardWords } from "./cards.js";
-import { holdFocus, liveRegion, setText } from "./focus.js";
+import { arrowToPile, holdFocus, liveRegion, setText } from "./focus.js";
 import { shortcutsHelp } from "./shortcuts.js";
 
 /** @typedef {import("./types.js").App} App */
@@ -342,7 +342,7 @@ export class GameScreen {
       this.draw();
       return;
     }
-    if (typing) return;
+    if (typing || arrowToPile(event, this.boardBox)) return;
     /** @type {Record<string, () => unknown>} */
     const actions = {
       u: () => this.act("undo"),

@@ -14,6 +14,7 @@ export function shortcutsHelp(game) {
   /** @type {[string, string, boolean][]} */
   const keys = [
     ["Tab, Shift+Tab", "from pile to pile, and to the buttons", true],
+    ["← → ↑ ↓", "on a pile: to the nearest pile that way", true],
     ["Enter or Space", "on a pile: pick it, or play the picked pile onto it", true],
     ["Esc", "drop the picked pile; in the move box, clear it", true],
     ["n or /", "type a move", true],

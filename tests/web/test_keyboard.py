@@ -233,3 +233,24 @@ def test_no_serious_violation_on_the_main_screens(browser: Any, web_server: Serv
     finally:
         context.close()
     assert {screen: v for screen, v in found.items() if v} == {}
+
+
+def test_the_arrow_keys_go_from_pile_to_pile(browser: Any, web_server: ServerProcess) -> None:
+    """Every pile is a Tab stop, so a pile far off in the Tab order took dozens of Tabs
+    (The Wedge's 24>21: thirty, then forty): an arrow key on a pile goes to the nearest
+    pile that way."""
+    token = run(a_gate_game(web_server.url))
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    try:
+        page = context.new_page()
+        signed_in(page, http(web_server), token, "/play")
+        page.wait_for_selector(".game .pile[data-pile=t1]")
+        page.locator(".game .pile[data-pile=t1]").focus()
+        walk = []
+        for key in ("ArrowRight", "ArrowDown", "ArrowLeft", "ArrowUp", "ArrowLeft"):
+            page.keyboard.press(key)
+            walk.append(focused(page))
+        assert walk == ["pile t2", "pile b2", "pile b1", "pile t1", "pile l"], walk
+        assert "← → ↑ ↓" in (page.text_content(".game .shortcuts") or "")
+    finally:
+        context.close()
