@@ -13,7 +13,7 @@ import { ServerError, errorText, storedToken } from "./link.js";
 import { challengeMaker, shareBox } from "./share.js";
 import { ghostAt, resultText, verdictText } from "./ranking.js";
 import { countdown } from "./sound.js";
-import { setText } from "./focus.js";
+import { liveRegion, setText } from "./focus.js";
 
 /** @typedef {import("./types.js").App} App */
 /** @typedef {import("./types.js").Message} Message */
@@ -69,7 +69,8 @@ export class ChallengeScreen {
     this.resultBox = h("div", { class: "challenge-result" });
     this.tableBox = h("div", { class: "results" });
     this.gameBox = h("div", { class: "race-game" });
-    this.root.append(this.headBox, this.countBox, this.barsBox, this.resultBox, this.gameBox, this.tableBox);
+    this.live = liveRegion(); // (the verdict read out: its heading is not a live region)
+    this.root.append(this.live, this.headBox, this.countBox, this.barsBox, this.resultBox, this.gameBox, this.tableBox);
     const resume = app.welcome && app.welcome.resume && app.welcome.resume.challenge;
     if (taken) this.taken(taken);
     else if (resume && resume.challenge === id && app.welcome) {
@@ -283,6 +284,7 @@ export class ChallengeScreen {
           )
         : null,
     );
+    setText(this.live, verdictText(message.verdict, ghost.player, unit));
     replace(
       this.resultBox,
       h(

@@ -218,6 +218,10 @@ export class QuickScreen {
     const mine = message.table.find((/** @type {Message} */ e) => !e.ghost) || message;
     // alone (no ghost to race): the game's end, and no table of one
     const alone = !message.table.some((/** @type {Message} */ e) => e.ghost);
+    const said = alone
+      ? `Your game is over: ${statusText(message.you.status)}`
+      : `You finished ${placed(mine, message.table)} of ${count} against the ghosts`;
+    setText(this.live, said); // (the heading below is not a live region: read out here)
     replace(
       this.resultBox,
       h(
@@ -226,9 +230,7 @@ export class QuickScreen {
           class: `verdict ${placeOf(mine) === 1 ? "beat" : "lost"}`,
           dataset: { rank: String(message.rank), place: String(placeOf(mine)) },
         },
-        alone
-          ? `Your game is over: ${statusText(message.you.status)}`
-          : `You finished ${placed(mine, message.table)} of ${count} against the ghosts`,
+        said,
       ),
       h(
         "div",

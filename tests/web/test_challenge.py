@@ -237,6 +237,8 @@ def test_a_challenge_made_raced_cold_on_a_phone_and_from_its_replay(
         assert verdict.get_attribute("data-tied") == str(tied).lower()
         assert verdict.get_attribute("data-beat") == str(beat).lower()
         text = verdict.inner_text()
+        # read out too: the heading is no live region (the screen's region says it)
+        assert bob.inner_text(".challenge [role=status].live") == text
         if tied:
             said = r"A tie with ann's ghost: as many cards home, as soon\."
         else:

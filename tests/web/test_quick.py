@@ -95,6 +95,8 @@ def test_quick_race_matches_two_pages_then_one_races_their_ghosts(
         verdict = cat.wait_for_selector(".verdict")
         assert verdict is not None
         assert "against the ghosts" in verdict.inner_text()
+        # read out too: the heading is no live region (the screen's region says it)
+        assert cat.inner_text("[role=status].live") == verdict.inner_text()
         assert len(cat.query_selector_all(".results tr[data-player]")) == 3
         shot(cat, "quick-ghosts-result")
     finally:
