@@ -352,3 +352,29 @@ async def test_presence_host_and_boards_across_processes(settings: Settings) -> 
         await two.service.housekeeping.sweep()
         handed = await bob.event("room", lambda e: seats(e)["bob"]["host"])
         assert not seats(handed)["ann"]["present"]
+
+
+async def test_a_racer_who_left_is_listed_by_every_process(settings: Settings) -> None:
+    """Three processes on one Redis: bob races on the second and leaves mid-race; a
+    watcher who comes after, on the third, is told of him in the room's ``left`` with his
+    standing, which that process has only from Redis (he was never its player)."""
+    async with running(settings) as one, running(settings) as two, running(settings) as three:
+        ann = await player(one.url, "ann")
+        bob = await player(two.url, "bob")
+        code = (await ann.call("room_create", game="gate", seed=3))["code"]
+        await bob.call("room_join", code=code)
+        await bob.call("ready")
+        await ann.event("room", lambda e: bool(seats(e).get("bob", {}).get("ready")))
+        await ann.call("start")
+        await ann.event("race_start")
+        started = await bob.event("race_start")
+        await bob.call("move", move=started["legal"][0])
+        await ann.event("progress", lambda e: e["player"] == "bob" and e["moves"] == 1)
+        await bob.call("room_leave")
+        await ann.event("progress", lambda e: e["player"] == "bob" and e["status"] == "resigned")
+        dot = await player(three.url, "dot")
+        room = await dot.call("room_watch", code=code)
+        assert list(seats(room)) == ["ann"]
+        assert [(p["name"], p["moves"], p["status"]) for p in room["left"]] == [
+            ("bob", 1, "resigned")
+        ]
