@@ -65,22 +65,16 @@ class RoomHost(Part):
                 "rating": ratings[racer.pid].shown,  # (the game's: handlers/ratings.py)
             }
             if racing:
-                standing = self._standing(racer, standings, results)
-                if standing is not None:
-                    home, total, moves, status = standing
-                    entry.update(home=home, total=total, moves=moves, status=status)
+                entry.update(self._standing_fields(racer, standings, results))
                 if racer.forfeited:
                     entry["forfeited"] = True
             players.append(entry)
         # (a watcher who came after a racer left saw the race one racer short, and the
         # results then ranked someone they had never seen)
-        left: list[dict[str, Any]] = []
-        for racer in gone:
-            standing = self._standing(racer, standings, results)
-            left.append({"name": racer.name})
-            if standing is not None:
-                home, total, moves, status = standing
-                left[-1].update(home=home, total=total, moves=moves, status=status)
+        left = [
+            {"name": racer.name, **self._standing_fields(racer, standings, results)}
+            for racer in gone
+        ]
         host = room.racers.get(room.host)
         return {
             "type": "room",
@@ -104,6 +98,17 @@ class RoomHost(Part):
             "results": room.results if room.state == FINISHED else None,
             **({"quick": True} if room.quick else {}),  # (a quick race's room alone)
         }
+
+    def _standing_fields(
+        self, racer: Racer, standings: dict[str, Standing], results: dict[str, Any]
+    ) -> dict[str, Any]:
+        """A racer's ``home``, ``total``, ``moves`` and ``status`` for a room message
+        (none where no standing is known)."""
+        standing = self._standing(racer, standings, results)
+        if standing is None:
+            return {}
+        home, total, moves, status = standing
+        return {"home": home, "total": total, "moves": moves, "status": status}
 
     def _standing(
         self, racer: Racer, standings: dict[str, Standing], results: dict[str, Any]

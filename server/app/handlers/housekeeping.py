@@ -187,7 +187,8 @@ class Housekeeping(Part):
             live = await self.keeper.get_game(gid, fresh=True)
             if live is None or live.finished:
                 return []
-            log.info("forfeit", extra={"room": room.code, "player": live.owner})
+            racer = room.racers.get(pid)
+            log.info("forfeit", extra={"room": room.code, "player": racer and racer.name})
             return rm.forfeit(room, pid)
 
         return change
