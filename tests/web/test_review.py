@@ -99,7 +99,8 @@ def test_a_long_winning_line_is_folded_on_a_phone(browser: Any, web_server: Serv
         page.click(".game [data-act=resign]")
         page.click("[data-act=review]")
         box = page.locator(".review")
-        box.locator("text=could still win (after 4 moves)").wait_for()
+        # (a search of 0.14 s of CPU, in the server's worker: given time on a loaded machine)
+        box.locator("text=could still win (after 4 moves)").wait_for(timeout=90_000)
         line = box.locator(".review-line")
         assert not line.is_visible()  # folded
         summary = box.locator(".review-more summary")
