@@ -123,12 +123,15 @@ def hint(
     max_nodes: int | None = None,
     samples: int = SAMPLES,
     wall_s: float | None = None,
+    clock: _Clock | None = None,
 ) -> Hint | None:
     """The :class:`Hint` for ``view`` (see the module's docstring), or None when no move
     is legal. ``budget_s``: CPU seconds for the whole hint (None: no cap); ``wall_s``:
     seconds of the wall clock, the same way (None: no cap); ``max_nodes``: positions
-    (None: the game's :data:`NODES`, else :data:`MAX_NODES`)."""
-    clock = _Clock(budget_s, wall_s)
+    (None: the game's :data:`NODES`, else :data:`MAX_NODES`); ``clock``: the deadlines
+    to keep instead of those two (a test's)."""
+    if clock is None:
+        clock = _Clock(budget_s, wall_s)
     info = GAMES.get(game_id)
     if info is None:
         raise ValueError(f"no such game: {game_id!r} (games: {', '.join(GAMES)})")
@@ -175,6 +178,7 @@ def hint(
         if not tally:
             for n, (text, reached) in enumerate(results):
                 tally.setdefault(text, _Tally(order=n)).add(reached)
+            searched = 1 if results else 0  # (its wins are of one guess: "1 of 0" once)
     if not tally:
         # the clock ended before a move was searched: the hooks' first choice here; or
         # every sample was skipped, the hooks offering nothing to search in a position

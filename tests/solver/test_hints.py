@@ -273,6 +273,36 @@ def test_a_hint_out_of_time_is_still_a_legal_move_with_a_reason(game_id: str) ->
         assert found_task is not None and found_task[0] in legal and found_task[1]
 
 
+class SpentAfter(hints._Clock):
+    """A clock whose search share ends at its ``looks``-th look, whatever the time."""
+
+    def __init__(self, looks: int) -> None:
+        super().__init__(None, None)
+        self.looks = looks
+
+    def search_over(self) -> bool:
+        self.looks -= 1
+        if self.looks < 0:
+            self.stopped = "cpu"
+        return self.looks < 0
+
+
+def test_a_first_sample_cut_short_counts_as_one_guess() -> None:
+    """When the clock ends the search inside its first sample, the moves searched so far
+    are all it has, from one guess at the face-down cards: a win among them was said to
+    be "a win in 1 of 0 guesses" (a Wedge hint on a loaded phone's server)."""
+    game = new_game("wedge", seed=1)
+    assert len(set(type(game).unseen_cards(game.view()))) > 1
+    said = set()
+    for looks in range(1, 400, 7):
+        found = hint(game.view(), "wedge", seed=1, budget_s=None, clock=SpentAfter(looks))
+        assert found is not None and found.stopped == "cpu"
+        assert found.wins <= found.samples, (looks, found)
+        assert " of 0 " not in found.reason, (looks, found.reason)
+        said.add(found.reason.split("; ")[-1])
+    assert "it leads to a win in 1 of 1 guesses at the face-down cards" in said, said
+
+
 @pytest.mark.parametrize("game_id", ["blockade", "gate"])
 def test_a_hint_the_positions_ended_says_no_clock_did(game_id: str) -> None:
     game = midgame(game_id, 2, 10)
