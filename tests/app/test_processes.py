@@ -378,3 +378,57 @@ async def test_a_racer_who_left_is_listed_by_every_process(settings: Settings) -
         assert [(p["name"], p["moves"], p["status"]) for p in room["left"]] == [
             ("bob", 1, "resigned")
         ]
+
+
+async def test_a_racer_away_too_long_forfeits_once_whichever_processes_look(
+    settings: Settings,
+) -> None:
+    """Three processes on one Redis hold a race: ann's on the first, bob's on the second,
+    a watcher's on the third. bob drops his link; once every process has counted him
+    away longer than ``forfeit_after``, all three sweep at once. He forfeits once (one
+    resignation in his game's log), every process's audience hears it marked
+    ``forfeited``, and the results say so."""
+    clock = ManualClock()
+    shared = with_settings(settings, clock=clock, countdown=0.0)
+    async with running(shared) as one, running(shared) as two, running(shared) as three:
+        ann = await player(one.url, "ann")
+        bob = await player(two.url, "bob")
+        code = (await ann.call("room_create", game="gate", seed=3))["code"]
+        await bob.call("room_join", code=code)
+        await bob.call("ready")
+        await ann.event("room", lambda e: bool(seats(e).get("bob", {}).get("ready")))
+        await ann.call("start")
+        await ann.event("race_start")
+        started = await bob.event("race_start")
+        await bob.call("move", move=started["legal"][0])
+        dot = await player(three.url, "dot")
+        await dot.call("room_watch", code=code)
+        await bob.close()
+        await ann.event("room", lambda e: not seats(e)["bob"]["present"])
+        await dot.event("room", lambda e: not seats(e)["bob"]["present"])
+        for server in (one, two, three):
+            await server.service.housekeeping.sweep()  # (his time away counted from here)
+        clock.advance(settings.forfeit_after + 1)
+        await asyncio.gather(*(s.service.housekeeping.sweep() for s in (one, two, three)))
+        for watching in (ann, dot):
+            told = await watching.event("progress", lambda e: e["player"] == "bob")
+            assert (told["status"], told.get("forfeited")) == ("resigned", True)
+        room = await dot.call("room_watch", code=code)
+        assert seats(room)["bob"].get("forfeited") is True
+        gid = (
+            one.service.rooms[code]
+            .racers[next(p for p, r in one.service.rooms[code].racers.items() if r.name == "bob")]
+            .gid
+        )
+        assert gid is not None
+        log = await Games(one.redis).read_log(gid)
+        assert [what for _, what in log].count("!resign") == 1
+        # one more pass of each changes nothing
+        await asyncio.gather(*(s.service.housekeeping.sweep() for s in (one, two, three)))
+        assert [what for _, what in await Games(one.redis).read_log(gid)].count("!resign") == 1
+        await ann.call("resign")
+        results = (await dot.event("results"))["results"]
+        assert {r["player"]: (r["status"], r.get("forfeited", False)) for r in results} == {
+            "ann": ("resigned", False),
+            "bob": ("resigned", True),
+        }
