@@ -27,6 +27,10 @@ from .test_pages import fetch
 DAY_S = 86_400
 
 
+def seat(room: dict[str, Any], name: str) -> dict[str, Any]:
+    return next(r for r in room["players"] if r["name"] == name)
+
+
 def racers_are(names: list[str], room: dict[str, Any]) -> bool:
     return [r["name"] for r in room["players"]] == names
 
@@ -270,3 +274,27 @@ async def test_a_change_from_another_device_reaches_the_players_connection(
             await ann.call("room_leave")
         await ann.close()
         await bob.close()
+
+
+async def test_a_player_connected_nowhere_is_renamed_in_their_room(settings: Settings) -> None:
+    """bob makes a room through one process, ann joins through another, and bob goes (a
+    room keeps a member who drops their link); he renames himself later with a one-shot
+    command through a third process, which does not hold the room: the room shows his
+    new name, told to ann, and to anyone who looks (it kept "bob" as host and racer:
+    only a room held where the rename was asked was renamed)."""
+    async with running(settings) as one, running(settings) as two, running(settings) as three:
+        bob = await player(one.url, "bob")
+        code = (await bob.call("room_create", game="gate"))["code"]
+        ann = await player(two.url, "ann")
+        await ann.call("room_join", code=code)
+        await bob.close()
+        await ann.event("room", lambda e: not seat(e, "bob")["present"])
+        await one.service.housekeeping.sweep()  # (nobody needs the room there now)
+        assert code not in three.service.rooms
+        side = await signed_in(three.url, str(bob.token), side=True)  # (the terminal's `name`)
+        await side.call("rename", name="Robert")
+        room = await ann.event("room", partial(racers_are, ["Robert", "ann"]))
+        assert room["host"] == "Robert"
+        dot = await player(three.url, "dot")
+        watched = await dot.call("room_watch", code=code)
+        assert racers_are(["Robert", "ann"], watched) and watched["host"] == "Robert"

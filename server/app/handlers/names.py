@@ -72,10 +72,21 @@ class Naming(Part):
         return reply
 
     def in_room(self, pid: str, name: str) -> None:
-        """The room the player is in, if held here, shows their new name."""
+        """The room the player is in shows their new name: held here, or read from Redis
+        (a one-shot command's rename, the player's own connection gone or elsewhere)."""
         room = self.host.racer_room(pid)
         if room is not None:
             self.spawn(self._in_room(room, pid, name))
+        else:
+            self.spawn(self._in_stored_room(pid, name))
+
+    async def _in_stored_room(self, pid: str, name: str) -> None:
+        """The room the player's record names, read here, renamed if they are in it."""
+        _, code = await self.players.places(pid)
+        room = None if code is None else await self.host.get(code)
+        racer = None if room is None else room.racers.get(pid)
+        if room is not None and racer is not None and not racer.left and racer.name != name:
+            await self._in_room(room, pid, name)
 
     def told_elsewhere(self, pid: str, message: dict[str, Any]) -> None:
         """A ``renamed`` told over the bus to the player's connection here (the name was
