@@ -13,7 +13,7 @@ from server.app.settings import Settings
 from server.app.store.keys import name_key
 from server.app.store.leagues import Leagues
 
-from .client import player
+from .client import player, signed_in
 from .conftest import ManualClock, running, with_settings
 from .test_daily import GAME, play_out, secret_winning_on
 from .test_pace import review
@@ -119,3 +119,59 @@ async def test_a_process_that_heard_nothing_for_a_while_sends_the_standings_agai
         await server.service.on_bus_back()
         pushed = await ann.event("event", lambda e: points(e).get("bob", 0) > 0)
         assert points(pushed) == {"bob": 20, "ann": 0}
+
+
+async def test_a_watcher_not_joined_hears_their_join_from_another_connection(
+    settings: Settings,
+) -> None:
+    """ann watches before she has joined (the terminal's ``league --watch``) and joins
+    from another connection, through another process (a phone): her screen is sent her
+    league from then on, and the week's end and close like any member's (it said "not
+    joined" and "watching" until she looked again)."""
+    clock = ManualClock()
+    shared = with_settings(settings, clock=clock)
+    async with running(shared) as one, running(shared) as two:
+        ann = await player(one.url, "ann")
+        watched = await ann.call("event", watch=True)
+        assert watched["watching"] and not watched["joined"]
+        phone = await signed_in(two.url, str(ann.token), side=True)
+        await phone.call("event_join")
+        pushed = await ann.event("event", lambda e: e["joined"])
+        assert pushed["watching"] and pushed["players"] == 1 and pushed["rank"] == 1
+        bob = await player(two.url, "bob")
+        await bob.call("event_join")
+        await ann.event("event", lambda e: e["players"] == 2)
+
+
+async def test_the_weeks_end_is_pushed_to_its_watchers_before_its_close(
+    settings: Settings,
+) -> None:
+    """At the week's end nothing in a league need change, yet its watchers' screens said
+    "ends in 1m" and showed the day's points until the close, minutes later: each
+    process sends its watchers of the week the standings once the week has ended
+    (``ends_in_ms`` 0, ``today`` 0), joined or not, and again at the close."""
+    clock = ManualClock()
+    shared = with_settings(settings, clock=clock)
+    async with running(shared) as one, running(shared) as two:
+        ann = await player(one.url, "ann")
+        cat = await player(two.url, "cat")
+        await ann.call("event_join")
+        week = (await ann.call("event", watch=True))["week"]
+        assert (await cat.call("event", watch=True))["watching"]  # (not joined)
+        clock.advance((lg.week_end_ms(week) - clock.now_ms()) / 1000 + 1)
+        for server in (one, two):
+            await server.service.weekly.look()
+        ended = await ann.event("event", lambda e: e["ends_in_ms"] == 0)
+        assert ended["week"] == week and not ended["current"] and not ended["closed"]
+        told = await cat.event("event", lambda e: e["ends_in_ms"] == 0)
+        assert told["week"] == week and not told["joined"] and not told["current"]
+        # told once: another look before the close sends nothing more
+        ann.events.clear()
+        cat.events.clear()
+        await one.service.weekly.look()
+        await ann.call("ping")
+        assert not [e for e in ann.events if e.get("type") == "event"]
+        clock.advance(lg.CLOSE_GRACE_MS / 1000 + 1)
+        await two.service.weekly.look()  # (it closes the week)
+        assert (await ann.event("event", lambda e: e["closed"]))["week"] == week
+        assert (await cat.event("event", lambda e: e["closed"]))["week"] == week

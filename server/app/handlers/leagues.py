@@ -48,10 +48,12 @@ class WeeklyEvents(Part):
         #: they join), and (week, league) -> its watchers
         self.watching: dict[Session, tuple[str, str | None]] = {}
         self.watchers: dict[tuple[str, str], set[Session]] = {}
+        #: the weeks whose end this process has told its watchers of
+        self.told_ended: set[str] = set()
         ctx.events.on(LeagueChanged, self.on_changed)
         self._closer = Periodic(
             "closing the weekly leagues",
-            self._close_look,
+            self.look,
             lambda: self.settings.sweep_interval,
             ctx.failures,
         )
@@ -158,8 +160,11 @@ class WeeklyEvents(Part):
             await self.send_standings(week, league)
 
     async def send_standings(self, week: str, league: str) -> None:
-        """Each watcher here of ``league`` (every league of ``week``: ``""``) is sent its
-        standings as it sees them, read once a league."""
+        """Each watcher here of ``league`` (every league of ``week``: ``""``, those not
+        joined too) is sent its standings as it sees them, read once a league. A watcher
+        not joined when they began who has joined since (from another connection, here
+        or elsewhere: the join's notice brings this) watches their league from now on."""
+        await self._joined_since(week)
         keys = [k for k in self.watchers if k[0] == week and (k[1] == league or not league)]
         for key in keys:
             table = await self.table(week, key[1])
@@ -168,6 +173,18 @@ class WeeklyEvents(Part):
                 if session.player in members:
                     seen = self.seen_by(table, str(session.player))
                     session.send({"type": "event", **seen, "watching": True})
+        if not league:
+            for session, watched in list(self.watching.items()):
+                if watched == (week, None) and session.player is not None:
+                    seen = await self.view(week, str(session.player))
+                    session.send({"type": "event", **seen, "watching": True})
+
+    async def _joined_since(self, week: str) -> None:
+        for session, watched in list(self.watching.items()):
+            if watched == (week, None) and session.player is not None:
+                league = await self.leagues.league_of(week, str(session.player))
+                if league is not None:
+                    self.watch(session, week, league)
 
     async def view(self, week: str, pid: str) -> dict[str, Any]:
         """The player's league of the week as ``event`` shows it (``docs/protocol.md``)."""
@@ -257,8 +274,21 @@ class WeeklyEvents(Part):
 
     # -- the week's close ---------------------------------------------------------------
 
-    async def _close_look(self) -> None:
+    async def look(self) -> None:
+        """The periodic look: the end of a week watched here told (:meth:`tell_ended`),
+        then every close due (:meth:`close_due`)."""
+        await self.tell_ended()
         await self.close_due()
+
+    async def tell_ended(self) -> None:
+        """A week watched here that has ended since the last look: its watchers here
+        (each process its own) are sent the standings once, as they stand at its end
+        (no time left, no day's points), before the close comes minutes later."""
+        now = self.now()
+        for week in sorted({week for week, _ in self.watching.values()}):
+            if week not in self.told_ended and lg.week_end_ms(week) <= now:
+                self.told_ended.add(week)
+                await self.send_standings(week, "")
 
     async def close_due(self) -> int:
         """Close every week whose close is due (its end and :data:`~lg.CLOSE_GRACE_MS`
