@@ -71,6 +71,10 @@ async def test_the_owner_removes_renews_the_link_and_hands_over_by_leaving(
     assert new_key != key
     assert (await dan.request("group_join", group=gid, key=key))["code"] == "bad_group_link"
     await dan.call("group_join", group=gid, key=new_key)
+    # a member with the old link is in the group: joining again changes nothing (it told
+    # them to ask for a new link)
+    kept = (await bob.call("group_join", group=gid, key=key))["group"]
+    assert [m["name"] for m in kept["members"]] == ["ann", "bob", "dan"]
     # the owner leaving hands the group to who joined first after them
     await ann.call("group_leave", group=gid)
     shown = (await bob.call("group_show", group=gid))["group"]
@@ -133,7 +137,11 @@ async def test_bad_input_is_refused_and_changes_nothing(settings: Settings, tmp_
         assert (await ann.request("group_remove", group=gid, name="nobody"))[
             "code"
         ] == "no_such_player"
-        assert (await ann.request("group_remove", group=gid, name="cat"))["code"] == "not_a_member"
+        # (the owner is told who is not a member: "not a member of the group" read as if
+        # the owner were not)
+        outside = await ann.request("group_remove", group=gid, name="cat")
+        assert outside["code"] == "not_a_member"
+        assert outside["message"] == "cat is not a member of 'Friday Club'", outside
         assert (await ann.request("group_board", group=gid, board="week/nope"))[
             "code"
         ] == "no_such_board"

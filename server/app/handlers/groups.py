@@ -124,7 +124,11 @@ class Grouping(Part):
         if not gr.GROUP_KEY_RE.fullmatch(req.key):
             raise refuse(ErrorCode.BAD_GROUP_LINK, "that is not a group link's key")
         group = await self.groups.get(req.group)
-        if group is not None and pid not in group.members:
+        if group is not None and pid in group.members:
+            # joining a group one is in changes nothing, whichever of its links it is by
+            # (a member with a link since renewed was told to ask for a new one)
+            return await self.shown(pid, group)
+        if group is not None:
             await self.room_for_one_more(pid)
         verdict = await self.groups.join(
             req.group, pid, req.key, self.now(), self.settings.group_members
@@ -156,6 +160,8 @@ class Grouping(Part):
             raise refuse(ErrorCode.NO_SUCH_PLAYER, f"no player named {req.name!r}")
         if other == pid:
             raise refuse(ErrorCode.BAD_REQUEST, "the owner leaves with group_leave")
+        if other not in group.members and group.owner == pid:  # (the owner told who is not)
+            raise refuse(ErrorCode.NOT_A_MEMBER, f"{req.name} is not a member of {group.name!r}")
         refused(await self.groups.remove(group.id, pid, other))
         await self.changed(group.id)
         return await self.shown(pid, await self.group(group.id))
