@@ -10,10 +10,13 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
+import logging
 import subprocess
 import sys
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from server.app.domain import daily as d
 from server.app.service import Service
@@ -200,7 +203,9 @@ async def test_a_deal_changed_after_its_commitment_is_refused_and_caught(
     assert verify(saved).returncode == 0
 
 
-async def test_two_processes_publish_the_same_commitments(settings: Settings) -> None:
+async def test_two_processes_publish_the_same_commitments(
+    settings: Settings, caplog: pytest.LogCaptureFixture
+) -> None:
     async with running(settings) as one, running(settings) as two:
         # both write the window at once, from nothing (their own looks stopped, and what
         # those wrote at the start wiped): each serves the commitment written first
@@ -208,10 +213,16 @@ async def test_two_processes_publish_the_same_commitments(settings: Settings) ->
             service.commitments.stop()
         today = d.day_of(one.clock.now_ms())
         await one.redis.delete(*[commitment_key(day, g) for day in window(today) for g in GAMES])
+        caplog.clear()
+        caplog.set_level(logging.INFO, logger="patience.service")
         first, second = await asyncio.gather(
             one.service.commitments.publish(), two.service.commitments.publish()
         )
         assert first == second
+        # the log counts the commitments written, not those another process wrote first
+        # (three processes starting together logged three times the keys there were)
+        logged = [r for r in caplog.records if r.getMessage() == "daily deals committed"]
+        assert sum(getattr(r, "committed", 0) for r in logged) == len(window(today)) * len(GAMES)
         assert await one.service.commitments.listing() == await two.service.commitments.listing()
         for game in GAMES:
             record = await one.service.commitments.record(today, game)

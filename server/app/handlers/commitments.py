@@ -88,10 +88,10 @@ class Commitments(Part):
                 deal = await self.dailies.deal(day, game)
                 if deal is None:
                     continue  # (being certified: committed at a later look)
-                found[n] = await self._seal(day, game, deal)
             else:
-                found[n] = await self._commit(day, game)
-            made += 1
+                deal = await self.certifier.fixed(day, game)
+            found[n], written = await self._sealed(day, game, deal)
+            made += written  # (not one another process wrote first)
         if made:
             log.info("daily deals committed", extra={"days": days, "committed": made})
         per_day = len(GAMES)
@@ -102,6 +102,12 @@ class Commitments(Part):
         return await self._seal(day, game, await self.certifier.fixed(day, game))
 
     async def _seal(self, day: str, game: str, deal: dict[str, Any]) -> dict[str, Any]:
+        return (await self._sealed(day, game, deal))[0]
+
+    async def _sealed(
+        self, day: str, game: str, deal: dict[str, Any]
+    ) -> tuple[dict[str, Any], bool]:
+        """The commitment as written, and whether it was written here."""
         record = c.sealed(game, day, deal, c.new_salt(), self.now())
         return await self.store.commit(day, game, record)
 

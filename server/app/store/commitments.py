@@ -29,11 +29,13 @@ class DailyCommitments:
             found = await pipe.execute()
         return [None if raw is None else dict(unpack(raw)) for raw in found]
 
-    async def commit(self, day: str, game: str, record: dict[str, Any]) -> dict[str, Any]:
+    async def commit(
+        self, day: str, game: str, record: dict[str, Any]
+    ) -> tuple[dict[str, Any], bool]:
         """Write a day's commitment unless one is written: the record as written, whoever
-        wrote it. Once published it never changes."""
+        wrote it, and whether this call wrote it. Once published it never changes."""
         key = commitment_key(day, game)
         if await self.redis.set(key, pack(record), nx=True):
-            return record
+            return record, True
         raw = await self.redis.get(key)
-        return record if raw is None else dict(unpack(raw))
+        return (record, False) if raw is None else (dict(unpack(raw)), False)
