@@ -8,7 +8,8 @@
 // The board fits the box it is given, width and height (layout.js works out the sizes):
 // the cards take the width first, and where the board would then be too tall its fans
 // close up, rows of single cards half cover the row before (as Babette's seed lays a
-// long garden), the middle of a long fan squares up, and only then do the cards shrink.
+// long garden), the middle of a long fan squares up, and only then do the cards shrink
+// (small, they take their rows' labels into their corners, at the foot of each top card).
 // The sizes go to the board as custom properties (--cw, --ch) that the style sheet sizes
 // every card from; the piles are placed in pixels. Nothing here reads the page's layout:
 // one draw is one write of the board.
@@ -151,6 +152,17 @@ export function pileName(p) {
   return `${kind === p.label ? kind : `${kind} ${p.label}`}: ${what.length ? what.join(", ") : "empty"}`;
 }
 
+/**
+ * The pile `target` is on (the pile itself or something in it) and its label, or null.
+ * @param {EventTarget | null} target
+ * @returns {{ pile: HTMLElement, label: string } | null}
+ */
+export function pileAt(target) {
+  const pile = target instanceof Element ? target.closest(".pile") : null;
+  if (!(pile instanceof HTMLElement) || pile.dataset.label === undefined) return null;
+  return { pile, label: pile.dataset.label };
+}
+
 /** the lines the Wedge's legend takes in a board `width` pixels wide @param {number} width */
 const legendLines = (width) => (width < 520 ? 2 : 1);
 
@@ -222,7 +234,8 @@ export function drawBoard(root, view, state) {
     if (marks.has(p.label)) classes.push("marked");
     if (!row.outer) classes.push("inner-label");
     // (a row covered shows `cover` pixels of its cards; the last of a garden, them whole)
-    if (!row.outer && (below || !row.covered)) classes.push("label-below");
+    if (row.foot) classes.push("label-foot");
+    else if (!row.outer && (below || !row.covered)) classes.push("label-below");
     const onPath = path.get(p.label);
     if (onPath) classes.push("on-path");
     const pile = h("div", {

@@ -7,7 +7,9 @@
 
 /**
  * What a click asks for: a move to send, or a note to show; and the pile picked after it.
- * @typedef {{ move?: string, note?: string, picked: string | null }} Click
+ * `choices`: the moves the click fits, where it fits several (The Blockade's whole run
+ * and its parts, `g6>a6`, `g6:1>a6`, `g6:2>a6`), for the player to choose among.
+ * @typedef {{ move?: string, note?: string, picked: string | null, choices?: string[] }} Click
  */
 
 // the kinds a click on deals, when a word move such as `deal` is legal
@@ -100,13 +102,14 @@ export function click(picked, label, legal, kinds, verb = "tap") {
   if (label === picked) {
     const options = candidates(label, legal);
     if (options.length === 1) return { move: options[0], picked: null };
-    return { note: options.length ? `${label}: which move? ${options.join(", ")}` : "", picked: null };
+    if (!options.length) return { note: "", picked: null };
+    return { note: `${label}: which move? ${options.join(", ")}`, picked: null, choices: options };
   }
   const fromPicked = candidates(picked, legal);
   const pairs = fromPicked.filter((m) => m.includes("+") && movePiles(m).includes(label));
   const moves = pairs.length ? pairs : fromPicked.filter((m) => goesTo(m, label, kinds));
   if (moves.length === 1) return { move: moves[0], picked: null };
-  if (moves.length) return { note: `which move? ${moves.join(", ")}`, picked: null };
+  if (moves.length) return { note: `which move? ${moves.join(", ")}`, picked: null, choices: moves };
   if (fromPicked.some((m) => m.includes("+"))) return { note: `${picked} and ${label} are not a pair`, picked: null };
   return { move: `${picked}>${label}`, picked: null }; // the server says why not
 }

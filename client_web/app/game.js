@@ -13,7 +13,7 @@
 // on the pile or in the move box across the redraw a move makes.
 
 import { BoxWatch, button, clock, count, h, replace, replaceKeeping, resignQuestion, statusText } from "./dom.js";
-import { drawBoard, easeHeight, pilesOf } from "./board.js";
+import { drawBoard, easeHeight, pileAt, pilesOf } from "./board.js";
 import { click, hintedPiles, isWord } from "./clicks.js";
 import { challengeMaker } from "./share.js";
 import { cardsMove } from "./motion.js";
@@ -23,6 +23,7 @@ import { ServerError, errorText } from "./link.js";
 import { cardWords } from "./cards.js";
 import { arrowToPile, holdFocus, liveRegion, setText } from "./focus.js";
 import { shortcutsHelp } from "./shortcuts.js";
+import { focusChoice, statusLine } from "./choices.js";
 
 /** @typedef {import("./types.js").App} App */
 /** @typedef {import("./types.js").Message} Message */
@@ -57,17 +58,6 @@ import { shortcutsHelp } from "./shortcuts.js";
  * top card that follows the pointer once it has moved.
  * @typedef {{ from: string, x: number, y: number, ghost: HTMLElement | null, pile: HTMLElement }} Drag
  */
-
-/**
- * The pile `target` is on (the pile itself or something in it) and its label, or null.
- * @param {EventTarget | null} target
- * @returns {{ pile: HTMLElement, label: string } | null}
- */
-function pileAt(target) {
-  const pile = target instanceof Element ? target.closest(".pile") : null;
-  if (!(pile instanceof HTMLElement) || pile.dataset.label === undefined) return null;
-  return { pile, label: pile.dataset.label };
-}
 
 /** the longest move the server reads (protocol.md, `move`) */
 const MOVE_MOST = 64;
@@ -113,6 +103,8 @@ export class GameScreen {
     /** @type {string | null} */
     this.picked = null;
     this.note = "";
+    /** @type {string[]} the moves a tap fitted, offered in the status line (choices.js) */
+    this.choices = [];
     this.busy = false;
     /** @type {string | null} the move a hint gave, lit up until the next action */
     this.hinted = null;
@@ -248,6 +240,7 @@ export class GameScreen {
     if (this.busy) return;
     this.busy = true;
     this.hinted = null;
+    this.choices = [];
     try {
       const reply = await this.app.link.request(kind, { game: this.id, ...fields });
       if (kind === "hint") {
@@ -324,9 +317,13 @@ export class GameScreen {
     const result = click(from, label, this.legal, this.kinds(), verb);
     this.picked = result.picked;
     this.note = result.note || "";
+    this.choices = result.choices || [];
     if (result.move && from !== null) this.pairMove(result.move, from, label);
     else if (result.move) this.move(result.move);
-    else this.draw();
+    else {
+      this.draw();
+      if (verb === "key") focusChoice(this.root);
+    }
   }
 
   /** @param {KeyboardEvent} event */
@@ -336,6 +333,7 @@ export class GameScreen {
     if (event.key === "Escape") {
       this.picked = null;
       this.note = "";
+      this.choices = [];
       // the move box's line cleared, as the terminal's Esc clears it (blurred with its text
       // kept, the next move typed was added to it); the focus stays in the box
       if (event.target === this.input) this.input.value = "";
@@ -408,6 +406,7 @@ export class GameScreen {
     if (second.move) this.pairMove(second.move, drag.from, at.label);
     else {
       this.note = second.note || "";
+      this.choices = second.choices || [];
       this.draw();
     }
   }
@@ -486,7 +485,7 @@ export class GameScreen {
     this.keysHelp ??= shortcutsHelp({ homes: this.homes, hints: this.hintsAllowed() });
     // (the server names cards by their codes: "8D cannot go on KD" is said "8♦ ... K♦")
     const words = cardWords(this.note);
-    const note = h("p", { class: "note" }, words);
+    const note = statusLine(words, this.choices, (move) => this.move(move));
     const maker = this.over && this.maker ? this.maker.node : null;
     // a game of today's daily deal is reviewed after the reset (its replay page has the button)
     const reviewable =

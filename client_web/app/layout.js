@@ -11,7 +11,11 @@
 //     a row of single cards half covers the row before it, as Babette's seed lays a long
 //     garden (its labels move into the cards' corners);
 //  2. the middle of a long fan squares up (the bottom card and the top KEEP stay readable);
-//  3. the cards shrink, down to CW_MIN.
+//  3. the cards shrink; where that would take them under CW_INSIDE, every row's labels
+//     move into its cards' corners (the room above each row goes to the cards: a phone on
+//     its side has 320 pixels for The Blockade's eight rows), and they shrink on to CW_MIN;
+//  4. and only where even that would not fit, more of a long fan's middle squares up (its
+//     bottom card and top card keep their corners), before the board scrolls in its box.
 // Heights are linear in the card's height for each step, so each is solved, not searched.
 //
 // A board much wider than tall (Nestor's reserve beside its columns, The Gate's foundations
@@ -33,8 +37,10 @@ export const STEP = 0.28;
 export const STEP_MIN = 0.22;
 /** a squared card in the middle of a long fan, in card heights */
 export const TIGHT = 0.06;
-/** the cards at the top of a fan that never square up */
+/** the cards at the top of a fan that never square up (but where the board cannot fit otherwise) */
 export const KEEP = 4;
+/** cards smaller than this take their rows' labels into their corners, where that makes them larger */
+export const CW_INSIDE = 24;
 /** how much of a card a row covering it leaves, at the least, in card heights */
 export const COVER_MIN = 0.3;
 /** an empty grid row, in card heights */
@@ -54,11 +60,16 @@ const WASTE_FAN = 3;
  * @typedef {{occupied: boolean, fan: number, columns: Set<number>}} Row
  *   fan: how many cards past the first its longest pile fanned down shows; columns: its piles' x
  * @typedef {{rows: Row[], columns: number}} Grid
- * @typedef {{top: number, outer: boolean, covered: boolean}} Placed
- *   covered: the row below covers all but the top `cover` pixels of its cards
+ * @typedef {{top: number, outer: boolean, covered: boolean, foot: boolean}} Placed
+ *   covered: the row below covers all but the top `cover` pixels of its cards; foot: its
+ *   labels at the foot of its piles' top cards (labels inside, on a row not covered: the
+ *   corner of a fan's cards under its top stays in sight)
  * @typedef {{cw: number, ch: number, step: number, tight: number, keep: number, label: number,
  *   rightFan: number, width: number, height: number, rows: Placed[], stage: string, cover: number}} Fit
  *   cover: how much of a covered row's card shows, in pixels (its height where none is)
+ * @typedef {{inside: boolean, keep: number}} Squeeze
+ *   inside: every row's labels in its cards' corners; keep: a long fan's cards that keep
+ *   their corners at its top
  */
 
 /**
@@ -101,12 +112,16 @@ export function rowsOf(piles) {
   return { rows, columns };
 }
 
+/** a fit's way of squeezing the board at its tightest: none @type {Squeeze} */
+const LOOSE = { inside: false, keep: KEEP };
+
 /**
- * The gaps of a fan of n + 1 cards that square up (the first and the top KEEP never do).
+ * The gaps of a fan of n + 1 cards that square up (the first and the top `keep` never do).
  * @param {number} n
+ * @param {number} [keep]
  */
-function squared(n) {
-  return Math.max(0, n - 1 - KEEP);
+function squared(n, keep = KEEP) {
+  return Math.max(0, n - 1 - keep);
 }
 
 /**
@@ -116,8 +131,9 @@ function squared(n) {
  * @param {boolean} covering whether rows of single cards may cover the row before
  * @param {number} k
  * @param {number} t
+ * @param {Squeeze} [squeeze]
  */
-function height(rows, covering, k, t) {
+function height(rows, covering, k, t, { inside, keep } = LOOSE) {
   const step = STEP_MIN + k * (STEP - STEP_MIN);
   const tight = step - t * (step - TIGHT);
   const cover = COVER_MIN + k * (1 - COVER_MIN);
@@ -129,8 +145,8 @@ function height(rows, covering, k, t) {
       if (!last) b += EMPTY_ROW;
       return;
     }
-    if (outer(rows, covering, y)) a += LABEL;
-    const fan = (row.fan - squared(row.fan)) * step + squared(row.fan) * tight;
+    if (!inside && outer(rows, covering, y)) a += LABEL;
+    const fan = (row.fan - squared(row.fan, keep)) * step + squared(row.fan, keep) * tight;
     if (last) b += 1 + fan;
     else if (covers(rows, covering, y)) {
       a += GAP;
@@ -200,6 +216,7 @@ export function fit(grid, width, avail) {
   };
   /** @type {[boolean, number, number, string]} */
   let chosen = [false, 1, 0, "at ease"];
+  let squeeze = LOOSE;
   if (!(tall(false, 1, 0) <= avail)) {
     const natural = height(rows, false, 1, 0);
     const least = Math.min(ch, Math.max(ch * EASE, CW_EASE * RATIO));
@@ -220,12 +237,31 @@ export function fit(grid, width, avail) {
       chosen = [true, 0, (closed.b - (avail - square.a) / ch) / (closed.b - square.b), "squared"];
     } else {
       // to a hundredth of a pixel: a whole pixel off the card is a row of pixels off each fan
-      cw = Math.max(CW_MIN, Math.floor(((avail - square.a) / square.b / RATIO) * 100) / 100);
-      ch = cw * RATIO;
+      // (never wider than the width gave them: labels inside may leave more height than needed)
+      const widest = cw;
+      const shrunk = (/** @type {Squeeze} */ how) => {
+        const { a, b } = height(rows, true, 0, 1, how);
+        return Math.min(widest, Math.floor(((avail - a) / b / RATIO) * 100) / 100);
+      };
+      cw = shrunk(LOOSE);
       chosen = [true, 0, 1, "shrunk"];
+      if (cw < CW_INSIDE) {
+        squeeze = { inside: true, keep: KEEP };
+        for (let keep = KEEP; keep >= 1; keep--) {
+          squeeze = { inside: true, keep };
+          if (shrunk(squeeze) >= CW_MIN) break;
+        }
+        if (shrunk(squeeze) > cw) {
+          cw = shrunk(squeeze);
+          chosen = [true, 0, 1, squeeze.keep < KEEP ? "squeezed" : "labels inside"];
+        } else squeeze = LOOSE;
+      }
+      cw = Math.max(CW_MIN, cw);
+      ch = cw * RATIO;
     }
   }
   const [covering, k0, t0, stage] = chosen;
+  const { inside, keep } = squeeze;
   const k = Math.min(1, Math.max(0, k0));
   const t = Math.min(1, Math.max(0, t0));
   const step = ch * (STEP_MIN + k * (STEP - STEP_MIN));
@@ -235,13 +271,14 @@ export function fit(grid, width, avail) {
   const placed = [];
   let top = 0;
   rows.forEach((row, y) => {
-    const out = outer(rows, covering, y);
-    placed.push({ top, outer: out, covered: covers(rows, covering, y) });
+    const out = !inside && outer(rows, covering, y);
+    const covered = covers(rows, covering, y);
+    placed.push({ top, outer: out, covered, foot: inside && !covered });
     if (!row.occupied) {
       top += EMPTY_ROW * ch;
       return;
     }
-    const fan = (row.fan - squared(row.fan)) * step + squared(row.fan) * tight;
+    const fan = (row.fan - squared(row.fan, keep)) * step + squared(row.fan, keep) * tight;
     const label = out ? LABEL : 0;
     if (y === rows.length - 1) top += label + ch + fan;
     else if (covers(rows, covering, y)) top += label + GAP + cover;
@@ -252,7 +289,7 @@ export function fit(grid, width, avail) {
     ch,
     step,
     tight,
-    keep: KEEP,
+    keep,
     label: LABEL,
     rightFan: RIGHT_FAN,
     width: Math.ceil(columns * (cw + GAP)),
@@ -320,7 +357,10 @@ export function arrange(piles, width, avail, { fold = true, kept = null } = {}) 
   for (const c of cuts(piles)) {
     const moved = folded(piles, c);
     const size = fit(rowsOf(moved), width, avail);
-    if (c === kept && size.cw >= plain) return { piles: moved, size, cut: c };
+    // (kept only where it fits as well: at the smallest cards a fold is no wider, and
+    // only taller, and a board kept folded so had The Blockade's stock below the window)
+    const fits = size.height <= Math.max(avail, best.size.height);
+    if (c === kept && size.cw >= plain && fits) return { piles: moved, size, cut: c };
     if (size.cw >= plain * FOLD_GAIN && size.cw > best.size.cw) best = { piles: moved, size, cut: c };
   }
   return best;

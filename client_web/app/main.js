@@ -6,7 +6,7 @@
 // player's challenges, the leaderboards and replays.
 //
 // The first screen (the name form or the games: front.js, with recovery.js and rename.js)
-// needs this module, dom.js and link.js (with msgpack) besides; every other screen's module
+// needs this module, dom.js, notices.js and link.js (with msgpack) besides; every other screen's module
 // is loaded (`import()`) the first time one of its screens is asked for, see `withModule`.
 
 import { button, count, h, newTabLink, replace } from "./dom.js";
@@ -19,6 +19,7 @@ import { followInPage } from "./links.js";
 import { challengeId, groupLink, hashField, roomCode } from "./address.js";
 import { PlayerScreen } from "./ratings.js";
 import { titleFrom } from "./title.js";
+import { notice } from "./notices.js";
 
 /** @typedef {import("./types.js").App} App */
 /** @typedef {import("./types.js").Message} Message */
@@ -86,9 +87,6 @@ const main = pageElement("main");
 titleFrom(main); // (the tab's title names the screen shown)
 const who = pageElement("who");
 const linkState = pageElement("link-state");
-const notices = pageElement("notices");
-/** notices shown at once, the newest */
-const NOTICES_SHOWN = 3;
 const challengesLink = pageElement("challenges-link");
 const unseenBadge = pageElement("challenges-new");
 
@@ -106,21 +104,9 @@ const app = {
     return this.games.find((g) => g.id === id);
   },
 
-  notice(text) {
-    const item = h("div", { class: "notice" }, text);
-    // above a game's dock (the move box and its buttons at the window's foot) and what
-    // stands over it (the status line, a lost game's note, a game over's actions), which
-    // a notice would cover; taps go through notices anyway (app.css)
-    const foot = [
-      ...document.querySelectorAll(".dock, .game > .note, .game > .lost-note, .game > .end-actions"),
-    ].filter((e) => e.checkVisibility());
-    const top = Math.min(innerHeight, ...foot.map((e) => e.getBoundingClientRect().top));
-    notices.style.bottom = `${Math.max(innerHeight - top, 0) + 8}px`;
-    notices.append(item);
-    // the newest few: a room of eight joining, readying and resigning at once would
-    // pile its notices up the whole board
-    while (notices.children.length > NOTICES_SHOWN) notices.firstElementChild?.remove();
-    setTimeout(() => item.remove(), 6000);
+  // (above a game's foot and clear of a results table; a lobby's gone at Go!: notices.js)
+  notice(text, tag) {
+    notice(text, tag);
   },
 
   show(screen) {

@@ -13,6 +13,7 @@ import { errorText } from "./link.js";
 import { raceOverText, renamedIn } from "./ranking.js";
 import { keepFocus, liveRegion, setText } from "./focus.js";
 import { drawRacers, resultsTable } from "./racers.js";
+import { dropNotices, placeNotices } from "./notices.js";
 
 // (where challenge.js, daily.js and quick.js have always found them)
 export { drawRacers, ratingChange, resultsTable } from "./racers.js";
@@ -152,6 +153,8 @@ export class RoomScreen {
     }
     if (before) {
       const me = this.me;
+      // (what the lobby says goes at the race's Go!: it had stood over the racing board)
+      const tag = room.state === "lobby" || room.state === "countdown" ? "lobby" : undefined;
       const names = (/** @type {Message} */ r) => playersOf(r).map((p) => p.name);
       const was = new Set(names(before));
       const now = new Set(names(room));
@@ -160,10 +163,10 @@ export class RoomScreen {
       if (renamed) {
         was.delete(renamed[0]);
         now.delete(renamed[1]);
-        if (!renamed.includes(me ?? "")) this.app.notice(`${renamed[0]} is ${renamed[1]} now`);
+        if (!renamed.includes(me ?? "")) this.app.notice(`${renamed[0]} is ${renamed[1]} now`, tag);
       }
-      for (const name of now) if (!was.has(name)) this.app.notice(`${name} joined`);
-      for (const name of was) if (!now.has(name)) this.app.notice(`${name} left`);
+      for (const name of now) if (!was.has(name)) this.app.notice(`${name} joined`, tag);
+      for (const name of was) if (!now.has(name)) this.app.notice(`${name} left`, tag);
       const wasReady = new Set(
         playersOf(before)
           .filter((p) => p.ready)
@@ -172,7 +175,7 @@ export class RoomScreen {
       if (renamed && wasReady.has(renamed[0])) wasReady.add(renamed[1]); // (ready already)
       if (room.state === "lobby") {
         for (const p of room.players) {
-          if (p.ready && !wasReady.has(p.name) && p.name !== me) this.app.notice(`${p.name} is ready`);
+          if (p.ready && !wasReady.has(p.name) && p.name !== me) this.app.notice(`${p.name} is ready`, tag);
         }
       }
       const others = playersOf(room).filter((p) => p.name !== room.host);
@@ -182,7 +185,7 @@ export class RoomScreen {
           .filter((p) => p.name !== r.host)
           .every((p) => p.ready);
       if (room.host === me && others.length && allReady(room) && !allReady(before)) {
-        this.app.notice("everyone is ready: start the race");
+        this.app.notice("everyone is ready: start the race", tag);
       }
     }
     this.room = room;
@@ -274,8 +277,9 @@ export class RoomScreen {
     // need the room (a watcher has no board: theirs names the game in full)
     const compact = room.state === "racing" && member;
     // (on a phone the compact line's button says "Leave": "Leave the room" took the room
-    // the race's number and its watchers needed, app.css)
-    const leaveText = compact ? ["Leave", h("span", { class: "more" }, " the room")] : "Leave the room";
+    // the race's number and its watchers needed, app.css; its class is no card's count's,
+    // `.more`, whose style had drawn " the room" as a badge in the window's corner)
+    const leaveText = compact ? ["Leave", h("span", { class: "leave-more" }, " the room")] : "Leave the room";
     if (member || this.watching)
       actions.append(
         button(member ? leaveText : "Stop watching", () => this.leave(), {
@@ -366,6 +370,7 @@ export class RoomScreen {
       return;
     }
     if (this.game) this.game.destroy();
+    dropNotices("lobby"); // (Go!: the lobby's notices had stood over the board)
     this.game = new GameScreen(this.app, race, {
       hints: Boolean(this.room && this.room.hints),
       clockFrom: () => this.room && this.room.start_at,
@@ -481,6 +486,7 @@ export class RoomScreen {
       resultsTable(results, this.me, this.unit()),
       maker,
     );
+    placeNotices(); // (clear of the table drawn under them: it covered its headers)
   }
 
   tick() {

@@ -34,7 +34,7 @@
  * @property {{ code: string, game: string } | null} [racing] the race the player is in, its
  *   game still played, as the room's screen last saw it (the home screen leads back to it)
  * @property {(id: string) => Message | undefined} game a game of the list, by id
- * @property {(text: string) => void} notice
+ * @property {(text: string, tag?: string) => void} notice a notice; tag "lobby": gone at Go! (notices.js)
  * @property {(screen: Screen) => void} show
  * @property {(address: string) => void} go
  * @property {(rules: string) => void} deal a new solo game of `rules` (Play, New deal), at its address

@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 
 import { click, hintedPiles, isWord, movePiles, targets } from "../app/clicks.js";
+import { choiceName } from "../app/choices.js";
 
 const fixture = JSON.parse(readFileSync(new URL("../../tests/fixtures/clicks.json", import.meta.url), "utf8"));
 
@@ -56,4 +57,42 @@ test("a hint is shown on the piles its move names, a word's on the stock's", () 
   assert.deepEqual(hintedPiles("1+5", kinds), ["1", "5"]);
   assert.deepEqual(hintedPiles("deal", kinds), ["s"]); // (it rang no pile)
   assert.deepEqual(hintedPiles("deal", { talon: "talon", x: "discard" }), ["talon"]);
+});
+
+test("a tap that fits several moves offers each to choose by a tap (The Blockade's whole run and its parts)", () => {
+  const kinds = { g6: "cell", a6: "cell", d6: "cell" };
+  const legal = ["g6>a6", "g6:1>a6", "g6:2>a6", "g6>d6"];
+  const got = click("g6", "a6", legal, kinds);
+  assert.equal(got.move, undefined);
+  assert.deepEqual(got.choices, ["g6>a6", "g6:1>a6", "g6:2>a6"]);
+  assert.ok(got.note?.startsWith("which move?"));
+  // the pile tapped twice: every move from it
+  assert.deepEqual(click("g6", "g6", legal, kinds).choices, legal);
+  // one move: played, nothing to choose
+  assert.equal(click("g6", "d6", legal, kinds).move, "g6>d6");
+  assert.equal(click("g6", "d6", legal, kinds).choices, undefined);
+  // each choice named with what it moves
+  assert.equal(choiceName("g6:1>a6", got.choices ?? []), "play g6:1>a6: the top card of g6 to a6");
+  assert.equal(choiceName("g6:2>a6", got.choices ?? []), "play g6:2>a6: the top 2 cards of g6 to a6");
+  assert.equal(choiceName("g6>a6", got.choices ?? []), "play g6>a6: the whole run on g6 to a6");
+  assert.equal(choiceName("l>t4", ["l>t4", "l>b1"]), "play l>t4");
+});
+
+test("every legal move of every position can be played by taps alone: a button, a tap, two, or a choice after them", () => {
+  for (const position of fixture.positions) {
+    const labels = Object.keys(position.kinds);
+    for (const move of position.legal) {
+      if (isWord(move)) continue; // (its button: game.js)
+      const reached = labels.some((first) => {
+        const one = click(null, first, position.legal, position.kinds);
+        if (one.move === move || one.choices?.includes(move)) return true;
+        if (one.picked === null) return false;
+        return labels.some((second) => {
+          const two = click(first, second, position.legal, position.kinds);
+          return two.move === move || Boolean(two.choices?.includes(move));
+        });
+      });
+      assert.ok(reached, `${position.game}: ${move}`);
+    }
+  }
 });

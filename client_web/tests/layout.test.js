@@ -132,3 +132,55 @@ test("one row alone is never covered: Doubles and Quits shrinks, its grid kept",
   const size = fit(rowsOf(garden), 360, 560);
   assert.ok(size.rows.some((r) => r.covered));
 });
+
+// The Blockade at its largest: its foundations and stock, a gap row, then seven rows of
+// twelve cells, a run fanned down in each (up to seven cards)
+const blockade = [
+  ...Array.from({ length: 8 }, (_, x) => pile(`f${x}`, x, 0, 1, "none", "foundation")),
+  pile("s", 13, 0, 0, "none", "stock"),
+  ...[2, 5, 3, 2, 7, 5, 6].flatMap((run, r) =>
+    Array.from({ length: 12 }, (_, x) => pile(`${"abcdefghijkl"[x]}${r + 1}`, x, 2 + r, x === 3 ? run : 1, "down")),
+  ),
+];
+
+test("a phone on its side has The Blockade's eight rows in its height: labels into the cards, then fans squared", () => {
+  // (its board's box at 740x360 is 420x320: the last two rows had been below the window)
+  const { size, cut } = arrange(blockade, 420, 320);
+  assert.ok(size.height <= 320, `${size.height} (${size.stage})`);
+  assert.ok(size.cw >= CW_MIN, `${size.cw}`);
+  assert.equal(cut, null);
+  // every row's labels in its cards, at the foot of the top card (no row is covered)
+  assert.ok(
+    size.rows.every((r) => !r.outer && !r.covered && r.foot),
+    JSON.stringify(size.rows),
+  );
+  // a long fan squares more of its middle than at ease, its top card and the first kept
+  assert.ok(size.keep < 4 && size.keep >= 1, `${size.keep}`);
+  // with the room, labels above the rows, and at a little less, inside but no fan squared further
+  assert.ok(arrange(blockade, 420, 900).size.rows.every((r) => r.outer && !r.foot));
+  const some = arrange(blockade, 420, 420).size;
+  assert.ok(some.rows.every((r) => !r.outer) && some.keep === 4 && some.cw >= CW_MIN, some.stage);
+});
+
+test("labels go into the cards only where the cards would be small, and never make them wider than the width", () => {
+  for (const [width, room] of [
+    [347, 499],
+    [340, 300],
+    [1000, 300],
+  ]) {
+    const { size } = arrange(blockade, width, room);
+    assert.ok(size.width <= width, `${width}x${room}: ${size.width} wide`);
+    assert.ok(size.height <= room || size.cw === CW_MIN, `${width}x${room}: ${size.height}`);
+  }
+  // cards of 24 px and more keep their labels above them
+  for (const size of [fit(rowsOf(garden), 360, 560), fit(rowsOf(gate), 768, 500)])
+    assert.ok(size.cw < 24 || size.rows.every((r) => !r.foot), `${size.cw}`);
+});
+
+test("a fold is not kept where it only makes the board taller than its room", () => {
+  // at the smallest cards the stock folded under the rows is no wider, only taller: kept,
+  // it had The Blockade's stock below a window turned on its side
+  const { size, cut } = arrange(blockade, 420, 320, { kept: 13 });
+  assert.equal(cut, null);
+  assert.ok(size.height <= 320);
+});

@@ -3,9 +3,10 @@
 racing, playing solo and replaying at 1280x800, 768x1024 and 360x740, the board, the
 racers' panel, the clock, the controls and the move box are inside the window without
 scrolling, and no page is wider than the window. The same holds for a phone on its side,
-740x360 (its controls had fallen below the window in a race), but for a board at its
-largest that does not fit even at the smallest cards: it scrolls in its box, and the
-box is in the window.
+740x360 (its controls had fallen below the window in a race; The Blockade's and The
+Wedge's largest boards had their last rows below it, cards 16 px wide and the box
+scrolling: their rows' labels now go into the cards and their long fans square up), and
+no card is narrower than the smallest (layout.js CW_MIN) at any size.
 
 The lines are played over the protocol by registered players (a race of two on the
 line's seed, the host playing it; a solo game on the same seed for another player), and
@@ -150,22 +151,29 @@ SETTLED = """() => new Promise((done) =>
 def outside(page: Any, size: tuple[int, int], boxes: list[tuple[str, str]]) -> list[str]:
     page.evaluate(SETTLED)  # the board redrawn for its box, if the box moved
     found: list[str] = page.evaluate(OUTSIDE, [size[0], size[1], boxes])
-    if size == LANDSCAPE and page.evaluate(SHRUNK):
-        # a board at its largest that does not fit even at the smallest cards scrolls in
-        # its box, which is in the window with all the rest
-        found = [f for f in found if not f.startswith(("board ", "pile "))]
-        found += page.evaluate(OUTSIDE, [size[0], size[1], [("board's box", BOARD_BOX)]])
+    found += page.evaluate(SCROLLED)
+    narrow = page.evaluate(NARROWEST)
+    if narrow is not None and narrow < CW_MIN - 0.01:
+        found.append(f"cards {narrow:.2f} px wide")
     return found
 
 
 #: a phone on its side: the board has the window's height, the rest beside it
 LANDSCAPE = (740, 360)
 BOARD_BOX = ":is(.game, .replay) .board-box"
-#: the board's cards are the smallest there are (layout.js CW_MIN) and it scrolls in its box
-SHRUNK = """() => {
-  const box = document.querySelector('BOX');
-  const pile = box && box.querySelector('.pile');
-  return !!pile && pile.getBoundingClientRect().width < 16.5 && box.scrollHeight > box.clientHeight;
+#: the smallest card there is (client_web/app/layout.js)
+CW_MIN = 16
+#: a board's box that scrolls: its board does not fit it
+SCROLLED = """() => [...document.querySelectorAll('BOX')]
+  .filter(box => box.scrollHeight > box.clientHeight + 1 || box.scrollWidth > box.clientWidth + 1)
+  .map(box => `the board's box scrolls: ${box.scrollWidth}x${box.scrollHeight}`
+    + ` in ${box.clientWidth}x${box.clientHeight}`)
+""".replace("BOX", BOARD_BOX)
+#: the narrowest pile's width (a card's), or null
+NARROWEST = """() => {
+  const piles = [...document.querySelectorAll('BOX .pile')];
+  const widths = piles.map(p => p.getBoundingClientRect().width);
+  return widths.length ? Math.min(...widths) : null;
 }""".replace("BOX", BOARD_BOX)
 
 

@@ -1,0 +1,79 @@
+// @ts-check
+// Notices: a line of words at the window's foot for 6 s (joined, is ready, finished first,
+// resigned, a challenge's news), the newest three (a room of eight joining, readying and
+// resigning at once would pile them up the whole board), never in the way of a tap
+// (app.css). They stand above a game's dock and what stands over it (the status line, a
+// lost game's note, a game over's actions), which a notice would cover, and clear of a
+// race's results table: placed as each comes, and again as the page scrolls, is resized
+// or draws its results under them (at 740x360 "kay_tl: resigned" covered the table's
+// headers). A notice of the lobby's (joined, is ready, everyone is ready: `tag` "lobby")
+// goes at the race's Go! (`dropNotices`): they had stood over the racing board.
+
+/** notices shown at once, the newest */
+const SHOWN = 3;
+/** how long a notice stays, in ms */
+const LIFE = 6000;
+/** what a notice stands above: a game's foot */
+const FOOT = ".dock, .game > .note, .game > .lost-note, .game > .end-actions";
+/** what notices stay clear of: a race's (a challenge's, a placing's) results table */
+const CLEAR = ".results-table table";
+/** the room kept between notices and what they stand clear of, in pixels */
+const MARGIN = 8;
+
+/** @returns {HTMLElement | null} */
+const box = () => document.getElementById("notices");
+
+/**
+ * Show `text` as a notice; `tag` names what it belongs to ("lobby"), for `dropNotices`.
+ * @param {string} text
+ * @param {string} [tag]
+ */
+export function notice(text, tag) {
+  const notices = box();
+  if (!notices) return;
+  const item = document.createElement("div");
+  item.className = "notice";
+  item.textContent = text;
+  if (tag) item.dataset.tag = tag;
+  notices.append(item);
+  while (notices.children.length > SHOWN) notices.firstElementChild?.remove();
+  placeNotices();
+  setTimeout(() => item.remove(), LIFE);
+}
+
+/**
+ * The notices of `tag` taken away (the lobby's, at Go!).
+ * @param {string} tag
+ */
+export function dropNotices(tag) {
+  box()
+    ?.querySelectorAll(`.notice[data-tag="${CSS.escape(tag)}"]`)
+    .forEach((item) => item.remove());
+}
+
+/**
+ * Where the notices' box stands, as the page lies now: its foot above a game's foot in the
+ * window (else at the window's), then, where it would cross a results table in the window,
+ * above the table where there is the room, else below it, else over the window's top.
+ */
+export function placeNotices() {
+  const notices = box();
+  if (!notices || !notices.children.length) return;
+  const shown = (/** @type {Element} */ e) => e.checkVisibility();
+  const foot = [...document.querySelectorAll(FOOT)].filter(shown).map((e) => e.getBoundingClientRect().top);
+  let edge = Math.min(innerHeight, ...foot); // the notices' foot, plus the margin
+  const tall = notices.getBoundingClientRect().height;
+  for (const table of [...document.querySelectorAll(CLEAR)].filter(shown)) {
+    const r = table.getBoundingClientRect();
+    if (r.bottom <= 0 || r.top >= innerHeight) continue;
+    if (!(edge - MARGIN > r.top && edge - MARGIN - tall < r.bottom)) continue;
+    if (r.top - MARGIN - tall >= MARGIN) edge = r.top;
+    else if (r.bottom + 2 * MARGIN + tall <= innerHeight) edge = r.bottom + 2 * MARGIN + tall;
+    else edge = tall + 2 * MARGIN;
+  }
+  notices.style.bottom = `${Math.max(innerHeight - edge, 0) + MARGIN}px`;
+}
+
+// (as the page moves under them: a scroll, a window resized or turned)
+addEventListener("scroll", placeNotices, { passive: true });
+addEventListener("resize", placeNotices);
