@@ -103,6 +103,11 @@ KEYS: dict[str, str] = {
     "play": "move or its # · Tab · + home · ? hint · u undo · F4 rules · h help · q quit",
     "over": "n new deal · new GAME · c challenge a friend · review · h help · q quit",
     "daily-over": "n the same deal again (practice) · new GAME · c challenge a friend · q quit",
+    # (its day over: the same deal from its seed, public now; the new day's is new GAME's)
+    "daily-over-past": (
+        "n that day's deal again (practice) · new GAME today's daily · c challenge a friend"
+        " · q quit"
+    ),
     "waiting": "your game is over: waiting for the others · q leave",
     "spectating": "the race is on without you · q leave",
     "idle": "n new deal · new GAME · q quit",
@@ -131,6 +136,7 @@ KEYS: dict[str, str] = {
 #: the same in fewer words, then what help (h) or the screen says already
 NARROWER = (
     ("n the same deal again (practice)", "n practice the deal"),
+    ("n that day's deal again (practice)", "n that day's deal"),
     ("c challenge a friend with your game", "c challenge a friend"),
     ("c challenge a friend", "c challenge"),
     ("the host may call a rematch", "the host may rematch"),
@@ -147,6 +153,7 @@ NARROWER = (
     (" · F4 rules", ""),
     ("move, pile or #n", "move, pile, #n"),
     (" · h help", ""),
+    (" · new GAME today's daily", ""),
     (" · new GAME", ""),
 )
 

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
 
+from . import daily_flow
 from .board_race import result_message
 from .challenge import made_page, news_notice, verdict_line
 from .connection import (
@@ -31,10 +32,7 @@ from .connection import (
     ServerError,
     SignedOut,
 )
-from .difficulty import difficulty_of
 from .endings import (
-    daily_greeting,
-    daily_question,
     end_note,
     farewell,
     left_room,
@@ -52,7 +50,6 @@ from .model import (
     SOLO,
     WARN,
     WATCH,
-    Game,
     Model,
     stuck_note,
 )
@@ -112,8 +109,9 @@ class Client:
         self.conn: Connection | None = None
         self.tui: Tui | None = None
         self.farewell = ""
-        #: the daily asked about (a ``daily`` confirmation)
-        self._daily_rules: str | None = None
+        #: the daily asked about (a ``daily`` confirmation), and the day it described
+        self.daily_rules: str | None = None
+        self.daily_asked: str | None = None
         #: practice of the daily races the board (``--no-ghosts``: not)
         self.ghosts = True
         self._lock = asyncio.Lock()
@@ -190,8 +188,10 @@ class Client:
         elif kind == "results":
             model.apply_results(event)
             model.say(result_note(event, model.me), GOOD)
-        elif kind == "daily_result":
-            model.apply_daily_result(event)
+        elif kind == "daily_result":  # (the reset's timeout ends the game by itself)
+            model.apply_daily_result(event, now_ms())
+            if model.result_shown:
+                self._note_end()
         elif kind == "ghosts_result":
             if model.apply_ghosts_result(event) and model.against_board is not None:
                 model.say(result_message(event), GOOD)
@@ -267,8 +267,8 @@ class Client:
         solo = resume.get("solo")
         game = model.game
         same_game = isinstance(solo, Mapping) and game is not None and solo.get("game") == game.gid
-        if model.screen == SOLO and same_game:
-            model.game = Game.from_message(solo)  # type: ignore[arg-type]
+        if model.screen == SOLO and same_game:  # (ended while away: its clock stopped)
+            daily_flow.taken_up(model, solo, now_ms())  # type: ignore[arg-type]
         room = resume.get("room")
         if model.screen == ROOM and isinstance(room, Mapping):
             model.apply_room(room)
@@ -325,7 +325,7 @@ class Client:
                 return
         game = model.game
         context = model.context()
-        action = understood(model, text)
+        action = understood(model, text, now_ms())
         if context == "confirm":
             question, model.confirm = model.confirm, None
             model.say("", INFO)
@@ -334,7 +334,7 @@ class Client:
             elif action.kind == "yes" and question in ("resign", "stuck"):
                 await self.resign()
             elif question == "daily" and text.strip().lower() in ("", "y", "yes"):
-                await self.daily(self._daily_rules, ask=False)
+                await daily_flow.daily(self, self.daily_rules, ask=False)
             elif question == "stuck" and text.strip():  # not a no: the line is played
                 await self._handle(text)
             return
@@ -366,7 +366,7 @@ class Client:
             model.confirm = "resign"
             model.say(resign_question(model), ERROR)
         elif kind == "new" and model.daily_kind is not None:
-            await self.daily(action.arg or (game.rules if game else None))
+            await daily_flow.again(self, action.arg)  # (n: that day's deal, its day over)
         elif kind == "new":
             await self.new_game(action.arg or (game.rules if game else None))
         elif kind == "ready":
@@ -523,32 +523,6 @@ class Client:
             return False
         self.model.set_solo(reply, now_ms())
         self.model.say("", INFO)
-        return True
-
-    async def daily(self, rules: str | None, *, ask: bool = True) -> bool:
-        """Today's challenge of a game: the ranked attempt, or practice once it has ended.
-        A ranked attempt not yet dealt is asked for first (``ask``): its clock starts with
-        the deal."""
-        model = self.model
-        if not rules:
-            model.say("which game? new GAME (patience-race games lists them)", ERROR)
-            return False
-        if ask:
-            status = await self.call("daily", game=rules, start=False)
-            if status is None:
-                return False
-            if status.get("ranked_attempt") == "pending":
-                self._daily_rules = rules
-                model.confirm = "daily"
-                graded = difficulty_of(status.get("difficulty"))
-                unit = "pairs" if rules in model.pair_games else "cards"
-                model.say(daily_question(model.game_name(rules), graded, unit), WARN)
-                return False
-        reply = await self.call("daily", game=rules, ghosts=self.ghosts or None)
-        if reply is None:
-            return False
-        self.model.set_daily(reply, now_ms())
-        self.model.say(*daily_greeting(self.model))
         return True
 
     async def leave(self) -> None:

@@ -207,12 +207,16 @@ def end_note(model: Model) -> tuple[str, str] | None:
         return f"Practice over ({status}, {home}), not ranked. n: again.", WARN
     if model.result_shown:
         result = model.daily_result or {}
+        # (its day named: "Today's" stayed on the screen past the reset, and a timeout
+        # comes at the reset, when the day is yesterday already)
+        day = clean(result.get("day") or "", 10)
+        which = f"Your ranked attempt of {day}" if day else "Your ranked attempt"
         if result.get("review"):
-            return f"Today's ranked attempt is over ({status}): held for review.", WARN
+            return f"{which} is over ({status}): held for review.", WARN
         rank = result.get("rank")
         if game.lost is not None and game.lost.why:  # (why, as the browser says it)
             status = f"{status}: {game.lost.why[:1].lower()}{game.lost.why[1:].rstrip('.')}"
-        return f"Today's ranked attempt is over ({status}): rank {rank}.", GOOD
+        return f"{which} is over ({status}): rank {rank}.", GOOD
     if game.status == "won":
         every = (
             f"{as_int(view.get('total')) // 2} pairs off"

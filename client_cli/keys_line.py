@@ -12,6 +12,7 @@ its keys line offered.
 from __future__ import annotations
 
 from .commands import KEYS, NUMBERED, Action, interpret, numbered_piles
+from .daily_end import day_over
 from .model import Model
 from .results import raced
 
@@ -19,10 +20,11 @@ from .results import raced
 OWN_GAME = "c challenge a friend · review · "
 
 
-def key_words(model: Model) -> str:
+def key_words(model: Model, now: int | None = None) -> str:
     """What the state on the table offers, as the keys line says it at its widest (before
     :func:`~client_cli.commands.narrowed`, and without the help's or a page's words,
-    which stand over the table: a line typed there closes them first or is not typed)."""
+    which stand over the table: a line typed there closes them first or is not typed).
+    ``now``: the time drawn at, which tells whether a daily's day is over."""
     context = model.context()
     words = KEYS.get(context, "")
     game = model.game
@@ -38,7 +40,9 @@ def key_words(model: Model) -> str:
         if game.view.get("can_undo") is False:  # (the browser greys its Undo out then)
             words = words.replace(" · u undo", "")
     if context == "over" and model.daily_kind is not None:
-        words = KEYS["daily-over"]
+        # (once its day is over, n is that day's deal again; new GAME, the new day's)
+        past = now is not None and day_over(model, now)
+        words = KEYS["daily-over-past" if past else "daily-over"]
     if context == "over" and game is not None and game.lost is not None and game.lost.undo:
         words = f"u undo · {words}".replace(" · h help", "")  # (the line has room for 80)
     if context in ("lobby", "finished") and not model.is_host:
@@ -56,11 +60,11 @@ def key_words(model: Model) -> str:
     return words
 
 
-def understood(model: Model, text: str) -> Action:
+def understood(model: Model, text: str, now: int | None = None) -> Action:
     """What the line ``text`` asks for in the state on the table
     (:func:`~client_cli.commands.interpret`); a line that means nothing there is told the
     keys its keys line shows."""
     game = model.game
     legal = game.legal if game is not None else []
     labels = game.labels if game is not None else frozenset()
-    return interpret(text, model.context(), legal, labels, key_words(model))
+    return interpret(text, model.context(), legal, labels, key_words(model, now))

@@ -14,6 +14,7 @@ from typing import Any
 
 from .board_race import BoardRace
 from .challenge import ChallengeRace
+from .daily_end import end_by_result, result_of, streaks
 from .difficulty import difficulty_of
 from .page import Page, fixed
 from .racers import own_status, with_leavers, with_left
@@ -31,17 +32,6 @@ DAILY, PRACTICE = "daily", "practice"
 
 def _int(value: Any) -> int:
     return value if isinstance(value, int) and not isinstance(value, bool) else 0
-
-
-def _streaks(value: Any) -> dict[str, dict[str, int]]:
-    """A ``streak`` map, checked: ``game`` and ``all``, each ``current`` and ``best``."""
-    value = value if isinstance(value, Mapping) else {}
-    out = {}
-    for which in ("game", "all"):
-        one = value.get(which)
-        one = one if isinstance(one, Mapping) else {}
-        out[which] = {"current": _int(one.get("current")), "best": _int(one.get("best"))}
-    return out
 
 
 @dataclass(frozen=True)
@@ -289,7 +279,7 @@ class Model:
             "ranked": msg.get("ranked") is True,
             "note": clean(msg.get("note") or "", 200),
             "reset_at": _int(msg.get("reset_at")),
-            "streak": _streaks(streak),
+            "streak": streaks(streak),
             #: practice: the ranked attempt's result line (for one who missed the event)
             "ranked_result": clean(msg.get("ranked_result") or "", 200),
             #: the day's commitment to the deal (docs/commitments.md): 64 hex digits
@@ -327,30 +317,18 @@ class Model:
         board, game = self.against_board, self.game
         return bool(board and board.ghosts and board.result and game is not None and game.over)
 
-    def apply_daily_result(self, msg: Mapping[str, Any]) -> None:
+    def apply_daily_result(self, msg: Mapping[str, Any], now: int | None = None) -> None:
         """The ``daily_result`` event: the ranked attempt on the table has ended (others,
-        say of a game played from another client, are not shown)."""
+        say of a game played from another client, are not shown). A game still taken for
+        one in play ends as it says (``now``: when the event came; see
+        :func:`.daily_end.end_by_result`)."""
         game = self.game
         if game is None or clean(msg.get("game", ""), 32) != game.gid:
             return
-        par, shortest = msg.get("par"), msg.get("par_shortest")
-        self.daily_result = {
-            "day": clean(msg.get("day", ""), 10),
-            "game": game.gid,
-            "rules": clean(msg.get("rules", ""), 32),
-            "status": clean(msg.get("status", ""), 16),
-            "rank": _int(msg.get("rank")),
-            "board": clean(msg.get("board", ""), 64),
-            "streak": _streaks(msg.get("streak")),
-            "line": clean(msg.get("line", ""), 200),
-            # the day's par, once told, and whether it is proved the shortest
-            "par": _int(par) if isinstance(par, int) else None,
-            "par_shortest": shortest if isinstance(shortest, bool) else None,
-            # a result the pace check held off the public boards (else empty)
-            "review": clean((msg.get("review") or {}).get("note") or "", 400),
-        }
+        self.daily_result = result_of(msg, game.gid)
         if self.daily is not None:
             self.daily["streak"] = self.daily_result["streak"]
+        end_by_result(self, now)
         self.changed()
 
     @property

@@ -20,10 +20,11 @@ from rich.text import Text
 from .board_screen import board_panel, placing_lines
 from .board_screen import racers as board_racers
 from .cards import card_words
-from .challenge import command, http_url
 from .challenge_screen import challenge_panel, countdown_body, racers, result_lines
 from .clicks import Hit
 from .commands import narrowed, numbered_piles
+from .daily_end import day_over, ranked_end
+from .daily_screen import daily_result_lines
 from .keys_line import key_words
 from .legend import legend
 from .lines import (
@@ -31,7 +32,6 @@ from .lines import (
     as_int,
     clock,
     fit,
-    plural,
     side_by_side,
     split_line,
     status_words,
@@ -40,8 +40,7 @@ from .lines import (
     wrap,
 )
 from .marks import cell_case
-from .model import CHALLENGE, DAILY, PRACTICE, RACING, ROOM, SOLO, WATCH, Game, Model, stuck_note
-from .par import against_par, par_words
+from .model import CHALLENGE, DAILY, PRACTICE, RACING, ROOM, SOLO, WATCH, Model, stuck_note
 from .render import Spot, draw_board, garden_cells
 from .room_screen import race_panel, room_body, summary
 from .sanitize import clean
@@ -101,8 +100,8 @@ def header(model: Model, width: int, now: int) -> Text:
         grade = ((model.daily or {}).get("difficulty") or {}).get("grade") if kind else None
         if grade:  # the day's deal's difficulty (client_cli/difficulty.py)
             left.append(f"{g.sep}{grade}")
-        if model.clock_from is not None:
-            elapsed = (model.clock_to or now) - model.clock_from
+        if model.clock_from is not None:  # (a ranked attempt's stops at the reset)
+            elapsed = (model.clock_to or ranked_end(model, now)) - model.clock_from
             left.append(g.sep + clock(elapsed), style="bold")
     right = Text()
     if model.link:
@@ -166,7 +165,9 @@ def game_line(model: Model, width: int, now: int = 0) -> Text:
     if model.daily_kind is not None and daily is not None:
         line.append(f"{g.sep}streak {as_int(daily['streak']['game']['current'])}")
         reset = as_int(daily.get("reset_at"))
-        if reset:
+        if reset and day_over(model, now):  # (it stood at "next deal in 0:00")
+            line.append(f"{g.sep}next deal out")
+        elif reset:
             line.append(f"{g.sep}next deal in {clock(reset - model.server_now(now))}")
     return fit(line, width)
 
@@ -286,79 +287,6 @@ def page_lines(model: Model, width: int, height: int) -> list[Text]:
     return out
 
 
-def par_line(result: Mapping[str, object], game: Game | None = None) -> list[Text]:
-    """The day's par, where the server told it, and whether it is proved the shortest;
-    and a won ``game``'s moves against it."""
-    par, shortest = result.get("par"), result.get("par_shortest")
-    if not isinstance(par, int):
-        return []
-    said = f"  The day's {par_words(par, shortest if isinstance(shortest, bool) else None)}."
-    won = (
-        ""
-        if game is None
-        else against_par(par, as_int(game.view.get("moves")), game.status == "won")
-    )
-    return [Text(said), *([Text(f"  {won}")] if won else [])]
-
-
-def daily_result_lines(model: Model, width: int, now: int) -> list[Text]:
-    """The ranked daily's result in place of the board: rank, streaks, the next deal,
-    and the line to paste into a chat."""
-    result = model.daily_result or {}
-    game = model.game
-    name = model.game_name()
-    status = status_words(clean(result.get("status", ""), 16))
-    streak = result.get("streak") or {}
-    mine = streak.get("game") or {}
-    any_game = streak.get("all") or {}
-    reset = as_int((model.daily or {}).get("reset_at"))
-    rules = game.rules if game is not None else ""
-    held = clean(result.get("review", ""), 400)
-    place = "held for review" if held else f"rank {as_int(result.get('rank'))} on the day's board"
-    out = [
-        Text(""),
-        Text(f"  Today's daily challenge is done: {status}, {place}.", style="bold"),
-        *par_line(result, game),
-        *(Text("  ") + line for line in (wrap(held, width - 4, "yellow", 4) if held else [])),
-        Text(
-            f"  Streak: {plural(as_int(mine.get('current')), 'day')} at {name} "
-            f"(best {as_int(mine.get('best'))}); {as_int(any_game.get('current'))} at any game "
-            f"(best {as_int(any_game.get('best'))})."
-        ),
-    ]
-    if reset:
-        out.append(Text(f"  The next deal in {clock(reset - model.server_now(now))}."))
-    out += [Text(""), Text("  Your result, to paste into a chat:"), Text("")]
-    style = "bold green" if status == "won" else "bold"
-    for piece in split_line(clean(result.get("line", ""), 200), width - 4):
-        out.append(Text(f"  {piece}", style=style))
-    replay = clean(result.get("game", ""), 32)
-    out += [
-        Text(""),
-        Text("  (q prints it again as you leave, in one piece to copy)", style="dim"),
-        Text(""),
-        Text(f"  The board: {command(model.server, f'top {rules}')}"),
-        Text(f"  Replay:    {command(model.server, 'replay ' + replay)}"),
-        Text("             (yours alone until the day's reset, then anyone's)", style="dim"),
-    ]
-    out += commitment_lines(model)
-    return [fit(line, width) for line in out]
-
-
-def commitment_lines(model: Model) -> list[Text]:
-    """The day's commitment to the deal, short (its first 12 hex digits), and where the
-    commitments are published: to compare after the reset (docs/commitments.md)."""
-    made = clean((model.daily or {}).get("commitment") or "", 64)
-    if not made:
-        return []
-    page = http_url(model.server, "/daily/commitments") if model.server else "/daily/commitments"
-    return [
-        # (in the column of "The board: " and "Replay:    " above: it stood two further)
-        Text(f"  The deal:  committed ahead, {made[:12]}"),
-        Text(f"             {page}", style="dim"),
-    ]
-
-
 # -- screens ---------------------------------------------------------------------------
 
 
@@ -394,9 +322,9 @@ def _message_most(model: Model, width: int, height: int) -> int:
     return len(wrap(card_words(model.message, ascii=model.ascii), width - 1, "", most))
 
 
-def _keys(model: Model, width: int, height: int = 0) -> Text:
+def _keys(model: Model, width: int, height: int = 0, now: int | None = None) -> Text:
     context = model.context()
-    words = key_words(model)  # (what a line that means nothing here is told, too)
+    words = key_words(model, now)  # (what a line that means nothing here is told, too)
     if model.help:
         words = "Enter or Esc: back to the table"
     if model.page is not None:
@@ -463,7 +391,7 @@ def render_screen(
     ``hits`` gets where the piles and the legal moves are drawn, for the mouse."""
     width = max(width, 20)
     top = [header(model, width, now)]
-    keys = _keys(model, width, page_height(height))
+    keys = _keys(model, width, page_height(height), now)
     if (
         model.game is not None
         and not (model.page is not None or model.help)

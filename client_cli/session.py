@@ -248,6 +248,31 @@ def between_races(server: str, code: str) -> str:
     )
 
 
+async def _press_enter(client: Client, rules: str, status: Mapping[str, Any]) -> None:
+    """What a ranked attempt is and how hard the deal is (``status``: its
+    ``daily_status``), then "Press Enter to start"; q (or Ctrl-C) raises :class:`Left`,
+    saying nothing was started."""
+    model, console = client.model, client.console
+    console.print(Text(ranked_explained(model.game_name(rules))))
+    graded = difficulty_of(status.get("difficulty"))
+    if graded is not None:  # today's deal's grade, before its clock starts
+        unit = "pairs" if rules in model.pair_games else "cards"
+        console.print(Text(difficulty_words(graded, unit)))
+    try:
+        answer = await ask("Press Enter to start your ranked attempt (q to leave) ")
+    except Left:
+        answer = "q"
+    if answer.lower() in ("q", "quit"):
+        # (Ctrl-C left with no word: said, as q is, that nothing was dealt)
+        again = kept(command(model.server, f"daily {rules}"))
+        said = (
+            f"Nothing was started: your ranked attempt at "
+            f"{model.game_name(rules)} is still yours today ({again})."
+        )
+        console.print(Text(between_words(said, console.width)), soft_wrap=True)
+        raise Left
+
+
 async def start(plan: Plan, client: Client, welcome: dict[str, Any]) -> bool:
     """Do what the command asked, before the screen opens. False: it could not be done
     (the reason printed)."""
@@ -303,25 +328,16 @@ async def start(plan: Plan, client: Client, welcome: dict[str, Any]) -> bool:
             if held:  # the ranked attempt's result, held by the pace check (or decided)
                 said = f"Your ranked attempt today: {clean(held, 400)}"
                 console.print(Text(said, style="yellow"))
-            if status.get("ranked_attempt") == "pending":
-                console.print(Text(ranked_explained(model.game_name(rules))))
-                graded = difficulty_of(status.get("difficulty"))
-                if graded is not None:  # today's deal's grade, before its clock starts
-                    unit = "pairs" if rules in model.pair_games else "cards"
-                    console.print(Text(difficulty_words(graded, unit)))
-                try:
-                    answer = await ask("Press Enter to start your ranked attempt (q to leave) ")
-                except Left:
-                    answer = "q"
-                if answer.lower() in ("q", "quit"):
-                    # (Ctrl-C left with no word: said, as q is, that nothing was dealt)
-                    again = kept(command(model.server, f"daily {rules}"))
-                    said = (
-                        f"Nothing was started: your ranked attempt at "
-                        f"{model.game_name(rules)} is still yours today ({again})."
-                    )
-                    console.print(Text(between_words(said, console.width)), soft_wrap=True)
-                    raise Left
+            while status.get("ranked_attempt") == "pending":
+                await _press_enter(client, rules, status)
+                # (left open across the reset, Enter dealt the new day's deal after the
+                # old one's words: the day asked again, and a new one described anew)
+                now = await client.conn.request("daily", game=rules, start=False)
+                if now.get("day") == status.get("day"):
+                    break
+                status = now
+                said = f"The day has changed: it is {clean(now.get('day', ''), 10)}, a new deal."
+                console.print(Text(said, style="yellow"))
             reply = await client.conn.request("daily", game=rules, ghosts=plan.ghosts or None)
             model.set_daily(reply, now_ms())
             model.say(*daily_greeting(model))

@@ -10,11 +10,12 @@ from typing import Any
 import pytest
 
 from client_cli.clicks import Hit
+from client_cli.daily_screen import par_line
 from client_cli.difficulty import difficulty_of
 from client_cli.endings import daily_greeting, daily_question, end_note
 from client_cli.lines import plain
 from client_cli.model import Game, Lost, Model
-from client_cli.screen import par_line, render_screen
+from client_cli.screen import render_screen
 from server.engine import new_game
 
 from .conftest import check_golden
@@ -159,7 +160,7 @@ def daily_over(ascii: bool = False) -> Model:
         }
     )
     model.apply_resigned({"game": model.game.gid, "status": "resigned"}, NOW - 1_000)
-    model.say("Today's ranked attempt is over (resigned): rank 2.", "good")
+    model.say("Your ranked attempt of 2026-11-22 is over (resigned): rank 2.", "good")
     return model
 
 
@@ -185,8 +186,10 @@ def test_a_daily_the_reset_ended_says_its_time_ran_out() -> None:
         {"day": "2026-11-22", "game": model.game.gid, "status": "timeout", "rank": 7,
          "line": LINE}
     )  # fmt: skip
-    assert "Today's daily challenge is done: time ran out, rank 7" in screen(model)
-    assert end_note(model) == ("Today's ranked attempt is over (time ran out): rank 7.", "good")
+    # (the reset timed it out: the day is over, and named)
+    assert "The 2026-11-22 daily challenge is done: time ran out, rank 7" in screen(model)
+    said = ("Your ranked attempt of 2026-11-22 is over (time ran out): rank 7.", "good")
+    assert end_note(model) == said
     assert "timeout" not in screen(model).lower()
 
 
@@ -266,6 +269,7 @@ def test_a_lost_ranked_daily_says_why_it_was_lost() -> None:
          "line": LINE}
     )  # fmt: skip
     assert end_note(model) == (
-        "Today's ranked attempt is over (lost: no move is left and the stock is out): rank 4.",
+        "Your ranked attempt of 2026-11-22 is over (lost: no move is left and the stock is "
+        "out): rank 4.",
         "good",
     )
