@@ -4,7 +4,8 @@
 // ("race the board", on unless unticked): the ghosts of those the player follows who
 // have finished the day and of the day's leaders move along the racers' panel by the
 // server time since the practice was dealt (their recorded points: the client decides
-// nothing), and at its end the server's placing among them (`ghosts_result`).
+// nothing), and at its end the server's placing among them (`ghosts_result`). Left open
+// over the day's reset, the screen turns to the new day as dailyday.js says.
 
 import { backToGames, button, clock, count, h, replace } from "./dom.js";
 import { GameScreen } from "./game.js";
@@ -14,6 +15,7 @@ import { errorText } from "./link.js";
 import { againstPar, parWords } from "./par.js";
 import { challengeMaker, copyButton } from "./share.js";
 import { difficultyText, gradeOf } from "./difficulty.js";
+import { endByResult, newDealLine, pastDeal, pastHead, pastPractice, resultHeading } from "./dailyday.js";
 
 /** @typedef {import("./types.js").App} App */
 /** @typedef {import("./types.js").Message} Message */
@@ -125,6 +127,15 @@ export class DailyScreen {
     this.ended = null;
     /** @type {number | null} when the next deal comes, on `performance.now()`'s clock */
     this.resetAt = null;
+    /** @type {number | null} the `resetAt` whose passing the screen has shown (dayTurned) */
+    this.turnedAt = null;
+    /** @type {string | null} the day the screen shows */
+    this.day = null;
+    /** @type {string | null} that day's ranked attempt's game id (its replay's), once known */
+    this.rankedId = null;
+    /** @type {string | null} what shows: "start" (the Start screen), "ended" (the result), "game" */
+    this.stage = null;
+    this.askedAt = 0;
     this.root = h("section", { class: "daily" });
     this.top = h("div", { class: "daily-head" });
     this.placingBox = h("div", { class: "placing" });
@@ -154,6 +165,7 @@ export class DailyScreen {
   }
 
   async ask() {
+    this.askedAt = performance.now();
     let status;
     try {
       status = await this.app.link.request("daily", { game: this.rules, start: false });
@@ -161,6 +173,12 @@ export class DailyScreen {
       replace(this.top, h("p", { class: "note" }, errorText(error)), backToGames());
       return;
     }
+    // asked again (the day turned over the Start screen, or the new day asked for): what
+    // was shown goes, and a day other than the one shown is said to be new
+    const newDay = this.day !== null && this.day !== status.day;
+    this.day = status.day;
+    this.rankedId = status.game ?? null;
+    this.ended = null;
     const title = h("h1", {}, `${this.name}: daily challenge, ${status.day}`);
     const difficulty = difficultyLine(status.difficulty, this.app.game(this.rules)?.unit);
     this.resetsAt(status);
@@ -168,9 +186,12 @@ export class DailyScreen {
     // the streaks, before the attempt as after it
     const streak = status.streak ? h("p", { class: "muted streak" }, streakText(status.streak)) : null;
     if (status.ranked_attempt === "pending") {
+      this.leaveGame();
+      this.stage = "start";
       replace(
         this.top,
         title,
+        newDay ? h("p", { class: "note new-day" }, `A new day: this is ${status.day}'s deal.`) : null,
         h("p", {}, "One ranked attempt a day; its clock starts when you press Start."),
         difficulty,
         streak,
@@ -184,6 +205,8 @@ export class DailyScreen {
     } else if (this.practising()) {
       this.start(true); // a practice game under way (a reload): back to it, and its ghosts
     } else {
+      this.leaveGame();
+      this.stage = "ended";
       const maker = status.game ? challengeMaker(this.app, status.game) : null;
       replace(
         this.top,
@@ -226,12 +249,54 @@ export class DailyScreen {
     );
   }
 
-  // the time to the next deal, counted down where it is shown (it stood still)
+  // the time to the next deal, counted down where it is shown (it stood still); once it
+  // has come, the screen turns to the new day (dayTurned)
   countDown() {
     if (this.resetAt === null) return;
+    if (this.resetAt <= performance.now() && this.turnedAt !== this.resetAt) {
+      this.turnedAt = this.resetAt;
+      this.dayTurned();
+    }
     const left = clock(Math.max(this.resetAt - performance.now(), 0));
     for (const span of this.root.querySelectorAll(".resets .left"))
       if (span.textContent !== left) span.textContent = left;
+  }
+
+  // whether the day shown is over: its reset has come (a ranked attempt it timed out says so)
+  dayOver() {
+    if (this.ended && this.ended.status === "timeout") return true;
+    return this.resetAt !== null && this.resetAt <= performance.now();
+  }
+
+  // The reset has come over the screen (the stood-still "A new deal in 0:00" and a Start
+  // that dealt the new day's deal under the old one's words): the Start screen is the new
+  // day's, asked again; elsewhere the new deal is said to be here, with the way to it, the
+  // result's heading says the day is over, and practice deals the day's deal from its seed.
+  dayTurned() {
+    if (this.stage === "start") {
+      // (asked a moment ago: the server's day had not turned yet; asked again shortly)
+      if (performance.now() - this.askedAt < 1000) this.turnedAt = null;
+      else this.ask();
+      return;
+    }
+    for (const line of this.root.querySelectorAll(".resets")) line.replaceWith(newDealLine(() => this.ask()));
+    const heading = this.top.querySelector("h1.result-heading");
+    if (heading && this.ended) heading.textContent = resultHeading(this.ended, true);
+    for (const controls of this.root.querySelectorAll(".controls.practice")) {
+      const label = controls.querySelector("[data-act=practice]")?.textContent || undefined;
+      controls.replaceWith(this.practiceControls(label));
+    }
+  }
+
+  // the game and a practice's race shown under the screen's head, gone (asked again)
+  leaveGame() {
+    if (this.game) this.game.destroy();
+    this.game = null;
+    this.race = null;
+    replace(this.gameBox);
+    replace(this.placingBox);
+    replace(this.barsBox);
+    this.standingBox.textContent = "";
   }
 
   // the player's current solo game, as they signed in, is a practice of this game's deal
@@ -244,6 +309,8 @@ export class DailyScreen {
   // wherever it shows: "Practise against the board" beside an unticked "race the board"
   // said what the toggle decides)
   practiceControls(label = "Practise this deal") {
+    // the day over: its board raced no more, its deal dealt again from its seed
+    if (this.dayOver()) return pastPractice(label, this.day, () => this.practisePast());
     const toggle = h("input", {
       type: "checkbox",
       "data-act": "race-board",
@@ -286,6 +353,9 @@ export class DailyScreen {
   // the ranked attempt dealt or resumed; or, once it is over (practice), practice, with
   // the board's ghosts where the player races them
   async start(practice = false) {
+    // the day over: Start would deal the new day's attempt under the old day's words, and
+    // practice (`daily`) the new day's ranked attempt, unasked
+    if (this.dayOver()) return practice ? this.practisePast() : this.ask();
     /** @type {Message} */
     const fields = { game: this.rules };
     if (practice && raceBoard()) fields.ghosts = true;
@@ -297,6 +367,11 @@ export class DailyScreen {
       return;
     }
     this.resetsAt(reply);
+    // (Start pressed as the day turned: the server dealt the new day's deal)
+    const turned = reply.ranked && this.day !== null && reply.day !== this.day;
+    this.day = reply.day;
+    this.stage = "game";
+    if (reply.ranked) this.rankedId = reply.game;
     if (this.game) this.game.destroy();
     if (this.app.welcome && this.app.welcome.resume)
       this.app.welcome.resume = { ...this.app.welcome.resume, solo: null }; // (taken up: it grows stale)
@@ -333,12 +408,33 @@ export class DailyScreen {
         `${this.name} · ${reply.day} · ${kind}${gradeOf(reply.difficulty) ? ` · ${gradeOf(reply.difficulty)}` : ""} · ${streakText(reply.streak)}`,
       ),
       reply.note ? h("p", { class: "note" }, reply.note) : null,
+      turned ? h("p", { class: "note new-day" }, `A new day: this is ${reply.day}'s deal.`) : null,
       against,
     );
     this.game = new GameScreen(this.app, reply, { challenge: true, onOver: () => this.waiting() });
     replace(this.gameBox, this.game.root);
     this.game.draw();
     this.tick();
+  }
+
+  // a past day's deal again, as a solo game (its seed public since the reset); where it
+  // cannot be had, the new day's Start screen, which asks first
+  async practisePast() {
+    const day = this.day;
+    let snap;
+    try {
+      snap = await pastDeal(this.app.link, this.rules, this.rankedId);
+    } catch (error) {
+      this.app.notice(`${day}'s deal cannot be dealt again: ${errorText(error)}`);
+      this.ask();
+      return;
+    }
+    this.leaveGame();
+    this.stage = "game";
+    replace(this.top, ...pastHead(this.name, day, () => this.ask()));
+    this.game = new GameScreen(this.app, snap, { challenge: true });
+    replace(this.gameBox, this.game.root);
+    this.game.draw();
   }
 
   waiting() {
@@ -368,19 +464,23 @@ export class DailyScreen {
   event(message) {
     if (message.type === "daily_result") {
       this.ended = message;
+      this.day = message.day;
+      this.rankedId = message.game;
+      this.stage = "ended";
       // (the board's rank as it finished: others finish later, and some before it)
-      const held = message.review ? "held for review" : `rank ${message.rank} on the day's board so far`;
       replace(
         this.top,
-        h("h1", {}, `Daily ${message.status}: ${held}`),
+        h("h1", { class: "result-heading" }, resultHeading(message, this.dayOver())),
         reviewNote(message.review),
         parLine(message, this.game),
         this.resultBox(message.line, message.streak),
         difficultyLine(message.difficulty, this.app.game(this.rules)?.unit),
         this.practiceControls(),
         this.boardLink(message.day),
-        this.resets(),
+        this.dayOver() ? newDealLine(() => this.ask()) : this.resets(),
       );
+      // a game the reset ended: over on the screen too, its clock stopped at 00:00
+      endByResult(this.game, message);
       return true;
     }
     if (message.type === "ghosts_result" && this.race && message.game === this.race.game) {

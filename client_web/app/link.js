@@ -296,7 +296,11 @@ export class Link {
         QUICK.has(type) ? STALL_MS : TIMEOUT_MS,
       );
       this.pending.set(id, { resolve, reject, timer });
-      ws.send(encode(message));
+      // a 64-bit integer (a daily's seed, read whole: dailyday.js) goes as one: msgpack's
+      // uint 64 (with this option a number past 2^32 goes as a float: a request with a
+      // seed has none)
+      const big = Object.values(message).some((value) => typeof value === "bigint");
+      ws.send(encode(message, big ? { useBigInt64: true } : undefined));
       this.frames.sent += 1;
     });
   }
