@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import datetime
 import re
+import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -24,6 +26,14 @@ from rich.text import Text
 from . import pager
 from .challenge import command
 from .connection import Connection, LinkError, ServerError
+from .league_watch import (
+    CLOSING_WORDS,
+    POLL_S,
+    Watched,
+    in_closing_window,
+    previous_week,
+    watch_view,
+)
 from .lines import HeadersWhole, as_int, aside, kept
 from .printing import _console, _print, _render
 from .queries import _fail, _signed_in
@@ -34,7 +44,14 @@ ZONES = {"up": ("▲ up", "^ up"), "down": ("▼ down", "v down"), "stay": ("", 
 
 
 def _left(ms: int) -> str:
-    """``2d 5h``, ``5h 12m``, ``12m``: the time left to the week's end."""
+    """``2d 5h``, ``5h 12m``, ``12m``, ``under a minute``: the time left to the week's end
+    (26 s left had read "0m").
+
+    >>> _left(26_000), _left(60_000)
+    ('under a minute', '1m')
+    """
+    if ms < 60_000:
+        return "under a minute"
     minutes = ms // 60_000
     days, rest = divmod(minutes, 24 * 60)
     hours, minutes = divmod(rest, 60)
@@ -107,6 +124,7 @@ def league_view(reply: dict[str, Any], ascii: bool = False) -> Any:
             most,
             clean(str(reply.get("tier", "")), 12),
             [clean(str(t), 12) for t in tiers] if isinstance(tiers, list) else [],
+            closed=bool(reply.get("closed")),
         )
     )
     # (nobody in it yet: said in words, not as a table of headings alone)
@@ -114,7 +132,9 @@ def league_view(reply: dict[str, Any], ascii: bool = False) -> Any:
     return Group(Text(headline(reply), style="bold"), shown, notes)
 
 
-def moves_words(movers: int | None, most: int, tier: str = "", tiers: Sequence[str] = ()) -> str:
+def moves_words(
+    movers: int | None, most: int, tier: str = "", tiers: Sequence[str] = (), closed: bool = False
+) -> str:
     """Who moves at the week's end, in this league at its size (``movers``, where one is
     shown) or in any (``most``): a third of a league of fewer than 15, at most ``most``.
 
@@ -138,22 +158,34 @@ def moves_words(movers: int | None, most: int, tier: str = "", tiers: Sequence[s
 
     >>> moves_words(1, 5)
     "The top 1 moves up a tier at the week's end, the bottom 1 down (a third of a league of fewer than 15 players)."
+
+    A week closed is told as done (it said "move up" of those who had moved):
+
+    >>> moves_words(2, 5, closed=True)
+    "The top 2 moved up a tier at the week's end, the bottom 2 down (a third of a league of fewer than 15 players)."
+    >>> moves_words(0, 5, closed=True)
+    "At the week's end nobody moved: a league of fewer than 3 players stayed as it was."
     """  # noqa: E501
     if movers is not None and movers <= 0:
+        if closed:
+            return (
+                "At the week's end nobody moved: a league of fewer than 3 players stayed as it was."
+            )
         return "At the week's end nobody moves: a league of fewer than 3 players stays as it is."
     n = most if movers is None else movers
-    move = "moves" if n == 1 else "move"
+    move = "moved" if closed else "moves" if n == 1 else "move"
+    nobody = "nobody moved" if closed else "nobody moves"
     small = f" (a third of a league of fewer than {3 * most} players)" if n < most else ""
     name = tier.capitalize()
     if tiers and tier == tiers[0]:
         return (
             f"The top {n} {move} up a tier at the week's end{small}; "
-            f"nobody moves down from {name}, the lowest."
+            f"{nobody} down from {name}, the lowest."
         )
     if tiers and tier == tiers[-1]:
         return (
             f"The bottom {n} {move} down a tier at the week's end{small}; "
-            f"nobody moves up from {name}, the highest."
+            f"{nobody} up from {name}, the highest."
         )
     return f"The top {n} {move} up a tier at the week's end, the bottom {n} down{small}."
 
@@ -195,7 +227,9 @@ def cmd_league(args: argparse.Namespace) -> int:
             return 2
         args.week = week
 
-    async def fetch() -> dict[str, Any]:
+    async def fetch() -> tuple[dict[str, Any], dict[str, Any] | None]:
+        """The reply, and last week's where it is (likely) being closed (this week not
+        joined, in its first minutes): then the join would be refused (``event_closing``)."""
         conn, _welcome = await _signed_in(args.server, newcomer=args.join)
         try:
             if args.join:
@@ -203,34 +237,64 @@ def cmd_league(args: argparse.Namespace) -> int:
             else:
                 reply = await conn.request("event", **({"week": args.week} if args.week else {}))
             if args.watch:
-                await watch(conn, reply)
-            return reply
+                await watch(conn)
+            if not reply.get("joined") and in_closing_window(reply):
+                before = await conn.request("event", week=previous_week(str(reply["week"])))
+                if not before.get("closed"):
+                    return reply, before
+            return reply, None
         finally:
             await conn.close()
 
-    async def watch(conn: Connection, reply: dict[str, Any]) -> None:
-        """The table, redrawn each time the server sends the standings again."""
+    async def watch(conn: Connection) -> None:
+        """The table, redrawn each time the server sends the standings again, and at the
+        week's end by the local clock (:mod:`.league_watch`)."""
         console = _console(args)
         came: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
         conn.on_event = lambda e: came.put_nowait(e) if e.get("type") == "event" else None
         conn.on_welcome = lambda welcome: came.put_nowait(None)  # (reconnected)
         hint = Text("watching: redrawn as the standings change · Ctrl-C stops", style="dim")
+        join = kept(command(args.server, "league --join"))
 
-        def shown(reply: dict[str, Any]) -> Any:
-            return _render(Group(league_view(reply, args.ascii), hint), args.ascii, console.width)
+        def shown(watched: Watched) -> Any:
+            view = watch_view(watched, time.monotonic(), args.ascii, join, hint)
+            return _render(view, args.ascii, console.width)
 
-        reply = await conn.request("event", watch=True)
-        with pager.Redrawn(console, shown, reply) as live:
+        watched = Watched.first(await conn.request("event", watch=True), time.monotonic())
+        with pager.Redrawn(console, shown, watched) as live:
             while True:
-                event = await came.get()
-                try:  # (a reconnection: watching is not brought back)
-                    event = event or await conn.request("event", watch=True)
-                except (LinkError, ServerError):
-                    continue
-                live.update(event)
+                event: dict[str, Any] | None = {}
+                # (none within the wait: the clock, the week's end or a close to ask about)
+                with contextlib.suppress(TimeoutError):
+                    event = await asyncio.wait_for(came.get(), watched.wake(time.monotonic()))
+                with contextlib.suppress(LinkError, ServerError):
+                    await step(conn, watched, event)
+                live.update(watched)
+
+    async def step(conn: Connection, watched: Watched, event: dict[str, Any] | None) -> None:
+        """``event`` pushed; None: the connection is back (a watch is not brought back:
+        watched again, and the week watched shown first if it ended meanwhile); ``{}``:
+        the clock."""
+        if event is None:
+            asked = watched.rewatched(await conn.request("event", watch=True), time.monotonic())
+            asked = asked or watched.being_closed(time.monotonic())
+            if asked is not None:
+                watched.asked_at = time.monotonic()
+                watched.heard(await conn.request("event", week=asked), time.monotonic())
+            return
+        if not event:
+            at = time.monotonic()
+            watched.tick(at)
+            week = watched.being_closed(at)
+            if week is None or at < watched.asked_at + POLL_S:
+                return
+            watched.asked_at = at
+            event = await conn.request("event", week=week)
+        if watched.heard(event, time.monotonic()):  # (closed: the new week's, watched)
+            watched.rewatched(await conn.request("event", watch=True), time.monotonic())
 
     try:
-        reply = asyncio.run(fetch())
+        reply, before = asyncio.run(fetch())
     except KeyboardInterrupt:
         return 0
     except Exception as exc:
@@ -239,6 +303,11 @@ def cmd_league(args: argparse.Namespace) -> int:
     if reply.get("joined_now"):
         _print(console, Text("You have joined this week's event.", style="bold"), args.ascii)
     _print(console, league_view(reply, args.ascii), args.ascii)
-    if not reply.get("joined") and reply.get("current"):
-        _print(console, f"Join it: {kept(command(args.server, 'league --join'))}", args.ascii)
+    join = kept(command(args.server, "league --join"))
+    if before is not None:  # (a join now would be refused: said, not offered)
+        if before.get("joined"):
+            _print(console, f"Last week: {headline(before)}", args.ascii)
+        _print(console, f"{CLOSING_WORDS} ({join}).", args.ascii)
+    elif not reply.get("joined") and reply.get("current"):
+        _print(console, f"Join it: {join}", args.ascii)
     return 0

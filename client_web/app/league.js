@@ -10,16 +10,18 @@
 
 import { button, h, replace } from "./dom.js";
 import { ServerError } from "./link.js";
+import { CLOSING_MS, CLOSING_TEXT, POLL_MS, WEEK_MS, Watched, inClosingWindow, previousWeek } from "./league_watch.js";
 
 /** @typedef {import("./types.js").App} App */
 /** @typedef {import("./types.js").Message} Message */
 
 /**
- * `2d 5h`, `5h 12m`, `12m`: the time left to the week's end.
+ * `2d 5h`, `5h 12m`, `12m`, `under a minute` (26 s left had read "0m"): the time left to the week's end.
  * @param {number} ms
  * @returns {string}
  */
 export function timeLeft(ms) {
+  if (ms < 60_000) return "under a minute";
   const minutes = Math.floor(ms / 60_000);
   const days = Math.floor(minutes / 1440);
   const hours = Math.floor((minutes % 1440) / 60);
@@ -77,9 +79,11 @@ function errorText(error) {
  */
 export function leagueBox(app) {
   const box = h("section", { class: "league-box", "aria-live": "polite" }, h("h2", {}, "This week's league"));
-  const fill = (/** @type {Message} */ e) => {
+  const fill = (/** @type {Message} */ e, closing = false) => {
     const line = h("p", { class: "league-line", dataset: { zone: e.zone || "" } }, summary(e));
-    const join = button("Join this week", () => joinNow(app, box, fill), { "data-act": "league-join" });
+    const join = closing
+      ? h("p", { class: "note league-closing" }, CLOSING_TEXT)
+      : button("Join this week", () => joinNow(app, box, fill), { "data-act": "league-join" });
     replace(
       box,
       h("h2", {}, "This week's league"),
@@ -89,10 +93,35 @@ export function leagueBox(app) {
       e.joined ? null : h("p", { class: "muted" }, "Joining counts the dailies you end from now on, not those before."),
     );
   };
-  app.link.request("event").then(fill, (error) => {
-    replace(box, h("h2", {}, "This week's league"), h("p", { class: "note" }, errorText(error)));
-  });
+  const ask = () =>
+    app.link.request("event").then(
+      async (e) => {
+        const closing = await closingNow(app, e);
+        // (asked again once the first minutes are over: the join then offered)
+        if (closing) setTimeout(() => box.isConnected && ask(), CLOSING_MS - (WEEK_MS - e.ends_in_ms) + 1000);
+        fill(e, closing);
+      },
+      (error) => {
+        replace(box, h("h2", {}, "This week's league"), h("p", { class: "note" }, errorText(error)));
+      },
+    );
+  ask();
   return box;
+}
+
+/**
+ * Whether a join of this week (`e`, not joined) would now be refused as last week's
+ * leagues are being closed: in the week's first minutes, last week not closed.
+ * @param {App} app
+ * @param {Message} e
+ */
+async function closingNow(app, e) {
+  if (e.joined || !inClosingWindow(e)) return false;
+  try {
+    return !(await app.link.request("event", { week: previousWeek(e.week) })).closed;
+  } catch {
+    return true;
+  }
 }
 
 /**
@@ -109,21 +138,28 @@ function joinNow(app, box, fill) {
 /**
  * Who moves at the week's end, in this league at its size (`movers`, where one is shown)
  * or in any (`most`): a third of a league of fewer than 15, at most `most` each way; none
- * down from the lowest of `tiers` (lowest first), nor up from the highest.
+ * down from the lowest of `tiers` (lowest first), nor up from the highest. A week
+ * `closed` is told as done ("moved up": it said "move up" of those who had moved).
  * @param {number | undefined} movers
  * @param {number} most
  * @param {string} [tier] the league's
  * @param {string[]} [tiers]
+ * @param {boolean} [closed]
  */
-export function movesText(movers, most, tier = "", tiers = []) {
-  if (movers === 0) return "At the week's end nobody moves: a league of fewer than 3 players stays as it is.";
+export function movesText(movers, most, tier = "", tiers = [], closed = false) {
+  if (movers === 0)
+    return closed
+      ? "At the week's end nobody moved: a league of fewer than 3 players stayed as it was."
+      : "At the week's end nobody moves: a league of fewer than 3 players stays as it is.";
   const n = typeof movers === "number" ? movers : most;
   const small = n < most ? ` (a third of a league of fewer than ${3 * most} players)` : "";
+  const move = closed ? "moved" : "move";
+  const nobody = closed ? "nobody moved" : "nobody moves";
   if (tiers.length && tier === tiers[0])
-    return `At the week's end the top ${n} (▲) move up a tier${small}; nobody moves down from ${tierName(tier)}, the lowest.`;
+    return `At the week's end the top ${n} (▲) ${move} up a tier${small}; ${nobody} down from ${tierName(tier)}, the lowest.`;
   if (tiers.length && tier === tiers[tiers.length - 1])
-    return `At the week's end the bottom ${n} (▼) move down a tier${small}; nobody moves up from ${tierName(tier)}, the highest.`;
-  return `At the week's end the top ${n} (▲) move up a tier, the bottom ${n} (▼) down${small}.`;
+    return `At the week's end the bottom ${n} (▼) ${move} down a tier${small}; ${nobody} up from ${tierName(tier)}, the highest.`;
+  return `At the week's end the top ${n} (▲) ${move} up a tier, the bottom ${n} (▼) down${small}.`;
 }
 
 /**
@@ -133,6 +169,75 @@ export function movesText(movers, most, tier = "", tiers = []) {
  */
 export function columns(current) {
   return ["#", "player", "pts", "wins", ...(current ? ["today"] : []), ""];
+}
+
+/**
+ * One week's standings: its line, its table (or what stands in its place), its rules.
+ * @param {Message} e
+ * @param {{ join?: () => void, closing?: boolean, short?: boolean }} [o] this week's: its join, or that it cannot be joined yet; `short`: the line alone
+ */
+function standings(e, o = {}) {
+  const line = h("p", { class: "league-line" }, leagueLine(e));
+  if (o.short) return [line, joinOrNot(e, o)];
+  const rows = e.standings.map((/** @type {Message} */ s) =>
+    h(
+      "tr",
+      { class: s.you ? "you" : "", dataset: { zone: s.zone } },
+      h("td", { class: "n" }, String(s.rank)),
+      h("td", {}, s.name),
+      h("td", { class: "n" }, String(s.points)),
+      h("td", { class: "n" }, String(s.wins)),
+      e.current ? h("td", { class: "n" }, s.today ? `+${s.today}` : "") : null,
+      h("td", { class: "zone" }, s.zone === "up" ? "▲" : s.zone === "down" ? "▼" : ""),
+    ),
+  );
+  const r = e.rules;
+  const head = h(
+    "tr",
+    {},
+    // (the ▲▼ column's heading unseen, centred as its cells are: an empty one was read as nothing)
+    columns(e.current).map((c) =>
+      h(
+        "th",
+        { class: c === "player" ? "" : c === "" ? "zone" : "n" },
+        c || h("span", { class: "spoken" }, "moving up or down"),
+      ),
+    ),
+  );
+  return [
+    line,
+    e.joined
+      ? h(
+          "div",
+          { class: "table-box" },
+          h("table", { class: "league-table" }, h("thead", {}, head), h("tbody", {}, rows)),
+        )
+      : joinOrNot(e, o),
+    h(
+      "p",
+      { class: "muted" },
+      `A won daily: ${r.win} points and up to ${r.rank_bonus} more by its time among the league's; ` +
+        `ended not won: ${r.played}; a daily counts once you have joined, not before. ${movesText(e.movers, r.movers, e.tier, e.tiers, e.closed)} Tiers: ${e.tiers.map(tierName).join(", ")}.`,
+    ),
+  ];
+}
+
+/**
+ * In place of the table of a week not joined: its join, or why there is none.
+ * @param {Message} e
+ * @param {{ join?: () => void, closing?: boolean }} o
+ */
+function joinOrNot(e, o) {
+  if (e.joined) return null;
+  if (e.current && o.join && !o.closing) return button("Join this week", o.join, { "data-act": "league-join" });
+  if (e.current && o.join) return h("p", { class: "note league-closing" }, CLOSING_TEXT);
+  if (!o.join || e.closed) return h("p", { class: "muted" }, "You did not race that week.");
+  // (this week's, ended while watched: it is not to be joined, and the next opens after its close)
+  return h(
+    "p",
+    { class: "note league-closing" },
+    "The week has ended. Its leagues are being closed and the tiers settled: the next week's league opens after, in a few minutes.",
+  );
 }
 
 export class LeagueScreen {
@@ -145,11 +250,16 @@ export class LeagueScreen {
     this.week = week;
     this.root = h("section", { class: "league" }, h("h1", {}, "This week's league"));
     this.gone = false;
+    /** @type {Watched | null} this week's, watched */
+    this.watched = null;
+    /** @type {ReturnType<typeof setTimeout> | undefined} */
+    this.timer = undefined;
     this.load();
   }
 
   destroy() {
     this.gone = true;
+    clearTimeout(this.timer);
     if (!this.week) this.app.link.request("event", { watch: false }).catch(() => {});
   }
 
@@ -163,83 +273,108 @@ export class LeagueScreen {
       replace(this.root, h("h1", {}, "League"), h("p", { class: "note" }, errorText(error)), back());
       return;
     }
-    this.render(e);
+    if (this.week) return this.render(e);
+    if (!this.watched) this.watched = new Watched(e, performance.now());
+    else {
+      // (back after the connection was lost: the week watched, if it ended meanwhile, shown first)
+      const asked = this.watched.rewatched(e, performance.now()) || this.watched.beingClosed(performance.now());
+      if (asked) await this.ask(asked);
+    }
+    this.show();
   }
 
-  /** @param {Message} e */
+  /**
+   * Ask how a week being closed stands, and watch the new week once it is closed.
+   * @param {string} week
+   */
+  async ask(week) {
+    const w = /** @type {Watched} */ (this.watched);
+    w.askedAt = performance.now();
+    try {
+      if (w.heard(await this.app.link.request("event", { week }), performance.now())) await this.rewatch();
+    } catch {
+      // (said on the next look: the connection's state is shown by the page)
+    }
+  }
+
+  // the week watched is closed: the new week's is watched ("watch the new week's again")
+  async rewatch() {
+    const w = /** @type {Watched} */ (this.watched);
+    w.rewatched(await this.app.link.request("event", { watch: true }), performance.now());
+  }
+
+  // the page's clock: the week's end drawn at its time, a close not heard asked about
+  async look() {
+    const w = this.watched;
+    if (!w || this.gone) return;
+    const at = performance.now();
+    w.tick(at);
+    const week = w.beingClosed(at);
+    if (week && at >= w.askedAt + POLL_MS) await this.ask(week);
+    this.show();
+  }
+
+  // this week's screen drawn from what is watched, and the next look set
+  show() {
+    const w = this.watched;
+    if (!w || this.gone) return;
+    const at = performance.now();
+    const now = w.now;
+    const join = () => this.join();
+    const closing = w.closing(at);
+    if (w.last) {
+      replace(
+        this.root,
+        h("h1", {}, `League of ${w.last.week}`),
+        ...standings(w.last),
+        h("h2", {}, "This week's league"),
+        ...standings(now, { join, closing, short: !now.joined }),
+        back(),
+      );
+    } else {
+      replace(
+        this.root,
+        h("h1", {}, now.current ? "This week's league" : `League of ${now.week}`),
+        ...standings(now, { join, closing }),
+        back(),
+      );
+    }
+    clearTimeout(this.timer);
+    const wait = w.wake(at);
+    if (wait !== null) this.timer = setTimeout(() => this.look(), Math.min(wait + 50, 2 ** 31 - 1));
+  }
+
+  /** @param {Message} e a past week's */
   render(e) {
-    const title = e.current ? "This week's league" : `League of ${e.week}`;
-    const rows = e.standings.map((/** @type {Message} */ s) =>
-      h(
-        "tr",
-        { class: s.you ? "you" : "", dataset: { zone: s.zone } },
-        h("td", { class: "n" }, String(s.rank)),
-        h("td", {}, s.name),
-        h("td", { class: "n" }, String(s.points)),
-        h("td", { class: "n" }, String(s.wins)),
-        e.current ? h("td", { class: "n" }, s.today ? `+${s.today}` : "") : null,
-        h("td", { class: "zone" }, s.zone === "up" ? "▲" : s.zone === "down" ? "▼" : ""),
-      ),
-    );
-    const r = e.rules;
-    replace(
-      this.root,
-      h("h1", {}, title),
-      h("p", { class: "league-line" }, leagueLine(e)),
-      e.joined
-        ? h(
-            "div",
-            { class: "table-box" },
-            h(
-              "table",
-              { class: "league-table" },
-              h(
-                "thead",
-                {},
-                h(
-                  "tr",
-                  {},
-                  // (the ▲▼ column's heading unseen, centred as its cells are: an empty one was read as nothing)
-                  columns(e.current).map((c) =>
-                    h(
-                      "th",
-                      { class: c === "player" ? "" : c === "" ? "zone" : "n" },
-                      c || h("span", { class: "spoken" }, "moving up or down"),
-                    ),
-                  ),
-                ),
-              ),
-              h("tbody", {}, rows),
-            ),
-          )
-        : e.current
-          ? button("Join this week", () => this.join(), { "data-act": "league-join" })
-          : h("p", { class: "muted" }, "You did not race that week."),
-      h(
-        "p",
-        { class: "muted" },
-        `A won daily: ${r.win} points and up to ${r.rank_bonus} more by its time among the league's; ` +
-          `ended not won: ${r.played}; a daily counts once you have joined, not before. ${movesText(e.movers, r.movers, e.tier, e.tiers)} Tiers: ${e.tiers.map(tierName).join(", ")}.`,
-      ),
-      back(),
-    );
+    replace(this.root, h("h1", {}, e.current ? "This week's league" : `League of ${e.week}`), ...standings(e), back());
   }
 
   join() {
     this.app.link.request("event_join").then(
-      (e) => this.render(e),
+      (e) => {
+        if (this.watched) this.watched.heard(e, performance.now());
+        this.show();
+      },
       (error) => this.app.notice(errorText(error)),
     );
   }
 
   /**
-   * The standings pushed for the watched league: drawn as they come.
+   * The standings pushed for the watched league: drawn as they come (the week's end, its
+   * close: then the new week is watched).
    * @param {Message} message
    * @returns {boolean} whether it was this screen's
    */
   event(message) {
     if (message.type !== "event" || this.week || this.gone) return false;
-    this.render(message);
+    const w = this.watched;
+    if (!w) return true;
+    if (w.heard(message, performance.now()))
+      this.rewatch().then(
+        () => this.show(),
+        () => this.show(),
+      );
+    this.show();
     return true;
   }
 

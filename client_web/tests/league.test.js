@@ -7,7 +7,9 @@ import { columns, leagueLine, movesText, summary, timeLeft } from "../app/league
 
 test("the time left to the week's end", () => {
   const got = [93_600_000, 3_600_000, 18_720_000, 720_000, 59_999].map(timeLeft);
-  assert.deepEqual(got, ["1d 2h", "1h 0m", "5h 12m", "12m", "0m"]);
+  // (26 s left had read "0m")
+  assert.deepEqual(got, ["1d 2h", "1h 0m", "5h 12m", "12m", "under a minute"]);
+  assert.equal(timeLeft(26_000), "under a minute");
 });
 
 test("the summary of one's league, joined or not, open or closed", () => {
@@ -59,4 +61,16 @@ test("nobody moves down from the lowest tier, nor up from the highest", () => {
 test("a week over has no today column", () => {
   assert.deepEqual(columns(true), ["#", "player", "pts", "wins", "today", ""]);
   assert.deepEqual(columns(false), ["#", "player", "pts", "wins", ""]);
+});
+
+test("a closed week is told as done", () => {
+  // (it said "move up" of those who had moved)
+  assert.equal(
+    movesText(2, 5, "silver", [], true),
+    "At the week's end the top 2 (▲) moved up a tier, the bottom 2 (▼) down (a third of a league of fewer than 15 players).",
+  );
+  assert.equal(
+    movesText(0, 5, "", [], true),
+    "At the week's end nobody moved: a league of fewer than 3 players stayed as it was.",
+  );
 });

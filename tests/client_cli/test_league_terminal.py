@@ -7,8 +7,12 @@ from __future__ import annotations
 import asyncio
 import datetime
 from pathlib import Path
+from typing import Any
+
+from rich.text import Text
 
 from client_cli.league import headline, league_view
+from client_cli.league_watch import Watched, watch_view
 from client_cli.printing import _render
 from tests.app.client import player
 from tests.app.conftest import ServerProcess
@@ -149,3 +153,60 @@ def test_a_league_nobody_has_joined_says_so_not_a_table_of_headings() -> None:
     text = " ".join(_render(league_view(reply), False, 80).plain.split())
     assert "you have not joined; you would play in Bronze Nobody is in it yet." in text, text
     assert "points" not in text.split("Nobody")[0]
+
+
+def test_a_closed_week_is_told_in_the_past_and_the_last_minute_in_words() -> None:
+    """Probe J, fault 7: a closed week said "The top 2 move up a tier at the week's end"
+    of those who had moved; 26 s left read "ends in 0m"."""
+    reply = {"week": "2026-W48", "joined": True, "current": False, "closed": True}
+    reply |= {"tier": "silver", "league": "silver-1", "rank": 1, "players": 6, "points": 20}
+    reply |= {"rules": {"movers": 5}, "movers": 2, "standings": []}
+    said = " ".join(_render(league_view(reply), False, 100).plain.split())
+    assert "The top 2 moved up a tier at the week's end, the bottom 2 down" in said, said
+    assert "move up" not in said
+    now = {**reply, "current": True, "closed": False, "ends_in_ms": 26_000}
+    assert headline(now).endswith("· ends in under a minute")
+
+
+def test_the_watch_draws_the_pushed_end_and_the_close() -> None:
+    """What ``league --watch`` shows as the week's end and its close are pushed (or the
+    end comes by the local clock), and after a reconnection across the close."""
+    week: dict[str, Any] = {"week": "2026-W48", "joined": True, "current": True, "closed": False}
+    week |= {"tier": "bronze", "league": "bronze-1", "rank": 1, "players": 1, "points": 2}
+    week |= {"ends_in_ms": 60_000, "rules": {"movers": 5}, "movers": 0}
+    row = {"rank": 1, "name": "ann", "points": 2, "today": 2, "you": True}
+    week["standings"] = [row]
+    hint = Text("watching")
+
+    def shown(watched: Watched, at: float) -> str:
+        view = watch_view(watched, at, False, "patience-race league --join", hint)
+        return " ".join(_render(view, False, 100).plain.split())
+
+    watched = Watched.first(week, at=0.0)
+    assert "today" in shown(watched, 0.0) and "ends in 1m" in shown(watched, 0.0)
+    ended = {**week, "current": False, "ends_in_ms": 0}
+    assert not watched.heard({**ended, "standings": [{**row, "today": 0}]}, 5)
+    assert "ended, closing" in shown(watched, 5.0) and "today" not in shown(watched, 5.0)
+    # nothing pushed: the local clock ends the week all the same
+    clock = Watched.first(week, at=0.0)
+    assert not clock.tick(59.0) and clock.tick(60.0)
+    assert "ended, closing" in shown(clock, 60.0) and "today" not in shown(clock, 60.0)
+    assert clock.being_closed(60.0) == "2026-W48" and clock.wake(60.0) == 300.0
+    # closed: the new week is watched, the result shown first
+    assert watched.heard({**ended, "closed": True}, 400.0)
+    fresh = {"week": "2026-W49", "joined": False, "current": True, "tier": "bronze"}
+    fresh |= {"ends_in_ms": 7 * 86_400_000 - 400_000, "standings": [], "rules": {"movers": 5}}
+    assert watched.rewatched(fresh, 400.0) is None
+    text = shown(watched, 400.0)
+    assert text.index("· closed") < text.index("Week 2026-W49 · you have not joined")
+    assert "Join it: patience-race league --join" in text and "being closed" not in text
+    # joined elsewhere: the new league alone
+    watched.heard({**fresh, "joined": True, "league": "bronze-1", "rank": 1, "players": 1}, 500)
+    assert "2026-W48" not in shown(watched, 500.0)
+    # back after a restart across the close: the week watched is asked for, shown first
+    back = Watched.first(week, at=0.0)
+    assert back.rewatched(fresh, 400.0) == "2026-W48"
+    back.heard({**ended, "closed": False}, 401.0)
+    text = shown(back, 401.0)
+    assert text.index("ended, closing") < text.index("Week 2026-W49")
+    assert "being closed and the tiers settled" in text and "Join it" not in text
