@@ -91,11 +91,21 @@ def test_a_group_link_opened_in_a_browser_joins_and_its_boards_show_members_only
         assert "2 members" in ann.inner_text(".group-list")
         shot(ann, "group-home")
 
-        # a link with a wrong key: said, and nothing joined
-        cy = bo_context.new_page()
-        wrong = link[:-1] + ("A" if link[-1] != "A" else "B")
-        cy.goto(wrong)
-        cy.wait_for_selector("text=that link is not this group's")
+        # a link with a wrong key, opened by a newcomer: said, and nothing joined (a
+        # member opening it is in the group already: it changes nothing for them)
+        dee_context = browser.new_context()
+        try:
+            dee = dee_context.new_page()
+            wrong = link[:-1] + ("A" if link[-1] != "A" else "B")
+            dee.goto(wrong)
+            register(dee, "dee")
+            dee.wait_for_selector("text=that link is not this group's")
+        finally:
+            dee_context.close()
+        member = bo_context.new_page()
+        member.goto(wrong)
+        member.wait_for_selector(".group h1:text('Friday Club')")
+        assert len(member.locator(".members li").all_inner_texts()) == 2
 
         # ann, its owner, leaves: told who owns it now (it said nothing of bo)
         ann.click(".group-list li[data-group] a:text('Friday Club')")
