@@ -107,6 +107,8 @@ async def test_a_connected_player_hears_of_the_timeout_at_the_reset(server: Runn
     (entry,) = await board_of(ann, reply["day"])
     assert entry["player"] == "ann" and entry["won"] is False and entry["moves"] == 1
     assert entry["time_ms"] == reset - reply["started_at"]  # as it stood at the reset
+    # (the result says its time and moves: a client stops its clock there)
+    assert (result["time_ms"], result["moves"]) == (entry["time_ms"], 1)
     late = await ann.request("move", move=reply["legal"][0], game=reply["game"])
     assert late["code"] == "game_over" and "the day is over" in late["message"]
     assert len(await daily_results(ann)) == 1

@@ -370,6 +370,8 @@ class DailyChallenge(Part):
                     "game": live.gid,
                     "rules": live.game.id,
                     "status": live.result,
+                    "time_ms": result["time_ms"],
+                    "moves": result["moves"],
                     "rank": await self.boards.rank_of(daily_board, pid),
                     "board": daily_board.id,
                     "streak": await self._streaks(pid, live.game.id),
