@@ -352,9 +352,9 @@ def left_room(model: Model, after: str | None = None, *, unheard: str | None = N
         return still
     # (a room takes racers in its lobby and once its race is over: one who left comes
     # back for the rematch, while the room is open, that is while others are in it)
-    back = (
-        f"\nWhile its results are shown, {_command(model.server, f'race join {code}')} "
-        "takes you back for its rematch."
+    back = (  # (the command on a line of its own, whole, to copy)
+        "\nWhile its results are shown, this takes you back for its rematch:\n"
+        f"{_command(model.server, f'race join {code}')}"
     )
     others = after != "closed" and not room.get("quick") and _others_in(room, model.me)
     rest = back if others else ""

@@ -188,10 +188,12 @@ def replays_line(model: Model, *, own: bool) -> str:
     line of their own for it to follow).
 
     >>> replays_line(Model(server="ws://127.0.0.1:8765"), own=False)
-    'Replays: patience-race replay ID, ID from the table'
-    """
-    said = f"{command(model.server, 'replay ID')}, ID from the table"
-    return f"Others: {said}" if own else f"Replays: {said}"
+    'Replays (ID from the table): patience-race replay ID'
+
+    (The command last: after it, "ID from the table" had wrapped into the command's
+    lines, and a command has to be copied whole.)"""
+    said = command(model.server, "replay ID")
+    return f"{'Others' if own else 'Replays'} (ID from the table): {said}"
 
 
 def results_page(model: Model, width: int) -> tuple[str, str]:

@@ -337,16 +337,30 @@ def _shown_name(player: Mapping[str, Any]) -> str:
 def _copied(line: str, width: int, indent: int = 2, style: str = "", hang: int = 2) -> list[Text]:
     """A line holding a command to copy, wrapped between its words (a command's own words
     never split) rather than cut short at the screen's edge; ``indent`` cells in, its
-    further lines ``hang`` more.
+    further lines ``hang`` more. Too wide, a line whose command follows a label ("Replay:
+    patience-race ...") puts the command on a line of its own where it fits there whole
+    (where it does not, that would only cost a line: a short screen's table row).
 
     >>> [t.plain for t in _copied("Others: patience-race replay ID --server ws://h:1", 30)]
     ['  Others: patience-race replay', '    ID --server ws://h:1']
+    >>> [t.plain for t in _copied("Others: patience-race replay ID --server ws://h:1", 46)]
+    ['  Others:', '    patience-race replay ID --server ws://h:1']
+    >>> [t.plain for t in _copied("Replay: patience-race replay 10e0", 40)]
+    ['  Replay: patience-race replay 10e0']
     """
+    width = max(width, 20)
+    label, colon, said = line.partition(": patience-race ")
+    alone = "patience-race " + said
+    if indent + len(line) > width and colon and indent + hang + len(alone) <= width:
+        return [
+            Text(" " * indent + label + ":", style=style),
+            Text(" " * (indent + hang) + alone, style=style),
+        ]
     return [
         Text(part, style=style)
         for part in textwrap.wrap(
             line,
-            max(width, 20),
+            width,
             initial_indent=" " * indent,
             subsequent_indent=" " * (indent + hang),
             break_long_words=False,

@@ -95,7 +95,7 @@ def test_a_watcher_keeps_the_last_results_once_the_room_closes(
     for terminal in (ann, bob):
         resign(terminal)
     dan.wait_for(r"Results of race 1")
-    dan.wait_for(r"Replays: patience-race replay ID --server")
+    dan.wait_for(r"Replays \(ID from the table\):\s+patience-race replay ID --server")
     assert "Others" not in dan.text, dan.text
     for terminal in (ann, bob):
         terminal.wait_for(r"Results of race 1")

@@ -7,6 +7,7 @@ against the real server."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from tests.app.conftest import ServerProcess
@@ -44,8 +45,11 @@ def test_a_racer_who_left_the_race_comes_back_for_the_rematch(
     assert bob.exit_code() == 0
     said = unwrapped(bob.text)
     assert unwrapped(f"You left room {code}, and your game is resigned.") in said, bob.text
-    back = f"While its results are shown, patience-race race join {code}"
-    assert unwrapped(f"{back} --server {server_process.url} takes you back") in said, bob.text
+    back = "While its results are shown, this takes you back for its rematch:"
+    # (the command on a line of its own, whole: it wrapped mid-command at 80 columns)
+    assert unwrapped(back) in said, bob.text
+    whole = rf"its rematch:\s*\n\s*patience-race race join {code} --server {server_process.url}"
+    assert re.search(whole, bob.text), bob.text
 
     # too soon: the race is on, and the client says when the same command will do
     soon = start(terminals, server_process, tmp_path / "bob", "race", "join", code)
@@ -91,8 +95,8 @@ def test_leaving_a_finished_room_says_how_to_come_back_for_its_rematch(
     assert bob.exit_code() == 0
     said = unwrapped(bob.text)
     assert unwrapped("Race over: you came") in said, bob.text
-    back = f"While its results are shown, patience-race race join {code}"
-    assert unwrapped(back) in said, bob.text
+    back = "While its results are shown, this takes you back for its rematch:"
+    assert unwrapped(f"{back} patience-race race join {code}") in said, bob.text
     ann.type("q")  # the last in the room, now closed: no way back is offered
     assert ann.exit_code() == 0
     assert "rematch" not in unwrapped(ann.text).split("Raceover")[-1], ann.text

@@ -170,7 +170,9 @@ def test_commands_to_copy_under_the_results_are_whole_at_80_columns() -> None:
     shown = screen(model, width=80)
     joined = " ".join(shown.split())
     assert "patience-race quick nestor --server ws://127.0.0.1:9311 races again." in joined
-    assert "patience-race replay ID --server ws://127.0.0.1:9311, ID from the table" in joined
+    assert "Others (ID from the table):" in joined
+    # (a command copied whole: on a line of its own where the label and it are too wide)
+    assert "\n    patience-race replay ID --server ws://127.0.0.1:9311\n" in shown, shown
     assert "…" not in shown, shown
 
 
@@ -206,7 +208,7 @@ def test_results() -> None:
     # every racer's replay id, whole, beside the longest name
     assert re.search(r"catherine_of_aragon .* 2/52 +ca7ca7ca7ca7ca7c\n", shown), shown
     # (ann has no game of the race here, no line of her own replay: "Others" followed none)
-    assert "Replays: patience-race replay ID, ID from the table" in shown
+    assert "Replays (ID from the table): patience-race replay ID" in shown
 
 
 def test_results_say_who_left_the_room() -> None:

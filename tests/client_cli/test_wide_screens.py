@@ -85,9 +85,9 @@ def test_the_results_page_keeps_the_others_line_indented() -> None:
     (Here "Replays": ann has no game of the race, no replay line of her own.)"""
     model = in_room("finished", results=RESULTS)
     on_screen = plain(render_screen(model, 132, 39, NOW))
-    assert "\n  Replays: patience-race replay ID, ID from the table\n" in on_screen, on_screen
+    assert "\n  Replays (ID from the table): patience-race replay ID\n" in on_screen, on_screen
     title, _ = results_page(model, 132)
     model.open_page(title, lambda w: results_page(model, w)[1].split("\n"))
     paged = plain(render_screen(model, 132, 39, NOW))
-    assert "\n  Replays: patience-race replay ID, ID from the table\n" in paged, paged
+    assert "\n  Replays (ID from the table): patience-race replay ID\n" in paged, paged
     assert "\n  1   bob " in paged, paged  # (as the table's lines)
