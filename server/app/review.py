@@ -113,7 +113,7 @@ def held_record(
 def note(state: str | None, decision: dict[str, Any] | None, why: list[str]) -> str | None:
     """What the player is told of their result's review (None: it was never held).
 
-    >>> note("held", None, ["10 moves in a row each under 0.25 s (0.90 s in all)"])[:49]
+    >>> note("held", None, ["10 actions in a row each under 0.25 s (0.90 s in all)"])[:49]
     'held for review: played faster than people play ('
     >>> note("removed", {"reason": "a script"}, [])
     'removed from the boards after review: a script'
