@@ -368,8 +368,10 @@ async function route() {
   if (resume.challenge) return app.go(`/c/${resume.challenge.challenge}`);
   if (resume.quick) return app.go(`/play#quick=${resume.quick.rules}`);
   if (resume.solo && resume.solo.status === "playing") {
-    // practice of the daily: back on the daily's screen, where it races the board
-    if (resume.solo.kind === "practice") return app.go(`/play#daily=${resume.solo.rules}`);
+    // the daily's ranked attempt or its practice: back on the daily's screen (a ranked
+    // attempt drawn as a plain game offered New deal, which left its clock running)
+    if (resume.solo.kind === "practice" || resume.solo.kind === "daily")
+      return app.go(`/play#daily=${resume.solo.rules}`);
     return showGame(resume.solo);
   }
   if (room) return app.go(`/r/${room.code}`);

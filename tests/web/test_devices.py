@@ -12,12 +12,14 @@ from pathlib import Path
 from typing import Any
 
 from server.app.domain.daily import day_of, next_reset_ms
+from tests.app.client import player
 from tests.app.conftest import ServerProcess
 from tests.app.test_daily import secret_winning_on
 from tests.client_cli.conftest import terminals  # noqa: F401 (a fixture)
 from tests.client_cli.terminal import Terminal
 
-from .conftest import http, shot
+from .conftest import http, shot, signed_in
+from .test_keyboard import run
 from .test_race import register
 
 ANDROID = (
@@ -284,3 +286,31 @@ def test_the_daily_won_on_a_linked_terminal_counts_on_the_browser_too(
     finally:
         desk.close()
         server.stop()
+
+
+def test_a_ranked_daily_in_play_is_taken_up_on_its_daily_screen(
+    browser: Any, web_server: ServerProcess
+) -> None:
+    """A browser signed in while the player's ranked daily is in play (a link code, a
+    recovery key, or /play opened afresh) takes it up on the daily's screen: it drew the
+    attempt as a plain game with **New deal**, which dealt a solo game unasked and left
+    the ranked clock running."""
+
+    async def started() -> str:
+        client = await player(web_server.url, "rhea")
+        await client.call("daily", game=DOUBLES)
+        await client.close()
+        return str(client.token)
+
+    token = run(started())
+    context = browser.new_context(**DESKTOP)
+    try:
+        page = context.new_page()
+        signed_in(page, http(web_server), token, "/play")
+        page.wait_for_selector(".game .pile")
+        page.wait_for_selector("p.muted:has-text('ranked attempt')")
+        assert "#daily=" in page.url, page.url
+        assert page.locator(".game [data-act=new]").count() == 0
+        assert page.locator("button:has-text('New deal')").count() == 0
+    finally:
+        context.close()
