@@ -30,6 +30,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .places import ordinal
+from .racers import renamed_in
 from .sanitize import clean
 
 #: how long a notice said in passing stays (``Reconnected.``: on a watcher's line, which
@@ -46,22 +47,6 @@ def _players(room: Mapping[str, Any] | None) -> dict[str, Mapping[str, Any]]:
     }
 
 
-def _renamed(old: list[str], new: list[str]) -> dict[str, str]:
-    """A racer whose name changed (``rename``), old name to new: one gone from the roster
-    and one come in its place, the others where they were (it read "catD left" and
-    "catty joined").
-
-    >>> _renamed(["ann", "bob"], ["ann", "bobby"]), _renamed(["ann", "bob"], ["ann"])
-    ({'bob': 'bobby'}, {})
-    """
-    if len(old) != len(new):
-        return {}
-    changed = [(a, b) for a, b in zip(old, new, strict=True) if a != b]
-    if len(changed) != 1 or changed[0][1] in old or changed[0][0] in new:
-        return {}
-    return dict(changed)
-
-
 def room_notices(
     before: Mapping[str, Any] | None, after: Mapping[str, Any], me: str | None
 ) -> list[str]:
@@ -71,7 +56,7 @@ def room_notices(
         return []
     old, new = _players(before), _players(after)
     out: list[str] = []
-    renamed = _renamed(list(old), list(new))
+    renamed = renamed_in(list(old), list(new))
     for gone, now in renamed.items():
         if me not in (gone, now):  # (one's own: the ``renamed`` event says it)
             out.append(f"{gone} is {now} now")

@@ -13,13 +13,38 @@ from .sanitize import clean
 def with_leavers(before: Any, now: Any) -> list[Any]:
     """A race's racers as a ``room`` message lists them, with those who left it since the
     one before kept at the end, marked ``left`` (and ``resigned``, if they were playing):
-    they are in the race, and its results, still; the room lists only who is in it.
+    they are in the race, and its results, still; the room lists only who is in it. A
+    racer who changed their name did not leave (their old name stayed, marked "left",
+    under the new one).
 
     >>> before = [{"name": "ann", "status": "playing"}, {"name": "bob", "status": "playing"}]
     >>> with_leavers(before, [{"name": "ann", "status": "playing"}])[1]
     {'name': 'bob', 'status': 'resigned', 'left': True, 'present': False}
+    >>> [p["name"] for p in with_leavers(before, [before[0], {"name": "Robert"}])]
+    ['ann', 'Robert']
     """
-    return _after(now, before)
+    names = [p.get("name") for p in before or [] if isinstance(p, Mapping) and not p.get("left")]
+    now_names = [p.get("name") for p in now or [] if isinstance(p, Mapping) and not p.get("left")]
+    renamed = renamed_in(names, now_names)
+    return _after(
+        now, [p for p in before or [] if not (isinstance(p, Mapping) and p.get("name") in renamed)]
+    )
+
+
+def renamed_in(old: list[Any], new: list[Any]) -> dict[Any, Any]:
+    """A racer whose name changed (``rename``), old name to new: one gone from the roster
+    and one come in its place, the others where they were (it read "catD left" and
+    "catty joined").
+
+    >>> renamed_in(["ann", "bob"], ["ann", "bobby"]), renamed_in(["ann", "bob"], ["ann"])
+    ({'bob': 'bobby'}, {})
+    """
+    if len(old) != len(new):
+        return {}
+    changed = [(a, b) for a, b in zip(old, new, strict=True) if a != b]
+    if len(changed) != 1 or changed[0][1] in old or changed[0][0] in new:
+        return {}
+    return dict(changed)
 
 
 def with_left(players: Any, left: Any) -> list[Any]:

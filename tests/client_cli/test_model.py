@@ -160,3 +160,23 @@ def test_a_racer_who_leaves_the_race_stays_in_its_panel_marked_left() -> None:
     assert any("bob" in line for line in (t.plain for t in race_panel(model, 40)))
     model.apply_room({**room, "race": 2, "state": "lobby", "players": racers[:1]})
     assert [p["name"] for p in (model.room or {})["players"]] == ["ann"]  # the next race
+
+
+def test_a_racer_renamed_mid_race_is_one_row_under_the_new_name() -> None:
+    """dora renamed herself Dorothy mid-race: every terminal's panel kept a second row,
+    "dora ... left", under "Dorothy" until the race ended."""
+    model = Model(me="carl")
+    racers = [
+        {"name": "carl", "status": "playing", "home": 0, "total": 52, "moves": 0},
+        {"name": "dora", "status": "playing", "home": 0, "total": 52, "moves": 1},
+    ]
+    room = {"code": "ABCDEF", "state": "racing", "race": 1, "players": racers}
+    model.enter_room(room)
+    before = model.room
+    model.apply_room({**room, "players": [racers[0], {**racers[1], "name": "Dorothy"}]})
+    assert model.room is not None
+    assert [p["name"] for p in model.room["players"]] == ["carl", "Dorothy"]
+    assert room_notices(before, model.room, "carl") == ["dora is Dorothy now"]
+    panel = [line.plain for line in race_panel(model, 40)]
+    assert not any("dora" in line for line in panel), panel
+    assert not any("left" in line for line in panel), panel
