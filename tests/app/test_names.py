@@ -6,13 +6,16 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import signal
 from functools import partial
 from pathlib import Path
 from typing import Any
 
+import pytest
 from redis.asyncio import Redis
 
+from server.app.domain.room import RoomConflict
 from server.app.settings import Settings
 from server.app.store.codec import text
 from server.app.store.keys import name_key, player_key
@@ -298,3 +301,27 @@ async def test_a_player_connected_nowhere_is_renamed_in_their_room(settings: Set
         dot = await player(three.url, "dot")
         watched = await dot.call("room_watch", code=code)
         assert racers_are(["Robert", "ann"], watched) and watched["host"] == "Robert"
+
+
+async def test_a_room_step_met_by_another_change_tries_again_without_an_error(
+    server: Running, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A step of a room that another change reached first (``RoomConflict``: a rename
+    asked through one process while the room changed in another) reads the room again
+    and tries once more: the way it is meant to go, logged as such, not as an ERROR with
+    a traceback (an outside tester's log showed "a racer's new name failed")."""
+    ann = await player(server.url, "ann")
+    code = (await ann.call("room_create", game="gate"))["code"]
+    room = server.service.rooms[code]
+    tries: list[int] = []
+
+    async def step(held: Any) -> None:
+        tries.append(1)
+        if len(tries) == 1:
+            raise RoomConflict(held.code)
+
+    caplog.set_level(logging.INFO, logger="patience.service")
+    await server.service.host.until_done("a racer's new name", room, step)
+    assert len(tries) == 2
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR], caplog.text
+    assert "changed elsewhere first" in caplog.text, caplog.text

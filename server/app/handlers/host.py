@@ -387,6 +387,10 @@ class RoomHost(Part):
             try:
                 await action(room)
                 return
+            except RoomConflict:  # (the way it is meant to go: no failure, no traceback)
+                log.info(
+                    "%s: the room changed elsewhere first; again", kind, extra={"room": room.code}
+                )
             except Exception as exc:
                 self.failures.failed(kind, exc, room=room.code)
             if self.ctx.stopping or self.rooms.get(room.code) is not room:
