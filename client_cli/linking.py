@@ -40,6 +40,20 @@ def _clock(ms: int) -> str:
     return time.strftime("%Y-%m-%d %H:%M", time.gmtime(ms / 1000))
 
 
+def _lasting(made: dict[str, Any]) -> str:
+    """How long a link code lasts, in words ("for 1 minutes" once, at a ``link_ttl`` of
+    a minute).
+
+    >>> _lasting({"ttl": 300}), _lasting({"ttl": 60}), _lasting({"ttl": 90}), _lasting({})
+    ('5 minutes', '1 minute', '90 seconds', '1 minute')
+    """
+    seconds = as_int(made.get("ttl"))
+    if 0 < seconds < 120 and seconds % 60:
+        return f"{seconds} seconds"
+    minutes = max(1, seconds // 60)
+    return "1 minute" if minutes == 1 else f"{minutes} minutes"
+
+
 def cmd_link(args: argparse.Namespace) -> int:
     if args.code is None:
         return _show_code(args)
@@ -59,9 +73,8 @@ def _show_code(args: argparse.Namespace) -> int:
     except Exception as exc:
         return _fail(args, exc)
     code = clean(made.get("code", ""), 9)
-    minutes = max(1, as_int(made.get("ttl")) // 60)
     lines = [
-        Text.assemble("Your link code: ", (code, "bold"), f" (for {minutes} minutes, once)"),
+        Text.assemble("Your link code: ", (code, "bold"), f" (for {_lasting(made)}, once)"),
         (
             f"On your other device, sign in with it: in a browser, open "
             f"{http_url(args.server, '/play')} and, on the name form, 'Have a link code?'; "
