@@ -49,6 +49,18 @@ export function when(ms) {
   return new Date(ms).toISOString().slice(0, 16).replace("T", " ");
 }
 
+/** @type {(code: string, device: string) => void} the code box shown's `link_used` */
+let usedCode = () => {};
+
+/**
+ * A link code was used (`link_used`): the box showing it says so, and by what.
+ * @param {string} code
+ * @param {string} device
+ */
+export function linkUsed(code, device) {
+  usedCode(code, device);
+}
+
 /**
  * The link code box, under "Play as yourself on another device": a button that asks the
  * server for a code, then the code, a copy button and the time left, counting down.
@@ -104,6 +116,15 @@ export function linkCodeBox(app) {
       };
       tick();
       ticking = setInterval(tick, 1000);
+      // used on the other device (`link_used`, main.js): said, and no longer counted down
+      // as if it still worked (a second device tried it and was refused)
+      usedCode = (code, device) => {
+        if (code !== made.code || !shown.isConnected) return;
+        if (ticking !== null) clearInterval(ticking);
+        ticking = null;
+        left.textContent = `It has been used: ${device} plays as you now.`;
+        ask.textContent = "Show a link code";
+      };
     },
     { "data-act": "link-code" },
   );

@@ -249,7 +249,10 @@ function onEvent(message) {
     app.notice("your race is starting");
     resumeRoom();
   } else if (message.type === "daily_result") app.notice(message.review ? message.review.note : message.line);
-  else if (message.type === "ghosts_result") {
+  else if (message.type === "link_used") {
+    app.notice(`Your link code was used: ${message.device} plays as you now.`);
+    if (loaded.devices) loaded.devices.linkUsed(message.code, message.device); // (its box, if shown)
+  } else if (message.type === "ghosts_result") {
     noticeFrom(
       "ranking",
       ({ beatenText }) =>

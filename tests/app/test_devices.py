@@ -375,3 +375,24 @@ async def test_a_link_code_entered_beside_takes_nothing_over(server: Running) ->
     later = await signed_in(server.url, reply["token"])  # the token is a device's own
     assert later.name == "ann"
     assert labels(await later.call("devices")) == ["Chrome on Android", "terminal on desk"]
+
+
+async def test_the_device_that_asked_for_a_code_hears_it_used(settings: Settings) -> None:
+    """A browser showing its link code kept counting it down after a terminal had used
+    it (a second device then tried it and was refused): the player's connection, on
+    whichever process, is told the code was used and by what (``link_used``), before
+    any sign-in that takes its place."""
+    async with running(settings) as one, running(settings) as two:
+        desk = await registered(one.url, "ann", "Chrome on Linux")
+        code = (await desk.call("link_code"))["code"]
+        side = await anonymous(two.url)
+        await side.call("link", code=code, device="terminal on vm", side=True)
+        used = await desk.event("link_used")
+        assert used["code"] == code and used["device"] == "terminal on vm", used
+        assert "id" not in used
+        # a code that signs its device in in the player's place: told first, then gone
+        code = (await desk.call("link_code"))["code"]
+        await linked(two.url, code, "Chrome on Android")
+        used = await desk.event("link_used", lambda e: e["code"] == code)
+        assert used["device"] == "Chrome on Android"
+        await desk.event("signed_out")

@@ -83,6 +83,11 @@ def test_a_browsers_link_code_signs_a_terminal_in_and_the_browser_signs_it_out(
         linked = terminal(terminals, web_server, tmp_path, "link", code)
         linked.wait_for(r"This terminal now plays as kay")
         assert linked.exit_code() == 0
+        # the box says the code is used, and by what: it counted down on as if it worked
+        page.wait_for_selector("[data-left]:has-text('It has been used: terminal on ')")
+        ticked = page.inner_text("[data-left]")
+        page.wait_for_timeout(1200)
+        assert page.inner_text("[data-left]") == ticked
         # the code was entered beside the tab (link's side), which plays on: it was
         # thrown out ("signed in on another device") by a command that had quit
         page.click(".game-row[data-game=gate] [data-act=solo]")

@@ -126,6 +126,9 @@ class Linking(Part):
         await self.devices.add_token(pid, device)
         if counted is not None:  # a code that signs in was no guess
             await self.limits.give_back(counted)
+        # the player's connection (the device that showed the code, most often) stops
+        # offering it: told before any sign-in below takes its place
+        await self.ctx.tell(pid, {"type": "link_used", "code": shown, "device": device.label})
         reply: dict[str, Any] = {
             "type": "linked",
             "player": {"id": pid, "name": name},
