@@ -17,7 +17,7 @@
 import { h } from "./dom.js";
 import { cardBack, cardFace, cardName } from "./cards.js";
 import { movePiles, targets } from "./clicks.js";
-import { GAP, arrange, fannedRight } from "./layout.js";
+import { GAP, arrange, fannedRight, small } from "./layout.js";
 
 /** @typedef {import("./types.js").Message} Message */
 /** @typedef {import("./layout.js").Pile} Pile */
@@ -163,6 +163,19 @@ export function pileAt(target) {
   return { pile, label: pile.dataset.label };
 }
 
+/**
+ * The width of `view`'s cards drawn in `width` x `height` pixels (The Wedge's legend under it).
+ * @param {Message} view
+ * @param {number} width
+ * @param {number} height
+ */
+export function cardWidth(view, width, height) {
+  const piles = pilesOf(view);
+  const path = pathArrows(view, piles).size > 0;
+  const legend = path ? legendLines(width) * LEGEND_LINE : 0;
+  return arrange(piles, width, height - legend, { fold: !path }).size.cw;
+}
+
 /** the lines the Wedge's legend takes in a board `width` pixels wide @param {number} width */
 const legendLines = (width) => (width < 520 ? 2 : 1);
 
@@ -214,7 +227,9 @@ export function drawBoard(root, view, state) {
   // a line or the legend names)
   const index = Math.ceil(cw * INDEX) + 2;
   const below = size.cover >= index + INNER_LABEL;
-  const board = h("div", { class: `board${cw < 44 ? " narrow" : ""}` });
+  // (small: piles smaller than a tap needs, where even a phone's whole height is too
+  // little; app.css then asks a phone on its side to be turned upright)
+  const board = h("div", { class: `board${cw < 44 ? " narrow" : ""}${small(size) ? " small" : ""}` });
   board.style.setProperty("--label-top", `${Math.floor(Math.min(index, Math.max(1, size.cover - INNER_LABEL)))}px`);
   board.style.setProperty("--label-below", `${index}px`);
   board.style.setProperty("--cw", `${cw}px`);
@@ -279,6 +294,8 @@ export function drawBoard(root, view, state) {
         // a card with one on it shows a strip of `step`: its corner is kept within it
         // (app.css), where it was cut to its top, and a J read as an I, a Q as an O
         if (i < p.cards.length - 1) card.classList.add("fanned");
+        // (a squared card shows `tight`: its corner kept within that, where it shows one)
+        if (i >= 1 && i <= squared && tight < step) card.style.setProperty("--step", `${tight}px`);
         card.style.top = `${top}px`;
         stack.append(card);
         top += i >= 1 && i <= squared ? tight : step;

@@ -13,6 +13,7 @@ import { difficultyText, gradeOf } from "./difficulty.js";
 import { entryText, hintsText, progressText } from "./ranking.js";
 import { focusKey, keepFocus } from "./focus.js";
 import { replayKeysHelp, stepButton } from "./replaybar.js";
+import { placeControls } from "./sides.js";
 
 /** @typedef {import("./types.js").App} App */
 /** @typedef {import("./types.js").Message} Message */
@@ -368,6 +369,7 @@ export class ReplayScreen {
     // the board fills what the buttons leave of the window, its box watched as a game's is
     this.boardBox = h("div", { class: "board-box" });
     this.box = new BoxWatch(this.boardBox, () => {
+      placeControls(this.boardBox, this.shown);
       if (this.shown) this.drawBoard(this.shown);
     });
     // the controls, shown once the replay is loaded
@@ -420,6 +422,9 @@ export class ReplayScreen {
 
   /** @param {Message} view */
   drawBoard(view) {
+    // (its controls beside the board or under it: decided as its box changes, and once
+    // for its first board, which comes after the box was first laid out)
+    if (!this.shown) requestAnimationFrame(() => placeControls(this.boardBox, this.shown));
     this.shown = view;
     const size = this.box.size();
     drawBoard(this.boardBox, view, {

@@ -24,6 +24,7 @@ import { cardWords } from "./cards.js";
 import { arrowToPile, holdFocus, liveRegion, setText } from "./focus.js";
 import { shortcutsHelp } from "./shortcuts.js";
 import { focusChoice, statusLine } from "./choices.js";
+import { placeControls } from "./sides.js";
 
 /** @typedef {import("./types.js").App} App */
 /** @typedef {import("./types.js").Message} Message */
@@ -149,6 +150,7 @@ export class GameScreen {
     });
     // the box's size, kept as the page lays it out: a move's draw reads nothing
     this.box = new BoxWatch(this.boardBox, () => {
+      placeControls(this.boardBox, this.view); // (beside the board or under it: sides.js)
       if (this.view) this.drawBoard();
     });
     this.list = h("datalist", { id: "legal-moves" });
@@ -505,7 +507,8 @@ export class GameScreen {
     const lost = this.status === "lost" ? lostNote(this.lost, () => this.act("undo")) : null;
     const settle = cardsMove(this.root, v); // where the cards were: they slide from there
     // the buttons, the move box and the shortcuts share a line where the width allows
-    const dock = h("div", { class: "dock" }, controls, this.over ? null : form, this.keysHelp);
+    const hint = this.over ? null : h("p", { class: "turn-hint" }, "Turn the phone upright for larger cards."); // app.css
+    const dock = h("div", { class: "dock" }, hint, controls, this.over ? null : form, this.keysHelp);
     const extra = this.opts.extra ? this.opts.extra() : null;
     // a game over: its actions on a line (a phone's board keeps its room), no empty note
     const ends = [maker, reviewer, replay].filter((node) => node !== null);

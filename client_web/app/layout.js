@@ -43,6 +43,8 @@ export const KEEP = 4;
 export const CW_INSIDE = 24;
 /** how much of a card a row covering it leaves, at the least, in card heights */
 export const COVER_MIN = 0.3;
+/** the least a pile shows of itself to be tapped (a covered row's strip, its gap with it), in pixels */
+export const TAP = 24;
 /** an empty grid row, in card heights */
 export const EMPTY_ROW = 0.2;
 /** the cards shrink this far, and no smaller than CW_EASE pixels, before the board closes up */
@@ -132,11 +134,12 @@ function squared(n, keep = KEEP) {
  * @param {number} k
  * @param {number} t
  * @param {Squeeze} [squeeze]
+ * @param {number} [least] the least a covered row shows, in card heights
  */
-function height(rows, covering, k, t, { inside, keep } = LOOSE) {
+function height(rows, covering, k, t, { inside, keep } = LOOSE, least = COVER_MIN) {
   const step = STEP_MIN + k * (STEP - STEP_MIN);
   const tight = step - t * (step - TIGHT);
-  const cover = COVER_MIN + k * (1 - COVER_MIN);
+  const cover = least + k * (1 - least);
   let a = 0;
   let b = 0;
   rows.forEach((row, y) => {
@@ -206,12 +209,45 @@ function outer(rows, covering, y) {
  * @returns {Fit}
  */
 export function fit(grid, width, avail) {
+  // a covered row shows at least TAP pixels, its gap with them (a strip of 16 pixels, at
+  // 740x360, was too thin to tap): the least share of a card it shows grows as the cards
+  // shrink, so the fit is made again with the share its last cards need, a few times;
+  // kept where the cards stay as wide as a tap needs, a gap beside them (Babette's twelve
+  // rows at 740x360 would take them to 16 pixels: there they keep the thinner strips)
+  const plain = fitWith(grid, width, avail, COVER_MIN);
+  let least = COVER_MIN;
+  let found = plain;
+  for (let i = 0; i < 6 && found.cover < found.ch && found.cover + GAP < TAP - 0.05; i++) {
+    least = Math.min(1, Math.max(least, (TAP - GAP + 0.5) / found.ch));
+    found = fitWith(grid, width, avail, least);
+  }
+  return found.cw >= plain.cw || found.cw + GAP >= TAP ? found : plain;
+}
+
+/**
+ * Whether a fit's piles are smaller than a tap needs: cards narrower, a gap beside them,
+ * or a covered row's strip thinner, than TAP pixels.
+ * @param {Fit} size
+ */
+export function small(size) {
+  return size.cw + GAP < TAP - 0.5 || size.cover + GAP < TAP - 0.5;
+}
+
+/**
+ * `fit`, a covered row showing at least `least` of its cards' height.
+ * @param {Grid} grid
+ * @param {number} width
+ * @param {number} avail
+ * @param {number} least
+ * @returns {Fit}
+ */
+function fitWith(grid, width, avail, least) {
   const { rows, columns } = grid;
   const room = Number.isFinite(width) && width > 0 ? width : 360;
   let cw = Math.max(CW_MIN, Math.min(CW_MAX, Math.floor((room - GAP) / columns) - GAP));
   let ch = Math.round(cw * RATIO);
   const tall = (/** @type {boolean} */ covering, /** @type {number} */ k, /** @type {number} */ t) => {
-    const { a, b } = height(rows, covering, k, t);
+    const { a, b } = height(rows, covering, k, t, LOOSE, least);
     return a + b * ch;
   };
   /** @type {[boolean, number, number, string]} */
@@ -225,7 +261,7 @@ export function fit(grid, width, avail) {
     cw = ch / RATIO;
   }
   if (!(tall(false, 1, 0) <= avail)) {
-    const at = (/** @type {number} */ k, /** @type {number} */ t) => height(rows, true, k, t);
+    const at = (/** @type {number} */ k, /** @type {number} */ t) => height(rows, true, k, t, LOOSE, least);
     const ease = at(1, 0);
     const closed = at(0, 0);
     const square = at(0, 1);
@@ -240,7 +276,7 @@ export function fit(grid, width, avail) {
       // (never wider than the width gave them: labels inside may leave more height than needed)
       const widest = cw;
       const shrunk = (/** @type {Squeeze} */ how) => {
-        const { a, b } = height(rows, true, 0, 1, how);
+        const { a, b } = height(rows, true, 0, 1, how, least);
         return Math.min(widest, Math.floor(((avail - a) / b / RATIO) * 100) / 100);
       };
       cw = shrunk(LOOSE);
@@ -266,7 +302,7 @@ export function fit(grid, width, avail) {
   const t = Math.min(1, Math.max(0, t0));
   const step = ch * (STEP_MIN + k * (STEP - STEP_MIN));
   const tight = step - t * (step - TIGHT * ch);
-  const cover = ch * (COVER_MIN + k * (1 - COVER_MIN));
+  const cover = ch * (least + k * (1 - least));
   /** @type {Placed[]} */
   const placed = [];
   let top = 0;
@@ -361,6 +397,8 @@ export function arrange(piles, width, avail, { fold = true, kept = null } = {}) 
     // only taller, and a board kept folded so had The Blockade's stock below the window)
     const fits = size.height <= Math.max(avail, best.size.height);
     if (c === kept && size.cw >= plain && fits) return { piles: moved, size, cut: c };
+    // (never to piles too small to tap from a board whose piles are not)
+    if (small(size) && !small(best.size)) continue;
     if (size.cw >= plain * FOLD_GAIN && size.cw > best.size.cw) best = { piles: moved, size, cut: c };
   }
   return best;

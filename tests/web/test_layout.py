@@ -219,6 +219,80 @@ GAME_BOXES = [
 ]
 
 
+#: a tablet on its side, and a desktop: the boards limited by the window's height had the
+#: controls in a row under them and a third of the width (1024x768: The Blockade's cards 25
+#: px wide, The Wedge's 29; 1280x800: 29 and 31); beside them, the cards are at least these
+TABLET = (1024, 768)
+WIDER = {TABLET: {"blockade": 30, "wedge": 35}, (1280, 800): {"blockade": 32, "wedge": 37}}
+
+#: the card's width on the screen's board
+CARD = """() => document.querySelector('BOX .pile').getBoundingClientRect().width""".replace(
+    "BOX", BOARD_BOX
+)
+
+
+def narrow_cards(page: Any, game: str, size: tuple[int, int]) -> list[str]:
+    least = WIDER.get(size, {}).get(game)
+    if least is None:
+        return []
+    page.evaluate(SETTLED)  # (the controls moved beside the board: it is drawn again)
+    width: float = page.evaluate(CARD)
+    return [f"cards {width:.1f} px wide, under {least}"] if width < least else []
+
+
+# In the page: each pile's part in sight, as a tap finds it (down the pile's middle, the
+# longest run of pixels whose element is the pile; across at that run's middle, the gap
+# beside the pile included), too small to tap (under about 24 px either way), or whose
+# middle a tap gives to another pile (The Wedge's pile 8 at 740x360 was a strip 24x14 px,
+# and a tap on its middle picked 13). A board the window cannot give piles that large (a
+# phone on its side) says so, `small`, and asks for the phone to be turned upright.
+TAPS = """() => {
+  const out = [];
+  for (const pile of document.querySelectorAll('BOX .pile')) {
+    const r = pile.getBoundingClientRect();
+    const mine = (x, y) => document.elementFromPoint(x, y)?.closest('.pile') === pile;
+    const run = (from, to, at) => {
+      let best = [0, 0], start = null;
+      for (let i = Math.floor(from); i <= Math.ceil(to); i++) {
+        if (!at(i + 0.5)) { start = null; continue; }
+        if (start === null) start = i;
+        if (i + 1 - start > best[1] - best[0]) best = [start, i + 1];
+      }
+      return best;
+    };
+    const [top, bottom] = run(r.top - 4, r.bottom + 4, (y) => mine(r.left + r.width / 2, y));
+    const y = (top + bottom) / 2;
+    const [left, right] = run(r.left - 4, r.right + 4, (x) => mine(x, y));
+    const hit = document.elementFromPoint((left + right) / 2, y)?.closest('.pile');
+    const label = pile.dataset.pile;
+    const [wide, tall] = [right - left, bottom - top];
+    if (hit !== pile) out.push(`a tap on ${label}'s middle: ${hit ? hit.dataset.pile : 'none'}`);
+    else if (wide < 23 || tall < 23) out.push(`${label} shows ${wide}x${tall} px`);
+  }
+  return out;
+}""".replace("BOX", BOARD_BOX)
+
+#: whether the board is too small to tap and the phone is asked to be turned upright
+ASKED = """() => !!document.querySelector('BOX .board.small')
+  && !!document.querySelector('.turn-hint')?.checkVisibility()""".replace("BOX", BOARD_BOX)
+
+
+def untappable(page: Any, size: tuple[int, int]) -> list[str]:
+    """The piles a tap misses, or too small to tap, at a phone's size, on a touch screen."""
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 1})
+    try:
+        page.evaluate(SETTLED)
+        page.evaluate(SETTLED)
+        found: list[str] = page.evaluate(TAPS)
+        if size == LANDSCAPE and page.evaluate(ASKED):  # (taps still pick their piles)
+            found = [f for f in found if " shows " not in f]
+        return found
+    finally:
+        cdp.send("Emulation.setTouchEmulationEnabled", {"enabled": False})
+        cdp.detach()
+
+
 def test_every_board_fits_the_screen_at_its_largest(
     browser: Any, fit_server: ServerProcess
 ) -> None:
@@ -229,7 +303,7 @@ def test_every_board_fits_the_screen_at_its_largest(
     try:
         page = context.new_page()
         for n, d in enumerate(driven):
-            sizes = turned(n)
+            sizes = turned(n) + [s for s in WIDER if s not in SIZES and d.game in WIDER[s]]
             resize(page, sizes[0])
             signed_in(page, base, d.racer, f"/r/{d.code}")
             page.wait_for_selector(".race-game .pile")
@@ -241,6 +315,7 @@ def test_every_board_fits_the_screen_at_its_largest(
             for size in sizes:
                 resize(page, size)
                 faults += [f"race {d.game} {size}: {f}" for f in outside(page, size, boxes)]
+                faults += [f"race {d.game} {size}: {f}" for f in narrow_cards(page, d.game, size)]
                 head = page.locator(".room-head").bounding_box()
                 if head is None or head["height"] > 48:
                     faults.append(f"race {d.game} {size}: the room's heading is {head} high")
@@ -251,14 +326,17 @@ def test_every_board_fits_the_screen_at_its_largest(
             for size in sizes:
                 resize(page, size)
                 faults += [f"solo {d.game} {size}: {f}" for f in outside(page, size, GAME_BOXES)]
+                faults += [f"solo {d.game} {size}: {f}" for f in narrow_cards(page, d.game, size)]
+                if size in (LANDSCAPE, (360, 740)):
+                    faults += [f"solo {d.game} {size}: {f}" for f in untappable(page, size)]
                 faults += [f"solo {d.game} {size}: corner cut {c}" for c in cut_corners(page)]
                 if d.game in LABELLED and size != LANDSCAPE:
                     faults += [f"solo {d.game} {size}: no label {h}" for h in unlabelled(page)]
-                if size == LANDSCAPE:
+                if size == LANDSCAPE or d.game in WIDER.get(size, {}):
                     shot(page, f"fit-solo-{d.game}-{size[0]}x{size[1]}")
         run(finish_all(fit_server.url, driven))
         for n, d in enumerate(driven):
-            sizes = turned(n)
+            sizes = turned(n) + [s for s in WIDER if s not in SIZES and d.game in WIDER[s]]
             resize(page, sizes[0])
             page.goto(f"{base}/play#replay={d.replay}")
             page.click("[aria-label=last]")
@@ -271,7 +349,8 @@ def test_every_board_fits_the_screen_at_its_largest(
             for size in sizes:
                 resize(page, size)
                 faults += [f"replay {d.game} {size}: {f}" for f in outside(page, size, boxes)]
-                if d.game == "blockade":  # the most rows: the replay's controls leave room
+                faults += [f"replay {d.game} {size}: {f}" for f in narrow_cards(page, d.game, size)]
+                if d.game in ("blockade", "wedge"):  # the most rows: the controls beside them
                     shot(page, f"fit-replay-{d.game}-{size[0]}x{size[1]}")
     finally:
         context.close()
