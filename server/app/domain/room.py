@@ -417,7 +417,9 @@ def forfeit(room: Room, pid: str) -> list[Effect]:
     if room.state != RACING or racer is None or racer.left or racer.gid is None:
         return []
     racer.forfeited = True
-    return [Persist(), Resign(pid, racer.gid)]
+    # resigned first: a resignation refused (another process has taken the game since)
+    # leaves the room as it was, not marked while the game goes on
+    return [Resign(pid, racer.gid), Persist()]
 
 
 def rename(room: Room, pid: str, name: str) -> list[Effect]:
