@@ -192,7 +192,8 @@ def hint(
     if wins and not unseen:
         why = f"{why}; it leads to a win"
     elif wins:
-        why = f"{why}; it leads to a win in {wins} of {searched} guesses at the face-down cards"
+        # (guesses at the face-down cards: said short, for a phone's two-line status line)
+        why = f"{why}; a win in {wins} of {searched} guesses"
     return Hint(text, why, samples=searched, wins=wins, nodes=nodes, stopped=clock.stopped)
 
 
