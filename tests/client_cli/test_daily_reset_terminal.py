@@ -25,9 +25,8 @@ from typing import Any
 
 import pytest
 
-from server.app.domain.daily import next_reset_ms
 from tests.app.client import Client
-from tests.app.conftest import ServerProcess
+from tests.app.midnight import Midnight
 
 from .terminal import LEGAL, Terminal, start
 from .test_terminal import register
@@ -37,32 +36,9 @@ from .test_terminal import register
 LEAD = 20.0
 
 
-class Midnight:
-    """A server whose clock reaches a midnight ``LEAD`` seconds after it starts."""
-
-    def __init__(self, redis_url: str, tmp_path: Path) -> None:
-        now = time.time_ns() // 1_000_000
-        # (a midnight a day on: the next may be seconds away on the machine's clock)
-        midnight = next_reset_ms(now) + 86_400_000
-        offset_ms = midnight - now - round(LEAD * 1000)
-        data = tmp_path / "server"
-        data.mkdir()
-        self.process = ServerProcess(redis_url, data, PATIENCE_CLOCK_OFFSET=f"{offset_ms / 1000}")
-        #: this machine's time (ms) of the server's midnight
-        self.at = midnight - offset_ms
-
-    def before(self) -> None:
-        """The test's set-up came before the midnight (else the machine was too slow)."""
-        assert time.time() * 1000 < self.at - 1000, "set up after the server's midnight"
-
-    def passed(self, extra: float = 0.5) -> None:
-        """Wait until the server's midnight has passed, by ``extra`` seconds."""
-        time.sleep(max(0.0, (self.at - time.time() * 1000) / 1000 + extra))
-
-
 @pytest.fixture
 def midnight(redis_url: str, tmp_path: Path) -> Iterator[Midnight]:
-    shifted = Midnight(redis_url, tmp_path)
+    shifted = Midnight(redis_url, tmp_path, LEAD)
     shifted.process.start()
     yield shifted
     if shifted.process.process is not None:

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import json
 import signal
-import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -26,8 +25,7 @@ from typing import Any
 
 import pytest
 
-from server.app.domain.daily import day_of, next_reset_ms
-from tests.app.conftest import ServerProcess
+from tests.app.midnight import Midnight
 
 from .conftest import http, shot
 from .test_play import until
@@ -39,35 +37,9 @@ LEAD = 14.0
 DAILY_GAME = "window.patienceRace.screen.game"
 
 
-class Midnight:
-    """A server whose clock reaches a midnight ``LEAD`` seconds after it starts."""
-
-    def __init__(self, redis_url: str, tmp_path: Path) -> None:
-        now = time.time_ns() // 1_000_000
-        # (a midnight a day on: the next may be seconds away on the machine's clock)
-        midnight = next_reset_ms(now) + 86_400_000
-        offset_ms = midnight - now - round(LEAD * 1000)
-        data = tmp_path / "server"
-        data.mkdir()
-        self.process = ServerProcess(redis_url, data, PATIENCE_CLOCK_OFFSET=f"{offset_ms / 1000}")
-        #: this machine's time (ms) of the server's midnight
-        self.at = midnight - offset_ms
-        #: the day that ends at it, and the one it begins
-        self.old = day_of(midnight - 1)
-        self.new = day_of(midnight)
-
-    def before(self) -> None:
-        """The test's set-up came before the midnight (else the machine was too slow)."""
-        assert time.time() * 1000 < self.at - 1000, "set up after the server's midnight"
-
-    def passed(self, extra: float = 0.5) -> None:
-        """Wait until the server's midnight has passed, by ``extra`` seconds."""
-        time.sleep(max(0.0, (self.at - time.time() * 1000) / 1000 + extra))
-
-
 @pytest.fixture
 def midnight(redis_url: str, tmp_path: Path) -> Iterator[Midnight]:
-    shifted = Midnight(redis_url, tmp_path)
+    shifted = Midnight(redis_url, tmp_path, LEAD)
     shifted.process.start()
     yield shifted
     if shifted.process.process is not None:
