@@ -354,21 +354,28 @@ async def test_presence_host_and_boards_across_processes(settings: Settings) -> 
         assert not seats(handed)["ann"]["present"]
 
 
+async def one_move_in(one: Running, two: Running) -> tuple[Client, Client, str]:
+    """ann (through ``one``) and bob (through ``two``) racing The Gate on seed 3 in ann's
+    room, bob one move in: the two and the room's code."""
+    ann = await player(one.url, "ann")
+    bob = await player(two.url, "bob")
+    code = (await ann.call("room_create", game="gate", seed=3))["code"]
+    await bob.call("room_join", code=code)
+    await bob.call("ready")
+    await ann.event("room", lambda e: bool(seats(e).get("bob", {}).get("ready")))
+    await ann.call("start")
+    await ann.event("race_start")
+    started = await bob.event("race_start")
+    await bob.call("move", move=started["legal"][0])
+    return ann, bob, code
+
+
 async def test_a_racer_who_left_is_listed_by_every_process(settings: Settings) -> None:
     """Three processes on one Redis: bob races on the second and leaves mid-race; a
     watcher who comes after, on the third, is told of him in the room's ``left`` with his
     standing, which that process has only from Redis (he was never its player)."""
     async with running(settings) as one, running(settings) as two, running(settings) as three:
-        ann = await player(one.url, "ann")
-        bob = await player(two.url, "bob")
-        code = (await ann.call("room_create", game="gate", seed=3))["code"]
-        await bob.call("room_join", code=code)
-        await bob.call("ready")
-        await ann.event("room", lambda e: bool(seats(e).get("bob", {}).get("ready")))
-        await ann.call("start")
-        await ann.event("race_start")
-        started = await bob.event("race_start")
-        await bob.call("move", move=started["legal"][0])
+        ann, bob, code = await one_move_in(one, two)
         await ann.event("progress", lambda e: e["player"] == "bob" and e["moves"] == 1)
         await bob.call("room_leave")
         await ann.event("progress", lambda e: e["player"] == "bob" and e["status"] == "resigned")
@@ -391,16 +398,7 @@ async def test_a_racer_away_too_long_forfeits_once_whichever_processes_look(
     clock = ManualClock()
     shared = with_settings(settings, clock=clock, countdown=0.0)
     async with running(shared) as one, running(shared) as two, running(shared) as three:
-        ann = await player(one.url, "ann")
-        bob = await player(two.url, "bob")
-        code = (await ann.call("room_create", game="gate", seed=3))["code"]
-        await bob.call("room_join", code=code)
-        await bob.call("ready")
-        await ann.event("room", lambda e: bool(seats(e).get("bob", {}).get("ready")))
-        await ann.call("start")
-        await ann.event("race_start")
-        started = await bob.event("race_start")
-        await bob.call("move", move=started["legal"][0])
+        ann, bob, code = await one_move_in(one, two)
         dot = await player(three.url, "dot")
         await dot.call("room_watch", code=code)
         await bob.close()
