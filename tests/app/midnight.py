@@ -4,7 +4,9 @@ terminal's and the browser's."""
 
 from __future__ import annotations
 
+import signal
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 from server.app.domain.daily import day_of, next_reset_ms
@@ -36,3 +38,12 @@ class Midnight:
     def passed(self, extra: float = 0.5) -> None:
         """Wait until the server's midnight has passed, by ``extra`` seconds."""
         time.sleep(max(0.0, (self.at - time.time() * 1000) / 1000 + extra))
+
+
+def midnight_served(redis_url: str, tmp_path: Path, lead: float) -> Iterator[Midnight]:
+    """A test's :class:`Midnight`, started, and killed after the test (its fixture)."""
+    shifted = Midnight(redis_url, tmp_path, lead)
+    shifted.process.start()
+    yield shifted
+    if shifted.process.process is not None:
+        shifted.process.stop(signal.SIGKILL)

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import asyncio
 import re
-import signal
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -26,7 +25,7 @@ from typing import Any
 import pytest
 
 from tests.app.client import Client
-from tests.app.midnight import Midnight
+from tests.app.midnight import Midnight, midnight_served
 
 from .terminal import LEGAL, Terminal, start
 from .test_terminal import register
@@ -38,11 +37,7 @@ LEAD = 20.0
 
 @pytest.fixture
 def midnight(redis_url: str, tmp_path: Path) -> Iterator[Midnight]:
-    shifted = Midnight(redis_url, tmp_path, LEAD)
-    shifted.process.start()
-    yield shifted
-    if shifted.process.process is not None:
-        shifted.process.stop(signal.SIGKILL)
+    yield from midnight_served(redis_url, tmp_path, LEAD)
 
 
 def board_entries(url: str, board: str) -> list[dict[str, Any]]:

@@ -17,7 +17,6 @@ outside probe crossed it (probe I: a's faults 1 and 3, b's faults 1, 3 to 6):
 from __future__ import annotations
 
 import json
-import signal
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -25,7 +24,7 @@ from typing import Any
 
 import pytest
 
-from tests.app.midnight import Midnight
+from tests.app.midnight import Midnight, midnight_served
 
 from .conftest import http, shot
 from .test_play import until
@@ -39,11 +38,7 @@ DAILY_GAME = "window.patienceRace.screen.game"
 
 @pytest.fixture
 def midnight(redis_url: str, tmp_path: Path) -> Iterator[Midnight]:
-    shifted = Midnight(redis_url, tmp_path, LEAD)
-    shifted.process.start()
-    yield shifted
-    if shifted.process.process is not None:
-        shifted.process.stop(signal.SIGKILL)
+    yield from midnight_served(redis_url, tmp_path, LEAD)
 
 
 @pytest.fixture
