@@ -436,9 +436,44 @@ def linked(args: argparse.Namespace) -> str | None:
     return None
 
 
+#: the options ``link`` takes (a word after ``link`` starting with "-" and not one of these
+#: is its CODE: a recovery key may start with "-")
+LINK_OPTIONS = frozenset({"-h", "--help", "--server", "--ascii", "--replace"})
+
+
+def with_key_kept(argv: Sequence[str]) -> list[str]:
+    """``argv`` with ``--`` put before a recovery key that starts with "-" (a token's
+    alphabet has it: argparse took ``link -wbDH...`` for an unknown option). Only for the
+    ``link`` command (``group link GROUP`` is another's).
+
+    >>> with_key_kept(["link", "-wbDHr"]), with_key_kept(["--server", "ws://h:1", "link", "-x"])
+    (['link', '--', '-wbDHr'], ['--server', 'ws://h:1', 'link', '--', '-x'])
+    >>> with_key_kept(["link", "--replace", "K7QX-3MHD"]), with_key_kept(["group", "link", "-x"])
+    (['link', '--replace', 'K7QX-3MHD'], ['group', 'link', '-x'])
+    """
+    args = list(argv)
+    command: str | None = None
+    value = False
+    for n, arg in enumerate(args):
+        if value:
+            value = False
+        elif arg == "--":
+            return args
+        elif arg == "--server":
+            value = True
+        elif command is None:
+            if not arg.startswith("-"):
+                command = arg
+                if command != "link":
+                    return args
+        elif arg.startswith("-") and arg.split("=", 1)[0] not in LINK_OPTIONS:
+            return [*args[:n], "--", *args[n:]]
+    return args
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     top = parser()
-    args = top.parse_args(argv)
+    args = top.parse_args(with_key_kept(sys.argv[1:] if argv is None else argv))
     if args.command is None:
         top.print_help()
         return 2

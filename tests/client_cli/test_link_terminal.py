@@ -128,4 +128,9 @@ def test_a_browsers_recovery_key_signs_a_terminal_in(
     wrong = start(terminals, server_process, other, "link", "A" * 32)
     wrong.wait_for(r"no player has this token")
     assert wrong.exit_code() == 1
+    # a key may start with "-" (a token's alphabet has it): the server is asked, as with
+    # any key (argparse took it for an option: "unrecognized arguments", a CI run's key)
+    dashed = start(terminals, server_process, other, "link", "-wbDHr-FJUvqHODdnON7GGwDqR1swVcD")
+    dashed.wait_for(r"no player has this token")
+    assert dashed.exit_code() == 1
     assert not (other / "patience-race" / "tokens.json").exists()
