@@ -13,9 +13,13 @@ and cancels the task, which a sleep between steps always takes.
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Awaitable, Callable
+from concurrent.futures.process import BrokenProcessPool
 
 from .store.failures import FailureLog
+
+log = logging.getLogger("patience.service")
 
 
 class Periodic:
@@ -66,6 +70,10 @@ class Periodic:
         while self._wanted():
             try:
                 await self.step()
+            except BrokenProcessPool as exc:  # (no fault of the code: no traceback)
+                log.warning(
+                    "%s: a worker process died (%s); tried again at the next run", self.what, exc
+                )
             except Exception as exc:  # tried again at the next run
                 self.failures.failed(self.what, exc)
             if not self._wanted():

@@ -8,6 +8,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from concurrent.futures.process import BrokenProcessPool
+
+import pytest
 
 from server.app.periodic import Periodic
 from server.app.store.connect import open_redis
@@ -66,3 +69,32 @@ async def test_a_loop_started_again_after_a_stop_runs_once(redis_url: str) -> No
         await asyncio.sleep(0.001)
     assert {id(t) for t in runs[second:]} == {id(looks._task)}  # the new task only
     looks.stop()
+
+
+async def test_a_worker_that_died_is_one_line_and_the_next_run_tries_again(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A worker process that died under a step (``BrokenProcessPool``: killed, out of
+    memory, or Ctrl-C reaching it as it started, before it could ignore it) is no fault
+    of the code: one WARNING line, no traceback (a Ctrl-C test's server logged
+    "certifying daily deals failed" with one), and the next run goes on (its pool is
+    made again)."""
+    failures = FailureLog(logging.getLogger("test.periodic"))
+    runs = 0
+
+    async def step() -> None:
+        nonlocal runs
+        runs += 1
+        if runs == 1:
+            raise BrokenProcessPool("A process in the process pool was terminated abruptly")
+
+    caplog.set_level(logging.INFO)
+    looks = Periodic("certifying daily deals", step, lambda: 0.0, failures)
+    looks.start()
+    while runs < 2:
+        await asyncio.sleep(0.001)
+    looks.stop()
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR], caplog.text
+    assert "Traceback" not in caplog.text
+    said = [r for r in caplog.records if r.levelno == logging.WARNING]
+    assert len(said) == 1 and "a worker process died" in said[0].getMessage(), caplog.text
