@@ -38,7 +38,28 @@ export function notice(text, tag) {
   notices.append(item);
   while (notices.children.length > SHOWN) notices.firstElementChild?.remove();
   placeNotices();
+  follow();
   setTimeout(() => item.remove(), LIFE);
+}
+
+let following = false;
+
+/** While notices show, placed again each frame: the page may change under them with no
+ * event (a results table drawn again larger, its ratings come: "bob: resigned" then
+ * covered its headers in a CI run). */
+function follow() {
+  if (following) return;
+  following = true;
+  const step = () => {
+    const notices = box();
+    if (!notices || !notices.children.length) {
+      following = false;
+      return;
+    }
+    placeNotices();
+    requestAnimationFrame(step);
+  };
+  requestAnimationFrame(step);
 }
 
 /**

@@ -216,6 +216,8 @@ def test_a_races_notices_and_its_leave_button_by_touch(
         bob.click(".race-game [data-act=resign]")
         ann.wait_for_selector(".results-table table")
         ann.wait_for_selector(".notice:has-text('bob: resigned')")
+        # (a frame for the notices to follow the page: its table may be drawn again)
+        ann.evaluate("() => new Promise((done) => requestAnimationFrame(() => done(true)))")
         shot(ann, "touch-results-notice")
         table = [".notice", ".results-table table"]
         faults += ann.evaluate(CROSSING, table)
