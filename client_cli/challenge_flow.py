@@ -77,6 +77,9 @@ async def begin(plan: Plan, client: Client, welcome: Mapping[str, Any], ask: Ask
         try:
             taken = await conn.request("challenge_take", replay=rid)
         except ServerError as exc:
+            playing = resume.get("challenge")
+            if exc.code == "challenge_in_play" and isinstance(playing, Mapping):
+                return await _back_to(client, playing, ask)
             # raced already, or one's own game: its challenge is shown (one's own, to send)
             if exc.code not in ("already_taken", "own_challenge"):
                 raise
@@ -96,6 +99,8 @@ async def begin(plan: Plan, client: Client, welcome: Mapping[str, Any], ask: Ask
         model.take_challenge({**playing, "challenge": shown}, now_ms())
         model.say("Your challenge game, as you left it: its clock ran on.", INFO)
         return True
+    if isinstance(playing, Mapping) and playing.get("challenge"):  # (another: one at a time)
+        return await _back_to(client, playing, ask)
     mine = clean(shown.get("player", ""), 20).lower() == (model.me or "").lower()
     if mine:
         told = Text(between_words(made_text(model.server, shown), console.width))
@@ -128,4 +133,29 @@ async def begin(plan: Plan, client: Client, welcome: Mapping[str, Any], ask: Ask
         raise Left
     taken = await conn.request("challenge_take", challenge=cid)
     model.take_challenge(taken, now_ms())
+    return True
+
+
+async def _back_to(client: Client, playing: Mapping[str, Any], ask: Ask) -> bool:
+    """The player is racing another challenge (``welcome.resume.challenge``): one is
+    raced at a time, so say which, and offer to go back to it (True: taken up)."""
+    model, console, conn = client.model, client.console, client.conn
+    assert conn is not None
+    reply = await conn.request("challenge_show", challenge=str(playing.get("challenge")))
+    other = reply.get("challenge")
+    other = other if isinstance(other, Mapping) else {}
+    whose = clean(other.get("player", ""), 20)
+    name = clean(other.get("game_name", other.get("game", "")), 40)
+    _say(
+        console,
+        f"You are racing {whose}'s challenge on {name}, its clock running: one challenge "
+        "at a time. Finish or resign it, then come back to this one.",
+        model.ascii,
+        "yellow",
+    )
+    answer = await ask(f"Press Enter to go back to {whose}'s challenge (q to leave) ")
+    if answer.lower() in ("q", "quit", "n", "no"):
+        raise Left
+    model.take_challenge({**playing, "challenge": other}, now_ms())
+    model.say("Your challenge game, as you left it: its clock ran on.", INFO)
     return True

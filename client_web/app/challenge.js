@@ -186,6 +186,23 @@ export class ChallengeScreen {
     } catch (error) {
       if (this.noteBox) this.noteBox.textContent = errorText(error);
       if (error instanceof ServerError && error.code === "already_taken") this.load();
+      if (error instanceof ServerError && error.code === "challenge_in_play") this.pointBack();
+    }
+  }
+
+  // another challenge is being raced (one at a time): signing in again says which, and the
+  // note links to it
+  async pointBack() {
+    try {
+      const welcome = await this.app.link.request("hello", { protocol: 1, token: storedToken() || undefined });
+      const resume = welcome.resume && welcome.resume.challenge;
+      if (!resume || resume.challenge === this.id || !this.noteBox) return;
+      this.noteBox.append(
+        " ",
+        h("a", { href: `/c/${resume.challenge}`, "data-act": "back-to-challenge" }, "Go back to it"),
+      );
+    } catch {
+      /* the note says what there is */
     }
   }
 

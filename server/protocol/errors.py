@@ -102,6 +102,9 @@ class ErrorCode(StrEnum):
     """``challenge_take`` of a challenge of one's own game."""
     ALREADY_TAKEN = "already_taken"
     """``challenge_take`` of a challenge the player has taken before (once each)."""
+    CHALLENGE_IN_PLAY = "challenge_in_play"
+    """``challenge_take`` while the player's game of another challenge is still being
+    played (one at a time): finish or resign it first."""
     DEAL_CHANGED = "deal_changed"
     """``daily``: today's deal of that game, as the server holds it, no longer matches the
     commitment published for it (``docs/commitments.md``): it was changed after it was

@@ -227,6 +227,8 @@ async def test_hints_in_a_challenge_follow_the_game_raced(server: Running) -> No
     await cy.event("challenge_start")
     refused = await cy.request("hint", game=taken["game"])
     assert refused["code"] == "hints_off", refused
+    await cy.call("resign", game=taken["game"])  # (one challenge at a time)
+    await cy.event("challenge_result")
     # a solo game's challenge allows them, and counts them in the entry
     solo = await made(ann, await solo_won(ann))
     assert solo["hints"] is True

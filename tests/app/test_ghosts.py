@@ -94,7 +94,7 @@ def test_a_ghost_at_any_moment_is_its_replay_at_that_moment(
     for _, what in replay["moves"]:
         if what not in (HINT, UNDO, RESIGN):
             assert f"'{what}'" not in text
-    assert set(ghost) == {"name", "replay", "total", "points", "end"}
+    assert set(ghost) == {"name", "replay", "total", "hints", "points", "end"}
     assert all(len(p) == 3 and all(isinstance(x, int) for x in p) for p in ghost["points"])
 
 

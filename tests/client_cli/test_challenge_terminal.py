@@ -13,8 +13,9 @@ import subprocess
 from pathlib import Path
 
 from server.engine import new_game
-from tests.app.client import signed_in
+from tests.app.client import player, signed_in
 from tests.app.conftest import ServerProcess
+from tests.app.test_challenges import made
 from tests.solver.positions import HOME
 
 from .terminal import CLIENT, Terminal
@@ -171,6 +172,45 @@ def test_a_challenge_game_left_is_taken_up(
     again.type("y")
     again.wait_for(r"ann's ghost beat you by \d+ cards? home\.|You beat ann's ghost")
     again.wait_for(r"▸\d\s+bob\s+resigned\s+\S+\s+1\s")
+    again.type("q")
+    assert again.exit_code() == 0
+
+
+async def cys_challenge(url: str) -> str:
+    """cy's Gate game, resigned at once, made a challenge: its id."""
+    cy = await player(url, "cy")
+    try:
+        game = await cy.call("new_game", game="gate", seed=5)
+        await cy.call("resign", game=game["game"])
+        return str((await made(cy, game["game"]))["id"])
+    finally:
+        await cy.close()
+
+
+def test_another_challenge_asked_for_mid_challenge_goes_back_to_the_first(
+    server_process: ServerProcess, tmp_path: Path, terminals: list[Terminal]
+) -> None:
+    """One challenge at a time: ``challenge ID`` of another while a challenge game is in
+    play says so and offers the one in play (the server refuses a second take)."""
+    cid = challenge_made(terminals, server_process, tmp_path / "ann")
+    other = asyncio.run(cys_challenge(server_process.url))
+    bob = start(terminals, server_process, tmp_path / "bob", "challenge", cid)
+    register(bob, "bob")
+    bob.wait_for(r"Press Enter to race ann's ghost")
+    bob.type("")
+    bob.type(bob.wait_for(LEGAL, timeout=15).group(1))
+    bob.wait_for(r"moves 1")
+    bob.type("q")
+    assert bob.exit_code() == 0
+
+    again = start(terminals, server_process, tmp_path / "bob", "challenge", other)
+    again.wait_for(rf"Challenge {other} · The Gate")  # (the one asked for, shown)
+    again.wait_for(r"You are racing ann's challenge on The Gate, its clock running: one")
+    again.wait_for(r"Press Enter to go back to ann's challenge \(q to leave\)")
+    again.type("")
+    again.wait_for(r"Your challenge game, as you left it")
+    again.wait_for(r"The Gate · challenge vs ann")
+    assert "moves 1" in again.text
     again.type("q")
     assert again.exit_code() == 0
 

@@ -507,3 +507,46 @@ def test_a_challenge_of_todays_daily_raced_offers_nothing_the_reset_keeps(
         assert page.locator(".results-table tr[data-player=lou] a").count() == 1
     finally:
         context.close()
+
+
+async def two_challenges_one_taken(url: str) -> tuple[str, str, str]:
+    """ann's two Gate games (resigned at once) made challenges; bob takes the first:
+    his token, the first's id and the second's."""
+    ann, bob = await player(url, "ann"), await player(url, "bob")
+    try:
+        ids = []
+        for seed in (5, 6):
+            game = await ann.call("new_game", game="gate", seed=seed)
+            await ann.call("resign", game=game["game"])
+            ids.append((await ann.call("challenge_create", replay=game["game"]))["challenge"]["id"])
+        await bob.call("challenge_take", challenge=ids[0])
+        await bob.event("challenge_start")
+        assert bob.token is not None
+        return bob.token, ids[0], ids[1]
+    finally:
+        for who in (ann, bob):
+            await who.close()
+
+
+def test_racing_a_second_challenge_points_back_to_the_first(
+    browser: Any, web_server: ServerProcess
+) -> None:
+    """One challenge at a time: "Race" on another challenge's page while one is in play
+    says so, and links back to the one in play, which carries on."""
+    with ThreadPoolExecutor(1) as pool:
+        token, first, second = pool.submit(asyncio.run, two_challenges_one_taken(
+            web_server.url)).result(60)  # fmt: skip
+    context = browser.new_context(**PHONE)
+    try:
+        page = context.new_page()
+        signed_in(page, http(web_server), token, f"/c/{second}")
+        page.click("[data-act=take]")
+        note = page.wait_for_selector(".challenge-head .note:has-text('finish or resign it first')")
+        assert "you are racing ann's challenge on The Gate" in (note.text_content() or "")
+        page.click("[data-act=back-to-challenge]")
+        page.wait_for_selector(".race-game .pile", timeout=10000)
+        page.wait_for_selector('.bars .bar-row.ghost[data-player="ann"]')
+        assert page.evaluate("location.pathname") == f"/c/{first}"
+        fits(page)
+    finally:
+        context.close()

@@ -68,6 +68,7 @@ def make(
         "created_ms": now_ms,
         "expires_ms": now_ms + ttl_ms,
         "ghost": ghost,
+        "ghost_start_ms": int(replay.get("start_ms", now_ms)),
     }
 
 
@@ -106,6 +107,12 @@ def hidden(shown_or_entry: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def ghost_shown(ghost: dict[str, Any], hints: int = 0) -> dict[str, Any]:
+    """A ghost as a racer is sent it: without its replay, with the hints its player took
+    (``hints``, for a ghost made before it said them)."""
+    return hidden({"hints": hints, **ghost})
+
+
 def link(cid: str) -> str:
     return f"/c/{cid}"
 
@@ -127,7 +134,9 @@ def share_line(record: dict[str, Any], mine: bool = True) -> str:
 
 def ghost_entry(record: dict[str, Any]) -> dict[str, Any]:
     """The challenger's own result, as the ghost shows it, in a table entry's shape."""
-    entry = entry_of_ghost(record["ghost"], record.get("ghost_hints", 0), record["created_ms"])
+    # (its start: the ghost's game's; a record made before it was kept, the making)
+    start = record.get("ghost_start_ms", record["created_ms"])
+    entry = entry_of_ghost(record["ghost"], record.get("ghost_hints", 0), start)
     return {**entry, "player": record["name"], "replay": record["replay"]}
 
 

@@ -4,7 +4,7 @@ A ghost is what a taker of a challenge races against: the challenger's replay pl
 through the engine once, kept as the points where its standing changed, each the
 milliseconds from the game's start and the cards home and moves on the board then::
 
-    {"name": "ann", "replay": "92629d6edd830077", "total": 52,
+    {"name": "ann", "replay": "92629d6edd830077", "total": 52, "hints": 0,
      "points": [[0, 0, 0], [1830, 1, 1], [2410, 1, 2], ...],
      "end": {"status": "won", "at": 102400}}
 
@@ -17,8 +17,8 @@ the server compares results by its own clock (``server.app.domain.challenges``).
 ...           "moves": [[1500, "!hint"], [2600, "!resign"]],
 ...           "result": {"status": "resigned", "total": 52}}
 >>> ghost = of_replay(replay)
->>> ghost["points"], ghost["end"]
-([[0, 1, 0]], {'status': 'resigned', 'at': 1600})
+>>> ghost["points"], ghost["end"], ghost["hints"]
+([[0, 1, 0]], {'status': 'resigned', 'at': 1600}, 1)
 >>> at(ghost, 5000)
 (1, 0, 'resigned')
 """
@@ -43,7 +43,7 @@ def of_replay(replay: dict[str, Any]) -> dict[str, Any]:
     start = int(replay["start_ms"])
     points = [[0, game.cards_home(), 0]]
     status = PLAYING
-    ended_at = 0
+    ended_at = hints = 0
     for at, what in replay["moves"]:
         if status != PLAYING:
             if status != LOST or what != UNDO:
@@ -55,6 +55,7 @@ def of_replay(replay: dict[str, Any]) -> dict[str, Any]:
         elif what == TIMEOUT_ENTRY:
             status = TIMEOUT
         elif what == HINT:
+            hints += 1
             continue
         else:
             if what == UNDO:
@@ -77,6 +78,7 @@ def of_replay(replay: dict[str, Any]) -> dict[str, Any]:
         "name": replay.get("player"),
         "replay": replay.get("id"),
         "total": total,
+        "hints": hints,
         "points": points,
         "end": {"status": status, "at": ended_at} if status != PLAYING else None,
     }

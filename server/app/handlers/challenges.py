@@ -147,12 +147,19 @@ class Challenging(Part):
             raise refuse(ErrorCode.OTHER_RULES, "this challenge was played under other rules")
         if await self.kept.taken(cid, pid) is not None:
             raise refuse(ErrorCode.ALREADY_TAKEN, "you have taken this challenge: see its table")
+        await self.one_at_a_time(pid)
         await self.keeper.count_deal(pid)
         start = self.now() + int(self.settings.countdown * 1000)
         live = g.dealt(record["game"], int(record["seed"]), pid, g.CHALLENGE, start)
         live.challenge, live.hints_off = cid, not record["hints"]
         live.day = record["day"]  # (its replay is a daily deal's: secret until the reset)
-        ttl_ms = max(record["expires_ms"] - self.now(), 60_000)
+        # (kept until the game can be over: no result is lost with an expired challenge)
+        now = self.now()
+        expires = await self.kept.lengthen(cid, now, now + self.settings.idle_ttl * 1000)
+        if expires is None:
+            raise refuse(ErrorCode.NO_SUCH_CHALLENGE, f"no challenge {cid!r} (it has expired)")
+        record = {**record, "expires_ms": expires}
+        ttl_ms = max(expires - now, 60_000)
         if await self.kept.take(cid, pid, live.gid, ttl_ms) is not None:
             raise refuse(ErrorCode.ALREADY_TAKEN, "you have taken this challenge: see its table")
         try:
@@ -169,8 +176,27 @@ class Challenging(Part):
             "game": live.gid,
             "start_at": start,
             "now": self.now(),
-            "ghosts": [ch.hidden(record["ghost"])],
+            "ghosts": [self.ghost_shown(record)],
         }
+
+    async def one_at_a_time(self, pid: str) -> None:
+        """Refuse a take while the player's game of another challenge is being played
+        (in its countdown or after): it would drop out of ``welcome.resume``."""
+        gid = await self.kept.current(pid)
+        live = await self.keeper.get_game(gid, fresh=True) if gid else None
+        if live is None or live.finished or live.challenge is None:
+            return
+        record = await self.kept.get(live.challenge)
+        whose = "a challenge"
+        if record is not None:
+            record = await self.named(record)
+            info = GAMES.get(record["game"])
+            name = info.name if info is not None else record["game"]
+            whose = f"{record['name']}'s challenge on {name}"
+        raise refuse(
+            ErrorCode.CHALLENGE_IN_PLAY,
+            f"you are racing {whose} (game {live.gid}): finish or resign it first",
+        )
 
     async def find(self, cid: str) -> dict[str, Any]:
         record = await self.kept.get(cid) if ch.looks_like_id(cid) else None
@@ -205,7 +231,7 @@ class Challenging(Part):
             "type": "challenge_start",
             "challenge": record["id"],
             "start_at": live.created_ms,
-            "ghosts": [ch.hidden(record["ghost"])],
+            "ghosts": [self.ghost_shown(record)],
             **live.snapshot_message(),
         }
 
@@ -241,7 +267,7 @@ class Challenging(Part):
         if self.now() < live.created_ms:
             self.arm_start(pid, live, record)
             return {"game": live.gid, "challenge": record["id"], "start_at": live.created_ms,
-                    "ghosts": [ch.hidden(record["ghost"])]}  # fmt: skip
+                    "ghosts": [self.ghost_shown(record)]}  # fmt: skip
         return self.start_message(live, record)
 
     def stop(self) -> None:
@@ -366,6 +392,10 @@ class Challenging(Part):
                 own = record["replay"]
             top = [e if e.get("replay") == own else ch.hidden(e) for e in top]
         return top, takers.get(pid) if pid is not None else None
+
+    @staticmethod
+    def ghost_shown(record: dict[str, Any]) -> dict[str, Any]:
+        return ch.ghost_shown(record["ghost"], int(record.get("ghost_hints", 0)))
 
     async def named(self, record: dict[str, Any]) -> dict[str, Any]:
         """The challenge's record, to show: its player under their name now (the record

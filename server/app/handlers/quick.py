@@ -360,14 +360,14 @@ class QuickRace(Part):
             "rules": live.game.id,
             "start_at": live.created_ms,
             "now": self.now(),
-            "ghosts": [ch.hidden(gh) for gh in found],
+            "ghosts": [ch.ghost_shown(gh) for gh in found],
         }
 
     def start_message(self, live: g.LiveGame, found: list[dict[str, Any]]) -> dict[str, Any]:
         return {
             "type": "quick_ghosts_start",
             "start_at": live.created_ms,
-            "ghosts": [ch.hidden(gh) for gh in found],
+            "ghosts": [ch.ghost_shown(gh) for gh in found],
             **live.snapshot_message(),
         }
 

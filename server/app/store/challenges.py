@@ -6,6 +6,7 @@ and how its table ranks: ``server.app.domain.challenges``."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from .codec import pack, text, unpack
@@ -58,6 +59,26 @@ class Challenges:
             pipe.pexpire(key, ttl_ms)
             fresh, kept, _ = await pipe.execute()
         return None if fresh else text(kept)
+
+    async def lengthen(self, cid: str, now_ms: int, until_ms: int) -> int | None:
+        """Keep the challenge, its takers, its table, its replay and its owner's list of
+        challenges until ``until_ms`` at least (none is shortened; the record's
+        ``expires_ms`` moved on): when it expires now, None if it has gone."""
+        record = await self.get(cid)
+        if record is None or record["expires_ms"] >= until_ms:
+            return None if record is None else int(record["expires_ms"])
+        ms = until_ms - now_ms
+        longer = {**record, "expires_ms": until_ms}
+        if not await self.redis.set(challenge_key(cid), pack(longer), px=ms, xx=True):
+            return None
+        others = (
+            challenge_takers_key(cid),
+            challenge_table_key(cid),
+            replay_key(record["replay"]),
+            player_challenges_key(record["owner"]),
+        )
+        await asyncio.gather(*(LENGTHEN(self.redis, keys=[key], args=[ms]) for key in others))
+        return until_ms
 
     async def untake(self, cid: str, pid: str, gid: str) -> None:
         """Take back a mark whose game was never dealt (the deal failed)."""
