@@ -187,7 +187,8 @@ def where_lost(
     lo, hi = bounds()
     out: dict[str, Any] = {
         "moves": n,
-        "deal": probe.verdicts.get(0, UNKNOWN),
+        # (a position on the line found winnable: the line to it and on wins the deal)
+        "deal": WON if lo >= 0 else probe.verdicts.get(0, UNKNOWN),
         "at": None,
         "played": None,
         "better": None,

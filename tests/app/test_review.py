@@ -117,6 +117,12 @@ async def test_a_lost_solo_game_is_reviewed_once_and_its_better_line_wins(
     await play(ann, LOST_LINE[:3])
     early = await ann.request("review", game=gid)
     assert early["code"] == ErrorCode.GAME_NOT_OVER and "not over" in early["message"]
+    # to another player, a game in play is no game, as its replay is
+    bob = await player(server.url, "bob")
+    for kind in ("review", "replay"):
+        theirs = await bob.request(kind, **{"game" if kind == "review" else "replay": gid})
+        assert theirs["code"] in ("no_such_game", "no_such_replay"), theirs
+        assert "not over" not in theirs["message"], theirs
     over = await play_lost_line(ann, 3)
     assert over["status"] == "lost"
     replay = (await ann.call("replay", replay=gid))["replay"]
@@ -130,7 +136,6 @@ async def test_a_lost_solo_game_is_reviewed_once_and_its_better_line_wins(
     # kept: asked again (by anyone who may see the replay), it is not searched again
     reviewing = server.service.reviewing
     assert reviewing.searched == 1
-    bob = await player(server.url, "bob")
     again = await bob.call("review", game=gid)
     assert again["cached"] is True and reviewing.searched == 1
     assert {k: v for k, v in again.items() if k not in ("id", "cached")} == {

@@ -94,6 +94,7 @@ def test_every_continuation_shown_wins(game_id: str) -> None:
         assert found["found"] in (LOST_AT, BETWEEN, DEAL_LOST, UNDECIDED)
         if found["at"] is not None:
             check_line(game_id, line[: found["at"]] + found["continuation"], seed=seed)
+            assert found["deal"] == WON, found
         if found["found"] == LOST_AT:
             assert found["lost_by"] == found["at"] + 1
 
@@ -104,6 +105,9 @@ def test_a_game_given_up_while_it_could_be_won() -> None:
     found = where_lost("nestor", 1, line[:3], budget_s=5)
     assert found["found"] == STILL_WINNABLE and found["at"] == 3
     assert found["played"] is None and found["lost_by"] is None
+    # the line played and the continuation win from the deal: the deal is won (it was
+    # "unknown", its own position never searched once the end was found winnable)
+    assert found["deal"] == WON
     check_line("nestor", line[:3] + found["continuation"], seed=1)
 
 

@@ -91,7 +91,7 @@ class Reviewing(Part):
     async def on_review(self, session: Session, req: m.Review) -> dict[str, Any]:
         pid = self.need_player(session)
         gid = req.game
-        replay = await self.reviewable(gid)
+        replay = await self.reviewable(gid, pid)
         found = await self.kept.get(gid)
         cached = found is not None and found.get("entries") == len(replay["moves"])
         if not cached:
@@ -99,19 +99,22 @@ class Reviewing(Part):
         assert found is not None
         return {"type": "review", "cached": cached, **found}
 
-    async def reviewable(self, gid: str) -> dict[str, Any]:
-        """The replay of game ``gid`` if it may be reviewed now, else the error saying
-        why not."""
+    async def reviewable(self, gid: str, pid: str) -> dict[str, Any]:
+        """The replay of game ``gid`` if ``pid`` may review it now, else the error saying
+        why not (another player's game in play is no game to them, as to ``replay``)."""
         if not gid.isalnum():
             raise refuse(ErrorCode.NO_SUCH_GAME, f"no game {gid!r}")
+        gone = refuse(ErrorCode.NO_SUCH_GAME, f"no game {gid!r} (or it has expired)")
         held = self.games.get(gid)
         if held is not None and not held.finished:
+            if held.owner != pid:
+                raise gone
             raise refuse(ErrorCode.GAME_NOT_OVER, "the game is not over: review it once it is")
         found = await self.replaying.found(gid)
         if found is None:
             live = held or await self.stored.load(gid, fence=False)
-            if live is None:
-                raise refuse(ErrorCode.NO_SUCH_GAME, f"no game {gid!r} (or it has expired)")
+            if live is None or (not live.finished and live.owner != pid):
+                raise gone
             if not live.finished:
                 raise refuse(ErrorCode.GAME_NOT_OVER, "the game is not over: review it once it is")
             raise refuse(
