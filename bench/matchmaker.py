@@ -68,7 +68,11 @@ async def fill(
         await asyncio.gather(
             *(
                 queue.join(
-                    f"p{n:06}", GAME, round(rng.uniform(0, spread), 2), now - rng.randrange(20_000)
+                    f"p{n:06}",
+                    GAME,
+                    round(rng.uniform(0, spread), 2),
+                    now - rng.randrange(20_000),
+                    0,
                 )
                 for n in range(start, min(start + 500, size))
             )

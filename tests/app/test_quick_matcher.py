@@ -29,7 +29,7 @@ async def test_the_script_matches_as_the_rule_says(settings: Settings) -> None:
                 for n in range(rng.randrange(1, 60))
             ]
             for w in waiting:
-                await queue.join(w.pid, game, w.rating, w.joined_ms)
+                await queue.join(w.pid, game, w.rating, w.joined_ms, 0)
             now = 8_000
             groups, gone = await queue.match(game, now, window)
             got = [[w.pid for w in group] for group in groups]
@@ -50,7 +50,7 @@ async def test_the_script_matches_as_the_rule_says(settings: Settings) -> None:
                 for n, r in enumerate(ratings)
             ]
             for w in waiting:
-                await queue.join(w.pid, game, w.rating, w.joined_ms)
+                await queue.join(w.pid, game, w.rating, w.joined_ms, 0)
             groups, _ = await queue.match(game, 8_000, window)
             got = [[w.pid for w in group] for group in groups]
             want = [[w.pid for w in group] for group in q.match(waiting, 8_000, RULE)]

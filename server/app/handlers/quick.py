@@ -49,6 +49,11 @@ GHOSTS: Final = 7
 NEAR: Final = 10
 #: a waiter this many times ``quick_ghosts_after`` old is one whose process has gone
 STALE_TIMES: Final = 3
+#: ms a match's room takes to be made at most: a match that took a player longer ago and
+#: made them no room failed (its process or Redis went away as it made it)
+ROOM_DUE_MS: Final = 5000
+#: seconds between looks for a room on its way, while a ``quick`` waits for it
+ROOM_LOOK_S: Final = 0.02
 #: days a ghost race's replay is kept after its end (as long as a challenge's)
 REPLAY_DAYS: Final = 30
 #: the requests that start something else (a solo game, a daily, a challenge, a room):
@@ -132,10 +137,26 @@ class QuickRace(Part):
         await self.lobby.leave_current(pid)  # (a race left is resigned, as room_create does)
         rating = (await self.ordinals.ordinals(req.game, [pid]))[pid]
         now = self.now()
-        joined, _left = await self.queue.join(pid, req.game, rating, now)
+        found = await self.queue.join(pid, req.game, rating, now, now - ROOM_DUE_MS)
+        if found is None:
+            # a match took them a moment ago: its room, once here, is left as any is
+            await self.room_on_its_way(pid)
+            await self.lobby.leave_current(pid)
+            await self.queue.unmark(pid)
+            now = self.now()
+            found = await self.queue.join(pid, req.game, rating, now, 0)
+        joined = found[0] if found is not None else now
         window = self.rule.window(now - joined)
         self.waiting[pid] = (req.game, joined, window)
         return self.waiting_message(req.game, joined, rating, window)
+
+    async def room_on_its_way(self, pid: str) -> None:
+        """Wait, at most :data:`ROOM_DUE_MS`, for the room of the match that took the
+        player to be held here (``matched_here``, or made here)."""
+        loop = asyncio.get_running_loop()
+        until = loop.time() + ROOM_DUE_MS / 1000
+        while self.host.racer_room(pid) is None and loop.time() < until:
+            await asyncio.sleep(ROOM_LOOK_S)
 
     def waiting_message(
         self, game: str, joined: int, rating: float, window: float
@@ -209,11 +230,13 @@ class QuickRace(Part):
                 self.went_away(pid)
                 continue
             if now - joined >= after:
-                if self.waiting.pop(pid, None) is None:
-                    continue
-                if await self.queue.take(pid, game):
+                taken = await self.queue.take(pid, game)
+                if taken and self.waiting.pop(pid, None) is not None:
+                    self.missing.pop(pid, None)
                     await self.race_ghosts(session, pid, game)
-                continue  # (not in the queue: a match took them, and says so)
+                # (else a match took them: its room's notice says so, or, where none
+                # came of it, find_lost puts them back)
+                continue
             window = self.rule.window(now - joined)
             if window != told:
                 self.waiting[pid] = (game, joined, window)
@@ -221,20 +244,29 @@ class QuickRace(Part):
                 session.send(self.waiting_message(game, joined, rating, window))
 
     async def find_lost(self) -> None:
-        """Waiters here whom the queue has lost (a Redis that came back without its data):
-        missing at two passes in a row (a match's notice takes milliseconds, not a pass),
-        they are put back as they were, their wait's start kept."""
+        """Waiters here whom the queue has lost: a Redis that came back without its data,
+        or a match whose room was not made in :data:`ROOM_DUE_MS` (its process or Redis
+        failed as it made it). Missing at two passes in a row (a match's notice takes
+        milliseconds, not a pass), they are put back as they were, their wait's start
+        kept; or, made after all (its notice lost), their room is taken up here."""
         if not self.waiting:
             return
-        present = await self.queue.present({pid: w[0] for pid, w in self.waiting.items()})
+        waits = {pid: w[0] for pid, w in self.waiting.items()}
+        present = await self.queue.present(waits, self.now() - ROOM_DUE_MS)
         for pid, (game, joined, _told) in list(self.waiting.items()):
             if pid in present:
                 self.missing.pop(pid, None)
                 continue
             self.missing[pid] = self.missing.get(pid, 0) + 1
-            if self.missing[pid] >= 2:
-                del self.missing[pid]
-                rating = (await self.ordinals.ordinals(game, [pid]))[pid]
+            if self.missing[pid] < 2:
+                continue
+            del self.missing[pid]
+            rating = (await self.ordinals.ordinals(game, [pid]))[pid]
+            code = await self.room_racing(pid)
+            if code is not None:
+                await self.matched_here({"pid": pid, "code": code, "joined": joined,
+                                         "rating": rating})  # fmt: skip
+            elif pid in self.waiting:
                 await self.queue.put_back(game, [Waiter(pid, joined, rating)])
 
     async def make_room(self, game: str, group: list[Waiter]) -> None:
@@ -289,16 +321,17 @@ class QuickRace(Part):
     async def busy(self, pids: list[str]) -> set[str]:
         """Those in another room's lobby or race meanwhile (a client that made or joined
         one while it waited): they have chosen it, and leave the match (and the queue)."""
-        out = set()
-        for pid in pids:
-            _solo, code = await self.players.places(pid)
-            data = await self.stored_rooms.read(code) if code else None
-            if data is None or data.get("state") == rm.FINISHED:
-                continue
-            racer = next((r for r in data.get("racers", ()) if r.get("pid") == pid), None)
-            if racer is not None and not racer.get("left"):
-                out.add(pid)
-        return out
+        return {pid for pid in pids if await self.room_racing(pid) is not None}
+
+    async def room_racing(self, pid: str) -> str | None:
+        """The code of the room the player is in, as Redis has it, if not finished and
+        they have not left it."""
+        _solo, code = await self.players.places(pid)
+        data = await self.stored_rooms.read(code) if code else None
+        if data is None or data.get("state") == rm.FINISHED:
+            return None
+        racer = next((r for r in data.get("racers", ()) if r.get("pid") == pid), None)
+        return code if racer is not None and not racer.get("left") else None
 
     def matched_message(self, room: HeldRoom, waiter: Waiter) -> dict[str, Any]:
         return {

@@ -86,9 +86,13 @@ class QuickQueue:
         """The game whose queue the player waits in, or None."""
         return text(raw) if (raw := await self.redis.hget(QUICK_WAITING, pid)) else None
 
-    async def join(self, pid: str, game: str, rating: float, now_ms: int) -> tuple[int, str]:
+    async def join(
+        self, pid: str, game: str, rating: float, now_ms: int, fresh_ms: int
+    ) -> tuple[int, str] | None:
         """Wait in ``game``'s queue (out of any other's): since when (a join again keeps
-        the first time), and the game whose queue was left ('' none)."""
+        the first time), and the game whose queue was left ('' none); None, nothing
+        changed, when a match took the player at or after ``fresh_ms`` and they wait in
+        no queue: their room is on its way."""
         old = await self.waiting_in(pid) or game
         for _ in range(5):
             keys = [
@@ -97,13 +101,26 @@ class QuickQueue:
                 quick_joined_key(game),
                 quick_ratings_key(old),
                 quick_joined_key(old),
+                QUICK_MATCHED,
             ]
-            at, left = await QUICK_JOIN(self.redis, keys, [pid, game, rating, now_ms, old])
+            args = [pid, game, rating, now_ms, old, fresh_ms]
+            at, left = await QUICK_JOIN(self.redis, keys, args)
             left = text(left) if left else ""
+            if int(at) == -2:
+                return None
             if int(at) >= 0:
                 return int(at), left
             old = left  # another game's queue since (another connection): again
         raise RuntimeError("the quick queue kept changing")
+
+    async def matched_at(self, pid: str) -> int | None:
+        """When a match last took the player out of a queue (server ms), if lately."""
+        took = await self.redis.zscore(QUICK_MATCHED, pid)
+        return None if took is None else int(took)
+
+    async def unmark(self, pid: str) -> None:
+        """Forget that a match took the player (its room has been left)."""
+        await self.redis.zrem(QUICK_MATCHED, pid)
 
     async def take(self, pid: str, game: str) -> bool:
         """Take the player out of ``game``'s queue: whether they were in it (False: a
@@ -148,13 +165,14 @@ class QuickQueue:
                 quick_joined_key(game),
                 quick_ratings_key(game),
                 quick_joined_key(game),
+                QUICK_MATCHED,
             ]
-            args = [waiter.pid, game, waiter.rating, waiter.joined_ms, game]
+            args = [waiter.pid, game, waiter.rating, waiter.joined_ms, game, 0]
             await QUICK_JOIN(self.redis, keys, args)
 
-    async def present(self, waiting: dict[str, str]) -> set[str]:
+    async def present(self, waiting: dict[str, str], fresh_ms: int) -> set[str]:
         """Which of these players (-> the game they wait for) are in its queue, or were
-        matched lately (their room on its way)."""
+        matched at or after ``fresh_ms`` (their room on its way)."""
         names = list(waiting)
         async with self.redis.pipeline(transaction=False) as pipe:
             for pid in names:
@@ -164,7 +182,7 @@ class QuickQueue:
         return {
             pid
             for pid, at, took in zip(names, found, matched, strict=True)
-            if at is not None or took is not None
+            if at is not None or (took is not None and took >= fresh_ms)
         }
 
     async def sizes(self, games: Iterable[str]) -> dict[str, int]:

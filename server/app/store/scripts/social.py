@@ -233,33 +233,40 @@ return 1
 
 # -- the quick race's queue (``queue.py``): every key of the hash tag ``{quick}`` --------
 
-#: A player joins ``game``'s quick race queue (``ratings``, ``joined`` its keys) with
-#: ``rating`` at ``now``, leaving the queue of any other game they waited in (its keys
-#: ``old_r``, ``old_j``, named by the caller from ``waiting``'s answer: a
-#: second call when it named the wrong one). Joining again keeps the first join's time.
-#: Returns ``{joined ms, the game left or ''}``; ``{-1, game}`` when ``old_*`` were not
-#: the keys of the game they wait in (``game``: call again with those).
+#: A player joins ``game``'s quick race queue (``rates``, ``joins`` its keys; ``waits``
+#: who waits for which game) with ``rating`` at ``now``, leaving the queue of any other
+#: game they waited in (its keys ``old_r``, ``old_j``, named by the caller from ``waits``'s
+#: answer, ``old``: a second call when it named the wrong one). Joining again keeps the
+#: first join's time. Returns ``{joined ms, the game left or ''}``; ``{-1, game}`` when
+#: ``old_*`` were not the keys of the game they wait in (``game``: call again with those);
+#: ``{-2, ''}``, nothing changed, when they wait in no queue because a match took them at
+#: or after ``fresh`` (ms; ``took``, the matches' marks): their room is on its way (0:
+#: never refused, as for a match's player put back).
 QUICK_JOIN = Script(
-    ("waiting", "ratings", "joined", "old_r", "old_j"),
-    ("pid", "game", "rating", "now", "old_game"),
+    ("waits", "rates", "joins", "old_r", "old_j", "took"),
+    ("pid", "game", "rating", "now", "old", "fresh"),
     """
-local waiting, ratings, joined, old_r, old_j = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
-local pid, game, rating, now, old_game = ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5]
-local before = redis.call('HGET', waiting, pid)
+local waits, rates, joins, old_r, old_j, took = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
+local pid, game, rating, now, old, fresh = ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6]
+local before = redis.call('HGET', waits, pid)
+if not before and tonumber(fresh) > 0 then
+  local mark = redis.call('ZSCORE', took, pid)
+  if mark and tonumber(mark) >= tonumber(fresh) then return {-2, ''} end
+end
 local left = ''
 if before and before ~= game then
-  if before ~= old_game then return {-1, before} end
+  if before ~= old then return {-1, before} end
   redis.call('ZREM', old_r, pid)
   redis.call('ZREM', old_j, pid)
   left = before
 end
-local at = redis.call('ZSCORE', joined, pid)
+local at = redis.call('ZSCORE', joins, pid)
 if not at then
   at = now
-  redis.call('ZADD', joined, now, pid)
+  redis.call('ZADD', joins, now, pid)
 end
-redis.call('ZADD', ratings, rating, pid)
-redis.call('HSET', waiting, pid, game)
+redis.call('ZADD', rates, rating, pid)
+redis.call('HSET', waits, pid, game)
 return {tonumber(at), left}
 """,
 )

@@ -1,0 +1,66 @@
+"""The quick race's matcher where a match and something else meet, on two processes
+sharing one Redis: a player who asks for another game in the moment their match's room
+is being made (they were put in two races at once), and a match whose room never came
+(its process, or Redis, failed as it made it: its players were dropped from the queue
+without a word)."""
+
+from __future__ import annotations
+
+import asyncio
+
+from server.app.settings import Settings
+from server.app.store.keys import QUICK_WAITING
+
+from .client import player
+from .conftest import running, with_settings
+from .test_quick import GAME, rated
+
+
+async def test_asking_for_another_game_as_a_match_is_made_leaves_that_race(
+    settings: Settings,
+) -> None:
+    """bob waits on one process, ann on the other; a match takes both out of the queue,
+    and before its room is made ann asks for The Wedge. She is in one thing only: her
+    place in the race is resigned as ``quick`` resigns a race, and she waits for The
+    Wedge (she had been left racing The Gate and waiting for The Wedge at once)."""
+    quiet = with_settings(settings, quick_tick=3600.0)  # (the passes here: the test's)
+    async with running(quiet) as one, running(quiet) as two:
+        bob, _ = await rated(one, "bob", 10.0)
+        ann, apid = await rated(two, "ann", 10.0)
+        await bob.call("quick", game=GAME)
+        await ann.call("quick", game=GAME)
+        one.clock.advance(3)
+        quick = one.service.quick
+        groups, _ = await quick.queue.match(GAME, quick.now(), quick.window_of())
+        assert len(groups) == 1 and len(groups[0]) == 2
+        asking = asyncio.create_task(ann.request("quick", game="wedge"))
+        await asyncio.sleep(0.2)  # (asked before the room is made)
+        await quick.make_room(GAME, groups[0])
+        waiting = await asyncio.wait_for(asking, 10)
+        assert waiting["type"] == "quick_waiting" and waiting["game"] == "wedge", waiting
+        matched = await bob.event("quick_matched")
+        gone = await bob.event("progress", lambda e: e["player"] == "ann")
+        assert gone["status"] == "resigned", gone
+        assert (await one.redis.hget(QUICK_WAITING, apid)) == b"wedge"
+        room = await bob.call("room_watch", code=matched["code"])
+        assert [p["name"] for p in room["players"]] == ["bob"], room  # (left in its countdown)
+
+
+async def test_a_match_whose_room_never_came_is_matched_again(settings: Settings) -> None:
+    """A match takes ann and bob out of the queue and its room is never made (its
+    process died, or Redis went away, as it made it): once a match's room is overdue,
+    their processes put them back in the queue as they were, and they are matched."""
+    fast = with_settings(settings, quick_tick=0.05, quick_ghosts_after=600.0)
+    async with running(fast) as one, running(fast) as two:
+        ann, bob = await player(one.url, "ann"), await player(two.url, "bob")
+        await ann.call("quick", game=GAME)
+        await bob.call("quick", game=GAME)
+        quick = one.service.quick
+        # (the match of a pass run 3 s on, whose room is never made)
+        groups, _ = await quick.queue.match(GAME, quick.now() + 3000, quick.window_of())
+        assert len(groups) == 1 and len(groups[0]) == 2
+        one.clock.advance(10)
+        first = await ann.event("quick_matched", timeout=5)
+        second = await bob.event("quick_matched", timeout=5)
+        assert first["code"] == second["code"]
+        assert sorted(first["players"]) == ["ann", "bob"]
