@@ -3,7 +3,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 
-import { LINE_FOLD, LINE_PREVIEW, linePreview, reviewLines } from "../app/review.js";
+import { LINE_FOLD, LINE_PREVIEW, boardName, boardWords, linePreview, movePiles, reviewLines } from "../app/review.js";
 
 test("a lost game: the move that lost it, the move that kept the win, its line", () => {
   const got = reviewLines({
@@ -81,5 +81,156 @@ test("a game the clock ended before its first move says so, not that it was resi
   assert.equal(
     reviewLines({ found: "still_winnable", moves: 0, status: "timeout" }).lines[0],
     "Time ran out before the game's first move: a player who knew the face-down cards could win this deal.",
+  );
+});
+
+/**
+ * A view's piles from [label, kind, cards] (cards: how many; the stock's face down).
+ * @param {string} game
+ * @param {[string, string, number][]} piles
+ * @param {Record<string, unknown>} [extra]
+ */
+function view(game, piles, extra = {}) {
+  return {
+    game,
+    ...extra,
+    piles: piles.map(([label, kind, n]) =>
+      kind === "stock"
+        ? { label, kind, cards: [], down: n }
+        : { label, kind, cards: Array.from({ length: n }, () => "2C"), down: 0 },
+    ),
+  };
+}
+
+/** @param {number} t1 @param {number} l @param {number} stock @param {number} waste */
+const narrowGate = (t1, l, stock, waste) =>
+  view("gate-narrow", [
+    ["l", "post", l],
+    ["r", "post", 5],
+    ["t1", "bar", t1],
+    ["t2", "bar", 3],
+    ["t3", "bar", 1],
+    ["b1", "bar", 1],
+    ["b2", "bar", 2],
+    ["b3", "bar", 1],
+    ["w", "waste", waste],
+    ["s", "stock", stock],
+    ["fc", "foundation", 1],
+  ]);
+
+test("a move that names piles rings them, and only piles on the board", () => {
+  const gate = narrowGate(1, 5, 6, 3);
+  assert.deepEqual(movePiles("w>t2", gate), ["w", "t2"]);
+  assert.deepEqual(movePiles("t3>f", gate), ["t3"]); // (f: no pile of that name)
+  assert.deepEqual(
+    movePiles(
+      "1+7",
+      view("nestor", [
+        ["1", "column", 2],
+        ["7", "column", 1],
+      ]),
+    ),
+    ["1", "7"],
+  );
+  assert.deepEqual(movePiles(null, gate), []);
+  assert.deepEqual(movePiles("deal", null), []);
+});
+
+test("The Gate's deal: the stock onto the waste heap, or the vacancies it fills", () => {
+  // complete: a stock card turned onto the waste heap
+  assert.deepEqual(movePiles("deal", narrowGate(1, 5, 6, 3)), ["w", "s"]);
+  // a vacancy (t1 empty, the left post two short): filled from the stock, in deal order
+  assert.deepEqual(movePiles("deal", narrowGate(0, 3, 6, 3)), ["l", "t1", "s"]);
+  // the stock out: filled from the waste heap
+  assert.deepEqual(movePiles("deal", narrowGate(0, 5, 0, 3)), ["t1", "w"]);
+  // the stock has one card for two vacancies: the waste heap gives the second
+  assert.deepEqual(movePiles("deal", narrowGate(0, 4, 1, 3)), ["l", "t1", "w", "s"]);
+  // the whole gate of The Gate too (its four-wide bars)
+  const wide = { ...narrowGate(1, 5, 6, 3), game: "gate" };
+  assert.deepEqual(movePiles("d", wide), ["s"]); // (a word no game has: the stock)
+  assert.deepEqual(movePiles("deal", wide), ["w", "s"]);
+});
+
+test("a stock dealt onto a waste heap or a talon rings both", () => {
+  const wedge = view("wedge", [
+    ["1", "cell", 3],
+    ["w", "waste", 2],
+    ["s", "stock", 9],
+    ["fc", "foundation", 1],
+  ]);
+  assert.deepEqual(movePiles("deal", wedge), ["w", "s"]);
+  const shade = view("light-and-shade", [
+    ["a1", "auxiliary", 1],
+    ["t", "talon", 0],
+    ["s", "stock", 40],
+  ]);
+  assert.deepEqual(movePiles("deal", shade), ["t", "s"]);
+});
+
+test("a garden's deal: the stock, and the lowest row's vacancies where the game refills them", () => {
+  /** @param {string} game */
+  const garden = (game) =>
+    view(
+      game,
+      [
+        ["a1", "cell", 1],
+        ["b1", "cell", 0],
+        ["a2", "cell", 1],
+        ["b2", "cell", 0],
+        ["c2", "cell", 0],
+        ["s", "stock", 1],
+        ["uc", "foundation-up", 1],
+      ],
+      { rows: 2, width: 3 },
+    );
+  // (the stock has one card: b2 filled, c2 not)
+  assert.deepEqual(movePiles("deal", garden("labyrinth")), ["b2", "s"]);
+  assert.deepEqual(movePiles("deal", garden("blockade-ten")), ["b2", "s"]);
+  // Babette never refills: a new row, not on the board yet
+  assert.deepEqual(movePiles("deal", garden("babette")), ["s"]);
+  // Babette's redeal: the garden taken up into the stock, its first row laid again
+  assert.deepEqual(movePiles("redeal", garden("babette")), ["a1", "b1", "a2", "s"]);
+});
+
+test("Nestor's reserve: the reserve and the place its card is turned up in", () => {
+  /** @param {number} left */
+  const nestor = (left) =>
+    view("nestor", [
+      ["1", "column", 2],
+      ["reserve", "reserve", left],
+      ["r1", "reserve-card", 4 - left > 0 ? 1 : 0],
+      ["r2", "reserve-card", 0],
+      ["r3", "reserve-card", 0],
+      ["r4", "reserve-card", 0],
+    ]);
+  assert.deepEqual(movePiles("reserve", nestor(4)), ["reserve", "r1"]);
+  assert.deepEqual(movePiles("reserve", nestor(3)), ["reserve", "r2"]);
+  assert.deepEqual(movePiles("reserve", nestor(1)), ["reserve", "r4"]);
+});
+
+test("the words above the board claim only the rings drawn", () => {
+  const gate = narrowGate(1, 5, 6, 3);
+  assert.equal(boardWords({ played: "deal", better: "w>t3", view: gate }), " (deal ringed in orange, w>t3 in pink)");
+  // a board with no pile the move touches: no ring claimed
+  const bare = view("gate-narrow", [["t1", "bar", 1]]);
+  assert.equal(boardWords({ played: "deal", better: "t1>b1", view: bare }), " (t1>b1 in pink)");
+  assert.equal(boardWords({ played: "deal", better: null, view: bare }), "");
+});
+
+test("the board a review shows is named as it is", () => {
+  assert.equal(boardName({ found: "lost_at", at: 5, move: 6 }), "board before move 6");
+  assert.equal(boardName({ found: "between", at: 5, move: 6 }), "board before move 6");
+  // a game left winnable: the board it ended in, after its last move (not "before move 40")
+  assert.equal(
+    boardName({ found: "still_winnable", status: "resigned", at: 39, move: 40 }),
+    "board where the game was resigned, after move 39",
+  );
+  assert.equal(
+    boardName({ found: "still_winnable", status: "timeout", at: 1, move: 2 }),
+    "board where time ran out, after move 1",
+  );
+  assert.equal(
+    boardName({ found: "still_winnable", status: "resigned", at: 0, move: 1 }),
+    "board where the game was resigned, at the deal",
   );
 });
