@@ -7,12 +7,14 @@ without a word)."""
 from __future__ import annotations
 
 import asyncio
+import signal
+from pathlib import Path
 
 from server.app.settings import Settings
 from server.app.store.keys import QUICK_WAITING
 
 from .client import player
-from .conftest import running, with_settings
+from .conftest import ServerProcess, running, with_settings
 from .test_quick import GAME, rated
 
 
@@ -31,6 +33,7 @@ async def test_asking_for_another_game_as_a_match_is_made_leaves_that_race(
         await ann.call("quick", game=GAME)
         one.clock.advance(3)
         quick = one.service.quick
+        await quick.queue.alive(two.service.quick.proc, 60)  # (as its passes would say)
         groups, _ = await quick.queue.match(GAME, quick.now(), quick.window_of())
         assert len(groups) == 1 and len(groups[0]) == 2
         asking = asyncio.create_task(ann.request("quick", game="wedge"))
@@ -64,3 +67,28 @@ async def test_a_match_whose_room_never_came_is_matched_again(settings: Settings
         second = await bob.event("quick_matched", timeout=5)
         assert first["code"] == second["code"]
         assert sorted(first["players"]) == ["ann", "bob"]
+
+
+async def test_waiters_of_a_process_killed_are_not_matched(
+    settings: Settings, tmp_path: Path
+) -> None:
+    """ann waits on a process killed -9 (her online mark lasts its 45 s, her wait in the
+    queue longer); bob and cy, waiting on a live one, are matched together, without her:
+    a match keeps only waiters whose process still runs its matcher."""
+    assert settings.redis_url is not None
+    dead = ServerProcess(settings.redis_url, tmp_path, PATIENCE_QUICK_TICK="0.2")
+    dead.start()
+    try:
+        ann = await player(dead.url, "ann")
+        await ann.call("quick", game=GAME)
+        await asyncio.sleep(0.5)  # (its matcher's passes, saying it runs)
+    finally:
+        dead.stop(signal.SIGKILL)
+    await asyncio.sleep(1.5)  # (its mark of a running matcher lapses)
+    async with running(with_settings(settings, quick_tick=0.05)) as live:
+        bob, cy = await player(live.url, "bob"), await player(live.url, "cy")
+        await bob.call("quick", game=GAME)
+        await cy.call("quick", game=GAME)
+        live.clock.advance(3)
+        matched = await bob.event("quick_matched")
+        assert sorted(matched["players"]) == ["bob", "cy"], matched

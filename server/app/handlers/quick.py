@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 import secrets
 from typing import Any, Final
 
@@ -210,6 +211,7 @@ class QuickRace(Part):
         silently meanwhile is found by its health check, not by a request)."""
         if not self.waiting:
             return
+        await self.queue.alive(self.proc, self.alive_s())
         now = self.now()
         sizes = await self.queue.sizes(GAMES)
         window = self.window_of()
@@ -220,6 +222,11 @@ class QuickRace(Part):
             for group in groups:
                 await self.make_room(game, group)
         await self.look_at_waiters(now)
+
+    def alive_s(self) -> int:
+        """Seconds this process's mark of a running matcher lasts: three passes, and at
+        least one second."""
+        return max(1, math.ceil(3 * self.settings.quick_tick))
 
     async def look_at_waiters(self, now: int) -> None:
         after = int(self.settings.quick_ghosts_after * 1000)
@@ -274,7 +281,7 @@ class QuickRace(Part):
         others are gone); one left alone goes back to the queue as they were."""
         pids = [w.pid for w in group]
         online = {p for p in pids if p in self.sessions}
-        online |= await self.presence.online([p for p in pids if p not in online])
+        online |= await self.elsewhere([p for p in pids if p not in online])
         busy = await self.busy([p for p in pids if p in online])
         racers = [w for w in group if w.pid in online and w.pid not in busy]
         if len(racers) < 2:
@@ -317,6 +324,14 @@ class QuickRace(Part):
                     rating=w.rating,
                     joined=w.joined_ms,
                 )
+
+    async def elsewhere(self, pids: list[str]) -> set[str]:
+        """Those of ``pids`` connected to another process that still runs its matcher (a
+        process killed leaves its players' online marks for their TTL, 45 s: its waiters
+        raced nobody's room)."""
+        where = {pid: await self.presence.where(pid) for pid in pids}
+        running = await self.queue.running({proc for proc in where.values() if proc})
+        return {pid for pid, proc in where.items() if proc in running}
 
     async def busy(self, pids: list[str]) -> set[str]:
         """Those in another room's lobby or race meanwhile (a client that made or joined

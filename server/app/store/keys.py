@@ -101,6 +101,13 @@ QUICK_WAITING = "qq:{quick}:at"
 QUICK_MATCHED = "qq:{quick}:m"
 
 
+def quick_alive_key(proc: str) -> str:
+    """String, a few seconds' TTL: the process ``proc`` runs the quick race's matcher
+    (it has players waiting), renewed at each of its passes; gone within its TTL of the
+    process's death (kill -9: its waiters are then no one to match)."""
+    return f"qq:{{quick}}:alive:{proc}"
+
+
 def quick_races_key(game: str) -> str:
     """Sorted set: ``{code}:{race}`` of races of ``game`` whose replays a lone player of
     the quick race may race as ghosts, scored by the rating of a racer in it."""

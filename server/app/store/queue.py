@@ -20,6 +20,7 @@ from .keys import (
     QUICK_RACES_KEPT,
     QUICK_SEEN_TTL,
     QUICK_WAITING,
+    quick_alive_key,
     quick_current_key,
     quick_ghosts_key,
     quick_joined_key,
@@ -169,6 +170,21 @@ class QuickQueue:
             ]
             args = [waiter.pid, game, waiter.rating, waiter.joined_ms, game, 0]
             await QUICK_JOIN(self.redis, keys, args)
+
+    async def alive(self, proc: str, seconds: int) -> None:
+        """Say that process ``proc`` runs the matcher, for ``seconds`` (Redis's clock)."""
+        await self.redis.set(quick_alive_key(proc), b"1", ex=seconds)
+
+    async def running(self, procs: Iterable[str]) -> set[str]:
+        """Which of these processes ran the matcher lately (:meth:`alive`)."""
+        names = list(procs)
+        if not names:
+            return set()
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for proc in names:
+                pipe.exists(quick_alive_key(proc))
+            found = await pipe.execute()
+        return {proc for proc, n in zip(names, found, strict=True) if n}
 
     async def present(self, waiting: dict[str, str], fresh_ms: int) -> set[str]:
         """Which of these players (-> the game they wait for) are in its queue, or were
