@@ -92,3 +92,22 @@ async def test_waiters_of_a_process_killed_are_not_matched(
         live.clock.advance(3)
         matched = await bob.event("quick_matched")
         assert sorted(matched["players"]) == ["bob", "cy"], matched
+
+
+async def test_quick_matched_comes_before_the_room_on_every_process(
+    settings: Settings,
+) -> None:
+    """Players matched by another process are told ``quick_matched`` first, then the
+    room (as protocol.md says): the room's events had come first to some of them."""
+    fast = with_settings(settings, quick_tick=0.05)
+    async with running(fast) as one, running(fast) as two:
+        here = [await player(one.url, f"a{n}") for n in range(2)]
+        there = [await player(two.url, f"b{n}") for n in range(6)]
+        for client in [*here, *there]:
+            await client.call("quick", game=GAME)
+        one.clock.advance(3)
+        for client in [*here, *there]:
+            await client.event("race_start")
+            kinds = [f.get("type") for f in client.frames]
+            told = [k for k in kinds if k in ("quick_matched", "room", "race_start")]
+            assert told[0] == "quick_matched", (client.name, kinds)

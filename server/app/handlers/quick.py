@@ -305,9 +305,13 @@ class QuickRace(Part):
         )
         seed = secrets.randbits(64)
         countdown = int(self.settings.countdown * 1000)
-        await self.steps.step(
-            room, lambda room: rm.quick_start(room, players, now, countdown, seed)
-        )
+
+        def start(room: HeldRoom) -> list[rm.Effect]:
+            # (the room told after quick_matched, below: not in the step)
+            effects = rm.quick_start(room, players, now, countdown, seed)
+            return [e for e in effects if not isinstance(e, rm.Announce)]
+
+        await self.steps.step(room, start)
         for w in racers:
             self.waiting.pop(w.pid, None)
             session = self.sessions.get(w.pid)
@@ -323,7 +327,12 @@ class QuickRace(Part):
                     code=code,
                     rating=w.rating,
                     joined=w.joined_ms,
+                    # (what quick_matched says, sent before the room is held there)
+                    game=game,
+                    players=[name for _, name in players],
+                    start_at=room.start_at_ms,
                 )
+        await self.host.announce(room)
 
     async def elsewhere(self, pids: list[str]) -> set[str]:
         """Those of ``pids`` connected to another process that still runs its matcher (a
@@ -365,16 +374,31 @@ class QuickRace(Part):
         self.spawn(self.matched_here(data))
 
     async def matched_here(self, data: dict[str, Any]) -> None:
+        """``quick_matched`` to the player, then their room (held here, which brings its
+        events): the match's notice says what the first needs, sent before the room is
+        held (its events had come first); one without it (a room found in Redis) waits
+        for the room."""
         pid, code = data.get("pid", ""), data.get("code", "")
         session = self.sessions.get(pid)
         self.waiting.pop(pid, None)
+        waiter = Waiter(pid, int(data.get("joined", 0)), float(data.get("rating", 0)))
+        told = session is not None and isinstance(data.get("players"), list)
+        if session is not None and told:
+            session.send({
+                "type": "quick_matched",
+                "game": data.get("game"),
+                "code": code,
+                "players": data.get("players"),
+                "waited": max(self.now() - waiter.joined_ms, 0),
+                "start_at": data.get("start_at"),
+            })  # fmt: skip
         room = await self.host.get(code)
         if room is None:
             return
         self.room_of[pid] = code
         if session is not None:
-            waiter = Waiter(pid, int(data.get("joined", 0)), float(data.get("rating", 0)))
-            session.send(self.matched_message(room, waiter))
+            if not told:
+                session.send(self.matched_message(room, waiter))
             session.send(await self.host.room_message(room))
         if room.state == rm.RACING:
             await self.steps.send_race_starts(room)
