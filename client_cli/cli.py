@@ -27,6 +27,7 @@
     patience-race devices [sign-out ID | sign-out --everywhere]
                                              your devices, and signing them out
     patience-race replay ID [--speed N]      step through a finished game: board and moves
+                                             (ID, or its link, whose server is used)
     patience-race review ID                  where a finished game was lost (a daily's:
                                              after the day's reset)
     patience-race challenge ID               race a challenge's ghost (ID, or its link)
@@ -163,6 +164,27 @@ def room_code(text: str) -> str:
     ('K7PQ2M', 'K7PQ2M')
     """
     return text.strip().rstrip("/").rpartition("/")[2]
+
+
+def replay_id(text: str) -> str:
+    """The replay a ``replay`` argument names: its id, or its link pasted whole (its page,
+    ``http://HOST:8765/replay/ID``, as the viewer shows it, or its JSON's; the browser's
+    ``/play#replay=ID``), whose server is used (:func:`linked`).
+
+    >>> replay_id("6a7b580f7008c0f8"), replay_id("http://h:8765/replay/6a7b580f7008c0f8/")
+    ('6a7b580f7008c0f8', '6a7b580f7008c0f8')
+    >>> replay_id("https://h/play#board=gate&replay=ab12"), replay_id("http://h/replay/ab.json")
+    ('ab12', 'ab')
+    """
+    from urllib.parse import unquote
+
+    address, _, fragment = text.strip().partition("#")
+    for field in fragment.split("&"):
+        key, _, value = field.partition("=")
+        if key == "replay" and value.strip():
+            return unquote(value).strip()
+    last = address.partition("?")[0].rstrip("/").rpartition("/")[2]
+    return last.removesuffix(".json") if "/" in address else last
 
 
 def cmd_race_join(args: argparse.Namespace) -> int:
@@ -384,7 +406,9 @@ def parser() -> argparse.ArgumentParser:
     )
     review.add_argument("id", metavar="ID", help="a finished game's id (its replay's)")
     replay = sub.add_parser("replay", parents=[common], help="step through a game's replay")
-    replay.add_argument("id", metavar="ID", help="a replay id (a board entry's, a race game's)")
+    replay.add_argument(
+        "id", metavar="ID", help="a replay id (a board entry's, a race game's), or its link"
+    )
     replay.add_argument(
         "--speed", type=_speed, default=2.0, help="moves a second when playing (default 2)"
     )
@@ -426,13 +450,16 @@ def parser() -> argparse.ArgumentParser:
 
 
 def linked(args: argparse.Namespace) -> str | None:
-    """The server a link given for a room, a challenge or a group names, if one was."""
+    """The server a link given for a room, a challenge, a group or a replay names, if one
+    was."""
     if args.command == "race" and args.race in ("join", "watch"):
         return linked_server(args.code)
     if args.command == "challenge":
         return linked_server(args.id)
     if args.command == "group" and args.action == "join" and args.words:
         return linked_server(args.words[0])
+    if args.command == "replay":  # (its address, without the browser's #replay=ID)
+        return linked_server(args.id.partition("#")[0])
     return None
 
 
@@ -480,6 +507,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     # --server, else the server a link given names, else $PATIENCE_SERVER, else the local one
     args.server = pick_server(getattr(args, "server", None) or linked(args))
     args.ascii = getattr(args, "ascii", False)
+    if args.command == "replay":
+        args.id = replay_id(args.id)  # (a link's server taken above)
     name = args.command + (f" {args.race}" if args.command == "race" else "")
     missing = missing_packages()
     if missing:

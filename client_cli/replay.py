@@ -32,7 +32,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from rich.cells import cell_len
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
@@ -52,6 +51,7 @@ from .lines import (
 )
 from .par import par_words
 from .render import draw_board
+from .replay_rows import listing
 from .sanitize import clean
 from .screen import FIELD_NAMES, LAYOUT_FIELDS, STANDARD_FIELDS
 
@@ -318,67 +318,17 @@ def speed_text(speed: float) -> str:
     return f"{speed:g}"
 
 
-def _row(entry: Entry | None, current: bool, g: Glyphs, width: int, timed: bool = True) -> Text:
-    """A move of the list: its number, its time, the move and what became of it
-    (``undone``, ``takes back 2``); where the list has no room for the time, the move and
-    its note, that row's time is left out (at 80 columns the notes were cut to ``undo…``
-    and ``take…``, and in a narrower terminal every move to ``t1>…``).
-
-    >>> from .lines import Glyphs
-    >>> row = _row(Entry(3, 61_000, "undo", note="takes back 2"), False, Glyphs(True), 36)
-    >>> row.plain.rstrip()
-    '      3   undo        takes back 2'
-    >>> _row(Entry(2, 60_000, "t1>b2", undone=True), False, Glyphs(True), 60).plain.rstrip()
-    '      2    1:00.0   t1>b2       undone'
-    >>> _row(Entry(12, 61_000, "t1>b2"), False, Glyphs(True), 28).plain
-    '     12    1:01.0   t1>b2'
-    >>> _row(Entry(12, 61_000, "t1>b2"), False, Glyphs(True), 22).plain.rstrip()
-    '     12   t1>b2'
-    """
-    line = Text(f" {g.me if current else ' '}", style="bold")
-    if entry is None:
-        line.append(f" {0:>4}  {race_time(0):>8}   the deal")
-    else:
-        line.append(
-            f" {entry.number:>4}  {race_time(entry.at_ms):>8}   "
-            if timed
-            else f" {entry.number:>4}   "
-        )
-        style = "dim strike" if entry.undone else ("bold" if entry.text == "resign" else "")
-        line.append(f"{entry.text:<10}", style=style)
-        if entry.undone:
-            line.append("  undone", style="dim")
-        if entry.note:
-            line.append(f"  {entry.note}", style="dim")
-        if timed and cell_len(line.plain.rstrip()) > width:
-            return _row(entry, current, g, width, timed=False)
-    if current:
-        line.stylize("reverse", 1)
-    return fit(line, width)
-
-
-def _moves(stepper: Stepper, g: Glyphs, width: int, room: int) -> list[Text]:
-    """The moves around the current one (highlighted), in ``room`` lines, then a line for
-    the end."""
+def _listing(stepper: Stepper, g: Glyphs, width: int, room: int) -> tuple[Text, list[Text]]:
+    """The heading of the moves, and the moves around the current one (highlighted) in
+    ``room`` lines, then a line for the end (:func:`.replay_rows.listing`)."""
     replay = stepper.replay
-    room = max(room, 1)
-    rows = stepper.last + 1  # the deal, then every entry
-    first = min(max(stepper.at - room // 2, 0), max(rows - room, 0))
-    body = []
-    for n in range(first, min(first + room, rows)):
-        entry = replay.entries[n - 1] if n else None
-        body.append(_row(entry, n == stepper.at, g, width))
-    body += [Text("")] * (room - len(body))
-    if stepper.at == stepper.last and stepper.last:
-        body.append(fit(Text(f"   the end: {replay.outcome()}", style="bold"), width))
-    else:
-        body.append(Text(""))
-    return body
+    end = replay.outcome() if stepper.at == stepper.last and stepper.last else ""
+    return listing(replay.entries, stepper.at, g, width, room, end)
 
 
-def view_line(view: Mapping[str, Any], g: Glyphs, pairs: bool = False) -> Text:
-    """Cards home (pairs off, where they come off in pairs), moves and the game's own
-    counters, from a view."""
+def _view_parts(view: Mapping[str, Any], g: Glyphs, pairs: bool = False) -> list[Text]:
+    """The parts of the line over a board: cards home (pairs off, where they come off in
+    pairs), moves, the game's own counters and how it ended, from a view."""
     home, total = _int(view.get("home")), _int(view.get("total"))
     parts = [f"pairs off {home // 2}/{total // 2}" if pairs else f"home {home}/{total}"]
     parts.append(f"moves {_int(view.get('moves'))}")
@@ -390,40 +340,78 @@ def view_line(view: Mapping[str, Any], g: Glyphs, pairs: bool = False) -> Text:
             parts.append(f"{name}: {'yes' if value else 'no'}")
         elif value is not None:
             parts.append(f"{name} {clean(value, 16)}")
+    out = [Text(part) for part in parts]
     status = clean(view.get("status") or "", 16)
-    line = Text(" " + g.sep.join(parts))
     if status and status != "playing":
-        line.append(g.sep)
-        line.append(status.upper(), style="bold green" if status == "won" else "bold red")
-    return line
+        out.append(Text(status.upper(), style="bold green" if status == "won" else "bold red"))
+    return out
+
+
+def view_line(view: Mapping[str, Any], g: Glyphs, pairs: bool = False) -> Text:
+    """The line over a board, whole (:func:`_view_parts`)."""
+    return Text(" ") + Text(g.sep).join(_view_parts(view, g, pairs))
+
+
+def view_lines(view: Mapping[str, Any], g: Glyphs, width: int, pairs: bool = False) -> list[Text]:
+    """The line over a board across the screen, as a game's own screen draws it (The
+    Wedge's stage and where the Wedge is, beside a board 27 cells wide, were cut to
+    ``sta…`` even at 120 columns), broken after a separator where it is wider than
+    ``width``.
+
+    >>> view = {"home": 1, "total": 52, "moves": 0, "stage": 1, "wedge": "14"}
+    >>> [line.plain for line in view_lines(view, Glyphs(False), 80)]
+    [' home 1/52 · moves 0 · stage 1 · the Wedge at 14']
+    >>> [line.plain for line in view_lines(view, Glyphs(True), 40)]
+    [' home 1/52 | moves 0 | stage 1 |', ' the Wedge at 14']
+    """
+    lines = [Text(" ")]
+    parts = _view_parts(view, g, pairs)
+    for n, part in enumerate(parts):
+        piece = part + Text(g.sep.rstrip() if n < len(parts) - 1 else "")
+        if lines[-1].plain.strip() and lines[-1].cell_len + 1 + piece.cell_len > width:
+            lines.append(Text(" "))
+        elif lines[-1].plain.strip():
+            lines[-1].append(" ")
+        lines[-1].append_text(piece)
+    return [fit(line, width) for line in lines]
 
 
 def _board_body(stepper: Stepper, g: Glyphs, width: int, room: int, ascii: bool) -> list[Text]:
     """The board of the current step beside the moves, or above them when it is too
-    wide: ``room`` lines."""
+    wide, with the line over it: ``room`` lines. That line stands over the board, beside
+    the moves' heading, where it fits the board's width, else across the screen over
+    both (:func:`view_lines`); while the step's view is fetched, a note takes its place."""
     view, step = stepper.view()
-    heading = Text("      #      time   move", style="dim")
+    board_lines: list[Text] = []
     if view is None:
-        left = [Text(" fetching the board…", style="dim")]
-        board_lines, board_width = left, 22
+        over, board_width, beside = [Text(" fetching the board…", style="dim")], 22, True
     else:
-        line = view_line(view, g, stepper.replay.pairs)
-        if step != stepper.at:
-            line = Text(f" (the board of step {step}: fetching {stepper.at}…)", style="dim")
+        over = view_lines(view, g, width, stepper.replay.pairs)
         board = draw_board(view, width, max(room - 1, 1), ascii=ascii)
-        board_lines, board_width = [line, *board.lines], board.width
+        beside = len(over) == 1 and over[0].cell_len <= board.width
+        if step != stepper.at:
+            said = f"(the board of step {step}: fetching {stepper.at}…)"
+            if not beside:
+                over = [Text(" ") + line for line in wrap(said, width - 1, "dim", 2)]
+            else:  # (in fewer words over a narrow board)
+                short = f"(step {step}: fetching {stepper.at}…)"
+                over = [Text(f" {said if len(said) < board.width else short}", style="dim")]
+        if not beside:
+            board = draw_board(view, width, max(room - len(over), 1), ascii=ascii)
+        board_lines, board_width = board.lines, board.width
     side = width - board_width - 3
     if side >= SIDE_MIN:
-        moves = [heading, *_moves(stepper, g, side, room - 2)]
-        left = [fit(line, board_width) for line in board_lines]
-        return side_by_side(left, board_width, moves)[:room]
+        top, left = ([], [over[0], *board_lines]) if beside else (over, board_lines)
+        heading, moves = _listing(stepper, g, side, room - len(top) - 2)
+        left = [fit(line, board_width) for line in left]
+        return [*top, *side_by_side(left, board_width, [heading, *moves])][:room]
     # too wide for a list beside it: the board above, the moves under it
     if view is not None:
-        board = draw_board(view, width, max(room - UNDER_MIN - 3, 1), ascii=ascii)
-        board_lines = [board_lines[0], *board.lines]
-    top = [fit(line, width) for line in board_lines]
-    under = max(room - len(top) - 2, 1)
-    return [*top, heading, *_moves(stepper, g, width, under)][:room]
+        most = max(room - len(over) - UNDER_MIN - 2, 1)
+        board_lines = draw_board(view, width, most, ascii=ascii).lines
+    top = [*over, *(fit(line, width) for line in board_lines)]
+    heading, moves = _listing(stepper, g, width, max(room - len(top) - 2, 1))
+    return [*top, heading, *moves][:room]
 
 
 def _steps_and_speed(stepper: Stepper, g: Glyphs, unit: str) -> Text:
@@ -487,8 +475,8 @@ def render_replay(stepper: Stepper, width: int, height: int, *, ascii: bool = Fa
         body = _board_body(stepper, g, width, room, ascii)
         body += [Text("")] * (room - len(body))
     else:
-        top += [Text(""), Text("      #      time   move", style="dim")]
-        body = _moves(stepper, g, width, height - len(top) - len(bottom) - 1)
+        heading, body = _listing(stepper, g, width, height - len(top) - len(bottom) - 3)
+        top += [Text(""), heading]
     lines = [*top, *body, *bottom][:height]
     return [to_ascii(line) for line in lines] if ascii else lines
 
