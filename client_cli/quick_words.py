@@ -1,5 +1,6 @@
-"""What the terminal says of a quick race: the wait (its rating window widening), the
-ghosts raced when nobody was matched, the result against them. Pure functions."""
+"""What the terminal says of a quick race: the wait (its rating window widening, the
+connection dropping and coming back), the ghosts raced when nobody was matched, the
+result against them. Pure functions."""
 
 from __future__ import annotations
 
@@ -30,6 +31,68 @@ def waiting_line(msg: Mapping[str, Any], name: str, now: int) -> str:
         left = max(ghosts_at - now, 0) // 1000
         parts.append(f"ghosts in {left} s")
     return " · ".join(parts)
+
+
+def dropped_words(delay: Any) -> str:
+    """The connection dropped while waiting (closing it leaves the queue).
+
+    >>> dropped_words(0.5)
+    'The connection dropped: reconnecting in 0.5 s, to join the queue again.'
+    """
+    when = f" in {delay:g} s" if isinstance(delay, int | float) else ""
+    return f"The connection dropped: reconnecting{when}, to join the queue again."
+
+
+def back_words(kept: bool) -> str:
+    """Reconnected while waiting: the queue joined again; ``kept``: it still held the
+    player (a server that stopped without telling it), their first wait's time kept.
+
+    >>> back_words(True)
+    'Reconnected. Back in the queue, your wait as it was.'
+    >>> back_words(False)
+    'Reconnected. Back in the queue, waiting afresh.'
+    """
+    return f"Reconnected. Back in the queue, {'your wait as it was' if kept else 'waiting afresh'}."
+
+
+def matched_away_words(others: list[str] | None, racing: bool = False) -> str:
+    """Reconnected to find the player matched meanwhile (``welcome.resume``): with
+    ``others`` in a room (its race on, ``racing``, or about to start), or (None) with
+    ghosts.
+
+    >>> matched_away_words(["bob", "cat"])
+    'Reconnected. Matched with bob, cat meanwhile: the race starts in a moment.'
+    >>> matched_away_words(["bob"], racing=True)
+    'Reconnected. Matched with bob meanwhile: the race is on.'
+    >>> matched_away_words(None)
+    'Reconnected. Nobody was matched in time: your race against the ghosts, as it stands.'
+    """
+    if others is None:
+        return (
+            "Reconnected. Nobody was matched in time: your race against the ghosts, as it stands."
+        )
+    who = f" with {', '.join(others)}" if others else ""
+    then = "the race is on" if racing else "the race starts in a moment"
+    return f"Reconnected. Matched{who} meanwhile: {then}."
+
+
+def stopped_words(event: Mapping[str, Any]) -> str:
+    """The wait stopped for good: this terminal signed out by another of the player's
+    (``signed_out``, its ``reason``), or its token refused on signing in again
+    (``link_error``).
+
+    >>> stopped_words({"type": "signed_out", "reason": "signed in on another device: tablet"})
+    'Signed in on another device: tablet. This terminal has stopped waiting.'
+    >>> stopped_words({"type": "link_error", "message": "unknown token"})
+    'Cannot sign in again: unknown token. This terminal has stopped waiting.'
+    """
+    if event.get("type") == "link_error":
+        said = f"Cannot sign in again: {clean(event.get('message', ''), 200)}"
+    else:
+        reason = clean(event.get("reason") or "signed in from another client", 120)
+        said = f"{reason[:1].upper()}{reason[1:]}"
+    more = " (link it again: patience-race link CODE)" if event.get("cause") == "signed_out" else ""
+    return f"{said}. This terminal has stopped waiting{more}."
 
 
 def ghosts_words(msg: Mapping[str, Any]) -> str:

@@ -27,7 +27,7 @@ from .connection import Connection, LinkError, ServerError
 from .controller import Client, Left, now_ms
 from .difficulty import difficulty_of, difficulty_words
 from .endings import daily_greeting, ranked_explained
-from .lines import between_words, kept, print_whole
+from .lines import as_int, between_words, kept, print_whole
 from .model import DAILY, INFO, PRACTICE, WATCH, Model
 from .sanitize import clean
 from .tui import Tui
@@ -199,6 +199,34 @@ async def _daily_marks(client: Client) -> dict[str, str]:
     return {rules: mark for rules, mark in zip(games, said, strict=True) if mark}
 
 
+async def _keep_solo(client: Client, solo: object, rules: str, seed: int | None) -> bool:
+    """``play GAME`` with a solo game in play (moves made): True when that game is taken
+    up instead of a new deal (``new_game`` gives it up): one of the same game, no seed
+    asked for, as ``play`` alone; another, unless the player says to deal anyway."""
+    if not (
+        isinstance(solo, Mapping)
+        and solo.get("kind") == "solo"
+        and solo.get("status") == "playing"
+        and as_int((solo.get("view") or {}).get("moves")) > 0
+    ):
+        return False
+    model = client.model
+    if solo.get("rules") != rules or seed is not None:
+        old = model.games.get(str(solo.get("rules")), str(solo.get("rules")))
+        moves = as_int(solo["view"].get("moves"))
+        print_whole(
+            client.console,
+            f"Your game of {old} in play ({moves} move{'' if moves == 1 else 's'}) is given "
+            "up by a new deal.",
+        )
+        asked = await ask(f"Deal a new game of {model.games.get(rules, rules)}? [y/N] ")
+        if asked.lower() in ("y", "yes"):
+            return False
+    model.set_solo(solo, now_ms())
+    model.say("Your game, as you left it.", INFO)
+    return True
+
+
 async def _ask_game(client: Client, daily: bool = False) -> str:
     """Ask which game, at the plain prompt (Tab completes the ids; q or an empty answer
     raises :class:`Left`); for a ``daily``, each game's marked done today or under way."""
@@ -299,7 +327,7 @@ async def start(plan: Plan, client: Client, welcome: dict[str, Any]) -> bool:
                     picked = await _ask_game(client)
                     reply = await client.conn.request("new_game", game=picked)
                     model.set_solo(reply, now_ms())
-            else:
+            elif not await _keep_solo(client, solo, plan.game, plan.seed):
                 reply = await client.conn.request("new_game", game=plan.game, seed=plan.seed)
                 model.set_solo(reply, now_ms())
             if room_resume is not None and room_resume.get("state") in ("racing", "countdown"):

@@ -94,6 +94,8 @@ def test_home_then_a_stuck_game_offered_to_resign(
     # a Wedge whose stock runs out into a position with no way forward
     stuck = STUCK["wedge"]
     ann = start(terminals, server_process, tmp_path, "play", "wedge", "--seed", str(stuck.seed))
+    ann.wait_for(r"Deal a new game of The Wedge\? \[y/N\]")  # (The Gate's game given up)
+    ann.type("y")
     ann.wait_for(LEGAL)
     for n, move in enumerate(stuck.line, start=1):
         ann.type(move)
