@@ -33,7 +33,6 @@ async def test_asking_for_another_game_as_a_match_is_made_leaves_that_race(
         await ann.call("quick", game=GAME)
         one.clock.advance(3)
         quick = one.service.quick
-        await quick.queue.alive(two.service.quick.proc, 60)  # (as its passes would say)
         groups, _ = await quick.queue.match(GAME, quick.now(), quick.window_of())
         assert len(groups) == 1 and len(groups[0]) == 2
         asking = asyncio.create_task(ann.request("quick", game="wedge"))
@@ -111,3 +110,24 @@ async def test_quick_matched_comes_before_the_room_on_every_process(
             kinds = [f.get("type") for f in client.frames]
             told = [k for k in kinds if k in ("quick_matched", "room", "race_start")]
             assert told[0] == "quick_matched", (client.name, kinds)
+
+
+async def test_a_waiter_is_matched_before_their_process_first_pass(
+    settings: Settings,
+) -> None:
+    """ann asks on a process with nobody else waiting, whose matcher has not passed yet;
+    a match another process makes at once keeps her (her process says it runs the matcher
+    as she joins: she had been left out as if it had died)."""
+    quiet = with_settings(settings, quick_tick=3600.0)  # (no pass: the test's own)
+    async with running(quiet) as one, running(quiet) as two:
+        bob = await player(one.url, "bob")
+        ann = await player(two.url, "ann")
+        await bob.call("quick", game=GAME)
+        await ann.call("quick", game=GAME)
+        one.clock.advance(3)
+        quick = one.service.quick
+        groups, _ = await quick.queue.match(GAME, quick.now(), quick.window_of())
+        await quick.make_room(GAME, groups[0])
+        for client in (ann, bob):
+            matched = await client.event("quick_matched")
+            assert sorted(matched["players"]) == ["ann", "bob"], matched

@@ -147,6 +147,9 @@ class QuickRace(Part):
             now = self.now()
             found = await self.queue.join(pid, req.game, rating, now, 0)
         joined = found[0] if found is not None else now
+        # (this process runs the matcher from now: a match made before its first pass
+        # keeps its waiter)
+        await self.queue.alive(self.proc, self.alive_s())
         window = self.rule.window(now - joined)
         self.waiting[pid] = (req.game, joined, window)
         return self.waiting_message(req.game, joined, rating, window)
