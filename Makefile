@@ -106,9 +106,11 @@ node-test:
 # side, `make test` the second beside the compile, which it does not need. Each in
 # parallel (pytest-xdist): most tests wait on servers, Redis and the network rather than
 # compute, so more workers than cores (tests/conftest.py: what stays on one worker, what
-# starts first).
+# starts first): three a core (on two cores, the compiled tests alone: six workers 324 s
+# and the machine 96% busy, four 363 s and 82%, whenever two of the four waited at once
+# on a terminal, a soak or a real midnight).
 # PYTEST_WORKERS=0 SOURCE_WORKERS=0: each in one process, in order.
-PYTEST_WORKERS ?= 4
+PYTEST_WORKERS ?= 6
 SOURCE_WORKERS ?= 2
 ON_SOURCE := server rulebook docs README.md tests/engine tests/app/test_views.py \
 	tests/app/test_errors.py tests/app/test_ws_path.py tests/app/test_slow_reader.py \

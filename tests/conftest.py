@@ -28,17 +28,33 @@ TOGETHER = (
     "tests/app/test_cluster.py",
 )
 
+#: the terminal's tests across the daily's reset
+RESET = "tests/client_cli/test_daily_reset_terminal.py"
+
 #: tests (node ids, or their start) of a minute or more, or tens of seconds, on one
-#: core: handed out first, longest first
+#: core: handed out first, longest first; between them, one at a time, those that wait
+#: tens of seconds for a real midnight or week's end (a server started just before it,
+#: ``clock_offset``), mostly idle, so that their waits overlap the others' work (left in
+#: their modules' place, three had waited side by side, a third of the machine idle for
+#: half a minute; handed out together first, all four workers had waited at once)
 FIRST = (
     "tests/test_native.py::test_it_builds_in_an_installed_package",
+    f"{RESET}::test_a_ranked_daily_the_reset_ends_gives_way_to_its_result_its_clock_stopped",
     "tests/solver/test_hints.py::test_hints_do_not_go_round_in_a_circle",
+    "tests/deploy/test_read_only_pod.py::test_a_read_only_pod_certifies_the_daily_deals",
+    f"{RESET}::test_a_daily_result_left_open_across_the_reset_says_the_day_is_over",
     "tests/app/test_room_locks.py::test_random_interleavings_of_room_requests",
     "tests/app/test_soak.py::",
+    f"{RESET}::test_press_enter_left_open_across_the_reset_describes_the_new_deal_first",
+    "tests/solver/test_light_and_shade_fast.py::test_the_compact_position_follows_the_engine",
     "tests/client_cli/test_screen.py::test_every_view_fits_80x24",
+    "tests/client_cli/test_league_close_terminal.py::",
+    "tests/app/test_room_steps.py::test_the_real_entry_keeps_the_machines_rules",
     "tests/app/test_limits.py::test_stuck_checks_are_limited_per_player_across_processes",
-    "tests/app/test_daily_reset.py::test_three_server_processes_across_a_midnight",
+    "tests/app/test_daily_reset.py::",
     "tests/app/test_server_only_install.py::",
+    "tests/solver/test_light_and_shade_order.py::",
+    "tests/client_cli/test_timed_race_terminal.py::",
     "tests/solver/test_garden.py::test_the_dominance_agrees_with_the_plain_search",
     "tests/solver/test_shortest.py::",
 )
