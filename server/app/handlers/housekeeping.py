@@ -21,6 +21,7 @@ from ..domain.room import (
 )
 from ..held import HeldRoom
 from ..periodic import Periodic
+from ..store.failures import unavailable
 from .base import Context, Part
 from .daily import DailyChallenge
 from .host import RoomHost
@@ -115,8 +116,16 @@ class Housekeeping(Part):
             if not data:
                 await self.stored_rooms.forget(code)
                 continue
-            room = await self.host.revive(data)
-            await self.steps.settle(room)
+            try:
+                room = await self.host.revive(data)
+                await self.steps.settle(room)
+            except Exception as exc:
+                if unavailable(exc):
+                    raise  # (Redis away: the start waits for it, as for any read)
+                # one room that cannot be taken up (its record unreadable, its race's end
+                # failing to settle) is an error in the log, not a process that cannot start
+                self.failures.failed("taking up a room", exc, room=code)
+                continue
             count += 1
         return count
 
@@ -253,7 +262,11 @@ class Housekeeping(Part):
             if data is None:
                 await self.stored_rooms.forget(code)
                 continue
-            room = HeldRoom.from_dict(data)
+            try:
+                room = HeldRoom.from_dict(data)
+            except Exception as exc:  # (a record unreadable: the other rooms go on)
+                self.failures.failed("reading a room", exc, room=code)
+                continue
             if room.state in (COUNTDOWN, RACING):
                 candidates.append((data, room))
         # who of the racers of every race here is connected anywhere: one round trip
@@ -269,5 +282,10 @@ class Housekeeping(Part):
                 )
             if orphan:
                 log.info("taking up a room", extra={"room": room.code, "state": room.state})
-                held = await self.host.revive(data)
-                await self.steps.settle(held)
+                try:
+                    held = await self.host.revive(data)
+                    await self.steps.settle(held)
+                except Exception as exc:
+                    if unavailable(exc):
+                        raise
+                    self.failures.failed("taking up a room", exc, room=room.code)
