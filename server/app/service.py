@@ -77,6 +77,9 @@ def request_table(parts: Iterable[Part]) -> dict[type[m.Request], Handler]:
 
 #: how many times the catch-up after the bus hears again is tried (:meth:`Service.on_bus_back`)
 BACK_TRIES = 3
+#: requests that leave the player's room for another (a quick race's room being told
+#: them, made elsewhere, is waited for first: it is the room they leave)
+LEAVING = (m.RoomCreate, m.RoomJoin)
 
 
 class Service:
@@ -213,6 +216,8 @@ class Service:
         if session.side and type(request) not in m.SIDE_REQUESTS:
             raise ProtocolError(ErrorCode.SIDE_CONNECTION, side_refusal(request), request.id)
         handler = self._handlers[type(request)]
+        if session.player is not None and isinstance(request, LEAVING):
+            await self.quick.until_arrived(session.player)  # (its match's room left, told)
         for attempt in range(4):
             try:
                 reply: dict[str, Any] = await handler(session, request)

@@ -10,10 +10,12 @@ import asyncio
 import signal
 from pathlib import Path
 
+import pytest
+
 from server.app.settings import Settings
 from server.app.store.keys import QUICK_WAITING
 
-from .client import player
+from .client import player, signed_in
 from .conftest import ServerProcess, running, with_settings
 from .test_quick import GAME, rated
 
@@ -131,3 +133,80 @@ async def test_a_waiter_is_matched_before_their_process_first_pass(
         for client in (ann, bob):
             matched = await client.event("quick_matched")
             assert sorted(matched["players"]) == ["ann", "bob"], matched
+
+
+async def test_a_room_made_as_the_match_is_told_leaves_the_quick_race(
+    settings: Settings,
+) -> None:
+    """ann, told of her match by the process she is on (the match made by the other),
+    makes a room of her own at once: she has chosen it, and leaves the quick race (she
+    had been left racing it, sitting in her own lobby)."""
+    fast = with_settings(settings, quick_tick=0.05)
+    async with running(fast) as one, running(fast) as two:
+        bob, _ = await rated(one, "bob", 10.0)
+        ann, _ = await rated(two, "ann", 10.0)
+        await bob.call("quick", game=GAME)
+        await asyncio.sleep(0.2)  # (bob's process makes the match: he has waited longest)
+        await ann.call("quick", game=GAME)
+        one.clock.advance(3)
+        matched = await ann.event("quick_matched")
+        lobby = await ann.call("room_create", game="wedge")
+        assert lobby["state"] == "lobby" and lobby["code"] != matched["code"]
+        # (gone from the room: in its countdown, or as the race starts, among those left)
+        await bob.event("room", lambda e: "ann" not in [p["name"] for p in e["players"]])
+        await ann.close()
+        again = await signed_in(two.url, ann.token or "")
+        resume = again.welcome["resume"]  # type: ignore[attr-defined]
+        assert resume["room"]["code"] == lobby["code"] and "race" not in resume, resume
+
+
+@pytest.mark.parametrize("maker", ["bobs", "anns"])
+async def test_quicks_asked_at_once_as_a_match_is_made_are_answered_in_turn(
+    settings: Settings, maker: str
+) -> None:
+    """Three ``quick``s of ann's in flight as a match takes her: each in turn, the first
+    leaving the match's room, the last one's game the one she waits for (they had waited
+    out the room's five seconds, each for a room another had left)."""
+    quiet = with_settings(settings, quick_tick=3600.0)
+    async with running(quiet) as one, running(quiet) as two:
+        bob, _ = await rated(one, "bob", 10.0)
+        ann, apid = await rated(two, "ann", 10.0)
+        await bob.call("quick", game=GAME)
+        await ann.call("quick", game=GAME)
+        one.clock.advance(3)
+        quick = (one if maker == "bobs" else two).service.quick  # (whose process makes it)
+        groups, _ = await quick.queue.match(GAME, quick.now(), quick.window_of())
+        asked = [
+            asyncio.create_task(ann.request("quick", game=game))
+            for game in ("wedge", "nestor", "babette")
+        ]
+        await asyncio.sleep(0.2)
+        await quick.make_room(GAME, groups[0])
+        replies = await asyncio.wait_for(asyncio.gather(*asked), 4)
+        assert [r["game"] for r in replies] == ["wedge", "nestor", "babette"], replies
+        assert (await one.redis.hget(QUICK_WAITING, apid)) == b"babette"
+
+
+async def test_a_quick_after_the_match_s_room_is_made_leaves_it_at_once(
+    settings: Settings,
+) -> None:
+    """The match's room made (on ann's own process) before her ``quick`` for another game
+    comes: it leaves that room and joins at once (it waited five seconds for a room it
+    had just left; here, on a clock that stands still, it would wait for ever)."""
+    quiet = with_settings(settings, quick_tick=3600.0)
+    async with running(quiet) as one:
+        one.clock.freeze()
+        bob, _ = await rated(one, "bob", 10.0)
+        ann, apid = await rated(one, "ann", 10.0)
+        await bob.call("quick", game=GAME)
+        await ann.call("quick", game=GAME)
+        one.clock.advance(3)
+        quick = one.service.quick
+        groups, _ = await quick.queue.match(GAME, quick.now(), quick.window_of())
+        await quick.make_room(GAME, groups[0])
+        await ann.event("quick_matched")
+        waiting = await asyncio.wait_for(ann.request("quick", game="wedge"), 10)
+        assert waiting["type"] == "quick_waiting" and waiting["game"] == "wedge", waiting
+        assert (await one.redis.hget(QUICK_WAITING, apid)) == b"wedge"
+        gone = await bob.event("progress", lambda e: e["player"] == "ann")
+        assert gone["status"] == "resigned"

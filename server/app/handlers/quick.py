@@ -17,6 +17,7 @@ that goes away leaves the queue. Leaving a quick race is resigning, as in any ra
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import math
 import secrets
@@ -104,6 +105,9 @@ class QuickRace(Part):
         self.missing: dict[str, int] = {}
         #: player -> the timer that sends their ghost race's start
         self.starts: dict[str, asyncio.TimerHandle] = {}
+        #: players told of a match another process made, whose room is being held here:
+        #: set once it is (a room made or joined meanwhile waits for it, to leave it)
+        self.arriving: dict[str, asyncio.Event] = {}
         self.passes = Periodic(
             "the quick race's matcher", self.tick, lambda: s.quick_tick, ctx.failures
         )
@@ -135,7 +139,8 @@ class QuickRace(Part):
         pid = self.need_player(session)
         if req.game not in GAMES:
             raise no_such_game(req.game)
-        await self.lobby.leave_current(pid)  # (a race left is resigned, as room_create does)
+        if await self.lobby.leave_current(pid) is not None:  # (a race left is resigned)
+            await self.queue.unmark(pid)  # (a match's room among them: it is left)
         rating = (await self.ordinals.ordinals(req.game, [pid]))[pid]
         now = self.now()
         found = await self.queue.join(pid, req.game, rating, now, now - ROOM_DUE_MS)
@@ -157,9 +162,8 @@ class QuickRace(Part):
     async def room_on_its_way(self, pid: str) -> None:
         """Wait, at most :data:`ROOM_DUE_MS`, for the room of the match that took the
         player to be held here (``matched_here``, or made here)."""
-        loop = asyncio.get_running_loop()
-        until = loop.time() + ROOM_DUE_MS / 1000
-        while self.host.racer_room(pid) is None and loop.time() < until:
+        until = self.now() + ROOM_DUE_MS  # (the server's clock, as the mark's)
+        while self.host.racer_room(pid) is None and self.now() < until:
             await asyncio.sleep(ROOM_LOOK_S)
 
     def waiting_message(
@@ -384,6 +388,34 @@ class QuickRace(Part):
         pid, code = data.get("pid", ""), data.get("code", "")
         session = self.sessions.get(pid)
         self.waiting.pop(pid, None)
+        other = self.host.racer_room(pid)
+        if other is not None and other.code != code:
+            # they made or joined a room since the match took them: they chose it, and
+            # leave the match's (as one in another room is left out of a match)
+            room = await self.host.get(code)
+            if room is not None and room.racers.get(pid) is not None:
+                await self.lobby.leave(pid, room)
+            return
+        arrived = self.arriving[pid] = asyncio.Event()
+        try:
+            await self._matched_here(pid, code, session, data)
+        finally:
+            if self.arriving.get(pid) is arrived:
+                del self.arriving[pid]
+            arrived.set()
+
+    async def until_arrived(self, pid: str) -> None:
+        """Wait (at most :data:`ROOM_DUE_MS`) for the room of the player's match, told
+        here a moment ago, to be held here: a request that leaves the player's room
+        (making or joining another) leaves it, not a room half told."""
+        arriving = self.arriving.get(pid)
+        if arriving is not None:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(arriving.wait(), ROOM_DUE_MS / 1000)
+
+    async def _matched_here(
+        self, pid: str, code: str, session: Session | None, data: dict[str, Any]
+    ) -> None:
         waiter = Waiter(pid, int(data.get("joined", 0)), float(data.get("rating", 0)))
         told = session is not None and isinstance(data.get("players"), list)
         if session is not None and told:

@@ -119,8 +119,10 @@ class Lobby(Part):
         """The player leaves the room they are a member of: its code and its state once
         they have gone (``closed``: they were the last in it), or None (in none)."""
         room = self.host.racer_room(pid)
-        if room is None:
-            return None
+        return None if room is None else await self.leave(pid, room)
+
+    async def leave(self, pid: str, room: HeldRoom) -> dict[str, str]:
+        """The player leaves ``room`` (a race in it resigned), as :meth:`leave_current`."""
         closed = False
 
         async def leave(room: HeldRoom) -> list[rm.Effect]:
