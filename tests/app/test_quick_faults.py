@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from server.app.settings import Settings
-from server.app.store.keys import QUICK_WAITING
+from server.app.store.keys import QUICK_WAITING, online_key, player_key
 
 from .client import player, signed_in
 from .conftest import ServerProcess, running, with_settings
@@ -210,3 +210,28 @@ async def test_a_quick_after_the_match_s_room_is_made_leaves_it_at_once(
         assert (await one.redis.hget(QUICK_WAITING, apid)) == b"wedge"
         gone = await bob.event("progress", lambda e: e["player"] == "ann")
         assert gone["status"] == "resigned"
+
+
+async def test_a_match_s_room_whose_news_was_lost_is_taken_up(settings: Settings) -> None:
+    """A match's room made, its news lost on the way to ann's process and her record of
+    it never written (Redis went away as the room was made): her process takes the room
+    up for her once the room is overdue, rather than put her back in the queue (she was
+    matched again, and the room, taken up later by the housekeeping, raced her twice)."""
+    fast = with_settings(settings, quick_tick=0.05, quick_ghosts_after=600.0)
+    async with running(fast) as one, running(fast) as two:
+        bob, _ = await rated(one, "bob", 10.0)
+        ann, apid = await rated(two, "ann", 10.0)
+        await bob.call("quick", game=GAME)
+        await ann.call("quick", game=GAME)
+        quick = one.service.quick
+        # (ann's news goes to a process that hears nothing)
+        await one.redis.set(online_key(apid), "gone", ex=60)
+        await quick.queue.alive("gone", 60)
+        groups, _ = await quick.queue.match(GAME, quick.now() + 3000, quick.window_of())
+        await quick.make_room(GAME, groups[0])
+        made = (await bob.event("quick_matched"))["code"]
+        await one.redis.hdel(player_key(apid), "room")
+        one.clock.advance(10)
+        told = await ann.event("quick_matched", timeout=5)
+        assert told["code"] == made, told
+        await ann.event("room", lambda e: e["code"] == made)

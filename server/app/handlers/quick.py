@@ -39,6 +39,7 @@ from ..store.queue import MuSigma, OrdinalsOf, QuickQueue, Waiter, Window
 from .base import Context, Handler, Part, Session, no_such_game
 from .host import RoomHost
 from .keeper import GameKeeper
+from .quick_where import Whereabouts
 from .replays import Replaying
 from .rooms import Lobby
 from .steps import RoomSteps
@@ -89,6 +90,7 @@ class QuickRace(Part):
         self.lobby = lobby
         self.replaying = replaying
         self.queue = QuickQueue(ctx.redis)
+        self.where = Whereabouts(ctx.players, ctx.presence, ctx.stored_rooms, self.queue)
         # the players' ratings, as shown (the ratings' store: ``ctx.ratings``)
         self.ordinals = OrdinalsOf(ratings)
         s = ctx.settings
@@ -276,7 +278,7 @@ class QuickRace(Part):
                 continue
             del self.missing[pid]
             rating = (await self.ordinals.ordinals(game, [pid]))[pid]
-            code = await self.room_racing(pid)
+            code = await self.where.room_racing(pid) or await self.where.noted_racing(pid)
             if code is not None:
                 await self.matched_here({"pid": pid, "code": code, "joined": joined,
                                          "rating": rating})  # fmt: skip
@@ -288,8 +290,8 @@ class QuickRace(Part):
         others are gone); one left alone goes back to the queue as they were."""
         pids = [w.pid for w in group]
         online = {p for p in pids if p in self.sessions}
-        online |= await self.elsewhere([p for p in pids if p not in online])
-        busy = await self.busy([p for p in pids if p in online])
+        online |= await self.where.elsewhere([p for p in pids if p not in online])
+        busy = await self.where.busy([p for p in pids if p in online])
         racers = [w for w in group if w.pid in online and w.pid not in busy]
         if len(racers) < 2:
             await self.queue.put_back(game, racers)
@@ -300,6 +302,8 @@ class QuickRace(Part):
             name = session.name if session is not None else None
             players.append((w.pid, name or await self.players.name_of(w.pid) or "?"))
         code = await self.stored_rooms.claim_new_code()
+        # (where the match goes, should its news be lost: ``find_lost`` reads it)
+        await self.queue.note_room([w.pid for w in racers], code, self.window_of().stale_ms)
         now = self.now()
         room = HeldRoom(
             code=code,
@@ -340,29 +344,6 @@ class QuickRace(Part):
                     start_at=room.start_at_ms,
                 )
         await self.host.announce(room)
-
-    async def elsewhere(self, pids: list[str]) -> set[str]:
-        """Those of ``pids`` connected to another process that still runs its matcher (a
-        process killed leaves its players' online marks for their TTL, 45 s: its waiters
-        raced nobody's room)."""
-        where = {pid: await self.presence.where(pid) for pid in pids}
-        running = await self.queue.running({proc for proc in where.values() if proc})
-        return {pid for pid, proc in where.items() if proc in running}
-
-    async def busy(self, pids: list[str]) -> set[str]:
-        """Those in another room's lobby or race meanwhile (a client that made or joined
-        one while it waited): they have chosen it, and leave the match (and the queue)."""
-        return {pid for pid in pids if await self.room_racing(pid) is not None}
-
-    async def room_racing(self, pid: str) -> str | None:
-        """The code of the room the player is in, as Redis has it, if not finished and
-        they have not left it."""
-        _solo, code = await self.players.places(pid)
-        data = await self.stored_rooms.read(code) if code else None
-        if data is None or data.get("state") == rm.FINISHED:
-            return None
-        racer = next((r for r in data.get("racers", ()) if r.get("pid") == pid), None)
-        return code if racer is not None and not racer.get("left") else None
 
     def matched_message(self, room: HeldRoom, waiter: Waiter) -> dict[str, Any]:
         return {

@@ -101,6 +101,13 @@ QUICK_WAITING = "qq:{quick}:at"
 QUICK_MATCHED = "qq:{quick}:m"
 
 
+def quick_room_key(pid: str) -> str:
+    """String: the code of the room a match of the player's is made in, written before
+    the room is (its news, or the player's record of it, may be lost: their process
+    finds it here)."""
+    return f"qq:{{quick}}:r:{pid}"
+
+
 def quick_alive_key(proc: str) -> str:
     """String, a few seconds' TTL: the process ``proc`` runs the quick race's matcher
     (it has players waiting), renewed at each of its passes; gone within its TTL of the

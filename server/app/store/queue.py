@@ -26,6 +26,7 @@ from .keys import (
     quick_joined_key,
     quick_races_key,
     quick_ratings_key,
+    quick_room_key,
     quick_seen_key,
     results_key,
 )
@@ -170,6 +171,18 @@ class QuickQueue:
             ]
             args = [waiter.pid, game, waiter.rating, waiter.joined_ms, game, 0]
             await QUICK_JOIN(self.redis, keys, args)
+
+    async def note_room(self, pids: list[str], code: str, ms: int) -> None:
+        """The room these matched players' match is made in (code), for ``ms``."""
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for pid in pids:
+                pipe.set(quick_room_key(pid), code, px=ms)
+            await pipe.execute()
+
+    async def noted_room(self, pid: str) -> str | None:
+        """The room the player's last match was made in, lately (:meth:`note_room`)."""
+        raw = await self.redis.get(quick_room_key(pid))
+        return text(raw) if raw is not None else None
 
     async def alive(self, proc: str, seconds: int) -> None:
         """Say that process ``proc`` runs the matcher, for ``seconds`` (Redis's clock)."""
