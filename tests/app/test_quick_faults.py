@@ -15,9 +15,19 @@ import pytest
 from server.app.settings import Settings
 from server.app.store.keys import QUICK_WAITING, online_key, player_key
 
-from .client import player, signed_in
-from .conftest import ServerProcess, running, with_settings
+from .client import Client, player, signed_in
+from .conftest import Running, ServerProcess, running, with_settings
 from .test_quick import GAME, rated
+
+
+async def waiting_pair(bobs: Running, anns: Running) -> tuple[Client, Client, str]:
+    """bob waiting for a quick race of The Gate through ``bobs``, ann through ``anns``,
+    both rated alike: the two, and ann's id."""
+    bob, _ = await rated(bobs, "bob", 10.0)
+    ann, apid = await rated(anns, "ann", 10.0)
+    await bob.call("quick", game=GAME)
+    await ann.call("quick", game=GAME)
+    return bob, ann, apid
 
 
 async def test_asking_for_another_game_as_a_match_is_made_leaves_that_race(
@@ -29,10 +39,7 @@ async def test_asking_for_another_game_as_a_match_is_made_leaves_that_race(
     Wedge (she had been left racing The Gate and waiting for The Wedge at once)."""
     quiet = with_settings(settings, quick_tick=3600.0)  # (the passes here: the test's)
     async with running(quiet) as one, running(quiet) as two:
-        bob, _ = await rated(one, "bob", 10.0)
-        ann, apid = await rated(two, "ann", 10.0)
-        await bob.call("quick", game=GAME)
-        await ann.call("quick", game=GAME)
+        bob, ann, apid = await waiting_pair(one, two)
         one.clock.advance(3)
         quick = one.service.quick
         groups, _ = await quick.queue.match(GAME, quick.now(), quick.window_of())
@@ -169,10 +176,7 @@ async def test_quicks_asked_at_once_as_a_match_is_made_are_answered_in_turn(
     out the room's five seconds, each for a room another had left)."""
     quiet = with_settings(settings, quick_tick=3600.0)
     async with running(quiet) as one, running(quiet) as two:
-        bob, _ = await rated(one, "bob", 10.0)
-        ann, apid = await rated(two, "ann", 10.0)
-        await bob.call("quick", game=GAME)
-        await ann.call("quick", game=GAME)
+        _, ann, apid = await waiting_pair(one, two)
         one.clock.advance(3)
         quick = (one if maker == "bobs" else two).service.quick  # (whose process makes it)
         groups, _ = await quick.queue.match(GAME, quick.now(), quick.window_of())
@@ -196,10 +200,7 @@ async def test_a_quick_after_the_match_s_room_is_made_leaves_it_at_once(
     quiet = with_settings(settings, quick_tick=3600.0)
     async with running(quiet) as one:
         one.clock.freeze()
-        bob, _ = await rated(one, "bob", 10.0)
-        ann, apid = await rated(one, "ann", 10.0)
-        await bob.call("quick", game=GAME)
-        await ann.call("quick", game=GAME)
+        bob, ann, apid = await waiting_pair(one, one)
         one.clock.advance(3)
         quick = one.service.quick
         groups, _ = await quick.queue.match(GAME, quick.now(), quick.window_of())
@@ -219,10 +220,7 @@ async def test_a_match_s_room_whose_news_was_lost_is_taken_up(settings: Settings
     matched again, and the room, taken up later by the housekeeping, raced her twice)."""
     fast = with_settings(settings, quick_tick=0.05, quick_ghosts_after=600.0)
     async with running(fast) as one, running(fast) as two:
-        bob, _ = await rated(one, "bob", 10.0)
-        ann, apid = await rated(two, "ann", 10.0)
-        await bob.call("quick", game=GAME)
-        await ann.call("quick", game=GAME)
+        bob, ann, apid = await waiting_pair(one, two)
         quick = one.service.quick
         # (ann's news goes to a process that hears nothing)
         await one.redis.set(online_key(apid), "gone", ex=60)
