@@ -102,22 +102,17 @@ QUICK_MATCHED = "qq:{quick}:m"
 
 
 def quick_room_key(pid: str) -> str:
-    """String: the code of the room a match of the player's is made in, written before
-    the room is (its news, or the player's record of it, may be lost: their process
-    finds it here)."""
+    """String: the room the player's last match is made in, written before it is."""
     return f"qq:{{quick}}:r:{pid}"
 
 
 def quick_alive_key(proc: str) -> str:
-    """String, a few seconds' TTL: the process ``proc`` runs the quick race's matcher
-    (it has players waiting), renewed at each of its passes; gone within its TTL of the
-    process's death (kill -9: its waiters are then no one to match)."""
+    """String, a few seconds: ``proc`` runs the quick matcher (docs/server.md, keys)."""
     return f"qq:{{quick}}:alive:{proc}"
 
 
 def quick_races_key(game: str) -> str:
-    """Sorted set: ``{code}:{race}`` of races of ``game`` whose replays a lone player of
-    the quick race may race as ghosts, scored by the rating of a racer in it."""
+    """Sorted set: ``{code}:{race}`` of races a lone quick racer may race as ghosts."""
     return f"qgr:{game}"
 
 
