@@ -185,14 +185,22 @@ class RoomHost(Part):
         finally:
             room.lock.release()
 
-    async def persist(self, room: HeldRoom, notice: str | None = "room") -> bytes:
+    async def persist(
+        self, room: HeldRoom, notice: str | None = "room", expect: int | None = None
+    ) -> bytes:
         """Write the room's state if nobody changed it since this copy was read
         (:class:`RoomConflict` if someone did), and (with ``notice``) publish it.
+        ``expect``: the version the change was made on; a copy that has taken a newer
+        state since (from the bus, while the step waited on Redis) is not written, and
+        holds that state (:class:`RoomConflict`).
 
         A write that fails, refused or on Redis, takes the copy back to the state it last
         had in common with Redis (:meth:`HeldRoom.roll_back`): the copy never runs ahead of
         Redis. (Where Redis may have run a write whose answer was lost, the copy's
         version is then behind, and its next write is refused and reads the room again.)"""
+        if expect is not None and room.version != expect:
+            room.roll_back()
+            raise RoomConflict(room.code)
         ttl = self.settings.ended_ttl if room.state == FINISHED else self.settings.idle_ttl
         state = {**room.to_dict(), "version": room.version + 1}
         blob = store.pack(state)

@@ -78,12 +78,15 @@ class RoomSteps(Part):
         (:meth:`carry_out`); then what comes after the lock (:meth:`after`). Returns the
         room's state as its audience was told it (None: not told). A refusal
         (``ProtocolError``) leaves the room as it was; :class:`RoomConflict` (another
-        process changed it first) too."""
+        process changed it first) too, and so does another process's state heard on the
+        bus while ``change`` was worked out (it waited on Redis): a change made on the
+        room as it was is never written over the room as it is."""
         async with self.host.locked(room):
+            seen = room.version
             effects = change(room)
             if inspect.isawaitable(effects):
                 effects = await effects
-            message = await self.carry_out(room, effects)
+            message = await self.carry_out(room, effects, seen)
         await self.after(room, effects)
         return message
 
@@ -93,10 +96,12 @@ class RoomSteps(Part):
         message = await self.step(room, change)
         return message if message is not None else await self.host.room_message(room)
 
-    async def carry_out(self, room: HeldRoom, effects: list[rm.Effect]) -> dict[str, Any] | None:
+    async def carry_out(
+        self, room: HeldRoom, effects: list[rm.Effect], seen: int
+    ) -> dict[str, Any] | None:
         """Carry out, in order, what a step of the room's state machine says; the caller
-        holds the room's lock. Returns the room's state as told to its audience
-        (``Announce``; None without one).
+        holds the room's lock, and worked the step out on the room at version ``seen``.
+        Returns the room's state as told to its audience (``Announce``; None without one).
 
         Whatever fails takes the copy back to its state in Redis (:meth:`Room.roll_back`),
         and the games dealt for a race never written are let go. What comes after the lock
@@ -117,8 +122,9 @@ class RoomSteps(Part):
                 elif isinstance(effect, rm.KeepResults):
                     await self.keep_results(room, effect.entries)
                 elif isinstance(effect, rm.Persist):
-                    blob = await host.persist(room, notice=effect.notice)
+                    blob = await host.persist(room, notice=effect.notice, expect=seen)
                     written = True
+                    seen = room.version
                 elif isinstance(effect, rm.Publish):
                     self.bus.publish_soon(store.room_channel(room.code), effect.notice, room=blob)
                 elif isinstance(effect, rm.Hold):
