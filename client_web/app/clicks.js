@@ -25,19 +25,6 @@ export function movePiles(move) {
   return [move.split(/[>:]/)[0]];
 }
 
-/**
- * The piles a hint's move is shown on: those it names (`b2>t1`: both; `1+5`: both); a
- * word (`deal`) names none, and is shown on the piles a click on deals from, the stock's
- * (it rang no pile).
- * @param {string} move
- * @param {Record<string, string>} kinds each pile's kind, by label
- * @returns {string[]}
- */
-export function hintedPiles(move, kinds) {
-  if (!isWord(move)) return move.split(/[>:+]/).filter(Boolean);
-  return Object.keys(kinds).filter((label) => STOCK_KINDS.has(kinds[label]));
-}
-
 /** @param {string} move */
 function target(move) {
   return move.includes(">") ? move.slice(move.lastIndexOf(">") + 1) : "";

@@ -14,11 +14,12 @@
 
 import { BoxWatch, button, clock, count, h, replace, replaceKeeping, resignQuestion, statusText } from "./dom.js";
 import { drawBoard, easeHeight, pileAt, pilesOf } from "./board.js";
-import { click, hintedPiles, isWord } from "./clicks.js";
+import { click, isWord } from "./clicks.js";
 import { challengeMaker } from "./share.js";
 import { cardsMove } from "./motion.js";
 import { ended, lostNote, lostText } from "./ending.js";
 import { reviewBox } from "./review.js";
+import { touchedPiles } from "./touched.js";
 import { ServerError, errorText } from "./link.js";
 import { cardWords } from "./cards.js";
 import { arrowToPile, holdFocus, liveRegion, setText } from "./focus.js";
@@ -575,7 +576,7 @@ export class GameScreen {
       height: size.height || Infinity,
     });
     if (this.hinted)
-      for (const label of hintedPiles(this.hinted, this.kinds()))
+      for (const label of touchedPiles(this.hinted, this.view))
         box.querySelector(`.pile[data-label="${CSS.escape(label)}"]`)?.classList.add("hinted");
     if (focused) {
       const pile = /** @type {HTMLElement | null} */ (box.querySelector(`.pile[data-pile="${CSS.escape(focused)}"]`));

@@ -7,7 +7,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 
-import { click, hintedPiles, isWord, movePiles, targets } from "../app/clicks.js";
+import { click, isWord, movePiles, targets } from "../app/clicks.js";
 import { choiceName } from "../app/choices.js";
 
 const fixture = JSON.parse(readFileSync(new URL("../../tests/fixtures/clicks.json", import.meta.url), "utf8"));
@@ -49,14 +49,6 @@ test("the piles a move starts from, read off its notation", () => {
   assert.deepEqual(movePiles("4+8"), ["4", "8"]);
   assert.deepEqual(movePiles("deal"), ["deal"]);
   assert.ok(isWord("deal") && isWord("reserve") && !isWord("r>f") && !isWord("1+3"));
-});
-
-test("a hint is shown on the piles its move names, a word's on the stock's", () => {
-  const kinds = { s: "stock", w: "waste", t1: "tableau", b2: "tableau", 1: "tableau", 5: "tableau" };
-  assert.deepEqual(hintedPiles("b2>t1", kinds), ["b2", "t1"]);
-  assert.deepEqual(hintedPiles("1+5", kinds), ["1", "5"]);
-  assert.deepEqual(hintedPiles("deal", kinds), ["s"]); // (it rang no pile)
-  assert.deepEqual(hintedPiles("deal", { talon: "talon", x: "discard" }), ["talon"]);
 });
 
 test("a tap that fits several moves offers each to choose by a tap (The Blockade's whole run and its parts)", () => {

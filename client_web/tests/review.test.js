@@ -3,7 +3,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 
-import { LINE_FOLD, LINE_PREVIEW, boardName, boardWords, linePreview, movePiles, reviewLines } from "../app/review.js";
+import { LINE_FOLD, LINE_PREVIEW, boardName, boardWords, linePreview, reviewLines } from "../app/review.js";
+import { touchedPiles } from "../app/touched.js";
 
 test("a lost game: the move that lost it, the move that kept the win, its line", () => {
   const got = reviewLines({
@@ -120,10 +121,10 @@ const narrowGate = (t1, l, stock, waste) =>
 
 test("a move that names piles rings them, and only piles on the board", () => {
   const gate = narrowGate(1, 5, 6, 3);
-  assert.deepEqual(movePiles("w>t2", gate), ["w", "t2"]);
-  assert.deepEqual(movePiles("t3>f", gate), ["t3"]); // (f: no pile of that name)
+  assert.deepEqual(touchedPiles("w>t2", gate), ["w", "t2"]);
+  assert.deepEqual(touchedPiles("t3>f", gate), ["t3"]); // (f: no pile of that name)
   assert.deepEqual(
-    movePiles(
+    touchedPiles(
       "1+7",
       view("nestor", [
         ["1", "column", 2],
@@ -132,23 +133,23 @@ test("a move that names piles rings them, and only piles on the board", () => {
     ),
     ["1", "7"],
   );
-  assert.deepEqual(movePiles(null, gate), []);
-  assert.deepEqual(movePiles("deal", null), []);
+  assert.deepEqual(touchedPiles(null, gate), []);
+  assert.deepEqual(touchedPiles("deal", null), []);
 });
 
 test("The Gate's deal: the stock onto the waste heap, or the vacancies it fills", () => {
   // complete: a stock card turned onto the waste heap
-  assert.deepEqual(movePiles("deal", narrowGate(1, 5, 6, 3)), ["w", "s"]);
+  assert.deepEqual(touchedPiles("deal", narrowGate(1, 5, 6, 3)), ["w", "s"]);
   // a vacancy (t1 empty, the left post two short): filled from the stock, in deal order
-  assert.deepEqual(movePiles("deal", narrowGate(0, 3, 6, 3)), ["l", "t1", "s"]);
+  assert.deepEqual(touchedPiles("deal", narrowGate(0, 3, 6, 3)), ["l", "t1", "s"]);
   // the stock out: filled from the waste heap
-  assert.deepEqual(movePiles("deal", narrowGate(0, 5, 0, 3)), ["t1", "w"]);
+  assert.deepEqual(touchedPiles("deal", narrowGate(0, 5, 0, 3)), ["t1", "w"]);
   // the stock has one card for two vacancies: the waste heap gives the second
-  assert.deepEqual(movePiles("deal", narrowGate(0, 4, 1, 3)), ["l", "t1", "w", "s"]);
+  assert.deepEqual(touchedPiles("deal", narrowGate(0, 4, 1, 3)), ["l", "t1", "w", "s"]);
   // the whole gate of The Gate too (its four-wide bars)
   const wide = { ...narrowGate(1, 5, 6, 3), game: "gate" };
-  assert.deepEqual(movePiles("d", wide), ["s"]); // (a word no game has: the stock)
-  assert.deepEqual(movePiles("deal", wide), ["w", "s"]);
+  assert.deepEqual(touchedPiles("d", wide), ["s"]); // (a word no game has: the stock)
+  assert.deepEqual(touchedPiles("deal", wide), ["w", "s"]);
 });
 
 test("a stock dealt onto a waste heap or a talon rings both", () => {
@@ -158,13 +159,13 @@ test("a stock dealt onto a waste heap or a talon rings both", () => {
     ["s", "stock", 9],
     ["fc", "foundation", 1],
   ]);
-  assert.deepEqual(movePiles("deal", wedge), ["w", "s"]);
+  assert.deepEqual(touchedPiles("deal", wedge), ["w", "s"]);
   const shade = view("light-and-shade", [
     ["a1", "auxiliary", 1],
     ["t", "talon", 0],
     ["s", "stock", 40],
   ]);
-  assert.deepEqual(movePiles("deal", shade), ["t", "s"]);
+  assert.deepEqual(touchedPiles("deal", shade), ["t", "s"]);
 });
 
 test("a garden's deal: the stock, and the lowest row's vacancies where the game refills them", () => {
@@ -184,12 +185,12 @@ test("a garden's deal: the stock, and the lowest row's vacancies where the game 
       { rows: 2, width: 3 },
     );
   // (the stock has one card: b2 filled, c2 not)
-  assert.deepEqual(movePiles("deal", garden("labyrinth")), ["b2", "s"]);
-  assert.deepEqual(movePiles("deal", garden("blockade-ten")), ["b2", "s"]);
+  assert.deepEqual(touchedPiles("deal", garden("labyrinth")), ["b2", "s"]);
+  assert.deepEqual(touchedPiles("deal", garden("blockade-ten")), ["b2", "s"]);
   // Babette never refills: a new row, not on the board yet
-  assert.deepEqual(movePiles("deal", garden("babette")), ["s"]);
+  assert.deepEqual(touchedPiles("deal", garden("babette")), ["s"]);
   // Babette's redeal: the garden taken up into the stock, its first row laid again
-  assert.deepEqual(movePiles("redeal", garden("babette")), ["a1", "b1", "a2", "s"]);
+  assert.deepEqual(touchedPiles("redeal", garden("babette")), ["a1", "b1", "a2", "s"]);
 });
 
 test("Nestor's reserve: the reserve and the place its card is turned up in", () => {
@@ -203,9 +204,9 @@ test("Nestor's reserve: the reserve and the place its card is turned up in", () 
       ["r3", "reserve-card", 0],
       ["r4", "reserve-card", 0],
     ]);
-  assert.deepEqual(movePiles("reserve", nestor(4)), ["reserve", "r1"]);
-  assert.deepEqual(movePiles("reserve", nestor(3)), ["reserve", "r2"]);
-  assert.deepEqual(movePiles("reserve", nestor(1)), ["reserve", "r4"]);
+  assert.deepEqual(touchedPiles("reserve", nestor(4)), ["reserve", "r1"]);
+  assert.deepEqual(touchedPiles("reserve", nestor(3)), ["reserve", "r2"]);
+  assert.deepEqual(touchedPiles("reserve", nestor(1)), ["reserve", "r4"]);
 });
 
 test("the words above the board claim only the rings drawn", () => {

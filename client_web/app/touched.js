@@ -1,0 +1,144 @@
+// @ts-check
+// The piles a move moves cards from or to, on the board before it: those it names, or for
+// a word move (`deal`, `redeal`, Nestor's `reserve`) the piles the game's rules deal from
+// and to (server/engine/games/, docs/games/). Pure: the review's board rings the move
+// played and the better one with it (review.js), a game's board its hint (game.js).
+// Only what the player can see: where a card turned up from the stock goes on its own
+// (The Gate's aces and kings to their foundations) is not known before it is turned.
+
+/** @typedef {import("./types.js").Message} Message */
+
+/** @typedef {{ label: string, kind: string, cards: string[], down?: number }} Pile */
+
+/** a pile's cards, face up and face down @param {Pile} pile */
+const size = (pile) => pile.cards.length + (pile.down || 0);
+
+/** a garden's cell's row (`c3`: "3"), "" for any other pile @param {Pile} pile */
+const row = (pile) => (pile.kind === "cell" && /^[a-z]+(\d+)$/.exec(pile.label)?.[1]) || "";
+
+/** a post's full height in The Gate (docs/games/gate.md: a deal fills it back to five) */
+const POST_SIZE = 5;
+
+/**
+ * The Gate's `deal` (docs/games/gate.md): with a vacancy (an empty bar cell, a post of
+ * fewer than five cards), every vacancy filled in deal order (the left post, the bars,
+ * the right post) from the stock, then the waste heap; the Gate complete, a stock card
+ * turned onto the waste heap.
+ * @param {Pile[]} piles
+ * @returns {Pile[]}
+ */
+function gateDeal(piles) {
+  const stock = piles.find((p) => p.kind === "stock");
+  const waste = piles.find((p) => p.kind === "waste");
+  const [left, right] = piles.filter((p) => p.kind === "post");
+  const order = [left, ...piles.filter((p) => p.kind === "bar"), right].filter(Boolean);
+  const want = (/** @type {Pile} */ p) => (p.kind === "post" ? POST_SIZE : 1) - size(p);
+  if (!order.some((p) => want(p) > 0)) return [stock, waste].filter((p) => p !== undefined);
+  let fromStock = stock ? size(stock) : 0;
+  let fromWaste = waste ? size(waste) : 0;
+  /** @type {Set<Pile>} */
+  const touched = new Set();
+  for (const pile of order)
+    for (let n = want(pile); n > 0 && fromStock + fromWaste > 0; n--) {
+      touched.add(pile);
+      if (fromStock) {
+        fromStock--;
+        if (stock) touched.add(stock);
+      } else {
+        fromWaste--;
+        if (waste) touched.add(waste);
+      }
+    }
+  return [...touched];
+}
+
+/**
+ * A garden's `deal` (Babette, The Labyrinth, The Blockade: server/engine/games/grid.py):
+ * the lowest row's vacancies filled left to right from the stock, where the game refills
+ * them, else a new row laid (off the board before it: only the stock to ring).
+ * @param {Pile[]} piles
+ * @param {Message} view
+ * @param {boolean} refills
+ */
+function gardenDeal(piles, view, refills) {
+  const stock = piles.find((p) => p.kind === "stock");
+  if (!stock) return [];
+  const lowest = String(view.rows);
+  const vacant = refills ? piles.filter((p) => row(p) === lowest && !size(p)) : [];
+  return [stock, ...vacant.slice(0, size(stock))];
+}
+
+/**
+ * Babette's `redeal`: the garden taken up into the stock, and its first row laid again.
+ * @param {Pile[]} piles
+ */
+function redeal(piles) {
+  const stock = piles.find((p) => p.kind === "stock");
+  const cells = piles.filter((p) => row(p) && (size(p) || row(p) === "1"));
+  return stock ? [stock, ...cells] : cells;
+}
+
+/**
+ * A stock turned onto the pile beside it (The Wedge's waste heap, Light and Shade's talon).
+ * @param {Pile[]} piles
+ */
+function turnStock(piles) {
+  return piles.filter((p) => ["stock", "waste", "talon"].includes(p.kind));
+}
+
+/**
+ * Nestor's `reserve`: the reserve's top card turned up into the next free place of the
+ * row under it (r1 for the first of four, r4 for the last).
+ * @param {Pile[]} piles
+ */
+function turnReserve(piles) {
+  const reserve = piles.find((p) => p.kind === "reserve");
+  if (!reserve) return [];
+  const slots = piles.filter((p) => p.kind === "reserve-card");
+  const slot = slots[slots.length - size(reserve)];
+  return slot ? [reserve, slot] : [reserve];
+}
+
+/**
+ * The word moves (a move that names no pile), by game, and the piles each moves cards
+ * from and to, given the board before it (server/engine/games/, docs/games/).
+ * @type {Record<string, Record<string, (piles: Pile[], view: Message) => Pile[]>>}
+ */
+const WORDS = {
+  gate: { deal: gateDeal },
+  "gate-narrow": { deal: gateDeal },
+  babette: { deal: (piles, view) => gardenDeal(piles, view, false), redeal },
+  labyrinth: { deal: (piles, view) => gardenDeal(piles, view, true) },
+  blockade: { deal: (piles, view) => gardenDeal(piles, view, true) },
+  "blockade-ten": { deal: (piles, view) => gardenDeal(piles, view, true) },
+  wedge: { deal: turnStock },
+  "light-and-shade": { deal: turnStock },
+  nestor: { reserve: turnReserve },
+};
+
+/**
+ * The piles of `view` (the board before the move) that `move` moves cards from or to:
+ * those it names (`j3>d`: j3, and d if a pile is so named; `1+7`: both), or for a word
+ * (`deal`, `redeal`, Nestor's `reserve`) the piles it deals from and to (The Gate's stock
+ * and waste heap, or the vacancies it fills; another game's word, the stock). Labels
+ * of piles on the board only: none where nothing can be ringed.
+ * @param {unknown} move
+ * @param {Message | null | undefined} view
+ * @returns {string[]}
+ */
+export function touchedPiles(move, view) {
+  if (typeof move !== "string" || !move || !view || !Array.isArray(view.piles)) return [];
+  /** @type {Pile[]} */
+  const piles = view.piles;
+  const labels = new Set(piles.map((p) => p.label));
+  if (!/[>:+]/.test(move)) {
+    const word = (WORDS[view.game] || {})[move];
+    if (word) {
+      const moved = new Set(word(piles, view));
+      return piles.filter((p) => moved.has(p)).map((p) => p.label); // (in the board's order)
+    }
+    // (a word of a game not listed: at least the stock it deals from)
+    if (!labels.has(move)) return piles.filter((p) => p.kind === "stock").map((p) => p.label);
+  }
+  return [...new Set(move.split(/[>:+]/).filter((label) => labels.has(label)))];
+}
