@@ -260,7 +260,7 @@ def build(image: str) -> str:
 IMAGE_CONTENTS = (
     "python -m pip --version >/dev/null 2>&1 || echo no-pip; "
     "command -v patience-race >/dev/null || echo no-client; "
-    "ls /opt/patience/lib/python3.11/site-packages/client_cli/rules/gate.txt >/dev/null "
+    "ls /opt/patience/lib/python3.11/site-packages/rulebook/pages/gate.txt >/dev/null "
     "&& echo rules"
 )
 

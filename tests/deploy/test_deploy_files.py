@@ -282,3 +282,78 @@ def test_the_runtime_image_has_no_pip() -> None:
     runtime = (DEPLOY / "Dockerfile").read_text().split("\nFROM ")[-1]
     assert "python -m pip uninstall --yes pip setuptools wheel" in runtime
     assert "! python -m pip --version" in runtime
+
+
+def ignored_by_docker(path: str, patterns: list[str]) -> bool:
+    """Whether Docker leaves ``path`` (a file's, from the build context's root) out of the
+    context: the last of ``.dockerignore``'s patterns that matches it or a folder above
+    it decides, a ``!`` one letting it back in (moby's patternmatcher; ``*`` within one
+    name, ``**`` across folders)."""
+
+    def matches(pattern: str, name: str) -> bool:
+        parts = re.split(r"(\*\*/?|\*|\?)", pattern)
+        regex = "".join(
+            ".*"
+            if p.startswith("**")
+            else "[^/]*"
+            if p == "*"
+            else "[^/]"
+            if p == "?"
+            else re.escape(p)
+            for p in parts
+        )
+        return re.fullmatch(regex, name) is not None
+
+    steps = path.split("/")
+    left_out = False
+    for line in patterns:
+        negated = line.startswith("!")
+        pattern = line[1:] if negated else line
+        above = ("/".join(steps[: n + 1]) for n in range(len(steps)))
+        if any(matches(pattern.strip("/"), name) for name in above):
+            left_out = not negated
+    return left_out
+
+
+def test_what_the_image_copies_is_in_its_build_context() -> None:
+    """Every file the Dockerfile copies from the build context reaches it: ``.dockerignore``
+    leaves everything out but what it lets back in, and the rules pages' package was
+    once copied (``COPY rulebook``) but never let in, so no image could be built."""
+    patterns = [
+        line.strip()
+        for line in (ROOT / ".dockerignore").read_text().splitlines()
+        if line.strip() and not line.startswith("#")
+    ]
+    # (the forms the matcher knows: no character classes, escapes or spaces)
+    assert all(re.fullmatch(r"!?[\w*./-]+", p) for p in patterns), patterns
+    tracked = subprocess.run(
+        ["git", "ls-files"], cwd=ROOT, capture_output=True, text=True, check=True
+    ).stdout.split()
+    # (the matcher's own cases: as Docker reads them)
+    assert ignored_by_docker("x/a.py", ["*"]) and not ignored_by_docker("x/a.py", ["*", "!x"])
+    assert ignored_by_docker("x/y/__pycache__/a.pyc", ["**/__pycache__"])
+    assert not ignored_by_docker("x/y.py", ["*.py/z"])
+    sources = []
+    for line in (DEPLOY / "Dockerfile").read_text().splitlines():
+        words = line.split()
+        if words[:1] == ["COPY"] and not any(w.startswith("--from") for w in words):
+            sources += [w for w in words[1:-1] if not w.startswith("--")]
+    assert "rulebook" in sources and "server" in sources
+    for source in sources:
+        files = [f for f in tracked if f == source or f.startswith(source.rstrip("/") + "/")]
+        assert files, f"COPY {source}: no such file in the checkout"
+        left_out = [f for f in files if ignored_by_docker(f, patterns)]
+        assert not left_out, f"COPY {source}: .dockerignore leaves out {left_out[:3]}"
+
+
+def test_the_image_check_looks_for_the_rules_pages_where_the_image_has_them() -> None:
+    """``make deploy-check`` asks the built image for a rules page at the path the
+    ``rulebook`` package installs it to: it asked for the terminal client's old copy
+    (``client_cli/rules``), which the image never has, so the check failed any image."""
+    from deploy.check import IMAGE_CONTENTS
+
+    found = re.search(r"site-packages/(\S+)", IMAGE_CONTENTS)
+    assert found, IMAGE_CONTENTS
+    installed = found.group(1)
+    assert (ROOT / installed).is_file(), installed
+    assert installed.split("/")[0] == "rulebook"
