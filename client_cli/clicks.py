@@ -65,7 +65,8 @@ def hit_at(hits: Sequence[Hit], line: int, column: int) -> Hit | None:
     return None
 
 
-#: the kinds of pile a click on deals (when a word move such as ``deal`` is legal)
+#: the kinds of pile a click on deals (when a word move such as ``deal`` is legal; the
+#: talon only when no move starts from it)
 STOCK_KINDS = frozenset({"stock", "talon"})
 
 
@@ -92,7 +93,9 @@ def click(
     if picked is None:
         if label in legal:  # a pile named as its own move (Nestor's reserve)
             return Action("move", label), None
-        if kinds.get(label) in STOCK_KINDS and words:
+        kind = kinds.get(label)
+        # (the talon deals too, but not over a card of its own that can be played)
+        if kind in STOCK_KINDS and words and (kind == "stock" or not candidates(label, legal)):
             return Action("move", words[0]), None
         if not candidates(label, legal):
             return Action("say", note=f"no legal move starts at {label}"), None

@@ -12,7 +12,8 @@
  * @typedef {{ move?: string, note?: string, picked: string | null, choices?: string[] }} Click
  */
 
-// the kinds a click on deals, when a word move such as `deal` is legal
+// the kinds a click on deals, when a word move such as `deal` is legal (the talon only
+// when no move starts from it)
 const STOCK_KINDS = new Set(["stock", "talon"]);
 
 /**
@@ -77,8 +78,10 @@ export function click(picked, label, legal, kinds, verb = "tap") {
   const words = legal.filter(isWord);
   if (picked === null) {
     if (legal.includes(label)) return { move: label, picked: null };
-    if (STOCK_KINDS.has(kinds[label]) && words.length) return { move: words[0], picked: null };
     const options = candidates(label, legal);
+    // (the talon deals too, but not over a card of its own that can be played)
+    if (STOCK_KINDS.has(kinds[label]) && words.length && (kinds[label] === "stock" || !options.length))
+      return { move: words[0], picked: null };
     if (!options.length) return { note: `no legal move starts at ${label}`, picked: null };
     const pair = options.some((m) => m.includes("+"));
     if (options.length === 1 && !pair && !options[0].includes(">")) return { move: options[0], picked: null };
