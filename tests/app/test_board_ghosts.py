@@ -53,6 +53,9 @@ async def test_practice_races_those_followed_then_the_leaders(server: Running) -
     assert len(result["table"]) == GHOSTS + 1
     assert sorted(e["rank"] for e in result["table"]) == list(range(1, GHOSTS + 2))
     assert [e["player"] for e in result["table"] if not e["ghost"]] == ["dee"]
+    # (when a ghost's player started the day's deal is not told; dee's start is hers)
+    assert [e["taken_ms"] for e in result["table"] if e["ghost"]] == [0] * GHOSTS
+    assert result["you"]["taken_ms"] > 0
 
 
 async def test_practice_without_ghosts_asked_has_none(server: Running) -> None:

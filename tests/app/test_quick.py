@@ -121,6 +121,7 @@ async def test_a_lone_player_races_ghosts_of_a_recorded_race(settings: Settings)
         assert sorted(e["player"] for e in result["table"]) == ["ann", "bob", "cat"]
         assert result["rank"] in (1, 2, 3) and result["beaten"] == 3 - result["rank"]
         assert result["you"]["status"] == "resigned"
+        assert [e["taken_ms"] for e in result["table"] if e["ghost"]] == [0, 0]
         # raced once: never again; with no other race recorded, a fresh deal alone
         await cat.call("quick", game=GAME)
         server.clock.advance(20)
