@@ -31,7 +31,8 @@
     patience-race review ID                  where a finished game was lost (a daily's:
                                              after the day's reset)
     patience-race challenge ID               race a challenge's ghost (ID, or its link)
-    patience-race challenge --replay ID      race a replay's ghost ("race this")
+    patience-race challenge --replay ID      race a replay's ghost ("race this": ID, or its
+                                             link)
     patience-race challenges                 your challenges, and who raced them
     patience-race name [NEW]                 the name you race under; NEW changes it
     patience-race profile [NAME]             your ratings at each game (NAME: another's);
@@ -417,10 +418,13 @@ def parser() -> argparse.ArgumentParser:
         parents=[common],
         help="race a challenge's ghost: a finished game, on the same deal",
         description="ID: a challenge's id, or its link (http://HOST/c/ID). --replay ID: race "
-        "the ghost of a replay instead (a race's, a solo game's, a past daily's).",
+        "the ghost of a replay instead (a race's, a solo game's, a past daily's), by its id "
+        "or its link (http://HOST/replay/ID).",
     )
     challenge.add_argument("id", nargs="?", metavar="ID", help="a challenge id, or its link")
-    challenge.add_argument("--replay", metavar="ID", help="race this replay's ghost")
+    challenge.add_argument(
+        "--replay", metavar="ID", help="race this replay's ghost (its id, or its link)"
+    )
     sub.add_parser(
         "challenges", parents=[common], help="your challenges, and who raced them (signs in)"
     )
@@ -454,8 +458,10 @@ def linked(args: argparse.Namespace) -> str | None:
     was."""
     if args.command == "race" and args.race in ("join", "watch"):
         return linked_server(args.code)
-    if args.command == "challenge":
-        return linked_server(args.id)
+    if args.command == "challenge":  # (a replay's, without the browser's #replay=ID)
+        return linked_server(
+            args.id if args.id is not None else (args.replay or "").partition("#")[0]
+        )
     if args.command == "group" and args.action == "join" and args.words:
         return linked_server(args.words[0])
     if args.command == "replay":  # (its address, without the browser's #replay=ID)
@@ -509,6 +515,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args.ascii = getattr(args, "ascii", False)
     if args.command == "replay":
         args.id = replay_id(args.id)  # (a link's server taken above)
+    if args.command == "challenge" and args.replay is not None:
+        args.replay = replay_id(args.replay)
     name = args.command + (f" {args.race}" if args.command == "race" else "")
     missing = missing_packages()
     if missing:

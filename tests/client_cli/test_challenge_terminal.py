@@ -320,7 +320,9 @@ def test_racing_ones_own_replay_shows_its_challenge_to_send(
             await client.close()
 
     gid = asyncio.run(solo_id())
-    own = start(terminals, server_process, config, "challenge", "--replay", gid)
+    # (the replay's link, as its page shows it: its id, and the server it names)
+    link = f"http://127.0.0.1:{server_process.port}/replay/{gid}"
+    own = start(terminals, server_process, config, "challenge", "--replay", link)
     own.wait_for(LINK.format(port=server_process.port))
     own.wait_for(r"Your challenge: ann's game of The Gate \(a solo game\): resigned")
     assert own.exit_code() == 0

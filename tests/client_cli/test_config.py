@@ -78,6 +78,8 @@ def test_a_link_given_for_a_room_a_challenge_or_a_group_names_its_server() -> No
     assert server("race", "join", "http://h:1/r/K7PQ2M") == "ws://h:1"
     assert server("race", "watch", "https://race.example/r/K7PQ2M") == "wss://race.example"
     assert server("challenge", "http://h:1/c/ua5j4vekfxk6uogy") == "ws://h:1"
+    assert server("challenge", "--replay", "http://h:1/replay/6a7b580f7008c0f8") == "ws://h:1"
+    assert server("challenge", "--replay", "https://h/play#replay=ab12") == "wss://h"
     assert server("group", "join", "http://h:1/g/k3v9xq2mab?k=Zm9v") == "ws://h:1"
     # a code alone, or another command, names none
     assert server("race", "join", "K7PQ2M") is None
