@@ -153,6 +153,19 @@ export function pileName(p) {
 }
 
 /**
+ * What a pile can do now, said after its name (its description): a pile a legal move
+ * starts from "can move"; once one is picked, a pile its moves go to "can take from t2"
+ * (a pair's other half "pairs with 3"); "" for any other. The drawing's lit labels and
+ * outlines say it to the eye.
+ * @param {string} label
+ * @param {{ playable: boolean, target: boolean, picked: string | null, pairs: boolean }} state
+ */
+export function pileState(label, { playable, target, picked, pairs }) {
+  if (target && picked !== null && picked !== label) return pairs ? `pairs with ${picked}` : `can take from ${picked}`;
+  return playable ? "can move" : "";
+}
+
+/**
  * The pile `target` is on (the pile itself or something in it) and its label, or null.
  * @param {EventTarget | null} target
  * @returns {{ pile: HTMLElement, label: string } | null}
@@ -219,6 +232,8 @@ export function drawBoard(root, view, state) {
   const { cw, ch, step, tight, keep } = size;
   const playable = new Set(state.legal.flatMap(movePiles));
   const lit = state.picked ? targets(state.picked, state.legal, piles) : new Set();
+  const picked = state.picked;
+  const pairs = picked !== null && state.legal.some((m) => m.includes("+") && movePiles(m).includes(picked));
   const marks = new Map();
   for (const field of MARKING_FIELDS) if (typeof view[field] === "string") marks.set(view[field], field);
   // a covered row's labels go in its cards' top right corners: under the corner's rank and
@@ -253,13 +268,19 @@ export function drawBoard(root, view, state) {
     else if (!row.outer && (below || !row.covered)) classes.push("label-below");
     const onPath = path.get(p.label);
     if (onPath) classes.push("on-path");
+    // (what it can do now, its description: its name stays what is on it)
+    const can = state.still
+      ? ""
+      : pileState(p.label, { playable: playable.has(p.label), target: lit.has(p.label), picked, pairs });
     const pile = h("div", {
       class: classes.join(" "),
       dataset: { label: p.label, pile: p.label },
       role: state.still ? null : "button",
       tabindex: state.still ? null : 0,
       "aria-pressed": state.picked === p.label ? "true" : null,
+      "aria-describedby": can ? `can-${p.label}` : null,
     });
+    if (can) pile.append(h("span", { class: "spoken", id: `can-${p.label}`, "aria-hidden": "true" }, can));
     // its name from its content: the words below, read out; what is drawn is hidden from
     // screen readers (a name given by aria-label would not hold the label seen on the pile)
     pile.append(

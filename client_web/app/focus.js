@@ -23,13 +23,52 @@ export function focusKey(node) {
   return null;
 }
 
+/** what can take the focus: a control, a link, or anything given a tabindex */
+const CONTROLS = "a[href], button, input, select, textarea, summary, [tabindex]";
+
 /**
- * Whether `node` can take the focus now (drawn, not disabled).
+ * Whether `node` can take the focus now (drawn, not disabled, a control or given a
+ * tabindex: a game over's pile, no button now, cannot).
  * @param {Element | null | undefined} node
  * @returns {node is HTMLElement}
  */
 function focusable(node) {
-  return node instanceof HTMLElement && node.isConnected && !node.matches(":disabled, [hidden]");
+  return (
+    node instanceof HTMLElement && node.isConnected && node.matches(CONTROLS) && !node.matches(":disabled, [hidden]")
+  );
+}
+
+/**
+ * What finds again, after a redraw, each control that comes after the focused one in
+ * `root` (a button gone or disabled hands the focus to the next: `firstFound`); none
+ * where the focus is not in `root`.
+ * @param {Element} root
+ * @returns {string[]}
+ */
+export function nextKeys(root) {
+  const held = document.activeElement;
+  if (!(held instanceof HTMLElement) || !root.contains(held)) return [];
+  /** @type {string[]} */
+  const keys = [];
+  for (const node of root.querySelectorAll(CONTROLS)) {
+    const key = held.compareDocumentPosition(node) & Node.DOCUMENT_POSITION_FOLLOWING ? focusKey(node) : null;
+    if (key && !keys.includes(key)) keys.push(key);
+  }
+  return keys;
+}
+
+/**
+ * The first of `keys` (`nextKeys`) that finds a control in `root` able to take the focus.
+ * @param {Element} root
+ * @param {string[]} keys
+ * @returns {HTMLElement | null}
+ */
+export function firstFound(root, keys) {
+  for (const key of keys) {
+    const node = root.querySelector(key);
+    if (focusable(node)) return node;
+  }
+  return null;
 }
 
 /**
@@ -80,6 +119,20 @@ export function setText(node, text) {
   if (node.textContent === text) return false;
   node.textContent = text;
   return true;
+}
+
+/**
+ * Say `text` in a live region: as `setText`, but where `again` (a new event: the second
+ * pair of 8s taken off) and its words are those it says already, said again (a space no
+ * one hears added or taken away: the same text is no change, and went unheard).
+ * @param {Node} node
+ * @param {string} text
+ * @param {boolean} [again]
+ */
+export function say(node, text, again = false) {
+  const now = node.textContent || "";
+  if (again && text && now.replace(/\u00a0$/, "") === text) text = now.endsWith("\u00a0") ? text : `${text}\u00a0`;
+  return setText(node, text);
 }
 
 /**

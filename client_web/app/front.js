@@ -38,6 +38,24 @@ import { servedName } from "./title.js";
  */
 
 /**
+ * A screen shown in `main` in place of the one that had the focus (Play, New deal, the
+ * name form sent: the focus went with it, to <body>): a game's first pile a move starts
+ * from (its `focusStart`), else the screen's first heading, made able to take it.
+ * @param {HTMLElement} main
+ * @param {Screen} screen
+ */
+export function focusStart(main, screen) {
+  if (main.contains(document.activeElement)) return;
+  const game = /** @type {{ focusStart?: () => void }} */ (screen);
+  if (game.focusStart) game.focusStart();
+  if (main.contains(document.activeElement)) return;
+  const heading = screen.root.querySelector("h1, h2, [role=heading]");
+  if (!(heading instanceof HTMLElement)) return;
+  if (!heading.hasAttribute("tabindex")) heading.tabIndex = -1;
+  heading.focus({ preventScroll: true });
+}
+
+/**
  * What a tab signed out (`signed_out`) shows in place of its screen: where the player
  * went, in words, and the way back (a reload: this connection is closed for good).
  * @param {Message} event

@@ -14,6 +14,8 @@
 
 import { BoxWatch, button, clock, count, h, replace, replaceKeeping, resignQuestion, statusText } from "./dom.js";
 import { drawBoard, easeHeight, pileAt, pilesOf } from "./board.js";
+import { Dragging } from "./drag.js";
+import { hintSaid, homeSaid, moveSaid, undoSaid } from "./spoken.js";
 import { click, isWord } from "./clicks.js";
 import { challengeMaker } from "./share.js";
 import { cardsMove } from "./motion.js";
@@ -22,7 +24,7 @@ import { reviewBox } from "./review.js";
 import { touchedPiles } from "./touched.js";
 import { ServerError, errorText } from "./link.js";
 import { cardWords } from "./cards.js";
-import { arrowToPile, holdFocus, liveRegion, setText } from "./focus.js";
+import { arrowToPile, firstFound, holdFocus, liveRegion, nextKeys, say } from "./focus.js";
 import { shortcutsHelp } from "./shortcuts.js";
 import { focusChoice, statusLine } from "./choices.js";
 import { placeControls } from "./sides.js";
@@ -53,12 +55,6 @@ import { placeControls } from "./sides.js";
  *   (it would tell the order of the stock; the server refuses it)
  * @property {() => boolean} [racing] a race's game whose race is still on: reviewed once it
  *   ends (the server refuses it before: its deal is still being raced)
- */
-
-/**
- * A pile being dragged: where from (its label, the pointer's start), and the copy of its
- * top card that follows the pointer once it has moved.
- * @typedef {{ from: string, x: number, y: number, ghost: HTMLElement | null, pile: HTMLElement }} Drag
  */
 
 /** the longest move the server reads (protocol.md, `move`) */
@@ -112,6 +108,13 @@ export class GameScreen {
     this.hinted = null;
     /** @type {string | null} the end the live region has said (a game over's status) */
     this.saidEnd = null;
+    /**
+     * what the live region says of the last action (a move, an undo, the cards sent home, a
+     * hint: spoken.js), while the status line says what it said then (`note`); `fresh`
+     * until the draw after it has said it
+     * @type {{ text: string, note: string, fresh: boolean } | null}
+     */
+    this.said = null;
     /** @type {HTMLElement | undefined} the shortcuts' help, made at the first draw */
     this.keysHelp = undefined;
     this.take(snap);
@@ -122,18 +125,17 @@ export class GameScreen {
     this.root.append(this.live);
     this.keys = (/** @type {KeyboardEvent} */ event) => this.key(event);
     document.addEventListener("keydown", this.keys);
-    /** @type {Drag | null} */
-    this.drag = null;
+    this.dragging = new Dragging(); // (drag.js: a pile dragged onto another)
     this.dragged = false; // a drop just made a move: the click that follows is no pick
     this.boardBox = h("div", {
       class: "board-box",
-      onpointerdown: (/** @type {PointerEvent} */ e) => this.pointerDown(e),
-      onpointerup: (/** @type {PointerEvent} */ e) => this.pointerUp(e),
-      onpointermove: (/** @type {PointerEvent} */ e) => this.pointerMove(e),
-      onpointercancel: () => {
-        if (this.drag && this.drag.ghost) this.drag.ghost.remove();
-        this.drag = null;
+      onpointerdown: (/** @type {PointerEvent} */ e) => this.dragging.down(e, this.over),
+      onpointerup: (/** @type {PointerEvent} */ e) => {
+        const dropped = this.dragging.up(e);
+        if (dropped) this.drop(dropped.from, dropped.to);
       },
+      onpointermove: (/** @type {PointerEvent} */ e) => this.dragging.move(e),
+      onpointercancel: () => this.dragging.cancel(),
       onclick: (/** @type {MouseEvent} */ e) => {
         if (this.dragged) {
           this.dragged = false;
@@ -244,20 +246,25 @@ export class GameScreen {
     this.busy = true;
     this.hinted = null;
     this.choices = [];
+    this.said = null;
+    const before = this.view;
+    /** @type {string | null} what the action did, in words (the status line keeps the notation) */
+    let said = null;
     try {
       const reply = await this.app.link.request(kind, { game: this.id, ...fields });
       if (kind === "hint") {
         this.hinted = reply.move;
         this.note = reply.move ? `hint: ${reply.move}: ${reply.reason}` : "no hint: no move is legal";
+        said = hintSaid(reply.move, reply.reason, this.view);
       } else {
         this.take(reply);
-        this.note =
-          kind === "homed" || kind === "home"
-            ? reply.moves.length
-              ? `home: ${reply.moves.join(" ")}`
-              : "no card can go home"
-            : "";
-        if (reply.error) this.note = reply.error.message;
+        const moves = Array.isArray(reply.moves) ? reply.moves.map(String) : [];
+        this.note = kind === "home" ? (moves.length ? `home: ${moves.join(" ")}` : "no card can go home") : "";
+        const move = String(reply.move ?? fields.move ?? "");
+        if (kind === "home") said = homeSaid(moves, before, this.view);
+        else if (kind === "move") said = moveSaid(move, before, this.view);
+        else if (kind === "undo") said = undoSaid(move, before, this.view);
+        if (reply.error) [this.note, said] = [reply.error.message, null];
       }
     } catch (error) {
       this.note = (why && why(error)) || errorText(error);
@@ -265,6 +272,7 @@ export class GameScreen {
       this.busy = false;
     }
     this.picked = null;
+    if (said !== null) this.said = { text: said, note: this.note, fresh: true };
     this.draw();
     if (this.over && this.opts.onOver) this.opts.onOver(this.status);
   }
@@ -318,6 +326,7 @@ export class GameScreen {
     // (a mouse clicks, a finger taps, a keyboard Tabs and Enters: the note says which)
     const from = this.picked;
     const result = click(from, label, this.legal, this.kinds(), verb);
+    this.said = null;
     this.picked = result.picked;
     this.note = result.note || "";
     this.choices = result.choices || [];
@@ -334,6 +343,7 @@ export class GameScreen {
     if (!this.root.isConnected || event.ctrlKey || event.metaKey || event.altKey) return;
     const typing = event.target instanceof HTMLInputElement;
     if (event.key === "Escape") {
+      this.said = null;
       this.picked = null;
       this.note = "";
       this.choices = [];
@@ -366,47 +376,19 @@ export class GameScreen {
     return this.opts.hints !== false;
   }
 
-  /** @param {PointerEvent} event */
-  pointerDown(event) {
-    const at = pileAt(event.target);
-    if (!at || this.over || event.button > 0) return;
-    this.drag = { from: at.label, x: event.clientX, y: event.clientY, ghost: null, pile: at.pile };
-  }
-
-  // while a pile is dragged, a copy of its top card follows the pointer
-  /** @param {PointerEvent} event */
-  pointerMove(event) {
-    const drag = this.drag;
-    if (!drag || (!drag.ghost && Math.hypot(event.clientX - drag.x, event.clientY - drag.y) < 8)) return;
-    if (!drag.ghost) {
-      const top = drag.pile.querySelector(".card:last-of-type");
-      if (!top) return;
-      const ghost = /** @type {HTMLElement} */ (top.cloneNode(true));
-      ghost.classList.add("ghost");
-      ghost.style.setProperty("--cw", getComputedStyle(drag.pile).getPropertyValue("width"));
-      ghost.style.setProperty("--ch", `${top.getBoundingClientRect().height}px`);
-      document.body.append(ghost);
-      drag.ghost = ghost;
-    }
-    drag.ghost.style.left = `${event.clientX - 10}px`;
-    drag.ghost.style.top = `${event.clientY - 10}px`;
-  }
-
-  /** @param {PointerEvent} event */
-  pointerUp(event) {
-    const drag = this.drag;
-    this.drag = null;
-    if (drag && drag.ghost) drag.ghost.remove();
-    if (!drag || Math.hypot(event.clientX - drag.x, event.clientY - drag.y) < 8) return;
-    const under = document.elementFromPoint(event.clientX, event.clientY);
-    const at = pileAt(under);
-    if (!at || at.label === drag.from) return;
+  /**
+   * Pile `from` dragged onto pile `to` (drag.js): as a click on each.
+   * @param {string} from
+   * @param {string} to
+   */
+  drop(from, to) {
     this.dragged = true; // the click that follows this drop is not a pick
     this.picked = null;
-    const first = click(null, drag.from, this.legal, this.kinds());
+    this.said = null;
+    const first = click(null, from, this.legal, this.kinds());
     if (first.move) return this.move(first.move);
-    const second = click(drag.from, at.label, this.legal, this.kinds());
-    if (second.move) this.pairMove(second.move, drag.from, at.label);
+    const second = click(from, to, this.legal, this.kinds());
+    if (second.move) this.pairMove(second.move, from, to);
     else {
       this.note = second.note || "";
       this.choices = second.choices || [];
@@ -418,6 +400,7 @@ export class GameScreen {
     // taking the screen apart drops the focus (from the move box as soon as the dock is
     // made anew): the pile, the box or the button that had it gets it back
     const focusBack = holdFocus(this.root);
+    const later = nextKeys(this.root); // (the controls after the one focused)
     const app = this.app;
     const info = app.game(this.rules);
     const v = this.view;
@@ -517,12 +500,16 @@ export class GameScreen {
     const noted = this.over && !this.note ? null : note;
     replaceKeeping(this.root, this.live, extra, head, boardBox, lost, noted, actions, dock);
     this.drawBoard();
-    // (a button gone: the next one, or a game over's heading)
-    focusBack(() => (this.over ? title : controls.querySelector("button:enabled")));
-    // the end said once, as the game turns to it (a game over's notes after it, alone)
+    // (a button gone or disabled: the next one, or a game over's heading)
+    focusBack(() => (this.over ? title : firstFound(this.root, later) || controls.querySelector("button:enabled")));
+    // the end said once, as the game turns to it (a game over's notes after it, alone),
+    // after the move that ended it; else what the last action did, or the status line
     const ending = this.over && this.saidEnd !== this.status ? `Game over: ${status}.${lostText(this.lost)}` : "";
     this.saidEnd = this.over ? this.status : null;
-    setText(this.live, [ending, words].filter(Boolean).join(" "));
+    const said = this.said && this.said.note === this.note ? this.said : null;
+    const told = ending ? [said && said.fresh ? `${said.text}.` : "", ending, words] : [said ? said.text : words];
+    say(this.live, told.filter(Boolean).join(" "), Boolean(said && said.fresh));
+    if (said) said.fresh = false;
     settle();
     ended(this.root, this.status);
     clearInterval(this.ticker);

@@ -1,0 +1,155 @@
+// What a move did, in words (app/spoken.js), from the boards before and after it, and a
+// pile's state after its name (app/board.js pileState).
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+
+import { hintSaid, homeSaid, moveSaid, undoSaid } from "../app/spoken.js";
+import { pileState } from "../app/board.js";
+
+/**
+ * A view of `game` with these piles: [label, kind, cards, down].
+ * @param {string} game
+ * @param {[string, string, string[], number?][]} piles
+ */
+const view = (game, piles) => ({
+  game,
+  piles: piles.map(([label, kind, cards, down = 0]) => ({ label, kind, x: 0, y: 0, fan: "down", cards, down })),
+});
+
+test("a card moved from one pile to another, in words", () => {
+  const before = view("light-and-shade", [
+    ["t", "talon", ["KC", "5D"]],
+    ["a1", "auxiliary", ["7C", "6H"]],
+  ]);
+  const after = view("light-and-shade", [
+    ["t", "talon", ["KC"]],
+    ["a1", "auxiliary", ["7C", "6H", "5D"]],
+  ]);
+  assert.equal(moveSaid("t>a1", before, after), "5 of diamonds from t to a1");
+  assert.equal(undoSaid("t>a1", after, before), "undone: 5 of diamonds from t to a1");
+  assert.equal(hintSaid("t>a1", "frees a space", before), "hint: 5 of diamonds from t to a1: frees a space");
+});
+
+test("a run moved whole is named by its first card, the cards on it counted", () => {
+  const before = view("gate", [
+    ["t1", "bar", ["9S", "8D", "7C"]],
+    ["b2", "bar", ["TH"]],
+  ]);
+  const after = view("gate", [
+    ["t1", "bar", []],
+    ["b2", "bar", ["TH", "9S", "8D", "7C"]],
+  ]);
+  assert.equal(moveSaid("t1>b2", before, after), "9 of spades and the 2 cards on it from t1 to b2");
+  // a hint, with no board after it: the run down to the card one rank below b2's
+  assert.equal(
+    hintSaid("t1>b2", "frees a space", before),
+    "hint: 9 of spades and the 2 cards on it from t1 to b2: frees a space",
+  );
+  // into a space: the whole pile (The Blockade's: the run of its suit on top)
+  const space = view("gate", [
+    ["t1", "bar", ["9S", "8D"]],
+    ["b2", "bar", []],
+  ]);
+  assert.equal(hintSaid("t1>b2", null, space), "hint: 9 of spades and 8 of diamonds from t1 to b2");
+  const blockade = view("blockade", [
+    ["a1", "cell", ["KD", "9S", "8S"]],
+    ["b1", "cell", []],
+  ]);
+  assert.equal(hintSaid("a1>b1", null, blockade), "hint: 9 of spades and 8 of spades from a1 to b1");
+  assert.equal(hintSaid("a1:1>b1", null, blockade), "hint: 8 of spades from a1 to b1");
+});
+
+test("home: the foundation, by its way where it has one, and the cards that went home on their own", () => {
+  const before = view("gate", [
+    ["t1", "bar", ["AS", "2D"]],
+    ["l", "post", ["3C"]],
+    ["fd", "foundation", ["AD"]],
+    ["fs", "foundation", []],
+  ]);
+  const after = view("gate", [
+    ["t1", "bar", []],
+    ["l", "post", ["3C"]],
+    ["fd", "foundation", ["AD", "2D"]],
+    ["fs", "foundation", ["AS"]],
+  ]);
+  assert.equal(moveSaid("t1>f", before, after), "2 of diamonds from t1 to the foundation; also home: ace of spades");
+  assert.equal(undoSaid("t1>f", after, before), "undone: 2 of diamonds from t1 to the foundation");
+  assert.equal(homeSaid(["t1>f"], before, after), "home: 2 of diamonds, ace of spades");
+  assert.equal(homeSaid([], before, before), "no card can go home");
+  const up = view("labyrinth", [
+    ["c3", "cell", ["2C"]],
+    ["uc", "foundation-up", ["AC"]],
+    ["ud", "foundation-up", ["AD"]],
+  ]);
+  const upAfter = view("labyrinth", [
+    ["c3", "cell", []],
+    ["uc", "foundation-up", ["AC", "2C"]],
+    ["ud", "foundation-up", ["AD"]],
+  ]);
+  assert.equal(moveSaid("c3>u", up, upAfter), "2 of clubs from c3 to the foundation, clubs up");
+  assert.equal(
+    hintSaid("c3>u", "moves a card home", up),
+    "hint: 2 of clubs from c3 to the foundation, clubs up: moves a card home",
+  );
+});
+
+test("a pair taken off, by its rank", () => {
+  const before = view("nestor", [
+    ["3", "column", ["2C", "8H"]],
+    ["7", "column", ["8C"]],
+    ["r1", "reserve-card", ["QS"]],
+    ["x", "discard", []],
+  ]);
+  const after = view("nestor", [
+    ["3", "column", ["2C"]],
+    ["7", "column", []],
+    ["r1", "reserve-card", ["QS"]],
+    ["x", "discard", ["8H", "8C"]],
+  ]);
+  assert.equal(moveSaid("3+7", before, after), "pair of 8s off");
+  assert.equal(undoSaid("3+7", after, before), "undone: pair of 8s off");
+  assert.equal(
+    hintSaid("3+7", "pairs off two 8s", before),
+    "hint: 8 of hearts at 3 and 8 of clubs at 7: pairs off two 8s",
+  );
+  assert.equal(moveSaid("3+r1", before, before), "8 of hearts and queen of spades off");
+});
+
+test("a word move: the cards turned up and where, what is left, never a face-down card", () => {
+  const before = view("wedge", [
+    ["w", "waste", ["9C"]],
+    ["s", "stock", [], 24],
+  ]);
+  const after = view("wedge", [
+    ["w", "waste", ["9C", "5H"]],
+    ["s", "stock", [], 23],
+  ]);
+  assert.equal(moveSaid("deal", before, after), "dealt: 5 of hearts to w; stock 23 left");
+  const reserve = view("nestor", [
+    ["reserve", "reserve", [], 4],
+    ["r1", "reserve-card", []],
+  ]);
+  const turned = view("nestor", [
+    ["reserve", "reserve", [], 3],
+    ["r1", "reserve-card", ["5S"]],
+  ]);
+  assert.equal(moveSaid("reserve", reserve, turned), "turned up: 5 of spades to r1; reserve 3 left");
+  // a new row of a garden: counted
+  const row = (/** @type {number} */ n) => [...Array(8)].map((_, i) => [`${"abcdefgh"[i]}${n}`, "cell", ["2S"]]);
+  const garden = view("babette", [["s", "stock", [], 8], .../** @type {any} */ (row(1))]);
+  const more = view("babette", [["s", "stock", [], 0], ...row(1), .../** @type {any} */ (row(2))]);
+  assert.equal(moveSaid("deal", garden, more), "dealt: 8 cards to 8 piles; stock empty");
+  assert.equal(undoSaid("redeal", more, garden), "undone: redeal");
+  assert.equal(hintSaid("deal", "deals from the stock", garden), "hint: deal: deals from the stock");
+  assert.equal(hintSaid(null, null, garden), "no hint: no move is legal");
+});
+
+test("a pile's state, said after its name", () => {
+  const none = { playable: false, target: false, picked: null, pairs: false };
+  assert.equal(pileState("t1", none), "");
+  assert.equal(pileState("t1", { ...none, playable: true }), "can move");
+  assert.equal(pileState("t4", { ...none, target: true, picked: "t2" }), "can take from t2");
+  assert.equal(pileState("7", { playable: true, target: true, picked: "3", pairs: true }), "pairs with 3");
+  assert.equal(pileState("t2", { ...none, playable: true, target: true, picked: "t2" }), "can move");
+});
