@@ -233,3 +233,29 @@ async def test_a_match_s_room_whose_news_was_lost_is_taken_up(settings: Settings
         told = await ann.event("quick_matched", timeout=5)
         assert told["code"] == made, told
         await ann.event("room", lambda e: e["code"] == made)
+
+
+async def test_a_matchs_news_heard_twice_tells_the_player_once(settings: Settings) -> None:
+    """On a busy machine a process may take up a waiter's match from Redis (``find_lost``:
+    missing from the queue two passes running, the room noted) before the matcher's
+    notice reaches it; the notice, coming after, told the player ``quick_matched`` again
+    (seen in the two processes' test, one of sixteen players told twice)."""
+    quiet = with_settings(settings, quick_tick=3600.0)  # (the passes here: the test's)
+    async with running(quiet) as one, running(quiet) as two:
+        _bob, ann, apid = await waiting_pair(one, two)
+        one.clock.advance(3)
+        two.clock.advance(3)
+        quick = one.service.quick
+        groups, _ = await quick.queue.match(GAME, quick.now(), quick.window_of())
+        await quick.make_room(GAME, groups[0])
+        told = await ann.event("quick_matched")
+        await ann.event("room", lambda e: e["code"] == told["code"])
+        # the news again, as the notice that came after the room was taken up
+        await two.service.quick.matched_here(
+            {"pid": apid, "code": told["code"], "joined": 0, "rating": 10.0,
+             "game": GAME, "players": told["players"], "start_at": told["start_at"]}
+        )  # fmt: skip
+        await ann.call("ping")
+        assert not [e for e in ann.events if e.get("type") == "quick_matched"]
+        start = await ann.event("race_start", timeout=10)
+        assert start["code"] == told["code"]

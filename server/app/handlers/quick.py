@@ -368,8 +368,10 @@ class QuickRace(Part):
         for the room."""
         pid, code = data.get("pid", ""), data.get("code", "")
         session = self.sessions.get(pid)
-        self.waiting.pop(pid, None)
+        waited = self.waiting.pop(pid, None) is not None
         other = self.host.racer_room(pid)
+        if other is not None and other.code == code and not waited:
+            return  # told already: taken up here (``find_lost``) before this news came
         if other is not None and other.code != code:
             # they made or joined a room since the match took them: they chose it, and
             # leave the match's (as one in another room is left out of a match)
