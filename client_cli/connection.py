@@ -67,6 +67,15 @@ class NotConnected(LinkError):
     pass
 
 
+def local_ms() -> int:
+    """The client's own clock, in ms: a monotonic one, which the device's clock set or
+    corrected (by hand, by NTP) does not move. The server's clock is this plus the
+    offset measured at sign-in; measured against the wall clock, every clock shown
+    jumped with it (a race's ``2:00:04 (0:00 left)`` with most of a minute to go, a
+    daily declared over a day early)."""
+    return int(time.monotonic() * 1000)
+
+
 class ConnectionLost(LinkError):
     def __init__(self, message: str, *, sent: bool = True) -> None:
         super().__init__(message, sent=sent)
@@ -183,7 +192,8 @@ class Connection:
         self.max_delay = max_delay
         self.open_timeout = open_timeout
         self.welcome: Event | None = None
-        #: the server's clock minus ours, in ms (from the quickest of a few pings)
+        #: the server's clock minus ours (:func:`local_ms`), in ms (from the quickest of a
+        #: few pings)
         self.offset_ms = 0
         self._ws: ClientConnection | None = None
         self._ids = itertools.count(1)
@@ -241,9 +251,9 @@ class Connection:
     async def _measure_clock(self, samples: int = 3) -> None:
         best: tuple[float, int] | None = None
         for _ in range(samples):
-            t0 = time.time() * 1000
+            t0 = time.monotonic() * 1000
             pong = await self.request("ping")
-            t1 = time.time() * 1000
+            t1 = time.monotonic() * 1000
             server = pong.get("time")
             if isinstance(server, int) and (best is None or t1 - t0 < best[0]):
                 best = (t1 - t0, round(server - (t0 + t1) / 2))

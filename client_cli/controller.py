@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import time
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -31,6 +30,7 @@ from .connection import (
     LinkError,
     ServerError,
     SignedOut,
+    local_ms,
 )
 from .endings import (
     end_note,
@@ -65,7 +65,7 @@ if TYPE_CHECKING:
 
 
 def now_ms() -> int:
-    return int(time.time() * 1000)
+    return local_ms()
 
 
 def link_words(exc: LinkError) -> str:

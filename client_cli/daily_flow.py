@@ -9,9 +9,9 @@ one it described: :func:`daily` asks again, saying the day changed.
 
 from __future__ import annotations
 
-import time
 from typing import TYPE_CHECKING, Any
 
+from .connection import local_ms
 from .daily_end import day_over
 from .difficulty import difficulty_of
 from .endings import daily_greeting, daily_question
@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 
 
 def _now() -> int:
-    return int(time.time() * 1000)  # (as the controller's now_ms)
+    return local_ms()  # (as the controller's now_ms)
 
 
 async def daily(client: Client, rules: str | None, *, ask: bool = True) -> bool:

@@ -2,8 +2,9 @@
 
 :class:`Model` is plain data updated from server messages by small methods that do no I/O,
 so the screen can be drawn from it by pure functions and tests can feed it messages.
-Times are milliseconds: ``now`` is the local clock, and ``offset_ms`` turns it into the
-server's (``server = local + offset``).
+Times are milliseconds: ``now`` is the local clock (a monotonic one:
+``connection.local_ms``), and ``offset_ms`` turns it into the server's
+(``server = local + offset``).
 """
 
 from __future__ import annotations

@@ -31,7 +31,7 @@ from . import challenge, pager, rules
 from .boards import board_id, board_view, overview, pick_day
 from .challenge import challenge_id, command, made_text, not_yet_lines
 from .config import TokenStore, config_dir
-from .connection import Connection, ConnectionLost, LinkError, ServerError
+from .connection import Connection, ConnectionLost, LinkError, ServerError, local_ms
 from .lines import HeadersWhole, as_int, aside, kept
 from .printing import _console, _print, _render, asciify
 from .sanitize import clean
@@ -508,7 +508,7 @@ def show_challenge(args: argparse.Namespace) -> int:
         model = Model(server=args.server, ascii=args.ascii, me=_me(args.server, welcome))
         now = welcome.get("time")
         if isinstance(now, int) and not isinstance(now, bool):
-            model.offset_ms = now - int(time.time() * 1000)
+            model.offset_ms = now - local_ms()
         client = Client(model, _console(args))
         shown = show(client, reply)
         shown_id = clean(shown.get("id", ""), 32)

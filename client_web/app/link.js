@@ -159,7 +159,10 @@ export class Link {
     this.refused = null;
     /** @type {Message | null} */
     this.welcome = null;
-    this.offset = 0; // the server's clock minus ours, ms
+    // the server's clock minus ours, ms: ours the page's monotonic clock (performance.now),
+    // which a device's clock set or corrected (by hand, by NTP) does not move; Date.now's
+    // did, and every clock shown jumped with it until the next sign-in
+    this.offset = 0;
     this.frames = { sent: 0, received: 0 };
     /** @type {ReturnType<typeof setTimeout> | undefined} the next attempt to connect */
     this.retry = undefined;
@@ -216,7 +219,7 @@ export class Link {
     this.attempt = 0;
     this.welcome = welcome;
     // a first guess at the server's clock (a countdown may start before the pings end)
-    if (Number.isInteger(welcome.time)) this.offset = welcome.time - Date.now();
+    if (Number.isInteger(welcome.time)) this.offset = welcome.time - performance.now();
     this.onState("up");
     this.onWelcome(welcome);
     this.measureClock();
@@ -226,21 +229,22 @@ export class Link {
     /** @type {[number, number] | null} */
     let best = null;
     for (let i = 0; i < 3; i += 1) {
-      const t0 = Date.now();
+      const t0 = performance.now();
       let pong;
       try {
         pong = await this.request("ping");
       } catch {
         return;
       }
-      const t1 = Date.now();
+      const t1 = performance.now();
       if (best === null || t1 - t0 < best[0]) best = [t1 - t0, pong.time - (t0 + t1) / 2];
     }
     if (best !== null) this.offset = Math.round(best[1]);
   }
 
+  /** The server's clock now, ms (as measured at sign-in, run on by the monotonic clock). */
   serverNow() {
-    return Date.now() + this.offset;
+    return Math.round(performance.now() + this.offset);
   }
 
   /** @param {unknown} data */
