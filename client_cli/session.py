@@ -227,6 +227,42 @@ async def _keep_solo(client: Client, solo: object, rules: str, seed: int | None)
     return True
 
 
+#: what each command that leaves the player's room does instead, in words
+LEAVING = {"race-new": "a new room", "race-join": "joining another room", "quick": "a quick race"}
+
+
+def racing_in(resume: Mapping[str, Any]) -> str | None:
+    """The room whose race the player's game is in play in (from another device, say),
+    which a new room, another room or a quick race would leave, resigning that game."""
+    room = resume.get("room")
+    if not isinstance(room, Mapping) or room.get("state") not in ("racing", "countdown"):
+        return None
+    race = resume.get("race")
+    if room.get("state") == "racing" and not (
+        isinstance(race, Mapping) and race.get("status") == "playing"
+    ):
+        return None  # (their game in it is over: leaving resigns nothing)
+    return clean(room.get("code", ""), 16) or None
+
+
+async def _may_leave_race(client: Client, code: str, instead: str) -> bool:
+    """The player races in room ``code`` (on another device, it may be): whether they say
+    to leave it, resigning their game there, for ``instead``; told how to go back if not."""
+    console = client.console
+    said = (
+        f"You are racing in room {code}: {instead} leaves that room, and resigns your game "
+        "in its race."
+    )
+    console.print(Text(between_words(said, console.width)), soft_wrap=True)
+    asked = await ask("Leave the race? [y/N] ")
+    if asked.lower() in ("y", "yes"):
+        return True
+    join = kept(command(client.model.server, f"race join {code}"))
+    back = f"Your race goes on: {join} goes back to it."
+    console.print(Text(between_words(back, console.width)), soft_wrap=True)
+    return False
+
+
 async def _ask_game(client: Client, daily: bool = False) -> str:
     """Ask which game, at the plain prompt (Tab completes the ids; q or an empty answer
     raises :class:`Left`); for a ``daily``, each game's marked done today or under way."""
@@ -369,6 +405,12 @@ async def start(plan: Plan, client: Client, welcome: dict[str, Any]) -> bool:
             reply = await client.conn.request("daily", game=rules, ghosts=plan.ghosts or None)
             model.set_daily(reply, now_ms())
             model.say(*daily_greeting(model))
+        elif plan.kind in ("race-new", "race-join", "quick") and (
+            (racing := racing_in(resume)) is not None
+            and racing != (plan.code or "").strip().upper()
+            and not await _may_leave_race(client, racing, LEAVING[plan.kind])
+        ):
+            return False
         elif plan.kind == "race-new":
             reply = await client.conn.request(
                 "room_create",
