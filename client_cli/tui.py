@@ -95,6 +95,12 @@ class Tui:
         def _quit(event: KeyPressEvent) -> None:
             client.spawn(self._run(client.quit()))
 
+        @keys.add("c-z")
+        def _suspend(event: KeyPressEvent) -> None:
+            # to the shell, as a terminal program is (fg brings it back, redrawn; a link
+            # dropped meanwhile reconnects); where nothing can suspend it, nothing happens
+            event.app.suspend_to_background()
+
         @keys.add("escape", eager=True)
         def _escape(event: KeyPressEvent) -> None:
             if model.picked is not None:

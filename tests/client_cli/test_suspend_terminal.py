@@ -1,0 +1,58 @@
+"""Ctrl-Z suspends the client to the shell it was started from, as a terminal program
+is, and ``fg`` brings it back, its screen drawn again and its game where it was. An
+outside probe found Ctrl-Z typed ``^Z`` into the move line, the client running on.
+
+The client runs in an interactive shell (bash, with job control) in a pseudo-terminal,
+as a person starts it."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pexpect
+import pytest
+
+from tests.app.conftest import ServerProcess
+
+from .terminal import CLIENT
+
+
+def test_ctrl_z_suspends_to_the_shell_and_fg_brings_the_game_back(
+    server_process: ServerProcess, tmp_path: Path
+) -> None:
+    bash = shutil.which("bash")
+    if bash is None:
+        pytest.skip("needs bash")
+    env = {
+        **os.environ,
+        "PATIENCE_SERVER": server_process.url,
+        "XDG_CONFIG_HOME": str(tmp_path / "config"),
+        "TERM": "xterm-256color",
+        "LANG": "C.UTF-8",
+        "LC_ALL": "C.UTF-8",
+        "PS1": "shell$ ",
+        "LINES": "24",
+        "COLUMNS": "80",
+    }
+    shell = pexpect.spawn(
+        bash, ["--norc", "--noprofile", "-i"], env=env, dimensions=(24, 80), encoding="utf-8"
+    )
+    try:
+        shell.expect_exact("shell$ ", timeout=10)
+        shell.sendline(f"{CLIENT} play gate --seed 7")
+        shell.expect("name:", timeout=20)
+        shell.sendline("zed")
+        shell.expect("legal:", timeout=20)
+        shell.sendcontrol("z")
+        shell.expect(r"Stopped", timeout=10)
+        shell.expect_exact("shell$ ", timeout=10)
+        shell.sendline("jobs")
+        shell.expect(r"\[1\]\+\s+Stopped", timeout=10)
+        shell.sendline("fg")
+        shell.expect("legal:", timeout=20)  # (drawn again)
+        shell.sendline("q")
+        shell.expect_exact("shell$ ", timeout=20)
+    finally:
+        shell.close(force=True)
