@@ -10,6 +10,7 @@
 import { button, h } from "./dom.js";
 import { ServerError, deviceLabel, signedOutText, storeToken } from "./link.js";
 import { markDailies } from "./dailymarks.js";
+import { allow, learnRace, mayLeave } from "./elsewhere.js";
 import { ratingsBox } from "./ratings.js";
 import { keyTried, recoveryBox, recoveryForm } from "./recovery.js";
 import { nameField, renameBox } from "./rename.js";
@@ -218,11 +219,12 @@ export function homeScreen(door) {
           "data-act": "daily",
           "aria-label": `Daily challenge: ${g.name}`,
         }),
-        button("Race", () => createRoom(g.id, hints.checked, Number(limit.value) || undefined), {
+        // (each of these leaves the player's room: a race of theirs on there asks first)
+        button("Race", () => raceAt(app, g, () => createRoom(g.id, hints.checked, Number(limit.value) || undefined)), {
           "data-act": "race",
           "aria-label": `Race at ${g.name}`,
         }),
-        button("Quick race", () => app.go(`/play#quick=${g.id}`), {
+        button("Quick race", () => quickAt(app, g), {
           "data-act": "quick",
           "aria-label": `Quick race at ${g.name}`,
         }),
@@ -308,6 +310,7 @@ function signedIn(door, reply) {
   door.who.textContent = reply.player.name;
   door.challengesLink.hidden = false;
   if (reply.resume) app.welcome = { ...app.welcome, resume: reply.resume };
+  learnRace(app, reply.resume); // (a race on, begun on the device the code came from)
   door.route();
 }
 
@@ -356,11 +359,13 @@ function leagueSlot(app) {
  * @param {HTMLInputElement} input
  * @param {HTMLElement} note
  */
-function joinRace(app, event, input, note) {
+async function joinRace(app, event, input, note) {
   event.preventDefault();
   const typed = input.value.trim();
   const code = (typed.match(/\/r\/([A-Za-z0-9]{1,16})/) || [null, typed])[1].toUpperCase();
   if (/^[A-Z0-9]{1,16}$/.test(code)) {
+    if (!(await mayLeave(app, `Join room ${code}`, code))) return;
+    allow(`room:${code}`);
     app.go(`/r/${code}`);
     return;
   }
@@ -384,4 +389,26 @@ function playBeside(app, g) {
     if (!confirm(`Your race at ${race} is still on, its clock running. Play ${g.name} beside it?`)) return;
   }
   app.deal(g.id);
+}
+
+/**
+ * Make a room to race `g` (`make`), asked first while a race of the player's is on: making
+ * a room leaves theirs, resigning their game in it (elsewhere.js).
+ * @param {App} app
+ * @param {Message} g a game of the list
+ * @param {() => unknown} make
+ */
+async function raceAt(app, g, make) {
+  if (await mayLeave(app, `Make a room to race ${g.name}`)) make();
+}
+
+/**
+ * The quick race of `g`, asked first as `raceAt` is (its queue leaves the player's room).
+ * @param {App} app
+ * @param {Message} g a game of the list
+ */
+async function quickAt(app, g) {
+  if (!(await mayLeave(app, `Quick race at ${g.name}`))) return;
+  allow(`quick:${g.id}`);
+  app.go(`/play#quick=${g.id}`);
 }

@@ -20,6 +20,7 @@ import { challengeId, groupLink, hashField, roomCode } from "./address.js";
 import { PlayerScreen } from "./ratings.js";
 import { titleFrom } from "./title.js";
 import { notice } from "./notices.js";
+import { allowedOnce, askResume, elsewhereScreen, heardOf, learnRace, racingNow } from "./elsewhere.js";
 
 /** @typedef {import("./types.js").App} App */
 /** @typedef {import("./types.js").Message} Message */
@@ -240,6 +241,7 @@ function racesIn(room) {
 /** @param {Message} message */
 function onEvent(message) {
   if (loading) return void held.push(message);
+  heardOf(app, message); // (app.racing: the race over, the player out of it)
   if (app.screen && app.screen.event && app.screen.event(message)) return;
   if (message.type === "stuck") app.notice(message.reason);
   else if (message.type === "signed_out") {
@@ -292,6 +294,7 @@ function onWelcome(welcome) {
   app.games = Array.isArray(welcome.games) ? welcome.games : app.games;
   if (welcome.player) app.player = welcome.player;
   app.welcome = welcome;
+  learnRace(app, welcome.resume); // (a race on, perhaps begun on another device: elsewhere.js)
   who.textContent = app.player ? app.player.name : "";
   who.title = who.textContent; // whole, where a phone's bar cuts it
   challengesLink.hidden = !app.player;
@@ -362,8 +365,7 @@ async function route() {
     return asked ? newGame(solo) : soloGame(solo);
   }
   const quick = hashField("quick");
-  if (quick !== null)
-    return withModule("quick", ({ QuickScreen }) => app.show(new QuickScreen(app, quick || "gate", showQuickRoom)));
+  if (quick !== null) return quickRace(quick || "gate");
   if (hashField("home") !== null) return app.show(homeScreen(door));
   // once, what the player was doing: a game in play first (a race under way, a challenge, a
   // ghost race of the quick race, a solo game), then a room's lobby or a race's results
@@ -413,6 +415,15 @@ function showQuickRoom(room) {
   });
 }
 
+/** The quick race's queue: it leaves the player's room (asked first in a race). @param {string} rules */
+async function quickRace(rules) {
+  const yes = allowedOnce(`quick:${rules}`);
+  const race = await racingNow(app);
+  const what = `Quick race at ${(app.game(rules) || { name: rules }).name}`;
+  if (race && !yes) return app.show(elsewhereScreen(app, race, { key: `quick:${rules}`, what }, route));
+  return withModule("quick", ({ QuickScreen }) => app.show(new QuickScreen(app, rules, showQuickRoom)));
+}
+
 /** @param {string} code */
 function enterRoom(code) {
   return withModule("room", ({ RoomScreen }) => joinRoom(code, RoomScreen));
@@ -423,6 +434,7 @@ function enterRoom(code) {
  * @param {RoomScreenClass} RoomScreen
  */
 async function joinRoom(code, RoomScreen) {
+  const yes = allowedOnce(`room:${code}`);
   const resume = (app.welcome && app.welcome.resume) || {};
   if (app.welcome && resume.room && resume.room.code === code && app.player) {
     app.welcome.resume = {};
@@ -434,6 +446,10 @@ async function joinRoom(code, RoomScreen) {
     // alone, and the race would show without the player's board)
     const now = await freshResume();
     if (now.room && now.room.code === code) return app.show(new RoomScreen(app, now.room, now.race || null));
+    // (a race on in the player's room, begun on another device: not resigned unasked)
+    const race = /** @type {import("./elsewhere.js").Race | null} */ (app.racing);
+    const target = { key: `room:${code}`, what: `Join room ${code}`, watch: code };
+    if (race && !yes) return app.show(elsewhereScreen(app, race, target, route));
     try {
       const room = await app.link.request("room_join", { code });
       return app.show(new RoomScreen(app, room));
@@ -553,18 +569,12 @@ function soloGame(rules) {
 }
 
 /**
- * What the player is doing as the server has it now (a welcome's `resume`, asked again:
- * the one the page was welcomed with may be older than a game dealt or a race begun
- * since); empty when it cannot be asked.
+ * What the player is doing as the server has it now (elsewhere.js's `askResume`: the race
+ * on in it kept as app.racing); empty when it cannot be asked.
  * @returns {Promise<Message>}
  */
 async function freshResume() {
-  try {
-    const welcome = await app.link.request("hello", { protocol: 1, token: storedToken() || undefined });
-    return welcome.resume || {};
-  } catch {
-    return {};
-  }
+  return (await askResume(app)) || {};
 }
 
 /**

@@ -13,6 +13,7 @@ import { ghostAt, placeOf, placed } from "./ranking.js";
 import { drawRacers, resultsTable } from "./room.js";
 import { countdown } from "./sound.js";
 import { liveRegion, setText } from "./focus.js";
+import { raceOn } from "./elsewhere.js";
 
 /** @typedef {import("./types.js").App} App */
 /** @typedef {import("./types.js").Message} Message */
@@ -107,13 +108,14 @@ export class QuickScreen {
 
   /**
    * The connection came back: a ghost race goes on where it stands; a wait, which the
-   * dropped connection left, is joined again.
+   * dropped connection left, is joined again, but for a race of the player's on in a room
+   * meanwhile (joining the queue leaves that room, resigning the race: main.js asks first)
    * @param {Message} welcome
    */
   resumed(welcome) {
     const back = welcome && welcome.resume && welcome.resume.quick;
     if (back && !this.result && (!this.race || this.race.game === back.game)) this.takeUp(back);
-    else if (this.waiting && !this.matched && !this.race) this.join();
+    else if (this.waiting && !this.matched && !this.race && !raceOn(welcome.resume, this.me)) this.join();
   }
 
   destroy() {

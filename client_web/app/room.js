@@ -14,6 +14,7 @@ import { raceOverText, renamedIn } from "./ranking.js";
 import { keepFocus, liveRegion, setText } from "./focus.js";
 import { drawRacers, resultsTable } from "./racers.js";
 import { dropNotices, placeNotices } from "./notices.js";
+import { mayLeave } from "./elsewhere.js";
 
 // (where challenge.js, daily.js and quick.js have always found them)
 export { drawRacers, ratingChange, resultsTable } from "./racers.js";
@@ -267,7 +268,8 @@ export class RoomScreen {
     const roomForOne = playersOf(room).length < room.max_players;
     if (room.state === "finished" && !member && this.watching && this.app.player && !room.quick && roomForOne)
       actions.append(
-        button("Join the rematch", () => this.ask("room_join", { code: room.code }), { "data-act": "join" }),
+        // (joining leaves the player's room: a race of theirs on there asks first)
+        button("Join the rematch", () => this.joinRematch(room.code), { "data-act": "join" }),
       );
     if (room.state === "finished" && member && room.quick)
       actions.append(
@@ -348,6 +350,11 @@ export class RoomScreen {
     } finally {
       this.asking = false;
     }
+  }
+
+  /** @param {string} code the room watched, joined for its rematch */
+  async joinRematch(code) {
+    if (await mayLeave(this.app, `Join the rematch in room ${code}`)) this.ask("room_join", { code });
   }
 
   async leave() {

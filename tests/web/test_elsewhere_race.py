@@ -1,0 +1,191 @@
+"""One player on several devices, racing on one of them: the others do not resign that race
+unasked (app/elsewhere.js).
+
+A tab left on an old room's address (a finished race's ``/r/CODE``) or on
+``/play#quick=GAME``, reloaded or "Play here again" pressed once another device had signed
+in and begun a race, joined that old room or the quick race's queue with no question:
+either leaves the room the player is in, and the server resigned the race they were
+playing on the other device (their rival saw them resign and leave). A second device
+did not know a race was on (only a tab that had shown it did): its home screen said
+nothing of it, and its Race, Join and Quick race resigned it at once. Now every welcome
+says the race is on, an address that would leave it shows the race and asks, and the
+home screen's buttons ask as Play does.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.app.client import player, racing
+from tests.app.client import signed_in as signed_in_client
+from tests.app.conftest import ServerProcess
+
+from .conftest import http, signed_in
+from .test_challenge import PHONE
+from .test_phone_faults import protocol
+
+#: what Race on Nestor asks while a race at The Gate is on
+ASKED_RACE = (
+    "Your race at The Gate is still on, its clock running. Make a room to race Nestor? "
+    "That leaves your room, and resigns your game in the race at The Gate."
+)
+
+
+async def registered(url: str, *names: str) -> list[str]:
+    """Players registered under ``names``: their tokens."""
+    tokens = []
+    for name in names:
+        client = await player(url, name)
+        assert client.token is not None
+        tokens.append(client.token)
+        await client.close()
+    return tokens
+
+
+async def old_room(url: str, ann: str, cy: str) -> str:
+    """ann races cy, both resign: the room (finished, both still in it)."""
+    a, c = await signed_in_client(url, ann), await signed_in_client(url, cy)
+    try:
+        code = await racing(a, c)
+        await a.call("resign")
+        await c.call("resign")
+        await a.event("results")
+        return code
+    finally:
+        await a.close()
+        await c.close()
+
+
+async def race_elsewhere(url: str, ann: str, bob: str) -> str:
+    """ann, on another device (signing the page's tab out), makes a room of The Gate and
+    races bob in it: its code."""
+    a, b = await signed_in_client(url, ann), await signed_in_client(url, bob)
+    try:
+        return await racing(a, b)
+    finally:
+        await a.close()
+        await b.close()
+
+
+async def seen_by(url: str, bob: str) -> dict[str, Any]:
+    """The room bob races in, as the server gives it him (his welcome's ``resume``)."""
+    b = await signed_in_client(url, bob)
+    try:
+        room: dict[str, Any] = b.welcome["resume"]["room"]  # type: ignore[attr-defined]
+        return room
+    finally:
+        await b.close()
+
+
+def still_racing(url: str, bob: str, code: str) -> None:
+    """ann is still in bob's race in room ``code``, her game played: not resigned, not left."""
+    room = protocol(seen_by(url, bob))
+    assert room["code"] == code and room["state"] == "racing", room
+    ann = [p for p in room["players"] if p["name"] == "ann"]
+    assert ann and ann[0]["status"] == "playing", room
+    assert not [p for p in room.get("left") or [] if p["name"] == "ann"], room
+
+
+def test_an_old_rooms_address_reloaded_leaves_the_race_elsewhere_alone(
+    browser: Any, web_server: ServerProcess
+) -> None:
+    url = web_server.url
+    ann, bob, cy = protocol(registered(url, "ann", "bob", "cy"))
+    old = protocol(old_room(url, ann, cy))
+    context = browser.new_context(**PHONE)
+    try:
+        page = context.new_page()
+        signed_in(page, http(web_server), ann, f"/r/{old}")
+        page.wait_for_selector(".room .results")
+        new = protocol(race_elsewhere(url, ann, bob))
+        page.wait_for_selector(".signed-out")
+        page.click("[data-act=reload]")  # "Play here again": the old room's address again
+        page.wait_for_selector(".elsewhere, .room")
+        page.wait_for_timeout(300)
+        still_racing(url, bob, new)
+        # the race shown, and the way back to it; the old room joined only when asked
+        said = page.inner_text(".elsewhere")
+        assert "Your race at The Gate is on" in said, said
+        assert f"Join room {old} here?" in said, said
+        page.click(".elsewhere [data-act=back-to-race]")
+        page.wait_for_selector(".race-game .pile")
+        assert page.evaluate("location.pathname") == f"/r/{new}"
+        still_racing(url, bob, new)
+        page.go_back()
+        page.wait_for_selector(".elsewhere [data-act=leave-race]")
+        page.click(".elsewhere [data-act=leave-race]")  # Join room OLD all the same
+        page.wait_for_selector(f'.room .room-head:has-text("{old}")')
+        room = protocol(seen_by(url, bob))
+        assert [p["name"] for p in room["left"]] == ["ann"], room
+    finally:
+        context.close()
+
+
+def test_the_quick_race_address_reloaded_leaves_the_race_elsewhere_alone(
+    browser: Any, web_server: ServerProcess
+) -> None:
+    url = web_server.url
+    ann, bob = protocol(registered(url, "ann", "bob"))
+    context = browser.new_context(**PHONE)
+    try:
+        page = context.new_page()
+        signed_in(page, http(web_server), ann, "/play#quick=nestor")
+        page.wait_for_selector(".quick-wait:has-text('Your rating')")
+        new = protocol(race_elsewhere(url, ann, bob))
+        page.wait_for_selector(".signed-out")
+        page.click("[data-act=reload]")
+        page.wait_for_selector(".elsewhere, .quick")
+        page.wait_for_timeout(300)
+        still_racing(url, bob, new)
+        said = page.inner_text(".elsewhere")
+        assert "Quick race at Nestor here?" in said, said
+    finally:
+        context.close()
+
+
+def test_a_second_devices_home_screen_says_the_race_is_on_and_asks_first(
+    browser: Any, web_server: ServerProcess
+) -> None:
+    url = web_server.url
+    ann, bob = protocol(registered(url, "ann", "bob"))
+    new = protocol(race_elsewhere(url, ann, bob))
+    context = browser.new_context(**PHONE)
+    try:
+        page = context.new_page()
+        signed_in(page, http(web_server), ann, "/play#home")
+        back = page.wait_for_selector(".home .back-to-race")
+        assert back is not None and back.inner_text().startswith("Your race at The Gate is on.")
+        asked: list[str] = []
+
+        def decline(dialog: Any) -> None:
+            asked.append(dialog.message)
+            dialog.dismiss()
+
+        page.on("dialog", decline)
+        page.click('.game-row[data-game="nestor"] [data-act=race]')
+        page.click('.game-row[data-game="nestor"] [data-act=quick]')
+        page.fill(".join input", "ABC123")
+        page.click(".join button[type=submit]")
+        page.wait_for_timeout(500)
+        assert asked == [
+            ASKED_RACE,
+            ASKED_RACE.replace("Make a room to race Nestor", "Quick race at Nestor"),
+            ASKED_RACE.replace("Make a room to race Nestor", "Join room ABC123"),
+        ], asked
+        assert page.query_selector(".home .back-to-race") is not None
+        assert page.evaluate("location.hash") == "#home"
+        still_racing(url, bob, new)
+        # back to it, and from there home and Race, answered yes: a room made, the race left
+        page.click("[data-act=back-to-race]")
+        page.wait_for_selector(".race-game .pile")
+        assert page.evaluate("location.pathname") == f"/r/{new}"
+        page.remove_listener("dialog", decline)
+        page.click("#home-link")
+        page.wait_for_selector(".home .back-to-race")
+        page.once("dialog", lambda dialog: dialog.accept())
+        page.click('.game-row[data-game="nestor"] [data-act=race]')
+        page.wait_for_selector(".room [data-act=leave]")
+        room = protocol(seen_by(url, bob))
+        assert [p["name"] for p in room["left"]] == ["ann"], room
+    finally:
+        context.close()
