@@ -16,7 +16,7 @@ from tests.app.client import signed_in as signed_in_client
 from tests.app.conftest import ServerProcess
 
 from .conftest import http, signed_in
-from .test_keyboard import a_game, a_gate_game, focused, run
+from .test_keyboard import a_game, a_gate_game, focused, game_page, run
 from .test_play import until
 from .test_quick import quick_server  # noqa: F401
 from .test_race import register
@@ -38,13 +38,7 @@ COUNT_LIVE = """(() => {
 
 def gate_page(browser: Any, web_server: ServerProcess) -> tuple[Any, Any]:
     """A page signed in with The Gate on seed 1 in play: the context and the page."""
-    token = run(a_gate_game(web_server.url))
-    context = browser.new_context(viewport={"width": 1280, "height": 800})
-    page = context.new_page()
-    page.on("dialog", lambda dialog: dialog.accept())
-    signed_in(page, http(web_server), token, "/play")
-    page.wait_for_selector(".game .pile")
-    return context, page
+    return game_page(browser, web_server, "gate", 1)
 
 
 def test_a_game_keeps_the_focus_on_the_control_pressed(

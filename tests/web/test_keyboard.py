@@ -65,6 +65,20 @@ async def a_game(url: str, game: str, seed: int, name: str = "kay") -> str:
         await client.close()
 
 
+def game_page(
+    browser: Any, web_server: ServerProcess, game: str, seed: int, name: str = "kay"
+) -> tuple[Any, Any]:
+    """A desktop page signed in as ``name`` with ``game`` on ``seed`` in play (a dialog
+    accepted): the context and the page."""
+    token = run(a_game(web_server.url, game, seed, name=name))
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    page.on("dialog", lambda dialog: dialog.accept())
+    signed_in(page, http(web_server), token, "/play")
+    page.wait_for_selector(".game .pile")
+    return context, page
+
+
 def spoken(pile: dict[str, Any]) -> str:
     """A pile's accessible name, from the view: kind, label, top card, how many."""
     cards, down = pile["cards"], pile["down"]

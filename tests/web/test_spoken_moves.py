@@ -17,8 +17,8 @@ from playwright.sync_api import expect
 from server.engine import card_name, new_game, parse_card
 from tests.app.conftest import ServerProcess
 
-from .conftest import http, signed_in
-from .test_keyboard import a_game, focused, run
+from .conftest import http
+from .test_keyboard import focused, game_page
 from .test_motion import LOST_DEAL, LOST_LINE
 from .test_play import until
 
@@ -41,21 +41,11 @@ def moves_shown(page: Any, n: int) -> None:
     page.wait_for_selector(f".game .moves:text-is('{n} move{'' if n == 1 else 's'}')")
 
 
-def game_page(browser: Any, web_server: ServerProcess, game: str, seed: int) -> tuple[Any, Any]:
-    token = run(a_game(web_server.url, game, seed, name=f"sp{game[:6]}{seed}"))
-    context = browser.new_context(viewport={"width": 1280, "height": 800})
-    page = context.new_page()
-    page.on("dialog", lambda dialog: dialog.accept())
-    signed_in(page, http(web_server), token, "/play")
-    page.wait_for_selector(".game .pile")
-    return context, page
-
-
 def test_moves_undo_a_deal_a_hint_and_home_are_said_in_card_words(
     browser: Any, web_server: ServerProcess
 ) -> None:
     start = new_game("gate", seed=1).view()  # t1 goes onto t3; r onto t1
-    context, page = game_page(browser, web_server, "gate", 1)
+    context, page = game_page(browser, web_server, "gate", 1, name="spgate1")
     try:
         # a pile a move starts from says so; picked, where it can go says whose cards
         t1, t3 = page.locator('.pile[data-pile="t1"]'), page.locator('.pile[data-pile="t3"]')
@@ -107,7 +97,7 @@ def test_a_pair_the_reserve_and_a_move_that_ends_the_game(
     browser: Any, web_server: ServerProcess
 ) -> None:
     game, seed = LOST_DEAL
-    context, page = game_page(browser, web_server, game, seed)
+    context, page = game_page(browser, web_server, game, seed, name=f"sp{game[:6]}{seed}")
     try:
         engine = new_game(game, seed=seed)
         first = LOST_LINE[0]
@@ -188,7 +178,7 @@ def test_a_new_game_and_the_name_form_give_the_focus_a_place(
 def test_undo_disabled_hands_the_focus_to_the_next_button(
     browser: Any, web_server: ServerProcess
 ) -> None:
-    context, page = game_page(browser, web_server, "gate-narrow", 0)
+    context, page = game_page(browser, web_server, "gate-narrow", 0, name="spgate-n0")
     try:
         page.fill("#notation", "b3>t1")
         page.press("#notation", "Enter")

@@ -17,17 +17,24 @@ pile large enough to tap (``test_layout.py``'s checks, made there without touch)
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
-
-import pytest
 
 from server.engine import GAMES
 from tests.app.conftest import ServerProcess
 
 from .conftest import http, shot, signed_in
-from .test_layout import ASKED, GAME_BOXES, LANDSCAPE, SETTLED, TAPS, Driven, drive, outside, run
+from .test_layout import (  # noqa: F401 (fit_server: its fixture)
+    ASKED,
+    GAME_BOXES,
+    LANDSCAPE,
+    SETTLED,
+    TAPS,
+    Driven,
+    drive,
+    fit_server,
+    outside,
+    run,
+)
 
 UPRIGHT = (360, 740)
 TURNED = (740, 360)
@@ -75,23 +82,6 @@ HEADING = """() => {
 # In the page: the rows of the dock's controls (by their tops)
 ROWS = """() => new Set([...document.querySelectorAll('.game .dock .controls > *')]
   .filter((e) => e.checkVisibility()).map((e) => Math.round(e.getBoundingClientRect().top))).size"""
-
-
-@pytest.fixture
-def fast_server(redis_url: str, tmp_path: Path) -> Iterator[ServerProcess]:
-    """The real server, with room for the largest boards' hundreds of moves at once."""
-    proc = ServerProcess(
-        redis_url,
-        tmp_path,
-        PATIENCE_RATE="2000",
-        PATIENCE_BURST="2000",
-        PATIENCE_DEAL_RATE="0",
-        PATIENCE_FORFEIT_AFTER="0",
-    )
-    proc.start()
-    yield proc
-    if proc.process is not None:
-        proc.stop()
 
 
 async def drive_all(url: str) -> list[Driven]:
@@ -142,10 +132,11 @@ def untappable(page: Any, size: tuple[int, int]) -> list[str]:
 
 
 def test_a_games_controls_are_large_enough_for_a_finger_on_every_board(
-    browser: Any, fast_server: ServerProcess
+    browser: Any,
+    fit_server: ServerProcess,  # noqa: F811
 ) -> None:
-    base = http(fast_server)
-    driven = run(drive_all(fast_server.url))
+    base = http(fit_server)
+    driven = run(drive_all(fit_server.url))
     faults: list[str] = []
     for n, d in enumerate(driven):
         # (loaded at one size, turned to the other: every game seen both ways)
