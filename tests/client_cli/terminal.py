@@ -28,7 +28,7 @@ CLIENT = str(Path(sys.executable).parent / "patience-race")
 LEGAL = r"legal: #?1 (\S+).*\n.*q (?:quit|leave)"
 
 
-def _as_in_a_shell() -> None:
+def as_in_a_shell() -> None:
     """Ctrl-C interrupts, as in a person's terminal, even when the tests themselves were
     started where it is ignored (a shell's background job): Python leaves an ignored
     SIGINT ignored, and the client would never hear it."""
@@ -66,7 +66,7 @@ class Terminal:
             entry="client_cli.cli:main",
             env=env,
             dimensions=(rows, cols),
-            preexec_fn=_as_in_a_shell,
+            preexec_fn=as_in_a_shell,
         )
         self.screen.write_process_input = self._answer  # type: ignore[method-assign]
         self.output = b""

@@ -18,7 +18,7 @@ from tests.app.client import player
 from tests.app.conftest import ServerProcess
 from tests.solver.positions import HOME, STUCK, homed
 
-from .terminal import CLIENT, LEGAL, Terminal, start
+from .terminal import CLIENT, LEGAL, Terminal, as_in_a_shell, start
 
 #: The Gate's deal 1234, as its legal line numbers the moves
 GATE_1234 = r"legal: 1 b4>t3  2 b1>b2  3 l>t4  4 r>t4  5 deal"
@@ -426,6 +426,7 @@ def test_a_board_watched_through_a_pipe_writes_each_version_as_it_comes(
         stderr=subprocess.PIPE,
         stdin=subprocess.DEVNULL,
         env=env,
+        preexec_fn=as_in_a_shell,  # (its Ctrl-C heard where the tests' own is ignored)
     )
     lines: queue.Queue[str] = queue.Queue()
 
@@ -454,5 +455,4 @@ def test_a_board_watched_through_a_pipe_writes_each_version_as_it_comes(
         assert re.search(r"\n\s*\d\s+eve\s+\d+/52", seen), seen
     finally:
         watch.send_signal(signal.SIGINT)
-        # (it closes its link to the server first: 10 s ran out once on a loaded machine)
-        watch.wait(30)
+        watch.wait(10)
