@@ -400,39 +400,44 @@ async def test_host_ready_and_started(server: Running) -> None:
 
 
 async def test_rate_limited(settings: Settings) -> None:
-    async with running(with_settings(settings, rate=2.0, burst=2)) as slow:
+    """A burst of two, then one request a second. Four frames in one write: the burst
+    goes to ``hello`` and the first ``register``, the second is refused with
+    ``rate_limited``, and the third is dropped unanswered (one ``rate_limited`` a second).
+    In one write, nothing of the machine's pace comes between them but the first
+    register's own handling: it would have to take a whole second to refill a token."""
+    async with running(with_settings(settings, rate=1.0, burst=2)) as slow:
         client = await Client.connect(slow.url)
-        await client.call("hello", protocol=1)  # the first of the two in the burst
-        # three more at once: the token left goes to the first, the second is refused with
-        # rate_limited, and the third is dropped unanswered (one rate_limited a second)
         loop = asyncio.get_running_loop()
         sent = []
-        for _ in range(3):
+        for kind in ("hello", "register", "register", "register"):
             request_id = next(IDS)
             future: asyncio.Future[dict[str, Any]] = loop.create_future()
             client._pending[request_id] = future
             sent.append((request_id, future))
-        for n, (request_id, _) in enumerate(sent):
-            frame = msgpack.packb({"type": "register", "id": request_id, "name": f"name{n}"})
+            fields = {"protocol": 1} if kind == "hello" else {"name": f"name{len(sent) - 2}"}
+            frame = msgpack.packb({"type": kind, "id": request_id, **fields})
             client.ws.protocol.send_binary(frame)
         client.ws.send_data()  # in one write
-        assert (await asyncio.wait_for(sent[0][1], 10))["type"] == "registered"
-        assert await asyncio.wait_for(sent[1][1], 10) == {
+        assert (await asyncio.wait_for(sent[0][1], 10))["type"] == "welcome"
+        assert (await asyncio.wait_for(sent[1][1], 10))["type"] == "registered"
+        assert await asyncio.wait_for(sent[2][1], 10) == {
             "type": "error",
-            "id": sent[1][0],
+            "id": sent[2][0],
             "code": "rate_limited",
-            "message": "more than 2 requests a second: slow down",
+            "message": "more than 1 request a second: slow down",
         }
-        # the connection carries on once the bucket has refilled (a ping a second, slower
-        # than it refills); replies come in order, so by then the third would have had its
+        # the connection carries on once the bucket has refilled (two short: it is full
+        # again after 3 s; then a ping every 1.5 s, slower than it refills); replies come
+        # in order, so by then the last register would have had its
+        await asyncio.sleep(3.0)
         while True:
-            await asyncio.sleep(1.0)
             with contextlib.suppress(TimeoutError):
                 reply = await client.request("ping", timeout=1.0)
                 if reply["type"] == "pong":
                     break
                 assert reply["code"] == "rate_limited", reply
-        assert not sent[2][1].done()
+            await asyncio.sleep(1.5)
+        assert not sent[3][1].done()
         assert client.ws.state is State.OPEN
         # the refused registers did nothing: their names are free
         assert await slow.redis.get("pname:name0")

@@ -317,7 +317,8 @@ class WsSession:
         request_id = raw.get("id") if isinstance(raw, dict) else None
         if not isinstance(request_id, int) or isinstance(request_id, bool):
             request_id = None
-        message = f"more than {self.rate:g} requests a second: slow down"
+        rate = self.rate
+        message = f"more than {rate:g} request{'' if rate == 1 else 's'} a second: slow down"
         self._asked += 1  # (answered, as the first refused in a second is)
         self.answer(_error(request_id, ErrorCode.RATE_LIMITED, message), received)
 
