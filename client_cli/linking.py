@@ -155,7 +155,7 @@ def _enter_code(args: argparse.Namespace) -> int:
 
 def devices_table(listed: list[dict[str, Any]], ascii: bool = False) -> HeadersWhole:
     """A ``devices`` reply's devices: each one's id, label, when it was added and last
-    seen (UTC), this one marked."""
+    seen (UTC), this one marked, and the one playing now if it is another."""
     table = Table(box=box.ASCII2 if ascii else box.SIMPLE_HEAD, pad_edge=False)
     ids = [clean(d.get("id", ""), 16) for d in listed]
     for column in ("id", "device", "added", "last seen", ""):
@@ -170,7 +170,7 @@ def devices_table(listed: list[dict[str, Any]], ascii: bool = False) -> HeadersW
             clean(d.get("label", ""), 40),
             _clock(as_int(d.get("added")))[:10],  # (the day it was added is enough)
             _clock(as_int(d.get("seen"))),
-            "this one" if d.get("this") else "",
+            "this one" if d.get("this") else "playing now" if d.get("connected") else "",
         )
     return HeadersWhole(table, first=(1,))  # (the label gives way)
 

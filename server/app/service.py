@@ -144,11 +144,11 @@ class Service:
             ctx, self.host, self.races, self.keeper, self.replaying, self.ratings
         )
         self.lobby = Lobby(ctx, self.host, self.steps)
-        self.housekeeping = Housekeeping(
-            ctx, self.host, self.steps, self.races, self.keeper, self.daily
-        )
         self.accounts = Accounts(
             ctx, self.keeper, self.host, self.steps, self.leaderboards, self.challenging
+        )
+        self.housekeeping = Housekeeping(
+            ctx, self.host, self.steps, self.races, self.keeper, self.daily, self.accounts.book
         )
         self.naming = Naming(ctx, self.host, self.steps)
         self.weekly = WeeklyEvents(ctx)  # weekly events and leagues (handlers/leagues.py)

@@ -5,6 +5,7 @@ and changes nothing; across processes on one Redis as on one."""
 
 from __future__ import annotations
 
+import asyncio
 import re
 from pathlib import Path
 from typing import Any
@@ -86,6 +87,40 @@ async def test_a_link_code_signs_another_device_in_as_the_same_player(server: Ru
     assert (await phone.event("signed_out"))[
         "reason"
     ] == "signed in on another device: terminal on desk"
+
+
+async def test_devices_asked_beside_marks_the_device_that_plays(settings: Settings) -> None:
+    """``devices`` asked on a side connection (the terminal's one-shot commands are ones)
+    marks connected the device holding the player's connection, whichever process has
+    it, and not the device asking; once that connection is gone, none. It marked the
+    asking device connected and the phone that played not."""
+    async with running(settings) as one, running(settings) as two:
+        desk = await registered(one.url, "ann", "terminal on desk")
+        phone, _ = await linked(two.url, (await desk.call("link_code"))["code"], "phone")
+        await desk.closed()  # (replaced by the phone's sign-in)
+        assert desk.token is not None
+        side = await Client.connect(one.url)
+        await side.call("hello", protocol=1, token=desk.token, side=True)
+        listed = await side.call("devices")
+        assert [(d["label"], d["this"], d["connected"]) for d in listed["devices"]] == [
+            ("terminal on desk", True, False),
+            ("phone", False, True),
+        ]
+        # the player's own connection answers the same
+        listed = await phone.call("devices")
+        assert [(d["this"], d["connected"]) for d in listed["devices"]] == [
+            (False, False),
+            (True, True),
+        ]
+        await phone.ws.close()
+        deadline = asyncio.get_running_loop().time() + 10
+        while True:
+            listed = await side.call("devices")
+            connected = [d["connected"] for d in listed["devices"]]
+            if connected == [False, False] or asyncio.get_running_loop().time() > deadline:
+                break
+            await asyncio.sleep(0.05)
+        assert connected == [False, False]
 
 
 async def test_the_same_device_twice_is_told_so(server: Running) -> None:

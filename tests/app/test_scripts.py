@@ -106,8 +106,8 @@ async def test_the_repositories_run_scripts_by_hash_and_send_the_source_once_whe
     await own.script_flush()
     await each()
     await each()
-    # five scripts (DELETE_IF_OURS twice), each sent as source once
-    assert (await counts(own))["eval"] == 5
+    # six scripts, each sent as source once
+    assert (await counts(own))["eval"] == 6
     assert await own.zcard(board_key(wins.id)) == 1
 
 
@@ -167,3 +167,23 @@ async def both(commit: store.GroupCommit, head: bytes, n: int) -> list[BaseExcep
     commit.submit_callback(lambda c: c.append_fenced("g1", 1, f"{n} q"), told)
     await asyncio.wait_for(done, 5)
     return heard
+
+
+async def test_an_online_mark_is_taken_away_by_its_own_process_alone(own: Redis) -> None:
+    """The mark names the process and the device (``presence.py``); only that process
+    takes it away, whichever device, and not a process whose id its own begins with."""
+    here, there, longer = Presence(own, "p1"), Presence(own, "p2"), Presence(own, "p1x")
+    assert await here.mark("ann", 30, "51be0c7a") is None
+    assert (await here.where("ann"), await here.device("ann")) == ("p1", "51be0c7a")
+    await there.unmark("ann")
+    await longer.unmark("ann")
+    assert await here.where("ann") == "p1"
+    assert await there.mark("ann", 30, "9c41d2e0") == "p1"  # (connected there since)
+    await here.unmark("ann")
+    assert (await here.where("ann"), await here.device("ann")) == ("p2", "9c41d2e0")
+    await there.unmark("ann")
+    assert await own.exists(online_key("ann")) == 0
+    await here.mark("bob", 30)  # a mark without a device
+    assert (await here.where("bob"), await here.device("bob")) == ("p1", None)
+    await here.unmark("bob")
+    assert await own.exists(online_key("bob")) == 0

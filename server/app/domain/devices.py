@@ -54,16 +54,16 @@ class Device:
     seen: int
     digest: str
 
-    def public(self, this: str | None) -> dict[str, object]:
-        """The device as the ``devices`` reply lists it (``this``: the asking one's id)."""
+    def public(self, this: str | None, connected: str | None) -> dict[str, object]:
+        """The device as the ``devices`` reply lists it (``this``: the asking one's id;
+        ``connected``: the id of the one holding the player's connection, if any)."""
         return {
             "id": self.id,
             "label": self.label,
             "added": self.added,
             "seen": self.seen,
             "this": self.id == this,
-            # one connection a player: the device connected now is the one asking
-            "connected": self.id == this,
+            "connected": self.id == connected,
         }
 
 

@@ -81,6 +81,11 @@ class DeviceBook:
         self.hold(session, pid, device)
         return device
 
+    def device_id_here(self, pid: str) -> str | None:
+        """The id of the device the player's connection here signed in with, if any."""
+        held = self.here.get(pid)
+        return held[1].id if held is not None else None
+
     def hold(self, session: Session, pid: str, device: Device) -> None:
         """This connection is now the player's one here, on ``device`` (read the device
         of the one it replaces first: :meth:`device_of`)."""

@@ -159,7 +159,10 @@ class Linking(Part):
         return use
 
     async def _list(self, pid: str, this: str) -> dict[str, Any]:
-        listed = [d.public(this) for d in await self.devices.all(pid)]
+        # the device holding the player's connection: here, or as their online mark says
+        # (asked beside, the connection may be another process's)
+        connected = self.book.device_id_here(pid) or await self.presence.device(pid)
+        listed = [d.public(this, connected) for d in await self.devices.all(pid)]
         return {"type": "devices", "devices": listed}
 
     async def on_devices(self, session: Session, req: m.Devices) -> dict[str, Any]:

@@ -24,6 +24,7 @@ from ..periodic import Periodic
 from ..store.failures import unavailable
 from .base import Context, Part
 from .daily import DailyChallenge
+from .devicebook import DeviceBook
 from .host import RoomHost
 from .keeper import GameKeeper
 from .races import Races
@@ -45,8 +46,11 @@ class Housekeeping(Part):
         races: Races,
         keeper: GameKeeper,
         daily: DailyChallenge,
+        book: DeviceBook,
     ) -> None:
         super().__init__(ctx)
+        #: which device each player here is connected on (their online marks say it)
+        self.book = book
         self.host = host
         self.steps = steps
         self.races = races
@@ -147,7 +151,7 @@ class Housekeeping(Part):
         ttl = self.ctx.online_ttl()
         if self.sessions:
             renewed = list(self.sessions)
-            await self.presence.renew(renewed, ttl)
+            await self.presence.renew({pid: self.book.device_id_here(pid) for pid in renewed}, ttl)
             # a player who left while the renewal was on its way had their mark taken
             # away before it landed, and it made the mark again: take it away again
             # (only if still this process's: they may have come back elsewhere)

@@ -172,7 +172,8 @@ class Accounts(Part):
         self.absent_since.pop(pid, None)
         if old is not None and old is not session:
             self.kick(old, *self.book.replaced(before, device))
-        elsewhere = await self.presence.mark(pid, self.ctx.online_ttl())
+        marked = device.id if device is not None else None
+        elsewhere = await self.presence.mark(pid, self.ctx.online_ttl(), marked)
         self.ctx.events.tell(PresenceChanged(pid))  # (their groups show them online)
         if elsewhere is not None:
             where = self.book.kick_fields(device)

@@ -1,15 +1,17 @@
 """Which process each player is connected to (``online:``), as Redis keeps it: a mark
 each process sets for its players and renews, and that lapses by itself (its TTL) when a
-process dies."""
+process dies. The mark holds the process's id and, after a space, the id of the device
+whose connection it is (so a connection signed in beside, in any process, can tell which
+of the player's devices plays: ``devices``'s ``connected``)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Mapping
 
 from .codec import text
 from .commit import RedisClient
 from .keys import online_key
-from .scripts import DELETE_IF_OURS
+from .scripts import DELETE_IF_PROCS
 
 
 class Presence:
@@ -18,25 +20,29 @@ class Presence:
         #: this process's id
         self.proc = proc
 
-    async def mark(self, pid: str, ttl: int) -> str | None:
-        """Mark ``pid`` connected here for ``ttl`` seconds; the other process that had
-        them (they connected here since), or None."""
-        before = await self.redis.set(online_key(pid), self.proc, ex=ttl, get=True)
+    def _value(self, device: str | None) -> str:
+        return self.proc if device is None else f"{self.proc} {device}"
+
+    async def mark(self, pid: str, ttl: int, device: str | None = None) -> str | None:
+        """Mark ``pid`` connected here, on ``device``, for ``ttl`` seconds; the other
+        process that had them (they connected here since), or None."""
+        before = await self.redis.set(online_key(pid), self._value(device), ex=ttl, get=True)
         if before is None:
             return None
-        elsewhere = text(before)
+        elsewhere = proc_of(text(before))
         return None if elsewhere == self.proc else elsewhere
 
     async def unmark(self, pid: str) -> None:
         """Take the mark away, if it is still this process's (they may have connected to
         another since)."""
-        await DELETE_IF_OURS(self.redis, keys=[online_key(pid)], args=[self.proc])
+        await DELETE_IF_PROCS(self.redis, keys=[online_key(pid)], args=[self.proc])
 
-    async def renew(self, pids: Iterable[str], ttl: int) -> None:
-        """Renew the marks of players connected here (set again where one lapsed)."""
+    async def renew(self, devices: Mapping[str, str | None], ttl: int) -> None:
+        """Renew the marks of players connected here (set again where one lapsed), each
+        on the device of ``devices``."""
         async with self.redis.pipeline(transaction=False) as pipe:
-            for pid in pids:
-                pipe.set(online_key(pid), self.proc, ex=ttl, nx=True)
+            for pid, device in devices.items():
+                pipe.set(online_key(pid), self._value(device), ex=ttl, nx=True)
                 pipe.expire(online_key(pid), ttl)
             await pipe.execute()
 
@@ -53,4 +59,22 @@ class Presence:
     async def where(self, pid: str) -> str | None:
         """The process the player is connected to, if any."""
         raw = await self.redis.get(online_key(pid))
-        return None if raw is None else text(raw)
+        return None if raw is None else proc_of(text(raw))
+
+    async def device(self, pid: str) -> str | None:
+        """The id of the device whose connection the player is connected on, if any (and
+        the mark names one)."""
+        raw = await self.redis.get(online_key(pid))
+        if raw is None:
+            return None
+        _, _, device = text(raw).partition(" ")
+        return device or None
+
+
+def proc_of(mark: str) -> str:
+    """The process an online mark names.
+
+    >>> proc_of("5f0c2a9e11d4 51be0c7a"), proc_of("5f0c2a9e11d4")
+    ('5f0c2a9e11d4', '5f0c2a9e11d4')
+    """
+    return mark.partition(" ")[0]

@@ -18,6 +18,7 @@ from __future__ import annotations
 from .base import Script as Script
 from .base import script_error as script_error
 from .games import DELETE_IF_OURS as DELETE_IF_OURS
+from .games import DELETE_IF_PROCS as DELETE_IF_PROCS
 from .games import FENCED as FENCED
 from .games import FENCED_APPEND as FENCED_APPEND
 from .games import FENCED_APPEND_SHA as FENCED_APPEND_SHA

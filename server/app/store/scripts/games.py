@@ -51,8 +51,8 @@ return current + 1
 """,
 )
 
-#: Deletes a key holding a process's or a claim's id (a player's online mark, a claim)
-#: if it still holds ``ours``.
+#: Deletes a key holding a process's or a claim's id (a claim, a room's end) if it still
+#: holds ``ours``.
 DELETE_IF_OURS = Script(
     ("held",),
     ("ours",),
@@ -60,6 +60,22 @@ DELETE_IF_OURS = Script(
 local held = KEYS[1]
 local ours = ARGV[1]
 if redis.call('GET', held) == ours then return redis.call('DEL', held) end
+return 0
+""",
+)
+
+#: Deletes a player's online mark (``presence.py``) if it is still process ``proc``'s:
+#: the mark is the process's id, alone or followed by a space and a device's id.
+DELETE_IF_PROCS = Script(
+    ("mark",),
+    ("proc",),
+    """
+local mark = KEYS[1]
+local proc = ARGV[1]
+local held = redis.call('GET', mark)
+if held and (held == proc or string.sub(held, 1, #proc + 1) == proc .. ' ') then
+  return redis.call('DEL', mark)
+end
 return 0
 """,
 )
