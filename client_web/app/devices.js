@@ -49,16 +49,26 @@ export function when(ms) {
   return new Date(ms).toISOString().slice(0, 16).replace("T", " ");
 }
 
-/** @type {(code: string, device: string) => void} the code box shown's `link_used` */
-let usedCode = () => {};
+/** @type {(code: string, said: string) => void} the code box shown's news of its code */
+let codeNews = () => {};
 
 /**
- * A link code was used (`link_used`): the box showing it says so, and by what.
- * @param {string} code
- * @param {string} device
+ * A link code was used (`link_used`) or replaced by one asked for on another device
+ * (`link_revoked`): the box showing it says so, and by what.
+ * @param {Message} message
  */
-export function linkUsed(code, device) {
-  usedCode(code, device);
+export function linkNews(message) {
+  codeNews(message.code, linkSaid(message));
+}
+
+/**
+ * What a link code's news says.
+ * @param {Message} message `link_used` or `link_revoked`
+ */
+export function linkSaid(message) {
+  return message.type === "link_used"
+    ? `It has been used: ${message.device} plays as you now.`
+    : `It no longer works: a newer code was asked for on ${message.device}.`;
 }
 
 /**
@@ -116,13 +126,14 @@ export function linkCodeBox(app) {
       };
       tick();
       ticking = setInterval(tick, 1000);
-      // used on the other device (`link_used`, main.js): said, and no longer counted down
-      // as if it still worked (a second device tried it and was refused)
-      usedCode = (code, device) => {
+      // used on the other device (`link_used`, main.js), or replaced by a code asked for
+      // there (`link_revoked`): said, and no longer counted down as if it still worked
+      // (a second device tried it and was refused)
+      codeNews = (code, said) => {
         if (code !== made.code || !shown.isConnected) return;
         if (ticking !== null) clearInterval(ticking);
         ticking = null;
-        left.textContent = `It has been used: ${device} plays as you now.`;
+        left.textContent = said;
         ask.textContent = "Show a link code";
       };
     },

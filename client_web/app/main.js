@@ -19,7 +19,7 @@ import { followInPage } from "./links.js";
 import { challengeId, groupLink, hashField, roomCode } from "./address.js";
 import { PlayerScreen } from "./ratings.js";
 import { titleFrom } from "./title.js";
-import { notice } from "./notices.js";
+import { linkNotice, notice } from "./notices.js";
 import { allowedOnce, askResume, elsewhereScreen, heardOf, learnRace, racingNow } from "./elsewhere.js";
 
 /** @typedef {import("./types.js").App} App */
@@ -254,9 +254,9 @@ function onEvent(message) {
     app.notice("your race is starting");
     resumeRoom();
   } else if (message.type === "daily_result") app.notice(message.review ? message.review.note : message.line);
-  else if (message.type === "link_used") {
-    app.notice(`Your link code was used: ${message.device} plays as you now.`);
-    if (loaded.devices) loaded.devices.linkUsed(message.code, message.device); // (its box, if shown)
+  else if (message.type === "link_used" || message.type === "link_revoked") {
+    app.notice(linkNotice(message));
+    if (loaded.devices) loaded.devices.linkNews(message); // (its box, if shown)
   } else if (message.type === "ghosts_result") {
     noticeFrom(
       "ranking",

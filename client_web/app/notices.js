@@ -98,3 +98,14 @@ export function placeNotices() {
 // (as the page moves under them: a scroll, a window resized or turned)
 addEventListener("scroll", placeNotices, { passive: true });
 addEventListener("resize", placeNotices);
+
+/**
+ * A link code's news in a notice: used on another device (`link_used`), or replaced by a
+ * newer one asked for there (`link_revoked`).
+ * @param {import("./types.js").Message} message
+ */
+export function linkNotice(message) {
+  return message.type === "link_used"
+    ? `Your link code was used: ${message.device} plays as you now.`
+    : `Your link code no longer works: a newer one was asked for on ${message.device}.`;
+}

@@ -431,3 +431,28 @@ async def test_the_device_that_asked_for_a_code_hears_it_used(settings: Settings
         used = await desk.event("link_used", lambda e: e["code"] == code)
         assert used["device"] == "Chrome on Android"
         await desk.event("signed_out")
+
+
+async def test_a_code_replaced_from_another_device_is_told_to_the_one_showing_it(
+    settings: Settings,
+) -> None:
+    """A player has one link code at a time: a new one revokes the old. A browser showing
+    its code kept offering it after the terminal (beside it, in another process) had
+    asked for a newer one, and the code it offered was refused. The player's connection
+    is told (``link_revoked``); asking again itself, it is not (its reply is the news)."""
+    async with running(settings) as one, running(settings) as two:
+        desk = await registered(one.url, "ann", "Chrome on Linux")
+        side = await anonymous(two.url)  # a terminal's command, signed in beside
+        code = (await desk.call("link_code"))["code"]
+        await side.call("link", code=code, device="terminal on vm", side=True)
+        first = (await desk.call("link_code"))["code"]
+        newer = (await side.call("link_code"))["code"]
+        revoked = await desk.event("link_revoked", timeout=5)
+        assert revoked == {"type": "link_revoked", "code": first, "device": "terminal on vm"}
+        refused = await (await anonymous(one.url)).request("link", code=first)
+        assert refused["code"] == "no_such_link_code", refused
+        third = (await desk.call("link_code"))["code"]  # asked for here: no news
+        await desk.call("ping")
+        await asyncio.sleep(0.2)  # (a bus message from two would have come by now)
+        assert [e for e in desk.events if e["type"] == "link_revoked"] == []
+        assert third != newer

@@ -88,6 +88,17 @@ def test_a_browsers_link_code_signs_a_terminal_in_and_the_browser_signs_it_out(
         ticked = page.inner_text("[data-left]")
         page.wait_for_timeout(1200)
         assert page.inner_text("[data-left]") == ticked
+        # a new code here, then one asked for on the terminal: the box's code is revoked,
+        # and it says so rather than count a dead code down
+        page.click("[data-act=link-code]")
+        page.wait_for_selector(f"[data-code]:not([data-code='{code}'])")
+        page.wait_for_selector("[data-left]:has-text('It expires in')")
+        shown = terminal(terminals, web_server, tmp_path, "link")
+        shown.wait_for(rf"Your link code: ({CODE})")
+        assert shown.exit_code() == 0
+        page.wait_for_selector(
+            "[data-left]:has-text('It no longer works: a newer code was asked for on terminal on ')"
+        )
         # the code was entered beside the tab (link's side), which plays on: it was
         # thrown out ("signed in on another device") by a command that had quit
         page.click(".game-row[data-game=gate] [data-act=solo]")

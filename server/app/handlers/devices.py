@@ -77,7 +77,12 @@ class Linking(Part):
         now = self.now()
         expires = now + self.settings.link_ttl * 1000
         made = {"made": now, "by": device.id, "label": device.label}
-        await self.devices.make_code(pid, code, made, expires)
+        revoked = await self.devices.make_code(pid, code, made, expires)
+        if revoked is not None and self.sessions.get(pid) is not session:
+            # asked for beside (a terminal's command): the player's connection, which may
+            # be showing the old code, stops offering it
+            news = {"type": "link_revoked", "code": dv.shown_code(revoked), "device": device.label}
+            await self.ctx.tell(pid, news)
         return {
             "type": "link_code",
             "code": dv.shown_code(code),

@@ -100,15 +100,20 @@ class Devices:
         note = unpack(raw)
         return note["by"], note["at"]
 
-    async def make_code(self, pid: str, code: str, made: dict[str, Any], expires: int) -> None:
+    async def make_code(
+        self, pid: str, code: str, made: dict[str, Any], expires: int
+    ) -> str | None:
         """Keep a link code for the player until server ms ``expires`` (``made``: what
-        :meth:`take_code` gives back), revoking the one they had."""
+        :meth:`take_code` gives back), revoking the one they had: that one, if it was
+        still there to revoke."""
         ttl = max(1, expires - int(made["made"])) + LINK_MARGIN_MS
         record = pack({**made, "pid": pid, "exp": expires})
         await self.redis.set(link_key(code), record, px=ttl)
         before = await self.redis.set(player_link_key(pid), code, px=ttl, get=True)
-        if before is not None and text(before) != code:
-            await self.redis.delete(link_key(text(before)))
+        if before is None or text(before) == code:
+            return None
+        revoked = await self.redis.delete(link_key(text(before)))
+        return text(before) if revoked else None
 
     async def peek_code(self, code: str) -> dict[str, Any] | None:
         """The link code's record, left in place (None: no such code)."""
