@@ -197,9 +197,11 @@ class Client:
                 model.say(result_message(event), GOOD)
         elif kind == "stuck":
             if model.apply_stuck(event) and model.game is not None:
-                if model.confirm is None and not model.help:
-                    model.confirm = "stuck"  # offer to resign: y, or play on
-                model.say(stuck_note(model.game, offer=model.confirm == "stuck"), WARN)
+                offer = model.confirm == "stuck" or (model.confirm is None and not model.help)
+                if offer:  # offer to resign: y, or play on
+                    model.ask("stuck", stuck_note(model.game, offer=True), WARN)
+                else:
+                    model.say(stuck_note(model.game, offer=False), WARN)
         elif kind == "challenge_start":
             model.apply_challenge_start(event, now_ms())
             if model.screen == CHALLENGE and model.game is not None:
@@ -363,8 +365,7 @@ class Client:
         elif kind == "hint":
             await self.hint()
         elif kind == "resign":  # asked first, always: y resigns (endings.resign_question)
-            model.confirm = "resign"
-            model.say(resign_question(model), ERROR)
+            model.ask("resign", resign_question(model), ERROR)
         elif kind == "new" and model.daily_kind is not None:
             await daily_flow.again(self, action.arg)  # (n: that day's deal, its day over)
         elif kind == "new":
@@ -553,12 +554,11 @@ class Client:
         if model.link == "signed out":
             raise Quit(0)
         if model.screen == ROOM and context == "play":
-            model.confirm = "leave"
-            model.say("Leave the race? Your game will be resigned.", ERROR)
+            model.ask("leave", "Leave the race? Your game will be resigned.", ERROR)
             return
         if model.screen == ROOM and context == "countdown":  # (a rematch's too)
-            model.confirm = "leave"
-            model.say("Leave the room? The race about to start goes on without you.", ERROR)
+            leaving = "Leave the room? The race about to start goes on without you."
+            model.ask("leave", leaving, ERROR)
             return
         if model.screen == WATCH:
             raise Quit(0)  # closing the connection ends the watching

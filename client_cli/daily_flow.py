@@ -45,13 +45,12 @@ async def daily(client: Client, rules: str | None, *, ask: bool = True) -> bool:
         if status.get("ranked_attempt") == "pending" and (ask or day != asked):
             client.daily_asked = day
             client.daily_rules = rules
-            model.confirm = "daily"
             graded = difficulty_of(status.get("difficulty"))
             unit = "pairs" if rules in model.pair_games else "cards"
             question = daily_question(model.game_name(rules), graded, unit)
             if not ask:  # (asked before the reset, answered after it)
                 question = f"The day has changed: it is {day}, a new deal. {question}"
-            model.say(question, WARN)
+            model.ask("daily", question, WARN)
             return False
     reply = await client.call("daily", game=rules, ghosts=client.ghosts or None)
     if reply is None:

@@ -179,8 +179,11 @@ class Model:
     #: local ms: when the solo clock started, and when it stopped (game over)
     clock_from: int | None = None
     clock_to: int | None = None
-    #: a question waiting for y/n (its id: "resign", "leave")
+    #: a question waiting for y/n (its id: "resign", "leave"), and its words: whatever is
+    #: said while it waits goes before them on the status line, not in their place
     confirm: str | None = None
+    question: str = ""
+    question_tone: str = INFO
     #: the daily challenge on the table (its ``daily`` reply without the game), if any
     daily: dict[str, Any] | None = None
     #: the ``daily_result`` of the ranked attempt on the table, once it has ended
@@ -207,10 +210,20 @@ class Model:
         self.version += 1
 
     def say(self, text: str, tone: str = INFO, passes_at: int | None = None) -> None:
+        if self.confirm is not None and self.question and text != self.question:
+            # (an event's notice as the player is asked: "ann resigned" had taken the
+            # place of "Resign this race?", leaving "y yes" under it)
+            text = f"{text} · {self.question}" if text else self.question
+            tone, passes_at = self.question_tone, None
         self.message = text
         self.tone = tone
         self.passes_at = passes_at
         self.changed()
+
+    def ask(self, confirm: str, question: str, tone: str = ERROR) -> None:
+        """Ask ``question``, waiting for y/n (``confirm``: its id)."""
+        self.confirm, self.question, self.question_tone = confirm, question, tone
+        self.say(question, tone)
 
     def set_games(self, games: Any) -> None:
         if isinstance(games, list):

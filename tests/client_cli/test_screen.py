@@ -435,3 +435,20 @@ def test_the_start_rings_where_the_countdown_went_unseen() -> None:
     seen = [countdown_second(counting, START - t) for t in (2_500, 1_500, 500)]
     assert seen == [3, 2, 1]
     assert rings(1, countdown_second(model, START + 100))  # (seen counting: the start)
+
+
+def test_a_question_stays_under_what_is_said_while_it_waits() -> None:
+    """A racer asked "Resign this race?" when the other racer's resignation came: the
+    notice took the question's place, leaving "y yes · anything else: no" under "ann
+    resigned" (seen under load in the pty tests). The question stays, after the notice,
+    until it is answered."""
+    model = racing()
+    model.ask("resign", "Resign this race? Your game ends here; the race goes on.")
+    model.say("ann resigned", passes_at=NOW + 3_000)
+    shown = " ".join(screen(model).split())
+    assert "ann resigned · Resign this race? Your game ends here; the race goes on." in shown
+    assert "y yes · anything else: no" in shown
+    assert "Resign this race?" in " ".join(screen(model, now=NOW + 10_000).split())
+    model.confirm = None  # (answered)
+    model.say("")
+    assert "Resign this race?" not in screen(model)
