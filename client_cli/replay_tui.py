@@ -123,6 +123,11 @@ class ReplayTui:
         def _quit(event: KeyPressEvent) -> None:
             event.app.exit(result=0)
 
+        @keys.add("c-z")
+        def _suspend(event: KeyPressEvent) -> None:
+            # to the shell, as the game's screen is (fg brings the viewer back, redrawn)
+            event.app.suspend_to_background()
+
         @on("r")
         def _race(event: KeyPressEvent) -> None:
             if self.stepper.raceable:
