@@ -138,6 +138,11 @@ export function caption(p) {
 
 // What a pile says to a screen reader: its kind, its label, its top card and how many
 // cards it holds ("bar t1: 9 of hearts, 3 cards"); face-down cards are counted, never named.
+// A fanned pile (a column, The Gate's posts and bars, a talon or waste spread to the
+// right) shows more than its top card: those are said too, the top one first (the one a
+// move takes: a long fan's first words are the ones that matter), then the rest down to
+// the lowest face-up card drawn ("post l: 2 of diamonds on top, then 2 of spades, 9 of
+// clubs, knave of hearts, 8 of spades; 5 cards").
 /** @param {Pile} p */
 export function pileName(p) {
   const named = caption(p);
@@ -145,11 +150,28 @@ export function pileName(p) {
   /** @type {string[]} */
   const what = [];
   const total = p.cards.length + p.down;
-  if (p.cards.length) what.push(cardName(p.cards[p.cards.length - 1]));
+  const seen = shownCards(p);
+  /** @type {string} what is on it, the count aside */
+  let cards = "";
+  if (seen.length > 1)
+    cards = `${cardName(seen[seen.length - 1])} on top, then ${seen.slice(0, -1).reverse().map(cardName).join(", ")}`;
+  else if (p.cards.length) cards = cardName(p.cards[p.cards.length - 1]);
   if (p.cards.length && total > 1) what.push(`${total} cards`);
   if (p.down) what.push(`${p.down} ${p.cards.length ? "" : p.down === 1 ? "card " : "cards "}face down`);
+  const said = seen.length > 1 ? `${cards}; ${what.join(", ")}` : [cards, ...what].filter(Boolean).join(", ");
   // (Nestor's reserve is labelled `reserve`: "reserve reserve" said it twice)
-  return `${kind === p.label ? kind : `${kind} ${p.label}`}: ${what.length ? what.join(", ") : "empty"}`;
+  return `${kind === p.label ? kind : `${kind} ${p.label}`}: ${said || "empty"}`;
+}
+
+/**
+ * The face-up cards of `p` a sighted player sees, lowest first: a fan's all (down, or
+ * to the right), a waste's fanned top three, else its top card alone.
+ * @param {Pile} p
+ * @returns {string[]}
+ */
+export function shownCards(p) {
+  if (p.fan === "down") return p.cards;
+  return fannedRight(p) ?? p.cards.slice(-1);
 }
 
 /**

@@ -12,9 +12,10 @@ import { GameScreen } from "./game.js";
 import { drawRacers, resultsTable } from "./room.js";
 import { beatenText, ghostAt, liveOrder, ordinal, placed, resultText } from "./ranking.js";
 import { errorText } from "./link.js";
-import { againstPar, parWords } from "./par.js";
+import { focusLost, focusOn, liveRegion, say } from "./focus.js";
 import { challengeMaker, copyButton } from "./share.js";
-import { difficultyText, gradeOf } from "./difficulty.js";
+import { gradeOf } from "./difficulty.js";
+import { commitmentLine, difficultyLine, parLine, reviewNote, streakText } from "./dailylines.js";
 import { endByResult, newDealLine, pastDeal, pastHead, pastPractice, resultHeading } from "./dailyday.js";
 
 /** @typedef {import("./types.js").App} App */
@@ -25,51 +26,6 @@ import { endByResult, newDealLine, pastDeal, pastHead, pastPractice, resultHeadi
 export { beatenText }; // the notice of a placing that comes on another screen (main.js)
 
 const RACE_BOARD_KEY = "patience-race.race-the-board";
-
-/**
- * The day's commitment to the deal, short, and the page where every commitment is
- * published and, after the reset, revealed (docs/commitments.md).
- * @param {string | undefined} commitment 64 hex digits
- */
-function commitmentLine(commitment) {
-  if (typeof commitment !== "string" || !commitment) return null;
-  return h(
-    "span",
-    { class: "commitment", "data-commitment": commitment },
-    " The deal is committed ahead: ",
-    h("code", { title: commitment }, commitment.slice(0, 12)),
-    " (",
-    h("a", { href: "/daily/commitments", target: "_blank", rel: "noopener" }, "check it"),
-    ").",
-  );
-}
-
-/**
- * The day's par, once the ranked attempt is over and the deal's par is known.
- * @param {Message} said a `daily_result` or an ended `daily_status`
- * @param {{ view: Message, status: string } | null} [game] the attempt, where it is on screen: won, its moves against par
- */
-function parLine(said, game = null) {
-  if (typeof said.par !== "number") return null;
-  const won = game ? againstPar(said.par, game.view.moves, game.status === "won") : "";
-  return h("p", { class: "par" }, `The day's ${parWords(said.par, said.par_shortest)}.${won ? ` ${won}` : ""}`);
-}
-
-/**
- * How hard the day's deal is, where it is graded.
- * @param {Message | null | undefined} graded a `difficulty` map
- * @param {string} [unit] the game's (pairs: its cards are paired off, not home)
- */
-function difficultyLine(graded, unit) {
-  const text = difficultyText(graded, unit);
-  return text ? h("p", { class: "difficulty", "data-grade": gradeOf(graded) }, text) : null;
-}
-
-/** @param {Message | null | undefined} streak */
-function streakText(streak) {
-  if (!streak) return "";
-  return `streak: ${streak.game.current} in this game (best ${streak.game.best}), ${streak.all.current} in any (best ${streak.all.best})`;
-}
 
 // whether practice races the board: the player's last choice in this browser, else yes
 function raceBoard() {
@@ -142,7 +98,11 @@ export class DailyScreen {
     this.standingBox = h("p", { class: "muted standing" });
     this.barsBox = h("div", { class: "bars board-race" });
     this.gameBox = h("div");
-    this.root.append(this.top, this.placingBox, this.standingBox, this.barsBox, this.gameBox);
+    // (the ranked attempt's start and its result read out: kept in the page from the first)
+    this.live = liveRegion();
+    /** the screen was shown in place of the one with the focus: its heading takes it (main.js) */
+    this.wantsFocus = false;
+    this.root.append(this.live, this.top, this.placingBox, this.standingBox, this.barsBox, this.gameBox);
     this.ticker = setInterval(() => {
       this.tick();
       this.countDown();
@@ -153,6 +113,17 @@ export class DailyScreen {
   destroy() {
     clearInterval(this.ticker);
     if (this.game) this.game.destroy();
+  }
+
+  // shown in place of the screen that had the focus (Daily challenge pressed): its heading
+  // takes it once drawn (front.js focusStart), the status asked first
+  focusStart() {
+    this.wantsFocus = true;
+    this.headFocus();
+  }
+
+  headFocus() {
+    if (this.wantsFocus && focusLost()) this.wantsFocus = !focusOn(this.top.querySelector("h1"));
   }
 
   get me() {
@@ -221,6 +192,7 @@ export class DailyScreen {
         resets,
       );
     }
+    this.headFocus();
   }
 
   /**
@@ -356,6 +328,8 @@ export class DailyScreen {
     // the day over: Start would deal the new day's attempt under the old day's words, and
     // practice (`daily`) the new day's ranked attempt, unasked
     if (this.dayOver()) return practice ? this.practisePast() : this.ask();
+    // Start or practice pressed (not a reload's attempt taken up): the focus had it
+    const pressed = this.top.contains(document.activeElement);
     /** @type {Message} */
     const fields = { game: this.rules };
     if (practice && raceBoard()) fields.ghosts = true;
@@ -415,6 +389,11 @@ export class DailyScreen {
     replace(this.gameBox, this.game.root);
     this.game.draw();
     this.tick();
+    // Start pressed (its button gone with the Start screen): the focus to the first pile a
+    // move starts from, as a solo game's Play and a race's Go! give it, and the clock said
+    if (pressed || this.wantsFocus) this.game.focusStart();
+    this.wantsFocus = false;
+    if (pressed && reply.ranked) say(this.live, `${this.name}: ranked attempt started. Its clock is running.`, true);
   }
 
   // a past day's deal again, as a solo game (its seed public since the reset); where it
@@ -481,6 +460,12 @@ export class DailyScreen {
       );
       // a game the reset ended: over on the screen too, its clock stopped at 00:00
       endByResult(this.game, message);
+      // the result read out, and its heading given the focus (the piles, no buttons now,
+      // and Resign had let it fall to the page)
+      const heading = this.top.querySelector("h1");
+      say(this.live, [heading?.textContent, message.line].filter(Boolean).join(". "), true);
+      const now = document.activeElement;
+      if (focusLost() || (now && this.gameBox.contains(now))) focusOn(heading);
       return true;
     }
     if (message.type === "ghosts_result" && this.race && message.game === this.race.game) {
@@ -584,12 +569,4 @@ export class DailyScreen {
     if (box.scrollHeight <= box.clientHeight) return;
     box.scrollTop = row.offsetTop - (box.clientHeight - row.offsetHeight) / 2;
   }
-}
-
-// a ranked result the pace check held off the public boards, or decided since, in words
-// (docs/leaderboards.md, "Fair play: the pace policy"); null for any other result
-/** @param {Message | undefined} review `review` of daily_result or daily_status */
-function reviewNote(review) {
-  if (!review || typeof review.note !== "string") return null;
-  return h("p", { class: "review-note", "data-review": String(review.state) }, review.note);
 }

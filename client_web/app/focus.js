@@ -147,6 +147,25 @@ export function liveRegion() {
   return node;
 }
 
+/**
+ * Whether the focus is lost: on <body>, or on nothing (the control that had it gone).
+ */
+export function focusLost() {
+  const now = document.activeElement;
+  return !now || now === document.body || !now.isConnected;
+}
+
+/**
+ * Give the focus to `node` (a heading, made able to take it); false where there is none.
+ * @param {Element | null | undefined} node
+ */
+export function focusOn(node) {
+  if (!(node instanceof HTMLElement)) return false;
+  if (!node.hasAttribute("tabindex")) node.tabIndex = -1;
+  node.focus({ preventScroll: true });
+  return true;
+}
+
 /** the arrow keys' directions: x and y of a step */
 const ARROWS = /** @type {Record<string, [number, number]>} */ ({
   ArrowLeft: [-1, 0],

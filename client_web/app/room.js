@@ -11,7 +11,7 @@ import { challengeMaker } from "./share.js";
 import { countdown } from "./sound.js";
 import { errorText } from "./link.js";
 import { raceOverText, renamedIn } from "./ranking.js";
-import { keepFocus, liveRegion, setText } from "./focus.js";
+import { focusLost, focusOn, keepFocus, liveRegion, setText } from "./focus.js";
 import { drawRacers, resultsTable } from "./racers.js";
 import { dropNotices, placeNotices } from "./notices.js";
 import { mayLeave } from "./elsewhere.js";
@@ -77,6 +77,8 @@ export class RoomScreen {
     /** @type {{ replay: string, node: HTMLElement } | null} the challenge of one's own game */
     this.maker = null;
     this.firstDone = false;
+    /** a rematch's countdown, its first number not yet shown (said with what it counts to) */
+    this.rematch = false;
     this.root = h("section", { class: "room" });
     this.headBox = h("div", { class: "room-head" });
     this.countBox = h("div", { class: "countdown", "aria-live": "polite" });
@@ -144,6 +146,10 @@ export class RoomScreen {
    */
   update(room, before = this.room) {
     if (before && room.race !== before.race) {
+      // a new race: the last one's result no longer said (it stood through the next), and
+      // a rematch said as one before its countdown's first number (a guest heard "5")
+      setText(this.live, "");
+      this.rematch = Boolean(before.race) && room.state === "countdown";
       this.progress.clear();
       this.firstDone = false;
       if (this.game) {
@@ -196,6 +202,9 @@ export class RoomScreen {
     for (const p of [...room.players, ...leftOf(room)]) if (p.total !== undefined) this.progress.set(p.name, p);
     if (room.state === "closed") this.app.notice("the room was closed");
     this.keptHead();
+    // (Start or Ready pressed, gone with the lobby: the heading keeps the focus through
+    // the countdown, and Go! hands it to the board)
+    if (room.state === "countdown" && focusLost()) focusOn(this.headBox.querySelector("h1"));
     this.drawBars();
     this.drawResults();
     this.tick();
@@ -389,6 +398,13 @@ export class RoomScreen {
     });
     replace(this.gameBox, this.game.root);
     this.game.draw();
+    // the race's start said ("Go!": the countdown had gone silent after its 1), not where
+    // a race long under way is taken up again (a reload)
+    const now = this.app.link.serverNow();
+    if (this.room && this.room.start_at && now - this.room.start_at < 5000) setText(this.live, "Go!");
+    // (the heading, which held the focus through the countdown, gives it to the board)
+    const held = document.activeElement;
+    if (held instanceof HTMLElement && held.matches(".room-head h1")) held.blur();
     this.game.focusStart();
     this.keepRacing(); // (at once: the logo pressed before the next tick led nowhere)
   }
@@ -508,7 +524,14 @@ export class RoomScreen {
     if (room.state === "countdown" && room.start_at) {
       const left = room.start_at - this.app.link.serverNow();
       // (written as it changes: a live region rewritten ten times a second is read over)
-      setText(this.countBox, left > 0 ? String(Math.ceil(left / 1000)) : "Go!");
+      const shown = left > 0 ? String(Math.ceil(left / 1000)) : "Go!";
+      // a rematch's first number with what it counts to (the words unseen: the number
+      // alone is drawn, large), and the number alone once it changes
+      if (this.rematch && left > 0)
+        this.countBox.replaceChildren(h("span", { class: "spoken" }, "Rematch: the next race starts in "), shown);
+      else if (!this.countBox.firstElementChild || this.countBox.lastChild?.textContent !== shown)
+        setText(this.countBox, shown);
+      this.rematch = false;
       this.countBox.classList.add("on");
     } else {
       setText(this.countBox, "");

@@ -5,7 +5,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 
 import { hintSaid, homeSaid, moveSaid, undoSaid } from "../app/spoken.js";
-import { pileState } from "../app/board.js";
+import { pileName, pileState } from "../app/board.js";
 
 /**
  * A view of `game` with these piles: [label, kind, cards, down].
@@ -152,4 +152,28 @@ test("a pile's state, said after its name", () => {
   assert.equal(pileState("t4", { ...none, target: true, picked: "t2" }), "can take from t2");
   assert.equal(pileState("7", { playable: true, target: true, picked: "3", pairs: true }), "pairs with 3");
   assert.equal(pileState("t2", { ...none, playable: true, target: true, picked: "t2" }), "can move");
+});
+
+test("a fanned pile says every face-up card that shows, the top one first", () => {
+  /** @type {(label: string, kind: string, fan: string, cards: string[], down?: number) => import("../app/layout.js").Pile} */
+  const pile = (label, kind, fan, cards, down = 0) => ({ label, kind, x: 0, y: 0, fan, cards, down });
+  // The Gate seed 0's post l: all five faces are drawn, down the fan
+  assert.equal(
+    pileName(pile("l", "post", "down", ["8S", "JH", "9C", "2S", "2D"])),
+    "post l: 2 of diamonds on top, then 2 of spades, 9 of clubs, knave of hearts, 8 of spades; 5 cards",
+  );
+  // a column with cards face down under its fan: counted, never named
+  assert.equal(
+    pileName(pile("3", "column", "down", ["4C", "9H"], 3)),
+    "column 3: 9 of hearts on top, then 4 of clubs; 5 cards, 3 face down",
+  );
+  // one card, or a squared pile: its top card and its count, as before
+  assert.equal(pileName(pile("t1", "bar", "down", ["9H"])), "bar t1: 9 of hearts");
+  assert.equal(pileName(pile("t", "talon", "none", ["KC", "6C"])), "talon t: 6 of clubs, 2 cards");
+  assert.equal(pileName(pile("s", "stock", "none", [], 34)), "stock s: 34 cards face down");
+  // a waste shows its top three fanned to the right, no more
+  assert.equal(
+    pileName(pile("w", "waste", "none", ["AS", "2C", "3D", "4H", "5S"])),
+    "waste w: 5 of spades on top, then 4 of hearts, 3 of diamonds; 5 cards",
+  );
 });

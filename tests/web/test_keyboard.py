@@ -80,17 +80,26 @@ def game_page(
 
 
 def spoken(pile: dict[str, Any]) -> str:
-    """A pile's accessible name, from the view: kind, label, top card, how many."""
+    """A pile's accessible name, from the view: kind, label, the cards that show (a fan's
+    all, a waste's top three; the top one first), how many."""
     cards, down = pile["cards"], pile["down"]
+    shown = cards[-1:]
+    if pile["fan"] in ("down", "right"):
+        shown = cards
+    elif pile["kind"] == "waste":
+        shown = cards[-3:]
+    names = [str(card_name(parse_card(c))) for c in reversed(shown)]
     what = []
-    if cards:
-        what.append(card_name(parse_card(cards[-1])))
     if cards and len(cards) + down > 1:
         what.append(f"{len(cards) + down} cards")
     if down:
         what.append(f"{down} face down" if cards else f"{down} cards face down")
+    if len(names) > 1:
+        said = f"{names[0]} on top, then {', '.join(names[1:])}; {', '.join(what)}"
+    else:
+        said = ", ".join(names + what) or "empty"
     kind = KINDS.get(pile["kind"], pile["kind"])
-    return f"{kind} {pile['label']}: {', '.join(what) if what else 'empty'}"
+    return f"{kind} {pile['label']}: {said}"
 
 
 def focused(page: Any) -> str:
@@ -118,6 +127,11 @@ def test_tab_enter_space_and_escape_play_a_game(browser: Any, web_server: Server
         assert spoken(next(p for p in view["piles"] if p["label"] == "s")) == (
             "stock s: 34 cards face down"
         )
+        # a fanned pile says every card that shows, the top one first (it had said the
+        # top card alone: an outside tester's fault)
+        post = next(p for p in view["piles"] if p["label"] == "l")
+        assert len(post["cards"]) > 1 and post["fan"] == "down"
+        assert " on top, then " in spoken(post)
 
         # Tab from the top of the page reaches every pile and control, each with a ring
         page.locator("#home-link").focus()
