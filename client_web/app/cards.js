@@ -41,6 +41,23 @@ export function cardWords(text) {
   return text.replace(CODE_WORD, (_, rank, suit) => (rank === "T" ? "10" : rank) + SUITS[suit]);
 }
 
+// a move written in the server's words, quoted: `'l>t1'`, `'b3:2>b1'`, `'4+5'`
+const QUOTED_MOVE = /'([a-z]*\d*)(?::(\d+))?([>+])([a-z]*\d*)'/g;
+
+/**
+ * The server's words as a screen reader should say them: each card's code named ("8D"
+ * is "8 of diamonds": a symbol is read "black diamond suit", or not at all) and a quoted
+ * move in words ("'l>t1'" is "l to t1", "'4+5'" "4 and 5").
+ * @param {string} text
+ */
+export function cardsSpoken(text) {
+  return text
+    .replace(QUOTED_MOVE, (_, from, count, how, to) =>
+      how === "+" ? `${from} and ${to}` : `${count ? `${count} from ` : ""}${from} to ${to}`,
+    )
+    .replace(CODE_WORD, (code) => cardName(code));
+}
+
 /**
  * A face-up card, drawn; a code that is no card is drawn as "??".
  * @param {string} code

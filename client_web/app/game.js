@@ -23,7 +23,7 @@ import { ended, lostNote, lostText } from "./ending.js";
 import { reviewBox } from "./review.js";
 import { touchedPiles } from "./touched.js";
 import { ServerError, errorText } from "./link.js";
-import { cardWords } from "./cards.js";
+import { cardWords, cardsSpoken } from "./cards.js";
 import { arrowToPile, firstFound, holdFocus, liveRegion, nextKeys, say } from "./focus.js";
 import { shortcutsHelp } from "./shortcuts.js";
 import { focusChoice, statusLine } from "./choices.js";
@@ -507,7 +507,8 @@ export class GameScreen {
     const ending = this.over && this.saidEnd !== this.status ? `Game over: ${status}.${lostText(this.lost)}` : "";
     this.saidEnd = this.over ? this.status : null;
     const said = this.said && this.said.note === this.note ? this.said : null;
-    const told = ending ? [said && said.fresh ? `${said.text}.` : "", ending, words] : [said ? said.text : words];
+    const heard = cardsSpoken(this.note); // (said in words: "2 of clubs", not "2♣")
+    const told = ending ? [said && said.fresh ? `${said.text}.` : "", ending, heard] : [said ? said.text : heard];
     say(this.live, told.filter(Boolean).join(" "), Boolean(said && said.fresh));
     if (said) said.fresh = false;
     settle();

@@ -191,3 +191,22 @@ def test_undo_disabled_hands_the_focus_to_the_next_button(
         assert focused(page) == "act home"
     finally:
         context.close()
+
+
+def test_a_refused_move_is_said_in_words_not_symbols(
+    browser: Any, web_server: ServerProcess
+) -> None:
+    """The refusal's words drawn with the suits' symbols ("2♣ cannot go on 6♠") were said
+    as they were drawn: "2 black club suit", "r greater than t2". The live region says the
+    cards' names and the move in words; the note under the board keeps its symbols."""
+    context, page = game_page(browser, web_server, "gate", 1, name="spgate2")
+    try:
+        page.fill("#notation", "t1>t2")
+        page.keyboard.press("Enter")
+        page.wait_for_selector(".game .note:has-text('cannot')")
+        heard = said(page)
+        assert "illegal move t1 to t2: " in heard and " of " in heard, heard
+        assert not any(symbol in heard for symbol in "♣♦♥♠>'"), heard
+        assert any(symbol in page.inner_text(".game .note") for symbol in "♣♦♥♠")
+    finally:
+        context.close()
