@@ -78,12 +78,15 @@ function errorText(error) {
  * @returns {HTMLElement}
  */
 export function leagueBox(app) {
-  const box = h("section", { class: "league-box", "aria-live": "polite" }, h("h2", {}, "This week's league"));
+  // not a live region: filled as the screen comes, it was read out after the greeting
+  // each time the home screen came; a join is said by a status of its own
+  const box = h("section", { class: "league-box" }, h("h2", {}, "This week's league"));
+  const said = h("p", { class: "spoken", role: "status" });
   const fill = (/** @type {Message} */ e, closing = false) => {
     const line = h("p", { class: "league-line", dataset: { zone: e.zone || "" } }, summary(e));
     const join = closing
       ? h("p", { class: "note league-closing" }, CLOSING_TEXT)
-      : button("Join this week", () => joinNow(app, box, fill), { "data-act": "league-join" });
+      : button("Join this week", () => joinNow(app, box, joined), { "data-act": "league-join" });
     replace(
       box,
       h("h2", {}, "This week's league"),
@@ -91,7 +94,12 @@ export function leagueBox(app) {
       e.joined ? h("a", { href: "/play#league" }, "Standings") : join,
       // (a daily ended before the join scores nothing: leaderboards.md, Points)
       e.joined ? null : h("p", { class: "muted" }, "Joining counts the dailies you end from now on, not those before."),
+      said,
     );
+  };
+  const joined = (/** @type {Message} */ e) => {
+    fill(e);
+    said.textContent = `Joined this week's league: ${summary(e)}.`;
   };
   const ask = () =>
     app.link.request("event").then(

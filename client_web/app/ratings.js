@@ -16,7 +16,9 @@ import { errorText } from "./link.js";
  * @returns {HTMLElement}
  */
 export function ratingsBox(request, games) {
-  const box = h("div", { class: "ratings", "aria-live": "polite" });
+  // (not a live region: filled as the screen comes, it was read out after the greeting
+  // each time the home screen came)
+  const box = h("div", { class: "ratings" });
   request("profile").then(
     (reply) => replace(box, ...ratingsList(reply.ratings || [], games)),
     (error) => replace(box, h("p", { class: "note" }, errorText(error))),

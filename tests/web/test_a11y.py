@@ -109,9 +109,10 @@ def test_a_game_is_told_in_one_live_region_and_its_end_stops_tab(
         page.fill("#notation", "t1>t2")
         page.keyboard.press("Enter")
         page.wait_for_selector(".game .note:not(:empty)")
-        # the same region, in the page all along, says the refusal
+        # the same region, in the page all along, says the refusal (in words: "5 of
+        # spades", where the note shows "5♠")
         said = page.evaluate("window.region.isConnected && window.region.textContent")
-        assert said and page.inner_text(".game .note") in said, said
+        assert said and "illegal move t1 to t2: 5 of spades cannot go on" in said, said
         page.click("[data-act=resign]")
         page.wait_for_selector(".game .game-head.over")
         said = page.evaluate("window.region.isConnected && window.region.textContent")
@@ -414,5 +415,32 @@ def test_a_pair_of_piles_that_is_no_move_is_refused_in_plain_words(
         rank = "10" if card[0] == "T" else card[0]
         suit = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}[card[1]]
         assert page.inner_text(".game .note") == f"{rank}{suit} cannot go to the stock"
+    finally:
+        context.close()
+
+
+def test_the_home_screen_fills_its_boxes_without_a_word(
+    browser: Any, web_server: ServerProcess
+) -> None:
+    """Each time the home screen came, its ratings and its league boxes were read out as
+    the server's answers filled them ("Your ratings... No rating yet...", "This week's
+    league... Not joined..."), after the greeting. They fill in silence; a join is said."""
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        page.goto(f"{http(web_server)}/play")
+        register(page, "homely")
+        page.wait_for_selector(".home .league-line")
+        page.click('.game-row[data-game="gate"] [data-act=solo]')
+        page.wait_for_selector(".game .pile")
+        page.evaluate(COUNT_LIVE)
+        page.click("#home-link")
+        page.wait_for_selector(".home .league-line")
+        page.wait_for_selector(".home .ratings h2")
+        changes = page.evaluate("window.liveChanges")
+        assert "ratings" not in changes and "league-box" not in changes, changes
+        # joining is said, by a status of its own
+        page.click("[data-act=league-join]")
+        page.wait_for_selector(".league-box [role=status]:has-text('Joined this week')")
     finally:
         context.close()
