@@ -15,7 +15,7 @@
 import { BoxWatch, button, clock, count, h, replace, replaceKeeping, resignQuestion, statusText } from "./dom.js";
 import { drawBoard, easeHeight, pileAt, pilesOf } from "./board.js";
 import { Dragging } from "./drag.js";
-import { hintSaid, homeSaid, moveSaid, undoSaid } from "./spoken.js";
+import { hintSaid, homeSaid, moveSaid, timeWarning, undoSaid } from "./spoken.js";
 import { click, isWord } from "./clicks.js";
 import { challengeMaker } from "./share.js";
 import { cardsMove } from "./motion.js";
@@ -108,6 +108,10 @@ export class GameScreen {
     this.hinted = null;
     /** @type {string | null} the end the live region has said (a game over's status) */
     this.saidEnd = null;
+    /** the last of a timed game's marks said (a minute, ten seconds left) */
+    this.warnedAt = Infinity;
+    /** @type {string} what the tick said of the time left */
+    this.warning = "";
     /**
      * what the live region says of the last action (a move, an undo, the cards sent home, a
      * hint: spoken.js), while the status line says what it said then (`note`); `fresh`
@@ -509,7 +513,9 @@ export class GameScreen {
     const said = this.said && this.said.note === this.note ? this.said : null;
     const heard = cardsSpoken(this.note); // (said in words: "2 of clubs", not "2♣")
     const told = ending ? [said && said.fresh ? `${said.text}.` : "", ending, heard] : [said ? said.text : heard];
-    say(this.live, told.filter(Boolean).join(" "), Boolean(said && said.fresh));
+    const text = told.filter(Boolean).join(" ");
+    // (nothing new: the time left said by the clock's tick is left to be heard)
+    if (text || !this.warning || this.live.textContent !== this.warning) say(this.live, text, Boolean(said?.fresh));
     if (said) said.fresh = false;
     settle();
     ended(this.root, this.status);
@@ -533,6 +539,11 @@ export class GameScreen {
       // a game over: its time as the server measured it, where it says when it ended (a
       // game whose time ran out, the limit's)
       const finished = this.over ? this.finishedAt || (this.status === "timeout" ? end : null) : null;
+      const warning = end && !this.over ? timeWarning(end - now, this.warnedAt) : null;
+      if (warning) {
+        [this.warnedAt, this.warning] = [warning.at, warning.text]; // (said once each: spoken.js)
+        say(this.live, warning.text, true);
+      }
       if (!start || (this.over && !finished)) clockNode.replaceChildren();
       else if (finished) clockNode.replaceChildren(clock(finished - start));
       else clockNode.replaceChildren(h("span", { class: "gone" }, clock(now - start)), left ?? "");

@@ -286,3 +286,21 @@ export function hintSaid(move, reason, view) {
   }
   return reason ? `hint: ${said}: ${reason}` : `hint: ${said}`;
 }
+
+/** the time left a timed game says, once each as it passes: a minute, ten seconds */
+const WARNINGS = [60_000, 10_000];
+
+/**
+ * A timed game's time left, said as it passes a minute and ten seconds (the clock is
+ * drawn, not read: a blind racer heard nothing before the time ran out); null while
+ * there is nothing new to say. `warnedAt`: the last mark said (Infinity: none yet).
+ * @param {number} left ms
+ * @param {number} warnedAt
+ * @returns {{ at: number, text: string } | null}
+ */
+export function timeWarning(left, warnedAt) {
+  const at = WARNINGS.filter((mark) => left <= mark && mark < warnedAt).at(-1);
+  if (at === undefined || left <= 0) return null;
+  const seconds = Math.ceil(left / 1000);
+  return { at, text: seconds >= 60 ? "1 minute left" : `${seconds} seconds left` };
+}

@@ -4,7 +4,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 
-import { hintSaid, homeSaid, moveSaid, undoSaid } from "../app/spoken.js";
+import { hintSaid, homeSaid, moveSaid, timeWarning, undoSaid } from "../app/spoken.js";
 import { pileName, pileState } from "../app/board.js";
 
 /**
@@ -176,4 +176,15 @@ test("a fanned pile says every face-up card that shows, the top one first", () =
     pileName(pile("w", "waste", "none", ["AS", "2C", "3D", "4H", "5S"])),
     "waste w: 5 of spades on top, then 4 of hearts, 3 of diamonds; 5 cards",
   );
+});
+
+test("a timed game's time left is said as it passes a minute and ten seconds, once each", () => {
+  assert.deepEqual(timeWarning(61_000, Infinity), null);
+  assert.deepEqual(timeWarning(60_000, Infinity), { at: 60_000, text: "1 minute left" });
+  assert.equal(timeWarning(59_500, 60_000), null);
+  assert.deepEqual(timeWarning(9_200, 60_000), { at: 10_000, text: "10 seconds left" });
+  assert.equal(timeWarning(5_000, 10_000), null);
+  // taken up with 30 s left (a reload): said at once, then at ten seconds
+  assert.deepEqual(timeWarning(30_000, Infinity), { at: 60_000, text: "30 seconds left" });
+  assert.equal(timeWarning(0, Infinity), null);
 });

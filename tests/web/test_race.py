@@ -260,6 +260,8 @@ def test_a_timed_race_on_a_phone_to_its_end(browser: Any, web_server: ServerProc
         page.wait_for_selector(".race-game .clock:has-text('left')")
         clock_text = page.inner_text(".race-game .clock")
         assert re.fullmatch(r"0:\d\d left", clock_text), clock_text
+        # the time left said, not only drawn (a blind racer heard nothing before it ran out)
+        page.wait_for_selector(".race-game .game .live:has-text('seconds left')", state="attached")
         name = page.locator(".race-game .game-head strong")
         assert name.evaluate("e => e.scrollWidth <= e.clientWidth"), name.inner_text()
         page.tap(".race-game [data-act=hint]")
