@@ -29,7 +29,7 @@
     patience-race replay ID [--speed N]      step through a finished game: board and moves
                                              (ID, or its link, whose server is used)
     patience-race review ID                  where a finished game was lost (a daily's:
-                                             after the day's reset)
+                                             after the day's reset; ID, or its replay's link)
     patience-race challenge ID               race a challenge's ghost (ID, or its link)
     patience-race challenge --replay ID      race a replay's ghost ("race this": ID, or its
                                              link)
@@ -56,6 +56,7 @@ from typing import Any
 
 from . import __version__
 from .config import DEFAULT_SERVER, TokenStore, config_dir, linked_server, pick_server
+from .ids import not_a_replay, replay_id
 
 MAX_SEED = 2**64 - 1
 
@@ -165,27 +166,6 @@ def room_code(text: str) -> str:
     ('K7PQ2M', 'K7PQ2M')
     """
     return text.strip().rstrip("/").rpartition("/")[2]
-
-
-def replay_id(text: str) -> str:
-    """The replay a ``replay`` argument names: its id, or its link pasted whole (its page,
-    ``http://HOST:8765/replay/ID``, as the viewer shows it, or its JSON's; the browser's
-    ``/play#replay=ID``), whose server is used (:func:`linked`).
-
-    >>> replay_id("6a7b580f7008c0f8"), replay_id("http://h:8765/replay/6a7b580f7008c0f8/")
-    ('6a7b580f7008c0f8', '6a7b580f7008c0f8')
-    >>> replay_id("https://h/play#board=gate&replay=ab12"), replay_id("http://h/replay/ab.json")
-    ('ab12', 'ab')
-    """
-    from urllib.parse import unquote
-
-    address, _, fragment = text.strip().partition("#")
-    for field in fragment.split("&"):
-        key, _, value = field.partition("=")
-        if key == "replay" and value.strip():
-            return unquote(value).strip()
-    last = address.partition("?")[0].rstrip("/").rpartition("/")[2]
-    return last.removesuffix(".json") if "/" in address else last
 
 
 def cmd_race_join(args: argparse.Namespace) -> int:
@@ -402,10 +382,13 @@ def parser() -> argparse.ArgumentParser:
         "review",
         parents=[common],
         help="where a finished game was lost, by its id (signs in)",
-        description="ID: a finished game's id (its replay's). A daily deal's game is "
+        description="ID: a finished game's id (its replay's), or its replay's link "
+        "(http://HOST/replay/ID, whose server is used). A daily deal's game is "
         "reviewed after the day's reset.",
     )
-    review.add_argument("id", metavar="ID", help="a finished game's id (its replay's)")
+    review.add_argument(
+        "id", metavar="ID", help="a finished game's id (its replay's), or its replay's link"
+    )
     replay = sub.add_parser("replay", parents=[common], help="step through a game's replay")
     replay.add_argument(
         "id", metavar="ID", help="a replay id (a board entry's, a race game's), or its link"
@@ -464,7 +447,7 @@ def linked(args: argparse.Namespace) -> str | None:
         )
     if args.command == "group" and args.action == "join" and args.words:
         return linked_server(args.words[0])
-    if args.command == "replay":  # (its address, without the browser's #replay=ID)
+    if args.command in ("replay", "review"):  # (its address, without the browser's #replay=ID)
         return linked_server(args.id.partition("#")[0])
     return None
 
@@ -513,10 +496,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     # --server, else the server a link given names, else $PATIENCE_SERVER, else the local one
     args.server = pick_server(getattr(args, "server", None) or linked(args))
     args.ascii = getattr(args, "ascii", False)
-    if args.command == "replay":
-        args.id = replay_id(args.id)  # (a link's server taken above)
+    # a replay's id, or its link (its server taken above): one that names none is refused
+    # here, as a command line that is wrong ("xyz" of http://HOST/garbage/xyz was asked for)
+    given = args.id if args.command == "replay" else None
     if args.command == "challenge" and args.replay is not None:
-        args.replay = replay_id(args.replay)
+        given = args.replay
+    found = None if given is None else replay_id(given)
+    if given is not None and found is None:
+        from .lines import aside  # (rich: only to refuse, wrapped between words)
+
+        aside(f"patience-race: {not_a_replay(given)}")
+        return 2
+    if args.command == "replay":
+        args.id = found
+    elif args.command == "challenge" and args.replay is not None:
+        args.replay = found
     name = args.command + (f" {args.race}" if args.command == "race" else "")
     missing = missing_packages()
     if missing:

@@ -409,6 +409,33 @@ def cmd_challenges(args: argparse.Namespace) -> int:
     return 0
 
 
+def replay_refused(exc: ServerError, rid: str) -> str:
+    """Why ``replay`` got no replay, in words as helpful as ``review``'s. The server says
+    ``no_such_replay`` alike for an id of no game, of a game not over (one's own race game
+    while the race goes on) and of one expired (a solo or practice game's is kept only a
+    while): all are said. A book line has no player: before the reset it is nobody's.
+
+    >>> print(replay_refused(ServerError("no_such_replay", "no replay 'ab'"), "ab"))
+    ... # doctest: +NORMALIZE_WHITESPACE
+    no replay 'ab' (or it has expired): a race's games have their replays once the race
+    ends, any other game once it is over; a solo or practice game's is kept only a while
+    >>> print(replay_refused(ServerError("not_public", "the book line is public after the "
+    ...     "day's reset"), "book20261128gate"))
+    the book line is public after the day's reset (00:00 UTC)
+    """
+    message = exc.message
+    if exc.code == "no_such_replay":
+        message += (
+            " (or it has expired): a race's games have their replays once the race ends, "
+            "any other game once it is over; a solo or practice game's is kept only a while"
+        )
+    elif exc.code == "not_public" and rid.startswith("book"):
+        message += " (00:00 UTC)"
+    elif exc.code == "not_public":
+        message += " (00:00 UTC); until then only its player sees it, without its seed"
+    return message
+
+
 def cmd_replay(args: argparse.Namespace) -> int:
     rid = args.id.strip().lower()
 
@@ -420,7 +447,10 @@ def cmd_replay(args: argparse.Namespace) -> int:
             return conn, await conn.request("replay", replay=rid), welcome
         except ServerError as exc:
             await conn.close()
-            if exc.code != "not_public" or TokenStore(config_dir()).get(args.server) is None:
+            # (a book line is nobody's before the reset: nobody to sign in as)
+            if exc.code != "not_public" or rid.startswith("book"):
+                raise
+            if TokenStore(config_dir()).get(args.server) is None:
                 raise
             # a daily of today: its own player, signed in, may see it (without its seed)
             conn, welcome = await _signed_in(args.server)
@@ -437,10 +467,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
         try:
             conn, reply, welcome = await fetch()
         except ServerError as exc:
-            message = exc.message
-            if exc.code == "not_public":
-                message += " (00:00 UTC); until then only its player sees it, without its seed"
-            aside(f"patience-race: {message}")
+            aside(f"patience-race: {replay_refused(exc, rid)}")
             return 1
         except Exception as exc:
             return _fail(args, exc)

@@ -158,6 +158,9 @@ class ReplayTui:
         """Fetch the views the viewer wants, one at a time, until the board is off."""
         stepper, fetch = self.stepper, self.fetch
         assert fetch is not None
+        # the message and tone the connection's warning took the place of: back once a
+        # board comes again (the warning stayed through the steps after it)
+        before: tuple[str, str] | None = None
         while stepper.boards:
             step = stepper.wanted()
             if step is None:
@@ -175,6 +178,8 @@ class ReplayTui:
                 )
                 stepper.tone = WARN
             except LinkError as exc:  # wait for a key before trying again
+                if before is None:
+                    before = (stepper.message, stepper.tone)
                 stepper.message = f"No board for now ({exc}): a key tries again."
                 stepper.tone = WARN
                 self._wake.clear()
@@ -186,6 +191,9 @@ class ReplayTui:
                     stepper.boards = False
                     stepper.message = "No board: the server sent no view; the moves only."
                     stepper.tone = WARN
+                elif before is not None:
+                    stepper.message, stepper.tone = before
+                    before = None
             stepper.version += 1
             self.app.invalidate()
 

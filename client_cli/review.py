@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import re
 import textwrap
 from collections.abc import Mapping
 from typing import Any
@@ -41,6 +40,7 @@ from typing import Any
 from . import pager
 from .challenge import command
 from .connection import Connection, ServerError
+from .ids import GAME_ID, game_id
 from .lines import aside, kept, plural
 from .render import render
 from .sanitize import clean
@@ -67,7 +67,9 @@ def _moves(value: Any) -> list[str]:
 
 
 def _para(text: str, width: int) -> list[str]:
-    return textwrap.wrap(text, width) or [""]
+    """``text`` wrapped between words, never at a word's hyphen ("face-" / "down", as
+    docs/client.md promises of every message line)."""
+    return textwrap.wrap(text, width, break_on_hyphens=False) or [""]
 
 
 def review_page(
@@ -120,7 +122,13 @@ def review_page(
             "the rules engine):",
             width,
         )
-        lines += textwrap.wrap(" ".join(line), width, initial_indent="  ", subsequent_indent="  ")
+        lines += textwrap.wrap(
+            " ".join(line),
+            width,
+            initial_indent="  ",
+            subsequent_indent="  ",
+            break_on_hyphens=False,
+        )
     view = review.get("view")
     if isinstance(view, Mapping):
         lines += ["", _board_title(review, found, move, who), ""]
@@ -211,13 +219,15 @@ def cmd_review(args: argparse.Namespace) -> int:
     from .printing import _console
     from .queries import _fail, _me, _signed_in  # (queries imports the views)
 
-    gid = args.id.strip().lower()
-    if not re.fullmatch(r"[0-9a-f]{16}", gid):  # (not "Reviewing game zzz..." first)
+    # its id, or its replay's link (as ``replay`` takes it: the viewer shows it at its foot)
+    gid = game_id(args.id) or args.id.strip().lower()
+    if not GAME_ID.fullmatch(gid):  # (not "Reviewing game zzz..." first; a wrong command line)
         aside(
             f"patience-race: no game {clean(gid, 40)!r}: a game's id is 16 letters and "
-            "digits, as results and replays give it"
+            "digits, as results and replays give it, or its replay's link "
+            "(http://HOST/replay/ID)"
         )
-        return 1
+        return 2
 
     async def ask() -> tuple[dict[str, Any], str]:
         conn, welcome = await _signed_in(args.server)

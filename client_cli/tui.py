@@ -95,7 +95,9 @@ class Tui:
         def _quit(event: KeyPressEvent) -> None:
             client.spawn(self._run(client.quit()))
 
-        @keys.add("c-z")
+        # eager: over a page too (the review, the rules), whose keys take every other key
+        # (it did nothing there, and fg's Enter, typed into the client, scrolled the page)
+        @keys.add("c-z", eager=True)
         def _suspend(event: KeyPressEvent) -> None:
             # to the shell, as a terminal program is (fg brings it back, redrawn; a link
             # dropped meanwhile reconnects); where nothing can suspend it, nothing happens

@@ -14,7 +14,7 @@ from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 from rich.console import Console
 
-from client_cli.connection import ServerError
+from client_cli.connection import ConnectionLost, ServerError
 from client_cli.lines import Glyphs, plain
 from client_cli.replay import Replay, Stepper, render_replay, replay_table, view_line
 from client_cli.replay_tui import NO_BOARD, ReplayTui
@@ -283,6 +283,42 @@ def test_a_refused_view_leaves_the_moves_only() -> None:
     shown = screen(stepper)
     assert "#      time   move" in shown.splitlines()[3]  # the moves-only screen
     assert "fetching" not in shown
+
+
+def test_the_connection_warning_goes_once_a_board_comes() -> None:
+    """The server stopped, then back: "No board for now (not connected): a key tries
+    again." stayed through the steps after the boards came again."""
+    stepper, views = boards_replay("gate")
+    before = (stepper.message, stepper.tone)
+    down = True
+
+    async def fetch(step: int) -> dict[str, Any]:
+        if down:
+            raise ConnectionLost("not connected", sent=False)
+        return views[step]
+
+    async def go() -> None:
+        nonlocal down
+        with create_app_session(input=create_pipe_input().__enter__(), output=DummyOutput()):
+            tui = ReplayTui(stepper, False, fetch)
+            task = asyncio.get_running_loop().create_task(tui._fetch_views())
+            for _ in range(20):
+                await asyncio.sleep(0)
+            assert stepper.message == "No board for now (not connected): a key tries again."
+            down = False
+            tui._wake.set()  # (a key: the viewer tries again)
+            for _ in range(100):
+                await asyncio.sleep(0)
+                if stepper.wanted() is None:
+                    break
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+    asyncio.run(go())
+    assert sorted(stepper.views) == [0, 1, 2]
+    assert (stepper.message, stepper.tone) == before
+    assert "No board for now" not in screen(stepper)
 
 
 def test_one_move_is_said_in_the_singular() -> None:

@@ -170,7 +170,7 @@ def test_replay_takes_its_link(
 
 
 def test_replay_id_of_a_link() -> None:
-    from client_cli.cli import replay_id  # (the function this test asks for)
+    from client_cli.ids import replay_id  # (the function this test asks for)
 
     assert replay_id("6a7b580f7008c0f8") == "6a7b580f7008c0f8"
     assert replay_id(" http://127.0.0.1:9320/replay/6a7b580f7008c0f8 ") == "6a7b580f7008c0f8"
@@ -179,7 +179,8 @@ def test_replay_id_of_a_link() -> None:
         "6a7b580f7008c0f8"
     )
     assert replay_id("http://h:8765/play#replay=6a7b580f7008c0f8") == "6a7b580f7008c0f8"
-    assert replay_id("http://h:8765/play#board=x&replay=ab12") == "ab12"
+    assert replay_id("http://h:8765/play#board=x&replay=6a7b580f7008c0f8") == "6a7b580f7008c0f8"
+    assert replay_id("http://h:8765/play#board=x&replay=ab12") is None  # (no replay's id)
 
 
 def _screen(game: str, width: int, log: list[tuple[int, str]], at: int) -> str:

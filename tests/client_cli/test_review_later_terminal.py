@@ -69,5 +69,5 @@ def test_an_id_that_is_no_games_is_refused_before_anything_is_asked(
     seconds)..." before the server said there was no such game."""
     refused = start(terminals, server_process, tmp_path, "review", "zzz")
     refused.wait_for(r"no game 'zzz': a game's id is 16 letters and digits")
-    assert refused.exit_code() == 1
+    assert refused.exit_code() == 2  # (a wrong command line, known before asking)
     assert "Reviewing" not in refused.text, refused.text

@@ -78,3 +78,22 @@ def test_the_reviews_board_is_laid_out_as_the_game_draws_it() -> None:
     screen = "\n".join(line.plain.rstrip() for line in render_screen(model, 80, 23, 0))
     assert "    b1  b2  b3  b4" in board, "\n".join(board)
     assert "\n".join(board).strip("\n") in screen, "\n".join(board) + "\n---\n" + screen
+
+
+def test_the_review_never_breaks_a_word_at_its_hyphen() -> None:
+    """At 60 columns it read "...a player who knew the face-" / "down cards could still
+    win": docs/client.md promises no message line is broken at a word's hyphen."""
+    replies = [
+        {"found": "still_winnable", "status": "resigned", "moves": 3},
+        {"found": "still_winnable", "status": "resigned", "moves": 0},
+        {"found": "lost_at", "status": "lost", "moves": 18, "move": 6, "played": "1+7"},
+        {"found": "between", "status": "lost", "moves": 18, "move": 6, "played": "1+7"},
+        {"found": "deal_lost", "status": "lost", "moves": 18},
+    ]
+    for reply in replies:
+        for width in range(30, 101):
+            page = review_page(reply, width)
+            assert "face-down" in " ".join(page.split()), page
+            for line in page.splitlines():
+                assert not line.endswith("-"), f"{width} columns:\n{page}"
+                assert len(line) <= width, f"{width} columns:\n{page}"

@@ -8,13 +8,17 @@ as a person starts it."""
 from __future__ import annotations
 
 import os
+import re
 import shutil
+import time
 from pathlib import Path
 
 import pexpect
+import pyte
 import pytest
 
 from tests.app.conftest import ServerProcess
+from tests.app.test_review import LOST_LINE, SEED
 
 from .terminal import CLIENT
 from .test_replay_keys_terminal import solo_game
@@ -84,6 +88,60 @@ def test_ctrl_z_suspends_the_replay_viewer_too(
         shell.expect(r"step \d+ of \d+", timeout=20)
         suspended_and_back(shell, r"step \d+ of \d+")
         shell.send("q")
+        shell.expect_exact("shell$ ", timeout=20)
+    finally:
+        shell.close(force=True)
+
+
+class Screen:
+    """What a shell in a pty shows, as a terminal would (pyte fed everything read)."""
+
+    def __init__(self, shell: pexpect.spawn) -> None:
+        self.screen = pyte.Screen(80, 24)
+        self.stream = pyte.Stream(self.screen)
+        self.shell = shell
+        shell.logfile_read = self
+
+    def write(self, data: str) -> None:
+        self.stream.feed(data)
+
+    def flush(self) -> None:
+        pass
+
+    @property
+    def text(self) -> str:
+        return "\n".join(line.rstrip() for line in self.screen.display)
+
+    def wait_for(self, pattern: str, timeout: float = 30) -> str:
+        deadline = time.monotonic() + timeout
+        while not re.search(pattern, self.text):
+            if time.monotonic() > deadline:
+                raise AssertionError(f"{pattern!r} is not on the screen:\n{self.text}")
+            self.shell.expect([pexpect.TIMEOUT, pexpect.EOF], timeout=0.2)
+        return self.text
+
+
+def test_ctrl_z_suspends_the_review_page_too(server_process: ServerProcess, tmp_path: Path) -> None:
+    """On the review page (``review`` on a finished game), Ctrl-Z did nothing: the page
+    took every key; the Enter of a later ``fg``, typed into the client, scrolled it."""
+    shell = shell_in_a_pty(server_process, tmp_path / "config")
+    screen = Screen(shell)
+    try:
+        shell.sendline(f"{CLIENT} play nestor --seed {SEED}")
+        screen.wait_for("name:", timeout=20)
+        shell.sendline("zed")
+        screen.wait_for("legal:", timeout=20)
+        for move in [*LOST_LINE, "reserve", "reserve", "reserve"]:
+            shell.sendline(move)
+        screen.wait_for("c challenge a friend")
+        shell.sendline("review")
+        page = screen.wait_for("Where the game was lost", timeout=60)
+        suspended_and_back(shell, "Review")
+        # drawn again as it was: the page at its top (fg's Enter went to the shell)
+        assert screen.wait_for("Where the game was lost") == page
+        shell.send("q")  # (the page closed; the game's screen under it)
+        screen.wait_for("c challenge a friend")
+        shell.sendline("q")
         shell.expect_exact("shell$ ", timeout=20)
     finally:
         shell.close(force=True)
