@@ -175,3 +175,30 @@ async def test_the_weeks_end_is_pushed_to_its_watchers_before_its_close(
         await two.service.weekly.look()  # (it closes the week)
         assert (await ann.event("event", lambda e: e["closed"]))["week"] == week
         assert (await cat.event("event", lambda e: e["closed"]))["week"] == week
+
+
+async def test_a_close_whose_process_died_before_telling_is_told_by_the_next_look(
+    settings: Settings,
+) -> None:
+    """A process marked the week closed and died before it told anyone (an outside probe
+    read it in the code): the other processes found the week closed, took it off the
+    open weeks and told nobody, so a watcher never heard the close. The next look tells
+    them, whichever process has them."""
+    clock = ManualClock()
+    shared = with_settings(settings, clock=clock)
+    async with running(shared) as one, running(shared) as two:
+        ann = await player(one.url, "ann")
+        await ann.call("event_join")
+        watched = await ann.call("event", watch=True)
+        week = watched["week"]
+        clock.advance((lg.week_end_ms(week) + lg.CLOSE_GRACE_MS - clock.now_ms()) / 1000 + 1)
+        # the close done and marked by a process that died then (its claim let go)
+        store = Leagues(two.redis)
+        await store.shut(week)
+        assert await store.mark_closed(week, await store.leagues(week), "a-dead-process")
+        assert await two.service.weekly.close_due() == 0  # (closed before: nothing to do)
+        pushed = await ann.event("event", lambda e: e["closed"], timeout=5)
+        assert pushed["week"] == week and not pushed["current"]
+        assert await two.service.weekly.close_due() == 0
+        await ann.call("ping")
+        assert len([e for e in ann.events if e.get("type") == "event" and e["closed"]]) == 0

@@ -295,8 +295,10 @@ class WeeklyEvents(Part):
         passed) and that no other process is closing: how many were closed here."""
         done = 0
         for week in await self.leagues.due(self.now()):
-            if await self.leagues.closed(week):  # (its close died before it was forgotten:
-                await self.leagues.forget_open(week)  # never done again, nor its tiers)
+            if await self.leagues.closed(week):
+                # its close died before it was told (never done again, nor its tiers):
+                # told now, to every league's watchers, wherever they are
+                await self.told_closed(week)
                 continue
             if not await self.leagues.claim_close(week, self.proc):
                 continue  # another process is closing it
@@ -310,10 +312,9 @@ class WeeklyEvents(Part):
     async def close(self, week: str) -> bool:
         """Close a week (:func:`close_week`); True if this call marked it closed."""
         closed = await close_week(self.leagues, week, self.proc)
+        await self.told_closed(week)
         if closed.marked:
             self.closed_here.append(week)
-            self.bus.publish_league(week, "")  # every league's watchers: it is closed
-            await self.send_standings(week, "")
             log.info(
                 "weekly leagues closed",
                 extra={
@@ -324,6 +325,13 @@ class WeeklyEvents(Part):
                 },
             )
         return closed.marked
+
+    async def told_closed(self, week: str) -> None:
+        """Tell every league's watchers the week is closed, then take it off the open
+        weeks (told twice where a close died between the two: the same standings)."""
+        self.bus.publish_league(week, "")
+        await self.send_standings(week, "")
+        await self.leagues.forget_open(week)
 
 
 @dataclass(frozen=True, slots=True)

@@ -140,8 +140,10 @@ class Leagues:
             await self.redis.hset(PLAYER_TIERS, mapping=cast("dict[Any, Any]", tiers))
 
     async def mark_closed(self, week: str, leagues: list[str], proc: str) -> bool:
-        """The week is closed: its keys kept :data:`~.keys.EVENT_TTL` from now, the week
-        off ``events:open``. True if this marked it (False: a close before did)."""
+        """The week is closed: its keys kept :data:`~.keys.EVENT_TTL` from now. True if
+        this marked it (False: a close before did). It stays on ``events:open`` until
+        its close is told (:meth:`forget_open`): a process that dies between the two
+        leaves it there for the next look to tell."""
         keys = [event_members_key(week), event_fill_key(week), event_shut_key(week)]
         for league in leagues:
             keys += [league_members_key(week, league), league_results_key(week, league)]
@@ -151,7 +153,6 @@ class Leagues:
             for key in keys[start : start + BATCH * 2]:
                 pipe.expire(key, EVENT_TTL)
             await pipe.execute()
-        await self.forget_open(week)
         return marked
 
 
