@@ -73,8 +73,10 @@ NARROWER = (
 )
 #: the narrowest list of moves beside the board; fewer columns: the list goes under it
 SIDE_MIN = 26
-#: the fewest moves listed under a board
+#: the most moves listed under a board (fewer where it needs the room)
 UNDER_MIN = 5
+#: the fewest moves listed under a board that needs the room
+LIST_MIN = 3
 
 
 def _int(value: Any) -> int:
@@ -405,12 +407,20 @@ def _board_body(stepper: Stepper, g: Glyphs, width: int, room: int, ascii: bool)
         heading, moves = _listing(stepper, g, side, room - len(top) - 2)
         left = [fit(line, board_width) for line in left]
         return [*top, *side_by_side(left, board_width, [heading, *moves])][:room]
-    # too wide for a list beside it: the board above, the moves under it
+    # too wide for a list beside it: the board above, the moves under it. The board has
+    # what it needs first, the list at least LIST_MIN moves, up to UNDER_MIN and no more
+    # than there are (at 60x20 a garden lost 8 of its 10 rows to the list's blank lines)
+    at_end = bool(stepper.last) and stepper.at == stepper.last
+    fixed = len(over) + 1 + at_end  # the line over the board, the list's heading, its end
     if view is not None:
-        most = max(room - len(over) - UNDER_MIN - 2, 1)
-        board_lines = draw_board(view, width, most, ascii=ascii).lines
+        steps = len(stepper.replay.entries) + 1  # (the deal, then each entry)
+        natural = len(draw_board(view, width, room, ascii=ascii).lines)
+        rows = min(steps, UNDER_MIN, max(LIST_MIN, room - fixed - natural))
+        board_lines = draw_board(view, width, max(room - fixed - rows, 1), ascii=ascii).lines
     top = [*over, *(fit(line, width) for line in board_lines)]
-    heading, moves = _listing(stepper, g, width, max(room - len(top) - 2, 1))
+    heading, moves = _listing(stepper, g, width, max(room - len(top) - 1 - at_end, 1))
+    if not at_end:
+        moves = moves[:-1]  # (the end's line, blank before the end)
     return [*top, heading, *moves][:room]
 
 

@@ -9,6 +9,7 @@ import io
 import re
 from typing import Any
 
+import pytest
 from prompt_toolkit.application import create_app_session
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
@@ -335,3 +336,23 @@ def test_the_board_line_of_a_game_of_pairs_counts_pairs() -> None:
     view = {"home": 52, "total": 52, "moves": 30, "status": "won"}
     assert view_line(view, Glyphs(False), pairs=True).plain.startswith(" pairs off 26/26 · ")
     assert view_line(view, Glyphs(False)).plain.startswith(" home 52/52 · ")
+
+
+@pytest.mark.parametrize("game_id", ["gate", "nestor", "babette"])
+def test_a_board_over_the_moves_has_the_room_first_at_60_by_20(game_id: str) -> None:
+    """At 60x20 the board above the moves was cut ("… 2 more lines: enlarge the
+    terminal": The Gate's bars, where the step's move went, never shown) while the list
+    under it kept blank lines. The board has what it needs, the list three moves or more,
+    and no line is left blank between the list and the message."""
+    stepper, views = boards_replay(game_id)
+    stepper.views.update(views)
+    stepper.at = 5
+    stepper.message = "Each step's board as the server replays it. Its page: http://h/replay/x"
+    lines = plain(render_replay(stepper, 60, 20)).splitlines()
+    assert len(lines) == 20
+    assert not any("enlarge the terminal" in line for line in lines), "\n".join(lines)
+    message = next(n for n, line in enumerate(lines) if line.startswith("Each step's"))
+    assert lines[message - 1].strip(), "\n".join(lines)
+    heading = next(n for n, line in enumerate(lines) if line.strip().startswith("#"))
+    assert message - heading - 1 >= 3, "\n".join(lines)
+    assert any(line.startswith(" ▸") for line in lines[heading:message])
