@@ -50,7 +50,7 @@ def test_a_daily_games_review_says_when_and_the_command_with_its_server(
     shown = words(review.text)
     again = f"patience-race review {gid} --server {server_process.url}"
     # (when it comes, too: "after the reset" alone left the player to guess)
-    told = re.sub(r"in \d+ h \d\d min", "in H h MM min", shown)
+    told = re.sub(r"in (\d+ h \d\d|[1-5]?\d) min", "in H h MM min", shown)
     assert f"{LATER} After the reset:" in told, review.text
     # printed between words: every line of it within the terminal's width but the
     # command's, printed whole on a line of its own (the terminal folds it: copied whole)

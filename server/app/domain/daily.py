@@ -66,6 +66,17 @@ def next_reset_ms(ms: int) -> int:
     return (ms // DAY_MS + 1) * DAY_MS
 
 
+def till_reset_text(ms: int) -> str:
+    """How long from ``ms`` to the next reset, for a person: "17 min" (it said "0 h 17
+    min"), "7 h 05 min".
+
+    >>> till_reset_text(next_reset_ms(0) - 17 * 60_000), till_reset_text(3 * 60_000 + 59)
+    ('17 min', '23 h 56 min')
+    """
+    left = max(next_reset_ms(ms) - ms, 0) // 60_000
+    return f"{left // 60} h {left % 60:02d} min" if left >= 60 else f"{left} min"
+
+
 def previous_day(day: str) -> str:
     return day_of(day_start_ms(day) - DAY_MS)
 

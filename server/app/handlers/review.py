@@ -127,11 +127,10 @@ class Reviewing(Part):
         now = self.now()
         if isinstance(day, str) and day >= d.day_of(now):
             # (when, too: "after the reset" alone sent the player to guess)
-            left = max(d.next_reset_ms(now) - now, 0) // 60_000
             raise refuse(
                 ErrorCode.REVIEW_LATER,
                 "a game of a daily deal is reviewed after the day's reset (00:00 UTC, in"
-                f" {left // 60} h {left % 60:02d} min): a review tells the order of the stock",
+                f" {d.till_reset_text(now)}): a review tells the order of the stock",
             )
         problem = replays.other_rules(replay)
         if problem is not None:
