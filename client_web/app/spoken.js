@@ -19,6 +19,8 @@ const PLURALS = { A: "aces", T: "10s", J: "knaves", Q: "queens", K: "kings" };
 const DONE = { deal: "dealt", redeal: "redealt", reserve: "turned up" };
 // the piles a word move takes its cards from, and the home piles
 const SOURCES = new Set(["stock", "reserve"]);
+/** the most piles a deal's cards are said pile by pile */
+const MOST_SAID = 12;
 const HOMES = new Set(["foundation", "foundation-up", "foundation-down", "discard"]);
 // the piles whose move is always their top card alone
 const SINGLES = new Set(["post", "waste", "talon", "rival", "reserve-card", "grace", "stock", "auxiliary"]);
@@ -191,9 +193,13 @@ function wordSaid(word, before, after) {
     if (more <= 0 && !changed) continue;
     const n = Math.max(more, 1);
     total += n;
-    parts.push(n === 1 && top ? `${cardName(top)} to ${pile.label}` : `${n} cards to ${pile.label}`);
+    // (each card named that shows: "3 cards to l" had left them to be guessed)
+    const shown = pile.cards.slice(-Math.min(n, pile.cards.length)).map(cardName);
+    if (n === 1 && top) parts.push(`${cardName(top)} to ${pile.label}`);
+    else parts.push(`${n} cards to ${pile.label}${shown.length ? `: ${shown.join(", ")}` : ""}`);
   }
-  const said = parts.length > 3 ? [`${total} cards to ${parts.length} piles`] : parts;
+  // a row of The Blockade or The Labyrinth said card by card; more, counted
+  const said = parts.length > MOST_SAID ? [`${total} cards to ${parts.length} piles`] : parts;
   const source = [...after.values()].find((p) => SOURCES.has(p.kind));
   if (source) said.push(size(source) ? `${source.kind} ${size(source)} left` : `${source.kind} empty`);
   const home = homed(before, after);

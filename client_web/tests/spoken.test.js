@@ -135,11 +135,31 @@ test("a word move: the cards turned up and where, what is left, never a face-dow
     ["r1", "reserve-card", ["5S"]],
   ]);
   assert.equal(moveSaid("reserve", reserve, turned), "turned up: 5 of spades to r1; reserve 3 left");
-  // a new row of a garden: counted
-  const row = (/** @type {number} */ n) => [...Array(8)].map((_, i) => [`${"abcdefgh"[i]}${n}`, "cell", ["2S"]]);
+  // a new row of a garden: said card by card (it was counted: "8 cards to 8 piles");
+  // more piles than a row of The Blockade, counted
+  const row = (/** @type {number} */ n, /** @type {number} */ wide = 8) =>
+    [...Array(wide)].map((_, i) => [`${"abcdefghijklmn"[i]}${n}`, "cell", ["2S"]]);
   const garden = view("babette", [["s", "stock", [], 8], .../** @type {any} */ (row(1))]);
   const more = view("babette", [["s", "stock", [], 0], ...row(1), .../** @type {any} */ (row(2))]);
-  assert.equal(moveSaid("deal", garden, more), "dealt: 8 cards to 8 piles; stock empty");
+  assert.equal(
+    moveSaid("deal", garden, more),
+    `dealt: ${"abcdefgh"
+      .split("")
+      .map((c) => `2 of spades to ${c}2`)
+      .join("; ")}; stock empty`,
+  );
+  const wide = view("babette", [["s", "stock", [], 0], .../** @type {any} */ (row(2, 13))]);
+  assert.equal(moveSaid("deal", garden, wide), "dealt: 13 cards to 13 piles; stock empty");
+  // cards dealt onto one pile: each named
+  const posts = view("gate", [
+    ["s", "stock", [], 9],
+    ["l", "post", ["8S"]],
+  ]);
+  const grown = view("gate", [
+    ["s", "stock", [], 7],
+    ["l", "post", ["8S", "JH", "9C"]],
+  ]);
+  assert.equal(moveSaid("deal", posts, grown), "dealt: 2 cards to l: knave of hearts, 9 of clubs; stock 7 left");
   assert.equal(undoSaid("redeal", more, garden), "undone: redeal");
   assert.equal(hintSaid("deal", "deals from the stock", garden), "hint: deal: deals from the stock");
   assert.equal(hintSaid(null, null, garden), "no hint: no move is legal");
