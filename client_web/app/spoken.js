@@ -208,6 +208,33 @@ function wordSaid(word, before, after) {
 }
 
 /**
+ * A pair taken off a table that closes up after it (Doubles and Quits): the cards moving
+ * up and the stock dealt into the gap are said, not left to be found ("pair of 8s off;
+ * the table closes up, 2 cards dealt; stock 24 left"): a blind player's picture of the
+ * table went silently wrong.
+ * @param {string} said the pair, said
+ * @param {string[]} paired its piles
+ * @param {Map<string, Pile>} before
+ * @param {Map<string, Pile>} after
+ */
+function closedUp(said, paired, before, after) {
+  const stock = [...after.values()].find((p) => p.kind === "stock");
+  const was = stock && before.get(stock.label);
+  const dealt = stock && was ? size(was) - size(stock) : 0;
+  const moved = [...after.values()].some(
+    (p) =>
+      !paired.includes(p.label) &&
+      p.kind !== "stock" &&
+      !HOMES.has(p.kind) &&
+      p.cards.at(-1) !== before.get(p.label)?.cards.at(-1),
+  );
+  if (!moved && dealt <= 0) return said;
+  const cards = dealt > 0 ? `, ${dealt} card${dealt === 1 ? "" : "s"} dealt` : "";
+  const left = stock ? `; stock ${size(stock) ? `${size(stock)} left` : "empty"}` : "";
+  return `${said}; the table closes up${cards}${left}`;
+}
+
+/**
  * What a move played did, in words: "5 of diamonds from t to a1", "pair of 8s off",
  * "dealt: stock 77 left"; with the cards that went home on their own after it ("; also
  * home: ace of spades").
@@ -220,7 +247,7 @@ function wordSaid(word, before, after) {
 export function moveSaid(move, before, after, options = {}) {
   const was = byLabel(before);
   const now = byLabel(after);
-  if (move.includes("+")) return pairSaid(move, was);
+  if (move.includes("+")) return closedUp(pairSaid(move, was), move.split("+"), was, now);
   if (!move.includes(">")) return wordSaid(move, was, now);
   const [head, to] = move.split(">");
   const [from, written] = head.split(":");

@@ -208,3 +208,37 @@ test("a timed game's time left is said as it passes a minute and ten seconds, on
   assert.deepEqual(timeWarning(30_000, Infinity), { at: 60_000, text: "30 seconds left" });
   assert.equal(timeWarning(0, Infinity), null);
 });
+
+test("a pair off a table that closes up says so, and what the stock dealt into the gap", () => {
+  const before = view("doubles-and-quits", [
+    ["1", "cell", ["8H"]],
+    ["2", "cell", ["3C"]],
+    ["3", "cell", ["8S"]],
+    ["4", "cell", ["KD"]],
+    ["s", "stock", [], 10],
+  ]);
+  const after = view("doubles-and-quits", [
+    ["1", "cell", ["3C"]],
+    ["2", "cell", ["KD"]],
+    ["3", "cell", ["5H"]],
+    ["4", "cell", ["9C"]],
+    ["s", "stock", [], 8],
+  ]);
+  assert.equal(moveSaid("1+3", before, after), "pair of 8s off; the table closes up, 2 cards dealt; stock 8 left");
+  // the stock out: the cards still move up
+  const dry = view("doubles-and-quits", [
+    ["1", "cell", ["3C"]],
+    ["2", "cell", ["KD"]],
+    ["3", "cell", []],
+    ["4", "cell", []],
+    ["s", "stock", [], 0],
+  ]);
+  const ended = view("doubles-and-quits", [
+    ["1", "cell", ["8H"]],
+    ["2", "cell", ["3C"]],
+    ["3", "cell", ["8S"]],
+    ["4", "cell", ["KD"]],
+    ["s", "stock", [], 0],
+  ]);
+  assert.equal(moveSaid("1+3", ended, dry), "pair of 8s off; the table closes up; stock empty");
+});
