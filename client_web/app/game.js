@@ -422,7 +422,9 @@ export class GameScreen {
     const clockNode = h("span", { class: "clock" });
     // (the game's name is the screen's heading: a screen reader's list of headings finds it,
     // and a game over's focus has a place to go)
-    const title = h("strong", { role: "heading", "aria-level": "2", tabindex: "-1" }, info ? info.name : this.rules);
+    // (a solo game is the screen: its name heads it; in a race or a daily, under theirs)
+    const level = this.kind === "solo" ? "1" : "2";
+    const title = h("strong", { role: "heading", "aria-level": level, tabindex: "-1" }, info ? info.name : this.rules);
     const head = h(
       "div",
       { class: `game-head${this.over ? " over" : ""}` },
