@@ -31,6 +31,7 @@ from .league_watch import (
     POLL_S,
     Watched,
     in_closing_window,
+    link_words,
     previous_week,
     watch_view,
 )
@@ -116,39 +117,55 @@ def league_view(reply: dict[str, Any], ascii: bool = False) -> Any:
     rules = reply.get("rules") or {}
     most = (as_int(rules.get("movers")) if isinstance(rules, dict) else 0) or 5
     movers, tiers = reply.get("movers"), reply.get("tiers")
+    tier = clean(str(reply.get("tier", "")), 12)
+    names = [clean(str(t), 12) for t in tiers] if isinstance(tiers, list) else []
+    n = movers if isinstance(movers, int) else None
+    if reply.get("closed"):  # (no standings to tell it from: nothing said of moves)
+        moves = moved_words(reply, n, tier, names) or ""
+    else:
+        moves = moves_words(n, most, tier, names)
     notes = Text(
         "A won daily scores 10 points, and up to 10 more for its time among the league's; a "
-        "daily ended without a win scores 2. "
-        + moves_words(
-            movers if isinstance(movers, int) else None,
-            most,
-            clean(str(reply.get("tier", "")), 12),
-            [clean(str(t), 12) for t in tiers] if isinstance(tiers, list) else [],
-            closed=bool(reply.get("closed")),
-        )
+        f"daily ended without a win scores 2. {moves}".rstrip()
     )
-    # (nobody in it yet: said in words, not as a table of headings alone)
-    shown = HeadersWhole(table, first=(1,)) if table.row_count else Text("Nobody is in it yet.")
+    shown = HeadersWhole(table, first=(1,)) if table.row_count else no_table(reply)
     return Group(Text(headline(reply), style="bold"), shown, notes)
 
 
-def moves_words(
-    movers: int | None, most: int, tier: str = "", tiers: Sequence[str] = (), closed: bool = False
-) -> str:
+def no_table(reply: dict[str, Any]) -> Text:
+    """In place of a table without rows: not joined, a reply has no standings (not that
+    the league is empty: it said "Nobody is in it yet." of a full one), so what is true,
+    with a league's size where the reply gives it (``rules.league_size``).
+
+    >>> no_table({"joined": False, "rules": {"league_size": 30}}).plain
+    "You have not joined this week's league: its standings show once you join. A league holds up to 30 players of a tier, placed by when they join."
+    """  # noqa: E501
+    if reply.get("joined"):
+        return Text("No standings yet.")
+    rules = reply.get("rules")
+    size = as_int(rules.get("league_size")) if isinstance(rules, dict) else 0
+    said = "You have not joined this week's league: its standings show once you join."
+    if size > 0:
+        said += f" A league holds up to {size} players of a tier, placed by when they join."
+    return Text(said)
+
+
+def moves_words(movers: int | None, most: int, tier: str = "", tiers: Sequence[str] = ()) -> str:
     """Who moves at the week's end, in this league at its size (``movers``, where one is
-    shown) or in any (``most``): a third of a league of fewer than 15, at most ``most``.
+    shown) or in any (``most``): a third of a league of fewer than 15, at most ``most``;
+    up, only those with points (``docs/leaderboards.md``).
 
     >>> moves_words(0, 5)
     "At the week's end nobody moves: a league of fewer than 3 players stays as it is."
     >>> moves_words(None, 5)
-    "The top 5 move up a tier at the week's end, the bottom 5 down."
+    "The top 5 move up a tier at the week's end if they have points, the bottom 5 down."
 
     Nobody moves down from the lowest tier (``tiers``, lowest first), nor up from the
     highest:
 
     >>> tiers = ["bronze", "silver", "gold", "platinum", "diamond"]
     >>> moves_words(1, 5, "bronze", tiers).split(" (")[0]
-    "The top 1 moves up a tier at the week's end"
+    "The top 1 moves up a tier at the week's end if they have points"
     >>> moves_words(1, 5, "bronze", tiers).split("; ")[1]
     'nobody moves down from Bronze, the lowest.'
     >>> moves_words(5, 5, "diamond", tiers)
@@ -157,37 +174,68 @@ def moves_words(
     One mover moves (a league of 3 to 5 players):
 
     >>> moves_words(1, 5)
-    "The top 1 moves up a tier at the week's end, the bottom 1 down (a third of a league of fewer than 15 players)."
-
-    A week closed is told as done (it said "move up" of those who had moved):
-
-    >>> moves_words(2, 5, closed=True)
-    "The top 2 moved up a tier at the week's end, the bottom 2 down (a third of a league of fewer than 15 players)."
-    >>> moves_words(0, 5, closed=True)
-    "At the week's end nobody moved: a league of fewer than 3 players stayed as it was."
+    "The top 1 moves up a tier at the week's end if they have points, the bottom 1 down (a third of a league of fewer than 15 players)."
     """  # noqa: E501
     if movers is not None and movers <= 0:
-        if closed:
-            return (
-                "At the week's end nobody moved: a league of fewer than 3 players stayed as it was."
-            )
         return "At the week's end nobody moves: a league of fewer than 3 players stays as it is."
     n = most if movers is None else movers
-    move = "moved" if closed else "moves" if n == 1 else "move"
-    nobody = "nobody moved" if closed else "nobody moves"
+    move = "moves" if n == 1 else "move"
     small = f" (a third of a league of fewer than {3 * most} players)" if n < most else ""
     name = tier.capitalize()
+    up = f"The top {n} {move} up a tier at the week's end if they have points"
     if tiers and tier == tiers[0]:
-        return (
-            f"The top {n} {move} up a tier at the week's end{small}; "
-            f"{nobody} down from {name}, the lowest."
-        )
+        return f"{up}{small}; nobody moves down from {name}, the lowest."
     if tiers and tier == tiers[-1]:
         return (
             f"The bottom {n} {move} down a tier at the week's end{small}; "
-            f"{nobody} up from {name}, the highest."
+            f"nobody moves up from {name}, the highest."
         )
-    return f"The top {n} {move} up a tier at the week's end, the bottom {n} down{small}."
+    return f"{up}, the bottom {n} down{small}."
+
+
+def _names(names: Sequence[str]) -> str:
+    """``ann``, ``ann and bob``, ``ann, bob and cat``."""
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+def moved_words(
+    reply: dict[str, Any], movers: int | None, tier: str = "", tiers: Sequence[str] = ()
+) -> str | None:
+    """Who moved at a closed week's end, as its standings show it (each member's
+    ``zone``: where they went), by name: only those at the top with points moved up
+    (it said "The top 4 moved up a tier" where nobody had points, and nobody had).
+    None without standings to tell it.
+
+    >>> rows = [{"name": "ann", "zone": "up"}, {"name": "bob", "zone": "stay"},
+    ...   {"name": "cat", "zone": "stay"}, {"name": "dan", "zone": "stay"}]
+    >>> moved_words({"standings": rows}, 1, "gold", ["bronze", "gold", "diamond"])
+    "At the week's end ann moved up a tier; nobody moved down."
+    >>> moved_words({"standings": [{**r, "zone": "stay"} for r in rows]}, 1, "bronze", ["bronze", "gold"])
+    "At the week's end nobody moved up a tier, as nobody in the top 1 had points; nobody moved down from Bronze, the lowest."
+    """  # noqa: E501
+    if movers is not None and movers <= 0:
+        return "At the week's end nobody moved: a league of fewer than 3 players stayed as it was."
+    rows = [r for r in reply.get("standings") or [] if isinstance(r, dict)]
+    if not rows or movers is None:
+        return None
+    ups = [clean(str(r.get("name", "?")), 20) for r in rows if r.get("zone") == "up"]
+    downs = [clean(str(r.get("name", "?")), 20) for r in rows if r.get("zone") == "down"]
+    name = tier.capitalize()
+    if ups:
+        up = f"{_names(ups)} moved up a tier"
+        if len(ups) < movers:
+            up += f" (of the top {movers}, only those with points)"
+    elif tiers and tier == tiers[-1]:
+        up = f"nobody moved up from {name}, the highest"
+    else:
+        up = f"nobody moved up a tier, as nobody in the top {movers} had points"
+    if downs:
+        down = f"{_names(downs)} moved down"
+    elif tiers and tier == tiers[0]:
+        down = f"nobody moved down from {name}, the lowest"
+    else:
+        down = "nobody moved down"
+    return f"At the week's end {up}; {down}."
 
 
 #: ``--week``'s shape: ``YYYY-Www``
@@ -253,6 +301,8 @@ def cmd_league(args: argparse.Namespace) -> int:
         came: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
         conn.on_event = lambda e: came.put_nowait(e) if e.get("type") == "event" else None
         conn.on_welcome = lambda welcome: came.put_nowait(None)  # (reconnected)
+        # (the connection's state, shown until it is back)
+        conn.on_link = lambda state, delay: came.put_nowait({"link": link_words(state, delay)})
         hint = Text("watching: redrawn as the standings change · Ctrl-C stops", style="dim")
         join = kept(command(args.server, "league --join"))
 
@@ -267,8 +317,11 @@ def cmd_league(args: argparse.Namespace) -> int:
                 # (none within the wait: the clock, the week's end or a close to ask about)
                 with contextlib.suppress(TimeoutError):
                     event = await asyncio.wait_for(came.get(), watched.wake(time.monotonic()))
-                with contextlib.suppress(LinkError, ServerError):
-                    await step(conn, watched, event)
+                if event is not None and "link" in event:
+                    watched.link = str(event["link"])
+                else:
+                    with contextlib.suppress(LinkError, ServerError):
+                        await step(conn, watched, event)
                 live.update(watched)
 
     async def step(conn: Connection, watched: Watched, event: dict[str, Any] | None) -> None:

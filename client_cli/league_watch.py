@@ -18,6 +18,7 @@ from typing import Any
 from rich.console import Group
 from rich.text import Text
 
+from .connection import DOWN, RETRYING, SIGNED_OUT
 from .lines import as_int
 from .sanitize import clean
 
@@ -29,6 +30,9 @@ CLOSE_GRACE_MS = 5 * 60_000
 CLOSING_MS = CLOSE_GRACE_MS + 60_000
 #: seconds between two asks of a week being closed, if its close is not pushed
 POLL_S = 20.0
+#: the countdown is redrawn this long after the time left passes a minute (or an hour):
+#: by then the words have changed
+PAST_S = 0.05
 
 CLOSING_WORDS = (
     "Last week's leagues are being closed and the tiers settled: this week's league "
@@ -85,6 +89,8 @@ class Watched:
     closed: set[str] = field(default_factory=set)
     #: when a week being closed was last asked about
     asked_at: float = 0.0
+    #: the connection's state while it is not up (:func:`link_words`), else ""
+    link: str = ""
 
     @classmethod
     def first(cls, reply: dict[str, Any], at: float) -> Watched:
@@ -130,6 +136,26 @@ class Watched:
         self._timed(reply, at)
         return ask
 
+    def left_ms(self, at: float) -> int:
+        """The time left to the end of the week watched at ``at``, by the local clock from
+        the last reply (the line on top counts down with nothing pushed)."""
+        return max(0, round((self.end_at - at) * 1000))
+
+    def shown(self, at: float) -> dict[str, Any]:
+        """The week watched as drawn at ``at``: its time left counted down."""
+        if self.now.get("current") and not self.now.get("closed"):
+            return {**self.now, "ends_in_ms": self.left_ms(at)}
+        return self.now
+
+    def next_words(self, at: float) -> float:
+        """When the time left next reads otherwise: past the next whole minute (past the
+        next hour while it reads in days and hours); under a minute, at the end."""
+        left = self.end_at - at
+        if left < 60:
+            return self.end_at
+        step = 3600 if left >= 86_400 else 60
+        return at + left % step + PAST_S
+
     def tick(self, at: float) -> bool:
         """The local clock at ``at``: whether the view changed (the week's end come)."""
         if self.now.get("current") and not self.now.get("closed") and at >= self.end_at:
@@ -167,11 +193,29 @@ class Watched:
         times = []
         if self.now.get("current") and not self.now.get("closed"):
             times.append(self.end_at)
+            times.append(self.next_words(at))
             if self.closing(at):
                 times.append(self.end_at - WEEK_MS / 1000 + CLOSING_MS / 1000)
         if self.being_closed(at) is not None:
             times.append(self.asked_at + POLL_S)
         return max(0.0, min(times) - at) if times else None
+
+
+def link_words(state: str, delay: float | None) -> str:
+    """The connection's state (``Connection.on_link``) as the watch says it, in place of
+    its hint, until it is back (it said "watching: redrawn as the standings change"
+    while its server was down); "" when up.
+
+    >>> link_words("retrying", 0.5), link_words("up", None)
+    ('connection lost: reconnecting in 0.5 s', '')
+    """
+    if state == RETRYING:
+        return f"connection lost: reconnecting in {delay or 0:g} s"
+    if state == DOWN:
+        return "disconnected: cannot sign in again"
+    if state == SIGNED_OUT:
+        return "signed out: signed in elsewhere"
+    return ""
 
 
 def ended_words(reply: dict[str, Any], closed: bool) -> Text:
@@ -192,7 +236,7 @@ def watch_view(watched: Watched, at: float, ascii: bool, join: str, hint: Text) 
     the hint."""
     from .league import headline, league_view
 
-    now = watched.now
+    now = watched.shown(at)
     parts: list[Any] = []
     if watched.last is not None:
         parts += [league_view(watched.last, ascii), Text("")]
@@ -204,5 +248,5 @@ def watch_view(watched: Watched, at: float, ascii: bool, join: str, hint: Text) 
     if not now.get("joined") and now.get("current"):
         closing = watched.closing(at)
         parts.append(Text(f"{CLOSING_WORDS}." if closing else f"Join it: {join}"))
-    parts.append(hint)
+    parts.append(Text(f"{watched.link} · Ctrl-C stops", style="bold red") if watched.link else hint)
     return Group(*parts)

@@ -147,12 +147,16 @@ def test_the_league_watched_from_the_terminal(
     assert code == 2 and "not a past week's" in screen
 
 
-def test_a_league_nobody_has_joined_says_so_not_a_table_of_headings() -> None:
+def test_one_not_joined_is_told_so_not_a_table_of_headings() -> None:
+    """A reply not joined has no standings, whoever is in the league: it is not said to
+    be empty (probe W, fault 2: "Nobody is in it yet." of a full league)."""
     reply = {"week": "2026-W48", "joined": False, "current": True, "tier": "bronze"}
-    reply |= {"league": None, "standings": [], "rules": {"movers": 5}, "movers": 0}
+    reply |= {"league": None, "standings": [], "rules": {"movers": 5, "league_size": 30}}
     text = " ".join(_render(league_view(reply), False, 80).plain.split())
-    assert "you have not joined; you would play in Bronze Nobody is in it yet." in text, text
-    assert "points" not in text.split("Nobody")[0]
+    said = "you have not joined; you would play in Bronze You have not joined this week's league"
+    assert said in text, text
+    assert "A league holds up to 30 players" in text and "Nobody" not in text, text
+    assert "points" not in text.split("You have not")[0]
 
 
 def test_a_closed_week_is_told_in_the_past_and_the_last_minute_in_words() -> None:
@@ -160,9 +164,14 @@ def test_a_closed_week_is_told_in_the_past_and_the_last_minute_in_words() -> Non
     of those who had moved; 26 s left read "ends in 0m"."""
     reply = {"week": "2026-W48", "joined": True, "current": False, "closed": True}
     reply |= {"tier": "silver", "league": "silver-1", "rank": 1, "players": 6, "points": 20}
-    reply |= {"rules": {"movers": 5}, "movers": 2, "standings": []}
+    reply |= {"rules": {"movers": 5}, "movers": 2}
+    zones = ["up", "up", "stay", "stay", "down", "down"]
+    reply["standings"] = [
+        {"rank": i + 1, "name": name, "points": 20 - 3 * i, "zone": zone}
+        for i, (name, zone) in enumerate(zip("abcdef", zones, strict=True))
+    ]
     said = " ".join(_render(league_view(reply), False, 100).plain.split())
-    assert "The top 2 moved up a tier at the week's end, the bottom 2 down" in said, said
+    assert "At the week's end a and b moved up a tier; e and f moved down." in said, said
     assert "move up" not in said
     now = {**reply, "current": True, "closed": False, "ends_in_ms": 26_000}
     assert headline(now).endswith("· ends in under a minute")
