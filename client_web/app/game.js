@@ -25,7 +25,7 @@ import { touchedPiles } from "./touched.js";
 import { ServerError, errorText } from "./link.js";
 import { cardWords, cardsSpoken } from "./cards.js";
 import { arrowToPile, firstFound, holdFocus, liveRegion, nextKeys, say } from "./focus.js";
-import { shortcutsHelp } from "./shortcuts.js";
+import { shortcutsHelp, singleKeys } from "./shortcuts.js";
 import { focusChoice, statusLine } from "./choices.js";
 import { placeControls } from "./sides.js";
 
@@ -357,7 +357,7 @@ export class GameScreen {
       this.draw();
       return;
     }
-    if (typing || arrowToPile(event, this.boardBox)) return;
+    if (typing || arrowToPile(event, this.boardBox) || !singleKeys()) return;
     /** @type {Record<string, () => unknown>} */
     const actions = {
       u: () => this.act("undo"),

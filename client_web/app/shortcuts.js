@@ -5,6 +5,32 @@
 
 import { h } from "./dom.js";
 
+/** where this browser keeps the single-key shortcuts turned off */
+const OFF_KEY = "patience-race-single-keys-off";
+
+/**
+ * Whether the single-key shortcuts (u, o, i, d, n, /) work: on unless turned off here (a
+ * speech-input user's words, or a screen reader's keys, typed letters that played moves:
+ * WCAG 2.1.4).
+ */
+export function singleKeys() {
+  try {
+    return localStorage.getItem(OFF_KEY) !== "1";
+  } catch {
+    return true;
+  }
+}
+
+/** @param {boolean} on */
+function setSingleKeys(on) {
+  try {
+    if (on) localStorage.removeItem(OFF_KEY);
+    else localStorage.setItem(OFF_KEY, "1");
+  } catch {
+    // (storage refused: on for this page only)
+  }
+}
+
 /**
  * @param {{ homes: boolean, hints: boolean }} game whether it has homes to play cards
  *   to, and hints allowed
@@ -31,6 +57,17 @@ export function shortcutsHelp(game) {
       "ul",
       {},
       keys.filter(([, , shown]) => shown).map(([k, what]) => h("li", {}, h("kbd", {}, k), " ", what)),
+    ),
+    h(
+      "label",
+      {},
+      h("input", {
+        type: "checkbox",
+        checked: singleKeys(),
+        "data-act": "single-keys",
+        onchange: (/** @type {Event} */ e) => setSingleKeys(/** @type {HTMLInputElement} */ (e.target).checked),
+      }),
+      " Single-key shortcuts (u, o, i, d, n, /)",
     ),
     h("p", { class: "muted" }, "Tap or click a pile, then where it goes; or drag it there."),
   );

@@ -282,3 +282,33 @@ def test_the_arrow_keys_go_from_pile_to_pile(browser: Any, web_server: ServerPro
         assert "← → ↑ ↓" in (page.text_content(".game .shortcuts") or "")
     finally:
         context.close()
+
+
+def test_the_single_key_shortcuts_can_be_turned_off_and_stay_so(
+    browser: Any, web_server: ServerProcess
+) -> None:
+    """u, o, i, d, n and / were always on: a speech-input user's words or a screen
+    reader's own keys typed letters that played (WCAG 2.1.4). They can be turned off under
+    Keyboard shortcuts, and stay off in this browser; the move box and the buttons stay."""
+    context, page = game_page(browser, web_server, "gate", 1, name="keysoff")
+    try:
+        page.click("summary:has-text('Keyboard shortcuts')")
+        box = page.locator("[data-act=single-keys]")
+        assert box.is_checked()
+        box.uncheck()
+        page.locator(".pile").first.focus()
+        page.keyboard.press("n")
+        assert page.evaluate("document.activeElement.id") != "notation"
+        page.reload()
+        page.wait_for_selector(".game .pile")
+        page.locator(".pile").first.focus()
+        page.keyboard.press("n")
+        assert page.evaluate("document.activeElement.id") != "notation"
+        page.click("summary:has-text('Keyboard shortcuts')")
+        assert not page.locator("[data-act=single-keys]").is_checked()
+        page.locator("[data-act=single-keys]").check()
+        page.locator(".pile").first.focus()
+        page.keyboard.press("n")
+        assert page.evaluate("document.activeElement.id") == "notation"
+    finally:
+        context.close()
