@@ -510,7 +510,9 @@ export class GameScreen {
     focusBack(() => (this.over ? title : firstFound(this.root, later) || controls.querySelector("button:enabled")));
     // the end said once, as the game turns to it (a game over's notes after it, alone),
     // after the move that ended it; else what the last action did, or the status line
-    const ending = this.over && this.saidEnd !== this.status ? `Game over: ${status}.${lostText(this.lost)}` : "";
+    // (with its moves: "won." alone left out what the screen shows)
+    const overSaid = `Game over: ${status}, ${count(v.moves, "move")}.${lostText(this.lost)}`;
+    const ending = this.over && this.saidEnd !== this.status ? overSaid : "";
     this.saidEnd = this.over ? this.status : null;
     const said = this.said && this.said.note === this.note ? this.said : null;
     const heard = cardsSpoken(this.note); // (said in words: "2 of clubs", not "2♣")

@@ -147,7 +147,7 @@ def test_a_ranked_attempt_the_reset_ends_is_over_on_the_page(page: Any, midnight
     assert page.locator(".game .board .pile[role=button]").count() == 0
     assert page.locator(".game .board .pile[tabindex]").count() == 0
     assert "time ran out" in page.inner_text(".game .status")
-    assert page.evaluate("document.querySelector('.spoken.live').textContent").startswith(
+    assert page.evaluate("document.querySelector('.game .spoken.live').textContent").startswith(
         "Game over: time ran out"
     )
     # its clock stopped at its recorded time, 00:00 (it ran on past it)
