@@ -14,7 +14,7 @@ from server.engine import new_game
 from tests.solver.positions import HOME, homed
 
 from .client import Client, player, signed_in
-from .conftest import Running, running, with_settings
+from .conftest import ManualClock, Running, running, with_settings
 from .test_daily import secret_winning_on
 from .test_race import lobby
 
@@ -134,6 +134,9 @@ async def test_a_ranked_daily_finished_by_home(settings: Settings) -> None:
         ann = await player(server.url, "ann")
         daily = await ann.call("daily", game="doubles-and-quits")
         assert daily["ranked"]
+        # (a person's look at the deal first: home at once, a script's pace, is held)
+        assert isinstance(settings.clock, ManualClock)
+        settings.clock.advance(2.0)
         reply = await ann.call("home", game=daily["game"])
         assert reply["status"] == "won" and reply["legal"] == []
         result = await ann.event("daily_result")

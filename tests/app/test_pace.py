@@ -51,10 +51,13 @@ def test_a_run_under_the_floor_is_fast_and_one_short_of_it_is_not() -> None:
     assert pace.check(quick, 0).figures["run"] == pace.RUN_LENGTH
     assert pace.check(quick, 0).fast
     assert not pace.check(quick[:-1], 0).fast
-    # a gap at the floor breaks the run
+    # a gap at the floor breaks the run; the ten are still faster than the floor on
+    # average (the fast stretch), and a real pause among them is not
     broken = quick[:5] + [(at + pace.FLOOR_MS, e) for at, e in quick[5:]]
     assert pace.check(broken, 0).figures["run"] < pace.RUN_LENGTH
-    assert not pace.check(broken, 0).fast
+    assert pace.check(broken, 0).why == ["10 actions in 2.25 s (people: 2.5 s at the very least)"]
+    paused = quick[:5] + [(at + 1000, e) for at, e in quick[5:]]
+    assert not pace.check(paused, 0).fast
 
 
 def test_a_whole_game_faster_than_an_aimed_click_is_fast() -> None:
@@ -110,6 +113,42 @@ def test_a_home_chain_a_held_key_and_hints_are_no_moves_of_their_own() -> None:
         500,
         1000,
     ]
+
+
+def test_uneven_gaps_that_keep_clear_of_both_rules_are_fast_all_the_same() -> None:
+    """An outside probe's script: just over half its moves 0.3 s apart, the rest 5 ms
+    apart, never ten fast in a row; its median 0.3 s. It won a race at 168 ms a move, not
+    held. Ten actions in under 2.5 s (a quarter of a second each, on average) are fast
+    however the gaps are shared out."""
+    gaps = [305, 5] * 12 + [305, 305]  # (twelve of 5 ms, fourteen of 305)
+    at, log = 0, []
+    for k, gap in enumerate(gaps):
+        at += gap
+        log.append((at, f"m{k}"))
+    verdict = pace.check(log, 0)
+    assert verdict.figures["run"] < pace.RUN_LENGTH
+    assert verdict.figures["median_gap_ms"] >= pace.MEDIAN_FLOOR_MS
+    assert verdict.fast and "10 actions in 1.55 s" in verdict.why[0], verdict.why
+    # a person's quick moves after a pause are not
+    person = [(1000 * k + (100 if k % 3 else 0), f"m{k}") for k in range(1, 30)]
+    assert not pace.check(person, 0).fast
+
+
+def test_a_game_of_few_actions_faster_than_aimed_clicks_is_fast() -> None:
+    """One ``home`` won a ranked Doubles and Quits daily 58 ms after its deal (a chain is
+    one action, and the median rule needs twenty); nine fast, one slow and nine fast made
+    nineteen actions in 0.3 s. Fewer than ten actions whose chains made ten moves or more,
+    under a quarter of a second each on average from the deal, are fast (a few single
+    moves that quick gain a board nothing); and a pair is never "the same place clicked
+    again" (the table closes up under it: new cards)."""
+    chain = [(58 + k, f"{k}+{k + 1}") for k in range(26)]
+    assert pace.check(chain, 0, [(0, 26)]).fast
+    assert not pace.check([(1200 + k, f"{k}+{k + 1}") for k in range(26)], 0, [(0, 26)]).fast
+    assert not pace.check([(20, "t1>b2"), (40, "deal")], 0).fast
+    nineteen = [(k * 5 + (250 if k >= 9 else 0), f"m{k}") for k in range(19)]
+    assert pace.check(nineteen, 0).fast
+    pairs = [(700 * k + 600 if k % 2 == 0 else 700 * (k - 1) + 610, "4+5") for k in range(30)]
+    assert pace.check(pairs, 0).figures["actions"] == 30
 
 
 def test_the_figures_say_what_the_check_saw() -> None:
