@@ -196,6 +196,14 @@ async def test_a_race_game_is_reviewed_once_the_race_is_over(server: Running) ->
     await play_lost_line(ann)
     on = await ann.request("review", game=gid)
     assert on["code"] == ErrorCode.GAME_NOT_OVER and "race is still on" in on["message"]
+    # to anyone else, a game of a race still on is no game (an outside probe: "the race
+    # is still on" told them it was one, as replay does not)
+    other = await player(server.url, "cat")
+    hidden = await other.request("review", game=gid)
+    assert hidden["code"] == ErrorCode.NO_SUCH_GAME, hidden
+    assert hidden["message"] == (await other.request("review", game="0" * 16))["message"].replace(
+        "0" * 16, gid
+    )
     await bob.call("resign")
     await ann.event("results")
     review = await ann.call("review", game=gid)

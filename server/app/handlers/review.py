@@ -113,7 +113,9 @@ class Reviewing(Part):
         found = await self.replaying.found(gid)
         if found is None:
             live = held or await self.stored.load(gid, fence=False)
-            if live is None or (not live.finished and live.owner != pid):
+            # (another's game in a race still on is no game to them either: "the race is
+            # still on" told them it was one)
+            if live is None or live.owner != pid:
                 raise gone
             if not live.finished:
                 raise refuse(ErrorCode.GAME_NOT_OVER, "the game is not over: review it once it is")
