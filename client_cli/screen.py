@@ -330,10 +330,11 @@ def _keys(model: Model, width: int, height: int = 0, now: int | None = None) -> 
     if model.page is not None:
         page = model.page.at(width, height)
         last = min(model.page.top + height, len(page))
-        words = (
-            f"lines {model.page.top + 1}-{last} of {len(page)} · space or PgDn more · "
-            "b or PgUp back · q or Esc: the table"
-        )
+        # (more offered only where there is more, back only where there is a way back)
+        more = " · space or PgDn more" if last < len(page) else ""
+        back = " · b or PgUp back" if model.page.top > 0 else ""
+        lines = f"lines {model.page.top + 1}-{last} of {len(page)}"
+        words = f"{lines}{more}{back} · q or Esc: the table"
     words = narrowed(words, width).replace(" · ", Glyphs(model.ascii).sep)
     return fit(Text(words, style="bold" if context == "confirm" else "dim"), width)
 

@@ -452,3 +452,16 @@ def test_a_question_stays_under_what_is_said_while_it_waits() -> None:
     model.confirm = None  # (answered)
     model.say("")
     assert "Resign this race?" not in screen(model)
+
+
+def test_a_pages_keys_offer_more_and_back_only_where_there_are() -> None:
+    """The review's last page still offered "space or PgDn more", its first "b back"."""
+    model = solo(new_game("gate", seed=5))
+    model.open_page("Notes", "\n".join(f"line {n}" for n in range(40)))
+    first = screen(model).splitlines()[-1]
+    assert "space or PgDn more" in first and "PgUp back" not in first, first
+    assert model.page is not None
+    model.page.top = 30
+    last = screen(model).splitlines()[-1]
+    assert "more" not in last and "b or PgUp back" in last, last
+    assert re.search(r"lines \d+-40 of 40", last), last
