@@ -39,6 +39,17 @@ import { servedName } from "./title.js";
  */
 
 /**
+ * Whether the focus goes to a screen shown in `main`: it was in the screen going, or
+ * nowhere (a page loaded into a game left it on <body>, and a screen reader's user had
+ * to find the board).
+ * @param {HTMLElement} main
+ */
+export function focusGoesWith(main) {
+  const active = document.activeElement;
+  return active === null || active === document.body || main.contains(active);
+}
+
+/**
  * A screen shown in `main` in place of the one that had the focus (Play, New deal, the
  * name form sent: the focus went with it, to <body>): a game's first pile a move starts
  * from (its `focusStart`), else the screen's first heading, made able to take it.

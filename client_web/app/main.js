@@ -10,7 +10,7 @@
 // is loaded (`import()`) the first time one of its screens is asked for, see `withModule`.
 
 import { button, count, h, newTabLink, replace } from "./dom.js";
-import { focusStart, homeScreen, nameForm, signedOutScreen } from "./front.js";
+import { focusGoesWith, focusStart, homeScreen, nameForm, signedOutScreen } from "./front.js";
 import { Link, ServerError, errorText, storedToken } from "./link.js";
 // up front all the same: the header's mute button is on every screen, and the first
 // gesture (the one a browser lets a page start its audio on) may be on the first screen
@@ -112,8 +112,7 @@ const app = {
 
   show(screen) {
     asked += 1;
-    const active = document.activeElement;
-    const had = active !== null && active !== document.body && main.contains(active);
+    const had = focusGoesWith(main); // (front.js)
     if (this.screen && this.screen.destroy) this.screen.destroy();
     this.screen = screen;
     replace(main, screen.root);

@@ -174,6 +174,10 @@ def test_a_new_game_and_the_name_form_give_the_focus_a_place(
         until(page, "id => window.patienceRace.screen.id !== id", first)
         moves_shown(page, 0)
         until(page, "() => document.activeElement.classList.contains('playable')")
+        # a page loaded into the game in play: there too (it stayed on <body>)
+        page.reload()
+        page.wait_for_selector(".game .pile")
+        until(page, "() => document.activeElement.classList.contains('playable')")
     finally:
         context.close()
 
