@@ -89,6 +89,25 @@ async def test_a_link_code_signs_another_device_in_as_the_same_player(server: Ru
     ] == "signed in on another device: terminal on desk"
 
 
+async def test_two_terminals_on_one_machine_are_told_apart(server: Running) -> None:
+    """Both terminals on one machine say "terminal on desk": the second is numbered, in
+    the list and in what the first is told when it takes over."""
+    first = await registered(server.url, "ann", "terminal on desk")
+    made = await first.call("link_code")
+    second, _ = await linked(server.url, made["code"], "terminal on desk")
+    assert (await first.event("signed_out"))["reason"] == (
+        "signed in on another device: terminal on desk 2"
+    )
+    made = await second.call("link_code")
+    third, _ = await linked(server.url, made["code"], "terminal on desk")
+    listed = await third.call("devices")
+    assert labels(listed) == ["terminal on desk", "terminal on desk 2", "terminal on desk 3"]
+    # a device signing in again keeps its number whatever its client says
+    again = await Client.connect(server.url)
+    await again.call("hello", protocol=1, token=second.token, device="terminal on desk")
+    assert labels(await again.call("devices"))[1] == "terminal on desk 2"
+
+
 async def test_devices_asked_beside_marks_the_device_that_plays(settings: Settings) -> None:
     """``devices`` asked on a side connection (the terminal's one-shot commands are ones)
     marks connected the device holding the player's connection, whichever process has

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import re
 import secrets
+from collections.abc import Collection
 from dataclasses import dataclass
 
 #: the link codes' symbols: digits and capitals without the ones read as each other
@@ -100,6 +101,30 @@ def clean_label(raw: str | None, default: str = UNNAMED) -> str:
     printable = "".join(ch if ch.isprintable() or ch.isspace() else "" for ch in raw)
     label = _SPACE_RE.sub(" ", printable).strip()[:LABEL_LEN].strip()
     return label or default
+
+
+def distinct_label(label: str, taken: Collection[str]) -> str:
+    """``label``, or with the first number from 2 that no other device's label has, so
+    that two terminals on one machine (both "terminal on desk") can be told apart in the
+    list of devices and in what a replaced connection is told. Kept within
+    :data:`LABEL_LEN`.
+
+    >>> distinct_label("terminal on desk", ["Chrome on Android"])
+    'terminal on desk'
+    >>> distinct_label("terminal on desk", ["terminal on desk", "terminal on desk 2"])
+    'terminal on desk 3'
+    >>> len(distinct_label("x" * LABEL_LEN, ["x" * LABEL_LEN]))
+    40
+    """
+    if label not in taken:
+        return label
+    n = 2
+    while True:
+        suffix = f" {n}"
+        named = label[: LABEL_LEN - len(suffix)].rstrip() + suffix
+        if named not in taken:
+            return named
+        n += 1
 
 
 def replaced_reason(new_id: str | None, new_label: str, old_id: str | None) -> str:

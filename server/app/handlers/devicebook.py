@@ -52,6 +52,9 @@ class DeviceBook:
             )
         else:
             kept = found.label if label is None else dv.clean_label(label, found.label)
+            if kept != found.label:  # (a numbered one's client says the plain label)
+                others = [d.label for d in await self.store.all(pid) if d.id != found.id]
+                kept = dv.distinct_label(kept, others)
             device = Device(found.id, kept, found.added, now, digest)
         await self.store.put(pid, device)
         return device
@@ -69,10 +72,12 @@ class DeviceBook:
             "sign in again with a link code from a device still signed in"
         )
 
-    def new_device(self, token: str, label: str | None) -> Device:
-        """The device of a new token of the player's (``register``, ``link``)."""
+    def new_device(self, token: str, label: str | None, taken: Collection[str] = ()) -> Device:
+        """The device of a new token of the player's (``register``, ``link``), its label
+        told apart from those of the player's other devices (``taken``)."""
         now = self.ctx.now()
-        return Device(dv.new_device_id(), dv.clean_label(label), now, now, token_digest(token))
+        kept = dv.distinct_label(dv.clean_label(label), taken)
+        return Device(dv.new_device_id(), kept, now, now, token_digest(token))
 
     async def registered(self, session: Session, pid: str, token: str, label: str | None) -> Device:
         """A new player's first token, signed in on ``session``: its device's record."""

@@ -57,12 +57,15 @@ class Linking(Part):
             raise refuse(ErrorCode.NOT_AUTHENTICATED, "sign in again with hello first")
         return pid, device
 
-    async def _room_for_one_more(self, pid: str) -> None:
-        if len(await self.devices.all(pid)) >= dv.MAX_DEVICES:
+    async def _room_for_one_more(self, pid: str) -> list[str]:
+        """The labels of the player's devices; refused when they hold the most."""
+        held = await self.devices.all(pid)
+        if len(held) >= dv.MAX_DEVICES:
             raise refuse(
                 ErrorCode.TOO_MANY_DEVICES,
                 f"a player may have {dv.MAX_DEVICES} devices: sign one out first",
             )
+        return [d.label for d in held]
 
     async def on_link_code(self, session: Session, req: m.LinkCode) -> dict[str, Any]:
         pid, device = self._device(session)
@@ -123,11 +126,12 @@ class Linking(Part):
         name = await self.players.name_of(pid)
         if name is None:
             raise refuse(ErrorCode.NO_SUCH_LINK_CODE, "the player of this link code is gone")
-        await self._room_for_one_more(pid)
+        labels = await self._room_for_one_more(pid)
         if await self.devices.take_code(code) is None:  # taken meanwhile, elsewhere
             raise refuse(ErrorCode.NO_SUCH_LINK_CODE, f"the link code {shown} was just used")
         token = secrets.token_urlsafe(24)  # 192 random bits, as register's
-        device = self.book.new_device(token, req.device)
+        # a second terminal on one machine says what the first does: told apart by number
+        device = self.book.new_device(token, req.device, labels)
         await self.devices.add_token(pid, device)
         if counted is not None:  # a code that signs in was no guess
             await self.limits.give_back(counted)
