@@ -25,7 +25,7 @@ import { touchedPiles } from "./touched.js";
 import { ServerError, errorText } from "./link.js";
 import { cardWords, cardsSpoken } from "./cards.js";
 import { arrowToPile, firstFound, holdFocus, liveRegion, nextKeys, say } from "./focus.js";
-import { shortcutsHelp, singleKeys } from "./shortcuts.js";
+import { shortcutsHelp, singleKeys, standingsNow } from "./shortcuts.js";
 import { focusChoice, statusLine } from "./choices.js";
 import { placeControls } from "./sides.js";
 
@@ -367,10 +367,12 @@ export class GameScreen {
         const word = this.legal.find(isWord);
         if (word) this.move(word);
       },
+      s: () => say(this.live, standingsNow(), true),
       n: () => this.input && this.input.focus(),
       "/": () => this.input && this.input.focus(),
     };
-    if (actions[event.key] && (!this.over || (event.key === "u" && this.lost && this.lost.undo))) {
+    const anyTime = event.key === "s" || (event.key === "u" && this.lost && this.lost.undo);
+    if (actions[event.key] && (!this.over || anyTime)) {
       event.preventDefault();
       actions[event.key]();
     }

@@ -30,6 +30,8 @@ import { placeCell, progressText } from "./ranking.js";
  * @param {string} [unit] the game's: `pairs` shows pairs off ("3/26 pairs"), as it plays
  */
 export function drawRacers(box, rows, me, unit) {
+  // (what the game's `s` key says: shortcuts.js)
+  if (box instanceof HTMLElement) box.dataset.standings = standingsSaid(rows, me, unit);
   replace(
     box,
     rows.map((p) => {
@@ -60,6 +62,28 @@ export function drawRacers(box, rows, me, unit) {
       );
     }),
   );
+}
+
+/**
+ * The racers' panel in words, for a screen reader (the game's `s` key): the racers by
+ * cards home, most first (a race over: in its results' order), each with their moves and
+ * how their game ended.
+ * @param {RacerRow[]} rows
+ * @param {string | null} me
+ * @param {string} [unit]
+ */
+export function standingsSaid(rows, me, unit) {
+  if (!rows.length) return "No racers yet.";
+  const ranked = [...rows].sort((a, b) => (b.home || 0) - (a.home || 0));
+  const each = ranked.map((p) => {
+    const who = p.ghost ? `${p.name}'s ghost` : p.name === me ? `you (${p.name})` : p.name;
+    const home = p.home || 0;
+    const total = p.total || 52;
+    const got = unit === "pairs" ? `${home / 2} of ${total / 2} pairs off` : `${home} of ${total} cards home`;
+    const ended = endedText(p);
+    return `${who}, ${got}, ${count(p.moves || 0, "move")}${ended ? `, ${ended}` : ""}`;
+  });
+  return `Standings: ${each.join("; ")}.`;
 }
 
 /**

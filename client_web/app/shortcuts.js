@@ -9,7 +9,7 @@ import { h } from "./dom.js";
 const OFF_KEY = "patience-race-single-keys-off";
 
 /**
- * Whether the single-key shortcuts (u, o, i, d, n, /) work: on unless turned off here (a
+ * Whether the single-key shortcuts (u, o, i, d, s, n, /) work: on unless turned off here (a
  * speech-input user's words, or a screen reader's keys, typed letters that played moves:
  * WCAG 2.1.4).
  */
@@ -19,6 +19,15 @@ export function singleKeys() {
   } catch {
     return true;
   }
+}
+
+/**
+ * The racers' panel on the page in words (racers.js `standingsSaid`), for the `s` key;
+ * empty where there is none (a solo game).
+ */
+export function standingsNow() {
+  const box = document.querySelector("[data-standings]");
+  return box instanceof HTMLElement ? box.dataset.standings || "" : "";
 }
 
 /** @param {boolean} on */
@@ -48,6 +57,7 @@ export function shortcutsHelp(game) {
     ["o", "play cards home", game.homes],
     ["i", "hint", game.hints],
     ["d", "the word move (deal, redeal, reserve)", true],
+    ["s", "in a race: say the standings", true],
   ];
   return h(
     "details",
@@ -67,7 +77,7 @@ export function shortcutsHelp(game) {
         "data-act": "single-keys",
         onchange: (/** @type {Event} */ e) => setSingleKeys(/** @type {HTMLInputElement} */ (e.target).checked),
       }),
-      " Single-key shortcuts (u, o, i, d, n, /)",
+      " Single-key shortcuts (u, o, i, d, s, n, /)",
     ),
     h("p", { class: "muted" }, "Tap or click a pile, then where it goes; or drag it there."),
   );

@@ -6,7 +6,8 @@ says the clock runs, and its result is said and focused (the focus had dropped t
 opens, each step is said in card words, and its slider says the step in words; a race's
 countdown ends in "Go!" (it went empty), a rematch is said as one (a guest heard a bare
 "5"), the focus goes to the board at Go! (it stayed on ``<body>``), and the last race's
-result is cleared from the room's live region as the next one starts."""
+result is cleared from the room's live region as the next one starts; and ``s`` says a
+race's standings, which nothing read out."""
 
 from __future__ import annotations
 
@@ -178,6 +179,16 @@ def test_a_race_says_go_and_a_rematch_and_the_board_takes_the_focus(
             # at Go! the board has it, and "Go!" is said (the countdown went silent)
             until(page, "() => document.activeElement.matches('.race-game .pile.playable')")
             assert said_in(page, "live")[-1] == "Go!", said_in(page, "live")
+        # s says the racers' standings (nothing said them: the bars are drawn, not read)
+        ann.keyboard.press("s")
+        until(
+            ann,
+            "() => document.querySelector('.race-game .spoken.live').textContent"
+            ".startsWith('Standings: ')",
+        )
+        standings = text_of(ann, ".race-game .spoken.live")
+        assert "you (annk), 0 of 26 pairs off, 0 moves" in standings, standings
+        assert "bobk, 0 of 26 pairs off, 0 moves" in standings, standings
         for page in (ann, bob):
             page.locator("[data-act=resign]").focus()
             page.keyboard.press("Enter")
