@@ -266,7 +266,13 @@ export function drawBoard(root, view, state) {
   const below = size.cover >= index + INNER_LABEL;
   // (small: piles smaller than a tap needs, where even a phone's whole height is too
   // little; app.css then asks a phone on its side to be turned upright)
-  const board = h("div", { class: `board${cw < 44 ? " narrow" : ""}${small(size) ? " small" : ""}` });
+  // a board to look at is a list of its piles: a screen reader says each apart (their
+  // names had run on as one paragraph at a game's end)
+  const board = h("div", {
+    class: `board${cw < 44 ? " narrow" : ""}${small(size) ? " small" : ""}`,
+    role: state.still ? "list" : null,
+    "aria-label": state.still ? "the board" : null,
+  });
   board.style.setProperty("--label-top", `${Math.floor(Math.min(index, Math.max(1, size.cover - INNER_LABEL)))}px`);
   board.style.setProperty("--label-below", `${index}px`);
   board.style.setProperty("--cw", `${cw}px`);
@@ -297,7 +303,7 @@ export function drawBoard(root, view, state) {
     const pile = h("div", {
       class: classes.join(" "),
       dataset: { label: p.label, pile: p.label },
-      role: state.still ? null : "button",
+      role: state.still ? "listitem" : "button",
       tabindex: state.still ? null : 0,
       "aria-pressed": state.picked === p.label ? "true" : null,
       "aria-describedby": can ? `can-${p.label}` : null,

@@ -89,6 +89,16 @@ def test_a_replay_takes_the_focus_and_says_each_step_in_card_words(
         page.locator("[data-act=resign]").focus()
         page.keyboard.press("Enter")
         link = page.wait_for_selector("a[data-replay=you]")
+        # the game over's board is a list of its piles, each said apart (they had run on
+        # as one paragraph, no longer buttons)
+        board = page.get_by_role("list", name="the board")
+        piles = page.locator(".game .board .pile").count()
+        assert piles > 10 and board.get_by_role("listitem").count() == piles
+        assert (
+            board.get_by_role("listitem")
+            .first.inner_text()
+            .startswith(page.locator(".game .board .pile .spoken").first.inner_text())
+        )
         assert link is not None
         link.focus()
         page.keyboard.press("Enter")
