@@ -12,7 +12,7 @@
 // alone. Every pile can be reached with Tab and picked with Enter or Space; focus stays
 // on the pile or in the move box across the redraw a move makes.
 
-import { BoxWatch, button, clock, count, h, replace, replaceKeeping, resignQuestion, statusText } from "./dom.js";
+import { BoxWatch, clock, count, h, replace, replaceKeeping, statusText } from "./dom.js";
 import { drawBoard, easeHeight, pileAt, pilesOf } from "./board.js";
 import { Dragging } from "./drag.js";
 import { hintSaid, homeSaid, moveSaid, timeWarning, undoSaid } from "./spoken.js";
@@ -28,6 +28,7 @@ import { arrowToPile, firstFound, holdFocus, liveRegion, nextKeys, say } from ".
 import { shortcutsHelp, singleKeys, standingsNow } from "./shortcuts.js";
 import { focusChoice, statusLine } from "./choices.js";
 import { placeControls } from "./sides.js";
+import { playControls } from "./controls.js";
 
 /** @typedef {import("./types.js").App} App */
 /** @typedef {import("./types.js").Message} Message */
@@ -437,33 +438,7 @@ export class GameScreen {
       clockNode,
     );
     const boardBox = this.boardBox;
-    const controls = h("div", { class: "controls" });
-    if (!this.over) {
-      for (const word of this.legal.filter(isWord))
-        controls.append(button(word, () => this.move(word), { class: "word", "data-act": word }));
-      controls.append(button("Undo", () => this.act("undo"), { disabled: !v.can_undo, "data-act": "undo" }));
-      // ("Home" alone read as the way back to the home screen)
-      if (this.homes)
-        controls.append(
-          button("Cards home", () => this.act("home"), {
-            "data-act": "home",
-            title: "Play every card that can go home now (o)",
-          }),
-        );
-      if (this.hintsAllowed()) controls.append(button("Hint", () => this.act("hint"), { "data-act": "hint" }));
-      controls.append(
-        button(
-          "Resign",
-          () => {
-            // (a double click once asked twice: the second click comes once the first's
-            // question is answered, its resign under way or done)
-            if (this.busy || this.over) return;
-            if (confirm(resignQuestion(this.kind, !this.opts.untabled))) this.act("resign");
-          },
-          { "data-act": "resign" },
-        ),
-      );
-    }
+    const controls = this.over ? h("div", { class: "controls" }) : playControls(this, v.can_undo, !this.opts.untabled);
     if (this.opts.actions) controls.append(...this.opts.actions(this));
     if (this.over && this.opts.challenge) {
       if (!this.maker || this.maker.replay !== this.id)
