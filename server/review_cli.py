@@ -53,6 +53,7 @@ def cmd_review(args: argparse.Namespace, server_flags: list[str] | None = None) 
 async def _review(args: argparse.Namespace, settings: Any) -> int:
     from server.app import review
     from server.app.embedded_redis import socket_path
+    from server.app.settings import shown_url
     from server.app.store.boards import Boards
     from server.app.store.connect import open_redis
     from server.app.store.failures import unavailable
@@ -68,7 +69,11 @@ async def _review(args: argparse.Namespace, settings: Any) -> int:
         except Exception as exc:
             if not unavailable(exc):
                 raise
-            where = settings.redis_url or "the embedded Redis of the server of this data directory"
+            where = (
+                shown_url(settings.redis_url)
+                if settings.redis_url
+                else "the embedded Redis of the server of this data directory"
+            )
             print(
                 f"cannot reach Redis ({where}: {exc}): is the server running, with these "
                 "settings (PATIENCE_REDIS_URL, PATIENCE_DATA_DIR)?",

@@ -20,9 +20,9 @@ from server import __version__, native
 from .datadir import BadSecret, private_dir
 from .embedded_redis import DataDirInUse, EmbeddedRedis, NoRedis
 from .service import Service
-from .settings import Settings
+from .settings import Settings, shown_url
 from .store.connect import open_redis
-from .store.failures import redis_error
+from .store.failures import redis_error, wrong_password
 from .store.ready import RedisNotReady, check_durability, wait_until_loaded
 from .store.secret import SecretMismatch
 from .transport import static
@@ -190,8 +190,10 @@ def cannot_start(settings: Settings, exc: BaseException) -> str | None:
     if isinstance(exc, socket.gaierror):
         return f"--host {settings.host}: {exc.strerror} (an address or a name of this machine)"
     if redis_error(exc):  # (redis-py's own: the socket's errors come wrapped in them)
-        redis = settings.redis_url or "the embedded Redis"
-        return f"cannot reach Redis at {redis}: {exc} (is it running? PATIENCE_REDIS_URL)"
+        redis = shown_url(settings.redis_url) if settings.redis_url else "the embedded Redis"
+        # (a password refused is no Redis away: "is it running?" sent the operator looking)
+        hint = "its password?" if wrong_password(exc) else "is it running?"
+        return f"cannot reach Redis at {redis}: {exc} ({hint} PATIENCE_REDIS_URL)"
     if not isinstance(exc, OSError):
         return None
     if exc.filename is not None:

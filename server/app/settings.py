@@ -269,9 +269,35 @@ def _secret(raw: str) -> str:
     return raw
 
 
+def shown_url(url: str) -> str:
+    """A Redis URL as a log line or an error may show it: its password, if it has one,
+    as ``***`` (the URL is a credential: deploy keeps it in a Secret).
+
+    >>> shown_url("redis://:s3cret@redis.internal:6379/3")
+    'redis://:***@redis.internal:6379/3'
+    >>> shown_url("rediss://default:s3cret@h:6380/0?ssl_cert_reqs=none")
+    'rediss://default:***@h:6380/0?ssl_cert_reqs=none'
+    >>> shown_url("redis://127.0.0.1:6379/0")
+    'redis://127.0.0.1:6379/0'
+    >>> shown_url("unix:///tmp/redis.sock?password=s3cret&db=2")
+    'unix:///tmp/redis.sock?password=***&db=2'
+    """
+    url = re.sub(r"(?<=[?&]password=)[^&#]*", "***", url)
+    scheme, sep, rest = url.partition("://")
+    if not sep:
+        return url
+    at = rest.rfind("@", 0, rest.find("/") if "/" in rest else len(rest))
+    if at < 0:
+        return url
+    user, colon, _password = rest[:at].partition(":")
+    return f"{scheme}://{user}{colon}{'***' if colon else ''}@{rest[at + 1 :]}"
+
+
 def _redis_url(raw: str) -> str:
     if not raw.startswith(("redis://", "rediss://", "unix://")):
-        raise ValueError(f"a Redis URL starts redis://, rediss:// or unix://, not {raw!r}")
+        raise ValueError(
+            f"a Redis URL starts redis://, rediss:// or unix://, not {shown_url(raw)!r}"
+        )
     return raw
 
 

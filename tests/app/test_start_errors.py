@@ -107,3 +107,36 @@ def test_the_commonest_mistakes_are_said_in_one_line(redis_url: str, tmp_path: P
     not_a_dir = refused("--port", port, PATIENCE_DATA_DIR=str(a_file / "data"))
     assert not_a_dir.startswith(f"patience-race-server: error: {a_file}"), not_a_dir
     assert "Not a directory" in not_a_dir
+
+
+def test_a_redis_password_is_never_printed(tmp_path: Path) -> None:
+    """A Redis URL holds its password (docs/server.md's ``redis://:secret@...``, kept in
+    deploy's Secret): a Redis that does not answer printed it in clear, into the journal
+    or the pod's log; now the server's line and ``review``'s show it as ``***``."""
+    url = "redis://:s3cret@127.0.0.1:1/0"
+    line = refused(
+        "--port", str(free_port()), PATIENCE_REDIS_URL=url, PATIENCE_DATA_DIR=str(tmp_path)
+    )
+    assert line.startswith(
+        "patience-race-server: error: cannot reach Redis at redis://:***@127.0.0.1:1/0: "
+    ), line
+    listed = subprocess.run(
+        server("review", "list"),
+        env=environ(PATIENCE_REDIS_URL="redis://ann:s3cret@127.0.0.1:1/0"),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert listed.returncode == 1 and "Traceback" not in listed.stderr, listed.stderr
+    assert "redis://ann:***@127.0.0.1:1/0" in listed.stderr, listed.stderr
+    # a URL of no scheme a Redis has, refused as a setting, is not printed whole either
+    bad = subprocess.run(
+        server("--port", str(free_port())),
+        env=environ(PATIENCE_REDIS_URL="http://:s3cret@h/0"),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert bad.returncode == 2 and "not 'http://:***@h/0'" in bad.stderr, bad.stderr
+    for said in (line, listed.stderr, bad.stderr):
+        assert "s3cret" not in said, said

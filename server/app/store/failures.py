@@ -28,7 +28,12 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from redis.exceptions import RedisClusterException, RedisError, ResponseError
+from redis.exceptions import (
+    AuthenticationError,
+    RedisClusterException,
+    RedisError,
+    ResponseError,
+)
 
 #: what an unreachable, restarting or loading Redis raises: redis-py's own errors, the
 #: socket's, and a wait for an answer that ran out
@@ -126,3 +131,14 @@ class FailureLog:
             more,
             extra=extra,
         )
+
+
+def wrong_password(exc: BaseException) -> bool:
+    """Whether Redis refused the URL's user or password (``AUTH``): not an outage.
+
+    >>> wrong_password(AuthenticationError("invalid username-password pair"))
+    True
+    >>> wrong_password(ConnectionError("refused"))
+    False
+    """
+    return isinstance(exc, AuthenticationError)
