@@ -122,6 +122,11 @@ def cmd_winnability(args: argparse.Namespace) -> int:
         print(f"winnability: {exc}", file=sys.stderr)
         return 2
     path = Path(args.out or f"winnability-{game}.jsonl")
+    try:
+        path.open("a").close()  # (a folder missing, or not writable: said before any solve)
+    except OSError as exc:
+        print(f"winnability: --out {path}: {exc.strerror}", file=sys.stderr)
+        return 2
     done = _done(path, game, budget)
     wanted = list(_seeds(args.first, args.deals))
     rows = {seed: done[seed] for seed in wanted if seed in done}

@@ -44,6 +44,11 @@ def test_solve_prints_the_verdict_and_a_checked_line() -> None:
         (("winnability", "gate", "--deals", "0"), "--deals must be at least 1, not 0"),
         (("winnability", "gate", "--deals", "5", "--jobs", "0"), "--jobs must be at least 1"),
         (("winnability", "nosuch", "--deals", "5"), "no such game: 'nosuch'"),
+        # (a traceback ended in FileNotFoundError)
+        (
+            ("winnability", "nestor", "--deals", "2", "--out", "/nonexistent/dir/w.jsonl"),
+            "winnability: --out /nonexistent/dir/w.jsonl: No such file or directory",
+        ),
     ],
 )
 def test_bad_arguments_say_why_with_status_2(args: tuple[str, ...], message: str) -> None:
