@@ -5,6 +5,7 @@ data directory and stopped on exit. Never an in-process fake.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import ctypes
 import fcntl
@@ -16,6 +17,7 @@ import signal
 import socket
 import subprocess
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from .datadir import private_dir, private_tree
@@ -115,6 +117,15 @@ class EmbeddedRedis:
         """Start Redis; return its URL once it answers ``PING``: its socket within
         ``timeout`` seconds, and its data loaded within ``load_timeout`` more (else
         :class:`~server.app.store.ready.RedisNotReady`)."""
+        self._take_dir()
+        try:
+            return self.launch(timeout, load_timeout)
+        except BaseException:
+            self.stop()
+            raise
+
+    def _take_dir(self) -> None:
+        """The data directory made the server's alone, and locked for this server."""
         # the append-only file holds every game's seed: the directory and all in it are
         # the server's user's alone (Redis makes its files with the umask redis_child sets)
         private_tree(self.dir)
@@ -133,6 +144,11 @@ class EmbeddedRedis:
                 f"another server is using {self.dir} (one server a data directory: stop it,"
                 " or give this one --data-dir DIR, or PATIENCE_REDIS_URL for a Redis of your own)"
             ) from None
+
+    def launch(self, timeout: float = 10.0, load_timeout: float = 60.0) -> str:
+        """The ``redis-server`` process started on the locked directory (again, after it
+        exited: :func:`keep`), as :meth:`start` says; one that fails to answer is killed
+        (the lock is kept)."""
         with contextlib.suppress(FileNotFoundError):
             self.socket.unlink()
         args = [
@@ -153,33 +169,37 @@ class EmbeddedRedis:
             stdout=subprocess.DEVNULL,
             preexec_fn=redis_child if os.name == "posix" else None,
         )
+        try:
+            self._answering(timeout, load_timeout)
+        except BaseException:
+            self._end_process()
+            raise
+        return self.url
+
+    def _answering(self, timeout: float, load_timeout: float) -> None:
+        """Back once the process answers ``PING``, its data loaded."""
+        assert self.process is not None
         deadline = time.monotonic() + timeout
         while not self.socket.exists():
             if self.process.poll() is not None:
                 raise RuntimeError(f"redis-server exited; see {self.dir / 'redis.log'}")
             if time.monotonic() > deadline:
-                self.stop()
                 raise RuntimeError("redis-server did not start in time")
             time.sleep(0.02)
         log.info("embedded redis started", extra={"socket": str(self.socket)})
         # the socket is there before the append-only file is read: until then every data
         # command is answered LOADING
         wait = LoadWait(load_timeout, "embedded")
-        try:
-            while not (reply := self._ping()).startswith(b"+PONG"):
-                if not reply:  # its socket is there, but not listening yet
-                    if time.monotonic() > deadline:
-                        raise RuntimeError("redis-server did not start in time")
-                elif reply.startswith(b"-LOADING"):
-                    wait.still_loading()
-                else:
-                    raise RuntimeError(f"redis-server answered {reply[:80]!r}")
-                time.sleep(POLL)
-        except BaseException:
-            self.stop()
-            raise
+        while not (reply := self._ping()).startswith(b"+PONG"):
+            if not reply:  # its socket is there, but not listening yet
+                if time.monotonic() > deadline:
+                    raise RuntimeError("redis-server did not start in time")
+            elif reply.startswith(b"-LOADING"):
+                wait.still_loading()
+            else:
+                raise RuntimeError(f"redis-server answered {reply[:80]!r}")
+            time.sleep(POLL)
         wait.loaded()
-        return self.url
 
     def _ping(self) -> bytes:
         """Redis's answer to an inline ``PING``: ``+PONG``, or ``-LOADING ...``; empty
@@ -199,7 +219,7 @@ class EmbeddedRedis:
                     raise
                 raise RuntimeError(f"redis-server exited; see {self.dir / 'redis.log'}") from exc
 
-    def stop(self) -> None:
+    def _end_process(self) -> None:
         if self.process and self.process.poll() is None:
             self.process.terminate()  # SIGTERM: Redis flushes the append-only file and exits
             try:
@@ -207,6 +227,9 @@ class EmbeddedRedis:
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait()
+
+    def stop(self) -> None:
+        self._end_process()
         self.process = None
         if self._lock is not None:
             if self.socket.parent != self.dir:
@@ -224,3 +247,44 @@ class EmbeddedRedis:
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
+
+
+#: seconds between two looks at whether the embedded Redis still runs
+WATCH_EVERY = 0.5
+#: starts of an embedded Redis that exited, failing one after another, before the server
+#: gives up (and exits 1, for its supervisor to start it afresh)
+RESTARTS = 5
+#: the pause after the first failed start; each next one doubles it
+RESTART_PAUSE = 0.5
+
+
+async def keep(redis: EmbeddedRedis, load_timeout: float, give_up: Callable[[str], None]) -> None:
+    """Start the embedded Redis again whenever its process exits (killed, crashed, the
+    OOM killer's choice): nothing else can, and until it is back every request is refused
+    (``internal_error``) while the server looks alive. Its append-only file holds every
+    acknowledged write, so what it answered before is there again. After :data:`RESTARTS`
+    failed starts in a row, ``give_up`` is told why, and the watch ends."""
+    failed = 0
+    while True:
+        await asyncio.sleep(WATCH_EVERY)
+        process = redis.process
+        if process is None or process.poll() is None:
+            continue
+        log.error(
+            "embedded redis exited: starting it again",
+            extra={"code": process.returncode, "redis_log": str(redis.dir / "redis.log")},
+        )
+        try:
+            await asyncio.to_thread(redis.launch, 10.0, load_timeout)
+        except Exception as exc:
+            failed += 1
+            if failed >= RESTARTS:
+                give_up(
+                    f"the embedded Redis exited, and {failed} starts failed ({exc}): see "
+                    f"{redis.dir / 'redis.log'}"
+                )
+                return
+            await asyncio.sleep(RESTART_PAUSE * 2 ** (failed - 1))
+            continue
+        failed = 0
+        log.warning("embedded redis started again", extra={"socket": str(redis.socket)})

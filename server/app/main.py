@@ -19,6 +19,7 @@ from server import __version__, native
 
 from .datadir import BadSecret, private_dir
 from .embedded_redis import DataDirInUse, EmbeddedRedis, NoRedis
+from .embedded_redis import keep as keep_embedded
 from .service import Service
 from .settings import Settings, shown_url
 from .store.connect import open_redis
@@ -114,6 +115,8 @@ async def run(settings: Settings, started: asyncio.Event | None = None) -> None:
         url = embedded.start(load_timeout=settings.redis_load_timeout)
     redis = open_redis(url, settings.redis_cluster)
     service: Service | None = None
+    keeper: asyncio.Task[None] | None = None
+    gave_up: list[str] = []  # why the embedded Redis could not be kept running
     try:
         what = "embedded" if embedded else "cluster" if settings.redis_cluster else "external"
         await wait_until_loaded(redis, settings.redis_load_timeout, what)
@@ -124,6 +127,11 @@ async def run(settings: Settings, started: asyncio.Event | None = None) -> None:
         await web.start()
         tune_gc()
         stop = asyncio.Event()
+        if embedded is not None:  # (its process exited: started again, or the server ends)
+            keeper = asyncio.create_task(
+                keep_embedded(embedded, settings.redis_load_timeout, gave_up.append)
+            )
+            keeper.add_done_callback(lambda _: stop.set())
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGTERM, signal.SIGINT):
             with contextlib.suppress(NotImplementedError, RuntimeError):
@@ -151,12 +159,16 @@ async def run(settings: Settings, started: asyncio.Event | None = None) -> None:
         log.info("stopping: closing connections with 1012")
         await web.stop()
     finally:
+        if keeper is not None:
+            keeper.cancel()
         if service is not None:  # also when starting failed: its tasks must end
             await service.shutdown()
         await redis.aclose()
         if embedded is not None:
             embedded.stop()
     log.info("stopped")
+    if gave_up:  # (exit 1: a supervisor, systemd's Restart=on-failure, starts it afresh)
+        raise NoRedis(gave_up[0])
 
 
 def main(argv: list[str] | None = None) -> int:
