@@ -91,3 +91,16 @@ def test_the_logs_section_names_everything_that_can_fail() -> None:
     assert len(names) > 25
     missing = sorted(name for name in names if f"`{name}`" not in said)
     assert not missing, missing
+
+
+def test_the_logs_section_names_every_logger() -> None:
+    """docs/server.md's ``logger`` field names every logger the server writes with
+    (``patience.bus``, whose lines an operator sees when Redis goes away, was not)."""
+    text = (ROOT / "docs" / "server.md").read_text()
+    [row] = [line for line in text.splitlines() if line.startswith("| `logger` |")]
+    loggers = set()
+    for source in (ROOT / "server").rglob("*.py"):
+        loggers |= set(re.findall(r"getLogger\(\"(patience\.[a-z]+)\"\)", source.read_text()))
+    assert len(loggers) >= 7
+    missing = sorted(name for name in loggers if f"`{name}`" not in row)
+    assert not missing, missing

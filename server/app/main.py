@@ -58,8 +58,10 @@ def setup_logging(level: str) -> None:
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(level.upper())
-    # one line per connection opened and closed is noise at INFO
-    logging.getLogger("websockets").setLevel(max(logging.WARNING, root.level))
+    # one line per connection opened and closed is noise at INFO, and redis-py's at DEBUG
+    # ("Failed to enable maintenance notifications" at every connection it makes)
+    for library in ("websockets", "redis"):
+        logging.getLogger(library).setLevel(max(logging.WARNING, root.level))
 
 
 def tune_gc() -> None:

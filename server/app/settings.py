@@ -261,6 +261,8 @@ def _secret(raw: str) -> str:
     """The daily deals' key: any text but the example Secret's placeholder
     (deploy/k8s/secret.example.yaml), which would key every deal with a text anyone
     can read."""
+    if not raw.strip():  # (refused with the others, before the embedded Redis starts)
+        raise ValueError("blank: give it a secret, or leave it unset")
     if raw.strip().upper().startswith("CHANGE-ME"):
         raise ValueError(
             f"{raw.strip()[:12]!r}... is the example's placeholder, not a secret: put one of "
@@ -294,10 +296,23 @@ def shown_url(url: str) -> str:
 
 
 def _redis_url(raw: str) -> str:
+    shown = shown_url(raw)
     if not raw.startswith(("redis://", "rediss://", "unix://")):
-        raise ValueError(
-            f"a Redis URL starts redis://, rediss:// or unix://, not {shown_url(raw)!r}"
-        )
+        raise ValueError(f"a Redis URL starts redis://, rediss:// or unix://, not {shown!r}")
+    try:
+        parts = urlsplit(raw)
+        parts.port  # noqa: B018 (read to check: out of range or no number raises)
+    except ValueError as exc:
+        why = "its port is 0 to 65535" if "ort" in str(exc) else str(exc)
+        raise ValueError(f"{shown!r}: {why}") from None
+    if parts.scheme == "unix" and not parts.path:
+        raise ValueError(f"{shown!r}: a unix:// URL names the socket's path")
+    # (redis-py reads a database that is no number as database 0, another program's)
+    db = [parts.path.strip("/")] if parts.scheme != "unix" else []
+    db += parse_qs(parts.query).get("db", [])
+    for one in db:
+        if one and not one.isdigit():
+            raise ValueError(f"{shown!r}: its database is a number (/3), not {one!r}")
     return raw
 
 

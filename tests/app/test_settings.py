@@ -35,6 +35,25 @@ def test_every_setting_has_a_variable() -> None:
         ([], {"PATIENCE_PORT": "70000"}, "PATIENCE_PORT: a port is 0 to 65535"),
         ([], {"PATIENCE_LOG_LEVEL": "loud"}, "a log level is"),
         (["--redis-url", "localhost:6379"], {}, "a Redis URL starts"),
+        # an operator's typos in the URL: each was a traceback of 31 lines, or database 0
+        # taken in silence for a database that is not a number
+        (
+            [],
+            {"PATIENCE_REDIS_URL": "redis://127.0.0.1:99999/0"},
+            "PATIENCE_REDIS_URL: 'redis://127.0.0.1:99999/0': its port is 0 to 65535",
+        ),
+        (["--redis-url", "redis://127.0.0.1:abc/0"], {}, "its port is 0 to 65535"),
+        (["--redis-url", "redis://[::1/0"], {}, "'redis://[::1/0': Invalid IPv6 URL"),
+        (
+            ["--redis-url", "redis://:s3cret@127.0.0.1:6381/x"],
+            {},
+            "'redis://:***@127.0.0.1:6381/x': its database is a number (/3), not 'x'",
+        ),
+        (["--redis-url", "redis://h:6379?db=zz"], {}, "its database is a number (/3), not 'zz'"),
+        (["--redis-url", "unix://"], {}, "'unix://': a unix:// URL names the socket's path"),
+        # (refused once the embedded Redis had started, exit 1, named PATIENCE_SECRET)
+        (["--secret", "   "], {}, "--secret: blank: give it a secret, or leave it unset"),
+        ([], {"PATIENCE_SECRET": " "}, "PATIENCE_SECRET: blank: give it a secret"),
         (["--max-frame", "10"], {}, "must be 512 to 1048576"),
         # a word where a number goes: said as --burst's is (it was Python's own words,
         # "invalid literal for int() with base 10: 'abc'")
