@@ -116,9 +116,41 @@ const WORDS = {
   nestor: { reserve: turnReserve },
 };
 
+const RANK_ORDER = "A23456789TJQK";
+/** @param {string} code */
+const rankOf = (code) => RANK_ORDER.indexOf(code[0]) + 1;
+/** @param {string} code */
+const red = (code) => code[1] === "D" || code[1] === "H";
+
+/**
+ * The foundation a card goes to where a move names the foundations by a letter no pile
+ * has (The Gate's `r>f`, Babette's `b1>u`, The Labyrinth's `i1>d`): of the home piles
+ * whose label starts with it, the first the card fits, by its suit where the label names
+ * one (`fc`, `uh`, `fs2`), else in the other colour (Light and Shade's `f1`..`f8`); a
+ * rank up, or on a foundation that builds down a rank down. Null where none fits.
+ * @param {string} letter
+ * @param {string} card
+ * @param {Pile[]} piles
+ * @returns {string | null}
+ */
+function homeFor(letter, card, piles) {
+  const rank = rankOf(card);
+  for (const p of piles) {
+    if (!p.kind.startsWith("foundation") || !p.label.startsWith(letter)) continue;
+    const suit = /^[a-z]([cdhs])\d*$/.exec(p.label)?.[1];
+    const top = p.cards[p.cards.length - 1];
+    if (suit ? suit !== card[1].toLowerCase() : top && red(top) === red(card)) continue;
+    const down = p.kind === "foundation-down";
+    const under = top ? rankOf(top) : down ? 14 : 0;
+    if (rank === (down ? under - 1 : under + 1)) return p.label;
+  }
+  return null;
+}
+
 /**
  * The piles of `view` (the board before the move) that `move` moves cards from or to:
- * those it names (`j3>d`: j3, and d if a pile is so named; `1+7`: both), or for a word
+ * those it names (`j3>d`: j3, and d if a pile is so named, else the foundation its card
+ * goes to; `1+7`: both), or for a word
  * (`deal`, `redeal`, Nestor's `reserve`) the piles it deals from and to (The Gate's stock
  * and waste heap, or the vacancies it fills; another game's word, the stock). Labels
  * of piles on the board only: none where nothing can be ringed.
@@ -140,5 +172,11 @@ export function touchedPiles(move, view) {
     // (a word of a game not listed: at least the stock it deals from)
     if (!labels.has(move)) return piles.filter((p) => p.kind === "stock").map((p) => p.label);
   }
-  return [...new Set(move.split(/[>:+]/).filter((label) => labels.has(label)))];
+  const named = move.split(/[>:+]/);
+  // a card sent home to "the foundations" (`r>f`): the one it goes on, which the player
+  // looks for (the hint named a pile shown nowhere, and rang only where the card was)
+  const [from, to] = named;
+  const top = piles.find((p) => p.label === from)?.cards.at(-1);
+  if (move.includes(">") && to && !labels.has(to) && top) named[1] = homeFor(to, top, piles) || to;
+  return [...new Set(named.filter((label) => labels.has(label)))];
 }

@@ -137,6 +137,55 @@ test("a move that names piles rings them, and only piles on the board", () => {
   assert.deepEqual(touchedPiles("deal", null), []);
 });
 
+test("a card sent to the foundations rings the one it goes on (the hint named a pile shown nowhere)", () => {
+  /** @param {string} game @param {[string, string, string[]][]} piles */
+  const board = (game, piles) => ({
+    game,
+    piles: piles.map(([label, kind, cards]) => ({ label, kind, cards, down: 0 })),
+  });
+  const gate = board("gate", [
+    ["r", "post", ["9H", "2S"]],
+    ["fc", "foundation", ["AC"]],
+    ["fs", "foundation", ["AS"]],
+  ]);
+  assert.deepEqual(touchedPiles("r>f", gate), ["r", "fs"]);
+  // Babette: up from the ace, down from the king, by suit
+  const babette = board("babette", [
+    ["b1", "cell", ["KS"]],
+    ["b2", "cell", ["2H"]],
+    ["us", "foundation-up", []],
+    ["uh", "foundation-up", ["AH"]],
+    ["ds", "foundation-down", []],
+  ]);
+  assert.deepEqual(touchedPiles("b1>d", babette), ["b1", "ds"]);
+  assert.deepEqual(touchedPiles("b2>u", babette), ["b2", "uh"]);
+  // The Labyrinth's kings' piles build down: a queen on its king
+  const labyrinth = board("labyrinth", [
+    ["i1", "cell", ["QH"]],
+    ["dc", "foundation-down", ["KC"]],
+    ["dh", "foundation-down", ["KH"]],
+  ]);
+  assert.deepEqual(touchedPiles("i1>d", labyrinth), ["i1", "dh"]);
+  // Light and Shade: any foundation a rank down in the other colour (f2's ace is red)
+  const shade = board("light-and-shade", [
+    ["a1", "auxiliary", ["2S"]],
+    ["f1", "foundation", ["AC"]],
+    ["f2", "foundation", ["AD"]],
+  ]);
+  assert.deepEqual(touchedPiles("a1>f", shade), ["a1", "f2"]);
+  // none fits (a view of another time): the pile it comes from alone, as before
+  assert.deepEqual(
+    touchedPiles(
+      "a1>f",
+      board("light-and-shade", [
+        ["a1", "auxiliary", ["5S"]],
+        ["f1", "foundation", ["AD"]],
+      ]),
+    ),
+    ["a1"],
+  );
+});
+
 test("The Gate's deal: the stock onto the waste heap, or the vacancies it fills", () => {
   // complete: a stock card turned onto the waste heap
   assert.deepEqual(touchedPiles("deal", narrowGate(1, 5, 6, 3)), ["w", "s"]);
