@@ -214,6 +214,13 @@ def test_a_challenge_made_raced_cold_on_a_phone_and_from_its_replay(
         head = bob.locator(".challenge-head").bounding_box()
         assert head is not None and head["height"] <= 56, head
         shot(bob, "phone-challenge-race")
+        # the game's line names its game whole, wrapping on a phone (it read "The G…",
+        # and the heading "... on Th…": nothing said which game was raced)
+        name = bob.locator(".race-game .game-head strong")
+        assert name.inner_text() == "The Gate"
+        whole = "e => { e.textContent = 'The Blockade (rows of ten)';"
+        whole += " return e.scrollWidth <= e.clientWidth + 1; }"  # (the longest name)
+        assert name.evaluate(whole), name.bounding_box()
         widest_racers_fit(bob)
 
         bob.reload()  # mid-game: back in it, the ghost beside him
