@@ -12,6 +12,7 @@ import fcntl
 import hashlib
 import logging
 import os
+import re
 import shutil
 import signal
 import socket
@@ -50,6 +51,35 @@ def socket_path(data_dir: Path) -> Path:
 
 class NoRedis(RuntimeError):
     """No Redis URL is set and no redis-server is here to start."""
+
+
+class RedisExited(RuntimeError):
+    """The embedded ``redis-server`` exited as it started: its own last word, and where
+    its log is (a damaged append-only file: docs/server.md says how to mend it)."""
+
+    def __init__(self, data_dir: Path) -> None:
+        log_path = data_dir / "redis.log"
+        super().__init__(
+            f"the embedded Redis exited: {last_word(log_path)} (see {log_path}; docs/server.md)"
+        )
+
+
+def last_word(log_path: Path) -> str:
+    """The last line of a Redis log, as :func:`log_message` says it."""
+    try:
+        lines = log_path.read_text(errors="replace").strip().splitlines()
+    except OSError:
+        return "it left no log"
+    return log_message(lines[-1]) if lines else "it left no log"
+
+
+def log_message(line: str) -> str:
+    """A Redis log line without its process, time and level marks.
+
+    >>> log_message("3783:M 29 Nov 2026 02:06:11.637 # Bad file format reading the AOF")
+    'Bad file format reading the AOF'
+    """
+    return re.sub(r"^\d+:[A-Z] .*?\d\d:\d\d:\d\d\.\d+ [#*.-] ", "", line)[:300]
 
 
 class DataDirInUse(RuntimeError):
@@ -182,11 +212,10 @@ class EmbeddedRedis:
         deadline = time.monotonic() + timeout
         while not self.socket.exists():
             if self.process.poll() is not None:
-                raise RuntimeError(f"redis-server exited; see {self.dir / 'redis.log'}")
+                raise RedisExited(self.dir)
             if time.monotonic() > deadline:
                 raise RuntimeError("redis-server did not start in time")
             time.sleep(0.02)
-        log.info("embedded redis started", extra={"socket": str(self.socket)})
         # the socket is there before the append-only file is read: until then every data
         # command is answered LOADING
         wait = LoadWait(load_timeout, "embedded")
@@ -200,6 +229,7 @@ class EmbeddedRedis:
                 raise RuntimeError(f"redis-server answered {reply[:80]!r}")
             time.sleep(POLL)
         wait.loaded()
+        log.info("embedded redis started", extra={"socket": str(self.socket)})
 
     def _ping(self) -> bytes:
         """Redis's answer to an inline ``PING``: ``+PONG``, or ``-LOADING ...``; empty
@@ -217,7 +247,7 @@ class EmbeddedRedis:
                     if isinstance(exc, ConnectionRefusedError):
                         return b""
                     raise
-                raise RuntimeError(f"redis-server exited; see {self.dir / 'redis.log'}") from exc
+                raise RedisExited(self.dir) from exc
 
     def _end_process(self) -> None:
         if self.process and self.process.poll() is None:
@@ -279,9 +309,11 @@ async def keep(redis: EmbeddedRedis, load_timeout: float, give_up: Callable[[str
         except Exception as exc:
             failed += 1
             if failed >= RESTARTS:
+                log_path = redis.dir / "redis.log"
                 give_up(
-                    f"the embedded Redis exited, and {failed} starts failed ({exc}): see "
-                    f"{redis.dir / 'redis.log'}"
+                    f"the embedded Redis exited, and {failed} starts failed: "
+                    f"{last_word(log_path) if isinstance(exc, RedisExited) else exc}"
+                    f" (see {log_path}; docs/server.md)"
                 )
                 return
             await asyncio.sleep(RESTART_PAUSE * 2 ** (failed - 1))

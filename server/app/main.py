@@ -18,7 +18,7 @@ from typing import Any
 from server import __version__, native
 
 from .datadir import BadSecret, private_dir
-from .embedded_redis import DataDirInUse, EmbeddedRedis, NoRedis
+from .embedded_redis import DataDirInUse, EmbeddedRedis, NoRedis, RedisExited
 from .embedded_redis import keep as keep_embedded
 from .service import Service
 from .settings import Settings, shown_url
@@ -184,7 +184,7 @@ def main(argv: list[str] | None = None) -> int:
         pass
     try:
         asyncio.run(run(settings))
-    except (RedisNotReady, SecretMismatch, NoRedis, DataDirInUse, BadSecret) as exc:
+    except (RedisNotReady, SecretMismatch, NoRedis, RedisExited, DataDirInUse, BadSecret) as exc:
         return said(str(exc))
     except Exception as exc:
         why = cannot_start(settings, exc)

@@ -117,7 +117,8 @@ def test_an_embedded_redis_that_cannot_start_again_ends_the_server(tmp_path: Pat
     assert code == 1
     last = proc.log.read_text().strip().splitlines()[-1]
     assert last.startswith(
-        "patience-race-server: error: the embedded Redis exited, and 5 starts failed"
+        "patience-race-server: error: the embedded Redis exited, and 5 starts failed: Bad file"
+        " format reading the append only file"
     ), last
-    assert last.endswith(f"see {tmp_path / 'redis' / 'redis.log'}"), last
+    assert last.endswith(f"(see {tmp_path / 'redis' / 'redis.log'}; docs/server.md)"), last
     assert "Traceback" not in proc.log.read_text()

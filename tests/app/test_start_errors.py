@@ -140,3 +140,26 @@ def test_a_redis_password_is_never_printed(tmp_path: Path) -> None:
     assert bad.returncode == 2 and "not 'http://:***@h/0'" in bad.stderr, bad.stderr
     for said in (line, listed.stderr, bad.stderr):
         assert "s3cret" not in said, said
+
+
+def test_an_embedded_redis_that_will_not_start_is_said_in_one_line(tmp_path: Path) -> None:
+    """A damaged append-only file: Redis exits at once. The server logged "embedded redis
+    started", then two chained tracebacks; now one line, with Redis's own reason and how
+    to mend the file (docs/server.md)."""
+    (tmp_path / "redis").mkdir()
+    (tmp_path / "redis" / "appendonly.aof").write_text("not a command\n")
+    done = subprocess.run(
+        server("--port", str(free_port()), "--data-dir", str(tmp_path)),
+        env=environ(PATIENCE_REDIS_URL=""),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
+    assert "embedded redis started" not in done.stderr
+    last = done.stderr.strip().splitlines()[-1]
+    assert last.startswith(
+        "patience-race-server: error: the embedded Redis exited: Bad file format reading the"
+        " append only file"
+    ), last
+    assert last.endswith(f"(see {tmp_path / 'redis' / 'redis.log'}; docs/server.md)"), last
