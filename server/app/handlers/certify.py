@@ -116,31 +116,36 @@ class Certifier(Part):
         """Certify every deal not fixed yet of ``days`` (today's and the
         ``certify_ahead`` next) and ``games`` (all), in the order players need them: a
         day at a time, today's first, each game's deal fixed by the quick verdict
-        (:meth:`fix_one`) before the search for par of any (:meth:`par_one`). One log
-        line says what a pass did, if anything."""
+        (:meth:`fix_one`) before the search for par of any (:meth:`par_one`). A log
+        line a day says what was done for it, if anything, as soon as it is done."""
         if days is None:
             today = d.day_of(self.now())
             days = [today]
             for _ in range(self.settings.certify_ahead):
                 days.append(d.next_day(days[-1]))
-        done = Done(started=time.monotonic())
         for day in days:
-            for game_id in games or list(GAMES):
-                await self.fix_one(day, game_id, done)
-            for game_id in games or list(GAMES):
-                await self.par_one(day, game_id, done)
-        if done.certified or done.uncertified or done.pars:
-            log.info(
-                "daily deals certified",
-                extra={
-                    "days": days,
-                    "certified": done.certified,
-                    "uncertified": done.uncertified,
-                    "pars": done.pars,
-                    "seconds": round(time.monotonic() - done.started, 1),
-                    "cpu_seconds": round(done.cpu, 1),
-                },
-            )
+            # a line a day, as each is done (a pass of ten days' pars runs for many
+            # minutes, and one line at its end left an operator guessing till then), and
+            # for a day cut short (a stop, Redis away) what it did do
+            done = Done(started=time.monotonic())
+            try:
+                for game_id in games or list(GAMES):
+                    await self.fix_one(day, game_id, done)
+                for game_id in games or list(GAMES):
+                    await self.par_one(day, game_id, done)
+            finally:
+                if done.certified or done.uncertified or done.pars:
+                    log.info(
+                        "daily deals certified",
+                        extra={
+                            "days": [day],
+                            "certified": done.certified,
+                            "uncertified": done.uncertified,
+                            "pars": done.pars,
+                            "seconds": round(time.monotonic() - done.started, 1),
+                            "cpu_seconds": round(done.cpu, 1),
+                        },
+                    )
 
     async def certify_one(self, day: str, game_id: str) -> dict[str, Any] | None:
         """Certify one deal and find its par (:meth:`fix_one`, :meth:`par_one`), unless
