@@ -271,6 +271,15 @@ def _secret(raw: str) -> str:
     return raw
 
 
+def _folder(raw: str) -> Path:
+    """A folder that is there (a rules folder mistyped served every game's one-line
+    summary as its rules, and said nothing)."""
+    path = Path(raw)
+    if not path.is_dir():
+        raise ValueError(f"{raw!r} is no folder here")
+    return path
+
+
 def shown_url(url: str) -> str:
     """A Redis URL as a log line or an error may show it: its password, if it has one,
     as ``***`` (the URL is a credential: deploy keeps it in a Secret).
@@ -477,7 +486,10 @@ OPTIONS: dict[str, tuple[str, Callable[[str], Any]]] = {
         "candidates tried for a day's deal before it is used uncertified",
         _positive_int,
     ),
-    "rules_dir": ("folder of the game pages served as rules (else the source's docs/games)", Path),
+    "rules_dir": (
+        "folder of the game pages served as rules (else the source's docs/games)",
+        _folder,
+    ),
     "quick_window": (
         "quick race: the rating window a waiting player is matched within, +/- ordinal points",
         _non_negative_float,

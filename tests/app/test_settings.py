@@ -51,6 +51,8 @@ def test_every_setting_has_a_variable() -> None:
         ),
         (["--redis-url", "redis://h:6379?db=zz"], {}, "its database is a number (/3), not 'zz'"),
         (["--redis-url", "unix://"], {}, "'unix://': a unix:// URL names the socket's path"),
+        # (taken in silence: every game's rules were its one-line summary)
+        ([], {"PATIENCE_RULES_DIR": "/nonexistent/rules"}, "PATIENCE_RULES_DIR: '/nonexist"),
         # (refused once the embedded Redis had started, exit 1, named PATIENCE_SECRET)
         (["--secret", "   "], {}, "--secret: blank: give it a secret, or leave it unset"),
         ([], {"PATIENCE_SECRET": " "}, "PATIENCE_SECRET: blank: give it a secret"),
