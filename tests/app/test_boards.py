@@ -3,6 +3,7 @@ keep-best, counting boards."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 
 import pytest
@@ -130,3 +131,30 @@ async def test_a_days_board_expires_after_thirty_days(boards: Boards) -> None:
     await fill(boards, [("ann", True, 1, 1, 52, 1)])
     ttl = await boards.redis.ttl(board_key(daily().id))
     assert 30 * 86400 < ttl <= 31 * 86400
+
+
+async def test_a_players_entry_is_theirs_while_results_land_above_it(boards: Boards) -> None:
+    """``around`` read the rank, then the board's size, then the entries at that rank:
+    results landing above the player in between shifted the board, and the entry at
+    the old rank was another player's (a ``board_update`` said "z1p06" for z1p18's
+    result, and z1p18's never came; an outside probe, 36 players ending a daily at
+    once). Now one script reads them together."""
+    await fill(boards, [("cat", False, 90_000, 5, 2, 1)])
+    faster = [
+        (f"p{n:02d}", True, 10_000 + n, 30, 52, 2 + n) for n in range(40)
+    ]  # each lands above cat
+
+    async def land(row: tuple[str, bool, int, int, int, int]) -> None:
+        await fill(boards, [row])
+
+    async def look() -> dict:
+        return await boards.around(daily(), "cat", radius=0)
+
+    seen = await asyncio.gather(*(task for row in faster for task in (land(row), look())))
+    looks = [page for page in seen[1::2] if page is not None]
+    assert len(looks) == len(faster)
+    for page in looks:
+        assert [e["pid"] for e in page["entries"]] == ["cat"], page
+        assert page["entries"][0]["rank"] == page["rank"], page
+        assert page["rank"] <= page["size"], page
+    assert (await look())["rank"] == 41

@@ -20,7 +20,7 @@ from .keys import (
     counted_key,
     player_key,
 )
-from .scripts import SUBMIT_COUNT, SUBMIT_TIME
+from .scripts import BOARD_AROUND, SUBMIT_COUNT, SUBMIT_TIME
 
 
 class Boards:
@@ -126,17 +126,16 @@ class Boards:
         return None if rank is None else rank + 1
 
     async def around(self, board: Board, pid: str, radius: int = 5) -> dict[str, Any]:
-        """The entries around a player: ``radius`` above and below (fewer at the ends)."""
-        rank = await self.rank_of(board, pid)
-        size = int(await self.redis.zcard(board_key(board.id)))
-        if rank is None:
+        """The entries around a player: ``radius`` above and below (fewer at the ends),
+        the player's place and the members read at once (``BOARD_AROUND``)."""
+        keys = board_keys(board.id)
+        found = await BOARD_AROUND(self.redis, keys=[keys[0], keys[2]], args=[pid, radius])
+        size = int(found[0])
+        if len(found) < 3:
             return {"entries": [], "size": size, "rank": None, "offset": 0}
-        start = max(0, rank - 1 - radius)
-        members = cast(
-            "list[tuple[bytes, float]]",
-            await self.redis.zrange(board_key(board.id), start, rank - 1 + radius, withscores=True),
-        )
-        entries = await self._entries(board, members, start + 1)
+        rank, start = int(found[1]) + 1, int(found[2])
+        members = cast("list[bytes]", found[3:])
+        entries = await self._ranked(board, [(start + 1 + n, m) for n, m in enumerate(members)])
         return {"entries": entries, "size": size, "rank": rank, "offset": start}
 
     async def among(self, board: Board, pids: list[str]) -> dict[str, Any]:

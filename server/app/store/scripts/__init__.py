@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from .base import Script as Script
 from .base import script_error as script_error
+from .games import BOARD_AROUND as BOARD_AROUND
 from .games import DELETE_IF_OURS as DELETE_IF_OURS
 from .games import DELETE_IF_PROCS as DELETE_IF_PROCS
 from .games import FENCED as FENCED

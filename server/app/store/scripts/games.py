@@ -106,6 +106,29 @@ return 1
 """,
 )
 
+#: A player's place on a board and the members ``radius`` either side of it, read at
+#: once (read in three round trips, a result landing above the player in between shifted
+#: the board, and the member at the old rank was another player). Returns ``{size}``
+#: when the player is not on it, else ``{size, rank, start, member, ...}`` (ranks from 0).
+BOARD_AROUND = Script(
+    ("board", "members"),
+    ("pid", "radius"),
+    """
+local board, members = KEYS[1], KEYS[2]
+local pid, radius = ARGV[1], ARGV[2]
+local size = redis.call('ZCARD', board)
+local member = redis.call('HGET', members, pid)
+local rank = member and redis.call('ZRANK', board, member)
+if not rank then return {size} end
+local start = math.max(0, rank - tonumber(radius))
+local out = {size, rank, start}
+for _, m in ipairs(redis.call('ZRANGE', board, start, rank + tonumber(radius))) do
+  out[#out + 1] = m
+end
+return out
+""",
+)
+
 #: One more for a player on a counting board (``keys.board_keys``), scored by the count
 #: and when it was reached (``now`` in seconds). With ``counted`` (the counted game's
 #: mark, kept ``counted_ttl``), a game is counted once: a count tried again (its first
