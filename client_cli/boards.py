@@ -172,9 +172,16 @@ def _hints(entry: Mapping[str, Any]) -> str:
     return str(hints) if isinstance(hints, int) and not isinstance(hints, bool) else ""
 
 
-def _table(page: Mapping[str, Any], me: str | None, g: Glyphs, day_under: bool = False) -> Table:
+def _table(
+    page: Mapping[str, Any],
+    me: str | None,
+    g: Glyphs,
+    day_under: bool = False,
+    replay: bool = True,
+) -> Table:
     """The board's table; ``day_under`` (a best-times board too wide for the screen):
-    each entry's day under the player's name, not a column of its own."""
+    each entry's day under the player's name, not a column of its own; ``replay``: the
+    replay ids' column (left out where the names would be cut)."""
     kind = clean(page.get("kind", ""), 16)
     unit = clean(page.get("unit", "cards"), 8)
     entries = page.get("entries")
@@ -203,7 +210,8 @@ def _table(page: Mapping[str, Any], me: str | None, g: Glyphs, day_under: bool =
             table.add_column("hints", justify="right")
         if not day_under:
             table.add_column("day", no_wrap=True)
-        table.add_column("replay", no_wrap=True, min_width=16)  # (copied whole: never cut)
+        if replay:
+            table.add_column("replay", no_wrap=True, min_width=16)  # (copied whole: never cut)
     else:
         # a result is "won", or how many cards got home (30/52): one column, leaving room
         # for the hints
@@ -212,7 +220,8 @@ def _table(page: Mapping[str, Any], me: str | None, g: Glyphs, day_under: bool =
         table.add_column("moves", justify="right")
         if hinted:
             table.add_column("hints", justify="right")
-        table.add_column("replay", no_wrap=True, min_width=16)
+        if replay:
+            table.add_column("replay", no_wrap=True, min_width=16)
     for entry in entries if isinstance(entries, list) else []:
         if not isinstance(entry, Mapping):
             continue
@@ -220,7 +229,7 @@ def _table(page: Mapping[str, Any], me: str | None, g: Glyphs, day_under: bool =
         mine = me is not None and name.lower() == me.lower()
         rank = Text(f"{g.me if mine else ''}{_int(entry.get('rank'))}")
         player = Text(name, style="bold" if mine else "")
-        replay = clean(entry.get("replay") or "", 32)
+        ids = [clean(entry.get("replay") or "", 32)] if replay else []
         if kind in COUNTS:
             table.add_row(rank, player, str(_int(entry.get("count"))))
         elif kind == "rating":
@@ -238,7 +247,7 @@ def _table(page: Mapping[str, Any], me: str | None, g: Glyphs, day_under: bool =
                 str(_int(entry.get("moves"))),
                 *([_hints(entry)] if hinted else []),
                 *([] if day_under else [day]),
-                replay,
+                *ids,
             )
         else:
             won = bool(entry.get("won"))
@@ -251,29 +260,43 @@ def _table(page: Mapping[str, Any], me: str | None, g: Glyphs, day_under: bool =
                 race_time(_int(entry.get("time_ms"))) if won else "—",
                 str(_int(entry.get("moves"))),
                 *([_hints(entry)] if hinted else []),
-                replay,
+                *ids,
             )
     return table
 
 
 class BoardTable:
-    """A board's table at the width it is drawn in: a best-times board too wide for it
-    (60 columns, with the hints: its times and days were cut, ``1:02:0…``, ``2026-0…``)
-    puts each entry's day under the player's name."""
+    """A board's table at the width it is drawn in, its names whole where it can be: a
+    best-times board too wide for it (60 columns, with the hints: its times and days were
+    cut, ``1:02:0…``, ``2026-0…``) puts each entry's day under the player's name; where
+    the names would still be cut, the replay ids' column goes (said under the table: at
+    60 columns the names were cut to 7 cells, ``Abcdefg…``, beside ids of 16), and only
+    then do the names give, never the times and days."""
 
     def __init__(self, page: Mapping[str, Any], me: str | None, g: Glyphs) -> None:
         self.page, self.me, self.g = page, me, g
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
-        table = _table(self.page, self.me, self.g)
-        best = clean(self.page.get("kind", ""), 16) == "best"
-        if best and not fits_with(table, options.max_width, 1, NAME_KEPT):
-            table = _table(self.page, self.me, self.g, day_under=True)
+        kind = clean(self.page.get("kind", ""), 16)
+        best = kind == "best"
+        ids = kind not in COUNTS and kind != "rating"
+        # (replay ids, days beside: the first that keeps the names whole, else the last)
+        ways = [(True, False), (True, True), (False, False), (False, True)]
+        ways = [(r, d) for r, d in ways if (best or not d) and (ids or r)]
+        for replay, under in ways:
+            table = _table(self.page, self.me, self.g, day_under=under, replay=replay)
+            if names_whole(table, options.max_width):
+                break
         yield HeadersWhole(table, first=(1,))  # (the player's name gives first)
+        if not replay:
+            yield Text("(the replay ids show in a wider terminal)", style="dim")
 
 
-#: the fewest cells of a name a best-times board keeps before its days go under the names
-NAME_KEPT = 10
+def names_whole(table: Table, width: int) -> bool:
+    """Whether ``table`` fits in ``width`` with its names (its second column) whole."""
+    cells = [str(c) for c in table.columns[1].cells] or [""]
+    longest = max(len(line) for cell in cells for line in cell.splitlines() or [""])
+    return fits_with(table, width, 1, longest)
 
 
 def board_view(

@@ -18,6 +18,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import re
+import shlex
+import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
@@ -27,11 +29,13 @@ from rich.table import Table
 from rich.text import Text
 
 from . import pager
-from .boards import board_id, board_view, with_unit
+from .boards import board_id, board_view, pick_day, with_unit
 from .challenge import command, http_url, result_words, unit_of
 from .connection import Connection, LinkError, ServerError
+from .fitted import fitted
+from .league_watch import link_words
 from .lines import Glyphs, HeadersWhole, as_int, aside, kept, race_time
-from .printing import _console, _print, _render
+from .printing import _console, _print
 from .queries import _fail, _me, _signed_in, cmd_top
 from .sanitize import clean
 
@@ -74,13 +78,25 @@ def groups_view(reply: Mapping[str, Any], ascii: bool = False, server: str = "")
     return Group(*parts)
 
 
-def group_view(reply: Mapping[str, Any], server: str, ascii: bool = False) -> RenderableType:
-    """A ``group`` reply: its name, link, members (online marked) and, from
-    ``group_show``, its members' challenges."""
+def group_view(
+    reply: Mapping[str, Any],
+    server: str,
+    ascii: bool = False,
+    online_first: bool = False,
+    keep: int | None = None,
+) -> RenderableType:
+    """A ``group`` reply: its name, link, members (online marked; ``online_first``: those
+    online first) and, from ``group_show``, its members' challenges. ``keep``: the lines
+    the members may take (a watch fitted to the screen: :func:`watch_screen`), the last of
+    them saying how many are not shown."""
     g = Glyphs(ascii)
     group = reply.get("group")
     group = group if isinstance(group, Mapping) else {}
     members = [x for x in group.get("members") or [] if isinstance(x, Mapping)]
+    listed = sorted(members, key=lambda x: not x.get("online")) if online_first else members
+    left_out: list[Mapping[str, Any]] = []
+    if keep is not None and keep < len(listed):
+        listed, left_out = listed[: max(keep - 1, 0)], listed[max(keep - 1, 0) :]
     head = Text(clean(group.get("name", ""), 32), style="bold")
     count = "1 member" if len(members) == 1 else f"{len(members)} members"
     head.append(f"{g.sep}{count}{g.sep}{as_int(group.get('online'))} online")
@@ -89,13 +105,18 @@ def group_view(reply: Mapping[str, Any], server: str, ascii: bool = False) -> Re
     table = Table(box=g.box, show_edge=False, pad_edge=False)
     table.add_column("member", no_wrap=True)
     table.add_column("", no_wrap=True)
-    for x in members:
+    for x in listed:
         what = ", ".join(
             w for w, on in (("owner", x.get("owner")), ("online", x.get("online"))) if on
         )
         name = Text(clean(x.get("name", ""), 20), style="bold" if x.get("you") else "")
         table.add_row(name, Text(what, style="green" if x.get("online") else "dim"))
     parts.append(HeadersWhole(table, first=(0,)))
+    if left_out:
+        online = sum(bool(x.get("online")) for x in left_out)
+        more = f"and {len(left_out)} more"
+        more += f", {online} of them online" if online else " offline"
+        parts.append(Text(f"{more} (a taller terminal shows them)", style="dim"))
     challenges = [c for c in reply.get("challenges") or [] if isinstance(c, Mapping)]
     if challenges:
         # (a member's game's challenge, which anyone who raced its replay may have made)
@@ -125,6 +146,28 @@ def group_view(reply: Mapping[str, Any], server: str, ascii: bool = False) -> Re
     return Group(*parts)
 
 
+def watch_screen(
+    reply: Mapping[str, Any],
+    server: str,
+    ascii: bool,
+    last: Text,
+    width: int,
+    height: int | None,
+) -> Text:
+    """``group show GROUP --watch``'s screen: the group, its members online first, fitted
+    to ``height`` lines (None: whole) with ``last`` (watching, or the connection's state)
+    always its last line; a big group's members past the screen's foot are counted, not
+    cut with the lines under them (:mod:`.fitted`)."""
+    group = reply.get("group")
+    members = group.get("members") if isinstance(group, Mapping) else None
+    size = len(members) if isinstance(members, list) else 0
+
+    def make(keep: int | None) -> RenderableType:
+        return Group(group_view(reply, server, ascii, online_first=True, keep=keep), last)
+
+    return fitted(make, size, ascii, width, height)
+
+
 #: a group's id (the server's: ``server/app/domain/groups.py``)
 GROUP_ID_RE = re.compile(r"[a-z0-9]{10}")
 
@@ -138,14 +181,33 @@ async def _group_of(conn: Connection, words: Sequence[str]) -> tuple[str, list[s
     known = [x for x in reply.get("groups") or [] if isinstance(x, Mapping)]
     for n in range(len(words), 0, -1):  # the longest name first
         text = " ".join(words[:n]).strip().lower()
-        for x in known:
-            if text in (str(x.get("id", "")), str(x.get("name", "")).lower()):
-                return str(x.get("id")), list(words[n:])
+        by_id = [x for x in known if text == str(x.get("id", ""))]
+        named = by_id or [x for x in known if text == str(x.get("name", "")).lower()]
+        if len(named) > 1:  # (names need not be unique: never a guess, leave least of all)
+            raise ValueError(shared_words(named))
+        if named:
+            return str(named[0].get("id")), list(words[n:])
     first = words[0].strip().lower()
     if GROUP_ID_RE.fullmatch(first):
         return first, list(words[1:])
     said = clean(" ".join(words), 60)
     raise ValueError(f"no group of yours is called {said!r}: patience-race group lists yours")
+
+
+def shared_words(named: Sequence[Mapping[str, Any]]) -> str:
+    """The refusal of a name that several of the player's groups answer to, each with its
+    id and size, to give the id instead.
+
+    >>> shared_words([{"id": "v2gzdv1urn", "name": "Probe Club", "members": 33},
+    ...   {"id": "lr0ldy4ofb", "name": "probe club", "members": 1}])
+    '2 of your groups are called Probe Club: give its id (v2gzdv1urn: 33 members, lr0ldy4ofb: 1 member)'
+    """  # noqa: E501
+    each = []
+    for x in named:
+        members = as_int(x.get("members"))
+        each.append(f"{clean(x.get('id', ''), 16)}: {members} member{'' if members == 1 else 's'}")
+    name = clean(named[0].get("name", ""), 32)
+    return f"{len(named)} of your groups are called {name}: give its id ({', '.join(each)})"
 
 
 def gone_words(gone: Mapping[str, Any], owner: bool = False) -> str:
@@ -265,17 +327,26 @@ def cmd_group(args: argparse.Namespace) -> int:
         watched = ("group", "group_gone")  # (gone: removed, or the group deleted)
         conn.on_event = lambda e: came.put_nowait(e) if e.get("type") in watched else None
         conn.on_welcome = lambda welcome: came.put_nowait(None)  # (reconnected)
+        # (the connection's state, said in the watching line's place until it is back)
+        conn.on_link = lambda state, delay: came.put_nowait({"link": link_words(state, delay)})
         hint = Text("watching: redrawn as members come and go · Ctrl-C stops", style="dim")
+        link = [""]
 
         def shown(reply: Mapping[str, Any]) -> Any:
-            view = group_view(reply, args.server, args.ascii)
-            return _render(Group(view, hint), args.ascii, console.width)
+            last = Text(f"{link[0]} · Ctrl-C stops", style="bold red") if link[0] else hint
+            # (fitted to the screen's height: a pipe takes every version whole)
+            height = console.size.height if console.is_terminal else None
+            return watch_screen(reply, args.server, args.ascii, last, console.width, height)
 
         first = await conn.request("group_show", group=gid, watch=True)
         challenges = first.get("challenges")
         with pager.Redrawn(console, shown, first) as live:
             while True:
                 event = await came.get()
+                if event is not None and "link" in event:
+                    link[0] = str(event["link"])
+                    live.update(live.data)
+                    continue
                 if event is not None and event.get("type") == "group_gone":
                     break
                 try:  # (a reconnection: watching is not brought back)
@@ -361,11 +432,44 @@ def cmd_top_group(args: argparse.Namespace) -> int:
     otherwise)."""
     if getattr(args, "group", None) is None:
         return cmd_top(args)
-    if args.around_me or args.friends or args.watch or args.day:
-        aside("patience-race: top --group shows the board among the group")
+    refused = top_group_refusal(args)
+    if refused is not None:
+        aside(f"patience-race: {refused}")
         return 2
     # (no BOARD: the group's default board, cmd_group's pick). GROUP is the words after
     # --group, up to the next option: a BOARD after them is among them, and found there
     # as group top finds it after the group's name
     args.action, args.words = "top", [*args.group, *([args.board] if args.board else [])]
     return cmd_group(args)
+
+
+def top_group_refusal(args: argparse.Namespace) -> str | None:
+    """Why ``top BOARD --group GROUP`` does not take an option given with it (``--day``,
+    ``--around-me``, ``--friends``, ``--watch``), and what to type instead; None where it
+    takes them all. ``--day``'s board is named with its day, as ``group top`` takes it
+    (``today`` and ``yesterday`` by this machine's clock, in UTC)."""
+    group = shlex.quote(" ".join(args.group)) if args.group else "GROUP"
+    board = args.board or "BOARD"
+    among = command(args.server, f"group top {group} {board}")
+    if args.day:
+        try:
+            day = pick_day(args.day, int(time.time() * 1000))
+            named = board_id(board, day) if args.board else f"daily/GAME/{day}"
+        except ValueError:  # (a day that is none, or a board with no days)
+            named = f"daily/{args.board or 'GAME'}/YYYY-MM-DD"
+        past = command(args.server, f"group top {group} {named}")
+        return f"top --group takes no --day: for a past day's board type: {past}"
+    for option, flag in (("--around-me", args.around_me), ("--friends", args.friends)):
+        if flag:
+            whole = command(args.server, f"top {board} {option}")
+            return (
+                f"top --group takes no {option}: the group's board lists its members with "
+                f"their ranks on the whole board ({among}); on the whole board: {whole}"
+            )
+    if args.watch:
+        whole = command(args.server, f"top {board} --watch")
+        return (
+            f"top --group takes no --watch: the group's board is shown once ({among}, "
+            f"again for fresher); the whole board watched: {whole}"
+        )
+    return None

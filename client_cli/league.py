@@ -33,10 +33,10 @@ from .league_watch import (
     in_closing_window,
     link_words,
     previous_week,
-    watch_view,
+    watch_screen,
 )
 from .lines import HeadersWhole, as_int, aside, kept
-from .printing import _console, _print, _render
+from .printing import _console, _print
 from .queries import _fail, _signed_in
 from .sanitize import clean
 
@@ -88,9 +88,11 @@ def headline(reply: dict[str, Any]) -> str:
     return line + " · ended, closing"
 
 
-def league_view(reply: dict[str, Any], ascii: bool = False) -> Any:
+def league_view(reply: dict[str, Any], ascii: bool = False, keep: int | None = None) -> Any:
     """The league's standings as a table (the player's own row in bold); a week over has
-    no column for today, and a week gone by the player did not race, its line alone."""
+    no column for today, and a week gone by the player did not race, its line alone.
+    ``keep``: the rows the table may take (a watch fitted to the screen), as
+    :func:`picked` picks them, "…" where rows are left out."""
     current = bool(reply.get("current"))
     if not reply.get("joined") and not current:
         return Text(headline(reply), style="bold")
@@ -99,8 +101,10 @@ def league_view(reply: dict[str, Any], ascii: bool = False) -> Any:
     columns += [("dailies", "right"), *([("today", "right")] if current else []), ("", "left")]
     for column, justify in columns:
         table.add_column(column, justify=justify)  # type: ignore[arg-type]
-    for entry in reply.get("standings") or []:
-        if not isinstance(entry, dict):
+    rows = [e for e in reply.get("standings") or [] if isinstance(e, dict)]
+    for entry in rows if keep is None else picked(rows, keep):
+        if entry is None:
+            table.add_row("..." if ascii else "…", *[""] * (len(columns) - 1))
             continue
         zone = ZONES.get(str(entry.get("zone")), ("", ""))[1 if ascii else 0]
         today = as_int(entry.get("today"))
@@ -130,6 +134,45 @@ def league_view(reply: dict[str, Any], ascii: bool = False) -> Any:
     )
     shown = HeadersWhole(table, first=(1,)) if table.row_count else no_table(reply)
     return Group(Text(headline(reply), style="bold"), shown, notes)
+
+
+def picked(rows: Sequence[dict[str, Any]], keep: int) -> list[dict[str, Any] | None]:
+    """At most ``keep`` lines of a league's ``rows``, None for a line "…" standing for
+    those left out: the player's own row (``you``) and those beside it, the top, the
+    bottom rows that are to go down (``zone``) where there is room, then more of the top
+    and more around one's own.
+
+    >>> rows = [{"rank": n, "you": n == 20, "zone": "down" if n > 25 else ""} for n in range(1, 31)]
+    >>> [r["rank"] if r else "…" for r in picked(rows, 12)]
+    [1, 2, '…', 19, 20, 21, '…', 26, 27, 28, 29, 30]
+    >>> [r["rank"] if r else "…" for r in picked(rows, 6)]
+    [1, '…', 19, 20, 21, '…']
+    """
+    if len(rows) <= keep:
+        return list(rows)
+    me = next((n for n, r in enumerate(rows) if r.get("you")), None)
+    last = len(rows) - 1
+    order: list[int] = [] if me is None else [me, me - 1, me + 1]
+    order += [0]
+    order += [n for n in range(last, -1, -1) if rows[n].get("zone") == "down"]
+    for d in range(1, len(rows)):
+        order += [d] if me is None else [d, me - 1 - d, me + 1 + d]
+    chosen: set[int] = set()
+
+    def lines(taken: set[int]) -> int:  # (each row a line, each run left out a line)
+        gaps = sum(1 for n in range(len(rows)) if n not in taken and (n == 0 or n - 1 in taken))
+        return len(taken) + gaps
+
+    for n in order:
+        if 0 <= n <= last and n not in chosen and lines(chosen | {n}) <= keep:
+            chosen.add(n)
+    shown: list[dict[str, Any] | None] = []
+    for n, row in enumerate(rows):
+        if n in chosen:
+            shown.append(row)
+        elif n == 0 or n - 1 in chosen:
+            shown.append(None)
+    return shown
 
 
 def no_table(reply: dict[str, Any]) -> Text:
@@ -307,8 +350,10 @@ def cmd_league(args: argparse.Namespace) -> int:
         join = kept(command(args.server, "league --join"))
 
         def shown(watched: Watched) -> Any:
-            view = watch_view(watched, time.monotonic(), args.ascii, join, hint)
-            return _render(view, args.ascii, console.width)
+            at = time.monotonic()
+            # (fitted to the screen's height: a pipe takes every version whole)
+            height = console.size.height if console.is_terminal else None
+            return watch_screen(watched, at, args.ascii, join, hint, console.width, height)
 
         watched = Watched.first(await conn.request("event", watch=True), time.monotonic())
         with pager.Redrawn(console, shown, watched) as live:

@@ -19,6 +19,7 @@ from rich.console import Group
 from rich.text import Text
 
 from .connection import DOWN, RETRYING, SIGNED_OUT
+from .fitted import fitted
 from .lines import as_int
 from .sanitize import clean
 
@@ -230,18 +231,20 @@ def ended_words(reply: dict[str, Any], closed: bool) -> Text:
     )
 
 
-def watch_view(watched: Watched, at: float, ascii: bool, join: str, hint: Text) -> Group:
+def watch_view(
+    watched: Watched, at: float, ascii: bool, join: str, hint: Text, keep: int | None = None
+) -> Group:
     """The watch's screen: the last week's result where it has one, then this week's (a
     line alone under a result), how to join it (or that it cannot be joined yet), and
-    the hint."""
+    the hint; ``keep``: the rows its table may take (:func:`watch_screen`)."""
     from .league import headline, league_view
 
     now = watched.shown(at)
     parts: list[Any] = []
     if watched.last is not None:
-        parts += [league_view(watched.last, ascii), Text("")]
+        parts += [league_view(watched.last, ascii, keep), Text("")]
     if now.get("joined") or now.get("current"):
-        shown = league_view(now, ascii)
+        shown = league_view(now, ascii, keep)
         parts.append(Text(headline(now), style="bold") if watched.last is not None else shown)
     else:
         parts.append(ended_words(now, bool(now.get("closed"))))
@@ -250,3 +253,25 @@ def watch_view(watched: Watched, at: float, ascii: bool, join: str, hint: Text) 
         parts.append(Text(f"{CLOSING_WORDS}." if closing else f"Join it: {join}"))
     parts.append(Text(f"{watched.link} · Ctrl-C stops", style="bold red") if watched.link else hint)
     return Group(*parts)
+
+
+def watch_screen(
+    watched: Watched,
+    at: float,
+    ascii: bool,
+    join: str,
+    hint: Text,
+    width: int,
+    height: int | None,
+) -> Text:
+    """:func:`watch_view` fitted to ``height`` lines (None: whole): a league too long
+    for the screen shows its top, the rows around one's own and its bottom, "…" between
+    (:func:`~.league.picked`), its line on top and the watching line (or the
+    connection's state) always there (:mod:`.fitted`); rich cut it at the screen's foot."""
+    table = watched.last if watched.last is not None else watched.now
+    size = len(table.get("standings") or [])
+
+    def make(keep: int | None) -> Group:
+        return watch_view(watched, at, ascii, join, hint, keep)
+
+    return fitted(make, size, ascii, width, height)

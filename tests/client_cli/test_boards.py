@@ -293,3 +293,33 @@ def test_every_game_of_a_day_keeps_its_headers_whole() -> None:
         assert header == ["game", "players", "leader", "result"], shown
         assert "\nThe Wedge " in shown and " 10 " in shown, shown
         assert "not won, 2/26 pairs off, 11 moves\n" in shown, shown
+
+
+def test_names_keep_their_room_before_the_replay_ids_at_60_columns() -> None:
+    """Probe Z1, fault 4: at 60 columns the names were cut to 7 cells (``W______…``,
+    ``Abcdefg…``: two names of the same start read alike) while each replay id kept its
+    16; the names now keep their room, the replay ids going first (said under the table),
+    the times and days never cut; at 80 columns the ids are there as before."""
+    longs = [
+        timed("W_________________W9", 1, True, 205_300, 142, 52),
+        timed("Abcdefghijklmnopqrst", 2, True, 312_000, 170, 52, hints=2),
+        timed("Abcdefghijklmnopqrsu", 3, False, 61_000, 40, 30),
+    ]
+    daily = page("daily", "daily/gate/2026-11-22", "The Gate: daily challenge, 2026-11-22", longs)
+    among = {**daily, "members": 33, "group_name": "Probe Club"}
+    for view in (board_view(daily, me="ann", server_ms=NOW), group_board_view(among, "ann", False)):
+        narrow = text(view, 60)
+        for e in longs:
+            assert e["player"] in narrow, narrow
+        assert "3:25.3" in narrow and "5:12.0" in narrow, narrow
+        assert "0000000000000001" not in narrow, narrow
+        assert "replay ids show in a wider terminal" in " ".join(narrow.split()), narrow
+        wide = text(view, 80)
+        assert "0000000000000001" in wide and "W_________________W9" in wide, wide
+        assert "wider terminal" not in wide
+    # best times with hints: names and days whole at 60 (the day under the name, or its own)
+    best = page("best", "best/gate", "The Gate: best daily times, all time", longs)
+    narrow = text(board_view(best, me="ann", server_ms=NOW), 60)
+    for e in longs:
+        assert e["player"] in narrow, narrow
+    assert narrow.count("2026-11-22") == 3 and "3:25.3" in narrow, narrow

@@ -5,6 +5,7 @@ race it that works as pasted (``--server`` where it is not the default)."""
 from __future__ import annotations
 
 import io
+import re
 
 from rich.console import Console
 
@@ -72,3 +73,51 @@ def test_a_group_boards_leader_leads_the_group_not_the_board() -> None:
     assert "You lead the group on this board." in seen("ivy")
     assert "You lead this board" not in seen("ivy")
     assert "To beat: ivy (the group's leader, rank 2 on the board)" in seen("pam")
+
+
+def big_group(size: int, online: list[int]) -> dict[str, object]:
+    """A group of ``size`` members in join order, those at ``online`` online (the owner,
+    the first, among them)."""
+    members = [
+        {"name": f"member{n:02d}", "owner": n == 0, "online": n in online, "you": n == 0}
+        for n in range(size)
+    ]
+    group = {"id": "v2gzdv1urn", "name": "Probe Club", "owner": True, "link": "/g/v2gzdv1urn?k=a"}
+    return {"type": "group", "group": {**group, "members": members, "online": len(online)}}
+
+
+def test_a_big_group_watched_fits_the_screen_online_first() -> None:
+    """Probe Z1, fault 2: ``group show GROUP --watch`` of 33 members at 80x24 drew 18 of
+    them in join order and a lone "..." at the screen's foot: the four who came online
+    (late joiners), the watching line and the connection-lost line were cut. Those
+    online come first, the rest as many as fit with how many are not shown, and the
+    header and the last line (watching, or the connection's state) are always there."""
+    from rich.text import Text
+
+    from client_cli.groups import watch_screen
+
+    reply = big_group(33, [0, 29, 30, 31, 32])
+    hint = Text("watching: redrawn as members come and go · Ctrl-C stops")
+    for width, height in ((80, 24), (60, 20), (80, 12), (60, 6)):
+        drawn = watch_screen(reply, "ws://127.0.0.1:8765", False, hint, width, height).plain
+        lines = drawn.rstrip("\n").split("\n")
+        assert len(lines) <= height, "\n".join(lines)
+        assert lines[0].startswith("Probe Club · 33 members · 5 online"), lines
+        assert lines[-1] == hint.plain, "\n".join(lines)
+        shown = "\n".join(lines)
+        if height < 20:  # (a screen too small for them all: counted)
+            assert re.search(r"and \d+ more, \d of them online", shown) or height < 8, shown
+            continue
+        for n in (0, 29, 30, 31, 32):  # (every one online, first)
+            assert f"member{n:02d}" in shown, shown
+        assert shown.index("member32") < shown.index("member01"), shown
+        listed = sum(f"member{n:02d}" in shown for n in range(33))
+        assert f"and {33 - listed} more offline" in shown, shown
+        assert "..." not in shown
+    # the connection's state in the watching line's place, kept on screen too
+    lost = Text("connection lost: reconnecting in 2 s · Ctrl-C stops")
+    drawn = watch_screen(reply, "ws://127.0.0.1:8765", False, lost, 80, 24).plain
+    assert drawn.rstrip("\n").split("\n")[-1] == lost.plain
+    # a group that fits is shown whole, with no count of any not shown
+    small = watch_screen(big_group(4, [0, 3]), "", False, hint, 80, 24).plain
+    assert all(f"member{n:02d}" in small for n in range(4)) and "more offline" not in small

@@ -229,3 +229,134 @@ def test_a_group_board_none_of_its_members_is_on_says_so(
     said = " ".join(board.text.split())
     assert "None of the group's members is on this board yet." in said, board.text
     assert "Nobody" not in said, board.text
+
+
+def test_a_name_two_of_ones_groups_share_names_neither(
+    server_process: ServerProcess, tmp_path: Path, terminals: list[Terminal]
+) -> None:
+    """Probe Z1, fault 1: ann is in two groups called Probe Club (names need not be
+    unique); ``group leave probe club`` left, and so deleted, whichever came first in the
+    list. A name two of one's groups answer to is refused by every command taking GROUP
+    (stderr, exit 1, nothing changed), the matches listed with their ids; an id works."""
+    url = server_process.url
+    folder = tmp_path / "ann"
+
+    async def made() -> tuple[str, str, str]:
+        ann = await player(url, "ann")
+        assert ann.token is not None
+        TokenStore(folder / "patience-race").put(url, Account("ann", ann.token))
+        big = (await ann.call("group_create", name="Probe Club"))["group"]
+        bob = await player(url, "bob")
+        await bob.call("group_join", group=big["id"], key=big["key"])
+        await bob.close()
+        small = (await ann.call("group_create", name="Probe Club"))["group"]
+        await ann.close()
+        return big["id"], small["id"], ann.token
+
+    big, small, token = asyncio.run(made())
+    said = r"2 of your groups are called Probe Club: give its id \((\w+): (\d) members?,\s+(\w+)"
+    for args in (
+        ("group", "leave", "probe", "club"),
+        ("group", "delete", "Probe Club"),
+        ("group", "show", "probe", "club"),
+        ("group", "show", "probe", "club", "--watch"),
+        ("group", "link", "probe", "club"),
+        ("group", "remove", "probe", "club", "bob"),
+        ("group", "top", "probe", "club", "gate"),
+        ("top", "gate", "--group", "probe", "club"),
+    ):
+        refused = run(terminals, url, folder, *args)
+        found = refused.wait_for(said)
+        assert {found[1], found[3]} == {big, small}, refused.text
+        words = " ".join(refused.text.split())
+        assert f"{big}: 2 members" in words and f"{small}: 1 member" in words, words
+        assert refused.exit_code() == 1, args
+
+    async def left() -> list[str]:
+        ann = await signed_in(url, token)
+        listed = (await ann.call("groups"))["groups"]
+        await ann.close()
+        return sorted(g["id"] for g in listed)
+
+    assert asyncio.run(left()) == sorted([big, small])  # (nothing changed)
+    by_id = run(terminals, url, folder, "group", "show", small)
+    by_id.wait_for(r"Probe Club · 1 member · ")
+    assert by_id.exit_code() == 0
+
+
+def test_top_group_refusals_say_the_option_and_what_to_type(
+    server_process: ServerProcess, tmp_path: Path
+) -> None:
+    """Probe Z1, fault 5: ``top gate --day yesterday --group probe club`` (and with
+    ``--around-me``, ``--watch``) said only "top --group shows the board among the
+    group": now which option is refused, and what to type instead."""
+    url = server_process.url
+    folder = tmp_path / "ann"
+    registered(url, folder, "ann")
+
+    def said(*args: str) -> tuple[int, str]:
+        terminal = Terminal(list(args), server=url, config=folder, cols=200, rows=20)
+        try:
+            return terminal.exit_code(timeout=30), " ".join(terminal.text.split())
+        finally:
+            terminal.close()
+
+    code, text = said("top", "gate", "--day", "2026-11-29", "--group", "probe", "club")
+    assert code == 2, text
+    assert (
+        "top --group takes no --day: for a past day's board type: patience-race group top" in text
+    )
+    assert f"group top 'probe club' daily/gate/2026-11-29 --server {url}" in text, text
+    code, text = said("top", "gate", "--around-me", "--group", "probe", "club")
+    assert code == 2 and "top --group takes no --around-me" in text, text
+    assert f"patience-race top gate --around-me --server {url}" in text, text
+    assert f"patience-race group top 'probe club' gate --server {url}" in text, text
+    code, text = said("top", "gate", "--watch", "--group", "probe", "club")
+    assert code == 2 and "top --group takes no --watch" in text, text
+    assert f"patience-race top gate --watch --server {url}" in text, text
+    code, text = said("top", "--friends", "--group", "probe", "club")
+    assert code == 2 and "top --group takes no --friends" in text, text
+
+
+def test_a_big_group_watched_in_a_small_terminal(
+    server_process: ServerProcess, tmp_path: Path, terminals: list[Terminal]
+) -> None:
+    """Probe Z1, fault 2, on a real screen: a group of 12 watched in a terminal of 14
+    rows shows the member who comes online (the last to join), how many are not shown,
+    and the watching line at its foot."""
+    url = server_process.url
+    folder = tmp_path / "eve"
+
+    async def made() -> tuple[str, str]:
+        eve = await player(url, "eve")
+        assert eve.token is not None
+        TokenStore(folder / "patience-race").put(url, Account("eve", eve.token))
+        group = (await eve.call("group_create", name="Owls"))["group"]
+        token = ""
+        for n in range(11):
+            other = await player(url, f"owl{n:02d}")
+            await other.call("group_join", group=group["id"], key=group["key"])
+            token = other.token or ""
+            await other.close()
+        await eve.close()
+        return group["id"], token
+
+    gid, last = asyncio.run(made())
+    watching = Terminal(["group", "show", gid, "--watch"], server=url, config=folder, rows=14)
+    terminals.append(watching)
+    watching.wait_for(r"Owls · 12 members · 1 online")
+    watching.wait_for(r"watching: redrawn as members come and go")
+    assert "owl10" not in watching.text
+
+    async def visits() -> None:
+        owl = await signed_in(url, last)
+        watching.wait_for(r"Owls · 12 members · 2 online", timeout=15)
+        watching.settle()
+        await owl.close()
+
+    asyncio.run(visits())
+    text = watching.text
+    assert re.search(r"owl10\s+online", text), text
+    assert re.search(r"and \d+ more offline", text) and "watching: redrawn" in text, text
+    watching.type("\x03", enter=False)
+    assert watching.exit_code() == 0

@@ -219,3 +219,43 @@ def test_the_watch_draws_the_pushed_end_and_the_close() -> None:
     text = shown(back, 401.0)
     assert text.index("ended, closing") < text.index("Week 2026-W49")
     assert "being closed and the tiers settled" in text and "Join it" not in text
+
+
+def test_the_league_watched_fits_the_screen_with_ones_own_row() -> None:
+    """Probe Z1, fault 3: ``league --watch`` of a league of 20 at 80x24 drew ranks 1-18
+    and a lone "...": the player's own row (20th), the relegation zone and the watching
+    line were cut. Where the table does not fit: its top rows, a "…" line, the rows
+    around one's own, and the bottom (the zone down) where there is room; the watching
+    line always last."""
+    from client_cli.league_watch import watch_screen
+
+    def league(size: int, me: int) -> dict[str, Any]:
+        reply: dict[str, Any] = {"week": "2026-W48", "joined": True, "current": True}
+        reply |= {"tier": "silver", "league": "silver-1", "rank": me, "players": size}
+        reply |= {"points": 0, "ends_in_ms": 3_600_000, "rules": {"movers": 5}, "movers": 5}
+        zones = ["up"] * 5 + ["stay"] * (size - 10) + ["down"] * 5
+        reply["standings"] = [
+            {"rank": n, "name": f"p{n:02d}", "points": 60 - n, "wins": 1, "played": 1,
+             "today": 0, "zone": zones[n - 1], "you": n == me}
+            for n in range(1, size + 1)
+        ]  # fmt: skip
+        return reply
+
+    hint = Text("watching: redrawn as the standings change · Ctrl-C stops")
+    for size, me, width, height in ((20, 20, 80, 24), (30, 14, 80, 24), (30, 22, 60, 20)):
+        watched = Watched.first(league(size, me), at=0.0)
+        text = watch_screen(watched, 0.0, False, "patience-race league --join", hint, width, height)
+        lines = text.plain.rstrip("\n").split("\n")
+        shown = "\n".join(lines)
+        assert len(lines) <= height, shown
+        assert lines[0].startswith("Week 2026-W48"), shown
+        assert lines[-1] == hint.plain, shown
+        assert f"p{me:02d}" in shown and "p01" in shown, shown
+        assert any(line.strip() == "…" for line in lines), shown
+        assert "..." not in shown, shown
+        if height == 24:
+            assert f"p{size:02d}" in shown and "▼ down" in shown, shown  # (the zone down)
+    # one that fits is drawn whole, with no gap
+    watched = Watched.first(league(8, 3), at=0.0)
+    whole = watch_screen(watched, 0.0, False, "patience-race league --join", hint, 80, 40).plain
+    assert all(f"p{n:02d}" in whole for n in range(1, 9)) and "…" not in whole

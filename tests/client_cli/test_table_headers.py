@@ -269,10 +269,19 @@ def test_every_header_is_whole(name: str, width: int) -> None:
     draw, headers = TABLES[name]
     lines = [line.plain for line in lines_of(draw(width), width)]
     head = header_line(lines)
-    for header in headers:
-        assert re.search(rf"(?<![^\s|]){re.escape(header)}(?![^\s|])", head), "\n".join(lines)
     shown = "\n".join(lines)
+    # (a board's replay ids give way to its names at 60 columns, said under the table: gone
+    # whole, not cut; probe Z1, fault 4)
+    gone = "replay ids show in a wider terminal" in shown
+    assert not gone or (width == 60 and name.startswith("board")), shown
+    for header in headers:
+        if gone and header == "replay":
+            continue
+        assert re.search(rf"(?<![^\s|]){re.escape(header)}(?![^\s|])", head), "\n".join(lines)
     for whole in WHOLE.get(name, ()):  # (an id to copy)
+        if gone and whole == REPLAY:
+            assert REPLAY[:6] not in shown, shown
+            continue
         assert re.search(rf"(?<![^\s|]){whole}(?![^\s|])", shown), shown
 
 
