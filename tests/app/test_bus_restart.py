@@ -11,8 +11,10 @@ Each test has a Redis of its own, killed with SIGKILL and started again."""
 from __future__ import annotations
 
 import asyncio
+import signal
 import time
 from collections.abc import AsyncIterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -24,7 +26,7 @@ from server.app.store.bus import Bus
 from server.app.store.connect import open_redis
 
 from .client import player, racing
-from .conftest import RETRY_PAUSE, Outage, Running, running, until, with_settings
+from .conftest import RETRY_PAUSE, Outage, Running, ServerProcess, running, until, with_settings
 from .test_redis_outage import tracebacks
 
 #: how soon after Redis is back a process must hear the others again, at the latest
@@ -181,3 +183,43 @@ async def test_a_race_another_process_ended_unheard_is_told_here_once(settings: 
         await one.service.on_bus(channel, {"k": "results", "race": 1, "f": [b"\x80"]})
         await ann.call("ping")
         assert [e for e in ann.events if e["type"] == "results"] == []
+
+
+async def test_a_process_stalled_past_the_margin_still_relays_the_updates_it_missed(
+    outage: Outage, tmp_path: Path
+) -> None:
+    """The updates a process relays when it hears again were read from 2 s before it
+    *found* its bus dead: a process stalled (SIGSTOP here; a VM paused, a long pause
+    under load) while its connection was cut found out only when it ran again, and the
+    update published in between, more than 2 s before, never reached its watchers (an
+    outside probe: ``top --watch`` stayed without a result ``top`` showed). They are read
+    from 2 s before it last heard the bus."""
+    secret = {"PATIENCE_SECRET": "the-stalled-bus-test"}  # (one secret for both)
+    one = ServerProcess(outage.redis.url, tmp_path / "one", **secret)
+    two = ServerProcess(outage.redis.url, tmp_path / "two", **secret)
+    (tmp_path / "one").mkdir()
+    (tmp_path / "two").mkdir()
+    one.start()
+    two.start()
+    try:
+        watcher = await player(one.url, "watcher")
+        await watcher.call("board_watch", board="daily/nestor")
+        assert one.process is not None
+        redis = open_redis(outage.redis.url)
+        one.process.send_signal(signal.SIGSTOP)
+        try:
+            await redis.execute_command("CLIENT", "KILL", "TYPE", "pubsub")  # its bus cut
+            await asyncio.sleep(2.5)  # (the stall outlasts the margin before the update)
+            ann = await player(two.url, "ann")
+            await ann.call("daily", game="nestor")
+            await ann.call("resign")
+            await asyncio.sleep(2.5)  # (and after it, before the process runs again)
+        finally:
+            one.process.send_signal(signal.SIGCONT)
+            await redis.aclose()
+        update = await watcher.event("board_update", timeout=20)
+        assert update["entry"]["player"] == "ann", update
+    finally:
+        for proc in (one, two):
+            if proc.process is not None:
+                proc.stop(signal.SIGKILL)

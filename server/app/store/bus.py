@@ -53,10 +53,13 @@ POLL = 0.05
 #: seconds between two tries to subscribe again once the subscribing connection failed,
 #: unless the bus is given its own (the ``retry_pause`` setting)
 RETRY = 0.25
-#: board updates are read again from this many ms before the bus was found deaf (a
-#: message may have been lost a moment before the failure was seen; one heard twice is
-#: harmless: a ``board_update`` says how an entry stands)
+#: board updates are read again from this many ms before the bus last read its
+#: connection without a failure (a message may have been lost a moment before; one heard
+#: twice is harmless: a ``board_update`` says how an entry stands)
 MISSED_MARGIN_MS = 2000
+#: a gap between two of the reader's passes longer than this many ms is a stall: what
+#: the reader read right after it does not show that the connection lived through it
+STALL_MS = 1000
 
 
 class Bus:
@@ -78,6 +81,11 @@ class Bus:
         #: when (wall-clock ms, the time base of Redis's stream ids)
         self.deaf = False
         self.deaf_since_ms = 0
+        #: when the reader last read its connection without a failure (wall-clock ms):
+        #: a process stalled with its connection cut finds out only when it runs again,
+        #: and what was published meanwhile goes back to before the stall
+        self.heard_ms = 0
+        self._last_pass_ms = 0
         #: times the bus lost its connection, and heard again (for /metrics and tests)
         self.lost = 0
         self.recovered = 0
@@ -211,7 +219,8 @@ class Bus:
 
     async def missed_boards(self) -> list[tuple[str, bytes]]:
         """The board updates other processes published since shortly before this one
-        last went deaf (oldest first): ``(board id, encoded board_update)``."""
+        last heard its bus, before it went deaf (oldest first): ``(board id, encoded
+        board_update)``."""
         since = max(0, self.deaf_since_ms - MISSED_MARGIN_MS)
         entries: Any = await self.redis.xrange(BOARD_FEED, min=f"{since}-0", max="+")
         out = []
@@ -278,6 +287,7 @@ class Bus:
                 message = await self._pubsub.get_message(
                     ignore_subscribe_messages=True, timeout=POLL
                 )
+                self._passed()
             except asyncio.CancelledError:
                 raise
             except Exception as exc:
@@ -302,13 +312,25 @@ class Bus:
             except Exception as exc:
                 self.failures.failed("a bus message", exc)
 
+    def _passed(self) -> None:
+        """A read that did not fail: the bus heard up to now, unless the pass before was
+        long ago. After a stall (the process stopped, the loop held up) a read that only
+        timed out proves nothing of the connection, which may have died during it: the
+        bus is taken to have heard until the stall, until a pass right after this one
+        reads without failing too."""
+        now = int(time.time() * 1000)
+        if now - self._last_pass_ms <= STALL_MS:
+            self.heard_ms = now
+        self._last_pass_ms = now
+
     async def _drop(self) -> None:
         """Let go of the failed subscribing connection: the next pass subscribes to every
         channel again on a new one."""
         pubsub, self._pubsub = self._pubsub, None
         if not self.deaf:
             self.deaf = True
-            self.deaf_since_ms = int(time.time() * 1000)
+            now = int(time.time() * 1000)
+            self.deaf_since_ms = min(now, self.heard_ms) if self.heard_ms else now
             self.lost += 1
         if pubsub is not None:
             try:
