@@ -313,11 +313,12 @@ export class DailyScreen {
    */
   resultBox(line, streak) {
     if (!line) return null;
+    const code = h("code", { class: "line" }, line);
     return h(
       "div",
       { class: "result-line" },
-      h("code", { class: "line" }, line),
-      copyButton(line),
+      code,
+      copyButton(line, code),
       streak ? h("p", { class: "muted" }, streakText(streak)) : null,
     );
   }

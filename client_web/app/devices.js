@@ -93,14 +93,9 @@ export function linkCodeBox(app) {
         return;
       }
       const left = h("span", { class: "muted", "data-left": "" });
+      const code = h("code", { class: "code", "data-code": made.code }, made.code);
       shown.replaceChildren(
-        h(
-          "p",
-          {},
-          h("code", { class: "code", "data-code": made.code }, made.code),
-          " ",
-          copyButton(made.code, "Copy the code", { "data-act": "copy-code" }),
-        ),
+        h("p", {}, code, " ", copyButton(made.code, code, "Copy the code", { "data-act": "copy-code" }, "Code")),
         h(
           "p",
           {},

@@ -86,6 +86,20 @@ export function heardOf(app, message) {
 }
 
 /**
+ * The race in room `code` left (the room's Leave, said yes: the game in it resigned), or
+ * any race but the one in room `code` (a member of that room now: joining or making a room
+ * leaves the room the player was in). The home screen had gone on saying "Your race at
+ * The Gate is on", and Play asking first, until the page was loaded again.
+ * @param {App} app
+ * @param {string} code
+ * @param {boolean} [left] the race in `code` left, not kept
+ */
+export function leftRace(app, code, left = true) {
+  const racing = app.racing;
+  if (racing && (racing.code === code) === left) app.racing = null;
+}
+
+/**
  * What the player is doing as the server has it now (a welcome's `resume`, asked again:
  * the one the page was welcomed with may be older than a game dealt or a race begun
  * since), the race in it kept (`learnRace`); null when it cannot be asked.

@@ -10,6 +10,7 @@
 import { button, finishTime, h, heldTo, replace } from "./dom.js";
 import { ServerError, errorText } from "./link.js";
 import { gotText } from "./ranking.js";
+import { copyText } from "./share.js";
 
 /** @typedef {import("./types.js").App} App */
 /** @typedef {import("./types.js").Message} Message */
@@ -315,7 +316,11 @@ export class GroupScreen {
         link,
         button(
           "Copy the link",
-          () => navigator.clipboard?.writeText(address).then(() => this.app.notice("link copied")),
+          // (over plain http too, or the link left selected: share.js)
+          async () => {
+            const said = await copyText(address, link, "Link");
+            this.app.notice(said === "Copied" ? "link copied" : said);
+          },
           { "data-act": "copy" },
         ),
       ),

@@ -6,7 +6,8 @@
 // lost game's note, a game over's actions), which a notice would cover, and clear of a
 // race's results table: placed as each comes, and again as the page scrolls, is resized
 // or draws its results under them (at 740x360 "kay_tl: resigned" covered the table's
-// headers). A notice of the lobby's (joined, is ready, everyone is ready: `tag` "lobby")
+// headers), and of the room's bars over the table (lifted clear of the table alone, they
+// hid the bars' ends). A notice of the lobby's (joined, is ready, everyone is ready: `tag` "lobby")
 // goes at the race's Go! (`dropNotices`): they had stood over the racing board.
 
 /** notices shown at once, the newest */
@@ -15,8 +16,9 @@ const SHOWN = 3;
 const LIFE = 6000;
 /** what a notice stands above: a game's foot */
 const FOOT = ".dock, .game > .note, .game > .lost-note, .game > .end-actions";
-/** what notices stay clear of: a race's (a challenge's, a placing's) results table */
-const CLEAR = ".results-table table";
+/** what notices stay clear of: a race's (a challenge's, a placing's) results table, and
+ * the room's bars over it once it is drawn */
+const CLEAR = ".results-table table, .room:has(.results-table table) .bars";
 /** the room kept between notices and what they stand clear of, in pixels */
 const MARGIN = 8;
 
@@ -74,24 +76,34 @@ export function dropNotices(tag) {
 
 /**
  * Where the notices' box stands, as the page lies now: its foot above a game's foot in the
- * window (else at the window's), then, where it would cross a results table in the window,
- * above the table where there is the room, else below it, else over the window's top.
+ * window (else at the window's); where that crosses what they stay clear of in the window,
+ * above the nearest of them with the room to be clear of all, else below, else over the
+ * window's top. (A race's bars stand just above its results table: lifted clear of the
+ * table alone, a watcher's "ann: resigned" at 740x360 hid the bars' ends.)
  */
 export function placeNotices() {
   const notices = box();
   if (!notices || !notices.children.length) return;
   const shown = (/** @type {Element} */ e) => e.checkVisibility();
   const foot = [...document.querySelectorAll(FOOT)].filter(shown).map((e) => e.getBoundingClientRect().top);
-  let edge = Math.min(innerHeight, ...foot); // the notices' foot, plus the margin
+  const low = Math.min(innerHeight, ...foot); // the notices' foot, plus the margin
   const tall = notices.getBoundingClientRect().height;
-  for (const table of [...document.querySelectorAll(CLEAR)].filter(shown)) {
-    const r = table.getBoundingClientRect();
-    if (r.bottom <= 0 || r.top >= innerHeight) continue;
-    if (!(edge - MARGIN > r.top && edge - MARGIN - tall < r.bottom)) continue;
-    if (r.top - MARGIN - tall >= MARGIN) edge = r.top;
-    else if (r.bottom + 2 * MARGIN + tall <= innerHeight) edge = r.bottom + 2 * MARGIN + tall;
-    else edge = tall + 2 * MARGIN;
-  }
+  const boxes = [...document.querySelectorAll(CLEAR)]
+    .filter(shown)
+    .map((e) => e.getBoundingClientRect())
+    .filter((r) => r.bottom > 0 && r.top < innerHeight);
+  // the notices' foot at `edge` less the margin crosses none of them
+  const free = (/** @type {number} */ edge) =>
+    boxes.every((r) => !(edge - MARGIN > r.top && edge - MARGIN - tall < r.bottom));
+  const above = boxes
+    .map((r) => r.top)
+    .filter((top) => top <= low && top - MARGIN - tall >= MARGIN)
+    .sort((a, b) => b - a);
+  const below = boxes
+    .map((r) => r.bottom + 2 * MARGIN + tall)
+    .filter((edge) => edge <= innerHeight)
+    .sort((a, b) => a - b);
+  const edge = [low, ...above, ...below].find(free) ?? tall + 2 * MARGIN;
   notices.style.bottom = `${Math.max(innerHeight - edge, 0) + MARGIN}px`;
 }
 

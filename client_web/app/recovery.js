@@ -32,11 +32,8 @@ export function recoveryBox(first = null) {
     "Show my recovery key",
     () => {
       const token = storedToken() || "";
-      shown.replaceChildren(
-        h("code", { "data-key": token }, token),
-        " ",
-        copyButton(token, "Copy the key", { "data-act": "copy-key" }),
-      );
+      const key = h("code", { "data-key": token }, token);
+      shown.replaceChildren(key, " ", copyButton(token, key, "Copy the key", { "data-act": "copy-key" }, "Key"));
       shown.hidden = false;
       show.hidden = true;
     },

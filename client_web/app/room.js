@@ -7,14 +7,14 @@
 
 import { button, clock, h, replace, statusText } from "./dom.js";
 import { GameScreen } from "./game.js";
-import { challengeMaker } from "./share.js";
+import { challengeMaker, copyButton } from "./share.js";
 import { countdown } from "./sound.js";
 import { errorText } from "./link.js";
 import { raceOverText, renamedIn } from "./ranking.js";
 import { focusLost, focusOn, keepFocus, liveRegion, setText } from "./focus.js";
 import { drawRacers, resultsTable } from "./racers.js";
 import { dropNotices, placeNotices } from "./notices.js";
-import { mayLeave } from "./elsewhere.js";
+import { leftRace, mayLeave } from "./elsewhere.js";
 
 // (where challenge.js, daily.js and quick.js have always found them)
 export { drawRacers, ratingChange, resultsTable } from "./racers.js";
@@ -106,7 +106,11 @@ export class RoomScreen {
     const room = this.room;
     const on = !this.watching && room && room.state === "racing" && this.game && this.game.status === "playing";
     if (on) this.app.racing = { code: room.code, game: room.game };
-    else if (this.app.racing && room && this.app.racing.code === room.code) this.app.racing = null;
+    else if (room) {
+      leftRace(this.app, room.code);
+      // (a member here is out of any other room: its race, if one, resigned as they came)
+      if (!this.watching && this.isMember()) leftRace(this.app, room.code, false);
+    }
   }
 
   get me() {
@@ -219,15 +223,7 @@ export class RoomScreen {
     const info = this.app.game(room.game);
     const link = `${location.origin}/r/${room.code}`;
     const share = h("input", { class: "share", readonly: true, value: link, "aria-label": "the room's link" });
-    const copy = button("Copy link", async () => {
-      try {
-        await navigator.clipboard.writeText(link);
-        copy.textContent = "Copied";
-      } catch {
-        share.select();
-        copy.textContent = "Press Ctrl+C";
-      }
-    });
+    const copy = copyButton(link, share, "Copy link", { "data-act": "copy-link" }, "Link");
     const players = h(
       "ul",
       { class: "players" },
@@ -375,6 +371,7 @@ export class RoomScreen {
     } catch {
       /* gone all the same */
     }
+    leftRace(this.app, this.room.code); // (its game resigned: no race of theirs on now)
     this.app.go("/play#home");
   }
 

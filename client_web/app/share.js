@@ -1,9 +1,10 @@
 // @ts-check
-// Sharing: a copy button, and the "Challenge a friend" box every result screen of a
-// finished game has (solo, race results, the daily, practice, a challenge raced): it
-// asks the server for the game's challenge (`challenge_create`, the game's id as the
-// replay) and shows its link (this page's origin + `/c/ID`), a copy button and the share
-// line. The same game always gives the same challenge, so asking twice is harmless.
+// Sharing: copying (`copyText`: every copy button's, over plain http too), and the
+// "Challenge a friend" box every result screen of a finished game has (solo, race
+// results, the daily, practice, a challenge raced): it asks the server for the game's
+// challenge (`challenge_create`, the game's id as the replay) and shows its link (this
+// page's origin + `/c/ID`), a copy button and the share line. The same game always
+// gives the same challenge, so asking twice is harmless.
 
 import { button, h, replace } from "./dom.js";
 import { keepFocus } from "./focus.js";
@@ -17,24 +18,78 @@ import { keepFocus } from "./focus.js";
  */
 
 /**
- * A button that copies `text` to the clipboard, and says whether it could.
+ * The whole text of `field` selected: an input's value, or an element's text.
+ * @param {HTMLElement} field
+ */
+function selectAll(field) {
+  if (field instanceof HTMLInputElement || field instanceof HTMLTextAreaElement) {
+    field.focus();
+    field.select();
+    field.setSelectionRange(0, field.value.length); // (iOS selects a read-only field so)
+    return;
+  }
+  const range = document.createRange();
+  range.selectNodeContents(field);
+  const selection = getSelection();
+  if (!selection) return;
+  selection.removeAllRanges();
+  selection.addRange(range);
+}
+
+/**
+ * What to do where nothing could copy `what`, its text left selected: on a touch screen,
+ * which has no keyboard shortcut, the menu a selection opens; elsewhere the keys.
+ * @param {string} what what was selected, for people ("Link")
+ */
+export function copyAdvice(what) {
+  if (matchMedia("(pointer: coarse)").matches) return `${what} selected: copy it from the menu`;
+  return /Mac/.test(navigator.userAgent) ? "Press Cmd+C" : "Press Ctrl+C";
+}
+
+/**
+ * Copy `text`, shown in `field`: by the clipboard's API where the page has it (only a
+ * secure context does: https, or localhost); else, or where it refuses, by selecting the
+ * field's text and `execCommand("copy")`, which works over plain http too (a friend's
+ * phone at http://192.168.1.5:8765, where every copy button had failed); where that fails
+ * too, the text is left selected. What the button says after: "Copied", or how to copy.
  * @param {string} text
+ * @param {HTMLElement} field the input or the element showing `text`
+ * @param {string} [what] what it is, for people ("Link", "Code")
+ * @param {HTMLElement | null} [back] where the focus goes back to once copied (the button)
+ * @returns {Promise<string>}
+ */
+export async function copyText(text, field, what = "Link", back = null) {
+  try {
+    if (navigator.clipboard) {
+      await navigator.clipboard.writeText(text);
+      return "Copied";
+    }
+  } catch {
+    /* refused: copied otherwise */
+  }
+  selectAll(field);
+  let copied;
+  try {
+    copied = document.execCommand("copy");
+  } catch {
+    copied = false;
+  }
+  if (!copied) return copyAdvice(what);
+  if (back) back.focus(); // (a keyboard's focus was on the button pressed)
+  getSelection()?.removeAllRanges();
+  return "Copied";
+}
+
+/**
+ * A button that copies `text`, shown in `field`, and says whether it could (`copyText`).
+ * @param {string} text
+ * @param {HTMLElement} field the input or the element showing `text`
  * @param {string} [label]
  * @param {Record<string, string>} [attrs]
+ * @param {string} [what] what it copies, for people ("Link", "Code")
  */
-export function copyButton(text, label = "Copy", attrs = { "data-act": "copy" }) {
-  const copy = button(
-    label,
-    async () => {
-      try {
-        await navigator.clipboard.writeText(text);
-        copy.textContent = "Copied";
-      } catch {
-        copy.textContent = "Select the line to copy it";
-      }
-    },
-    attrs,
-  );
+export function copyButton(text, field, label = "Copy", attrs = { "data-act": "copy" }, what = "Line") {
+  const copy = button(label, async () => (copy.textContent = await copyText(text, field, what, copy)), attrs);
   return copy;
 }
 
@@ -62,19 +117,18 @@ export function shareBox(challenge) {
   const url = challengeUrl(challenge);
   const line = shareText(challenge);
   const field = h("input", { class: "share", readonly: true, value: url, "aria-label": "the challenge's link" });
-  // the line shown is the line copied: where the clipboard cannot be written (a page over
-  // plain http from another machine) the button says to select it
+  const code = h("code", {}, line);
+  // the line shown is the line copied: where nothing can copy it, it is left selected
   return h(
     "div",
     { class: "challenge-share", dataset: { challenge: challenge.id } },
-    h("div", { class: "share-row" }, field, copyButton(url, "Copy link", { "data-act": "copy-challenge" })),
     h(
-      "p",
-      { class: "share-line" },
-      h("code", {}, line),
-      " ",
-      copyButton(line, "Copy the line", { "data-act": "copy-share" }),
+      "div",
+      { class: "share-row" },
+      field,
+      copyButton(url, field, "Copy link", { "data-act": "copy-challenge" }, "Link"),
     ),
+    h("p", { class: "share-line" }, code, " ", copyButton(line, code, "Copy the line", { "data-act": "copy-share" })),
   );
 }
 

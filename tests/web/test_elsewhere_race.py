@@ -187,5 +187,47 @@ def test_a_second_devices_home_screen_says_the_race_is_on_and_asks_first(
         page.wait_for_selector(".room [data-act=leave]")
         room = protocol(seen_by(url, bob))
         assert [p["name"] for p in room["left"]] == ["ann"], room
+        # the race left so is no longer said at home
+        page.wait_for_timeout(300)
+        page.click("#home-link")
+        page.wait_for_selector(".home .game-row")
+        assert page.query_selector(".home .back-to-race") is None
+    finally:
+        context.close()
+
+
+def test_a_racer_who_leaves_the_room_mid_race_is_told_of_no_race_on(
+    browser: Any, web_server: ServerProcess
+) -> None:
+    """A racer who left their room mid-race (Leave, said yes: their game resigned) landed
+    on a home screen saying "Your race at The Gate is on. Back to the race", and Play then
+    asked "Your race at The Gate is still on... Play Nestor beside it?": the page still
+    held the race as on (``app.racing``) until a reload. Now leaving clears it at once."""
+    url = web_server.url
+    ann, bob = protocol(registered(url, "ann", "bob"))
+    new = protocol(race_elsewhere(url, ann, bob))
+    context = browser.new_context(**PHONE)
+    try:
+        page = context.new_page()
+        signed_in(page, http(web_server), ann, f"/r/{new}")
+        page.wait_for_selector(".race-game .pile")
+        asked: list[str] = []
+
+        def accept(dialog: Any) -> None:
+            asked.append(dialog.message)
+            dialog.accept()
+
+        page.on("dialog", accept)
+        page.click(".room [data-act=leave]")
+        page.wait_for_selector(".home .game-row")
+        assert asked == ["Leave the room? Your game in this race is resigned."], asked
+        room = protocol(seen_by(url, bob))
+        assert [p["name"] for p in room["left"]] == ["ann"], room
+        page.wait_for_timeout(300)
+        assert page.query_selector(".home .back-to-race") is None, page.inner_text(".home")
+        assert page.evaluate("window.patienceRace.racing") is None
+        page.click('.game-row[data-game="nestor"] [data-act=solo]')
+        page.wait_for_selector(".game .pile")
+        assert asked == ["Leave the room? Your game in this race is resigned."], asked
     finally:
         context.close()

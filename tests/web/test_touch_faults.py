@@ -13,6 +13,7 @@ from typing import Any
 
 from server.engine import new_game
 from tests.app.client import player
+from tests.app.client import signed_in as signed_in_client
 from tests.app.conftest import ServerProcess
 
 from .conftest import http, shot, signed_in
@@ -229,3 +230,44 @@ def test_a_races_notices_and_its_leave_button_by_touch(
     finally:
         ann_ctx.close()
         bob_ctx.close()
+
+
+def test_a_watchers_notices_at_a_races_end_stand_clear_of_the_bars(
+    browser: Any, web_server: ServerProcess
+) -> None:
+    """A watcher on a phone on its side (740x360, touch), then upright (360x740): as a race
+    ends, "zhost17097: resigned" and "zguest17097: resigned" were lifted clear of the
+    results table onto the racers' bars just above it, hiding each bar's end ("1/52 · 6
+    moves · resigned") for their 6 s. They stand clear of both now. The racers are
+    protocol clients of the real server, the watcher the real browser."""
+    from .test_elsewhere_race import race_elsewhere, registered
+
+    base = http(web_server)
+    host, guest, cy = protocol(registered(web_server.url, "zhost17097", "zguest17097", "cy"))
+    code = protocol(race_elsewhere(web_server.url, host, guest))
+
+    async def both_resign() -> None:
+        for token in (host, guest):
+            racer = await signed_in_client(web_server.url, token)
+            await racer.call("resign")
+            await racer.close()
+
+    context = browser.new_context(**TURNED)
+    try:
+        page = context.new_page()
+        signed_in(page, base, cy, f"/r/{code}#watch")
+        page.wait_for_selector(".room .bars .bar-row")
+        protocol(both_resign())
+        page.wait_for_selector(".results-table table")
+        page.wait_for_selector(".notice:has-text('zguest17097: resigned')")
+        page.wait_for_selector(".notice:has-text('zhost17097: resigned')")
+        faults: list[str] = []
+        for size in ((740, 360), (360, 740)):
+            page.set_viewport_size({"width": size[0], "height": size[1]})
+            page.evaluate("() => new Promise((done) => requestAnimationFrame(() => done(true)))")
+            shot(page, f"watch-results-notices-{size[0]}")
+            for under in (".room .bars", ".results-table table"):
+                faults += [f"{size}: {f}" for f in page.evaluate(CROSSING, [".notice", under])]
+        assert not faults, "\n".join(faults)
+    finally:
+        context.close()
