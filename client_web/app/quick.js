@@ -13,7 +13,7 @@ import { ghostAt, placeOf, placed } from "./ranking.js";
 import { drawRacers, resultsTable } from "./room.js";
 import { countdown } from "./sound.js";
 import { liveRegion, setText } from "./focus.js";
-import { raceOn } from "./elsewhere.js";
+import { leftRace, raceOn } from "./elsewhere.js";
 
 /** @typedef {import("./types.js").App} App */
 /** @typedef {import("./types.js").Message} Message */
@@ -132,6 +132,8 @@ export class QuickScreen {
   async join() {
     try {
       this.waiting = await this.app.link.request("quick", { game: this.rules });
+      // (in the queue, out of any room: a race of the player's there is resigned)
+      leftRace(this.app, "", false);
       this.tick();
     } catch (error) {
       this.state(errorText(error));

@@ -231,3 +231,30 @@ def test_a_racer_who_leaves_the_room_mid_race_is_told_of_no_race_on(
         assert asked == ["Leave the room? Your game in this race is resigned."], asked
     finally:
         context.close()
+
+
+def test_a_racer_who_joins_the_quick_race_instead_is_told_of_no_race_on(
+    browser: Any, web_server: ServerProcess
+) -> None:
+    """Quick race on Nestor, answered yes, leaves the room and resigns the race at The
+    Gate: the home screen went on saying "Your race at The Gate is on" (the page held it
+    as on, as it had after Leave)."""
+    url = web_server.url
+    ann, bob = protocol(registered(url, "ann", "bob"))
+    protocol(race_elsewhere(url, ann, bob))
+    context = browser.new_context(**PHONE)
+    try:
+        page = context.new_page()
+        signed_in(page, http(web_server), ann, "/play#home")
+        page.wait_for_selector(".home .back-to-race")
+        page.once("dialog", lambda dialog: dialog.accept())
+        page.click('.game-row[data-game="nestor"] [data-act=quick]')
+        page.wait_for_selector("[data-act=quick-leave]")
+        room = protocol(seen_by(url, bob))
+        assert [p["name"] for p in room["left"]] == ["ann"], room
+        assert page.evaluate("window.patienceRace.racing") is None
+        page.click("[data-act=quick-leave]")
+        page.wait_for_selector(".home .game-row")
+        assert page.query_selector(".home .back-to-race") is None, page.inner_text(".home")
+    finally:
+        context.close()
