@@ -57,6 +57,27 @@ export function summary(e) {
 }
 
 /**
+ * How last week went, for one who has not joined this week's league yet (a returning
+ * player, after the close: nothing said they had moved up): "Last week, 2026-W49: 1st of
+ * 3 in Bronze, moved up to Silver." Null where there is nothing to tell (not in it, or
+ * not closed yet).
+ * @param {Message} last the `event` reply of last week
+ * @param {Message} now this week's (`tier`: the tier the player races in now)
+ * @returns {string | null}
+ */
+export function lastWeekLine(last, now) {
+  if (!last.joined || !last.closed) return null;
+  const was = tierName(last.tier);
+  const went =
+    last.zone === "up"
+      ? `moved up to ${tierName(now.tier)}`
+      : last.zone === "down"
+        ? `moved down to ${tierName(now.tier)}`
+        : `stayed in ${was}`;
+  return `Last week, ${last.week}: ${ordinal(last.rank)} of ${last.players} in ${was}, ${went}.`;
+}
+
+/**
  * The line under the league's heading: the week, the league (when in one), the summary.
  * @param {Message} e an `event` reply
  * @returns {string}
@@ -82,14 +103,19 @@ export function leagueBox(app) {
   // each time the home screen came; a join is said by a status of its own
   const box = h("section", { class: "league-box" }, h("h2", {}, "This week's league"));
   const said = h("p", { class: "spoken", role: "status" });
-  const fill = (/** @type {Message} */ e, closing = false) => {
+  const fill = (/** @type {Message} */ e, closing = false, /** @type {Message | null} */ last = null) => {
     const line = h("p", { class: "league-line", dataset: { zone: e.zone || "" } }, summary(e));
+    const told = last && !e.joined ? lastWeekLine(last, e) : null;
+    const before = told
+      ? h("p", { class: "league-last" }, told, " ", h("a", { href: `/play#league=${last?.week}` }, "Its standings"))
+      : null;
     const join = closing
       ? h("p", { class: "note league-closing" }, CLOSING_TEXT)
       : button("Join this week", () => joinNow(app, box, joined), { "data-act": "league-join" });
     replace(
       box,
       h("h2", {}, "This week's league"),
+      before,
       line,
       e.joined ? h("a", { href: "/play#league" }, "Standings") : join,
       // (a daily ended before the join scores nothing: leaderboards.md, Points)
@@ -107,7 +133,7 @@ export function leagueBox(app) {
         const closing = await closingNow(app, e);
         // (asked again once the first minutes are over: the join then offered)
         if (closing) setTimeout(() => box.isConnected && ask(), CLOSING_MS - (WEEK_MS - e.ends_in_ms) + 1000);
-        fill(e, closing);
+        fill(e, closing, e.joined || !e.current ? null : await lastWeek(app, e));
       },
       (error) => {
         replace(box, h("h2", {}, "This week's league"), h("p", { class: "note" }, errorText(error)));
@@ -115,6 +141,20 @@ export function leagueBox(app) {
     );
   ask();
   return box;
+}
+
+/**
+ * Last week's `event` reply, or null where it cannot be had.
+ * @param {App} app
+ * @param {Message} e this week's
+ * @returns {Promise<Message | null>}
+ */
+async function lastWeek(app, e) {
+  try {
+    return await app.link.request("event", { week: previousWeek(e.week) });
+  } catch {
+    return null;
+  }
 }
 
 /**

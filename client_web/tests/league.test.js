@@ -74,3 +74,19 @@ test("a closed week is told as done", () => {
     "At the week's end nobody moved: a league of fewer than 3 players stayed as it was.",
   );
 });
+
+test("last week told to one who has not joined this week: where they came and where they went", async () => {
+  const { lastWeekLine } = await import("../app/league.js");
+  const last = { week: "2026-W49", joined: true, closed: true, tier: "bronze", rank: 1, players: 3, zone: "up" };
+  assert.equal(lastWeekLine(last, { tier: "silver" }), "Last week, 2026-W49: 1st of 3 in Bronze, moved up to Silver.");
+  assert.equal(
+    lastWeekLine({ ...last, zone: "down", tier: "gold", rank: 28, players: 30 }, { tier: "silver" }),
+    "Last week, 2026-W49: 28th of 30 in Gold, moved down to Silver.",
+  );
+  assert.equal(
+    lastWeekLine({ ...last, zone: "stay", rank: 2 }, { tier: "bronze" }),
+    "Last week, 2026-W49: 2nd of 3 in Bronze, stayed in Bronze.",
+  );
+  assert.equal(lastWeekLine({ ...last, joined: false }, { tier: "bronze" }), null);
+  assert.equal(lastWeekLine({ ...last, closed: false }, { tier: "silver" }), null);
+});

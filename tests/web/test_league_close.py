@@ -7,12 +7,14 @@ and 7):
   "closing" with no today column, and one not joined that the week has ended, with no
   **Join this week** for it; at the close (made by another process) the member's shows
   the week's result, told in the past, then the new week to join, and the other's the
-  new week to join;
+  new week to join; back home, the member not joined yet is told how last week went
+  (probe Z5: a returning player saw "Not joined" alone);
 - in the first minutes of a week, while last week's leagues are being closed, the home
   screen's box and the standings screen say so, with no join that would be refused."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -95,6 +97,21 @@ def test_the_standings_screen_across_the_weeks_end_and_close(
         assert "nobody moved" in said, said  # (fault 7: a closed week told in the past)
         sue.wait_for_selector(f".league .league-line:has-text('{shifted.next} · Not joined')")
         sue.wait_for_selector(".league [data-act=league-join]")
+        # back on the home screen after the close, one not joined yet is told how last
+        # week went (a returning player saw "Not joined" alone: nothing of the week before)
+        rob.goto(f"{base}/play")
+        told = rob.wait_for_selector(".league-box .league-last")
+        assert told is not None
+        assert re.fullmatch(
+            rf"Last week, {shifted.week}: (1st|2nd) of 2 in Bronze, stayed in Bronze\. "
+            "Its standings",
+            told.inner_text(),
+        ), told.inner_text()
+        link = rob.get_attribute(".league-box .league-last a", "href")
+        assert link == f"/play#league={shifted.week}", link
+        sue.goto(f"{base}/play")  # (not in last week's: nothing told)
+        sue.wait_for_selector(".league-box [data-act=league-join]")
+        assert sue.locator(".league-box .league-last").count() == 0
     finally:
         for context in contexts:
             context.close()
