@@ -101,6 +101,16 @@ export class ReplayScreen {
     if (this.wantsFocus && focusLost()) this.wantsFocus = !focusOn(this.root.querySelector("h1"));
   }
 
+  /**
+   * Who played the replay's game, as its review says it: "you" for one's own, else the
+   * player's name now.
+   * @param {Message} r the replay
+   */
+  playedBy(r) {
+    const now = r.player_now || r.player;
+    return this.app.player && now === this.app.player.name ? "you" : String(now);
+  }
+
   destroy() {
     clearInterval(this.timer);
     this.box.stop();
@@ -209,7 +219,9 @@ export class ReplayScreen {
         h("div", { class: "scrub" }, this.range, this.stepText),
         speed,
         race,
-        r.kind !== "book" && this.app.player ? reviewBox(this.app, this.id, (step) => this.show(step)) : null,
+        r.kind !== "book" && this.app.player
+          ? reviewBox(this.app, this.id, (step) => this.show(step), this.playedBy(r))
+          : null,
       ),
       // (a visitor with no name was offered neither, and told nothing)
       r.kind !== "book" && !this.app.player

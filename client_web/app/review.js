@@ -27,9 +27,11 @@ const REVIEW_HEIGHT = 300;
 /**
  * The review in words: a title and its paragraphs (the winning line last, when there is one).
  * @param {Message} r the `review` reply
+ * @param {string} [who] who played the game: "you", or on a replay page of another
+ *   player's game their name (it said "you played deal there" of someone else's game)
  * @returns {{ title: string, lines: string[], line: string[] }}
  */
-export function reviewLines(r) {
+export function reviewLines(r, who = "you") {
   if (r.found === "over_par") {
     const source =
       r.par_from === "book"
@@ -49,11 +51,11 @@ export function reviewLines(r) {
   const lines = [];
   if (r.found === "lost_at")
     lines.push(
-      `Until move ${r.move} a player who knew the face-down cards could still have won: you played ${r.played} there, and from then on no win was left.`,
+      `Until move ${r.move} a player who knew the face-down cards could still have won: ${who} played ${r.played} there, and from then on no win was left.`,
     );
   else if (r.found === "between")
     lines.push(
-      `At move ${r.move} a player who knew the face-down cards could still have won (you played ${r.played} there)` +
+      `At move ${r.move} a player who knew the face-down cards could still have won (${who} played ${r.played} there)` +
         (r.lost_by !== null && r.lost_by !== undefined
           ? `; by move ${r.lost_by} no win was left.`
           : "; the positions after it could not be decided in time.") +
@@ -68,7 +70,9 @@ export function reviewLines(r) {
           : "The game was resigned before its first move: a player who knew the face-down cards could win this deal.",
     );
   else if (r.found === "deal_lost")
-    lines.push("This deal could not be won, even by a player who knew the face-down cards: nothing you did lost it.");
+    lines.push(
+      `This deal could not be won, even by a player who knew the face-down cards: nothing ${who} did lost it.`,
+    );
   else lines.push("The review could not decide, in its time, where a win was still possible.");
   if (r.better)
     // (a move first: "deal there kept the win" began its sentence in lower case)
@@ -94,9 +98,10 @@ export function linePreview(line) {
  * The review's text as elements: a long winning line folded to its start, opened on a
  * tap (the whole line is always in `.review-line`).
  * @param {Message} r
+ * @param {string} [who] who played it (`reviewLines`)
  */
-function reviewText(r) {
-  const { title, lines, line } = reviewLines(r);
+function reviewText(r, who = "you") {
+  const { title, lines, line } = reviewLines(r, who);
   const whole = h("p", { class: "review-line" }, h("code", {}, line.join(" ")));
   const preview = linePreview(line);
   const shown = preview
@@ -163,8 +168,9 @@ function mark(board, labels, name) {
  * @param {App} app
  * @param {string} gameId the game's id (its replay's)
  * @param {(step: number) => void} [onStep]
+ * @param {string} [who] who played the game: "you", or another player's name
  */
-export function reviewBox(app, gameId, onStep) {
+export function reviewBox(app, gameId, onStep, who = "you") {
   const box = h("div", { class: "review", "data-review": gameId });
   const note = h("p", { class: "note", role: "status" });
   const ask = async () => {
@@ -177,7 +183,7 @@ export function reviewBox(app, gameId, onStep) {
       note.textContent = errorText(error);
       return;
     }
-    const shown = reviewText(r);
+    const shown = reviewText(r, who);
     // Review pressed from the keyboard: the focus, which the button took with it, on what
     // replaced it (the review's first button, else the review itself)
     const focusBack = holdFocus(box);

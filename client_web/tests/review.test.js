@@ -23,6 +23,18 @@ test("a lost game: the move that lost it, the move that kept the win, its line",
   assert.deepEqual(got.line, ["1+5", "2+8"]);
 });
 
+test("another player's game reviewed (a replay page) names its player, not you", () => {
+  const lost = reviewLines(
+    { found: "lost_at", move: 63, played: "deal", better: "w>t1", continuation: ["w>t1"] },
+    "zoe",
+  );
+  assert.match(lost.lines[0], /: zoe played deal there, and from then on no win was left\.$/);
+  const between = reviewLines({ found: "between", move: 3, played: "deal", lost_by: 5 }, "zoe");
+  assert.match(between.lines[0], /\(zoe played deal there\)/);
+  assert.match(reviewLines({ found: "deal_lost" }, "zoe").lines[0], /nothing zoe did lost it\.$/);
+  for (const said of [lost, between].flatMap((r) => r.lines)) assert.doesNotMatch(said, /\byou\b/);
+});
+
 test("what the review could not decide is said so", () => {
   const between = reviewLines({ found: "between", move: 3, played: "deal", better: "w>t1", lost_by: null });
   assert.match(between.lines[0], /could not be decided in time\. Between them the review could not decide/);

@@ -76,7 +76,22 @@ def test_review_at_the_end_and_on_the_replay_page(browser: Any, web_server: Serv
         page.locator(".review >> text=Where the game was lost").wait_for()
         until(page, "() => document.querySelector('.board-box[data-step]')?.dataset.step === '5'")
         assert "step 5 of" in page.inner_text(".scrub")
+        assert "you played 1+7 there" in page.inner_text(".review")
         shot(page, "review-replay")
+        # another player's replay page names its player (it said "you played 1+7 there")
+        other = browser.new_context(viewport={"width": 1100, "height": 900})
+        try:
+            viewer = other.new_page()
+            viewer.goto(f"{base}/play")
+            register(viewer, "viewer")
+            viewer.wait_for_selector(".game-row")
+            viewer.goto(f"{base}/play#replay={gid}")
+            viewer.click("[data-act=review]")
+            viewer.locator(".review >> text=Where the game was lost").wait_for()
+            said = viewer.inner_text(".review")
+            assert "rev played 1+7 there" in said and "you played" not in said, said
+        finally:
+            other.close()
     finally:
         context.close()
 
