@@ -94,15 +94,16 @@ def review_page(
             f"{who} played {played} there, and from then on no win was left."
         )
     elif found == "between":
+        # (with no move proved lost after it, "Between them" named nothing)
         until = (
-            f"; by move {lost_by} no win was left"
+            f"; by move {lost_by} no win was left. Between them the review could not decide "
+            "in its time."
             if lost_by is not None
-            else "; the positions after it could not be decided in time"
+            else "; the positions after it could not be decided in time."
         )
         text = (
             f"At move {move} a player who knew the face-down cards could still have won "
-            f"({who} played {played} there){until}. Between them the review could not "
-            "decide in its time."
+            f"({who} played {played} there){until}"
         )
     elif found == "still_winnable":
         text = _still_winnable(review)

@@ -56,10 +56,10 @@ export function reviewLines(r, who = "you") {
   else if (r.found === "between")
     lines.push(
       `At move ${r.move} a player who knew the face-down cards could still have won (${who} played ${r.played} there)` +
+        // (with no move proved lost after it, "Between them" named nothing)
         (r.lost_by !== null && r.lost_by !== undefined
-          ? `; by move ${r.lost_by} no win was left.`
-          : "; the positions after it could not be decided in time.") +
-        " Between them the review could not decide in its time.",
+          ? `; by move ${r.lost_by} no win was left. Between them the review could not decide in its time.`
+          : "; the positions after it could not be decided in time."),
     );
   else if (r.found === "still_winnable")
     lines.push(

@@ -37,7 +37,11 @@ test("another player's game reviewed (a replay page) names its player, not you",
 
 test("what the review could not decide is said so", () => {
   const between = reviewLines({ found: "between", move: 3, played: "deal", better: "w>t1", lost_by: null });
-  assert.match(between.lines[0], /could not be decided in time\. Between them the review could not decide/);
+  // with no move proved lost after it, nothing "between" to speak of
+  assert.match(between.lines[0], /could not be decided in time\.$/);
+  assert.doesNotMatch(between.lines[0], /Between them/);
+  const bounded = reviewLines({ found: "between", move: 3, played: "deal", lost_by: 9 });
+  assert.match(bounded.lines[0], /by move 9 no win was left\. Between them the review could not decide in its time\.$/);
   assert.deepEqual(reviewLines({ found: "undecided" }).lines, [
     "The review could not decide, in its time, where a win was still possible.",
   ]);

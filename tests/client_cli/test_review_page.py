@@ -97,3 +97,15 @@ def test_the_review_never_breaks_a_word_at_its_hyphen() -> None:
             for line in page.splitlines():
                 assert not line.endswith("-"), f"{width} columns:\n{page}"
                 assert len(line) <= width, f"{width} columns:\n{page}"
+
+
+def test_a_review_with_no_move_proved_lost_after_it_says_no_between() -> None:
+    """With no move proved lost after it, the review went on "Between them the review
+    could not decide in its time": "them" named nothing (an outside probe)."""
+    open_ended = {"found": "between", "status": "lost", "moves": 18, "move": 6, "played": "1+7"}
+    said = " ".join(review_page(open_ended, 80).split())
+    assert "the positions after it could not be decided in time." in said, said
+    assert "Between them" not in said, said
+    bounded = {**open_ended, "lost_by": 9}
+    said = " ".join(review_page(bounded, 80).split())
+    assert "by move 9 no win was left. Between them the review could not decide" in said, said
