@@ -44,6 +44,13 @@ def test_review_at_the_end_and_on_the_replay_page(browser: Any, web_server: Serv
             "`.review-board .pile.${c}`)].map(p => p.dataset.label))"
         )
         assert marked == [["1", "7"], ["1", "5"]], marked
+        # pile 1 is in both moves: both rings show, orange within pink (one hid the other,
+        # which by whether the pile was empty: an outside probe)
+        rings = page.evaluate(
+            "() => getComputedStyle(document.querySelector("
+            "'.review-board .pile[data-label=\"1\"] .card:last-of-type')).boxShadow"
+        )
+        assert "rgb(255, 152, 0)" in rings and "rgb(224, 64, 251)" in rings, rings
         line = box.locator(".review-line").inner_text().split()
         assert line[0] == "1+5" and box.locator(".review-more").count() == 0  # 25: shown whole
         # the line shown wins from there, played through the engine here too
