@@ -60,6 +60,22 @@ def _int(value: Any) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
+def step_note(review: Mapping[str, Any]) -> str:
+    """Where the replay shows the position, when its step is not the move's number (the
+    replay counts undos and hints: "move 6" was its step 11, and the replay's row 6 was
+    another move); else "".
+
+    >>> step_note({"at": 5, "step": 11})
+    ' (step 11 of its replay, which counts undos and hints, shows the board before it)'
+    >>> step_note({"at": 5, "step": 5})
+    ''
+    """
+    at, step = _int(review.get("at")), _int(review.get("step"))
+    if at is None or step is None or step == at:
+        return ""
+    return f" (step {step} of its replay, which counts undos and hints, shows the board before it)"
+
+
 def _moves(value: Any) -> list[str]:
     if not isinstance(value, list):
         return []
@@ -90,7 +106,8 @@ def review_page(
     line = _moves(review.get("continuation"))
     if found == "lost_at":
         text = (
-            f"Until move {move} a player who knew the face-down cards could still have won: "
+            f"Until move {move}{step_note(review)} a player who knew the face-down cards "
+            "could still have won: "
             f"{who} played {played} there, and from then on no win was left."
         )
     elif found == "between":
@@ -102,7 +119,8 @@ def review_page(
             else "; the positions after it could not be decided in time."
         )
         text = (
-            f"At move {move} a player who knew the face-down cards could still have won "
+            f"At move {move}{step_note(review)} a player who knew the face-down cards could "
+            "still have won "
             f"({who} played {played} there){until}"
         )
     elif found == "still_winnable":

@@ -25,6 +25,17 @@ const REVIEW_HEIGHT = 300;
 /** @typedef {import("./types.js").Message} Message */
 
 /**
+ * Where the replay shows the position, when its step is not the move's number (the
+ * replay counts undos and hints: "move 6" was its step 11, the replay's row 6 another
+ * move); else "".
+ * @param {Message} r
+ */
+export function stepNote(r) {
+  if (typeof r.at !== "number" || typeof r.step !== "number" || r.step === r.at) return "";
+  return ` (step ${r.step} of its replay, which counts undos and hints, shows the board before it)`;
+}
+
+/**
  * The review in words: a title and its paragraphs (the winning line last, when there is one).
  * @param {Message} r the `review` reply
  * @param {string} [who] who played the game: "you", or on a replay page of another
@@ -51,11 +62,11 @@ export function reviewLines(r, who = "you") {
   const lines = [];
   if (r.found === "lost_at")
     lines.push(
-      `Until move ${r.move} a player who knew the face-down cards could still have won: ${who} played ${r.played} there, and from then on no win was left.`,
+      `Until move ${r.move}${stepNote(r)} a player who knew the face-down cards could still have won: ${who} played ${r.played} there, and from then on no win was left.`,
     );
   else if (r.found === "between")
     lines.push(
-      `At move ${r.move} a player who knew the face-down cards could still have won (${who} played ${r.played} there)` +
+      `At move ${r.move}${stepNote(r)} a player who knew the face-down cards could still have won (${who} played ${r.played} there)` +
         // (with no move proved lost after it, "Between them" named nothing)
         (r.lost_by !== null && r.lost_by !== undefined
           ? `; by move ${r.lost_by} no win was left. Between them the review could not decide in its time.`

@@ -300,3 +300,14 @@ test("the board a review shows is named as it is", () => {
     "board where the game was resigned, at the deal",
   );
 });
+
+test("a move whose replay step differs (undos and hints before it) says the step", async () => {
+  const { stepNote } = await import("../app/review.js");
+  const r = { found: "lost_at", move: 6, at: 5, step: 11, played: "1+7" };
+  assert.match(
+    reviewLines(r).lines[0],
+    /^Until move 6 \(step 11 of its replay, which counts undos and hints, shows the board before it\) a player/,
+  );
+  assert.equal(stepNote({ ...r, step: 5 }), "");
+  assert.match(reviewLines({ ...r, found: "between", lost_by: 9 }).lines[0], /^At move 6 \(step 11 of its replay/);
+});

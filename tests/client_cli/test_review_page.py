@@ -109,3 +109,16 @@ def test_a_review_with_no_move_proved_lost_after_it_says_no_between() -> None:
     bounded = {**open_ended, "lost_by": 9}
     said = " ".join(review_page(bounded, 80).split())
     assert "by move 9 no win was left. Between them the review could not decide" in said, said
+
+
+def test_a_move_whose_replay_step_differs_says_the_step() -> None:
+    """With undos and hints before it, "move 6" was the replay's step 11 and its row 6
+    another move (an outside probe): the review says where the replay shows it."""
+    reply = {
+        "found": "lost_at", "status": "lost", "moves": 18, "move": 6, "at": 5, "step": 11,
+        "played": "1+7",
+    }  # fmt: skip
+    said = " ".join(review_page(reply, 80).split())
+    assert "Until move 6 (step 11 of its replay, which counts undos and hints, shows the" in said
+    plain = " ".join(review_page({**reply, "step": 5}, 80).split())
+    assert "Until move 6 a player who knew" in plain, plain
