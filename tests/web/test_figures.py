@@ -56,7 +56,16 @@ def test_figures(browser: Any, web_server: ServerProcess) -> None:
         page.wait_for_selector(".game .pile")
         solo = one_move(page, ".game")
         page.goto(f"{http(web_server)}/play#home")
+        asked: list[str] = []  # (none is expected: a question dismissed unseen left no lobby)
+
+        def answer(dialog: Any) -> None:
+            asked.append(dialog.message)
+            dialog.accept()
+
+        page.on("dialog", answer)
         page.click('.game-row[data-game="nestor"] [data-act=race]')
+        page.wait_for_selector("[data-act=start]", timeout=60_000)
+        assert asked == [], asked
         page.click("[data-act=start]")  # a race of one
         page.wait_for_selector(".race-game .pile", timeout=10000)
         race = one_move(page, ".race-game")
