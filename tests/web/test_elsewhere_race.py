@@ -31,6 +31,26 @@ ASKED_RACE = (
 )
 
 
+class Questions:
+    """The questions a page asks (``confirm``), recorded and each answered ``yes`` or no,
+    until :meth:`stop`."""
+
+    def __init__(self, page: Any, yes: bool) -> None:
+        self.page, self.yes = page, yes
+        self.asked: list[str] = []
+        page.on("dialog", self.answer)
+
+    def answer(self, dialog: Any) -> None:
+        self.asked.append(dialog.message)
+        if self.yes:
+            dialog.accept()
+        else:
+            dialog.dismiss()
+
+    def stop(self) -> None:
+        self.page.remove_listener("dialog", self.answer)
+
+
 async def registered(url: str, *names: str) -> list[str]:
     """Players registered under ``names``: their tokens."""
     tokens = []
@@ -155,13 +175,8 @@ def test_a_second_devices_home_screen_says_the_race_is_on_and_asks_first(
         signed_in(page, http(web_server), ann, "/play#home")
         back = page.wait_for_selector(".home .back-to-race")
         assert back is not None and back.inner_text().startswith("Your race at The Gate is on.")
-        asked: list[str] = []
-
-        def decline(dialog: Any) -> None:
-            asked.append(dialog.message)
-            dialog.dismiss()
-
-        page.on("dialog", decline)
+        questions = Questions(page, yes=False)
+        asked = questions.asked
         page.click('.game-row[data-game="nestor"] [data-act=race]')
         page.click('.game-row[data-game="nestor"] [data-act=quick]')
         page.fill(".join input", "ABC123")
@@ -179,7 +194,7 @@ def test_a_second_devices_home_screen_says_the_race_is_on_and_asks_first(
         page.click("[data-act=back-to-race]")
         page.wait_for_selector(".race-game .pile")
         assert page.evaluate("location.pathname") == f"/r/{new}"
-        page.remove_listener("dialog", decline)
+        questions.stop()
         page.click("#home-link")
         page.wait_for_selector(".home .back-to-race")
         page.once("dialog", lambda dialog: dialog.accept())
@@ -211,13 +226,7 @@ def test_a_racer_who_leaves_the_room_mid_race_is_told_of_no_race_on(
         page = context.new_page()
         signed_in(page, http(web_server), ann, f"/r/{new}")
         page.wait_for_selector(".race-game .pile")
-        asked: list[str] = []
-
-        def accept(dialog: Any) -> None:
-            asked.append(dialog.message)
-            dialog.accept()
-
-        page.on("dialog", accept)
+        asked = Questions(page, yes=True).asked
         page.click(".room [data-act=leave]")
         page.wait_for_selector(".home .game-row")
         assert asked == ["Leave the room? Your game in this race is resigned."], asked
