@@ -133,7 +133,8 @@ KEYS: dict[str, str] = {
 
 #: shorter words for a keys line wider than the screen (60 columns: a racer not hosting
 #: lost "q leave" after the race, a player "q quit"), tried in turn until it fits: first
-#: the same in fewer words, then what help (h) or the screen says already
+#: the same in fewer words, then what help (h) or the screen says already; where they are
+#: not enough (under 60 columns), the words between the first and the last give way
 NARROWER = (
     ("n the same deal again (practice)", "n practice the deal"),
     ("n that day's deal again (practice)", "n that day's deal"),
@@ -145,6 +146,11 @@ NARROWER = (
     ("the result against the ghost is on its way", "the result is on its way"),
     ("the place among the ghosts is on its way", "your place is on its way"),
     ("anything else: not now", "other keys: not now"),
+    ("other keys: not now", "else not now"),
+    ("Enter or y: start the ranked attempt", "Enter or y: start it"),
+    ("your game is over: waiting for the others", "waiting for the others"),
+    ("your game is over: the result is on its way", "the result is on its way"),
+    ("your game is over: your place is on its way", "your place is on its way"),
     ("space or PgDn more", "space more"),
     ("b or PgUp back", "b back"),
     ("q or Esc: the table", "q: the table"),
@@ -166,12 +172,17 @@ def narrowed(words: str, width: int, steps: Sequence[tuple[str, str]] = NARROWER
     'c challenge · review · the host may call a rematch · q leave'
     >>> narrowed(KEYS["play"], 60)
     'move or its # · + home · ? hint · u undo · h help · q quit'
+    >>> narrowed(KEYS["finished-guest"], 44)
+    'c challenge · review · q leave'
     """
     for long, short in steps:
         if len(words) <= width:
             break
         words = words.replace(long, short)
-    return words
+    parts = words.split(" · ")
+    while len(" · ".join(parts)) > width and len(parts) > 2:
+        del parts[-2]  # (the first says what to do, the last how to leave)
+    return " · ".join(parts)
 
 
 #: the keys line's first words in "play" where some pile is a number (Nestor, Doubles and

@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 from rich.text import Text
 
+from client_cli.commands import KEYS, narrowed
 from client_cli.endings import left_room
 from client_cli.lines import ansi, between_words, plain
 from client_cli.model import WATCH, Model
@@ -465,3 +466,18 @@ def test_a_pages_keys_offer_more_and_back_only_where_there_are() -> None:
     last = screen(model).splitlines()[-1]
     assert "more" not in last and "b or PgUp back" in last, last
     assert re.search(r"lines \d+-40 of 40", last), last
+
+
+@pytest.mark.parametrize("width", range(40, 60))
+def test_a_keys_line_too_wide_keeps_how_to_leave(width: int) -> None:
+    """Under 60 columns a keys line still too wide once shortened was cut at its end, and
+    its last words went first: "q leave" while waiting for the others, "q quit" while a
+    challenge's result was on its way, "not now" before a ranked daily. The words
+    between its first and its last give way instead, and every line fits."""
+    for context, words in KEYS.items():
+        shown = narrowed(words, width)
+        assert len(shown) <= width, (context, shown)
+        # (the last words whole, or in their shorter form: "q leave", "not now")
+        last = [re.sub(r" \(.*\)$", "", w.split(" · ")[-1]).split()[-1] for w in (shown, words)]
+        assert last[0] == last[1], (context, shown)
+        assert shown.split(" · ")[0], (context, shown)
