@@ -110,6 +110,20 @@ function shareText(challenge) {
 }
 
 /**
+ * The share line's text with its challenge's id kept whole: a line too long for its box
+ * breaks before the id, not inside it ("...c/ft4bc4npyoitn6b", then "n" alone).
+ * @param {string} line
+ * @param {string} url the challenge's link, in the line
+ * @returns {(string | HTMLElement)[]}
+ */
+function unbrokenId(line, url) {
+  const id = url.slice(url.lastIndexOf("/") + 1);
+  const at = line.lastIndexOf(id);
+  if (!id || at < 0) return [line];
+  return [line.slice(0, at), h("wbr"), h("span", { class: "whole" }, id), line.slice(at + id.length)];
+}
+
+/**
  * The link, its copy button and the share line of a challenge made.
  * @param {Challenge} challenge
  */
@@ -117,7 +131,7 @@ export function shareBox(challenge) {
   const url = challengeUrl(challenge);
   const line = shareText(challenge);
   const field = h("input", { class: "share", readonly: true, value: url, "aria-label": "the challenge's link" });
-  const code = h("code", {}, line);
+  const code = h("code", {}, ...unbrokenId(line, url));
   // the line shown is the line copied: where nothing can copy it, it is left selected
   return h(
     "div",
