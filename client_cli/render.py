@@ -322,12 +322,30 @@ def _place(blocks: list[_Block], height: int | None = None, axis_row: int | None
             if y == axis_row:
                 top = max(top, max(b.bottom for b in placed) + 1)
         has_head = any(b.head is not None for b in row)
+        if has_head and prev_y is not None and anchors is not None:
+            top = max(top, _beside(placed, row, top))
         for b in row:
             b.top = top
             b.first = top + (1 if has_head else 0)
         placed.extend(row)
         prev_y, prev_top = y, top
     return max(b.bottom for b in blocks) + 1 if blocks else 0
+
+
+def _beside(placed: Sequence[_Block], row: Sequence[_Block], top: int) -> int:
+    """The first line a row's labels may take at ``top`` or below: not between cards of
+    piles fanned down from an earlier row on both sides of it (The Gate's lower bars between
+    its posts: "5♥  b1  b2  b3  6♥" read as one row, in a replay's board 12 lines high);
+    the fans are cut for it where the board must fit its height."""
+    columns = {b.pile.x for b in row}
+    side = [
+        b
+        for b in placed
+        if b.pile.x not in columns and b.pile.fan == "down" and b.first <= top <= b.bottom
+    ]
+    left = any(b.pile.x < min(columns) for b in side)
+    right = any(b.pile.x > max(columns) for b in side)
+    return max(b.bottom + 1 for b in side) if left and right else top
 
 
 def _anchors(by_row: Mapping[int, Sequence[_Block]], height: int, axis_row: int | None) -> _Anchor:

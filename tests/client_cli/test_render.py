@@ -187,14 +187,28 @@ def test_playable_piles_are_marked() -> None:
     assert any(s.start == t1 and "bold" in str(s.style) for s in label_line.spans)
 
 
+@pytest.mark.parametrize("game_id", ["gate", "gate-narrow"])
+def test_the_lower_bars_labels_are_never_between_the_posts_cards(game_id: str) -> None:
+    """At 7 to 11 lines (a replay's board at 60x20) The Gate's lower bars' labels were
+    drawn on a line with the posts' cards, "5♥  b1  b2  b3  6♥", read as one row: they
+    start under the posts' cards, which are cut for it."""
+    for seed in range(4):
+        view = new_game(game_id, seed=seed).view()
+        for height in range(7, 16):
+            lines = render(view, height=height).splitlines()
+            assert len(lines) <= height
+            labels = next(line for line in lines if line.split()[:1] == ["b1"])
+            assert not re.search("[♠♥♦♣]", labels), (seed, height, lines)
+
+
 def test_short_of_room_fanned_piles_are_cut() -> None:
     view = new_game("gate", seed=1).view()
     assert len(render(view).splitlines()) == 8
-    cut = render(view, height=7).splitlines()
-    assert len(cut) == 7
+    cut = render(view, height=9).splitlines()
+    assert len(cut) == 9
     # the posts keep their first card and their last ones, a line saying how many are
     # left out between: no wider than a card
-    assert [line[:2] for line in cut[3:]] == ["7♦", "+2", "8♥", "8♦"]
+    assert [line[:2] for line in cut[3:7]] == ["7♦", "+2", "8♥", "8♦"]
     assert cut[4] == "+2                  +2"
     # with two lines, the last cards, the first shown carrying the count of those not shown
     two = {"piles": [{"label": "t1", "kind": "bar", "x": 0, "y": 0, "fan": "down",
