@@ -12,7 +12,9 @@ face-up ``cards`` and a count of face-down cards (``down``). The renderer knows 
   *anchored* when the board has a height: it starts on a line fixed by the layout and the
   height alone, never by the cards, so its labels stay put as the fans above it grow. The
   fans above get the lines down to a blank line over it (an even share with the fanned
-  rows from it down, at most :data:`FAN_ROOM`), and are cut to them;
+  rows from it down, at most :data:`FAN_ROOM`), and are cut to them. Its labels never
+  share a line with the cards of fans on both sides of it (The Gate's lower bars between
+  its posts), which are cut further if the board must fit;
 - each pile is its label (the notation's own) above its cards: a fanned pile one card a
   line, a squared pile its top card with ``+n`` for the cards beneath, a face-down pile
   ``[n]``, an empty one ``·``;
