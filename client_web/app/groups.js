@@ -7,7 +7,7 @@
 // group's screen watches the group (`group_show` with `watch`): the server sends it again
 // as members come online or go, join or leave, and the screen redraws.
 
-import { button, finishTime, h, heldTo, replace } from "./dom.js";
+import { button, count, finishTime, h, heldTo, replace } from "./dom.js";
 import { ServerError, errorText } from "./link.js";
 import { gotText } from "./ranking.js";
 import { copyText } from "./share.js";
@@ -116,8 +116,8 @@ export async function joinGroup(app, group, key) {
 }
 
 /**
- * The boards a group's screen offers: every game's day, week, best times and wins, and
- * the races (the server's board ids; `week/GAME` is the group's own).
+ * The boards a group's screen offers: every game's day, week, best times, wins and
+ * ratings, and the races (the server's board ids; `week/GAME` is the group's own).
  * @param {Message[]} games
  * @returns {[string, string][]}
  */
@@ -133,6 +133,7 @@ export function boardChoices(games) {
       [`week/${g.id}`, `${g.name}: this week's dailies`],
       [`best/${g.id}`, `${g.name}: best times`],
       [`wins/${g.id}`, `${g.name}: most wins`],
+      [`rating/${g.id}`, `${g.name}: ratings`],
     );
   }
   return out;
@@ -148,6 +149,7 @@ export function boardChoices(games) {
 export function resultText(e, kind, unit) {
   if (kind === "week") return e.wins ? `${e.wins} won of ${e.played} · ${finishTime(e.time_ms)}` : `${e.played} played`;
   if (kind === "wins" || kind === "races") return String(e.count);
+  if (kind === "rating") return `${e.rating} · ${count(e.races, "race")}`;
   return e.won ? `won in ${finishTime(e.time_ms || 0)} · ${e.moves} moves` : gotText(e, unit);
 }
 
@@ -422,6 +424,10 @@ export class GroupScreen {
             h("tbody", {}, rows),
           ),
           rows.length ? null : h("p", { class: "muted" }, "No member is on this board yet."),
+          // a rating board: who is on it (docs/ratings.md), as on the whole board
+          page.min_races
+            ? h("p", { class: "muted" }, `A racer joins this board after ${count(page.min_races, "rated race")}.`)
+            : null,
         );
       },
       (error) => replace(this.boardBox, h("p", { class: "note" }, errorText(error))),

@@ -15,19 +15,23 @@ import {
   resultText,
 } from "../app/groups.js";
 
-test("every game's day, week, best and wins boards, after the races", () => {
+test("every game's day, week, best, wins and rating boards, after the races", () => {
+  // (the terminal's `top rating/GAME --group` had a group's rating board; the page had none)
   const choices = boardChoices([{ id: "gate", name: "The Gate" }]);
   assert.deepEqual(
     choices.map(([board]) => board),
-    ["races/week", "races/all", "daily/gate", "week/gate", "best/gate", "wins/gate"],
+    ["races/week", "races/all", "daily/gate", "week/gate", "best/gate", "wins/gate", "rating/gate"],
   );
   assert.equal(choices[3][1], "The Gate: this week's dailies");
+  assert.equal(choices[6][1], "The Gate: ratings");
 });
 
 test("an entry's result, by its board's kind", () => {
   assert.equal(resultText({ wins: 2, played: 3, time_ms: 201_344 }, "week"), "2 won of 3 · 3:21.3");
   assert.equal(resultText({ wins: 0, played: 1, time_ms: 0 }, "week"), "1 played");
   assert.equal(resultText({ count: 4 }, "races"), "4");
+  assert.equal(resultText({ rating: 27, races: 12 }, "rating"), "27 · 12 races");
+  assert.equal(resultText({ rating: -2, races: 1 }, "rating"), "-2 · 1 race");
   assert.equal(resultText({ won: true, time_ms: 98_715, moves: 123 }, "daily"), "won in 1:38.7 · 123 moves");
   assert.equal(resultText({ won: false, home: 30, total: 52 }, "best"), "30/52 home");
   assert.equal(resultText({ won: false, home: 30, total: 52 }, "best", "pairs"), "15/26 pairs off");

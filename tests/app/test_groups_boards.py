@@ -85,6 +85,20 @@ async def test_the_week_board_sums_the_weeks_dailies_across_days(server: Running
     assert (await board(bob, gid, "week/nestor"))[0]["player"] == "ann"
 
 
+async def test_a_groups_rating_board_says_who_is_on_it(server: Running) -> None:
+    """A group's rating board left out members rated too few times without a word of why:
+    ``top`` says ``min_races`` (ratings.md), ``group_board`` said nothing, and the
+    terminal printed "None of the group's members is on this board yet." alone."""
+    ann, bob = await player(server.url, "ann"), await player(server.url, "bob")
+    gid = await group_of(ann, bob)
+    whole = await ann.call("top", board="rating/wedge")
+    among = await ann.call("group_board", group=gid, board="rating/wedge")
+    assert whole["min_races"] == among["min_races"] == server.settings.rating_board_races
+    assert among["entries"] == []
+    # (only a rating board has one)
+    assert "min_races" not in await ann.call("group_board", group=gid, board="wins/wedge")
+
+
 async def test_groups_on_a_redis_cluster(cluster: LocalCluster, tmp_path: Path) -> None:  # noqa: F811
     async with running(on_cluster(cluster, tmp_path)) as server:
         ann, bob, cy = [await player(server.url, n) for n in ("ann", "bob", "cy")]

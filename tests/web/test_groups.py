@@ -85,6 +85,11 @@ def test_a_group_link_opened_in_a_browser_joins_and_its_boards_show_members_only
         week = bo.locator(".group-board tbody tr").all_inner_texts()
         assert len(week) == 2 and all("1 played" in row for row in week), week
 
+        # a rating board among them: nobody rated five times yet, and it says why
+        bo.select_option("select[aria-label='group board']", "rating/nestor")
+        bo.wait_for_selector(".group-board p:text('A racer joins this board after 5 rated races.')")
+        assert bo.locator(".group-board p:text('No member is on this board yet.')").count() == 1
+
         # ann's home screen lists the group, with its two members
         ann.goto(f"{base}/play#home")
         ann.wait_for_selector(".group-list li[data-group] a:text('Friday Club')")

@@ -20,11 +20,15 @@ from .base import Context, Handler, Part, Session, refuse
 log = logging.getLogger("patience.service")
 
 
-def counted(board: Board, page: dict[str, Any]) -> None:
+def counted(board: Board, page: dict[str, Any], rating_races: int) -> None:
     """Tell on a daily or best board's ``page`` what its results' home counts (``unit``):
-    Nestor's and Doubles and Quits' cards come off in pairs."""
+    Nestor's and Doubles and Quits' cards come off in pairs; on a rating board, who is on
+    it (``min_races``: those rated ``rating_races`` times or more, ratings.md), the whole
+    board's and a group's alike."""
     if board.kind in ("daily", "best") and board.game in GAMES:
         page["unit"] = lost.unit(GAMES[board.game].cls)
+    if board.kind == "rating":
+        page["min_races"] = rating_races
 
 
 class Leaderboards(Part):
@@ -90,9 +94,7 @@ class Leaderboards(Part):
             page["difficulty"] = await self._difficulty(board)
             if pid is not None and (around or friends):
                 page.update(await self._own_review(board, pid))
-        counted(board, page)
-        if board.kind == "rating":  # who is on it: those rated often enough (ratings.md)
-            page["min_races"] = self.settings.rating_board_races
+        counted(board, page, self.settings.rating_board_races)
         page["today"] = d.day_of(self.now())  # (today's daily replays are private)
         return {"board": board.id, "title": board.title(), "kind": board.kind, **page}
 

@@ -326,7 +326,7 @@ class Grouping(Part):
         page["leader"] = page["entries"][0] if page["entries"] else None
         page["to_beat"] = page["leader"]
         page["members"] = len(group.members)
-        counted(board, page)
+        counted(board, page, self.settings.rating_board_races)
         return {"board": board.id, "title": board.title(), "kind": board.kind, **page}
 
     async def week_board(self, group: Group, game: str, week: str) -> dict[str, Any]:
