@@ -96,7 +96,14 @@ class Context:
         self.absent_since: dict[str, int] = {}
         #: this process's id among the processes sharing the Redis, and the bus to them
         self.proc = secrets.token_hex(6)
-        self.bus = bus.Bus(redis, self.proc, on_bus, on_back=on_back, retry=settings.retry_pause)
+        self.bus = bus.Bus(
+            redis,
+            self.proc,
+            on_bus,
+            on_back=on_back,
+            retry=settings.retry_pause,
+            redis_ms=self.clock.redis_ms,
+        )
         #: the repositories
         self.players = Players(redis)
         self.dailies = Dailies(redis)

@@ -13,15 +13,19 @@ import resource
 import signal
 import socket
 import sys
+from dataclasses import replace
 from typing import Any
 
 from server import __version__, native
 
+from .clock import RedisClock, keep_in_step
+from .clock import said as said_of_clock
 from .datadir import BadSecret, private_dir
 from .embedded_redis import DataDirInUse, EmbeddedRedis, NoRedis, RedisExited
 from .embedded_redis import keep as keep_embedded
 from .service import Service
-from .settings import Settings, shown_url
+from .settings import Clock, Settings, ShiftedClock, shown_url
+from .store import RedisClient
 from .store.connect import open_redis
 from .store.failures import redis_error, wrong_password
 from .store.ready import RedisNotReady, check_durability, wait_until_loaded
@@ -118,11 +122,13 @@ async def run(settings: Settings, started: asyncio.Event | None = None) -> None:
     redis = open_redis(url, settings.redis_cluster)
     service: Service | None = None
     keeper: asyncio.Task[None] | None = None
+    in_step: asyncio.Task[None] | None = None
     gave_up: list[str] = []  # why the embedded Redis could not be kept running
     try:
         what = "embedded" if embedded else "cluster" if settings.redis_cluster else "external"
         await wait_until_loaded(redis, settings.redis_load_timeout, what)
         await check_durability(redis, what)
+        settings, in_step, ahead_ms = await on_redis_time(settings, redis)
         service = Service(settings, redis)
         rooms = await service.start()
         web = WebServer(settings, service)
@@ -141,6 +147,8 @@ async def run(settings: Settings, started: asyncio.Event | None = None) -> None:
         compiled = native.status()
         if compiled["mode"] != "compiled":
             log.warning("the move path runs from source: %s", compiled["why"])
+        if ahead_ms is not None:  # (said once the start can no longer fail)
+            said_of_clock(ahead_ms)
         listening = listen_url(settings.host, web.port)
         log.info(
             "listening",
@@ -163,6 +171,8 @@ async def run(settings: Settings, started: asyncio.Event | None = None) -> None:
     finally:
         if keeper is not None:
             keeper.cancel()
+        if in_step is not None:
+            in_step.cancel()
         if service is not None:  # also when starting failed: its tasks must end
             await service.shutdown()
         await redis.aclose()
@@ -171,6 +181,20 @@ async def run(settings: Settings, started: asyncio.Event | None = None) -> None:
     log.info("stopped")
     if gave_up:  # (exit 1: a supervisor, systemd's Restart=on-failure, starts it afresh)
         raise NoRedis(gave_up[0])
+
+
+async def on_redis_time(
+    settings: Settings, redis: RedisClient
+) -> tuple[Settings, asyncio.Task[None] | None, float | None]:
+    """The settings with the server clock Redis's (``server/app/clock.py``; the
+    ``clock_offset`` setting kept), the task keeping it in step, and how far this
+    machine's clock is ahead of Redis's (ms); a clock of a test's own is kept as it is."""
+    if type(settings.clock) not in (Clock, ShiftedClock):
+        return settings, None, None
+    clock = RedisClock(getattr(settings.clock, "shift_ms", 0))
+    ahead_ms = await clock.read(redis)
+    in_step = asyncio.create_task(keep_in_step(clock, redis))
+    return replace(settings, clock=clock), in_step, ahead_ms
 
 
 def main(argv: list[str] | None = None) -> int:

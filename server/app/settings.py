@@ -18,9 +18,15 @@ from urllib.parse import parse_qs, urlsplit
 
 
 class Clock:
-    """Server time in milliseconds since the Unix epoch. Tests pass their own clock."""
+    """Server time in milliseconds since the Unix epoch. Tests pass their own clock; a
+    running server keeps Redis's (``server/app/clock.py``)."""
 
     def now_ms(self) -> int:
+        return time.time_ns() // 1_000_000
+
+    def redis_ms(self) -> int:
+        """Redis's own time as best known, never moved by ``clock_offset`` (what its
+        streams' ids count): here this machine's clock."""
         return time.time_ns() // 1_000_000
 
 

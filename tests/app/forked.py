@@ -60,9 +60,12 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def enabled(env: dict[str, str]) -> bool:
-    """Whether a process with ``env`` may be forked from this worker's zygote."""
-    return os.environ.get("PATIENCE_FORK", "1") != "0" and env.get(_NATIVE, "") == os.environ.get(
-        _NATIVE, ""
+    """Whether a process with ``env`` may be forked from this worker's zygote: not where
+    ``PATIENCE_FORK=0`` (the worker's or the process's own), nor with another compiled or
+    preloaded library than the zygote's (``LD_PRELOAD``: libfaketime is loaded as a process
+    starts)."""
+    return env.get("PATIENCE_FORK", os.environ.get("PATIENCE_FORK", "1")) != "0" and all(
+        env.get(name, "") == os.environ.get(name, "") for name in (_NATIVE, "LD_PRELOAD")
     )
 
 

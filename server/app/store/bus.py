@@ -70,18 +70,22 @@ class Bus:
         handler: Handler,
         on_back: Callable[[], Coroutine[Any, Any, None]] | None = None,
         retry: float = RETRY,
+        redis_ms: Callable[[], int] | None = None,
     ) -> None:
         self.redis = redis
         self.retry = retry
+        #: Redis's time now (ms: the time base of its stream ids; the server clock's
+        #: ``redis_ms``, this machine's clock where none is given)
+        self.redis_ms = redis_ms or (lambda: time.time_ns() // 1_000_000)
         self.proc = proc
         self.handler = handler
         #: called (in a task of its own) when the bus hears again after it could not
         self.on_back = on_back
         #: whether the subscribing connection is down (set by the reader), and since
-        #: when (wall-clock ms, the time base of Redis's stream ids)
+        #: when (Redis's ms, the time base of its stream ids)
         self.deaf = False
         self.deaf_since_ms = 0
-        #: when the reader last read its connection without a failure (wall-clock ms):
+        #: when the reader last read its connection without a failure (Redis's ms):
         #: a process stalled with its connection cut finds out only when it runs again,
         #: and what was published meanwhile goes back to before the stall
         self.heard_ms = 0
@@ -318,7 +322,7 @@ class Bus:
         timed out proves nothing of the connection, which may have died during it: the
         bus is taken to have heard until the stall, until a pass right after this one
         reads without failing too."""
-        now = int(time.time() * 1000)
+        now = self.redis_ms()
         if now - self._last_pass_ms <= STALL_MS:
             self.heard_ms = now
         self._last_pass_ms = now
@@ -329,7 +333,7 @@ class Bus:
         pubsub, self._pubsub = self._pubsub, None
         if not self.deaf:
             self.deaf = True
-            now = int(time.time() * 1000)
+            now = self.redis_ms()
             self.deaf_since_ms = min(now, self.heard_ms) if self.heard_ms else now
             self.lost += 1
         if pubsub is not None:

@@ -157,3 +157,15 @@ async def check_durability(redis: Any, what: str) -> dict[str, str] | None:
             extra={"redis": what, **found},
         )
     return found
+
+
+async def redis_time(redis: Redis | RedisCluster) -> tuple[int, int]:
+    """Redis's ``TIME`` (seconds, microseconds), the server clock's source
+    (``server/app/clock.py``): on a Redis Cluster, its first node's (one clock for every
+    process: the nodes' own may disagree)."""
+    if isinstance(redis, RedisCluster):
+        node = redis.get_default_node()
+        seconds, micros = await redis.execute_command("TIME", target_nodes=node)
+    else:
+        seconds, micros = await redis.time()
+    return int(seconds), int(micros)
