@@ -207,7 +207,12 @@ async def test_replays_are_private_until_the_reset_then_verify(
     # moves timed backwards
     backwards = dict(public, moves=[public["moves"][0], [public["start_ms"] - 1, "!resign"]])
     bad.write_text(json.dumps(backwards))
-    assert "timed before" in verify(bad).stdout
+    assert "move 2 (!resign) is timed before the move before it" in verify(bad).stdout
+    # the first move timed before the start: said so ("before the one before it" named none)
+    early = dict(public, moves=[[public["start_ms"] - 1, public["moves"][0][1]]])
+    bad.write_text(json.dumps(early))
+    said = verify(bad).stdout
+    assert "move 1 (" in said and "is timed before the game's start" in said, said
 
 
 def verify(path: Path) -> subprocess.CompletedProcess[str]:

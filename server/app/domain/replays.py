@@ -184,7 +184,8 @@ def verify(replay: dict[str, Any]) -> dict[str, Any]:
     finished_at = start
     for n, (at, what) in enumerate(moves, start=1):
         if at < last:
-            raise Tampered(f"move {n} ({what}) is timed before the one before it")
+            before = "the game's start" if n == 1 else "the move before it"
+            raise Tampered(f"move {n} ({what}) is timed before {before}")
         last = at
         if status != "playing" and not (status == LOST and what == UNDO and loss_undone):
             raise Tampered(f"move {n} ({what}) comes after the game ended ({status})")
