@@ -108,6 +108,10 @@ def test_a_replay_takes_the_focus_and_says_each_step_in_card_words(
         steps = int(page.get_attribute(".replay input[type=range]", "max") or "0")
         assert steps >= 1
         slider = page.locator(".replay input[type=range]")
+        # (said once the replay's first step is drawn: read at once, it failed on a loaded
+        # machine, None)
+        until(page, "() => document.querySelector('.replay input[type=range]')"
+              ".hasAttribute('aria-valuetext')")  # fmt: skip
         assert slider.get_attribute("aria-valuetext") == f"step 0 of {steps}: the deal"
         # a step on: said in the words the game said it in, and the slider says it too
         page.keyboard.press("ArrowRight")
