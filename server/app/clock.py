@@ -64,7 +64,7 @@ class RedisClock(Clock):
         base = self.base_ms
         if base is None:
             now = time.time_ns() // 1_000_000
-        else:  # (on every move's path: kept to one call)
+        else:
             now = time.monotonic_ns() // 1_000_000 + base
         if now < self.told_ms:
             return self.told_ms
@@ -72,7 +72,17 @@ class RedisClock(Clock):
         return now
 
     def now_ms(self) -> int:
-        return self.redis_ms() + self.shift_ms
+        # (redis_ms's lines again, not a call of it: every move asks the clock)
+        base = self.base_ms
+        if base is None:
+            now = time.time_ns() // 1_000_000
+        else:
+            now = time.monotonic_ns() // 1_000_000 + base
+        if now < self.told_ms:
+            now = self.told_ms
+        else:
+            self.told_ms = now
+        return now + self.shift_ms
 
     async def read(self, redis: Any) -> float:
         """Read Redis's time; returns how far this machine's clock is ahead of it (ms)."""
