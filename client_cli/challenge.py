@@ -400,15 +400,19 @@ def news_notice(
 
 
 def new_results(count: int, server: str = "") -> str:
-    """What signing in says of results on the player's challenges not yet seen.
+    """What signing in says of results on the player's challenges not yet seen, its
+    command one piece to copy (:func:`~.lines.kept`: at 80 columns it was broken after
+    ``--server``, and its first line pasted went to the default server).
 
-    >>> new_results(1)
+    >>> from client_cli.lines import between_words
+    >>> print(between_words(new_results(3, "ws://127.0.0.1:9411"), 80))
+    3 new results on your challenges:
+    patience-race challenges --server ws://127.0.0.1:9411
+    >>> between_words(new_results(1), 80)
     '1 new result on your challenges: patience-race challenges'
-    >>> new_results(3).split(":")[0]
-    '3 new results on your challenges'
     """
     word = "result" if count == 1 else "results"
-    return f"{count} new {word} on your challenges: {command(server, 'challenges')}"
+    return f"{count} new {word} on your challenges: {kept(command(server, 'challenges'))}"
 
 
 def listing(challenges: Sequence[Any], ascii: bool = False) -> HeadersWhole:

@@ -7,6 +7,10 @@ still in play (``welcome.resume.challenge``), or says why it cannot be raced (th
 player's own, raced already, not open yet), or asks and takes it (``challenge_take``):
 the screen then counts down to its start. ``--replay`` races a replay's challenge at once
 (``challenge_take`` with ``replay``: the same challenge as its player's link).
+
+``challenge ID`` looks signed in beside the player's own connection (``hello``'s
+``side``), and signs in in its place only to race (:func:`only_shown`; docs/protocol.md,
+the session, rule 6).
 """
 
 from __future__ import annotations
@@ -59,6 +63,38 @@ def show(client: Client, reply: Mapping[str, Any]) -> dict[str, Any]:
     return shown
 
 
+def only_shown(reply: Mapping[str, Any], me: str | None) -> bool:
+    """Whether ``challenge ID`` only shows the challenge of a ``challenge_show`` reply,
+    racing nothing: the player's own, one they raced to its end (their row in its
+    table), one not open to them yet. Those are looked at beside the player's own
+    connection, a game of theirs in another terminal going on (the look at one's own
+    challenge signed it out: "This terminal has stopped").
+
+    >>> ghost = {"player": "ann", "ghost": True}
+    >>> only_shown({"challenge": {"player": "Ann"}, "table": [ghost]}, "ann")
+    True
+    >>> raced = {"challenge": {"player": "ann"}, "taken": "e25f", "table": [ghost]}
+    >>> only_shown({**raced, "table": [ghost, {"player": "bob"}]}, "bob"), only_shown(raced, "bob")
+    (True, False)
+    >>> only_shown({"challenge": {"player": "ann"}, "closed": {"reason": "daily"}}, "bob")
+    True
+    """
+    shown = reply.get("challenge")
+    shown = shown if isinstance(shown, Mapping) else {}
+    me = (me or "").lower()
+    if clean(shown.get("player", ""), 20).lower() == me:
+        return True
+    if reply.get("taken"):  # (still being played: no row of its own yet)
+        table = reply.get("table")
+        return any(
+            isinstance(row, Mapping)
+            and not row.get("ghost")
+            and clean(row.get("player", ""), 20).lower() == me
+            for row in (table if isinstance(table, list) else [])
+        )
+    return bool(reply.get("closed"))
+
+
 #: a question at the plain prompt (:func:`client_cli.session.ask`)
 Ask = Callable[[str], Awaitable[str]]
 
@@ -94,6 +130,12 @@ async def begin(plan: Plan, client: Client, welcome: Mapping[str, Any], ask: Ask
         cid = challenge_id(plan.code or "")
     reply = await conn.request("challenge_show", challenge=cid)
     shown = show(client, reply)
+    if conn.side and not only_shown(reply, model.me):
+        # to race it, or to take one's game of it up: signed in in the place of the
+        # player's own connection from here (the look was beside it)
+        welcome = await conn.sign_in()
+        resume = welcome.get("resume")
+        resume = resume if isinstance(resume, Mapping) else {}
     playing = resume.get("challenge")
     if isinstance(playing, Mapping) and playing.get("challenge") == shown.get("id"):
         model.take_challenge({**playing, "challenge": shown}, now_ms())

@@ -229,16 +229,29 @@ class Connection:
         self._ws = ws
         self._reader = asyncio.get_running_loop().create_task(self._read(ws))
         try:
-            fields: dict[str, Any] = {"protocol": PROTOCOL, "client": CLIENT}
-            fields["device"] = device_label()
-            if self.token:
-                fields["token"] = self.token
-                if self.side:
-                    fields["side"] = True
-            welcome = await self.request("hello", **fields)
+            welcome = await self.request("hello", **self._hello())
         except BaseException:
             await self._drop(ws)
             raise
+        self.welcome = welcome
+        return welcome
+
+    def _hello(self) -> dict[str, Any]:
+        fields: dict[str, Any] = {"protocol": PROTOCOL, "client": CLIENT}
+        fields["device"] = device_label()
+        if self.token:
+            fields["token"] = self.token
+            if self.side:
+                fields["side"] = True
+        return fields
+
+    async def sign_in(self) -> Event:
+        """A connection signed in beside the player's own made theirs (``hello`` again
+        with the token, no ``side``: docs/protocol.md, the session, rule 6), for a
+        command that looked first and now plays (``challenge ID`` about to race); the
+        new ``welcome``, with its ``resume``. Once back after a drop, it is theirs too."""
+        self.side = False
+        welcome = await self.request("hello", **self._hello())
         self.welcome = welcome
         return welcome
 

@@ -54,6 +54,14 @@ class Plan:
     def needs_player(self) -> bool:
         return self.kind != "race-watch"
 
+    @property
+    def looks_first(self) -> bool:
+        """Whether the command signs in beside the player's own connection until it is
+        to play (docs/protocol.md, the session, rule 6): ``challenge ID`` shows the
+        challenge first, and signed in in its place it signed a game in another terminal
+        out for one it only shows (the player's own, one raced already)."""
+        return self.kind == "challenge" and self.replay is None
+
 
 async def ask(question: str, words: list[str] | None = None) -> str:
     """A question at the plain prompt, before the full screen (Ctrl-D or Ctrl-C: raises
@@ -114,9 +122,17 @@ async def register(conn: Connection, console: Console, store: TokenStore) -> str
 
 
 async def connect(
-    server: str, store: TokenStore, console: Console, client: Client, *, need_player: bool
+    server: str,
+    store: TokenStore,
+    console: Console,
+    client: Client,
+    *,
+    need_player: bool,
+    side: bool = False,
 ) -> dict[str, Any] | None:
-    """Connect and sign in (registering if needed): the welcome, or None."""
+    """Connect and sign in (registering if needed): the welcome, or None. ``side``: with
+    a saved token, beside the player's own connection (:meth:`Connection.sign_in` makes
+    it theirs when it is to play)."""
     # a watcher needs no name, and must not sign the player's racing client out
     account = store.get(server) if need_player else None
     conn = Connection(
@@ -125,6 +141,7 @@ async def connect(
         on_event=client.on_event,
         on_link=client.on_link,
         on_welcome=client.on_welcome,
+        side=side,
     )
     client.conn = conn
     try:
@@ -156,6 +173,7 @@ async def connect(
         name = await register(conn, console, store)
         if name is None:
             return None
+        conn.side = False  # (registered on it: the player's own connection)
         client.model.me = name
         welcome = {**welcome, "resume": {}}
     return welcome
@@ -464,7 +482,9 @@ async def run(plan: Plan, server: str, store: TokenStore, *, ascii: bool = False
     client = Client(model, console)
     client.ghosts = plan.ghosts
     try:
-        welcome = await connect(server, store, console, client, need_player=plan.needs_player)
+        welcome = await connect(
+            server, store, console, client, need_player=plan.needs_player, side=plan.looks_first
+        )
     except Left:  # no name chosen
         await client.close()
         return 0
@@ -473,7 +493,7 @@ async def run(plan: Plan, server: str, store: TokenStore, *, ascii: bool = False
         return 1
     news = welcome.get("challenges_new")
     if isinstance(news, int) and not isinstance(news, bool) and news > 0:
-        console.print(Text(new_results(news, model.server), style="bold"))
+        print_whole(console, new_results(news, model.server), style="bold")
     try:
         started = await start(plan, client, welcome)
     except Left:

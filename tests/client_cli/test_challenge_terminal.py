@@ -111,7 +111,8 @@ def test_a_challenge_made_raced_and_told(
 
     # ann, at her next start, hears of the result she has not looked at
     back = start(terminals, server_process, ann_config, "play")
-    back.wait_for(r"1 new result on your challenges: patience-race challenges --server\s+ws://")
+    # (its command whole on a line of its own: it was broken after --server)
+    back.wait_for(r"1 new result on your challenges:\npatience-race challenges --server ws://")
     back.wait_for(r"which game\?")
     back.type("q")
     assert back.exit_code() == 0
