@@ -26,7 +26,7 @@ from rich.table import Table
 from rich.text import Text
 
 from .difficulty import difficulty_of, difficulty_words
-from .lines import Glyphs, HeadersWhole, clock, fits_with, kept, race_time
+from .lines import Glyphs, HeadersWhole, clock, kept, race_time
 from .par import par_words
 from .sanitize import clean
 
@@ -94,6 +94,38 @@ def board_id(board: str | None, day: str | None) -> str | None:
 def next_reset(server_ms: int) -> int:
     """Server ms of the next 00:00 UTC."""
     return (server_ms // DAY_MS + 1) * DAY_MS
+
+
+#: a countdown is drawn again this long after its second has passed: its words have
+#: changed by then
+PAST_S = 0.05
+
+
+def reset_left(page: Mapping[str, Any], server_ms: int | None) -> int | None:
+    """The ms to the reset that the view of ``page`` counts down at ``server_ms`` (today's
+    daily board: its replays are public after it); None where it shows none."""
+    entries = page.get("entries")
+    board = clean(page.get("board", ""), 64)
+    if page.get("kind") != "daily" or not isinstance(entries, list) or not entries:
+        return None
+    if server_ms is None or board.rsplit("/", 1)[-1] != day_of(server_ms):
+        return None
+    return next_reset(server_ms) - server_ms
+
+
+def next_words_s(page: Mapping[str, Any], server_ms: int | None) -> float | None:
+    """Seconds until the view of ``page`` reads otherwise by the clock alone, its
+    countdown to the reset passing a second (``--watch`` draws it again then: it stood
+    at its first value until the board changed, hours off on a quiet one); None: never.
+
+    >>> page = {"kind": "daily", "board": "daily/gate/2026-11-22", "entries": [{}]}
+    >>> next_words_s(page, 1795309164600), next_words_s(page, None)
+    (0.45, None)
+    >>> next_words_s({**page, "board": "daily/gate/2026-11-21"}, 1795309164600) is None
+    True
+    """
+    left = reset_left(page, server_ms)
+    return None if left is None else (left % 1000) / 1000 + PAST_S
 
 
 def describe(entry: Mapping[str, Any] | None, kind: str, unit: str = "cards") -> str:
@@ -293,10 +325,11 @@ class BoardTable:
 
 
 def names_whole(table: Table, width: int) -> bool:
-    """Whether ``table`` fits in ``width`` with its names (its second column) whole."""
-    cells = [str(c) for c in table.columns[1].cells] or [""]
-    longest = max(len(line) for cell in cells for line in cell.splitlines() or [""])
-    return fits_with(table, width, 1, longest)
+    """Whether ``table`` is drawn in ``width`` with its names (its second column) whole,
+    as :class:`~.lines.HeadersWhole` draws it: its columns two cells apart where that is
+    enough (it measured them three apart, and a board of names of two and three letters
+    lost its replay ids at 60 columns, though it fit in 58)."""
+    return HeadersWhole(table, first=(1,)).whole(1, width)
 
 
 def board_view(
@@ -391,10 +424,9 @@ def board_view(
         watch = kept(command(server, f"replay {replay}"))
         parts.append(Text(f"{said[0].upper()}{said[1:]}: the book line, {watch}"))
     if kind in ("daily", "best") and isinstance(entries, list) and entries:
-        day = board.rsplit("/", 1)[-1] if kind == "daily" else None
-        if server_ms is not None and day == day_of(server_ms):
-            left = clock(next_reset(server_ms) - server_ms)
-            note = f"Today's replays are public after the reset (00:00 UTC, in {left})."
+        left = reset_left(page, server_ms)
+        if left is not None:
+            note = f"Today's replays are public after the reset (00:00 UTC, in {clock(left)})."
             parts.append(Text(note, style="dim"))
         elif kind == "best":  # (today's results among them: their replays wait)
             watch = kept(command(server, "replay ID"))

@@ -21,6 +21,7 @@ from collections.abc import Callable
 from rich.console import RenderableType
 from rich.text import Text
 
+from .lines import rows
 from .printing import _render
 
 
@@ -43,14 +44,25 @@ def fitted(
     list that fit (``size``: the list's lines in full), at worst its first and last lines
     around as many of the rest as fit."""
     lines = _lines(_render(make(None), ascii, width))
-    if height is None or len(lines) <= height:
+    if height is None or _rows(lines, width) <= height:
         return Text("\n").join(lines)
-    keep = max(0, size - (len(lines) - height))
+    keep = max(0, size - (_rows(lines, width) - height))
     while True:
         lines = _lines(_render(make(keep), ascii, width))
-        if len(lines) <= height or keep == 0:
+        if _rows(lines, width) <= height or keep == 0:
             break
         keep -= 1
-    if len(lines) > height:  # (the list gone, and still too tall: the middle gives)
-        lines = lines[: max(1, height - 1)] + lines[-1:]
+    if _rows(lines, width) > height:  # (the list gone, and still too tall: the middle gives)
+        top = lines[:1]
+        for line in lines[1:-1]:
+            if _rows([*top, line, lines[-1]], width) > height:
+                break
+            top.append(line)
+        lines = top + lines[-1:]
     return Text("\n").join(lines[: max(height, 1)] if height < 2 else lines)
+
+
+def _rows(lines: list[Text], width: int) -> int:
+    """The terminal's rows ``lines`` take: a piece to copy wider than the terminal is
+    folded by it (:class:`~.pager.Redrawn`), and takes two."""
+    return sum(rows(line, width) for line in lines)

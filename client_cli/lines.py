@@ -212,40 +212,75 @@ class HeadersWhole:
         self.table = table
         self.first = first
 
-    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+    def _fitted(
+        self, console: Console, options: ConsoleOptions
+    ) -> tuple[list[int], bool, int] | None:
+        """The columns' widths to draw the table in ``options.max_width``, whether they
+        stand two cells apart, and the cells still over (rich cuts them evenly); None: it
+        fits as it is."""
         table = self.table
-        columns = table.columns
-        own = [column.width for column in columns]
+        room_for = options.max_width
         collapsed = table.collapse_padding
         wide = options.update_width(10_000)  # (the table as wide as it likes)
 
         def measure(cell: RenderableType) -> int:
             return Measurement.get(console, wide, cell).maximum
 
-        excess = measure(table) - options.max_width
+        excess = measure(table) - room_for
         if excess <= 0:
-            yield table
-            return
+            return None
         widths: list[int] = []
         floors: list[int] = []
-        for column in columns:
+        for column in table.columns:
             most = column.width or max(measure(cell) for cell in [column.header, *column.cells])
             widths.append(min(most, column.max_width or most))
             floors.append(min(max(measure(column.header), column.min_width or 0), widths[-1]))
+        names_give = sum(widths[n] - floors[n] for n in self.first)
+        closer = collapsed
+        if names_give < excess and not collapsed:
+            # the names alone cannot give enough: the columns two cells apart rather
+            # than three, before a time, a date or a place is cut
+            table.collapse_padding = closer = True
+            try:
+                excess = measure(table) - room_for
+            finally:
+                table.collapse_padding = collapsed
+        while excess > 0:
+            room = [width - floor for width, floor in zip(widths, floors, strict=True)]
+            giving = [n for n in self.first if room[n] > 0] or range(len(room))
+            gives = max(giving, key=lambda n: room[n])
+            if room[gives] <= 0:
+                break  # (every column down to its header: rich cuts them evenly)
+            widths[gives] -= 1
+            excess -= 1
+        return widths, closer, max(excess, 0)
+
+    def whole(self, column: int, width: int) -> bool:
+        """Whether every cell of ``column`` is drawn whole in ``width``: a column giving
+        first may keep all it holds where the others stand closer (a table of names no
+        wider than their header, too wide by three cells: two apart, it fits)."""
+        console = fixed_console(10_000)
+        wide = console.options
+        fitted = self._fitted(console, wide.update_width(width))
+        if fitted is None:
+            return True
+        widths, _, over = fitted
+        cells = self.table.columns[column].cells
+        longest = max((Measurement.get(console, wide, c).maximum for c in cells), default=0)
+        return over == 0 and widths[column] >= longest
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        table = self.table
+        fitted = self._fitted(console, options)
+        if fitted is None:
+            yield table
+            return
+        widths, closer, _ = fitted
+        columns = table.columns
+        own = [column.width for column in columns]
+        collapsed = table.collapse_padding
         try:
-            names_give = sum(widths[n] - floors[n] for n in self.first)
-            if names_give < excess and not collapsed:
-                # the names alone cannot give enough: the columns two cells apart rather
-                # than three, before a time, a date or a place is cut
-                table.collapse_padding = True
-                excess = measure(table) - options.max_width
-            for _ in range(excess):
-                room = [width - floor for width, floor in zip(widths, floors, strict=True)]
-                giving = [n for n in self.first if room[n] > 0] or range(len(room))
-                gives = max(giving, key=lambda n: room[n])
-                if room[gives] <= 0:
-                    break  # (every column down to its header: rich cuts them evenly)
-                widths[gives] -= 1
+            table.collapse_padding = closer
             for column, width in zip(columns, widths, strict=True):
                 column.width = width
             yield table  # (drawn before this goes on: the table is the caller's again)
@@ -292,6 +327,16 @@ def lines_of(renderable: RenderableType, width: int) -> list[Text]:
     while out and not out[-1].plain:
         out.pop()
     return out
+
+
+def rows(line: Text, width: int) -> int:
+    """The terminal's rows ``line`` takes at ``width``: one wider is folded by the
+    terminal (a piece to copy, :func:`kept`, in a view redrawn in place).
+
+    >>> rows(Text("x" * 61), 60), rows(Text("x" * 60), 60), rows(Text(""), 60)
+    (2, 1, 1)
+    """
+    return max(1, -(-line.cell_len // max(width, 1)))
 
 
 def side_by_side(left: Sequence[Text], left_width: int, right: Sequence[Text]) -> list[Text]:

@@ -18,8 +18,12 @@ import sys
 from collections.abc import Callable
 from typing import Any, TextIO
 
-from rich.console import Console, RenderableType
-from rich.live import Live
+from rich.console import Console
+from rich.control import Control
+from rich.segment import ControlType
+from rich.text import Text
+
+from .lines import rows as lines_rows
 
 #: the exit status of a shell that could not find or run the command
 NOT_RUN = (126, 127)
@@ -91,19 +95,26 @@ def _paged(text: str, command: str, out: TextIO) -> bool:
 
 class Redrawn:
     """A view shown and shown again as it changes (``--watch``): redrawn in place on a
-    terminal (rich's Live), else each version written whole after the one before, as it
-    comes (a pipe or a file keeps every version; Live wrote nothing there until it
-    stopped, and then only the last). ``make`` draws the view from what :meth:`update`
-    was last given (``first`` to begin with), at the console's width at that moment: on a
-    terminal it is drawn again when the terminal is resized (SIGWINCH), so that the view
-    is made for the new width without waiting for a change."""
+    terminal, else each version written whole after the one before, as it comes (a pipe
+    or a file keeps every version; rich's Live wrote nothing there until it stopped, and
+    then only the last). ``make`` draws the view from what :meth:`update` was last given
+    (``first`` to begin with), at the console's width at that moment: on a terminal it
+    is drawn again when the terminal is resized (SIGWINCH), so that the view is made for
+    the new width without waiting for a change.
 
-    def __init__(self, console: Console, make: Callable[[Any], RenderableType], first: Any) -> None:
+    In place, each line is written whole: one wider than the terminal (a command to copy,
+    ``... --server ws://...``) is folded by the terminal, as a printed one is, and the
+    rows it takes are counted, so that the next drawing goes over every one of them.
+    rich's Live cut every line at the width: the command copied named another server."""
+
+    def __init__(self, console: Console, make: Callable[[Any], Text], first: Any) -> None:
         self.console = console
         self.make = make
         self.data = first
-        self.live: Live | None = None
         self.loop: asyncio.AbstractEventLoop | None = None
+        #: the rows the last drawing took on the terminal; None: not drawn in place
+        self.rows: int | None = None
+        self.view = Text()
 
     def __enter__(self) -> Redrawn:
         if not self.console.is_terminal:
@@ -115,27 +126,55 @@ class Redrawn:
             loop = asyncio.get_running_loop()
             loop.add_signal_handler(signal.SIGWINCH, self._resized)
             self.loop = loop
-        self.live = Live(self.make(self.data), console=self.console, auto_refresh=False)
-        self.live.__enter__()
+        self.rows = 0
+        self.console.show_cursor(False)
+        self._draw(self.make(self.data))
         return self
 
     def __exit__(self, *exc: object) -> None:
         if self.loop is not None:
             self.loop.remove_signal_handler(signal.SIGWINCH)
             self.loop = None
-        if self.live is not None:
-            self.live.__exit__(None, None, None)
+        if self.rows is not None:
+            self._draw(self.view, whole=True)  # (as Live left it: all of it, to scroll back)
+            self.console.line()
+            self.console.show_cursor(True)
+            self.rows = None
 
     def _resized(self) -> None:
-        if self.live is not None:
-            self.live.update(self.make(self.data), refresh=True)
+        if self.rows is not None:
+            self._draw(self.make(self.data))
+
+    def _draw(self, view: Text, whole: bool = False) -> None:
+        """``view`` over the last drawing, each line whole (the terminal folds one wider
+        than it); taller than the terminal, its top and a line ``...`` (``whole``: all of
+        it)."""
+        console = self.console
+        width, height = console.size
+        self.view = view
+        lines = list(view.split("\n", allow_blank=True))
+        while lines and not lines[-1].plain:
+            lines.pop()
+        rows = [lines_rows(line, width) for line in lines]
+        if not whole and sum(rows) > height:
+            room, kept = max(height - 1, 0), 0
+            while kept < len(lines) and sum(rows[: kept + 1]) <= room:
+                kept += 1
+            lines = [*lines[:kept], Text("...")]
+            rows = [*rows[:kept], 1]
+        if self.rows:  # (back to the first row drawn, each row cleared: as Live went back)
+            up = ((ControlType.CURSOR_UP, 1), (ControlType.ERASE_IN_LINE, 2))
+            back = (ControlType.CARRIAGE_RETURN, (ControlType.ERASE_IN_LINE, 2))
+            console.control(Control(*back, *up * (self.rows - 1)))
+        console.print(Text("\n").join(lines), soft_wrap=True, end="")
+        self.rows = sum(rows)
 
     def update(self, data: Any) -> None:
         """Show the view of ``data``."""
         self.data = data
         view = self.make(data)
-        if self.live is not None:
-            self.live.update(view, refresh=True)
+        if self.rows is not None:
+            self._draw(view)
             return
         self.console.print(view)
         self.console.print()

@@ -132,10 +132,13 @@ def _print(console: Console, renderable: Any, ascii: bool) -> None:
 
 
 def _render(renderable: Any, ascii: bool, width: int) -> Text:
-    """A renderable as ANSI text (through ASCII when asked), for a live display."""
+    """A renderable as ANSI text (through ASCII when asked), for a live display: a piece
+    to copy wider than ``width`` kept whole on its line (it was cut at the width, a
+    command's ``--server ws://127.0.0.`` and the rest gone), for the display to let the
+    terminal fold it (:class:`~.pager.Redrawn`)."""
     buffer = io.StringIO()
     Console(file=buffer, width=width, force_terminal=True, highlight=False, emoji=False).print(
-        _whole(renderable, width)
+        _whole(renderable, width), crop=False
     )
     text = buffer.getvalue()
     return Text.from_ansi(asciify(text) if ascii else text)

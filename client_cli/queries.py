@@ -20,6 +20,7 @@ import argparse
 import asyncio
 import sys
 import time
+from collections.abc import Callable
 from typing import Any
 
 from rich import box
@@ -28,7 +29,7 @@ from rich.table import Table
 from rich.text import Text
 
 from . import challenge, pager, rules
-from .boards import board_id, board_view, overview, pick_day
+from .boards import board_id, board_view, next_words_s, overview, pick_day
 from .challenge import challenge_id, command, made_text, not_yet_lines
 from .config import TokenStore, config_dir
 from .connection import Connection, ConnectionLost, LinkError, ServerError, local_ms
@@ -236,15 +237,18 @@ def cmd_top(args: argparse.Namespace) -> int:
                 page = await conn.request("top", board=board, **fields)
             fields["board"] = board
 
+            def server_now() -> int | None:  # (the server's clock, by ours since the hello)
+                if server_ms is None:
+                    return None
+                return server_ms + int((time.monotonic() - opened) * 1000)
+
             def view(page: dict[str, Any]) -> Any:
                 return board_view(
                     page,
                     me=me,
                     around=args.around_me,
                     friends=args.friends,
-                    server_ms=server_ms + int((time.monotonic() - opened) * 1000)
-                    if server_ms is not None
-                    else None,
+                    server_ms=server_now(),
                     ascii=args.ascii,
                     picked=args.board is None,
                     server=args.server,
@@ -253,7 +257,7 @@ def cmd_top(args: argparse.Namespace) -> int:
             if not args.watch:
                 _print(console, view(page), args.ascii)
                 return 0
-            return await watch_board(conn, page, fields, view)
+            return await watch_board(conn, page, fields, view, server_now)
         finally:
             await conn.close()
 
@@ -289,7 +293,11 @@ def cmd_top(args: argparse.Namespace) -> int:
         return 0
 
     async def watch_board(
-        conn: Connection, page: dict[str, Any], fields: dict[str, Any], view: Any
+        conn: Connection,
+        page: dict[str, Any],
+        fields: dict[str, Any],
+        view: Any,
+        server_now: Callable[[], int | None],
     ) -> int:
         changes: asyncio.Queue[str] = asyncio.Queue()
         board = clean(page.get("board", ""), 64)
@@ -308,7 +316,15 @@ def cmd_top(args: argparse.Namespace) -> int:
 
         with pager.Redrawn(console, shown, page) as live:
             while True:
-                what = await changes.get()
+                # the countdown to the reset drawn again as it reads otherwise, by our own
+                # clock: it stood still until the board changed (a pipe takes a version
+                # as the board changes, not each second)
+                wake = next_words_s(page, server_now()) if console.is_terminal else None
+                try:
+                    what = await asyncio.wait_for(changes.get(), wake)
+                except TimeoutError:
+                    live.update(page)
+                    continue
                 try:
                     if what == "again":  # reconnected: watching is not brought back
                         await conn.request("board_watch", board=board)

@@ -137,7 +137,9 @@ def short_name(name: str, room: int) -> str:
 
 def game_line(model: Model, width: int, now: int = 0) -> Text:
     """Cards home, moves, the game's own fields, how it ended; for a daily challenge, the
-    streak and the time to the next day's deal."""
+    streak and the time to the next day's deal: whole, or in fewer words (``deal in
+    13:02:11``) where that fits, else left out (a game over, the result under it gives
+    it), never cut (at 60 columns it read ``next deal in…``, the time gone)."""
     g = Glyphs(model.ascii)
     game = model.game
     assert game is not None
@@ -165,10 +167,15 @@ def game_line(model: Model, width: int, now: int = 0) -> Text:
     if model.daily_kind is not None and daily is not None:
         line.append(f"{g.sep}streak {as_int(daily['streak']['game']['current'])}")
         reset = as_int(daily.get("reset_at"))
+        forms: list[str] = []
         if reset and day_over(model, now):  # (it stood at "next deal in 0:00")
-            line.append(f"{g.sep}next deal out")
+            forms = ["next deal out"]
         elif reset:
-            line.append(f"{g.sep}next deal in {clock(reset - model.server_now(now))}")
+            left = clock(reset - model.server_now(now))
+            forms = [f"next deal in {left}", f"deal in {left}"]
+        fits = [words for words in forms if line.cell_len + len(g.sep + words) <= width]
+        if fits:
+            line.append(g.sep + fits[0])
     return fit(line, width)
 
 

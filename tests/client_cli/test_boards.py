@@ -4,14 +4,16 @@ means."""
 from __future__ import annotations
 
 import io
+import re
 from typing import Any
 
 import pytest
-from rich.console import Console, RenderableType
+from rich.console import Console, Group, RenderableType
+from rich.text import Text
 
 from client_cli.boards import board_id, board_view, day_of, overview, pick_day
 from client_cli.groups import group_board_view
-from client_cli.printing import _whole
+from client_cli.printing import _render, _whole
 
 from .conftest import check_golden
 from .views import GAME_LIST
@@ -323,3 +325,37 @@ def test_names_keep_their_room_before_the_replay_ids_at_60_columns() -> None:
     for e in longs:
         assert e["player"] in narrow, narrow
     assert narrow.count("2026-11-22") == 3 and "3:25.3" in narrow, narrow
+
+
+def test_short_names_keep_the_replay_ids_at_60_columns() -> None:
+    """Probe A2, fault 4: at 60 columns a board of names of two and three letters, the
+    player's own marked ``▸2``, left its replay ids out ("the replay ids show in a wider
+    terminal"), no name cut: the check measured the table with its columns three cells
+    apart, which it is drawn two apart where it is too wide for that (it was 58 wide)."""
+    shorts = [
+        timed("fa", 1, True, 69_800, 98, 52),
+        timed("ret", 2, False, 0, 5, 1),
+        timed("fb", 3, False, 0, 0, 0),
+    ]
+    daily = page("daily", "daily/gate/2026-11-22", "The Gate: daily challenge, 2026-11-22", shorts)
+    for me in ("ret", None):
+        narrow = text(board_view(daily, me=me, server_ms=NOW), 60)
+        assert "wider terminal" not in narrow, narrow
+        for e in shorts:
+            assert re.search(rf"\b{e['player']}\s.*\s{e['replay']}$", narrow, re.M), narrow
+
+
+def test_a_watched_boards_book_line_is_whole_at_60_columns() -> None:
+    """Probe A2, fault 4: ``top GAME --watch`` at 60 columns cut the book line's command
+    at the screen's edge (``--server ws://127.0.0.`` and the rest gone; printed without
+    --watch it was whole). The watch's view holds it whole on a line of its own, wider
+    than the screen, for the terminal to fold as it does the printed one."""
+    url = "ws://127.0.0.1:9411"
+    book = {"par": 98, "shortest": False, "replay": "book20261121gate"}
+    past = page("daily", "daily/gate/2026-11-21", "The Gate", DAILY[:1], book=book)
+    hint = Text("watching: the board is redrawn as it changes · Ctrl-C stops", style="dim")
+    for width in (60, 80):
+        shown = _render(Group(board_view(past, server_ms=NOW, server=url), hint), False, width)
+        lines = [line.rstrip() for line in shown.plain.splitlines()]
+        assert f"patience-race replay book20261121gate --server {url}" in lines, lines
+        assert all(len(line) <= width or "patience-race" in line for line in lines), lines

@@ -5,6 +5,7 @@ ranked attempt was lost."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -15,7 +16,7 @@ from client_cli.difficulty import difficulty_of
 from client_cli.endings import daily_greeting, daily_question, end_note
 from client_cli.lines import plain
 from client_cli.model import Game, Lost, Model
-from client_cli.screen import render_screen
+from client_cli.screen import game_line, render_screen
 from server.engine import new_game
 
 from .conftest import check_golden
@@ -273,3 +274,23 @@ def test_a_lost_ranked_daily_says_why_it_was_lost() -> None:
         "out): rank 4.",
         "good",
     )
+
+
+@pytest.mark.parametrize("over", [False, True])
+def test_the_game_lines_countdown_is_never_cut_at_60_columns(over: bool) -> None:
+    """Probe A2, fault 5: at 60 columns a won Nestor daily's game line read ``... | WON |
+    streak 1 | next deal in.``, the time itself cut off (and a game still played lost
+    its seconds). The countdown shows whole, in fewer words where that fits, or not at
+    all (the result under a game over gives it), never cut."""
+    game = new_game("nestor", seed=2)
+    model = daily(game, ascii=True)
+    assert model.game is not None
+    model.game.view = {**model.game.view, "home": 52 if over else 24, "moves": 30}
+    if over:
+        model.game.status = "won"
+    line = game_line(model, 60, NOW).plain
+    assert len(line) <= 60, line
+    assert "streak 2" in line, line
+    if not over:  # (room for the time, in fewer words)
+        assert line.endswith(" 13:02:11"), line
+    assert re.search(r"(next )?deal in 13:02:11$", line) or "deal" not in line, line
