@@ -61,18 +61,10 @@ class RedisClock(Clock):
 
     def redis_ms(self) -> int:
         """Redis's time now, unshifted (what Redis's own stream ids count)."""
-        base = self.base_ms
-        if base is None:
-            now = time.time_ns() // 1_000_000
-        else:
-            now = time.monotonic_ns() // 1_000_000 + base
-        if now < self.told_ms:
-            return self.told_ms
-        self.told_ms = now
-        return now
+        return self.now_ms() - self.shift_ms
 
     def now_ms(self) -> int:
-        # (redis_ms's lines again, not a call of it: every move asks the clock)
+        # (every move asks it: one call)
         base = self.base_ms
         if base is None:
             now = time.time_ns() // 1_000_000
