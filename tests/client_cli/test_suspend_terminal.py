@@ -120,6 +120,15 @@ class Screen:
             self.shell.expect([pexpect.TIMEOUT, pexpect.EOF], timeout=0.2)
         return self.text
 
+    def wait_until_shown(self, expected: str, timeout: float = 30) -> None:
+        """Wait until the screen is ``expected`` again, whole: a redraw comes in pieces,
+        so its first line on the screen says nothing of its last."""
+        deadline = time.monotonic() + timeout
+        while self.text != expected:
+            if time.monotonic() > deadline:
+                assert self.text == expected  # (pytest shows the difference)
+            self.shell.expect([pexpect.TIMEOUT, pexpect.EOF], timeout=0.2)
+
 
 def test_ctrl_z_suspends_the_review_page_too(server_process: ServerProcess, tmp_path: Path) -> None:
     """On the review page (``review`` on a finished game), Ctrl-Z did nothing: the page
@@ -135,10 +144,11 @@ def test_ctrl_z_suspends_the_review_page_too(server_process: ServerProcess, tmp_
             shell.sendline(move)
         screen.wait_for("c challenge a friend")
         shell.sendline("review")
-        page = screen.wait_for("Where the game was lost", timeout=60)
+        # the page drawn whole: its first line, its last and the prompt under it
+        page = screen.wait_for(r"(?s)Where the game was lost.*q or Esc: the table\n>", timeout=60)
         suspended_and_back(shell, "Review")
         # drawn again as it was: the page at its top (fg's Enter went to the shell)
-        assert screen.wait_for("Where the game was lost") == page
+        screen.wait_until_shown(page)
         shell.send("q")  # (the page closed; the game's screen under it)
         screen.wait_for("c challenge a friend")
         shell.sendline("q")
