@@ -557,6 +557,35 @@ async def test_a_game_taken_by_another_process_refuses_the_old_copy(server: Runn
     assert len(await Games(server.redis).read_log(game["game"])) == 2
 
 
+async def test_a_request_naming_anothers_game_on_another_process_takes_nothing(
+    settings: Settings,
+) -> None:
+    """Another player naming one's game id from another process is refused, and takes
+    nothing: an outside tester found each of the playing requests there (``move``,
+    ``undo``, ``resign``, ``hint``, ``home``) took the game under a new fencing token
+    before it was refused, so the owner's next request was refused ``game_elsewhere``."""
+    async with running(settings) as one, running(settings) as two:
+        ann = await player(one.url, "ann")
+        bob = await player(two.url, "bob")
+        game = await ann.call("new_game", game="gate", seed=3)
+        gid = game["game"]
+        legal = (await ann.call("move", move=game["legal"][0]))["legal"]
+        for kind, fields in [
+            ("move", {"move": legal[0]}),
+            ("undo", {}),
+            ("resign", {}),
+            ("hint", {}),
+            ("home", {}),
+        ]:
+            refused = await bob.request(kind, game=gid, **fields)
+            assert refused["code"] == "no_such_game", (kind, refused)
+            # the owner plays on, refused nothing
+            reply = await ann.call("move", move=legal[0])
+            legal = reply["legal"]
+        assert one.service.fenced == 0 and two.service.fenced == 0
+        assert len(await Games(one.redis).read_log(gid)) == 6
+
+
 def test_a_server_that_cannot_listen_exits(redis_url: str, tmp_path: Path) -> None:
     """Starting fails after the service has started (its bus, its housekeeping): the
     process stops them and exits with an error instead of hanging."""

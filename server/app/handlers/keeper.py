@@ -34,12 +34,15 @@ class GameKeeper(Part):
         super().__init__(ctx)
         self.limits = Limiter(ctx.redis)
 
-    async def get_game(self, gid: str, fresh: bool = False) -> g.LiveGame | None:
+    async def get_game(
+        self, gid: str, fresh: bool = False, owner: str | None = None
+    ) -> g.LiveGame | None:
         """A game to play here: this process's copy, or (``fresh``, or none here) one
-        rebuilt from Redis under a new fencing token."""
+        rebuilt from Redis under a new fencing token; with ``owner``, only that player's
+        (another's is neither taken nor held: see ``Games.load``)."""
         live = None if fresh else self.games.get(gid)
         if live is None:
-            live = await self.stored.load(gid, ttl=self.settings.idle_ttl)
+            live = await self.stored.load(gid, ttl=self.settings.idle_ttl, owner=owner)
             if live is not None:
                 self.games[gid] = live
         return live
@@ -116,7 +119,7 @@ class GameKeeper(Part):
                 gid = await self.players.solo(pid)
                 if gid is not None:
                     self.solo_of[pid] = gid
-        live = await self.get_game(gid) if gid else None
+        live = await self.get_game(gid, owner=pid) if gid else None
         if live is None or live.owner != pid:
             raise refuse(ErrorCode.NO_SUCH_GAME, "no such game of yours: start one with new_game")
         return live

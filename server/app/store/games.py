@@ -160,7 +160,9 @@ class Games:
         """A game's move log: (server ms, entry) pairs."""
         return parse_log(await self.redis.lrange(log_key(gid), 0, -1))
 
-    async def load(self, gid: str, fence: bool = True, ttl: int = IDLE_TTL) -> LiveGame | None:
+    async def load(
+        self, gid: str, fence: bool = True, ttl: int = IDLE_TTL, owner: str | None = None
+    ) -> LiveGame | None:
         """Rebuild a game from its meta and move log; None if it has expired, or was played
         under another version of its game's rules than this engine's (its moves are not
         replayed under rules they were not played under: nothing converts a game in play from
@@ -168,7 +170,14 @@ class Games:
 
         With ``fence`` the game is taken to be played here: its fencing token moves on first
         (before the log is read), so any process that held it before can no longer append,
-        and every append that landed before is in the log read."""
+        and every append that landed before is in the log read. With ``owner`` too (a game
+        a request names), None unless it is that player's, asked before the token moves:
+        a request naming another's game takes nothing from the process playing it (an
+        owner never changes, so the answer holds when the token moves a round trip later)."""
+        if fence and owner is not None:
+            found = await self.redis.hget(game_key(gid), "owner")
+            if found is None or found.decode() != owner:
+                return None
         async with self.redis.pipeline(transaction=False) as pipe:
             if fence:
                 pipe.incr(fence_key(gid))
