@@ -176,7 +176,7 @@ class Games:
         owner never changes, so the answer holds when the token moves a round trip later)."""
         if fence and owner is not None:
             found = await self.redis.hget(game_key(gid), "owner")
-            if found is None or found.decode() != owner:
+            if found is None or text(found) != owner:
                 return None
         async with self.redis.pipeline(transaction=False) as pipe:
             if fence:
