@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from server.app.domain import room as rm
 from server.app.domain.room import FINISHED, RACING, RoomConflict
 from server.app.held import HeldRoom
 from server.app.settings import Settings
@@ -63,3 +64,39 @@ async def test_a_race_ended_elsewhere_while_this_process_ends_it_is_ended_once(
         assert here.version == started + 1 and here.state == FINISHED
         await cid.call("ping")
         assert sum(e.get("type") == "results" for e in cid.events) == 1
+
+
+async def test_a_lobby_joined_elsewhere_while_its_last_member_leaves_is_not_closed(
+    settings: Settings,
+) -> None:
+    """The close of a room is its step's write too. An outside probe (three processes,
+    the last member leaving as five others joined) saw a join answered ``room`` while the
+    leaver's process deleted the room whatever its version: the joiner was left in a
+    room that was gone, told nothing."""
+    async with running(settings) as one, running(settings) as two:
+        ann = await player(one.url, "ann")
+        bob = await player(two.url, "bob")
+        code = (await ann.call("room_create", game="gate"))["code"]
+        here = one.service.rooms[code]
+        seen = here.version
+        steps = one.service.steps
+
+        async def leave_late(room: HeldRoom) -> Any:
+            # ann leaves an empty lobby: the room is to close ...
+            pid = next(r.pid for r in room.members() if r.name == "ann")
+            effects = rm.leave(room, pid, set())
+            # ... while bob joins it through the other process, and the bus brings that
+            # here before the close is carried out
+            await bob.call("room_join", code=code)
+            await until(lambda: room.version > seen)
+            return effects
+
+        with pytest.raises(RoomConflict):
+            await steps.step(here, leave_late)
+        # the room stands, bob in it; ann's leave, asked again, leaves it to him
+        assert await one.service.stored_rooms.exists(code)
+        left = await ann.call("room_leave")
+        assert left.get("state") != "closed", left
+        room = await bob.event("room", lambda e: [p["name"] for p in e["players"]] == ["bob"])
+        assert room["host"] == "bob" and room["state"] == "lobby"
+        assert (await bob.call("ready"))["type"] == "room"

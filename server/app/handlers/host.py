@@ -343,12 +343,21 @@ class RoomHost(Part):
             room.code, len(room.watchers), until, self.settings.idle_ttl
         )
 
-    async def close(self, room: HeldRoom) -> None:
+    async def close(self, room: HeldRoom, expect: int | None = None) -> None:
+        """Close the room: gone from Redis, its audience told. Only as the step saw it
+        (``expect``, its version then) and as Redis has it: a change that came first (a
+        join through another process, heard here or not yet) leaves the room standing,
+        the copy back as Redis has it (:class:`RoomConflict`: the step is tried again)."""
+        code = room.code
+        if expect is not None and room.version != expect:
+            room.roll_back()
+            raise RoomConflict(code)
+        closed = {**await self.room_message(room), "state": "closed"}
+        if not await self.stored_rooms.delete(code, room.version):
+            room.roll_back()
+            raise RoomConflict(code)
         if room.timer is not None:
             room.timer.cancel()
-        code = room.code
-        closed = {**await self.room_message(room), "state": "closed"}
-        await self.stored_rooms.delete(code)
         data = encode(closed)
         for session in self.audience(room):
             session.send_encoded(data)

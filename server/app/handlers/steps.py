@@ -144,7 +144,7 @@ class RoomSteps(Part):
                     self.races.send_progress(room)  # the last standings before the results
                     self.races.tell_results(room)
                 elif isinstance(effect, rm.Close):
-                    await host.close(room)
+                    await host.close(room, expect=seen)
                 elif isinstance(effect, rm.Arm):
                     host.schedule(room)
                 elif isinstance(effect, rm.Announce):

@@ -29,7 +29,7 @@ from .keys import (
     version_key,
     watchers_key,
 )
-from .scripts import DELETE_IF_OURS, ROOM_CAS
+from .scripts import DELETE_IF_OURS, ROOM_CAS, ROOM_DELETE
 
 #: a racer's standing as kept for room events: cards home, total, moves, status
 Standing = tuple[int, int, int, str]
@@ -115,13 +115,16 @@ class Rooms:
         """The room is gone: its code is no longer among the live rooms."""
         await self.redis.srem(LIVE_ROOMS, code)
 
-    async def delete(self, code: str) -> None:
-        """Close a room: its state, version, standings and watchers go."""
-        async with self.redis.pipeline(transaction=False) as pipe:
-            pipe.delete(room_key(code), version_key(code), standings_key(code), watchers_key(code))
-            pipe.srem(LIVE_ROOMS, code)
-            await pipe.execute()
+    async def delete(self, code: str, version: int) -> bool:
+        """Close a room if its version in Redis is still ``version``: its state, version,
+        standings and watchers go. False when someone changed the room first (a join
+        through another process): it stands, as that change left it."""
+        keys = [room_key(code), version_key(code), standings_key(code), watchers_key(code)]
+        if not await ROOM_DELETE(self.redis, keys, [version]):
+            return False
+        await self.redis.srem(LIVE_ROOMS, code)
         self.counted.discard(code)
+        return True
 
     async def count_watchers(self, code: str, count: int, until_ms: int, ttl: int) -> None:
         """How many watch the room through this process (0: none), a count that stands

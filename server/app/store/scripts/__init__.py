@@ -26,6 +26,7 @@ from .games import FENCED_APPEND_SHA as FENCED_APPEND_SHA
 from .games import KEEP_SHORTER as KEEP_SHORTER
 from .games import LENGTHEN as LENGTHEN
 from .games import ROOM_CAS as ROOM_CAS
+from .games import ROOM_DELETE as ROOM_DELETE
 from .games import SCRIPTS as SCRIPTS
 from .games import STREAK as STREAK
 from .games import SUBMIT_COUNT as SUBMIT_COUNT

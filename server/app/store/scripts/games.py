@@ -51,6 +51,22 @@ return current + 1
 """,
 )
 
+#: Deletes a room (its state, version, standings and watchers) if its version is still
+#: ``expected`` (or the room has gone: nothing to keep). Returns 1, or 0 if the room
+#: changed meanwhile (a join that landed first).
+ROOM_DELETE = Script(
+    ("room", "version", "standings", "watchers"),
+    ("expected",),
+    """
+local room, version, standings, watchers = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
+local expected = ARGV[1]
+local current = tonumber(redis.call('GET', version) or '0')
+if current ~= tonumber(expected) and redis.call('EXISTS', room) == 1 then return 0 end
+redis.call('DEL', room, version, standings, watchers)
+return 1
+""",
+)
+
 #: Deletes a key holding a process's or a claim's id (a claim, a room's end) if it still
 #: holds ``ours``.
 DELETE_IF_OURS = Script(
