@@ -173,13 +173,14 @@ class RaceRoomMachine(RuleBasedStateMachine):
             assert error == ErrorCode.RACE_STARTED
 
     @precondition(lambda self: not self.closed)
-    @rule(pid=player, seed=st.integers(100, 200))
-    def start(self, pid: str, seed: int) -> None:
+    @rule(pid=player, seed=st.integers(100, 200), online=st.sets(player))
+    def start(self, pid: str, seed: int, online: set[str]) -> None:
         assert self.room is not None
         if pid not in {r.pid for r in self.room.members()}:
             return
         room = self.room
-        waiting = [r for r in room.members() if not r.ready and r.pid != room.host]
+        unready = [r.pid for r in room.members() if not r.ready and r.pid != room.host]
+        waiting = [p for p in unready if p in online]
         expected = (
             ErrorCode.NOT_HOST
             if room.host != pid
@@ -190,9 +191,15 @@ class RaceRoomMachine(RuleBasedStateMachine):
             else None
         )
         race = room.race
-        effects, error = self.step(rm.start, pid, self.now, COUNTDOWN_MS, seed)
+        effects, error = self.step(rm.start, pid, self.now, COUNTDOWN_MS, seed, online)
         assert error == expected
         if error is None:
+            # the members away and not ready are left out, as if they had left
+            assert not set(unready) & {r.pid for r in room.members()}
+            assert effects is not None
+            assert [e for e in effects if isinstance(e, rm.Unseat)] == [
+                rm.Unseat(p) for p in unready
+            ]
             assert room.state == COUNTDOWN and room.race == race + 1
             assert room.seed == (room.fixed_seed if room.fixed_seed is not None else seed)
             assert room.start_at_ms == self.now + COUNTDOWN_MS
@@ -326,7 +333,7 @@ def test_a_room_its_racers_all_left_is_hosted_by_the_first_to_join_it() -> None:
     rematch (the host had stayed ann, who was not in the room)."""
     room = Room("ABCDEF", "gate", "ann", 4, None, 0)
     rm.create(room, "ann", "ann", 0)
-    rm.start(room, "ann", 0, COUNTDOWN_MS, 1)
+    rm.start(room, "ann", 0, COUNTDOWN_MS, 1, {"ann"})
     rm.countdown_due(room, COUNTDOWN_MS)
     room.racers["ann"].gid = "g1"  # (the Deal effect's game)
     rm.leave(room, "ann", set())

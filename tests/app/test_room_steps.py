@@ -235,7 +235,8 @@ class RealRoom(RuleBasedStateMachine):
     def start(self, pid: str) -> None:
         if pid not in self.members():
             return
-        _, error = self.step(rm.start, pid, self.now, 300, 1)
+        # (every player here stays connected: nobody is left out as away)
+        _, error = self.step(rm.start, pid, self.now, 300, 1, set(self.clients))
         reply = self.request(pid, "start")
         if error is not None:
             assert reply["type"] == "error" and reply["code"] == error.value, reply

@@ -1,10 +1,11 @@
 """Race rooms: who is in, the lobby, the countdown, the race, the results.
 
 This module holds the pure rules about a room (the race room's state machine; its data,
-codes and states' names are :mod:`.room_state`'s, named here too); the room host (``server.app.handlers.host``) holds a room in
-a process, and ``server.app.handlers.steps`` (``RoomSteps.step``, the one entry every
-change to a room goes through) takes its lock, runs a step of the machine below, carries
-out the effects it returns, then what comes after the lock.
+codes and states' names are :mod:`.room_state`'s, named here too); the room host
+(``server.app.handlers.host``) holds a room in a process, and
+``server.app.handlers.steps`` (``RoomSteps.step``, the one entry every change to a room
+goes through) takes its lock, runs a step of the machine below, carries out the effects
+it returns, then what comes after the lock.
 
 A room's life, step by step (the step; what asks for it; the effects it returns):
 
@@ -14,7 +15,8 @@ step               asked for by                effects
 ``create``         ``room_create``             Persist (no notice), Hold, Seat
 ``join``           ``room_join``               Persist, Seat, Announce
 ``ready``          ``ready``                   Persist, Announce
-``start``          ``start`` (the host)        Deal, Persist, Announce, Arm
+``start``          ``start`` (the host)        Deal, Persist, Announce, Arm, (Unseat: each
+                                               member away and not ready, left out)
 ``countdown_due``  the room's timer            Persist (``start``), Arm, TellStarted*
 ``racer_finished`` a racer's game ended        CheckEnd*
 ``end``            CheckEnd, or time up        KeepResults, Persist (no notice), Arm,
@@ -313,20 +315,34 @@ def ready(room: Room, pid: str, value: bool) -> list[Effect]:
     return [Persist(), Announce()]
 
 
-def start(room: Room, pid: str, now_ms: int, countdown_ms: int, seed: int) -> list[Effect]:
-    """The host starts the race once everyone else is ready: a countdown on the room's
-    seed, or on ``seed`` (random) where the room was made without one."""
+def unready(room: Room) -> list[Racer]:
+    """The members the host's start waits on: every one but the host not ready."""
+    return [r for r in room.members() if not r.ready and r.pid != room.host]
+
+
+def start(
+    room: Room, pid: str, now_ms: int, countdown_ms: int, seed: int, online: set[str]
+) -> list[Effect]:
+    """The host starts the race once everyone else here is ready: a countdown on the
+    room's seed, or on ``seed`` (random) where the room was made without one. A member
+    not ready and not connected (``online``: which of :func:`unready` are) is taken out
+    of the lobby, as leaving it does: one gone for good (a host who closed the page and
+    handed the part on, having never had to press ready) would hold the lobby for ever."""
     if room.quick:
         raise refuse(ErrorCode.QUICK_ROOM, "a quick race starts by itself")
     if room.host != pid:
         raise refuse(ErrorCode.NOT_HOST, "only the host starts the race")
     if room.state != LOBBY:
         raise refuse(ErrorCode.RACE_STARTED, "the race has started")
-    waiting = [r.name for r in room.members() if not r.ready and r.pid != room.host]
+    waiting = [r.name for r in unready(room) if r.pid in online]
     if waiting:
         raise refuse(ErrorCode.NOT_READY, f"not ready yet: {', '.join(waiting)}")
+    away = [r.pid for r in unready(room)]
+    for gone in away:
+        del room.racers[gone]
     fixed = room.fixed_seed
-    return count_down(room, now_ms, countdown_ms, fixed if fixed is not None else seed)
+    dealt = count_down(room, now_ms, countdown_ms, fixed if fixed is not None else seed)
+    return [*dealt, *(Unseat(gone) for gone in away)]
 
 
 def rematch(room: Room, pid: str, now_ms: int, countdown_ms: int, seed: int) -> list[Effect]:

@@ -158,9 +158,13 @@ class Lobby(Part):
         room = await self._own_room(session)
         pid = self.need_player(session)
         seed = secrets.randbits(64)
-        return await self.steps.request(
-            room, lambda room: rm.start(room, pid, self.now(), self._countdown_ms(), seed)
-        )
+
+        async def start(room: HeldRoom) -> list[rm.Effect]:
+            waiting = rm.unready(room)  # (who is here: asked only when it matters)
+            online = await self.ctx.online(waiting) if waiting else set()
+            return rm.start(room, pid, self.now(), self._countdown_ms(), seed, online)
+
+        return await self.steps.request(room, start)
 
     async def on_rematch(self, session: Session, req: m.Rematch) -> dict[str, Any]:
         room = await self._own_room(session)
