@@ -161,8 +161,12 @@ class MovePath:
             raise _refused(ErrorCode.GAME_OVER, f"the game is over ({live.result})")
         if live.kind != g.RACE:
             if live.kind == g.CHALLENGE and self.clock.now_ms() < live.created_ms:
+                # (a quick race's ghosts are raced on a challenge's game of no challenge)
                 raise _refused(
-                    ErrorCode.NOT_STARTED, "the challenge has not started: wait for challenge_start"
+                    ErrorCode.NOT_STARTED,
+                    "the challenge has not started: wait for challenge_start"
+                    if live.challenge is not None
+                    else "the race has not started: wait for quick_ghosts_start",
                 )
             return None
         room = self.rooms.get(live.room or "")

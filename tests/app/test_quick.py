@@ -295,3 +295,21 @@ async def test_a_ghost_race_is_taken_up_again_after_a_reconnect_and_kept_as_a_re
         await again.close()
         last = await signed_in(two.url, cat.token or "")
         assert "quick" not in last.welcome["resume"]  # type: ignore[attr-defined]
+
+
+async def test_a_ghost_race_refuses_what_it_refuses_in_its_own_words(settings: Settings) -> None:
+    """An outside tester: before its start, a quick ghost race's move was refused "wait
+    for challenge_start" (the event that comes is ``quick_ghosts_start``), and a hint
+    "the game this challenge races was played without hints" (a ghost race has hints
+    off, whatever its race had)."""
+    async with running(with_settings(quick_settings(settings), countdown=30.0)) as server:
+        cat, _ = await rated(server, "cat", 13.0)
+        await cat.call("quick", game=GAME)
+        server.clock.advance(20)
+        ghosts = await cat.event("quick_ghosts")
+        early = await cat.request("move", game=ghosts["game"], move="x")
+        assert early["code"] == "not_started", early
+        assert "wait for quick_ghosts_start" in early["message"], early
+        hint = await cat.request("hint", game=ghosts["game"])
+        assert hint["code"] == "hints_off", hint
+        assert hint["message"] == "hints are off in a race against ghosts", hint

@@ -208,7 +208,10 @@ class Hints(Part):
         made without hints, or a challenge of a race in such a room."""
         if live.hints_off and not live.finished:
             raise refuse(
-                ErrorCode.HINTS_OFF, "the game this challenge races was played without hints"
+                ErrorCode.HINTS_OFF,
+                "the game this challenge races was played without hints"
+                if live.challenge is not None
+                else "hints are off in a race against ghosts",  # (a quick race's ghosts)
             )
         if live.kind == g.RACE and not live.finished:
             room = self.rooms.get(live.room or "")
