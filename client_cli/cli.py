@@ -366,7 +366,12 @@ def parser() -> argparse.ArgumentParser:
         "who showed it, with a token of its own, kept as play keeps one; or a browser's "
         "recovery key, as that browser's device.",
     )
-    link.add_argument("code", nargs="?", metavar="CODE", help="a code from your other device")
+    link.add_argument(
+        "code",
+        nargs="*",
+        metavar="CODE",
+        help="a code from your other device (in one word or two: K7QX-3MHD, K7QX 3MHD)",
+    )
     link.add_argument(
         "--replace", action="store_true", help="replace the player this terminal plays as"
     )

@@ -55,8 +55,11 @@ def _lasting(made: dict[str, Any]) -> str:
 
 
 def cmd_link(args: argparse.Namespace) -> int:
-    if args.code is None:
+    if not args.code:
         return _show_code(args)
+    # a code read out is typed as two words: "link K7QX 3MHD" (the server takes dashes
+    # and spaces anywhere in it; a recovery key has neither)
+    args.code = "".join(args.code)
     return _enter_code(args)
 
 

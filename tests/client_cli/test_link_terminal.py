@@ -39,8 +39,9 @@ def test_a_code_links_a_second_terminal_and_the_game_in_the_first_goes_on(
     playing.wait_for(r"moves 1")
     assert "Signed in again" not in playing.text and "has stopped" not in playing.text
 
-    # the laptop plays as nobody yet: the code signs it in as ann, typed as it comes
-    linked = start(terminals, server_process, laptop, "link", code.lower().replace("-", ""))
+    # the laptop plays as nobody yet: the code signs it in as ann, typed as it is read
+    # out, in two words (unquoted: "link 9chk jyyj" was refused, unrecognized arguments)
+    linked = start(terminals, server_process, laptop, "link", *code.lower().split("-"))
     linked.wait_for(r"This terminal now plays as ann on ws://")
     assert linked.exit_code() == 0
     # the code was entered beside the game (link's side), which goes on: it was thrown
