@@ -17,6 +17,7 @@ import { challengeMaker, copyButton } from "./share.js";
 import { gradeOf } from "./difficulty.js";
 import { commitmentLine, difficultyLine, parLine, reviewNote, streakText } from "./dailylines.js";
 import { endByResult, newDealLine, pastDeal, pastHead, pastPractice, resultHeading } from "./dailyday.js";
+import { dealBeside, keepRaceLine } from "./elsewhere.js";
 
 /** @typedef {import("./types.js").App} App */
 /** @typedef {import("./types.js").Message} Message */
@@ -98,16 +99,27 @@ export class DailyScreen {
     this.standingBox = h("p", { class: "muted standing" });
     this.barsBox = h("div", { class: "bars board-race" });
     this.gameBox = h("div");
+    // a race of the player's on (begun on another device, say): said above the Start
+    // screen and the result, with the way back to it (not over a game: its board keeps the
+    // room); Start and practice ask first while it is on (dealBeside)
+    this.raceBox = h("div", { class: "race-slot", hidden: true });
     // (the ranked attempt's start and its result read out: kept in the page from the first)
     this.live = liveRegion();
     /** the screen was shown in place of the one with the focus: its heading takes it (main.js) */
     this.wantsFocus = false;
-    this.root.append(this.live, this.top, this.placingBox, this.standingBox, this.barsBox, this.gameBox);
+    this.root.append(this.live, this.raceBox, this.top, this.placingBox, this.standingBox, this.barsBox, this.gameBox);
     this.ticker = setInterval(() => {
       this.tick();
       this.countDown();
+      this.raceNow();
     }, 200);
     this.ask();
+  }
+
+  // the race's line as the race stands (over, or begun) and as the screen stands
+  raceNow() {
+    this.raceBox.hidden = this.stage === null || this.stage === "game";
+    keepRaceLine(this.app, this.raceBox);
   }
 
   destroy() {
@@ -166,7 +178,14 @@ export class DailyScreen {
         h("p", {}, "One ranked attempt a day; its clock starts when you press Start."),
         difficulty,
         streak,
-        button("Start", () => this.start(), { class: "big", "data-act": "start-daily" }),
+        button(
+          "Start",
+          () => dealBeside(this.app, `Start today's ranked attempt at ${this.name}`, () => this.start()),
+          {
+            class: "big",
+            "data-act": "start-daily",
+          },
+        ),
         resets,
       );
     } else if (status.ranked_attempt === "playing") {
@@ -192,6 +211,7 @@ export class DailyScreen {
         resets,
       );
     }
+    this.raceNow();
     this.headFocus();
   }
 
@@ -282,7 +302,9 @@ export class DailyScreen {
   // said what the toggle decides)
   practiceControls(label = "Practise this deal") {
     // the day over: its board raced no more, its deal dealt again from its seed
-    if (this.dayOver()) return pastPractice(label, this.day, () => this.practisePast());
+    const practise = `Practise ${this.name}'s daily deal`;
+    if (this.dayOver())
+      return pastPractice(label, this.day, () => dealBeside(this.app, practise, () => this.practisePast()));
     const toggle = h("input", {
       type: "checkbox",
       "data-act": "race-board",
@@ -292,7 +314,7 @@ export class DailyScreen {
     return h(
       "div",
       { class: "controls practice" },
-      button(label, () => this.start(true), { "data-act": "practice" }),
+      button(label, () => dealBeside(this.app, practise, () => this.start(true)), { "data-act": "practice" }),
       h(
         "label",
         { title: "the ghosts of those you follow who finished today, then the day's leaders" },

@@ -121,6 +121,17 @@ export function backToGames() {
 }
 
 /**
+ * A screen that says `text` (and `more`, where given), with the way back to the games
+ * (main.js's, where a screen cannot be shown: a room refused, a module not loaded).
+ * @param {string} text
+ * @param {string | null} [more]
+ * @returns {import("./types.js").Screen}
+ */
+export function messageScreen(text, more = null) {
+  return { root: h("section", {}, h("p", { class: "note" }, text), more ? h("p", {}, more) : null, backToGames()) };
+}
+
+/**
  * A link that opens in a new tab, saying so (a screen reader's user was not told).
  * @param {string} href
  * @param {string} text

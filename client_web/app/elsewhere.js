@@ -10,9 +10,17 @@
 // the race was on, and its Race and Quick race started at once. Now the welcome says it
 // (`learnRace`), an address that would leave the race asks first (`elsewhereScreen`), and
 // the home screen's buttons ask as Play does (`mayLeave`).
+//
+// A browser signed in mid-race (a link code entered, or "Play here again" pressed on a tab
+// the other device had stopped) went to its address's screen (the daily's, say) with no
+// word of the race; the daily's Start and "Practise this deal" dealt beside it unasked.
+// Now a sign-in goes to the race (`toRaceOnSignIn`), the daily's page says the race is on
+// (`raceLine`), and what would deal a game beside it asks first, as Play does
+// (`dealBeside`, `besideQuestion`).
 
 import { button, h } from "./dom.js";
 import { storedToken } from "./link.js";
+import { hashField, roomCode } from "./address.js";
 
 /** @typedef {import("./types.js").App} App */
 /** @typedef {import("./types.js").Message} Message */
@@ -52,6 +60,18 @@ export function leaveQuestion(race, countdown, what) {
     : `resigns your game in the race at ${race}`;
   const state = countdown ? "is about to start" : "is still on, its clock running";
   return `Your race at ${race} ${state}. ${what}? That leaves your room, and ${cost}.`;
+}
+
+/**
+ * What dealing a game beside the race asks first (Play on the home screen, the daily's
+ * Start and its practice).
+ * @param {string} race the race's game, by name
+ * @param {boolean} countdown the race not yet dealt
+ * @param {string} what what the player asked for ("Play Nestor")
+ */
+export function besideQuestion(race, countdown, what) {
+  const state = countdown ? "is about to start" : "is still on, its clock running";
+  return `Your race at ${race} ${state}. ${what} beside it?`;
 }
 
 /**
@@ -111,6 +131,8 @@ export async function askResume(app) {
     const welcome = await app.link.request("hello", { protocol: 1, token: storedToken() || undefined });
     const resume = welcome.resume || {};
     learnRace(app, resume);
+    // (the challenges' badge as the server has it now)
+    if (typeof welcome.challenges_new === "number") app.setUnseen(welcome.challenges_new);
     return resume;
   } catch {
     return null;
@@ -142,6 +164,86 @@ export async function mayLeave(app, what, code = null) {
   const race = await racingNow(app);
   if (!race || race.code === code) return true;
   return confirm(leaveQuestion(gameName(app, race.game), race.countdown, what));
+}
+
+/**
+ * `deal` (a game, not in the race's room: the race goes on) done beside the race of the
+ * player's on (`app.racing`, kept as the server's events tell of it: asked at once, as the
+ * button is pressed): at once where none is, else once the player says so (Play, the
+ * daily's Start and its practice: the daily's had dealt unasked, both clocks running).
+ * @param {App} app
+ * @param {string} what what it deals, in the question's words ("Play Nestor")
+ * @param {() => unknown} deal
+ */
+export function dealBeside(app, what, deal) {
+  const race = /** @type {Race | null} */ (app.racing);
+  if (!race || confirm(besideQuestion(gameName(app, race.game), race.countdown, what))) deal();
+}
+
+/**
+ * "Your race at The Gate is on." and **Back to the race**, while a race of the player's
+ * is on (`app.racing`), as the home screen and the daily's page say it; else null.
+ * @param {App} app
+ * @returns {HTMLElement | null}
+ */
+export function raceLine(app) {
+  const race = /** @type {Race | null} */ (app.racing);
+  if (!race) return null;
+  return h(
+    "p",
+    { class: "back-to-race", dataset: { race: race.code } },
+    `Your race at ${gameName(app, race.game)} is ${race.countdown ? "about to start" : "on"}. `,
+    button("Back to the race", () => app.go(`/r/${race.code}`), { "data-act": "back-to-race" }),
+  );
+}
+
+/**
+ * `slot` holding `raceLine` as the race stands now (drawn again only when that changes:
+ * the race over, or begun).
+ * @param {App} app
+ * @param {HTMLElement} slot
+ */
+export function keepRaceLine(app, slot) {
+  const race = /** @type {Race | null} */ (app.racing);
+  const key = race ? `${race.code} ${race.countdown}` : "";
+  if (slot.dataset.shown === key) return;
+  slot.dataset.shown = key;
+  slot.replaceChildren(...[raceLine(app)].filter((e) => e !== null));
+}
+
+// a sign-in under way in this tab (a link code entered, or "Play here again" pressed: the
+// page loaded again), kept over the reload (sessionStorage: this tab only)
+const SIGNING_IN = "patience-race.signing-in";
+
+/** The page signs in afresh: a link code entered, or (`reload`) "Play here again". */
+export function signingIn(reload = false) {
+  try {
+    sessionStorage.setItem(SIGNING_IN, "1");
+  } catch {
+    /* the race is said where the page goes: the home screen, the daily's page */
+  }
+  if (reload) location.reload();
+}
+
+/**
+ * A page just signed in (`signingIn`, forgotten as it is asked) while a race of the
+ * player's is on goes to the race, as a link code promises ("straight into what the
+ * player was doing"): but for a room's address or the quick race's, which say the race is
+ * on themselves and ask (`elsewhereScreen`). Whether it went.
+ * @param {App} app
+ */
+export function toRaceOnSignIn(app) {
+  let signed;
+  try {
+    signed = sessionStorage.getItem(SIGNING_IN) !== null;
+    sessionStorage.removeItem(SIGNING_IN);
+  } catch {
+    return false;
+  }
+  const race = /** @type {Race | null} */ (app.racing);
+  if (!signed || !race || roomCode() !== null || hashField("quick") !== null) return false;
+  app.go(`/r/${race.code}`);
+  return true;
 }
 
 // an address let through once, the player having said yes (`mayLeave`, the screen's button)

@@ -10,8 +10,8 @@
 import { button, h } from "./dom.js";
 import { ServerError, deviceLabel, signedOutText, storeToken } from "./link.js";
 import { markDailies } from "./dailymarks.js";
-import { allow, learnRace, mayLeave } from "./elsewhere.js";
-import { ratingsBox } from "./ratings.js";
+import { allow, dealBeside, keepRaceLine, learnRace, mayLeave, signingIn } from "./elsewhere.js";
+import { fillRatings, ratedIn } from "./ratings.js";
 import { keyTried, recoveryBox, recoveryForm } from "./recovery.js";
 import { nameField, renameBox } from "./rename.js";
 import { servedName } from "./title.js";
@@ -81,7 +81,8 @@ export function signedOutScreen(event) {
       { class: "signed-out" },
       h("h1", {}, "This tab has stopped"),
       h("p", { class: "note", "data-reason": event.reason || "" }, signedOutText(event)),
-      button(again, () => location.reload(), { "data-act": "reload" }),
+      // (the page loaded again signs in: mid-race, it goes to the race, elsewhere.js)
+      button(again, () => signingIn(true), { "data-act": "reload" }),
     ),
   };
 }
@@ -244,15 +245,14 @@ export function homeScreen(door) {
     ),
   );
   markDailies((type, fields) => app.link.request(type, fields), rows);
-  const racing = app.racing;
-  const back = racing
-    ? h(
-        "p",
-        { class: "back-to-race" },
-        `Your race at ${(app.game(racing.game) || { name: racing.game }).name} is on. `,
-        button("Back to the race", () => app.go(`/r/${racing.code}`), { "data-act": "back-to-race" }),
-      )
-    : null;
+  // a race of the player's on: said, with the way back to it (kept as the server tells of
+  // it: its results end it)
+  const back = h("div", { class: "race-slot" });
+  keepRaceLine(app, back);
+  const ratings = h("div", { class: "ratings" });
+  const request = (/** @type {string} */ type, /** @type {Message | undefined} */ fields) =>
+    app.link.request(type, fields);
+  fillRatings(ratings, request, app.games);
   // (signed in: route() says so; the tab's title calls the screen what it is, title.js)
   const hello = h("h1", { "data-title": "Games" }, `Hello, ${app.player ? app.player.name : ""}`);
   const rename = renameBox(app.player ? app.player.name : "", {
@@ -265,8 +265,12 @@ export function homeScreen(door) {
   });
   return {
     // a name changed from another device: greeted by it (main.js shows it in the bar)
+    // and a race's results: the race's line gone, and its ratings shown (the box had said
+    // "No rating yet" until a reload)
     event: (/** @type {Message} */ message) => {
       if (message.type === "renamed" && message.player) hello.textContent = `Hello, ${message.player.name}`;
+      if (message.type === "results") keepRaceLine(app, back);
+      if (ratedIn(message, app.player ? app.player.name : null)) fillRatings(ratings, request, app.games);
       return false;
     },
     root: h(
@@ -292,7 +296,7 @@ export function homeScreen(door) {
       leagueSlot(app),
       h("ul", { class: "games" }, rows),
       door.groupsArea(),
-      ratingsBox((type, fields) => app.link.request(type, fields), app.games),
+      ratings,
       h(
         "p",
         {},
@@ -322,6 +326,7 @@ function signedIn(door, reply) {
   door.challengesLink.hidden = false;
   if (reply.resume) app.welcome = { ...app.welcome, resume: reply.resume };
   learnRace(app, reply.resume); // (a race on, begun on the device the code came from)
+  if (reply.resume) signingIn(); // (a link code's: mid-race, it goes to the race)
   door.route();
 }
 
@@ -394,12 +399,7 @@ async function joinRace(app, event, input, note) {
  * @param {Message} g a game of the list
  */
 function playBeside(app, g) {
-  const racing = app.racing;
-  if (racing) {
-    const race = (app.game(racing.game) || { name: racing.game }).name;
-    if (!confirm(`Your race at ${race} is still on, its clock running. Play ${g.name} beside it?`)) return;
-  }
-  app.deal(g.id);
+  return dealBeside(app, `Play ${g.name}`, () => app.deal(g.id));
 }
 
 /**

@@ -9,7 +9,7 @@
 // needs this module, dom.js, notices.js and link.js (with msgpack) besides; every other screen's module
 // is loaded (`import()`) the first time one of its screens is asked for, see `withModule`.
 
-import { button, count, h, newTabLink, replace } from "./dom.js";
+import { button, count, h, messageScreen as message, newTabLink, replace } from "./dom.js";
 import { focusGoesWith, focusStart, homeScreen, nameForm, signedOutScreen } from "./front.js";
 import { Link, ServerError, errorText, storedToken } from "./link.js";
 // up front all the same: the header's mute button is on every screen, and the first
@@ -20,7 +20,7 @@ import { challengeId, groupLink, hashField, roomCode } from "./address.js";
 import { PlayerScreen } from "./ratings.js";
 import { titleFrom } from "./title.js";
 import { linkNotice, notice } from "./notices.js";
-import { allowedOnce, askResume, elsewhereScreen, heardOf, learnRace, racingNow } from "./elsewhere.js";
+import { allowedOnce, askResume, elsewhereScreen, heardOf, learnRace, racingNow, toRaceOnSignIn } from "./elsewhere.js";
 
 /** @typedef {import("./types.js").App} App */
 /** @typedef {import("./types.js").Message} Message */
@@ -265,6 +265,8 @@ function onEvent(message) {
   } else if (message.type === "challenge_news") {
     noticeFrom("challenge", ({ newsText }) => newsText(message, app.game(message.game)?.unit));
     app.setUnseen(message.unseen);
+  } else if (message.type === "challenges_seen") {
+    app.setUnseen(message.unseen); // (looked at on another device: the badge follows)
   } else if (message.type === "renamed" && message.player) {
     // the name changed from another device (a terminal's `name`): shown wherever it is
     app.player = message.player;
@@ -322,6 +324,7 @@ async function route() {
   app.routed = location.href;
   // a tab signed out has no connection, and will have none: it says so wherever it goes
   if (stopped) return app.show(signedOutScreen(stopped));
+  if (toRaceOnSignIn(app)) return; // (signed in mid-race: a link code, "Play here again")
   const code = roomCode();
   const challenge = challengeId();
   if (
@@ -479,24 +482,6 @@ function roomRefused(error) {
           "everyone has left it. Race beside a game opens one of your own."
       : null,
   );
-}
-
-/**
- * A screen that says `text` (and `more`, where given), with the way back to the games.
- * @param {string} text
- * @param {string | null} [more]
- * @returns {Screen}
- */
-function message(text, more = null) {
-  return {
-    root: h(
-      "section",
-      {},
-      h("p", { class: "note" }, text),
-      more ? h("p", {}, more) : null,
-      h("p", {}, h("a", { href: "/play#home" }, "Back to the games")),
-    ),
-  };
 }
 
 /**

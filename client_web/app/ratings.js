@@ -10,20 +10,32 @@ import { backToGames, h, replace } from "./dom.js";
 import { errorText } from "./link.js";
 
 /**
- * The box, filled once `request("profile")` answers.
+ * `box` (the home screen's) filled once `request("profile")` answers, as the screen comes
+ * and again as a rated race's results come while it is shown. (Not a live region: filled
+ * as the screen comes, it was read out after the greeting each time the home screen came.)
+ * @param {HTMLElement} box
  * @param {(type: string, fields?: Record<string, any>) => Promise<Record<string, any>>} request
- * @param {Record<string, any>[]} games the games the server offers (their names)
- * @returns {HTMLElement}
+ * @param {Record<string, any>[]} games
  */
-export function ratingsBox(request, games) {
-  // (not a live region: filled as the screen comes, it was read out after the greeting
-  // each time the home screen came)
-  const box = h("div", { class: "ratings" });
+export function fillRatings(box, request, games) {
   request("profile").then(
     (reply) => replace(box, ...ratingsList(reply.ratings || [], games)),
     (error) => replace(box, h("p", { class: "note" }, errorText(error))),
   );
   return box;
+}
+
+/**
+ * Whether `message` is a race's results that rated the player `me` (its entry has a
+ * `rating`): their ratings have changed.
+ * @param {Record<string, any>} message
+ * @param {string | null} me
+ */
+export function ratedIn(message, me) {
+  if (message.type !== "results" || !me || !Array.isArray(message.results)) return false;
+  return message.results.some(
+    (/** @type {Record<string, any>} */ r) => r.player === me && typeof r.rating === "number",
+  );
 }
 
 /**

@@ -34,6 +34,7 @@
  * @property {{ code: string, game: string } | null} [racing] the race the player is in, its
  *   game still played, from every welcome's `resume` and as the room's screen last saw it
  *   (the home screen leads back to it; what would leave it asks first: elsewhere.js)
+ * @property {Screen | null} [screen] the screen shown (null before the first)
  * @property {(id: string) => Message | undefined} game a game of the list, by id
  * @property {(text: string, tag?: string) => void} notice a notice; tag "lobby": gone at Go! (notices.js)
  * @property {(screen: Screen) => void} show

@@ -5,7 +5,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 
-import { leaveQuestion, raceOn } from "../app/elsewhere.js";
+import { besideQuestion, leaveQuestion, raceOn } from "../app/elsewhere.js";
 
 const racing = (status, more = {}) => ({
   room: { code: "K7PQ2M", game: "gate", state: "racing", players: [{ name: "ann", status }], left: [], ...more },
@@ -43,5 +43,20 @@ test("leaving a race asks as Play beside it does, and says what it costs", () =>
     leaveQuestion("The Gate", true, "Join room K7PQ2M"),
     "Your race at The Gate is about to start. Join room K7PQ2M? " +
       "That leaves your room, and takes you out of the race at The Gate before it starts.",
+  );
+});
+
+test("a game dealt beside the race asks as Play does, the daily's Start and practice too", () => {
+  assert.equal(
+    besideQuestion("The Gate", false, "Play Nestor"),
+    "Your race at The Gate is still on, its clock running. Play Nestor beside it?",
+  );
+  assert.equal(
+    besideQuestion("The Gate", false, "Start today's ranked attempt at Nestor"),
+    "Your race at The Gate is still on, its clock running. Start today's ranked attempt at Nestor beside it?",
+  );
+  assert.equal(
+    besideQuestion("The Gate", true, "Practise Nestor's daily deal"),
+    "Your race at The Gate is about to start. Practise Nestor's daily deal beside it?",
   );
 });

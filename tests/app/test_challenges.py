@@ -152,6 +152,14 @@ async def test_a_taker_comes_back_to_the_challenge_game(server: Running) -> None
     assert ann.token is not None
     back = await signed_in(server.url, ann.token)
     assert back.welcome["challenges_new"] == 1  # type: ignore[attr-defined]
+    # looked at on another device (a terminal's one-shot, beside this connection): this
+    # one is told, its badge had counted them until a reload (an outside tester)
+    elsewhere = await signed_in(server.url, ann.token, side=True)
+    assert [c["new"] for c in (await elsewhere.call("challenges"))["challenges"]] == [1]
+    assert (await back.event("challenges_seen"))["unseen"] == 0
+    await elsewhere.call("challenges")  # (nothing new to mark: nothing said)
+    await back.call("ping")
+    assert [e["type"] for e in back.events].count("challenges_seen") == 0
 
 
 async def test_a_public_replay_is_raced_as_its_players_challenge(server: Running) -> None:

@@ -267,3 +267,128 @@ def test_a_racer_who_joins_the_quick_race_instead_is_told_of_no_race_on(
         assert page.query_selector(".home .back-to-race") is None, page.inner_text(".home")
     finally:
         context.close()
+
+
+async def link_code(url: str, token: str) -> str:
+    """A link code of the player with ``token``, asked beside their connection (as the
+    terminal's ``patience-race link`` asks)."""
+    client = await signed_in_client(url, token, side=True)
+    try:
+        return str((await client.call("link_code"))["code"])
+    finally:
+        await client.close()
+
+
+async def daily_resigned(url: str, token: str, game: str) -> None:
+    """The player's ranked daily of ``game``, dealt and resigned: its page offers practice."""
+    client = await signed_in_client(url, token)
+    try:
+        ranked = await client.call("daily", game=game)
+        await client.call("resign", game=ranked["game"])
+    finally:
+        await client.close()
+
+
+def test_a_link_code_entered_on_the_daily_page_mid_race_goes_to_the_race(
+    browser: Any, web_server: ServerProcess
+) -> None:
+    """The phone, on Nestor's daily page, signed in with a link code while the player
+    raced on the laptop: it showed the daily's Start screen, with no word of the race, and
+    its Start dealt the ranked attempt unasked (both clocks running, the race on no
+    screen). A link code signs in straight into what the player was doing: the race."""
+    url = web_server.url
+    ann, bob = protocol(registered(url, "ann", "bob"))
+    new = protocol(race_elsewhere(url, ann, bob))
+    code = protocol(link_code(url, ann))
+    context = browser.new_context(**PHONE)
+    try:
+        page = context.new_page()
+        page.goto(f"{http(web_server)}/play#daily=nestor")
+        page.click("summary:has-text('Have a link code?')")
+        page.fill("input[name=link-code]", code)
+        page.click("text=Sign in with the code")
+        page.wait_for_selector(".race-game .pile, .daily [data-act=start-daily]")
+        assert page.evaluate("location.pathname") == f"/r/{new}", page.inner_text("main")
+        page.wait_for_selector(".race-game .pile")
+        still_racing(url, bob, new)
+        # Back: the daily's page, which says the race is on and leads back to it
+        page.go_back()
+        page.wait_for_selector(".daily [data-act=start-daily]")
+        said = page.inner_text(".daily .back-to-race")
+        assert said.startswith("Your race at The Gate is on."), said
+        page.click(".daily [data-act=back-to-race]")
+        page.wait_for_selector(".race-game .pile")
+        assert page.evaluate("location.pathname") == f"/r/{new}"
+    finally:
+        context.close()
+
+
+def test_play_here_again_on_the_daily_page_mid_race_goes_to_the_race(
+    browser: Any, web_server: ServerProcess
+) -> None:
+    """A tab left on a daily's page while the player began a race on another device:
+    "Play here again" showed the daily's page, with nothing about the race."""
+    url = web_server.url
+    ann, bob = protocol(registered(url, "ann", "bob"))
+    context = browser.new_context(**PHONE)
+    try:
+        page = context.new_page()
+        signed_in(page, http(web_server), ann, "/play#daily=doubles-and-quits")
+        page.wait_for_selector(".daily [data-act=start-daily]")
+        new = protocol(race_elsewhere(url, ann, bob))
+        page.wait_for_selector(".signed-out")
+        page.click("[data-act=reload]")  # "Play here again"
+        page.wait_for_selector(".race-game .pile, .daily [data-act=start-daily]")
+        assert page.evaluate("location.pathname") == f"/r/{new}", page.inner_text("main")
+        page.wait_for_selector(".race-game .pile")
+        still_racing(url, bob, new)
+        # Back: the daily's page, which says the race is on
+        page.go_back()
+        page.wait_for_selector(".daily [data-act=start-daily]")
+        assert page.query_selector(".daily .back-to-race") is not None
+    finally:
+        context.close()
+
+
+def test_the_dailys_start_and_practice_ask_first_while_a_race_is_on(
+    browser: Any, web_server: ServerProcess
+) -> None:
+    """The daily's Start dealt today's ranked attempt, and Practise this deal its
+    practice, with no question while a race of the player's was on (Play on the home
+    screen asks): now both ask, as Play does, and no says nothing is dealt."""
+    url = web_server.url
+    ann, bob = protocol(registered(url, "ann", "bob"))
+    protocol(daily_resigned(url, ann, "nestor"))
+    new = protocol(race_elsewhere(url, ann, bob))
+    asked = "Your race at The Gate is still on, its clock running. "
+    context = browser.new_context(**PHONE)
+    try:
+        page = context.new_page()
+        signed_in(page, http(web_server), ann, "/play#daily=doubles-and-quits")
+        page.wait_for_selector(".daily [data-act=start-daily]")
+        said = page.inner_text(".daily .back-to-race")
+        assert said.startswith("Your race at The Gate is on."), said
+        questions = Questions(page, yes=False)
+        page.click(".daily [data-act=start-daily]")
+        assert questions.asked == [
+            asked + "Start today's ranked attempt at Doubles and Quits beside it?"
+        ], questions.asked
+        # no: nothing dealt (the server's word on the day's attempt, asked after the answer)
+        status = page.evaluate(
+            "window.patienceRace.link.request('daily', {game: 'doubles-and-quits', start: false})"
+            ".then((r) => r.ranked_attempt)"
+        )
+        assert status == "pending", status
+        assert page.query_selector(".daily [data-act=start-daily]") is not None
+        questions.stop()
+
+        page.evaluate("window.patienceRace.go('/play#daily=nestor')")
+        page.wait_for_selector(".daily [data-act=practice]")
+        page.uncheck(".daily [data-act=race-board]")  # (practice alone: no ghosts)
+        questions = Questions(page, yes=True)
+        page.click(".daily [data-act=practice]")
+        assert questions.asked == [asked + "Practise Nestor's daily deal beside it?"]
+        page.wait_for_selector(".daily .game .pile")
+        still_racing(url, bob, new)
+    finally:
+        context.close()

@@ -13,7 +13,9 @@ line's seed, the host playing it; a solo game on the same seed for another playe
 the browser signs in as them with their tokens. Each game's pages are loaded at one of
 the sizes (the next size for the next game) and the window resized to the others, so
 every size is seen both loaded at and resized to. One browser and one server for the
-module; a screenshot of every game's race at every size, and of The Blockade's replay."""
+module; a screenshot of every game's race at every size, and of The Blockade's replay.
+A pile focused (with the keyboard's ring) hides no part of another pile in sight, on a
+phone upright and on its side, nor in Doubles and Quits' practice under the daily's lines."""
 
 from __future__ import annotations
 
@@ -384,3 +386,100 @@ def turned(n: int) -> list[tuple[int, int]]:
 
 def resize(page: Any, size: tuple[int, int]) -> None:
     page.set_viewport_size({"width": size[0], "height": size[1]})
+
+
+# In the page: each pile focused in turn, with the keyboard's focus ring, and the other
+# piles' parts in sight that it then hides (a point inside it whose pile was another before
+# it was focused, and is it after). A focused pile had been raised over its neighbours
+# (z-index): in a garden whose rows half cover the row before, on a phone, Doubles and
+# Quits' pile 4, focused as its practice was loaded, hid the rank of the card on cell 9.
+COVERED = """() => {
+  const out = [];
+  const owner = (x, y) => document.elementFromPoint(x, y)?.closest('.pile') || null;
+  for (const pile of document.querySelectorAll('BOX .pile')) {
+    const r = pile.getBoundingClientRect();
+    const points = [];
+    for (let x = r.left + 1; x < r.right; x += 3)
+      for (let y = r.top + 1; y < r.bottom; y += 3) points.push([x, y]);
+    if (document.activeElement instanceof HTMLElement) document.activeElement.blur();
+    const before = points.map(([x, y]) => owner(x, y));
+    pile.focus({ preventScroll: true });
+    if (!pile.matches(':focus-visible')) {
+      out.push(`${pile.dataset.pile}: focused with no ring`);
+      continue;
+    }
+    const hidden = new Set();
+    points.forEach(([x, y], i) => {
+      const was = before[i];
+      if (was && was !== pile && owner(x, y) === pile) hidden.add(was.dataset.pile);
+    });
+    if (hidden.size) out.push(`${pile.dataset.pile} focused hides ${[...hidden].join(", ")}`);
+  }
+  return out;
+}""".replace("BOX", BOARD_BOX)
+
+
+async def a_solo_game(url: str, game: str, n: int) -> str:
+    """A player with ``game``'s largest board in hand (its line played): the token."""
+    line = lines()[game]
+    solo = await player(url, f"ring{n}")
+    try:
+        await solo.call("new_game", game=game, seed=line["seed"])
+        for move in line["moves"]:
+            await solo.call("move", move=move)
+        assert solo.token is not None
+        return solo.token
+    finally:
+        await solo.close()
+
+
+async def solo_all(url: str) -> list[str]:
+    return list(await asyncio.gather(*(a_solo_game(url, g, n) for n, g in enumerate(GAMES))))
+
+
+async def a_practice(url: str) -> str:
+    """A player practising today's Doubles and Quits (its ranked attempt resigned): the
+    token. Its board, under the daily's lines, is a garden whose second row half covers
+    the first on a phone."""
+    solo = await player(url, "ringdq")
+    try:
+        ranked = await solo.call("daily", game="doubles-and-quits")
+        await solo.call("resign", game=ranked["game"])
+        await solo.call("daily", game="doubles-and-quits")
+        assert solo.token is not None
+        return solo.token
+    finally:
+        await solo.close()
+
+
+def test_a_focused_pile_hides_no_other_piles_card_on_a_phone(
+    browser: Any, fit_server: ServerProcess
+) -> None:
+    base = http(fit_server)
+    tokens = run(solo_all(fit_server.url))
+    faults: list[str] = []
+    context = browser.new_context(
+        viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True
+    )
+    try:
+        page = context.new_page()
+        for game, token in zip(GAMES, tokens, strict=True):
+            resize(page, (360, 740))
+            signed_in(page, base, token, "/play")
+            page.wait_for_selector(".game .pile")
+            page.keyboard.press("Tab")  # (the keyboard's: a pile focused shows its ring)
+            for size in [(360, 740), LANDSCAPE]:
+                resize(page, size)
+                page.evaluate(SETTLED)
+                found: list[str] = page.evaluate(COVERED)
+                faults += [f"{game} {size}: {f}" for f in found]
+        # the fault as found: the practice loaded (its pile 4 focused by the page)
+        resize(page, (360, 740))
+        signed_in(page, base, run(a_practice(fit_server.url)), "/play")
+        page.wait_for_selector(".daily .game .pile")
+        page.keyboard.press("Tab")
+        found = page.evaluate(COVERED)
+        faults += [f"doubles-and-quits practice: {f}" for f in found]
+    finally:
+        context.close()
+    assert not faults, "\n".join(faults)

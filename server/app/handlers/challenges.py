@@ -423,7 +423,7 @@ class Challenging(Part):
         table, game = await self.table(record, pid, reveal=raced or pid == record["owner"])
         why = await self.closed_to(record, pid) if pid is not None else None
         if pid is not None and pid == record["owner"]:
-            await self.kept.seen(pid, [record["id"]])
+            await self.marked_seen(pid, [record["id"]])
         return {
             "type": "challenge",
             "challenge": self.shown(record, pid, reveal=raced),
@@ -439,5 +439,14 @@ class Challenging(Part):
             {**self.shown({**record, "name": session.name}, pid), "takers": takers, "new": new}
             for record, takers, new in listed
         ]
-        await self.kept.seen(pid, [c["id"] for c in out if c["new"]])
+        await self.marked_seen(pid, [c["id"] for c in out if c["new"]])
         return {"type": "challenges", "challenges": out}
+
+    async def marked_seen(self, pid: str, cids: list[str]) -> None:
+        """The player has seen the results on these challenges: marked so, and where
+        anything new was, ``challenges_seen`` to the player wherever they are connected
+        (another device's badge had counted them until it signed in again)."""
+        if await self.kept.seen(pid, cids):
+            await self.ctx.tell(
+                pid, {"type": "challenges_seen", "unseen": await self.kept.unseen(pid)}
+            )

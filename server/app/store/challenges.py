@@ -138,10 +138,12 @@ class Challenges:
                 out.append((dict(unpack(raw)), int(takers), int(news[n] or 0)))
         return out
 
-    async def seen(self, pid: str, cids: list[str]) -> None:
-        """The results on these challenges have been shown to their owner."""
-        if cids:
-            await self.redis.hdel(challenge_news_key(pid), *cids)
+    async def seen(self, pid: str, cids: list[str]) -> int:
+        """The results on these challenges have been shown to their owner: how many of
+        the challenges had results not seen before."""
+        if not cids:
+            return 0
+        return int(await self.redis.hdel(challenge_news_key(pid), *cids))
 
     async def unseen(self, pid: str) -> int:
         """Results on the player's challenges they have not seen."""
