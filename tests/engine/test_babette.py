@@ -85,7 +85,9 @@ def test_a_card_is_blocked_by_the_card_directly_below() -> None:
     assert moves(game) == ["b1>u", "c2>u", "deal"]
     with pytest.raises(IllegalMove, match="AH at a1 is blocked"):
         game.play("a1>u")
-    with pytest.raises(IllegalMove, match="9C cannot go down: the clubs descend from the king"):
+    with pytest.raises(
+        IllegalMove, match="9C cannot go down: the descending clubs want the king next"
+    ):
         game.play("a2>d")
 
 
@@ -119,9 +121,13 @@ def test_cells_not_dealt_and_empty_cells() -> None:
 def test_the_first_ace_starts_up_and_the_first_king_starts_down() -> None:
     game = garden(1, a1="AH", b1="KH", s="5C")
     assert moves(game) == ["a1>u", "b1>d", "deal"]
-    with pytest.raises(IllegalMove, match="AH cannot go down: the hearts descend from the king"):
+    with pytest.raises(
+        IllegalMove, match="AH cannot go down: the descending hearts want the king next"
+    ):
         game.play("a1>d")
-    with pytest.raises(IllegalMove, match="KH cannot go up: the hearts ascend from the ace"):
+    with pytest.raises(
+        IllegalMove, match="KH cannot go up: the ascending hearts want the ace next"
+    ):
         game.play("b1>u")
     game.play("a1>u")
     game.play("b1>d")
@@ -131,7 +137,9 @@ def test_the_first_ace_starts_up_and_the_first_king_starts_down() -> None:
 def test_the_second_copies_finish_the_opposite_piles() -> None:
     game = garden(1, redeals=0, uh=up("H", "Q"), dh=down("H", "2"), a1="AH", b1="KH")
     assert moves(game) == ["a1>d", "b1>u"]
-    with pytest.raises(IllegalMove, match="AH cannot go up: the hearts ascend from the king"):
+    with pytest.raises(
+        IllegalMove, match="AH cannot go up: the ascending hearts want the king next"
+    ):
         game.play("a1>u")
     game.play("a1>d")
     game.play("b1>u")
@@ -163,7 +171,9 @@ def test_the_first_ace_never_finishes_the_down_pile() -> None:
         IllegalMove, match="AD cannot go down: the first ace of diamonds starts the ascending"
     ):
         game.play("a1>d")
-    with pytest.raises(IllegalMove, match="5D cannot go down: the diamonds descend from the ace"):
+    with pytest.raises(
+        IllegalMove, match="5D cannot go down: the descending diamonds want the ace next"
+    ):
         garden(1, dd=down("D", "2"), a1="5D", s="5C").play("a1>d")
 
 
@@ -174,7 +184,9 @@ def test_the_first_king_never_finishes_the_up_pile() -> None:
         IllegalMove, match="KC cannot go up: the first king of clubs starts the descending"
     ):
         game.play("a1>u")
-    with pytest.raises(IllegalMove, match="5C cannot go up: the clubs ascend from the king"):
+    with pytest.raises(
+        IllegalMove, match="5C cannot go up: the ascending clubs want the king next"
+    ):
         garden(1, uc=up("C", "Q"), a1="5C", s="5C").play("a1>u")
 
 

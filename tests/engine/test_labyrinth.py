@@ -152,9 +152,11 @@ def test_the_top_row_is_free_with_a_card_below_it() -> None:
 def test_up_and_down_by_suit() -> None:
     game = maze(1, a1="2S", b1="QS", c1="3S", s="7C")
     assert moves(game) == ["a1>u", "b1>d"]
-    with pytest.raises(IllegalMove, match="3S cannot go up: the spades ascend from the 2"):
+    with pytest.raises(IllegalMove, match="3S cannot go up: the ascending spades want the 2 next"):
         game.play("c1>u")
-    with pytest.raises(IllegalMove, match="3S cannot go down: the spades descend from the queen"):
+    with pytest.raises(
+        IllegalMove, match="3S cannot go down: the descending spades want the queen next"
+    ):
         game.play("c1>d")
 
 
@@ -319,7 +321,9 @@ def test_grace_refusals() -> None:
     game = maze(4, a1="9C", a2="2D", a3="9D", a4="9H")
     game.play("a3>g")
     assert moves(game) == ["a2>u"]  # free from below now
-    with pytest.raises(IllegalMove, match="9D cannot go up: the diamonds ascend from the 2"):
+    with pytest.raises(
+        IllegalMove, match="9D cannot go up: the ascending diamonds want the 2 next"
+    ):
         game.play("g>u")
     game = maze(4, a1="9C", a2="2D", a3="3D", a4="9H")
     game.play("a2>g")

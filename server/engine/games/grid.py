@@ -399,7 +399,10 @@ class GridGame(Game):
                     f"{CODE[card]} cannot go up: the first king of {suit} "
                     "starts the descending foundation"
                 )
-            return f"{CODE[card]} cannot go up: the {suit} ascend from the {RANK_NAMES[up + 1]}"
+            return (
+                f"{CODE[card]} cannot go up: the ascending {suit} want the "
+                f"{RANK_NAMES[up + 1]} next"
+            )
         if down == 13:
             return f"the descending {suit} foundation is complete"
         if down == 12 and not up and RANK[card] == 1:
@@ -407,7 +410,10 @@ class GridGame(Game):
                 f"{CODE[card]} cannot go down: the first ace of {suit} "
                 "starts the ascending foundation"
             )
-        return f"{CODE[card]} cannot go down: the {suit} descend from the {RANK_NAMES[13 - down]}"
+        return (
+            f"{CODE[card]} cannot go down: the descending {suit} want the "
+            f"{RANK_NAMES[13 - down]} next"
+        )
 
     def _why_two_each_way(self, card: int, way: int) -> str:
         """Why ``card`` fits no pile of its suit going ``way``, two piles each way: what
