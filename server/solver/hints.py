@@ -50,6 +50,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final
@@ -408,6 +409,26 @@ def _at_once(view: Mapping[str, Any], here: Game, move: Move) -> int:
 _GAPS_OPEN: Final = frozenset({"labyrinth"})
 
 
+def _seen_home(
+    before: dict[str, tuple[list[str], int]],
+    after: dict[str, tuple[list[str], int]],
+    homes: set[str],
+) -> int:
+    """How many of the cards gone home between ``before`` and ``after`` (piles by label:
+    their cards face up, and how many face down) were face up before, off the foundations
+    (cards of two packs counted as many times as they are shown)."""
+    seen: Counter[str] = Counter()
+    went: Counter[str] = Counter()
+    for label, (cards, _down) in before.items():
+        if label in homes:
+            went.subtract(cards)
+        else:
+            seen.update(cards)
+    for label in homes:
+        went.update(after.get(label, ([], 0))[0])
+    return sum((went & seen).values())
+
+
 def _effects(view: Mapping[str, Any], here: Game, move: Move) -> dict[str, int]:
     """What ``move`` does that the player can see, from the view before and the position
     after (any sample: only what is shown or counted is compared)."""
@@ -428,10 +449,15 @@ def _effects(view: Mapping[str, Any], here: Game, move: Move) -> dict[str, int]:
     opened = len(free_after - free_before)
     if opened:
         effects["opens"] = opened
+    homes = {here.PILES[i].label for i in here.HOME}
     home = int(after["home"]) - home_before
     if home > 0:
+        # only cards the player could see before (a move that turns cards up, as a deal
+        # does, may send them home by itself: which, no one knows before they are face
+        # up, and ``here``'s hidden cards are any sample)
+        home = _seen_home(before, _shown(after), homes)
+    if home > 0:
         effects["home"] = home
-    homes = {here.PILES[i].label for i in here.HOME}
     turned = 0
     for label, (cards, down) in _shown(after).items():
         old_cards, old_down = before.get(label, ([], 0))

@@ -140,6 +140,29 @@ def test_reasons_say_what_the_player_will_see() -> None:
         assert why(wedge, text).startswith("moves a card home")
 
 
+def test_a_reason_says_nothing_of_the_cards_a_move_turns_up() -> None:
+    """An outside tester: in The Blockade in rows of ten a hinted ``deal`` was said to
+    move a card home, which no one can know before its cards are face up (the rows of ten
+    put aces and kings home by themselves). Only cards the player could see count: here
+    the real position's deals do put cards home, and are said as deals all the same."""
+
+    def why(game: Game, text: str) -> str:
+        return reason(game.view(), game, game.parse(text))
+
+    sent = 0
+    for seed in range(5):
+        game = new_game("blockade-ten", seed=seed)
+        for _ in range(2):  # (the first two deals: each of these seeds sends one home)
+            while "deal" not in [m.text for m in game.legal_moves()]:
+                game.play(game.legal_moves()[0])
+            home = game.view()["home"]
+            said = why(game, "deal")
+            game.play(game.parse("deal"))
+            sent += game.view()["home"] > home
+            assert "home" not in said, (seed, said)
+    assert sent >= 5
+
+
 def test_a_labyrinth_gap_is_no_space_freed_but_cards_made_available() -> None:
     """In The Labyrinth no gap is the player's to fill (``deal`` refills the lowest row;
     one higher up stays empty): a card home from the lowest row said "frees a space",
