@@ -50,12 +50,21 @@ import argparse
 import asyncio
 import importlib
 import importlib.util
+import os
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from . import __version__
-from .config import DEFAULT_SERVER, TokenStore, config_dir, linked_server, pick_server
+from .config import (
+    DEFAULT_SERVER,
+    TokenFileError,
+    TokenStore,
+    config_dir,
+    linked_server,
+    not_a_server,
+    pick_server,
+)
 from .ids import not_a_replay, replay_id
 
 MAX_SEED = 2**64 - 1
@@ -499,7 +508,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         top.print_help()
         return 2
     # --server, else the server a link given names, else $PATIENCE_SERVER, else the local one
-    args.server = pick_server(getattr(args, "server", None) or linked(args))
+    flag, link = getattr(args, "server", None), linked(args)
+    args.server = pick_server(flag or link)
+    if args.command != "rules" and not_a_server(args.server):  # (rules asks no server)
+        from .lines import aside  # (rich: only to refuse, wrapped between words)
+
+        given = flag or link or os.environ.get("PATIENCE_SERVER", "")
+        whose = "--server" if flag else "the link" if link else "$PATIENCE_SERVER"
+        aside(
+            f"patience-race: {whose} {given!r} is not a ws:// or wss:// URL with a host: "
+            "ws://HOST:PORT (a browser's http:// address of the server is taken too)"
+        )
+        return 2
     args.ascii = getattr(args, "ascii", False)
     # a replay's id, or its link (its server taken above): one that names none is refused
     # here, as a command line that is wrong ("xyz" of http://HOST/garbage/xyz was asked for)
@@ -525,7 +545,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             file=sys.stderr,
         )
         return 1
-    return command(name)(args)
+    try:
+        return command(name)(args)
+    except TokenFileError as exc:  # (read where no command said it: a file never written over)
+        from .lines import aside
+
+        aside(f"patience-race: {exc.words()}")
+        return 1
 
 
 if __name__ == "__main__":

@@ -35,9 +35,12 @@ from .connection import (
 from .endings import (
     end_note,
     farewell,
+    leaving_question,
     left_room,
+    question_kept,
     resign_question,
     result_note,
+    stopped_farewell,
     with_made,
 )
 from .keys_line import understood
@@ -241,6 +244,7 @@ class Client:
             model.say(signed_out_notice(event), ERROR)
         elif kind == "link_error":
             model.say(f"cannot sign in again: {clean(event.get('message', ''), 200)}", ERROR)
+        question_kept(model)  # (a question on leaving, in the words of the room now)
         self.redraw()
 
     def on_link(self, state: str, delay: float | None) -> None:
@@ -551,14 +555,12 @@ class Client:
     async def quit(self) -> None:
         model = self.model
         context = model.context()
-        if model.link == "signed out":
+        if model.link == "signed out":  # (said, as on leaving: what goes on, and where)
+            self.farewell = stopped_farewell(model, self.farewell)
             raise Quit(0)
-        if model.screen == ROOM and context == "play":
-            model.ask("leave", "Leave the race? Your game will be resigned.", ERROR)
-            return
-        if model.screen == ROOM and context == "countdown":  # (a rematch's too)
-            leaving = "Leave the room? The race about to start goes on without you."
-            model.ask("leave", leaving, ERROR)
+        asked = leaving_question(model) if context in ("play", "countdown") else None
+        if asked is not None:  # (asked again in other words as the room changes)
+            model.ask("leave", asked, ERROR)
             return
         if model.screen == WATCH:
             raise Quit(0)  # closing the connection ends the watching

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from rich.text import Text
 
 from .challenge import command, http_url
+from .copied import continued
 from .daily_end import day_over
 from .lines import as_int, clock, fit, plural, split_line, status_words, wrap
 from .model import Game, Model
@@ -99,12 +100,21 @@ def _command_line(label: str, said: str, width: int) -> list[Text]:
 
     >>> [t.plain for t in _command_line("The board: ", "patience-race top gate", 40)]
     ['  The board: patience-race top gate']
-    >>> [t.plain for t in _command_line("Replay:    ", "patience-race replay 10e0bf73", 30)]
+    >>> [t.plain for t in _command_line("Replay:    ", "patience-race replay 10e0bf73", 34)]
     ['  Replay:', '    patience-race replay 10e0bf73']
+
+    Wider than the screen even so (a ``--server`` at 60 columns), broken with a shell's
+    line continuation (:mod:`.copied`), to paste whole:
+
+    >>> said = "patience-race replay 10e0bf73a1b2c3d4 --server ws://127.0.0.1:38899"
+    >>> [t.plain for t in _command_line("Replay:    ", said, 60)]
+    ['  Replay:    patience-race replay 10e0bf73a1b2c3d4 \\\\', '    --server ws://127.0.0.1:38899']
     """
     if len(label) + len(said) + 2 <= width:
         return [Text(f"  {label}{said}")]
-    return [Text(f"  {label.rstrip()}"), Text(f"    {said}")]
+    if len(said) + 4 <= width:
+        return [Text(f"  {label.rstrip()}"), Text(f"    {said}")]
+    return [Text(row) for row in continued(label, said, width)]
 
 
 def commitment_lines(model: Model) -> list[Text]:

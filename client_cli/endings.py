@@ -21,7 +21,9 @@ from .difficulty import difficulty_words
 from .lines import as_int, kept, status_words
 from .model import (
     CHALLENGE,
+    COUNTDOWN,
     DAILY,
+    ERROR,
     FINISHED,
     GOOD,
     INFO,
@@ -30,6 +32,7 @@ from .model import (
     RACING,
     ROOM,
     WARN,
+    WATCH,
     Model,
 )
 from .places import level_with, place_of, placed
@@ -245,9 +248,10 @@ def farewell(model: Model, said: str = "") -> str:
         # (it printed "patience-race challenge  --server ...", the id left out)
         again = _command(model.server, f"quick {game.rules}" if game is not None else "quick")
         if game is None or not game.over:
+            against = " against the ghosts" if race.ghosts else ""  # (alone: no ghost said)
             said = (
-                "Your quick race against the ghosts is kept on the server, and its clock "
-                f"runs on: {again} takes it up."
+                f"Your quick race{against} is kept on the server, and its clock runs on: "
+                f"{again} takes it up."
             )
         elif race.result is not None:
             unit = "pairs" if game.pairs else "cards"
@@ -374,6 +378,49 @@ def left_room(model: Model, after: str | None = None, *, unheard: str | None = N
     if state == LOBBY:
         return f"You left room {code}. To go back: {_command(model.server, f'race join {code}')}"
     return f"You left room {code}.{rest}"
+
+
+def leaving_question(model: Model) -> str | None:
+    """What ``q`` (or Ctrl-C) asks before leaving the room as it is now: in its race,
+    playing (leaving resigns), or in its countdown (the race goes on without them); None
+    where leaving asks nothing.
+
+    >>> model = Model(room_code="DGG3XT", screen=ROOM, room={"state": "countdown"})
+    >>> leaving_question(model)
+    'Leave the room? The race about to start goes on without you.'
+    """
+    game = model.game
+    if model.screen != ROOM:
+        return None
+    if model.room_state == RACING and game is not None and game.kind == "race" and not game.over:
+        return "Leave the race? Your game will be resigned."
+    if model.room_state == COUNTDOWN:  # (a rematch's too)
+        return "Leave the room? The race about to start goes on without you."
+    return None
+
+
+def question_kept(model: Model) -> None:
+    """The question on leaving, asked again in the words of the room as it is now where
+    these have changed: asked in the countdown, it went on saying "the race about to start
+    goes on without you" once the race was on, where y resigned the player's game. (Where
+    leaving would now ask nothing, as once the race is over, it is asked plainly.)"""
+    if model.confirm != "leave":
+        return
+    now = leaving_question(model) or "Leave the room?"
+    if now != model.question:
+        model.confirm = None  # (asked anew: not said after the old question)
+        model.ask("leave", now, ERROR)
+
+
+def stopped_farewell(model: Model, said: str = "") -> str:
+    """What is printed as a terminal signed out (another device of the player's took
+    over, or signed it out) quits: what it showed goes on on the server, and how to take
+    it up, as on leaving (it quit with nothing said). In a room: still in it."""
+    if model.screen == WATCH:
+        return said
+    if model.screen == ROOM and model.room_code:
+        return with_made(model, left_room(model, unheard="this terminal was signed out"))
+    return farewell(model, said)
 
 
 def _others_in(room: Mapping[str, Any], me: str | None) -> bool:

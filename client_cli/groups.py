@@ -172,11 +172,15 @@ def watch_screen(
 GROUP_ID_RE = re.compile(r"[a-z0-9]{10}")
 
 
-async def _group_of(conn: Connection, words: Sequence[str]) -> tuple[str, list[str]]:
+async def _group_of(
+    conn: Connection, words: Sequence[str], name_words: int | None = None
+) -> tuple[str, list[str]]:
     """The id of one of the player's groups named by the first of ``words`` (its id, or
     its name in any case, which may take several words: ``group top Friday Club gate``),
     and the words after it; else the first word as it is where it has an id's shape (the
-    server says what is wrong with it). :class:`ValueError` for words that are neither."""
+    server says what is wrong with it). :class:`ValueError` for words that are neither,
+    naming the first ``name_words`` of them where that many are known to be the group's
+    (``top BOARD --group GROUP``: it said no group was called "GROUP BOARD")."""
     reply = await conn.request("groups")
     known = [x for x in reply.get("groups") or [] if isinstance(x, Mapping)]
     for n in range(len(words), 0, -1):  # the longest name first
@@ -190,7 +194,7 @@ async def _group_of(conn: Connection, words: Sequence[str]) -> tuple[str, list[s
     first = words[0].strip().lower()
     if GROUP_ID_RE.fullmatch(first):
         return first, list(words[1:])
-    said = clean(" ".join(words), 60)
+    said = clean(" ".join(words[:name_words] if name_words else words), 60)
     raise ValueError(f"no group of yours is called {said!r}: patience-race group lists yours")
 
 
@@ -287,7 +291,7 @@ def cmd_group(args: argparse.Namespace) -> int:
                     return Text(""), f"{words[0]!r} is not a group link (/g/ID?k=KEY)"
                 reply = await conn.request("group_join", group=link[0], key=link[1])
                 return group_view(reply, args.server, args.ascii), None
-            gid, rest = await _group_of(conn, words)
+            gid, rest = await _group_of(conn, words, getattr(args, "group_words", None))
             if action == "show" and args.watch:
                 await watch(conn, gid)  # (until Ctrl-C, or the group is no longer theirs)
                 return Group(), None
@@ -440,6 +444,7 @@ def cmd_top_group(args: argparse.Namespace) -> int:
     # --group, up to the next option: a BOARD after them is among them, and found there
     # as group top finds it after the group's name
     args.action, args.words = "top", [*args.group, *([args.board] if args.board else [])]
+    args.group_words = len(args.group)  # (the group's, named alone in a refusal)
     return cmd_group(args)
 
 

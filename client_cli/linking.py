@@ -22,7 +22,15 @@ from rich.table import Table
 from rich.text import Text
 
 from .challenge import command, http_url
-from .config import Account, TokenStore, config_dir, device_label
+from .config import (
+    Account,
+    TokenFileError,
+    TokenStore,
+    Unwritable,
+    config_dir,
+    device_label,
+    not_kept,
+)
 from .connection import Connection, ServerError
 from .lines import HeadersWhole, as_int, aside, kept
 from .printing import _console, _print
@@ -93,11 +101,31 @@ def _show_code(args: argparse.Namespace) -> int:
 
 #: a browser's recovery key: the token it signs in with (192 random bits, URL-safe)
 KEY_RE = re.compile(r"[A-Za-z0-9_-]{32}")
-#: the longest a link code is typed (``ABCD-EFGH``, spaced or not): the server takes 16
-LONGEST_CODE = 16
+#: a link code as typed, its dashes and spaces taken out: 8 letters and digits (the
+#: server's alphabet leaves out the look-alikes; it says so of a code not of it)
+CODE_RE = re.compile(r"[A-Za-z0-9]{8}")
+
+
+def not_a_code(code: str) -> bool:
+    """Whether what was typed can be neither a link code (8 letters and digits, any case,
+    dashes and spaces anywhere: the server checks its alphabet) nor a recovery key: a
+    command line that is wrong, known before a server is asked.
+
+    >>> not_a_code("k7qx 3mhd"), not_a_code("zzzz"), not_a_code(""), not_a_code("-" * 32)
+    (False, True, True, False)
+    """
+    return KEY_RE.fullmatch(code) is None and CODE_RE.fullmatch(re.sub(r"[\s-]", "", code)) is None
 
 
 def _enter_code(args: argparse.Namespace) -> int:
+    code = args.code.strip()
+    key = KEY_RE.fullmatch(code) is not None
+    if not_a_code(code):  # (first: "would replace its token" was said of zzzz)
+        aside(
+            f"patience-race: {clean(code, 40)!r} is not a link code: 8 letters and digits "
+            "like ABCD-EFGH, nor a recovery key (a browser's, 32 letters, digits, - and _)"
+        )
+        return 2
     store = TokenStore(config_dir())
     saved = store.get(args.server)
     if saved is not None and not args.replace:
@@ -107,13 +135,13 @@ def _enter_code(args: argparse.Namespace) -> int:
             "device, or you mean to leave them, add --replace"
         )
         return 1
-
-    code = args.code.strip()
-    key = KEY_RE.fullmatch(code) is not None
-    if not key and len(code) > LONGEST_CODE:
+    try:  # (before the code is spent: the token it gives would be lost)
+        store.check_writable()
+    except Unwritable as exc:
         aside(
-            f"patience-race: {clean(code, 40)!r} is not a link code: 8 letters and digits "
-            "like ABCD-EFGH, nor a recovery key (a browser's, 32 letters, digits, - and _)"
+            f"patience-race: {exc.words()}: the code is not used (it is good for its few "
+            f"minutes). Make {exc.path.parent} writable (or free some space), or set "
+            "XDG_CONFIG_HOME to a directory that is, and run this again."
         )
         return 1
 
@@ -146,7 +174,11 @@ def _enter_code(args: argparse.Namespace) -> int:
         aside("patience-race: the server sent no token")
         return 1
     name = clean(player.get("name", ""), 20)
-    store.put(args.server, Account(name, token))
+    try:
+        store.put(args.server, Account(name, token))
+    except TokenFileError as exc:  # (it could be written a moment ago: filled since)
+        aside(f"patience-race: {not_kept(args.server, name, token, exc, how='Linked')}")
+        return 1
     line = (
         f"This terminal now plays as {name} on {args.server} ({device_label()}); "
         f"the token is kept in {store.path}. "

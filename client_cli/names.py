@@ -12,7 +12,7 @@ from typing import Any
 
 from .challenge import command
 from .config import TokenStore, config_dir
-from .lines import kept
+from .lines import aside, kept
 from .printing import _console, _print
 from .queries import _fail, _signed_in
 from .sanitize import clean
@@ -36,7 +36,8 @@ def cmd_name(args: argparse.Namespace) -> int:
     name = clean(player.get("name", ""), 20) if isinstance(player, dict) else ""
     if not name:
         return _fail(args, ValueError("the server sent no name"))
-    TokenStore(config_dir()).keep_name(args.server, name)
+    # (a file that cannot be written keeps the old name: said, and no more)
+    unkept = TokenStore(config_dir()).keep_name(args.server, name)
     if args.name is None:
         change = kept(command(args.server, "name NEW"))
         line = f"You race as {name} on {args.server}: {change} changes it."
@@ -44,4 +45,6 @@ def cmd_name(args: argparse.Namespace) -> int:
         was = clean(reply.get("was", ""), 20)
         line = f"You race as {name} now" + (f" (was {was})." if was and was != name else ".")
     _print(_console(args), line, args.ascii)
+    if unkept is not None:
+        aside(f"patience-race: {unkept}")
     return 0

@@ -142,7 +142,13 @@ class Redrawn:
             self.rows = None
 
     def _resized(self) -> None:
+        """Drawn again for the new size, from the screen's top, the screen cleared: a
+        terminal that folds its lines anew on a resize (tmux, most now) has moved the last
+        drawing's rows where they cannot be counted, and going back over the rows counted
+        left part of it above the new one (an outside tester: the board's title twice)."""
         if self.rows is not None:
+            self.console.control(Control.home(), Control.clear())
+            self.rows = 0
             self._draw(self.make(self.data))
 
     def _draw(self, view: Text, whole: bool = False) -> None:

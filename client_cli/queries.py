@@ -20,21 +20,21 @@ import argparse
 import asyncio
 import sys
 import time
-from collections.abc import Callable
 from typing import Any
 
 from rich import box
-from rich.console import Console, Group
+from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
 from . import challenge, pager, rules
-from .boards import board_id, board_view, next_words_s, overview, pick_day
+from .board_watch import watch_board
+from .boards import board_id, board_view, overview, pick_day
 from .challenge import challenge_id, command, made_text, not_yet_lines
-from .config import TokenStore, config_dir
-from .connection import Connection, ConnectionLost, LinkError, ServerError, local_ms
+from .config import TokenFileError, TokenStore, config_dir
+from .connection import Connection, ConnectionLost, ServerError, local_ms, too_long
 from .lines import HeadersWhole, as_int, aside, kept
-from .printing import _console, _print, _render, asciify
+from .printing import _console, _print, asciify
 from .sanitize import clean
 
 
@@ -116,7 +116,8 @@ class NoAccount(Exception):
 
 
 class NoName(Exception):
-    """A newcomer asked for a name gave none (the prompt said nothing was registered)."""
+    """A newcomer asked for a name gave none (the prompt said nothing was registered), or
+    none could be registered (the prompt said why: a token file that cannot be written)."""
 
 
 async def _signed_in(server: str, newcomer: bool = False) -> tuple[Connection, dict[str, Any]]:
@@ -135,7 +136,7 @@ async def _signed_in(server: str, newcomer: bool = False) -> tuple[Connection, d
         conn, welcome = await _anonymous(server)
         try:
             if await register(conn, Console(highlight=False, emoji=False), store) is None:
-                raise NoAccount
+                raise NoName  # (why, said)
         except Left:
             await conn.close()
             raise NoName from None
@@ -154,6 +155,9 @@ def _fail(args: argparse.Namespace, exc: BaseException) -> int:
     """Say why a command could not be done; its exit code."""
     if isinstance(exc, NoName):
         return 1  # (the prompt said so)
+    if isinstance(exc, TokenFileError):
+        aside(f"patience-race: {exc.words()}")
+        return 1
     # (the commands said carry --server where it is not the default: pasted, they went
     # to the default server)
     play, link = kept(command(args.server, "play")), kept(command(args.server, "link CODE"))
@@ -210,6 +214,10 @@ def cmd_top(args: argparse.Namespace) -> int:
     signed = bool(args.around_me or args.friends)
     console = _console(args)
     wrong = _no_day(args.day) if args.day else None
+    named = board_id(args.board, None) if args.board else None
+    long = too_long("top", {"board": named}) if named else None
+    if long is not None:  # (a command line that is wrong: never sent)
+        wrong = long.message
     if wrong is not None:
         aside(f"patience-race: {wrong}")
         return 2
@@ -257,7 +265,7 @@ def cmd_top(args: argparse.Namespace) -> int:
             if not args.watch:
                 _print(console, view(page), args.ascii)
                 return 0
-            return await watch_board(conn, page, fields, view, server_now)
+            return await watch_board(conn, page, fields, view, server_now, console, args.ascii)
         finally:
             await conn.close()
 
@@ -291,47 +299,6 @@ def cmd_top(args: argparse.Namespace) -> int:
             pages.append((clean(game.get("name", rules), 40), page))
         _print(console, overview(pages, me=me, ascii=args.ascii, server=args.server), args.ascii)
         return 0
-
-    async def watch_board(
-        conn: Connection,
-        page: dict[str, Any],
-        fields: dict[str, Any],
-        view: Any,
-        server_now: Callable[[], int | None],
-    ) -> int:
-        changes: asyncio.Queue[str] = asyncio.Queue()
-        board = clean(page.get("board", ""), 64)
-
-        def on_event(event: dict[str, Any]) -> None:
-            if event.get("type") == "board_update" and event.get("board") == board:
-                changes.put_nowait("update")
-
-        conn.on_event = on_event
-        conn.on_welcome = lambda welcome: changes.put_nowait("again")
-        await conn.request("board_watch", board=board)
-        hint = Text("watching: the board is redrawn as it changes · Ctrl-C stops", style="dim")
-
-        def shown(page: dict[str, Any]) -> Any:  # (at the width now: the terminal's may change)
-            return _render(Group(view(page), hint), args.ascii, console.width)
-
-        with pager.Redrawn(console, shown, page) as live:
-            while True:
-                # the countdown to the reset drawn again as it reads otherwise, by our own
-                # clock: it stood still until the board changed (a pipe takes a version
-                # as the board changes, not each second)
-                wake = next_words_s(page, server_now()) if console.is_terminal else None
-                try:
-                    what = await asyncio.wait_for(changes.get(), wake)
-                except TimeoutError:
-                    live.update(page)
-                    continue
-                try:
-                    if what == "again":  # reconnected: watching is not brought back
-                        await conn.request("board_watch", board=board)
-                    page = await conn.request("top", **{**fields, "board": board})
-                except (LinkError, ServerError):
-                    continue
-                live.update(page)
 
     try:
         return asyncio.run(fetch())

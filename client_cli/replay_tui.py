@@ -16,7 +16,7 @@ from typing import Any
 
 from prompt_toolkit.application import Application, get_app
 from prompt_toolkit.formatted_text import ANSI
-from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent, merge_key_bindings
 from prompt_toolkit.layout import HSplit, Layout, Window
 from prompt_toolkit.layout.controls import FormattedTextControl
 
@@ -24,6 +24,7 @@ from .connection import Connection, LinkError, ServerError
 from .lines import ansi
 from .model import WARN
 from .replay import Replay, Stepper, render_replay
+from .stray_keys import mouse_guard
 
 
 def page_url(server: str, replay_id: str) -> str:
@@ -136,7 +137,8 @@ class ReplayTui:
         body = Window(FormattedTextControl(self._text, show_cursor=False), wrap_lines=False)
         self.app: Application[int] = Application(
             layout=Layout(HSplit([body])),
-            key_bindings=keys,
+            # (its mouse off, ESC [31m pasted still read as a mouse report: dropped)
+            key_bindings=merge_key_bindings([mouse_guard(), keys]),
             full_screen=True,
             mouse_support=False,
         )

@@ -11,6 +11,7 @@ from typing import Any
 from rich.text import Text
 
 from .challenge import command, http_url
+from .copied import command_in, continued
 from .lines import (
     Glyphs,
     as_int,
@@ -342,11 +343,14 @@ def _copied(line: str, width: int, indent: int = 2, style: str = "", hang: int =
     (where it does not, that would only cost a line: a short screen's table row).
 
     >>> [t.plain for t in _copied("Others: patience-race replay ID --server ws://h:1", 30)]
-    ['  Others: patience-race replay', '    ID --server ws://h:1']
+    ['  Others: patience-race \\\\', '    replay ID \\\\', '    --server ws://h:1']
     >>> [t.plain for t in _copied("Others: patience-race replay ID --server ws://h:1", 46)]
     ['  Others:', '    patience-race replay ID --server ws://h:1']
     >>> [t.plain for t in _copied("Replay: patience-race replay 10e0", 40)]
     ['  Replay: patience-race replay 10e0']
+
+    Wider than the screen even on a line of its own (above; the results at 60 columns, with
+    a ``--server``), a command is broken with a shell's line continuation (:mod:`.copied`).
     """
     width = max(width, 20)
     label, colon, said = line.partition(": patience-race ")
@@ -356,6 +360,16 @@ def _copied(line: str, width: int, indent: int = 2, style: str = "", hang: int =
             Text(" " * indent + label + ":", style=style),
             Text(" " * (indent + hang) + alone, style=style),
         ]
+    found = command_in(line)
+    if found is not None and indent + len(line) > width and indent + hang + len(found[1]) > width:
+        # (not even on a line of its own: broken with a shell's " \", to paste whole)
+        head, command, tail = found
+        rows = continued(head, command, width, indent, hang)
+        if tail.strip() and len(rows[-1]) + len(tail) <= width:
+            rows[-1] += tail
+        elif tail.strip():
+            rows += textwrap.wrap(tail.strip(), width, initial_indent=" " * (indent + hang))
+        return [Text(row, style=style) for row in rows]
     return [
         Text(part, style=style)
         for part in textwrap.wrap(

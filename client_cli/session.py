@@ -22,7 +22,15 @@ from rich.text import Text
 from . import quick_flow
 from .challenge import command, new_results
 from .challenge_flow import begin
-from .config import Account, TokenStore, device_label, forgotten_token
+from .config import (
+    Account,
+    TokenFileError,
+    TokenStore,
+    Unwritable,
+    device_label,
+    forgotten_token,
+    not_kept,
+)
 from .connection import Connection, LinkError, ServerError
 from .controller import Client, Left, now_ms
 from .difficulty import difficulty_of, difficulty_words
@@ -30,6 +38,7 @@ from .endings import daily_greeting, ranked_explained
 from .lines import as_int, between_words, kept, print_whole
 from .model import DAILY, INFO, PRACTICE, WATCH, Model
 from .sanitize import clean
+from .stray_keys import mouse_guard
 from .tui import Tui
 
 
@@ -65,10 +74,12 @@ class Plan:
 
 async def ask(question: str, words: list[str] | None = None) -> str:
     """A question at the plain prompt, before the full screen (Ctrl-D or Ctrl-C: raises
-    :class:`Left`). Tab
+    :class:`Left`; Ctrl-Z suspends). Tab
     completes from ``words`` as a shell does: a single match goes into the line at once,
     several are listed under it."""
-    session: PromptSession[str] = PromptSession()
+    # Ctrl-Z suspends, as at the game's screen (it typed ^Z into the answer; fg brings the
+    # question back as it was); a pasted escape sequence read as a mouse report: dropped
+    session: PromptSession[str] = PromptSession(key_bindings=mouse_guard(), enable_suspend=True)
     completer = WordCompleter(words) if words else None
     try:
         answer = await session.prompt_async(
@@ -81,7 +92,19 @@ async def ask(question: str, words: list[str] | None = None) -> str:
 
 async def register(conn: Connection, console: Console, store: TokenStore) -> str | None:
     """The first run on a server: choose a name, register, keep the token (no name:
-    raises :class:`Left`)."""
+    raises :class:`Left`). None: nothing to play as (why, printed): a token file that
+    cannot be written is said before a name is asked for, and nothing is registered."""
+    try:
+        store.check_writable()
+    except Unwritable as exc:
+        said = (
+            f"The token file {exc.path} cannot be written ({exc.reason}): nothing is "
+            "registered, as the token the server gives could not be kept. Make "
+            f"{exc.path.parent} writable (or free some space), or set XDG_CONFIG_HOME to a "
+            "directory that is, and run this again."
+        )
+        print_whole(console, said, style="red")
+        return None
     console.print(
         Text(
             f"Welcome to Patience Race on {conn.url}. Choose a name to race under: "
@@ -115,7 +138,11 @@ async def register(conn: Connection, console: Console, store: TokenStore) -> str
             console.print(Text("the server sent no token", style="red"))
             return None
         registered = clean(player.get("name", name), 20)
-        store.put(conn.url, Account(registered, token))
+        try:
+            store.put(conn.url, Account(registered, token))
+        except TokenFileError as exc:  # (it could be written a moment ago: filled since)
+            print_whole(console, not_kept(conn.url, registered, token, exc), style="red")
+            return None
         conn.token = token
         console.print(Text(f"Registered as {registered}; the token is kept in {store.path}."))
         return registered
@@ -168,7 +195,10 @@ async def connect(
     player = welcome.get("player")
     if isinstance(player, Mapping):
         client.model.me = clean(player.get("name", ""), 20)
-        store.keep_name(server, client.model.me)  # (changed on another device, maybe)
+        # (changed on another device, maybe; a file that cannot be written: said, no more)
+        unkept = store.keep_name(server, client.model.me)
+        if unkept is not None:
+            print_whole(console, unkept, style="yellow")
     elif need_player:
         name = await register(conn, console, store)
         if name is None:
@@ -488,6 +518,10 @@ async def run(plan: Plan, server: str, store: TokenStore, *, ascii: bool = False
     except Left:  # no name chosen
         await client.close()
         return 0
+    except TokenFileError as exc:  # (one it cannot read: never written over)
+        print_whole(console, f"patience-race: {exc.words()}", style="red")
+        await client.close()
+        return 1
     if welcome is None:
         await client.close()
         return 1

@@ -7,7 +7,8 @@ moves from the server's legal ones with Tab (:meth:`Tui.complete`), and single k
 once: F1 help, F2 or ``+`` (on an empty line) home, F3 or ``?`` a hint, F4 the rules page,
 which then pages with space, ``b``, the arrows and Page Up/Down, and closes with ``q`` or Esc;
 in a lobby, ``r`` (ready) and ``s`` (start) on an empty line, after a race ``m`` (rematch),
-and ``y`` to a question (leave? resign? a stuck game) likewise; ``q`` waits for Enter.
+``y`` to a question (leave? resign? a stuck game) and ``q`` in a solo game likewise; in a
+room ``q`` waits for Enter.
 Each typed line goes to the controller (:meth:`client_cli.controller.Client.handle`).
 Everything runs on one asyncio loop: prompt_toolkit reads the keyboard there, the connection
 reads the socket there.
@@ -23,7 +24,7 @@ from prompt_toolkit.document import Document
 from prompt_toolkit.filters import Condition
 from prompt_toolkit.formatted_text import ANSI
 from prompt_toolkit.history import InMemoryHistory
-from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent, merge_key_bindings
 from prompt_toolkit.keys import Keys
 from prompt_toolkit.layout import HSplit, Layout, Window
 from prompt_toolkit.layout.controls import BufferControl, FormattedTextControl
@@ -38,10 +39,11 @@ from .challenge_screen import countdown_second as challenge_second
 from .commands import common_start, completions, normalize
 from .controller import Client, Quit, now_ms
 from .lines import ansi
-from .model import FINISHED, INFO, ROOM, WATCH
+from .model import FINISHED, INFO, ROOM, SOLO, WATCH
 from .results import results_page
 from .room_screen import countdown_second, rings
 from .screen import page_height, render_screen
+from .stray_keys import mouse_guard
 
 
 class ScreenControl(FormattedTextControl):
@@ -168,6 +170,14 @@ class Tui:
             title, _ = results_page(model, 80)
             model.open_page(title, lambda w: results_page(model, w)[1].split("\n"))
 
+        # a solo game's (a daily's) q quits at once, as the lobby's keys act: no move, pile or
+        # word there starts with q. In a room q waits for Enter: leaving gives up a seat
+        solo = Condition(lambda: model.screen == SOLO and not model.confirm and not model.help)
+
+        @keys.add("q", filter=empty_line & solo & ~paging, eager=True)
+        def _quit_at_once(event: KeyPressEvent) -> None:
+            send("q")
+
         # a question (leave? resign? a stuck game) takes its yes at once, as the lobby's keys
         asking = Condition(lambda: model.context() in ("confirm", "stuck") and not model.help)
 
@@ -224,7 +234,8 @@ class Tui:
         line = Window(BufferControl(self.buffer, input_processors=[BeforeInput("> ")]), height=1)
         self.app: Application[int] = Application(
             layout=Layout(HSplit([body, line]), focused_element=line),
-            key_bindings=keys,
+            # (a pasted colour's code, ESC [31m, read as a mouse report: dropped)
+            key_bindings=merge_key_bindings([mouse_guard(), keys]),
             full_screen=True,
             refresh_interval=0.25,
             # the mouse only while playing: elsewhere the terminal's own selection copies

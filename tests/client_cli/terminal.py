@@ -12,6 +12,7 @@ import re
 import signal
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -44,7 +45,10 @@ class Terminal:
         config: Path,
         rows: int = 24,
         cols: int = 80,
+        preexec: Callable[[], None] | None = None,
     ) -> None:
+        """``preexec``: run in the client's process before it starts (a limit set on it);
+        such a client is started the plain way, not forked from one started already."""
         self.screen = pyte.Screen(cols, rows)
         self.stream = pyte.ByteStream(self.screen)
         env = {
@@ -60,13 +64,22 @@ class Terminal:
         # pytest-xdist worker has them set, 24 by 80)
         env.pop("LINES", None)
         env.pop("COLUMNS", None)
+        if preexec is not None:
+            env["PATIENCE_FORK"] = "0"
+            env["PYTHONDONTWRITEBYTECODE"] = "1"
+
+        def before() -> None:
+            as_in_a_shell()
+            if preexec is not None:
+                preexec()
+
         self.child = forked.spawn(
             CLIENT,
             args,
             entry="client_cli.cli:main",
             env=env,
             dimensions=(rows, cols),
-            preexec_fn=as_in_a_shell,
+            preexec_fn=before,
         )
         self.screen.write_process_input = self._answer  # type: ignore[method-assign]
         self.output = b""
@@ -174,3 +187,9 @@ def unwrapped(text: str) -> str:
     """Text without its spaces and line ends: a line longer than the terminal is wrapped
     by it, anywhere, a word or an address cut in two."""
     return re.sub(r"\s", "", text)
+
+
+def continued(text: str) -> str:
+    r"""``text`` with a shell's line continuations (`` \`` at a line's end) joined, as a
+    shell joins them: a command to copy too wide for the full screen is broken so."""
+    return re.sub(r" \\\n\s*", " ", text)

@@ -38,12 +38,25 @@ def test_tokens_are_kept_per_server_and_private(tmp_path: Path) -> None:
     assert [p.name for p in store.directory.iterdir()] == ["tokens.json"]  # no temp files
 
 
-def test_a_damaged_file_is_no_account(tmp_path: Path) -> None:
-    store = TokenStore(tmp_path)
-    store.path.write_text("{not json")
+def test_no_file_an_empty_one_or_one_below_a_file_is_no_account(tmp_path: Path) -> None:
+    """Nothing is lost by writing where there is no file, or an empty one: no account."""
+    store = TokenStore(tmp_path / "patience-race")
+    assert store.get(DEFAULT_SERVER) is None
+    store.directory.mkdir()
+    store.path.write_text("  \n")
     assert store.get(DEFAULT_SERVER) is None
     store.put(DEFAULT_SERVER, Account("ann", "t"))
     assert store.get(DEFAULT_SERVER) == Account("ann", "t")
+    (tmp_path / "file").write_text("x")  # (XDG_CONFIG_HOME below a file: no tokens there)
+    assert TokenStore(tmp_path / "file" / "patience-race").get(DEFAULT_SERVER) is None
+
+
+def test_another_servers_odd_entry_is_kept_as_it_is(tmp_path: Path) -> None:
+    store = TokenStore(tmp_path)
+    store.path.write_text('{"servers": {"ws://other:1": "hand-written"}, "mine": 1}')
+    store.put(DEFAULT_SERVER, Account("ann", "t"))
+    data = json.loads(store.path.read_text())
+    assert data["servers"]["ws://other:1"] == "hand-written" and data["mine"] == 1
 
 
 def test_which_server() -> None:

@@ -49,10 +49,16 @@ def test_a_quick_race_against_ghosts_left_or_over_names_the_quick_race() -> None
     game = played("gate", seed=3, moves=2)
     model = Model(me="ann")
     model.server = "ws://127.0.0.1:9480"
-    model.take_challenge(
-        {"challenge": {"id": "", "player": "the ghosts", "game": "gate"}, "game": "g" * 16},
-        0,
-    )
+    taken = {"challenge": {"id": "", "player": "the ghosts", "game": "gate"}, "game": "g" * 16}
+    # alone (nobody matched, no recorded race): no ghost said (it said "against the ghosts")
+    model.take_challenge(taken, 0)
+    model.apply_challenge_start({**snapshot(game, gid="g" * 16, kind="challenge")}, 0)
+    said = between_words(farewell(model), 200)
+    assert said == (
+        "Your quick race is kept on the server, and its clock runs on: patience-race quick "
+        "gate --server ws://127.0.0.1:9480 takes it up."
+    ), said
+    model.take_challenge({**taken, "ghosts": [{"name": "bob", "total": 52}]}, 0)
     model.apply_challenge_start({**snapshot(game, gid="g" * 16, kind="challenge")}, 0)
     said = between_words(farewell(model), 200)
     assert "challenge  --server" not in said and "patience-race challenge" not in said, said

@@ -19,7 +19,7 @@ import pytest
 from tests.app.client import Client, player
 from tests.app.conftest import ServerProcess
 
-from .terminal import LEGAL, Terminal, flat, start
+from .terminal import LEGAL, Terminal, continued, flat, start
 from .test_terminal import register
 
 SIZES = [(60, 20), (80, 24)]
@@ -123,8 +123,9 @@ def test_the_lobbys_commands_to_copy_are_whole(
     for terminal in (host, bob):
         terminal.settle()
         assert "…" not in terminal.text, terminal.text
-    said = flat(host.text)
-    # wrapped between words, never inside one: each word as it is typed
+    said = flat(continued(host.text))
+    # wrapped between words, never inside one: each word as it is typed; the command to
+    # copy, wider than the screen, broken only by a shell's " \" (pasted, it runs whole)
     assert f"patience-race race join {code} --server {url}" in said, host.text
     assert f"{url.replace('ws://', 'http://')}/r/{code}" in said, host.text
     assert f"{LONG} hosts and starts the race; say r when ready." in flat(bob.text), bob.text

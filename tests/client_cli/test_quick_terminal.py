@@ -17,7 +17,7 @@ from client_cli.config import Account, TokenStore
 from tests.app.client import Client, player, racing
 from tests.app.conftest import ServerProcess
 
-from .terminal import Terminal
+from .terminal import Terminal, flat
 from .test_terminal import LEGAL, start
 
 
@@ -156,3 +156,23 @@ def test_a_ghost_race_is_taken_up_again_in_another_terminal(
     second.wait_for(r"Your game: resigned")
     second.type("q")
     assert second.exit_code() == 0
+
+
+@pytest.mark.parametrize("quick_server", [1], indirect=True)
+def test_leaving_a_quick_race_alone_says_nothing_of_ghosts(
+    quick_server: ServerProcess, tmp_path: Path, terminals: list[Terminal]
+) -> None:
+    """Alone (nobody matched, no recorded race), ``q`` said: "Your quick race against the
+    ghosts is kept on the server" (the docs: no ghost said anywhere)."""
+    config = tmp_path / "eve"
+    saved(quick_server.url, config, "eve")
+    eve = start(terminals, quick_server, config, "quick", "nestor")
+    eve.wait_for(r"quick race, alone", timeout=20)
+    eve.wait_for(LEGAL)
+    eve.type("q")
+    assert eve.exit_code() == 0
+    again = f"patience-race quick nestor --server {quick_server.url}"
+    assert f"Your quick race is kept on the server, and its clock runs on: {again}" in flat(
+        eve.text
+    )
+    assert b"ghost" not in eve.output.replace(b"ghosts in", b""), eve.text

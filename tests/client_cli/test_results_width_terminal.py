@@ -13,7 +13,7 @@ import pytest
 
 from tests.app.conftest import ServerProcess
 
-from .terminal import LEGAL, Terminal, start
+from .terminal import LEGAL, Terminal, continued, start
 from .test_terminal import register
 
 #: a game whose every deal has a pair to take off (docs/ratings.md's races use it too)
@@ -66,3 +66,8 @@ def test_three_racers_results_fit_the_terminal(
         assert mine in words, screen  # the player's own replay id, whole
         assert len(re.findall(r"\b[0-9a-f]{16}\b", table)) == 3, screen
         assert len(re.findall(r"-?\d+ \([+-]\d+\)", table)) == 3, screen  # rating (change)
+        # the player's replay command, to copy: whole on a line, or (wider than the
+        # screen, 67 columns at 60 with --server) broken by a shell's " \" only, so that
+        # its lines pasted run it whole (it was broken before ws://, its --server lost)
+        command = f"patience-race replay {mine} --server {server_process.url}"
+        assert command in continued(screen), screen

@@ -155,3 +155,43 @@ def test_ctrl_z_suspends_the_review_page_too(server_process: ServerProcess, tmp_
         shell.expect_exact("shell$ ", timeout=20)
     finally:
         shell.close(force=True)
+
+
+def test_ctrl_z_suspends_the_name_prompt_and_fg_brings_it_back_as_it_was(
+    server_process: ServerProcess, tmp_path: Path
+) -> None:
+    """The plain prompts before the screen typed ``^Z`` into the answer (``name: ^Z``:
+    Ctrl-D no longer left, and Enter sent it, refused as a bad name)."""
+    shell = shell_in_a_pty(server_process, tmp_path / "config")
+    try:
+        shell.sendline(f"{CLIENT} play gate --seed 7")
+        shell.expect("name:", timeout=20)
+        shell.send("ze")  # (half typed: there again after fg)
+        shell.expect_exact("ze", timeout=10)
+        suspended_and_back(shell, "name:")
+        shell.sendline("d")
+        shell.expect("legal:", timeout=20)  # registered as zed: the game
+        shell.sendline("q")
+        shell.expect_exact("shell$ ", timeout=20)
+    finally:
+        shell.close(force=True)
+    assert '"name": "zed"' in (tmp_path / "config/patience-race/tokens.json").read_text()
+
+
+def test_ctrl_z_at_the_dailys_press_enter_starts_nothing(
+    server_process: ServerProcess, tmp_path: Path
+) -> None:
+    """At ``Press Enter to start your ranked attempt``, Ctrl-Z typed ``^Z``, and the Enter
+    after it started the ranked clock: it suspends, and fg brings the question back."""
+    shell = shell_in_a_pty(server_process, tmp_path / "config")
+    try:
+        shell.sendline(f"{CLIENT} daily gate")
+        shell.expect("name:", timeout=20)
+        shell.sendline("zed")
+        shell.expect(r"Press Enter to start your ranked attempt \(q to leave\)", timeout=20)
+        suspended_and_back(shell, r"Press Enter to start your ranked attempt \(q to leave\)")
+        shell.sendline("q")
+        shell.expect("Nothing was started", timeout=20)
+        shell.expect_exact("shell$ ", timeout=20)
+    finally:
+        shell.close(force=True)
