@@ -175,9 +175,13 @@ const ARROWS = /** @type {Record<string, [number, number]>} */ ({
 });
 
 /**
- * Of `rects`, the nearest whose centre lies in the arrow `key`'s direction from `from`'s
- * (off the line counting twice its distance along it, so that the pile beside is chosen
- * before one further down a column); -1 if none.
+ * Of `rects`, the nearest pile in the arrow `key`'s direction from `from`; -1 if none.
+ * First the piles in line with it, overlapping it across the way (below: a pile whose
+ * left to right overlaps `from`'s), nearest by the edge that leads (below: whose top is
+ * nearest under `from`'s top), so that a longer fan beside it (its centre lower) is not
+ * "down", and sideways keeps to the row; else, where none is in line, the nearest whose
+ * centre lies more that way than across it (off the line counting twice its distance
+ * along it): Light and Shade's a1, left, had gone down to the foundations' f2.
  * @param {{left: number, top: number, width: number, height: number}} from
  * @param {{left: number, top: number, width: number, height: number}[]} rects
  * @param {string} key
@@ -188,14 +192,34 @@ export function nearestInDirection(from, rects, key) {
   const [dx, dy] = step;
   const cx = from.left + from.width / 2;
   const cy = from.top + from.height / 2;
+  /** how far a span at `a` of length `al` and one at `b` of length `bl` overlap */
+  const overlap = (
+    /** @type {number} */ a,
+    /** @type {number} */ al,
+    /** @type {number} */ b,
+    /** @type {number} */ bl,
+  ) => Math.min(a + al, b + bl) - Math.max(a, b);
   let best = -1;
   let bestScore = Infinity;
+  let inLine = false;
   rects.forEach((r, n) => {
     const x = r.left + r.width / 2 - cx;
     const y = r.top + r.height / 2 - cy;
+    const across = Math.abs(dx ? y : x);
+    const lined = dx
+      ? overlap(r.top, r.height, from.top, from.height) > 1
+      : overlap(r.left, r.width, from.left, from.width) > 1;
+    if (lined) {
+      const lead = dx ? (r.left - from.left) * dx : (r.top - from.top) * dy;
+      if (lead <= 1) return; // (behind, or level with it)
+      const score = lead + across / 1e4;
+      if (!inLine || score < bestScore) [best, bestScore, inLine] = [n, score, true];
+      return;
+    }
+    if (inLine) return;
     const along = x * dx + y * dy;
-    if (along <= 1) return; // (behind, or level with it)
-    const score = along + 2 * Math.abs(dx ? y : x);
+    if (along <= 1 || along < across) return; // (behind, or more across than that way)
+    const score = along + 2 * across;
     if (score < bestScore) [best, bestScore] = [n, score];
   });
   return best;

@@ -565,11 +565,17 @@ export class GameScreen {
   }
 
   // A race's start (a room's, a challenge's, a quick race's): the focus, which the lobby's
-  // buttons took with them, on the first pile a move starts from, else in the move box.
+  // buttons took with them, on the first pile a move starts from, else on the word move's
+  // button (The Labyrinth's `deal`: in the move box its key `d` typed itself), else in the
+  // move box.
   focusStart() {
     const now = document.activeElement;
     if (this.over || (now && now !== document.body)) return;
-    const pile = this.boardBox.querySelector(".pile.playable");
-    (pile instanceof HTMLElement ? pile : this.input).focus({ preventScroll: true });
+    const word = this.legal.find(isWord);
+    const start = [
+      this.boardBox.querySelector(".pile.playable"),
+      word ? this.root.querySelector(`button[data-act="${CSS.escape(word)}"]`) : null,
+    ].find((node) => node instanceof HTMLElement && !node.matches(":disabled"));
+    (start instanceof HTMLElement ? start : this.input).focus({ preventScroll: true });
   }
 }

@@ -439,9 +439,18 @@ export class RoomScreen {
   }
 
   // the heading drawn again, the focus kept on its button (the host's Start, one's Ready)
-  // through the redraw each room event makes
+  // through the redraw each room event makes, or on the heading where the heading had it
+  // (the lobby shown: a racer's joining had dropped it to <body>)
   keptHead() {
-    keepFocus(this.headBox, () => this.drawHead());
+    keepFocus(
+      this.headBox,
+      () => this.drawHead(),
+      () => {
+        const heading = this.headBox.querySelector("h1");
+        if (heading instanceof HTMLElement && !heading.hasAttribute("tabindex")) heading.tabIndex = -1;
+        return heading;
+      },
+    );
   }
 
   drawBars() {
