@@ -6,7 +6,7 @@
 // Undo the server offers where it would take the last move back (`lost.undo`: solo games
 // and practice; races and ranked dailies stay final).
 
-import { button, h } from "./dom.js";
+import { button, count, h } from "./dom.js";
 import { still } from "./motion.js";
 import { finish } from "./sound.js";
 
@@ -37,7 +37,10 @@ export function ended(root, status) {
  * @param {Element} board
  */
 function celebrate(root, board) {
-  const area = clear(board.getBoundingClientRect(), root.querySelectorAll(".controls, .notation, .lost-note"));
+  const area = clear(
+    board.getBoundingClientRect(),
+    root.querySelectorAll(".controls, .notation, .lost-note, .won-note"),
+  );
   const layer = h("div", { class: "celebration", "aria-hidden": "true" });
   // fixed over the board's box as it is on the screen: above the cards, clear of the controls
   layer.style.left = `${area.left}px`;
@@ -120,6 +123,18 @@ function clear(box, controls) {
  */
 export function lostText(lost) {
   return lost ? ` ${lost.why || "No move is left."}` : "";
+}
+
+/**
+ * A won solo game said on the screen, as a lost one is (the heading's "won" had been
+ * all a sighted player saw; the live region said the rest).
+ * @param {number} total the game's cards
+ * @param {number} moves
+ * @param {boolean} pairs whether its cards leave in pairs (Nestor, Doubles and Quits)
+ */
+export function wonNote(total, moves, pairs) {
+  const got = pairs ? `${Math.floor(total / 2)} pairs off` : `${total} cards home`;
+  return h("p", { class: "won-note" }, h("strong", {}, "Won: "), `all ${got} in ${count(moves, "move")}.`);
 }
 
 /**

@@ -19,7 +19,7 @@ import { hintSaid, homeSaid, moveSaid, timeWarning, undoSaid } from "./spoken.js
 import { click, isWord } from "./clicks.js";
 import { challengeMaker } from "./share.js";
 import { cardsMove } from "./motion.js";
-import { ended, lostNote, lostText } from "./ending.js";
+import { ended, lostNote, lostText, wonNote } from "./ending.js";
 import { reviewBox } from "./review.js";
 import { touchedPiles } from "./touched.js";
 import { ServerError, errorText } from "./link.js";
@@ -471,7 +471,12 @@ export class GameScreen {
       this.over && this.kind === "solo"
         ? h("p", {}, h("a", { href: `/play#replay=${this.id}`, "data-replay": "you" }, "Your game's replay"))
         : null;
-    const lost = this.status === "lost" ? lostNote(this.lost, () => this.act("undo")) : null;
+    const lost =
+      this.status === "lost"
+        ? lostNote(this.lost, () => this.act("undo"))
+        : this.status === "won" && this.kind === "solo"
+          ? wonNote(v.total, v.moves, Boolean(this.pairs))
+          : null;
     const settle = cardsMove(this.root, v); // where the cards were: they slide from there
     // the buttons, the move box and the shortcuts share a line where the width allows
     const hint = this.over ? null : h("p", { class: "turn-hint" }, "Turn the phone upright for larger cards."); // app.css

@@ -15,7 +15,7 @@ const SHOWN = 3;
 /** how long a notice stays, in ms */
 const LIFE = 6000;
 /** what a notice stands above: a game's foot */
-const FOOT = ".dock, .game > .note, .game > .lost-note, .game > .end-actions";
+const FOOT = ".dock, .game > .note, .game > .lost-note, .game > .won-note, .game > .end-actions";
 /** what notices stay clear of: a race's (a challenge's, a placing's) results table, and
  * the room's bars over it once it is drawn */
 const CLEAR = ".results-table table, .room:has(.results-table table) .bars";

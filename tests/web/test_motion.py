@@ -147,6 +147,9 @@ def test_a_won_game_is_celebrated_over_the_board_and_its_replay_slides(
         page.click(f'.pile[data-label="{first}"]')
         page.click(f'.pile[data-label="{second}"]')
         page.wait_for_selector(".game .status[data-status=won]")
+        # said on the screen too, as a lost game is (an outside tester: only the heading
+        # said "won"; the sentence went to the screen reader alone)
+        assert page.inner_text(".game > .won-note") == "Won: all 26 pairs off in 26 moves."
         watched = seen(page)
         assert watched["sounds"] == ["won"]
         if motion == "reduce":

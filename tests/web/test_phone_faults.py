@@ -76,7 +76,8 @@ CROSSING = """([over, under]) => {
 #: what stands under the board: the status line, a lost game's note, a game over's
 #: actions, the buttons and the move box
 FOOT = (
-    ".game > .note, .game > .lost-note, .game > .lost-note button, .game > .end-actions *,"
+    ".game > .note, .game > .lost-note, .game > .lost-note button, .game > .won-note,"
+    " .game > .end-actions *,"
     " .dock button, .dock input"
 )
 
