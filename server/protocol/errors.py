@@ -93,6 +93,10 @@ class ErrorCode(StrEnum):
     HINTS_OFF = "hints_off"
     """``hint`` on a race game in a room made without hints (``room_create``'s
     ``hints``)."""
+    NO_HOME = "no_home"
+    """``home`` in a game whose cards leave in pairs (Nestor, Doubles and Quits): every
+    legal move there takes a pair off, and which pair is the player's choice, so each is
+    sent as a ``move``."""
     NO_SUCH_CHALLENGE = "no_such_challenge"
     """``challenge_take`` or ``challenge_show`` named no challenge (or it has expired)."""
     NOT_YET = "not_yet"

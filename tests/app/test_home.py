@@ -9,6 +9,7 @@ import pytest
 
 from server.app import store
 from server.app.domain.daily import day_of
+from server.app.domain.lost import CARDS, unit_of
 from server.app.settings import Settings
 from server.engine import new_game
 from tests.solver.positions import HOME, homed
@@ -31,7 +32,11 @@ async def logged(server: Running, gid: str) -> list[str]:
     return [entry.decode().split(" ", 1)[1] for entry in entries]
 
 
-@pytest.mark.parametrize("game_id", HOME)
+#: the games with a home to play to (not the pairing games: ``no_home``, below)
+HOMES = [game_id for game_id in HOME if unit_of(game_id) == CARDS]
+
+
+@pytest.mark.parametrize("game_id", HOMES)
 async def test_home_plays_every_card_that_can_go_home(settings: Settings, game_id: str) -> None:
     position = HOME[game_id]
     game = position.game(game_id)
@@ -77,16 +82,24 @@ async def test_home_with_nothing_to_play_home_plays_nothing(server: Running) -> 
     assert await logged(server, dealt["game"]) == []
 
 
-async def test_home_ends_a_game_it_wins(server: Running) -> None:
-    """In Doubles and Quits every pair goes home: ``home`` plays the whole game."""
+@pytest.mark.parametrize("game_id", ["nestor", "doubles-and-quits"])
+async def test_home_is_refused_where_each_pair_is_the_players_choice(
+    server: Running, game_id: str
+) -> None:
+    """In the pairing games every legal move takes a pair off, so ``home`` had played the
+    whole game, choices and all, as one action: a script won Doubles and Quits' daily
+    with one request, and its moves counted as one to the pace policy. Refused there,
+    with nothing played."""
     ann = await player(server.url, "ann")
-    dealt = await ann.call("new_game", game="doubles-and-quits", seed=1)
-    reply = await ann.call("home")
-    assert reply["status"] == "won" and len(reply["moves"]) == 26 and reply["legal"] == []
-    # when it ended, as a move's reply says it: a browser's clock had nothing to stop at,
-    # and showed no time for a game won by Cards home
-    assert 0 <= reply["finished_at"] - dealt["started_at"] < 60_000, (dealt, reply)
-    await refused(ann, "game_over", "the game is over (won)")
+    dealt = await ann.call("new_game", game=game_id, seed=HOME[game_id].seed)
+    assert dealt["legal"]
+    name = new_game(game_id).name
+    await refused(ann, "no_home", f"{name} has no home")
+    await refused(ann, "no_home", "as a move", game=dealt["game"])
+    assert await logged(server, dealt["game"]) == []
+    # the game goes on as it was: its first pair still comes off as a move
+    moved = await ann.call("move", move=dealt["legal"][0])
+    assert moved["view"]["moves"] == 1
 
 
 async def test_home_refusals(server: Running) -> None:
@@ -126,20 +139,19 @@ async def test_home_in_a_race_tells_the_room(settings: Settings) -> None:
         assert await logged(server, gid) == reply["moves"]
 
 
-async def test_a_ranked_daily_finished_by_home(settings: Settings) -> None:
-    """Today's Doubles and Quits, won by always playing the first pair: ``home`` plays
-    it to the end, and the daily's result follows."""
+async def test_a_ranked_daily_of_pairs_is_not_won_by_one_request(settings: Settings) -> None:
+    """Today's Doubles and Quits, won by always playing the first pair: ``home`` had
+    played it to the end in one request and ranked it first. Refused, the attempt goes
+    on, its first pair still a move of the player's."""
     secret = secret_winning_on(day_of(settings.clock.now_ms()))
     async with running(with_settings(settings, secret=secret)) as server:
         ann = await player(server.url, "ann")
         daily = await ann.call("daily", game="doubles-and-quits")
         assert daily["ranked"]
-        # (a person's look at the deal first: home at once, a script's pace, is held)
         assert isinstance(settings.clock, ManualClock)
         settings.clock.advance(2.0)
-        reply = await ann.call("home", game=daily["game"])
-        assert reply["status"] == "won" and reply["legal"] == []
-        result = await ann.event("daily_result")
-        assert result["game"] == daily["game"] and result["status"] == "won"
-        assert result["rank"] == 1
-        assert await logged(server, daily["game"]) == reply["moves"]
+        await refused(ann, "no_home", "Doubles and Quits has no home", game=daily["game"])
+        assert await logged(server, daily["game"]) == []
+        assert not [e for e in ann.events if e["type"] == "daily_result"]
+        moved = await ann.call("move", move=daily["legal"][0], game=daily["game"])
+        assert moved["status"] == "playing" and moved["view"]["moves"] == 1

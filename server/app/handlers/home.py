@@ -5,6 +5,10 @@ game is the player's and not over, a race started and not over, a past daily clo
 logged before the next is played, a race's progress told, a ranked daily that ends this
 way finished. Only the player asks for it: the server never plays a card home by itself
 (the rules' automatic steps aside), since holding one back can be the better play.
+
+Not in the games whose cards leave in pairs (Nestor, Doubles and Quits): there every
+legal move takes a pair off, and ``home`` would play the whole game, each choice of pair
+included, as one action to the pace policy (a script's daily in one request).
 """
 
 from __future__ import annotations
@@ -16,10 +20,11 @@ from server.protocol import ErrorCode, ProtocolError
 from server.protocol import messages as m
 
 from ..domain import games as g
+from ..domain.lost import PAIRS, unit
 from ..events import GameEnded, RacerProgress
 from ..moves import MovePath
 from ..store.failures import failure_text
-from .base import Context, Handler, Part, Session
+from .base import Context, Handler, Part, Session, refuse
 from .daily import DailyChallenge
 from .keeper import GameKeeper
 from .play import Play
@@ -52,6 +57,11 @@ class Homing(Part):
         if live.kind == g.DAILY:
             await self.daily.close_past_daily(live)
         room = self.moves.check_playable(live)
+        if unit(live.game) == PAIRS:
+            raise refuse(
+                ErrorCode.NO_HOME,
+                f"{live.game.name} has no home: each pair is yours to choose, sent as a move",
+            )
         played: list[str] = []
         stopped: dict[str, str] | None = None
         first = live.log_length  # (the chain's first move's place in the log)
