@@ -16,8 +16,9 @@
 
 import { h } from "./dom.js";
 import { cardBack, cardFace, cardName } from "./cards.js";
-import { movePiles, targets } from "./clicks.js";
+import { movePiles } from "./clicks.js";
 import { GAP, arrange, fannedRight, small } from "./layout.js";
+import { pickedTargets } from "./touched.js";
 
 /** @typedef {import("./types.js").Message} Message */
 /** @typedef {import("./layout.js").Pile} Pile */
@@ -253,7 +254,7 @@ export function drawBoard(root, view, state) {
   if (root instanceof HTMLElement) root.dataset.fold = cut === null ? "" : String(cut);
   const { cw, ch, step, tight, keep } = size;
   const playable = new Set(state.legal.flatMap(movePiles));
-  const lit = state.picked ? targets(state.picked, state.legal, piles) : new Set();
+  const lit = state.picked ? pickedTargets(state.picked, state.legal, view) : new Set();
   const picked = state.picked;
   const pairs = picked !== null && state.legal.some((m) => m.includes("+") && movePiles(m).includes(picked));
   const marks = new Map();

@@ -2,9 +2,12 @@
 // The piles a move moves cards from or to, on the board before it: those it names, or for
 // a word move (`deal`, `redeal`, Nestor's `reserve`) the piles the game's rules deal from
 // and to (server/engine/games/, docs/games/). Pure: the review's board rings the move
-// played and the better one with it (review.js), a game's board its hint (game.js).
+// played and the better one with it (review.js), a game's board its hint (game.js), and
+// a picked pile its targets (board.js).
 // Only what the player can see: where a card turned up from the stock goes on its own
 // (The Gate's aces and kings to their foundations) is not known before it is turned.
+
+import { candidates, targets } from "./clicks.js";
 
 /** @typedef {import("./types.js").Message} Message */
 
@@ -179,4 +182,29 @@ export function touchedPiles(move, view) {
   const top = piles.find((p) => p.label === from)?.cards.at(-1);
   if (move.includes(">") && to && !labels.has(to) && top) named[1] = homeFor(to, top, piles) || to;
   return [...new Set(named.filter((label) => labels.has(label)))];
+}
+
+/**
+ * The piles a picked pile's legal moves go to, outlined as targets: as `targets` in
+ * clicks.js reads them from the notation, but a move to "the foundations" by a letter
+ * no pile has (Light and Shade's `a3>f`, The Gate's `r>f`) outlines the one its card
+ * goes on, found from the cards (the eight foundations had all been outlined, those it
+ * cannot go on too); the whole family where the cards name none.
+ * @param {string} picked
+ * @param {string[]} legal
+ * @param {Message} view
+ * @returns {Set<string>}
+ */
+export function pickedTargets(picked, legal, view) {
+  /** @type {Pile[]} */
+  const piles = Array.isArray(view.piles) ? view.piles : [];
+  const labels = new Set(piles.map((p) => p.label));
+  const out = new Set();
+  for (const move of candidates(picked, legal)) {
+    const to = move.includes(">") ? move.slice(move.lastIndexOf(">") + 1) : "";
+    const top = piles.find((p) => p.label === picked)?.cards.at(-1);
+    const home = to && !labels.has(to) && top ? homeFor(to, top, piles) : null;
+    for (const label of home ? [home] : targets(picked, [move], piles)) out.add(label);
+  }
+  return out;
 }

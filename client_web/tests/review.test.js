@@ -4,7 +4,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 
 import { LINE_FOLD, LINE_PREVIEW, boardName, boardWords, linePreview, reviewLines } from "../app/review.js";
-import { touchedPiles } from "../app/touched.js";
+import { pickedTargets, touchedPiles } from "../app/touched.js";
 
 test("a lost game: the move that lost it, the move that kept the win, its line", () => {
   const got = reviewLines({
@@ -310,4 +310,39 @@ test("a move whose replay step differs (undos and hints before it) says the step
   );
   assert.equal(stepNote({ ...r, step: 5 }), "");
   assert.match(reviewLines({ ...r, found: "between", lost_by: 9 }).lines[0], /^At move 6 \(step 11 of its replay/);
+});
+
+test("a pile picked outlines only the foundation its card goes on, where the notation names them all", () => {
+  /** @param {string} game @param {[string, string, string[]][]} piles */
+  const board = (game, piles) => ({
+    game,
+    piles: piles.map(([label, kind, cards]) => ({ label, kind, cards, down: 0 })),
+  });
+  // Light and Shade: a3's black 2 goes on a red ace; the eight foundations had all been
+  // outlined for `a3>f`, the clubs' and spades' aces too
+  const shade = board("light-and-shade", [
+    ["a3", "auxiliary", ["2S"]],
+    ["r1", "rival", ["9H"]],
+    ["f1", "foundation", ["AD"]],
+    ["f2", "foundation", ["AD", "2C"]],
+    ["f3", "foundation", ["AH"]],
+    ["f5", "foundation", ["AC"]],
+    ["f7", "foundation", ["AS"]],
+  ]);
+  assert.deepEqual([...pickedTargets("a3", ["a3>f", "r1>a3"], shade)], ["f1"]);
+  // a move to a pile by name is outlined as ever; a pair's other half too
+  assert.deepEqual([...pickedTargets("r1", ["a3>f", "r1>a3"], shade)], ["a3"]);
+  const pairs = board("nestor", [
+    ["1", "column", ["9H"]],
+    ["2", "column", ["9S"]],
+    ["3", "column", ["9C"]],
+  ]);
+  assert.deepEqual([...pickedTargets("1", ["1+2", "1+3"], pairs)].sort(), ["2", "3"]);
+  // where no foundation fits by the cards (a view of another time), the family, as before
+  const stale = board("light-and-shade", [
+    ["a3", "auxiliary", ["5S"]],
+    ["f1", "foundation", ["AD"]],
+    ["f5", "foundation", ["AC"]],
+  ]);
+  assert.deepEqual([...pickedTargets("a3", ["a3>f"], stale)].sort(), ["f1", "f5"]);
 });

@@ -145,3 +145,26 @@ def test_the_lobby_shown_by_a_click_gives_its_heading_the_focus(
     finally:
         host_ctx.close()
         guest_ctx.close()
+
+
+def test_an_auxiliary_picked_outlines_the_one_foundation_its_card_goes_on(
+    browser: Any, web_server: ServerProcess
+) -> None:
+    # Light and Shade's deal 9: a4's 2♠ goes on a red ace (f1 the first), a2's 2♦ on a
+    # black one (f5); `a4>f` names no foundation, and all eight had been outlined
+    context, page = game_page(browser, web_server, "light-and-shade", 9, name="shader")
+    try:
+        assert {"a2>f", "a4>f"} <= set(page.evaluate("window.patienceRace.screen.legal"))
+        lit = "() => [...document.querySelectorAll('.pile.target')].map(p => p.dataset.label)"
+        page.click('.pile[data-label="a4"]')
+        page.wait_for_selector('.pile.picked[data-label="a4"]')
+        assert page.evaluate(lit) == ["f1"]
+        assert page.text_content("#can-f1") == "can take from a4"
+        assert page.locator("#can-f3").count() == 0  # (a red ace: no "can take from")
+        page.click('.pile[data-label="f1"]')
+        page.wait_for_selector(".game .moves:text-is('1 move')")
+        page.click('.pile[data-label="a2"]')
+        page.wait_for_selector('.pile.picked[data-label="a2"]')
+        assert page.evaluate(lit) == ["f5"]
+    finally:
+        context.close()
