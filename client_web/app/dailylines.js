@@ -33,7 +33,14 @@ export function commitmentLine(commitment) {
  */
 export function parLine(said, game = null) {
   if (typeof said.par !== "number") return null;
-  const won = game ? againstPar(said.par, game.view.moves, game.status === "won") : "";
+  // (back after the ranked attempt's end, the server says how its win stood: the game
+  // on the screen is the practice then)
+  const won =
+    typeof said.over_par === "number"
+      ? againstPar(said.par, said.par + said.over_par, true)
+      : game
+        ? againstPar(said.par, game.view.moves, game.status === "won")
+        : "";
   return h("p", { class: "par" }, `The day's ${parWords(said.par, said.par_shortest)}.${won ? ` ${won}` : ""}`);
 }
 

@@ -71,6 +71,12 @@ def test_par_says_proved_shortest_or_shortest_found(
             other.wait_for_selector(f".game .moves:text-is('{n} move{'' if n == 1 else 's'}')")
         said = other.wait_for_selector(".par:has-text('You matched par.')")
         assert said is not None, other.inner_text(".daily")
+        # and so on coming back to the day's daily (it had said the par alone)
+        other.goto(f"{http(server)}/play#home")
+        other.click('.game-row[data-game="nestor"] [data-act=daily]')
+        said = other.wait_for_selector(".par")
+        assert said is not None
+        assert said.inner_text() == f"The day's par {len(line)} (proved shortest). You matched par."
         other.context.close()
     finally:
         context.close()

@@ -179,12 +179,13 @@ class DailyChallenge(Part):
                 raise refuse(ErrorCode.NO_SUCH_GAME, "today's ranked game has expired")
         ranked = not live.finished
         ranked_result = None
-        par = par_shortest = None
+        par = par_shortest = over_par = None
         if not ranked:
             if deal.get("certified") and deal.get("par") is not None:
                 par = int(deal["par"])  # (once the ranked attempt is over, not before)
                 par_shortest = bool(deal.get("shortest"))
             ranked_result = self._result_line_of(live, par)
+            over_par = self._over_par(live, par)
             pgid = await self.dailies.practice(day, req.game, pid)
             practice = await self.keeper.get_game(pgid) if pgid else None
             if practice is None or practice.finished:
@@ -216,6 +217,7 @@ class DailyChallenge(Part):
             "commitment": committed["commitment"],
             "par": par,
             "par_shortest": par_shortest,
+            "over_par": over_par,
             "difficulty": df.shown(await self.grades.get(day, req.game), seed),
             "streak": await self._streaks(pid, req.game),
             **live.snapshot_message(),
@@ -239,11 +241,12 @@ class DailyChallenge(Part):
         if gid is not None:
             state = "ended" if live is None or live.finished else "playing"
         held: dict[str, Any] = {}
-        par = par_shortest = None
+        par = par_shortest = over_par = None
         if live is not None and live.finished:
             par = await self.certifier.par(day, game_id)
             par_shortest = await self.certifier.par_shortest(day, game_id)
             result = self._result_line_of(live, par)
+            over_par = self._over_par(live, par)
         committed = await self.commitments.looked_up(day, game_id)
         if gid is not None and state == "ended":
             held = await review.told_of(self.ctx.reviews, gid)
@@ -265,6 +268,7 @@ class DailyChallenge(Part):
             # (told once the attempt is over, as its daily_result told it)
             "par": par if state == "ended" else None,
             "par_shortest": par_shortest if state == "ended" else None,
+            "over_par": over_par if state == "ended" else None,
             **held,
         }
 
@@ -276,6 +280,13 @@ class DailyChallenge(Part):
             return None
         deal = await self.dailies.deal(day, game_id)
         return df.shown(kept, None if deal is None else int(deal["seed"]))
+
+    @staticmethod
+    def _over_par(live: g.LiveGame, par: int | None) -> int | None:
+        """A won ranked attempt's moves against the day's par (below 0: under it), for a
+        player who comes back after the attempt's end told it; None for a game not won
+        or a day without par."""
+        return live.game.moves - par if par is not None and live.result == g.WON else None
 
     def _result_line_of(self, live: g.LiveGame, par: int | None) -> str:
         """The result line of an ended ranked daily (for a player who missed the event)."""
