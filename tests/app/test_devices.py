@@ -142,6 +142,30 @@ async def test_devices_asked_beside_marks_the_device_that_plays(settings: Settin
         assert connected == [False, False]
 
 
+async def test_devices_asked_beside_marks_the_device_it_registered_on(settings: Settings) -> None:
+    """The device a player registered on, still holding their connection, is connected
+    to a ``devices`` asked beside on another process: it had been listed as not (its
+    presence mark, set before the device was made, named none)."""
+    async with running(settings) as one, running(settings) as two:
+        phone = await registered(one.url, "ann", "phone")
+        assert phone.token is not None
+        side = await Client.connect(two.url)
+        await side.call("hello", protocol=1, token=phone.token, side=True)
+        listed = await side.call("devices")
+        assert [(d["label"], d["this"], d["connected"]) for d in listed["devices"]] == [
+            ("phone", True, True)
+        ]
+        # a device linked beside (the terminal's `link` does so), on the other process
+        desk = await anonymous(two.url)
+        code = (await phone.call("link_code"))["code"]
+        await desk.call("link", code=code, device="desk", side=True)
+        listed = await desk.call("devices")
+        assert [(d["label"], d["this"], d["connected"]) for d in listed["devices"]] == [
+            ("phone", False, True),
+            ("desk", True, False),
+        ]
+
+
 async def test_the_same_device_twice_is_told_so(server: Running) -> None:
     ann = await registered(server.url, "ann", "Firefox on Linux")
     again = await Client.connect(server.url)

@@ -79,11 +79,10 @@ class DeviceBook:
         kept = dv.distinct_label(dv.clean_label(label), taken)
         return Device(dv.new_device_id(), kept, now, now, token_digest(token))
 
-    async def registered(self, session: Session, pid: str, token: str, label: str | None) -> Device:
-        """A new player's first token, signed in on ``session``: its device's record."""
+    async def registered(self, pid: str, token: str, label: str | None) -> Device:
+        """A new player's first token: its device's record, kept (the sign-in holds it)."""
         device = self.new_device(token, label)
         await self.store.put(pid, device)
-        self.hold(session, pid, device)
         return device
 
     def device_id_here(self, pid: str) -> str | None:

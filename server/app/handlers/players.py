@@ -131,8 +131,10 @@ class Accounts(Part):
             if counted is not None:  # no player registered: the place goes back
                 await self.limits.give_back_bucket(counted)
             raise refuse(ErrorCode.NAME_TAKEN, name_taken(req.name, taken))
-        await self._sign_in(session, pid, req.name)
-        await self.book.registered(session, pid, token, req.device)
+        # (the device first: the player's presence mark names it, so a `devices` asked
+        # beside on another process sees it connected)
+        device = await self.book.registered(pid, token, req.device)
+        await self._sign_in(session, pid, req.name, device)
         return {"type": "registered", "player": {"id": pid, "name": req.name}, "token": token}
 
     async def _registration(self, address: str | None) -> Use | None:
