@@ -394,6 +394,12 @@ async def test_host_ready_and_started(server: Running) -> None:
     moved = await bob.call("move", move=start["legal"][0])
     assert moved["view"] == after(DOUBLES, 1, [start["legal"][0]])
     await refused(dan, "room_join", "race_started", f"room {code} has started", code=code)
+    # the race over: a start had been told "the race has started"
+    for racer in (ann, bob):
+        await racer.call("resign")
+    await ann.event("results")
+    await refused(ann, "start", "race_started", "the race is over: rematch")
+    await refused(bob, "ready", "race_started", "the race is over: the host may call a rematch")
 
 
 # -- rate limit ------------------------------------------------------------------------------

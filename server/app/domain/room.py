@@ -332,6 +332,8 @@ def start(
         raise refuse(ErrorCode.QUICK_ROOM, "a quick race starts by itself")
     if room.host != pid:
         raise refuse(ErrorCode.NOT_HOST, "only the host starts the race")
+    if room.state == FINISHED:
+        raise refuse(ErrorCode.RACE_STARTED, "the race is over: rematch starts the next")
     if room.state != LOBBY:
         raise refuse(ErrorCode.RACE_STARTED, "the race has started")
     waiting = [r.name for r in unready(room) if r.pid in online]
