@@ -8,9 +8,9 @@ player's own, raced already, not open yet), or asks and takes it (``challenge_ta
 the screen then counts down to its start. ``--replay`` races a replay's challenge at once
 (``challenge_take`` with ``replay``: the same challenge as its player's link).
 
-``challenge ID`` looks signed in beside the player's own connection (``hello``'s
-``side``), and signs in in its place only to race (:func:`only_shown`; docs/protocol.md,
-the session, rule 6).
+``challenge ID`` and ``challenge --replay ID`` look signed in beside the player's own
+connection (``hello``'s ``side``), and sign in in its place only to race
+(:func:`only_shown`; docs/protocol.md, the session, rule 6).
 """
 
 from __future__ import annotations
@@ -108,7 +108,12 @@ async def begin(plan: Plan, client: Client, welcome: Mapping[str, Any], ask: Ask
     assert conn is not None
     resume = welcome.get("resume")
     resume = resume if isinstance(resume, Mapping) else {}
-    if plan.replay:
+    if plan.replay and conn.side:
+        # looked at beside first, as `challenge ID` is: its challenge, then its table
+        # (one's own replay, or one raced already, is only shown: nothing signed out)
+        made = await conn.request("challenge_create", replay=plan.replay.strip().lower())
+        cid = clean((made.get("challenge") or {}).get("id", ""), 32)
+    elif plan.replay:  # (a player just registered: signed in in place already)
         rid = plan.replay.strip().lower()
         try:
             taken = await conn.request("challenge_take", replay=rid)
@@ -170,9 +175,10 @@ async def begin(plan: Plan, client: Client, welcome: Mapping[str, Any], ask: Ask
         "and it goes on this table.",
         model.ascii,
     )
-    answer = await ask(f"Press Enter to race {ghost}'s ghost (q to leave) ")
-    if answer.lower() in ("q", "quit", "n", "no"):
-        raise Left
+    if not plan.replay:  # (`--replay` and the viewer's `r` race it at once: asked there)
+        answer = await ask(f"Press Enter to race {ghost}'s ghost (q to leave) ")
+        if answer.lower() in ("q", "quit", "n", "no"):
+            raise Left
     taken = await conn.request("challenge_take", challenge=cid)
     model.take_challenge(taken, now_ms())
     return True

@@ -66,10 +66,11 @@ class Plan:
     @property
     def looks_first(self) -> bool:
         """Whether the command signs in beside the player's own connection until it is
-        to play (docs/protocol.md, the session, rule 6): ``challenge ID`` shows the
-        challenge first, and signed in in its place it signed a game in another terminal
-        out for one it only shows (the player's own, one raced already)."""
-        return self.kind == "challenge" and self.replay is None
+        to play (docs/protocol.md, the session, rule 6): ``challenge ID`` and ``challenge
+        --replay ID`` show the challenge first, and signed in in its place they signed a
+        game in another terminal out for one they only show (the player's own, one
+        raced already)."""
+        return self.kind == "challenge"
 
 
 async def ask(question: str, words: list[str] | None = None) -> str:

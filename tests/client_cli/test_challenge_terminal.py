@@ -10,6 +10,7 @@ import json
 import os
 import re
 import subprocess
+import threading
 from pathlib import Path
 
 from server.engine import new_game
@@ -321,6 +322,23 @@ def test_racing_ones_own_replay_shows_its_challenge_to_send(
             await client.close()
 
     gid = asyncio.run(solo_id())
+    # ann's own connection meanwhile (a browser of hers, say), held in a thread of its own
+    ready, done, told = threading.Event(), threading.Event(), []
+
+    def hold() -> None:
+        async def main() -> None:
+            client = await signed_in(server_process.url, found.group(1))
+            ready.set()
+            while not done.is_set():
+                await asyncio.sleep(0.05)
+            told.extend(event["type"] for event in client.events)
+            await client.close()
+
+        asyncio.run(main())
+
+    holder = threading.Thread(target=hold, daemon=True)
+    holder.start()
+    assert ready.wait(20)
     # (the replay's link, as its page shows it: its id, and the server it names)
     link = f"http://127.0.0.1:{server_process.port}/replay/{gid}"
     own = start(terminals, server_process, config, "challenge", "--replay", link)
@@ -328,3 +346,26 @@ def test_racing_ones_own_replay_shows_its_challenge_to_send(
     own.wait_for(r"Your challenge: ann's game of The Gate \(a solo game\): resigned")
     assert own.exit_code() == 0
     assert "your own game" not in own.text
+    done.set()
+    holder.join(20)
+    # one's own replay only shown: looked at beside ann's connection, which it had
+    # signed out (as `challenge ID` of one's own had, before it looked beside)
+    assert "signed_out" not in told, told
+    # another player, signed in before, races it at once: looked at beside, then
+    # signed in in place to race, with no question asked
+    bob_config = tmp_path / "bob"
+    bob = start(terminals, server_process, bob_config, "play", "gate")
+    register(bob, "bob")
+    bob.wait_for(LEGAL)
+    bob.type("q", enter=False)
+    assert bob.exit_code() == 0
+    racer = start(terminals, server_process, bob_config, "challenge", "--replay", link)
+    racer.wait_for(r"The Gate · challenge vs ann")
+    racer.wait_for(LEGAL, timeout=15)
+    assert "Press Enter to race" not in racer.text
+    racer.type("resign")
+    racer.wait_for(r"Resign\?")
+    racer.type("y")
+    racer.wait_for(r"ann's ghost")
+    racer.type("q")
+    assert racer.exit_code() == 0
