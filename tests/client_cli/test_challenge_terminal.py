@@ -323,7 +323,8 @@ def test_racing_ones_own_replay_shows_its_challenge_to_send(
 
     gid = asyncio.run(solo_id())
     # ann's own connection meanwhile (a browser of hers, say), held in a thread of its own
-    ready, done, told = threading.Event(), threading.Event(), []
+    ready, done = threading.Event(), threading.Event()
+    told: list[str] = []
 
     def hold() -> None:
         async def main() -> None:
