@@ -375,11 +375,16 @@ def news_notice(
     (``pairs``: the games whose cards come off in pairs, counted so; ``server``: the
     command's, where it is not the default).
 
-    >>> news_notice({"challenge": "ab", "game": "gate", "beat_you": False, "unseen": 1,
-    ...     "result": {"player": "bob", "status": "resigned", "moves": 1, "home": 1,
-    ...                "total": 52}}, {"gate": "The Gate"})  # doctest: +NORMALIZE_WHITESPACE
-    'bob raced your ghost at The Gate: resigned, 1/52 home, 1 move; you stay ahead.
-     (patience-race challenges: 1 new)'
+    >>> from client_cli.lines import between_words
+    >>> said = news_notice({"challenge": "ab", "game": "gate", "beat_you": False,
+    ...     "unseen": 1, "result": {"player": "bob", "status": "resigned", "moves": 1,
+    ...     "home": 1, "total": 52}}, {"gate": "The Gate"}, server="ws://h:9411")
+    >>> print(between_words(said, 80))
+    bob raced your ghost at The Gate: resigned, 1/52 home, 1 move; you stay ahead.
+    1 new: patience-race challenges --server ws://h:9411
+
+    The command comes last, one piece with nothing after it: copied whole, a ``:`` or a
+    ``)`` after it went with the server's address.
     """
     result = event.get("result")
     result = result if isinstance(result, Mapping) else {}
@@ -394,7 +399,7 @@ def news_notice(
         else "you stay ahead"
     )
     unseen = as_int(event.get("unseen"))
-    more = f" ({command(server, 'challenges')}: {unseen} new)" if unseen else ""
+    more = f" {kept(f'{unseen} new:')} {kept(command(server, 'challenges'))}" if unseen else ""
     unit = "pairs" if rules in pairs else "cards"
     return f"{who} raced your ghost at {where}: {result_words(result, unit)}; {outcome}.{more}"
 

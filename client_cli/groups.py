@@ -467,14 +467,16 @@ def top_group_refusal(args: argparse.Namespace) -> str | None:
     for option, flag in (("--around-me", args.around_me), ("--friends", args.friends)):
         if flag:
             whole = command(args.server, f"top {board} {option}")
+            # (each command last on its line: a bracket or a comma after one went with
+            # the server's address when it was copied whole)
             return (
                 f"top --group takes no {option}: the group's board lists its members with "
-                f"their ranks on the whole board ({among}); on the whole board: {whole}"
+                f"their ranks on the whole board:\n  {among}\nOn the whole board:\n  {whole}"
             )
     if args.watch:
         whole = command(args.server, f"top {board} --watch")
         return (
-            f"top --group takes no --watch: the group's board is shown once ({among}, "
-            f"again for fresher); the whole board watched: {whole}"
+            f"top --group takes no --watch: the group's board is shown once (again for "
+            f"fresher):\n  {among}\nThe whole board watched:\n  {whole}"
         )
     return None

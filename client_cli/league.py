@@ -405,7 +405,8 @@ def cmd_league(args: argparse.Namespace) -> int:
     if before is not None:  # (a join now would be refused: said, not offered)
         if before.get("joined"):
             _print(console, f"Last week: {headline(before)}", args.ascii)
-        _print(console, f"{CLOSING_WORDS} ({join}).", args.ascii)
+        # (the command last, nothing after it: copied whole, a bracket went with it)
+        _print(console, f"{CLOSING_WORDS}. Then: {join}", args.ascii)
     elif not reply.get("joined") and reply.get("current"):
         _print(console, f"Join it: {join}", args.ascii)
     return 0

@@ -538,7 +538,8 @@ async def run(plan: Plan, server: str, store: TokenStore, *, ascii: bool = False
         await client.close()
         return 1
     if isinstance(news, int) and not isinstance(news, bool) and news > 0:
-        model.say(f"{model.message} {new_results(news, model.server)}.".strip(), model.tone)
+        # (no full stop after its command: copied whole, it went with the address)
+        model.say(f"{model.message} {new_results(news, model.server)}".strip(), model.tone)
     tui = Tui(client)
     client.tui = tui
     try:

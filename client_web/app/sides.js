@@ -29,7 +29,7 @@ export const SIDE_GAP = 13;
 /** no screen narrower than this has them beside it (a portrait phone) */
 export const SIDE_FROM = 600;
 /** a phone on its side (app.css): beside by the style sheet */
-const TURNED = "(orientation:landscape) and (max-height:500px)";
+const TURNED = "(orientation:landscape) and (max-height:500px) and (min-width:560px)";
 
 /**
  * The column's width for a screen `width` pixels wide.

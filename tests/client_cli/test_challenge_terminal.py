@@ -88,7 +88,8 @@ def test_a_challenge_made_raced_and_told(
     # the challenger, connected, is told at once (under the challenge's page)
     ann.wait_for(r"bob raced your ghost at The Gate: resigned, \d+/52 home, 0 moves;")
     # the commands named work as pasted, on this server (not the default one): --server
-    ann.wait_for(r"\(patience-race challenges --server ws://127\.0\.0\.1:\d+: 1 new\)")
+    # (and last, nothing after it: "...:PORT: 1 new)" went with the address, copied whole)
+    ann.wait_for(r"(?m)1 new: patience-race challenges --server ws://127\.0\.0\.1:\d+ *$")
     ann.wait_for(r"you stay ahead")
     ann.type("q", enter=False)  # the page closes: the table again
     ann.wait_for(r"RESIGNED")
@@ -117,6 +118,14 @@ def test_a_challenge_made_raced_and_told(
     back.wait_for(r"which game\?")
     back.type("q")
     assert back.exit_code() == 0
+    # and in a game's message line, its command with nothing after it (a full stop
+    # there went with the server's address when the command was copied whole)
+    playing = start(terminals, server_process, ann_config, "play", "gate", "--seed", "5")
+    playing.wait_for(LEGAL)
+    said = re.findall(r"challenges --server ws://127\.0\.0\.1:\d+(\S*)", playing.text)
+    assert said and set(said) == {""}, playing.text
+    playing.type("q", enter=False)
+    assert playing.exit_code() == 0
     listed = start(terminals, server_process, ann_config, "challenges")
     assert listed.exit_code() == 0
     assert re.search(rf"1 new\s+{cid}\s+The Gate\s+resigned, {dealt + 2}/52 home", listed.text)

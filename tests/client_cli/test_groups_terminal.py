@@ -316,6 +316,23 @@ def test_top_group_refusals_say_the_option_and_what_to_type(
     assert f"patience-race top gate --watch --server {url}" in text, text
     code, text = said("top", "--friends", "--group", "probe", "club")
     assert code == 2 and "top --group takes no --friends" in text, text
+    # every command ends where its line does: a bracket or a comma after one went
+    # with the server's address when it was copied whole
+    for option in ("--around-me", "--watch", "--friends"):
+        terminal = Terminal(
+            ["top", "gate", option, "--group", "probe"],
+            server=url,
+            config=folder,
+            cols=200,
+            rows=20,
+        )
+        try:
+            assert terminal.exit_code(timeout=30) == 2
+            lines = terminal.text.splitlines()
+        finally:
+            terminal.close()
+        ends = [line.rstrip()[-1] for line in lines if "--server ws://" in line]
+        assert ends and all(end.isdigit() for end in ends), lines
 
 
 def test_a_big_group_watched_in_a_small_terminal(
