@@ -111,13 +111,26 @@ def cmd_verify(args: argparse.Namespace) -> int:
     except OtherRules as exc:
         print(f"cannot check this replay: {exc}", file=sys.stderr)
         return 2
-    print(
-        f"verified: {replay['game']} (rules version {replay.get('rules_version', 1)}) "
-        f"seed {replay['seed']}: {result['status']} in "
-        f"{result['time_ms'] / 1000:.1f} s, {result['moves']} moves, "
-        f"{result['home']}/{result['total']} home"
-    )
+    print(verified_line(replay, result))
     return check_commitment(replay, args.commitment)
+
+
+def verified_line(replay: dict[str, Any], result: dict[str, Any]) -> str:
+    """``verify``'s line for a replay that reproduces: its time as the boards and the
+    clients give it, to the tenth and cut, not rounded (14,056 ms had read "14.1 s"
+    here and 0:14.0 everywhere else).
+
+    >>> verified_line({"game": "gate", "seed": 7},
+    ...     {"status": "won", "time_ms": 14_056, "moves": 112, "home": 52, "total": 52})
+    'verified: gate (rules version 1) seed 7: won in 0:14.0, 112 moves, 52/52 home'
+    """
+    from server.app.domain.daily import finish_text
+
+    return (
+        f"verified: {replay['game']} (rules version {replay.get('rules_version', 1)}) "
+        f"seed {replay['seed']}: {result['status']} in {finish_text(result['time_ms'])}, "
+        f"{result['moves']} moves, {result['home']}/{result['total']} home"
+    )
 
 
 def check_commitment(replay: dict[str, Any], expected: str | None) -> int:

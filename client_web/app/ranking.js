@@ -207,7 +207,7 @@ export function gotText(entry, unit) {
 }
 
 /**
- * "You beat ann's ghost by 0:12.3.", "ann's ghost beat you by 51 cards home." ("by 3 pairs off."
+ * "You beat ann's ghost by 12.3 s.", "... by 1:02.3.", "ann's ghost beat you by 51 cards home." ("by 3 pairs off."
  * where cards come off in pairs), "A tie with ann's ghost: ..." (the two did just the
  * same, and share a place in the table), ...
  * @param {{ beat: boolean, tied?: boolean, by_ms?: number | null, by_cards?: number | null, by_moves?: number | null }} verdict
@@ -228,9 +228,11 @@ export function verdictText(verdict, ghost, unit) {
     if (verdict.by_ms === 0 && fewer)
       return `The same time as ${them}: ${verdict.beat ? "you" : "the ghost"} took fewer moves.`;
     // to the tenth: each time is shown to the second, and "by 0:33" between 1:45 and 1:11
-    // (1:45.4 and 1:11.9) read as a second short
+    // (1:45.4 and 1:11.9) read as a second short; under a minute in seconds, as the
+    // terminal says it ("by 8.9 s": the browser had said "by 0:08.9")
     const tenth = Math.floor(verdict.by_ms / 100) % 10;
-    const by = verdict.by_ms < 1000 ? "less than a second" : `${clock(verdict.by_ms)}.${tenth}`;
+    const by =
+      verdict.by_ms < 60_000 ? `${Math.floor(verdict.by_ms / 1000)}.${tenth} s` : `${clock(verdict.by_ms)}.${tenth}`;
     return verdict.beat ? `You beat ${them} by ${by}.` : `${them} beat you by ${by}.`;
   }
   // (as the terminal says it: "Level on cards home: you got there first" left who won to be

@@ -12,9 +12,12 @@ from server.engine import GAMES
 from tests.app.conftest import ServerProcess
 
 from .conftest import http, signed_in
+from .test_a11y import a_daily_by
 from .test_keyboard import a_game, run
 from .test_layout import SCROLLED, SETTLED, resize
 from .test_play import until
+from .test_race import register
+from .test_spoken_screens import active
 
 #: 1280x1024 at 400%, the short and narrow window that failed, and the sizes that did not
 ZOOMED = [(320, 256), (640, 400), (320, 400), (320, 640)]
@@ -107,3 +110,56 @@ def test_the_game_heads_tag_is_whole_in_a_narrow_window(
     finally:
         context.close()
     assert not faults, "\n".join(faults)
+
+
+def enter_on(page: Any, selector: str) -> None:
+    """The keyboard's way: ``selector`` focused, then Enter."""
+    page.locator(selector).focus()
+    page.keyboard.press("Enter")
+
+
+def test_the_screens_a_link_shows_give_their_heading_the_focus(
+    browser: Any, web_server: ServerProcess
+) -> None:
+    """The home screen's Leaderboards and Your challenges, the league's Standings and a
+    name on a board had each dropped the focus to ``<body>`` (their screens draw their
+    heading once the server answers), and Join this week, gone as it joins, too."""
+    run(a_daily_by(web_server.url, "bo"))
+    base = http(web_server)
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    try:
+        page = context.new_page()
+        page.goto(f"{base}/play")
+        register(page, "keyed")
+        page.wait_for_selector(".home .league-line")
+        home = "main .home p a[href='/play#{}']"
+        for address, screen, heading in [
+            ("board=races/week", ".boards:has(table)", "h1 Races won this week"),
+            ("challenges", ".challenges:has(ul, p)", "h1 Your challenges"),
+        ]:
+            page.goto(f"{base}/play#home")
+            page.wait_for_selector(".home .league-line")
+            enter_on(page, home.format(address))
+            page.wait_for_selector(f"{screen} h1")
+            page.evaluate(SETTLED)
+            assert active(page) == heading, (address, active(page))
+        # Join this week: the focus to what stands in its place, the standings' link
+        page.goto(f"{base}/play#home")
+        enter_on(page, "[data-act=league-join]")
+        page.wait_for_selector(".league-box [role=status]:has-text('Joined this week')")
+        assert page.evaluate("document.activeElement.closest('.league-box') !== null"), active(page)
+        assert page.evaluate("document.activeElement.textContent") == "Standings", active(page)
+        page.keyboard.press("Enter")
+        page.wait_for_url("**/play#league")
+        page.wait_for_selector(".league table")
+        page.evaluate(SETTLED)
+        assert active(page) == "h1 This week's league", active(page)
+        # a name on a board: the player's page
+        page.goto(f"{base}/play#board=daily/gate")
+        enter_on(page, ".boards tr[data-player=bo] a[data-to=player]")
+        page.wait_for_url("**/play#player=bo")
+        page.wait_for_selector(".player h1")
+        page.evaluate(SETTLED)
+        assert active(page) == "h1 bo", active(page)
+    finally:
+        context.close()
