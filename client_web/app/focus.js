@@ -166,6 +166,35 @@ export function focusOn(node) {
   return true;
 }
 
+/** a screen's heading */
+const HEADING = "h1, h2, [role=heading]";
+
+/**
+ * A screen shown in place of the one that had the focus, which draws its heading (or
+ * draws it again) once the server answers (a leaderboard, the player's challenges, the
+ * league's standings, a player's page: the focus had dropped to <body>, and nothing was
+ * said): its heading given the focus as it comes, and again where a redraw drops it, until
+ * the player moves it elsewhere or the screen is gone.
+ * @param {Element} root
+ */
+export function headingTakesFocus(root) {
+  const observer = new MutationObserver(() => {
+    if (!root.isConnected) stop();
+    else if (focusLost()) focusOn(root.querySelector(HEADING));
+  });
+  const moved = (/** @type {FocusEvent} */ event) => {
+    const to = event.target;
+    if (!(to instanceof Element && root.contains(to) && to.matches(HEADING))) stop();
+  };
+  function stop() {
+    observer.disconnect();
+    document.removeEventListener("focusin", moved);
+  }
+  focusOn(root.querySelector(HEADING));
+  observer.observe(root, { childList: true, subtree: true });
+  document.addEventListener("focusin", moved);
+}
+
 /** the arrow keys' directions: x and y of a step */
 const ARROWS = /** @type {Record<string, [number, number]>} */ ({
   ArrowLeft: [-1, 0],

@@ -8,6 +8,7 @@
 // the first time one of its boxes opens) comes in a `Door`, so nothing here imports main.js.
 
 import { button, h } from "./dom.js";
+import { focusOn, headingTakesFocus } from "./focus.js";
 import { ServerError, deviceLabel, signedOutText, storeToken } from "./link.js";
 import { markDailies } from "./dailymarks.js";
 import { allow, dealBeside, keepRaceLine, learnRace, mayLeave, signingIn } from "./elsewhere.js";
@@ -52,19 +53,18 @@ export function focusGoesWith(main) {
 /**
  * A screen shown in `main` in place of the one that had the focus (Play, New deal, the
  * name form sent: the focus went with it, to <body>): a game's first pile a move starts
- * from (its `focusStart`), else the screen's first heading, made able to take it.
+ * from (its `focusStart`: a daily's and a replay's heading once loaded; else its heading),
+ * else the screen's first heading, made able to take it, as it is drawn (focus.js
+ * `headingTakesFocus`: a leaderboard's, drawn once the server answers, had never had it).
  * @param {HTMLElement} main
  * @param {Screen} screen
  */
 export function focusStart(main, screen) {
   if (main.contains(document.activeElement)) return;
   const game = /** @type {{ focusStart?: () => void }} */ (screen);
-  if (game.focusStart) game.focusStart();
-  if (main.contains(document.activeElement)) return;
-  const heading = screen.root.querySelector("h1, h2, [role=heading]");
-  if (!(heading instanceof HTMLElement)) return;
-  if (!heading.hasAttribute("tabindex")) heading.tabIndex = -1;
-  heading.focus({ preventScroll: true });
+  if (!game.focusStart) return headingTakesFocus(screen.root);
+  game.focusStart();
+  if (!main.contains(document.activeElement)) focusOn(screen.root.querySelector("h1, h2, [role=heading]"));
 }
 
 /**

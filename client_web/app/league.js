@@ -9,6 +9,7 @@
 // screen is first drawn (front.js), so the first load stays as it was.
 
 import { button, h, replace } from "./dom.js";
+import { keepFocus } from "./focus.js";
 import { ServerError } from "./link.js";
 import { CLOSING_MS, CLOSING_TEXT, POLL_MS, WEEK_MS, Watched, inClosingWindow, previousWeek } from "./league_watch.js";
 
@@ -123,8 +124,10 @@ export function leagueBox(app) {
       said,
     );
   };
+  // (the focus, on Join this week as it goes, to the standings' link in its place: it
+  // had dropped to <body>)
   const joined = (/** @type {Message} */ e) => {
-    fill(e);
+    keepFocus(box, () => fill(e), () => box.querySelector("a[href='/play#league']"));
     said.textContent = `Joined this week's league: ${summary(e)}.`;
   };
   const ask = () =>
