@@ -8,7 +8,7 @@
 // the first time one of its boxes opens) comes in a `Door`, so nothing here imports main.js.
 
 import { button, h } from "./dom.js";
-import { focusOn, headingTakesFocus } from "./focus.js";
+import { focusOn, headingTakesFocus, say } from "./focus.js";
 import { ServerError, deviceLabel, signedOutText, storeToken } from "./link.js";
 import { markDailies } from "./dailymarks.js";
 import { allow, dealBeside, keepRaceLine, learnRace, mayLeave, signingIn } from "./elsewhere.js";
@@ -136,13 +136,14 @@ export function nameForm(door, code, challenge) {
   const { app } = door;
   const none = code !== null && pageFact("room") === "none"; // a link to no room
   // a stored token the server refused says why here (a device signed out, say); a refusal
-  // goes as the name is typed again (a name too short is the browser's own to say, one
-  // too long the field's)
+  // goes as the name is typed again (a name of the wrong shape is said here as the
+  // browser refuses to send it, one too long as it is typed: rename.js nameField)
   // (a recovery key just tried and refused: its own form says so, in the words it was given)
-  const note = h("p", { class: "note", role: "status" }, keyTried() ? "" : app.link.refused || "");
-  const input = nameField({ name: "name", placeholder: "your name", "aria-label": "your name" }, (text) => {
-    note.textContent = text;
-  });
+  const note = h("p", { class: "note", role: "status", id: "name-note" }, keyTried() ? "" : app.link.refused || "");
+  const input = nameField(
+    { name: "name", placeholder: "your name", "aria-label": "your name", "aria-describedby": "name-note" },
+    (text, again) => say(note, text, again),
+  );
   const form = h(
     "form",
     {
@@ -156,6 +157,7 @@ export function nameForm(door, code, challenge) {
           signedIn(door, reply);
         } catch (error) {
           note.textContent = error instanceof ServerError ? error.message : String(error);
+          input.setAttribute("aria-invalid", "true");
           // (their own name, perhaps, on a new device: the terminal says the same)
           if (error instanceof ServerError && error.code === "name_taken")
             note.textContent +=

@@ -6,6 +6,7 @@
 
 import { h, heldTo } from "./dom.js";
 import { errorText } from "./link.js";
+import { say } from "./focus.js";
 
 /**
  * What the box needs: the link's request, and what to do with the player once renamed.
@@ -24,9 +25,11 @@ const RULE = `2 to ${NAME_MOST} letters (A to Z), digits, - or _, the first a le
  * A name's field: 2 to 20 letters (A to Z), digits, - or _, the first a letter or a digit. It has no maxlength: a longer
  * name pasted was cut to its first 20 without a word. What is wrong with a name is said
  * as it is typed (`told`; "" once it is right again), and a name that cannot be one keeps
- * the form from being sent (the browser says the rule, the field's title).
+ * the form from being sent: the browser says the rule (the field's title), and so does
+ * `told`, again each time (`again`), the field marked invalid until it is typed in again
+ * (the browser's bubble alone had said it: the form's status said nothing).
  * @param {Record<string, string>} attrs
- * @param {(text: string) => void} told
+ * @param {(text: string, again?: boolean) => void} told
  * @returns {HTMLInputElement}
  */
 export function nameField(attrs, told) {
@@ -48,6 +51,12 @@ export function nameField(attrs, told) {
     input.setCustomValidity(over(name) || (NAME.test(name) ? "" : RULE));
   };
   input.addEventListener("input", check);
+  input.addEventListener("input", () => input.removeAttribute("aria-invalid"));
+  input.addEventListener("invalid", () => {
+    const name = input.value.trim();
+    input.setAttribute("aria-invalid", "true");
+    told(over(name) || (name ? `"${name}" cannot be a name: ${RULE}.` : `Type a name: ${RULE}.`), true);
+  });
   check();
   return input;
 }
@@ -58,10 +67,11 @@ export function nameField(attrs, told) {
  * @param {RenameWith} with_
  */
 export function renameBox(name, with_) {
-  const note = h("p", { class: "note", role: "status" });
-  const input = nameField({ name: "new-name", value: name, "aria-label": "new name" }, (text) => {
-    note.textContent = text;
-  });
+  const note = h("p", { class: "note", role: "status", id: "rename-note" });
+  const input = nameField(
+    { name: "new-name", value: name, "aria-label": "new name", "aria-describedby": "rename-note" },
+    (text, again) => say(note, text, again),
+  );
   return h(
     "details",
     { class: "rename" },

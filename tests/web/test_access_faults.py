@@ -188,5 +188,6 @@ def test_the_name_forms_refusal_of_a_name_is_said_under_it(
             field.fill("")  # typed again: the refusal goes
             assert page.inner_text(note) == "" and field.get_attribute("aria-invalid") is None
         register(page, "shaped")
+        page.wait_for_selector(".home")
     finally:
         context.close()
