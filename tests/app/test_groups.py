@@ -197,6 +197,14 @@ async def test_a_groups_challenges_and_who_is_online(server: Running) -> None:
     shown = await ann.call("group_show", group=gid)
     assert [c["challenge"]["id"] for c in shown["challenges"]] == [made["challenge"]["id"]]
     assert shown["challenges"][0]["table"][0]["player"] == "bob"
+    # renamed, bob is shown under his name now, as his challenge's own page shows him
+    # (the group's list kept the name the challenge was made under)
+    await bob.call("rename", name="Bobby")
+    shown = await ann.call("group_show", group=gid)
+    assert shown["challenges"][0]["challenge"]["player"] == "Bobby"
+    assert shown["challenges"][0]["table"][0]["player"] == "Bobby"
+    page = await ann.call("challenge_show", challenge=made["challenge"]["id"])
+    assert page["challenge"]["player"] == "Bobby"
     await bob.close()
     # bob's connection closed: he is shown offline once his mark is taken away
     for _ in range(100):
@@ -205,7 +213,7 @@ async def test_a_groups_challenges_and_who_is_online(server: Running) -> None:
             break
     assert {m["name"]: m["online"] for m in shown["group"]["members"]} == {
         "ann": True,
-        "bob": False,
+        "Bobby": False,
     }
 
 

@@ -371,7 +371,10 @@ class Grouping(Part):
         its maker and the top of its table (as ``challenge_show`` shows it to ``pid``)."""
         found = await self.groups.newest_challenges(group.members, GROUP_CHALLENGES)
         out = []
-        for record in found:
+        for made in found:
+            # (under its player's name now, as challenge_show shows it: the record keeps
+            # the name it was made under)
+            record = await self.challenging.named(made)
             table, _ = await self.challenging.table(record, pid)
             out.append(
                 {
