@@ -16,7 +16,7 @@ import { focusLost, focusOn, liveRegion, say } from "./focus.js";
 import { challengeMaker, copyButton } from "./share.js";
 import { gradeOf } from "./difficulty.js";
 import { commitmentLine, difficultyLine, parLine, reviewNote, streakText } from "./dailylines.js";
-import { endByResult, newDealLine, pastDeal, pastHead, pastPractice, resultHeading } from "./dailyday.js";
+import { endByResult, newDealLine, pastDeal, pastHead, pastPractice, resultHeading, resultSaid } from "./dailyday.js";
 import { dealBeside, keepRaceLine } from "./elsewhere.js";
 
 /** @typedef {import("./types.js").App} App */
@@ -105,6 +105,8 @@ export class DailyScreen {
     this.raceBox = h("div", { class: "race-slot", hidden: true });
     // (the ranked attempt's start and its result read out: kept in the page from the first)
     this.live = liveRegion();
+    /** @type {string[]} the result's words, for the game's live region to say after its end */
+    this.resultSaid = [];
     /** the screen was shown in place of the one with the focus: its heading takes it (main.js) */
     this.wantsFocus = false;
     this.root.append(this.live, this.raceBox, this.top, this.placingBox, this.standingBox, this.barsBox, this.gameBox);
@@ -408,7 +410,8 @@ export class DailyScreen {
       turned ? h("p", { class: "note new-day" }, `A new day: this is ${reply.day}'s deal.`) : null,
       against,
     );
-    this.game = new GameScreen(this.app, reply, { challenge: true, onOver: () => this.waiting() });
+    const endSaid = () => this.resultSaid.splice(0).join(" "); // (the result, once)
+    this.game = new GameScreen(this.app, reply, { challenge: true, onOver: () => this.waiting(), endSaid });
     replace(this.gameBox, this.game.root);
     this.game.draw();
     this.tick();
@@ -481,14 +484,12 @@ export class DailyScreen {
         this.boardLink(message.day),
         this.dayOver() ? newDealLine(() => this.ask()) : this.resets(),
       );
-      // a game the reset ended: over on the screen too, its clock stopped at 00:00
-      endByResult(this.game, message);
-      // the result read out, and its heading given the focus (the piles, no buttons now,
-      // and Resign had let it fall to the page)
+      // the result's heading said after the game's end (dailyday.js), which a game the
+      // reset ended comes to here; the focus, on a pile or Resign, to the game's name then
       const heading = this.top.querySelector("h1");
-      say(this.live, [heading?.textContent, message.line].filter(Boolean).join(". "), true);
-      const now = document.activeElement;
-      if (focusLost() || (now && this.gameBox.contains(now))) focusOn(heading);
+      this.resultSaid = resultSaid(this.game, message.game, this.live, `${heading?.textContent}.`);
+      endByResult(this.game, message);
+      if (focusLost()) focusOn(heading);
       return true;
     }
     if (message.type === "ghosts_result" && this.race && message.game === this.race.game) {

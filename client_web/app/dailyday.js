@@ -12,8 +12,11 @@
 // - Practice of the day's deal, public once the day is over, is that deal dealt again
 //   from its seed (`pastDeal`: the ranked attempt's replay, then `new_game` with the
 //   seed), a solo game on no board: `daily` deals the new day's ranked attempt.
+//
+// And the ranked result said after the game's end, as the reset's too (`resultSaid`).
 
 import { button, h } from "./dom.js";
+import { say } from "./focus.js";
 
 /** @typedef {import("./types.js").Message} Message */
 /** @typedef {import("./link.js").Link} Link */
@@ -66,6 +69,24 @@ export function endByResult(game, result) {
   game.draw();
   if (game.opts.onOver) game.opts.onOver(game.status);
   return true;
+}
+
+/**
+ * The ranked result's words (`words`: its heading; the line to paste, its "·"s read out,
+ * is not said) said after the game's end: in the daily's live region (`live`) now where
+ * the game (`game`, the ranked attempt `id`) has said its end already or is not shown;
+ * else returned, for the game's live region to say after its end (the result comes
+ * before the reply to the move that ended it, and had been said first).
+ * @param {GameScreen | null} game
+ * @param {string} id the result's game
+ * @param {HTMLElement} live
+ * @param {string} words
+ * @returns {string[]}
+ */
+export function resultSaid(game, id, live, words) {
+  if (game && game.id === id && game.saidEnd === null) return [words];
+  say(live, words, true);
+  return [];
 }
 
 /**

@@ -147,6 +147,24 @@ export function liveRegion() {
   return node;
 }
 
+/** @type {HTMLElement | null} the page's own live region, once made */
+let pageLive = null;
+
+/**
+ * The page's own live region, outside the screens, made as the first screen is shown
+ * (main.js) and kept: what a screen says as it is shown (a new deal, a game taken up
+ * again), which a region shown with it, made anew, would not be heard saying.
+ * @returns {HTMLElement}
+ */
+export function pageRegion() {
+  if (!pageLive || !pageLive.isConnected) {
+    pageLive = liveRegion();
+    pageLive.id = "page-said";
+    document.body.append(pageLive);
+  }
+  return pageLive;
+}
+
 /**
  * Whether the focus is lost: on <body>, or on nothing (the control that had it gone).
  */
@@ -174,7 +192,7 @@ const HEADING = "h1, h2, [role=heading]";
  * draws it again) once the server answers (a leaderboard, the player's challenges, the
  * league's standings, a player's page: the focus had dropped to <body>, and nothing was
  * said): its heading given the focus as it comes, and again where a redraw drops it, until
- * the player moves it elsewhere or the screen is gone.
+ * the player moves it elsewhere (or clicks) or the screen is gone.
  * @param {Element} root
  */
 export function headingTakesFocus(root) {
@@ -189,10 +207,12 @@ export function headingTakesFocus(root) {
   function stop() {
     observer.disconnect();
     document.removeEventListener("focusin", moved);
+    document.removeEventListener("pointerdown", stop);
   }
   focusOn(root.querySelector(HEADING));
   observer.observe(root, { childList: true, subtree: true });
   document.addEventListener("focusin", moved);
+  document.addEventListener("pointerdown", stop); // (a click elsewhere: the player's own)
 }
 
 /** the arrow keys' directions: x and y of a step */

@@ -222,7 +222,8 @@ export function homeScreen(door) {
     h(
       "li",
       { class: "game-row", dataset: { game: g.id } },
-      h("div", {}, h("strong", {}, g.name), h("p", { class: "muted" }, g.summary)),
+      // (its name a heading, as it looks: a screen reader's heading keys reached no game)
+      h("div", {}, h("h3", { class: "game-name" }, g.name), h("p", { class: "muted" }, g.summary)),
       h(
         "div",
         { class: "controls" },
@@ -296,6 +297,7 @@ export function homeScreen(door) {
         limit,
       ),
       leagueSlot(app),
+      h("h2", { class: "spoken" }, "Games"),
       h("ul", { class: "games" }, rows),
       door.groupsArea(),
       ratings,

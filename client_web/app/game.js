@@ -30,6 +30,8 @@ import { focusChoice, statusLine } from "./choices.js";
 import { placeControls } from "./sides.js";
 import { playControls } from "./controls.js";
 
+export { shownSaid } from "./spoken.js"; // (main.js's: a solo game shown, said)
+
 /** @typedef {import("./types.js").App} App */
 /** @typedef {import("./types.js").Message} Message */
 /** @typedef {import("./dom.js").Child} Child */
@@ -56,6 +58,8 @@ import { playControls } from "./controls.js";
  *   (it would tell the order of the stock; the server refuses it)
  * @property {() => boolean} [racing] a race's game whose race is still on: reviewed once it
  *   ends (the server refuses it before: its deal is still being raced)
+ * @property {() => string} [endSaid] what the live region says after the game's end, as it
+ *   says it (the daily's result, come before the move's reply: said first, it had been)
  */
 
 /** the longest move the server reads (protocol.md, `move`) */
@@ -498,7 +502,10 @@ export class GameScreen {
     this.saidEnd = this.over ? this.status : null;
     const said = this.said && this.said.note === this.note ? this.said : null;
     const heard = cardsSpoken(this.note); // (said in words: "2 of clubs", not "2♣")
-    const told = ending ? [said && said.fresh ? `${said.text}.` : "", ending, heard] : [said ? said.text : heard];
+    const after = ending && this.opts.endSaid ? this.opts.endSaid() : "";
+    const told = ending
+      ? [said && said.fresh ? `${said.text}.` : "", ending, heard, after]
+      : [said ? said.text : heard];
     const text = told.filter(Boolean).join(" ");
     // (nothing new: the time left said by the clock's tick is left to be heard)
     if (text || !this.warning || this.live.textContent !== this.warning) say(this.live, text, Boolean(said?.fresh));

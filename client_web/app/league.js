@@ -127,7 +127,11 @@ export function leagueBox(app) {
   // (the focus, on Join this week as it goes, to the standings' link in its place: it
   // had dropped to <body>)
   const joined = (/** @type {Message} */ e) => {
-    keepFocus(box, () => fill(e), () => box.querySelector("a[href='/play#league']"));
+    keepFocus(
+      box,
+      () => fill(e),
+      () => box.querySelector("a[href='/play#league']"),
+    );
     said.textContent = `Joined this week's league: ${summary(e)}.`;
   };
   const ask = () =>

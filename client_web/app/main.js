@@ -19,6 +19,7 @@ import { followInPage } from "./links.js";
 import { challengeId, groupLink, hashField, roomCode } from "./address.js";
 import { PlayerScreen } from "./ratings.js";
 import { titleFrom } from "./title.js";
+import { pageRegion, say } from "./focus.js";
 import { linkNotice, notice } from "./notices.js";
 import { allowedOnce, askResume, elsewhereScreen, heardOf, learnRace, racingNow, toRaceOnSignIn } from "./elsewhere.js";
 
@@ -86,6 +87,7 @@ function pageElement(id) {
 
 const main = pageElement("main");
 titleFrom(main); // (the tab's title names the screen shown)
+pageRegion(); // (what a screen says as it is shown: focus.js)
 const who = pageElement("who");
 const linkState = pageElement("link-state");
 const challengesLink = pageElement("challenges-link");
@@ -532,7 +534,7 @@ function newGame(rules) {
     }
     try {
       const snap = await app.link.request("new_game", { game: rules });
-      showGame(snap);
+      showGame(snap, true);
     } catch (error) {
       app.show(message(errorText(error)));
     }
@@ -562,22 +564,24 @@ async function freshResume() {
 }
 
 /**
+ * A solo game shown, and said: a new deal (`dealt`), or the player's game taken up again.
  * @param {Message} snap
+ * @param {boolean} [dealt]
  * @returns {Promise<unknown>}
  */
-function showGame(snap) {
+function showGame(snap, dealt = false) {
   app.resumedOnce = true; // (the welcome's game, if another, is older than this one)
-  return withModule("game", ({ GameScreen }) =>
-    app.show(
-      new GameScreen(app, snap, {
-        challenge: true,
-        actions: (game) => [
-          button("New deal", () => newGame(game.rules), { "data-act": "new" }),
-          newTabLink(`/rules/${game.rules}`, "Rules"),
-        ],
-      }),
-    ),
-  );
+  return withModule("game", ({ GameScreen, shownSaid }) => {
+    const screen = new GameScreen(app, snap, {
+      challenge: true,
+      actions: (game) => [
+        button("New deal", () => newGame(game.rules), { "data-act": "new" }),
+        newTabLink(`/rules/${game.rules}`, "Rules"),
+      ],
+    });
+    app.show(screen);
+    say(pageRegion(), shownSaid((app.game(screen.rules) || { name: screen.rules }).name, snap, dealt), true);
+  });
 }
 
 app.link.open();

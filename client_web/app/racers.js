@@ -32,6 +32,9 @@ import { placeCell, progressText } from "./ranking.js";
 export function drawRacers(box, rows, me, unit) {
   // (what the game's `s` key says: shortcuts.js)
   if (box instanceof HTMLElement) box.dataset.standings = standingsSaid(rows, me, unit);
+  // a list, a racer an item (a screen reader read the panel as one run of text)
+  box.setAttribute("role", "list");
+  box.setAttribute("aria-label", "racers");
   replace(
     box,
     rows.map((p) => {
@@ -44,6 +47,7 @@ export function drawRacers(box, rows, me, unit) {
         "div",
         {
           class: `bar-row${mine ? " mine" : ""}${p.ghost ? " ghost" : ""}`,
+          role: "listitem",
           dataset: { player: p.name, status: p.status || "playing" },
         },
         h(

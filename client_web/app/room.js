@@ -79,6 +79,8 @@ export class RoomScreen {
     this.firstDone = false;
     /** a rematch's countdown, its first number not yet shown (said with what it counts to) */
     this.rematch = false;
+    /** the countdown's first number has been shown (said with what it counts to) */
+    this.counted = false;
     this.root = h("section", { class: "room" });
     this.headBox = h("div", { class: "room-head" });
     this.countBox = h("div", { class: "countdown", "aria-live": "polite" });
@@ -531,15 +533,18 @@ export class RoomScreen {
       const left = room.start_at - this.app.link.serverNow();
       // (written as it changes: a live region rewritten ten times a second is read over)
       const shown = left > 0 ? String(Math.ceil(left / 1000)) : "Go!";
-      // a rematch's first number with what it counts to (the words unseen: the number
-      // alone is drawn, large), and the number alone once it changes
-      if (this.rematch && left > 0)
-        this.countBox.replaceChildren(h("span", { class: "spoken" }, "Rematch: the next race starts in "), shown);
+      // its first number with what it counts to (the words unseen: the number alone is
+      // drawn, large; the first race's had been a bare "5"), and the number alone once it
+      // changes
+      const words = this.rematch ? "Rematch: the next race starts in " : "The race starts in ";
+      if (!this.counted && left > 0) this.countBox.replaceChildren(h("span", { class: "spoken" }, words), shown);
       else if (!this.countBox.firstElementChild || this.countBox.lastChild?.textContent !== shown)
         setText(this.countBox, shown);
       this.rematch = false;
+      this.counted = true;
       this.countBox.classList.add("on");
     } else {
+      this.counted = false;
       setText(this.countBox, "");
       this.countBox.classList.remove("on");
     }

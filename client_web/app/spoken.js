@@ -8,6 +8,7 @@
 
 import { cardName } from "./cards.js";
 import { caption, pilesOf } from "./board.js";
+import { count, statusText } from "./dom.js";
 
 /** @typedef {import("./types.js").Message} Message */
 /** @typedef {import("./layout.js").Pile} Pile */
@@ -318,6 +319,26 @@ export function hintSaid(move, reason, view) {
     }
   }
   return reason ? `hint: ${said}: ${reason}` : `hint: ${said}`;
+}
+
+/**
+ * A solo game as it is shown: a new deal, with the cards its deal sent home ("Light and
+ * Shade: new deal. Home from the deal: ace of clubs, ..."), or the player's game taken up
+ * again ("The Gate: your game in play, 33 moves, taken up again."; one just over, how it
+ * ended). Play and New deal had put the focus on a pile, and said nothing of a new game.
+ * @param {string} name the game's
+ * @param {Message} snap its snapshot
+ * @param {boolean} dealt a new deal
+ */
+export function shownSaid(name, snap, dealt) {
+  const view = snap.view;
+  if (dealt) {
+    const home = homed(new Map(), byLabel(view));
+    return `${name}: new deal.${home.length ? ` Home from the deal: ${listed(home)}.` : ""}`;
+  }
+  const moves = count(Number(view?.moves) || 0, "move");
+  if (snap.status === "playing") return `${name}: your game in play, ${moves}, taken up again.`;
+  return `${name}: your last game, over: ${statusText(snap.status)}, ${moves}.`;
 }
 
 /** the time left a timed game says, once each as it passes: a minute, ten seconds */

@@ -4,7 +4,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 
-import { hintSaid, homeSaid, moveSaid, timeWarning, undoSaid } from "../app/spoken.js";
+import { hintSaid, homeSaid, moveSaid, shownSaid, timeWarning, undoSaid } from "../app/spoken.js";
 import { pileName, pileState } from "../app/board.js";
 
 /**
@@ -241,4 +241,31 @@ test("a pair off a table that closes up says so, and what the stock dealt into t
     ["s", "stock", [], 0],
   ]);
   assert.equal(moveSaid("1+3", ended, dry), "pair of 8s off; the table closes up; stock empty");
+});
+
+test("a solo game shown: a new deal with the cards it sent home, or the game taken up again", () => {
+  const dealt = view("blockade", [
+    ["fs1", "foundation", ["AS"]],
+    ["fs2", "foundation", []],
+    ["a1", "column", ["7H"]],
+  ]);
+  const snap = (/** @type {any} */ v, status = "playing", moves = 0) => ({ view: { ...v, moves }, status });
+  assert.equal(
+    shownSaid("The Blockade", snap(dealt), true),
+    "The Blockade: new deal. Home from the deal: ace of spades.",
+  );
+  const bare = view("gate", [["t1", "bar", ["9S"]]]);
+  assert.equal(shownSaid("The Gate", snap(bare), true), "The Gate: new deal.");
+  assert.equal(
+    shownSaid("The Gate", snap(bare, "playing", 33), false),
+    "The Gate: your game in play, 33 moves, taken up again.",
+  );
+  assert.equal(
+    shownSaid("The Gate", snap(bare, "playing", 1), false),
+    "The Gate: your game in play, 1 move, taken up again.",
+  );
+  assert.equal(
+    shownSaid("The Gate", snap(bare, "timeout", 4), false),
+    "The Gate: your last game, over: time ran out, 4 moves.",
+  );
 });

@@ -1,8 +1,8 @@
 """An outside tester's faults, keyboard-only with a screen reader's view, on the screens
 around a game (each seen failing first): the daily challenge's screen gives its heading
 the focus, its ranked attempt's Start puts it on the first pile a move starts from and
-says the clock runs, and its result is said and focused (the focus had dropped to
-``<body>`` three times, and nothing was said); a replay's heading takes the focus as it
+says the clock runs, and its result is said after the game's end (the focus had dropped
+to ``<body>`` three times, and nothing was said); a replay's heading takes the focus as it
 opens, each step is said in card words, and its slider says the step in words; a race's
 countdown ends in "Go!" (it went empty), a rematch is said as one (a guest heard a bare
 "5"), the focus goes to the board at Go! (it stayed on ``<body>``), and the last race's
@@ -64,14 +64,18 @@ def test_the_daily_screen_its_start_and_its_result_take_the_focus_and_are_said(
         assert text_of(page, DAILY_LIVE) == (
             "The Gate: ranked attempt started. Its clock is running."
         )
-        # its end: the result's heading said with its line, and focused
+        # its end: said by the game's live region, the result's heading after it (not its
+        # line to paste: test_access_faults.py), the focus on the game's name
         page.locator("[data-act=resign]").focus()
         page.keyboard.press("Enter")
         page.wait_for_selector(".result-heading")
         heading = page.inner_text(".result-heading")
-        line = page.inner_text(".result-line code")
-        until(page, "() => document.activeElement.classList.contains('result-heading')")
-        assert text_of(page, DAILY_LIVE) == f"{heading}. {line}"
+        page.wait_for_selector(".daily .game-head.over")
+        until(page, "() => document.activeElement.matches('.game-head strong')")
+        assert text_of(page, ".daily .game .spoken.live").endswith(f". {heading}.")
+        assert text_of(page, DAILY_LIVE) == (
+            "The Gate: ranked attempt started. Its clock is running."
+        )
     finally:
         context.close()
 
