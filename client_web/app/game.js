@@ -29,6 +29,7 @@ import { shortcutsHelp, singleKeys, standingsNow } from "./shortcuts.js";
 import { focusChoice, statusLine } from "./choices.js";
 import { placeControls } from "./sides.js";
 import { playControls } from "./controls.js";
+import { Turns } from "./turns.js";
 
 export { shownSaid } from "./spoken.js"; // (main.js's: a solo game shown, said)
 
@@ -109,6 +110,7 @@ export class GameScreen {
     /** @type {string[]} the moves a tap fitted, offered in the status line (choices.js) */
     this.choices = [];
     this.busy = false;
+    this.turns = new Turns(); // (one request at a time, in order: act)
     /** @type {string | null} the move a hint gave, lit up until the next action */
     this.hinted = null;
     /** @type {string | null} the end the live region has said (a game over's status) */
@@ -244,14 +246,20 @@ export class GameScreen {
   }
 
   /**
-   * Ask the server (a move, undo, home, hint, resign) and draw what it answers.
+   * Ask the server (a move, undo, home, hint, resign), a request at a time in the order
+   * asked (turns.js), and draw what it answers.
    * @param {string} kind the request
    * @param {Message} [fields]
-   * @param {(error: unknown) => string | null} [why] the words for a refusal, where
-   *   they are not the server's
+   * @param {(error: unknown) => string | null} [why] the words for a refusal, not the server's
    */
   async act(kind, fields = {}, why) {
-    if (this.busy) return;
+    if (await this.turns.take(() => this.run(kind, fields, why))) return;
+    this.note = "Too many moves are waiting for the server: this one was not sent.";
+    this.draw();
+  }
+
+  /** `act`'s request, its turn come @param {string} kind @param {Message} fields @param {(error: unknown) => string | null} [why] */
+  async run(kind, fields, why) {
     this.busy = true;
     this.hinted = null;
     this.choices = [];
