@@ -92,8 +92,6 @@ class Context:
         #: player -> code of the room they are in (not left); player -> their solo game
         self.room_of: dict[str, str] = {}
         self.solo_of: dict[str, str] = {}
-        #: player -> server ms since when they have had no connection
-        self.absent_since: dict[str, int] = {}
         #: this process's id among the processes sharing the Redis, and the bus to them
         self.proc = secrets.token_hex(6)
         self.bus = bus.Bus(

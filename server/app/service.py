@@ -100,7 +100,7 @@ class Service:
         self.bus = ctx.bus
         self.failures = ctx.failures
         self.workers = ctx.workers
-        self.room_of, self.solo_of, self.absent_since = ctx.room_of, ctx.solo_of, ctx.absent_since
+        self.room_of, self.solo_of = ctx.room_of, ctx.solo_of
         #: the repositories
         self.players, self.dailies, self.presence = ctx.players, ctx.dailies, ctx.presence
         self.replays, self.stored, self.boards = ctx.replays, ctx.stored, ctx.boards

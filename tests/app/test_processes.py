@@ -433,3 +433,43 @@ async def test_a_racer_away_too_long_forfeits_once_whichever_processes_look(
             "ann": ("resigned", False),
             "bob": ("resigned", True),
         }
+
+
+async def test_a_racer_away_earlier_on_another_process_is_counted_away_from_now(
+    settings: Settings,
+) -> None:
+    """zed left the first process long ago, came back on the second, and races ann,
+    whose race the first holds. He drops his link: he is away from now, not from when
+    he left the first process (it had kept that time, never told he came back, and
+    resigned him for being away too long seconds into the race)."""
+    clock = ManualClock()
+    shared = with_settings(settings, clock=clock, countdown=0.0)
+    async with running(shared) as one, running(shared) as two:
+        zed = await player(one.url, "zed")
+        assert zed.token is not None
+        await zed.close()
+        await one.service.housekeeping.sweep()
+        clock.advance(settings.forfeit_after + 10)
+        zed = await signed_in(two.url, zed.token)
+        ann = await player(one.url, "ann")
+        code = (await ann.call("room_create", game="gate", seed=3))["code"]
+        await zed.call("room_join", code=code)
+        await zed.call("ready")
+        await ann.call("start")
+        await ann.event("race_start")
+        await zed.event("race_start")
+        await zed.close()
+        await ann.event("room", lambda e: not seats(e)["zed"]["present"])
+        clock.advance(2)
+        for server in (one, two):
+            await server.service.housekeeping.sweep()
+        room = await ann.call("room_watch", code=code)
+        assert not seats(room)["zed"].get("forfeited"), seats(room)["zed"]
+        assert seats(room)["zed"]["status"] == "playing"
+        # away as long as forfeit_after from his drop, he does forfeit
+        clock.advance(settings.forfeit_after + 1)
+        await one.service.housekeeping.sweep()
+        told = await ann.event(
+            "progress", lambda e: e["player"] == "zed" and e["status"] != "playing"
+        )
+        assert (told["status"], told.get("forfeited")) == ("resigned", True)

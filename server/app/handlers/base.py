@@ -50,7 +50,6 @@ class Part:
         self.rooms = ctx.rooms
         self.room_of = ctx.room_of
         self.solo_of = ctx.solo_of
-        self.absent_since = ctx.absent_since
         self.bus = ctx.bus
         self.failures = ctx.failures
         self.proc = ctx.proc

@@ -157,7 +157,7 @@ class Housekeeping(Part):
             # (only if still this process's: they may have come back elsewhere)
             for pid in renewed:
                 if pid not in self.sessions:
-                    await self.presence.unmark(pid)
+                    await self.presence.unmark(pid, now)
         await self.catch_up_rooms()
         limit = self.settings.forfeit_after * 1000
         for room in list(self.rooms.values()):
@@ -168,7 +168,7 @@ class Housekeeping(Part):
                 members = room.members()
                 online = await self.ctx.online(members)
                 for racer in members:
-                    away = self._away_ms(racer.pid, racer.pid in online, now)
+                    away = await self._away_ms(racer.pid, racer.pid in online, now)
                     if away < limit or racer.gid is None:
                         continue
                     try:
@@ -215,18 +215,18 @@ class Housekeeping(Part):
         host = room.racers.get(pid)
         if host is None:
             return
-        if self._away_ms(pid, bool(await self.ctx.online([host])), now) >= grace:
+        if await self._away_ms(pid, bool(await self.ctx.online([host])), now) >= grace:
             await self.steps.hand_over(room, pid)
             await self.host.broadcast_room(room)  # (who hosts now, told)
 
-    def _away_ms(self, pid: str, here: bool, now: int) -> int:
+    async def _away_ms(self, pid: str, here: bool, now: int) -> int:
         """How long a player has had no connection to any process (``here``: they have
-        one now), counted from when this process saw them go, or from the first pass
-        that found them away (kept in memory only: a restart counts afresh)."""
+        one now), counted from when the process they left saw them go, or from the first
+        pass of any process that found them away (``Presence.away_since``: in Redis, the
+        same for every process; each had kept its own, in memory)."""
         if here:
-            self.absent_since.pop(pid, None)
             return 0
-        return now - self.absent_since.setdefault(pid, now)
+        return now - await self.presence.away_since(pid, now)
 
     async def catch_up_rooms(self) -> None:
         """Read again the rooms held here that changed without this process hearing of

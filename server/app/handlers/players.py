@@ -171,7 +171,6 @@ class Accounts(Part):
         session.name = name
         # the new session first: a takeover is no leave (the host stays the host)
         self.sessions[pid] = session
-        self.absent_since.pop(pid, None)
         if old is not None and old is not session:
             self.kick(old, *self.book.replaced(before, device))
         marked = device.id if device is not None else None
@@ -266,12 +265,11 @@ class Accounts(Part):
         pid = session.player
         if pid is not None and self.sessions.get(pid) is session:
             del self.sessions[pid]
-            self.absent_since[pid] = self.now()
-            self.spawn(self._went_away(pid))
+            self.spawn(self._went_away(pid, self.now()))
 
-    async def _went_away(self, pid: str) -> None:
+    async def _went_away(self, pid: str, now: int) -> None:
         try:
-            await self.presence.unmark(pid)
+            await self.presence.unmark(pid, now)  # (away from now, unless back elsewhere)
         except Exception as exc:  # the mark lapses by itself (its time to live)
             self.failures.failed("a player going away", exc)
         if pid not in self.sessions:  # (back meanwhile: they never showed offline)

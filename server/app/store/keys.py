@@ -472,6 +472,15 @@ def online_key(pid: str) -> str:
     return f"online:{pid}"
 
 
+def away_key(pid: str) -> str:
+    """Since when (ms) a player has had no connection to any process; gone at sign-in."""
+    return f"away:{pid}"
+
+
+#: an away mark's time to live: past any wait it measures (forfeit_after, host_grace)
+AWAY_TTL = 24 * 3600
+
+
 def room_channel(code: str) -> str:
     """The bus channel of a room's changes (pub/sub: not a key)."""
     return f"room:{code}"

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 
 from .codec import text
 from .commit import RedisClient
-from .keys import online_key
+from .keys import AWAY_TTL, away_key, online_key
 from .scripts import DELETE_IF_PROCS
 
 
@@ -24,18 +24,36 @@ class Presence:
         return self.proc if device is None else f"{self.proc} {device}"
 
     async def mark(self, pid: str, ttl: int, device: str | None = None) -> str | None:
-        """Mark ``pid`` connected here, on ``device``, for ``ttl`` seconds; the other
-        process that had them (they connected here since), or None."""
-        before = await self.redis.set(online_key(pid), self._value(device), ex=ttl, get=True)
+        """Mark ``pid`` connected here, on ``device``, for ``ttl`` seconds (and no longer
+        away: :meth:`away_since`); the other process that had them (they connected here
+        since), or None."""
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.set(online_key(pid), self._value(device), ex=ttl, get=True)
+            pipe.delete(away_key(pid))
+            before, _ = await pipe.execute()
         if before is None:
             return None
         elsewhere = proc_of(text(before))
         return None if elsewhere == self.proc else elsewhere
 
-    async def unmark(self, pid: str) -> None:
+    async def unmark(self, pid: str, now_ms: int) -> None:
         """Take the mark away, if it is still this process's (they may have connected to
-        another since)."""
+        another since); connected to none, they are away from ``now_ms``."""
         await DELETE_IF_PROCS(self.redis, keys=[online_key(pid)], args=[self.proc])
+        if not await self.redis.exists(online_key(pid)):
+            await self.redis.set(away_key(pid), now_ms, ex=AWAY_TTL)
+
+    async def away_since(self, pid: str, now_ms: int) -> int:
+        """Since when (ms) a player connected to no process has been away: as the process
+        that saw them go marked it, or from ``now_ms`` (this look) where none did (its
+        process died). Kept in Redis, so that every process counts from the same time:
+        each had kept its own, and one the player had left long before, and that never
+        heard they came back elsewhere, counted them away from then."""
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.set(away_key(pid), now_ms, ex=AWAY_TTL, nx=True)
+            pipe.get(away_key(pid))
+            _, since = await pipe.execute()
+        return int(since) if since is not None else now_ms
 
     async def renew(self, devices: Mapping[str, str | None], ttl: int) -> None:
         """Renew the marks of players connected here (set again where one lapsed), each
