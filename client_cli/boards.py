@@ -431,7 +431,7 @@ def board_view(
         elif kind == "best":  # (today's results among them: their replays wait)
             watch = kept(command(server, "replay ID"))
             parts.append(
-                Text(f"Watch one: {watch} (of today's deal: after the reset)", style="dim")
+                Text(f"Watch one (of today's deal: after the reset): {watch}", style="dim")
             )
         else:
             parts.append(Text(f"Watch one: {kept(command(server, 'replay ID'))}", style="dim"))
@@ -470,7 +470,7 @@ def overview(
     from .challenge import command  # (challenge imports this module)
 
     top = kept(command(server, "top GAME"))
-    hint = Text(f"A board: {top} (--day DATE, --around-me, --friends)")
+    hint = Text(f"A board (--day DATE, --around-me, --friends after it): {top}")
     hint.stylize("dim")
     # (a header whole: rich cut the players column, the one it may wrap, to "play…"; the
     # names give before the results)

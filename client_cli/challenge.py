@@ -310,7 +310,8 @@ def table(
         if replays:
             cells.append(Text(clean(e.get("replay") or "", 32) or g.dash, style="dim"))
         out.add_row(*cells)
-    return HeadersWhole(out, first=(1, 2))  # (names give first, then the results)
+    # (names give first, then the results, down to their words: wrapped, never cut)
+    return HeadersWhole(out, first=(1, 2), words=True)
 
 
 def not_yet_lines(server: str, shown: Mapping[str, Any], closed: str) -> list[str]:

@@ -12,7 +12,7 @@ from typing import Any
 from rich.text import Text
 
 from .challenge import ChallengeRace, about, command, result_words, table, verdict_line
-from .lines import Glyphs, fit, lines_of
+from .lines import Glyphs, fit, lines_of, wrap
 from .model import Model
 from .places import place_of
 from .quick_words import result_message as quick_result
@@ -90,7 +90,8 @@ def countdown_body(model: Model, width: int, height: int, now: int) -> list[Text
         out = [
             Text(""),
             Text(f"  Racing {race.ghost_name}'s ghost", style="bold"),
-            Text(f"  {about(race.shown)}"),
+            # (wrapped between words: at 60 columns it was cut, "...: resigned, 0/52 home…")
+            *(Text("  ") + line for line in wrap(about(race.shown), width - 4, "", 3)),
             Text(""),
         ]
     second = countdown_second(model, now) or 0

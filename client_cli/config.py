@@ -214,7 +214,7 @@ def not_kept(
         f"{how} as {name}, but the token file {exc.path} cannot be written ({exc.reason})."
         f" Your token, shown this once: "
         f"{kept(token)} Keep it: it is the only way to play as {name}. Once the file can "
-        f"be written, {save} saves it."
+        f"be written, this saves it: {save}"
     )
 
 

@@ -521,7 +521,7 @@ class Client:
 
     async def new_game(self, rules: str | None, seed: int | None = None) -> bool:
         if not rules:
-            self.model.say("which game? new GAME (patience-race games lists them)", ERROR)
+            self.model.say("which game? new GAME, a game's id; the ids: patience-race games", ERROR)
             return False
         reply = await self.call("new_game", game=rules, seed=seed)
         if reply is None:

@@ -69,11 +69,11 @@ def command_in(line: str) -> tuple[str, str, str] | None:
     of its ``--server URL``), and the words after it; None for a line without one (a
     command of the default server is short: it fits).
 
-    >>> command_in("A quick race has no rematch: patience-race quick gate --server ws://h:1 races again.")
-    ('A quick race has no rematch: ', 'patience-race quick gate --server ws://h:1', ' races again.')
+    >>> command_in("Race again: patience-race quick gate --server ws://h:1 (or not).")
+    ('Race again: ', 'patience-race quick gate --server ws://h:1', ' (or not).')
     >>> command_in("Replay: patience-race replay 6f29") is None
     True
-    """  # noqa: E501
+    """
     at = line.find("patience-race ")
     found = re.search(r" --server \S+", line[at:]) if at >= 0 else None
     if found is None:

@@ -34,7 +34,7 @@ async def daily(client: Client, rules: str | None, *, ask: bool = True) -> bool:
     again (it dealt the new day's deal after describing the old one's)."""
     model = client.model
     if not rules:
-        model.say("which game? new GAME (patience-race games lists them)", ERROR)
+        model.say("which game? new GAME, a game's id; the ids: patience-race games", ERROR)
         return False
     asked, client.daily_asked = client.daily_asked, None
     if ask or asked is not None:

@@ -61,14 +61,16 @@ def daily_result_lines(model: Model, width: int, now: int) -> list[Text]:
         *(Text("  ") + line for line in wrap(heading, width - 4, "bold", 2)),
         *par_line(result, game),
         *(Text("  ") + line for line in (wrap(held, width - 4, "yellow", 4) if held else [])),
-        Text(
-            f"  Streak: {plural(as_int(mine.get('current')), 'day')} at {name} "
+        # (wrapped between words: at 60 columns it was cut, "...0 at any game (best 0…")
+        *_wrapped(
+            f"Streak: {plural(as_int(mine.get('current')), 'day')} at {name} "
             f"(best {as_int(mine.get('best'))}); {as_int(any_game.get('current'))} at any game "
-            f"(best {as_int(any_game.get('best'))})."
+            f"(best {as_int(any_game.get('best'))}).",
+            width,
         ),
     ]
     if over:
-        out.append(Text(f"  The next day's deal is out: new {rules} plays it (asked first)."))
+        out += _wrapped(f"The next day's deal is out: new {rules} plays it (asked first).", width)
     elif reset:
         out.append(Text(f"  The next deal in {clock(reset - model.server_now(now))}."))
     out += [Text(""), Text("  Your result, to paste into a chat:"), Text("")]
@@ -92,6 +94,15 @@ def daily_result_lines(model: Model, width: int, now: int) -> list[Text]:
     ]
     out += commitment_lines(model)
     return [fit(line, width) for line in out]
+
+
+def _wrapped(said: str, width: int) -> list[Text]:
+    """``said`` two cells in, wrapped between words (never cut short).
+
+    >>> [t.plain for t in _wrapped("Streak: 0 days at Babette (best 0); 0 at any game", 40)]
+    ['  Streak: 0 days at Babette (best 0);', '  0 at any game']
+    """
+    return [Text("  ") + line for line in wrap(said, width - 4, "", 4)]
 
 
 def _command_line(label: str, said: str, width: int) -> list[Text]:

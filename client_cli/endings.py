@@ -250,36 +250,36 @@ def farewell(model: Model, said: str = "") -> str:
         if game is None or not game.over:
             against = " against the ghosts" if race.ghosts else ""  # (alone: no ghost said)
             said = (
-                f"Your quick race{against} is kept on the server, and its clock runs on: "
-                f"{again} takes it up."
+                f"Your quick race{against} is kept on the server, and its clock runs on. "
+                f"To take it up: {again}"
             )
         elif race.result is not None:
             unit = "pairs" if game.pairs else "cards"
             said = f"{quick_result(race.result, unit)} Another quick race: {again}"
     elif race is not None and (game is None or not game.over):
         said = (
-            "Your challenge game is kept on the server, and its clock runs on: "
-            f"{_command(model.server, f'challenge {race.cid}')} takes it up."
+            "Your challenge game is kept on the server, and its clock runs on. To take it "
+            f"up: {_command(model.server, f'challenge {race.cid}')}"
         )
     elif race is not None and race.result is not None:
         verdict = verdict_line(race.result.get("verdict"), race.ghost_name)
         said = f"{verdict} The table: {_command(model.server, f'challenge {race.cid}')}"
     elif model.daily_kind == DAILY and game is not None and not game.over:
         said = (
-            f"Your ranked attempt is kept on the server, and its clock runs on: "
-            f"{_command(model.server, f'daily {game.rules}')} takes it up."
+            f"Your ranked attempt is kept on the server, and its clock runs on. To take it "
+            f"up: {_command(model.server, f'daily {game.rules}')}"
         )
     elif model.daily_kind == PRACTICE and game is not None and not game.over:
         said = (
-            f"Your practice game is kept on the server: "
-            f"{_command(model.server, f'daily {game.rules}')} takes it up."
+            f"Your practice game is kept on the server. To take it up: "
+            f"{_command(model.server, f'daily {game.rules}')}"
         )
     elif result and model.result_shown:
         said = f"Your result, to paste into a chat:\n\n{kept(result['line'])}\n"
     elif model.placed and model.against_board is not None:
         said = placing(model.against_board.result or {})
     elif game is not None and not game.over:
-        said = f"Your game is kept on the server: {_command(model.server, 'play')} takes it up."
+        said = f"Your game is kept on the server. To take it up: {_command(model.server, 'play')}"
     elif game is not None and game.kind == "solo" and not said:  # (its replay, from its log)
         said = f"Your game's replay: {_command(model.server, f'replay {game.gid}')}"
     ranked = (model.daily or {}).get("ranked_result") if model.daily_kind == PRACTICE else ""

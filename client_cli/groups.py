@@ -57,7 +57,9 @@ def groups_view(reply: Mapping[str, Any], ascii: bool = False, server: str = "")
     listed = [x for x in reply.get("groups") or [] if isinstance(x, Mapping)]
     if not listed:
         make, join = (kept(command(server, f"group {w}")) for w in ("new NAME", "join LINK"))
-        return Text(f"You are in no group. Make one: {make}; join one: {join}")
+        # (each command last on its line: "...; join one: ..." after one ran as a second
+        # command when it was copied whole)
+        return Text(f"You are in no group. Make one: {make}\nJoin one: {join}")
     table = Table(box=g.box, show_edge=False, pad_edge=False)
     table.add_column("group", no_wrap=True, overflow="ellipsis", max_width=32)
     table.add_column("id", no_wrap=True)
@@ -72,7 +74,7 @@ def groups_view(reply: Mapping[str, Any], ascii: bool = False, server: str = "")
         )
     head = Text(f"Your groups ({len(listed)} of at most {as_int(reply.get('most'))})")
     show, top = (kept(command(server, f"group {w}")) for w in ("show GROUP", "top GROUP BOARD"))
-    more = f"A group: {show}; its boards: {top}"
+    more = f"A group: {show}\nIts boards: {top}"
     # (a long group name cut "members" to nothing: the names give way)
     parts = (head, Text(""), HeadersWhole(table, first=(0,)), Text(""), Text(more, style="dim"))
     return Group(*parts)
@@ -138,8 +140,8 @@ def group_view(
         parts += [
             Text(""),
             Text(
-                f"You own it: {kept('group remove GROUP NAME')}, {kept('group link GROUP')} "
-                f"(a new link), {kept('group delete GROUP')}",
+                f"You own it: {kept('group remove GROUP NAME')}, {kept('group delete GROUP')}"
+                f"; a new link: {kept('group link GROUP')}",
                 style="dim",
             ),
         ]

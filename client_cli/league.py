@@ -35,7 +35,7 @@ from .league_watch import (
     previous_week,
     watch_screen,
 )
-from .lines import HeadersWhole, as_int, aside, kept
+from .lines import HeadersWhole, as_int, aside, kept, kept_parts
 from .printing import _console, _print
 from .queries import _fail, _signed_in
 from .sanitize import clean
@@ -95,7 +95,7 @@ def league_view(reply: dict[str, Any], ascii: bool = False, keep: int | None = N
     :func:`picked` picks them, "…" where rows are left out."""
     current = bool(reply.get("current"))
     if not reply.get("joined") and not current:
-        return Text(headline(reply), style="bold")
+        return Text(kept_parts(headline(reply)), style="bold")
     table = Table(box=box.ASCII if ascii else box.SIMPLE_HEAD, pad_edge=False)
     columns = [("#", "right"), ("player", "left"), ("points", "right"), ("wins", "right")]
     columns += [("dailies", "right"), *([("today", "right")] if current else []), ("", "left")]
@@ -133,7 +133,8 @@ def league_view(reply: dict[str, Any], ascii: bool = False, keep: int | None = N
         f"daily ended without a win scores 2. {moves}".rstrip()
     )
     shown = HeadersWhole(table, first=(1,)) if table.row_count else no_table(reply)
-    return Group(Text(headline(reply), style="bold"), shown, notes)
+    # (each of its values whole: "ends in 14h" / "31m" printed to a pipe at 80 columns)
+    return Group(Text(kept_parts(headline(reply)), style="bold"), shown, notes)
 
 
 def picked(rows: Sequence[dict[str, Any]], keep: int) -> list[dict[str, Any] | None]:
@@ -404,7 +405,7 @@ def cmd_league(args: argparse.Namespace) -> int:
     join = kept(command(args.server, "league --join"))
     if before is not None:  # (a join now would be refused: said, not offered)
         if before.get("joined"):
-            _print(console, f"Last week: {headline(before)}", args.ascii)
+            _print(console, f"Last week: {kept_parts(headline(before))}", args.ascii)
         # (the command last, nothing after it: copied whole, a bracket went with it)
         _print(console, f"{CLOSING_WORDS}. Then: {join}", args.ascii)
     elif not reply.get("joined") and reply.get("current"):

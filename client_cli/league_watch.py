@@ -20,7 +20,7 @@ from rich.text import Text
 
 from .connection import DOWN, RETRYING, SIGNED_OUT
 from .fitted import fitted
-from .lines import as_int
+from .lines import as_int, kept_parts
 from .sanitize import clean
 
 WEEK_MS = 7 * 86_400_000
@@ -245,7 +245,8 @@ def watch_view(
         parts += [league_view(watched.last, ascii, keep), Text("")]
     if now.get("joined") or now.get("current"):
         shown = league_view(now, ascii, keep)
-        parts.append(Text(headline(now), style="bold") if watched.last is not None else shown)
+        last = Text(kept_parts(headline(now)), style="bold")
+        parts.append(last if watched.last is not None else shown)
     else:
         parts.append(ended_words(now, bool(now.get("closed"))))
     if not now.get("joined") and now.get("current"):

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from rich import box
+from rich.cells import cell_len
 from rich.console import Console, ConsoleOptions, RenderableType, RenderResult
 from rich.measure import Measurement
 from rich.table import Table
@@ -124,6 +125,23 @@ def kept(text: str) -> str:
     return text.replace(" ", KEPT)
 
 
+def kept_parts(line: str, sep: str = " · ") -> str:
+    """``line``'s parts between its separators each one piece (:func:`kept`), its
+    separator with it: :func:`between_words` breaks it only after a separator, never
+    inside a value ("· seed " / "8469322028102417282", "ends in 14h" / "31m", printed to a
+    pipe at 80 columns).
+
+    >>> print(between_words(kept_parts("Week 2026-W48 · you are 3rd · ends in 14h 31m"), 30))
+    Week 2026-W48 · you are 3rd ·
+    ends in 14h 31m
+    """
+    parts = line.split(sep)
+    mark = f" {sep.strip()}" if sep.strip() else ""
+    return " ".join(
+        kept(part + (mark if n < len(parts) - 1 else "")) for n, part in enumerate(parts)
+    )
+
+
 def between_words(text: str, width: int) -> str:
     """``text`` wrapped between words to ``width`` columns, each of its lines: printed as
     one line, the terminal broke it at its edge, in a word ("...whoever l" / "eaves"). A
@@ -162,8 +180,9 @@ def aside(message: str) -> None:
     print(between_words(message, width) if width else message.replace(KEPT, " "), file=sys.stderr)
 
 
-#: words a message keeps on one line: a rating and its change ("Your rating: -4" / "(+1).")
-TOGETHER = re.compile(r"\b(?:[Yy]our )?[Rr]ating: -?\d+ \([+-]\d+\)\.?")
+#: words a message keeps on one line: a rating and its change ("Your rating: -4" / "(+1)."),
+#: a rank and its number ("...is over (resigned): rank" / "2.")
+TOGETHER = re.compile(r"\b(?:[Yy]our )?[Rr]ating: -?\d+ \([+-]\d+\)\.?|\brank \d+\.?")
 
 
 def wrap(text: str, width: int, style: str, most: int) -> list[Text]:
@@ -175,6 +194,8 @@ def wrap(text: str, width: int, style: str, most: int) -> list[Text]:
     ['to play as yourself:', 'patience-race link CODE']
     >>> [t.plain for t in wrap("You came 2nd. Your rating: -4 (+1).", 30, "", 2)]
     ['You came 2nd.', 'Your rating: -4 (+1).']
+    >>> [t.plain for t in wrap("Your attempt is over (resigned): rank 2.", 36, "", 2)]
+    ['Your attempt is over (resigned):', 'rank 2.']
     """
     text = TOGETHER.sub(lambda found: found.group().replace(" ", KEPT), text)
     lines = textwrap.wrap(text, width=max(width, 10), break_on_hyphens=False) or [""]
@@ -208,9 +229,12 @@ class HeadersWhole:
     The Blockade (rows of te…        8  not won, 2/26 pairs off, 11…
     """
 
-    def __init__(self, table: Table, first: Sequence[int] = ()) -> None:
+    def __init__(self, table: Table, first: Sequence[int] = (), words: bool = False) -> None:
         self.table = table
         self.first = first
+        #: the ``first`` columns give down to their longest word (wrapping between words)
+        #: before any is cut, standing two cells apart first where that is needed too
+        self.words = words
 
     def _fitted(
         self, console: Console, options: ConsoleOptions
@@ -235,8 +259,27 @@ class HeadersWhole:
             most = column.width or max(measure(cell) for cell in [column.header, *column.cells])
             widths.append(min(most, column.max_width or most))
             floors.append(min(max(measure(column.header), column.min_width or 0), widths[-1]))
-        names_give = sum(widths[n] - floors[n] for n in self.first)
         closer = collapsed
+        if self.words:
+            # (a challenge's table at 60 columns: "ann (ghost)" cut to "(ghos…" and
+            # "resigned" to "resig…" while its columns had the room two cells apart)
+            wordy = list(floors)
+            for n in self.first:
+                cells = table.columns[n].cells
+                longest = max((cell_len(word) for c in cells for word in _words(c)), default=0)
+                wordy[n] = min(max(floors[n], longest), widths[n])
+            give = sum(widths[n] - wordy[n] for n in self.first)
+            if give < excess and not collapsed:
+                table.collapse_padding = True
+                try:
+                    closer_excess = measure(table) - room_for
+                finally:
+                    table.collapse_padding = collapsed
+                if give >= closer_excess:
+                    closer, excess = True, closer_excess
+            if give >= excess:
+                floors = wordy
+        names_give = sum(widths[n] - floors[n] for n in self.first)
         if names_give < excess and not collapsed:
             # the names alone cannot give enough: the columns two cells apart rather
             # than three, before a time, a date or a place is cut
@@ -288,6 +331,13 @@ class HeadersWhole:
             table.collapse_padding = collapsed
             for column, kept in zip(columns, own, strict=True):
                 column.width = kept
+
+
+def _words(cell: RenderableType) -> list[str]:
+    """The words of a table's cell (a ``str`` or a ``Text``; nothing for anything else)."""
+    if isinstance(cell, Text):
+        return cell.plain.split()
+    return cell.split() if isinstance(cell, str) else []
 
 
 def fits_with(table: Table, width: int, column: int, most: int) -> bool:

@@ -182,7 +182,7 @@ def _enter_code(args: argparse.Namespace) -> int:
     line = (
         f"This terminal now plays as {name} on {args.server} ({device_label()}); "
         f"the token is kept in {store.path}. "
-        f"{kept(command(args.server, 'devices'))} lists your devices."
+        f"Your devices: {kept(command(args.server, 'devices'))}"
     )
     _print(_console(args), line, args.ascii)
     return 0
@@ -243,5 +243,5 @@ def cmd_devices(args: argparse.Namespace) -> int:
     _print(console, Text(title, style="bold"), args.ascii)
     _print(console, devices_table(listed, args.ascii), args.ascii)
     out = kept(command(args.server, "devices sign-out ID"))
-    _print(console, f"Sign one out: {out} (or --everywhere: all but this one)", args.ascii)
+    _print(console, f"Sign one out (or all but this one: --everywhere for ID): {out}", args.ascii)
     return 0

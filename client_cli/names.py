@@ -40,7 +40,7 @@ def cmd_name(args: argparse.Namespace) -> int:
     unkept = TokenStore(config_dir()).keep_name(args.server, name)
     if args.name is None:
         change = kept(command(args.server, "name NEW"))
-        line = f"You race as {name} on {args.server}: {change} changes it."
+        line = f"You race as {name} on {args.server}. To change it: {change}"
     else:
         was = clean(reply.get("was", ""), 20)
         line = f"You race as {name} now" + (f" (was {was})." if was and was != name else ".")

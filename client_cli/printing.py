@@ -109,13 +109,15 @@ def _print(console: Console, renderable: Any, ascii: bool) -> None:
     """Print, through ASCII when asked. A ``str`` is wrapped between words, its pieces
     to copy whole (:func:`~.lines.kept`: commands, links), the terminal left to fold a
     line wider than it: rich would break it at its width with a newline of its own. So
-    is a ``Text`` holding a piece to copy, alone or in a ``Group`` (:func:`_whole`)."""
+    is a ``Text`` holding a piece to copy, alone or in a ``Group`` (:func:`_whole`).
+    Printed to a pipe or a file, no line ends in spaces (a table pads its cells)."""
     soft = isinstance(renderable, str)
     if soft:
         renderable = Text(between_words(renderable, console.width))
     else:
         renderable = _whole(renderable, console.width)
-    if not ascii:
+    piped = not console.is_terminal
+    if not ascii and not piped:
         console.print(renderable, soft_wrap=soft, crop=False)
         return
     buffer = io.StringIO()
@@ -127,7 +129,13 @@ def _print(console: Console, renderable: Any, ascii: bool) -> None:
         highlight=False,
         emoji=False,
     ).print(renderable, soft_wrap=soft, crop=False)
-    sys.stdout.write(asciify(buffer.getvalue()))
+    text = asciify(buffer.getvalue()) if ascii else buffer.getvalue()
+    if piped:  # (no line padded with spaces: a table's, its edge a line of 80)
+        text = "\n".join(line.rstrip() for line in text.split("\n"))
+    if not ascii:  # (through the console: a pipe closed early, head's, is its to handle)
+        console.out(text, end="", highlight=False)
+        return
+    sys.stdout.write(text)
     sys.stdout.flush()
 
 

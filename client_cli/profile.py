@@ -14,9 +14,9 @@ game     | rating | races |    mu | sigma
 ---------+--------+-------+-------+------
 The Gate |     12 |     7 | 21.20 |  3.10
 <BLANKLINE>
-The rating shown is mu - 3 sigma, rounded:
+The rating shown is mu - 3 sigma, rounded. A game's racers
+ranked (GAME: gate):
 patience-race top rating/GAME --server ws://127.0.0.1:9480
-ranks a game's racers (GAME: gate).
 """
 
 from __future__ import annotations
@@ -81,7 +81,7 @@ def profile_view(
     ids = ", ".join(clean(row.get("game", ""), 32) for row in rows)
     board = kept(command(server, "top rating/GAME"))  # (one piece to copy)
     note = Text(
-        f"The rating shown is mu - 3 sigma, rounded: {board} ranks a game's racers (GAME: {ids}).",
+        f"The rating shown is mu - 3 sigma, rounded. A game's racers ranked (GAME: {ids}): {board}",
         style="dim",
     )
     # (a long game's name cut every figure's header: the name gives way)

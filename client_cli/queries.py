@@ -61,7 +61,8 @@ def _unreachable(server: str, exc: BaseException) -> int:
 
 def games_table(games: list[Any], ascii: bool = False) -> HeadersWhole:
     """The games the server plays (its ``welcome``'s list): id, packs, name and summary."""
-    table = Table(box=box.ASCII2 if ascii else box.SIMPLE_HEAD, pad_edge=False)
+    # (no edge: it printed a first line of spaces, and a last)
+    table = Table(box=box.ASCII2 if ascii else box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
     table.add_column("game", no_wrap=True)
     table.add_column("packs", justify="right")
     # (headed, its name ended by a colon: without bold, names ran into what they are)
@@ -88,7 +89,7 @@ def cmd_games(args: argparse.Namespace) -> int:
     console = _console(args)
     _print(console, games_table(games, args.ascii), args.ascii)
     play = kept(command(args.server, "play GAME"))
-    _print(console, f"Play one: {play}; its rules: {kept('patience-race rules GAME')}", args.ascii)
+    _print(console, f"Play one: {play}\nIts rules: {kept('patience-race rules GAME')}", args.ascii)
     return 0
 
 
@@ -164,8 +165,8 @@ def _fail(args: argparse.Namespace, exc: BaseException) -> int:
     if isinstance(exc, NoAccount):
         aside(
             f"patience-race: this needs your name on {args.server}, and no token is saved "
-            f"for it: play once to register ({play}, or daily), or, to play as "
-            f"yourself, enter a link code from a device signed in ({link})"
+            f"for it. To play as yourself, enter a link code from a device signed in: "
+            f"{link}\nOr play once to register (or daily): {play}"
         )
         return 1
     if isinstance(exc, ServerError):
@@ -173,13 +174,13 @@ def _fail(args: argparse.Namespace, exc: BaseException) -> int:
         if exc.code == "bad_token" and message.startswith("this device was signed out"):
             # the token is dead for good: forgotten, so that link CODE needs no --replace
             TokenStore(config_dir()).forget(args.server)
-            message += f" ({link})"
+            message = f"{message.rstrip('.')}. To sign in again with a code: {link}"
         elif exc.code == "bad_token":
             account = TokenStore(config_dir()).get(args.server)
             message = (
                 f"{args.server} does not know the saved token for "
-                f"{account.name if account else '?'} (was its data reset?): play once to "
-                f"register again ({play}, or daily)"
+                f"{account.name if account else '?'} (was its data reset?). Play once to "
+                f"register again (or daily): {play}"
             )
         aside(f"patience-race: {message}")
         return 1
@@ -347,7 +348,7 @@ def cmd_follow(args: argparse.Namespace, *, unfollow: bool = False) -> int:
         return _fail(args, exc)
     if names:
         friends = kept(command(args.server, "top GAME --friends"))
-        line = f"You follow {', '.join(names)}: {friends} compares you."
+        line = f"You follow {', '.join(names)}. To compare you: {friends}"
     else:
         line = f"You follow nobody: {kept(command(args.server, 'follow NAME'))}"
     if not_followed:  # (NAME is a player: the server found them; nothing to undo)

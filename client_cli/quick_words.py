@@ -91,8 +91,11 @@ def stopped_words(event: Mapping[str, Any]) -> str:
     else:
         reason = clean(event.get("reason") or "signed in from another client", 120)
         said = f"{reason[:1].upper()}{reason[1:]}"
-    more = " (link it again: patience-race link CODE)" if event.get("cause") == "signed_out" else ""
-    return f"{said}. This terminal has stopped waiting{more}."
+    # (the command last, nothing after it: a bracket after it went with it, copied whole)
+    more = (
+        " To link it again: patience-race link CODE" if event.get("cause") == "signed_out" else ""
+    )
+    return f"{said}. This terminal has stopped waiting.{more}"
 
 
 def ghosts_words(msg: Mapping[str, Any]) -> str:

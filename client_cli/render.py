@@ -6,7 +6,9 @@ face-up ``cards`` and a count of face-down cards (``down``). The renderer knows 
 
 - every grid row ``y`` starts on a screen line; rows keep their spacing (one line per
   ``y`` step), and a row moves down when a pile fanned from above in the same column would
-  reach it;
+  reach it, or one fanned from the row just above past either end of the row (The
+  Wedge's 15 and 20, past the end of the shorter row under them: their cards were drawn
+  beside its labels, read as one more pile of it);
 - a row the layout sets two or more steps below a fanned pile in its column (The Gate's
   bottom bar under the top bar, Light and Shade's rivals under the auxiliaries) is
   *anchored* when the board has a height: it starts on a line fixed by the layout and the
@@ -321,6 +323,10 @@ def _place(blocks: list[_Block], height: int | None = None, axis_row: int | None
                 if above.pile.x in columns:
                     gap = 2 if y - above.pile.y >= 2 else 1
                     top = max(top, above.bottom + gap)
+                elif y - above.pile.y == 1 and _past_the_end(above, columns):
+                    # (the row just above, past this row's end: The Wedge's 20 over row 5
+                    # drew its cards beside 24's label, read as 24's)
+                    top = max(top, above.bottom + 1)
             if y == axis_row:
                 top = max(top, max(b.bottom for b in placed) + 1)
         has_head = any(b.head is not None for b in row)
@@ -332,6 +338,14 @@ def _place(blocks: list[_Block], height: int | None = None, axis_row: int | None
         placed.extend(row)
         prev_y, prev_top = y, top
     return max(b.bottom for b in blocks) + 1 if blocks else 0
+
+
+def _past_the_end(above: _Block, columns: set[int]) -> bool:
+    """Whether ``above`` is fanned down in a column past either end of a row in
+    ``columns`` (a pile between two of the row's fans beside it, as a tower between two
+    wells: its cards are no pile of the row's)."""
+    x = above.pile.x
+    return above.pile.fan == "down" and (x < min(columns) or x > max(columns))
 
 
 def _beside(placed: Sequence[_Block], row: Sequence[_Block], top: int) -> int:

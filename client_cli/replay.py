@@ -41,6 +41,7 @@ from .lines import (
     Glyphs,
     HeadersWhole,
     fit,
+    kept_parts,
     plural,
     race_time,
     side_by_side,
@@ -502,10 +503,12 @@ def replay_table(replay: Replay, ascii: bool = False) -> RenderableType:
     for entry in replay.entries:
         note = " ".join(word for word in ("undone" if entry.undone else "", entry.note) if word)
         table.add_row(str(entry.number), race_time(entry.at_ms), entry.text, note)
-    head = Text(f"Replay {replay.rid}{g.sep}{replay.title()}{g.sep}{replay.player}", style="bold")
+    # (each value whole, the lines broken after a separator: printed to a pipe at 80
+    # columns, "· seed " / "8469322028102417282")
+    head = f"Replay {replay.rid}{g.sep}{replay.title()}{g.sep}{replay.player}"
     parts: Sequence[RenderableType] = [
-        head,
-        Text(replay.summary(g.sep)),
+        Text(kept_parts(head, g.sep), style="bold"),
+        Text(kept_parts(replay.summary(g.sep), g.sep)),
         Text(f"started {replay.started()}") if replay.started() else Text(""),
         Text(""),
         HeadersWhole(table, first=(3, 2)),  # (the notes give first, then the moves)

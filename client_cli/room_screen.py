@@ -543,7 +543,7 @@ def room_body(model: Model, width: int, height: int, now: int, *, watching: bool
         if not watching:
             if room.get("quick"):
                 again = command(model.server, f"quick {clean(room.get('game') or '', 32)}")
-                last = _copied(f"A quick race has no rematch: {again} races again.", width)
+                last = _copied(f"A quick race has no rematch. Race again: {again}", width)
             elif model.is_host:
                 last = [Text("  You host: m calls a rematch (a new deal for everyone).")]
             else:

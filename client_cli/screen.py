@@ -268,13 +268,25 @@ def legal_line(model: Model, width: int, hits: list[Hit] | None = None, at: int 
     line = Text("legal: ", style="dim")
     mark = "#" if numbered_piles(game.labels) else ""
     cells = garden_cells(game.view)
+    items = []
     for n, move in enumerate(game.legal, start=1):
+        item = Text(f"{mark}{n}", style="cyan")
+        item.append(f" {cell_case(move, cells)}")
+        items.append((item, move))
+    # cut between two moves, never inside one, with a mark that reads as no move: with
+    # --ascii a cut "#8" ended the line "#.", read as a move to type
+    more = "  ..." if model.ascii else "  …"
+    whole = line.cell_len + sum(item.cell_len + 2 for item, _ in items) - 2
+    for n, (item, move) in enumerate(items):
+        if whole > width and line.cell_len + item.cell_len + len(more) > width:
+            line.rstrip()
+            line.append(more, style="dim")
+            break
         left = line.cell_len
-        line.append(f"{mark}{n}", style="cyan")
-        line.append(f" {cell_case(move, cells)}")
-        if hits is not None and left < width:
+        line.append_text(item)
+        if hits is not None:
             hits.append(Hit(at, left, min(line.cell_len, width), move=move))
-        if n < len(game.legal):
+        if n < len(items) - 1:
             line.append("  ")
     if not game.legal:
         line.append("(none)", style="dim")

@@ -128,8 +128,8 @@ async def register(conn: Connection, console: Console, store: TokenStore) -> str
             if exc.code == "name_taken":  # (their own, perhaps: on a new device)
                 link = kept(command(conn.url, "link CODE"))
                 said = (
-                    f"If it is yours: {link}, with a code from a device where you play "
-                    "(patience-race link there shows one). Else another name."
+                    "Else another name. If it is yours, enter a code from a device where "
+                    f"you play (its link command shows one): {link}"
                 )
                 print_whole(console, said)
             continue
@@ -307,7 +307,7 @@ async def _may_leave_race(client: Client, code: str, instead: str) -> bool:
     if asked.lower() in ("y", "yes"):
         return True
     join = kept(command(client.model.server, f"race join {code}"))
-    back = f"Your race goes on: {join} goes back to it."
+    back = f"Your race goes on. To go back to it: {join}"
     console.print(Text(between_words(back, console.width)), soft_wrap=True)
     return False
 
@@ -336,13 +336,13 @@ def no_room_help(server: str) -> str:
 
     >>> print(between_words(no_room_help("ws://127.0.0.1:8765"), 88))
     Check the code with whoever sent it, and that they race on this server
-    (ws://127.0.0.1:8765): a room closes once everyone has left it.
-    patience-race race new GAME opens one of your own.
+    (ws://127.0.0.1:8765): a room closes once everyone has left it. To open one of your own:
+    patience-race race new GAME
     """
     return (
         f"Check the code with whoever sent it, and that they race on this server ({server}): "
-        f"a room closes once everyone has left it. {kept('patience-race race new GAME')} opens "
-        "one of your own."
+        "a room closes once everyone has left it. To open one of your own: "
+        f"{kept(command(server, 'race new GAME'))}"
     )
 
 
@@ -380,7 +380,7 @@ async def _press_enter(client: Client, rules: str, status: Mapping[str, Any]) ->
         again = kept(command(model.server, f"daily {rules}"))
         said = (
             f"Nothing was started: your ranked attempt at "
-            f"{model.game_name(rules)} is still yours today ({again})."
+            f"{model.game_name(rules)} is still yours today. To start it: {again}"
         )
         console.print(Text(between_words(said, console.width)), soft_wrap=True)
         raise Left
@@ -417,11 +417,11 @@ async def start(plan: Plan, client: Client, welcome: dict[str, Any]) -> bool:
                 model.set_solo(reply, now_ms())
             if room_resume is not None and room_resume.get("state") in ("racing", "countdown"):
                 code = clean(room_resume.get("code", ""), 16)
-                model.say(f"You are in a race in room {code}: race join {code} goes back.", INFO)
+                model.say(f"You are in a race in room {code}. To go back: race join {code}", INFO)
             racing = resume.get("challenge")
             if isinstance(racing, Mapping):
                 cid = clean(racing.get("challenge", ""), 32)
-                model.say(f"You are racing a challenge: challenge {cid} goes back to it.", INFO)
+                model.say(f"You are racing a challenge. To go back to it: challenge {cid}", INFO)
         elif plan.kind == "daily":
             rules = plan.game
             solo = resume.get("solo")

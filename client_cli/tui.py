@@ -7,8 +7,8 @@ moves from the server's legal ones with Tab (:meth:`Tui.complete`), and single k
 once: F1 help, F2 or ``+`` (on an empty line) home, F3 or ``?`` a hint, F4 the rules page,
 which then pages with space, ``b``, the arrows and Page Up/Down, and closes with ``q`` or Esc;
 in a lobby, ``r`` (ready) and ``s`` (start) on an empty line, after a race ``m`` (rematch),
-``y`` to a question (leave? resign? a stuck game) and ``q`` in a solo game likewise; in a
-room ``q`` waits for Enter.
+``y`` to a question (leave? resign? a stuck game) and its ``n`` (as Esc), and ``q`` in a
+solo game or a challenge likewise; in a room ``q`` waits for Enter.
 Each typed line goes to the controller (:meth:`client_cli.controller.Client.handle`).
 Everything runs on one asyncio loop: prompt_toolkit reads the keyboard there, the connection
 reads the socket there.
@@ -39,7 +39,7 @@ from .challenge_screen import countdown_second as challenge_second
 from .commands import common_start, completions, normalize
 from .controller import Client, Quit, now_ms
 from .lines import ansi
-from .model import FINISHED, INFO, ROOM, SOLO, WATCH
+from .model import CHALLENGE, FINISHED, INFO, ROOM, SOLO, WATCH
 from .results import results_page
 from .room_screen import countdown_second, rings
 from .screen import page_height, render_screen
@@ -117,6 +117,9 @@ class Tui:
                 model.confirm = None
                 model.say("", INFO)
             self.buffer.reset()
+            if self._cycle or model.choices:  # (Tab's choices go with the line)
+                self._cycle, model.choices = [], []
+                model.changed()
 
         @keys.add("f1")
         def _help(event: KeyPressEvent) -> None:
@@ -171,8 +174,12 @@ class Tui:
             model.open_page(title, lambda w: results_page(model, w)[1].split("\n"))
 
         # a solo game's (a daily's) q quits at once, as the lobby's keys act: no move, pile or
-        # word there starts with q. In a room q waits for Enter: leaving gives up a seat
-        solo = Condition(lambda: model.screen == SOLO and not model.confirm and not model.help)
+        # word there starts with q; so does a challenge's, played with the same keys (a
+        # quick race's against the ghosts, or alone, too), in its game, its countdown and
+        # on its result. In a room q waits for Enter: leaving gives up a seat
+        solo = Condition(
+            lambda: model.screen in (SOLO, CHALLENGE) and not model.confirm and not model.help
+        )
 
         @keys.add("q", filter=empty_line & solo & ~paging, eager=True)
         def _quit_at_once(event: KeyPressEvent) -> None:
@@ -184,6 +191,15 @@ class Tui:
         @keys.add("y", filter=empty_line & asking & ~paging, eager=True)
         def _yes(event: KeyPressEvent) -> None:
             send("y")
+
+        # and its no, as Esc: typed into the line, n waited for Enter, and a "resign" typed
+        # after it went with it as the no. (A stuck game's offer plays any other line
+        # typed: n there is a line's first letter.)
+        saying_no = Condition(lambda: model.context() == "confirm" and model.confirm != "stuck")
+
+        @keys.add("n", filter=empty_line & asking & saying_no & ~paging, eager=True)
+        def _no(event: KeyPressEvent) -> None:
+            send("n")
 
         @keys.add("f4")
         def _rules(event: KeyPressEvent) -> None:

@@ -188,10 +188,10 @@ def test_a_boards_commands_carry_the_server_it_is_on() -> None:
     board = page("best", "best/gate", "The Gate: best daily times, all time", best)
     far = "wss://race.example.org"
     shown = " ".join(text(board_view(board, me="ann", server_ms=NOW, server=far)).split())
-    assert f"Watch one: patience-race replay ID --server {far} (of today's deal" in shown
+    assert f"(of today's deal: after the reset): patience-race replay ID --server {far}" in shown
     pages = [("The Gate", page("daily", "daily/gate/2026-11-22", "", DAILY[:1], size=1))]
     shown = " ".join(text(overview(pages, me="bob", server=far)).split())
-    assert f"A board: patience-race top GAME --server {far} (--day DATE" in shown
+    assert f"--friends after it): patience-race top GAME --server {far}" in shown
 
 
 def test_an_empty_board_of_a_day_over_says_nobody_played_it() -> None:
@@ -265,7 +265,7 @@ def test_a_replay_is_offered_only_where_it_can_be_watched() -> None:
     shown = " ".join(text(group_board_view(today, "ann", False, NOW)).split())
     assert "Today's replays are public after the reset" in shown and "Watch one" not in shown
     best = " ".join(text(board_view(page("best", "best/gate", "", DAILY), server_ms=NOW)).split())
-    assert "Watch one: patience-race replay ID (of today's deal: after the reset)" in best
+    assert "Watch one (of today's deal: after the reset): patience-race replay ID" in best
 
 
 def test_a_board_of_pairs_counts_pairs() -> None:

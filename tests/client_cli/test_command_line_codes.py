@@ -54,3 +54,21 @@ def test_a_server_url_that_is_none_is_a_wrong_command_line(tmp_path: Path, url: 
     done = client(url, tmp_path, "games")  # ($PATIENCE_SERVER's, said as such)
     assert done.returncode == 2, done.stderr
     assert f"$PATIENCE_SERVER {url!r} is not a ws:// or wss:// URL" in said(done)
+
+
+#: the client's documentation, whose exit codes these are
+DOC = Path(__file__).resolve().parents[2] / "docs" / "client.md"
+
+
+def test_playing_with_no_terminal_exits_2_as_the_docs_say(tmp_path: Path) -> None:
+    """``play GAME`` through a pipe exits 2, "playing needs a terminal": a command line
+    that cannot work, which the docs' exit codes did not list. And ``-h`` exits 0 (the
+    docs read as if it exited 2, as the command alone does)."""
+    done = client(NOWHERE, tmp_path, "play", "gate")
+    assert done.returncode == 2 and "playing needs a terminal" in said(done), done.stderr
+    assert client(NOWHERE, tmp_path, "-h").returncode == 0
+    assert client(NOWHERE, tmp_path).returncode == 2
+    doc = DOC.read_text(encoding="utf-8")
+    codes = " ".join(doc[doc.index("## Commands") : doc.index("```sh")].split())
+    assert "`playing needs a terminal`" in codes, codes
+    assert "`patience-race -h` lists them (exit status 0)" in codes, codes

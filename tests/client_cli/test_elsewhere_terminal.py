@@ -47,7 +47,7 @@ def test_a_new_room_asks_before_leaving_a_race_played_elsewhere(
     ann.wait_for(rf"You are racing in room {code}: a new room leaves that room")
     ann.wait_for(r"Leave the race\? \[y/N\]")
     ann.type("n")
-    ann.wait_for(rf"Your race goes on: .*race join {code}")
+    ann.wait_for(rf"Your race goes on. To go back to it:\s+patience-race race join {code}")
     assert ann.exit_code() != 0
     resume = asyncio.run(resumed(server_process.url, token))
     assert resume["room"]["code"] == code and resume["race"]["status"] == "playing"

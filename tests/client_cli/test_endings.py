@@ -55,16 +55,16 @@ def test_a_quick_race_against_ghosts_left_or_over_names_the_quick_race() -> None
     model.apply_challenge_start({**snapshot(game, gid="g" * 16, kind="challenge")}, 0)
     said = between_words(farewell(model), 200)
     assert said == (
-        "Your quick race is kept on the server, and its clock runs on: patience-race quick "
-        "gate --server ws://127.0.0.1:9480 takes it up."
+        "Your quick race is kept on the server, and its clock runs on. To take it up: "
+        "patience-race quick gate --server ws://127.0.0.1:9480"
     ), said
     model.take_challenge({**taken, "ghosts": [{"name": "bob", "total": 52}]}, 0)
     model.apply_challenge_start({**snapshot(game, gid="g" * 16, kind="challenge")}, 0)
     said = between_words(farewell(model), 200)
     assert "challenge  --server" not in said and "patience-race challenge" not in said, said
     assert (
-        "Your quick race against the ghosts is kept on the server, and its clock runs on:"
-        " patience-race quick gate --server ws://127.0.0.1:9480 takes it up." in said
+        "Your quick race against the ghosts is kept on the server, and its clock runs on. To"
+        " take it up: patience-race quick gate --server ws://127.0.0.1:9480" in said
     ), said
     you = {"status": "resigned", "moves": 2, "home": 1, "total": 52}
     model.apply_challenge_start({**snapshot(game, gid="g" * 16, kind="challenge"),

@@ -153,7 +153,7 @@ def test_a_code_no_room_has_says_what_to_check(
     assert unwrapped(
         "Check the code with whoever sent it, and that they race on this server "
         f"(ws://127.0.0.1:{server_process.port}): a room closes once everyone has left it. "
-        "patience-race race new GAME opens one of your own."
+        f"To open one of your own: patience-race race new GAME --server {server_process.url}"
     ) in unwrapped(ann.text), ann.text
 
     # a room left by the last in it is closed: no way back is offered into it

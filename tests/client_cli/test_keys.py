@@ -251,3 +251,19 @@ def test_daily_without_a_game_marks_the_dailies_done_today(
     assert not re.search(r"nestor\s+Nestor  \(", again.text)
     again.type("q")
     assert again.exit_code() == 0
+
+
+def test_esc_puts_the_legal_line_back_after_tabs_choices(
+    server_process: ServerProcess, tmp_path: Path, terminals: list[Terminal]
+) -> None:
+    """Esc clears the line, and with it Tab's choices: "Tab: b4>t3 b1>b2 (Tab again: the
+    next)" stayed where the legal line should be, over an empty line."""
+    ann = gate_1234(terminals, server_process, tmp_path)
+    ann.type("b", enter=False)
+    ann.child.send("\t")
+    ann.wait_for(r"Tab: b4>t3 b1>b2  \(Tab again: the next\)")
+    ann.child.send("\x1b")
+    ann.wait_for(r"legal: 1 ")
+    assert "Tab:" not in ann.text and "> b" not in ann.text, ann.text
+    ann.type("q", enter=False)
+    assert ann.exit_code() == 0

@@ -116,3 +116,13 @@ def test_a_challenge_s_screens() -> None:
     model.screen = CHALLENGE
     assert model.context() == "challenge-countdown"
     assert keys(model).endswith("q quit (the clock runs on)"), keys(model)
+
+
+def test_a_keys_line_that_fits_keeps_tab_and_the_rules_key() -> None:
+    """The keys line gives words up in turn only until it fits (docs/client.md: a race's
+    without hints, on a fresh deal, keeps ``Tab`` and ``F4 rules`` at 60 columns; the
+    docs said a narrow terminal showed neither)."""
+    fresh = KEYS["play"].replace(" · ? hint", "").replace(" · u undo", "")
+    assert narrowed(fresh, 60) == fresh and "Tab" in fresh and "F4 rules" in fresh
+    squeezed = narrowed(KEYS["play"], 60)
+    assert "Tab" not in squeezed and "F4" not in squeezed and squeezed.endswith("q quit")

@@ -88,7 +88,8 @@ def test_ones_own_name_taken_at_the_prompt_points_to_a_link_code(
         terminal.wait_for("name:")
         terminal.type("ann")
         terminal.wait_for(r"the name 'ann' is taken")
-        terminal.wait_for(r"If it is yours: patience-race link CODE --server ws://\S+, with a")
+        # (the command last on its line: "..., with a code" after it went with it)
+        terminal.wait_for(r"shows one\):\s+patience-race link CODE --server ws://[\d.:]+\n")
         terminal.type("")
         assert terminal.exit_code(timeout=30) == 0
     finally:

@@ -31,8 +31,8 @@ def test_a_refusal_to_join_wraps_between_words(
     whole_words(
         ann,
         "Check the code with whoever sent it, and that they race on this server "
-        f"({server_process.url}): a room closes once everyone has left it. "
-        "patience-race race new GAME opens one of your own.",
+        f"({server_process.url}): a room closes once everyone has left it. To open one of "
+        f"your own: patience-race race new GAME --server {server_process.url}",
     )
 
 
@@ -45,7 +45,10 @@ def test_a_one_shot_commands_refusal_wraps_between_words(
     whole_words(
         listed,
         f"patience-race: this needs your name on {server_process.url}, and no token is saved "
-        f"for it: play once to register (patience-race play --server {server_process.url}, or"
-        " daily), or, to play as yourself, enter a link code from a device signed in"
-        f" (patience-race link CODE --server {server_process.url})",
+        "for it. To play as yourself, enter a link code from a device signed in: "
+        f"patience-race link CODE --server {server_process.url}",
+    )
+    whole_words(
+        listed,
+        f"Or play once to register (or daily): patience-race play --server {server_process.url}",
     )

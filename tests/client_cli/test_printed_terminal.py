@@ -3,7 +3,9 @@ real server that is not the default one: each carries ``--server URL`` (pasted w
 it, it went to the default server, which offered to register a new name there), and
 each is printed whole on one line, its bytes read as written (a line break inside one,
 ``... tokens.json. patience-race`` / ``devices lists your devices.``, is not joined by
-``tmux capture-pane -J``). And ``unfollow NAME`` of a player not followed says so."""
+``tmux capture-pane -J``), and last on its line, with nothing after it (copied whole,
+``patience-race name NEW --server ws://... changes it.`` took the words after it as its
+own). And ``unfollow NAME`` of a player not followed says so."""
 
 from __future__ import annotations
 
@@ -14,16 +16,21 @@ from tests.app.client import signed_in
 from tests.app.conftest import ServerProcess
 
 from .terminal import Terminal
+from .test_command_last import last_on_its_line
 from .test_groups_terminal import accounts
 from .test_name_terminal import registered
 
 
 def run(terminals: list[Terminal], url: str, config: Path, *args: str) -> tuple[int, str]:
-    """The exit status, and what was written (line ends as the terminal got them)."""
+    """The exit status, and what was written (line ends as the terminal got them); every
+    command of the server in it last on its line, where there is one."""
     terminal = Terminal(list(args), server=url, config=config)
     terminals.append(terminal)
     code = terminal.exit_code(timeout=30)
-    return code, terminal.output.decode("utf-8", "replace")
+    out = terminal.output.decode("utf-8", "replace")
+    if f"--server {url}" in out:
+        last_on_its_line(out, url)
+    return code, out
 
 
 def whole(command: str, out: str) -> None:
@@ -76,7 +83,13 @@ def test_commands_printed_carry_the_server_whole(
     assert made.exit_code() == 0
     code, out = run(terminals, url, tmp_path / "laptop", "link", code_of_link)
     assert code == 0, out
-    whole(f"patience-race devices --server {url} lists your devices.", out)
+    whole(f"Your devices: patience-race devices --server {url}", out)
+    code, out = run(terminals, url, ann, "games")
+    assert code == 0 and f"Play one: patience-race play GAME --server {url}" in out, out
+    code, out = run(terminals, url, ann, "group", "new", "Owls")
+    assert code == 0, out
+    code, out = run(terminals, url, ann, "group")  # (its list: a group, its boards)
+    assert code == 0 and f"A group: patience-race group show GROUP --server {url}" in out, out
 
 
 def test_a_members_challenge_in_group_show_is_printed_whole(

@@ -17,6 +17,7 @@ from rich.console import Console
 
 from client_cli.connection import ConnectionLost, ServerError
 from client_cli.lines import Glyphs, plain
+from client_cli.printing import _print
 from client_cli.replay import Replay, Stepper, render_replay, replay_table, view_line
 from client_cli.replay_tui import NO_BOARD, ReplayTui
 from server.engine import new_game
@@ -140,7 +141,7 @@ def test_a_replay_counts_the_hints_asked() -> None:
 
 def test_a_replay_for_a_pipe() -> None:
     console = Console(width=80, file=io.StringIO(), color_system=None)
-    console.print(replay_table(Replay.from_message(race_replay(8), GAMES)))
+    _print(console, replay_table(Replay.from_message(race_replay(8), GAMES)), False)
     check_golden("replay-table", console.file.getvalue())  # type: ignore[attr-defined]
 
 

@@ -170,7 +170,7 @@ def test_commands_to_copy_under_the_results_are_whole_at_80_columns() -> None:
     model.enter_room(room("finished", game="nestor", results=RESULTS, quick=True))
     shown = screen(model, width=80)
     joined = " ".join(shown.split())
-    assert "patience-race quick nestor --server ws://127.0.0.1:9311 races again." in joined
+    assert "Race again: patience-race quick nestor --server ws://127.0.0.1:9311" in joined
     assert "Others (ID from the table):" in joined
     # (a command copied whole: on a line of its own where the label and it are too wide)
     assert "\n    patience-race replay ID --server ws://127.0.0.1:9311\n" in shown, shown
@@ -397,7 +397,7 @@ def test_the_results_of_a_quick_race_offer_no_rematch() -> None:
     model.enter_room(room("finished", results=RESULTS, quick=True))
     shown = screen(model)
     assert "rematch" not in shown.replace("has no rematch", ""), shown
-    assert "A quick race has no rematch: patience-race quick gate races again." in shown
+    assert "A quick race has no rematch. Race again: patience-race quick gate" in shown
     assert "c challenge a friend · review · q leave (then patience-race quick: another)" in shown
 
 

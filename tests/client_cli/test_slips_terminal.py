@@ -62,7 +62,8 @@ def test_a_terminal_signed_out_by_another_says_where_its_game_goes_on(
     first.type("q")
     assert first.exit_code() == 0
     said = flat(printed(first))
-    assert f"Your game is kept on the server: patience-race play --server {url} takes" in said
+    kept = f"Your game is kept on the server. To take it up: patience-race play --server {url}"
+    assert kept in said, said
 
     # in a room: still in it (the other terminal holds it), and the way back
     host = start(terminals, server_process, tmp_path, "race", "new", "gate")

@@ -23,8 +23,7 @@ def test_a_command_that_signs_in_with_an_unknown_token_says_what_to_do(
         assert done.returncode == 1, (args, done.stderr)
         assert done.stderr == (
             f"patience-race: {url} does not know the saved token for bob (was its data "
-            f"reset?): play once to register again (patience-race play --server {url}, or"
-            " daily)\n"
+            f"reset?). Play once to register again (or daily): patience-race play --server {url}\n"
         ), args
 
 
@@ -39,5 +38,5 @@ def test_a_command_that_signs_in_with_no_token_says_how_to_get_one(
     said = " ".join(done.stderr.split())
     # (with the server it is on: pasted, the commands went to the default server)
     url = server_process.url
-    assert f"play once to register (patience-race play --server {url}, or daily)" in said
-    assert f"from a device signed in (patience-race link CODE --server {url})" in said
+    assert f"play once to register (or daily): patience-race play --server {url}" in said
+    assert f"from a device signed in: patience-race link CODE --server {url}" in said

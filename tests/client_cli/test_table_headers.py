@@ -326,7 +326,8 @@ def test_the_games_list_names_the_server_in_its_command(
     """``games`` against a server not the default ends with a command that works as
     pasted (it had no ``--server``), its names headed and set off from what they are."""
     listed = start(terminals, server_process, tmp_path, "games")
-    listed.wait_for(rf"play GAME --server {re.escape(server_process.url)};")
+    # (the command last on its line, nothing after it: it was followed by "; its rules:")
+    listed.wait_for(rf"play GAME --server {re.escape(server_process.url)}\n+Its rules:")
     assert listed.exit_code() == 0
     printed = listed.output.decode()  # (its head scrolled off the screen)
     assert "name: what it is" in printed and "The Gate:" in printed, printed

@@ -280,4 +280,4 @@ def test_a_token_given_and_not_kept_is_shown_once(
     said = " ".join(out.getvalue().split())
     assert f"Registered as zed, but the token file {store.path} cannot be written" in said
     assert f"Your token, shown this once: {TOKEN}" in said
-    assert f"patience-race link --server {URL} -- {TOKEN} saves it" in said
+    assert f"this saves it: patience-race link --server {URL} -- {TOKEN}" in said
