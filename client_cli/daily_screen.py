@@ -50,9 +50,11 @@ def daily_result_lines(model: Model, width: int, now: int) -> list[Text]:
     reset = as_int((model.daily or {}).get("reset_at"))
     rules = game.rules if game is not None else ""
     held = clean(result.get("review", ""), 400)
-    place = "held for review" if held else f"rank {as_int(result.get('rank'))} on the day's board"
     day = clean(result.get("day") or (model.daily or {}).get("day") or "", 10)
     over = day_over(model, now) and bool(day)
+    # (as it stood at the attempt's end: others finish after it, above it, untold here)
+    rank = f"rank {as_int(result.get('rank'))} on the day's board"
+    place = "held for review" if held else f"{rank} {'as you finished' if over else 'so far'}"
     which = f"The {day} daily challenge" if over else "Today's daily challenge"
     heading = f"{which} is done: {status}, {place}."
     out = [

@@ -99,7 +99,8 @@ def test_a_result_screen_drawn_after_the_reset_says_the_day_is_over() -> None:
     model = ranked(ended="resigned")
     model.apply_daily_result(result(model, "resigned"), RESET - OFFSET - 240_000)
     before = screen(model, now=RESET - OFFSET - 60_000)
-    assert "Today's daily challenge is done: resigned, rank 2 on the day's board." in before
+    # (so far: others finish after, above it, and the rank shown is not told again)
+    assert "Today's daily challenge is done: resigned, rank 2 on the day's board so far." in before
     assert "The next deal in 1:00." in before and "next deal in 1:00" in before.splitlines()[1]
     assert "(yours alone until the day's reset, then anyone's)" in before
     assert key_words(model, RESET - OFFSET - 60_000).startswith("n the same deal again ")
@@ -109,7 +110,11 @@ def test_a_result_screen_drawn_after_the_reset_says_the_day_is_over() -> None:
     lines = shown.splitlines()
     assert lines[1].endswith("RESIGNED · streak 0 · next deal out"), shown
     assert "Today's" not in shown and "0:00" not in shown, shown
-    assert "  The 2026-11-22 daily challenge is done: resigned, rank 2 on the day's board." in lines
+    said = " ".join(shown.split())
+    assert (
+        "The 2026-11-22 daily challenge is done: resigned, rank 2 on the day's board as you "
+        "finished." in said
+    )
     assert "  The next day's deal is out: new gate plays it (asked first)." in lines
     board = "patience-race top gate --day 2026-11-22 --server ws://127.0.0.1:9302"
     # (whole, under its label: beside it, 82 columns, it was cut)

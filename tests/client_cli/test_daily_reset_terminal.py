@@ -130,11 +130,14 @@ def test_a_daily_result_left_open_across_the_reset_says_the_day_is_over(
     bob.type("resign")
     bob.wait_for(r"y yes")
     bob.type("y")
-    bob.wait_for(r"Today's daily challenge is done: resigned, rank 1 on the day's board\.")
+    bob.wait_for(r"Today's daily challenge is done: resigned, rank 1 on the day's board so far\.")
     bob.wait_for(r"The next deal in \d+:\d\d")
     midnight.before()
     midnight.passed(1.0)
-    bob.wait_for(rf"The {day} daily challenge is done: resigned, rank 1 on the day's board\.")
+    bob.wait_for(
+        rf"The {day} daily challenge is done: resigned, rank 1 on the day's board"
+        r"\s+as you\s+finished\."
+    )
     bob.settle()
     text = bob.text
     assert "Today's" not in text and "0:00" not in text.splitlines()[1], text
