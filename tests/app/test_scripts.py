@@ -17,7 +17,7 @@ from server.app.domain.boards import parse_board
 from server.app.store import scripts
 from server.app.store.boards import Boards
 from server.app.store.daily import Dailies
-from server.app.store.keys import board_key, claim_key, online_key, version_key
+from server.app.store.keys import away_key, board_key, claim_key, online_key, version_key
 from server.app.store.limits import Limit, Limiter
 from server.app.store.presence import Presence
 from server.app.store.rooms import Rooms
@@ -89,7 +89,7 @@ async def test_the_repositories_run_scripts_by_hash_and_send_the_source_once_whe
         version = int(await own.get(version_key("ab")) or 0)
         assert await rooms.write("ab", version, {"n": version}, 60) == version + 1
         await presence.mark("ann", 30)
-        await presence.unmark("ann")
+        await presence.unmark("ann", 1_000)
         assert await own.exists(online_key("ann")) == 0
         token = await limiter.claim("hint", "ann", 1000)
         assert token is not None
@@ -171,19 +171,31 @@ async def both(commit: store.GroupCommit, head: bytes, n: int) -> list[BaseExcep
 
 async def test_an_online_mark_is_taken_away_by_its_own_process_alone(own: Redis) -> None:
     """The mark names the process and the device (``presence.py``); only that process
-    takes it away, whichever device, and not a process whose id its own begins with."""
+    takes it away, whichever device, and not a process whose id its own begins with. A
+    player connected to no process once a mark is taken away is away from then, the same
+    time for every process; a sign-in anywhere ends it."""
     here, there, longer = Presence(own, "p1"), Presence(own, "p2"), Presence(own, "p1x")
     assert await here.mark("ann", 30, "51be0c7a") is None
     assert (await here.where("ann"), await here.device("ann")) == ("p1", "51be0c7a")
-    await there.unmark("ann")
-    await longer.unmark("ann")
+    await there.unmark("ann", 1_000)
+    await longer.unmark("ann", 1_000)
     assert await here.where("ann") == "p1"
+    assert await own.exists(away_key("ann")) == 0  # (connected: not away)
     assert await there.mark("ann", 30, "9c41d2e0") == "p1"  # (connected there since)
-    await here.unmark("ann")
+    await here.unmark("ann", 2_000)
     assert (await here.where("ann"), await here.device("ann")) == ("p2", "9c41d2e0")
-    await there.unmark("ann")
+    assert await own.exists(away_key("ann")) == 0
+    await there.unmark("ann", 3_000)
     assert await own.exists(online_key("ann")) == 0
+    # away from 3,000 for every process, however late each first looks
+    assert await here.away_since("ann", 9_000) == await there.away_since("ann", 5_000) == 3_000
+    await longer.mark("ann", 30)  # back, on a third process: away no longer
+    assert await own.exists(away_key("ann")) == 0
+    await longer.unmark("ann", 10_000)
+    # a player whose process died, marking nothing: away from the first look
+    assert await here.away_since("cat", 4_000) == 4_000
+    assert await there.away_since("cat", 6_000) == 4_000
     await here.mark("bob", 30)  # a mark without a device
     assert (await here.where("bob"), await here.device("bob")) == ("p1", None)
-    await here.unmark("bob")
+    await here.unmark("bob", 1_000)
     assert await own.exists(online_key("bob")) == 0
