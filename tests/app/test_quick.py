@@ -14,7 +14,7 @@ from server.app.store.keys import QUICK_WAITING, quick_joined_key, quick_ratings
 from server.engine import new_game
 
 from .client import Client, player, racing, signed_in
-from .conftest import Running, running, until, with_settings
+from .conftest import ManualClock, Running, running, until, with_settings
 
 GAME = "gate"
 
@@ -313,3 +313,36 @@ async def test_a_ghost_race_refuses_what_it_refuses_in_its_own_words(settings: S
         hint = await cat.request("hint", game=ghosts["game"])
         assert hint["code"] == "hints_off", hint
         assert hint["message"] == "hints are off in a race against ghosts", hint
+
+
+async def test_a_waiter_back_within_a_minute_keeps_their_time_in_the_queue(
+    settings: Settings,
+) -> None:
+    """A phone's link that drops while its player waits takes them out of the queue; back
+    within a minute, they wait from when they first joined (it counted afresh: on a link
+    that dropped every 15 s the ghosts, 20 s on, never came). Left by choice, or back
+    later, they wait from then."""
+    clock = ManualClock()
+    async with running(with_settings(quick_settings(settings), clock=clock)) as server:
+        ann, _ = await rated(server, "ann", 10.0)
+        assert ann.token is not None
+        first = await ann.call("quick", game=GAME)
+        await ann.close()
+        await until(lambda: not server.service.quick.waiting, timeout=10)
+        clock.advance(15)
+        ann = await signed_in(server.url, ann.token)
+        again = await ann.call("quick", game=GAME)
+        assert again["since"] == first["since"]
+        assert again["ghosts_at"] == first["ghosts_at"]
+        # left by choice: from now
+        await ann.call("quick_leave")
+        clock.advance(1)
+        fresh = await ann.call("quick", game=GAME)
+        assert fresh["since"] > first["since"]
+        # gone longer than a minute: from now too
+        await ann.close()
+        await until(lambda: not server.service.quick.waiting, timeout=10)
+        clock.advance(61)
+        ann = await signed_in(server.url, ann.token)
+        later = await ann.call("quick", game=GAME)
+        assert later["since"] > fresh["since"]

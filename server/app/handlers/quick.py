@@ -145,7 +145,12 @@ class QuickRace(Part):
             await self.queue.unmark(pid)  # (a match's room among them: it is left)
         rating = (await self.ordinals.ordinals(req.game, [pid]))[pid]
         now = self.now()
-        found = await self.queue.join(pid, req.game, rating, now, now - ROOM_DUE_MS)
+        # back within a minute of their link going, in the same queue: from their first
+        # join (a phone whose link dropped every 15 s had waited afresh each time, and
+        # its ghosts, 20 s on, never came)
+        since = await self.queue.gone_since(pid, req.game, now)
+        joining = min(since, now) if since is not None else now
+        found = await self.queue.join(pid, req.game, rating, joining, now - ROOM_DUE_MS)
         if found is None:
             # a match took them a moment ago: its room, once here, is left as any is
             await self.room_on_its_way(pid)
@@ -154,6 +159,8 @@ class QuickRace(Part):
             now = self.now()
             found = await self.queue.join(pid, req.game, rating, now, 0)
         joined = found[0] if found is not None else now
+        if since is not None:
+            await self.queue.came_back(pid)
         # (this process runs the matcher from now: a match made before its first pass
         # keeps its waiter)
         await self.queue.alive(self.proc, self.alive_s())
@@ -183,6 +190,7 @@ class QuickRace(Part):
 
     async def on_quick_leave(self, session: Session, req: m.QuickLeave) -> dict[str, Any]:
         pid = self.need_player(session)
+        await self.queue.came_back(pid)  # (left by choice: a later join waits afresh)
         game = self.waiting.pop(pid, (None,))[0] or await self.queue.waiting_in(pid)
         left = bool(game) and await self.queue.take(pid, game or "")
         return {"type": "quick_left", "game": game, "waiting": False, "left": left}
@@ -201,11 +209,12 @@ class QuickRace(Part):
         not taken them already)."""
         found = self.waiting.pop(pid, None)
         if found is not None and not self.ctx.stopping:
-            self.spawn(self._take(pid, found[0]))
+            self.spawn(self._take(pid, found[0], found[1], self.now()))
 
-    async def _take(self, pid: str, game: str) -> None:
+    async def _take(self, pid: str, game: str, joined: int, now: int) -> None:
         try:
-            await self.queue.take(pid, game)
+            if await self.queue.take(pid, game):  # (back soon, they wait from ``joined``)
+                await self.queue.gone(pid, game, joined, now)
         except Exception as exc:  # (the matcher drops one who is not online)
             self.failures.failed("a player leaving the quick queue", exc)
 

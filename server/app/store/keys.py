@@ -95,6 +95,15 @@ def quick_joined_key(game: str) -> str:
     return f"qq:{{quick}}:{game}:j"
 
 
+def quick_gone_key(pid: str) -> str:
+    """A waiter whose link went: ``GAME JOINED_MS GONE_MS``, for ``QUICK_GONE_TTL`` s."""
+    return f"qq:gone:{pid}"
+
+
+#: how long a waiter whose link went keeps their time in the queue, back in that game's
+QUICK_GONE_TTL = 60
+
+
 #: hash: player id -> the game whose queue they wait in (one queue at a time)
 QUICK_WAITING = "qq:{quick}:at"
 #: sorted set: players a match took out of a queue lately, scored by when (server ms)

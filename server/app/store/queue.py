@@ -16,6 +16,7 @@ from typing import Any, Protocol
 from .codec import pack, text, unpack
 from .commit import RedisClient
 from .keys import (
+    QUICK_GONE_TTL,
     QUICK_MATCHED,
     QUICK_RACES_KEPT,
     QUICK_SEEN_TTL,
@@ -23,6 +24,7 @@ from .keys import (
     quick_alive_key,
     quick_current_key,
     quick_ghosts_key,
+    quick_gone_key,
     quick_joined_key,
     quick_races_key,
     quick_ratings_key,
@@ -123,6 +125,27 @@ class QuickQueue:
     async def unmark(self, pid: str) -> None:
         """Forget that a match took the player (its room has been left)."""
         await self.redis.zrem(QUICK_MATCHED, pid)
+
+    async def gone(self, pid: str, game: str, joined_ms: int, now_ms: int) -> None:
+        """The player's link went at ``now_ms`` while they waited in ``game``'s queue
+        since ``joined_ms``: back in that queue within ``QUICK_GONE_TTL`` seconds (by the
+        server's clock) they wait from then."""
+        value = f"{game} {joined_ms} {now_ms}"
+        await self.redis.set(quick_gone_key(pid), value, ex=QUICK_GONE_TTL)
+
+    async def gone_since(self, pid: str, game: str, now_ms: int) -> int | None:
+        """When the player first joined ``game``'s queue, where their link went there
+        less than ``QUICK_GONE_TTL`` seconds before ``now_ms`` (:meth:`gone`); else None."""
+        raw = await self.redis.get(quick_gone_key(pid))
+        parts = text(raw).split(" ") if raw is not None else []
+        if len(parts) != 3 or parts[0] != game or not all(p.isdigit() for p in parts[1:]):
+            return None
+        joined, went = int(parts[1]), int(parts[2])
+        return joined if 0 <= now_ms - went <= QUICK_GONE_TTL * 1000 else None
+
+    async def came_back(self, pid: str) -> None:
+        """Forget :meth:`gone` (they left the queue by choice, or joined it again)."""
+        await self.redis.delete(quick_gone_key(pid))
 
     async def take(self, pid: str, game: str) -> bool:
         """Take the player out of ``game``'s queue: whether they were in it (False: a
