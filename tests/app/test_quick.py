@@ -325,12 +325,13 @@ async def test_a_waiter_back_within_a_minute_keeps_their_time_in_the_queue(
     clock = ManualClock()
     async with running(with_settings(quick_settings(settings), clock=clock)) as server:
         ann, _ = await rated(server, "ann", 10.0)
-        assert ann.token is not None
+        token = ann.token
+        assert token is not None
         first = await ann.call("quick", game=GAME)
         await ann.close()
         await until(lambda: not server.service.quick.waiting, timeout=10)
         clock.advance(15)
-        ann = await signed_in(server.url, ann.token)
+        ann = await signed_in(server.url, token)
         again = await ann.call("quick", game=GAME)
         assert again["since"] == first["since"]
         assert again["ghosts_at"] == first["ghosts_at"]
@@ -343,6 +344,6 @@ async def test_a_waiter_back_within_a_minute_keeps_their_time_in_the_queue(
         await ann.close()
         await until(lambda: not server.service.quick.waiting, timeout=10)
         clock.advance(61)
-        ann = await signed_in(server.url, ann.token)
+        ann = await signed_in(server.url, token)
         later = await ann.call("quick", game=GAME)
         assert later["since"] > fresh["since"]
