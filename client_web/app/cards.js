@@ -8,7 +8,8 @@ const RANKS = "A23456789TJQK";
 /** @type {Record<string, string>} */
 const SUITS = { C: "♣", D: "♦", H: "♥", S: "♠" };
 /** @type {Record<string, string>} */
-const NAMES = { C: "clubs", D: "diamonds", H: "hearts", S: "spades" };
+/** @type {Record<string, string>} a suit in words, by its letter */
+export const NAMES = { C: "clubs", D: "diamonds", H: "hearts", S: "spades" };
 
 /**
  * Whether `code` is a card's code (`TH`), not a face-down card or anything else.

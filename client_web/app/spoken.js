@@ -6,7 +6,7 @@
 // cards a deal turned up and where, the cards that went home. Only what the player can
 // see: a face-down card is counted, never named. Pure; game.js says them.
 
-import { cardName } from "./cards.js";
+import { NAMES, cardName } from "./cards.js";
 import { caption, pilesOf } from "./board.js";
 import { count, statusText } from "./dom.js";
 
@@ -137,6 +137,11 @@ function placeSaid(label, piles, card) {
   const way = home ? caption(home) : null;
   if (way) return `the foundation, ${way.spoken}`;
   if (label === "u" || label === "d") return `the foundation ${label === "u" ? "up" : "down"}`;
+  // which one, where the card shows it: by its suit (The Gate's fs), else its label
+  // (Light and Shade's f1); "the foundation" had left a blind player to find it
+  const suited = home ? /^f([cdhs])$/.exec(home.label) : null;
+  if (suited) return `the ${NAMES[suited[1].toUpperCase()]} foundation`;
+  if (home && home.label !== label) return `foundation ${home.label}`;
   return "the foundation";
 }
 

@@ -73,8 +73,24 @@ test("home: the foundation, by its way where it has one, and the cards that went
     ["fd", "foundation", ["AD", "2D"]],
     ["fs", "foundation", ["AS"]],
   ]);
-  assert.equal(moveSaid("t1>f", before, after), "2 of diamonds from t1 to the foundation; also home: ace of spades");
-  assert.equal(undoSaid("t1>f", after, before), "undone: 2 of diamonds from t1 to the foundation");
+  // (which foundation, by its suit: "to the foundation" had left a blind player to find it)
+  assert.equal(
+    moveSaid("t1>f", before, after),
+    "2 of diamonds from t1 to the diamonds foundation; also home: ace of spades",
+  );
+  assert.equal(undoSaid("t1>f", after, before), "undone: 2 of diamonds from t1 to the diamonds foundation");
+  // Light and Shade's, built in colours whatever the suit: by its label
+  const shade = view("light-and-shade", [
+    ["a4", "auxiliary", ["2S"]],
+    ["f1", "foundation", ["AD"]],
+    ["f2", "foundation", ["AD"]],
+  ]);
+  const shaded = view("light-and-shade", [
+    ["a4", "auxiliary", []],
+    ["f1", "foundation", ["AD", "2S"]],
+    ["f2", "foundation", ["AD"]],
+  ]);
+  assert.equal(moveSaid("a4>f", shade, shaded), "2 of spades from a4 to foundation f1");
   assert.equal(homeSaid(["t1>f"], before, after), "home: 2 of diamonds, ace of spades");
   assert.equal(homeSaid([], before, before), "no card can go home");
   const up = view("labyrinth", [
