@@ -14,6 +14,7 @@ import { challengeMaker, shareBox } from "./share.js";
 import { ghostAt, resultText, verdictText } from "./ranking.js";
 import { countdown } from "./sound.js";
 import { liveRegion, setText } from "./focus.js";
+import { challengeCaughtUp } from "./catchup.js";
 
 /** @typedef {import("./types.js").App} App */
 /** @typedef {import("./types.js").Message} Message */
@@ -272,7 +273,7 @@ export class ChallengeScreen {
   resumed(welcome) {
     const resume = welcome.resume && welcome.resume.challenge;
     if (resume && resume.challenge === this.id) this.carryOn(resume);
-    else if (this.race && !this.result) this.load(); // it ended while away: the table has it
+    else if (this.race && !this.result) challengeCaughtUp(this); // it ended while away: the table has it
   }
 
   /** @param {Message} message `challenge_result` */

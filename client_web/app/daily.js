@@ -18,6 +18,7 @@ import { gradeOf } from "./difficulty.js";
 import { commitmentLine, difficultyLine, parLine, reviewNote, streakText } from "./dailylines.js";
 import { endByResult, newDealLine, pastDeal, pastHead, pastPractice, resultHeading, resultSaid } from "./dailyday.js";
 import { dealBeside, keepRaceLine } from "./elsewhere.js";
+import { dailyCaughtUp } from "./catchup.js";
 
 /** @typedef {import("./types.js").App} App */
 /** @typedef {import("./types.js").Message} Message */
@@ -463,6 +464,7 @@ export class DailyScreen {
       this.game.take(solo);
       this.game.draw();
     }
+    dailyCaughtUp(this, welcome); // (its result missed while the link was down: catchup.js)
   }
 
   /** @param {Message} message */

@@ -45,6 +45,7 @@ export function resultHeading(result, over) {
   const timeout = result.status === "timeout";
   const end = timeout ? "Time ran out" : `Daily ${result.status}`;
   if (result.review) return `${end}: held for review`;
+  if (typeof result.rank !== "number") return end; // (asked again, the board not read)
   const rank = `rank ${result.rank} on the day's board`;
   if (timeout) return `${end} at 00:00 UTC: ${rank}`;
   return `${end}: ${rank}${over ? " as you finished" : " so far"}`;

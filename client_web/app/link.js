@@ -42,6 +42,11 @@ const TIMEOUT_MS = 30000;
 // server took (a move sent into a stalled link counted there, and the page never knew)
 const STALL_MS = 8000;
 const QUICK = new Set(["move", "undo", "resign", "home", "ping"]);
+// a link up with nothing heard on it for this long (a race's countdown, a player thinking)
+// is asked a `ping`, which a link dead without closing leaves unanswered (above): so a
+// dead link is found in about 25 s though nothing was being sent (it stood "up" until the
+// server forfeited the racer); a link that is heard from is never pinged
+export const IDLE_MS = 15000;
 
 /**
  * The pause before reconnection attempt `attempt` (0 first), in ms: 0.5 s, doubling,
@@ -168,6 +173,10 @@ export class Link {
     this.retry = undefined;
     /** @type {ReturnType<typeof setInterval> | undefined} the countdown to it, said */
     this.saying = undefined;
+    /** when the link last heard a frame (performance.now) */
+    this.heardAt = performance.now();
+    /** @type {ReturnType<typeof setInterval> | undefined} the idle link's check (idle()) */
+    this.idling = undefined;
     // the browser knows the network has gone: the link is dropped now (a move made
     // meanwhile is refused on the spot, not sent into a socket that holds it); and once
     // it is back, connect at once rather than at the backoff's next try
@@ -192,7 +201,10 @@ export class Link {
     const ws = new WebSocket(this.url());
     ws.binaryType = "arraybuffer";
     this.ws = ws;
-    ws.onopen = () => this.hello(ws);
+    ws.onopen = () => {
+      this.heardAt = performance.now();
+      this.hello(ws);
+    };
     ws.onmessage = (message) => this.read(message.data);
     ws.onclose = (closed) => this.closed(ws, closed);
   }
@@ -223,6 +235,19 @@ export class Link {
     this.onState("up");
     this.onWelcome(welcome);
     this.measureClock();
+    clearInterval(this.idling);
+    this.idling = setInterval(() => this.idle(ws), 1000);
+  }
+
+  /**
+   * A ping where `ws`, up, has heard nothing for IDLE_MS and nothing is waiting for an
+   * answer (a request unanswered finds a dead link by itself): unanswered, it drops the link.
+   * @param {WebSocket} ws
+   */
+  idle(ws) {
+    if (this.ws !== ws) return void clearInterval(this.idling);
+    if (this.pending.size || performance.now() - this.heardAt < IDLE_MS) return;
+    this.request("ping").catch(() => {});
   }
 
   async measureClock() {
@@ -251,6 +276,7 @@ export class Link {
   read(data) {
     if (!(data instanceof ArrayBuffer)) return;
     this.frames.received += 1;
+    this.heardAt = performance.now();
     let message;
     try {
       message = decode(new Uint8Array(data));

@@ -14,6 +14,7 @@ import { drawRacers, resultsTable } from "./room.js";
 import { countdown } from "./sound.js";
 import { liveRegion, setText } from "./focus.js";
 import { leftRace, raceOn } from "./elsewhere.js";
+import { quickCaughtUp } from "./catchup.js";
 
 /** @typedef {import("./types.js").App} App */
 /** @typedef {import("./types.js").Message} Message */
@@ -115,6 +116,8 @@ export class QuickScreen {
   resumed(welcome) {
     const back = welcome && welcome.resume && welcome.resume.quick;
     if (back && !this.result && (!this.race || this.race.game === back.game)) this.takeUp(back);
+    else if (!back && this.game && !this.result)
+      quickCaughtUp(this); // (it ended while away)
     else if (this.waiting && !this.matched && !this.race && !raceOn(welcome.resume, this.me)) this.join();
   }
 
