@@ -22,7 +22,7 @@ import { cardsMove } from "./motion.js";
 import { ended, lostNote, lostText, wonNote } from "./ending.js";
 import { reviewBox } from "./review.js";
 import { touchedPiles } from "./touched.js";
-import { ServerError, errorText } from "./link.js";
+import { LINK_NOTES, ServerError, errorText } from "./link.js";
 import { cardWords, cardsSpoken } from "./cards.js";
 import { arrowToPile, firstFound, holdFocus, liveRegion, nextKeys, say } from "./focus.js";
 import { shortcutsHelp, singleKeys, standingsNow } from "./shortcuts.js";
@@ -216,6 +216,7 @@ export class GameScreen {
     if (snap.started_at) this.startedAt = snap.started_at;
     // a game over: when the server took its end (an undo of a loss takes it away)
     if (snap.status) this.finishedAt = typeof snap.finished_at === "number" ? snap.finished_at : null;
+    if (LINK_NOTES.includes(this.note)) this.note = ""; // (the link back, the game as it is)
   }
 
   destroy() {

@@ -47,6 +47,13 @@ const QUICK = new Set(["move", "undo", "resign", "home", "ping"]);
 // dead link is found in about 25 s though nothing was being sent (it stood "up" until the
 // server forfeited the racer); a link that is heard from is never pinged
 export const IDLE_MS = 15000;
+// what a request the link could not carry is refused with: a screen clears such a note
+// once the link is back and its game resynced (it stood under the board, the link up)
+export const LINK_NOTES = [
+  "not connected: reconnecting",
+  "the server did not answer: reconnecting",
+  "the connection dropped",
+];
 
 /**
  * The pause before reconnection attempt `attempt` (0 first), in ms: 0.5 s, doubling,
@@ -308,7 +315,7 @@ export class Link {
   request(type, fields = {}) {
     const ws = this.ws;
     if (!ws || ws.readyState !== WebSocket.OPEN) {
-      return Promise.reject(new ServerError("not_connected", "not connected: reconnecting"));
+      return Promise.reject(new ServerError("not_connected", LINK_NOTES[0]));
     }
     const id = this.nextId++;
     /** @type {Message} */
@@ -320,7 +327,7 @@ export class Link {
       const timer = setTimeout(
         () => {
           this.pending.delete(id);
-          reject(new ServerError("timeout", "the server did not answer: reconnecting"));
+          reject(new ServerError("timeout", LINK_NOTES[1]));
           this.drop(ws, "no answer from the server"); // (stalled: opened again, resumed)
         },
         QUICK.has(type) ? STALL_MS : TIMEOUT_MS,
@@ -361,7 +368,7 @@ export class Link {
     this.ws = null;
     for (const waiting of this.pending.values()) {
       clearTimeout(waiting.timer);
-      waiting.reject(new ServerError("connection_lost", "the connection dropped"));
+      waiting.reject(new ServerError("connection_lost", LINK_NOTES[2]));
     }
     this.pending.clear();
     if (closed.code === SIGNED_OUT || this.signedOut) {

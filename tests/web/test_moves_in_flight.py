@@ -37,3 +37,24 @@ def test_a_move_sent_while_one_is_on_its_way_is_played_after_it(
         assert page.input_value("#notation") == ""
     finally:
         context.close()
+
+
+def test_a_note_of_the_link_goes_once_the_link_is_back(
+    browser: Any, web_server: ServerProcess
+) -> None:
+    """A move made offline is refused with "not connected: reconnecting"; once the link is
+    back and the game as the server has it, the note goes (it stood under the board, the
+    link up again, until another action)."""
+    context, page = game_page(browser, web_server, "gate", 1, name="train")
+    try:
+        page.wait_for_selector("body[data-link=up]")
+        context.set_offline(True)
+        page.wait_for_selector("body:not([data-link=up])")
+        page.fill("#notation", "deal")
+        page.press("#notation", "Enter")
+        page.wait_for_selector(".game .note:has-text('not connected')")
+        context.set_offline(False)
+        page.wait_for_selector("body[data-link=up]", timeout=30000)
+        until(page, "() => !document.querySelector('.game .note').textContent.includes('connect')")
+    finally:
+        context.close()
