@@ -347,3 +347,28 @@ async def test_a_waiter_back_within_a_minute_keeps_their_time_in_the_queue(
         ann = await signed_in(server.url, token)
         later = await ann.call("quick", game=GAME)
         assert later["since"] > fresh["since"]
+
+
+async def test_one_who_left_a_quick_race_waits_for_another_at_once(settings: Settings) -> None:
+    """Left by ``room_leave``, the match's mark on the player stayed, and their next
+    ``quick`` waited for a match's room on its way: 5 s of the server's clock (for ever
+    on the tests' clock, which moves only when told), their wait begun that much late."""
+    async with running(quick_settings(settings)) as server:
+        ann, _ = await rated(server, "ann", 10.0)
+        bob, _ = await rated(server, "bob", 11.0)
+        await ann.call("quick", game=GAME)
+        await bob.call("quick", game=GAME)
+        server.clock.advance(3)
+        await ann.event("race_start")
+        await bob.event("race_start")
+        clock = server.clock
+        assert isinstance(clock, ManualClock)
+        clock.freeze()  # (so that such a wait never ends by itself)
+        try:
+            for leaver in (bob, ann):  # (bob asks while ann still races, then ann)
+                await leaver.call("room_leave")
+                again = await leaver.request("quick", game=GAME, timeout=8)
+                assert again["type"] == "quick_waiting", again
+                await leaver.call("quick_leave")
+        finally:
+            clock.frozen_ms = None  # (a wait left over ends, and the server can stop)

@@ -14,6 +14,7 @@ from server.protocol import messages as m
 from ..domain import room as rm
 from ..domain.room import normalize_code
 from ..held import HeldRoom
+from ..store.queue import QuickQueue
 from .base import Context, Handler, Part, Session, no_such_game, refuse
 from .host import RoomHost
 from .steps import RoomSteps
@@ -34,6 +35,8 @@ class Lobby(Part):
         super().__init__(ctx)
         self.host = host
         self.steps = steps
+        #: the quick race's queue: a match's mark on a player goes as they leave its room
+        self.queue = QuickQueue(ctx.redis)
 
     def requests(self) -> dict[type[m.Request], Handler]:
         return {
@@ -136,6 +139,10 @@ class Lobby(Part):
             return effects
 
         await self.steps.step(room, leave)
+        if room.quick:
+            # (the match's mark goes with them: left on, their next `quick` waited 5 s
+            # for a match's room on its way, and began its wait that much late)
+            await self.queue.unmark(pid)
         return {"code": room.code, "state": "closed" if closed else room.state}
 
     async def _own_room(self, session: Session) -> HeldRoom:
