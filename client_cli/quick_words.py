@@ -18,8 +18,14 @@ def waiting_line(msg: Mapping[str, Any], name: str, now: int) -> str:
     >>> msg = {"rating": 4.44, "window": 3.0, "ghosts_at": 21_000, "now": 1_000}
     >>> waiting_line(msg, "The Gate", 1_000)
     'Quick race of The Gate: waiting · your rating 4 · within ±3 · ghosts in 20 s'
+
+    The rating as every table shows it, the server's ``rating_shown`` (``rating``, to two
+    decimals, rounded again could say another: 0.50498 sent as 0.5 read 0):
+
+    >>> waiting_line({"rating": 0.5, "rating_shown": 1}, "The Gate", 0)
+    'Quick race of The Gate: waiting · your rating 1'
     """
-    rating = msg.get("rating")
+    rating = msg.get("rating_shown", msg.get("rating"))
     window = msg.get("window")
     ghosts_at = msg.get("ghosts_at")
     parts = [f"Quick race of {name}: waiting"]

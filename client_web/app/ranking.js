@@ -296,3 +296,15 @@ export function renamedIn(before, now) {
   const [gone, come] = changed[0];
   return before.includes(come) || now.includes(gone) ? null : [gone, come];
 }
+
+/**
+ * A quick race wait's rating as every table shows it: the server's `rating_shown`
+ * (`rating`, to two decimals for the window, rounded again could say another figure:
+ * -2.504, sent as -2.5, read -2 where the profile says -3); from a server before it,
+ * `rating` rounded.
+ * @param {Record<string, any>} waiting `quick_waiting`
+ * @returns {number}
+ */
+export function shownRating(waiting) {
+  return Number.isInteger(waiting.rating_shown) ? waiting.rating_shown : Math.round(waiting.rating);
+}

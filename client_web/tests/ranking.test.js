@@ -5,19 +5,20 @@ import assert from "node:assert/strict";
 
 import {
   beatenText,
-  progressText,
+  entryText,
   ghostAt,
+  hintsText,
   liveOrder,
   ordinal,
   placeCell,
   placeOf,
   placed,
+  progressText,
   raceOverText,
-  resultText,
-  verdictText,
-  entryText,
-  hintsText,
   renamedIn,
+  resultText,
+  shownRating,
+  verdictText,
 } from "../app/ranking.js";
 
 test("ordinals, the teens included", () => {
@@ -262,4 +263,10 @@ test("a racer's new name is told apart from one leaving and another joining", ()
   assert.equal(renamedIn(["ann"], ["ann", "cat"]), null); // joined
   assert.equal(renamedIn(["ann", "bob"], ["bob", "ann"]), null); // (no name new)
   assert.equal(renamedIn(["ann", "bob"], ["al", "bo"]), null); // (two at once: not a rename)
+});
+
+test("the quick race's wait says the rating as every table shows it", () => {
+  // (-2.504 sent as -2.5 to two decimals, rounded again: -2, where the profile says -3)
+  assert.equal(shownRating({ rating: -2.5, rating_shown: -3 }), -3);
+  assert.equal(shownRating({ rating: 4.44 }), 4); // (a server before rating_shown)
 });

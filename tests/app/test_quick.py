@@ -372,3 +372,17 @@ async def test_one_who_left_a_quick_race_waits_for_another_at_once(settings: Set
                 await leaver.call("quick_leave")
         finally:
             clock.frozen_ms = None  # (a wait left over ends, and the server can stop)
+
+
+async def test_the_wait_says_the_rating_as_every_table_shows_it(settings: Settings) -> None:
+    """``rating`` is to two decimals, for the window; rounded again it could say another
+    figure than the profile (an ordinal of 0.50498 sent as 0.5: the terminal said 0,
+    the profile 1). ``rating_shown`` is the whole number shown everywhere."""
+    async with running(quick_settings(settings)) as server:
+        ann, pid = await rated(server, "ann", 0.0)
+        exact = {"mu": 0.50498 + 3.0, "sigma": 1.0, "n": 10}
+        await server.redis.hset(ratings_key(GAME), pid, store.pack(exact))
+        waiting = await ann.call("quick", game=GAME)
+        assert waiting["rating"] == 0.5 and waiting["rating_shown"] == 1
+        profile = await ann.call("profile", name="ann")
+        assert [r["rating"] for r in profile["ratings"] if r["game"] == GAME] == [1]

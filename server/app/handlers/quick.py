@@ -182,6 +182,8 @@ class QuickRace(Part):
             "type": "quick_waiting",
             "game": game,
             "rating": round(rating, 2),
+            # (as every table shows it: the two decimals rounded again could say another)
+            "rating_shown": round(rating),
             "window": window,
             "since": joined,
             "now": self.now(),
