@@ -332,3 +332,30 @@ async def test_a_watcher_who_comes_after_a_racer_left_sees_them_in_the_race(
     over = await dot.event("room", lambda e: e["state"] == "finished")
     assert over["left"] == []  # the results have them now
     assert [r["player"] for r in over["results"] if r.get("left")] == ["bob"]
+
+
+async def test_a_race_whose_last_end_went_untold_ends_once_its_racer_is_away(
+    server: Running,
+) -> None:
+    """bob's resignation was written to his game's log by a process that died before it
+    ended the race or told anyone: the room, held here, still has him playing. Once he
+    is away long enough to forfeit, his game is found over, and the race ends (the
+    forfeit found nothing to resign, and the race waited until that process came back)."""
+    (ann, bob), code = await race(server, "ann", "bob")
+    await ann.call("start")
+    await ann.event("race_start")
+    started = await bob.event("race_start")
+    await bob.close()
+    await ann.event("room", lambda e: not e["players"][1]["present"])
+    await ann.call("resign")
+    await server.service.housekeeping.sweep()
+    # (written as the dead process wrote it, and nothing told)
+    entry = f"{server.clock.now_ms()} !resign"
+    await server.redis.rpush(store.log_key(started["game"]), entry)
+    server.clock.advance(server.settings.forfeit_after + 1)
+    await server.service.housekeeping.sweep()
+    results = await ann.event("results")
+    table = {r["player"]: r for r in results["results"]}
+    assert table["bob"]["status"] == "resigned" and not table["bob"].get("forfeited")
+    room = await ann.call("room_watch", code=code)
+    assert room["state"] == "finished"

@@ -198,8 +198,12 @@ class Housekeeping(Part):
 
         async def change(room: HeldRoom) -> list[rm.Effect]:
             live = await self.keeper.get_game(gid, fresh=True)
-            if live is None or live.finished:
+            if live is None:
                 return []
+            if live.finished:
+                # ended where nobody was told (its process died between the game's last
+                # entry and the race's end): the race may be over; it had waited on
+                return rm.racer_finished(room)
             racer = room.racers.get(pid)
             log.info("forfeit", extra={"room": room.code, "player": racer and racer.name})
             return rm.forfeit(room, pid)
