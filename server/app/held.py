@@ -34,6 +34,9 @@ class HeldRoom(Room):
     #: the race whose ``results`` this process's audience has been told (by this process,
     #: or relayed from the one that ended it): told once, whichever way comes first
     results_told: int = field(default=0, repr=False)
+    #: the games of racers found away whose logs have been looked at since they went
+    #: (``Housekeeping``: an end its dying process never told the race is found once)
+    ends_looked: set[str] = field(default_factory=set, repr=False)
 
 
 def racer_room(rooms: dict[str, HeldRoom], room_of: dict[str, str], pid: str) -> HeldRoom | None:

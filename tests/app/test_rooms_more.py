@@ -334,13 +334,14 @@ async def test_a_watcher_who_comes_after_a_racer_left_sees_them_in_the_race(
     assert [r["player"] for r in over["results"] if r.get("left")] == ["bob"]
 
 
-async def test_a_race_whose_last_end_went_untold_ends_once_its_racer_is_away(
+async def test_a_race_whose_last_end_went_untold_ends_at_the_next_sweep(
     server: Running,
 ) -> None:
     """bob's resignation was written to his game's log by a process that died before it
-    ended the race or told anyone: the room, held here, still has him playing. Once he
-    is away long enough to forfeit, his game is found over, and the race ends (the
-    forfeit found nothing to resign, and the race waited until that process came back)."""
+    ended the race or told anyone: the room, held here, still has him playing. The next
+    pass that finds him away finds his game over, and the race ends (it had waited until
+    he was away long enough to forfeit, five minutes by default, and before that until
+    the dead process came back)."""
     (ann, bob), code = await race(server, "ann", "bob")
     await ann.call("start")
     await ann.event("race_start")
@@ -348,14 +349,36 @@ async def test_a_race_whose_last_end_went_untold_ends_once_its_racer_is_away(
     await bob.close()
     await ann.event("room", lambda e: not e["players"][1]["present"])
     await ann.call("resign")
-    await server.service.housekeeping.sweep()
     # (written as the dead process wrote it, and nothing told)
     entry = f"{server.clock.now_ms()} !resign"
     await server.redis.rpush(store.log_key(started["game"]), entry)
-    server.clock.advance(server.settings.forfeit_after + 1)
     await server.service.housekeeping.sweep()
     results = await ann.event("results")
     table = {r["player"]: r for r in results["results"]}
     assert table["bob"]["status"] == "resigned" and not table["bob"].get("forfeited")
     room = await ann.call("room_watch", code=code)
     assert room["state"] == "finished"
+
+
+async def test_a_racer_whose_end_went_untold_ends_the_race_by_coming_back(
+    server: Running,
+) -> None:
+    """As above, and bob comes back before any pass looks: his sign-in finds his game
+    over in a race still going, and the race ends (it went on until he was forfeited)."""
+    (ann, bob), _ = await race(server, "ann", "bob")
+    await ann.call("start")
+    await ann.event("race_start")
+    started = await bob.event("race_start")
+    token = bob.token or ""
+    await bob.close()
+    await ann.event("room", lambda e: not e["players"][1]["present"])
+    await ann.call("resign")
+    entry = f"{server.clock.now_ms()} !resign"
+    await server.redis.rpush(store.log_key(started["game"]), entry)
+    bob = await signed_in(server.url, token)
+    for client in (ann, bob):
+        results = await client.event("results")
+        assert {r["player"]: r["status"] for r in results["results"]} == {
+            "ann": "resigned",
+            "bob": "resigned",
+        }

@@ -17,6 +17,7 @@ from ..domain.room import (
     FINISHED,
     LOBBY,
     RACING,
+    Racer,
     RoomConflict,
 )
 from ..held import HeldRoom
@@ -164,10 +165,11 @@ class Housekeeping(Part):
             if room.watchers:
                 await self.host.count_watchers(room)
             await self.host.retell(room)
-            if room.state == RACING and limit > 0:
+            if room.state == RACING:
                 members = room.members()
                 online = await self.ctx.online(members)
-                for racer in members:
+                await self._untold_ends(room, members, online)
+                for racer in members if limit > 0 and room.state == RACING else []:
                     away = await self._away_ms(racer.pid, racer.pid in online, now)
                     if away < limit or racer.gid is None:
                         continue
@@ -192,6 +194,20 @@ class Housekeeping(Part):
             # from Redis if asked for)
             if live.owner not in self.sessions or (live.finished and gid not in playing):
                 del self.games[gid]
+
+    async def _untold_ends(self, room: HeldRoom, members: list[Racer], online: set[str]) -> None:
+        """A racer away whose game has ended: the process they played on died between
+        the game's last entry and the race's end, and told nobody. Each away racer's log
+        is looked at once while they are away (nobody plays a game meanwhile); the race
+        ends if that was the end it waited for (they came back: ``Players._resume``)."""
+        away = {r.gid for r in members if r.gid is not None and r.pid not in online}
+        room.ends_looked &= away  # (one back since is looked at again when next away)
+        for gid in away - room.ends_looked:
+            room.ends_looked.add(gid)
+            live = await self.stored.load(gid, fence=False)
+            if live is not None and live.finished:
+                await self.steps.maybe_end_race(room)
+                return
 
     def _forfeit(self, pid: str, gid: str) -> Change:
         """The room step of a racer's forfeit, if their game is still being played."""

@@ -20,7 +20,7 @@ from ..domain.room import (
     LOBBY,
     RACING,
 )
-from ..events import PresenceChanged, RacerProgress
+from ..events import GameEnded, PresenceChanged, RacerProgress
 from ..held import HeldRoom
 from ..store.limits import Bucket, Limiter, Use
 from .base import Context, Handler, Part, Session, refuse
@@ -240,8 +240,11 @@ class Accounts(Part):
                         if room.state == RACING:
                             # the room told how the game stands in its log: a process
                             # killed between a move's acknowledgement and its progress
-                            # tick took that news with it
+                            # tick took that news with it (or between the game's end
+                            # and the race's: the race may be over)
                             self.ctx.events.tell(RacerProgress(room, live))
+                            if live.finished:
+                                self.ctx.events.tell(GameEnded(live, room))
         challenge = await self.challenging.resume(pid)
         if challenge is not None:
             resume["challenge"] = challenge
