@@ -199,7 +199,7 @@ class Housekeeping(Part):
         """A racer away whose game has ended: the process they played on died between
         the game's last entry and the race's end, and told nobody. Each away racer's log
         is looked at once while they are away (nobody plays a game meanwhile); the race
-        ends if that was the end it waited for (they came back: ``Players._resume``)."""
+        ends if that was the end it waited for (they came back: ``Accounts._resume``)."""
         away = {r.gid for r in members if r.gid is not None and r.pid not in online}
         room.ends_looked &= away  # (one back since is looked at again when next away)
         for gid in away - room.ends_looked:
