@@ -1,6 +1,7 @@
-"""Every Redis key's name and every TTL is in ``server/app/store/keys.py``: no other
-module of the server spells a key (a known key prefix followed by ``:``, or a hash tag
-``:{``), and none in the store or the domain holds a TTL of its own."""
+"""Every Redis key's name and every TTL is in ``server/app/store/keys/`` (one module an
+area, every name taken from the package): no other module of the server spells a key (a
+known key prefix followed by ``:``, or a hash tag ``:{``), and none in the store or the
+domain holds a TTL of its own."""
 
 from __future__ import annotations
 
@@ -12,16 +13,16 @@ from pathlib import Path
 from server.app.store import keys
 
 ROOT = Path(__file__).resolve().parents[2]
-KEYS_PY = ROOT / "server/app/store/keys.py"
-#: bus channels are named in keys.py too, but are no keys
+KEYS = ROOT / "server/app/store/keys"
+#: bus channels are named in ``keys`` too, but are no keys
 CHANNELS = {keys.room_channel, keys.proc_channel}
 
 
 def prefixes() -> set[str]:
-    """The prefix of every key keys.py names, from its builders and constants."""
+    """The prefix of every key ``keys`` names, from its builders and constants."""
     found: set[str] = set()
     for name, value in vars(keys).items():
-        if inspect.isfunction(value) and value.__module__ == keys.__name__:
+        if inspect.isfunction(value) and value.__module__.startswith(keys.__name__):
             if value in CHANNELS or name == "first_key":
                 continue
             args = ["x"] * len(inspect.signature(value).parameters)
@@ -35,6 +36,8 @@ def prefixes() -> set[str]:
 
 def test_the_prefixes_are_found() -> None:
     assert {"p", "g", "r", "lb", "lbd", "lbm", "lbc", "lbg", "dly", "lim", "rooms"} <= prefixes()
+    # (every area's module: a key of each)
+    assert {"qq", "grp", "ev", "ch", "rv", "online"} <= prefixes()
 
 
 def texts(tree: ast.AST) -> Iterator[tuple[int, str, bool]]:
@@ -73,12 +76,12 @@ def spelt_keys(path: Path, known: set[str]) -> list[str]:
     return found
 
 
-def test_no_module_but_keys_py_spells_a_key() -> None:
+def test_no_module_but_the_keys_package_spells_a_key() -> None:
     known = prefixes()
     found = [
         hit
         for path in sorted((ROOT / "server").rglob("*.py"))
-        if path != KEYS_PY
+        if not path.is_relative_to(KEYS)
         for hit in spelt_keys(path, known)
     ]
     assert found == []
@@ -129,12 +132,12 @@ def own_ttls(path: Path) -> list[str]:
     return found
 
 
-def test_no_ttl_outside_keys_py() -> None:
+def test_no_ttl_outside_the_keys_package() -> None:
     modules = [
         *sorted((ROOT / "server/app/store").glob("*.py")),
         *sorted((ROOT / "server/app/domain").glob("*.py")),
     ]
-    found = [hit for path in modules if path != KEYS_PY for hit in own_ttls(path)]
+    found = [hit for path in modules if not path.is_relative_to(KEYS) for hit in own_ttls(path)]
     assert found == []
 
 
@@ -150,8 +153,8 @@ def test_the_ttl_check_finds_one(tmp_path: Path) -> None:
 
 
 def test_every_key_is_in_the_servers_table_of_redis_keys() -> None:
-    """``docs/server.md``, "What is kept in Redis", has a row for every key prefix keys.py
-    builds (keys.py's docstring points there rather than keeping a table of its own)."""
+    """``docs/server.md``, "What is kept in Redis", has a row for every key prefix ``keys``
+    builds (``keys``'s docstring points there rather than keeping a table of its own)."""
     text = (ROOT / "docs/server.md").read_text()
     table = text[text.index("## What is kept in Redis") :]
     table = table[: table.index("\n## ", 1)]

@@ -65,7 +65,7 @@ class GameKeeper(Part):
     ) -> None:
         """What a player keeps of their solo games once ``gid`` is dealt: the solo game
         dealt before it (``before``) stays if it has ended, with the last others that
-        did (``SOLO_KEPT`` in ``store/keys.py``), and is deleted if it had not (nothing
+        did (``SOLO_KEPT`` in ``store/keys/limits.py``), and is deleted if it had not (nothing
         but its player plays it, and they have moved on); older ones are deleted.
 
         Whether it ended is what its log in Redis says, read back and replayed, unless

@@ -1,4 +1,4 @@
-"""Weekly events and their leagues as Redis keeps them (``keys.py``: ``ev:{W}:...``,
+"""Weekly events and their leagues as Redis keeps them (``keys/leagues.py``: ``ev:{W}:...``,
 ``ev:tier``, ``events:open``): who joined which league, each member's daily results,
 the tiers players carry from week to week, and the week's close (its claim, its shut
 door, its mark). The standings are worked out from these (``domain/leagues.py``)."""
