@@ -17,7 +17,7 @@ def waiting_line(msg: Mapping[str, Any], name: str, now: int) -> str:
 
     >>> msg = {"rating": 4.44, "window": 3.0, "ghosts_at": 21_000, "now": 1_000}
     >>> waiting_line(msg, "The Gate", 1_000)
-    'Quick race of The Gate: waiting · your rating 4 · within ±3 · ghosts in 20 s'
+    'Quick race of The Gate: waiting · your rating 4 · looking ±3 · ghosts in 20 s'
 
     The rating as every table shows it, the server's ``rating_shown`` (``rating``, to two
     decimals, rounded again could say another: 0.50498 sent as 0.5 read 0):
@@ -32,7 +32,7 @@ def waiting_line(msg: Mapping[str, Any], name: str, now: int) -> str:
     if isinstance(rating, int | float) and not isinstance(rating, bool):
         parts.append(f"your rating {round(rating)}")  # (as every table shows it)
     if isinstance(window, int | float) and not isinstance(window, bool):
-        parts.append(f"within ±{window:g}")
+        parts.append(f"looking ±{window:g}")  # (one waiting longer looks wider)
     if isinstance(ghosts_at, int) and not isinstance(ghosts_at, bool):
         left = max(ghosts_at - now, 0) // 1000
         parts.append(f"ghosts in {left} s")

@@ -27,7 +27,7 @@ import { quickCaughtUp } from "./catchup.js";
  */
 export function waitingText(waiting, now) {
   const left = Math.max(0, waiting.ghosts_at - now);
-  return `Your rating ${shownRating(waiting)} · matched within ±${waiting.window} · ghosts in ${Math.ceil(left / 1000)} s`;
+  return `Your rating ${shownRating(waiting)} · looking within ±${waiting.window} · ghosts in ${Math.ceil(left / 1000)} s`;
 }
 
 /**
@@ -269,7 +269,7 @@ export class QuickScreen {
         setText(this.waitBox, `Waiting ${waited} · ${waitingText(this.waiting, now)}`);
         // (told as the window widens, not as the clock runs)
         const w = this.waiting;
-        setText(this.live, `Waiting in the queue · Your rating ${shownRating(w)} · matched within ±${w.window}`);
+        setText(this.live, `Waiting in the queue · Your rating ${shownRating(w)} · looking within ±${w.window}`);
       }
       return;
     }

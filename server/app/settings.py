@@ -497,7 +497,7 @@ OPTIONS: dict[str, tuple[str, Callable[[str], Any]]] = {
         _folder,
     ),
     "quick_window": (
-        "quick race: the rating window a waiting player is matched within, +/- ordinal points",
+        "quick race: the rating window a waiting player looks for others in, +/- ordinal points",
         _non_negative_float,
     ),
     "quick_widen": (

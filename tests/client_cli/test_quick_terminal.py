@@ -59,7 +59,7 @@ def test_matched_with_another_player_and_leaving_is_resigning(
     config = tmp_path / "ann"
     saved(quick_server.url, config, "ann")
     ann = start(terminals, quick_server, config, "quick", "gate")
-    ann.wait_for(r"Quick race of The Gate: waiting · your rating 0 · within ±3 · ghosts in \d+ s")
+    ann.wait_for(r"Quick race of The Gate: waiting · your rating 0 · looking ±3 · ghosts in \d+ s")
 
     async def bob_races() -> None:
         bob = await player(quick_server.url, "bob")
