@@ -403,10 +403,11 @@ def _at_once(view: Mapping[str, Any], here: Game, move: Move) -> int:
     return 2
 
 
-#: games whose gaps are never the player's to fill (The Labyrinth: only ``deal`` refills
-#: the lowest row, and a gap higher up stays empty): a gap there is no space freed, and
-#: what it does is make the cards beside it available (``opens``)
-_GAPS_OPEN: Final = frozenset({"labyrinth"})
+#: games whose gaps are never the player's to fill (The Labyrinth and The Blockade in rows
+#: of ten: only ``deal`` refills the lowest row, and a gap higher up stays empty; Babette
+#: never fills one): a gap there is no space freed, and what it does is make the cards
+#: beside it available (``opens``)
+_GAPS_OPEN: Final = frozenset({"labyrinth", "babette", "blockade-ten"})
 
 
 def _seen_home(

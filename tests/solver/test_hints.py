@@ -183,6 +183,17 @@ def test_a_labyrinth_gap_is_no_space_freed_but_cards_made_available() -> None:
     assert why(first, "deal") == "deals from the stock"  # (not the cards it lays)
 
 
+def test_no_gap_is_a_space_freed_in_babette_nor_the_rows_of_ten() -> None:
+    """An outside tester: Babette's ``b1>u`` (deal 13) and the rows of ten's ``h1>u``
+    (deal 9) were said to "free a space", where no gap is ever the player's to fill
+    (Babette never fills one; the rows of ten fill the lowest row's by a deal only)."""
+    for game_id, seed, text in (("babette", 13, "b1>u"), ("blockade-ten", 9, "h1>u")):
+        game = new_game(game_id, seed=seed)
+        said = reason(game.view(), game, game.parse(text))
+        assert said.startswith("moves a card home"), (game_id, said)
+        assert "space" not in said, (game_id, said)
+
+
 def test_hints_do_not_go_round_in_a_circle() -> None:
     """Followed for a while, hints never come back to a position (a run moved to a space
     and back is as good as a deal to a search that wins either way: a hint must still
