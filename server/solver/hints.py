@@ -147,10 +147,47 @@ def hint(
         return Hint(legal[0].text, reason(view, here, legal[0]), samples=0)
     # one order is every order when the unseen cards are all alike (or none)
     orders = 1 if len(set(unseen)) <= 1 else samples
-    rng = random.Random(seed)
     if max_nodes is None:
         max_nodes = NODES.get(game_id, MAX_NODES)
     per_sample = max(1, max_nodes // orders)
+    tally, searched, nodes = _search(view, cls, unseen, hooks, orders, seed, per_sample, clock)
+    if not tally and not clock.stopped and hooks.most_home() is not hooks:
+        # every sample proved lost by the hooks (The Labyrinth's dead test: nothing left
+        # to search): a loss all the same, the move that gets the most cards home
+        hooks = hooks.most_home()
+        tally, searched, more = _search(view, cls, unseen, hooks, orders, seed, per_sample, clock)
+        nodes += more
+    if not tally:
+        # the clock ended before a move was searched: the hooks' first choice here (the
+        # first legal move where they offer none)
+        chosen = (hooks.expand(here) or here.legal_moves())[0]
+        return Hint(chosen.text, reason(view, here, chosen), nodes=nodes, stopped=clock.stopped)
+    text = _choose(view, here, hooks, tally, clock)
+    wins = tally[text].wins
+    move = here.parse(text)
+    why = reason(view, here, move)
+    if wins and not unseen:
+        why = f"{why}; it leads to a win"
+    elif wins:
+        # (guesses at the face-down cards: said short, for a phone's two-line status line)
+        why = f"{why}; a win in {wins} of {searched} guesses"
+    return Hint(text, why, samples=searched, wins=wins, nodes=nodes, stopped=clock.stopped)
+
+
+def _search(
+    view: Mapping[str, Any],
+    cls: type[Game],
+    unseen: list[int],
+    hooks: Hooks,
+    orders: int,
+    seed: int,
+    per_sample: int,
+    clock: _Clock,
+) -> tuple[dict[str, _Tally], int, int]:
+    """Each move the hooks offer searched in ``orders`` samples of the face-down cards
+    (shuffled by ``seed``): the tally of each move, the samples searched, the positions.
+    A sample the hooks prove lost (they offer nothing) is skipped."""
+    rng = random.Random(seed)
     tally: dict[str, _Tally] = {}
     # the moves searched so far in the sample under way, with what they reached
     results: list[tuple[str, _Reached]] = []
@@ -180,22 +217,7 @@ def hint(
             for n, (text, reached) in enumerate(results):
                 tally.setdefault(text, _Tally(order=n)).add(reached)
             searched = 1 if results else 0  # (its wins are of one guess: "1 of 0" once)
-    if not tally:
-        # the clock ended before a move was searched: the hooks' first choice here; or
-        # every sample was skipped, the hooks offering nothing to search in a position
-        # they know is lost (The Labyrinth's dead test): the first legal move
-        chosen = (hooks.expand(here) or here.legal_moves())[0]
-        return Hint(chosen.text, reason(view, here, chosen), nodes=nodes, stopped=clock.stopped)
-    text = _choose(view, here, hooks, tally, clock)
-    wins = tally[text].wins
-    move = here.parse(text)
-    why = reason(view, here, move)
-    if wins and not unseen:
-        why = f"{why}; it leads to a win"
-    elif wins:
-        # (guesses at the face-down cards: said short, for a phone's two-line status line)
-        why = f"{why}; a win in {wins} of {searched} guesses"
-    return Hint(text, why, samples=searched, wins=wins, nodes=nodes, stopped=clock.stopped)
+    return tally, searched, nodes
 
 
 def _choose(

@@ -63,6 +63,12 @@ class Hooks:
         """The moves to try from here, the most promising first."""
         return game.legal_moves()
 
+    def most_home(self) -> Hooks:
+        """The hooks to search a position they prove lost with, for the line that gets
+        the most cards home (a hint there: :mod:`server.solver.hints`): these, unless
+        :meth:`expand` offers nothing from a position proved lost (The Labyrinth's)."""
+        return self
+
     def is_stage(self, move: Move) -> bool:
         """Whether ``move`` ends a stage of the beam (:mod:`server.solver.beam`): a move
         that cannot be taken back, after which the game goes on from new cards."""

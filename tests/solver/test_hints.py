@@ -367,3 +367,39 @@ def test_a_position_the_hooks_call_dead_still_gets_a_legal_hint() -> None:
     found = hint(game.view(), "labyrinth", 0)
     assert found is not None and found.move in [m.text for m in game.legal_moves()]
     assert found.reason
+
+
+#: a Labyrinth of seed 7 at the grace: the stock out, nothing face down, nothing to play,
+#: 72 cards home; lost whichever card is taken (the dead test proves it)
+GRACE_LABYRINTH = (
+    "b1>u h1>d deal b1>u c1>u deal b1>u deal deal f2>d i2>u e2>u deal f2>d deal f2>u d1>u "
+    "i1>u f1>u i2>u deal deal d3>d a1>d f3>d h3>u b1>u deal d3>u f3>u deal f3>u d2>u g3>u "
+    "b3>u b2>u deal b3>u f3>u c1>u e1>u i2>u h1>u deal deal a4>u c4>d c3>d e4>u j1>u f4>u "
+    "a2>u e2>u j2>u g4>d f2>d g1>d deal f4>u j3>u f3>u a3>u deal deal a5>u c4>u a4>u b5>d "
+    "e5>u i3>u g5>d deal deal b6>d c6>u h6>d f4>d deal b6>d a5>d c5>d deal deal a7>u h6>u"
+)
+
+
+def home_after(game: Game, move: str) -> int:
+    """The cards home after ``move`` and every play home after it, the first each time."""
+    after = game.copy()
+    after.play(move)
+    while after.status == "playing" and after.home_moves():
+        after.play(after.home_moves()[0])
+    return after.cards_home()
+
+
+def test_a_lost_position_hints_the_move_that_gets_the_most_cards_home() -> None:
+    """An outside tester: at The Labyrinth's grace, in a position lost whatever card is
+    taken, the hint named one that freed nothing (72 home and over) where four others
+    took 27 more cards home. The dead test had left nothing to search, and the first
+    legal move was given; "else the one that gets the most cards home" (protocol.md)."""
+    game = new_game("labyrinth", seed=7)
+    for move in GRACE_LABYRINTH.split():
+        game.play(move)
+    assert game.cards_home() == 72 and not hooks_for("labyrinth").expand(game)
+    most = max(home_after(game, m.text) for m in game.legal_moves())
+    assert most == 99
+    found = hint(game.view(), "labyrinth", 1)
+    assert found is not None
+    assert home_after(game, found.move) == most, found

@@ -32,6 +32,7 @@ from server.engine import Game, Move
 from server.engine.games.grid import GridGame
 from server.engine.games.labyrinth import Labyrinth
 
+from ..hooks import Hooks
 from .garden import GardenHooks, stock_free_key
 from .labyrinth_dead import lost
 
@@ -58,17 +59,34 @@ class LabyrinthHooks(GardenHooks):
         grace = game.p[-1]
         return grace[-1] if grace else None
 
+    #: whether :meth:`expand` offers nothing from a position proved lost (the search for
+    #: a win); not so for :meth:`most_home`'s (the most cards home in a lost game)
+    PRUNE_LOST = True
+
     def expand(self, game: Game) -> list[Move]:
         """The garden's moves, none from a position proved lost."""
         moves = super().expand(game)
+        if not self.PRUNE_LOST:
+            return moves
         lab = cast(Labyrinth, game)
         ask = len(moves) > 1 or (len(moves) == 1 and moves[0] is lab.DEAL_MOVE)
         if ask and len(lab.p[lab.STOCK]) < DEAD_BELOW and lost(lab):
             return []
         return moves
 
+    def most_home(self) -> Hooks:
+        """The same hooks, with every move offered from a position proved lost too: at
+        the grace of a lost game, the card that takes the most home is still worth
+        finding (the first legal one had been hinted, freeing nothing)."""
+        return MOST_HOME
+
     def key(self, game: Game) -> bytes:
         return stock_free_key(game)
 
 
+class _MostHome(LabyrinthHooks):
+    PRUNE_LOST = False
+
+
 HOOKS = LabyrinthHooks()
+MOST_HOME = _MostHome()
