@@ -78,6 +78,19 @@ def parse_card(text: str) -> int:
         ) from None
 
 
+def takes(card: int) -> str:
+    """What a build down in alternate colours takes on ``card``, said after its code.
+
+    >>> takes(CODE.index("4C")), takes(CODE.index("KD")), takes(CODE.index("AH"))
+    ('(4C takes a red 3)', '(KD takes a black queen)', '(nothing goes on an ace)')
+    """
+    rank = RANK[card]
+    if rank == 1:
+        return "(nothing goes on an ace)"
+    colour = "black" if RED[card] else "red"
+    return f"({CODE[card]} takes a {colour} {RANK_NAMES[rank - 1]})"
+
+
 def card_name(card: int) -> str:
     """The card in words, as the seed books say it.
 

@@ -371,6 +371,11 @@ class Game:
         key = self._normalize(text)
         move = moves.get(key) or self._lazy_move(key)
         if move is None:
+            a, plus, b = key.partition("+")
+            if plus and a == b and a in self.LABELS:  # (a pairing game's pile twice)
+                raise InvalidMove(
+                    f"{key} is no move: a pile cannot pair with itself. {self.NOTATION_HINT}"
+                )
             shown = text if len(text) <= 40 else text[:40] + "..."
             raise InvalidMove(
                 f"cannot read {shown!r} as a move of {self.name}. {self.NOTATION_HINT}"

@@ -85,7 +85,10 @@ def test_build_down_in_alternate_colours_from_a_post() -> None:
     game.play("l>t1")
     assert pile(game, "t1") == "9S 8D"
     assert pile(game, "l") == "KS KH KD KC"
-    with pytest.raises(IllegalMove, match="KC cannot go on 8D: bars build down in alternate"):
+    with pytest.raises(
+        IllegalMove,
+        match=r"KC cannot go on 8D: bars build down in alternate colours \(8D takes a black 7\)",
+    ):
         game.play("l>t1")
     with pytest.raises(IllegalMove, match="8D cannot go on 9H"):
         gate(l="KS KH KD KC 8D").play("l>t2")
@@ -140,7 +143,10 @@ def test_a_top_card_with_cards_under_it_never_shifts_alone() -> None:
 
 def test_a_single_bar_card_that_does_not_fit() -> None:
     game = gate()
-    with pytest.raises(IllegalMove, match="9S cannot go on 9H: bars build down in alternate"):
+    with pytest.raises(
+        IllegalMove,
+        match=r"9S cannot go on 9H: bars build down in alternate colours \(9H takes a black 8\)",
+    ):
         game.play("t1>t2")
 
 

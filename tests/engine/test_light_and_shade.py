@@ -127,11 +127,17 @@ def test_a_rival_builds_down_in_alternate_colours() -> None:
     game.play("r2>a1")
     assert pile(game, "a1") == "8S 7D"
     assert pile(game, "r2") == ""
-    with pytest.raises(IllegalMove, match="7C cannot go on 7D: Auxiliaries build down in alter"):
+    with pytest.raises(
+        IllegalMove,
+        match=r"7C cannot go on 7D: Auxiliaries build down in alternate colours \(7D takes a b",
+    ):
         game.play("r1>a1")
     with pytest.raises(IllegalMove, match="6D cannot go on 7D: Auxiliaries build down in alter"):
         game.play("r3>a1")
-    with pytest.raises(IllegalMove, match="7C cannot go on 8S: Auxiliaries build down"):
+    with pytest.raises(
+        IllegalMove,
+        match=r"7C cannot go on 8S: Auxiliaries build down in alternate colours \(8S takes a red 7",
+    ):
         table(a1="8S", r1="7C", s="2C").play("r1>a1")
 
 

@@ -6,6 +6,8 @@ row down to its lowest (available) card; the reserve's last code is the next one
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from server.engine import Game, IllegalMove, InvalidMove, UndoRefused, new_game
@@ -209,6 +211,20 @@ def test_a_turned_reserve_card_that_cannot_pair_is_put_aside_and_pairs_later():
     assert moves(game) == ["1+r1"]
     game.play("1+r1")
     assert piles(game)["x"] == "3C 3D 8H 8S"
+
+
+def test_a_pile_paired_with_itself_is_said_to_be_no_move():
+    """An outside tester: ``1+1`` was refused "cannot read '1+1' as a move of Nestor", as
+    if mistyped; the terminal said why, the browser could not (the server's words)."""
+    game = new_game("nestor", seed=1)
+    for text in ("1+1", "r2+r2"):
+        with pytest.raises(
+            InvalidMove, match=f"{re.escape(text)} is no move: a pile cannot pair with itself"
+        ):
+            game.play(text)
+    doubles = new_game("doubles-and-quits", seed=1)
+    with pytest.raises(InvalidMove, match="7\\+7 is no move: a pile cannot pair with itself"):
+        doubles.play("7+7")
 
 
 def test_unequal_ranks_do_not_pair():

@@ -142,9 +142,13 @@ def test_a_move_exposes_the_card_above() -> None:
 def test_build_down_in_alternate_colours() -> None:
     game = stage_two(w="2D 6H", c1="KD")
     assert "w>9" not in moves(game)
-    illegal(game, "w>9", "6H cannot go on 8S: build down in alternate colours")
+    illegal(
+        game, "w>9", "6H cannot go on 8S: build down in alternate colours \\(8S takes a red 7\\)"
+    )
     game = stage_two(w="2D 6D", c20="7H")
-    illegal(game, "w>20", "6D cannot go on 7H: build down in alternate colours")
+    illegal(
+        game, "w>20", "6D cannot go on 7H: build down in alternate colours \\(7H takes a black 6\\)"
+    )
     game = stage_two(w="2D 6D")
     game.play("w>20")
     assert pile(game, "20") == "7S 6D"
@@ -206,7 +210,9 @@ def test_a_pile_that_does_not_fit_says_what_is_needed() -> None:
         "which takes a red 6",
     )
     illegal(game, "8>9", "only the whole of cell 8 moves: its bottom card KS does not fit on 8S")
-    illegal(game, "23>9", "7C cannot go on 8S: build down in alternate colours")
+    illegal(
+        game, "23>9", "7C cannot go on 8S: build down in alternate colours \\(8S takes a red 7\\)"
+    )
 
 
 def test_cards_lifted_a_whole_cell_builds_onto_the_pile_above_it() -> None:

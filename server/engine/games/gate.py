@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import ClassVar, Final
 
-from ..cards import CODE, RANK, RANK_NAMES, RED, SUIT, SUIT_NAMES, SUITS
+from ..cards import CODE, RANK, RANK_NAMES, RED, SUIT, SUIT_NAMES, SUITS, takes
 from ..core import Game, Move, PileSpec
 
 POST_SIZE: Final = 5
@@ -283,7 +283,7 @@ class Gate(Game):
                 f"{CODE[pile[0]]} does not fit on {CODE[d]}, which takes a "
                 f"{'black' if RED[d] else 'red'} {RANK_NAMES[RANK[d] - 1]}"
             )
-        return f"{CODE[c]} cannot go on {CODE[d]}: bars build down in alternate colours"
+        return f"{CODE[c]} cannot go on {CODE[d]}: bars build down in alternate colours {takes(d)}"
 
 
 class GateNarrow(Gate):

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import ClassVar, Final
 
-from ..cards import CODE, RANK, RANK_NAMES, RED, card_of
+from ..cards import CODE, RANK, RANK_NAMES, RED, card_of, takes
 from ..core import Game, Move, PileSpec
 from ..deal import sorted_deck
 
@@ -203,4 +203,7 @@ class LightAndShade(Game):
             return "the talon is empty" if src == TALON else f"{label} is empty"
         # a Rival's card or the talon's top onto an Auxiliary that does not take it
         c, d = p[src][-1], p[dst][-1]
-        return f"{CODE[c]} cannot go on {CODE[d]}: Auxiliaries build down in alternate colours"
+        return (
+            f"{CODE[c]} cannot go on {CODE[d]}: Auxiliaries build down in alternate colours "
+            f"{takes(d)}"
+        )

@@ -30,7 +30,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any, ClassVar, Final
 
-from ..cards import CODE, RANK, RANK_NAMES, RED, SUIT, SUIT_NAMES, SUITS
+from ..cards import CODE, RANK, RANK_NAMES, RED, SUIT, SUIT_NAMES, SUITS, takes
 from ..core import Game, Move, PileSpec
 
 ROW_LENGTHS: Final = (4, 5, 6, 5, 4)
@@ -324,7 +324,9 @@ class Wedge(Game):
         c = pile[-1] if src == WASTE else pile[0]
         if not (RANK[c] == need and RED[c] != RED[d]):
             if src == WASTE or len(pile) == 1:
-                return f"{CODE[c]} cannot go on {CODE[d]}: build down in alternate colours"
+                return (
+                    f"{CODE[c]} cannot go on {CODE[d]}: build down in alternate colours {takes(d)}"
+                )
             return (
                 f"only the whole of {_cell(src)} moves: its bottom card {CODE[c]} does not "
                 f"fit on {CODE[d]}, which takes a {'black' if RED[d] else 'red'} "
