@@ -120,3 +120,27 @@ export function targets(picked, legal, piles) {
   }
   return out;
 }
+
+// the piles a refusal names by their kind, not by their label
+/** @type {Record<string, string>} */
+const PLACES = { stock: "the stock", talon: "the talon", waste: "the waste", reserve: "the reserve" };
+
+/**
+ * Why a pile picked and the pile chosen after it are no move, where the server could
+ * not read them as one in the game's notation (Babette's d1 then its stock: "cannot
+ * read 'd1>s' as a move of Babette. Moves look like …", words for the move box, not for
+ * piles picked): the picked pile's top card and where it cannot go. Else null (the
+ * server's reason, "8D cannot go on KD", is plain already).
+ * @param {unknown} error the refusal
+ * @param {string | null} top the code of the picked pile's top card (null: none)
+ * @param {string} kind the kind of the pile chosen after it
+ * @param {string} from the picked pile's label
+ * @param {string} to the chosen pile's label
+ * @returns {string | null}
+ */
+export function unreadPair(error, top, kind, from, to) {
+  const refused = /** @type {{ code?: unknown, message?: unknown }} */ (error ?? {});
+  if (refused.code !== "illegal_move" || typeof refused.message !== "string") return null;
+  if (!refused.message.startsWith("cannot read ")) return null;
+  return `${top ?? `Nothing on ${from}`} cannot go to ${PLACES[kind] || to}`;
+}

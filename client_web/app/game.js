@@ -16,7 +16,7 @@ import { BoxWatch, clock, count, h, replace, replaceKeeping, statusText } from "
 import { drawBoard, easeHeight, pileAt, pilesOf } from "./board.js";
 import { Dragging } from "./drag.js";
 import { hintSaid, homeSaid, moveSaid, timeWarning, undoSaid } from "./spoken.js";
-import { click, isWord } from "./clicks.js";
+import { click, isWord, unreadPair } from "./clicks.js";
 import { challengeMaker } from "./share.js";
 import { cardsMove } from "./motion.js";
 import { ended, lostNote, lostText, wonNote } from "./ending.js";
@@ -30,6 +30,9 @@ import { focusChoice, statusLine } from "./choices.js";
 import { placeControls } from "./sides.js";
 import { playControls } from "./controls.js";
 import { Turns } from "./turns.js";
+
+/** the requests that are moves, counted when the link being down kept them from going */
+const MOVES = ["move", "home", "undo"];
 
 export { shownSaid } from "./spoken.js"; // (main.js's: a solo game shown, said)
 
@@ -65,9 +68,6 @@ export { shownSaid } from "./spoken.js"; // (main.js's: a solo game shown, said)
 
 /** the longest move the server reads (protocol.md, `move`) */
 const MOVE_MOST = 64;
-
-/** @type {Record<string, string>} the piles said by their kind where a card cannot go */
-const PLACES = { stock: "the stock", talon: "the talon", waste: "the waste", reserve: "the reserve" };
 
 export class GameScreen {
   /**
@@ -111,6 +111,8 @@ export class GameScreen {
     this.choices = [];
     this.busy = false;
     this.turns = new Turns(); // (one request at a time, in order: act)
+    /** moves of the requests running now refused for the link being down (none sent) */
+    this.unsent = 0;
     /** @type {string | null} the move a hint gave, lit up until the next action */
     this.hinted = null;
     /** @type {string | null} the end the live region has said (a game over's status) */
@@ -216,7 +218,10 @@ export class GameScreen {
     if (snap.started_at) this.startedAt = snap.started_at;
     // a game over: when the server took its end (an undo of a loss takes it away)
     if (snap.status) this.finishedAt = typeof snap.finished_at === "number" ? snap.finished_at : null;
-    if (LINK_NOTES.includes(this.note)) this.note = ""; // (the link back, the game as it is)
+    if (LINK_NOTES.some((words) => this.note.startsWith(words))) {
+      // (the link back, the game as it is; the moves it did not send still said)
+      this.note = this.unsent ? `${count(this.unsent, "move")} made while the link was down were not sent` : "";
+    }
   }
 
   destroy() {
@@ -254,7 +259,10 @@ export class GameScreen {
    * @param {(error: unknown) => string | null} [why] the words for a refusal, not the server's
    */
   async act(kind, fields = {}, why) {
-    if (await this.turns.take(() => this.run(kind, fields, why))) return;
+    if (this.turns.waiting === 0) this.unsent = 0; // (a new run of requests)
+    const turn = this.turns.take(() => this.run(kind, fields, why));
+    if (this.turns.waiting > 1) this.draw(); // (how many wait, shown at once)
+    if (await turn) return;
     this.note = "Too many moves are waiting for the server: this one was not sent.";
     this.draw();
   }
@@ -286,6 +294,10 @@ export class GameScreen {
       }
     } catch (error) {
       this.note = (why && why(error)) || errorText(error);
+      if (error instanceof ServerError && error.code === "not_connected" && MOVES.includes(kind)) {
+        this.unsent += 1; // (never sent: the link was down when its turn came)
+        this.note = `${LINK_NOTES[0]} · ${count(this.unsent, "move")} not sent`;
+      }
     } finally {
       this.busy = false;
     }
@@ -311,28 +323,11 @@ export class GameScreen {
    * @param {string} to
    */
   pairMove(move, from, to) {
-    return this.move(move, this.legal.includes(move) ? undefined : (error) => this.unreadPair(error, from, to));
-  }
-
-  /**
-   * Why a pile picked and the pile chosen after it are no move, where the server could
-   * not read them as one in the game's notation (Babette's d1 then its stock: "cannot
-   * read 'd1>s' as a move of Babette. Moves look like …", words for the move box, not for
-   * piles picked): its card and where it cannot go. Else null (the server's reason, "8D
-   * cannot go on KD", is plain already).
-   * @param {unknown} error
-   * @param {string} from
-   * @param {string} to
-   * @returns {string | null}
-   */
-  unreadPair(error, from, to) {
-    if (!(error instanceof ServerError) || error.code !== "illegal_move") return null;
-    if (!error.message.startsWith("cannot read ")) return null;
+    if (this.legal.includes(move)) return this.move(move);
     const piles = pilesOf(this.view);
     const cards = piles.find((p) => p.label === from)?.cards || [];
     const kind = piles.find((p) => p.label === to)?.kind || "";
-    const what = cards.length ? cardWords(cards[cards.length - 1]) : `Nothing on ${from}`;
-    return `${what} cannot go to ${PLACES[kind] || to}`;
+    return this.move(move, (error) => unreadPair(error, cards[cards.length - 1] ?? null, kind, from, to));
   }
 
   /**
@@ -498,6 +493,14 @@ export class GameScreen {
     // a game over: its actions on a line (a phone's board keeps its room), no empty note
     const ends = [maker, reviewer, replay].filter((node) => node !== null);
     const actions = ends.length ? h("div", { class: "end-actions" }, ...ends) : null;
+    // the requests waiting behind the one on its way, on the status line (its height set:
+    // the board keeps its size); not said aloud: each move is, as it is played
+    const behind = this.turns.waiting - 1;
+    if (behind > 0)
+      note.append(
+        this.note ? " · " : "",
+        h("span", { class: "queued" }, `${count(behind, "move")} waiting to be sent`),
+      );
     const noted = this.over && !this.note ? null : note;
     replaceKeeping(this.root, this.live, extra, head, boardBox, lost, noted, actions, dock);
     this.drawBoard();

@@ -7,7 +7,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 
-import { click, isWord, movePiles, targets } from "../app/clicks.js";
+import { click, isWord, movePiles, targets, unreadPair } from "../app/clicks.js";
 import { choiceName } from "../app/choices.js";
 
 const fixture = JSON.parse(readFileSync(new URL("../../tests/fixtures/clicks.json", import.meta.url), "utf8"));
@@ -87,4 +87,13 @@ test("every legal move of every position can be played by taps alone: a button, 
       assert.ok(reached, `${position.game}: ${move}`);
     }
   }
+});
+
+test("a pick the server cannot read as a move is said as the card and where it cannot go", () => {
+  const unread = { code: "illegal_move", message: "cannot read 'd1>s' as a move of Babette." };
+  assert.equal(unreadPair(unread, "8D", "stock", "d1", "s"), "8D cannot go to the stock");
+  assert.equal(unreadPair(unread, null, "cell", "d1", "e2"), "Nothing on d1 cannot go to e2");
+  // the server's own reason is plain already; a link's refusal is not the pick's
+  assert.equal(unreadPair({ code: "illegal_move", message: "8D cannot go on KD" }, "8D", "", "a", "b"), null);
+  assert.equal(unreadPair({ code: "not_connected", message: "cannot read" }, "8D", "", "a", "b"), null);
 });

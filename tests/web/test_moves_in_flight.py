@@ -58,3 +58,51 @@ def test_a_note_of_the_link_goes_once_the_link_is_back(
         until(page, "() => !document.querySelector('.game .note').textContent.includes('connect')")
     finally:
         context.close()
+
+
+# moves sent from the move box in one go, and what the screen shows at once after them
+SENT_AT_ONCE = """(moves) => {
+  const input = document.querySelector('#notation');
+  for (const move of moves) {
+    input.value = move;
+    input.form.requestSubmit();
+  }
+  const queued = document.querySelector('.game .queued');
+  return queued ? queued.textContent : null;
+}"""
+
+
+def test_moves_waiting_for_the_one_on_its_way_are_counted_on_the_screen(
+    browser: Any, web_server: ServerProcess
+) -> None:
+    """Three moves sent at once: one on its way, two waiting, and the screen says so (a
+    fast typist saw nothing of the moves queued, then all of them at once)."""
+    context, page = game_page(browser, web_server, "gate", 1, name="queue")
+    try:
+        shown = page.evaluate(SENT_AT_ONCE, ["deal", "deal", "deal"])
+        assert shown == "2 moves waiting to be sent"
+        until(page, "() => window.patienceRace.screen.view.moves === 3")
+        assert page.query_selector(".game .queued") is None
+    finally:
+        context.close()
+
+
+def test_moves_a_dropped_link_did_not_send_are_counted(
+    browser: Any, web_server: ServerProcess
+) -> None:
+    """Moves made with the link down are refused one by one ("not connected"): the note
+    says how many were not sent, and still does once the link is back (it had said "not
+    connected" alone, then nothing: a player could not tell which of their moves went)."""
+    context, page = game_page(browser, web_server, "gate", 1, name="dropped")
+    try:
+        page.wait_for_selector("body[data-link=up]")
+        context.set_offline(True)
+        page.wait_for_selector("body:not([data-link=up])")
+        page.evaluate(SENT_AT_ONCE, ["deal", "deal", "deal"])
+        page.wait_for_selector(".game .note:has-text('3 moves not sent')")
+        context.set_offline(False)
+        page.wait_for_selector("body[data-link=up]", timeout=30000)
+        page.wait_for_selector(".game .note:has-text('3 moves made while the link was down')")
+        assert page.evaluate("window.patienceRace.screen.view.moves") == 0
+    finally:
+        context.close()
