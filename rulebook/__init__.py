@@ -51,6 +51,8 @@ RULE = re.compile(r"^  -{3,}$")
 HEADING = re.compile(r"^[A-Z][A-Z0-9 ,:;'()./-]*$")
 #: a card code: rank then suit, alone (``TH``, ``5D``, not ``AS`` inside a word)
 CARD = re.compile(r"(?<![\w])([A2-9TJQK])([CDHS])(?![\w])")
+#: a card in a sketch of the table, and the space after it if there is one
+SKETCH_CARD = re.compile(CARD.pattern + "( ?)")
 #: a move in the notation: t1>b2, l>f, 3+7, 2+r1, c3:2>e2, g>u
 MOVE = re.compile(r"(?<![\w>+:.])([a-z0-9]+(?::\d+)?[>+][a-z0-9]+)(?![\w>+])")
 #: the worked first move's own line
@@ -138,14 +140,16 @@ def _words(capitals: str, small: bool = False) -> str:
     )
 
 
-def card_html(rank: str, suit: str) -> str:
+def card_html(rank: str, suit: str, wide: bool = False) -> str:
     """A card's face: its rank and suit symbol in the suit's colour, named in full for
-    screen readers ("10 of hearts")."""
+    screen readers ("10 of hearts"); ``wide``, a sketch's ten, three columns wide (class
+    ``ten``)."""
     symbol, name = SUITS[suit]
     colour = "red" if suit in "DH" else "black"
     face = "10" if rank == "T" else rank
+    kind = f"card {colour} ten" if wide else f"card {colour}"
     return (
-        f'<span class="card {colour}" role="img" aria-label="{RANKS.get(rank, rank)} of {name}">'
+        f'<span class="{kind}" role="img" aria-label="{RANKS.get(rank, rank)} of {name}">'
         f"{face}{symbol}</span>"
     )
 
@@ -165,12 +169,24 @@ def inline_html(line: str) -> str:
     return "".join(out)
 
 
+def _sketch_face(found: re.Match[str]) -> str:
+    """A card of a sketch as its face (:data:`SKETCH_CARD`): a ten's "10" and suit are
+    three characters, so its face takes the space after its code too."""
+    rank, suit, space = found.groups()
+    if rank == "T":
+        return card_html(rank, suit, wide=True)
+    return card_html(rank, suit) + space
+
+
 def sketch_html(lines: list[str]) -> str:
     """A sketch of the table as drawn (monospace), its cards as faces: a face keeps its
-    code's two columns (the ten's "10" is drawn narrow) so the sketch stays aligned."""
-    body = "\n".join(
-        CARD.sub(lambda m: card_html(m.group(1), m.group(2)), escape(line[2:])) for line in lines
-    )
+    code's two columns, a ten's the space after it too (a sketch leaves one after every
+    ten), so the sketch stays aligned.
+
+    >>> re.sub("<[^>]+>", "|", sketch_html(["  TS  9H"]))  # one space left between them
+    '||10♠| |9♥||'
+    """
+    body = "\n".join(SKETCH_CARD.sub(_sketch_face, escape(line[2:])) for line in lines)
     # its width in characters, rounded up to even: the class the page's style sheet sizes
     # its type by, so that the whole sketch fits a phone's width (SKETCH_WIDTHS)
     width = max((len(line[2:].rstrip()) for line in lines), default=0)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from html.parser import HTMLParser
+from itertools import pairwise
 
 import pytest
 
@@ -76,7 +77,7 @@ def test_the_html_nests_and_shows_each_card_of_the_text_as_a_face(game: str) -> 
         for m in rulebook.CARD.finditer(picture)
     ]
     sketches = "".join(re.findall(r'<pre class="sketch[ "].*?</pre>', rulebook.html(game), re.S))
-    faces = re.findall(r'<span class="card (?:red|black)"[^>]*>([^<]*)</span>', sketches)
+    faces = re.findall(r'<span class="card (?:red|black)(?: ten)?"[^>]*>([^<]*)</span>', sketches)
     assert len(faces) == len(text_cards) > 0
     for code, face in zip(text_cards, faces, strict=True):
         rank = "10" if code[0] == "T" else code[0]
@@ -112,3 +113,28 @@ def test_a_line_only_the_other_form_has_leaves_no_gap() -> None:
     assert rulebook.render(page, "web") == "A\ntap it\nB\n\nC"
     with pytest.raises(ValueError):
         rulebook.render(page, "pdf")
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_a_sketch_leaves_a_space_after_every_ten(game: str) -> None:
+    """A ten's face ("10♠") is three characters: in a sketch it takes the space after its
+    code, so that the cards after it keep their columns; a ten must have one (or end its
+    line)."""
+    for picture in re.findall(r"^  -{3,}\n(.*?)\n  -{3,}$", rulebook.source(game), re.S | re.M):
+        for line in picture.splitlines():
+            for found in rulebook.CARD.finditer(line):
+                after = line[found.end() : found.end() + 1]
+                assert found.group(1) != "T" or after in ("", " "), line
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_a_gardens_columns_are_evenly_spaced(game: str) -> None:
+    """A row of column letters (a b c ...) in a sketch has one gap throughout: The
+    Blockade's deal had a to h five columns apart and i to l four."""
+    for picture in re.findall(r"^  -{3,}\n(.*?)\n  -{3,}$", rulebook.source(game), re.S | re.M):
+        for line in picture.splitlines():
+            letters = [(m.start(), m.group(0)) for m in re.finditer(r"\S+", line)]
+            named = "".join(token for _, token in letters)
+            if len(letters) > 2 and named == "abcdefghijkl"[: len(letters)]:
+                gaps = {b - a for (a, _), (b, _) in pairwise(letters)}
+                assert len(gaps) == 1, line

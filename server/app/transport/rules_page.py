@@ -14,7 +14,8 @@ from server.engine import GAMES
 
 from .pages import html_page
 
-#: the rules pages' part of ``/web/pages.css``: card faces in the suit's colour, sketches
+#: the rules pages' part of ``/web/pages.css``: card faces in the suit's colour (in a
+#: sketch two columns wide, a ten's three: its code's and the space after it), sketches
 #: of the table in type sized to fit a phone's width (scrolling on their own, rather than
 #: widening the page, only past the smallest type)
 STYLE = """.rules h2{font-size:1.05rem;margin:1.4rem 0 .4rem}
@@ -26,6 +27,7 @@ border-radius:6px;line-height:1.5;font-size:.85rem;max-width:100%}
 .card{display:inline-block;background:#fff;border:1px solid #999;border-radius:3px;
 padding:0 .15rem;font-weight:600;white-space:nowrap;line-height:1.2}
 pre .card{width:2ch;box-sizing:border-box;padding:0;text-align:center;letter-spacing:-.08em}
+pre .card.ten{width:3ch}
 .card.red{color:#c00}.card.black{color:#111}
 .first{font-weight:600}
 """ + "".join(
