@@ -459,6 +459,12 @@ def _draw(
     margin = 0
     if axis is not None:
         margin = max(len(n) for n in axis.numbers.values()) + 1
+        # a garden's columns one width, the widest's (the Blockade's three-letter
+        # foundation labels over A to H had widened those alone: A to H five apart, I to L
+        # four)
+        widest = max(width[x] for x in axis.letters)
+        for x in axis.letters:
+            width[x] = widest
     start: dict[int, int] = {}
     col = margin
     for x in range(lo, hi + 1):

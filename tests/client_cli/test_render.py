@@ -304,3 +304,13 @@ def test_a_picked_pile_stands_out() -> None:
     shown = card_text(card).plain
     assert not any("reverse" in s for s in styles(draw_board(babette), shown))
     assert any("reverse" in s for s in styles(draw_board(babette, picked="a1"), shown))
+
+
+@pytest.mark.parametrize("game_id", ["babette", "labyrinth", "blockade", "blockade-ten"])
+def test_a_gardens_columns_are_evenly_spaced(game_id: str) -> None:
+    """An outside tester: The Blockade's columns A to H stood five apart and I to L four
+    (the foundations' three-letter labels over A to H widened those alone)."""
+    text = render(new_game(game_id, seed=7).view())
+    letters = next(line for line in text.splitlines() if re.match(r"^\s+A\s+B\s+C\b", line))
+    at = [m.start() for m in re.finditer(r"[A-Z]", letters)]
+    assert len({b - a for a, b in zip(at, at[1:], strict=False)}) == 1, letters
