@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 import re
 from typing import Any
@@ -313,4 +314,4 @@ def test_a_gardens_columns_are_evenly_spaced(game_id: str) -> None:
     text = render(new_game(game_id, seed=7).view())
     letters = next(line for line in text.splitlines() if re.match(r"^\s+A\s+B\s+C\b", line))
     at = [m.start() for m in re.finditer(r"[A-Z]", letters)]
-    assert len({b - a for a, b in zip(at, at[1:], strict=False)}) == 1, letters
+    assert len({b - a for a, b in itertools.pairwise(at)}) == 1, letters
