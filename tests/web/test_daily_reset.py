@@ -138,7 +138,7 @@ def test_a_ranked_attempt_the_reset_ends_is_over_on_the_page(page: Any, midnight
     midnight.before()
     midnight.passed()
     timed_out(page)
-    until(page, f"() => {DAILY_GAME}.status === 'timeout'", timeout=5)
+    until(page, f"() => {DAILY_GAME}.status === 'timeout'")
     # its controls gone: the deal, Undo, Cards home, Hint, Resign, the move box
     for act in ("deal", "undo", "home", "hint", "resign"):
         assert page.locator(f".game [data-act={act}]").count() == 0, act
@@ -208,7 +208,7 @@ def test_a_result_left_open_over_the_reset_says_the_day_is_over(
     assert page.inner_text(".resets").startswith("A new deal in ")
     midnight.before()
     midnight.passed()
-    until(page, "() => document.querySelector('.resets.new-day') !== null", timeout=5)
+    until(page, "() => document.querySelector('.resets.new-day') !== null")
     text = page.inner_text(".daily")
     assert "A new deal in" not in text and "0:00 (00:00 UTC)" not in text
     assert page.inner_text(".resets.new-day").startswith("The new deal is here")

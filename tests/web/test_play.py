@@ -29,9 +29,11 @@ def snapshot(page: Any) -> dict[str, Any]:
     return game
 
 
-def until(page: Any, function: str, arg: Any = None, timeout: float = 10.0) -> None:
+def until(page: Any, function: str, arg: Any = None, timeout: float = 30.0) -> None:
     """Poll ``function(arg)`` in the page until it is true (Playwright's wait_for_function
-    evaluates a string, which the page's Content-Security-Policy forbids)."""
+    evaluates a string, which the page's Content-Security-Policy forbids). Given as long
+    as Playwright's own waits (30 s): it returns as soon as it is true, and on a loaded
+    machine 10 s had failed a new game's focus that came in its own time."""
     deadline = time.monotonic() + timeout
     while not page.evaluate(function, arg):
         assert time.monotonic() < deadline, f"not true in {timeout} s: {function}"
