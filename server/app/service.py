@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Coroutine, Iterable
-from typing import Any
+from typing import Any, Protocol
 
 from server.protocol import ErrorCode, ProtocolError
 from server.protocol import messages as m
@@ -58,9 +58,19 @@ from .settings import Settings
 __all__ = ["Service", "Session", "rules_text"]
 
 
-def request_table(parts: Iterable[Part]) -> dict[type[m.Request], Handler]:
-    """Every part's requests in one table; a request two parts answer is a mistake,
-    refused here (:class:`ValueError`) rather than answered by whichever came last."""
+class Answering(Protocol):
+    """What the table reads of a part: the requests it answers (``Part.requests``)."""
+
+    def requests(self) -> dict[type[m.Request], Handler]: ...
+
+
+def request_table(
+    parts: Iterable[Answering], requests: Iterable[type[m.Request]]
+) -> dict[type[m.Request], Handler]:
+    """Every part's requests in one table. A request two parts answer, or one of
+    ``requests`` (the protocol's) that none answers, is a mistake, refused here
+    (:class:`ValueError`) rather than answered by whichever came last, or ``internal_error``
+    at run time."""
     table: dict[type[m.Request], Handler] = {}
     answered_by: dict[type[m.Request], str] = {}
     for part in parts:
@@ -72,6 +82,12 @@ def request_table(parts: Iterable[Part]) -> dict[type[m.Request], Handler]:
                 )
             table[kind] = handler
             answered_by[kind] = name
+    unanswered = sorted(kind.__name__ for kind in requests if kind not in table)
+    if unanswered:
+        raise ValueError(
+            f"answered by no part: {', '.join(unanswered)} (a part's ``requests`` names "
+            "each request it answers)"
+        )
     return table
 
 
@@ -186,7 +202,7 @@ class Service:
             self.quick,
             self.reviewing,
         )
-        self._handlers = request_table(self.parts)
+        self._handlers = request_table(self.parts, m.REQUESTS.values())
 
     @property
     def stopping(self) -> bool:

@@ -51,7 +51,10 @@ async def test_the_requests_said_to_need_a_player_are_the_ones_that_do(server: R
     need, free, _ = doc_lists()
     refused: set[str] = set()
     for kind, cls in REQUESTS.items():
-        fields = {name: VALUES[name] for name, spec in cls.FIELDS.items() if spec.required}
+        required = [name for name, spec in cls.FIELDS.items() if spec.required]
+        unknown = [name for name in required if name not in VALUES]
+        assert not unknown, f"{kind}: give VALUES (above) a value for {unknown}"
+        fields = {name: VALUES[name] for name in required}
         client = await Client.connect(server.url)
         if kind != "hello":
             await client.call("hello", protocol=1)
