@@ -92,10 +92,11 @@ typecheck-js:
 	+@if $(JS_TOOLS); then cd client_web && node_modules/.bin/tsc -p . && echo "tsc: ok"; fi
 
 # The browser client's pure parts (clicks, ranking, clocks) under node --test
-# (client_web/tests/): they need Node alone, no package. Skipped with a line where
+# (client_web/tests/): they need Node alone, no package. A dot a test, a failure in full
+# (every subtest's lines had buried a lint or type error printed above them). Skipped with a line where
 # there is no Node; CI=true needs it (.ci/run installs npm, which brings it).
 node-test:
-	@if command -v node >/dev/null 2>&1; then cd client_web && node --test tests/*.test.js; \
+	@if command -v node >/dev/null 2>&1; then cd client_web && node --test --test-reporter=dot tests/*.test.js; \
 	elif [ "$$CI" = true ]; then echo "node is missing: .ci/run installs it"; exit 1; \
 	else echo "node --test skipped: Node is not installed (apt-get install nodejs)"; fi
 
@@ -144,8 +145,8 @@ pytest: $(STAMP) $(NATIVE)
 	@$(MAKE) --no-print-directory -j2 --output-sync=target pytest-compiled pytest-source
 
 # Two lines at once, each one's output kept together: the compile, then the tests on
-# the compiled modules the moment it is done (the longest line: about a minute, then
-# four or five); beside them, one after another, the checks and the tests on the source,
+# the compiled modules the moment it is done (the longest line: about a minute, then six
+# or seven on a quiet machine: docs/performance.md, "The test suite"); beside them, one after another, the checks and the tests on the source,
 # which need no compile. The checks first: they take one core while mypyc's front end
 # takes the other, and the compile's C files both.
 test: $(STAMP)

@@ -238,7 +238,7 @@ def interpret(
     if not stripped:
         return NONE
     if len(stripped) > LONGEST:  # (sent, it was refused in the server's words, or
-        # closed the connection: docs/protocol.md, "Decoding bounds")
+        # closed the connection: docs/protocol.md, "Limits")
         return Action(
             "say",
             note=f"no move or command is that long ({len(stripped)} characters): it was not sent",

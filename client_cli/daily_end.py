@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from .model import Model
 
 #: the statuses a ranked attempt's result ends its game with (``timeout``: still open at
-#: the day's reset, docs/protocol.md, "The reset")
+#: the day's reset, docs/protocol.md, "The daily challenge", its reset)
 ENDED = frozenset({"won", "lost", "resigned", "timeout"})
 
 

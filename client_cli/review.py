@@ -3,7 +3,7 @@ was lost, the board there, the move played and a move that kept the win with the
 that wins from there; or, for a won game, its moves over par and its longest detour.
 
 :func:`review_page` is pure: it takes the server's ``review`` reply
-(``docs/protocol.md``, "Reviews") and a width. Every text from the server goes through
+(``docs/protocol.md``, "review") and a width. Every text from the server goes through
 :func:`clean`. :func:`cmd_review` is ``patience-race review ID``: any finished game one may
 see, by its id (a ranked daily's after the day's reset, long after its screen is gone).
 

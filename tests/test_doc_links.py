@@ -65,17 +65,61 @@ def test_web_md_says_what_each_browser_module_is() -> None:
     assert modules <= rows, sorted(modules - rows)
 
 
-def test_the_architectures_tree_names_every_module_of_the_app() -> None:
-    """docs/architecture.md's tree of the code says what each module of server/app is
-    (ten were missing, among them ``moves.py``, the move path its walk begins with)."""
+def tree_blocks(tree: str) -> dict[str, str]:
+    """Each folder of the architecture's tree (``server/app/domain/``), with the text of
+    its own lines: its entry's and those indented under it, less its folders' lines."""
+    blocks: dict[str, str] = {}
+    path: list[tuple[int, str]] = []  # (indent, folder) of the entries around a line
+    for line in tree.splitlines():
+        found = re.match(r"^(\s*)([a-z_]+/)(\s|$)", line)
+        indent = len(line) - len(line.lstrip())
+        if found:
+            while path and path[-1][0] >= indent:
+                path.pop()
+            path.append((indent, found.group(2)))
+        elif line.strip() and path and indent <= path[-1][0]:
+            while path and path[-1][0] >= indent:
+                path.pop()
+        if path:
+            folder = "".join(name for _, name in path)
+            blocks[folder] = blocks.get(folder, "") + line + "\n"
+    return blocks
+
+
+def test_the_architectures_tree_names_every_module_in_its_folder() -> None:
+    """docs/architecture.md's tree of the code says what each module of server/app and
+    server/protocol is, in its own folder's entry (ten were missing, among them
+    ``moves.py``; a new developer found domain/devices.py, domain/names.py and five more
+    missing, unseen while a module of the same name stood elsewhere in the tree)."""
     tree = (ROOT / "docs" / "architecture.md").read_text().split("```")[1]
-    modules = [
-        p
-        for p in sorted((ROOT / "server" / "app").rglob("*.py"))
-        if p.name != "__init__.py" and "__pycache__" not in p.parts
-    ]
-    missing = [str(p.relative_to(ROOT)) for p in modules if p.name not in tree]
+    blocks = tree_blocks(tree)
+    missing = []
+    for top in ("server/app", "server/protocol"):
+        for p in sorted((ROOT / top).rglob("*.py")):
+            if p.name == "__init__.py" or "__pycache__" in p.parts:
+                continue
+            parts = p.relative_to(ROOT).parts
+            # (a package two folders down, as store/keys/, is named whole in its folder's)
+            folder, name = (
+                ("/".join(parts[:3]) + "/", parts[3] + "/")
+                if len(parts) > 4
+                else (
+                    "/".join(parts[:-1]) + "/",
+                    p.name,
+                )
+            )
+            named = re.search(rf"(?<![\w/]){re.escape(name)}", blocks.get(folder, ""))
+            if not named and folder + name not in blocks:
+                missing.append(str(p.relative_to(ROOT)))
     assert not missing, missing
+
+
+def test_the_tree_blocks_are_read_by_folder() -> None:
+    tree = "server/\n  app/   a.py\n         b.py\n    domain/  c.py\n  protocol/  d.py\n"
+    blocks = tree_blocks(tree)
+    assert "b.py" in blocks["server/app/"] and "c.py" in blocks["server/app/domain/"]
+    assert "c.py" not in blocks["server/protocol/"] and "b.py" not in blocks["server/app/domain/"]
+    assert "c.py" not in blocks["server/app/"]
 
 
 def test_the_logs_section_names_everything_that_can_fail() -> None:
@@ -104,3 +148,38 @@ def test_the_logs_section_names_every_logger() -> None:
     assert len(loggers) >= 7
     missing = sorted(name for name in loggers if f"`{name}`" not in row)
     assert not missing, missing
+
+
+#: a doc's section cited in code: ``docs/protocol.md, "review"`` (backticks around the path
+#: or not)
+SECTION_CITED = re.compile(r"([a-z_]+\.md)`{0,2}, \"([^\"]{2,60})\"")
+
+
+def headings(doc: Path) -> list[str]:
+    """A markdown file's headings, as read: no marks, no backticks, lower case."""
+    return [
+        line.lstrip("#").strip().replace("`", "").lower()
+        for line in doc.read_text().splitlines()
+        if line.startswith("#")
+    ]
+
+
+def test_every_section_the_code_cites_is_there() -> None:
+    """A new developer followed ``docs/protocol.md, "review"`` from four modules and
+    found no such heading (it is ``review``), and "The reset" nowhere."""
+    bad = []
+    cited = 0
+    for top in ("server", "client_cli", "client_web/app", "tests", "bench", "deploy"):
+        for source in sorted((ROOT / top).rglob("*")):
+            if source.suffix not in (".py", ".js") or "node_modules" in source.parts:
+                continue
+            for doc, said in SECTION_CITED.findall(source.read_text()):
+                # (a citation over two comment lines: their marks left out)
+                words = [w for w in said.split() if w not in ("//", "#", "*", "#:")]
+                section = " ".join(words).removesuffix("...").removesuffix("…")
+                found = next((p for p in (ROOT / "docs").rglob(doc)), None)
+                cited += 1
+                if found is None or not any(h.startswith(section.lower()) for h in headings(found)):
+                    bad.append(f"{source.relative_to(ROOT)}: {doc}, {section!r}")
+    assert cited > 10
+    assert not bad, bad

@@ -1,5 +1,5 @@
 // @ts-check
-// The daily across its day's reset (00:00 UTC, docs/protocol.md, "The reset"): what a
+// The daily across its day's reset (00:00 UTC, docs/protocol.md, "The daily challenge", its reset): what a
 // daily screen left open over it says and does once the day it shows is over.
 //
 // - A ranked attempt the reset ends comes to an end on the screen (`endByResult`): its

@@ -1,5 +1,5 @@
 // @ts-check
-// This week's league (docs/web.md, "This week's league"): the box on the home screen (the
+// This week's league (docs/web.md, "What a player can do"): the box on the home screen (the
 // tier, the league, one's rank and points and the time to the week's end, or a button to
 // join the week's event) and the standings screen (/play#league, or #league=YYYY-Www for a
 // past week as it closed). Both ask the server (`event`, `event_join`); this week's

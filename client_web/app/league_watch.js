@@ -1,6 +1,6 @@
 // @ts-check
-// This week's league watched across the week's end and its close (docs/web.md, "This
-// week's league"), pure: the terminal's client_cli/league_watch.py in JavaScript. What the
+// This week's league watched across the week's end and its close (docs/web.md, "What a
+// player can do"), pure: the terminal's client_cli/league_watch.py in JavaScript. What the
 // standings screen shows is a `Watched`, moved on by what the server sends (`heard`), by
 // the reply to watching again (after the close, or once the connection is back:
 // `rewatched`) and by the local clock (`tick`: the week's end drawn at its time even if

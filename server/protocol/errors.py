@@ -65,7 +65,7 @@ class ErrorCode(StrEnum):
     game's rules than this server plays, so the server cannot draw its steps (its moves
     still show) nor review it."""
     NO_SUCH_PLAYER = "no_such_player"
-    """``follow``/``unfollow``/``profile`` named no player."""
+    """``follow``/``unfollow``/``profile``/``group_remove`` named no player."""
     BAD_LINK_CODE = "bad_link_code"
     """``link`` with a code that cannot be one: not 8 of the link codes' symbols."""
     NO_SUCH_LINK_CODE = "no_such_link_code"

@@ -1,4 +1,4 @@
-"""The request for a finished game's review (``docs/protocol.md``, "Reviews"): a record
+"""The request for a finished game's review (``docs/protocol.md``, "review"): a record
 as :mod:`.messages`'s, listed in its request table."""
 
 from __future__ import annotations

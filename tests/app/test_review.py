@@ -1,5 +1,5 @@
 """Reviews of finished games end to end: the real server, its worker processes and a
-real Redis (``handlers/review.py``; ``docs/protocol.md``, "Reviews")."""
+real Redis (``handlers/review.py``; ``docs/protocol.md``, "review")."""
 
 from __future__ import annotations
 

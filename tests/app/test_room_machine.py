@@ -9,6 +9,7 @@ says to write it (``Persist``) or to close it (``Close``)."""
 
 from __future__ import annotations
 
+import inspect
 from typing import Any
 
 import hypothesis
@@ -342,3 +343,23 @@ def test_a_room_its_racers_all_left_is_hosted_by_the_first_to_join_it() -> None:
     rm.join(room, "bob", "bob", 5000)
     assert room.host == "bob" and [r.pid for r in room.members()] == ["bob"]
     assert rm.rematch(room, "bob", 6000, COUNTDOWN_MS, 2)
+
+
+def test_the_modules_table_names_every_step() -> None:
+    """``domain/room.py``'s table of a room's life names every step of the machine (a new
+    developer found ``forfeit`` missing from it): each public function that returns
+    effects, but ``count_down``, the countdown ``start`` and ``rematch`` share."""
+
+    table = rm.__doc__ or ""
+    steps = [
+        name
+        for name, fn in vars(rm).items()
+        if inspect.isfunction(fn)
+        and fn.__module__ == rm.__name__
+        and not name.startswith("_")
+        and "list[Effect]" in str(inspect.signature(fn).return_annotation)
+        and name != "count_down"
+    ]
+    assert len(steps) >= 12
+    missing = [name for name in steps if f"``{name}``" not in table]
+    assert not missing, missing

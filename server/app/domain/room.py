@@ -25,6 +25,8 @@ step               asked for by                effects
 ``leave``          ``room_leave``, a new room  (Resign), Persist, Announce, Unseat,
                                                (CheckEnd*); the last one out: Close, Unseat
 ``host_away``      the host's connection gone  Persist
+``forfeit``        a racer away too long       Resign, Persist
+                   (housekeeping)
 ``rename``         a racer's ``rename``        Persist, Announce
 ``quick_start``    the quick race's matcher    Deal, Persist (no notice), Hold, Seat (each),
                                                Announce, Arm

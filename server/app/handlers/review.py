@@ -1,5 +1,5 @@
 """Reviews: where a finished game was lost, or how many moves over par it was won
-(``docs/protocol.md``, "Reviews").
+(``docs/protocol.md``, "review").
 
 A review knows the stock: it says from which position a player who knew the order of
 the hidden cards could still have won, and how. So it is given only for a game that is
