@@ -4,7 +4,7 @@
 """
 
 from .codec import FrameError, decode, encode
-from .errors import ErrorCode, ProtocolError
+from .errors import ErrorCode, ProtocolError, refuse
 from .messages import PROTOCOL_VERSION, REQUESTS, Request, parse_request
 
 __all__ = [
@@ -17,4 +17,5 @@ __all__ = [
     "decode",
     "encode",
     "parse_request",
+    "refuse",
 ]

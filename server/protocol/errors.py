@@ -165,3 +165,9 @@ class ProtocolError(Exception):
         self.code = code
         self.message = message
         self.request_id = request_id
+
+
+def refuse(code: ErrorCode, message: str) -> ProtocolError:
+    """The error a request is refused with (its id is set where it is answered): the one
+    way the domain's rules and the parts refuse."""
+    return ProtocolError(code, message)

@@ -44,7 +44,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from server.protocol import ErrorCode, ProtocolError
+from server.protocol import ErrorCode
+from server.protocol import refuse as refuse
 
 from .games import LiveGame
 from .room_state import CODE_ALPHABET as CODE_ALPHABET
@@ -188,10 +189,6 @@ Effect = (
     | TellStarted
     | CheckEnd
 )
-
-
-def refuse(code: ErrorCode, message: str) -> ProtocolError:
-    return ProtocolError(code, message)
 
 
 def successor(room: Room, online: set[str], leaving: str | None = None) -> str | None:

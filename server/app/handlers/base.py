@@ -9,6 +9,7 @@ from typing import Any
 from server.engine import GAMES
 from server.protocol import ErrorCode, ProtocolError
 from server.protocol import messages as m
+from server.protocol import refuse as refuse
 
 from ..context import Context, Session
 
@@ -16,11 +17,6 @@ __all__ = ["Context", "Handler", "Part", "Session", "refuse"]
 
 #: a request's handler: the session it came on and the request, to the reply
 Handler = Callable[[Session, Any], Awaitable[dict[str, Any]]]
-
-
-def refuse(code: ErrorCode, message: str) -> ProtocolError:
-    """The error a request is refused with (its id is set where it is answered)."""
-    return ProtocolError(code, message)
 
 
 def no_such_game(game: str) -> ProtocolError:
