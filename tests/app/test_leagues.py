@@ -141,6 +141,18 @@ async def test_event_refuses_bad_weeks(server: Running) -> None:
     assert (await anon.request("event"))["code"] == "not_authenticated"
 
 
+async def test_a_past_week_nobody_joined_reads_closed(server: Running) -> None:
+    """An outside tester asked for weeks long over that nobody had joined: ``closed``
+    false, as if they were still closing (there was nothing to close: no close runs)."""
+    ann = await player(server.url, "ann")
+    last = d.iso_week(server.clock.now_ms() - lg.WEEK_MS)
+    past = await ann.call("event", week=last)
+    assert not past["current"] and past["ends_in_ms"] == 0
+    assert past["closed"] is True
+    this = await ann.call("event")
+    assert this["current"] and this["closed"] is False
+
+
 async def test_the_weeks_close_moves_the_top_up_and_the_bottom_down_once_with_three_processes(
     settings: Settings,
 ) -> None:

@@ -210,6 +210,10 @@ class WeeklyEvents(Part):
         now = self.now()
         end = lg.week_end_ms(week)
         closed = await self.leagues.closed(week)
+        if not closed and end <= now:
+            # a week over that nobody joined has nothing to close, and no close runs: it
+            # had read as one still closing, for ever
+            closed = await self.leagues.size(week) == 0
         base: dict[str, Any] = {
             "week": week,
             "current": week == d.iso_week(now),
