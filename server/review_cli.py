@@ -94,7 +94,10 @@ async def _review(args: argparse.Namespace, settings: Any) -> int:
                 for board_id in done["written"]:  # (watchers hear of it, as of a finish)
                     await _announce(redis, board_id, done["player"], now)
                 await _announce_league(redis, done)
-                boards = ", ".join(done["written"]) or "none changed"
+                # (a league's result is on no board, but written all the same: scored once)
+                writes = [] if done["again"] else done.get("writes", [])
+                leagues = [w["board"] for w in writes if w.get("how") == "league"]
+                boards = ", ".join([*done["written"], *leagues]) or "none changed"
                 again = " (cleared before: written again)" if done["again"] else ""
                 print(f"cleared {args.id} ({done.get('name')}){again}: boards written: {boards}")
             else:

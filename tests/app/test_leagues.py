@@ -18,6 +18,7 @@ from server.app.store.leagues import Leagues
 from .client import Client, player
 from .conftest import ManualClock, Running, running, with_settings
 from .test_daily import GAME, play_out, secret_winning_on
+from .test_pace import review as operator_review
 
 
 async def pid_of(server: Running, client: Client) -> str:
@@ -114,12 +115,20 @@ async def test_a_held_result_scores_only_once_cleared(settings: Settings) -> Non
         assert (await ann.event("daily_result"))["review"]["state"] == "held"
         view = await ann.call("event")
         assert view["standings"][0]["points"] == 0 and view["standings"][0]["played"] == 0
-        done = await review.clear(
-            server.service.ctx.reviews, Boards(server.redis), won["game"], "ok", clock.now_ms()
-        )
-        assert not done["again"]
+        # cleared by the operator's command, which says the league was written too (an
+        # outside tester: it listed the day's boards and not the league it scored in)
+        cleared = operator_review(server.settings, "clear", won["game"], "--reason", "ok")
+        assert cleared.returncode == 0, cleared.stderr
+        week = d.iso_week(clock.now_ms())
+        assert f"league/{week}" in cleared.stdout.split("boards written:")[1], cleared.stdout
         view = await ann.call("event")
         assert view["standings"][0]["points"] == 20 and view["standings"][0]["wins"] == 1
+        again = await review.clear(
+            server.service.ctx.reviews, Boards(server.redis), won["game"], "ok", clock.now_ms()
+        )
+        assert again["again"]
+        view = await ann.call("event")
+        assert view["standings"][0]["points"] == 20  # (scored once)
 
 
 async def test_event_refuses_bad_weeks(server: Running) -> None:
