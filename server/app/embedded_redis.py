@@ -36,6 +36,9 @@ FSYNC = "always"
 #: the longest path a unix socket may have (108 bytes with the NUL that ends it):
 #: a longer one is cut short by Redis, where two deep data directories' sockets can meet
 MAX_SOCKET_PATH = 107
+#: how long a start's PING reset by Redis waits for its process to exit, seconds (one
+#: failing on its append-only file resets the connection as it goes)
+EXIT_WAIT = 1.0
 
 
 def socket_path(data_dir: Path) -> Path:
@@ -243,9 +246,14 @@ class EmbeddedRedis:
                 conn.sendall(b"PING\r\n")
                 return conn.recv(256)
             except OSError as exc:
+                if self.process.poll() is None and isinstance(exc, ConnectionRefusedError):
+                    return b""
+                # a connection reset (or a pipe broken) by a Redis on its way out, a moment
+                # before its exit can be seen: given that moment, its own last word is told
+                # (it had been "Connection reset by peer")
+                with contextlib.suppress(subprocess.TimeoutExpired):
+                    self.process.wait(EXIT_WAIT)
                 if self.process.poll() is None:
-                    if isinstance(exc, ConnectionRefusedError):
-                        return b""
                     raise
                 raise RedisExited(self.dir) from exc
 

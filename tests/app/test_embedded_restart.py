@@ -7,13 +7,20 @@ outside operator's probe killed the child and waited a minute at ``/healthz`` 50
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import signal
+import socket
+import subprocess
+import threading
 import time
 import urllib.error
 import urllib.request
 from pathlib import Path
 
 import psutil
+import pytest
+
+from server.app.embedded_redis import EmbeddedRedis, RedisExited
 
 from .client import player, signed_in
 from .conftest import ServerProcess
@@ -122,3 +129,31 @@ def test_an_embedded_redis_that_cannot_start_again_ends_the_server(tmp_path: Pat
     ), last
     assert last.endswith(f"(see {tmp_path / 'redis' / 'redis.log'}; docs/server.md)"), last
     assert "Traceback" not in proc.log.read_text()
+
+
+def test_a_redis_that_resets_the_ping_as_it_exits_is_said_to_have_exited(tmp_path: Path) -> None:
+    """A fresh-clone run: Redis, failing on a spoiled append-only file, reset the start's
+    PING as it went, a moment before its exit could be seen; the server gave up saying
+    "Connection reset by peer", not Redis's own last word. Here a listener on the socket
+    that resets every connection, and a process that exits a moment later."""
+    redis = EmbeddedRedis(tmp_path)
+    (tmp_path / "redis.log").write_text("1:M 29 Nov 2026 02:06:11.637 # Bad file format\n")
+    listener = socket.socket(socket.AF_UNIX)
+    listener.bind(str(redis.socket))
+    listener.listen()
+
+    def reset_each() -> None:
+        with contextlib.suppress(OSError):
+            while True:
+                conn, _ = listener.accept()
+                time.sleep(0.05)  # (the PING sent, and closed unread: a reset)
+                conn.close()
+
+    threading.Thread(target=reset_each, daemon=True).start()
+    redis.process = subprocess.Popen(["sleep", "0.3"])
+    try:
+        with pytest.raises(RedisExited, match="Bad file format"):
+            redis._ping()
+    finally:
+        listener.close()
+        redis.process.wait()
