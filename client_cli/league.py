@@ -61,6 +61,42 @@ def _left(ms: int) -> str:
     return f"{hours}h {minutes}m" if hours else f"{minutes}m"
 
 
+def ordinal(rank: int) -> str:
+    """``1st``, ``2nd``, ``11th``, ``23rd``.
+
+    >>> [ordinal(n) for n in (1, 2, 3, 4, 11, 12, 13, 21, 22, 23, 101, 111)]
+    ['1st', '2nd', '3rd', '4th', '11th', '12th', '13th', '21st', '22nd', '23rd', '101st', '111th']
+    """
+    suffix = "th" if 10 <= rank % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(rank % 10, "th")
+    return f"{rank}{suffix}"
+
+
+def last_week_line(last: dict[str, Any], now: dict[str, Any]) -> str | None:
+    """How last week went, for one who has not joined this week's league yet, once last
+    week is closed (the browser's ``lastWeekLine``); None where there is nothing to tell.
+
+    >>> last = {"week": "2026-W49", "joined": True, "closed": True, "tier": "bronze",
+    ...   "rank": 1, "players": 3, "zone": "up"}
+    >>> last_week_line(last, {"tier": "silver"})
+    'Last week, 2026-W49: 1st of 3 in Bronze, moved up to Silver.'
+    >>> last_week_line({**last, "zone": "stay"}, {"tier": "bronze"})
+    'Last week, 2026-W49: 1st of 3 in Bronze, stayed in Bronze.'
+    >>> last_week_line({**last, "closed": False}, {"tier": "bronze"}) is None
+    True
+    """
+    if not last.get("joined") or not last.get("closed"):
+        return None
+    was = clean(str(last.get("tier", "")), 12).capitalize()
+    now_tier = clean(str(now.get("tier", "")), 12).capitalize()
+    zone = last.get("zone")
+    went = {"up": f"moved up to {now_tier}", "down": f"moved down to {now_tier}"}.get(
+        str(zone), f"stayed in {was}"
+    )
+    week = clean(str(last.get("week", "")), 8)
+    rank, players = as_int(last.get("rank")), as_int(last.get("players"))
+    return f"Last week, {week}: {ordinal(rank)} of {players} in {was}, {went}."
+
+
 def headline(reply: dict[str, Any]) -> str:
     """The line above the table: the week, the tier and league, the rank, the end.
 
@@ -75,11 +111,10 @@ def headline(reply: dict[str, Any]) -> str:
     if not reply.get("joined"):
         return f"Week {week} · you have not joined; you would play in {tier}"
     rank = as_int(reply.get("rank"))
-    suffix = "th" if 10 <= rank % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(rank % 10, "th")
     # ("gold-2": the tier's second league, said by its number, not by the server's id)
     league = clean(str(reply.get("league", "")), 20).rpartition("-")[2]
     players, points = as_int(reply.get("players")), as_int(reply.get("points"))
-    line = f"Week {week} · {tier} league {league} · you are {rank}{suffix} of {players}"
+    line = f"Week {week} · {tier} league {league} · you are {ordinal(rank)} of {players}"
     line += f" with {points} points"
     if reply.get("closed"):
         return line + " · closed"
@@ -319,9 +354,10 @@ def cmd_league(args: argparse.Namespace) -> int:
             return 2
         args.week = week
 
-    async def fetch() -> tuple[dict[str, Any], dict[str, Any] | None]:
-        """The reply, and last week's where it is (likely) being closed (this week not
-        joined, in its first minutes): then the join would be refused (``event_closing``)."""
+    async def fetch() -> tuple[dict[str, Any], dict[str, Any] | None, dict[str, Any] | None]:
+        """The reply; last week's where it is (likely) being closed (this week not joined,
+        in its first minutes): then the join would be refused (``event_closing``); and
+        last week's, closed, for one who has not joined this week (how it went)."""
         conn, _welcome = await _signed_in(args.server, newcomer=args.join)
         try:
             if args.join:
@@ -330,11 +366,15 @@ def cmd_league(args: argparse.Namespace) -> int:
                 reply = await conn.request("event", **({"week": args.week} if args.week else {}))
             if args.watch:
                 await watch(conn)
-            if not reply.get("joined") and in_closing_window(reply):
+            if reply.get("joined") or not reply.get("current"):
+                return reply, None, None
+            try:
                 before = await conn.request("event", week=previous_week(str(reply["week"])))
-                if not before.get("closed"):
-                    return reply, before
-            return reply, None
+            except ServerError:  # (this week's table stands without it)
+                return reply, None, None
+            if in_closing_window(reply) and not before.get("closed"):
+                return reply, before, None
+            return reply, None, before
         finally:
             await conn.close()
 
@@ -393,7 +433,7 @@ def cmd_league(args: argparse.Namespace) -> int:
             watched.rewatched(await conn.request("event", watch=True), time.monotonic())
 
     try:
-        reply, before = asyncio.run(fetch())
+        reply, before, last = asyncio.run(fetch())
     except KeyboardInterrupt:
         return 0
     except Exception as exc:
@@ -409,5 +449,8 @@ def cmd_league(args: argparse.Namespace) -> int:
         # (the command last, nothing after it: copied whole, a bracket went with it)
         _print(console, f"{CLOSING_WORDS}. Then: {join}", args.ascii)
     elif not reply.get("joined") and reply.get("current"):
+        told = last_week_line(last, reply) if last is not None else None
+        if told:
+            _print(console, told, args.ascii)
         _print(console, f"Join it: {join}", args.ascii)
     return 0

@@ -191,3 +191,10 @@ def test_the_weeks_close_from_the_terminal_and_a_watch_across_a_restart(
     shows(rob, r"Join it: ", timeout=30)
     said = flat(rob.text)
     assert said.index("· closed") < said.index(f"Week {shifted.next}"), said
+    # after the close, last week told before the join (an outside tester: the terminal
+    # said nothing of it once the close was done, where the browser did)
+    code, screen = run(one.url, rob_cfg, "league")
+    assert code == 0, screen
+    last = f"Last week, {shifted.week}: 1st of 1 in Bronze, stayed in Bronze."
+    assert last in flat(screen), screen
+    assert flat(screen).index(last) < flat(screen).index("Join it"), screen
