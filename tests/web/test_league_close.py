@@ -123,7 +123,11 @@ def test_no_join_offered_while_last_weeks_leagues_are_closing(
     tmp_path: Path,
 ) -> None:
     """Fault 5: **Join this week** in the close's first minutes was refused
-    (``event_closing``): the box and the screen say the leagues are being closed."""
+    (``event_closing``): the box and the screen say the leagues are being closed. Last
+    week had a member (a week nobody joined has nothing to close: it reads closed at
+    once, and a join is not refused)."""
+    before = shifted.process(-60_000, 3600, "before")  # (a minute and more before the end)
+    token_of(before.url, "bea", join=True)
     one = shifted.process(60_000 + 25_000, 3600, "one")  # (a minute into the new week)
     base = http(one)
     context = browser.new_context(viewport=PHONE)
