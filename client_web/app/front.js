@@ -7,6 +7,7 @@
 // need of it (the application, the header, the routing, a room made, devices.js loaded
 // the first time one of its boxes opens) comes in a `Door`, so nothing here imports main.js.
 
+import { groupLink } from "./address.js";
 import { button, h } from "./dom.js";
 import { focusOn, headingTakesFocus, say } from "./focus.js";
 import { ServerError, deviceLabel, signedOutText, storeToken } from "./link.js";
@@ -123,6 +124,13 @@ function invite(code, challenge) {
   }
   if (code) return { heading: `You are invited to race (room ${code})`, line: null };
   if (challenge) return { heading: "You are challenged to a race", line: null };
+  // (a group's link, /g/ID?k=KEY: its page names no group, as a group is its members' only
+  // and nothing before signing in tells its name; the form had not said it joins one)
+  if (groupLink())
+    return {
+      heading: "You are invited to join a group",
+      line: "Once you have picked a name, the link joins you to the group: you see its members and their boards.",
+    };
   return { heading: "Patience Race", line: null };
 }
 
@@ -166,7 +174,11 @@ export function nameForm(door, code, challenge) {
       },
     },
     input,
-    h("button", { type: "submit" }, code && !none ? "Join the race" : challenge ? "See the challenge" : "Play"),
+    h(
+      "button",
+      { type: "submit" },
+      code && !none ? "Join the race" : challenge ? "See the challenge" : groupLink() ? "Join the group" : "Play",
+    ),
   );
   const watch = code && !none ? h("p", {}, h("a", { href: `/r/${code}#watch` }, "Just watch this race")) : null;
   const { heading, line } = invite(code, challenge);

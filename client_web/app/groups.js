@@ -8,9 +8,10 @@
 // as members come online or go, join or leave, and the screen redraws.
 
 import { button, count, finishTime, h, heldTo, replace } from "./dom.js";
+import { isoWeek, previousWeek } from "./league_watch.js";
 import { ServerError, errorText } from "./link.js";
 import { gotText } from "./ranking.js";
-import { copyText } from "./share.js";
+import { copyButton } from "./share.js";
 
 /** @typedef {import("./types.js").App} App */
 /** @typedef {import("./types.js").Message} Message */
@@ -116,12 +117,24 @@ export async function joinGroup(app, group, key) {
 }
 
 /**
+ * The weeks before this one whose group week boards the picker offers: a week board is
+ * read from its days' daily boards, kept 31 days (docs/leaderboards.md), so the 3 weeks
+ * before this one are whole; a week before those is missing days.
+ */
+export const PAST_WEEKS = 3;
+
+/**
  * The boards a group's screen offers: every game's day, week, best times, wins and
- * ratings, and the races (the server's board ids; `week/GAME` is the group's own).
+ * ratings, and the races (the server's board ids; `week/GAME` is the group's own); with
+ * `week` (this ISO week), each game's week boards of the `PAST_WEEKS` before it too.
  * @param {Message[]} games
+ * @param {string | null} [week]
  * @returns {[string, string][]}
  */
-export function boardChoices(games) {
+export function boardChoices(games, week = null) {
+  /** @type {string[]} */
+  const past = [];
+  for (let w = week; w && past.length < PAST_WEEKS;) past.push((w = previousWeek(w)));
   /** @type {[string, string][]} */
   const out = [
     ["races/week", "Races won this week"],
@@ -131,12 +144,53 @@ export function boardChoices(games) {
     out.push(
       [`daily/${g.id}`, `${g.name}: today's daily`],
       [`week/${g.id}`, `${g.name}: this week's dailies`],
+      ...past.map((w, n) => /** @type {[string, string]} */ ([`week/${g.id}/${w}`, pastWeekName(g.name, w, n === 0)])),
       [`best/${g.id}`, `${g.name}: best times`],
       [`wins/${g.id}`, `${g.name}: most wins`],
       [`rating/${g.id}`, `${g.name}: ratings`],
     );
   }
   return out;
+}
+
+/**
+ * A past week's board, for people: "The Gate: last week's dailies, 2026-W48", "The Gate:
+ * the dailies of 2026-W47".
+ * @param {string} game the game's name
+ * @param {string} week
+ * @param {boolean} last whether it is last week
+ */
+function pastWeekName(game, week, last) {
+  return last ? `${game}: last week's dailies, ${week}` : `${game}: the dailies of ${week}`;
+}
+
+/**
+ * The picker of a group's boards showing `board`: its choices, and the one it reads. This
+ * week's or today's board named by its date reads as this week's or today's; one the
+ * choices lack (a week before those offered, a past day, a past week's races: an address
+ * may name any) is a choice of its own, at the end, named by its day or week (the picker
+ * had read "this week's dailies" over a past week's board).
+ * @param {Message[]} games
+ * @param {string} board
+ * @param {{ week: string, day: string }} now this ISO week and today (UTC), by the server's clock
+ * @returns {{ choices: [string, string][], value: string }}
+ */
+export function picker(games, board, now) {
+  const choices = boardChoices(games, now.week);
+  const [kind, id, when] = board.split("/");
+  const current = kind === "daily" ? when === now.day : when === now.week;
+  const value = when === undefined || current ? `${kind}/${id}` : board;
+  if (choices.some(([v]) => v === value)) return { choices, value };
+  const name = games.find((g) => g.id === id)?.name || id;
+  const named =
+    kind === "week"
+      ? pastWeekName(name, when, false)
+      : kind === "daily"
+        ? `${name}: the daily of ${when}`
+        : kind === "races"
+          ? `Races won, ${when}`
+          : board;
+  return { choices: [...choices, [value, named]], value };
 }
 
 /**
@@ -282,12 +336,17 @@ export class GroupScreen {
           : null,
       ),
     );
+    const now = this.app.link.serverNow();
+    const { choices, value } = picker(this.app.games, this.board, {
+      week: isoWeek(now),
+      day: new Date(now).toISOString().slice(0, 10),
+    });
     const select = h(
       "select",
       { "aria-label": "group board", onchange: () => this.showBoard(select.value) },
-      boardChoices(this.app.games).map(([value, text]) => h("option", { value }, text)),
+      choices.map(([value, text]) => h("option", { value }, text)),
     );
-    select.value = this.board.split("/").slice(0, 2).join("/");
+    select.value = value;
     const owner = g.owner
       ? [
           button(
@@ -316,15 +375,9 @@ export class GroupScreen {
         "p",
         { class: "controls" },
         link,
-        button(
-          "Copy the link",
-          // (over plain http too, or the link left selected: share.js)
-          async () => {
-            const said = await copyText(address, link, "Link");
-            this.app.notice(said === "Copied" ? "link copied" : said);
-          },
-          { "data-act": "copy" },
-        ),
+        // (over plain http too, or the link left selected; the button says "Copied", as
+        // every copy button does: it had said nothing, a notice "link copied" instead)
+        copyButton(address, link, "Copy the link", { "data-act": "copy" }, "Link"),
       ),
       h("p", { class: "muted" }, "Whoever opens this link joins the group."),
       this.note,

@@ -11,7 +11,17 @@
 import { button, h, replace } from "./dom.js";
 import { keepFocus } from "./focus.js";
 import { ServerError } from "./link.js";
-import { CLOSING_MS, CLOSING_TEXT, POLL_MS, WEEK_MS, Watched, inClosingWindow, previousWeek } from "./league_watch.js";
+import {
+  CLOSING_MS,
+  CLOSING_TEXT,
+  POLL_MS,
+  WEEK_MS,
+  Watched,
+  atEnd,
+  inClosingWindow,
+  previousWeek,
+  wordsChangeIn,
+} from "./league_watch.js";
 
 /** @typedef {import("./types.js").App} App */
 /** @typedef {import("./types.js").Message} Message */
@@ -89,6 +99,29 @@ export function leagueLine(e) {
   return [e.week, league, summary(e)].filter(Boolean).join(" · ");
 }
 
+/**
+ * Count the time left down on `line`, this week's (`e`) as `words` say it: the line's
+ * text alone set again as the words change (each minute; each hour while days are left),
+ * by the page's clock, and "closing" at the end; nothing else is redrawn, so the focus
+ * stays where it is. It had read as the last reply said: "ends in 2m" with under a
+ * minute left. It stops once the line has left the page (a redraw starts its own).
+ * @param {HTMLElement} line
+ * @param {Message} e
+ * @param {number} endAt the page's clock (performance.now()) at the week's end
+ * @param {(e: Message) => string} words
+ */
+export function countDown(line, e, endAt, words) {
+  if (!e.current || e.closed || !e.joined) return; // (the time is in a joined week's line alone)
+  const step = () => {
+    if (!line.isConnected) return;
+    const left = Math.max(0, endAt - performance.now());
+    const text = words(left > 0 ? { ...e, ends_in_ms: left } : atEnd(e));
+    if (line.textContent !== text) line.textContent = text;
+    if (left > 0) setTimeout(step, wordsChangeIn(left));
+  };
+  setTimeout(step, wordsChangeIn(endAt - performance.now()));
+}
+
 /** @param {unknown} error */
 function errorText(error) {
   return error instanceof ServerError ? error.message : "the server could not be reached";
@@ -104,8 +137,11 @@ export function leagueBox(app) {
   // each time the home screen came; a join is said by a status of its own
   const box = h("section", { class: "league-box" }, h("h2", {}, "This week's league"));
   const said = h("p", { class: "spoken", role: "status" });
+  // (the time of this week's reply, from which its time left is counted down)
+  let heardAt = performance.now();
   const fill = (/** @type {Message} */ e, closing = false, /** @type {Message | null} */ last = null) => {
     const line = h("p", { class: "league-line", dataset: { zone: e.zone || "" } }, summary(e));
+    countDown(line, e, heardAt + Number(e.ends_in_ms || 0), summary);
     const told = last && !e.joined ? lastWeekLine(last, e) : null;
     const before = told
       ? h("p", { class: "league-last" }, told, " ", h("a", { href: `/play#league=${last?.week}` }, "Its standings"))
@@ -127,6 +163,7 @@ export function leagueBox(app) {
   // (the focus, on Join this week as it goes, to the standings' link in its place: it
   // had dropped to <body>)
   const joined = (/** @type {Message} */ e) => {
+    heardAt = performance.now();
     keepFocus(
       box,
       () => fill(e),
@@ -137,6 +174,7 @@ export function leagueBox(app) {
   const ask = () =>
     app.link.request("event").then(
       async (e) => {
+        heardAt = performance.now();
         const closing = await closingNow(app, e);
         // (asked again once the first minutes are over: the join then offered)
         if (closing) setTimeout(() => box.isConnected && ask(), CLOSING_MS - (WEEK_MS - e.ends_in_ms) + 1000);
@@ -374,26 +412,31 @@ export class LeagueScreen {
     const w = this.watched;
     if (!w || this.gone) return;
     const at = performance.now();
-    const now = w.now;
+    const now = w.shown(at); // (its time left as the page's clock counts it down)
     const join = () => this.join();
     const closing = w.closing(at);
+    const [line, ...rest] = standings(now, { join, closing, short: Boolean(w.last) && !now.joined });
     if (w.last) {
       replace(
         this.root,
         h("h1", {}, `League of ${w.last.week}`),
         ...standings(w.last),
         h("h2", {}, "This week's league"),
-        ...standings(now, { join, closing, short: !now.joined }),
+        line,
+        ...rest,
         back(),
       );
     } else {
       replace(
         this.root,
         h("h1", {}, now.current ? "This week's league" : `League of ${now.week}`),
-        ...standings(now, { join, closing }),
+        line,
+        ...rest,
         back(),
       );
     }
+    // (the line alone counted down between redraws: the week's end itself redraws, below)
+    if (line) countDown(line, now, w.endAt, leagueLine);
     clearTimeout(this.timer);
     const wait = w.wake(at);
     if (wait !== null) this.timer = setTimeout(() => this.look(), Math.min(wait + 50, 2 ** 31 - 1));

@@ -17,6 +17,8 @@ export const CLOSE_GRACE_MS = 5 * 60_000;
 export const CLOSING_MS = CLOSE_GRACE_MS + 60_000;
 /** between two asks of a week being closed, if its close is not pushed */
 export const POLL_MS = 20_000;
+/** the time left is redrawn this long after it passes a minute (or an hour): by then its words have changed */
+const PAST_MS = 50;
 
 export const CLOSING_TEXT =
   "Last week's leagues are being closed and the tiers settled: this week's league opens to joining in a few minutes.";
@@ -49,10 +51,38 @@ export function previousWeek(week) {
   const year = Number(week.slice(0, 4));
   const jan4 = Date.UTC(year, 0, 4);
   const monday = jan4 - ((new Date(jan4).getUTCDay() + 6) % 7) * DAY_MS + (Number(week.slice(6)) - 1) * WEEK_MS;
-  const thursday = monday - WEEK_MS + 3 * DAY_MS; // (a week's Thursday is in its ISO year)
+  return weekOfThursday(monday - WEEK_MS + 3 * DAY_MS);
+}
+
+/**
+ * The ISO week (UTC) of a time in ms, as the server's clock reads it (`link.serverNow()`).
+ * @param {number} ms
+ */
+export function isoWeek(ms) {
+  const day = Math.floor(ms / DAY_MS);
+  const weekday = (day + 3) % 7; // (Monday 0: 1 January 1970 was a Thursday)
+  return weekOfThursday((day - weekday + 3) * DAY_MS);
+}
+
+/**
+ * The ISO week of the Thursday at `thursday` (a week's Thursday is in its ISO year).
+ * @param {number} thursday
+ */
+function weekOfThursday(thursday) {
   const y = new Date(thursday).getUTCFullYear();
   const n = Math.floor((thursday - Date.UTC(y, 0, 1)) / WEEK_MS) + 1;
   return `${y}-W${String(n).padStart(2, "0")}`;
+}
+
+/**
+ * How long until the time left (`ms`) reads otherwise (`league.js` `timeLeft`): just past
+ * the next whole minute, or the next hour while it reads in days and hours; under a
+ * minute, the end itself (then "closing").
+ * @param {number} ms
+ */
+export function wordsChangeIn(ms) {
+  if (ms < 60_000) return Math.max(0, ms);
+  return (ms % (ms >= DAY_MS ? 3_600_000 : 60_000)) + PAST_MS;
 }
 
 export class Watched {
@@ -117,6 +147,17 @@ export class Watched {
     this.now = e;
     this.timed(e, at);
     return ask;
+  }
+
+  /**
+   * The week watched as drawn at `at`: its time left counted down by the page's clock
+   * (it had been drawn as the last reply said it, "ends in 2m" with under a minute left).
+   * @param {number} at
+   * @returns {Message}
+   */
+  shown(at) {
+    if (!this.now.current || this.now.closed) return this.now;
+    return { ...this.now, ends_in_ms: Math.max(0, Math.round(this.endAt - at)) };
   }
 
   /** The page's clock at `at`: whether the view changed (the week's end come). @param {number} at */

@@ -12,6 +12,7 @@ import {
   goneText,
   joinRefused,
   leftText,
+  picker,
   resultText,
 } from "../app/groups.js";
 
@@ -83,4 +84,39 @@ test("a group's board shown first is the first game's week of dailies, as the te
     "week/gate",
   );
   assert.equal(defaultBoard([]), "races/week");
+});
+
+test("the picker offers this week and the 3 before, and reads the week shown", () => {
+  // (a past week's board, #group=ID&board=week/gate/2026-W49, read "this week's dailies")
+  const games = [{ id: "gate", name: "The Gate" }];
+  const now = { week: "2026-W51", day: "2026-12-16" };
+  const past = picker(games, "week/gate/2026-W49", now);
+  assert.deepEqual(
+    past.choices.filter(([board]) => board.startsWith("week/")),
+    [
+      ["week/gate", "The Gate: this week's dailies"],
+      ["week/gate/2026-W50", "The Gate: last week's dailies, 2026-W50"],
+      ["week/gate/2026-W49", "The Gate: the dailies of 2026-W49"],
+      ["week/gate/2026-W48", "The Gate: the dailies of 2026-W48"],
+    ],
+  );
+  assert.equal(past.value, "week/gate/2026-W49");
+  // this week and today, named by their dates, read as this week's and today's
+  assert.equal(picker(games, "week/gate/2026-W51", now).value, "week/gate");
+  assert.equal(picker(games, "daily/gate/2026-12-16", now).value, "daily/gate");
+  assert.equal(picker(games, "races/week/2026-W51", now).value, "races/week");
+  // one the picker does not offer is a choice of its own, named by its week or day
+  for (const [board, words] of [
+    ["week/gate/2026-W40", "The Gate: the dailies of 2026-W40"],
+    ["daily/gate/2026-12-01", "The Gate: the daily of 2026-12-01"],
+    ["races/week/2026-W47", "Races won, 2026-W47"],
+  ]) {
+    const shown = picker(games, board, now);
+    assert.equal(shown.value, board);
+    assert.deepEqual(shown.choices.at(-1), [board, words]);
+  }
+  // across a year's turn
+  const january = picker(games, "week/gate", { week: "2027-W01", day: "2027-01-05" });
+  assert.ok(january.choices.some(([board]) => board === "week/gate/2026-W51"));
+  assert.equal(january.value, "week/gate");
 });

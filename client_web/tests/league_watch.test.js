@@ -3,7 +3,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 
-import { WEEK_MS, Watched, atEnd, inClosingWindow, previousWeek } from "../app/league_watch.js";
+import { WEEK_MS, Watched, atEnd, inClosingWindow, isoWeek, previousWeek, wordsChangeIn } from "../app/league_watch.js";
 
 const week = {
   week: "2026-W48",
@@ -73,4 +73,25 @@ test("back after a restart across the close: the week watched asked for, shown f
   assert.equal(w.last && w.last.week, "2026-W48");
   assert.equal(w.closing(400_100), true); // (not closed yet: no join offered)
   assert.equal(w.beingClosed(400_100), "2026-W48");
+});
+
+test("this ISO week, by the server's clock", () => {
+  const at = (/** @type {string} */ iso) => isoWeek(Date.parse(iso));
+  assert.equal(at("2026-12-07T00:00:00Z"), "2026-W50"); // a Monday's first moment
+  assert.equal(at("2026-12-06T23:59:59.999Z"), "2026-W49"); // the Sunday before
+  assert.equal(at("2027-01-01T12:00:00Z"), "2026-W53");
+  assert.equal(at("2021-01-03T12:00:00Z"), "2020-W53");
+  assert.equal(at("2024-12-30T00:00:00Z"), "2025-W01");
+});
+
+test("the time left is counted down as its words change", () => {
+  // (the standings read "ends in 2m" with under a minute left: drawn once, as the reply said)
+  assert.equal(wordsChangeIn(169_000), 49_050); // 2m49s: "2m" until just past 2m
+  assert.equal(wordsChangeIn(61_000), 1_050);
+  assert.equal(wordsChangeIn(42_000), 42_000); // "under a minute" until the end: "closing"
+  assert.equal(wordsChangeIn(86_400_000 + 90_000), 90_050); // "1d 0h" until the hour below
+  assert.equal(wordsChangeIn(3 * 3_600_000 + 30_000), 30_050); // "3h 0m" each minute
+  const w = new Watched(week, 1000);
+  assert.equal(w.shown(31_000).ends_in_ms, 30_000);
+  assert.equal(w.shown(90_000).ends_in_ms, 0);
 });
