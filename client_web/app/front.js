@@ -124,8 +124,14 @@ function invite(code, challenge) {
   }
   if (code) return { heading: `You are invited to race (room ${code})`, line: null };
   if (challenge) return { heading: "You are challenged to a race", line: null };
-  // (a group's link, /g/ID?k=KEY: its page names no group, as a group is its members' only
-  // and nothing before signing in tells its name; the form had not said it joins one)
+  // (a group's link, /g/ID?k=KEY: its page names the group where the key is its own, as
+  // a group is its members' and its link holders'; the form had not said it joins one)
+  const group = groupLink() ? pageFact("group-name") : null;
+  if (group)
+    return {
+      heading: `You are invited to join ${group}`,
+      line: "Once you have picked a name, the link joins you to the group: you see its members and their boards.",
+    };
   if (groupLink())
     return {
       heading: "You are invited to join a group",

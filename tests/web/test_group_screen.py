@@ -113,7 +113,8 @@ def test_a_groups_link_tells_a_newcomer_they_are_joining_a_group(
         form = page.wait_for_selector(".welcome")
         assert form is not None
         said = form.inner_text()
-        assert "join a group" in said, said
+        # (named: the link's key is the group's, and its page says the name)
+        assert "You are invited to join Tuesday Club" in said, said
         assert page.inner_text("form.name-form button[type=submit]") == "Join the group"
         register(page, "dan")
         page.wait_for_selector(".group h1:text('Tuesday Club')")

@@ -254,3 +254,21 @@ def test_join_with_no_code_says_what_to_type(browser: Any, web_server: ServerPro
         assert "Race beside a game opens one of your own." in said
     finally:
         context.close()
+
+
+async def test_a_groups_link_names_the_group_to_whoever_holds_its_key(server: Running) -> None:
+    """An outside tester: the name form a group's link opens could not say which group
+    it joins (its page named none). With the link's key, the page's head names the group;
+    without it, or with a wrong one, nothing of the group (a group is its members')."""
+    ada = await player(server.url, "Ada")
+    group = (await ada.call("group_create", name="Tuesday Club"))["group"]
+    link = group["link"]
+    assert link.startswith(f"/g/{group['id']}?k=")
+    port = server.web.port
+    head = await page(port, link)
+    assert head.meta["patience:group-name"] == "Tuesday Club"
+    previewed(head, "Join Tuesday Club on Patience Race", f"http://race.example.org:8765{link}")
+    for target in (f"/g/{group['id']}", f"/g/{group['id']}?k=AAAAAAAAAAAAAAAA"):
+        other = await page(port, target)
+        assert "patience:group-name" not in other.meta, target
+        assert "Tuesday Club" not in str(other.meta) and "Tuesday" not in other.title

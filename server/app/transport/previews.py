@@ -51,7 +51,8 @@ ABOUT = (
 class Preview:
     """What a link shows: its title and description; ``facts``, what the invite page
     says before asking a name (``patience:<name>`` tags: ``game``, ``game-name``,
-    ``host``, ``state``; ``room``: ``none``, a room's link to no room)."""
+    ``host``, ``state``; ``room``: ``none``, a room's link to no room; ``group-name``,
+    a group's, to whoever holds its link's key)."""
 
     title: str
     description: str
@@ -146,6 +147,18 @@ def room_preview(state: dict[str, Any] | None) -> Preview:
     description = f"{summary}The same deal for every racer; open the link to join in a browser."
     facts = (("game", str(state.get("game"))), ("game-name", game), ("host", host), ("state", now))
     return Preview(title, description, facts)
+
+
+def group_preview(name: str | None) -> Preview:
+    """A group's link (``/g/ID?k=KEY``): its name where the link's key is the group's
+    (None: no such group, or no key, or another: nothing of a group is told to others)."""
+    if name is None:
+        return GENERIC
+    description = (
+        f"You are invited to join {name}: its members race the same daily deals and see "
+        "each other's boards."
+    )
+    return Preview(f"Join {name} on {SITE}", description, (("group-name", name),))
 
 
 def challenge_preview(record: dict[str, Any] | None) -> Preview:

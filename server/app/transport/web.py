@@ -34,6 +34,7 @@ route, a small page on a page, plain text on the probes.
 from __future__ import annotations
 
 import email.utils
+import hmac
 import json
 import logging
 import re
@@ -43,7 +44,7 @@ from dataclasses import dataclass, replace
 from html import escape
 from http import HTTPStatus
 from typing import TYPE_CHECKING, TypeAlias
-from urllib.parse import parse_qsl, unquote, urlsplit
+from urllib.parse import parse_qs, parse_qsl, unquote, urlsplit
 
 from websockets.datastructures import Headers
 from websockets.exceptions import (
@@ -62,7 +63,7 @@ from server.engine import GAMES
 from server.protocol import ErrorCode, ProtocolError
 
 from ..domain import daily as d
-from ..domain.groups import GROUP_ID_RE
+from ..domain.groups import GROUP_ID_RE, GROUP_KEY_RE
 from ..store.connect import answers
 from . import commitments_page, pages, previews, rules_page, static
 from .headers import gzip_accepted, none_match
@@ -330,11 +331,32 @@ async def play_page(server: WebServer, found: Found) -> Answer:
     page = static.read(static.INDEX, HTML)
     if page is None:
         return error(HTML, 503, "internal_error", "the browser client's page cannot be read")
-    if not (room or challenge):
+    url = found.url
+    if found.route.path == f"/g/{NAME}":
+        key = parse_qs(found.query).get("k", [""])[0]
+        preview = await group_preview(server, found.name, key)
+        if preview is not previews.GENERIC and url is not None:
+            url = f"{url}?k={key}"  # (the address a preview opens joins, as the one shared)
+    elif not (room or challenge):
         return file_answer(page)
-    preview = await link_preview(server, found.name, room)
-    tags = previews.meta_tags(preview, found.url)
+    else:
+        preview = await link_preview(server, found.name, room)
+    tags = previews.meta_tags(preview, url)
     return file_answer(static.served(previews.with_head(page.text, preview, tags), HTML))
+
+
+async def group_preview(server: WebServer, gid: str, key: str) -> previews.Preview:
+    """The preview of a group's link: its name where the link's ``key`` (its query's
+    ``k``) is the group's (compared in constant time), else the generic one."""
+    if not GROUP_KEY_RE.fullmatch(key):
+        return previews.GENERIC
+    try:
+        group = await server.service.grouping.groups.get(gid)
+    except Exception as exc:
+        server.failures.failed("link preview", exc)
+        return previews.GENERIC
+    known = group is not None and hmac.compare_digest(group.key, key)
+    return previews.group_preview(group.name if known and group is not None else None)
 
 
 async def link_preview(server: WebServer, name: str, room: bool) -> previews.Preview:
@@ -492,6 +514,8 @@ class Found:
     route: Route
     name: str = ""
     url: str | None = None
+    #: the query string, for a page that reads one (a group's link: its key)
+    query: str = ""
 
 
 def route(target: str) -> Found | None:
@@ -513,7 +537,7 @@ def route(target: str) -> Found | None:
             return None if name is None else Found(entry, name)
         if parts.query and entry.form != HTML:
             return None  # (an API or a probe: what it asks is all in its path)
-        return Found(entry, name)
+        return Found(entry, name, query=parts.query)
     return None
 
 
