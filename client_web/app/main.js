@@ -348,6 +348,8 @@ async function route() {
   // each field read as the address is routed (a screen made once its module is loaded)
   const replay = hashField("replay");
   if (replay !== null) return withModule("extras", ({ ReplayScreen }) => app.show(new ReplayScreen(app, replay)));
+  const raced = hashField("race"); // (a replay page's "Race this": its ghost raced at once)
+  if (raced) return withModule("extras", ({ ReplayScreen }) => ReplayScreen.raceAtOnce(app, raced));
   const group = hashField("group");
   if (group !== null)
     return withModule("groups", ({ GroupScreen }) => app.show(new GroupScreen(app, group, hashField("board"))));

@@ -240,6 +240,22 @@ export class ReplayScreen {
     this.headFocus();
   }
 
+  /**
+   * A replay raced at once (`/play#race=ID`: a replay page's "Race this"): its challenge
+   * taken; where it cannot be, the replay's viewer, saying why.
+   * @param {App} app
+   * @param {string} id the replay's id
+   */
+  static async raceAtOnce(app, id) {
+    try {
+      app.raceChallenge(await app.link.request("challenge_take", { replay: id }));
+    } catch (error) {
+      const screen = new ReplayScreen(app, id);
+      app.show(screen);
+      screen.note.textContent = errorText(error);
+    }
+  }
+
   // "Race this": the replay's challenge taken (made if need be), raced at /c/ID
   async race() {
     try {

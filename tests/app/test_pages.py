@@ -135,7 +135,7 @@ async def test_index_and_replay_pages(server: Running) -> None:
     assert status == 200 and "resigned" in body
     assert " · 1 move · " in body  # one move played (it said "1 moves")
     # a player's replay can be raced: in the browser, or with the terminal's command
-    assert f'href="/play#replay={replay}"' in body and "Race this" in body
+    assert f'href="/play#race={replay}"' in body and "Race this" in body
     # (with the server's address, this not being the terminal's default: as pasted)
     port = server.web.port
     assert f"patience-race challenge --replay {replay} --server ws://127.0.0.1:{port}" in body
@@ -255,7 +255,7 @@ def test_a_replay_page_says_its_hints_and_its_entries_in_words() -> None:
     page = replay_html(replay)
     assert " · 1 move · 1/52 home · 2 hints · " in page, page
     cells = [c.split("</td>")[0] for c in page.split("<td>")[1:]]
-    assert cells == ["b4&gt;t3", "hint", "undo", "resign"], cells
+    assert cells == ["b4&gt;t3", "hint", "undo (takes back 1)", "resign"], cells
 
 
 def test_the_pages_know_the_terminals_default_server() -> None:

@@ -103,12 +103,19 @@ async def test_a_room_link_previews_its_game_host_and_state(server: Running) -> 
     }
     # a Host that names no host gives no address
     assert "og:url" not in (await page(port, f"/r/{code}", host='x"><b>')).meta
-    # a race over: its room takes racers for the rematch, and its link says so
+    # a race on, one racer resigned: the link counts who is in it (not as "racing": an
+    # outside tester's link said "4 racing" with two resigned) and offers to watch, not
+    # to join (nobody joins a race under way)
     await bo.call("ready")
     await ada.call("start")
     for client in (ada, bo):
         await client.event("race_start")
-        await client.call("resign")
+    await bo.call("resign")
+    racing = await page(port, f"/r/{code}")
+    assert racing.meta["patience:state"] == "racing now, 2 in the race: watch it live"
+    assert racing.meta["og:description"].endswith("open the link to watch it in a browser.")
+    # a race over: its room takes racers for the rematch, and its link says so
+    await ada.call("resign")
     await ada.event("results")
     over = (await page(port, f"/r/{code}")).meta["patience:state"]
     assert over == "race over: join for the rematch", over

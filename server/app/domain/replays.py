@@ -64,6 +64,23 @@ def entry_words(entry: str) -> str:
     return ENTRY_WORDS.get(entry, entry)
 
 
+def undo_notes(entries: list[str]) -> dict[int, str]:
+    """What each undo of a replay's log took back, by the undo's index: ``takes back 2``
+    (the number of the entry undone, counted from 1), as the terminal's viewer says it.
+
+    >>> undo_notes(["t1>t3", "!hint", "deal", "!undo", "!undo", "!undo"])
+    {3: 'takes back 3', 4: 'takes back 1'}
+    """
+    standing: list[int] = []  # the entries whose moves are on the board
+    notes: dict[int, str] = {}
+    for n, entry in enumerate(entries):
+        if entry == UNDO and standing:
+            notes[n] = f"takes back {standing.pop() + 1}"
+        elif not entry.startswith("!"):
+            standing.append(n)
+    return notes
+
+
 def hints_text(result: dict[str, Any]) -> str:
     """`` · 2 hints`` for a result with hints asked, else nothing.
 

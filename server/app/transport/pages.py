@@ -232,7 +232,7 @@ def race_this(replay: dict[str, Any], url: str | None = None) -> str:
     rid = escape(str(replay["id"]))
     typed = escape(terminal_command(f"challenge --replay {replay['id']}", url))
     return (
-        f'<p><a href="/play#replay={rid}">Race this</a>: the same deal against this game\'s '
+        f'<p><a href="/play#race={rid}">Race this</a>: the same deal against this game\'s '
         f"ghost (in a terminal: <code>{typed}</code>)</p>"
     )
 
@@ -263,10 +263,16 @@ def committed(replay: dict[str, Any]) -> str:
 def replay_html(replay: dict[str, Any], meta: str = "", url: str | None = None) -> str:
     result = replay.get("result", {})
     name = GAMES[replay["game"]].name if replay.get("game") in GAMES else replay.get("game")
+    log = replay.get("moves", [])
+    # (an undo says what it took back, as the terminal's viewer does: a bare "undo" left
+    # the move it undid to be worked out)
+    notes = replays.undo_notes([str(what) for _, what in log])
     moves = "".join(
-        f"<tr><td class=n>{n}</td><td class=n>{d.clock_text(int(at) - int(replay['start_ms']))}"
-        f"</td><td>{escape(replays.entry_words(str(what)))}</td></tr>"
-        for n, (at, what) in enumerate(replay.get("moves", []), start=1)
+        f"<tr><td class=n>{n + 1}</td><td class=n>"
+        f"{d.clock_text(int(at) - int(replay['start_ms']))}</td><td>"
+        f"{escape(replays.entry_words(str(what)))}"
+        f"{escape(f' ({notes[n]})') if n in notes else ''}</td></tr>"
+        for n, (at, what) in enumerate(log)
     )
     seed = replay.get("seed")
     info = GAMES.get(replay.get("game", ""))

@@ -133,7 +133,9 @@ def room_preview(state: dict[str, Any] | None) -> Preview:
     elif where == COUNTDOWN:
         now = f"starting, {len(members)} racing"
     elif where == RACING:
-        now = f"racing now, {len(members)} racing: watch it live"
+        # (in the race: those still playing are not in the room's state, and one who
+        # resigned is still in it; "4 racing" had counted two who had resigned)
+        now = f"racing now, {len(members)} in the race: watch it live"
     elif where == FINISHED:
         results = state.get("results") or []
         winner = results[0] if results and results[0].get("status") == "won" else None
@@ -144,7 +146,9 @@ def room_preview(state: dict[str, Any] | None) -> Preview:
     title = f"Race {host} at {game}: {now}"
     info = GAMES.get(state.get("game", ""))
     summary = f"{info.summary} " if info is not None else ""
-    description = f"{summary}The same deal for every racer; open the link to join in a browser."
+    # (nobody joins a race under way: its link is to watch it)
+    act = "watch it" if where in (COUNTDOWN, RACING) else "join"
+    description = f"{summary}The same deal for every racer; open the link to {act} in a browser."
     facts = (("game", str(state.get("game"))), ("game-name", game), ("host", host), ("state", now))
     return Preview(title, description, facts)
 
