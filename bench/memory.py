@@ -51,6 +51,7 @@ import gc, json, os, signal, sys, tracemalloc
 from collections import Counter
 out = os.environ["PATIENCE_BENCH_PARTS"]
 tracemalloc.start(1)
+made = [0]
 def dump(signum, frame):
     counts, sizes = Counter(), Counter()
     for obj in gc.get_objects():
@@ -62,8 +63,13 @@ def dump(signum, frame):
         where = stat.traceback[0]
         files[where.filename] += stat.size
         lines[where.filename + ":" + str(where.lineno)] += stat.size
-    with open(out + "." + str(len(os.listdir(os.path.dirname(out)))), "w") as f:
+    made[0] += 1
+    # (written whole, then named: read as it was being written on a loaded machine, a
+    # dump had been cut short)
+    name = out + "." + str(made[0])
+    with open(name + ".tmp", "w") as f:
         json.dump({"counts": counts, "sizes": sizes, "files": files, "lines": lines}, f)
+    os.replace(name + ".tmp", name)
 signal.signal(signal.SIGUSR1, dump)
 from server.cli import main
 sys.exit(main())
@@ -79,20 +85,25 @@ def _listening(server: subprocess.Popen[bytes], log: Path) -> str:
     raise RuntimeError(f"the server exited; see {log}:\n{log.read_text()[-2000:]}")
 
 
+def _dumps(tmp: Path) -> list[Path]:
+    """The server's dumps written whole (``parts.N``), first first."""
+    found = [p for p in tmp.glob("parts.*") if p.suffix[1:].isdigit()]
+    return sorted(found, key=lambda p: int(p.suffix[1:]))
+
+
 def _parts(tmp: Path) -> tuple[dict[str, Any], dict[str, Any]] | None:
-    dumps = sorted(tmp.glob("parts.*"), key=lambda p: p.stat().st_mtime)
+    dumps = _dumps(tmp)
     if len(dumps) < 2:
         return None
     return json.loads(dumps[-2].read_text()), json.loads(dumps[-1].read_text())
 
 
 def _dump(pid: int, tmp: Path) -> None:
-    before = len(list(tmp.glob("parts.*")))
+    before = len(_dumps(tmp))
     os.kill(pid, signal.SIGUSR1)
     deadline = time.monotonic() + 120
-    while len(list(tmp.glob("parts.*"))) == before and time.monotonic() < deadline:
+    while len(_dumps(tmp)) == before and time.monotonic() < deadline:
         time.sleep(0.2)
-    time.sleep(0.5)
 
 
 def measure(
