@@ -98,6 +98,34 @@ async def test_two_processes_share_one_queue(settings: Settings) -> None:
             assert not [e for e in client.events if e.get("type") == "quick_matched"]
 
 
+async def test_a_match_taken_up_and_told_at_once_is_told_once(settings: Settings) -> None:
+    """A fresh-clone run on a loaded machine: a player was told ``quick_matched`` twice.
+    Their process took the match's room up (``find_lost``: missing from the queue at two
+    passes) while the match's notice came on the bus, and both told them. Here the two
+    at once, on ann's process as it was before it heard of the match (made on bob's)."""
+    quick = quick_settings(settings)
+    async with running(quick) as one, running(quick) as two:
+        ann, ann_pid = await rated(two, "ann", 20.0)
+        bob, _ = await rated(one, "bob", 20.0)
+        for client in (ann, bob):
+            await client.call("quick", game=GAME)
+        one.clock.advance(3)
+        first = await ann.event("quick_matched")
+        await ann.event("room")
+        here = two.service.quick
+        # (as the process was before it heard: ann waiting, in no room, none held here)
+        here.waiting[ann_pid] = (GAME, first["start_at"] - 10_000, 3.0)
+        here.room_of.pop(ann_pid)
+        held = two.service.host.rooms.get(first["code"])
+        if held is not None:
+            two.service.host.unload(held)
+        data = {"pid": ann_pid, "code": first["code"], "joined": 0, "rating": 20.0}
+        told = {**data, "game": GAME, "players": first["players"], "start_at": first["start_at"]}
+        await asyncio.gather(here.matched_here(data), here.matched_here(told))
+        await ann.call("ping")
+        assert len([e for e in ann.events if e.get("type") == "quick_matched"]) == 1
+
+
 async def test_a_lone_player_races_ghosts_of_a_recorded_race(settings: Settings) -> None:
     async with running(quick_settings(settings)) as server:
         ann, _ = await rated(server, "ann", 12.0)

@@ -378,6 +378,12 @@ class QuickRace(Part):
         held (its events had come first); one without it (a room found in Redis) waits
         for the room."""
         pid, code = data.get("pid", ""), data.get("code", "")
+        under_way = self.arriving.get(pid)
+        if under_way is not None:
+            # being taken up here already (``find_lost`` and the match's notice at once,
+            # on a loaded machine): once it is, this one finds it told (it had been told
+            # twice)
+            await under_way.wait()
         session = self.sessions.get(pid)
         waited = self.waiting.pop(pid, None) is not None
         other = self.host.racer_room(pid)
