@@ -176,9 +176,12 @@ class Tui:
         # a solo game's (a daily's) q quits at once, as the lobby's keys act: no move, pile or
         # word there starts with q; so does a challenge's, played with the same keys (a
         # quick race's against the ghosts, or alone, too), in its game, its countdown and
-        # on its result. In a room q waits for Enter: leaving gives up a seat
+        # on its result, and a watcher's, who has no seat. In a room q waits for Enter:
+        # leaving gives up a seat
         solo = Condition(
-            lambda: model.screen in (SOLO, CHALLENGE) and not model.confirm and not model.help
+            lambda: (
+                model.screen in (SOLO, CHALLENGE, WATCH) and not model.confirm and not model.help
+            )
         )
 
         @keys.add("q", filter=empty_line & solo & ~paging, eager=True)
