@@ -528,10 +528,13 @@ function newGame(rules) {
       const moves = count(solo.view.moves, "move");
       const question = `Deal a new game of ${name(rules)}? Your game of ${name(solo.rules)} in play (${moves}) is given up.`;
       if (!confirm(question)) {
-        const shown = /** @type {{ id?: string } | null} */ (app.screen);
-        if (shown && shown.id === solo.game) return; // (New deal, answered no)
+        // no: the game in play, the address saying its game (where it was already shown,
+        // New deal's no or another game's address typed in, it had kept the other game's),
+        // routed as such (the other game's, typed in again, is routed again)
         history.replaceState(null, "", `/play#solo=${encodeURIComponent(solo.rules)}`);
-        return showGame(solo);
+        app.routed = location.href;
+        const shown = /** @type {{ id?: string } | null} */ (app.screen);
+        return shown && shown.id === solo.game ? undefined : showGame(solo);
       }
     }
     try {
