@@ -6,7 +6,9 @@
 // lost game's note, a game over's actions), which a notice would cover, and clear of a
 // race's results table: placed as each comes, and again as the page scrolls, is resized
 // or draws its results under them (at 740x360 "kay_tl: resigned" covered the table's
-// headers), and of the room's bars over the table (lifted clear of the table alone, they
+// headers), of the heading over the table (the race's verdict: clear of the bars and the
+// table alone, a racer's "host: resigned" went in the gap between them, over "Race over:
+// you came ..."), and of the room's bars over them (lifted clear of the table alone, they
 // hid the bars' ends). A notice of the lobby's (joined, is ready, everyone is ready: `tag` "lobby")
 // goes at the race's Go! (`dropNotices`): they had stood over the racing board.
 
@@ -16,9 +18,10 @@ const SHOWN = 3;
 const LIFE = 6000;
 /** what a notice stands above: a game's foot */
 const FOOT = ".dock, .game > .note, .game > .lost-note, .game > .won-note, .game > .end-actions";
-/** what notices stay clear of: a race's (a challenge's, a placing's) results table, and
- * the room's bars over it once it is drawn */
-const CLEAR = ".results-table table, .room:has(.results-table table) .bars";
+/** what notices stay clear of: a race's (a challenge's, a placing's) results table, the
+ * heading just over it (a race's verdict, "Race over: you came 1st of 2."), and the room's
+ * bars over both once it is drawn */
+const CLEAR = ".results-table table, h2:has(+ .results-table), .room:has(.results-table table) .bars";
 /** the room kept between notices and what they stand clear of, in pixels */
 const MARGIN = 8;
 

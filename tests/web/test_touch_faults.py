@@ -4,7 +4,9 @@ parts all fitted ("which move? g6>a6, g6:1>a6, g6:2>a6"), played nothing and off
 way to choose but typing; a racer's **Leave** drew its hidden " the room" as a black
 badge in the window's corner (its class was a card count's, ``.more``); the lobby's
 notices stood over the racing board after Go!; and a notice covered the headers of a
-race's results table. (The boards that did not fit 740x360: ``test_layout.py``.)"""
+race's results table, then (in the gap between the racers' bars and the table) the verdict
+line over it, "Race over: you came ...". (The boards that did not fit 740x360:
+``test_layout.py``.)"""
 
 from __future__ import annotations
 
@@ -174,7 +176,9 @@ def test_a_races_notices_and_its_leave_button_by_touch(
 ) -> None:
     """A race at 740x360 by touch: the lobby's notices are gone at Go!; Leave is drawn
     whole inside its button at every size; and "bob: resigned", come as the race ends,
-    stands clear of the results table."""
+    stands clear of the results table, the verdict over it ("Race over: you came joint 1st
+    of 2, level with bob.": the notice had gone in the gap between the bars and the table,
+    over it) and the bars."""
     base = http(web_server)
 
     async def racers() -> tuple[str, str]:
@@ -220,12 +224,14 @@ def test_a_races_notices_and_its_leave_button_by_touch(
         # (a frame for the notices to follow the page: its table may be drawn again)
         ann.evaluate("() => new Promise((done) => requestAnimationFrame(() => done(true)))")
         shot(ann, "touch-results-notice")
-        table = [".notice", ".results-table table"]
-        faults += ann.evaluate(CROSSING, table)
+        clear = [".results-table table", ".race-over", ".room .bars"]
+        faults += [f for under in clear for f in ann.evaluate(CROSSING, [".notice", under])]
         # and as the page scrolls under them
         ann.mouse.wheel(0, 120)
         ann.evaluate("() => new Promise((done) => requestAnimationFrame(() => done(true)))")
-        faults += [f"scrolled: {f}" for f in ann.evaluate(CROSSING, table)]
+        faults += [
+            f"scrolled: {f}" for under in clear for f in ann.evaluate(CROSSING, [".notice", under])
+        ]
         assert not faults, "\n".join(faults)
     finally:
         ann_ctx.close()
@@ -238,8 +244,9 @@ def test_a_watchers_notices_at_a_races_end_stand_clear_of_the_bars(
     """A watcher on a phone on its side (740x360, touch), then upright (360x740): as a race
     ends, "zhost17097: resigned" and "zguest17097: resigned" were lifted clear of the
     results table onto the racers' bars just above it, hiding each bar's end ("1/52 · 6
-    moves · resigned") for their 6 s. They stand clear of both now. The racers are
-    protocol clients of the real server, the watcher the real browser."""
+    moves · resigned") for their 6 s. They stand clear of both now, and of the verdict
+    between them ("Race over: ..."). The racers are protocol clients of the real server,
+    the watcher the real browser."""
     from .test_elsewhere_race import race_elsewhere, registered
 
     base = http(web_server)
@@ -266,7 +273,7 @@ def test_a_watchers_notices_at_a_races_end_stand_clear_of_the_bars(
             page.set_viewport_size({"width": size[0], "height": size[1]})
             page.evaluate("() => new Promise((done) => requestAnimationFrame(() => done(true)))")
             shot(page, f"watch-results-notices-{size[0]}")
-            for under in (".room .bars", ".results-table table"):
+            for under in (".room .bars", ".race-over", ".results-table table"):
                 faults += [f"{size}: {f}" for f in page.evaluate(CROSSING, [".notice", under])]
         assert not faults, "\n".join(faults)
     finally:
