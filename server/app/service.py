@@ -45,6 +45,7 @@ from .handlers.names import Naming
 from .handlers.play import Play, rules_text
 from .handlers.players import Accounts
 from .handlers.quick import QuickRace, starts_other
+from .handlers.quick_ghosts import GhostRace
 from .handlers.races import Races
 from .handlers.ratings import RaceRatings
 from .handlers.replays import Replaying
@@ -169,10 +170,11 @@ class Service:
         self.naming = Naming(ctx, self.host, self.steps)
         self.weekly = WeeklyEvents(ctx)  # weekly events and leagues (handlers/leagues.py)
         self.grouping = Grouping(ctx, self.leaderboards, self.challenging)  # handlers/groups.py
-        self.quick = QuickRace(
-            ctx, self.host, self.steps, self.lobby, ctx.ratings, self.keeper, self.replaying
-        )
-        self.accounts.resumers["quick"] = self.quick.resume  # (a ghost race, taken up again)
+        # the quick race's ghosts (handlers/quick_ghosts.py), and its queue and matcher
+        self.ghost_race = GhostRace(ctx, ctx.ratings, self.keeper, self.replaying)
+        self.quick = QuickRace(ctx, self.host, self.steps, self.lobby, ctx.ratings, self.ghost_race)
+        self.accounts.resumers["quick"] = self.ghost_race.resume  # (a ghost race, taken up)
+        self.accounts.resumers["quick_waiting"] = self.quick.resume_wait  # (a wait in its queue)
         self.reviewing = Reviewing(ctx, self.replaying)  # post-game reviews (handlers/review.py)
         self.parts: tuple[Part, ...] = (
             self.accounts,
@@ -199,6 +201,7 @@ class Service:
             self.grouping,
             self.weekly,
             self.ratings,
+            self.ghost_race,
             self.quick,
             self.reviewing,
         )
@@ -373,6 +376,7 @@ class Service:
             *self.grader.stop(),
             *self.weekly.stop(),
             *self.quick.stop(),
+            *self.ghost_race.stop(),
         ]
         if (published := self.commitments.stop()) is not None:
             looks.append(published)

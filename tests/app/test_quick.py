@@ -15,6 +15,7 @@ from server.engine import new_game
 
 from .client import Client, player, racing, signed_in
 from .conftest import ManualClock, Running, running, until, with_settings
+from .test_resume import resume_of
 
 GAME = "gate"
 
@@ -341,6 +342,31 @@ async def test_a_ghost_race_refuses_what_it_refuses_in_its_own_words(settings: S
         hint = await cat.request("hint", game=ghosts["game"])
         assert hint["code"] == "hints_off", hint
         assert hint["message"] == "hints are off in a race against ghosts", hint
+
+
+async def test_a_wait_kept_through_a_restart_is_taken_up_at_sign_in(settings: Settings) -> None:
+    """An operator's rolling restart: a waiter's process stops (its waiters stay in the
+    queue, to come back), and they sign in again on a new process without sending
+    ``quick`` (a bot, a client of another's making). The new process did not know they
+    waited: the matcher dropped them as connected to a stopped process, and nothing was
+    said. Now their sign-in takes the wait up: ``welcome.resume.quick_waiting``, their
+    wait's start kept, and they are matched with one who comes later."""
+    quick = quick_settings(settings)
+    async with running(quick) as first:
+        ann, _ = await rated(first, "ann", 20.0)
+        token = ann.token or ""
+        waited = await ann.call("quick", game=GAME)
+        first.service.ctx.stopping = True  # (as SIGTERM's drain: the queue kept)
+    async with running(quick) as second:
+        ann = await signed_in(second.url, token)
+        resumed = resume_of(ann).get("quick_waiting")
+        assert resumed is not None, resume_of(ann)
+        assert resumed["game"] == GAME and resumed["since"] == waited["since"]
+        bob, _ = await rated(second, "bob", 20.0)
+        await bob.call("quick", game=GAME)
+        second.clock.advance(3)
+        matched = await ann.event("quick_matched")
+        assert sorted(matched["players"]) == ["ann", "bob"]
 
 
 async def test_a_waiter_back_within_a_minute_keeps_their_time_in_the_queue(

@@ -3,7 +3,7 @@ rating within a window that widens while they wait (``domain/quick.py``), and a 
 to ``quick_players`` made for them that starts by itself after the countdown, on a seed
 drawn then (nobody knows the deal before). A player nobody is matched with within
 ``quick_ghosts_after`` seconds races ghosts instead: the replays of a recorded race of
-players of a similar rating, on a deal they have not played.
+players of a similar rating, on a deal they have not played (``quick_ghosts.py``).
 
 The queue lives in Redis (``store/queue.py``): every process runs the matcher over it
 every ``quick_tick`` seconds, and the script that takes a match's players out of the
@@ -23,24 +23,19 @@ import math
 import secrets
 from typing import Any, Final
 
-from server.engine import GAMES, IllegalMove, UndoRefused
+from server.engine import GAMES
 from server.protocol import messages as m
 
 from .. import store
-from ..domain import challenges as ch
-from ..domain import games as g
-from ..domain import ghosts
 from ..domain import quick as q
 from ..domain import room as rm
-from ..events import GameEnded
 from ..held import HeldRoom
 from ..periodic import Periodic
 from ..store.queue import MuSigma, OrdinalsOf, QuickQueue, Waiter, Window
 from .base import Context, Handler, Part, Session, no_such_game
 from .host import RoomHost
-from .keeper import GameKeeper
+from .quick_ghosts import GhostRace
 from .quick_where import Whereabouts
-from .replays import Replaying
 from .rooms import Lobby
 from .steps import RoomSteps
 
@@ -80,15 +75,14 @@ class QuickRace(Part):
         steps: RoomSteps,
         lobby: Lobby,
         ratings: MuSigma,
-        keeper: GameKeeper,
-        replaying: Replaying,
+        ghosts: GhostRace,
     ) -> None:
         super().__init__(ctx)
-        self.keeper = keeper
         self.host = host
         self.steps = steps
         self.lobby = lobby
-        self.replaying = replaying
+        #: the ghost race of one nobody was matched with in time (``handlers/quick_ghosts.py``)
+        self.ghosts = ghosts
         self.queue = QuickQueue(ctx.redis)
         self.where = Whereabouts(ctx.players, ctx.presence, ctx.stored_rooms, self.queue)
         # the players' ratings, as shown (the ratings' store: ``ctx.ratings``)
@@ -105,15 +99,12 @@ class QuickRace(Part):
         self.waiting: dict[str, tuple[str, int, float]] = {}
         #: waiters here missing from the queue at the last passes: how many passes
         self.missing: dict[str, int] = {}
-        #: player -> the timer that sends their ghost race's start
-        self.starts: dict[str, asyncio.TimerHandle] = {}
         #: players told of a match another process made, whose room is being held here:
         #: set once it is (a room made or joined meanwhile waits for it, to leave it)
         self.arriving: dict[str, asyncio.Event] = {}
         self.passes = Periodic(
             "the quick race's matcher", self.tick, lambda: s.quick_tick, ctx.failures
         )
-        ctx.events.on(GameEnded, self.on_game_ended)
 
     def requests(self) -> dict[type[m.Request], Handler]:
         return {m.Quick: self.on_quick, m.QuickLeave: self.on_quick_leave}
@@ -122,12 +113,8 @@ class QuickRace(Part):
         self.passes.start()
 
     def stop(self) -> list[asyncio.Task[None]]:
-        """Stop the passes and the starts' timers; the passes' task, to await where a
-        pass under way must be over."""
+        """Stop the passes; their task, to await where a pass under way must be over."""
         passes = self.passes.stop()
-        for timer in self.starts.values():
-            timer.cancel()
-        self.starts.clear()
         return [passes] if passes is not None else []
 
     def window_of(self) -> Window:
@@ -260,7 +247,7 @@ class QuickRace(Part):
                 taken = await self.queue.take(pid, game)
                 if taken and self.waiting.pop(pid, None) is not None:
                     self.missing.pop(pid, None)
-                    await self.race_ghosts(session, pid, game)
+                    await self.ghosts.race_ghosts(session, pid, game)
                 # (else a match took them: its room's notice says so, or, where none
                 # came of it, find_lost puts them back)
                 continue
@@ -438,153 +425,25 @@ class QuickRace(Part):
         if room.state == rm.RACING:
             await self.steps.send_race_starts(room)
 
-    # -- ghosts for one nobody was matched with -------------------------------------------
-
-    async def race_ghosts(self, session: Session, pid: str, game: str) -> None:
-        """Race the ghosts of a recorded race near the player's rating, on its deal
-        (never one they have played or raced before); with none, a fresh deal alone."""
-        rating = (await self.ordinals.ordinals(game, [pid]))[pid]
-        found, race, seed = await self.ghosts_for(pid, game, rating)
-        if seed is None:
-            seed = secrets.randbits(64)
-        start = self.now() + int(self.settings.countdown * 1000)
-        live = g.dealt(game, seed, pid, g.CHALLENGE, start)
-        live.hints_off = True
-        ttl = self.settings.idle_ttl
-        await self.queue.keep_ghosts(live.gid, {"ghosts": found, "race": race}, ttl)
-        if race:
-            await self.queue.mark_seen(pid, race)
-        await self.stored.create(live, ttl)
-        await self.queue.set_current(pid, live.gid, ttl)
-        self.games[live.gid] = live
-        session.send({"type": "quick_ghosts", **self.ghosts_message(live, found)})
-        self.arm_start(pid, live, found)
-
-    def ghosts_message(self, live: g.LiveGame, found: list[dict[str, Any]]) -> dict[str, Any]:
-        """What ``quick_ghosts`` says of a ghost race (and ``resume.quick``)."""
-        return {
-            "game": live.gid,
-            "rules": live.game.id,
-            "start_at": live.created_ms,
-            "now": self.now(),
-            "ghosts": [ch.ghost_shown(gh) for gh in found],
-        }
-
-    def start_message(self, live: g.LiveGame, found: list[dict[str, Any]]) -> dict[str, Any]:
-        return {
-            "type": "quick_ghosts_start",
-            "start_at": live.created_ms,
-            "ghosts": [ch.ghost_shown(gh) for gh in found],
-            **live.snapshot_message(),
-        }
-
-    async def resume(self, pid: str) -> dict[str, Any] | None:
-        """The player's ghost race in play, for ``welcome.resume.quick`` (it may have
-        been raced through another process): as ``quick_ghosts`` says it, with
-        ``started``, the ``quick_ghosts_start`` message, once it has started (before,
-        that message is sent here at the start)."""
-        gid = await self.queue.current(pid)
-        live = await self.keeper.get_game(gid, fresh=True) if gid else None
-        record = await self.queue.ghosts_of(gid) if gid else None
-        if live is None or live.finished or record is None or live.owner != pid:
+    async def resume_wait(self, pid: str) -> dict[str, Any] | None:
+        """The player's wait in a quick race's queue, taken up here at their sign-in, for
+        ``welcome.resume.quick_waiting`` (as ``quick_waiting`` says it, their wait's
+        start kept). The process they waited through stopped (a rolling restart keeps
+        its waiters in the queue, to come back) and this one runs the matcher for them
+        from now: it had not known they waited, and the matcher dropped them, as
+        connected to a stopped process, with nothing said."""
+        if pid in self.waiting:
+            return None  # (waiting here already: another connection of theirs)
+        game = await self.queue.waiting_in(pid)
+        if game is None:
             return None
-        found = record.get("ghosts") or []
-        out = self.ghosts_message(live, found)
-        if self.now() < live.created_ms:
-            self.arm_start(pid, live, found)
-        else:
-            out["started"] = self.start_message(live, found)
-        return out
-
-    async def ghosts_for(
-        self, pid: str, game: str, rating: float
-    ) -> tuple[list[dict[str, Any]], str | None, int | None]:
-        """The ghosts to race, the race they come from and its seed (none: [], None, None)."""
-        near = await self.queue.races_near(game, rating, NEAR)
-        seen = await self.queue.seen(pid)
-        for race in q.pick_race(near, seen, rating, self.rule.base):
-            results = await self.queue.race_results(race)
-            if results is None or results.get("seed") is None:
-                continue
-            out: list[dict[str, Any]] = []
-            played = False
-            for entry in results.get("results") or []:
-                replay_id = entry.get("replay")
-                found = await self.replays.get(replay_id) if replay_id else None
-                if found is None:
-                    continue
-                replay, owner = found
-                if owner == pid:
-                    played = True
-                    break
-                try:
-                    ghost = ghosts.of_replay(replay)
-                except (IllegalMove, UndoRefused, KeyError, ValueError):
-                    continue
-                if len(out) < GHOSTS:
-                    out.append({**ghost, "hints": entry.get("hints", 0)})
-            if out and not played:
-                return out, race, int(results["seed"])
-        return [], None, None
-
-    def arm_start(self, pid: str, live: g.LiveGame, found: list[dict[str, Any]]) -> None:
-        old = self.starts.pop(pid, None)
-        if old is not None:
-            old.cancel()
-        delay = max(live.created_ms - self.now(), 0) / 1000
-
-        def send() -> None:
-            self.starts.pop(pid, None)
-            session = self.sessions.get(pid)
-            if session is not None and not live.finished:
-                session.send(self.start_message(live, found))
-
-        self.starts[pid] = asyncio.get_running_loop().call_later(delay, send)
-
-    def on_game_ended(self, event: GameEnded) -> None:
-        live = event.live
-        if live.kind == g.CHALLENGE and live.challenge is None:
-            self.spawn(self._ghosts_ended(live))
-        elif live.kind == g.RACE and event.room is not None and live.room:
-            self.spawn(self._record(live, event.room))
-
-    async def _record(self, live: g.LiveGame, room: HeldRoom) -> None:
-        """A race game ended: its race may be raced as ghosts by a lone player later (its
-        results, written at the race's end, say its seed and replays)."""
-        try:
-            rating = (await self.ordinals.ordinals(live.game.id, [live.owner]))[live.owner]
-            await self.queue.record_race(live.game.id, f"{room.code}:{live.race}", rating)
-        except Exception as exc:
-            self.failures.failed("recording a race for the quick race's ghosts", exc)
-
-    async def _ghosts_ended(self, live: g.LiveGame) -> None:
-        """``quick_ghosts_result``: the lone player's game ranked among its ghosts; the
-        game kept as a replay (:data:`REPLAY_DAYS`), and no longer theirs to resume."""
-        record = await self.queue.ghosts_of(live.gid)
-        if record is None:
-            return
-        if await self.queue.current(live.owner) == live.gid:
-            await self.queue.set_current(live.owner, None)
-        session = self.sessions.get(live.owner)
-        name = session.name if session is not None else None
-        name = name or await self.players.name_of(live.owner) or "?"
-        await self.replaying.keep_game(live, name, REPLAY_DAYS * 86_400)
-        if session is None:
-            return
-        found = record.get("ghosts") or []
-        mine = ch.entry_of(name, live, live.created_ms)
-        table = ch.rank([mine, *(ch.entry_of_ghost(gh, gh.get("hints", 0), 0) for gh in found)])
-        rank, place = next((e["rank"], e["place"]) for e in table if not e["ghost"])
-        session.send(
-            {
-                "type": "quick_ghosts_result",
-                "game": live.gid,
-                "rules": live.game.id,
-                "replay": live.gid,
-                "you": ch.hidden(mine),
-                "rank": rank,
-                "place": place,
-                "beaten": sum(1 for e in table if e["ghost"] and e["place"] > place),
-                "table": [ch.hidden(e) for e in table],
-            }
-        )
+        rating = (await self.ordinals.ordinals(game, [pid]))[pid]
+        now = self.now()
+        found = await self.queue.join(pid, game, rating, now, now - ROOM_DUE_MS)
+        if found is None:
+            return None  # (a match took them a moment ago: its room on its way)
+        joined = found[0]
+        await self.queue.alive(self.proc, self.alive_s())
+        window = self.rule.window(now - joined)
+        self.waiting[pid] = (game, joined, window)
+        return self.waiting_message(game, joined, rating, window)

@@ -67,5 +67,5 @@ def quick_ghosts_key(gid: str) -> str:
 
 def quick_current_key(pid: str) -> str:
     """String: the game id of the player's ghost race in play (taken up again on their
-    next sign-in, wherever: ``QuickRace.resume``); deleted at its end."""
+    next sign-in, wherever: ``GhostRace.resume``); deleted at its end."""
     return f"qcur:{pid}"
