@@ -16,7 +16,7 @@ import sys
 from dataclasses import replace
 from typing import Any
 
-from server import __version__, native
+from server import __version__, _version, native
 
 from .clock import RedisClock, keep_in_step
 from .clock import said as said_of_clock
@@ -155,6 +155,7 @@ async def run(settings: Settings, started: asyncio.Event | None = None) -> None:
             extra={
                 "url": listening,
                 "version": __version__,
+                "build": _version.build(),
                 "redis": what,
                 "rooms_resumed": rooms,
                 "proc": service.proc,

@@ -58,8 +58,10 @@ class Metrics:
         connections: int,
         rooms: dict[str, int],
         counters: dict[str, tuple[str, int]] | None = None,
+        build: tuple[str, str] | None = None,
     ) -> str:
-        """The text; ``counters`` adds ``patience_<name>_total`` counters (help, value)."""
+        """The text; ``counters`` adds ``patience_<name>_total`` counters (help, value);
+        ``build``, the version and the build (``patience_build_info``)."""
         lines = [
             "# HELP patience_connections Open websocket connections.",
             "# TYPE patience_connections gauge",
@@ -100,5 +102,12 @@ class Metrics:
                 f"# HELP patience_{name}_total {help_text}",
                 f"# TYPE patience_{name}_total counter",
                 f"patience_{name}_total {value}",
+            ]
+        if build is not None:
+            version, digest = build
+            lines += [
+                "# HELP patience_build_info The version and the build this process runs.",
+                "# TYPE patience_build_info gauge",
+                f'patience_build_info{{version="{version}",build="{digest}"}} 1',
             ]
         return "\n".join(lines) + "\n"

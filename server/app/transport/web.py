@@ -59,6 +59,7 @@ from websockets.protocol import State
 from websockets.server import ServerProtocol
 from websockets.typing import StatusLike
 
+from server import __version__, _version
 from server.engine import GAMES
 from server.protocol import ErrorCode, ProtocolError
 
@@ -255,7 +256,9 @@ async def metrics(server: WebServer, found: Found) -> Answer:
     rooms: dict[str, int] = {}
     for room in server.service.rooms.values():
         rooms[room.state] = rooms.get(room.state, 0) + 1
-    text = server.metrics.render(server.connections, rooms, server.service.counters())
+    text = server.metrics.render(
+        server.connections, rooms, server.service.counters(), (__version__, _version.build())
+    )
     return Answer(200, METRICS, text)
 
 
