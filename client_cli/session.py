@@ -14,7 +14,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from prompt_toolkit import PromptSession
+from prompt_toolkit.application import get_app
 from prompt_toolkit.completion import WordCompleter
+from prompt_toolkit.filters import Condition
+from prompt_toolkit.key_binding import KeyPressEvent
 from prompt_toolkit.shortcuts import CompleteStyle
 from rich.console import Console
 from rich.text import Text
@@ -73,14 +76,23 @@ class Plan:
         return self.kind == "challenge"
 
 
-async def ask(question: str, words: list[str] | None = None) -> str:
+async def ask(question: str, words: list[str] | None = None, at_once: str = "") -> str:
     """A question at the plain prompt, before the full screen (Ctrl-D or Ctrl-C: raises
     :class:`Left`; Ctrl-Z suspends). Tab
     completes from ``words`` as a shell does: a single match goes into the line at once,
-    several are listed under it."""
+    several are listed under it. Each key of ``at_once`` typed on an empty line is the
+    answer at once, no Enter (as single keys act on the game's screen)."""
     # Ctrl-Z suspends, as at the game's screen (it typed ^Z into the answer; fg brings the
     # question back as it was); a pasted escape sequence read as a mouse report: dropped
-    session: PromptSession[str] = PromptSession(key_bindings=mouse_guard(), enable_suspend=True)
+    keys = mouse_guard()
+    empty = Condition(lambda: not get_app().current_buffer.text)
+    for key in at_once:
+
+        @keys.add(key, filter=empty, eager=True)
+        def _answer(event: KeyPressEvent) -> None:
+            event.app.exit(result=event.data)
+
+    session: PromptSession[str] = PromptSession(key_bindings=keys, enable_suspend=True)
     completer = WordCompleter(words) if words else None
     try:
         answer = await session.prompt_async(
@@ -372,7 +384,7 @@ async def _press_enter(client: Client, rules: str, status: Mapping[str, Any]) ->
         unit = "pairs" if rules in model.pair_games else "cards"
         console.print(Text(difficulty_words(graded, unit)))
     try:
-        answer = await ask("Press Enter to start your ranked attempt (q to leave) ")
+        answer = await ask("Press Enter to start your ranked attempt (q to leave) ", at_once="q")
     except Left:
         answer = "q"
     if answer.lower() in ("q", "quit"):

@@ -32,3 +32,16 @@ def test_the_daily_greeting_is_whole_at_80_columns_beside_a_board_that_fills_the
     assert "legal: " in ann.text, ann.text
     ann.type("q")
     assert ann.exit_code() == 0
+
+
+def test_q_at_the_ranked_attempts_prompt_leaves_at_once(
+    server_process: ServerProcess, tmp_path: Path, terminals: list[Terminal]
+) -> None:
+    """ "Press Enter to start your ranked attempt (q to leave)": q leaves at once, as q
+    acts elsewhere (an outside tester's q waited for Enter, echoed in the line)."""
+    ann = start(terminals, server_process, tmp_path / "ann", "daily", "gate")
+    register(ann, "ann")
+    ann.wait_for(r"Press Enter to start your ranked attempt \(q to leave\)")
+    ann.type("q", enter=False)
+    ann.wait_for(r"Nothing was started: your ranked attempt at The Gate is still yours today")
+    assert ann.exit_code() == 0
