@@ -382,3 +382,20 @@ async def test_a_racer_whose_end_went_untold_ends_the_race_by_coming_back(
             "ann": "resigned",
             "bob": "resigned",
         }
+
+
+async def test_a_request_with_no_game_after_ones_race_says_the_race_is_over(
+    server: Running,
+) -> None:
+    """An operator's tester: ``resign`` once the race was over was answered "no such game
+    of yours: start one with new_game", which did not say the race game had ended."""
+    (ann, bob), _ = await race(server, "ann", "bob")
+    await ann.call("start")
+    await ann.event("race_start")
+    await bob.event("race_start")
+    await ann.call("resign")
+    await bob.call("resign")
+    await ann.event("results")
+    reply = await ann.request("resign")
+    assert reply["code"] == "no_such_game"
+    assert reply["message"].startswith("your race is over"), reply["message"]

@@ -11,7 +11,7 @@ from server.protocol import ErrorCode
 
 from .. import store
 from ..domain import games as g
-from ..domain.room import COUNTDOWN, RACING
+from ..domain.room import COUNTDOWN, FINISHED, RACING
 from ..events import GameEnded, RacerProgress
 from ..held import HeldRoom
 from ..store.games import log_write
@@ -109,10 +109,10 @@ class GameKeeper(Part):
         """The game a move names; with none named, the player's race game while their room
         counts down or races, else their solo game."""
         pid = self.need_player(session)
-        if gid is None:
-            room = self.ctx.racer_room(pid)
-            if room is not None and room.state in (COUNTDOWN, RACING):
-                gid = room.racers[pid].gid
+        named = gid is not None
+        room = None if named else self.ctx.racer_room(pid)
+        if room is not None and room.state in (COUNTDOWN, RACING):
+            gid = room.racers[pid].gid
         if gid is None:
             gid = self.solo_of.get(pid)
             if gid is None:
@@ -121,6 +121,14 @@ class GameKeeper(Part):
                     self.solo_of[pid] = gid
         live = await self.get_game(gid, owner=pid) if gid else None
         if live is None or live.owner != pid:
+            if room is not None and room.state == FINISHED and not named:
+                # (in a room whose race is over, no game named: "no such game" had not
+                # said the race game had ended)
+                raise refuse(
+                    ErrorCode.NO_SUCH_GAME,
+                    "your race is over: no game of yours is being played (rematch, or "
+                    "new_game for a game alone)",
+                )
             raise refuse(ErrorCode.NO_SUCH_GAME, "no such game of yours: start one with new_game")
         return live
 
