@@ -37,6 +37,16 @@ async def rated(server: Running, name: str, ordinal: float) -> tuple[Client, str
     return client, pid
 
 
+async def matched_pair(server: Running) -> tuple[Client, Client]:
+    """ann (10) and bob (11) in the queue of The Gate, the clock moved on to their match."""
+    ann, _ = await rated(server, "ann", 10.0)
+    bob, _ = await rated(server, "bob", 11.0)
+    await ann.call("quick", game=GAME)
+    await bob.call("quick", game=GAME)
+    server.clock.advance(3)
+    return ann, bob
+
+
 async def test_ten_players_are_matched_into_rooms_by_rating(settings: Settings) -> None:
     async with running(quick_settings(settings)) as server:
         low = [await rated(server, f"low{n}", 10 + n / 2) for n in range(5)]
@@ -164,11 +174,7 @@ async def test_a_lone_player_races_ghosts_of_a_recorded_race(settings: Settings)
 
 async def test_leaving_a_quick_race_is_resigning(settings: Settings) -> None:
     async with running(quick_settings(settings)) as server:
-        ann, _ = await rated(server, "ann", 10.0)
-        bob, _ = await rated(server, "bob", 11.0)
-        await ann.call("quick", game=GAME)
-        await bob.call("quick", game=GAME)
-        server.clock.advance(3)
+        ann, bob = await matched_pair(server)
         await ann.event("race_start")
         await bob.event("race_start")
         await bob.call("room_leave")
@@ -183,11 +189,7 @@ async def test_leaving_a_quick_race_is_resigning(settings: Settings) -> None:
 async def test_leaving_in_the_countdown_is_resigning(settings: Settings) -> None:
     """Matched is in the race: leaving before the start resigns as leaving after it."""
     async with running(with_settings(quick_settings(settings), countdown=2.0)) as server:
-        ann, _ = await rated(server, "ann", 10.0)
-        bob, _ = await rated(server, "bob", 11.0)
-        await ann.call("quick", game=GAME)
-        await bob.call("quick", game=GAME)
-        server.clock.advance(3)
+        ann, bob = await matched_pair(server)
         await bob.event("quick_matched")
         await bob.call("room_leave")
         await ann.event("race_start")
@@ -408,11 +410,7 @@ async def test_one_who_left_a_quick_race_waits_for_another_at_once(settings: Set
     ``quick`` waited for a match's room on its way: 5 s of the server's clock (for ever
     on the tests' clock, which moves only when told), their wait begun that much late."""
     async with running(quick_settings(settings)) as server:
-        ann, _ = await rated(server, "ann", 10.0)
-        bob, _ = await rated(server, "bob", 11.0)
-        await ann.call("quick", game=GAME)
-        await bob.call("quick", game=GAME)
-        server.clock.advance(3)
+        ann, bob = await matched_pair(server)
         await ann.event("race_start")
         await bob.event("race_start")
         clock = server.clock
